@@ -1,0 +1,46 @@
+# Vetted: one Makefile for every module of the workspace.
+MODULES := . ./adapters ./apps ./examples
+GO ?= go
+TESTFLAGS ?= -race -count=1
+
+.PHONY: run test test-short lint openapi openapi-check bench migrate tidy build worker
+
+## run: start the API on the embedded default (memory store, in-process jobs)
+run:
+	$(GO) run ./apps/cmd/vetted serve
+
+## worker: start the asynq worker (needs VETTED_REDIS_URL)
+worker:
+	$(GO) run ./apps/cmd/vetted worker
+
+build:
+	mkdir -p bin && $(GO) build -o bin/vetted ./apps/cmd/vetted
+
+## test: every module's tests, with the race detector
+test:
+	@set -e; for m in $(MODULES); do echo "== $$m"; (cd $$m && $(GO) test $(TESTFLAGS) ./...); done
+
+## lint: gofmt, go vet, staticcheck when installed
+lint:
+	@out=$$(gofmt -l $$(git ls-files -co --exclude-standard -- '*.go')); if [ -n "$$out" ]; then echo "gofmt:"; echo "$$out"; exit 1; fi
+	@set -e; for m in $(MODULES); do (cd $$m && $(GO) vet ./...); done
+	@if command -v staticcheck >/dev/null; then for m in $(MODULES); do (cd $$m && staticcheck ./...); done; fi
+
+## openapi: regenerate openapi/openapi.yaml from the huma app
+openapi:
+	$(GO) run ./apps/cmd/vetted openapi > openapi/openapi.yaml
+
+## openapi-check: fail when openapi/openapi.yaml is stale
+openapi-check:
+	@$(GO) run ./apps/cmd/vetted openapi > /tmp/vetted-openapi.yaml && diff -u openapi/openapi.yaml /tmp/vetted-openapi.yaml
+
+## bench: Go benchmarks of every module
+bench:
+	@set -e; for m in $(MODULES); do (cd $$m && $(GO) test -run '^$$' -bench . -benchmem ./...); done
+
+## migrate: apply PostgreSQL migrations (VETTED_DATABASE_URL)
+migrate:
+	$(GO) run ./apps/cmd/vetted migrate
+
+tidy:
+	@set -e; for m in $(MODULES); do (cd $$m && $(GO) mod tidy); done

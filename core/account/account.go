@@ -1,0 +1,190 @@
+// Package account holds organizations (accounts), users, members and the
+// ordered organization roles with the role-assignment rules of the contract.
+package account
+
+import (
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core"
+)
+
+// Role is an organization role. Roles are ordered: viewer < member < admin < owner.
+type Role int
+
+// The organization roles, lowest first.
+const (
+	RoleViewer Role = iota + 1
+	RoleMember
+	RoleAdmin
+	RoleOwner
+)
+
+var roleNames = map[Role]string{RoleViewer: "viewer", RoleMember: "member", RoleAdmin: "admin", RoleOwner: "owner"}
+
+// RoleValues lists the role names in the order the API documents them.
+func RoleValues() []string { return []string{"owner", "admin", "member", "viewer"} }
+
+// ParseRole parses a role name; the empty string is the default role, member.
+func ParseRole(s string) (Role, error) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if s == "" {
+		return RoleMember, nil
+	}
+	for r, n := range roleNames {
+		if n == s {
+			return r, nil
+		}
+	}
+	return 0, core.Invalid("role", "must be one of %s", strings.Join(RoleValues(), ", "))
+}
+
+// String returns the role's wire name.
+func (r Role) String() string { return roleNames[r] }
+
+// AtLeast reports whether r is min or higher.
+func (r Role) AtLeast(min Role) bool { return r >= min }
+
+// Valid reports whether r is one of the four roles.
+func (r Role) Valid() bool { _, ok := roleNames[r]; return ok }
+
+// ReadRole and WriteRole are the minimum roles for reads and writes on
+// account-scoped routes; ManageRole is the minimum to manage members.
+const (
+	ReadRole   = RoleViewer
+	WriteRole  = RoleMember
+	ManageRole = RoleAdmin
+)
+
+// CheckAssign enforces who may give a role to a new member: owners and admins
+// manage members; an owner may assign any role; an admin may not assign owner.
+func CheckAssign(actor, target Role) error {
+	if !actor.AtLeast(ManageRole) {
+		return core.Wrap(core.ErrForbidden, "only an owner or admin may manage members")
+	}
+	if target == RoleOwner && actor != RoleOwner {
+		return core.Wrap(core.ErrForbidden, "only an owner may assign the owner role")
+	}
+	return nil
+}
+
+// CheckChange enforces a role change from 'from' to 'to' by actor, given the
+// number of owners the account has now: only an owner may set owner, an admin
+// may not change an owner, and the last owner cannot be demoted.
+func CheckChange(actor, from, to Role, owners int) error {
+	if err := CheckAssign(actor, to); err != nil {
+		return err
+	}
+	if from == RoleOwner && actor != RoleOwner {
+		return core.Wrap(core.ErrForbidden, "only an owner may change an owner's role")
+	}
+	if from == RoleOwner && to != RoleOwner && owners <= 1 {
+		return core.Wrap(core.ErrConflict, "the last owner cannot be demoted")
+	}
+	return nil
+}
+
+// CheckRemove enforces removal of a member holding role 'target'.
+func CheckRemove(actor, target Role, owners int) error {
+	if !actor.AtLeast(ManageRole) {
+		return core.Wrap(core.ErrForbidden, "only an owner or admin may remove members")
+	}
+	if target == RoleOwner && actor != RoleOwner {
+		return core.Wrap(core.ErrForbidden, "only an owner may remove an owner")
+	}
+	if target == RoleOwner && owners <= 1 {
+		return core.Wrap(core.ErrConflict, "the last owner cannot be removed")
+	}
+	return nil
+}
+
+// Account is an organization, or a user's personal space (Personal, whose id
+// equals the user's id and which the API addresses as "individual").
+type Account struct {
+	ID        uuid.UUID
+	Name      string
+	Active    bool
+	Personal  bool
+	CreatedAt time.Time
+}
+
+// MaxNameLen bounds account and person names.
+const MaxNameLen = 200
+
+// NewAccount validates and builds an organization account.
+func NewAccount(id uuid.UUID, name string, now time.Time) (Account, error) {
+	n, err := cleanName("account", name)
+	if err != nil {
+		return Account{}, err
+	}
+	if n == "" {
+		return Account{}, core.Invalid("account", "must not be empty")
+	}
+	return Account{ID: id, Name: n, Active: true, CreatedAt: now.UTC()}, nil
+}
+
+// NewPersonal builds the personal space of a user.
+func NewPersonal(userID uuid.UUID, now time.Time) Account {
+	return Account{ID: userID, Name: "individual", Active: true, Personal: true, CreatedAt: now.UTC()}
+}
+
+func cleanName(field, s string) (string, error) {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) > MaxNameLen {
+		return "", core.Invalid(field, "must be at most %d characters", MaxNameLen)
+	}
+	return s, nil
+}
+
+// User is a person known to the service, provisioned on first sight of a token
+// or when added as a member by e-mail (then Subject is empty until sign-in).
+type User struct {
+	ID            uuid.UUID
+	Subject       string
+	Email         string
+	Name          string
+	EmailVerified bool
+	CreatedAt     time.Time
+}
+
+// Member is a user's role in one account.
+type Member struct {
+	AccountID uuid.UUID
+	UserID    uuid.UUID
+	Email     string
+	Name      string
+	Verified  bool
+	Role      Role
+	CreatedAt time.Time
+}
+
+// Membership is an account seen from one user, with that user's role.
+type Membership struct {
+	Account Account
+	Role    Role
+}
+
+// NormalizeEmail validates a bare e-mail address and lower-cases it.
+func NormalizeEmail(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	a, err := mail.ParseAddress(s)
+	if err != nil || a.Address != s || a.Name != "" || len(s) > 254 {
+		return "", fmt.Errorf("%q is not a valid e-mail address: %w", s, core.ErrInvalid)
+	}
+	return strings.ToLower(s), nil
+}
+
+// CountOwners counts owners among members.
+func CountOwners(ms []Member) int {
+	n := 0
+	for _, m := range ms {
+		if m.Role == RoleOwner {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,140 @@
+// Package notify builds the e-mails Vetted sends: member added or role
+// changed, subscriber confirmation, and incident alerts with RFC 8058
+// one-click unsubscribe. Templates live here, in one place; the Mailer port
+// only transports the finished message.
+package notify
+
+import (
+	"bytes"
+	htmltemplate "html/template"
+	"strings"
+	texttemplate "text/template"
+	"time"
+)
+
+// Mail is a finished message. Key is the delivery key: a mail with the same
+// key is the same mail (adapters derive Message-ID from it).
+type Mail struct {
+	To      string
+	Subject string
+	Text    string
+	HTML    string
+	Headers map[string]string
+	Key     string
+}
+
+// MemberData fills the member-change mail.
+type MemberData struct {
+	AccountName string
+	Role        string
+	OldRole     string
+	Change      string // added or role_changed
+	By          string
+	AppURL      string
+}
+
+// ConfirmData fills the subscriber confirmation mail.
+type ConfirmData struct {
+	AccountName string
+	ListName    string
+	ConfirmURL  string
+	Expires     time.Time
+}
+
+// AlertData fills an incident alert.
+type AlertData struct {
+	VendorName     string
+	ListName       string
+	AccountName    string
+	Title          string
+	Summary        string
+	Severity       string
+	Status         string
+	URL            string
+	PublishedAt    time.Time
+	ImpactedData   []string
+	UnsubscribeURL string
+	UnsubscribeTo  string // mailto address for List-Unsubscribe, optional
+}
+
+var textT = texttemplate.Must(texttemplate.New("").Parse(`
+{{define "member"}}{{if eq .Change "added"}}You were added to {{.AccountName}} on Vetted with the role "{{.Role}}"{{else}}Your role in {{.AccountName}} on Vetted changed from "{{.OldRole}}" to "{{.Role}}"{{end}}{{if .By}} by {{.By}}{{end}}.
+
+Sign in at {{.AppURL}} to see the vendors your organization tracks.
+{{end}}
+{{define "confirm"}}Please confirm that you want incident alerts for the vendor list "{{.ListName}}" of {{.AccountName}}.
+
+Confirm: {{.ConfirmURL}}
+
+The link is valid until {{.Expires.Format "2006-01-02 15:04 MST"}}. If you did not expect this, ignore this mail and nothing will be sent to you.
+{{end}}
+{{define "alert"}}Security incident at {{.VendorName}} ({{.Severity}}, {{.Status}})
+
+{{.Title}}
+{{if .Summary}}
+{{.Summary}}
+{{end}}{{if .ImpactedData}}
+Potentially impacted data: {{range $i, $d := .ImpactedData}}{{if $i}}, {{end}}{{$d}}{{end}}
+{{end}}{{if .URL}}
+Details: {{.URL}}
+{{end}}
+Published: {{.PublishedAt.Format "2006-01-02 15:04 MST"}}
+You receive this because {{.VendorName}} is on the vendor list "{{.ListName}}" of {{.AccountName}}.
+
+Unsubscribe: {{.UnsubscribeURL}}
+{{end}}`))
+
+var htmlT = htmltemplate.Must(htmltemplate.New("").Parse(`
+{{define "member"}}<p>{{if eq .Change "added"}}You were added to <b>{{.AccountName}}</b> on Vetted with the role <b>{{.Role}}</b>{{else}}Your role in <b>{{.AccountName}}</b> on Vetted changed from <b>{{.OldRole}}</b> to <b>{{.Role}}</b>{{end}}{{if .By}} by {{.By}}{{end}}.</p>
+<p><a href="{{.AppURL}}">Open Vetted</a></p>{{end}}
+{{define "confirm"}}<p>Please confirm that you want incident alerts for the vendor list <b>{{.ListName}}</b> of <b>{{.AccountName}}</b>.</p>
+<p><a href="{{.ConfirmURL}}">Confirm my subscription</a></p>
+<p>The link is valid until {{.Expires.Format "2006-01-02 15:04 MST"}}. If you did not expect this, ignore this mail.</p>{{end}}
+{{define "alert"}}<h2>Security incident at {{.VendorName}}</h2>
+<p><b>{{.Title}}</b> ({{.Severity}}, {{.Status}})</p>
+{{if .Summary}}<p>{{.Summary}}</p>{{end}}
+{{if .ImpactedData}}<p>Potentially impacted data: {{range $i, $d := .ImpactedData}}{{if $i}}, {{end}}{{$d}}{{end}}</p>{{end}}
+{{if .URL}}<p><a href="{{.URL}}">Details</a></p>{{end}}
+<p>Published {{.PublishedAt.Format "2006-01-02 15:04 MST"}}. You receive this because {{.VendorName}} is on the vendor list {{.ListName}} of {{.AccountName}}.</p>
+<p><a href="{{.UnsubscribeURL}}">Unsubscribe</a></p>{{end}}`))
+
+func render(name string, data any) (string, string) {
+	var t, h bytes.Buffer
+	if err := textT.ExecuteTemplate(&t, name, data); err != nil {
+		panic(err) // templates are static and tested
+	}
+	if err := htmlT.ExecuteTemplate(&h, name, data); err != nil {
+		panic(err)
+	}
+	return strings.TrimSpace(t.String()) + "\n", strings.TrimSpace(h.String())
+}
+
+// MemberMail builds the member-change mail.
+func MemberMail(to, key string, d MemberData) Mail {
+	text, html := render("member", d)
+	subj := "You were added to " + d.AccountName + " on Vetted"
+	if d.Change != "added" {
+		subj = "Your role in " + d.AccountName + " on Vetted changed"
+	}
+	return Mail{To: to, Subject: subj, Text: text, HTML: html, Key: key, Headers: map[string]string{}}
+}
+
+// ConfirmMail builds the subscriber confirmation mail.
+func ConfirmMail(to, key string, d ConfirmData) Mail {
+	text, html := render("confirm", d)
+	return Mail{To: to, Subject: "Confirm incident alerts for " + d.ListName, Text: text, HTML: html, Key: key, Headers: map[string]string{}}
+}
+
+// AlertMail builds an incident alert with RFC 8058 one-click unsubscribe headers.
+func AlertMail(to, key string, d AlertData) Mail {
+	text, html := render("alert", d)
+	unsub := "<" + d.UnsubscribeURL + ">"
+	if d.UnsubscribeTo != "" {
+		unsub += ", <mailto:" + d.UnsubscribeTo + "?subject=unsubscribe>"
+	}
+	return Mail{To: to, Subject: "[Vetted] Incident at " + d.VendorName + ": " + d.Title, Text: text, HTML: html, Key: key,
+		Headers: map[string]string{
+			"List-Unsubscribe":      unsub,
+			"List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+		}}
+}

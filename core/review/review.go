@@ -1,0 +1,186 @@
+// Package review holds an organization's assessments (review records) of
+// vendors, their approval statuses and the audit events of their changes.
+package review
+
+import (
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/account"
+)
+
+// Status is compliance_approval_status. Any status may follow any other.
+type Status string
+
+// The six statuses of the contract.
+const (
+	NotStarted          Status = "not-started"
+	InProgress          Status = "in-progress"
+	OnHold              Status = "on-hold"
+	Approved            Status = "approved"
+	ConditionalApproval Status = "conditional approval"
+	Rejected            Status = "rejected"
+)
+
+// StatusValues lists the statuses.
+func StatusValues() []string {
+	return []string{"not-started", "in-progress", "on-hold", "approved", "conditional approval", "rejected"}
+}
+
+// ParseStatus validates a status; the empty string is not-started.
+func ParseStatus(s string) (Status, error) {
+	if s == "" {
+		return NotStarted, nil
+	}
+	for _, v := range StatusValues() {
+		if s == v {
+			return Status(v), nil
+		}
+	}
+	return "", core.Invalid("compliance_approval_status", "%q is not one of: %s", s, strings.Join(StatusValues(), ", "))
+}
+
+// String returns the wire value.
+func (s Status) String() string { return string(s) }
+
+// Fields are the editable fields of an assessment (spec 2.6). A nil pointer
+// in an Input means "not given; keep the stored value".
+type Fields struct {
+	Status                       Status
+	ConditionalApprovalCondition string
+	SponsorBusinessDepartment    string
+	SponsorContact               string
+	UseCase                      string
+	DataCollected                []string
+	ComplianceComment            string
+}
+
+// Input is a partial update of Fields.
+type Input struct {
+	Status                       *string
+	ConditionalApprovalCondition *string
+	SponsorBusinessDepartment    *string
+	SponsorContact               *string
+	UseCase                      *string
+	DataCollected                []string // nil: keep
+	ComplianceComment            *string
+}
+
+// Assessment is an account's review record of one vendor on one list.
+type Assessment struct {
+	ID              uuid.UUID
+	AccountID       uuid.UUID
+	ListID          uuid.UUID
+	VendorID        uuid.UUID
+	VendorProfileID *uuid.UUID
+	VendorName      string
+	Fields
+	CreatedAt time.Time
+	CreatedBy string
+	UpdatedAt time.Time
+	UpdatedBy string
+}
+
+// MaxText bounds free-text fields.
+const MaxText = 10000
+
+// Apply validates in against the current fields and returns the merged fields.
+func Apply(cur Fields, in Input) (Fields, error) {
+	var errs core.Fields
+	next := cur
+	if next.Status == "" {
+		next.Status = NotStarted
+	}
+	if in.Status != nil {
+		s, err := ParseStatus(*in.Status)
+		if err != nil {
+			errs.Add("compliance_approval_status", "%q is not one of: %s", *in.Status, strings.Join(StatusValues(), ", "))
+		} else {
+			next.Status = s
+		}
+	}
+	text := func(field string, p *string, dst *string) {
+		if p == nil {
+			return
+		}
+		v := strings.TrimSpace(*p)
+		if utf8.RuneCountInString(v) > MaxText {
+			errs.Add(field, "must be at most %d characters", MaxText)
+			return
+		}
+		*dst = v
+	}
+	text("conditional_approval_condition", in.ConditionalApprovalCondition, &next.ConditionalApprovalCondition)
+	text("sponsor_business_department", in.SponsorBusinessDepartment, &next.SponsorBusinessDepartment)
+	text("use_case", in.UseCase, &next.UseCase)
+	text("compliance_comment", in.ComplianceComment, &next.ComplianceComment)
+	if in.SponsorContact != nil {
+		v := strings.TrimSpace(*in.SponsorContact)
+		if v != "" {
+			e, err := account.NormalizeEmail(v)
+			if err != nil {
+				errs.Add("sponsor_contact", "must be an e-mail address")
+			}
+			v = e
+		}
+		next.SponsorContact = v
+	}
+	if in.DataCollected != nil {
+		dc := make([]string, 0, len(in.DataCollected))
+		for _, d := range in.DataCollected {
+			if d = strings.TrimSpace(d); d != "" {
+				dc = append(dc, d)
+			}
+		}
+		if len(dc) > 200 {
+			errs.Add("data_collected", "must have at most 200 entries")
+		}
+		next.DataCollected = dc
+	}
+	if next.DataCollected == nil {
+		next.DataCollected = []string{}
+	}
+	if next.Status == ConditionalApproval && next.ConditionalApprovalCondition == "" {
+		errs.Add("conditional_approval_condition", "is required when compliance_approval_status is %q", ConditionalApproval)
+	}
+	return next, errs.Err()
+}
+
+// Change is one field's change in an audit event.
+type Change struct {
+	Field    string
+	OldValue string
+	NewValue string
+}
+
+// AuditEvent groups the field changes of one save.
+type AuditEvent struct {
+	ID           uuid.UUID
+	AssessmentID uuid.UUID
+	AccountID    uuid.UUID
+	CreatedAt    time.Time
+	SubmittedBy  string
+	Changes      []Change
+}
+
+// Diff lists the fields that differ between two versions; a new assessment
+// diffs against the zero Fields so every filled field is recorded.
+func Diff(old, next Fields) []Change {
+	var out []Change
+	add := func(f, a, b string) {
+		if a != b {
+			out = append(out, Change{Field: f, OldValue: a, NewValue: b})
+		}
+	}
+	add("compliance_approval_status", string(old.Status), string(next.Status))
+	add("conditional_approval_condition", old.ConditionalApprovalCondition, next.ConditionalApprovalCondition)
+	add("sponsor_business_department", old.SponsorBusinessDepartment, next.SponsorBusinessDepartment)
+	add("sponsor_contact", old.SponsorContact, next.SponsorContact)
+	add("use_case", old.UseCase, next.UseCase)
+	add("data_collected", strings.Join(old.DataCollected, "; "), strings.Join(next.DataCollected, "; "))
+	add("compliance_comment", old.ComplianceComment, next.ComplianceComment)
+	return out
+}

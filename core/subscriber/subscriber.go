@@ -1,0 +1,36 @@
+// Package subscriber holds the recipients of incident alert e-mails of a
+// vendor list, with their per-list confirmation state.
+package subscriber
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Status of a subscription.
+const (
+	StatusPending   = "pending"
+	StatusConfirmed = "confirmed"
+)
+
+// Subscriber is one e-mail address subscribed to one list.
+type Subscriber struct {
+	ID          uuid.UUID
+	AccountID   uuid.UUID
+	ListID      uuid.UUID
+	Email       string
+	Status      string
+	IsMember    bool
+	CreatedAt   time.Time
+	ConfirmedAt *time.Time
+}
+
+// Recipient is a confirmed subscriber who should get an incident alert.
+type Recipient struct {
+	SubscriberID uuid.UUID
+	AccountID    uuid.UUID
+	ListID       uuid.UUID
+	ListName     string
+	Email        string
+}

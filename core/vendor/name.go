@@ -1,0 +1,111 @@
+// Package vendor holds the global vendor directory: canonical vendor names,
+// directory entries, profiles with their content groups, security instances
+// and incidents.
+package vendor
+
+import (
+	"net"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core"
+)
+
+// Name is a canonical vendor name: trimmed, inner whitespace collapsed, and
+// trailing legal suffixes (Inc, LLC, GmbH ...) dropped. Names compare
+// case-insensitively through Key.
+type Name string
+
+// MaxNameLen bounds a vendor name.
+const MaxNameLen = 200
+
+var legalSuffix = regexp.MustCompile(`(?i)[\s,]+(inc|incorporated|llc|l\.l\.c|ltd|limited|gmbh|corp|corporation|co|company|plc|s\.?a|s\.?a\.?s|ag|b\.?v|n\.?v|s\.?r\.?l|oy|ab|as|pty|pte|kk|spa|sarl|s\.?l|lp|llp)\.?$`)
+
+// ParseName canonicalises a raw vendor name.
+func ParseName(raw string) (Name, error) {
+	s := strings.Join(strings.Fields(raw), " ")
+	for {
+		t := legalSuffix.ReplaceAllString(s, "")
+		t = strings.TrimRight(t, " ,")
+		if t == s || t == "" {
+			break
+		}
+		s = t
+	}
+	if s == "" {
+		return "", core.Invalid("vendor_name", "must not be empty")
+	}
+	if utf8.RuneCountInString(s) > MaxNameLen {
+		return "", core.Invalid("vendor_name", "must be at most %d characters", MaxNameLen)
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			return "", core.Invalid("vendor_name", "must not contain control characters")
+		}
+	}
+	return Name(s), nil
+}
+
+// String returns the name.
+func (n Name) String() string { return string(n) }
+
+// Key is the case-insensitive lookup key of the name.
+func (n Name) Key() string { return strings.ToLower(string(n)) }
+
+// NormalizeWebsite validates an http(s) URL and returns it with its host name
+// (without "www."), which is the vendor's domain. An empty input is allowed.
+func NormalizeWebsite(raw string) (website, domain string, err error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return "", "", nil
+	}
+	if !strings.Contains(raw, "://") {
+		raw = "https://" + raw
+	}
+	u, perr := url.Parse(raw)
+	if perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || u.User != nil {
+		return "", "", core.Invalid("website_url", "must be an http or https URL")
+	}
+	host := strings.ToLower(u.Hostname())
+	if net.ParseIP(host) == nil && !strings.Contains(host, ".") {
+		return "", "", core.Invalid("website_url", "must name a public host")
+	}
+	u.Host = strings.ToLower(u.Host)
+	u.Fragment = ""
+	if len(u.String()) > 2000 {
+		return "", "", core.Invalid("website_url", "must be at most 2000 characters")
+	}
+	return u.String(), strings.TrimPrefix(host, "www."), nil
+}
+
+// Vendor is a directory entry. HasProfile is false for a custom vendor (one
+// with no profile yet), which the API reports as is_custom.
+type Vendor struct {
+	ID         uuid.UUID
+	Name       Name
+	WebsiteURL string
+	Domain     string
+	Aliases    []string
+	HasProfile bool
+	CreatedAt  time.Time
+}
+
+// New builds a directory entry from a raw name and optional website.
+func New(id uuid.UUID, rawName, website string, now time.Time) (Vendor, error) {
+	n, err := ParseName(rawName)
+	if err != nil {
+		return Vendor{}, err
+	}
+	w, d, err := NormalizeWebsite(website)
+	if err != nil {
+		return Vendor{}, err
+	}
+	return Vendor{ID: id, Name: n, WebsiteURL: w, Domain: d, Aliases: []string{}, CreatedAt: now.UTC()}, nil
+}
+
+// IsCustom reports whether the vendor has no profile yet.
+func (v Vendor) IsCustom() bool { return !v.HasProfile }

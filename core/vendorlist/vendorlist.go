@@ -1,0 +1,189 @@
+// Package vendorlist holds an account's named vendor lists: entries with
+// alerts_enabled and product rows, the set-replacement rule of save-vendors,
+// the CSV import format and its limits, and the enrichment quota.
+package vendorlist
+
+import (
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/vendor"
+)
+
+// MasterList is the default list every account and personal space has.
+const MasterList = "master-list"
+
+// EnrichmentQuota is the number of distinct custom vendors an organization may
+// have enriched.
+const EnrichmentQuota = 500
+
+// MaxNameLen bounds list and product names.
+const MaxNameLen = 200
+
+// ParseName validates a list or product name.
+func ParseName(field, raw string) (string, error) {
+	s := strings.Join(strings.Fields(raw), " ")
+	if s == "" {
+		return "", core.Invalid(field, "must not be empty")
+	}
+	if utf8.RuneCountInString(s) > MaxNameLen {
+		return "", core.Invalid(field, "must be at most %d characters", MaxNameLen)
+	}
+	return s, nil
+}
+
+// List is a named set of vendors owned by one account.
+type List struct {
+	ID          uuid.UUID
+	AccountID   uuid.UUID
+	Name        string
+	VendorCount int
+	CreatedAt   time.Time
+}
+
+// New validates and builds a list.
+func New(id, accountID uuid.UUID, name string, now time.Time) (List, error) {
+	n, err := ParseName("vendor-list", name)
+	if err != nil {
+		return List{}, err
+	}
+	return List{ID: id, AccountID: accountID, Name: n, CreatedAt: now.UTC()}, nil
+}
+
+// Entry is a vendor on a list, as read back.
+type Entry struct {
+	ListID           uuid.UUID
+	VendorID         uuid.UUID
+	VendorName       string
+	WebsiteURL       string
+	IsCustom         bool
+	EnrichmentStatus string
+	AlertsEnabled    bool
+	Products         []Product
+	AddedAt          time.Time
+}
+
+// Product is a product row of a vendor on a list.
+type Product struct {
+	ID        uuid.UUID
+	ListID    uuid.UUID
+	VendorID  uuid.UUID
+	Name      string
+	CreatedAt time.Time
+}
+
+// NewProduct validates and builds a product row.
+func NewProduct(id, listID, vendorID uuid.UUID, name string, now time.Time) (Product, error) {
+	n, err := ParseName("product_name", name)
+	if err != nil {
+		return Product{}, err
+	}
+	return Product{ID: id, ListID: listID, VendorID: vendorID, Name: n, CreatedAt: now.UTC()}, nil
+}
+
+// VendorRef is a vendor named in a request: a name and an optional website.
+type VendorRef struct {
+	Name       vendor.Name
+	WebsiteURL string
+}
+
+// ParseRefs validates the vendors of a save-vendors body, dropping duplicates
+// (same canonical name, case-insensitive; the first website wins).
+func ParseRefs(names, websites []string) ([]VendorRef, error) {
+	var errs core.Fields
+	seen := map[string]int{}
+	out := make([]VendorRef, 0, len(names))
+	for i, raw := range names {
+		n, err := vendor.ParseName(raw)
+		if err != nil {
+			errs.Add(fieldAt("vendors", i), "vendor_name %s", strings.TrimPrefix(err.Error(), "validation failed: vendor_name: "))
+			continue
+		}
+		w := ""
+		if i < len(websites) && websites[i] != "" {
+			w, _, err = vendor.NormalizeWebsite(websites[i])
+			if err != nil {
+				errs.Add(fieldAt("vendors", i)+".website_url", "must be an http or https URL")
+				continue
+			}
+		}
+		if j, dup := seen[n.Key()]; dup {
+			if out[j].WebsiteURL == "" {
+				out[j].WebsiteURL = w
+			}
+			continue
+		}
+		seen[n.Key()] = len(out)
+		out = append(out, VendorRef{Name: n, WebsiteURL: w})
+	}
+	return out, errs.Err()
+}
+
+func fieldAt(f string, i int) string { return f + "[" + itoa(i) + "]" }
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b [20]byte
+	p := len(b)
+	for i > 0 {
+		p--
+		b[p] = byte('0' + i%10)
+		i /= 10
+	}
+	return string(b[p:])
+}
+
+// Diff splits a desired set of vendor ids against the current one.
+func Diff(current, desired []uuid.UUID) (added, removed []uuid.UUID, unchanged int) {
+	cur := make(map[uuid.UUID]bool, len(current))
+	for _, id := range current {
+		cur[id] = true
+	}
+	want := make(map[uuid.UUID]bool, len(desired))
+	for _, id := range desired {
+		if want[id] {
+			continue
+		}
+		want[id] = true
+		if cur[id] {
+			unchanged++
+		} else {
+			added = append(added, id)
+		}
+	}
+	for _, id := range current {
+		if !want[id] {
+			removed = append(removed, id)
+		}
+	}
+	return added, removed, unchanged
+}
+
+// QuotaReport is the org_enrichment summary of a save.
+type QuotaReport struct {
+	Queued       int
+	AlreadyKnown int
+	Limit        int
+	Used         int
+	Errors       []QuotaError
+}
+
+// Remaining is the quota left.
+func (q QuotaReport) Remaining() int {
+	if q.Used >= q.Limit {
+		return 0
+	}
+	return q.Limit - q.Used
+}
+
+// QuotaError reports a vendor that was saved but not queued.
+type QuotaError struct {
+	VendorName string
+	Code       string
+	Message    string
+}

@@ -1,0 +1,2 @@
+// Package examples shows how another Go program embeds Vetted's core.
+package examples

@@ -1,0 +1,7 @@
+module github.com/vetted-dev/vetted/examples
+
+go 1.26.0
+
+require github.com/vetted-dev/vetted v0.0.0
+
+replace github.com/vetted-dev/vetted => ../

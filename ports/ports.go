@@ -1,0 +1,407 @@
+// Package ports declares the driven ports of Vetted's core: the store with
+// its unit of work and repositories, the outbox, blob storage, mail transport,
+// enrichment, incident sources, the job queue, identity verification, and the
+// clock and id source. Ports speak core types only and take ctx first.
+// Adapters implement them; ports/porttest holds the conformance suite every
+// store adapter must pass.
+package ports
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/notify"
+	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/core/run"
+	"github.com/vetted-dev/vetted/core/subscriber"
+	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/vendorlist"
+)
+
+// Store is the persistence port. Every write use case runs in one InTx; reads
+// may use View. A function that returns an error rolls the unit back and
+// leaves no trace. Implementations retry serialization failures themselves,
+// so fn may run more than once and must not have effects outside tx.
+type Store interface {
+	InTx(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error
+	View(ctx context.Context, fn func(ctx context.Context, tx Tx) error) error
+	Ping(ctx context.Context) error
+}
+
+// Tx is one unit of work: the repositories, all seeing the same transaction.
+// Repository methods return errors wrapping core.ErrNotFound or
+// core.ErrConflict where stated; any other error is an infrastructure failure.
+type Tx interface {
+	Users() UserRepo
+	Accounts() AccountRepo
+	Members() MemberRepo
+	Vendors() VendorRepo
+	Profiles() ProfileRepo
+	Lists() ListRepo
+	Quota() QuotaRepo
+	Assessments() AssessmentRepo
+	Documents() DocumentRepo
+	Subscribers() SubscriberRepo
+	Incidents() IncidentRepo
+	Deliveries() DeliveryRepo
+	Runs() RunRepo
+	Outbox() OutboxRepo
+}
+
+// UserRepo stores users. Emails are stored lower-case and are unique.
+type UserRepo interface {
+	// Get returns a user by id, or core.ErrNotFound.
+	Get(ctx context.Context, id uuid.UUID) (account.User, error)
+	// GetBySubject returns the user with that token subject, or core.ErrNotFound.
+	GetBySubject(ctx context.Context, subject string) (account.User, error)
+	// GetByEmail returns the user with that e-mail, or core.ErrNotFound.
+	GetByEmail(ctx context.Context, email string) (account.User, error)
+	// ListByEmails returns the users among emails that exist (any order).
+	ListByEmails(ctx context.Context, emails []string) ([]account.User, error)
+	// Save inserts or updates a user by id; core.ErrConflict if another user
+	// already has the e-mail or subject.
+	Save(ctx context.Context, u account.User) error
+}
+
+// AccountRepo stores accounts (organizations and personal spaces).
+type AccountRepo interface {
+	// Create inserts an account; core.ErrConflict if an organization account
+	// with the same name (case-insensitive) or the same id exists.
+	Create(ctx context.Context, a account.Account) error
+	// Get returns an account, or core.ErrNotFound.
+	Get(ctx context.Context, id uuid.UUID) (account.Account, error)
+	// Lock takes a write lock on the account row for the rest of the unit of
+	// work (SELECT ... FOR UPDATE), so member changes serialise per account;
+	// core.ErrNotFound if it does not exist.
+	Lock(ctx context.Context, id uuid.UUID) error
+	// ListOrganizations returns every non-personal account, by name.
+	ListOrganizations(ctx context.Context) ([]account.Account, error)
+	// ListForUser returns the non-personal accounts the user is a member of,
+	// with the user's role, by account name.
+	ListForUser(ctx context.Context, userID uuid.UUID) ([]account.Membership, error)
+	// Delete removes an account and everything it owns: members, lists with
+	// their entries and products, quota claims, assessments with their audit
+	// events, documents and subscribers. core.ErrNotFound if absent.
+	Delete(ctx context.Context, id uuid.UUID) error
+}
+
+// MemberRepo stores memberships. Reads join the user for e-mail and name.
+type MemberRepo interface {
+	// Get returns the membership of a user in an account, or core.ErrNotFound.
+	Get(ctx context.Context, accountID, userID uuid.UUID) (account.Member, error)
+	// List returns an account's members ordered by e-mail.
+	List(ctx context.Context, accountID uuid.UUID) ([]account.Member, error)
+	// Put inserts or updates memberships (account, user, role, created_at).
+	Put(ctx context.Context, ms []account.Member) error
+	// Delete removes the memberships of the given users; absent ones are ignored.
+	Delete(ctx context.Context, accountID uuid.UUID, userIDs []uuid.UUID) error
+}
+
+// VendorRepo stores the global vendor directory. Names are unique by Key().
+// HasProfile is computed by the store from the profile table.
+type VendorRepo interface {
+	// Get returns an entry by id, or core.ErrNotFound.
+	Get(ctx context.Context, id uuid.UUID) (vendor.Vendor, error)
+	// GetByName returns an entry by canonical name, case-insensitively, or core.ErrNotFound.
+	GetByName(ctx context.Context, name vendor.Name) (vendor.Vendor, error)
+	// ListByIDs returns the entries among ids that exist (any order).
+	ListByIDs(ctx context.Context, ids []uuid.UUID) ([]vendor.Vendor, error)
+	// List returns every entry ordered by name.
+	List(ctx context.Context) ([]vendor.Vendor, error)
+	// Ensure inserts the entries whose names are not in the directory yet and
+	// returns the stored entry for every input, in input order. An existing
+	// entry keeps its id; if it has no website and the input has one, the
+	// website and domain are filled in. One set-based call, not one per row.
+	Ensure(ctx context.Context, vs []vendor.Vendor) ([]vendor.Vendor, error)
+	// Update stores website, domain and aliases of an existing entry.
+	Update(ctx context.Context, v vendor.Vendor) error
+}
+
+// ProfileRepo stores vendor profiles (1:1 with a directory entry) and the
+// vendor's security instances.
+type ProfileRepo interface {
+	// Get returns the profile of a vendor, or core.ErrNotFound.
+	Get(ctx context.Context, vendorID uuid.UUID) (vendor.Profile, error)
+	// Save inserts or updates the profile of p.VendorID.
+	Save(ctx context.Context, p vendor.Profile) error
+	// Delete removes the profile and the vendor's security instances; the
+	// directory entry and list memberships stay. core.ErrNotFound if none.
+	Delete(ctx context.Context, vendorID uuid.UUID) error
+	// Instances returns the vendor's security instances, most severe first.
+	Instances(ctx context.Context, vendorID uuid.UUID) ([]vendor.SecurityInstance, error)
+	// ReplaceInstances replaces all security instances of a vendor.
+	ReplaceInstances(ctx context.Context, vendorID uuid.UUID, is []vendor.SecurityInstance) error
+}
+
+// ListRepo stores vendor lists, their entries and product rows.
+type ListRepo interface {
+	// Create inserts a list; core.ErrConflict if the account has a list of that name.
+	Create(ctx context.Context, l vendorlist.List) error
+	// Get returns a list of the account (with VendorCount), or core.ErrNotFound
+	// (also when the list belongs to another account).
+	Get(ctx context.Context, accountID, id uuid.UUID) (vendorlist.List, error)
+	// GetByName returns a list of the account by exact name, or core.ErrNotFound.
+	GetByName(ctx context.Context, accountID uuid.UUID, name string) (vendorlist.List, error)
+	// ListByAccount returns the account's lists with VendorCount, by name.
+	ListByAccount(ctx context.Context, accountID uuid.UUID) ([]vendorlist.List, error)
+	// Delete removes a list with its entries, products, assessments and
+	// subscribers; core.ErrNotFound if absent.
+	Delete(ctx context.Context, accountID, id uuid.UUID) error
+	// Entries returns the entries of a list with vendor name, website,
+	// is_custom, enrichment status and products, ordered by vendor name.
+	Entries(ctx context.Context, listID uuid.UUID) ([]vendorlist.Entry, error)
+	// VendorIDs returns the ids of the vendors on a list.
+	VendorIDs(ctx context.Context, listID uuid.UUID) ([]uuid.UUID, error)
+	// AddEntries puts vendors on a list (alerts enabled, added now); vendors
+	// already on it are left as they are. One set-based call.
+	AddEntries(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID, now time.Time) error
+	// RemoveEntries takes vendors off a list with their products. One call.
+	RemoveEntries(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) error
+	// SetAlerts sets alerts_enabled; core.ErrNotFound if the vendor is not on the list.
+	SetAlerts(ctx context.Context, listID, vendorID uuid.UUID, enabled bool) error
+	// AddProduct inserts one product row; core.ErrConflict if the vendor
+	// already has a product of that name on the list (case-insensitive),
+	// core.ErrNotFound if the vendor is not on the list.
+	AddProduct(ctx context.Context, p vendorlist.Product) error
+	// MergeProducts inserts product rows that do not exist yet (case-insensitive
+	// per list and vendor) and returns how many it inserted. One call.
+	MergeProducts(ctx context.Context, ps []vendorlist.Product) (int, error)
+}
+
+// QuotaRepo records which custom vendors an account has had enriched.
+type QuotaRepo interface {
+	// Used counts the distinct vendors claimed by the account.
+	Used(ctx context.Context, accountID uuid.UUID) (int, error)
+	// Claimed returns which of vendorIDs the account has claimed already.
+	Claimed(ctx context.Context, accountID uuid.UUID, vendorIDs []uuid.UUID) ([]uuid.UUID, error)
+	// Claim records claims; existing claims are ignored.
+	Claim(ctx context.Context, accountID uuid.UUID, vendorIDs []uuid.UUID, now time.Time) error
+}
+
+// AssessmentFilter selects assessments of one list; nil fields do not filter.
+type AssessmentFilter struct {
+	AccountID       uuid.UUID
+	ListID          *uuid.UUID
+	VendorID        *uuid.UUID
+	VendorProfileID *uuid.UUID
+	ID              *uuid.UUID
+}
+
+// AssessmentRepo stores assessments (one per list and vendor) and audit events.
+type AssessmentRepo interface {
+	// Get returns an assessment of the account, or core.ErrNotFound.
+	Get(ctx context.Context, accountID, id uuid.UUID) (review.Assessment, error)
+	// ListByVendors returns the assessments of a list for the given vendors.
+	ListByVendors(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) ([]review.Assessment, error)
+	// Find returns the assessments matching f, newest update first.
+	Find(ctx context.Context, f AssessmentFilter) ([]review.Assessment, error)
+	// Save inserts or updates assessments by id (one call for many);
+	// core.ErrConflict if a new one collides on (list, vendor).
+	Save(ctx context.Context, as []review.Assessment) error
+	// Delete removes an assessment with its audit events and document
+	// records; core.ErrNotFound if absent.
+	Delete(ctx context.Context, accountID, id uuid.UUID) error
+	// AppendEvents stores audit events.
+	AppendEvents(ctx context.Context, es []review.AuditEvent) error
+	// Events returns a page of an assessment's events, newest first, and the total.
+	Events(ctx context.Context, assessmentID uuid.UUID, offset, limit int) ([]review.AuditEvent, int, error)
+}
+
+// DocumentRepo stores evidence document records.
+type DocumentRepo interface {
+	// Create inserts a record.
+	Create(ctx context.Context, d document.Document) error
+	// Get returns a record of the account, or core.ErrNotFound.
+	Get(ctx context.Context, accountID, id uuid.UUID) (document.Document, error)
+	// ListByAssessment returns the records of an assessment, oldest first.
+	ListByAssessment(ctx context.Context, assessmentID uuid.UUID) ([]document.Document, error)
+	// ListByAccount returns every record of an account (for blob cleanup).
+	ListByAccount(ctx context.Context, accountID uuid.UUID) ([]document.Document, error)
+	// Update stores status and size of a record.
+	Update(ctx context.Context, d document.Document) error
+	// Delete removes a record; core.ErrNotFound if absent.
+	Delete(ctx context.Context, accountID, id uuid.UUID) error
+}
+
+// SubscriberRepo stores subscribers, unique per (list, e-mail).
+type SubscriberRepo interface {
+	// List returns a list's subscribers by e-mail; IsMember is filled in by
+	// the service, not the store.
+	List(ctx context.Context, listID uuid.UUID) ([]subscriber.Subscriber, error)
+	// Get returns a subscriber by id, or core.ErrNotFound.
+	Get(ctx context.Context, id uuid.UUID) (subscriber.Subscriber, error)
+	// GetByEmail returns the subscriber of a list with that e-mail, or core.ErrNotFound.
+	GetByEmail(ctx context.Context, listID uuid.UUID, email string) (subscriber.Subscriber, error)
+	// Save inserts or updates a subscriber by id; core.ErrConflict if another
+	// subscriber of the list has the e-mail.
+	Save(ctx context.Context, s subscriber.Subscriber) error
+	// Delete removes subscribers of a list by e-mail and returns how many.
+	Delete(ctx context.Context, listID uuid.UUID, emails []string) (int, error)
+	// Recipients returns the confirmed subscribers of every list that carries
+	// the vendor with alerts enabled, with the list name.
+	Recipients(ctx context.Context, vendorID uuid.UUID) ([]subscriber.Recipient, error)
+}
+
+// IncidentRepo stores incidents, unique per (vendor, source, external id).
+type IncidentRepo interface {
+	// Create inserts one incident; core.ErrConflict if it exists.
+	Create(ctx context.Context, in vendor.Incident) error
+	// Merge inserts the incidents that do not exist yet and returns those it inserted.
+	Merge(ctx context.Context, ins []vendor.Incident) ([]vendor.Incident, error)
+	// Get returns an incident, or core.ErrNotFound.
+	Get(ctx context.Context, id uuid.UUID) (vendor.Incident, error)
+	// ListByVendor returns a vendor's incidents, newest first.
+	ListByVendor(ctx context.Context, vendorID uuid.UUID) ([]vendor.Incident, error)
+}
+
+// DeliveryRepo remembers which mails went out, by delivery key.
+type DeliveryRepo interface {
+	// Claim records key and reports true, or reports false if it was recorded
+	// before. Used inside the unit of work that sends, so a retried job does
+	// not mail twice.
+	Claim(ctx context.Context, key string, now time.Time) (bool, error)
+	// Release forgets a key whose send failed, so a retry may send it.
+	Release(ctx context.Context, key string) error
+}
+
+// RunRepo stores enrichment and backfill runs with their jobs.
+type RunRepo interface {
+	// Create inserts a run.
+	Create(ctx context.Context, r run.Run) error
+	// Get returns a run, or core.ErrNotFound.
+	Get(ctx context.Context, id uuid.UUID) (run.Run, error)
+	// GetForUpdate returns a run locked for the rest of the unit of work.
+	GetForUpdate(ctx context.Context, id uuid.UUID) (run.Run, error)
+	// Save stores a run's jobs and updated_at.
+	Save(ctx context.Context, r run.Run) error
+}
+
+// OutboxRepo is the transactional outbox.
+type OutboxRepo interface {
+	// Add appends messages in the caller's unit of work.
+	Add(ctx context.Context, ms ...outbox.Message) error
+	// Claim returns up to limit undelivered messages whose next attempt is
+	// due, oldest first, locked so that concurrent relays skip them (FOR
+	// UPDATE SKIP LOCKED); the lock holds until the unit of work ends.
+	Claim(ctx context.Context, limit int, now time.Time) ([]outbox.Message, error)
+	// MarkDelivered marks messages handed to the queue.
+	MarkDelivered(ctx context.Context, ids []uuid.UUID, now time.Time) error
+	// MarkFailed records a failed hand-over and when to try again.
+	MarkFailed(ctx context.Context, id uuid.UUID, errText string, retryAt time.Time) error
+	// Pending counts undelivered messages.
+	Pending(ctx context.Context) (int, error)
+}
+
+// BlobStore keeps evidence files. Clients move bytes directly through
+// presigned URLs; the service never proxies file content when backed by S3.
+type BlobStore interface {
+	// PresignPut returns a request that uploads exactly one object at key,
+	// with the given content type and at most maxSize bytes, until ttl passes.
+	PresignPut(ctx context.Context, key, contentType string, maxSize int64, ttl time.Duration) (PresignedRequest, error)
+	// PresignGet returns a URL that downloads key as fileName until ttl passes.
+	PresignGet(ctx context.Context, key, fileName string, ttl time.Duration) (PresignedRequest, error)
+	// Stat returns the size of the object, or core.ErrNotFound.
+	Stat(ctx context.Context, key string) (int64, error)
+	// Delete removes objects; absent keys are not an error.
+	Delete(ctx context.Context, keys ...string) error
+}
+
+// PresignedRequest is what a client sends to move a file.
+type PresignedRequest struct {
+	URL       string
+	Method    string
+	Headers   map[string]string
+	ExpiresAt time.Time
+}
+
+// ErrPermanent marks a delivery failure that must not be retried (for
+// instance an SMTP 5xx); other Mailer errors are retryable.
+var ErrPermanent = errors.New("permanent failure")
+
+// Mailer transports finished messages.
+type Mailer interface {
+	Send(ctx context.Context, m notify.Mail) error
+}
+
+// EnrichResult is what an enricher found for one vendor.
+type EnrichResult struct {
+	// Profile is the updated profile; the enricher starts from the current one.
+	Profile vendor.Profile
+	// Instances replaces the vendor's security instances when non-nil.
+	Instances []vendor.SecurityInstance
+}
+
+// Enricher fills profile sections from public sources. It records per-section
+// status in Profile.Enrichment (including refusals and failures) and returns
+// an error only when nothing could be done at all.
+type Enricher interface {
+	Enrich(ctx context.Context, v vendor.Vendor, current vendor.Profile, sections []vendor.Section) (EnrichResult, error)
+}
+
+// IncidentSource fetches incidents published for a vendor since a time.
+type IncidentSource interface {
+	Fetch(ctx context.Context, v vendor.Vendor, since time.Time) ([]vendor.Incident, error)
+}
+
+// JobQueue hands outbox messages to workers. Enqueue must be idempotent by
+// message id: enqueuing the same id twice runs the job once.
+type JobQueue interface {
+	Enqueue(ctx context.Context, m outbox.Message) error
+}
+
+// JobHandler runs one job; the core's dispatcher implements it. An error
+// wrapping ErrPermanent is not retried.
+type JobHandler interface {
+	Handle(ctx context.Context, kind outbox.Kind, payload json.RawMessage) error
+}
+
+// Identity is a verified caller, as the token says.
+type Identity struct {
+	Subject       string
+	Email         string
+	EmailVerified bool
+	Name          string
+	Groups        []string
+}
+
+// PlatformAdminGroup is the group that grants platform-admin privileges.
+const PlatformAdminGroup = "Admins"
+
+// IsPlatformAdmin reports whether the identity is in the Admins group.
+func (i Identity) IsPlatformAdmin() bool {
+	for _, g := range i.Groups {
+		if g == PlatformAdminGroup {
+			return true
+		}
+	}
+	return false
+}
+
+// TokenVerifier checks a bearer token; errors wrap core.ErrUnauthenticated.
+type TokenVerifier interface {
+	Verify(ctx context.Context, token string) (Identity, error)
+}
+
+// Clock tells the time.
+type Clock interface{ Now() time.Time }
+
+// IDs makes new ids (UUIDv7 in production).
+type IDs interface{ New() uuid.UUID }
+
+// SystemClock is the real clock.
+type SystemClock struct{}
+
+// Now returns the current UTC time.
+func (SystemClock) Now() time.Time { return time.Now().UTC() }
+
+// UUIDv7 makes time-ordered ids.
+type UUIDv7 struct{}
+
+// New returns a new UUIDv7.
+func (UUIDv7) New() uuid.UUID { return uuid.Must(uuid.NewV7()) }
