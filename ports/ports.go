@@ -312,11 +312,14 @@ type BlobStore interface {
 	Delete(ctx context.Context, keys ...string) error
 }
 
-// PresignedRequest is what a client sends to move a file.
+// PresignedRequest is what a client sends to move a file: Method to URL with
+// Headers; when Fields is non-empty the upload is an HTML-form POST (S3 POST
+// policy) carrying Fields before the file part named "file".
 type PresignedRequest struct {
 	URL       string
 	Method    string
 	Headers   map[string]string
+	Fields    map[string]string
 	ExpiresAt time.Time
 }
 

@@ -23,11 +23,14 @@ const (
 	KindEnrich            Kind = "enrich:vendor"
 	KindBackfill          Kind = "backfill:run"
 	KindBlobDelete        Kind = "blob:delete"
+	// Periodic kinds are enqueued by the scheduler, not the outbox.
+	KindPollIncidents Kind = "periodic:poll_incidents"
+	KindReenrichStale Kind = "periodic:reenrich_stale"
 )
 
 // Kinds lists every kind.
 func Kinds() []Kind {
-	return []Kind{KindMemberMail, KindSubscriberConfirm, KindIncidentFanout, KindAlertMail, KindEnrich, KindBackfill, KindBlobDelete}
+	return []Kind{KindMemberMail, KindSubscriberConfirm, KindIncidentFanout, KindAlertMail, KindEnrich, KindBackfill, KindBlobDelete, KindPollIncidents, KindReenrichStale}
 }
 
 // Queue names by urgency.
@@ -42,7 +45,7 @@ func (k Kind) Queue() string {
 	switch k {
 	case KindMemberMail, KindSubscriberConfirm, KindIncidentFanout, KindAlertMail:
 		return QueueCritical
-	case KindBackfill:
+	case KindBackfill, KindPollIncidents, KindReenrichStale:
 		return QueueLow
 	}
 	return QueueDefault
