@@ -1,0 +1,396 @@
+package relay_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/relay"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// The fakes below are just enough of ports.Store for the outbox: one lock
+// serialises units of work (as FOR UPDATE SKIP LOCKED would keep two relays
+// apart), and a failed unit of work restores the rows it found.
+
+type row struct {
+	msg       outbox.Message
+	delivered bool
+	retryAt   time.Time
+}
+
+type fakeStore struct {
+	mu   sync.Mutex
+	rows []row
+	// failMarkDelivered makes MarkDelivered fail, to test the rollback.
+	failMarkDelivered bool
+}
+
+func (s *fakeStore) InTx(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	saved := slices.Clone(s.rows)
+	if err := fn(ctx, fakeTx{s: s}); err != nil {
+		s.rows = saved
+		return err
+	}
+	return nil
+}
+
+func (s *fakeStore) View(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+	return s.InTx(ctx, fn)
+}
+
+func (s *fakeStore) Ping(context.Context) error { return nil }
+
+// rowsCopy returns the rows for assertions.
+func (s *fakeStore) rowsCopy() []row {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.rows)
+}
+
+type fakeTx struct {
+	ports.Tx // only Outbox is implemented
+	s        *fakeStore
+}
+
+func (t fakeTx) Outbox() ports.OutboxRepo { return fakeOutbox{t.s} }
+
+type fakeOutbox struct{ s *fakeStore }
+
+func (o fakeOutbox) Add(_ context.Context, ms ...outbox.Message) error {
+	for _, m := range ms {
+		o.s.rows = append(o.s.rows, row{msg: m, retryAt: m.CreatedAt})
+	}
+	return nil
+}
+
+func (o fakeOutbox) Claim(_ context.Context, limit int, now time.Time) ([]outbox.Message, error) {
+	var ms []outbox.Message
+	for _, r := range o.s.rows {
+		if len(ms) == limit {
+			break
+		}
+		if !r.delivered && !r.retryAt.After(now) {
+			ms = append(ms, r.msg)
+		}
+	}
+	return ms, nil
+}
+
+func (o fakeOutbox) MarkDelivered(_ context.Context, ids []uuid.UUID, _ time.Time) error {
+	if o.s.failMarkDelivered {
+		return errors.New("disk full")
+	}
+	for i := range o.s.rows {
+		if slices.Contains(ids, o.s.rows[i].msg.ID) {
+			o.s.rows[i].delivered = true
+		}
+	}
+	return nil
+}
+
+func (o fakeOutbox) MarkFailed(_ context.Context, id uuid.UUID, errText string, retryAt time.Time) error {
+	for i := range o.s.rows {
+		if o.s.rows[i].msg.ID == id {
+			o.s.rows[i].msg.Attempts++
+			o.s.rows[i].msg.LastError = errText
+			o.s.rows[i].retryAt = retryAt
+		}
+	}
+	return nil
+}
+
+func (o fakeOutbox) Pending(context.Context) (int, error) {
+	n := 0
+	for _, r := range o.s.rows {
+		if !r.delivered {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// fakeQueue records hand-overs; fail, when set, decides per message.
+type fakeQueue struct {
+	mu   sync.Mutex
+	got  []uuid.UUID
+	fail func(outbox.Message) error
+}
+
+func (q *fakeQueue) Enqueue(_ context.Context, m outbox.Message) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.fail != nil {
+		if err := q.fail(m); err != nil {
+			return err
+		}
+	}
+	q.got = append(q.got, m.ID)
+	return nil
+}
+
+func (q *fakeQueue) enqueued() []uuid.UUID {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return slices.Clone(q.got)
+}
+
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+var t0 = time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
+
+// seed adds n messages, one millisecond apart, and returns their ids in order.
+func seed(t *testing.T, s *fakeStore, n int) []uuid.UUID {
+	t.Helper()
+	ids := make([]uuid.UUID, n)
+	for i := range ids {
+		ids[i] = uuid.Must(uuid.NewV7())
+		m := outbox.New(ids[i], outbox.KindMemberMail, outbox.MemberMail{Email: fmt.Sprintf("u%d@example.com", i)}, t0.Add(time.Duration(i-n)*time.Millisecond))
+		if err := s.InTx(t.Context(), func(ctx context.Context, tx ports.Tx) error { return tx.Outbox().Add(ctx, m) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ids
+}
+
+func pending(t *testing.T, s *fakeStore) int {
+	t.Helper()
+	var n int
+	err := s.View(t.Context(), func(ctx context.Context, tx ports.Tx) (err error) {
+		n, err = tx.Outbox().Pending(ctx)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func newRelay(t *testing.T, s ports.Store, q ports.JobQueue, c ports.Clock, opts relay.Options) *relay.Relay {
+	t.Helper()
+	r, err := relay.New(s, q, c, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func TestNewRejectsNilDependencies(t *testing.T) {
+	t.Parallel()
+	s, q, c := &fakeStore{}, &fakeQueue{}, &fakeClock{now: t0}
+	tests := []struct {
+		name  string
+		store ports.Store
+		queue ports.JobQueue
+		clock ports.Clock
+	}{
+		{"store", nil, q, c},
+		{"queue", s, nil, c},
+		{"clock", s, q, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if _, err := relay.New(tt.store, tt.queue, tt.clock, relay.Options{}); err == nil {
+				t.Fatalf("New with nil %s: no error", tt.name)
+			}
+		})
+	}
+}
+
+func TestRunOnceDeliversInOrder(t *testing.T) {
+	t.Parallel()
+	s, q := &fakeStore{}, &fakeQueue{}
+	ids := seed(t, s, 5)
+	r := newRelay(t, s, q, &fakeClock{now: t0}, relay.Options{BatchSize: 3})
+
+	for _, want := range []int{3, 2, 0} {
+		n, err := r.RunOnce(t.Context())
+		if err != nil || n != want {
+			t.Fatalf("RunOnce = %d, %v; want %d, nil", n, err, want)
+		}
+	}
+	if got := q.enqueued(); !slices.Equal(got, ids) {
+		t.Errorf("enqueued %v, want %v", got, ids)
+	}
+	if n := pending(t, s); n != 0 {
+		t.Errorf("pending = %d, want 0", n)
+	}
+}
+
+func TestRunOnceStopsAtFirstFailure(t *testing.T) {
+	t.Parallel()
+	s := &fakeStore{}
+	ids := seed(t, s, 4)
+	down := errors.New("connection refused")
+	q := &fakeQueue{fail: func(m outbox.Message) error {
+		if m.ID == ids[2] {
+			return down
+		}
+		return nil
+	}}
+	clock := &fakeClock{now: t0}
+	r := newRelay(t, s, q, clock, relay.Options{Interval: time.Second, MaxBackoff: time.Minute})
+
+	n, err := r.RunOnce(t.Context())
+	var enq *relay.EnqueueError
+	if n != 2 || !errors.As(err, &enq) || enq.ID != ids[2] || !errors.Is(err, down) {
+		t.Fatalf("RunOnce = %d, %v; want 2 and the failure of the third message", n, err)
+	}
+	if got := q.enqueued(); !slices.Equal(got, ids[:2]) {
+		t.Errorf("enqueued %v, want the first two %v", got, ids[:2])
+	}
+	rows := s.rowsCopy()
+	if r := rows[2]; r.delivered || r.msg.Attempts != 1 || r.msg.LastError != down.Error() || !r.retryAt.Equal(t0.Add(time.Second)) {
+		t.Errorf("failed row = %+v; want undelivered, 1 attempt, the error, retry at +1s", r)
+	}
+	if rows[3].delivered {
+		t.Error("the message after the failure was delivered in the same batch")
+	}
+	if n := pending(t, s); n != 2 {
+		t.Errorf("pending = %d, want 2", n)
+	}
+
+	q.mu.Lock()
+	q.fail = nil
+	q.mu.Unlock()
+	clock.advance(time.Second)
+	if n, err := r.RunOnce(t.Context()); n != 2 || err != nil {
+		t.Fatalf("second RunOnce = %d, %v; want 2, nil", n, err)
+	}
+	if n := pending(t, s); n != 0 {
+		t.Errorf("pending = %d, want 0", n)
+	}
+}
+
+func TestRunOnceRollsBackWhenTheStoreFails(t *testing.T) {
+	t.Parallel()
+	s, q := &fakeStore{failMarkDelivered: true}, &fakeQueue{}
+	seed(t, s, 2)
+	r := newRelay(t, s, q, &fakeClock{now: t0}, relay.Options{})
+
+	if n, err := r.RunOnce(t.Context()); err == nil || n != 0 {
+		t.Fatalf("RunOnce = %d, %v; want 0 and an error", n, err)
+	}
+	if n := pending(t, s); n != 2 {
+		t.Errorf("pending = %d, want 2: the messages must be claimed again", n)
+	}
+}
+
+func TestBackoff(t *testing.T) {
+	t.Parallel()
+	r := newRelay(t, &fakeStore{}, &fakeQueue{}, &fakeClock{}, relay.Options{Interval: time.Second, MaxBackoff: 10 * time.Second})
+	tests := []struct {
+		attempts int
+		want     time.Duration
+	}{
+		{-1, time.Second},
+		{0, time.Second},
+		{1, 2 * time.Second},
+		{3, 8 * time.Second},
+		{4, 10 * time.Second},
+		{1000, 10 * time.Second},
+	}
+	for _, tt := range tests {
+		if got := r.Backoff(tt.attempts); got != tt.want {
+			t.Errorf("Backoff(%d) = %v, want %v", tt.attempts, got, tt.want)
+		}
+	}
+}
+
+func TestConcurrentRelaysEnqueueOnce(t *testing.T) {
+	t.Parallel()
+	s, q := &fakeStore{}, &fakeQueue{}
+	ids := seed(t, s, 50)
+	clock := &fakeClock{now: t0}
+	var wg sync.WaitGroup
+	for range 4 {
+		r := newRelay(t, s, q, clock, relay.Options{BatchSize: 7})
+		wg.Go(func() {
+			for {
+				n, err := r.RunOnce(t.Context())
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if n == 0 {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	got := q.enqueued()
+	if !slices.Equal(got, ids) {
+		t.Errorf("enqueued %d messages, want each of %d once in order", len(got), len(ids))
+	}
+}
+
+func TestRunDrainsBacklogAndWakesOnNotify(t *testing.T) {
+	t.Parallel()
+	s, q := &fakeStore{}, &fakeQueue{}
+	seed(t, s, 5)
+	// An hour-long interval: anything delivered within the test's seconds
+	// came from draining a full batch or from Notify.
+	r := newRelay(t, s, q, &fakeClock{now: t0}, relay.Options{BatchSize: 2, Interval: time.Hour})
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+
+	waitFor(t, func() bool { return len(q.enqueued()) == 5 })
+	late := seed(t, s, 1)[0]
+	r.Notify()
+	waitFor(t, func() bool { return slices.Contains(q.enqueued(), late) })
+
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Run = %v, want nil", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not return after cancel")
+	}
+}
+
+func TestNotifyNeverBlocks(t *testing.T) {
+	t.Parallel()
+	r := newRelay(t, &fakeStore{}, &fakeQueue{}, &fakeClock{}, relay.Options{})
+	for range 10 {
+		r.Notify()
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within 5s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
