@@ -1,0 +1,228 @@
+// Package auth verifies bearer tokens (JWTs) and turns them into
+// ports.Identity values. Two verifiers implement ports.TokenVerifier:
+//
+//   - Dev: HS256 tokens signed with a shared secret, for the embedded
+//     profile, `vetted token` and tests. It can also mint tokens.
+//   - JWKS: RS256/ES256 tokens from an OIDC provider (Cognito, Auth0 ...),
+//     verified against the provider's published key set with issuer and
+//     audience checks.
+//
+// Both refuse every algorithm other than their own before any key is looked
+// at, so a token cannot choose how it is verified (no "alg: none", no HMAC
+// keyed with an RSA public key). Every failure wraps core.ErrUnauthenticated
+// with a short reason that is safe to log.
+package auth
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/lestrrat-go/jwx/v3/jwa"
+	"github.com/lestrrat-go/jwx/v3/jws"
+	"github.com/lestrrat-go/jwx/v3/jwt"
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// DefaultGroupsClaim is the claim read for group membership unless
+// configured otherwise; Cognito's name. The plain "groups" claim is always
+// read as well.
+const DefaultGroupsClaim = "cognito:groups"
+
+// DefaultSkew is the clock skew tolerated on exp, nbf and iat.
+const DefaultSkew = 30 * time.Second
+
+// maxTokenLen bounds the input before any parsing; real ID tokens are a
+// few kilobytes.
+const maxTokenLen = 16 << 10
+
+// Claims is what Dev.Mint puts into a token.
+type Claims struct {
+	Subject       string
+	Email         string
+	Name          string
+	EmailVerified bool
+	Groups        []string
+	// TTL is the token lifetime; zero means one hour.
+	TTL time.Duration
+}
+
+// verifier holds what Dev and JWKS share: which algorithms are acceptable,
+// where the key comes from, and which claims are checked.
+type verifier struct {
+	algs        []jwa.SignatureAlgorithm
+	key         func(ctx context.Context, alg jwa.SignatureAlgorithm, kid string) (any, error)
+	issuer      string
+	audience    string
+	groupsClaim string
+	now         func() time.Time
+	skew        time.Duration
+}
+
+// unauth builds an error wrapping core.ErrUnauthenticated.
+func unauth(format string, args ...any) error {
+	return core.Wrap(core.ErrUnauthenticated, format, args...)
+}
+
+// verify checks token and extracts the identity.
+func (v *verifier) verify(ctx context.Context, token string) (ports.Identity, error) {
+	token = strings.TrimSpace(token)
+	if token == "" {
+		return ports.Identity{}, unauth("missing token")
+	}
+	if len(token) > maxTokenLen || strings.Count(token, ".") != 2 {
+		return ports.Identity{}, unauth("malformed token")
+	}
+	msg, err := jws.ParseString(token)
+	if err != nil || len(msg.Signatures()) != 1 {
+		return ports.Identity{}, unauth("malformed token")
+	}
+	hdr := msg.Signatures()[0].ProtectedHeaders()
+	alg, ok := hdr.Algorithm()
+	if !ok || !v.allowed(alg) {
+		return ports.Identity{}, unauth("algorithm %q not accepted", alg.String())
+	}
+	kid, _ := hdr.KeyID()
+	key, err := v.key(ctx, alg, kid)
+	if err != nil {
+		return ports.Identity{}, err
+	}
+	opts := []jwt.ParseOption{
+		jwt.WithKey(alg, key),
+		jwt.WithValidate(true),
+		jwt.WithClock(jwt.ClockFunc(v.now)),
+		jwt.WithAcceptableSkew(v.skew),
+		jwt.WithRequiredClaim(jwt.ExpirationKey),
+		jwt.WithRequiredClaim(jwt.SubjectKey),
+		jwt.WithRequiredClaim("email"),
+	}
+	if v.issuer != "" {
+		opts = append(opts, jwt.WithIssuer(v.issuer))
+	}
+	if v.audience != "" {
+		opts = append(opts, jwt.WithAudience(v.audience))
+	}
+	tok, err := jwt.ParseString(token, opts...)
+	if err != nil {
+		return ports.Identity{}, unauth("%s", reason(err))
+	}
+	return v.identity(tok)
+}
+
+func (v *verifier) allowed(alg jwa.SignatureAlgorithm) bool {
+	for _, a := range v.algs {
+		if a == alg {
+			return true
+		}
+	}
+	return false
+}
+
+// reason turns a jwx error into a short, stable phrase.
+func reason(err error) string {
+	switch {
+	case errors.Is(err, jwt.TokenExpiredError()):
+		return "token expired"
+	case errors.Is(err, jwt.TokenNotYetValidError()):
+		return "token not yet valid"
+	case errors.Is(err, jwt.InvalidIssuedAtError()):
+		return "token issued in the future"
+	case errors.Is(err, jwt.InvalidIssuerError()):
+		return "wrong issuer"
+	case errors.Is(err, jwt.InvalidAudienceError()):
+		return "wrong audience"
+	case errors.Is(err, jwt.MissingRequiredClaimError()):
+		return "missing claim: " + missingClaim(err)
+	case errors.Is(err, jws.VerifyError()), errors.Is(err, jws.VerificationError()):
+		return "bad signature"
+	case errors.Is(err, jwt.ValidateError()):
+		return "invalid claims"
+	}
+	return "malformed token"
+}
+
+// missingClaim names the claim from jwx's message, which quotes it.
+func missingClaim(err error) string {
+	for _, c := range []string{jwt.ExpirationKey, jwt.SubjectKey, "email"} {
+		if strings.Contains(err.Error(), `"`+c+`"`) {
+			return c
+		}
+	}
+	return "required claim"
+}
+
+// identity reads the Vetted claims from a verified token.
+func (v *verifier) identity(tok jwt.Token) (ports.Identity, error) {
+	sub, _ := tok.Subject()
+	email, _ := stringClaim(tok, "email")
+	if strings.TrimSpace(sub) == "" {
+		return ports.Identity{}, unauth("missing claim: sub")
+	}
+	email = strings.ToLower(strings.TrimSpace(email))
+	if email == "" || !strings.Contains(email, "@") {
+		return ports.Identity{}, unauth("missing claim: email")
+	}
+	name, _ := stringClaim(tok, "name")
+	id := ports.Identity{
+		Subject:       sub,
+		Email:         email,
+		EmailVerified: boolClaim(tok, "email_verified"),
+		Name:          strings.TrimSpace(name),
+	}
+	seen := map[string]bool{}
+	for _, c := range []string{v.groupsClaim, "groups"} {
+		for _, g := range stringsClaim(tok, c) {
+			if g != "" && !seen[g] {
+				seen[g] = true
+				id.Groups = append(id.Groups, g)
+			}
+		}
+	}
+	return id, nil
+}
+
+func rawClaim(tok jwt.Token, name string) any {
+	var v any
+	if err := tok.Get(name, &v); err != nil {
+		return nil
+	}
+	return v
+}
+
+func stringClaim(tok jwt.Token, name string) (string, bool) {
+	s, ok := rawClaim(tok, name).(string)
+	return s, ok
+}
+
+// boolClaim accepts a JSON boolean or the string "true", which is how
+// Cognito sends email_verified.
+func boolClaim(tok jwt.Token, name string) bool {
+	switch x := rawClaim(tok, name).(type) {
+	case bool:
+		return x
+	case string:
+		return strings.EqualFold(strings.TrimSpace(x), "true")
+	}
+	return false
+}
+
+// stringsClaim accepts an array of strings or a single string.
+func stringsClaim(tok jwt.Token, name string) []string {
+	switch x := rawClaim(tok, name).(type) {
+	case string:
+		return []string{strings.TrimSpace(x)}
+	case []string:
+		return x
+	case []any:
+		out := make([]string, 0, len(x))
+		for _, e := range x {
+			if s, ok := e.(string); ok {
+				out = append(out, strings.TrimSpace(s))
+			}
+		}
+		return out
+	}
+	return nil
+}

@@ -1,0 +1,114 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/lestrrat-go/jwx/v3/jwa"
+	"github.com/lestrrat-go/jwx/v3/jwt"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// MinDevSecretLen is the shortest HS256 secret NewDev accepts; shorter
+// secrets can be brute-forced from a single token.
+const MinDevSecretLen = 16
+
+// DevOptions configures a Dev verifier. Every field is optional.
+type DevOptions struct {
+	// Issuer, when set, is written by Mint and required by Verify.
+	Issuer string
+	// Audience, when set, is written by Mint and required by Verify.
+	Audience string
+	// GroupsClaim names the groups claim; DefaultGroupsClaim when empty.
+	GroupsClaim string
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+	// Skew is the tolerated clock skew; DefaultSkew when zero.
+	Skew time.Duration
+}
+
+// Dev verifies and mints HS256 tokens with a shared secret. It is meant
+// for the embedded profile and tests, not for production identity.
+type Dev struct {
+	secret []byte
+	opts   DevOptions
+	v      verifier
+}
+
+var _ ports.TokenVerifier = (*Dev)(nil)
+
+// NewDev returns a Dev verifier for secret (at least MinDevSecretLen bytes).
+func NewDev(secret []byte, opts DevOptions) (*Dev, error) {
+	if len(secret) < MinDevSecretLen {
+		return nil, errors.New("auth: dev secret must be at least 16 bytes")
+	}
+	if opts.GroupsClaim == "" {
+		opts.GroupsClaim = DefaultGroupsClaim
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Skew == 0 {
+		opts.Skew = DefaultSkew
+	}
+	d := &Dev{secret: append([]byte(nil), secret...), opts: opts}
+	d.v = verifier{
+		algs: []jwa.SignatureAlgorithm{jwa.HS256()},
+		key: func(context.Context, jwa.SignatureAlgorithm, string) (any, error) {
+			return d.secret, nil
+		},
+		issuer:      opts.Issuer,
+		audience:    opts.Audience,
+		groupsClaim: opts.GroupsClaim,
+		now:         opts.Now,
+		skew:        opts.Skew,
+	}
+	return d, nil
+}
+
+// Verify checks an HS256 token and returns the identity it carries.
+func (d *Dev) Verify(ctx context.Context, token string) (ports.Identity, error) {
+	return d.v.verify(ctx, token)
+}
+
+// Mint signs a token for c. Subject and Email are required; groups go into
+// the configured groups claim.
+func (d *Dev) Mint(c Claims) (string, error) {
+	if strings.TrimSpace(c.Subject) == "" || strings.TrimSpace(c.Email) == "" {
+		return "", errors.New("auth: mint needs a subject and an email")
+	}
+	ttl := c.TTL
+	if ttl == 0 {
+		ttl = time.Hour
+	}
+	now := d.opts.Now()
+	b := jwt.NewBuilder().
+		Subject(c.Subject).
+		IssuedAt(now).
+		Expiration(now.Add(ttl)).
+		Claim("email", c.Email).
+		Claim("email_verified", c.EmailVerified)
+	if c.Name != "" {
+		b = b.Claim("name", c.Name)
+	}
+	if len(c.Groups) > 0 {
+		b = b.Claim(d.opts.GroupsClaim, c.Groups)
+	}
+	if d.opts.Issuer != "" {
+		b = b.Issuer(d.opts.Issuer)
+	}
+	if d.opts.Audience != "" {
+		b = b.Audience([]string{d.opts.Audience})
+	}
+	tok, err := b.Build()
+	if err != nil {
+		return "", err
+	}
+	signed, err := jwt.Sign(tok, jwt.WithKey(jwa.HS256(), d.secret))
+	if err != nil {
+		return "", err
+	}
+	return string(signed), nil
+}
