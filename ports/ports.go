@@ -128,6 +128,8 @@ type VendorRepo interface {
 type ProfileRepo interface {
 	// Get returns the profile of a vendor, or core.ErrNotFound.
 	Get(ctx context.Context, vendorID uuid.UUID) (vendor.Profile, error)
+	// GetByID returns a profile by its own id (vendor_profile_id), or core.ErrNotFound.
+	GetByID(ctx context.Context, id uuid.UUID) (vendor.Profile, error)
 	// Save inserts or updates the profile of p.VendorID.
 	Save(ctx context.Context, p vendor.Profile) error
 	// Delete removes the profile and the vendor's security instances; the

@@ -73,6 +73,7 @@ func New(id uuid.UUID, kind Kind, payload any, now time.Time) Message {
 
 // MemberMail is the payload of KindMemberMail.
 type MemberMail struct {
+	EventID     uuid.UUID `json:"event_id"`
 	AccountID   uuid.UUID `json:"account_id"`
 	AccountName string    `json:"account_name"`
 	Email       string    `json:"email"`
@@ -84,6 +85,7 @@ type MemberMail struct {
 
 // SubscriberConfirm is the payload of KindSubscriberConfirm.
 type SubscriberConfirm struct {
+	EventID      uuid.UUID `json:"event_id"`
 	SubscriberID uuid.UUID `json:"subscriber_id"`
 }
 
