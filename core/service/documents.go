@@ -1,0 +1,161 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// Upload is a pending document with the request that uploads its file.
+type Upload struct {
+	Document document.Document
+	Request  ports.PresignedRequest
+}
+
+// UploadURL creates a pending document on an assessment of a list and
+// returns a presigned upload bound to the content type and the size cap
+// (member or above).
+func (s *Service) UploadURL(ctx context.Context, a Actor, ref string, lr ListRef, assessmentID, fileName, contentType string) (Upload, error) {
+	var up Upload
+	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, err := s.access(ctx, tx, a, ref, account.WriteRole)
+		if err != nil {
+			return err
+		}
+		l, err := s.resolveList(ctx, tx, acc.Account.ID, lr, false)
+		if err != nil {
+			return err
+		}
+		asm, err := s.findAssessment(ctx, tx, acc.Account.ID, ListRef{}, assessmentID, VendorSel{})
+		if err != nil {
+			return err
+		}
+		if asm.ListID != l.ID {
+			return core.Wrap(core.ErrNotFound, "assessment %s is not on this list", asm.ID)
+		}
+		d, err := document.New(s.d.IDs.New(), acc.Account.ID, asm.ID, fileName, contentType, a.Email, s.now())
+		if err != nil {
+			return err
+		}
+		req, err := s.d.Blobs.PresignPut(ctx, d.ObjectKey, d.ContentType, document.MaxSize, document.URLTTL)
+		if err != nil {
+			return err
+		}
+		up = Upload{Document: d, Request: req}
+		return tx.Documents().Create(ctx, d)
+	})
+	return up, err
+}
+
+// Documents lists the documents of an assessment (viewer or above). Pending
+// records whose object now exists turn uploaded with their size; an object
+// over the size cap is deleted and its record stays pending.
+func (s *Service) Documents(ctx context.Context, a Actor, ref, assessmentID string) ([]document.Document, error) {
+	var docs []document.Document
+	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, err := s.access(ctx, tx, a, ref, account.ReadRole)
+		if err != nil {
+			return err
+		}
+		asm, err := s.findAssessment(ctx, tx, acc.Account.ID, ListRef{}, assessmentID, VendorSel{})
+		if err != nil {
+			return err
+		}
+		docs, err = tx.Documents().ListByAssessment(ctx, asm.ID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range docs {
+		if docs[i].Status == document.StatusPending {
+			if docs[i], err = s.refreshDocument(ctx, docs[i]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return docs, nil
+}
+
+// refreshDocument checks whether a pending document's object exists now.
+func (s *Service) refreshDocument(ctx context.Context, d document.Document) (document.Document, error) {
+	size, err := s.d.Blobs.Stat(ctx, d.ObjectKey)
+	if errors.Is(err, core.ErrNotFound) {
+		return d, nil
+	}
+	if err != nil {
+		return d, err
+	}
+	if size > document.MaxSize {
+		s.log.Warn("deleting oversize evidence upload", "document", d.ID, "size", size)
+		return d, s.d.Blobs.Delete(ctx, d.ObjectKey)
+	}
+	d.Status, d.SizeBytes = document.StatusUploaded, size
+	err = s.d.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+		return tx.Documents().Update(ctx, d)
+	})
+	return d, err
+}
+
+func (s *Service) document(ctx context.Context, a Actor, ref, documentID string, min account.Role) (document.Document, error) {
+	if strings.TrimSpace(documentID) == "" {
+		return document.Document{}, core.Invalid("document-id", "is required")
+	}
+	id, err := parseID("document-id", documentID)
+	if err != nil {
+		return document.Document{}, err
+	}
+	var d document.Document
+	err = s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, err := s.access(ctx, tx, a, ref, min)
+		if err != nil {
+			return err
+		}
+		d, err = tx.Documents().Get(ctx, acc.Account.ID, id)
+		if errors.Is(err, core.ErrNotFound) {
+			return core.Wrap(core.ErrNotFound, "document %s", id)
+		}
+		return err
+	})
+	return d, err
+}
+
+// DownloadURL returns a presigned download URL of an uploaded document.
+func (s *Service) DownloadURL(ctx context.Context, a Actor, ref, documentID string) (document.Document, ports.PresignedRequest, error) {
+	d, err := s.document(ctx, a, ref, documentID, account.ReadRole)
+	if err != nil {
+		return d, ports.PresignedRequest{}, err
+	}
+	if d.Status == document.StatusPending {
+		if d, err = s.refreshDocument(ctx, d); err != nil {
+			return d, ports.PresignedRequest{}, err
+		}
+	}
+	if d.Status != document.StatusUploaded {
+		return d, ports.PresignedRequest{}, core.Wrap(core.ErrConflict, "document %s has not been uploaded yet", d.ID)
+	}
+	req, err := s.d.Blobs.PresignGet(ctx, d.ObjectKey, d.FileName, document.URLTTL)
+	return d, req, err
+}
+
+// DeleteDocument removes a document record; its file is deleted through the
+// outbox (member or above).
+func (s *Service) DeleteDocument(ctx context.Context, a Actor, ref, documentID string) (document.Document, error) {
+	d, err := s.document(ctx, a, ref, documentID, account.WriteRole)
+	if err != nil {
+		return d, err
+	}
+	err = s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		if err := tx.Documents().Delete(ctx, d.AccountID, d.ID); err != nil {
+			return err
+		}
+		return s.emit(ctx, tx, outbox.KindBlobDelete, outbox.BlobDelete{Keys: []string{d.ObjectKey}})
+	})
+	return d, err
+}

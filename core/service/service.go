@@ -1,0 +1,291 @@
+// Package service holds Vetted's use cases: what the API and the worker call.
+// Each write runs in one unit of work (ports.Store.InTx); side effects that
+// leave the process are written to the outbox in the same unit and delivered
+// afterwards by the relay and the job handlers in dispatch.go.
+//
+// Access rules live here, in one place: platform admins (the Admins group)
+// create and delete accounts and edit the global vendor directory; on routes
+// that take an account, viewer reads and member or above writes; the
+// personal space ("individual") is owned by its user alone. A caller who is
+// not a member of an account gets ErrForbidden whether or not it exists, so
+// account ids cannot be probed; records that exist only in another account
+// are ErrNotFound.
+package service
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/signing"
+	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// Deps are the ports the use cases need. All are required except Notify.
+type Deps struct {
+	Store     ports.Store
+	Clock     ports.Clock
+	IDs       ports.IDs
+	Blobs     ports.BlobStore
+	Mailer    ports.Mailer
+	Enricher  ports.Enricher
+	Incidents ports.IncidentSource
+	Signer    *signing.Signer
+	// PublicURL is the base URL for links in mail (no trailing slash).
+	PublicURL string
+	// Logger receives operational messages; nil means slog.Default().
+	Logger *slog.Logger
+	// Notify, when set, is called after a unit of work that wrote to the
+	// outbox commits, to wake the relay.
+	Notify func()
+}
+
+// Service implements the use cases.
+type Service struct {
+	d   Deps
+	log *slog.Logger
+}
+
+// New checks the dependencies and returns the service.
+func New(d Deps) (*Service, error) {
+	var missing []string
+	if d.Store == nil {
+		missing = append(missing, "Store")
+	}
+	if d.Clock == nil {
+		missing = append(missing, "Clock")
+	}
+	if d.IDs == nil {
+		missing = append(missing, "IDs")
+	}
+	if d.Blobs == nil {
+		missing = append(missing, "Blobs")
+	}
+	if d.Mailer == nil {
+		missing = append(missing, "Mailer")
+	}
+	if d.Enricher == nil {
+		missing = append(missing, "Enricher")
+	}
+	if d.Incidents == nil {
+		missing = append(missing, "Incidents")
+	}
+	if d.Signer == nil {
+		missing = append(missing, "Signer")
+	}
+	if len(missing) > 0 {
+		return nil, errors.New("service: missing dependencies: " + strings.Join(missing, ", "))
+	}
+	d.PublicURL = strings.TrimRight(d.PublicURL, "/")
+	log := d.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Service{d: d, log: log}, nil
+}
+
+// Ready reports whether the store answers.
+func (s *Service) Ready(ctx context.Context) error { return s.d.Store.Ping(ctx) }
+
+func (s *Service) now() time.Time { return s.d.Clock.Now().UTC() }
+
+// write runs fn in a unit of work and wakes the relay afterwards.
+func (s *Service) write(ctx context.Context, fn func(ctx context.Context, tx ports.Tx) error) error {
+	if err := s.d.Store.InTx(ctx, fn); err != nil {
+		return err
+	}
+	if s.d.Notify != nil {
+		s.d.Notify()
+	}
+	return nil
+}
+
+func (s *Service) emit(ctx context.Context, tx ports.Tx, kind outbox.Kind, payload any) error {
+	return tx.Outbox().Add(ctx, outbox.New(s.d.IDs.New(), kind, payload, s.now()))
+}
+
+// Actor is the authenticated caller as the use cases see it.
+type Actor struct {
+	UserID        uuid.UUID
+	Email         string
+	Name          string
+	Verified      bool
+	PlatformAdmin bool
+}
+
+// Identify provisions the caller's user on first sight of a token (linking a
+// member added earlier by e-mail) and keeps e-mail, name and verification in
+// step with the token. It writes only when something changed.
+func (s *Service) Identify(ctx context.Context, id ports.Identity) (Actor, error) {
+	if strings.TrimSpace(id.Subject) == "" {
+		return Actor{}, core.Wrap(core.ErrUnauthenticated, "token has no subject")
+	}
+	email, err := account.NormalizeEmail(id.Email)
+	if err != nil {
+		return Actor{}, core.Wrap(core.ErrUnauthenticated, "token has no valid email claim")
+	}
+	actor := func(u account.User) Actor {
+		return Actor{UserID: u.ID, Email: u.Email, Name: u.Name, Verified: u.EmailVerified, PlatformAdmin: id.IsPlatformAdmin()}
+	}
+	var u account.User
+	err = s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		u, err = tx.Users().GetBySubject(ctx, id.Subject)
+		return err
+	})
+	if err == nil && u.Email == email && (u.Name == id.Name || id.Name == "") && (u.EmailVerified || !id.EmailVerified) {
+		return actor(u), nil
+	}
+	if err != nil && !errors.Is(err, core.ErrNotFound) {
+		return Actor{}, err
+	}
+	err = s.d.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+		u, err = tx.Users().GetBySubject(ctx, id.Subject)
+		if errors.Is(err, core.ErrNotFound) {
+			u, err = tx.Users().GetByEmail(ctx, email)
+			if err == nil && u.Subject != "" && u.Subject != id.Subject {
+				return core.Wrap(core.ErrConflict, "e-mail %s belongs to another sign-in", email)
+			}
+			if errors.Is(err, core.ErrNotFound) {
+				u, err = s.newUser(ctx, tx, email)
+			}
+		}
+		if err != nil {
+			return err
+		}
+		u.Subject = id.Subject
+		u.Email = email
+		if id.Name != "" {
+			u.Name = strings.TrimSpace(id.Name)
+		}
+		// Once verified, an e-mail stays verified for this user.
+		u.EmailVerified = u.EmailVerified || id.EmailVerified
+		return tx.Users().Save(ctx, u)
+	})
+	if err != nil {
+		return Actor{}, err
+	}
+	return actor(u), nil
+}
+
+// newUser creates a user by e-mail with its personal space and master list.
+func (s *Service) newUser(ctx context.Context, tx ports.Tx, email string) (account.User, error) {
+	now := s.now()
+	u := account.User{ID: s.d.IDs.New(), Email: email, CreatedAt: now}
+	if err := tx.Users().Save(ctx, u); err != nil {
+		return account.User{}, err
+	}
+	personal := account.NewPersonal(u.ID, now)
+	if err := tx.Accounts().Create(ctx, personal); err != nil {
+		return account.User{}, err
+	}
+	if err := tx.Members().Put(ctx, []account.Member{{AccountID: u.ID, UserID: u.ID, Role: account.RoleOwner, CreatedAt: now}}); err != nil {
+		return account.User{}, err
+	}
+	if err := s.createMasterList(ctx, tx, u.ID); err != nil {
+		return account.User{}, err
+	}
+	return u, nil
+}
+
+func (s *Service) createMasterList(ctx context.Context, tx ports.Tx, accountID uuid.UUID) error {
+	l, err := vendorlist.New(s.d.IDs.New(), accountID, vendorlist.MasterList, s.now())
+	if err != nil {
+		return err
+	}
+	return tx.Lists().Create(ctx, l)
+}
+
+// usersByEmail returns the users for emails, creating the missing ones.
+func (s *Service) usersByEmail(ctx context.Context, tx ports.Tx, emails []string) (map[string]account.User, error) {
+	found, err := tx.Users().ListByEmails(ctx, emails)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]account.User, len(emails))
+	for _, u := range found {
+		out[u.Email] = u
+	}
+	for _, e := range emails {
+		if _, ok := out[e]; ok {
+			continue
+		}
+		u, err := s.newUser(ctx, tx, e)
+		if err != nil {
+			return nil, err
+		}
+		out[e] = u
+	}
+	return out, nil
+}
+
+// Individual is the account-id of the caller's personal space.
+const Individual = "individual"
+
+// Access is a resolved account and the caller's role in it.
+type Access struct {
+	Account account.Account
+	Role    account.Role
+}
+
+// access resolves an account-id for the actor and checks the minimum role.
+func (s *Service) access(ctx context.Context, tx ports.Tx, a Actor, ref string, min account.Role) (Access, error) {
+	ref = strings.TrimSpace(ref)
+	if ref == "" {
+		return Access{}, core.Invalid("account-id", "is required")
+	}
+	var id uuid.UUID
+	if ref == Individual {
+		id = a.UserID
+	} else {
+		var err error
+		id, err = uuid.Parse(ref)
+		if err != nil {
+			return Access{}, core.Invalid("account-id", "must be an account UUID or %q", Individual)
+		}
+	}
+	m, err := tx.Members().Get(ctx, id, a.UserID)
+	if errors.Is(err, core.ErrNotFound) {
+		return Access{}, core.Wrap(core.ErrForbidden, "you are not a member of account %s", ref)
+	}
+	if err != nil {
+		return Access{}, err
+	}
+	acc, err := tx.Accounts().Get(ctx, id)
+	if err != nil {
+		return Access{}, err
+	}
+	if acc.Personal && ref != Individual {
+		// A personal space is addressed only as "individual".
+		return Access{}, core.Wrap(core.ErrForbidden, "use account-id=%s for your personal space", Individual)
+	}
+	if !acc.Active {
+		return Access{}, core.Wrap(core.ErrForbidden, "account %s is not active", ref)
+	}
+	if !m.Role.AtLeast(min) {
+		return Access{}, core.Wrap(core.ErrForbidden, "this action needs the %s role or higher in the account; you are %s", min, m.Role)
+	}
+	return Access{Account: acc, Role: m.Role}, nil
+}
+
+func requirePlatformAdmin(a Actor) error {
+	if !a.PlatformAdmin {
+		return core.Wrap(core.ErrForbidden, "this action is limited to platform admins (the %s group)", ports.PlatformAdminGroup)
+	}
+	return nil
+}
+
+// parseID parses a UUID field.
+func parseID(field, raw string) (uuid.UUID, error) {
+	id, err := uuid.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return uuid.Nil, core.Invalid(field, "must be a UUID")
+	}
+	return id, nil
+}

@@ -1,0 +1,574 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/run"
+	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// VendorView is a directory entry with its profile (nil for a custom vendor).
+type VendorView struct {
+	Vendor  vendor.Vendor
+	Profile *vendor.Profile
+}
+
+func findVendor(ctx context.Context, tx ports.Tx, idOrName string) (vendor.Vendor, error) {
+	var (
+		v   vendor.Vendor
+		err error
+	)
+	if id, perr := uuid.Parse(strings.TrimSpace(idOrName)); perr == nil {
+		v, err = tx.Vendors().Get(ctx, id)
+	} else {
+		n, nerr := vendor.ParseName(idOrName)
+		if nerr != nil {
+			return v, core.Invalid("id_or_name", "must be a vendor UUID or name")
+		}
+		v, err = tx.Vendors().GetByName(ctx, n)
+	}
+	if errors.Is(err, core.ErrNotFound) {
+		return v, core.Wrap(core.ErrNotFound, "vendor %q is not in the directory", idOrName)
+	}
+	return v, err
+}
+
+func loadView(ctx context.Context, tx ports.Tx, v vendor.Vendor) (VendorView, error) {
+	view := VendorView{Vendor: v}
+	p, err := tx.Profiles().Get(ctx, v.ID)
+	if err == nil {
+		view.Profile = &p
+	} else if !errors.Is(err, core.ErrNotFound) {
+		return view, err
+	}
+	return view, nil
+}
+
+// ListVendors returns the whole directory (any authenticated user).
+func (s *Service) ListVendors(ctx context.Context, _ Actor) ([]vendor.Vendor, error) {
+	var out []vendor.Vendor
+	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var err error
+		out, err = tx.Vendors().List(ctx)
+		return err
+	})
+	return out, err
+}
+
+// GetVendor returns an entry with its profile, by UUID or canonical name.
+func (s *Service) GetVendor(ctx context.Context, _ Actor, idOrName string) (VendorView, error) {
+	var view VendorView
+	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		v, err := findVendor(ctx, tx, idOrName)
+		if err != nil {
+			return err
+		}
+		view, err = loadView(ctx, tx, v)
+		return err
+	})
+	return view, err
+}
+
+// SecurityInstances returns a vendor's findings and signals.
+func (s *Service) SecurityInstances(ctx context.Context, _ Actor, idOrName string) (vendor.Vendor, []vendor.SecurityInstance, error) {
+	var (
+		v   vendor.Vendor
+		out []vendor.SecurityInstance
+	)
+	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var err error
+		if v, err = findVendor(ctx, tx, idOrName); err != nil {
+			return err
+		}
+		out, err = tx.Profiles().Instances(ctx, v.ID)
+		return err
+	})
+	return v, out, err
+}
+
+// Enrich starts an enrichment run for vendors named by name or id (platform
+// admins). Unknown names are added to the directory first. With createOnly,
+// vendors that already have a profile are skipped.
+func (s *Service) Enrich(ctx context.Context, a Actor, names []string, sections []string, createOnly bool) (run.Run, error) {
+	if err := requirePlatformAdmin(a); err != nil {
+		return run.Run{}, err
+	}
+	secs, err := vendor.ParseSections(sections)
+	if err != nil {
+		return run.Run{}, err
+	}
+	if len(names) == 0 {
+		return run.Run{}, core.Invalid("vendors", "must name at least one vendor")
+	}
+	if len(names) > 1000 {
+		return run.Run{}, core.Invalid("vendors", "at most 1000 vendors per run")
+	}
+	secNames := make([]string, len(secs))
+	for i, sct := range secs {
+		secNames[i] = string(sct)
+	}
+	var r run.Run
+	err = s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var vs []vendor.Vendor
+		var refs []string
+		for _, n := range names {
+			if id, perr := uuid.Parse(strings.TrimSpace(n)); perr == nil {
+				v, err := tx.Vendors().Get(ctx, id)
+				if err != nil {
+					return core.Wrap(core.ErrNotFound, "vendor %s is not in the directory", id)
+				}
+				vs = append(vs, v)
+				continue
+			}
+			refs = append(refs, n)
+		}
+		parsed, err := parseNames(refs)
+		if err != nil {
+			return err
+		}
+		ensured, err := s.ensureVendors(ctx, tx, parsed)
+		if err != nil {
+			return err
+		}
+		vs = append(vs, ensured...)
+		var queue []vendor.Vendor
+		var skipped []run.Job
+		seen := map[uuid.UUID]bool{}
+		for _, v := range vs {
+			if seen[v.ID] {
+				continue
+			}
+			seen[v.ID] = true
+			if createOnly && v.HasProfile {
+				skipped = append(skipped, run.Job{ID: s.d.IDs.New(), VendorID: v.ID, VendorName: v.Name.String(), Status: run.StatusSkipped, Error: "has a profile (createOnly)"})
+				continue
+			}
+			queue = append(queue, v)
+		}
+		r = run.Run{ID: s.d.IDs.New(), Kind: run.KindEnrich, Sections: secNames, CreatedBy: a.Email, CreatedAt: s.now(), UpdatedAt: s.now()}
+		for _, v := range queue {
+			j := run.Job{ID: s.d.IDs.New(), VendorID: v.ID, VendorName: v.Name.String(), Status: run.StatusQueued}
+			r.Jobs = append(r.Jobs, j)
+			if err := s.emit(ctx, tx, outbox.KindEnrich, outbox.Enrich{RunID: r.ID, JobID: j.ID, VendorID: v.ID, Sections: secNames}); err != nil {
+				return err
+			}
+		}
+		r.Jobs = append(r.Jobs, skipped...)
+		return tx.Runs().Create(ctx, r)
+	})
+	return r, err
+}
+
+func parseNames(raw []string) ([]vendorlist.VendorRef, error) {
+	var errs core.Fields
+	var out []vendorlist.VendorRef
+	for i, n := range raw {
+		p, err := vendor.ParseName(n)
+		if err != nil {
+			errs.Add(fieldIndex("vendors", i), "must be a vendor name or UUID")
+			continue
+		}
+		out = append(out, vendorlist.VendorRef{Name: p})
+	}
+	return out, errs.Err()
+}
+
+// Run returns an enrichment or backfill run (platform admins).
+func (s *Service) Run(ctx context.Context, a Actor, kind, id string) (run.Run, error) {
+	if err := requirePlatformAdmin(a); err != nil {
+		return run.Run{}, err
+	}
+	rid, err := parseID("run_id", id)
+	if err != nil {
+		return run.Run{}, err
+	}
+	var r run.Run
+	err = s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		r, err = tx.Runs().Get(ctx, rid)
+		if err == nil && r.Kind != kind {
+			err = core.ErrNotFound
+		}
+		if errors.Is(err, core.ErrNotFound) {
+			return core.Wrap(core.ErrNotFound, "run %s", rid)
+		}
+		return err
+	})
+	return r, err
+}
+
+func (s *Service) setJob(ctx context.Context, runID, jobID uuid.UUID, mut func(*run.Job)) error {
+	return s.d.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+		r, err := tx.Runs().GetForUpdate(ctx, runID)
+		if errors.Is(err, core.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		for _, j := range r.Jobs {
+			if j.ID == jobID {
+				mut(&j)
+				r.SetJob(j, s.now())
+				return tx.Runs().Save(ctx, r)
+			}
+		}
+		return nil
+	})
+}
+
+// runEnrichJob enriches one vendor: the fetching happens outside any unit of
+// work; the result is stored in one.
+func (s *Service) runEnrichJob(ctx context.Context, p outbox.Enrich) error {
+	if err := s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status = run.StatusRunning }); err != nil {
+		return err
+	}
+	var view VendorView
+	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		v, err := tx.Vendors().Get(ctx, p.VendorID)
+		if err != nil {
+			return err
+		}
+		view, err = loadView(ctx, tx, v)
+		return err
+	})
+	if errors.Is(err, core.ErrNotFound) {
+		return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status, j.Error = run.StatusFailed, "vendor no longer exists" })
+	}
+	if err != nil {
+		return err
+	}
+	cur := vendor.NewProfile(s.d.IDs.New(), view.Vendor.ID, s.now())
+	if view.Profile != nil {
+		cur = *view.Profile
+	}
+	secs, _ := vendor.ParseSections(p.Sections)
+	res, eerr := s.d.Enricher.Enrich(ctx, view.Vendor, cur, secs)
+	if eerr != nil {
+		return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status, j.Error = run.StatusFailed, eerr.Error() })
+	}
+	err = s.d.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+		prof := res.Profile
+		prof.VendorID, prof.ID = view.Vendor.ID, cur.ID
+		prof.UpdatedAt = s.now()
+		if err := tx.Profiles().Save(ctx, prof); err != nil {
+			return err
+		}
+		if res.Instances != nil {
+			if err := tx.Profiles().ReplaceInstances(ctx, view.Vendor.ID, res.Instances); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	failed := []string{}
+	for sec, st := range res.Profile.Enrichment {
+		if st.Status == run.StatusFailed {
+			failed = append(failed, string(sec)+": "+st.Error)
+		}
+	}
+	return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) {
+		j.Status = run.StatusDone
+		if len(failed) > 0 {
+			j.Error = strings.Join(failed, "; ")
+		}
+	})
+}
+
+// ReenrichStale queues a run for profiles not updated within maxAge.
+func (s *Service) ReenrichStale(ctx context.Context, maxAge time.Duration) (int, error) {
+	var n int
+	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		vs, err := tx.Vendors().List(ctx)
+		if err != nil {
+			return err
+		}
+		var stale []vendor.Vendor
+		cutoff := s.now().Add(-maxAge)
+		for _, v := range vs {
+			p, err := tx.Profiles().Get(ctx, v.ID)
+			if errors.Is(err, core.ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if p.UpdatedAt.Before(cutoff) {
+				stale = append(stale, v)
+			}
+		}
+		n = len(stale)
+		if n == 0 {
+			return nil
+		}
+		_, err = s.startEnrichRun(ctx, tx, "scheduler", stale, vendor.SectionValues())
+		return err
+	})
+	return n, err
+}
+
+// PatchVendor applies a JSON merge patch over the whitelisted profile
+// fields (platform admins); it creates the profile if there is none. No
+// enrichment runs.
+func (s *Service) PatchVendor(ctx context.Context, a Actor, idOrName string, patch map[string]json.RawMessage) (VendorView, error) {
+	if err := requirePlatformAdmin(a); err != nil {
+		return VendorView{}, err
+	}
+	var view VendorView
+	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		v, err := findVendor(ctx, tx, idOrName)
+		if err != nil {
+			return err
+		}
+		if view, err = loadView(ctx, tx, v); err != nil {
+			return err
+		}
+		p := vendor.NewProfile(s.d.IDs.New(), v.ID, s.now())
+		if view.Profile != nil {
+			p = *view.Profile
+		}
+		if err := p.ApplyPatch(patch, s.now()); err != nil {
+			return err
+		}
+		if err := tx.Profiles().Save(ctx, p); err != nil {
+			return err
+		}
+		v.HasProfile = true
+		view = VendorView{Vendor: v, Profile: &p}
+		return nil
+	})
+	return view, err
+}
+
+// DeleteVendor removes a vendor's profile and its security instances
+// (platform admins); the directory entry and every list membership stay.
+func (s *Service) DeleteVendor(ctx context.Context, a Actor, idOrName string) (vendor.Vendor, error) {
+	if err := requirePlatformAdmin(a); err != nil {
+		return vendor.Vendor{}, err
+	}
+	var v vendor.Vendor
+	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var err error
+		if v, err = findVendor(ctx, tx, idOrName); err != nil {
+			return err
+		}
+		if err := tx.Profiles().Delete(ctx, v.ID); err != nil {
+			if errors.Is(err, core.ErrNotFound) {
+				return core.Wrap(core.ErrNotFound, "vendor %q has no profile", v.Name)
+			}
+			return err
+		}
+		v.HasProfile = false
+		return nil
+	})
+	return v, err
+}
+
+// RecordIncident records an incident by hand (platform admins). A live
+// incident alerts the confirmed subscribers of every list that carries the
+// vendor with alerts enabled.
+func (s *Service) RecordIncident(ctx context.Context, a Actor, idOrName string, in vendor.Incident) (vendor.Incident, error) {
+	if err := requirePlatformAdmin(a); err != nil {
+		return vendor.Incident{}, err
+	}
+	var out vendor.Incident
+	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		v, err := findVendor(ctx, tx, idOrName)
+		if err != nil {
+			return err
+		}
+		in.ID, in.VendorID, in.CreatedAt = s.d.IDs.New(), v.ID, s.now()
+		if in.PublishedAt.IsZero() {
+			in.PublishedAt = s.now()
+		}
+		if in.Source == "" {
+			in.Source = "manual"
+		}
+		if out, err = vendor.NewIncident(in); err != nil {
+			return err
+		}
+		if err := tx.Incidents().Create(ctx, out); err != nil {
+			if errors.Is(err, core.ErrConflict) {
+				return core.Wrap(core.ErrConflict, "incident %q from %s is already recorded", out.ExternalID, out.Source)
+			}
+			return err
+		}
+		if out.Backfilled {
+			return nil
+		}
+		return s.emit(ctx, tx, outbox.KindIncidentFanout, outbox.IncidentFanout{IncidentID: out.ID})
+	})
+	return out, err
+}
+
+// Incidents returns a vendor's incidents.
+func (s *Service) Incidents(ctx context.Context, _ Actor, idOrName string) ([]vendor.Incident, error) {
+	var out []vendor.Incident
+	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		v, err := findVendor(ctx, tx, idOrName)
+		if err != nil {
+			return err
+		}
+		out, err = tx.Incidents().ListByVendor(ctx, v.ID)
+		return err
+	})
+	return out, err
+}
+
+// StartBackfill starts a historical-incident backfill (platform admins) for
+// the named vendors, or for the whole directory when none are named.
+// Backfilled incidents are stored as historical and never alert.
+func (s *Service) StartBackfill(ctx context.Context, a Actor, names []string, since *time.Time) (run.Run, error) {
+	if err := requirePlatformAdmin(a); err != nil {
+		return run.Run{}, err
+	}
+	var r run.Run
+	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var vs []vendor.Vendor
+		if len(names) == 0 {
+			var err error
+			if vs, err = tx.Vendors().List(ctx); err != nil {
+				return err
+			}
+		}
+		for _, n := range names {
+			v, err := findVendor(ctx, tx, n)
+			if err != nil {
+				return err
+			}
+			vs = append(vs, v)
+		}
+		r = run.Run{ID: s.d.IDs.New(), Kind: run.KindBackfill, CreatedBy: a.Email, CreatedAt: s.now(), UpdatedAt: s.now()}
+		seen := map[uuid.UUID]bool{}
+		for _, v := range vs {
+			if !seen[v.ID] {
+				seen[v.ID] = true
+				r.Jobs = append(r.Jobs, run.Job{ID: s.d.IDs.New(), VendorID: v.ID, VendorName: v.Name.String(), Status: run.StatusQueued})
+			}
+		}
+		if err := tx.Runs().Create(ctx, r); err != nil {
+			return err
+		}
+		return s.emit(ctx, tx, outbox.KindBackfill, outbox.Backfill{RunID: r.ID, Since: since})
+	})
+	return r, err
+}
+
+func (s *Service) runBackfill(ctx context.Context, p outbox.Backfill) error {
+	var r run.Run
+	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var err error
+		r, err = tx.Runs().Get(ctx, p.RunID)
+		return err
+	})
+	if errors.Is(err, core.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	since := time.Time{}
+	if p.Since != nil {
+		since = *p.Since
+	}
+	for _, j := range r.Jobs {
+		if j.Status == run.StatusDone || j.Status == run.StatusSkipped {
+			continue // a retried run resumes where it stopped
+		}
+		inserted, ferr := s.fetchIncidents(ctx, j.VendorID, since, true)
+		if err := s.setJob(ctx, r.ID, j.ID, func(x *run.Job) {
+			if ferr != nil {
+				x.Status, x.Error = run.StatusFailed, ferr.Error()
+				return
+			}
+			x.Status, x.Created, x.Error = run.StatusDone, len(inserted), ""
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fetchIncidents pulls a vendor's incidents and stores the new ones;
+// historical ones are marked backfilled, live ones are fanned out.
+func (s *Service) fetchIncidents(ctx context.Context, vendorID uuid.UUID, since time.Time, backfill bool) ([]vendor.Incident, error) {
+	var v vendor.Vendor
+	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var err error
+		v, err = tx.Vendors().Get(ctx, vendorID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	got, err := s.d.Incidents.Fetch(ctx, v, since)
+	if err != nil {
+		return nil, err
+	}
+	ins := make([]vendor.Incident, 0, len(got))
+	for _, g := range got {
+		g.ID, g.VendorID, g.Backfilled, g.CreatedAt = s.d.IDs.New(), v.ID, backfill, s.now()
+		if g.PublishedAt.IsZero() {
+			g.PublishedAt = s.now()
+		}
+		n, err := vendor.NewIncident(g)
+		if err != nil {
+			s.log.Warn("incident source returned an invalid incident", "vendor", v.Name, "err", err)
+			continue
+		}
+		ins = append(ins, n)
+	}
+	var inserted []vendor.Incident
+	err = s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var err error
+		if inserted, err = tx.Incidents().Merge(ctx, ins); err != nil {
+			return err
+		}
+		if backfill {
+			return nil
+		}
+		for _, in := range inserted {
+			if err := s.emit(ctx, tx, outbox.KindIncidentFanout, outbox.IncidentFanout{IncidentID: in.ID}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return inserted, err
+}
+
+// PollIncidents fetches recent incidents for every directory vendor that is
+// on at least one list; new ones are live and alert.
+func (s *Service) PollIncidents(ctx context.Context) error {
+	var vs []vendor.Vendor
+	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var err error
+		vs, err = tx.Vendors().List(ctx)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	since := s.now().Add(-24 * time.Hour)
+	var errs []error
+	for _, v := range vs {
+		if _, err := s.fetchIncidents(ctx, v.ID, since, false); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		s.log.Warn("incident poll had failures", "count", len(errs), "first", errs[0])
+	}
+	return nil
+}
