@@ -177,4 +177,3 @@ func selfSigned(t *testing.T) (server, client *tls.Config) {
 	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}},
 		&tls.Config{RootCAs: pool}
 }
-
