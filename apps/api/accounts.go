@@ -1,0 +1,266 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/service"
+)
+
+// AccountJSON is an organization.
+type AccountJSON struct {
+	ID        string    `json:"id" format:"uuid"`
+	Name      string    `json:"name"`
+	Active    bool      `json:"active"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// AccountRoleJSON is an organization with the caller's role.
+type AccountRoleJSON struct {
+	ID     string `json:"id" format:"uuid"`
+	Name   string `json:"name"`
+	Active bool   `json:"active"`
+	Role   string `json:"role" enum:"owner,admin,member,viewer"`
+}
+
+// MemberJSON is a member of an organization.
+type MemberJSON struct {
+	ID            string    `json:"id" format:"uuid"`
+	Email         string    `json:"email" format:"email"`
+	Name          string    `json:"name"`
+	Role          string    `json:"role" enum:"owner,admin,member,viewer"`
+	EmailVerified bool      `json:"email_verified"`
+	CreatedAt     time.Time `json:"created_at"`
+}
+
+func accountJSON(a account.Account) AccountJSON {
+	return AccountJSON{ID: a.ID.String(), Name: a.Name, Active: a.Active, CreatedAt: a.CreatedAt}
+}
+
+func memberJSON(m account.Member) MemberJSON {
+	return MemberJSON{ID: m.UserID.String(), Email: m.Email, Name: m.Name, Role: m.Role.String(), EmailVerified: m.Verified, CreatedAt: m.CreatedAt}
+}
+
+func membersJSON(ms []account.Member) []MemberJSON {
+	out := make([]MemberJSON, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, memberJSON(m))
+	}
+	return out
+}
+
+type createAccountIn struct {
+	Body struct {
+		Account string   `json:"account" minLength:"1" maxLength:"200" doc:"Account (organization) name"`
+		Users   []string `json:"users" minItems:"1" maxItems:"100" doc:"E-mails; the first becomes owner, the others admin"`
+	}
+}
+
+type createAccountOut struct {
+	Body struct {
+		AccountJSON
+		Members []MemberJSON `json:"members"`
+	}
+}
+
+type accountsOut struct {
+	Body struct {
+		Accounts []AccountJSON `json:"accounts"`
+	}
+}
+
+type deleteAccountsIn struct {
+	AccountID  string   `query:"account_id" doc:"One account to delete"`
+	AccountIDs []string `query:"account_ids" explode:"false" doc:"Several accounts (comma-separated)"`
+	Body       *struct {
+		AccountID  string   `json:"account_id,omitempty"`
+		AccountIDs []string `json:"account_ids,omitempty"`
+	} `required:"false"`
+}
+
+type deleteAccountsOut struct {
+	Body struct {
+		Deleted []string `json:"deleted"`
+	}
+}
+
+func (s *Server) registerAccounts() {
+	tags := []string{"Accounts"}
+	huma.Register(s.api, huma.Operation{OperationID: "create-account", Method: http.MethodPost, Path: "/accounts", Tags: tags,
+		Summary: "Create an organization (platform admins)", DefaultStatus: http.StatusCreated, Security: secured},
+		func(ctx context.Context, in *createAccountIn) (*createAccountOut, error) {
+			v, err := s.svc.CreateAccount(ctx, actor(ctx), in.Body.Account, in.Body.Users)
+			if err != nil {
+				return nil, problem(err)
+			}
+			out := &createAccountOut{}
+			out.Body.AccountJSON = accountJSON(v.Account)
+			out.Body.Members = membersJSON(v.Members)
+			return out, nil
+		})
+	huma.Register(s.api, huma.Operation{OperationID: "list-accounts", Method: http.MethodGet, Path: "/accounts", Tags: tags,
+		Summary: "List accounts (all for platform admins, the caller's own otherwise)", Security: secured},
+		func(ctx context.Context, _ *struct{}) (*accountsOut, error) {
+			as, err := s.svc.ListAccounts(ctx, actor(ctx))
+			if err != nil {
+				return nil, problem(err)
+			}
+			out := &accountsOut{}
+			out.Body.Accounts = make([]AccountJSON, 0, len(as))
+			for _, a := range as {
+				out.Body.Accounts = append(out.Body.Accounts, accountJSON(a))
+			}
+			return out, nil
+		})
+	huma.Register(s.api, huma.Operation{OperationID: "delete-accounts", Method: http.MethodDelete, Path: "/accounts", Tags: tags,
+		Summary: "Delete accounts with everything they own (platform admins)", Security: secured},
+		func(ctx context.Context, in *deleteAccountsIn) (*deleteAccountsOut, error) {
+			ids := collect(in.AccountID, in.AccountIDs)
+			if in.Body != nil {
+				ids = append(ids, collect(in.Body.AccountID, in.Body.AccountIDs)...)
+			}
+			deleted, err := s.svc.DeleteAccounts(ctx, actor(ctx), ids)
+			if err != nil {
+				return nil, problem(err)
+			}
+			out := &deleteAccountsOut{}
+			out.Body.Deleted = make([]string, 0, len(deleted))
+			for _, id := range deleted {
+				out.Body.Deleted = append(out.Body.Deleted, id.String())
+			}
+			return out, nil
+		})
+}
+
+func collect(one string, many []string) []string {
+	var out []string
+	if one != "" {
+		out = append(out, one)
+	}
+	for _, m := range many {
+		if m != "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+type usersIn struct {
+	AccountID string `query:"account-id" doc:"Organization UUID; without it, the caller's organizations are listed"`
+}
+
+type usersOut struct {
+	Body struct {
+		Accounts []AccountRoleJSON `json:"accounts,omitempty"`
+		Members  []MemberJSON      `json:"members,omitempty"`
+	}
+}
+
+// UserRoleJSON names a member and a role in a request.
+type UserRoleJSON struct {
+	Email string `json:"email" format:"email"`
+	Role  string `json:"role,omitempty" enum:"owner,admin,member,viewer" doc:"Default member"`
+}
+
+type usersWriteIn struct {
+	AccountID string `query:"account-id" required:"true" doc:"Organization UUID"`
+	Body      struct {
+		Users []UserRoleJSON `json:"users" minItems:"1" maxItems:"100"`
+	}
+}
+
+type membersOut struct {
+	Body struct {
+		Members []MemberJSON `json:"members"`
+	}
+}
+
+type usersDeleteIn struct {
+	AccountID string `query:"account-id" required:"true" doc:"Organization UUID"`
+	Body      struct {
+		Users []struct {
+			Email string `json:"email" format:"email"`
+		} `json:"users" minItems:"1" maxItems:"100"`
+	}
+}
+
+type usersDeleteOut struct {
+	Body struct {
+		Removed []string `json:"removed"`
+	}
+}
+
+func memberInputs(us []UserRoleJSON) []service.MemberInput {
+	out := make([]service.MemberInput, 0, len(us))
+	for _, u := range us {
+		out = append(out, service.MemberInput{Email: u.Email, Role: u.Role})
+	}
+	return out
+}
+
+func (s *Server) registerUsers() {
+	tags := []string{"Users"}
+	huma.Register(s.api, huma.Operation{OperationID: "list-users", Method: http.MethodGet, Path: "/users", Tags: tags,
+		Summary: "The caller's organizations, or one organization's members", Security: secured},
+		func(ctx context.Context, in *usersIn) (*usersOut, error) {
+			out := &usersOut{}
+			a := actor(ctx)
+			if in.AccountID == "" {
+				ms, err := s.svc.MyAccounts(ctx, a)
+				if err != nil {
+					return nil, problem(err)
+				}
+				out.Body.Accounts = make([]AccountRoleJSON, 0, len(ms))
+				for _, m := range ms {
+					out.Body.Accounts = append(out.Body.Accounts, AccountRoleJSON{ID: m.Account.ID.String(), Name: m.Account.Name, Active: m.Account.Active, Role: m.Role.String()})
+				}
+				return out, nil
+			}
+			ms, err := s.svc.Members(ctx, a, in.AccountID)
+			if err != nil {
+				return nil, problem(err)
+			}
+			out.Body.Members = membersJSON(ms)
+			return out, nil
+		})
+	huma.Register(s.api, huma.Operation{OperationID: "add-users", Method: http.MethodPost, Path: "/users", Tags: tags,
+		Summary: "Add members (owner or admin; only an owner may add an owner)", DefaultStatus: http.StatusCreated, Security: secured},
+		func(ctx context.Context, in *usersWriteIn) (*membersOut, error) {
+			ms, err := s.svc.AddMembers(ctx, actor(ctx), in.AccountID, memberInputs(in.Body.Users))
+			if err != nil {
+				return nil, problem(err)
+			}
+			out := &membersOut{}
+			out.Body.Members = membersJSON(ms)
+			return out, nil
+		})
+	huma.Register(s.api, huma.Operation{OperationID: "change-user-roles", Method: http.MethodPatch, Path: "/users", Tags: tags,
+		Summary: "Change members' roles (only an owner sets owner; the last owner cannot be demoted)", Security: secured},
+		func(ctx context.Context, in *usersWriteIn) (*membersOut, error) {
+			ms, err := s.svc.ChangeRoles(ctx, actor(ctx), in.AccountID, memberInputs(in.Body.Users))
+			if err != nil {
+				return nil, problem(err)
+			}
+			out := &membersOut{}
+			out.Body.Members = membersJSON(ms)
+			return out, nil
+		})
+	huma.Register(s.api, huma.Operation{OperationID: "remove-users", Method: http.MethodDelete, Path: "/users", Tags: tags,
+		Summary: "Remove members (the last owner cannot be removed)", Security: secured},
+		func(ctx context.Context, in *usersDeleteIn) (*usersDeleteOut, error) {
+			emails := make([]string, 0, len(in.Body.Users))
+			for _, u := range in.Body.Users {
+				emails = append(emails, u.Email)
+			}
+			removed, err := s.svc.RemoveMembers(ctx, actor(ctx), in.AccountID, emails)
+			if err != nil {
+				return nil, problem(err)
+			}
+			out := &usersDeleteOut{}
+			out.Body.Removed = removed
+			return out, nil
+		})
+}

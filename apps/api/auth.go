@@ -1,0 +1,110 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/service"
+)
+
+type actorKey struct{}
+
+// authenticate checks the bearer token of operations that declare the
+// bearer scheme, provisions the caller, and applies the per-caller rate limit.
+func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
+	if op := ctx.Operation(); op == nil || len(op.Security) == 0 {
+		next(ctx)
+		return
+	}
+	raw := ctx.Header("Authorization")
+	scheme, token, ok := strings.Cut(raw, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+		ctx.SetHeader("WWW-Authenticate", `Bearer realm="vetted"`)
+		_ = huma.WriteErr(s.api, ctx, http.StatusUnauthorized, "missing or malformed Authorization: Bearer token")
+		return
+	}
+	id, err := s.opts.Verifier.Verify(ctx.Context(), strings.TrimSpace(token))
+	if err != nil {
+		ctx.SetHeader("WWW-Authenticate", `Bearer realm="vetted", error="invalid_token"`)
+		_ = huma.WriteErr(s.api, ctx, http.StatusUnauthorized, "invalid token: "+strings.TrimSuffix(err.Error(), ": "+core.ErrUnauthenticated.Error()))
+		return
+	}
+	if wait := s.limiter.take(id.Subject); wait > 0 {
+		ctx.SetHeader("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+		_ = huma.WriteErr(s.api, ctx, http.StatusTooManyRequests, "rate limit exceeded; retry later")
+		return
+	}
+	a, err := s.svc.Identify(ctx.Context(), id)
+	if err != nil {
+		var se huma.StatusError
+		if errors.As(problem(err), &se) {
+			_ = huma.WriteErr(s.api, ctx, se.GetStatus(), se.Error())
+		}
+		return
+	}
+	next(huma.WithValue(ctx, actorKey{}, a))
+}
+
+// actor returns the authenticated caller of an operation.
+func actor(ctx context.Context) service.Actor {
+	a, _ := ctx.Value(actorKey{}).(service.Actor)
+	return a
+}
+
+// limiter is a per-caller token bucket. It is per process: behind several
+// API replicas the effective limit is the sum, which is acceptable for abuse
+// protection (it is not a billing quota).
+type limiter struct {
+	mu      sync.Mutex
+	rate    float64
+	burst   float64
+	buckets map[string]*bucket
+	last    time.Time
+}
+
+type bucket struct {
+	tokens float64
+	at     time.Time
+}
+
+func newLimiter(rate float64, burst int) *limiter {
+	return &limiter{rate: rate, burst: float64(burst), buckets: map[string]*bucket{}}
+}
+
+// take spends one token of key and returns how long to wait if none is left.
+func (l *limiter) take(key string) time.Duration {
+	if l.rate < 0 {
+		return 0
+	}
+	now := time.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if now.Sub(l.last) > time.Minute { // forget idle callers
+		for k, b := range l.buckets {
+			if now.Sub(b.at) > time.Minute {
+				delete(l.buckets, k)
+			}
+		}
+		l.last = now
+	}
+	b, ok := l.buckets[key]
+	if !ok {
+		b = &bucket{tokens: l.burst, at: now}
+		l.buckets[key] = b
+	}
+	b.tokens = math.Min(l.burst, b.tokens+now.Sub(b.at).Seconds()*l.rate)
+	b.at = now
+	if b.tokens >= 1 {
+		b.tokens--
+		return 0
+	}
+	return time.Duration((1 - b.tokens) / l.rate * float64(time.Second))
+}
