@@ -1,0 +1,159 @@
+// Package postgres implements Vetted's store port (ports.Store and every
+// repository of ports.Tx) on PostgreSQL with bun. The schema is a set of SQL
+// migrations embedded in the binary; invariants the core relies on (unique
+// names, one profile per vendor, one assessment per list and vendor, the
+// cascades of account and list deletion) are constraints of that schema, and
+// driver errors are translated to core errors at this edge. Persistence rows
+// with bun tags never leave the package.
+//
+// Units of work run at READ COMMITTED. Where a rule spans rows (the last
+// owner of an account), the core serialises on a row lock (Accounts.Lock).
+// Serialization failures and deadlocks are retried a few times with jitter.
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/driver/pgdriver"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// Store is the PostgreSQL implementation of ports.Store. It is safe for
+// concurrent use; build one per process with Open and Close it at exit.
+type Store struct {
+	db          *bun.DB
+	maxAttempts int
+}
+
+var _ ports.Store = (*Store)(nil)
+
+// Option configures Open.
+type Option func(*config)
+
+type config struct {
+	maxOpenConns int
+	maxAttempts  int
+	appName      string
+}
+
+// WithMaxOpenConns bounds the connection pool (default 4 x GOMAXPROCS).
+func WithMaxOpenConns(n int) Option { return func(c *config) { c.maxOpenConns = n } }
+
+// WithTxAttempts sets how many times InTx runs a unit of work that failed on
+// a serialization failure or deadlock (default 5).
+func WithTxAttempts(n int) Option { return func(c *config) { c.maxAttempts = n } }
+
+// WithApplicationName sets application_name, shown in pg_stat_activity.
+func WithApplicationName(name string) Option { return func(c *config) { c.appName = name } }
+
+// Open connects to the database at url (postgres://user:pass@host:port/db?sslmode=disable)
+// and checks that it answers. It does not migrate; call Migrate for that.
+func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
+	cfg := config{maxOpenConns: 4 * runtime.GOMAXPROCS(0), maxAttempts: 5, appName: "vetted"}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	// Migrate holds one connection for its advisory lock and needs another.
+	cfg.maxOpenConns = max(cfg.maxOpenConns, 2)
+	if cfg.maxAttempts < 1 {
+		cfg.maxAttempts = 1
+	}
+	connector := pgdriver.NewConnector(pgdriver.WithDSN(url), pgdriver.WithApplicationName(cfg.appName))
+	sqldb := sql.OpenDB(connector)
+	sqldb.SetMaxOpenConns(cfg.maxOpenConns)
+	sqldb.SetMaxIdleConns(cfg.maxOpenConns)
+	sqldb.SetConnMaxIdleTime(5 * time.Minute)
+	db := bun.NewDB(sqldb, pgdialect.New())
+	s := &Store{db: db, maxAttempts: cfg.maxAttempts}
+	if err := s.Ping(ctx); err != nil {
+		_ = db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close closes the connection pool.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Ping checks that the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.db.PingContext(ctx); err != nil {
+		return fmt.Errorf("postgres: ping: %w", err)
+	}
+	return nil
+}
+
+// InTx runs fn in one read-write transaction and commits it when fn returns
+// nil. A serialization failure or deadlock, in fn or at commit, runs fn again
+// in a fresh transaction, up to the configured number of attempts.
+func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, tx ports.Tx) error) error {
+	return s.run(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted}, fn)
+}
+
+// View runs fn in a read-only transaction, so all its reads see one
+// consistent snapshot per statement and nothing can be written by mistake.
+func (s *Store) View(ctx context.Context, fn func(ctx context.Context, tx ports.Tx) error) error {
+	return s.run(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted, ReadOnly: true}, fn)
+}
+
+func (s *Store) run(ctx context.Context, opts *sql.TxOptions, fn func(ctx context.Context, tx ports.Tx) error) error {
+	var err error
+	for attempt := 1; ; attempt++ {
+		err = s.db.RunInTx(ctx, opts, func(ctx context.Context, btx bun.Tx) error {
+			return fn(ctx, &tx{db: btx})
+		})
+		if err == nil || attempt >= s.maxAttempts || !retryable(err) {
+			break
+		}
+		// Exponential backoff with full jitter: 5, 10, 20 ... ms at most.
+		d := time.Duration(rand.Int64N(int64(5*time.Millisecond) << (attempt - 1)))
+		select {
+		case <-ctx.Done():
+			return errors.Join(err, ctx.Err())
+		case <-time.After(d):
+		}
+	}
+	return err
+}
+
+// retryable reports whether err is a serialization failure or a deadlock,
+// after which the whole unit of work may simply run again.
+func retryable(err error) bool {
+	var pgErr pgdriver.Error
+	if !errors.As(err, &pgErr) {
+		return false
+	}
+	switch pgErr.Field('C') {
+	case "40001", "40P01":
+		return true
+	}
+	return false
+}
+
+// tx is one unit of work; every repository shares its bun.Tx.
+type tx struct{ db bun.IDB }
+
+var _ ports.Tx = (*tx)(nil)
+
+func (t *tx) Users() ports.UserRepo             { return userRepo{t.db} }
+func (t *tx) Accounts() ports.AccountRepo       { return accountRepo{t.db} }
+func (t *tx) Members() ports.MemberRepo         { return memberRepo{t.db} }
+func (t *tx) Vendors() ports.VendorRepo         { return vendorRepo{t.db} }
+func (t *tx) Profiles() ports.ProfileRepo       { return profileRepo{t.db} }
+func (t *tx) Lists() ports.ListRepo             { return listRepo{t.db} }
+func (t *tx) Quota() ports.QuotaRepo            { return quotaRepo{t.db} }
+func (t *tx) Assessments() ports.AssessmentRepo { return assessmentRepo{t.db} }
+func (t *tx) Documents() ports.DocumentRepo     { return documentRepo{t.db} }
+func (t *tx) Subscribers() ports.SubscriberRepo { return subscriberRepo{t.db} }
+func (t *tx) Incidents() ports.IncidentRepo     { return incidentRepo{t.db} }
+func (t *tx) Deliveries() ports.DeliveryRepo    { return deliveryRepo{t.db} }
+func (t *tx) Runs() ports.RunRepo               { return runRepo{t.db} }
+func (t *tx) Outbox() ports.OutboxRepo          { return outboxRepo{t.db} }

@@ -1,0 +1,229 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+	"github.com/vetted-dev/vetted/core/vendor"
+)
+
+type vendorRepo struct{ db bun.IDB }
+
+// hasProfile is the computed column behind Vendor.HasProfile.
+const hasProfile = "EXISTS (SELECT 1 FROM profiles AS p WHERE p.vendor_id = v.id) AS has_profile"
+
+func (r vendorRepo) selectVendors(rows *[]vendorRow) *bun.SelectQuery {
+	return r.db.NewSelect().Model(rows).ColumnExpr("v.*").ColumnExpr(hasProfile)
+}
+
+func vendorsFromRows(rows []vendorRow) []vendor.Vendor {
+	return mapRows(rows, vendorFromRow)
+}
+
+func (r vendorRepo) one(ctx context.Context, what string, where string, arg any) (vendor.Vendor, error) {
+	var rows []vendorRow
+	if err := r.selectVendors(&rows).Where(where, arg).Limit(1).Scan(ctx); err != nil {
+		return vendor.Vendor{}, translate(err, "vendor %s", what)
+	}
+	if len(rows) == 0 {
+		return vendor.Vendor{}, notFound("vendor %s", what)
+	}
+	return vendorFromRow(rows[0]), nil
+}
+
+func (r vendorRepo) Get(ctx context.Context, id uuid.UUID) (vendor.Vendor, error) {
+	return r.one(ctx, id.String(), "v.id = ?", id)
+}
+
+func (r vendorRepo) GetByName(ctx context.Context, name vendor.Name) (vendor.Vendor, error) {
+	return r.one(ctx, fmt.Sprintf("%q", name), "lower(v.name) = ?", name.Key())
+}
+
+func (r vendorRepo) ListByIDs(ctx context.Context, ids []uuid.UUID) ([]vendor.Vendor, error) {
+	if len(ids) == 0 {
+		return []vendor.Vendor{}, nil
+	}
+	var rows []vendorRow
+	if err := r.selectVendors(&rows).Where("v.id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+		return nil, translate(err, "list vendors by id")
+	}
+	return vendorsFromRows(rows), nil
+}
+
+func (r vendorRepo) List(ctx context.Context) ([]vendor.Vendor, error) {
+	var rows []vendorRow
+	if err := r.selectVendors(&rows).OrderExpr("v.name" + collateC + ", v.id").Scan(ctx); err != nil {
+		return nil, translate(err, "list vendors")
+	}
+	return vendorsFromRows(rows), nil
+}
+
+// ensureInput is one vendor handed to Ensure, as JSON for jsonb_to_recordset.
+type ensureInput struct {
+	Ord        int       `json:"ord"`
+	ID         uuid.UUID `json:"id"`
+	Name       string    `json:"name"`
+	WebsiteURL string    `json:"website_url"`
+	Domain     string    `json:"domain"`
+	Aliases    []string  `json:"aliases"`
+	CreatedAt  time.Time `json:"created_at"`
+}
+
+// Ensure works in two statements whatever the number of vendors. The first
+// inserts the missing names (ON CONFLICT DO NOTHING, which also waits for a
+// concurrent insert of the same name) and fills in missing websites; the
+// second reads back the stored entry of every input, in input order. At READ
+// COMMITTED the second statement sees rows other units of work committed
+// while the first one waited for them.
+func (r vendorRepo) Ensure(ctx context.Context, vs []vendor.Vendor) ([]vendor.Vendor, error) {
+	if len(vs) == 0 {
+		return []vendor.Vendor{}, nil
+	}
+	in := make([]ensureInput, len(vs))
+	for i, v := range vs {
+		aliases := v.Aliases
+		if aliases == nil {
+			aliases = []string{}
+		}
+		in[i] = ensureInput{Ord: i, ID: v.ID, Name: v.Name.String(), WebsiteURL: v.WebsiteURL, Domain: v.Domain,
+			Aliases: aliases, CreatedAt: v.CreatedAt}
+	}
+	doc, err := json.Marshal(in)
+	if err != nil {
+		return nil, fmt.Errorf("ensure vendors: %w", err)
+	}
+	const input = `input AS (
+		SELECT * FROM jsonb_to_recordset(?::jsonb) AS t(ord int, id uuid, name text, website_url text, domain text, aliases jsonb, created_at timestamptz)
+	)`
+	// Sorting by key takes row locks in one order, so two concurrent saves
+	// of overlapping vendors cannot deadlock each other.
+	_, err = r.db.NewRaw(`WITH `+input+`,
+	ins AS (
+		INSERT INTO vendors (id, name, website_url, domain, aliases, created_at)
+		SELECT id, name, website_url, domain, aliases, created_at FROM (
+			SELECT DISTINCT ON (lower(name)) * FROM input ORDER BY lower(name), ord
+		) AS first
+		ORDER BY lower(name)
+		ON CONFLICT DO NOTHING
+		RETURNING id
+	),
+	site AS (
+		SELECT DISTINCT ON (lower(name)) lower(name) AS key, website_url, domain
+		FROM input WHERE website_url <> '' ORDER BY lower(name), ord
+	),
+	upd AS (
+		UPDATE vendors AS v SET website_url = site.website_url, domain = site.domain
+		FROM site WHERE lower(v.name) = site.key AND v.website_url = ''
+		RETURNING v.id
+	)
+	SELECT (SELECT count(*) FROM ins) + (SELECT count(*) FROM upd)`, string(doc)).Exec(ctx)
+	if err != nil {
+		return nil, translate(err, "ensure vendors")
+	}
+	var rows []struct {
+		vendorRow `bun:",extend"`
+		Ord       int `bun:"ord"`
+	}
+	err = r.db.NewRaw(`WITH `+input+`
+	SELECT v.*, `+hasProfile+`, input.ord
+	FROM input JOIN vendors AS v ON lower(v.name) = lower(input.name)
+	ORDER BY input.ord`, string(doc)).Scan(ctx, &rows)
+	if err != nil {
+		return nil, translate(err, "ensure vendors: read back")
+	}
+	if len(rows) != len(vs) {
+		return nil, fmt.Errorf("ensure vendors: read back %d of %d entries", len(rows), len(vs))
+	}
+	out := make([]vendor.Vendor, len(rows))
+	for i, row := range rows {
+		out[i] = vendorFromRow(row.vendorRow)
+	}
+	return out, nil
+}
+
+func (r vendorRepo) Update(ctx context.Context, v vendor.Vendor) error {
+	row := vendorToRow(v)
+	if row.Aliases == nil {
+		row.Aliases = []string{}
+	}
+	res, err := r.db.NewUpdate().Model(&row).Column("website_url", "domain", "aliases").WherePK().Exec(ctx)
+	if err != nil {
+		return translate(err, "update vendor %s", v.ID)
+	}
+	return mustAffect(res, "update vendor %s", v.ID)
+}
+
+type profileRepo struct{ db bun.IDB }
+
+func (r profileRepo) Get(ctx context.Context, vendorID uuid.UUID) (vendor.Profile, error) {
+	var row profileRow
+	if err := r.db.NewSelect().Model(&row).Where("p.vendor_id = ?", vendorID).Scan(ctx); err != nil {
+		return vendor.Profile{}, translate(err, "profile of vendor %s", vendorID)
+	}
+	return profileFromRow(row), nil
+}
+
+func (r profileRepo) GetByID(ctx context.Context, id uuid.UUID) (vendor.Profile, error) {
+	var row profileRow
+	if err := r.db.NewSelect().Model(&row).Where("p.id = ?", id).Scan(ctx); err != nil {
+		return vendor.Profile{}, translate(err, "profile %s", id)
+	}
+	return profileFromRow(row), nil
+}
+
+func (r profileRepo) Save(ctx context.Context, p vendor.Profile) error {
+	row := profileToRow(p)
+	// The profile keeps the id it was first stored with.
+	_, err := r.db.NewInsert().Model(&row).
+		On("CONFLICT (vendor_id) DO UPDATE").
+		Set("company = EXCLUDED.company, security = EXCLUDED.security, privacy = EXCLUDED.privacy").
+		Set("maturity = EXCLUDED.maturity, scores = EXCLUDED.scores, enrichment = EXCLUDED.enrichment").
+		Set("latest_grc = EXCLUDED.latest_grc, updated_at = EXCLUDED.updated_at").
+		Exec(ctx)
+	return translate(err, "save profile of vendor %s", p.VendorID)
+}
+
+func (r profileRepo) Delete(ctx context.Context, vendorID uuid.UUID) error {
+	res, err := r.db.NewDelete().Model((*profileRow)(nil)).Where("vendor_id = ?", vendorID).Exec(ctx)
+	if err != nil {
+		return translate(err, "delete profile of vendor %s", vendorID)
+	}
+	if err := mustAffect(res, "delete profile of vendor %s", vendorID); err != nil {
+		return err
+	}
+	_, err = r.db.NewDelete().Model((*instanceRow)(nil)).Where("vendor_id = ?", vendorID).Exec(ctx)
+	return translate(err, "delete security instances of vendor %s", vendorID)
+}
+
+// severityRank orders instances most severe first.
+const severityRank = `CASE si.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2
+	WHEN 'low' THEN 3 WHEN 'info' THEN 4 WHEN 'positive' THEN 5 ELSE 6 END`
+
+func (r profileRepo) Instances(ctx context.Context, vendorID uuid.UUID) ([]vendor.SecurityInstance, error) {
+	var rows []instanceRow
+	err := r.db.NewSelect().Model(&rows).Where("si.vendor_id = ?", vendorID).
+		OrderExpr(severityRank).OrderExpr("si.category" + collateC + ", si.code" + collateC + ", si.id").Scan(ctx)
+	if err != nil {
+		return nil, translate(err, "security instances of vendor %s", vendorID)
+	}
+	return mapRows(rows, instanceFromRow), nil
+}
+
+func (r profileRepo) ReplaceInstances(ctx context.Context, vendorID uuid.UUID, is []vendor.SecurityInstance) error {
+	if _, err := r.db.NewDelete().Model((*instanceRow)(nil)).Where("vendor_id = ?", vendorID).Exec(ctx); err != nil {
+		return translate(err, "replace security instances of vendor %s", vendorID)
+	}
+	if len(is) == 0 {
+		return nil
+	}
+	rows := make([]instanceRow, 0, len(is))
+	for _, i := range is {
+		rows = append(rows, instanceToRow(vendorID, i))
+	}
+	_, err := r.db.NewInsert().Model(&rows).Exec(ctx)
+	return translate(err, "replace security instances of vendor %s", vendorID)
+}
