@@ -1,0 +1,373 @@
+// Package apitest starts the whole Vetted app for HTTP tests: the real
+// composition root on the embedded default (or PostgreSQL when
+// VETTED_TEST_STORE=postgres), behind an httptest server, with real JWTs, a
+// recording mailbox, a settable clock and fake enrichment and incident
+// sources (the real ones are tested in their adapters).
+package apitest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/vetted-dev/vetted/adapters/auth"
+	"github.com/vetted-dev/vetted/adapters/jobs"
+	"github.com/vetted-dev/vetted/adapters/mailbox"
+	"github.com/vetted-dev/vetted/apps/app"
+	"github.com/vetted-dev/vetted/core/service"
+	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// Env is a running app.
+type Env struct {
+	URL       string
+	App       *app.App
+	Svc       *service.Service
+	Store     ports.Store
+	Mail      *mailbox.Mailbox
+	Clock     *Clock
+	Enricher  *Enricher
+	Incidents *Incidents
+	Client    *http.Client
+}
+
+// Option tunes New.
+type Option func(*options)
+
+type options struct {
+	store     func(t testing.TB) ports.Store
+	rateLimit float64
+	cfg       func(*app.Config)
+}
+
+// WithStore uses the given store.
+func WithStore(open func(t testing.TB) ports.Store) Option {
+	return func(o *options) { o.store = open }
+}
+
+// WithRateLimit sets the per-caller rate limit (requests per second).
+func WithRateLimit(rps float64) Option { return func(o *options) { o.rateLimit = rps } }
+
+// WithConfig edits the app configuration before Build.
+func WithConfig(f func(*app.Config)) Option { return func(o *options) { o.cfg = f } }
+
+// StoreOpener opens the store selected by VETTED_TEST_STORE; the PostgreSQL
+// opener registers itself from a test-only import (see pgstore.go).
+var postgresOpener func(t testing.TB) ports.Store
+
+// New starts an app; it stops when the test ends.
+func New(t testing.TB, opts ...Option) *Env {
+	t.Helper()
+	o := options{rateLimit: -1}
+	for _, f := range opts {
+		f(&o)
+	}
+	if o.store == nil && os.Getenv("VETTED_TEST_STORE") == "postgres" {
+		o.store = postgresOpener
+	}
+	e := &Env{Clock: NewClock(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)), Enricher: &Enricher{}, Incidents: &Incidents{}, Mail: mailbox.New()}
+	var h http.Handler = http.NotFoundHandler()
+	var mu sync.RWMutex
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.RLock()
+		hh := h
+		mu.RUnlock()
+		hh.ServeHTTP(w, r)
+	}))
+	e.URL = "http://" + srv.Listener.Addr().String()
+	cfg := app.Config{HTTPAddr: srv.Listener.Addr().String(), PublicURL: e.URL, DataDir: t.TempDir(),
+		AuthDevSecret: "apitest-secret-0123456789abcdef", SigningKey: "apitest-signing-key-0123456789", RateLimit: o.rateLimit}
+	if o.cfg != nil {
+		o.cfg(&cfg)
+	}
+	ov := app.Overrides{Clock: e.Clock, Mailer: e.Mail, Enricher: e.Enricher, Incidents: e.Incidents,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Jobs:   jobs.Options{MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond, MaxRetry: 3}}
+	if o.store != nil {
+		ov.Store = o.store(t)
+	}
+	a, err := app.Build(context.Background(), cfg, ov)
+	if err != nil {
+		t.Fatalf("build app: %v", err)
+	}
+	e.App, e.Svc, e.Store = a, a.Service, a.Store
+	mu.Lock()
+	h = a.Server.Handler()
+	mu.Unlock()
+	srv.Start()
+	e.Client = srv.Client()
+	t.Cleanup(func() {
+		srv.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = a.Close(ctx)
+	})
+	return e
+}
+
+// TokenOption tunes a token.
+type TokenOption func(*auth.Claims)
+
+// Admin puts the token in the platform Admins group.
+func Admin() TokenOption {
+	return func(c *auth.Claims) { c.Groups = append(c.Groups, ports.PlatformAdminGroup) }
+}
+
+// Verified marks the e-mail verified.
+func Verified() TokenOption { return func(c *auth.Claims) { c.EmailVerified = true } }
+
+// Named sets the name claim.
+func Named(n string) TokenOption { return func(c *auth.Claims) { c.Name = n } }
+
+// TTL sets the lifetime (negative for an expired token).
+func TTL(d time.Duration) TokenOption { return func(c *auth.Claims) { c.TTL = d } }
+
+// Token mints a real JWT for email (subject "sub-"+email).
+func (e *Env) Token(email string, opts ...TokenOption) string {
+	c := auth.Claims{Subject: "sub-" + strings.ToLower(email), Email: email}
+	for _, f := range opts {
+		f(&c)
+	}
+	tok, err := e.App.Dev.Mint(c)
+	if err != nil {
+		panic(err)
+	}
+	return tok
+}
+
+// Resp is an HTTP answer.
+type Resp struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// JSON decodes the body into v.
+func (r *Resp) JSON(t testing.TB, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		t.Fatalf("decode %s: %v", r.Body, err)
+	}
+}
+
+// Map decodes the body as an object.
+func (r *Resp) Map(t testing.TB) map[string]any {
+	t.Helper()
+	var m map[string]any
+	r.JSON(t, &m)
+	return m
+}
+
+// String is the body as text.
+func (r *Resp) String() string { return string(r.Body) }
+
+// Do sends a request; body is JSON-encoded unless it is a string or []byte.
+// An empty token sends no Authorization header.
+func (e *Env) Do(t testing.TB, method, path, token string, body any) *Resp {
+	t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		buf, err := json.Marshal(b)
+		if err != nil {
+			t.Fatalf("encode body: %v", err)
+		}
+		rd = bytes.NewReader(buf)
+	}
+	req, err := http.NewRequest(method, e.URL+path, rd)
+	if err != nil {
+		t.Fatalf("request: %v", err)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := e.Client.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return &Resp{Status: res.StatusCode, Header: res.Header, Body: b}
+}
+
+// Must asserts the status of a response and returns it.
+func Must(t testing.TB, r *Resp, status int) *Resp {
+	t.Helper()
+	if r.Status != status {
+		t.Fatalf("status %d, want %d: %s", r.Status, status, r.Body)
+	}
+	return r
+}
+
+// Drain relays the outbox and runs jobs until nothing is left to do.
+func (e *Env) Drain(t testing.TB) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for i := 0; ; i++ {
+		n, err := e.App.Relay.RunOnce(ctx)
+		if err != nil {
+			t.Fatalf("relay: %v", err)
+		}
+		if e.App.Jobs != nil {
+			if err := e.App.Jobs.Wait(ctx); err != nil {
+				t.Fatalf("jobs: %v", err)
+			}
+		}
+		if n == 0 {
+			var pending int
+			_ = e.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+				var err error
+				pending, err = tx.Outbox().Pending(ctx)
+				return err
+			})
+			if pending == 0 {
+				return
+			}
+			if i > 1000 {
+				t.Fatalf("outbox does not drain: %d pending", pending)
+			}
+			e.Clock.Advance(time.Minute) // let failed hand-overs become due
+		}
+	}
+}
+
+// Pending counts undelivered outbox messages.
+func (e *Env) Pending(t testing.TB) int {
+	t.Helper()
+	var n int
+	if err := e.Store.View(context.Background(), func(ctx context.Context, tx ports.Tx) error {
+		var err error
+		n, err = tx.Outbox().Pending(ctx)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// NewAccount creates an organization through the API and returns its id.
+func (e *Env) NewAccount(t testing.TB, name, owner string, admins ...string) string {
+	t.Helper()
+	r := Must(t, e.Do(t, http.MethodPost, "/accounts", e.Token("root@platform.test", Admin()), map[string]any{
+		"account": name, "users": append([]string{owner}, admins...)}), http.StatusCreated)
+	return r.Map(t)["id"].(string)
+}
+
+// AddMember adds a member with a role through the API, as owner.
+func (e *Env) AddMember(t testing.TB, accountID, ownerToken, email, role string) {
+	t.Helper()
+	Must(t, e.Do(t, http.MethodPost, "/users?account-id="+accountID, ownerToken, map[string]any{
+		"users": []map[string]string{{"email": email, "role": role}}}), http.StatusCreated)
+}
+
+// SaveVendors saves names into master-list and returns the answer.
+func (e *Env) SaveVendors(t testing.TB, token, accountID string, names ...string) map[string]any {
+	t.Helper()
+	return Must(t, e.Do(t, http.MethodPost, "/vendor-lists?operation=save-vendors&account-id="+accountID, token,
+		map[string]any{"vendors": names}), http.StatusOK).Map(t)
+}
+
+// Clock is a settable clock.
+type Clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+// NewClock starts at t.
+func NewClock(t time.Time) *Clock { return &Clock{now: t} }
+
+// Now tells the time; it moves forward a microsecond per call so that
+// timestamps stay ordered.
+func (c *Clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(time.Microsecond)
+	return c.now
+}
+
+// Advance moves the clock.
+func (c *Clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// Enricher is a fake enricher: it fills company.company_description and
+// marks each requested section done, and counts calls per vendor.
+type Enricher struct {
+	mu    sync.Mutex
+	calls map[string]int
+}
+
+// Enrich implements ports.Enricher.
+func (f *Enricher) Enrich(_ context.Context, v vendor.Vendor, p vendor.Profile, secs []vendor.Section) (ports.EnrichResult, error) {
+	f.mu.Lock()
+	if f.calls == nil {
+		f.calls = map[string]int{}
+	}
+	f.calls[v.Name.String()]++
+	f.mu.Unlock()
+	if p.Enrichment == nil {
+		p.Enrichment = map[vendor.Section]vendor.SectionStatus{}
+	}
+	for _, s := range secs {
+		p.Enrichment[s] = vendor.SectionStatus{Status: "done", Source: "fake", UpdatedAt: p.UpdatedAt}
+	}
+	p.Company.CompanyDescription = "Enriched " + v.Name.String()
+	return ports.EnrichResult{Profile: p}, nil
+}
+
+// Calls counts enrichments of a vendor.
+func (f *Enricher) Calls(name string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.calls[name]
+}
+
+// Incidents is a fake incident source keyed by vendor name.
+type Incidents struct {
+	mu  sync.Mutex
+	byV map[string][]vendor.Incident
+}
+
+// Add makes the source return in for the vendor.
+func (f *Incidents) Add(vendorName string, in vendor.Incident) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.byV == nil {
+		f.byV = map[string][]vendor.Incident{}
+	}
+	f.byV[strings.ToLower(vendorName)] = append(f.byV[strings.ToLower(vendorName)], in)
+}
+
+// Fetch implements ports.IncidentSource.
+func (f *Incidents) Fetch(_ context.Context, v vendor.Vendor, since time.Time) ([]vendor.Incident, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []vendor.Incident
+	for _, in := range f.byV[v.Name.Key()] {
+		if in.PublishedAt.IsZero() || !in.PublishedAt.Before(since) {
+			out = append(out, in)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,231 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"time"
+
+	"github.com/vetted-dev/vetted/adapters/auth"
+	"github.com/vetted-dev/vetted/adapters/jobs"
+	"github.com/vetted-dev/vetted/adapters/localblob"
+	"github.com/vetted-dev/vetted/adapters/mailbox"
+	"github.com/vetted-dev/vetted/adapters/memory"
+	"github.com/vetted-dev/vetted/apps/api"
+	"github.com/vetted-dev/vetted/core/relay"
+	"github.com/vetted-dev/vetted/core/service"
+	"github.com/vetted-dev/vetted/core/signing"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// Overrides replace adapters the configuration would build (tests inject
+// fakes and a controllable clock here). Zero fields are built from Config.
+type Overrides struct {
+	Store     ports.Store
+	Clock     ports.Clock
+	Mailer    ports.Mailer
+	Enricher  ports.Enricher
+	Incidents ports.IncidentSource
+	Logger    *slog.Logger
+	// Jobs tunes the in-process job runner (tests use short backoffs).
+	Jobs jobs.Options
+}
+
+// App is a wired Vetted process.
+type App struct {
+	Config  Config
+	Service *service.Service
+	Server  *api.Server
+	Store   ports.Store
+	Relay   *relay.Relay
+	// Jobs is the in-process queue of the embedded default (nil on Redis).
+	Jobs *jobs.Queue
+	// Mailbox is the log mailbox of the embedded default (nil with SMTP).
+	Mailbox *mailbox.Mailbox
+	// Dev mints dev tokens (nil when tokens come from a JWKS provider).
+	Dev *auth.Dev
+
+	log     *slog.Logger
+	closers []func(context.Context) error
+}
+
+// Build wires the adapters chosen by cfg (or given in ov) into the core.
+func Build(ctx context.Context, cfg Config, ov Overrides) (*App, error) {
+	a := &App{Config: cfg, log: ov.Logger}
+	if a.log == nil {
+		a.log = slog.Default()
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			_ = a.Close(context.Background())
+		}
+	}()
+	clock := ov.Clock
+	if clock == nil {
+		clock = ports.SystemClock{}
+	}
+	signer, err := signing.New([]byte(cfg.SigningKey))
+	if err != nil {
+		return nil, err
+	}
+	if a.Store = ov.Store; a.Store == nil {
+		if a.Store, err = a.openStore(ctx, cfg); err != nil {
+			return nil, err
+		}
+	}
+	blobs, blobHandler, err := a.openBlobs(ctx, cfg, signer, clock)
+	if err != nil {
+		return nil, err
+	}
+	mailer := ov.Mailer
+	if mailer == nil {
+		if mailer, err = a.openMailer(cfg); err != nil {
+			return nil, err
+		}
+	}
+	enricher := ov.Enricher
+	if enricher == nil {
+		if enricher, err = newEnricher(cfg); err != nil {
+			return nil, err
+		}
+	}
+	incidents := ov.Incidents
+	if incidents == nil {
+		if incidents, err = newIncidentSource(cfg); err != nil {
+			return nil, err
+		}
+	}
+	verifier, err := a.openVerifier(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	var rl *relay.Relay
+	a.Service, err = service.New(service.Deps{Store: a.Store, Clock: clock, IDs: ports.UUIDv7{}, Blobs: blobs, Mailer: mailer,
+		Enricher: enricher, Incidents: incidents, Signer: signer, PublicURL: cfg.PublicURL, Logger: a.log,
+		Notify: func() {
+			if rl != nil {
+				rl.Notify()
+			}
+		}})
+	if err != nil {
+		return nil, err
+	}
+	queue, ready, err := a.openQueue(ctx, cfg, ov.Jobs)
+	if err != nil {
+		return nil, err
+	}
+	if rl, err = relay.New(a.Store, queue, clock, relay.Options{Interval: time.Second, Logger: a.log}); err != nil {
+		return nil, err
+	}
+	a.Relay = rl
+	opts := api.Options{Verifier: verifier, Blobs: blobHandler, BlobsPath: localblob.MountPath, RateLimit: cfg.RateLimit}
+	if ready != nil {
+		opts.Ready = append(opts.Ready, ready)
+	}
+	if a.Server, err = api.New(a.Service, opts); err != nil {
+		return nil, err
+	}
+	ok = true
+	return a, nil
+}
+
+func (a *App) onClose(f func(context.Context) error) { a.closers = append(a.closers, f) }
+
+// Close releases everything Build opened, last opened first.
+func (a *App) Close(ctx context.Context) error {
+	var errs []error
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		errs = append(errs, a.closers[i](ctx))
+	}
+	a.closers = nil
+	return errors.Join(errs...)
+}
+
+func (a *App) openStore(ctx context.Context, cfg Config) (ports.Store, error) {
+	if cfg.DatabaseURL == "" {
+		return memory.New(), nil
+	}
+	return openPostgres(ctx, a, cfg)
+}
+
+func (a *App) openBlobs(ctx context.Context, cfg Config, signer *signing.Signer, clock ports.Clock) (ports.BlobStore, http.Handler, error) {
+	if cfg.S3Endpoint != "" {
+		b, err := openS3(ctx, cfg)
+		return b, nil, err
+	}
+	ls, err := localblob.New(filepath.Join(cfg.DataDir, "blobs"), cfg.PublicURL, signer, clock)
+	if err != nil {
+		return nil, nil, err
+	}
+	a.onClose(func(context.Context) error { return ls.Close() })
+	return ls, ls.Handler(), nil
+}
+
+func (a *App) openMailer(cfg Config) (ports.Mailer, error) {
+	if cfg.SMTPURL != "" {
+		return openSMTP(cfg)
+	}
+	a.Mailbox = mailbox.NewLog(a.log)
+	return a.Mailbox, nil
+}
+
+func (a *App) openVerifier(ctx context.Context, cfg Config) (ports.TokenVerifier, error) {
+	if cfg.AuthJWKSURL != "" {
+		return auth.NewJWKS(ctx, auth.Config{JWKSURL: cfg.AuthJWKSURL, Issuer: cfg.AuthIssuer, Audience: cfg.AuthAudience, GroupsClaim: cfg.AuthGroupsClaim})
+	}
+	dev, err := auth.NewDev([]byte(cfg.AuthDevSecret), auth.DevOptions{Issuer: cfg.AuthIssuer, Audience: cfg.AuthAudience, GroupsClaim: cfg.AuthGroupsClaim})
+	if err != nil {
+		return nil, err
+	}
+	a.Dev = dev
+	return dev, nil
+}
+
+// openQueue returns the job queue the relay feeds: asynq on Redis when
+// configured, else the in-process runner with the service as handler.
+func (a *App) openQueue(ctx context.Context, cfg Config, jo jobs.Options) (ports.JobQueue, func(context.Context) error, error) {
+	if cfg.RedisURL != "" {
+		return openAsynq(ctx, a, cfg)
+	}
+	if jo.Logger == nil {
+		jo.Logger = a.log
+	}
+	q, err := jobs.New(a.Service, jo)
+	if err != nil {
+		return nil, nil, err
+	}
+	a.Jobs = q
+	a.onClose(q.Close)
+	return q, nil, nil
+}
+
+// Serve listens on cfg.HTTPAddr and runs the outbox relay until ctx ends,
+// then shuts down gracefully.
+func (a *App) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{Handler: a.Server.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second,
+		WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
+	relayCtx, stopRelay := context.WithCancel(ctx)
+	defer stopRelay()
+	relayDone := make(chan error, 1)
+	go func() { relayDone <- a.Relay.Run(relayCtx) }()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		stopRelay()
+		<-relayDone
+		return fmt.Errorf("http server: %w", err)
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	err := srv.Shutdown(shutdownCtx)
+	stopRelay()
+	<-relayDone
+	return err
+}
