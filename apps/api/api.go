@@ -159,3 +159,12 @@ func checksErr(m map[string]string) []error {
 	}
 	return out
 }
+
+// Describe builds the API description without a service, for writing the
+// OpenAPI document (vetted openapi, make openapi).
+func Describe() huma.API {
+	s := &Server{router: chi.NewMux()}
+	s.api = humachi.New(s.router, Config())
+	s.register()
+	return s.api
+}

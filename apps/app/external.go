@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"log/slog"
 
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -19,3 +20,9 @@ func openAsynq(ctx context.Context, a *App, cfg Config) (ports.JobQueue, func(co
 }
 func newEnricher(cfg Config) (ports.Enricher, error)             { return nil, errNotWired }
 func newIncidentSource(cfg Config) (ports.IncidentSource, error) { return nil, errNotWired }
+
+// RunWorker runs the asynq worker, scheduler and relay until ctx ends.
+func RunWorker(ctx context.Context, cfg Config, log *slog.Logger) error { return errNotWired }
+
+// Migrate applies the PostgreSQL migrations.
+func Migrate(ctx context.Context, cfg Config, log *slog.Logger) error { return errNotWired }

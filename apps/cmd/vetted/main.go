@@ -1,0 +1,146 @@
+// Command vetted is the one binary of Vetted:
+//
+//	vetted serve     run the HTTP API and the outbox relay (embedded default when no VETTED_DATABASE_URL)
+//	vetted worker    run the asynq worker, scheduler and relay (needs VETTED_REDIS_URL)
+//	vetted migrate   apply PostgreSQL migrations (VETTED_DATABASE_URL)
+//	vetted token     mint a dev token: vetted token --email a@b.c [--admin] [--ttl 24h]
+//	vetted openapi   write the OpenAPI document (YAML) to stdout without listening
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/vetted-dev/vetted/adapters/auth"
+	"github.com/vetted-dev/vetted/apps/api"
+	"github.com/vetted-dev/vetted/apps/app"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "vetted:", err)
+		os.Exit(1)
+	}
+}
+
+const usage = `usage: vetted <command> [flags]
+
+commands:
+  serve     run the HTTP API and the outbox relay
+  worker    run the job worker on Redis (VETTED_REDIS_URL)
+  migrate   apply PostgreSQL migrations (VETTED_DATABASE_URL)
+  token     mint a dev token (--email, --admin, --name, --ttl)
+  openapi   print the OpenAPI document (YAML)`
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return errors.New(usage)
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	switch args[0] {
+	case "serve":
+		return serve(ctx, log, stdout)
+	case "worker":
+		return worker(ctx, log)
+	case "migrate":
+		return migrate(ctx, log)
+	case "token":
+		return token(args[1:], stdout)
+	case "openapi":
+		return openapi(stdout)
+	case "help", "-h", "--help":
+		fmt.Fprintln(stdout, usage)
+		return nil
+	}
+	return fmt.Errorf("unknown command %q\n%s", args[0], usage)
+}
+
+func serve(ctx context.Context, log *slog.Logger, stdout io.Writer) error {
+	cfg, err := app.FromEnv()
+	if err != nil {
+		return err
+	}
+	a, err := app.Build(ctx, cfg, app.Overrides{Logger: log})
+	if err != nil {
+		return err
+	}
+	defer a.Close(context.Background())
+	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	if err != nil {
+		return err
+	}
+	store := "PostgreSQL"
+	if cfg.Embedded() {
+		store = "memory (embedded default: data is lost on exit)"
+	}
+	log.Info("vetted listening", "addr", ln.Addr().String(), "store", store, "docs", cfg.PublicURL+"/docs")
+	if a.Dev != nil {
+		tok, err := a.Dev.Mint(auth.Claims{Subject: "dev-admin", Email: "admin@vetted.local", Name: "Dev Admin", EmailVerified: true,
+			Groups: []string{ports.PlatformAdminGroup}, TTL: 30 * 24 * time.Hour})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "\nDev platform-admin token (valid 30 days, for this process's secret):\n\n  export TOKEN=%s\n\n", tok)
+		fmt.Fprintf(stdout, "Try: curl -s -H \"Authorization: Bearer $TOKEN\" %s/accounts\n\n", cfg.PublicURL)
+	}
+	return a.Serve(ctx, ln)
+}
+
+func token(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("token", flag.ContinueOnError)
+	email := fs.String("email", "", "e-mail claim (required)")
+	name := fs.String("name", "", "name claim")
+	admin := fs.Bool("admin", false, "put the token in the platform Admins group")
+	unverified := fs.Bool("unverified", false, "email_verified=false")
+	ttl := fs.Duration("ttl", 24*time.Hour, "lifetime")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *email == "" {
+		return errors.New("token: --email is required")
+	}
+	secret := os.Getenv("VETTED_AUTH_DEV_SECRET")
+	if secret == "" {
+		return errors.New("token: set VETTED_AUTH_DEV_SECRET to the secret the server uses")
+	}
+	dev, err := auth.NewDev([]byte(secret), auth.DevOptions{Issuer: os.Getenv("VETTED_AUTH_ISSUER"), Audience: os.Getenv("VETTED_AUTH_AUDIENCE")})
+	if err != nil {
+		return err
+	}
+	c := auth.Claims{Subject: "dev|" + *email, Email: *email, Name: *name, EmailVerified: !*unverified, TTL: *ttl}
+	if *admin {
+		c.Groups = []string{ports.PlatformAdminGroup}
+	}
+	tok, err := dev.Mint(c)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, tok)
+	return nil
+}
+
+func openapi(stdout io.Writer) error {
+	doc, err := OpenAPIYAML()
+	if err != nil {
+		return err
+	}
+	_, err = stdout.Write(doc)
+	return err
+}
+
+// OpenAPIYAML renders the OpenAPI document of the API without listening.
+func OpenAPIYAML() ([]byte, error) {
+	return api.Describe().OpenAPI().YAML()
+}
