@@ -1,0 +1,402 @@
+// Package enrich fills vendor profiles from public sources and holds the
+// SSRF-safe Fetcher every outbound fetch of the service goes through.
+//
+// Sections and where they come from:
+//   - basic: the vendor's home page: <title>, meta description, OpenGraph
+//     (og:site_name, og:description) and JSON-LD Organization (name,
+//     alternateName/legalName as aliases, description, foundingDate,
+//     numberOfEmployees, address, email). Links on the page to the privacy
+//     policy, terms, security, trust-center and status pages fill the
+//     matching URL fields. sameAs has no profile field; its URLs only take
+//     part in that link discovery.
+//   - logo: JSON-LD logo, og:image, apple-touch-icon, <link rel=icon>, and
+//     finally /favicon.ico if it answers 200.
+//   - security: HTTPS and certificate, HSTS, four security headers and
+//     /.well-known/security.txt of the home page, plus SPF, DMARC, MTA-STS
+//     (TXT) and CAA through a Resolver. The result also replaces the
+//     vendor's security instances (EnrichResult.Instances).
+//   - privacy: the privacy policy page, read with simple keyword
+//     heuristics (see privacy.go): they only ever set a field to true or
+//     add to a list, because not finding a phrase proves nothing.
+//   - scores: security_rating from the external signals (100 minus a
+//     penalty per finding: critical 40, high 25, medium 10, low 4, info 1),
+//     risk_score = 100 - rating, grade from vendor.Grade, risk_categories
+//     the domains with a finding above info.
+//   - additional, maturity: no public source here; marked skipped.
+//
+// Every requested section gets a status (done, failed or skipped) with its
+// source URL and error; sections not requested are left untouched. A fetch
+// the safety policy refuses is recorded as failed with "refused: why".
+package enrich
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// Config configures an Enricher. Every field is optional.
+type Config struct {
+	// Fetcher makes every HTTP request; NewFetcher(FetcherConfig{}) when nil.
+	Fetcher *Fetcher
+	// Resolver answers DNS questions; NetResolver{} when nil.
+	Resolver Resolver
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+	// IDs makes instance ids; ports.UUIDv7 when nil.
+	IDs ports.IDs
+}
+
+// Enricher implements ports.Enricher from the vendor's public web site and
+// DNS.
+type Enricher struct {
+	fetch    *Fetcher
+	resolver Resolver
+	now      func() time.Time
+	ids      ports.IDs
+}
+
+var _ ports.Enricher = (*Enricher)(nil)
+
+// New builds an Enricher.
+func New(cfg Config) *Enricher {
+	e := &Enricher{fetch: cfg.Fetcher, resolver: cfg.Resolver, now: cfg.Now, ids: cfg.IDs}
+	if e.fetch == nil {
+		e.fetch = NewFetcher(FetcherConfig{})
+	}
+	if e.resolver == nil {
+		e.resolver = NetResolver{}
+	}
+	if e.now == nil {
+		e.now = time.Now
+	}
+	if e.ids == nil {
+		e.ids = ports.UUIDv7{}
+	}
+	return e
+}
+
+// outcome is the result of one section.
+type outcome struct {
+	status string // done, failed, skipped
+	source string
+	err    string
+}
+
+func done(source string) outcome { return outcome{status: "done", source: source} }
+
+func failed(source string, err error) outcome {
+	return outcome{status: "failed", source: source, err: err.Error()}
+}
+
+func skipped(why string) outcome { return outcome{status: "skipped", err: why} }
+
+// run is one Enrich call.
+type run struct {
+	e    *Enricher
+	v    vendor.Vendor
+	prof vendor.Profile
+	site *url.URL // nil: no website known
+	now  time.Time
+
+	instances []vendor.SecurityInstance
+
+	homeOnce sync.Once
+	homePage *Page
+	homeMeta meta
+	homeErr  error
+}
+
+// errNoWebsite is the failure of every web section for a vendor with
+// neither a website nor a domain.
+var errNoWebsite = errors.New("no website known")
+
+// Enrich runs the requested sections in pipeline order. It returns an
+// error only when ctx ends before it could record anything.
+func (e *Enricher) Enrich(ctx context.Context, v vendor.Vendor, current vendor.Profile, sections []vendor.Section) (ports.EnrichResult, error) {
+	if err := ctx.Err(); err != nil {
+		return ports.EnrichResult{}, err
+	}
+	r := &run{e: e, v: v, prof: clone(current), now: e.now().UTC()}
+	r.site = website(v)
+	order := vendor.SectionValues()
+	secs := slices.Clone(sections)
+	slices.SortStableFunc(secs, func(a, b vendor.Section) int {
+		return slices.Index(order, string(a)) - slices.Index(order, string(b))
+	})
+	secs = slices.Compact(secs)
+	for _, s := range secs {
+		var o outcome
+		switch s {
+		case vendor.SectionBasic:
+			o = r.basic(ctx)
+		case vendor.SectionLogo:
+			o = r.logo(ctx)
+		case vendor.SectionSecurity:
+			o = r.security(ctx)
+		case vendor.SectionPrivacy:
+			o = r.privacy(ctx)
+		case vendor.SectionScores:
+			o = r.scores()
+		case vendor.SectionAdditional, vendor.SectionMaturity:
+			o = skipped("no public source is configured for this section")
+		default:
+			o = skipped("unknown section")
+		}
+		r.prof.Enrichment[s] = vendor.SectionStatus{Status: o.status, UpdatedAt: r.now, Source: o.source, Error: o.err}
+	}
+	return ports.EnrichResult{Profile: r.prof, Instances: r.instances}, nil
+}
+
+// clone copies the parts of p the run writes to, so the caller's profile
+// is never changed through shared maps or slices.
+func clone(p vendor.Profile) vendor.Profile {
+	out := p
+	out.Enrichment = make(map[vendor.Section]vendor.SectionStatus, len(p.Enrichment)+7)
+	for k, v := range p.Enrichment {
+		out.Enrichment[k] = v
+	}
+	out.Company.Alias = slices.Clone(p.Company.Alias)
+	out.Privacy.DataCollected = slices.Clone(p.Privacy.DataCollected)
+	out.Scores.RiskCategories = slices.Clone(p.Scores.RiskCategories)
+	return out
+}
+
+// website is the vendor's site: its website_url, else https://<domain>.
+func website(v vendor.Vendor) *url.URL {
+	raw := v.WebsiteURL
+	if raw == "" && v.Domain != "" {
+		raw = "https://" + v.Domain + "/"
+	}
+	if raw == "" {
+		return nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return nil
+	}
+	return u
+}
+
+// home fetches and parses the home page once per run.
+func (r *run) home(ctx context.Context) (*Page, meta, error) {
+	r.homeOnce.Do(func() {
+		if r.site == nil {
+			r.homeErr = errNoWebsite
+			return
+		}
+		r.homePage, r.homeErr = r.getOK(ctx, r.site.String())
+		if r.homeErr == nil {
+			r.homeMeta = parseHTML(r.homePage.Body, r.homePage.URL)
+		}
+	})
+	return r.homePage, r.homeMeta, r.homeErr
+}
+
+// getOK fetches rawURL and wants a 2xx answer.
+func (r *run) getOK(ctx context.Context, rawURL string) (*Page, error) {
+	p, err := r.e.fetch.Get(ctx, rawURL)
+	if err != nil {
+		if errors.Is(err, ErrRefused) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("fetch %s: %w", rawURL, err)
+	}
+	if p.Status < 200 || p.Status > 299 {
+		return nil, fmt.Errorf("fetch %s: HTTP %d", rawURL, p.Status)
+	}
+	return p, nil
+}
+
+func (r *run) siteString() string {
+	if r.site == nil {
+		return ""
+	}
+	return r.site.String()
+}
+
+func (r *run) basic(ctx context.Context) outcome {
+	page, m, err := r.home(ctx)
+	if err != nil {
+		return failed(r.siteString(), err)
+	}
+	c := &r.prof.Company
+	c.WebsiteURL = r.siteString()
+	var o org
+	if len(m.Orgs) > 0 {
+		o = m.Orgs[0]
+	}
+	if d := firstNonEmpty(o.Description, m.OGDescription, m.Description); d != "" {
+		c.CompanyDescription = d
+	}
+	if o.FoundedYear != nil {
+		c.FoundedYear = o.FoundedYear
+	}
+	if o.Employees != nil {
+		c.EmployeeCount = o.Employees
+	}
+	if o.Address != "" {
+		c.HeadquartersLocation = o.Address
+	}
+	if o.Email != "" {
+		c.ContactEmail = o.Email
+	}
+	for _, n := range append([]string{o.Name, m.OGSiteName}, o.AltNames...) {
+		c.Alias = addAlias(c.Alias, r.v.Name, n)
+	}
+	l := findLinks(m.Links, o.SameAs)
+	setIf(&r.prof.Privacy.PrivacyPolicyURL, l.privacy)
+	setIf(&c.TosURL, l.terms)
+	setIf(&r.prof.Security.SecurityPageURL, l.security)
+	setIf(&r.prof.Security.TrustCenterURL, l.trust)
+	setIf(&r.prof.Security.StatusPageURL, l.status)
+	return done(page.URL.String())
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func setIf(dst *string, v string) {
+	if v != "" {
+		*dst = v
+	}
+}
+
+// addAlias adds name unless it is empty, the vendor's own name or known.
+func addAlias(aliases []string, own vendor.Name, name string) []string {
+	n, err := vendor.ParseName(name)
+	if err != nil || n.Key() == own.Key() {
+		return aliases
+	}
+	for _, a := range aliases {
+		if strings.EqualFold(a, n.String()) {
+			return aliases
+		}
+	}
+	return append(aliases, n.String())
+}
+
+// links are the policy and trust pages a home page points to.
+type links struct{ privacy, terms, security, trust, status string }
+
+// findLinks classifies anchors by host, path and text. A link fills at
+// most one kind, checked from the most specific (status, trust) down.
+func findLinks(as []link, sameAs []string) links {
+	var l links
+	for _, s := range sameAs {
+		as = append(as, link{Href: s})
+	}
+	for _, a := range as {
+		u, err := url.Parse(a.Href)
+		if err != nil {
+			continue
+		}
+		host, path, text := strings.ToLower(u.Hostname()), strings.ToLower(strings.TrimSuffix(u.Path, "/")), a.Text
+		switch {
+		case strings.HasPrefix(host, "status.") || path == "/status" || text == "status" || strings.Contains(text, "system status"):
+			fill(&l.status, a.Href)
+		case strings.HasPrefix(host, "trust.") || strings.Contains(path, "/trust") || strings.Contains(text, "trust center") || strings.Contains(text, "trust centre"):
+			fill(&l.trust, a.Href)
+		case strings.Contains(path, "privacy") || strings.Contains(text, "privacy"):
+			if !strings.Contains(text, "cookie") {
+				fill(&l.privacy, a.Href)
+			}
+		case strings.Contains(path, "/terms") || strings.HasSuffix(path, "/tos") || strings.Contains(text, "terms of service") ||
+			strings.Contains(text, "terms of use") || strings.Contains(text, "terms and conditions") || strings.Contains(text, "terms & conditions") || text == "terms":
+			fill(&l.terms, a.Href)
+		case (path == "/security" || strings.HasSuffix(path, "/security")) || text == "security":
+			fill(&l.security, a.Href)
+		}
+	}
+	return l
+}
+
+func fill(dst *string, v string) {
+	if *dst == "" {
+		*dst = v
+	}
+}
+
+func (r *run) logo(ctx context.Context) outcome {
+	page, m, err := r.home(ctx)
+	if err != nil {
+		return failed(r.siteString(), err)
+	}
+	var candidates []string
+	for _, o := range m.Orgs {
+		candidates = append(candidates, o.Logo)
+	}
+	candidates = append(candidates, m.OGImage)
+	for _, rel := range []string{"apple-touch-icon", "icon"} {
+		for _, ic := range m.Icons {
+			if strings.Contains(ic.Rel, rel) {
+				candidates = append(candidates, ic.Href)
+			}
+		}
+	}
+	if u := firstNonEmpty(candidates...); u != "" {
+		r.prof.Company.Logo = u
+		return done(page.URL.String())
+	}
+	fav := (&url.URL{Scheme: page.URL.Scheme, Host: page.URL.Host, Path: "/favicon.ico"}).String()
+	if _, err := r.getOK(ctx, fav); err != nil {
+		return failed(fav, fmt.Errorf("no logo on the page and no favicon: %w", err))
+	}
+	r.prof.Company.Logo = fav
+	return done(fav)
+}
+
+func (r *run) security(ctx context.Context) outcome {
+	if r.site == nil {
+		return failed("", errNoWebsite)
+	}
+	p := &probe{evidence: map[string]string{}}
+	if err := r.web(ctx, p, r.site); err != nil {
+		return failed(r.siteString(), err)
+	}
+	domain := r.v.Domain
+	if domain == "" {
+		domain = strings.TrimPrefix(strings.ToLower(r.site.Hostname()), "www.")
+	}
+	r.dns(ctx, p, domain)
+	r.prof.Security.ExternalSignals = p.sig
+	r.instances = r.toInstances(p, "https://"+r.site.Host+"/")
+	return done("https://" + r.site.Host + "/")
+}
+
+// scores rates this run's instances when the security section ran in it
+// (they include findings the signals cannot express), else the signals
+// stored on the profile.
+func (r *run) scores() outcome {
+	is := r.instances
+	if is == nil {
+		is = findings(r.prof.Security.ExternalSignals, r.now)
+	}
+	rating, cats, ok := rate(is)
+	if !ok {
+		return failed("", errors.New("no security signals yet; run the security section first"))
+	}
+	risk := 100 - rating
+	r.prof.Scores.SecurityRating = &rating
+	r.prof.Scores.RiskScore = &risk
+	r.prof.Scores.Grade = vendor.Grade(rating)
+	r.prof.Scores.RiskCategories = cats
+	if cats == nil {
+		r.prof.Scores.RiskCategories = []string{}
+	}
+	return done("external_signals")
+}

@@ -1,0 +1,146 @@
+package enrich_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/vetted-dev/vetted/adapters/enrich"
+)
+
+// counted serves h and counts requests, so tests can prove a refused
+// fetch never reached the server.
+func counted(t *testing.T, h http.Handler) (*httptest.Server, *atomic.Int32) {
+	t.Helper()
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &n
+}
+
+func addrOf(t *testing.T, srv *httptest.Server) netip.AddrPort {
+	t.Helper()
+	u, _ := url.Parse(srv.URL)
+	ap, err := netip.ParseAddrPort(u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ap
+}
+
+func TestFetcherRefusesNonPublicWhenAllowPrivateIsOff(t *testing.T) {
+	t.Parallel()
+	target, hits := counted(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte("internal secret"))
+	}))
+	redirect := func(to string) *httptest.Server {
+		srv, _ := counted(t, http.RedirectHandler(to, http.StatusFound))
+		return srv
+	}
+	toLoopback := redirect(target.URL + "/admin")
+	toMetadata := redirect("http://169.254.169.254/latest/meta-data/")
+	toPrivate := redirect("http://10.0.0.1/")
+	toFile := redirect("file:///etc/passwd")
+	port := target.URL[strings.LastIndex(target.URL, ":")+1:]
+
+	// The redirecting servers are loopback too; they are let through one
+	// by one with AllowAddrs, so only the redirect target is judged.
+	f := enrich.NewFetcher(enrich.FetcherConfig{
+		AllowAnyPort: true,
+		AllowAddrs:   []netip.AddrPort{addrOf(t, toLoopback), addrOf(t, toMetadata), addrOf(t, toPrivate), addrOf(t, toFile)},
+	})
+	strict := enrich.NewFetcher(enrich.FetcherConfig{})
+	tests := []struct {
+		name string
+		f    *enrich.Fetcher
+		url  string
+		why  string
+	}{
+		{"loopback", f, target.URL + "/", "127.0.0.1 is a loopback address"},
+		{"loopback by name, checked after resolution", f, "http://localhost:" + port + "/", "is a loopback address"},
+		{"private", f, "http://10.0.0.1/", "10.0.0.1 is a private address"},
+		{"metadata", f, "http://169.254.169.254/latest/meta-data/", "169.254.169.254 is the cloud metadata address"},
+		{"link-local", f, "http://169.254.10.1/", "a link-local address"},
+		{"cgnat", f, "http://100.64.0.1/", "a shared (CGNAT) address"},
+		{"unspecified", f, "http://0.0.0.0:" + port + "/", "an unspecified address"},
+		{"multicast", f, "http://224.0.0.1/", "a multicast address"},
+		{"rfc1918 172", f, "http://172.16.5.4/", "a private address"},
+		{"rfc1918 192", f, "http://192.168.1.1/", "a private address"},
+		{"ipv6 loopback", f, "http://[::1]:" + port + "/", "a loopback address"},
+		{"ipv6 ula", f, "http://[fd12:3456::1]/", "a private address"},
+		{"ipv6 link-local", f, "http://[fe80::1]/", "a link-local address"},
+		{"ipv4-mapped loopback", f, "http://[::ffff:127.0.0.1]:" + port + "/", "a loopback address"},
+		{"nat64 of private", f, "http://[64:ff9b::a00:1]/", "a private address"},
+		{"redirect to loopback", f, toLoopback.URL, "127.0.0.1 is a loopback address"},
+		{"redirect to metadata", f, toMetadata.URL, "169.254.169.254 is the cloud metadata address"},
+		{"redirect to private", f, toPrivate.URL, "10.0.0.1 is a private address"},
+		{"redirect to file", f, toFile.URL, `scheme "file"`},
+		{"scheme", f, "gopher://example.com/", `scheme "gopher"`},
+		{"credentials", f, "http://user:pw@example.com/", "credentials"},
+		{"port", strict, "http://example.com:8080/", "port 8080"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := tc.f.Get(context.Background(), tc.url)
+			if !errors.Is(err, enrich.ErrRefused) {
+				t.Fatalf("err = %v, want ErrRefused", err)
+			}
+			if !strings.HasPrefix(err.Error(), "refused: ") || !strings.Contains(err.Error(), tc.why) {
+				t.Fatalf("err = %q, want refused: ...%s", err, tc.why)
+			}
+		})
+	}
+	t.Cleanup(func() {
+		if n := hits.Load(); n != 0 {
+			t.Errorf("the loopback target was reached %d times", n)
+		}
+	})
+}
+
+func TestFetcherAllowPrivate(t *testing.T) {
+	t.Parallel()
+	srv, _ := counted(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/big":
+			_, _ = w.Write([]byte(strings.Repeat("x", 3<<20)))
+		case "/slow":
+			time.Sleep(300 * time.Millisecond)
+		case "/loop":
+			http.Redirect(w, r, "/loop", http.StatusFound)
+		default:
+			if n := r.URL.Query().Get("hops"); n != "" && n != "0" {
+				http.Redirect(w, r, "/?hops="+string(rune(n[0]-1)), http.StatusFound)
+				return
+			}
+			_, _ = w.Write([]byte("ok"))
+		}
+	}))
+	f := enrich.NewFetcher(enrich.FetcherConfig{AllowPrivate: true, AllowAnyPort: true, Timeout: 200 * time.Millisecond})
+	ctx := context.Background()
+
+	p, err := f.Get(ctx, srv.URL+"/?hops=5")
+	if err != nil || string(p.Body) != "ok" || p.URL.RawQuery != "hops=0" {
+		t.Fatalf("5 redirects: page=%+v err=%v", p, err)
+	}
+	if _, err := f.Get(ctx, srv.URL+"/loop"); !errors.Is(err, enrich.ErrRefused) || !strings.Contains(err.Error(), "more than 5 redirects") {
+		t.Fatalf("redirect loop: err = %v", err)
+	}
+	p, err = f.Get(ctx, srv.URL+"/big")
+	if err != nil || !p.Truncated || len(p.Body) != enrich.DefaultMaxBytes {
+		t.Fatalf("big body: truncated=%v len=%d err=%v", p != nil && p.Truncated, len(p.Body), err)
+	}
+	if _, err := f.Get(ctx, srv.URL+"/slow"); err == nil {
+		t.Fatal("slow server: no timeout")
+	}
+}
