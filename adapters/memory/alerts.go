@@ -1,0 +1,208 @@
+package memory
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/subscriber"
+	"github.com/vetted-dev/vetted/core/vendor"
+)
+
+type subscribers struct{ *tx }
+
+func (r subscribers) List(_ context.Context, listID uuid.UUID) ([]subscriber.Subscriber, error) {
+	if err := r.readable(); err != nil {
+		return nil, err
+	}
+	out := []subscriber.Subscriber{}
+	for _, id := range r.d.subscribersByList.of(listID) {
+		out = append(out, cloneSubscriber(r.d.subscribers[id]))
+	}
+	slices.SortFunc(out, func(a, b subscriber.Subscriber) int { return cmp.Compare(a.Email, b.Email) })
+	return out, nil
+}
+
+func (r subscribers) Get(_ context.Context, id uuid.UUID) (subscriber.Subscriber, error) {
+	return lookup(r.tx, r.d.subscribers, id, "subscriber", cloneSubscriber)
+}
+
+func (r subscribers) GetByEmail(ctx context.Context, listID uuid.UUID, email string) (subscriber.Subscriber, error) {
+	if err := r.readable(); err != nil {
+		return subscriber.Subscriber{}, err
+	}
+	id, ok := r.d.subscriberByEmail[named{listID, strings.ToLower(email)}]
+	if !ok {
+		return subscriber.Subscriber{}, notFound("subscriber", email)
+	}
+	return r.Get(ctx, id)
+}
+
+func (r subscribers) Save(_ context.Context, s subscriber.Subscriber) error {
+	return r.atomic(func() error {
+		if err := requireRow(r.d.lists, s.ListID, "list"); err != nil {
+			return err
+		}
+		s = cloneSubscriber(s)
+		s.Email = strings.ToLower(s.Email)
+		s.IsMember = false // filled in by the service on every read
+		key := named{s.ListID, s.Email}
+		if id, ok := r.d.subscriberByEmail[key]; ok && id != s.ID {
+			return conflict("list %s already has subscriber %q", s.ListID, s.Email)
+		}
+		if old, ok := r.d.subscribers[s.ID]; ok {
+			del(r.tx, r.d.subscriberByEmail, named{old.ListID, old.Email})
+			r.d.subscribersByList.remove(r.tx, old.ListID, s.ID)
+		}
+		put(r.tx, r.d.subscribers, s.ID, s)
+		put(r.tx, r.d.subscriberByEmail, key, s.ID)
+		r.d.subscribersByList.add(r.tx, s.ListID, s.ID)
+		return nil
+	})
+}
+
+func (r subscribers) Delete(_ context.Context, listID uuid.UUID, emails []string) (int, error) {
+	n := 0
+	err := r.atomic(func() error {
+		for _, e := range emails {
+			if id, ok := r.d.subscriberByEmail[named{listID, strings.ToLower(e)}]; ok {
+				r.deleteSubscriber(id)
+				n++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+func (t *tx) deleteSubscriber(id uuid.UUID) {
+	s, ok := t.d.subscribers[id]
+	if !ok {
+		return
+	}
+	del(t, t.d.subscriberByEmail, named{s.ListID, s.Email})
+	t.d.subscribersByList.remove(t, s.ListID, id)
+	del(t, t.d.subscribers, id)
+}
+
+func (r subscribers) Recipients(_ context.Context, vendorID uuid.UUID) ([]subscriber.Recipient, error) {
+	if err := r.readable(); err != nil {
+		return nil, err
+	}
+	out := []subscriber.Recipient{}
+	for _, listID := range r.d.entriesByVendor.of(vendorID) {
+		if !r.d.entries[pair{listID, vendorID}].alerts {
+			continue
+		}
+		l := r.d.lists[listID]
+		for _, sid := range r.d.subscribersByList.of(listID) {
+			if s := r.d.subscribers[sid]; s.Status == subscriber.StatusConfirmed {
+				out = append(out, subscriber.Recipient{SubscriberID: s.ID, AccountID: l.AccountID,
+					ListID: listID, ListName: l.Name, Email: s.Email})
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b subscriber.Recipient) int {
+		return cmp.Or(cmp.Compare(a.ListName, b.ListName), slices.Compare(a.ListID[:], b.ListID[:]), cmp.Compare(a.Email, b.Email))
+	})
+	return out, nil
+}
+
+type incidents struct{ *tx }
+
+func incidentKeyOf(in vendor.Incident) incidentKey {
+	return incidentKey{in.VendorID, in.Source, in.ExternalID}
+}
+
+func (r incidents) Create(_ context.Context, in vendor.Incident) error {
+	return r.atomic(func() error {
+		ok, err := r.insertIncident(in)
+		if err == nil && !ok {
+			err = conflict("incident %s/%s of vendor %s exists", in.Source, in.ExternalID, in.VendorID)
+		}
+		return err
+	})
+}
+
+func (r incidents) Merge(_ context.Context, ins []vendor.Incident) ([]vendor.Incident, error) {
+	out := []vendor.Incident{}
+	err := r.atomic(func() error {
+		for _, in := range ins {
+			ok, err := r.insertIncident(in)
+			if err != nil {
+				return err
+			}
+			if ok {
+				out = append(out, cloneIncident(in))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// insertIncident inserts in unless one with its key exists.
+func (t *tx) insertIncident(in vendor.Incident) (bool, error) {
+	if err := requireRow(t.d.vendors, in.VendorID, "vendor"); err != nil {
+		return false, err
+	}
+	k := incidentKeyOf(in)
+	if _, ok := t.d.incidentByKey[k]; ok {
+		return false, nil
+	}
+	if _, ok := t.d.incidents[in.ID]; ok {
+		return false, conflict("incident %s exists", in.ID)
+	}
+	put(t, t.d.incidents, in.ID, cloneIncident(in))
+	put(t, t.d.incidentByKey, k, in.ID)
+	t.d.incidentsByVendor.add(t, in.VendorID, in.ID)
+	return true, nil
+}
+
+func (r incidents) Get(_ context.Context, id uuid.UUID) (vendor.Incident, error) {
+	return lookup(r.tx, r.d.incidents, id, "incident", cloneIncident)
+}
+
+func (r incidents) ListByVendor(_ context.Context, vendorID uuid.UUID) ([]vendor.Incident, error) {
+	if err := r.readable(); err != nil {
+		return nil, err
+	}
+	out := []vendor.Incident{}
+	for _, id := range r.d.incidentsByVendor.of(vendorID) {
+		out = append(out, cloneIncident(r.d.incidents[id]))
+	}
+	slices.SortFunc(out, func(a, b vendor.Incident) int {
+		return cmp.Or(b.PublishedAt.Compare(a.PublishedAt), b.CreatedAt.Compare(a.CreatedAt), slices.Compare(b.ID[:], a.ID[:]))
+	})
+	return out, nil
+}
+
+type deliveries struct{ *tx }
+
+func (r deliveries) Claim(_ context.Context, key string, now time.Time) (bool, error) {
+	claimed := false
+	err := r.atomic(func() error {
+		if _, ok := r.d.deliveries[key]; !ok {
+			put(r.tx, r.d.deliveries, key, now.UTC())
+			claimed = true
+		}
+		return nil
+	})
+	return claimed, err
+}
+
+func (r deliveries) Release(_ context.Context, key string) error {
+	return r.atomic(func() error {
+		del(r.tx, r.d.deliveries, key)
+		return nil
+	})
+}

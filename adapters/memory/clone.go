@@ -1,0 +1,110 @@
+package memory
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/core/run"
+	"github.com/vetted-dev/vetted/core/subscriber"
+	"github.com/vetted-dev/vetted/core/vendor"
+)
+
+// The clone functions deep-copy values crossing the store's boundary: every
+// slice, map and pointer is copied, so neither the caller nor the store sees
+// the other's later mutations. Types without references are copied by value.
+
+func same[V any](v V) V { return v }
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// cloneStrings copies s; a nil s becomes empty, as a database array reads back.
+func cloneStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return slices.Clone(s)
+}
+
+func cloneVendor(v vendor.Vendor) vendor.Vendor {
+	v.Aliases = cloneStrings(v.Aliases)
+	return v
+}
+
+func cloneProfile(p vendor.Profile) vendor.Profile {
+	c := &p.Company
+	c.FoundedYear, c.EmployeeCount = clonePtr(c.FoundedYear), clonePtr(c.EmployeeCount)
+	c.Alias = slices.Clone(c.Alias)
+	s := &p.Security
+	s.ComplianceCertifications = slices.Clone(s.ComplianceCertifications)
+	s.PublishedSubprocessors = slices.Clone(s.PublishedSubprocessors)
+	e := &s.ExternalSignals
+	e.TLS, e.HSTS, e.SecurityHeaders = clonePtr(e.TLS), clonePtr(e.HSTS), clonePtr(e.SecurityHeaders)
+	e.SPF, e.DMARC, e.DNSSEC = clonePtr(e.SPF), clonePtr(e.DMARC), clonePtr(e.DNSSEC)
+	e.CAA, e.MTASTS, e.SecurityTxt = clonePtr(e.CAA), clonePtr(e.MTASTS), clonePtr(e.SecurityTxt)
+	pr := &p.Privacy
+	pr.DataCollected = slices.Clone(pr.DataCollected)
+	pr.SupportsDataSubjectRequests = clonePtr(pr.SupportsDataSubjectRequests)
+	pr.GDPRCompliant = clonePtr(pr.GDPRCompliant)
+	pr.DataReturnedAfterTermination = clonePtr(pr.DataReturnedAfterTermination)
+	m := &p.Maturity
+	m.HasEnterpriseCustomers, m.PopularityIndex = clonePtr(m.HasEnterpriseCustomers), clonePtr(m.PopularityIndex)
+	sc := &p.Scores
+	sc.SecurityRating, sc.RiskScore = clonePtr(sc.SecurityRating), clonePtr(sc.RiskScore)
+	sc.RiskCategories = slices.Clone(sc.RiskCategories)
+	sc.BreachHistory = slices.Clone(sc.BreachHistory)
+	p.Enrichment = maps.Clone(p.Enrichment)
+	if p.Enrichment == nil {
+		p.Enrichment = map[vendor.Section]vendor.SectionStatus{}
+	}
+	if p.LatestGRC != nil {
+		g := *p.LatestGRC
+		g.DomainScores = slices.Clone(g.DomainScores)
+		for i := range g.DomainScores {
+			g.DomainScores[i].Findings = slices.Clone(g.DomainScores[i].Findings)
+		}
+		g.EvidenceSummaries = slices.Clone(g.EvidenceSummaries)
+		g.Citations = slices.Clone(g.Citations)
+		p.LatestGRC = &g
+	}
+	return p
+}
+
+func cloneAssessment(a review.Assessment) review.Assessment {
+	a.VendorProfileID = clonePtr(a.VendorProfileID)
+	a.DataCollected = slices.Clone(a.DataCollected)
+	return a
+}
+
+func cloneEvent(e review.AuditEvent) review.AuditEvent {
+	e.Changes = slices.Clone(e.Changes)
+	return e
+}
+
+func cloneSubscriber(s subscriber.Subscriber) subscriber.Subscriber {
+	s.ConfirmedAt = clonePtr(s.ConfirmedAt)
+	return s
+}
+
+func cloneIncident(in vendor.Incident) vendor.Incident {
+	in.PotentiallyImpactedData = cloneStrings(in.PotentiallyImpactedData)
+	return in
+}
+
+func cloneRun(r run.Run) run.Run {
+	r.Sections = slices.Clone(r.Sections)
+	r.Jobs = slices.Clone(r.Jobs)
+	return r
+}
+
+func cloneMessage(m outbox.Message) outbox.Message {
+	m.Payload = slices.Clone(m.Payload)
+	return m
+}

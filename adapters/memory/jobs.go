@@ -1,0 +1,103 @@
+package memory
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/run"
+)
+
+type runs struct{ *tx }
+
+func (r runs) Create(_ context.Context, rn run.Run) error {
+	return r.atomic(func() error {
+		if _, ok := r.d.runs[rn.ID]; ok {
+			return conflict("run %s exists", rn.ID)
+		}
+		put(r.tx, r.d.runs, rn.ID, cloneRun(rn))
+		return nil
+	})
+}
+
+func (r runs) Get(_ context.Context, id uuid.UUID) (run.Run, error) {
+	return lookup(r.tx, r.d.runs, id, "run", cloneRun)
+}
+
+// GetForUpdate is Get: writers hold the store's exclusive lock already.
+func (r runs) GetForUpdate(ctx context.Context, id uuid.UUID) (run.Run, error) {
+	return r.Get(ctx, id)
+}
+
+func (r runs) Save(_ context.Context, rn run.Run) error {
+	return update(r.tx, r.d.runs, rn.ID, "run", func(cur *run.Run) {
+		cur.Jobs, cur.UpdatedAt = cloneRun(rn).Jobs, rn.UpdatedAt
+	})
+}
+
+type outboxRepo struct{ *tx }
+
+func (r outboxRepo) Add(_ context.Context, ms ...outbox.Message) error {
+	return r.atomic(func() error {
+		for _, m := range ms {
+			if _, ok := r.d.outbox[m.ID]; ok {
+				return conflict("outbox message %s exists", m.ID)
+			}
+			put(r.tx, r.d.outbox, m.ID, outboxRow{msg: cloneMessage(m)})
+			put(r.tx, r.d.pending, m.ID, struct{}{})
+		}
+		return nil
+	})
+}
+
+// Claim needs no row locks here: writers are serialized, so no other relay
+// can see these messages before this unit of work ends.
+func (r outboxRepo) Claim(_ context.Context, limit int, now time.Time) ([]outbox.Message, error) {
+	if err := r.writable(); err != nil {
+		return nil, err
+	}
+	due := []outbox.Message{}
+	for id := range r.d.pending {
+		if row := r.d.outbox[id]; !row.nextAttempt.After(now) {
+			due = append(due, row.msg)
+		}
+	}
+	slices.SortFunc(due, func(a, b outbox.Message) int {
+		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), slices.Compare(a.ID[:], b.ID[:]))
+	})
+	n := min(max(limit, 0), len(due))
+	out := make([]outbox.Message, 0, n)
+	for _, m := range due[:n] {
+		out = append(out, cloneMessage(m))
+	}
+	return out, nil
+}
+
+func (r outboxRepo) MarkDelivered(_ context.Context, ids []uuid.UUID, _ time.Time) error {
+	return r.atomic(func() error {
+		for _, id := range ids {
+			// Nothing reads delivered messages, so they need not be kept.
+			del(r.tx, r.d.pending, id)
+			del(r.tx, r.d.outbox, id)
+		}
+		return nil
+	})
+}
+
+func (r outboxRepo) MarkFailed(_ context.Context, id uuid.UUID, errText string, retryAt time.Time) error {
+	return update(r.tx, r.d.outbox, id, "outbox message", func(row *outboxRow) {
+		row.msg.Attempts++
+		row.msg.LastError = errText
+		row.nextAttempt = retryAt
+	})
+}
+
+func (r outboxRepo) Pending(context.Context) (int, error) {
+	if err := r.readable(); err != nil {
+		return 0, err
+	}
+	return len(r.d.pending), nil
+}

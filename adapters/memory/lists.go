@@ -1,0 +1,280 @@
+package memory
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/vendorlist"
+)
+
+type lists struct{ *tx }
+
+func (r lists) Create(_ context.Context, l vendorlist.List) error {
+	return r.atomic(func() error {
+		if err := requireRow(r.d.accounts, l.AccountID, "account"); err != nil {
+			return err
+		}
+		if _, ok := r.d.lists[l.ID]; ok {
+			return conflict("list %s exists", l.ID)
+		}
+		key := named{l.AccountID, l.Name}
+		if _, ok := r.d.listByName[key]; ok {
+			return conflict("the account has a list named %q", l.Name)
+		}
+		l.VendorCount = 0
+		put(r.tx, r.d.lists, l.ID, l)
+		put(r.tx, r.d.listByName, key, l.ID)
+		r.d.listsByAccount.add(r.tx, l.AccountID, l.ID)
+		return nil
+	})
+}
+
+// list returns a stored list of the account with its vendor count.
+func (t *tx) list(accountID, id uuid.UUID) (vendorlist.List, bool) {
+	l, ok := t.d.lists[id]
+	if !ok || l.AccountID != accountID {
+		return vendorlist.List{}, false
+	}
+	l.VendorCount = len(t.d.entriesByList[id])
+	return l, true
+}
+
+func (r lists) Get(_ context.Context, accountID, id uuid.UUID) (vendorlist.List, error) {
+	if err := r.readable(); err != nil {
+		return vendorlist.List{}, err
+	}
+	l, ok := r.list(accountID, id)
+	if !ok {
+		return vendorlist.List{}, notFound("list", id)
+	}
+	return l, nil
+}
+
+func (r lists) GetByName(ctx context.Context, accountID uuid.UUID, name string) (vendorlist.List, error) {
+	if err := r.readable(); err != nil {
+		return vendorlist.List{}, err
+	}
+	id, ok := r.d.listByName[named{accountID, name}]
+	if !ok {
+		return vendorlist.List{}, notFound("list", name)
+	}
+	return r.Get(ctx, accountID, id)
+}
+
+func (r lists) ListByAccount(_ context.Context, accountID uuid.UUID) ([]vendorlist.List, error) {
+	if err := r.readable(); err != nil {
+		return nil, err
+	}
+	out := []vendorlist.List{}
+	for _, id := range r.d.listsByAccount.of(accountID) {
+		l, _ := r.list(accountID, id)
+		out = append(out, l)
+	}
+	slices.SortFunc(out, func(a, b vendorlist.List) int {
+		return cmp.Or(cmp.Compare(a.Name, b.Name), slices.Compare(a.ID[:], b.ID[:]))
+	})
+	return out, nil
+}
+
+func (r lists) Delete(_ context.Context, accountID, id uuid.UUID) error {
+	return r.atomic(func() error {
+		if _, ok := r.list(accountID, id); !ok {
+			return notFound("list", id)
+		}
+		r.deleteList(id)
+		return nil
+	})
+}
+
+// deleteList removes a list with its entries, products, assessments and
+// subscribers.
+func (t *tx) deleteList(id uuid.UUID) {
+	l := t.d.lists[id]
+	t.removeEntries(id, t.d.entriesByList.of(id))
+	for _, a := range t.d.assessmentsByList.of(id) {
+		t.deleteAssessment(a)
+	}
+	for _, s := range t.d.subscribersByList.of(id) {
+		t.deleteSubscriber(s)
+	}
+	del(t, t.d.listByName, named{l.AccountID, l.Name})
+	t.d.listsByAccount.remove(t, l.AccountID, id)
+	del(t, t.d.lists, id)
+}
+
+func (r lists) Entries(_ context.Context, listID uuid.UUID) ([]vendorlist.Entry, error) {
+	if err := r.readable(); err != nil {
+		return nil, err
+	}
+	out := []vendorlist.Entry{}
+	for _, vid := range r.d.entriesByList.of(listID) {
+		k := pair{listID, vid}
+		row := r.d.entries[k]
+		v := r.d.vendors[vid]
+		p, hasProfile := r.d.profiles[vid]
+		ps := []vendorlist.Product{}
+		for _, pid := range r.d.productsByEntry.of(k) {
+			ps = append(ps, r.d.products[pid])
+		}
+		slices.SortFunc(ps, func(a, b vendorlist.Product) int {
+			return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)))
+		})
+		out = append(out, vendorlist.Entry{ListID: listID, VendorID: vid, VendorName: v.Name.String(),
+			WebsiteURL: v.WebsiteURL, IsCustom: !hasProfile, EnrichmentStatus: enrichmentStatus(p, hasProfile),
+			AlertsEnabled: row.alerts, Products: ps, AddedAt: row.addedAt})
+	}
+	slices.SortFunc(out, func(a, b vendorlist.Entry) int {
+		return cmp.Or(byVendorName(r.d.vendors[a.VendorID].Name, r.d.vendors[b.VendorID].Name), slices.Compare(a.VendorID[:], b.VendorID[:]))
+	})
+	return out, nil
+}
+
+func (r lists) VendorIDs(_ context.Context, listID uuid.UUID) ([]uuid.UUID, error) {
+	if err := r.readable(); err != nil {
+		return nil, err
+	}
+	return r.d.entriesByList.of(listID), nil
+}
+
+func (r lists) AddEntries(_ context.Context, listID uuid.UUID, vendorIDs []uuid.UUID, now time.Time) error {
+	return r.atomic(func() error {
+		if err := requireRow(r.d.lists, listID, "list"); err != nil {
+			return err
+		}
+		for _, vid := range vendorIDs {
+			if err := requireRow(r.d.vendors, vid, "vendor"); err != nil {
+				return err
+			}
+			k := pair{listID, vid}
+			if _, ok := r.d.entries[k]; ok {
+				continue
+			}
+			put(r.tx, r.d.entries, k, entryRow{alerts: true, addedAt: now.UTC()})
+			r.d.entriesByList.add(r.tx, listID, vid)
+			r.d.entriesByVendor.add(r.tx, vid, listID)
+		}
+		return nil
+	})
+}
+
+func (r lists) RemoveEntries(_ context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) error {
+	return r.atomic(func() error {
+		r.removeEntries(listID, vendorIDs)
+		return nil
+	})
+}
+
+func (t *tx) removeEntries(listID uuid.UUID, vendorIDs []uuid.UUID) {
+	for _, vid := range vendorIDs {
+		k := pair{listID, vid}
+		if !del(t, t.d.entries, k) {
+			continue
+		}
+		t.d.entriesByList.remove(t, listID, vid)
+		t.d.entriesByVendor.remove(t, vid, listID)
+		for _, pid := range t.d.productsByEntry.of(k) {
+			p := t.d.products[pid]
+			del(t, t.d.productByName, productKey{k, strings.ToLower(p.Name)})
+			t.d.productsByEntry.remove(t, k, pid)
+			del(t, t.d.products, pid)
+		}
+	}
+}
+
+func (r lists) SetAlerts(_ context.Context, listID, vendorID uuid.UUID, enabled bool) error {
+	return update(r.tx, r.d.entries, pair{listID, vendorID}, "vendor on list", func(row *entryRow) { row.alerts = enabled })
+}
+
+func (r lists) AddProduct(_ context.Context, p vendorlist.Product) error {
+	return r.atomic(func() error {
+		inserted, err := r.insertProduct(p)
+		if err == nil && !inserted {
+			err = conflict("vendor %s already has product %q on the list", p.VendorID, p.Name)
+		}
+		return err
+	})
+}
+
+func (r lists) MergeProducts(_ context.Context, ps []vendorlist.Product) (int, error) {
+	n := 0
+	err := r.atomic(func() error {
+		for _, p := range ps {
+			inserted, err := r.insertProduct(p)
+			if err != nil {
+				return err
+			}
+			if inserted {
+				n++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+// insertProduct inserts p unless its vendor has a product of that name on
+// the list already; it refuses a vendor that is not on the list.
+func (t *tx) insertProduct(p vendorlist.Product) (bool, error) {
+	k := pair{p.ListID, p.VendorID}
+	if _, ok := t.d.entries[k]; !ok {
+		return false, notFound("vendor on list", p.VendorID)
+	}
+	nk := productKey{k, strings.ToLower(p.Name)}
+	if _, ok := t.d.productByName[nk]; ok {
+		return false, nil
+	}
+	if _, ok := t.d.products[p.ID]; ok {
+		return false, conflict("product %s exists", p.ID)
+	}
+	put(t, t.d.products, p.ID, p)
+	put(t, t.d.productByName, nk, p.ID)
+	t.d.productsByEntry.add(t, k, p.ID)
+	return true, nil
+}
+
+type quota struct{ *tx }
+
+func (r quota) Used(_ context.Context, accountID uuid.UUID) (int, error) {
+	if err := r.readable(); err != nil {
+		return 0, err
+	}
+	return len(r.d.claimsByAccount[accountID]), nil
+}
+
+func (r quota) Claimed(_ context.Context, accountID uuid.UUID, vendorIDs []uuid.UUID) ([]uuid.UUID, error) {
+	if err := r.readable(); err != nil {
+		return nil, err
+	}
+	out := []uuid.UUID{}
+	seen := map[uuid.UUID]bool{}
+	for _, vid := range vendorIDs {
+		if _, ok := r.d.claims[pair{accountID, vid}]; ok && !seen[vid] {
+			seen[vid] = true
+			out = append(out, vid)
+		}
+	}
+	return out, nil
+}
+
+func (r quota) Claim(_ context.Context, accountID uuid.UUID, vendorIDs []uuid.UUID, now time.Time) error {
+	return r.atomic(func() error {
+		if err := requireRow(r.d.accounts, accountID, "account"); err != nil {
+			return err
+		}
+		for _, vid := range vendorIDs {
+			k := pair{accountID, vid}
+			if _, ok := r.d.claims[k]; !ok {
+				put(r.tx, r.d.claims, k, now.UTC())
+				r.d.claimsByAccount.add(r.tx, accountID, vid)
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,222 @@
+package memory
+
+import (
+	"cmp"
+	"context"
+	"slices"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/vendor"
+)
+
+type vendors struct{ *tx }
+
+// vendor returns a copy of a stored entry with HasProfile computed.
+func (t *tx) vendor(id uuid.UUID) (vendor.Vendor, bool) {
+	v, ok := t.d.vendors[id]
+	if !ok {
+		return vendor.Vendor{}, false
+	}
+	v = cloneVendor(v)
+	_, v.HasProfile = t.d.profiles[id]
+	return v, true
+}
+
+func (r vendors) Get(_ context.Context, id uuid.UUID) (vendor.Vendor, error) {
+	if err := r.readable(); err != nil {
+		return vendor.Vendor{}, err
+	}
+	v, ok := r.vendor(id)
+	if !ok {
+		return vendor.Vendor{}, notFound("vendor", id)
+	}
+	return v, nil
+}
+
+func (r vendors) GetByName(ctx context.Context, name vendor.Name) (vendor.Vendor, error) {
+	if err := r.readable(); err != nil {
+		return vendor.Vendor{}, err
+	}
+	id, ok := r.d.vendorByKey[name.Key()]
+	if !ok {
+		return vendor.Vendor{}, notFound("vendor", name)
+	}
+	return r.Get(ctx, id)
+}
+
+func (r vendors) ListByIDs(_ context.Context, ids []uuid.UUID) ([]vendor.Vendor, error) {
+	if err := r.readable(); err != nil {
+		return nil, err
+	}
+	seen := map[uuid.UUID]bool{}
+	out := []vendor.Vendor{}
+	for _, id := range ids {
+		if v, ok := r.vendor(id); ok && !seen[id] {
+			seen[id] = true
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+func (r vendors) List(context.Context) ([]vendor.Vendor, error) {
+	if err := r.readable(); err != nil {
+		return nil, err
+	}
+	out := make([]vendor.Vendor, 0, len(r.d.vendors))
+	for id := range r.d.vendors {
+		v, _ := r.vendor(id)
+		out = append(out, v)
+	}
+	slices.SortFunc(out, func(a, b vendor.Vendor) int { return byVendorName(a.Name, b.Name) })
+	return out, nil
+}
+
+func byVendorName(a, b vendor.Name) int {
+	return cmp.Or(cmp.Compare(a.Key(), b.Key()), cmp.Compare(a, b))
+}
+
+func (r vendors) Ensure(_ context.Context, vs []vendor.Vendor) ([]vendor.Vendor, error) {
+	out := make([]vendor.Vendor, 0, len(vs))
+	err := r.atomic(func() error {
+		for _, in := range vs {
+			id, ok := r.d.vendorByKey[in.Name.Key()]
+			switch {
+			case !ok:
+				if _, taken := r.d.vendors[in.ID]; taken {
+					return conflict("vendor %s exists under another name", in.ID)
+				}
+				in = cloneVendor(in)
+				in.HasProfile = false
+				put(r.tx, r.d.vendors, in.ID, in)
+				put(r.tx, r.d.vendorByKey, in.Name.Key(), in.ID)
+				id = in.ID
+			case r.d.vendors[id].WebsiteURL == "" && in.WebsiteURL != "":
+				cur := r.d.vendors[id]
+				cur.WebsiteURL, cur.Domain = in.WebsiteURL, in.Domain
+				put(r.tx, r.d.vendors, id, cur)
+			}
+			v, _ := r.vendor(id)
+			out = append(out, v)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (r vendors) Update(_ context.Context, v vendor.Vendor) error {
+	return update(r.tx, r.d.vendors, v.ID, "vendor", func(cur *vendor.Vendor) {
+		cur.WebsiteURL, cur.Domain, cur.Aliases = v.WebsiteURL, v.Domain, cloneStrings(v.Aliases)
+	})
+}
+
+type profiles struct{ *tx }
+
+func (r profiles) Get(_ context.Context, vendorID uuid.UUID) (vendor.Profile, error) {
+	return lookup(r.tx, r.d.profiles, vendorID, "profile of vendor", cloneProfile)
+}
+
+func (r profiles) GetByID(ctx context.Context, id uuid.UUID) (vendor.Profile, error) {
+	if err := r.readable(); err != nil {
+		return vendor.Profile{}, err
+	}
+	vendorID, ok := r.d.profileByID[id]
+	if !ok {
+		return vendor.Profile{}, notFound("profile", id)
+	}
+	return r.Get(ctx, vendorID)
+}
+
+func (r profiles) Save(_ context.Context, p vendor.Profile) error {
+	return r.atomic(func() error {
+		if err := requireRow(r.d.vendors, p.VendorID, "vendor"); err != nil {
+			return err
+		}
+		p = cloneProfile(p)
+		if old, ok := r.d.profiles[p.VendorID]; ok {
+			p.ID, p.CreatedAt = old.ID, old.CreatedAt // the profile keeps its identity
+		} else if _, taken := r.d.profileByID[p.ID]; taken {
+			return conflict("profile %s belongs to another vendor", p.ID)
+		}
+		put(r.tx, r.d.profiles, p.VendorID, p)
+		put(r.tx, r.d.profileByID, p.ID, p.VendorID)
+		return nil
+	})
+}
+
+func (r profiles) Delete(_ context.Context, vendorID uuid.UUID) error {
+	return r.atomic(func() error {
+		p, ok := r.d.profiles[vendorID]
+		if !ok {
+			return notFound("profile of vendor", vendorID)
+		}
+		del(r.tx, r.d.profiles, vendorID)
+		del(r.tx, r.d.profileByID, p.ID)
+		del(r.tx, r.d.instances, vendorID)
+		return nil
+	})
+}
+
+func (r profiles) Instances(_ context.Context, vendorID uuid.UUID) ([]vendor.SecurityInstance, error) {
+	if err := r.readable(); err != nil {
+		return nil, err
+	}
+	out := slices.Clone(r.d.instances[vendorID])
+	if out == nil {
+		out = []vendor.SecurityInstance{}
+	}
+	return out, nil
+}
+
+func (r profiles) ReplaceInstances(_ context.Context, vendorID uuid.UUID, is []vendor.SecurityInstance) error {
+	return r.atomic(func() error {
+		if err := requireRow(r.d.vendors, vendorID, "vendor"); err != nil {
+			return err
+		}
+		rows := slices.Clone(is)
+		for i := range rows {
+			rows[i].VendorID = vendorID
+		}
+		// Stored in read order, so reads need no sorting.
+		slices.SortStableFunc(rows, func(a, b vendor.SecurityInstance) int {
+			return cmp.Or(cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)), b.ObservedAt.Compare(a.ObservedAt))
+		})
+		if len(rows) == 0 {
+			del(r.tx, r.d.instances, vendorID)
+			return nil
+		}
+		put(r.tx, r.d.instances, vendorID, rows)
+		return nil
+	})
+}
+
+// severityRank orders severities most severe first; unknown ones go last.
+func severityRank(s string) int {
+	i := slices.Index(vendor.SeverityValues(), s)
+	if i < 0 {
+		return len(vendor.SeverityValues())
+	}
+	return i
+}
+
+// enrichmentStatus summarises a profile's per-section states for list
+// entries: no profile or no sections is "", then the most pressing state
+// wins (running, queued, failed), and otherwise the vendor is "done".
+func enrichmentStatus(p vendor.Profile, ok bool) string {
+	if !ok || len(p.Enrichment) == 0 {
+		return ""
+	}
+	seen := map[string]bool{}
+	for _, s := range p.Enrichment {
+		seen[s.Status] = true
+	}
+	for _, s := range []string{"running", "queued", "failed"} {
+		if seen[s] {
+			return s
+		}
+	}
+	return "done"
+}

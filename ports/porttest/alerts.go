@@ -1,0 +1,265 @@
+package porttest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/subscriber"
+	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+func subscriberIDs(ss []subscriber.Subscriber) []uuid.UUID {
+	return idsOf(ss, func(s subscriber.Subscriber) uuid.UUID { return s.ID })
+}
+
+func recipients(f *fixture, vendorID uuid.UUID) []subscriber.Recipient {
+	f.t.Helper()
+	return load(f, func(ctx context.Context, tx ports.Tx) ([]subscriber.Recipient, error) {
+		return tx.Subscribers().Recipients(ctx, vendorID)
+	})
+}
+
+func recipientIDs(rs []subscriber.Recipient) []uuid.UUID {
+	return idsOf(rs, func(r subscriber.Recipient) uuid.UUID { return r.SubscriberID })
+}
+
+func saveSubscriber(f *fixture, s subscriber.Subscriber) error {
+	return f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Subscribers().Save(ctx, s) })
+}
+
+var subscriberCases = []testCase{
+	{"Save then Get, GetByEmail and List by e-mail", func(t *testing.T, f *fixture) {
+		a := f.org("Acme Org")
+		l, other := f.list(a.ID, vendorlist.MasterList), f.list(a.ID, "other")
+		cid := f.subscriber(l, "cid@example.com", false)
+		ann := f.subscriber(l, "ann@example.com", true)
+		f.subscriber(other, "bob@example.com", true)
+		got := load(f, func(ctx context.Context, tx ports.Tx) (subscriber.Subscriber, error) {
+			return tx.Subscribers().Get(ctx, ann.ID)
+		})
+		equal(t, "account", got.AccountID, a.ID)
+		equal(t, "list", got.ListID, l.ID)
+		equal(t, "email", got.Email, "ann@example.com")
+		equal(t, "status", got.Status, subscriber.StatusConfirmed)
+		if got.ConfirmedAt == nil || !got.ConfirmedAt.Equal(*ann.ConfirmedAt) {
+			t.Fatalf("confirmed_at: got %v, want %v", got.ConfirmedAt, ann.ConfirmedAt)
+		}
+		sameTime(t, "created_at", got.CreatedAt, ann.CreatedAt)
+		byEmail := load(f, func(ctx context.Context, tx ports.Tx) (subscriber.Subscriber, error) {
+			return tx.Subscribers().GetByEmail(ctx, l.ID, "cid@example.com")
+		})
+		equal(t, "by e-mail", byEmail.ID, cid.ID)
+		equal(t, "pending has no confirmed_at", byEmail.ConfirmedAt == nil, true)
+		ss := load(f, func(ctx context.Context, tx ports.Tx) ([]subscriber.Subscriber, error) {
+			return tx.Subscribers().List(ctx, l.ID)
+		})
+		sameIDs(t, "list", subscriberIDs(ss), []uuid.UUID{ann.ID, cid.ID})
+		_, err := loadErr(f, func(ctx context.Context, tx ports.Tx) (subscriber.Subscriber, error) {
+			return tx.Subscribers().GetByEmail(ctx, other.ID, "ann@example.com")
+		})
+		wantErr(t, "GetByEmail on another list", err, core.ErrNotFound)
+		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (subscriber.Subscriber, error) {
+			return tx.Subscribers().Get(ctx, newID())
+		})
+		wantErr(t, "Get absent", err, core.ErrNotFound)
+	}},
+	{"Save updates by id", func(t *testing.T, f *fixture) {
+		a := f.org("Acme Org")
+		l := f.list(a.ID, vendorlist.MasterList)
+		s := f.subscriber(l, "ann@example.com", false)
+		at := f.tick()
+		s.Status, s.ConfirmedAt = subscriber.StatusConfirmed, &at
+		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Subscribers().Save(ctx, s) })
+		got := load(f, func(ctx context.Context, tx ports.Tx) (subscriber.Subscriber, error) {
+			return tx.Subscribers().Get(ctx, s.ID)
+		})
+		equal(t, "status", got.Status, subscriber.StatusConfirmed)
+		ss := load(f, func(ctx context.Context, tx ports.Tx) ([]subscriber.Subscriber, error) {
+			return tx.Subscribers().List(ctx, l.ID)
+		})
+		equal(t, "subscribers", len(ss), 1)
+	}},
+	{"Save refuses a second subscriber with the e-mail on a list only", func(t *testing.T, f *fixture) {
+		a := f.org("Acme Org")
+		l, other := f.list(a.ID, vendorlist.MasterList), f.list(a.ID, "other")
+		f.subscriber(l, "ann@example.com", false)
+		wantErr(t, "same list and e-mail", saveSubscriber(f, f.newSubscriber(l, "ann@example.com", true)), core.ErrConflict)
+		if err := saveSubscriber(f, f.newSubscriber(other, "ann@example.com", true)); err != nil {
+			t.Fatalf("same e-mail on another list: %v", err)
+		}
+	}},
+	{"Delete removes by e-mail and counts", func(t *testing.T, f *fixture) {
+		a := f.org("Acme Org")
+		l, other := f.list(a.ID, vendorlist.MasterList), f.list(a.ID, "other")
+		f.subscriber(l, "ann@example.com", true)
+		bob := f.subscriber(l, "bob@example.com", true)
+		f.subscriber(l, "cid@example.com", false)
+		otherAnn := f.subscriber(other, "ann@example.com", true)
+		var n int
+		f.write(func(ctx context.Context, tx ports.Tx) (err error) {
+			n, err = tx.Subscribers().Delete(ctx, l.ID, []string{"ann@example.com", "cid@example.com", "nobody@example.com"})
+			return err
+		})
+		equal(t, "deleted", n, 2)
+		ss := load(f, func(ctx context.Context, tx ports.Tx) ([]subscriber.Subscriber, error) {
+			return tx.Subscribers().List(ctx, l.ID)
+		})
+		sameIDs(t, "left", subscriberIDs(ss), []uuid.UUID{bob.ID})
+		got := load(f, func(ctx context.Context, tx ports.Tx) (subscriber.Subscriber, error) {
+			return tx.Subscribers().Get(ctx, otherAnn.ID)
+		})
+		equal(t, "other list keeps its subscriber", got.ID, otherAnn.ID)
+	}},
+	{"Recipients are confirmed subscribers of lists carrying the vendor with alerts on", func(t *testing.T, f *fixture) {
+		a, b := f.org("Acme Org"), f.org("Beta Org")
+		la, lquiet, lb, lnone := f.list(a.ID, vendorlist.MasterList), f.list(a.ID, "quiet"), f.list(b.ID, vendorlist.MasterList), f.list(b.ID, "none")
+		vs := f.vendors("Acme", "Beta")
+		v := vs[0]
+		f.onList(la.ID, v)
+		f.onList(lquiet.ID, v)
+		f.onList(lb.ID, v)
+		f.onList(lnone.ID, vs[1])
+		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().SetAlerts(ctx, lquiet.ID, v.ID, false) })
+		ann := f.subscriber(la, "ann@example.com", true)
+		f.subscriber(la, "pending@example.com", false)
+		f.subscriber(lquiet, "quiet@example.com", true)
+		bob := f.subscriber(lb, "bob@example.com", true)
+		f.subscriber(lnone, "none@example.com", true)
+		rs := recipients(f, v.ID)
+		sameIDSet(t, "recipients", recipientIDs(rs), []uuid.UUID{ann.ID, bob.ID})
+		for _, r := range rs {
+			if r.SubscriberID == ann.ID {
+				equal(t, "account", r.AccountID, a.ID)
+				equal(t, "list", r.ListID, la.ID)
+				equal(t, "list name", r.ListName, vendorlist.MasterList)
+				equal(t, "email", r.Email, "ann@example.com")
+			}
+		}
+		f.write(func(ctx context.Context, tx ports.Tx) error {
+			return tx.Lists().RemoveEntries(ctx, lb.ID, []uuid.UUID{v.ID})
+		})
+		sameIDSet(t, "recipients after removal from a list", recipientIDs(recipients(f, v.ID)), []uuid.UUID{ann.ID})
+		equal(t, "recipients of an unlisted vendor", len(recipients(f, f.vendors("Cobalt")[0].ID)), 0)
+	}},
+}
+
+func createIncident(f *fixture, in vendor.Incident) error {
+	return f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Incidents().Create(ctx, in) })
+}
+
+func incidentIDs(ins []vendor.Incident) []uuid.UUID {
+	return idsOf(ins, func(in vendor.Incident) uuid.UUID { return in.ID })
+}
+
+var incidentCases = []testCase{
+	{"Create then Get and ListByVendor newest first", func(t *testing.T, f *fixture) {
+		vs := f.vendors("Acme", "Beta")
+		older, newer := f.newIncident(vs[0].ID, "1"), f.newIncident(vs[0].ID, "2")
+		newer.Backfilled = true
+		for _, in := range []vendor.Incident{newer, older, f.newIncident(vs[1].ID, "3")} {
+			if err := createIncident(f, in); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := load(f, func(ctx context.Context, tx ports.Tx) (vendor.Incident, error) {
+			return tx.Incidents().Get(ctx, newer.ID)
+		})
+		equal(t, "vendor", got.VendorID, vs[0].ID)
+		equal(t, "title", got.Title, newer.Title)
+		equal(t, "severity", got.Severity, "high")
+		equal(t, "status", got.Status, "open")
+		equal(t, "source", got.Source, "feed")
+		equal(t, "external id", got.ExternalID, "2")
+		equal(t, "backfilled", got.Backfilled, true)
+		sameStrings(t, "impacted data", got.PotentiallyImpactedData, []string{"email"})
+		sameTime(t, "published_at", got.PublishedAt, newer.PublishedAt)
+		list := load(f, func(ctx context.Context, tx ports.Tx) ([]vendor.Incident, error) {
+			return tx.Incidents().ListByVendor(ctx, vs[0].ID)
+		})
+		sameIDs(t, "by vendor", incidentIDs(list), []uuid.UUID{newer.ID, older.ID})
+		_, err := loadErr(f, func(ctx context.Context, tx ports.Tx) (vendor.Incident, error) {
+			return tx.Incidents().Get(ctx, newID())
+		})
+		wantErr(t, "Get absent", err, core.ErrNotFound)
+	}},
+	{"Create refuses a second incident with the same vendor, source and external id", func(t *testing.T, f *fixture) {
+		vs := f.vendors("Acme", "Beta")
+		first := f.newIncident(vs[0].ID, "1")
+		if err := createIncident(f, first); err != nil {
+			t.Fatal(err)
+		}
+		wantErr(t, "same key", createIncident(f, f.newIncident(vs[0].ID, "1")), core.ErrConflict)
+		for name, in := range map[string]vendor.Incident{
+			"other vendor":      f.newIncident(vs[1].ID, "1"),
+			"other external id": f.newIncident(vs[0].ID, "2"),
+		} {
+			if err := createIncident(f, in); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+		}
+		otherSource := f.newIncident(vs[0].ID, "1")
+		otherSource.Source = "manual"
+		if err := createIncident(f, otherSource); err != nil {
+			t.Fatalf("other source: %v", err)
+		}
+	}},
+	{"Merge inserts only new incidents and returns them", func(t *testing.T, f *fixture) {
+		v := f.vendors("Acme")[0]
+		old := f.newIncident(v.ID, "1")
+		if err := createIncident(f, old); err != nil {
+			t.Fatal(err)
+		}
+		fresh := []vendor.Incident{f.newIncident(v.ID, "2"), f.newIncident(v.ID, "3")}
+		var got []vendor.Incident
+		f.write(func(ctx context.Context, tx ports.Tx) (err error) {
+			got, err = tx.Incidents().Merge(ctx, []vendor.Incident{f.newIncident(v.ID, "1"), fresh[0], fresh[1]})
+			return err
+		})
+		sameIDSet(t, "inserted", incidentIDs(got), incidentIDs(fresh))
+		all := load(f, func(ctx context.Context, tx ports.Tx) ([]vendor.Incident, error) {
+			return tx.Incidents().ListByVendor(ctx, v.ID)
+		})
+		sameIDSet(t, "stored", incidentIDs(all), []uuid.UUID{old.ID, fresh[0].ID, fresh[1].ID})
+		f.write(func(ctx context.Context, tx ports.Tx) (err error) {
+			got, err = tx.Incidents().Merge(ctx, fresh)
+			return err
+		})
+		equal(t, "inserted on re-run", len(got), 0)
+	}},
+}
+
+func claimDelivery(f *fixture, key string) bool {
+	f.t.Helper()
+	var ok bool
+	now := f.tick()
+	f.write(func(ctx context.Context, tx ports.Tx) (err error) {
+		ok, err = tx.Deliveries().Claim(ctx, key, now)
+		return err
+	})
+	return ok
+}
+
+var deliveryCases = []testCase{
+	{"Claim is true once, Release allows it again", func(t *testing.T, f *fixture) {
+		equal(t, "first claim", claimDelivery(f, "alert:1:ann"), true)
+		equal(t, "second claim", claimDelivery(f, "alert:1:ann"), false)
+		equal(t, "other key", claimDelivery(f, "alert:1:bob"), true)
+		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Deliveries().Release(ctx, "alert:1:ann") })
+		equal(t, "claim after release", claimDelivery(f, "alert:1:ann"), true)
+		equal(t, "claim after re-claim", claimDelivery(f, "alert:1:ann"), false)
+	}},
+	{"a claim in a failed unit of work is forgotten", func(t *testing.T, f *fixture) {
+		err := f.try(func(ctx context.Context, tx ports.Tx) error {
+			if _, err := tx.Deliveries().Claim(ctx, "alert:1:ann", f.now); err != nil {
+				return err
+			}
+			return errBoom
+		})
+		wantErr(t, "InTx", err, errBoom)
+		equal(t, "claim after rollback", claimDelivery(f, "alert:1:ann"), true)
+	}},
+}

@@ -1,0 +1,243 @@
+package porttest
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/core/run"
+	"github.com/vetted-dev/vetted/core/subscriber"
+	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// The builders below make valid core values with the core constructors and
+// store them, each in its own unit of work; the new* variants only build.
+
+// must returns v, failing the test when the constructor that made it
+// refused its input: f.must(account.NewAccount(...)).
+func must[T any](v T, err error) func(t *testing.T) T {
+	return func(t *testing.T) T {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("fixture: %v", err)
+		}
+		return v
+	}
+}
+
+func (f *fixture) newUser(email string) account.User {
+	return account.User{ID: newID(), Subject: "sub-" + email, Email: email, Name: "Name of " + email,
+		EmailVerified: true, CreatedAt: f.tick()}
+}
+
+func (f *fixture) user(email string) account.User {
+	f.t.Helper()
+	u := f.newUser(email)
+	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Users().Save(ctx, u) })
+	return u
+}
+
+func (f *fixture) newOrg(name string) account.Account {
+	f.t.Helper()
+	return must(account.NewAccount(newID(), name, f.tick()))(f.t)
+}
+
+func (f *fixture) org(name string) account.Account {
+	f.t.Helper()
+	a := f.newOrg(name)
+	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Create(ctx, a) })
+	return a
+}
+
+func (f *fixture) personal(u account.User) account.Account {
+	f.t.Helper()
+	a := account.NewPersonal(u.ID, f.tick())
+	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Create(ctx, a) })
+	return a
+}
+
+func (f *fixture) member(a account.Account, u account.User, role account.Role) {
+	f.t.Helper()
+	m := account.Member{AccountID: a.ID, UserID: u.ID, Role: role, CreatedAt: f.tick()}
+	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Members().Put(ctx, []account.Member{m}) })
+}
+
+func (f *fixture) newVendor(name, website string) vendor.Vendor {
+	f.t.Helper()
+	return must(vendor.New(newID(), name, website, f.tick()))(f.t)
+}
+
+// vendors ensures directory entries (without websites) named names.
+func (f *fixture) vendors(names ...string) []vendor.Vendor {
+	f.t.Helper()
+	in := make([]vendor.Vendor, len(names))
+	for i, n := range names {
+		in[i] = f.newVendor(n, "")
+	}
+	return f.ensure(in...)
+}
+
+func (f *fixture) ensure(in ...vendor.Vendor) []vendor.Vendor {
+	f.t.Helper()
+	var out []vendor.Vendor
+	f.write(func(ctx context.Context, tx ports.Tx) (err error) {
+		out, err = tx.Vendors().Ensure(ctx, in)
+		return err
+	})
+	return out
+}
+
+func (f *fixture) newProfile(vendorID uuid.UUID) vendor.Profile {
+	p := vendor.NewProfile(newID(), vendorID, f.tick())
+	rating := 87
+	p.Company.CompanyDescription = "Makes things"
+	p.Company.Alias = []string{"alias-one"}
+	p.Scores.SecurityRating = &rating
+	p.Scores.Grade = vendor.Grade(rating)
+	p.Enrichment[vendor.SectionBasic] = vendor.SectionStatus{Status: "done", UpdatedAt: f.now, Source: "web"}
+	p.LatestGRC = &vendor.GRCAssessment{AggregateScore: 80, Grade: "B", Recommendation: "approve",
+		DomainScores: []vendor.DomainScore{{Domain: "compliance", Score: 80, Weight: 1, Findings: []string{"soc2"}}},
+		AssessedAt:   f.now}
+	return p
+}
+
+func (f *fixture) profile(vendorID uuid.UUID) vendor.Profile {
+	f.t.Helper()
+	p := f.newProfile(vendorID)
+	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Profiles().Save(ctx, p) })
+	return p
+}
+
+func (f *fixture) newList(accountID uuid.UUID, name string) vendorlist.List {
+	f.t.Helper()
+	return must(vendorlist.New(newID(), accountID, name, f.tick()))(f.t)
+}
+
+func (f *fixture) list(accountID uuid.UUID, name string) vendorlist.List {
+	f.t.Helper()
+	l := f.newList(accountID, name)
+	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().Create(ctx, l) })
+	return l
+}
+
+// onList puts vendors on a list.
+func (f *fixture) onList(listID uuid.UUID, vs ...vendor.Vendor) {
+	f.t.Helper()
+	ids := idsOf(vs, func(v vendor.Vendor) uuid.UUID { return v.ID })
+	now := f.tick()
+	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().AddEntries(ctx, listID, ids, now) })
+}
+
+func (f *fixture) newProduct(listID, vendorID uuid.UUID, name string) vendorlist.Product {
+	f.t.Helper()
+	return must(vendorlist.NewProduct(newID(), listID, vendorID, name, f.tick()))(f.t)
+}
+
+func (f *fixture) product(listID, vendorID uuid.UUID, name string) vendorlist.Product {
+	f.t.Helper()
+	p := f.newProduct(listID, vendorID, name)
+	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().AddProduct(ctx, p) })
+	return p
+}
+
+func (f *fixture) newAssessment(l vendorlist.List, v vendor.Vendor) review.Assessment {
+	f.t.Helper()
+	useCase := "payroll"
+	fields := must(review.Apply(review.Fields{}, review.Input{UseCase: &useCase, DataCollected: []string{"email", "name"}}))(f.t)
+	now := f.tick()
+	return review.Assessment{ID: newID(), AccountID: l.AccountID, ListID: l.ID, VendorID: v.ID,
+		VendorName: v.Name.String(), Fields: fields, CreatedAt: now, CreatedBy: "ann@example.com",
+		UpdatedAt: now, UpdatedBy: "ann@example.com"}
+}
+
+func (f *fixture) assessment(l vendorlist.List, v vendor.Vendor) review.Assessment {
+	f.t.Helper()
+	a := f.newAssessment(l, v)
+	f.saveAssessments(a)
+	return a
+}
+
+func (f *fixture) saveAssessments(as ...review.Assessment) {
+	f.t.Helper()
+	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Assessments().Save(ctx, as) })
+}
+
+func (f *fixture) event(a review.Assessment, field string) review.AuditEvent {
+	f.t.Helper()
+	e := review.AuditEvent{ID: newID(), AssessmentID: a.ID, AccountID: a.AccountID, CreatedAt: f.tick(),
+		SubmittedBy: "ann@example.com", Changes: []review.Change{{Field: field, OldValue: "", NewValue: "x"}}}
+	f.write(func(ctx context.Context, tx ports.Tx) error {
+		return tx.Assessments().AppendEvents(ctx, []review.AuditEvent{e})
+	})
+	return e
+}
+
+func (f *fixture) document(a review.Assessment, name string) document.Document {
+	f.t.Helper()
+	d := must(document.New(newID(), a.AccountID, a.ID, name, "application/pdf", "ann@example.com", f.tick()))(f.t)
+	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Documents().Create(ctx, d) })
+	return d
+}
+
+func (f *fixture) newSubscriber(l vendorlist.List, email string, confirmed bool) subscriber.Subscriber {
+	s := subscriber.Subscriber{ID: newID(), AccountID: l.AccountID, ListID: l.ID, Email: email,
+		Status: subscriber.StatusPending, CreatedAt: f.tick()}
+	if confirmed {
+		at := f.now
+		s.Status, s.ConfirmedAt = subscriber.StatusConfirmed, &at
+	}
+	return s
+}
+
+func (f *fixture) subscriber(l vendorlist.List, email string, confirmed bool) subscriber.Subscriber {
+	f.t.Helper()
+	s := f.newSubscriber(l, email, confirmed)
+	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Subscribers().Save(ctx, s) })
+	return s
+}
+
+func (f *fixture) newIncident(vendorID uuid.UUID, externalID string) vendor.Incident {
+	f.t.Helper()
+	now := f.tick()
+	return must(vendor.NewIncident(vendor.Incident{ID: newID(), VendorID: vendorID, Title: "Breach " + externalID,
+		Severity: "high", Source: "feed", ExternalID: externalID, PotentiallyImpactedData: []string{"email"},
+		PublishedAt: now, CreatedAt: now}))(f.t)
+}
+
+func (f *fixture) newRun(jobs int) run.Run {
+	now := f.tick()
+	r := run.Run{ID: newID(), Kind: run.KindEnrich, Sections: []string{"basic"}, CreatedBy: "admin@example.com",
+		Jobs: []run.Job{}, CreatedAt: now, UpdatedAt: now}
+	for range jobs {
+		r.Jobs = append(r.Jobs, run.Job{ID: newID(), VendorID: newID(), VendorName: "Vendor", Status: run.StatusQueued})
+	}
+	return r
+}
+
+func (f *fixture) run(jobs int) run.Run {
+	f.t.Helper()
+	r := f.newRun(jobs)
+	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Runs().Create(ctx, r) })
+	return r
+}
+
+func (f *fixture) newMessage() outbox.Message {
+	return outbox.New(newID(), outbox.KindBlobDelete, outbox.BlobDelete{Keys: []string{"k"}}, f.tick())
+}
+
+// payloadKeys decodes the keys of a BlobDelete payload.
+func payloadKeys(t *testing.T, m outbox.Message) []string {
+	t.Helper()
+	var p outbox.BlobDelete
+	if err := json.Unmarshal(m.Payload, &p); err != nil {
+		t.Fatalf("payload of %v: %v", m.ID, err)
+	}
+	return p.Keys
+}

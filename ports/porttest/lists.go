@@ -1,0 +1,308 @@
+package porttest
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/core/subscriber"
+	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+func listIDs(ls []vendorlist.List) []uuid.UUID {
+	return idsOf(ls, func(l vendorlist.List) uuid.UUID { return l.ID })
+}
+
+func entryVendors(es []vendorlist.Entry) []uuid.UUID {
+	return idsOf(es, func(e vendorlist.Entry) uuid.UUID { return e.VendorID })
+}
+
+func productNames(ps []vendorlist.Product) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = strings.ToLower(p.Name)
+	}
+	return out
+}
+
+func entries(f *fixture, listID uuid.UUID) []vendorlist.Entry {
+	f.t.Helper()
+	return load(f, func(ctx context.Context, tx ports.Tx) ([]vendorlist.Entry, error) {
+		return tx.Lists().Entries(ctx, listID)
+	})
+}
+
+// entryOf returns the entry of a vendor, failing when it is not on the list.
+func entryOf(f *fixture, listID, vendorID uuid.UUID) vendorlist.Entry {
+	f.t.Helper()
+	for _, e := range entries(f, listID) {
+		if e.VendorID == vendorID {
+			return e
+		}
+	}
+	f.t.Fatalf("vendor %v is not on list %v", vendorID, listID)
+	return vendorlist.Entry{}
+}
+
+func getList(f *fixture, accountID, id uuid.UUID) (vendorlist.List, error) {
+	return loadErr(f, func(ctx context.Context, tx ports.Tx) (vendorlist.List, error) {
+		return tx.Lists().Get(ctx, accountID, id)
+	})
+}
+
+func addProduct(f *fixture, p vendorlist.Product) error {
+	return f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().AddProduct(ctx, p) })
+}
+
+var listCases = []testCase{
+	{"Create then Get, GetByName and ListByAccount with vendor counts", func(t *testing.T, f *fixture) {
+		a, other := f.org("Acme"), f.org("Beta")
+		master, zed := f.list(a.ID, vendorlist.MasterList), f.list(a.ID, "zed")
+		audit := f.list(a.ID, "audit")
+		f.list(other.ID, "audit")
+		f.onList(master.ID, f.vendors("Acme", "Beta")...)
+		got, err := getList(f, a.ID, master.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		equal(t, "name", got.Name, vendorlist.MasterList)
+		equal(t, "account", got.AccountID, a.ID)
+		equal(t, "vendor count", got.VendorCount, 2)
+		sameTime(t, "created_at", got.CreatedAt, master.CreatedAt)
+		byName := load(f, func(ctx context.Context, tx ports.Tx) (vendorlist.List, error) {
+			return tx.Lists().GetByName(ctx, a.ID, "audit")
+		})
+		equal(t, "by name", byName.ID, audit.ID)
+		ls := load(f, func(ctx context.Context, tx ports.Tx) ([]vendorlist.List, error) {
+			return tx.Lists().ListByAccount(ctx, a.ID)
+		})
+		sameIDs(t, "lists by name", listIDs(ls), []uuid.UUID{audit.ID, master.ID, zed.ID})
+		equal(t, "listed vendor count", ls[1].VendorCount, 2)
+		equal(t, "empty list count", ls[0].VendorCount, 0)
+	}},
+	{"Create refuses a second list of the same name in an account only", func(t *testing.T, f *fixture) {
+		a, other := f.org("Acme"), f.org("Beta")
+		f.list(a.ID, "audit")
+		err := f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().Create(ctx, f.newList(a.ID, "audit")) })
+		wantErr(t, "same name", err, core.ErrConflict)
+		f.list(other.ID, "audit")
+		ls := load(f, func(ctx context.Context, tx ports.Tx) ([]vendorlist.List, error) {
+			return tx.Lists().ListByAccount(ctx, a.ID)
+		})
+		equal(t, "lists of the account", len(ls), 1)
+	}},
+	{"reads are scoped to the account", func(t *testing.T, f *fixture) {
+		a, other := f.org("Acme"), f.org("Beta")
+		l := f.list(a.ID, "audit")
+		_, err := getList(f, other.ID, l.ID)
+		wantErr(t, "Get from another account", err, core.ErrNotFound)
+		_, err = getList(f, a.ID, newID())
+		wantErr(t, "Get absent", err, core.ErrNotFound)
+		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (vendorlist.List, error) {
+			return tx.Lists().GetByName(ctx, other.ID, "audit")
+		})
+		wantErr(t, "GetByName from another account", err, core.ErrNotFound)
+		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (vendorlist.List, error) {
+			return tx.Lists().GetByName(ctx, a.ID, "nothing")
+		})
+		wantErr(t, "GetByName absent", err, core.ErrNotFound)
+		err = f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().Delete(ctx, other.ID, l.ID) })
+		wantErr(t, "Delete from another account", err, core.ErrNotFound)
+		if _, err := getList(f, a.ID, l.ID); err != nil {
+			t.Fatalf("list after a refused Delete: %v", err)
+		}
+	}},
+	{"Entries are by vendor name with website, is_custom, alerts and products", func(t *testing.T, f *fixture) {
+		a := f.org("Acme Org")
+		l := f.list(a.ID, vendorlist.MasterList)
+		vs := f.ensure(f.newVendor("Zeta", "https://zeta.example"), f.newVendor("Acme", ""), f.newVendor("Mu", ""))
+		f.profile(vs[0].ID)
+		f.onList(l.ID, vs...)
+		added := f.now
+		f.product(l.ID, vs[0].ID, "Payroll")
+		f.product(l.ID, vs[0].ID, "Analytics")
+		es := entries(f, l.ID)
+		sameIDs(t, "entries", entryVendors(es), []uuid.UUID{vs[1].ID, vs[2].ID, vs[0].ID})
+		z := es[2]
+		equal(t, "list id", z.ListID, l.ID)
+		equal(t, "vendor name", z.VendorName, "Zeta")
+		equal(t, "website", z.WebsiteURL, "https://zeta.example")
+		equal(t, "profiled vendor is not custom", z.IsCustom, false)
+		equal(t, "vendor without profile is custom", es[0].IsCustom, true)
+		equal(t, "alerts enabled by default", z.AlertsEnabled, true)
+		sameTime(t, "added_at", z.AddedAt, added)
+		got := productNames(z.Products)
+		if len(got) != 2 || !(got[0] == "payroll" && got[1] == "analytics" || got[0] == "analytics" && got[1] == "payroll") {
+			t.Fatalf("products: got %q, want Payroll and Analytics", got)
+		}
+		equal(t, "product vendor", z.Products[0].VendorID, vs[0].ID)
+		equal(t, "no products", len(es[0].Products), 0)
+	}},
+	{"AddEntries leaves vendors already on the list as they are", func(t *testing.T, f *fixture) {
+		a := f.org("Acme Org")
+		l := f.list(a.ID, vendorlist.MasterList)
+		vs := f.vendors("Acme", "Beta")
+		f.onList(l.ID, vs[0])
+		first := f.now
+		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().SetAlerts(ctx, l.ID, vs[0].ID, false) })
+		f.onList(l.ID, vs...)
+		e := entryOf(f, l.ID, vs[0].ID)
+		sameTime(t, "added_at kept", e.AddedAt, first)
+		equal(t, "alerts kept", e.AlertsEnabled, false)
+		got := load(f, func(ctx context.Context, tx ports.Tx) ([]uuid.UUID, error) { return tx.Lists().VendorIDs(ctx, l.ID) })
+		sameIDSet(t, "vendor ids", got, vendorIDs(vs))
+		gotL, _ := getList(f, a.ID, l.ID)
+		equal(t, "vendor count", gotL.VendorCount, 2)
+	}},
+	{"RemoveEntries takes vendors off with their products", func(t *testing.T, f *fixture) {
+		a := f.org("Acme Org")
+		l := f.list(a.ID, vendorlist.MasterList)
+		vs := f.vendors("Acme", "Beta", "Cobalt")
+		f.onList(l.ID, vs...)
+		f.product(l.ID, vs[0].ID, "Payroll")
+		f.product(l.ID, vs[1].ID, "Payroll")
+		f.write(func(ctx context.Context, tx ports.Tx) error {
+			return tx.Lists().RemoveEntries(ctx, l.ID, []uuid.UUID{vs[0].ID, vs[2].ID, newID()})
+		})
+		sameIDs(t, "entries left", entryVendors(entries(f, l.ID)), []uuid.UUID{vs[1].ID})
+		equal(t, "other vendor's product stays", len(entryOf(f, l.ID, vs[1].ID).Products), 1)
+		f.onList(l.ID, vs[0])
+		equal(t, "re-added vendor has no products", len(entryOf(f, l.ID, vs[0].ID).Products), 0)
+		if err := addProduct(f, f.newProduct(l.ID, vs[0].ID, "Payroll")); err != nil {
+			t.Fatalf("product name is free again: %v", err)
+		}
+	}},
+	{"SetAlerts toggles alerts and refuses a vendor not on the list", func(t *testing.T, f *fixture) {
+		a := f.org("Acme Org")
+		l := f.list(a.ID, vendorlist.MasterList)
+		vs := f.vendors("Acme", "Beta")
+		f.onList(l.ID, vs[0])
+		for _, want := range []bool{false, true} {
+			f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().SetAlerts(ctx, l.ID, vs[0].ID, want) })
+			equal(t, "alerts", entryOf(f, l.ID, vs[0].ID).AlertsEnabled, want)
+		}
+		err := f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().SetAlerts(ctx, l.ID, vs[1].ID, false) })
+		wantErr(t, "vendor not on list", err, core.ErrNotFound)
+	}},
+	{"AddProduct refuses duplicates case-insensitively and vendors not on the list", func(t *testing.T, f *fixture) {
+		a := f.org("Acme Org")
+		l, other := f.list(a.ID, vendorlist.MasterList), f.list(a.ID, "other")
+		vs := f.vendors("Acme", "Beta", "Cobalt")
+		f.onList(l.ID, vs[0], vs[1])
+		f.onList(other.ID, vs[0])
+		f.product(l.ID, vs[0].ID, "Payroll")
+		wantErr(t, "same name other case", addProduct(f, f.newProduct(l.ID, vs[0].ID, "PAYROLL")), core.ErrConflict)
+		wantErr(t, "vendor not on list", addProduct(f, f.newProduct(l.ID, vs[2].ID, "Payroll")), core.ErrNotFound)
+		for name, p := range map[string]vendorlist.Product{
+			"same name, other vendor": f.newProduct(l.ID, vs[1].ID, "Payroll"),
+			"same name, other list":   f.newProduct(other.ID, vs[0].ID, "Payroll"),
+		} {
+			if err := addProduct(f, p); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+		}
+		equal(t, "products of the vendor", len(entryOf(f, l.ID, vs[0].ID).Products), 1)
+	}},
+	{"MergeProducts inserts only new rows and counts them", func(t *testing.T, f *fixture) {
+		a := f.org("Acme Org")
+		l := f.list(a.ID, vendorlist.MasterList)
+		vs := f.vendors("Acme", "Beta")
+		f.onList(l.ID, vs...)
+		f.product(l.ID, vs[0].ID, "Payroll")
+		var n int
+		f.write(func(ctx context.Context, tx ports.Tx) (err error) {
+			n, err = tx.Lists().MergeProducts(ctx, []vendorlist.Product{
+				f.newProduct(l.ID, vs[0].ID, "payroll"),
+				f.newProduct(l.ID, vs[0].ID, "Analytics"),
+				f.newProduct(l.ID, vs[1].ID, "Payroll"),
+			})
+			return err
+		})
+		equal(t, "inserted", n, 2)
+		equal(t, "first vendor's products", len(entryOf(f, l.ID, vs[0].ID).Products), 2)
+		equal(t, "second vendor's products", len(entryOf(f, l.ID, vs[1].ID).Products), 1)
+		f.write(func(ctx context.Context, tx ports.Tx) (err error) {
+			n, err = tx.Lists().MergeProducts(ctx, []vendorlist.Product{f.newProduct(l.ID, vs[1].ID, "PAYROLL")})
+			return err
+		})
+		equal(t, "inserted on re-run", n, 0)
+	}},
+	{"Delete removes the list with its entries, products, assessments and subscribers", func(t *testing.T, f *fixture) {
+		a := f.org("Acme Org")
+		l, kept := f.list(a.ID, "audit"), f.list(a.ID, vendorlist.MasterList)
+		vs := f.vendors("Acme")
+		f.onList(l.ID, vs...)
+		f.onList(kept.ID, vs...)
+		f.product(l.ID, vs[0].ID, "Payroll")
+		f.product(kept.ID, vs[0].ID, "Payroll")
+		asmt, keptAsmt := f.assessment(l, vs[0]), f.assessment(kept, vs[0])
+		sub, keptSub := f.subscriber(l, "ann@example.com", true), f.subscriber(kept, "ann@example.com", true)
+		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().Delete(ctx, a.ID, l.ID) })
+		_, err := getList(f, a.ID, l.ID)
+		wantErr(t, "list", err, core.ErrNotFound)
+		equal(t, "entries", len(entries(f, l.ID)), 0)
+		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (review.Assessment, error) {
+			return tx.Assessments().Get(ctx, a.ID, asmt.ID)
+		})
+		wantErr(t, "assessment", err, core.ErrNotFound)
+		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (subscriber.Subscriber, error) {
+			return tx.Subscribers().Get(ctx, sub.ID)
+		})
+		wantErr(t, "subscriber", err, core.ErrNotFound)
+		equal(t, "kept list's products", len(entryOf(f, kept.ID, vs[0].ID).Products), 1)
+		f.read(func(ctx context.Context, tx ports.Tx) error {
+			if _, err := tx.Assessments().Get(ctx, a.ID, keptAsmt.ID); err != nil {
+				t.Errorf("kept assessment: %v", err)
+			}
+			if _, err := tx.Subscribers().Get(ctx, keptSub.ID); err != nil {
+				t.Errorf("kept subscriber: %v", err)
+			}
+			return nil
+		})
+		err = f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().Delete(ctx, a.ID, l.ID) })
+		wantErr(t, "Delete again", err, core.ErrNotFound)
+		// The name is free again.
+		f.list(a.ID, "audit")
+	}},
+}
+
+func claimed(f *fixture, accountID uuid.UUID, ids ...uuid.UUID) []uuid.UUID {
+	f.t.Helper()
+	return load(f, func(ctx context.Context, tx ports.Tx) ([]uuid.UUID, error) {
+		return tx.Quota().Claimed(ctx, accountID, ids)
+	})
+}
+
+func used(f *fixture, accountID uuid.UUID) int {
+	f.t.Helper()
+	return load(f, func(ctx context.Context, tx ports.Tx) (int, error) { return tx.Quota().Used(ctx, accountID) })
+}
+
+func claim(f *fixture, accountID uuid.UUID, vs ...vendor.Vendor) {
+	f.t.Helper()
+	now := f.tick()
+	f.write(func(ctx context.Context, tx ports.Tx) error {
+		return tx.Quota().Claim(ctx, accountID, vendorIDs(vs), now)
+	})
+}
+
+var quotaCases = []testCase{
+	{"Claim is idempotent and counted per account", func(t *testing.T, f *fixture) {
+		a, other := f.org("Acme"), f.org("Beta")
+		vs := f.vendors("Acme", "Beta", "Cobalt")
+		equal(t, "used before", used(f, a.ID), 0)
+		claim(f, a.ID, vs[0], vs[1])
+		claim(f, a.ID, vs[1], vs[0])
+		claim(f, other.ID, vs[2])
+		equal(t, "used", used(f, a.ID), 2)
+		equal(t, "used by the other account", used(f, other.ID), 1)
+		sameIDSet(t, "claimed", claimed(f, a.ID, vs[2].ID, vs[1].ID, vs[0].ID), []uuid.UUID{vs[1].ID, vs[0].ID})
+		sameIDSet(t, "claimed by the other account", claimed(f, other.ID, vendorIDs(vs)...), []uuid.UUID{vs[2].ID})
+		equal(t, "claimed of none", len(claimed(f, a.ID)), 0)
+	}},
+}
