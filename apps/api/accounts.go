@@ -154,8 +154,8 @@ type usersIn struct {
 
 type usersOut struct {
 	Body struct {
-		Accounts []AccountRoleJSON `json:"accounts,omitempty"`
-		Members  []MemberJSON      `json:"members,omitempty"`
+		Accounts *[]AccountRoleJSON `json:"accounts,omitempty" doc:"Without account-id: the caller's organizations and role"`
+		Members  *[]MemberJSON      `json:"members,omitempty" doc:"With account-id: the organization's members"`
 	}
 }
 
@@ -213,17 +213,19 @@ func (s *Server) registerUsers() {
 				if err != nil {
 					return nil, problem(err)
 				}
-				out.Body.Accounts = make([]AccountRoleJSON, 0, len(ms))
+				accs := make([]AccountRoleJSON, 0, len(ms))
 				for _, m := range ms {
-					out.Body.Accounts = append(out.Body.Accounts, AccountRoleJSON{ID: m.Account.ID.String(), Name: m.Account.Name, Active: m.Account.Active, Role: m.Role.String()})
+					accs = append(accs, AccountRoleJSON{ID: m.Account.ID.String(), Name: m.Account.Name, Active: m.Account.Active, Role: m.Role.String()})
 				}
+				out.Body.Accounts = &accs
 				return out, nil
 			}
 			ms, err := s.svc.Members(ctx, a, in.AccountID)
 			if err != nil {
 				return nil, problem(err)
 			}
-			out.Body.Members = membersJSON(ms)
+			members := membersJSON(ms)
+			out.Body.Members = &members
 			return out, nil
 		})
 	huma.Register(s.api, huma.Operation{OperationID: "add-users", Method: http.MethodPost, Path: "/users", Tags: tags,

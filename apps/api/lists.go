@@ -109,9 +109,9 @@ type listsGetIn struct {
 
 type listsGetOut struct {
 	Body struct {
-		Lists   []ListJSON  `json:"lists,omitempty"`
-		List    *ListJSON   `json:"list,omitempty"`
-		Vendors []EntryJSON `json:"vendors,omitempty"`
+		Lists   *[]ListJSON  `json:"lists,omitempty" doc:"Without vendor-list: the account's lists"`
+		List    *ListJSON    `json:"list,omitempty" doc:"With vendor-list: the list"`
+		Vendors *[]EntryJSON `json:"vendors,omitempty" doc:"With vendor-list: its vendors"`
 	}
 }
 
@@ -198,10 +198,11 @@ func (s *Server) registerLists() {
 				if err != nil {
 					return nil, problem(err)
 				}
-				out.Body.Lists = make([]ListJSON, 0, len(ls))
+				lists := make([]ListJSON, 0, len(ls))
 				for _, l := range ls {
-					out.Body.Lists = append(out.Body.Lists, listJSON(l))
+					lists = append(lists, listJSON(l))
 				}
+				out.Body.Lists = &lists
 				return out, nil
 			}
 			l, es, err := s.svc.ListWithVendors(ctx, a, in.AccountID, service.ListRef{ID: in.ListID, Ref: in.VendorList})
@@ -210,10 +211,11 @@ func (s *Server) registerLists() {
 			}
 			lj := listJSON(l)
 			out.Body.List = &lj
-			out.Body.Vendors = make([]EntryJSON, 0, len(es))
+			vendors := make([]EntryJSON, 0, len(es))
 			for _, e := range es {
-				out.Body.Vendors = append(out.Body.Vendors, entryJSON(e))
+				vendors = append(vendors, entryJSON(e))
 			}
+			out.Body.Vendors = &vendors
 			return out, nil
 		})
 	huma.Register(s.api, huma.Operation{OperationID: "post-vendor-lists", Method: http.MethodPost, Path: "/vendor-lists", Tags: tags,

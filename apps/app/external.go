@@ -10,9 +10,6 @@ import (
 
 var errNotWired = errors.New("not wired yet")
 
-func openPostgres(ctx context.Context, a *App, cfg Config) (ports.Store, error) {
-	return nil, errNotWired
-}
 func openS3(ctx context.Context, cfg Config) (ports.BlobStore, error) { return nil, errNotWired }
 func openSMTP(cfg Config) (ports.Mailer, error)                       { return nil, errNotWired }
 func openAsynq(ctx context.Context, a *App, cfg Config) (ports.JobQueue, func(context.Context) error, error) {
@@ -23,6 +20,3 @@ func newIncidentSource(cfg Config) (ports.IncidentSource, error) { return nil, e
 
 // RunWorker runs the asynq worker, scheduler and relay until ctx ends.
 func RunWorker(ctx context.Context, cfg Config, log *slog.Logger) error { return errNotWired }
-
-// Migrate applies the PostgreSQL migrations.
-func Migrate(ctx context.Context, cfg Config, log *slog.Logger) error { return errNotWired }
