@@ -1,0 +1,256 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/core/service"
+)
+
+// AssessmentJSON is an organization's review record of a vendor on a list.
+type AssessmentJSON struct {
+	ID                           string    `json:"id" format:"uuid"`
+	AccountID                    string    `json:"account_id" format:"uuid"`
+	VendorListID                 string    `json:"vendor_list_id" format:"uuid"`
+	VendorID                     string    `json:"vendor_id" format:"uuid"`
+	VendorProfileID              *string   `json:"vendor_profile_id" format:"uuid" doc:"null for a custom vendor"`
+	VendorName                   string    `json:"vendor_name"`
+	ComplianceApprovalStatus     string    `json:"compliance_approval_status" enum:"not-started,in-progress,on-hold,approved,conditional approval,rejected"`
+	ConditionalApprovalCondition string    `json:"conditional_approval_condition"`
+	SponsorBusinessDepartment    string    `json:"sponsor_business_department"`
+	SponsorContact               string    `json:"sponsor_contact"`
+	UseCase                      string    `json:"use_case"`
+	DataCollected                []string  `json:"data_collected"`
+	ComplianceComment            string    `json:"compliance_comment"`
+	CreatedAt                    time.Time `json:"created_at"`
+	CreatedBy                    string    `json:"created_by"`
+	UpdatedAt                    time.Time `json:"updated_at"`
+	UpdatedBy                    string    `json:"updated_by"`
+}
+
+// AuditChangeJSON is one field changed by a save.
+type AuditChangeJSON struct {
+	Field    string `json:"field"`
+	OldValue string `json:"old_value"`
+	NewValue string `json:"new_value"`
+}
+
+// AuditEventJSON is one save that changed fields.
+type AuditEventJSON struct {
+	EventID     string            `json:"event_id" format:"uuid"`
+	CreatedAt   time.Time         `json:"created_at"`
+	SubmittedBy string            `json:"submitted_by"`
+	Changes     []AuditChangeJSON `json:"changes"`
+}
+
+// AuditLogJSON is one field change with its event, the flattened form kept
+// for compatibility.
+type AuditLogJSON struct {
+	EventID     string    `json:"event_id" format:"uuid"`
+	CreatedAt   time.Time `json:"created_at"`
+	SubmittedBy string    `json:"submitted_by"`
+	Field       string    `json:"field"`
+	OldValue    string    `json:"old_value"`
+	NewValue    string    `json:"new_value"`
+}
+
+func assessmentJSON(a review.Assessment) AssessmentJSON {
+	var profileID *string
+	if a.VendorProfileID != nil {
+		id := a.VendorProfileID.String()
+		profileID = &id
+	}
+	return AssessmentJSON{ID: a.ID.String(), AccountID: a.AccountID.String(), VendorListID: a.ListID.String(),
+		VendorID: a.VendorID.String(), VendorProfileID: profileID, VendorName: a.VendorName,
+		ComplianceApprovalStatus: a.Status.String(), ConditionalApprovalCondition: a.ConditionalApprovalCondition,
+		SponsorBusinessDepartment: a.SponsorBusinessDepartment, SponsorContact: a.SponsorContact, UseCase: a.UseCase,
+		DataCollected: nonNil(a.DataCollected), ComplianceComment: a.ComplianceComment,
+		CreatedAt: a.CreatedAt, CreatedBy: a.CreatedBy, UpdatedAt: a.UpdatedAt, UpdatedBy: a.UpdatedBy}
+}
+
+// firstNonEmpty returns the first argument that is not blank.
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if strings.TrimSpace(v) != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+type assessmentsGetIn struct {
+	AccountID       string `query:"account-id" required:"true" doc:"Organization UUID or individual"`
+	ListID          string `query:"vendor-list-id" doc:"List id (this or vendor-list is required)"`
+	VendorList      string `query:"vendor-list" doc:"List id or name"`
+	VendorID        string `query:"vendor-id" doc:"Only this vendor"`
+	VendorProfileID string `query:"vendor-profile-id" doc:"Only the vendor with this profile"`
+	AssessmentID    string `query:"assessment-id" doc:"Only this assessment"`
+}
+
+type assessmentsOut struct {
+	Body struct {
+		Assessments []AssessmentJSON `json:"assessments"`
+	}
+}
+
+// assessmentBody is the spec 2.6 body. Every field is optional: an omitted
+// field keeps its stored value.
+type assessmentBody struct {
+	VendorID                     string   `json:"vendor_id,omitempty" doc:"One of vendor_id, vendor_profile_id, vendor_name names the vendor (here or in the query)"`
+	VendorProfileID              string   `json:"vendor_profile_id,omitempty"`
+	VendorName                   string   `json:"vendor_name,omitempty" maxLength:"200"`
+	ComplianceApprovalStatus     *string  `json:"compliance_approval_status,omitempty" doc:"One of: not-started, in-progress, on-hold, approved, conditional approval, rejected (default not-started)"`
+	ConditionalApprovalCondition *string  `json:"conditional_approval_condition,omitempty" doc:"Required with conditional approval"`
+	SponsorBusinessDepartment    *string  `json:"sponsor_business_department,omitempty"`
+	SponsorContact               *string  `json:"sponsor_contact,omitempty" doc:"E-mail address"`
+	UseCase                      *string  `json:"use_case,omitempty"`
+	DataCollected                []string `json:"data_collected,omitempty" maxItems:"200" doc:"Replaces the stored list; omitted keeps it"`
+	ComplianceComment            *string  `json:"compliance_comment,omitempty"`
+}
+
+type assessmentUpsertIn struct {
+	AccountID        string          `query:"account-id" required:"true" doc:"Organization UUID or individual"`
+	ListID           string          `query:"vendor-list-id" doc:"List id (this or vendor-list is required)"`
+	VendorList       string          `query:"vendor-list" doc:"List id or name"`
+	VendorID         string          `query:"vendor-id" doc:"Vendor id"`
+	VendorProfileID  string          `query:"vendor-profile-id" doc:"Vendor profile id"`
+	VendorName       string          `query:"vendor-name" doc:"Vendor name"`
+	VendorIDU        string          `query:"vendor_id" doc:"Same as vendor-id"`
+	VendorProfileIDU string          `query:"vendor_profile_id" doc:"Same as vendor-profile-id"`
+	VendorNameU      string          `query:"vendor_name" doc:"Same as vendor-name"`
+	Body             *assessmentBody `required:"false"`
+}
+
+type assessmentUpsertOut struct {
+	Status int
+	Body   AssessmentJSON
+}
+
+type assessmentDeleteIn struct {
+	AccountID       string `query:"account-id" required:"true" doc:"Organization UUID or individual"`
+	AssessmentID    string `query:"assessment-id" doc:"The assessment (preferred)"`
+	VendorID        string `query:"vendor-id" doc:"Or the vendor's assessment"`
+	VendorProfileID string `query:"vendor-profile-id" doc:"Or the assessment of the vendor with this profile"`
+	ListID          string `query:"vendor-list-id" doc:"With vendor-id / vendor-profile-id: the list"`
+	VendorList      string `query:"vendor-list" doc:"List id or name"`
+}
+
+type assessmentDeleteOut struct {
+	Body struct {
+		Deleted AssessmentJSON `json:"deleted"`
+	}
+}
+
+type auditLogIn struct {
+	AccountID    string `query:"account-id" required:"true" doc:"Organization UUID or individual"`
+	AssessmentID string `query:"assessment-id" required:"true" doc:"The assessment"`
+	Page         int    `query:"page" default:"1" minimum:"1" doc:"Page number from 1"`
+	Limit        int    `query:"limit" default:"20" minimum:"1" maximum:"100" doc:"Events per page"`
+}
+
+type auditLogOut struct {
+	Body struct {
+		AssessmentID string           `json:"assessment_id" format:"uuid"`
+		Page         int              `json:"page"`
+		Limit        int              `json:"limit"`
+		TotalEvents  int              `json:"total_events"`
+		Events       []AuditEventJSON `json:"events"`
+		Logs         []AuditLogJSON   `json:"logs"`
+	}
+}
+
+func (s *Server) registerAssessments() {
+	tags := []string{"Assessments"}
+	huma.Register(s.api, huma.Operation{OperationID: "list-assessments", Method: http.MethodGet, Path: "/vendor-assessments", Tags: tags,
+		Summary: "The assessments of a list (viewer or above)", Security: secured},
+		func(ctx context.Context, in *assessmentsGetIn) (*assessmentsOut, error) {
+			as, err := s.svc.Assessments(ctx, actor(ctx), in.AccountID, service.ListRef{ID: in.ListID, Ref: in.VendorList},
+				service.AssessmentQuery{VendorID: in.VendorID, VendorProfileID: in.VendorProfileID, AssessmentID: in.AssessmentID})
+			if err != nil {
+				return nil, problem(err)
+			}
+			out := &assessmentsOut{}
+			out.Body.Assessments = make([]AssessmentJSON, 0, len(as))
+			for _, a := range as {
+				out.Body.Assessments = append(out.Body.Assessments, assessmentJSON(a))
+			}
+			return out, nil
+		})
+	upsert := func(ctx context.Context, in *assessmentUpsertIn) (*assessmentUpsertOut, error) {
+		b := in.Body
+		if b == nil {
+			b = &assessmentBody{}
+		}
+		sel := service.VendorSel{
+			VendorID:        firstNonEmpty(in.VendorID, in.VendorIDU, b.VendorID),
+			VendorProfileID: firstNonEmpty(in.VendorProfileID, in.VendorProfileIDU, b.VendorProfileID),
+			VendorName:      firstNonEmpty(in.VendorName, in.VendorNameU, b.VendorName),
+		}
+		input := review.Input{Status: b.ComplianceApprovalStatus, ConditionalApprovalCondition: b.ConditionalApprovalCondition,
+			SponsorBusinessDepartment: b.SponsorBusinessDepartment, SponsorContact: b.SponsorContact, UseCase: b.UseCase,
+			DataCollected: b.DataCollected, ComplianceComment: b.ComplianceComment}
+		a, created, err := s.svc.UpsertAssessment(ctx, actor(ctx), in.AccountID, service.ListRef{ID: in.ListID, Ref: in.VendorList}, sel, input)
+		if err != nil {
+			return nil, problem(err)
+		}
+		status := http.StatusOK
+		if created {
+			status = http.StatusCreated
+		}
+		return &assessmentUpsertOut{Status: status, Body: assessmentJSON(a)}, nil
+	}
+	upsertResponses := map[string]*huma.Response{
+		"200": {Description: "the assessment was updated (or left as it was)"},
+		"201": {Description: "the assessment was created"},
+	}
+	for _, m := range []string{http.MethodPost, http.MethodPut} {
+		huma.Register(s.api, huma.Operation{OperationID: strings.ToLower(m) + "-assessment", Method: m, Path: "/vendor-assessments", Tags: tags,
+			Summary:   "Create or update the assessment of a vendor on a list (member or above); omitted fields keep their values",
+			Security:  secured,
+			Responses: upsertResponses},
+			upsert)
+	}
+	huma.Register(s.api, huma.Operation{OperationID: "delete-assessment", Method: http.MethodDelete, Path: "/vendor-assessments", Tags: tags,
+		Summary: "Delete an assessment with its audit log and documents (member or above)", Security: secured},
+		func(ctx context.Context, in *assessmentDeleteIn) (*assessmentDeleteOut, error) {
+			a, err := s.svc.DeleteAssessment(ctx, actor(ctx), in.AccountID, service.ListRef{ID: in.ListID, Ref: in.VendorList}, in.AssessmentID,
+				service.VendorSel{VendorID: in.VendorID, VendorProfileID: in.VendorProfileID})
+			if err != nil {
+				return nil, problem(err)
+			}
+			out := &assessmentDeleteOut{}
+			out.Body.Deleted = assessmentJSON(a)
+			return out, nil
+		})
+	huma.Register(s.api, huma.Operation{OperationID: "get-assessment-audit-log", Method: http.MethodGet, Path: "/vendor-assessments/audit-log", Tags: tags,
+		Summary: "The approval audit of an assessment, newest first (viewer or above)", Security: secured},
+		func(ctx context.Context, in *auditLogIn) (*auditLogOut, error) {
+			p, err := s.svc.AuditLog(ctx, actor(ctx), in.AccountID, in.AssessmentID, in.Page, in.Limit)
+			if err != nil {
+				return nil, problem(err)
+			}
+			out := &auditLogOut{}
+			out.Body.AssessmentID = strings.TrimSpace(in.AssessmentID)
+			if id, perr := uuid.Parse(out.Body.AssessmentID); perr == nil {
+				out.Body.AssessmentID = id.String() // canonical form
+			}
+			out.Body.Page, out.Body.Limit, out.Body.TotalEvents = p.Page, p.Limit, p.Total
+			out.Body.Events = make([]AuditEventJSON, 0, len(p.Events))
+			out.Body.Logs = []AuditLogJSON{}
+			for _, e := range p.Events {
+				ev := AuditEventJSON{EventID: e.ID.String(), CreatedAt: e.CreatedAt, SubmittedBy: e.SubmittedBy, Changes: make([]AuditChangeJSON, 0, len(e.Changes))}
+				for _, c := range e.Changes {
+					ev.Changes = append(ev.Changes, AuditChangeJSON{Field: c.Field, OldValue: c.OldValue, NewValue: c.NewValue})
+					out.Body.Logs = append(out.Body.Logs, AuditLogJSON{EventID: ev.EventID, CreatedAt: e.CreatedAt, SubmittedBy: e.SubmittedBy,
+						Field: c.Field, OldValue: c.OldValue, NewValue: c.NewValue})
+				}
+				out.Body.Events = append(out.Body.Events, ev)
+			}
+			return out, nil
+		})
+}

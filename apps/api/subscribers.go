@@ -1,0 +1,148 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/vetted-dev/vetted/core/service"
+	"github.com/vetted-dev/vetted/core/subscriber"
+)
+
+// SubscriberJSON is an alert recipient of a list with its per-list state.
+type SubscriberJSON struct {
+	Email       string     `json:"email" format:"email"`
+	Status      string     `json:"status" enum:"pending,confirmed"`
+	IsMember    bool       `json:"is_member" doc:"The address belongs to a member of the account"`
+	CreatedAt   time.Time  `json:"created_at"`
+	ConfirmedAt *time.Time `json:"confirmed_at" doc:"null while pending"`
+}
+
+func subscribersJSON(ss []subscriber.Subscriber) []SubscriberJSON {
+	out := make([]SubscriberJSON, 0, len(ss))
+	for _, s := range ss {
+		out = append(out, SubscriberJSON{Email: s.Email, Status: s.Status, IsMember: s.IsMember, CreatedAt: s.CreatedAt, ConfirmedAt: s.ConfirmedAt})
+	}
+	return out
+}
+
+// EmailList is subscriber-email: one address as a string, or an array of
+// addresses.
+type EmailList []string
+
+// UnmarshalJSON accepts a string or an array of strings.
+func (e *EmailList) UnmarshalJSON(b []byte) error {
+	var one string
+	if err := json.Unmarshal(b, &one); err == nil {
+		*e = EmailList{one}
+		return nil
+	}
+	var many []string
+	if err := json.Unmarshal(b, &many); err != nil {
+		return err
+	}
+	*e = many
+	return nil
+}
+
+// Schema documents the string-or-array form.
+func (EmailList) Schema(r huma.Registry) *huma.Schema {
+	return &huma.Schema{OneOf: []*huma.Schema{
+		{Type: "string", MinLength: ptr(1), MaxLength: ptr(254), Description: "One e-mail address"},
+		{Type: "array", MinItems: ptr(1), MaxItems: ptr(500), Items: &huma.Schema{Type: "string", MinLength: ptr(1), MaxLength: ptr(254)},
+			Description: "Several e-mail addresses"},
+	}}
+}
+
+type subscribersListIn struct {
+	AccountID  string `query:"account-id" required:"true" doc:"Organization UUID or individual"`
+	VendorList string `query:"vendor-list" doc:"List id or name (this or vendor-list-id is required)"`
+	ListID     string `query:"vendor-list-id" doc:"List id"`
+}
+
+func (in subscribersListIn) ref() service.ListRef {
+	return service.ListRef{ID: in.ListID, Ref: in.VendorList}
+}
+
+type subscribersGetOut struct {
+	Body struct {
+		VendorListID string           `json:"vendor_list_id" format:"uuid"`
+		Subscribers  []SubscriberJSON `json:"subscribers"`
+	}
+}
+
+type subscribersPostIn struct {
+	subscribersListIn
+	Body struct {
+		SubscriberEmail EmailList `json:"subscriber-email"`
+	}
+}
+
+type subscribersPostOut struct {
+	Body struct {
+		Subscribers []SubscriberJSON `json:"subscribers"`
+	}
+}
+
+type subscribersDeleteIn struct {
+	subscribersListIn
+	Emails []string `query:"subscriber-email" doc:"Addresses to remove (repeat or separate with commas), or give them in the body"`
+	Body   *struct {
+		SubscriberEmail EmailList `json:"subscriber-email,omitempty"`
+	} `required:"false"`
+}
+
+type subscribersDeleteOut struct {
+	Body struct {
+		Removed []string `json:"removed"`
+	}
+}
+
+func (s *Server) registerSubscribers() {
+	tags := []string{"Subscribers"}
+	huma.Register(s.api, huma.Operation{OperationID: "list-subscribers", Method: http.MethodGet, Path: "/subscribers", Tags: tags,
+		Summary: "The alert subscribers of a list with their state (viewer or above)", Security: secured},
+		func(ctx context.Context, in *subscribersListIn) (*subscribersGetOut, error) {
+			l, ss, err := s.svc.Subscribers(ctx, actor(ctx), in.AccountID, in.ref())
+			if err != nil {
+				return nil, problem(err)
+			}
+			out := &subscribersGetOut{}
+			out.Body.VendorListID, out.Body.Subscribers = l.ID.String(), subscribersJSON(ss)
+			return out, nil
+		})
+	huma.Register(s.api, huma.Operation{OperationID: "add-subscribers", Method: http.MethodPost, Path: "/subscribers", Tags: tags,
+		Summary:       "Subscribe addresses to a list's incident alerts (member or above)",
+		Description:   "A verified member of the account is confirmed at once; anyone else stays pending and gets a confirmation mail.",
+		DefaultStatus: http.StatusCreated, Security: secured},
+		func(ctx context.Context, in *subscribersPostIn) (*subscribersPostOut, error) {
+			ss, err := s.svc.AddSubscribers(ctx, actor(ctx), in.AccountID, in.ref(), in.Body.SubscriberEmail)
+			if err != nil {
+				return nil, problem(err)
+			}
+			out := &subscribersPostOut{}
+			out.Body.Subscribers = subscribersJSON(ss)
+			return out, nil
+		})
+	huma.Register(s.api, huma.Operation{OperationID: "remove-subscribers", Method: http.MethodDelete, Path: "/subscribers", Tags: tags,
+		Summary: "Unsubscribe addresses from a list, named in subscriber-email in the body or the query (member or above)", Security: secured},
+		func(ctx context.Context, in *subscribersDeleteIn) (*subscribersDeleteOut, error) {
+			var emails []string
+			for _, q := range in.Emails {
+				emails = append(emails, strings.Split(q, ",")...)
+			}
+			if in.Body != nil {
+				emails = append(emails, in.Body.SubscriberEmail...)
+			}
+			removed, err := s.svc.RemoveSubscribers(ctx, actor(ctx), in.AccountID, in.ref(), emails)
+			if err != nil {
+				return nil, problem(err)
+			}
+			out := &subscribersDeleteOut{}
+			out.Body.Removed = removed
+			return out, nil
+		})
+}

@@ -1,0 +1,433 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/run"
+	"github.com/vetted-dev/vetted/core/service"
+	"github.com/vetted-dev/vetted/core/vendor"
+)
+
+// VendorJSON is a vendor directory entry.
+type VendorJSON struct {
+	ID         string    `json:"id" format:"uuid"`
+	Name       string    `json:"name" doc:"Canonical name"`
+	WebsiteURL string    `json:"website_url"`
+	Domain     string    `json:"domain"`
+	Aliases    []string  `json:"aliases"`
+	IsCustom   bool      `json:"is_custom" doc:"True while the vendor has no profile"`
+	CreatedAt  time.Time `json:"created_at"`
+}
+
+// SectionStatusJSON is the enrichment state of one profile section.
+type SectionStatusJSON struct {
+	Status    string    `json:"status" enum:"queued,running,done,failed,skipped"`
+	UpdatedAt time.Time `json:"updated_at"`
+	Source    string    `json:"source"`
+	Error     string    `json:"error,omitempty"`
+}
+
+// VendorViewJSON is a directory entry with its profile groups. A custom
+// vendor (no profile, or a deleted one) has empty groups and no
+// vendor_profile_id.
+type VendorViewJSON struct {
+	VendorJSON
+	VendorProfileID     string                       `json:"vendor_profile_id,omitempty" format:"uuid"`
+	Company             vendor.Company               `json:"company"`
+	Security            vendor.Security              `json:"security"`
+	Privacy             vendor.Privacy               `json:"privacy"`
+	Maturity            vendor.Maturity              `json:"maturity"`
+	Scores              vendor.Scores                `json:"scores"`
+	Enrichment          map[string]SectionStatusJSON `json:"enrichment" doc:"Per section: basic, additional, maturity, security, privacy, logo, scores"`
+	LatestGRCAssessment *vendor.GRCAssessment        `json:"latest_grc_assessment,omitempty"`
+	UpdatedAt           *time.Time                   `json:"updated_at,omitempty"`
+}
+
+// SecurityInstanceJSON is a finding or signal about a vendor.
+type SecurityInstanceJSON struct {
+	ID         string    `json:"id" format:"uuid"`
+	Kind       string    `json:"kind" enum:"finding,signal"`
+	Category   string    `json:"category"`
+	Code       string    `json:"code"`
+	Title      string    `json:"title"`
+	Severity   string    `json:"severity" enum:"critical,high,medium,low,info,positive"`
+	Evidence   string    `json:"evidence"`
+	Source     string    `json:"source"`
+	ObservedAt time.Time `json:"observed_at"`
+}
+
+// IncidentJSON is a security incident at a vendor.
+type IncidentJSON struct {
+	ID                      string    `json:"id" format:"uuid"`
+	VendorID                string    `json:"vendor_id" format:"uuid"`
+	Title                   string    `json:"title"`
+	Summary                 string    `json:"summary"`
+	IncidentType            string    `json:"incident_type"`
+	AffectedService         string    `json:"affected_service"`
+	PotentiallyImpactedData []string  `json:"potentially_impacted_data"`
+	Status                  string    `json:"status"`
+	Severity                string    `json:"severity"`
+	URL                     string    `json:"url"`
+	Source                  string    `json:"source"`
+	ExternalID              string    `json:"external_id"`
+	PublishedAt             time.Time `json:"published_at"`
+	Backfilled              bool      `json:"backfilled" doc:"Historical: never alerted"`
+}
+
+// JobJSON is one vendor of an enrichment or backfill run.
+type JobJSON struct {
+	JobID      string `json:"job_id" format:"uuid"`
+	VendorID   string `json:"vendor_id" format:"uuid"`
+	VendorName string `json:"vendor_name"`
+	Status     string `json:"status" enum:"queued,running,done,failed,skipped"`
+	Error      string `json:"error"`
+	Created    int    `json:"created,omitempty" doc:"Backfill: incidents stored for this vendor"`
+}
+
+// RunCountsJSON counts the jobs of a run by status.
+type RunCountsJSON struct {
+	Total   int `json:"total"`
+	Queued  int `json:"queued"`
+	Running int `json:"running"`
+	Done    int `json:"done"`
+	Failed  int `json:"failed"`
+	Skipped int `json:"skipped"`
+}
+
+// RunJSON is the status of an enrichment or backfill run.
+type RunJSON struct {
+	RunID     string        `json:"run_id" format:"uuid"`
+	Kind      string        `json:"kind" enum:"enrich,incident-backfill"`
+	Status    string        `json:"status" enum:"queued,running,done,failed"`
+	Sections  []string      `json:"sections"`
+	Counts    RunCountsJSON `json:"counts"`
+	Jobs      []JobJSON     `json:"jobs"`
+	CreatedAt time.Time     `json:"created_at"`
+	UpdatedAt time.Time     `json:"updated_at"`
+}
+
+func vendorJSON(v vendor.Vendor) VendorJSON {
+	return VendorJSON{ID: v.ID.String(), Name: v.Name.String(), WebsiteURL: v.WebsiteURL, Domain: v.Domain,
+		Aliases: nonNil(v.Aliases), IsCustom: v.IsCustom(), CreatedAt: v.CreatedAt}
+}
+
+// nonNil makes absent lists answer [] rather than null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func vendorViewJSON(view service.VendorView) VendorViewJSON {
+	out := VendorViewJSON{VendorJSON: vendorJSON(view.Vendor), Enrichment: map[string]SectionStatusJSON{}}
+	if p := view.Profile; p != nil {
+		out.IsCustom = false
+		out.VendorProfileID = p.ID.String()
+		out.Company, out.Security, out.Privacy, out.Maturity, out.Scores = p.Company, p.Security, p.Privacy, p.Maturity, p.Scores
+		for sec, st := range p.Enrichment {
+			out.Enrichment[string(sec)] = SectionStatusJSON{Status: st.Status, UpdatedAt: st.UpdatedAt, Source: st.Source, Error: st.Error}
+		}
+		out.LatestGRCAssessment = p.LatestGRC
+		updated := p.UpdatedAt
+		out.UpdatedAt = &updated
+	}
+	out.Company.Alias = nonNil(out.Company.Alias)
+	out.Security.ComplianceCertifications = nonNil(out.Security.ComplianceCertifications)
+	out.Security.PublishedSubprocessors = nonNil(out.Security.PublishedSubprocessors)
+	out.Privacy.DataCollected = nonNil(out.Privacy.DataCollected)
+	out.Scores.RiskCategories = nonNil(out.Scores.RiskCategories)
+	out.Scores.BreachHistory = nonNil(out.Scores.BreachHistory)
+	return out
+}
+
+func instanceJSON(i vendor.SecurityInstance) SecurityInstanceJSON {
+	return SecurityInstanceJSON{ID: i.ID.String(), Kind: i.Kind, Category: i.Category, Code: i.Code, Title: i.Title,
+		Severity: i.Severity, Evidence: i.Evidence, Source: i.Source, ObservedAt: i.ObservedAt}
+}
+
+func incidentJSON(in vendor.Incident) IncidentJSON {
+	return IncidentJSON{ID: in.ID.String(), VendorID: in.VendorID.String(), Title: in.Title, Summary: in.Summary,
+		IncidentType: in.IncidentType, AffectedService: in.AffectedService, PotentiallyImpactedData: nonNil(in.PotentiallyImpactedData),
+		Status: in.Status, Severity: in.Severity, URL: in.URL, Source: in.Source, ExternalID: in.ExternalID,
+		PublishedAt: in.PublishedAt, Backfilled: in.Backfilled}
+}
+
+func jobsJSON(js []run.Job) []JobJSON {
+	out := make([]JobJSON, 0, len(js))
+	for _, j := range js {
+		out = append(out, JobJSON{JobID: j.ID.String(), VendorID: j.VendorID.String(), VendorName: j.VendorName,
+			Status: j.Status, Error: j.Error, Created: j.Created})
+	}
+	return out
+}
+
+func runJSON(r run.Run) RunJSON {
+	c := r.Counts()
+	return RunJSON{RunID: r.ID.String(), Kind: r.Kind, Status: r.Status(), Sections: nonNil(r.Sections),
+		Counts:    RunCountsJSON{Total: c.Total, Queued: c.Queued, Running: c.Running, Done: c.Done, Failed: c.Failed, Skipped: c.Skipped},
+		Jobs:      jobsJSON(r.Jobs),
+		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+}
+
+// parseSince reads a backfill start as an RFC 3339 date-time or a plain
+// date (midnight UTC).
+func parseSince(raw string) (*time.Time, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return nil, nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, time.DateOnly} {
+		if t, err := time.Parse(layout, raw); err == nil {
+			t = t.UTC()
+			return &t, nil
+		}
+	}
+	return nil, core.Invalid("since", "must be a date (2006-01-02) or an RFC 3339 date-time")
+}
+
+type vendorRefIn struct {
+	IDOrName string `path:"id_or_name" doc:"Vendor UUID or canonical name (case-insensitive)"`
+}
+
+type vendorsOut struct {
+	Body struct {
+		Vendors []VendorJSON `json:"vendors"`
+	}
+}
+
+type vendorViewOut struct{ Body VendorViewJSON }
+
+type instancesOut struct {
+	Body struct {
+		VendorID  string                 `json:"vendor_id" format:"uuid"`
+		Instances []SecurityInstanceJSON `json:"instances"`
+	}
+}
+
+type incidentsOut struct {
+	Body struct {
+		Incidents []IncidentJSON `json:"incidents"`
+	}
+}
+
+type enrichIn struct {
+	Body struct {
+		Vendors    []string `json:"vendors" minItems:"1" maxItems:"1000" doc:"Vendor names or ids; unknown names are added to the directory"`
+		Sections   []string `json:"enrichmentSections,omitempty" enum:"basic,additional,maturity,security,privacy,logo,scores" doc:"Sections to run; omitted = the full pipeline"`
+		CreateOnly bool     `json:"createOnly,omitempty" doc:"Only vendors without a profile; the others are skipped"`
+	}
+}
+
+type enrichOut struct {
+	Body struct {
+		RunID  string    `json:"run_id" format:"uuid"`
+		Status string    `json:"status"`
+		Jobs   []JobJSON `json:"jobs"`
+	}
+}
+
+type runIn struct {
+	RunID string `path:"run_id" format:"uuid"`
+}
+
+type runOut struct{ Body RunJSON }
+
+type patchVendorIn struct {
+	IDOrName string                     `path:"id_or_name" doc:"Vendor UUID or canonical name (case-insensitive)"`
+	Body     map[string]json.RawMessage `doc:"JSON merge patch (RFC 7396) over the groups company, security, privacy and maturity"`
+}
+
+type deleteVendorOut struct {
+	Body struct {
+		Deleted VendorJSON `json:"deleted"`
+	}
+}
+
+type backfillIn struct {
+	Body *struct {
+		Vendors []string `json:"vendors,omitempty" maxItems:"1000" doc:"Vendor names or ids; omitted = the whole directory"`
+		Since   string   `json:"since,omitempty" doc:"Only incidents published since: a date or an RFC 3339 date-time"`
+	} `required:"false"`
+}
+
+type backfillOut struct {
+	Body struct {
+		RunID  string `json:"run_id" format:"uuid"`
+		Status string `json:"status"`
+	}
+}
+
+type recordIncidentIn struct {
+	IDOrName string `path:"id_or_name" doc:"Vendor UUID or canonical name (case-insensitive)"`
+	Body     struct {
+		Title                   string     `json:"title" minLength:"1" maxLength:"500"`
+		Summary                 string     `json:"summary,omitempty" maxLength:"10000"`
+		IncidentType            string     `json:"incident_type,omitempty" maxLength:"200"`
+		AffectedService         string     `json:"affected_service,omitempty" maxLength:"200"`
+		PotentiallyImpactedData []string   `json:"potentially_impacted_data,omitempty" maxItems:"200"`
+		Status                  string     `json:"status,omitempty" maxLength:"100" doc:"Default open"`
+		Severity                string     `json:"severity,omitempty" enum:"critical,high,medium,low,info" doc:"Default medium"`
+		URL                     string     `json:"url,omitempty" maxLength:"2000"`
+		Source                  string     `json:"source,omitempty" maxLength:"200" doc:"Default manual"`
+		ExternalID              string     `json:"external_id,omitempty" maxLength:"500" doc:"Unique per source; default the incident id"`
+		PublishedAt             *time.Time `json:"published_at,omitempty" doc:"Default now"`
+		Backfilled              bool       `json:"backfilled,omitempty" doc:"Historical: stored without alerting anyone"`
+	}
+}
+
+type incidentOut struct{ Body IncidentJSON }
+
+func (s *Server) registerVendors() {
+	tags := []string{"Vendors"}
+	huma.Register(s.api, huma.Operation{OperationID: "list-vendors", Method: http.MethodGet, Path: "/vendors/all", Tags: tags,
+		Summary: "List the whole vendor directory", Security: secured},
+		func(ctx context.Context, _ *struct{}) (*vendorsOut, error) {
+			vs, err := s.svc.ListVendors(ctx, actor(ctx))
+			if err != nil {
+				return nil, problem(err)
+			}
+			out := &vendorsOut{}
+			out.Body.Vendors = make([]VendorJSON, 0, len(vs))
+			for _, v := range vs {
+				out.Body.Vendors = append(out.Body.Vendors, vendorJSON(v))
+			}
+			return out, nil
+		})
+	huma.Register(s.api, huma.Operation{OperationID: "get-vendor", Method: http.MethodGet, Path: "/vendor/{id_or_name}", Tags: tags,
+		Summary: "A vendor with its profile groups (empty groups for a custom vendor)", Security: secured},
+		func(ctx context.Context, in *vendorRefIn) (*vendorViewOut, error) {
+			view, err := s.svc.GetVendor(ctx, actor(ctx), in.IDOrName)
+			if err != nil {
+				return nil, problem(err)
+			}
+			return &vendorViewOut{Body: vendorViewJSON(view)}, nil
+		})
+	huma.Register(s.api, huma.Operation{OperationID: "get-vendor-security-instances", Method: http.MethodGet, Path: "/vendor/{id_or_name}/security-instances",
+		Tags: tags, Summary: "A vendor's security findings and signals", Security: secured},
+		func(ctx context.Context, in *vendorRefIn) (*instancesOut, error) {
+			v, is, err := s.svc.SecurityInstances(ctx, actor(ctx), in.IDOrName)
+			if err != nil {
+				return nil, problem(err)
+			}
+			out := &instancesOut{}
+			out.Body.VendorID = v.ID.String()
+			out.Body.Instances = make([]SecurityInstanceJSON, 0, len(is))
+			for _, i := range is {
+				out.Body.Instances = append(out.Body.Instances, instanceJSON(i))
+			}
+			return out, nil
+		})
+	huma.Register(s.api, huma.Operation{OperationID: "get-vendor-incidents", Method: http.MethodGet, Path: "/vendor/{id_or_name}/incidents",
+		Tags: tags, Summary: "A vendor's incidents, live and historical", Security: secured},
+		func(ctx context.Context, in *vendorRefIn) (*incidentsOut, error) {
+			ins, err := s.svc.Incidents(ctx, actor(ctx), in.IDOrName)
+			if err != nil {
+				return nil, problem(err)
+			}
+			out := &incidentsOut{}
+			out.Body.Incidents = make([]IncidentJSON, 0, len(ins))
+			for _, i := range ins {
+				out.Body.Incidents = append(out.Body.Incidents, incidentJSON(i))
+			}
+			return out, nil
+		})
+	huma.Register(s.api, huma.Operation{OperationID: "record-vendor-incident", Method: http.MethodPost, Path: "/vendor/{id_or_name}/incidents",
+		Tags: tags, Summary: "Record an incident by hand (platform admins); a live one alerts subscribers", DefaultStatus: http.StatusCreated, Security: secured},
+		func(ctx context.Context, in *recordIncidentIn) (*incidentOut, error) {
+			b := in.Body
+			inc := vendor.Incident{Title: b.Title, Summary: b.Summary, IncidentType: b.IncidentType, AffectedService: b.AffectedService,
+				PotentiallyImpactedData: b.PotentiallyImpactedData, Status: b.Status, Severity: b.Severity, URL: b.URL,
+				Source: b.Source, ExternalID: b.ExternalID, Backfilled: b.Backfilled}
+			if b.PublishedAt != nil {
+				inc.PublishedAt = b.PublishedAt.UTC()
+			}
+			got, err := s.svc.RecordIncident(ctx, actor(ctx), in.IDOrName, inc)
+			if err != nil {
+				return nil, problem(err)
+			}
+			return &incidentOut{Body: incidentJSON(got)}, nil
+		})
+	huma.Register(s.api, huma.Operation{OperationID: "enrich-vendors", Method: http.MethodPost, Path: "/vendor/enrich", Tags: tags,
+		Summary: "Start an enrichment run (platform admins); progress at GET /vendor/enrich/{run_id}", DefaultStatus: http.StatusAccepted, Security: secured},
+		func(ctx context.Context, in *enrichIn) (*enrichOut, error) {
+			r, err := s.svc.Enrich(ctx, actor(ctx), in.Body.Vendors, in.Body.Sections, in.Body.CreateOnly)
+			if err != nil {
+				return nil, problem(err)
+			}
+			out := &enrichOut{}
+			out.Body.RunID, out.Body.Status, out.Body.Jobs = r.ID.String(), r.Status(), jobsJSON(r.Jobs)
+			return out, nil
+		})
+	huma.Register(s.api, huma.Operation{OperationID: "get-enrich-run", Method: http.MethodGet, Path: "/vendor/enrich/{run_id}", Tags: tags,
+		Summary: "Progress of an enrichment run (platform admins)", Security: secured},
+		func(ctx context.Context, in *runIn) (*runOut, error) {
+			r, err := s.svc.Run(ctx, actor(ctx), run.KindEnrich, in.RunID)
+			if err != nil {
+				return nil, problem(err)
+			}
+			return &runOut{Body: runJSON(r)}, nil
+		})
+	huma.Register(s.api, huma.Operation{OperationID: "patch-vendor", Method: http.MethodPatch, Path: "/vendor/{id_or_name}", Tags: tags,
+		Summary:     "Edit whitelisted profile fields with a JSON merge patch (platform admins); no enrichment runs",
+		Description: "Body: `{\"company\": {...}, \"security\": {...}, \"privacy\": {...}, \"maturity\": {...}}`; null removes a value. A field outside the whitelist is 422, naming it.",
+		Security:    secured,
+		RequestBody: &huma.RequestBody{Content: map[string]*huma.MediaType{
+			"application/merge-patch+json": {Schema: &huma.Schema{Type: "object", AdditionalProperties: true}},
+		}}},
+		func(ctx context.Context, in *patchVendorIn) (*vendorViewOut, error) {
+			view, err := s.svc.PatchVendor(ctx, actor(ctx), in.IDOrName, in.Body)
+			if err != nil {
+				return nil, problem(err)
+			}
+			return &vendorViewOut{Body: vendorViewJSON(view)}, nil
+		})
+	huma.Register(s.api, huma.Operation{OperationID: "delete-vendor", Method: http.MethodDelete, Path: "/vendor/{id_or_name}", Tags: tags,
+		Summary: "Remove a vendor's profile and security instances (platform admins); the entry and list memberships stay", Security: secured},
+		func(ctx context.Context, in *vendorRefIn) (*deleteVendorOut, error) {
+			v, err := s.svc.DeleteVendor(ctx, actor(ctx), in.IDOrName)
+			if err != nil {
+				return nil, problem(err)
+			}
+			out := &deleteVendorOut{}
+			out.Body.Deleted = vendorJSON(v)
+			return out, nil
+		})
+	huma.Register(s.api, huma.Operation{OperationID: "start-incident-backfill", Method: http.MethodPost, Path: "/vendors/incident-backfill", Tags: tags,
+		Summary: "Backfill historical incidents (platform admins); they never alert", DefaultStatus: http.StatusAccepted, Security: secured},
+		func(ctx context.Context, in *backfillIn) (*backfillOut, error) {
+			var (
+				names []string
+				since *time.Time
+				err   error
+			)
+			if in.Body != nil {
+				names = in.Body.Vendors
+				if since, err = parseSince(in.Body.Since); err != nil {
+					return nil, problem(err)
+				}
+			}
+			r, err := s.svc.StartBackfill(ctx, actor(ctx), names, since)
+			if err != nil {
+				return nil, problem(err)
+			}
+			out := &backfillOut{}
+			out.Body.RunID, out.Body.Status = r.ID.String(), r.Status()
+			return out, nil
+		})
+	huma.Register(s.api, huma.Operation{OperationID: "get-incident-backfill", Method: http.MethodGet, Path: "/vendors/incident-backfill/{run_id}", Tags: tags,
+		Summary: "Status of an incident backfill run (platform admins)", Security: secured},
+		func(ctx context.Context, in *runIn) (*runOut, error) {
+			r, err := s.svc.Run(ctx, actor(ctx), run.KindBackfill, in.RunID)
+			if err != nil {
+				return nil, problem(err)
+			}
+			return &runOut{Body: runJSON(r)}, nil
+		})
+}
