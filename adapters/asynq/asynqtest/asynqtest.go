@@ -120,3 +120,17 @@ func Client(t testing.TB, redisURL string) *redis.Client {
 	}
 	return redis.NewClient(opts)
 }
+
+// Eventually polls cond every 10ms until it holds, failing the test after
+// 10 seconds: queues work asynchronously, so tests wait for an outcome
+// instead of sleeping a guessed time.
+func Eventually(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting until %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
