@@ -69,7 +69,10 @@ func (r userRepo) Save(ctx context.Context, u account.User) error {
 	return translate(err, "save user %s", u.ID)
 }
 
-type accountRepo struct{ db bun.IDB }
+type accountRepo struct {
+	db       bun.IDB
+	readOnly bool
+}
 
 func (r accountRepo) Create(ctx context.Context, a account.Account) error {
 	row := accountToRow(a)
@@ -87,7 +90,11 @@ func (r accountRepo) Get(ctx context.Context, id uuid.UUID) (account.Account, er
 
 func (r accountRepo) Lock(ctx context.Context, id uuid.UUID) error {
 	var got uuid.UUID
-	err := r.db.NewSelect().Table("accounts").Column("id").Where("id = ?", id).For("UPDATE").Scan(ctx, &got)
+	q := r.db.NewSelect().Table("accounts").Column("id").Where("id = ?", id)
+	if !r.readOnly {
+		q = q.For("UPDATE")
+	}
+	err := q.Scan(ctx, &got)
 	return translate(err, "lock account %s", id)
 }
 

@@ -108,7 +108,7 @@ func (s *Store) run(ctx context.Context, opts *sql.TxOptions, fn func(ctx contex
 	var err error
 	for attempt := 1; ; attempt++ {
 		err = s.db.RunInTx(ctx, opts, func(ctx context.Context, btx bun.Tx) error {
-			return fn(ctx, &tx{db: btx})
+			return fn(ctx, &tx{db: btx, readOnly: opts.ReadOnly})
 		})
 		if err == nil || attempt >= s.maxAttempts || !retryable(err) {
 			break
@@ -138,13 +138,18 @@ func retryable(err error) bool {
 	return false
 }
 
-// tx is one unit of work; every repository shares its bun.Tx.
-type tx struct{ db bun.IDB }
+// tx is one unit of work; every repository shares its bun.Tx. In a
+// read-only one (View) row locks are neither possible nor needed, since
+// nothing can be written: Lock and GetForUpdate just read.
+type tx struct {
+	db       bun.IDB
+	readOnly bool
+}
 
 var _ ports.Tx = (*tx)(nil)
 
 func (t *tx) Users() ports.UserRepo             { return userRepo{t.db} }
-func (t *tx) Accounts() ports.AccountRepo       { return accountRepo{t.db} }
+func (t *tx) Accounts() ports.AccountRepo       { return accountRepo{t.db, t.readOnly} }
 func (t *tx) Members() ports.MemberRepo         { return memberRepo{t.db} }
 func (t *tx) Vendors() ports.VendorRepo         { return vendorRepo{t.db} }
 func (t *tx) Profiles() ports.ProfileRepo       { return profileRepo{t.db} }
@@ -155,5 +160,5 @@ func (t *tx) Documents() ports.DocumentRepo     { return documentRepo{t.db} }
 func (t *tx) Subscribers() ports.SubscriberRepo { return subscriberRepo{t.db} }
 func (t *tx) Incidents() ports.IncidentRepo     { return incidentRepo{t.db} }
 func (t *tx) Deliveries() ports.DeliveryRepo    { return deliveryRepo{t.db} }
-func (t *tx) Runs() ports.RunRepo               { return runRepo{t.db} }
+func (t *tx) Runs() ports.RunRepo               { return runRepo{t.db, t.readOnly} }
 func (t *tx) Outbox() ports.OutboxRepo          { return outboxRepo{t.db} }

@@ -10,7 +10,10 @@ import (
 	"github.com/vetted-dev/vetted/core/run"
 )
 
-type runRepo struct{ db bun.IDB }
+type runRepo struct {
+	db       bun.IDB
+	readOnly bool
+}
 
 func (r runRepo) Create(ctx context.Context, rn run.Run) error {
 	row := runToRow(rn)
@@ -21,7 +24,7 @@ func (r runRepo) Create(ctx context.Context, rn run.Run) error {
 func (r runRepo) get(ctx context.Context, id uuid.UUID, forUpdate bool) (run.Run, error) {
 	var row runRow
 	q := r.db.NewSelect().Model(&row).Where("r.id = ?", id)
-	if forUpdate {
+	if forUpdate && !r.readOnly {
 		q = q.For("UPDATE")
 	}
 	if err := q.Scan(ctx); err != nil {

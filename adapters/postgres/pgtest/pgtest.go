@@ -12,6 +12,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -103,19 +104,61 @@ func dockerHealthy() (err error) {
 // server, drops it when t ends, and returns its URL.
 func NewDatabase(t testing.TB) string {
 	t.Helper()
+	return newDatabase(t, "")
+}
+
+// NewStore returns a migrated store on a database of its own, closed and
+// dropped when t ends. The database is a copy of a template that was
+// migrated once per schema version, which is much faster than migrating
+// every test's database.
+func NewStore(t testing.TB) *postgres.Store {
+	t.Helper()
+	tpl, err := template(URL(t))
+	if err != nil {
+		t.Fatalf("pgtest: template database: %v", err)
+	}
+	dbURL := newDatabase(t, tpl)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := postgres.Open(ctx, dbURL, postgres.WithMaxOpenConns(8), postgres.WithApplicationName("pgtest"))
+	if err != nil {
+		t.Fatalf("pgtest: open store: %v", err)
+	}
+	// Registered after the drop, so it runs before it.
+	t.Cleanup(func() { _ = s.Close() })
+	// A no-op on an up-to-date copy; it keeps NewStore right even if the
+	// template were stale.
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatalf("pgtest: migrate: %v", err)
+	}
+	return s
+}
+
+func newDatabase(t testing.TB, template string) string {
+	t.Helper()
 	base := URL(t)
 	u, err := url.Parse(base)
 	if err != nil {
 		t.Fatalf("pgtest: parse %s: %v", EnvURL, err)
 	}
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	name := "vetted_t_" + hex.EncodeToString(b[:])
-
+	name := "vetted_t_" + randomHex()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := exec(ctx, base, "CREATE DATABASE "+name); err != nil {
-		t.Fatalf("pgtest: create database %s: %v", name, err)
+	create := "CREATE DATABASE " + name
+	if template != "" {
+		create += " TEMPLATE " + template
+	}
+	for attempt := 1; ; attempt++ {
+		err = exec(ctx, base, create)
+		// 55006: the template is briefly in use (another test binary
+		// building it or connecting to it); try again.
+		if err == nil || attempt == 20 || !hasCode(err, "55006") {
+			break
+		}
+		time.Sleep(time.Duration(attempt) * 50 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatalf("pgtest: %s: %v", create, err)
 	}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -129,23 +172,85 @@ func NewDatabase(t testing.TB) string {
 	return u.String()
 }
 
-// NewStore returns a migrated store on a database of its own, closed and
-// dropped when t ends.
-func NewStore(t testing.TB) *postgres.Store {
-	t.Helper()
-	dbURL := NewDatabase(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+var templates sync.Map // server URL -> *templateOnce
+
+type templateOnce struct {
+	once sync.Once
+	name string
+	err  error
+}
+
+// template returns the name of a migrated template database for the
+// embedded schema on the server at base, building it if no process has yet.
+func template(base string) (string, error) {
+	v, _ := templates.LoadOrStore(base, new(templateOnce))
+	to := v.(*templateOnce)
+	to.once.Do(func() { to.name, to.err = buildTemplate(base) })
+	return to.name, to.err
+}
+
+// templateLockKey serialises template building across test binaries.
+const templateLockKey int64 = 0x7667747470 // "vgttp"
+
+func buildTemplate(base string) (string, error) {
+	name := "vetted_tpl_" + postgres.SchemaVersion()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	s, err := postgres.Open(ctx, dbURL, postgres.WithMaxOpenConns(8), postgres.WithApplicationName("pgtest"))
+	db := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(base), pgdriver.WithApplicationName("pgtest")))
+	defer db.Close()
+	conn, err := db.Conn(ctx)
 	if err != nil {
-		t.Fatalf("pgtest: open store: %v", err)
+		return "", err
 	}
-	// Registered after the drop, so it runs before it.
-	t.Cleanup(func() { _ = s.Close() })
-	if err := s.Migrate(ctx); err != nil {
-		t.Fatalf("pgtest: migrate: %v", err)
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1)", templateLockKey); err != nil {
+		return "", err
 	}
-	return s
+	defer func() {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", templateLockKey)
+	}()
+	var exists bool
+	if err := conn.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", name).Scan(&exists); err != nil {
+		return "", err
+	}
+	if exists {
+		return name, nil
+	}
+	// Build under a scratch name and rename when complete, so a crash
+	// half-way never leaves a template that looks finished.
+	scratch := "vetted_tplb_" + randomHex()
+	if _, err := conn.ExecContext(ctx, "CREATE DATABASE "+scratch); err != nil {
+		return "", err
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return "", err
+	}
+	u.Path = "/" + scratch
+	s, err := postgres.Open(ctx, u.String(), postgres.WithMaxOpenConns(2), postgres.WithApplicationName("pgtest"))
+	if err == nil {
+		err = s.Migrate(ctx)
+		_ = s.Close()
+	}
+	if err == nil {
+		_, err = conn.ExecContext(ctx, "ALTER DATABASE "+scratch+" RENAME TO "+name)
+	}
+	if err != nil {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), "DROP DATABASE IF EXISTS "+scratch+" WITH (FORCE)")
+		return "", err
+	}
+	return name, nil
+}
+
+func randomHex() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func hasCode(err error, code string) bool {
+	var pgErr pgdriver.Error
+	return errors.As(err, &pgErr) && pgErr.Field('C') == code
 }
 
 // exec runs one statement on the server at dsn on a connection of its own

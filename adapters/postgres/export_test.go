@@ -1,0 +1,26 @@
+package postgres
+
+import (
+	"context"
+	"sync/atomic"
+
+	"github.com/uptrace/bun"
+)
+
+// CountStatements makes s count every statement it sends from now on, so
+// tests can check that bulk work takes a constant number of round trips.
+// Call it before s is used concurrently.
+func CountStatements(s *Store) *atomic.Int64 {
+	c := new(atomic.Int64)
+	s.db.AddQueryHook(counter{c})
+	return c
+}
+
+type counter struct{ n *atomic.Int64 }
+
+func (c counter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
+	c.n.Add(1)
+	return ctx
+}
+
+func (counter) AfterQuery(context.Context, *bun.QueryEvent) {}
