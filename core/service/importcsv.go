@@ -109,6 +109,7 @@ func parseImportRows(batch []vendorlist.CSVRow) ([]importRow, []RowError) {
 	var errs []RowError
 	out := make([]importRow, 0, len(batch))
 	for _, r := range batch {
+		before := len(errs)
 		bad := func(col string, err error) {
 			msg := err.Error()
 			var ve *core.ValidationError
@@ -164,7 +165,9 @@ func parseImportRows(batch []vendorlist.CSVRow) ([]importRow, []RowError) {
 			}
 			ir.assessment = &in
 		}
-		out = append(out, ir)
+		if len(errs) == before { // a dry run reports bad rows and processes the rest
+			out = append(out, ir)
+		}
 	}
 	return out, errs
 }

@@ -1,0 +1,164 @@
+package api_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/vetted-dev/vetted/apps/api/apitest"
+	"github.com/vetted-dev/vetted/core/notify"
+)
+
+func members(t *testing.T, env *apitest.Env, acct, tok string) map[string]string {
+	t.Helper()
+	r := apitest.Must(t, env.Do(t, "GET", "/users?account-id="+acct, tok, nil), 200)
+	out := map[string]string{}
+	for _, m := range r.Map(t)["members"].([]any) {
+		mm := m.(map[string]any)
+		out[mm["email"].(string)] = mm["role"].(string)
+	}
+	return out
+}
+
+func users(pairs ...string) map[string]any {
+	var us []map[string]string
+	for i := 0; i+1 < len(pairs); i += 2 {
+		u := map[string]string{"email": pairs[i]}
+		if pairs[i+1] != "" {
+			u["role"] = pairs[i+1]
+		}
+		us = append(us, u)
+	}
+	return map[string]any{"users": us}
+}
+
+func TestCreateAccountRoles(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	admin := env.Token("ops@platform.test", apitest.Admin())
+	r := apitest.Must(t, env.Do(t, "POST", "/accounts", admin, map[string]any{"account": "Acme", "users": []string{"first@a.test", "second@a.test", "third@a.test"}}), 201).Map(t)
+	acct := r["id"].(string)
+	if r["active"] != true || r["name"] != "Acme" || len(r["members"].([]any)) != 3 {
+		t.Fatalf("create answer %v", r)
+	}
+	owner := env.Token("first@a.test")
+	got := members(t, env, acct, owner)
+	want := map[string]string{"first@a.test": "owner", "second@a.test": "admin", "third@a.test": "admin"}
+	for e, role := range want {
+		if got[e] != role {
+			t.Fatalf("%s is %q, want %q (all: %v)", e, got[e], role, got)
+		}
+	}
+	// master-list exists with the account.
+	apitest.Must(t, env.Do(t, "GET", "/vendor-lists?account-id="+acct+"&vendor-list=master-list", owner, nil), 200)
+	// Duplicate account name (case-insensitive) is a conflict.
+	apitest.Must(t, env.Do(t, "POST", "/accounts", admin, map[string]any{"account": "ACME", "users": []string{"x@a.test"}}), 409)
+	// Every member got a mail.
+	env.Drain(t)
+	for e := range want {
+		if n := len(env.Mail.Find(func(m notify.Mail) bool { return m.To == e })); n != 1 {
+			t.Fatalf("%s got %d mails, want 1", e, n)
+		}
+	}
+}
+
+func TestMemberRules(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	acct := env.NewAccount(t, "Acme", "owner@a.test", "admin@a.test")
+	owner, admin := env.Token("owner@a.test"), env.Token("admin@a.test")
+	path := "/users?account-id=" + acct
+
+	// Default role is member.
+	r := apitest.Must(t, env.Do(t, "POST", path, admin, users("m@a.test", "")), 201).Map(t)
+	if role := r["members"].([]any)[0].(map[string]any)["role"]; role != "member" {
+		t.Fatalf("default role %v, want member", role)
+	}
+	// Adding an existing member is a conflict.
+	apitest.Must(t, env.Do(t, "POST", path, owner, users("m@a.test", "viewer")), 409)
+	// An admin may not assign owner, by adding or by changing.
+	apitest.Must(t, env.Do(t, "POST", path, admin, users("o2@a.test", "owner")), 403)
+	apitest.Must(t, env.Do(t, "PATCH", path, admin, users("m@a.test", "owner")), 403)
+	// An admin may not demote an owner.
+	apitest.Must(t, env.Do(t, "PATCH", path, admin, users("owner@a.test", "member")), 403)
+	// A member may not manage members at all.
+	apitest.Must(t, env.Do(t, "PATCH", path, env.Token("m@a.test"), users("m@a.test", "admin")), 403)
+	// The last owner can be neither demoted nor removed.
+	apitest.Must(t, env.Do(t, "PATCH", path, owner, users("owner@a.test", "admin")), 409)
+	apitest.Must(t, env.Do(t, "DELETE", path, owner, users("owner@a.test", "")), 409)
+	// An owner may assign owner; then one of two owners may step down.
+	apitest.Must(t, env.Do(t, "PATCH", path, owner, users("m@a.test", "owner")), 200)
+	apitest.Must(t, env.Do(t, "PATCH", path, owner, users("owner@a.test", "admin")), 200)
+	// Now m@a.test is the last owner again.
+	m := env.Token("m@a.test")
+	apitest.Must(t, env.Do(t, "PATCH", path, m, users("m@a.test", "viewer")), 409)
+	apitest.Must(t, env.Do(t, "DELETE", path, m, users("m@a.test", "")), 409)
+	// Demoting both owners in one request would leave none: refused whole.
+	apitest.Must(t, env.Do(t, "PATCH", path, m, users("owner@a.test", "owner")), 200)
+	apitest.Must(t, env.Do(t, "PATCH", path, m, users("owner@a.test", "admin", "m@a.test", "admin")), 409)
+	got := members(t, env, acct, m)
+	if got["owner@a.test"] != "owner" || got["m@a.test"] != "owner" {
+		t.Fatalf("a refused request changed roles: %v", got)
+	}
+	// Removing an unknown member is not found and removes nothing.
+	apitest.Must(t, env.Do(t, "DELETE", path, m, users("admin@a.test", "", "ghost@a.test", "")), 404)
+	if _, ok := members(t, env, acct, m)["admin@a.test"]; !ok {
+		t.Fatal("a refused removal removed a member")
+	}
+	apitest.Must(t, env.Do(t, "DELETE", path, m, users("admin@a.test", "")), 200)
+	if _, ok := members(t, env, acct, m)["admin@a.test"]; ok {
+		t.Fatal("removed member still listed")
+	}
+	// Bad input: invalid e-mail and invalid role are 422.
+	apitest.Must(t, env.Do(t, "POST", path, m, users("not-an-email", "")), 422)
+	apitest.Must(t, env.Do(t, "POST", path, m, users("x@a.test", "superuser")), 422)
+}
+
+func TestMemberMail(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	acct := env.NewAccount(t, "Acme", "owner@a.test")
+	owner := env.Token("owner@a.test")
+	env.Drain(t)
+	env.Mail.Reset()
+	apitest.Must(t, env.Do(t, "POST", "/users?account-id="+acct, owner, users("new@a.test", "viewer")), 201)
+	apitest.Must(t, env.Do(t, "PATCH", "/users?account-id="+acct, owner, users("new@a.test", "admin")), 200)
+	// Setting the same role again is not a change and sends nothing.
+	apitest.Must(t, env.Do(t, "PATCH", "/users?account-id="+acct, owner, users("new@a.test", "admin")), 200)
+	env.Drain(t)
+	env.Drain(t)
+	got := env.Mail.Find(func(m notify.Mail) bool { return m.To == "new@a.test" })
+	if len(got) != 2 {
+		t.Fatalf("new member got %d mails, want 2 (added, role changed)", len(got))
+	}
+	if !strings.Contains(got[0].Text+got[1].Text, `"viewer" to "admin"`) {
+		t.Fatalf("role-change mail does not name the change: %q / %q", got[0].Text, got[1].Text)
+	}
+	// A refused request mails nobody.
+	env.Mail.Reset()
+	apitest.Must(t, env.Do(t, "POST", "/users?account-id="+acct, owner, users("a@a.test", "", "bad", "")), 422)
+	env.Drain(t)
+	if n := len(env.Mail.Sent()); n != 0 {
+		t.Fatalf("a refused request sent %d mails", n)
+	}
+}
+
+func TestDeleteAccounts(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	admin := env.Token("ops@platform.test", apitest.Admin())
+	a := env.NewAccount(t, "A", "a@a.test")
+	b := env.NewAccount(t, "B", "b@b.test")
+	// All-or-nothing: one unknown id deletes nothing.
+	apitest.Must(t, env.Do(t, "DELETE", "/accounts?account_ids="+a+",01900000-0000-7000-8000-000000000000", admin, nil), 404)
+	apitest.Must(t, env.Do(t, "GET", "/vendor-lists?account-id="+a, env.Token("a@a.test"), nil), 200)
+	// Body form with several ids.
+	r := apitest.Must(t, env.Do(t, "DELETE", "/accounts", admin, map[string]any{"account_ids": []string{a, b}}), 200).Map(t)
+	if len(r["deleted"].([]any)) != 2 {
+		t.Fatalf("deleted %v", r)
+	}
+	apitest.Must(t, env.Do(t, "GET", "/vendor-lists?account-id="+a, env.Token("a@a.test"), nil), 403)
+	if n := len(apitest.Must(t, env.Do(t, "GET", "/accounts", admin, nil), 200).Map(t)["accounts"].([]any)); n != 0 {
+		t.Fatalf("%d accounts left", n)
+	}
+	apitest.Must(t, env.Do(t, "DELETE", "/accounts", admin, nil), 422)
+}
