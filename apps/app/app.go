@@ -90,13 +90,13 @@ func Build(ctx context.Context, cfg Config, ov Overrides) (*App, error) {
 	}
 	enricher := ov.Enricher
 	if enricher == nil {
-		if enricher, err = newEnricher(cfg); err != nil {
+		if enricher, err = newEnricher(a, cfg); err != nil {
 			return nil, err
 		}
 	}
 	incidents := ov.Incidents
 	if incidents == nil {
-		if incidents, err = newIncidentSource(cfg); err != nil {
+		if incidents, err = newIncidentSource(a, cfg); err != nil {
 			return nil, err
 		}
 	}
