@@ -16,9 +16,12 @@ worker:
 build:
 	mkdir -p bin && $(GO) build -o bin/vetted ./apps/cmd/vetted
 
-## test: every module's tests, with the race detector
+## test: every module's tests, with the race detector; the HTTP API suite
+## runs a second time on PostgreSQL when VETTED_TEST_DATABASE_URL is set
 test:
 	@set -e; for m in $(MODULES); do echo "== $$m"; (cd $$m && $(GO) test $(TESTFLAGS) ./...); done
+	@if [ -n "$$VETTED_TEST_DATABASE_URL" ]; then echo "== ./apps/api on PostgreSQL"; \
+		cd apps && VETTED_TEST_STORE=postgres $(GO) test $(TESTFLAGS) ./api/...; fi
 
 ## lint: gofmt, go vet, staticcheck when installed
 lint:

@@ -5,3 +5,7 @@ go 1.26.0
 require github.com/vetted-dev/vetted v0.0.0
 
 replace github.com/vetted-dev/vetted => ../
+
+require github.com/vetted-dev/vetted/adapters v0.0.0
+
+replace github.com/vetted-dev/vetted/adapters => ../adapters
