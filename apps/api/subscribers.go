@@ -63,10 +63,6 @@ type subscribersListIn struct {
 	ListID     string `query:"vendor-list-id" doc:"List id"`
 }
 
-func (in subscribersListIn) ref() service.ListRef {
-	return service.ListRef{ID: in.ListID, Ref: in.VendorList}
-}
-
 type subscribersGetOut struct {
 	Body struct {
 		VendorListID string           `json:"vendor_list_id" format:"uuid"`
@@ -74,9 +70,13 @@ type subscribersGetOut struct {
 	}
 }
 
+// subscribersPostIn repeats the list parameters: huma reads parameters
+// only from the input struct's own fields.
 type subscribersPostIn struct {
-	subscribersListIn
-	Body struct {
+	AccountID  string `query:"account-id" required:"true" doc:"Organization UUID or individual"`
+	VendorList string `query:"vendor-list" doc:"List id or name (this or vendor-list-id is required)"`
+	ListID     string `query:"vendor-list-id" doc:"List id"`
+	Body       struct {
 		SubscriberEmail EmailList `json:"subscriber-email"`
 	}
 }
@@ -88,9 +88,11 @@ type subscribersPostOut struct {
 }
 
 type subscribersDeleteIn struct {
-	subscribersListIn
-	Emails []string `query:"subscriber-email" doc:"Addresses to remove (repeat or separate with commas), or give them in the body"`
-	Body   *struct {
+	AccountID  string   `query:"account-id" required:"true" doc:"Organization UUID or individual"`
+	VendorList string   `query:"vendor-list" doc:"List id or name (this or vendor-list-id is required)"`
+	ListID     string   `query:"vendor-list-id" doc:"List id"`
+	Emails     []string `query:"subscriber-email" doc:"Addresses to remove (repeat or separate with commas), or give them in the body"`
+	Body       *struct {
 		SubscriberEmail EmailList `json:"subscriber-email,omitempty"`
 	} `required:"false"`
 }
@@ -106,7 +108,7 @@ func (s *Server) registerSubscribers() {
 	huma.Register(s.api, huma.Operation{OperationID: "list-subscribers", Method: http.MethodGet, Path: "/subscribers", Tags: tags,
 		Summary: "The alert subscribers of a list with their state (viewer or above)", Security: secured},
 		func(ctx context.Context, in *subscribersListIn) (*subscribersGetOut, error) {
-			l, ss, err := s.svc.Subscribers(ctx, actor(ctx), in.AccountID, in.ref())
+			l, ss, err := s.svc.Subscribers(ctx, actor(ctx), in.AccountID, service.ListRef{ID: in.ListID, Ref: in.VendorList})
 			if err != nil {
 				return nil, problem(err)
 			}
@@ -119,7 +121,7 @@ func (s *Server) registerSubscribers() {
 		Description:   "A verified member of the account is confirmed at once; anyone else stays pending and gets a confirmation mail.",
 		DefaultStatus: http.StatusCreated, Security: secured},
 		func(ctx context.Context, in *subscribersPostIn) (*subscribersPostOut, error) {
-			ss, err := s.svc.AddSubscribers(ctx, actor(ctx), in.AccountID, in.ref(), in.Body.SubscriberEmail)
+			ss, err := s.svc.AddSubscribers(ctx, actor(ctx), in.AccountID, service.ListRef{ID: in.ListID, Ref: in.VendorList}, in.Body.SubscriberEmail)
 			if err != nil {
 				return nil, problem(err)
 			}
@@ -137,7 +139,7 @@ func (s *Server) registerSubscribers() {
 			if in.Body != nil {
 				emails = append(emails, in.Body.SubscriberEmail...)
 			}
-			removed, err := s.svc.RemoveSubscribers(ctx, actor(ctx), in.AccountID, in.ref(), emails)
+			removed, err := s.svc.RemoveSubscribers(ctx, actor(ctx), in.AccountID, service.ListRef{ID: in.ListID, Ref: in.VendorList}, emails)
 			if err != nil {
 				return nil, problem(err)
 			}
