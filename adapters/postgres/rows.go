@@ -255,45 +255,24 @@ func entryFromView(v entryView, products []vendorlist.Product) vendorlist.Entry 
 		AlertsEnabled: v.AlertsEnabled, Products: products, AddedAt: utc(v.AddedAt)}
 }
 
-// Enrichment states of a list entry, summarising the profile's sections.
-const (
-	enrichmentNone    = "not_enriched"
-	enrichmentQueued  = "queued"
-	enrichmentRunning = "running"
-	enrichmentFailed  = "failed"
-	enrichmentDone    = "done"
-)
-
 // enrichmentStatus summarises a profile's per-section states for a list
-// entry: running while any section runs, queued while any waits, failed when
-// every attempted section failed, done otherwise; not_enriched without a
-// profile or without any section state.
+// entry, by the same rule as the memory store: "" without a profile or
+// without any section state, else the most pressing state present
+// (running, queued, failed), else "done".
 func enrichmentStatus(hasProfile bool, secs map[vendor.Section]vendor.SectionStatus) string {
 	if !hasProfile || len(secs) == 0 {
-		return enrichmentNone
+		return ""
 	}
-	var queued, running, failed, done int
+	seen := map[string]bool{}
 	for _, s := range secs {
-		switch s.Status {
-		case run.StatusQueued:
-			queued++
-		case run.StatusRunning:
-			running++
-		case run.StatusFailed:
-			failed++
-		case run.StatusDone:
-			done++
+		seen[s.Status] = true
+	}
+	for _, s := range []string{run.StatusRunning, run.StatusQueued, run.StatusFailed} {
+		if seen[s] {
+			return s
 		}
 	}
-	switch {
-	case running > 0:
-		return enrichmentRunning
-	case queued > 0:
-		return enrichmentQueued
-	case failed > 0 && done == 0:
-		return enrichmentFailed
-	}
-	return enrichmentDone
+	return run.StatusDone
 }
 
 type productRow struct {

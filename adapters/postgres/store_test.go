@@ -400,8 +400,8 @@ func TestMergeProductsAndEntries(t *testing.T) {
 		if es[i].VendorName != w.name || len(es[i].Products) != w.products || !es[i].AlertsEnabled || !es[i].IsCustom {
 			t.Errorf("entry %d: got %+v, want %s with %d products", i, es[i], w.name, w.products)
 		}
-		if es[i].EnrichmentStatus == "" {
-			t.Errorf("entry %d: empty enrichment status", i)
+		if es[i].EnrichmentStatus != "" {
+			t.Errorf("entry %d: enrichment status %q without a profile, want none", i, es[i].EnrichmentStatus)
 		}
 	}
 	l2 := mustView(e, func(ctx context.Context, tx ports.Tx) (vendorlist.List, error) {
