@@ -92,7 +92,11 @@ func (r accountRepo) Lock(ctx context.Context, id uuid.UUID) error {
 	var got uuid.UUID
 	q := r.db.NewSelect().Table("accounts").Column("id").Where("id = ?", id)
 	if !r.readOnly {
-		q = q.For("UPDATE")
+		// NO KEY UPDATE excludes every other Lock of the account (and its
+		// deletion) just as FOR UPDATE would, but not the KEY SHARE locks
+		// that foreign-key checks take: writes that merely reference the
+		// account (lists, assessments, subscribers) are not held up.
+		q = q.For("NO KEY UPDATE")
 	}
 	err := q.Scan(ctx, &got)
 	return translate(err, "lock account %s", id)

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -177,5 +178,40 @@ func TestOutboxClaimSkipsLocked(t *testing.T) {
 	pending := mustView(e, func(ctx context.Context, tx ports.Tx) (int, error) { return tx.Outbox().Pending(ctx) })
 	if pending != 5 {
 		t.Errorf("pending %d, want 5", pending)
+	}
+}
+
+// TestLockLetsReferencingWritesThrough checks that Accounts.Lock, which
+// serialises member changes, does not hold up writes that only reference
+// the account, such as creating a list.
+func TestLockLetsReferencingWritesThrough(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	org := e.org("Acme Org")
+	locked, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	go func() {
+		done <- e.s.InTx(e.ctx, func(ctx context.Context, tx ports.Tx) error {
+			if err := tx.Accounts().Lock(ctx, org.ID); err != nil {
+				return err
+			}
+			close(locked)
+			<-release
+			return nil
+		})
+	}()
+	<-locked
+	l, err := vendorlist.New(newID(), org.ID, "other", e.tick())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(e.ctx, 3*time.Second)
+	defer cancel()
+	err = e.s.InTx(ctx, func(ctx context.Context, tx ports.Tx) error { return tx.Lists().Create(ctx, l) })
+	close(release)
+	if err != nil {
+		t.Errorf("create list while the account is locked: %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }
