@@ -162,3 +162,39 @@ func TestDeleteAccounts(t *testing.T) {
 	}
 	apitest.Must(t, env.Do(t, "DELETE", "/accounts", admin, nil), 422)
 }
+
+// TestLastOwnerUnderConcurrency has two owners demote each other at the same
+// moment, many times: exactly one owner must remain every time.
+func TestLastOwnerUnderConcurrency(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	for round := 0; round < 15; round++ {
+		a, b := "a@race.test", "b@race.test"
+		acct := env.NewAccount(t, "Race "+string(rune('A'+round)), a)
+		ta, tb := env.Token(a), env.Token(b)
+		env.AddMember(t, acct, ta, b, "owner")
+		path := "/users?account-id=" + acct
+		statuses := make(chan int, 2)
+		start := make(chan struct{})
+		for _, c := range []struct{ tok, other string }{{ta, b}, {tb, a}} {
+			go func(tok, other string) {
+				<-start
+				statuses <- env.Do(t, "PATCH", path, tok, users(other, "admin")).Status
+			}(c.tok, c.other)
+		}
+		close(start)
+		s1, s2 := <-statuses, <-statuses
+		owners := 0
+		for _, role := range members(t, env, acct, ta) {
+			if role == "owner" {
+				owners++
+			}
+		}
+		if s1+s2 != 200+403 && s1+s2 != 200+409 {
+			t.Fatalf("round %d: statuses %d and %d; want one 200 and one refusal", round, s1, s2)
+		}
+		if owners != 1 {
+			t.Fatalf("round %d: %d owners left (statuses %d, %d)", round, owners, s1, s2)
+		}
+	}
+}

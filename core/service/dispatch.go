@@ -201,13 +201,19 @@ func (s *Service) sendAlert(ctx context.Context, p outbox.AlertMail) error {
 		if v, err = tx.Vendors().Get(ctx, in.VendorID); err != nil {
 			return err
 		}
-		rs, err := tx.Subscribers().Recipients(ctx, in.VendorID)
+		// Re-check the recipient's list now: alerts may have been turned
+		// off, or the vendor taken off the list, since the fan-out.
+		l, err := tx.Lists().Get(ctx, sub.AccountID, sub.ListID)
 		if err != nil {
 			return err
 		}
-		for _, r := range rs {
-			if r.SubscriberID == sub.ID {
-				alertsOn, list = true, r.ListName
+		entries, err := tx.Lists().Entries(ctx, l.ID)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if e.VendorID == in.VendorID {
+				alertsOn, list = e.AlertsEnabled, l.Name
 			}
 		}
 		acc, err := tx.Accounts().Get(ctx, sub.AccountID)
