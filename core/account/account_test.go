@@ -171,8 +171,8 @@ func TestCheckRemove(t *testing.T) {
 
 func TestNormalizeEmail(t *testing.T) {
 	t.Parallel()
-	long := strings.Repeat("a", 64) + "@" + strings.Repeat("b", 186) + ".com" // 255 chars
-	atLimit := strings.Repeat("a", 64) + "@" + strings.Repeat("b", 185) + ".com"  // 254 chars
+	long := strings.Repeat("a", 64) + "@" + strings.Repeat("b", 186) + ".com"    // 255 chars
+	atLimit := strings.Repeat("a", 64) + "@" + strings.Repeat("b", 185) + ".com" // 254 chars
 	tests := []struct {
 		in, want string
 		err      error
