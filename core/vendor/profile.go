@@ -2,9 +2,11 @@ package vendor
 
 import (
 	"encoding/json"
+	"reflect"
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
@@ -263,6 +265,11 @@ func (p *Profile) ApplyPatch(patch map[string]json.RawMessage, now time.Time) er
 		buf, _ := json.Marshal(doc)
 		dec := json.NewDecoder(strings.NewReader(string(buf)))
 		dec.DisallowUnknownFields()
+		// doc holds every field of the group, so decode into a zero group:
+		// next shares slices and pointers with p, and decoding over them
+		// would write through to p even when the patch is refused, and a
+		// null would leave a string or nested signal as it was.
+		reflect.ValueOf(nextGroups[g]).Elem().SetZero()
 		if err := dec.Decode(nextGroups[g]); err != nil {
 			errs.Add(g, "has a value of the wrong type: %v", err)
 		}
@@ -348,7 +355,7 @@ func NewIncident(in Incident) (Incident, error) {
 	if in.Title == "" {
 		errs.Add("title", "must not be empty")
 	}
-	if len(in.Title) > 500 {
+	if utf8.RuneCountInString(in.Title) > 500 {
 		errs.Add("title", "must be at most 500 characters")
 	}
 	if in.Severity == "" {
