@@ -123,8 +123,11 @@ func (s *Service) Enrich(ctx context.Context, a Actor, names []string, sections 
 		for _, n := range names {
 			if id, perr := uuid.Parse(strings.TrimSpace(n)); perr == nil {
 				v, err := tx.Vendors().Get(ctx, id)
-				if err != nil {
+				if errors.Is(err, core.ErrNotFound) {
 					return core.Wrap(core.ErrNotFound, "vendor %s is not in the directory", id)
+				}
+				if err != nil {
+					return err
 				}
 				vs = append(vs, v)
 				continue

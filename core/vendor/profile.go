@@ -231,6 +231,14 @@ func (p *Profile) ApplyPatch(patch map[string]json.RawMessage, now time.Time) er
 	sort.Strings(keys)
 	next := *p
 	nextGroups := map[string]any{"company": &next.Company, "security": &next.Security, "privacy": &next.Privacy, "maturity": &next.Maturity}
+	// A group is decoded into its zero value from the merged document, so
+	// fields the patch removed (null) are really gone.
+	reset := map[string]func(){
+		"company":  func() { next.Company = Company{} },
+		"security": func() { next.Security = Security{} },
+		"privacy":  func() { next.Privacy = Privacy{} },
+		"maturity": func() { next.Maturity = Maturity{} },
+	}
 	for _, g := range keys {
 		target, ok := groups[g]
 		if !ok {
@@ -263,6 +271,7 @@ func (p *Profile) ApplyPatch(patch map[string]json.RawMessage, now time.Time) er
 			doc[f] = merged
 		}
 		buf, _ := json.Marshal(doc)
+		reset[g]()
 		dec := json.NewDecoder(strings.NewReader(string(buf)))
 		dec.DisallowUnknownFields()
 		// doc holds every field of the group, so decode into a zero group:
