@@ -1,0 +1,198 @@
+package vendorlist_test
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/vendorlist"
+)
+
+// csvRows builds a CSV with a vendor_name,website_url header and n data rows.
+func csvRows(n int) string {
+	var b strings.Builder
+	b.WriteString("vendor_name,website_url\n")
+	for i := range n {
+		fmt.Fprintf(&b, "Vendor %d,v%d.example\n", i, i)
+	}
+	return b.String()
+}
+
+// padTo fills the website column of the first row so text is exactly size bytes.
+func padTo(t *testing.T, size int) string {
+	t.Helper()
+	head := "vendor_name,product_name\nAcme,"
+	if size < len(head)+1 {
+		t.Fatalf("size %d too small", size)
+	}
+	return head + strings.Repeat("p", size-len(head)-1) + "\n"
+}
+
+func TestParseCSVLimits(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		text string
+		rows int
+		err  error
+	}{
+		{"exactly 1 MB", padTo(t, vendorlist.MaxCSVBytes), 1, nil},
+		{"1 MB + 1 byte", padTo(t, vendorlist.MaxCSVBytes+1), 0, core.ErrTooLarge},
+		{"500 rows", csvRows(500), 500, nil},
+		{"501 rows", csvRows(501), 0, core.ErrInvalid},
+		{"500 rows and blank lines", csvRows(500) + "\n,\n , \n", 500, nil},
+		{"header only", "vendor_name\n", 0, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			rows, err := vendorlist.ParseCSV(tt.text)
+			if tt.err != nil {
+				if !errors.Is(err, tt.err) {
+					t.Fatalf("err = %v, want %v", err, tt.err)
+				}
+				if tt.err == core.ErrTooLarge && errors.Is(err, core.ErrInvalid) {
+					t.Fatal("an oversize file must not also be ErrInvalid (413, not 422)")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rows) != tt.rows {
+				t.Fatalf("got %d rows, want %d", len(rows), tt.rows)
+			}
+		})
+	}
+}
+
+func TestParseCSVHeader(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, text, msg string
+	}{
+		{"empty file", "", "header row"},
+		{"only a BOM", "\ufeff", "header row"},
+		{"no vendor_name", "website_url,product_name\nx.com,y\n", "vendor_name"},
+		{"unknown column", "vendor_name,vendor_nmae\nAcme,x\n", `unknown column "vendor_nmae"`},
+		{"duplicate column", "vendor_name,website_url,Website_URL\nAcme,a.com,b.com\n", `column "website_url" appears twice`},
+		{"broken quotes", "vendor_name\n\"Acme\n", "not valid CSV"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := vendorlist.ParseCSV(tt.text)
+			if !errors.Is(err, core.ErrInvalid) || !strings.Contains(err.Error(), tt.msg) {
+				t.Fatalf("err = %v, want ErrInvalid mentioning %q", err, tt.msg)
+			}
+		})
+	}
+}
+
+func TestParseCSVRows(t *testing.T) {
+	t.Parallel()
+	text := "\ufeffVendor_Name , website_url,product_name,data_collected,compliance_approval_status\n" +
+		"\n" +
+		"Acme,acme.com,Widgets,email;name,approved\n" +
+		",,,,\n" +
+		"\"Globex, Inc.\",globex.com,\"Line one\nline two\",,\n" +
+		"  Initech ,\n"
+	rows, err := vendorlist.ParseCSV(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 3 {
+		t.Fatalf("got %d rows, want 3 (blank lines skipped): %+v", len(rows), rows)
+	}
+	for i, r := range rows {
+		if r.Row != i+1 {
+			t.Errorf("row %d numbered %d; data rows count from 1 without blanks", i, r.Row)
+		}
+	}
+	if got := rows[0].Get("vendor_name"); got != "Acme" {
+		t.Fatalf("BOM or header case not handled: vendor_name = %q (values %v)", got, rows[0].Values)
+	}
+	if !rows[0].HasAssessment() || rows[0].Get("data_collected") != "email;name" {
+		t.Fatalf("row 1 = %+v, want an assessment with data_collected", rows[0])
+	}
+	if got, want := rows[1].Get("vendor_name"), "Globex, Inc."; got != want {
+		t.Fatalf("quoted comma: %q, want %q", got, want)
+	}
+	if got, want := rows[1].Get("product_name"), "Line one\nline two"; got != want {
+		t.Fatalf("quoted newline: %q, want %q", got, want)
+	}
+	if rows[1].HasAssessment() {
+		t.Fatal("row 2 has no assessment column filled")
+	}
+	if got := rows[2].Get("vendor_name"); got != "Initech" {
+		t.Fatalf("Get must trim: %q", got)
+	}
+	if got := rows[2].Get("product_name"); got != "" {
+		t.Fatalf("a short row leaves missing columns empty, got %q", got)
+	}
+}
+
+func TestBatch(t *testing.T) {
+	t.Parallel()
+	rows, err := vendorlist.ParseCSV(csvRows(250))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name          string
+		n             int // rows available
+		offset, limit int
+		first, size   int // first Row number, batch length
+		next          int
+		more, invalid bool
+	}{
+		{name: "defaults", n: 250, offset: 0, limit: 0, first: 1, size: 100, next: 100, more: true},
+		{name: "second page", n: 250, offset: 100, limit: 100, first: 101, size: 100, next: 200, more: true},
+		{name: "last page", n: 250, offset: 200, limit: 100, first: 201, size: 50, next: 250, more: false},
+		{name: "exact end", n: 200, offset: 100, limit: 100, first: 101, size: 100, next: 200, more: false},
+		{name: "max limit", n: 250, offset: 0, limit: 500, first: 1, size: 250, next: 250, more: false},
+		{name: "limit 1", n: 250, offset: 249, limit: 1, first: 250, size: 1, next: 250, more: false},
+		{name: "offset == len", n: 250, offset: 250, limit: 10, size: 0, next: 250, more: false},
+		{name: "no rows", n: 0, offset: 0, limit: 0, size: 0, next: 0, more: false},
+		{name: "negative offset", n: 250, offset: -1, limit: 10, invalid: true},
+		{name: "limit 501", n: 250, offset: 0, limit: 501, invalid: true},
+		{name: "negative limit", n: 250, offset: 0, limit: -5, invalid: true},
+		{name: "offset past end", n: 250, offset: 251, limit: 10, invalid: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			batch, next, more, err := vendorlist.Batch(rows[:tt.n], tt.offset, tt.limit)
+			if tt.invalid {
+				if !errors.Is(err, core.ErrInvalid) {
+					t.Fatalf("err = %v, want ErrInvalid", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(batch) != tt.size || next != tt.next || more != tt.more {
+				t.Fatalf("Batch = %d rows, next %d, more %v; want %d, %d, %v", len(batch), next, more, tt.size, tt.next, tt.more)
+			}
+			if tt.size > 0 && batch[0].Row != tt.first {
+				t.Fatalf("first row %d, want %d", batch[0].Row, tt.first)
+			}
+		})
+	}
+}
+
+func TestCSVColumns(t *testing.T) {
+	t.Parallel()
+	if vendorlist.CSVColumns[0] != "vendor_name" {
+		t.Fatalf("vendor_name must be the first known column: %v", vendorlist.CSVColumns)
+	}
+	want := []string{"compliance_approval_status", "conditional_approval_condition", "sponsor_business_department",
+		"sponsor_contact", "use_case", "data_collected", "compliance_comment"}
+	if !reflect.DeepEqual(vendorlist.AssessmentColumns, want) {
+		t.Fatalf("AssessmentColumns = %v, want %v", vendorlist.AssessmentColumns, want)
+	}
+}
