@@ -89,7 +89,7 @@ type deleteAccountsOut struct {
 
 func (s *Server) registerAccounts() {
 	tags := []string{"Accounts"}
-	huma.Register(s.api, huma.Operation{OperationID: "create-account", Method: http.MethodPost, Path: "/accounts", Tags: tags,
+	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "create-account", Method: http.MethodPost, Path: "/accounts", Tags: tags,
 		Summary: "Create an organization (platform admins)", DefaultStatus: http.StatusCreated, Security: secured},
 		func(ctx context.Context, in *createAccountIn) (*createAccountOut, error) {
 			v, err := s.svc.CreateAccount(ctx, actor(ctx), in.Body.Account, in.Body.Users)
@@ -115,7 +115,7 @@ func (s *Server) registerAccounts() {
 			}
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "delete-accounts", Method: http.MethodDelete, Path: "/accounts", Tags: tags,
+	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "delete-accounts", Method: http.MethodDelete, Path: "/accounts", Tags: tags,
 		Summary: "Delete accounts with everything they own (platform admins)", Security: secured},
 		func(ctx context.Context, in *deleteAccountsIn) (*deleteAccountsOut, error) {
 			ids := collect(in.AccountID, in.AccountIDs)

@@ -13,6 +13,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/service"
+	"github.com/vetted-dev/vetted/ports"
 )
 
 type actorKey struct{}
@@ -50,8 +51,20 @@ func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 		}
 		return
 	}
+	// Platform-admin operations are refused before their input is even
+	// validated, so a caller without the privilege learns nothing from them.
+	if only, _ := ctx.Operation().Metadata[platformAdminKey].(bool); only && !a.PlatformAdmin {
+		_ = huma.WriteErr(s.api, ctx, http.StatusForbidden, "this action is limited to platform admins (the "+ports.PlatformAdminGroup+" group)")
+		return
+	}
 	next(huma.WithValue(ctx, actorKey{}, a))
 }
+
+const platformAdminKey = "platform-admin-only"
+
+// platformAdminOnly marks an operation as limited to platform admins. The
+// service checks the privilege too; this check only makes it come first.
+var platformAdminOnly = map[string]any{platformAdminKey: true}
 
 // actor returns the authenticated caller of an operation.
 func actor(ctx context.Context) service.Actor {

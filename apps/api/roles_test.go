@@ -257,3 +257,19 @@ func TestRateLimit(t *testing.T) {
 		t.Fatal("429 without Retry-After")
 	}
 }
+
+// TestPlatformAdminBeforeValidation: a caller without the privilege gets 403
+// from an admin route even with an invalid body (not a 422 that would reveal
+// the input rules).
+func TestPlatformAdminBeforeValidation(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	owner := env.Token("o@a.test")
+	for _, c := range []struct{ method, path string }{
+		{"POST", "/vendor/enrich"}, {"POST", "/accounts"}, {"POST", "/vendors/incident-backfill"}, {"PATCH", "/vendor/Slack"},
+	} {
+		if r := env.Do(t, c.method, c.path, owner, `{"vendors": [], "bogus": 1}`); r.Status != http.StatusForbidden {
+			t.Fatalf("%s %s with a bad body as a non-admin: %d, want 403", c.method, c.path, r.Status)
+		}
+	}
+}

@@ -338,7 +338,7 @@ func (s *Server) registerVendors() {
 			}
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "record-vendor-incident", Method: http.MethodPost, Path: "/vendor/{id_or_name}/incidents",
+	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "record-vendor-incident", Method: http.MethodPost, Path: "/vendor/{id_or_name}/incidents",
 		Tags: tags, Summary: "Record an incident by hand (platform admins); a live one alerts subscribers", DefaultStatus: http.StatusCreated, Security: secured},
 		func(ctx context.Context, in *recordIncidentIn) (*incidentOut, error) {
 			b := in.Body
@@ -354,7 +354,7 @@ func (s *Server) registerVendors() {
 			}
 			return &incidentOut{Body: incidentJSON(got)}, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "enrich-vendors", Method: http.MethodPost, Path: "/vendor/enrich", Tags: tags,
+	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "enrich-vendors", Method: http.MethodPost, Path: "/vendor/enrich", Tags: tags,
 		Summary: "Start an enrichment run (platform admins); progress at GET /vendor/enrich/{run_id}", DefaultStatus: http.StatusAccepted, Security: secured},
 		func(ctx context.Context, in *enrichIn) (*enrichOut, error) {
 			r, err := s.svc.Enrich(ctx, actor(ctx), in.Body.Vendors, in.Body.Sections, in.Body.CreateOnly)
@@ -365,7 +365,7 @@ func (s *Server) registerVendors() {
 			out.Body.RunID, out.Body.Status, out.Body.Jobs = r.ID.String(), r.Status(), jobsJSON(r.Jobs)
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "get-enrich-run", Method: http.MethodGet, Path: "/vendor/enrich/{run_id}", Tags: tags,
+	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "get-enrich-run", Method: http.MethodGet, Path: "/vendor/enrich/{run_id}", Tags: tags,
 		Summary: "Progress of an enrichment run (platform admins)", Security: secured},
 		func(ctx context.Context, in *runIn) (*runOut, error) {
 			r, err := s.svc.Run(ctx, actor(ctx), run.KindEnrich, in.RunID)
@@ -374,7 +374,7 @@ func (s *Server) registerVendors() {
 			}
 			return &runOut{Body: runJSON(r)}, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "patch-vendor", Method: http.MethodPatch, Path: "/vendor/{id_or_name}", Tags: tags,
+	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "patch-vendor", Method: http.MethodPatch, Path: "/vendor/{id_or_name}", Tags: tags,
 		Summary:     "Edit whitelisted profile fields with a JSON merge patch (platform admins); no enrichment runs",
 		Description: "Body: `{\"company\": {...}, \"security\": {...}, \"privacy\": {...}, \"maturity\": {...}}`; null removes a value. A field outside the whitelist is 422, naming it.",
 		Security:    secured,
@@ -388,7 +388,7 @@ func (s *Server) registerVendors() {
 			}
 			return &vendorViewOut{Body: vendorViewJSON(view)}, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "delete-vendor", Method: http.MethodDelete, Path: "/vendor/{id_or_name}", Tags: tags,
+	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "delete-vendor", Method: http.MethodDelete, Path: "/vendor/{id_or_name}", Tags: tags,
 		Summary: "Remove a vendor's profile and security instances (platform admins); the entry and list memberships stay", Security: secured},
 		func(ctx context.Context, in *vendorRefIn) (*deleteVendorOut, error) {
 			v, err := s.svc.DeleteVendor(ctx, actor(ctx), in.IDOrName)
@@ -399,7 +399,7 @@ func (s *Server) registerVendors() {
 			out.Body.Deleted = vendorJSON(v)
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "start-incident-backfill", Method: http.MethodPost, Path: "/vendors/incident-backfill", Tags: tags,
+	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "start-incident-backfill", Method: http.MethodPost, Path: "/vendors/incident-backfill", Tags: tags,
 		Summary: "Backfill historical incidents (platform admins); they never alert", DefaultStatus: http.StatusAccepted, Security: secured},
 		func(ctx context.Context, in *backfillIn) (*backfillOut, error) {
 			var (
@@ -421,7 +421,7 @@ func (s *Server) registerVendors() {
 			out.Body.RunID, out.Body.Status = r.ID.String(), r.Status()
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "get-incident-backfill", Method: http.MethodGet, Path: "/vendors/incident-backfill/{run_id}", Tags: tags,
+	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "get-incident-backfill", Method: http.MethodGet, Path: "/vendors/incident-backfill/{run_id}", Tags: tags,
 		Summary: "Status of an incident backfill run (platform admins)", Security: secured},
 		func(ctx context.Context, in *runIn) (*runOut, error) {
 			r, err := s.svc.Run(ctx, actor(ctx), run.KindBackfill, in.RunID)
