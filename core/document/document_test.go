@@ -1,0 +1,85 @@
+package document_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/document"
+)
+
+func TestNew(t *testing.T) {
+	t.Parallel()
+	id, acct, asmt := uuid.New(), uuid.New(), uuid.New()
+	now := time.Date(2026, 4, 1, 8, 0, 0, 0, time.FixedZone("X", 3600))
+	tests := []struct {
+		name, file, ct         string
+		wantFile, wantCT       string
+		invalidField, errNames string
+	}{
+		{name: "plain", file: "soc2.pdf", ct: "application/pdf", wantFile: "soc2.pdf", wantCT: "application/pdf"},
+		{name: "trimmed", file: "  soc2.pdf ", ct: " application/pdf ", wantFile: "soc2.pdf", wantCT: "application/pdf"},
+		{name: "parent dirs stripped", file: "../../x.pdf", ct: "application/pdf", wantFile: "x.pdf", wantCT: "application/pdf"},
+		{name: "absolute path stripped", file: "/etc/passwd.txt", ct: "text/plain", wantFile: "passwd.txt", wantCT: "text/plain"},
+		{name: "backslashes stripped", file: `C:\Users\me\..\report.xlsx`, ct: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", wantFile: "report.xlsx", wantCT: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"},
+		{name: "content type case-insensitive", file: "a.png", ct: "Image/PNG", wantFile: "a.png", wantCT: "image/png"},
+		{name: "unicode name", file: "Prüfbericht 2026.pdf", ct: "application/pdf", wantFile: "Prüfbericht 2026.pdf", wantCT: "application/pdf"},
+		{name: "255 runes", file: strings.Repeat("ü", 251) + ".pdf", ct: "application/pdf", wantFile: strings.Repeat("ü", 251) + ".pdf", wantCT: "application/pdf"},
+		{name: "empty", file: "", ct: "application/pdf", invalidField: "file-name"},
+		{name: "blank", file: "   ", ct: "application/pdf", invalidField: "file-name"},
+		{name: "only a slash", file: "/", ct: "application/pdf", invalidField: "file-name"},
+		{name: "256 runes", file: strings.Repeat("ü", 252) + ".pdf", ct: "application/pdf", invalidField: "file-name"},
+		{name: "quote", file: `a".pdf`, ct: "application/pdf", invalidField: "file-name"},
+		{name: "newline", file: "a\r\nX-Evil: 1.pdf", ct: "application/pdf", invalidField: "file-name"},
+		{name: "NUL", file: "a\x00.pdf", ct: "application/pdf", invalidField: "file-name"},
+		{name: "DEL", file: "a\x7f.pdf", ct: "application/pdf", invalidField: "file-name"},
+		{name: "html not allowed", file: "a.html", ct: "text/html", invalidField: "content-type", errNames: "application/pdf"},
+		{name: "parameters not allowed", file: "a.txt", ct: "text/plain; charset=utf-8", invalidField: "content-type"},
+		{name: "empty content type", file: "a.txt", ct: "", invalidField: "content-type"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			d, err := document.New(id, acct, asmt, tt.file, tt.ct, "alice@example.com", now)
+			if tt.invalidField != "" {
+				var ve *core.ValidationError
+				if !errors.Is(err, core.ErrInvalid) || !errors.As(err, &ve) || ve.Fields[0].Field != tt.invalidField {
+					t.Fatalf("err = %v, want a validation error on %s", err, tt.invalidField)
+				}
+				if tt.errNames != "" && !strings.Contains(err.Error(), strings.Join(document.AllowedTypes, ", ")) {
+					t.Fatalf("error %q does not list the allowed types", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.FileName != tt.wantFile || d.ContentType != tt.wantCT {
+				t.Fatalf("New = %q, %q; want %q, %q", d.FileName, d.ContentType, tt.wantFile, tt.wantCT)
+			}
+			key := "accounts/" + acct.String() + "/assessments/" + asmt.String() + "/" + id.String()
+			if d.ObjectKey != key {
+				t.Fatalf("ObjectKey = %q, want %q", d.ObjectKey, key)
+			}
+			if d.Status != document.StatusPending || d.SizeBytes != 0 || d.UploadedBy != "alice@example.com" ||
+				d.ID != id || d.AccountID != acct || d.AssessmentID != asmt || d.CreatedAt.Location() != time.UTC || !d.CreatedAt.Equal(now) {
+				t.Fatalf("New = %+v", d)
+			}
+		})
+	}
+}
+
+func TestEveryAllowedTypeIsAccepted(t *testing.T) {
+	t.Parallel()
+	for _, ct := range document.AllowedTypes {
+		if _, err := document.New(uuid.New(), uuid.New(), uuid.New(), "f", strings.ToUpper(ct), "", time.Now()); err != nil {
+			t.Errorf("%s: %v", ct, err)
+		}
+	}
+	if document.MaxSize != 25<<20 || document.URLTTL != 15*time.Minute {
+		t.Fatalf("MaxSize %d, URLTTL %v; want 25 MB and 15 minutes", document.MaxSize, document.URLTTL)
+	}
+}
