@@ -1,0 +1,120 @@
+package signing_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/signing"
+)
+
+var (
+	key   = []byte("0123456789abcdef0123456789abcdef")
+	now   = time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
+	later = now.Add(time.Hour)
+)
+
+func signer(t *testing.T, k []byte) *signing.Signer {
+	t.Helper()
+	s, err := signing.New(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestNewRejectsShortKeys(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, 1, 15} {
+		if s, err := signing.New(make([]byte, n)); err == nil || s != nil {
+			t.Errorf("New(%d-byte key) = %v, %v; want an error", n, s, err)
+		}
+	}
+	if _, err := signing.New(make([]byte, 16)); err != nil {
+		t.Errorf("New(16-byte key): %v", err)
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	t.Parallel()
+	s := signer(t, key)
+	for _, subject := range []string{"sub-123", "", "a.b.c", "ünïcode/?&=#"} {
+		tok := s.Sign("unsubscribe", subject, later)
+		if strings.ContainsAny(tok, "+/=?&# ") {
+			t.Fatalf("token %q is not URL-safe", tok)
+		}
+		got, err := s.Verify("unsubscribe", tok, now)
+		if err != nil || got != subject {
+			t.Fatalf("Verify = %q, %v; want %q", got, err, subject)
+		}
+	}
+	// Valid up to and including the expiry second.
+	if _, err := s.Verify("unsubscribe", s.Sign("unsubscribe", "x", now), now); err != nil {
+		t.Fatalf("a token is valid at its expiry: %v", err)
+	}
+}
+
+func TestVerifyRefuses(t *testing.T) {
+	t.Parallel()
+	s := signer(t, key)
+	tok := s.Sign("confirm", "sub-1", later)
+	body, sig, _ := strings.Cut(tok, ".")
+	other := signer(t, []byte("another key, 16+ bytes long"))
+	flip := func(s string) string {
+		b := []byte(s)
+		if b[0] == 'A' {
+			b[0] = 'B'
+		} else {
+			b[0] = 'A'
+		}
+		return string(b)
+	}
+	otherBody, _, _ := strings.Cut(s.Sign("confirm", "sub-2", later), ".")
+	tests := []struct {
+		name, purpose, token string
+		at                   time.Time
+	}{
+		{"wrong purpose", "unsubscribe", tok, now},
+		{"expired", "confirm", tok, later.Add(time.Second)},
+		{"tampered body", "confirm", flip(body) + "." + sig, now},
+		{"swapped body", "confirm", otherBody + "." + sig, now},
+		{"tampered signature", "confirm", body + "." + flip(sig), now},
+		{"no signature", "confirm", body, now},
+		{"empty signature", "confirm", body + ".", now},
+		{"empty token", "confirm", "", now},
+		{"different key", "confirm", other.Sign("confirm", "sub-1", later), now},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := s.Verify(tt.purpose, tt.token, tt.at)
+			if !errors.Is(err, core.ErrForbidden) || got != "" {
+				t.Fatalf("Verify = %q, %v; want ErrForbidden", got, err)
+			}
+		})
+	}
+}
+
+func TestKeyIsCopied(t *testing.T) {
+	t.Parallel()
+	k := append([]byte(nil), key...)
+	s := signer(t, k)
+	tok := s.Sign("p", "x", later)
+	k[0] ^= 0xff
+	if _, err := s.Verify("p", tok, now); err != nil {
+		t.Fatalf("changing the caller's key slice changed the signer: %v", err)
+	}
+}
+
+func TestMAC(t *testing.T) {
+	t.Parallel()
+	s, o := signer(t, key), signer(t, []byte("another key, 16+ bytes long"))
+	if s.MAC("a=1&b=2") != s.MAC("a=1&b=2") {
+		t.Fatal("MAC is not deterministic")
+	}
+	if s.MAC("a=1&b=2") == s.MAC("a=1&b=3") || s.MAC("a=1") == o.MAC("a=1") {
+		t.Fatal("MAC must depend on the text and the key")
+	}
+}
