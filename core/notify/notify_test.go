@@ -1,0 +1,151 @@
+package notify_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vetted-dev/vetted/core/notify"
+)
+
+// contains fails for every want missing from got.
+func contains(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(got, w) {
+			t.Errorf("%s does not contain %q:\n%s", what, w, got)
+		}
+	}
+}
+
+func TestMemberMail(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		data       notify.MemberData
+		subject    string
+		text, html []string
+		notInText  []string
+	}{
+		{
+			name:      "added",
+			data:      notify.MemberData{AccountName: "Acme", Role: "admin", Change: "added", By: "owner@acme.test", AppURL: "https://app.vetted.test"},
+			subject:   "You were added to Acme on Vetted",
+			text:      []string{`You were added to Acme on Vetted with the role "admin" by owner@acme.test.`, "https://app.vetted.test"},
+			html:      []string{"<b>Acme</b>", "<b>admin</b>", `href="https://app.vetted.test"`},
+			notInText: []string{"changed"},
+		},
+		{
+			name:      "role changed",
+			data:      notify.MemberData{AccountName: "Acme", Role: "viewer", OldRole: "member", Change: "role_changed", AppURL: "https://app.vetted.test"},
+			subject:   "Your role in Acme on Vetted changed",
+			text:      []string{`Your role in Acme on Vetted changed from "member" to "viewer".`},
+			html:      []string{"from <b>member</b> to <b>viewer</b>"},
+			notInText: []string{"added", " by "},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			m := notify.MemberMail("bob@acme.test", "key-1", tt.data)
+			if m.To != "bob@acme.test" || m.Key != "key-1" || m.Subject != tt.subject || m.Headers == nil {
+				t.Fatalf("mail = %+v, want subject %q", m, tt.subject)
+			}
+			contains(t, "text", m.Text, tt.text...)
+			contains(t, "html", m.HTML, tt.html...)
+			for _, n := range tt.notInText {
+				if strings.Contains(m.Text, n) {
+					t.Errorf("text contains %q:\n%s", n, m.Text)
+				}
+			}
+			if !strings.HasSuffix(m.Text, "\n") || strings.HasSuffix(m.Text, "\n\n") || strings.HasPrefix(m.Text, "\n") {
+				t.Errorf("text must be trimmed and end in one newline: %q", m.Text)
+			}
+		})
+	}
+}
+
+func TestConfirmMail(t *testing.T) {
+	t.Parallel()
+	url := "https://app.vetted.test/subscribers/confirm?token=abc.def&x=1"
+	m := notify.ConfirmMail("s@example.com", "key-2", notify.ConfirmData{
+		AccountName: "Acme", ListName: "master-list", ConfirmURL: url,
+		Expires: time.Date(2026, 7, 1, 9, 30, 0, 0, time.UTC),
+	})
+	if m.Subject != "Confirm incident alerts for master-list" || m.Key != "key-2" || m.To != "s@example.com" {
+		t.Fatalf("mail = %+v", m)
+	}
+	contains(t, "text", m.Text, "Confirm: "+url, "2026-07-01 09:30 UTC", `"master-list" of Acme`)
+	contains(t, "html", m.HTML, `href="https://app.vetted.test/subscribers/confirm?token=abc.def&amp;x=1"`)
+}
+
+func TestAlertMail(t *testing.T) {
+	t.Parallel()
+	base := notify.AlertData{
+		VendorName: "Slack", ListName: "master-list", AccountName: "Acme",
+		Title: "Token leak", Summary: "Tokens were exposed.", Severity: "high", Status: "open",
+		URL: "https://slack.com/blog/incident", PublishedAt: time.Date(2026, 8, 2, 14, 5, 0, 0, time.UTC),
+		ImpactedData:   []string{"email", "tokens"},
+		UnsubscribeURL: "https://app.vetted.test/unsubscribe?token=t1",
+	}
+	tests := []struct {
+		name  string
+		edit  func(*notify.AlertData)
+		unsub string
+	}{
+		{"https only", func(*notify.AlertData) {}, "<https://app.vetted.test/unsubscribe?token=t1>"},
+		{"with mailto", func(d *notify.AlertData) { d.UnsubscribeTo = "unsub@vetted.test" },
+			"<https://app.vetted.test/unsubscribe?token=t1>, <mailto:unsub@vetted.test?subject=unsubscribe>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			d := base
+			tt.edit(&d)
+			m := notify.AlertMail("s@example.com", "alert:1:2", d)
+			if m.Key != "alert:1:2" || m.To != "s@example.com" || m.Subject != "[Vetted] Incident at Slack: Token leak" {
+				t.Fatalf("mail = %+v", m)
+			}
+			if got := m.Headers["List-Unsubscribe"]; got != tt.unsub {
+				t.Fatalf("List-Unsubscribe = %q, want %q", got, tt.unsub)
+			}
+			if got := m.Headers["List-Unsubscribe-Post"]; got != "List-Unsubscribe=One-Click" {
+				t.Fatalf("List-Unsubscribe-Post = %q", got)
+			}
+			contains(t, "text", m.Text, "Security incident at Slack (high, open)", "Token leak", "Tokens were exposed.",
+				"Potentially impacted data: email, tokens", "Details: https://slack.com/blog/incident",
+				"Published: 2026-08-02 14:05 UTC", "Unsubscribe: https://app.vetted.test/unsubscribe?token=t1")
+			contains(t, "html", m.HTML, `href="https://app.vetted.test/unsubscribe?token=t1"`, "email, tokens")
+		})
+	}
+}
+
+func TestAlertMailOmitsEmptyParts(t *testing.T) {
+	t.Parallel()
+	m := notify.AlertMail("s@example.com", "k", notify.AlertData{VendorName: "Slack", Title: "T", UnsubscribeURL: "https://u.test/x"})
+	for _, n := range []string{"Potentially impacted data", "Details:"} {
+		if strings.Contains(m.Text, n) || strings.Contains(m.HTML, strings.TrimSuffix(n, ":")) {
+			t.Errorf("mail without that part mentions %q:\n%s\n%s", n, m.Text, m.HTML)
+		}
+	}
+}
+
+func TestHTMLIsEscaped(t *testing.T) {
+	t.Parallel()
+	evil := `<script>alert("x")</script>`
+	m := notify.AlertMail("s@example.com", "k", notify.AlertData{
+		VendorName: "Evil <b>Corp</b>", Title: evil, Summary: evil, ListName: evil, AccountName: evil,
+		ImpactedData: []string{evil}, URL: "javascript:alert(1)", UnsubscribeURL: "https://u.test/x",
+	})
+	if strings.Contains(m.HTML, "<script>") || strings.Contains(m.HTML, "<b>Corp</b>") || strings.Contains(m.HTML, `href="javascript:`) {
+		t.Fatalf("html not escaped:\n%s", m.HTML)
+	}
+	contains(t, "html", m.HTML, "&lt;script&gt;")
+	// The plain-text part is not HTML: it carries the title as written.
+	contains(t, "text", m.Text, evil)
+
+	mm := notify.MemberMail("a@b.c", "k", notify.MemberData{AccountName: evil, Role: "admin", Change: "added", AppURL: "https://x.test"})
+	if strings.Contains(mm.HTML, "<script>") {
+		t.Fatalf("member html not escaped:\n%s", mm.HTML)
+	}
+}
