@@ -1,0 +1,79 @@
+package outbox_test
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/outbox"
+)
+
+func TestKindQueue(t *testing.T) {
+	t.Parallel()
+	want := map[outbox.Kind]string{
+		outbox.KindMemberMail:        outbox.QueueCritical,
+		outbox.KindSubscriberConfirm: outbox.QueueCritical,
+		outbox.KindIncidentFanout:    outbox.QueueCritical,
+		outbox.KindAlertMail:         outbox.QueueCritical,
+		outbox.KindEnrich:            outbox.QueueDefault,
+		outbox.KindBlobDelete:        outbox.QueueDefault,
+		outbox.KindBackfill:          outbox.QueueLow,
+		outbox.KindPollIncidents:     outbox.QueueLow,
+		outbox.KindReenrichStale:     outbox.QueueLow,
+		outbox.Kind("something:new"): outbox.QueueDefault,
+	}
+	for k, q := range want {
+		if got := k.Queue(); got != q {
+			t.Errorf("%s.Queue() = %q, want %q", k, got, q)
+		}
+	}
+	if len(outbox.Kinds()) != 9 {
+		t.Fatalf("Kinds() = %v, want the 9 kinds", outbox.Kinds())
+	}
+	seen := map[outbox.Kind]bool{}
+	for _, k := range outbox.Kinds() {
+		if _, ok := want[k]; !ok || seen[k] {
+			t.Errorf("Kinds() has %q unexpected or twice", k)
+		}
+		seen[k] = true
+	}
+}
+
+func TestNew(t *testing.T) {
+	t.Parallel()
+	id, run, job, vendor := uuid.New(), uuid.New(), uuid.New(), uuid.New()
+	now := time.Date(2026, 9, 1, 0, 0, 0, 0, time.FixedZone("X", 3600))
+	m := outbox.New(id, outbox.KindEnrich, outbox.Enrich{RunID: run, JobID: job, VendorID: vendor, Sections: []string{"basic"}}, now)
+	if m.ID != id || m.Kind != outbox.KindEnrich || m.Attempts != 0 || m.LastError != "" || m.CreatedAt.Location() != time.UTC || !m.CreatedAt.Equal(now) {
+		t.Fatalf("New = %+v", m)
+	}
+	var got outbox.Enrich
+	if err := json.Unmarshal(m.Payload, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.RunID != run || got.JobID != job || got.VendorID != vendor || len(got.Sections) != 1 || got.Sections[0] != "basic" {
+		t.Fatalf("payload = %s", m.Payload)
+	}
+	var raw map[string]any
+	_ = json.Unmarshal(m.Payload, &raw)
+	for _, k := range []string{"run_id", "job_id", "vendor_id", "sections"} {
+		if _, ok := raw[k]; !ok {
+			t.Errorf("payload %s lacks %q", m.Payload, k)
+		}
+	}
+	b := outbox.New(id, outbox.KindBackfill, outbox.Backfill{RunID: run}, now)
+	if string(b.Payload) != `{"run_id":"`+run.String()+`"}` {
+		t.Fatalf("backfill payload without since = %s", b.Payload)
+	}
+}
+
+func TestNewPanicsOnUnmarshalablePayload(t *testing.T) {
+	t.Parallel()
+	defer func() {
+		if recover() == nil {
+			t.Fatal("New with a channel payload did not panic")
+		}
+	}()
+	outbox.New(uuid.New(), outbox.KindBlobDelete, make(chan int), time.Now())
+}
