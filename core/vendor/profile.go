@@ -2,7 +2,6 @@ package vendor
 
 import (
 	"encoding/json"
-	"reflect"
 	"sort"
 	"strings"
 	"time"
@@ -232,7 +231,9 @@ func (p *Profile) ApplyPatch(patch map[string]json.RawMessage, now time.Time) er
 	next := *p
 	nextGroups := map[string]any{"company": &next.Company, "security": &next.Security, "privacy": &next.Privacy, "maturity": &next.Maturity}
 	// A group is decoded into its zero value from the merged document, so
-	// fields the patch removed (null) are really gone.
+	// fields the patch removed (null) are really gone, and so that decoding
+	// never writes through the slices and pointers next shares with p (a
+	// refused patch must leave p as it was).
 	reset := map[string]func(){
 		"company":  func() { next.Company = Company{} },
 		"security": func() { next.Security = Security{} },
@@ -274,11 +275,6 @@ func (p *Profile) ApplyPatch(patch map[string]json.RawMessage, now time.Time) er
 		reset[g]()
 		dec := json.NewDecoder(strings.NewReader(string(buf)))
 		dec.DisallowUnknownFields()
-		// doc holds every field of the group, so decode into a zero group:
-		// next shares slices and pointers with p, and decoding over them
-		// would write through to p even when the patch is refused, and a
-		// null would leave a string or nested signal as it was.
-		reflect.ValueOf(nextGroups[g]).Elem().SetZero()
 		if err := dec.Decode(nextGroups[g]); err != nil {
 			errs.Add(g, "has a value of the wrong type: %v", err)
 		}
