@@ -195,6 +195,9 @@ func (a *App) openQueue(ctx context.Context, cfg Config, jo jobs.Options) (ports
 	if jo.Logger == nil {
 		jo.Logger = a.log
 	}
+	if jo.Workers == 0 {
+		jo.Workers = cfg.WorkerConcurrency
+	}
 	q, err := jobs.New(a.Service, jo)
 	if err != nil {
 		return nil, nil, err

@@ -98,6 +98,11 @@ type IncidentFanout struct {
 type AlertMail struct {
 	IncidentID   uuid.UUID `json:"incident_id"`
 	SubscriberID uuid.UUID `json:"subscriber_id"`
+	// Names fixed at fan-out time, so that each of thousands of mail jobs
+	// does not read them again.
+	VendorName  string `json:"vendor_name,omitempty"`
+	ListName    string `json:"list_name,omitempty"`
+	AccountName string `json:"account_name,omitempty"`
 }
 
 // Enrich is the payload of KindEnrich.

@@ -6,13 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+
+	"github.com/google/uuid"
 	"time"
 
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/notify"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -95,10 +96,25 @@ func (s *Service) Handle(ctx context.Context, kind outbox.Kind, payload json.Raw
 // deliverOnce claims the mail's delivery key and sends it; a failed send
 // releases the key so the retry can send. A claimed key is never sent again.
 func (s *Service) deliverOnce(ctx context.Context, m notify.Mail) error {
-	var fresh bool
+	return s.buildAndDeliver(ctx, m.Key, func(context.Context, ports.Tx) (notify.Mail, bool, error) { return m, true, nil })
+}
+
+// buildAndDeliver reads what a mail needs and claims its key in one unit of
+// work (build may decide there is nothing to send), then sends it outside
+// the unit of work; a failed send releases the key for the retry.
+func (s *Service) buildAndDeliver(ctx context.Context, key string, build func(context.Context, ports.Tx) (notify.Mail, bool, error)) error {
+	var (
+		m     notify.Mail
+		fresh bool
+	)
 	err := s.d.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var send bool
 		var err error
-		fresh, err = tx.Deliveries().Claim(ctx, m.Key, s.now())
+		fresh = false
+		if m, send, err = build(ctx, tx); err != nil || !send {
+			return err
+		}
+		fresh, err = tx.Deliveries().Claim(ctx, key, s.now())
 		return err
 	})
 	if err != nil || !fresh {
@@ -106,9 +122,9 @@ func (s *Service) deliverOnce(ctx context.Context, m notify.Mail) error {
 	}
 	if err := s.d.Mailer.Send(ctx, m); err != nil {
 		if rerr := s.d.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
-			return tx.Deliveries().Release(ctx, m.Key)
+			return tx.Deliveries().Release(ctx, key)
 		}); rerr != nil {
-			s.log.Error("release delivery key", "key", m.Key, "err", rerr)
+			s.log.Error("release delivery key", "key", key, "err", rerr)
 		}
 		return err
 	}
@@ -166,9 +182,23 @@ func (s *Service) fanOut(ctx context.Context, p outbox.IncidentFanout) error {
 		if err != nil {
 			return err
 		}
+		v, err := tx.Vendors().Get(ctx, in.VendorID)
+		if err != nil {
+			return err
+		}
+		accounts := map[uuid.UUID]string{}
 		msgs := make([]outbox.Message, 0, len(rs))
 		for _, r := range rs {
-			msgs = append(msgs, outbox.New(s.d.IDs.New(), outbox.KindAlertMail, outbox.AlertMail{IncidentID: in.ID, SubscriberID: r.SubscriberID}, s.now()))
+			name, ok := accounts[r.AccountID]
+			if !ok {
+				acc, err := tx.Accounts().Get(ctx, r.AccountID)
+				if err != nil {
+					return err
+				}
+				name, accounts[r.AccountID] = acc.Name, acc.Name
+			}
+			msgs = append(msgs, outbox.New(s.d.IDs.New(), outbox.KindAlertMail, outbox.AlertMail{IncidentID: in.ID, SubscriberID: r.SubscriberID,
+				VendorName: v.Name.String(), ListName: r.ListName, AccountName: name}, s.now()))
 		}
 		if len(msgs) == 0 {
 			return nil
@@ -183,57 +213,42 @@ func AlertKey(incidentID, subscriberID fmt.Stringer) string {
 }
 
 func (s *Service) sendAlert(ctx context.Context, p outbox.AlertMail) error {
-	var (
-		in           vendor.Incident
-		sub          subscriber.Subscriber
-		v            vendor.Vendor
-		list, accNam string
-		alertsOn     bool
-	)
-	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
-		var err error
-		if in, err = tx.Incidents().Get(ctx, p.IncidentID); err != nil {
-			return err
+	err := s.buildAndDeliver(ctx, AlertKey(p.IncidentID, p.SubscriberID), func(ctx context.Context, tx ports.Tx) (notify.Mail, bool, error) {
+		in, err := tx.Incidents().Get(ctx, p.IncidentID)
+		if err != nil {
+			return notify.Mail{}, false, err
 		}
-		if sub, err = tx.Subscribers().Get(ctx, p.SubscriberID); err != nil {
-			return err
+		sub, err := tx.Subscribers().Get(ctx, p.SubscriberID)
+		if err != nil {
+			return notify.Mail{}, false, err
 		}
-		if v, err = tx.Vendors().Get(ctx, in.VendorID); err != nil {
-			return err
+		if in.Backfilled || sub.Status != subscriber.StatusConfirmed {
+			return notify.Mail{}, false, nil // the recipient's choice since the fan-out is respected
 		}
 		// Re-check the recipient's list now: alerts may have been turned
 		// off, or the vendor taken off the list, since the fan-out.
-		l, err := tx.Lists().Get(ctx, sub.AccountID, sub.ListID)
+		entries, err := tx.Lists().Entries(ctx, sub.ListID)
 		if err != nil {
-			return err
+			return notify.Mail{}, false, err
 		}
-		entries, err := tx.Lists().Entries(ctx, l.ID)
-		if err != nil {
-			return err
-		}
+		alertsOn := false
 		for _, e := range entries {
 			if e.VendorID == in.VendorID {
-				alertsOn, list = e.AlertsEnabled, l.Name
+				alertsOn = e.AlertsEnabled
 			}
 		}
-		acc, err := tx.Accounts().Get(ctx, sub.AccountID)
-		accNam = acc.Name
-		return err
+		if !alertsOn {
+			return notify.Mail{}, false, nil
+		}
+		tok := s.d.Signer.Sign(PurposeUnsubscribe, sub.ID.String(), s.now().Add(UnsubscribeTTL))
+		return notify.AlertMail(sub.Email, AlertKey(in.ID, sub.ID), notify.AlertData{
+			VendorName: p.VendorName, ListName: p.ListName, AccountName: p.AccountName, Title: in.Title, Summary: in.Summary,
+			Severity: in.Severity, Status: in.Status, URL: in.URL, PublishedAt: in.PublishedAt, ImpactedData: in.PotentiallyImpactedData,
+			UnsubscribeURL: s.d.PublicURL + "/unsubscribe?token=" + url.QueryEscape(tok),
+		}), true, nil
 	})
 	if errors.Is(err, core.ErrNotFound) {
 		return nil // unsubscribed or deleted since the fan-out
 	}
-	if err != nil {
-		return err
-	}
-	if in.Backfilled || !alertsOn || sub.Status != subscriber.StatusConfirmed {
-		return nil // the recipient's choice since the fan-out is respected
-	}
-	tok := s.d.Signer.Sign(PurposeUnsubscribe, sub.ID.String(), s.now().Add(UnsubscribeTTL))
-	m := notify.AlertMail(sub.Email, AlertKey(in.ID, sub.ID), notify.AlertData{
-		VendorName: v.Name.String(), ListName: list, AccountName: accNam, Title: in.Title, Summary: in.Summary,
-		Severity: in.Severity, Status: in.Status, URL: in.URL, PublishedAt: in.PublishedAt, ImpactedData: in.PotentiallyImpactedData,
-		UnsubscribeURL: s.d.PublicURL + "/unsubscribe?token=" + url.QueryEscape(tok),
-	})
-	return s.deliverOnce(ctx, m)
+	return err
 }

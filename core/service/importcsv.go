@@ -312,11 +312,13 @@ func (s *Service) upsertAssessments(ctx context.Context, tx ports.Tx, a Actor, a
 				VendorName: c.vendor.Name.String(), CreatedAt: now, CreatedBy: a.Email}
 			asm.Status = review.NotStarted
 			asm.DataCollected = []string{}
-			if p, err := tx.Profiles().Get(ctx, c.vendor.ID); err == nil {
-				pid := p.ID
-				asm.VendorProfileID = &pid
-			} else if !errors.Is(err, core.ErrNotFound) {
-				return nil, err
+			if c.vendor.HasProfile { // custom vendors have none: no lookup
+				if p, err := tx.Profiles().Get(ctx, c.vendor.ID); err == nil {
+					pid := p.ID
+					asm.VendorProfileID = &pid
+				} else if !errors.Is(err, core.ErrNotFound) {
+					return nil, err
+				}
 			}
 			st = &state{orig: asm, cur: asm, isNew: true}
 			st.orig.Fields = review.Fields{}

@@ -321,13 +321,20 @@ func (s *Service) queueEnrichment(ctx context.Context, tx ports.Tx, a Actor, acc
 	return rep, nil
 }
 
-// startEnrichRun records a run with one job per vendor and queues the jobs.
-func (s *Service) startEnrichRun(ctx context.Context, tx ports.Tx, by string, vs []vendor.Vendor, sections []string) (run.Run, error) {
-	r := run.Run{ID: s.d.IDs.New(), Kind: run.KindEnrich, Sections: sections, CreatedBy: by, CreatedAt: s.now(), UpdatedAt: s.now()}
+// startEnrichRun records a run with one job per vendor (plus jobs already
+// settled, such as skipped ones) and queues the jobs in one outbox write.
+func (s *Service) startEnrichRun(ctx context.Context, tx ports.Tx, by string, vs []vendor.Vendor, sections []string, settled ...run.Job) (run.Run, error) {
+	now := s.now()
+	r := run.Run{ID: s.d.IDs.New(), Kind: run.KindEnrich, Sections: sections, CreatedBy: by, CreatedAt: now, UpdatedAt: now}
+	msgs := make([]outbox.Message, 0, len(vs))
 	for _, v := range vs {
 		j := run.Job{ID: s.d.IDs.New(), VendorID: v.ID, VendorName: v.Name.String(), Status: run.StatusQueued}
 		r.Jobs = append(r.Jobs, j)
-		if err := s.emit(ctx, tx, outbox.KindEnrich, outbox.Enrich{RunID: r.ID, JobID: j.ID, VendorID: v.ID, Sections: sections}); err != nil {
+		msgs = append(msgs, outbox.New(s.d.IDs.New(), outbox.KindEnrich, outbox.Enrich{RunID: r.ID, JobID: j.ID, VendorID: v.ID, Sections: sections}, now))
+	}
+	r.Jobs = append(r.Jobs, settled...)
+	if len(msgs) > 0 {
+		if err := tx.Outbox().Add(ctx, msgs...); err != nil {
 			return r, err
 		}
 	}

@@ -157,16 +157,8 @@ func (s *Service) Enrich(ctx context.Context, a Actor, names []string, sections 
 			}
 			queue = append(queue, v)
 		}
-		r = run.Run{ID: s.d.IDs.New(), Kind: run.KindEnrich, Sections: secNames, CreatedBy: a.Email, CreatedAt: s.now(), UpdatedAt: s.now()}
-		for _, v := range queue {
-			j := run.Job{ID: s.d.IDs.New(), VendorID: v.ID, VendorName: v.Name.String(), Status: run.StatusQueued}
-			r.Jobs = append(r.Jobs, j)
-			if err := s.emit(ctx, tx, outbox.KindEnrich, outbox.Enrich{RunID: r.ID, JobID: j.ID, VendorID: v.ID, Sections: secNames}); err != nil {
-				return err
-			}
-		}
-		r.Jobs = append(r.Jobs, skipped...)
-		return tx.Runs().Create(ctx, r)
+		r, err = s.startEnrichRun(ctx, tx, a.Email, queue, secNames, skipped...)
+		return err
 	})
 	return r, err
 }

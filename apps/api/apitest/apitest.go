@@ -86,7 +86,8 @@ func New(t testing.TB, opts ...Option) *Env {
 	}))
 	e.URL = "http://" + srv.Listener.Addr().String()
 	cfg := app.Config{HTTPAddr: srv.Listener.Addr().String(), PublicURL: e.URL, DataDir: t.TempDir(),
-		AuthDevSecret: "apitest-secret-0123456789abcdef", SigningKey: "apitest-signing-key-0123456789", RateLimit: o.rateLimit}
+		AuthDevSecret: "apitest-secret-0123456789abcdef", SigningKey: "apitest-signing-key-0123456789", RateLimit: o.rateLimit,
+		WorkerConcurrency: 8}
 	if o.cfg != nil {
 		o.cfg(&cfg)
 	}
