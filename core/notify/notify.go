@@ -132,9 +132,13 @@ func AlertMail(to, key string, d AlertData) Mail {
 	if d.UnsubscribeTo != "" {
 		unsub += ", <mailto:" + d.UnsubscribeTo + "?subject=unsubscribe>"
 	}
-	return Mail{To: to, Subject: "[Vetted] Incident at " + d.VendorName + ": " + d.Title, Text: text, HTML: html, Key: key,
+	return Mail{To: to, Subject: oneLine("[Vetted] Incident at " + d.VendorName + ": " + d.Title), Text: text, HTML: html, Key: key,
 		Headers: map[string]string{
 			"List-Unsubscribe":      unsub,
 			"List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
 		}}
 }
+
+// oneLine folds all whitespace, line breaks included, so text from incident
+// feeds can never break a mail header.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

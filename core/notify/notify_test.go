@@ -149,3 +149,10 @@ func TestHTMLIsEscaped(t *testing.T) {
 		t.Fatalf("member html not escaped:\n%s", mm.HTML)
 	}
 }
+
+func TestAlertSubjectIsOneLine(t *testing.T) {
+	m := notify.AlertMail("a@b.test", "k", notify.AlertData{VendorName: "Okta", Title: "Breach\r\nBcc: victim@example.test", UnsubscribeURL: "https://x.test/u"})
+	if strings.ContainsAny(m.Subject, "\r\n") {
+		t.Fatalf("subject has a line break: %q", m.Subject)
+	}
+}
