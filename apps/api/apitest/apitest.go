@@ -45,6 +45,7 @@ type Env struct {
 type Option func(*options)
 
 type options struct {
+	realMail  bool
 	store     func(t testing.TB) ports.Store
 	rateLimit float64
 	cfg       func(*app.Config)
@@ -54,6 +55,10 @@ type options struct {
 func WithStore(open func(t testing.TB) ports.Store) Option {
 	return func(o *options) { o.store = open }
 }
+
+// WithConfiguredMailer sends mail with the mailer the configuration builds
+// (SMTP when SMTPURL is set) instead of the recording mailbox.
+func WithConfiguredMailer() Option { return func(o *options) { o.realMail = true } }
 
 // WithRateLimit sets the per-caller rate limit (requests per second).
 func WithRateLimit(rps float64) Option { return func(o *options) { o.rateLimit = rps } }
@@ -96,6 +101,9 @@ func New(t testing.TB, opts ...Option) *Env {
 		Jobs:   jobs.Options{MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond, MaxRetry: 3}}
 	if o.store != nil {
 		ov.Store = o.store(t)
+	}
+	if o.realMail {
+		ov.Mailer = nil
 	}
 	a, err := app.Build(context.Background(), cfg, ov)
 	if err != nil {
