@@ -295,15 +295,10 @@ func (s *Service) ChangeRoles(ctx context.Context, a Actor, ref string, in []Mem
 		if err != nil {
 			return err
 		}
-		current, err := tx.Members().List(ctx, acc.Account.ID)
+		byEmail, owners, err := membersByEmail(ctx, tx, acc.Account.ID)
 		if err != nil {
 			return err
 		}
-		byEmail := map[string]account.Member{}
-		for _, c := range current {
-			byEmail[c.Email] = c
-		}
-		owners := account.CountOwners(current)
 		var changed []account.Member
 		emails := make([]string, 0, len(ms))
 		for _, m := range ms {
@@ -358,15 +353,10 @@ func (s *Service) RemoveMembers(ctx context.Context, a Actor, ref string, emails
 		if err != nil {
 			return err
 		}
-		current, err := tx.Members().List(ctx, acc.Account.ID)
+		byEmail, owners, err := membersByEmail(ctx, tx, acc.Account.ID)
 		if err != nil {
 			return err
 		}
-		byEmail := map[string]account.Member{}
-		for _, c := range current {
-			byEmail[c.Email] = c
-		}
-		owners := account.CountOwners(current)
 		ids := make([]uuid.UUID, 0, len(norm))
 		for _, e := range norm {
 			cur, ok := byEmail[e]
@@ -387,6 +377,19 @@ func (s *Service) RemoveMembers(ctx context.Context, a Actor, ref string, emails
 		return nil, err
 	}
 	return norm, nil
+}
+
+// membersByEmail returns an account's members by e-mail and its owner count.
+func membersByEmail(ctx context.Context, tx ports.Tx, accountID uuid.UUID) (map[string]account.Member, int, error) {
+	current, err := tx.Members().List(ctx, accountID)
+	if err != nil {
+		return nil, 0, err
+	}
+	byEmail := make(map[string]account.Member, len(current))
+	for _, c := range current {
+		byEmail[c.Email] = c
+	}
+	return byEmail, account.CountOwners(current), nil
 }
 
 func pickMembers(ctx context.Context, tx ports.Tx, accountID uuid.UUID, emails []string) ([]account.Member, error) {
