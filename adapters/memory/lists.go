@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 )
 
@@ -124,7 +125,7 @@ func (r lists) Entries(_ context.Context, listID uuid.UUID) ([]vendorlist.Entry,
 			return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)))
 		})
 		out = append(out, vendorlist.Entry{ListID: listID, VendorID: vid, VendorName: v.Name.String(),
-			WebsiteURL: v.WebsiteURL, IsCustom: !hasProfile, EnrichmentStatus: enrichmentStatus(p, hasProfile),
+			WebsiteURL: v.WebsiteURL, IsCustom: !hasProfile, EnrichmentStatus: vendor.EnrichmentStatus(hasProfile, p.Enrichment),
 			AlertsEnabled: row.alerts, Products: ps, AddedAt: row.addedAt})
 	}
 	slices.SortFunc(out, func(a, b vendorlist.Entry) int {

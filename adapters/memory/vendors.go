@@ -201,22 +201,3 @@ func severityRank(s string) int {
 	}
 	return i
 }
-
-// enrichmentStatus summarises a profile's per-section states for list
-// entries: no profile or no sections is "", then the most pressing state
-// wins (running, queued, failed), and otherwise the vendor is "done".
-func enrichmentStatus(p vendor.Profile, ok bool) string {
-	if !ok || len(p.Enrichment) == 0 {
-		return ""
-	}
-	seen := map[string]bool{}
-	for _, s := range p.Enrichment {
-		seen[s.Status] = true
-	}
-	for _, s := range []string{"running", "queued", "failed"} {
-		if seen[s] {
-			return s
-		}
-	}
-	return "done"
-}

@@ -251,28 +251,8 @@ func entryFromView(v entryView, products []vendorlist.Product) vendorlist.Entry 
 		products = []vendorlist.Product{}
 	}
 	return vendorlist.Entry{ListID: v.ListID, VendorID: v.VendorID, VendorName: v.VendorName, WebsiteURL: v.WebsiteURL,
-		IsCustom: !v.HasProfile, EnrichmentStatus: enrichmentStatus(v.HasProfile, v.Enrichment),
+		IsCustom: !v.HasProfile, EnrichmentStatus: vendor.EnrichmentStatus(v.HasProfile, v.Enrichment),
 		AlertsEnabled: v.AlertsEnabled, Products: products, AddedAt: utc(v.AddedAt)}
-}
-
-// enrichmentStatus summarises a profile's per-section states for a list
-// entry, by the same rule as the memory store: "" without a profile or
-// without any section state, else the most pressing state present
-// (running, queued, failed), else "done".
-func enrichmentStatus(hasProfile bool, secs map[vendor.Section]vendor.SectionStatus) string {
-	if !hasProfile || len(secs) == 0 {
-		return ""
-	}
-	seen := map[string]bool{}
-	for _, s := range secs {
-		seen[s.Status] = true
-	}
-	for _, s := range []string{run.StatusRunning, run.StatusQueued, run.StatusFailed} {
-		if seen[s] {
-			return s
-		}
-	}
-	return run.StatusDone
 }
 
 type productRow struct {

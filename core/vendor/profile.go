@@ -389,3 +389,23 @@ func NewIncident(in Incident) (Incident, error) {
 	}
 	return in, errs.Err()
 }
+
+// EnrichmentStatus summarises per-section enrichment states for a list
+// entry: "" when there is no profile or no section state, else the most
+// pressing state present (running, queued, failed), else "done". Every
+// store reports list entries through this one rule.
+func EnrichmentStatus(hasProfile bool, secs map[Section]SectionStatus) string {
+	if !hasProfile || len(secs) == 0 {
+		return ""
+	}
+	seen := map[string]bool{}
+	for _, s := range secs {
+		seen[s.Status] = true
+	}
+	for _, s := range []string{"running", "queued", "failed"} {
+		if seen[s] {
+			return s
+		}
+	}
+	return "done"
+}

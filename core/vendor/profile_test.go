@@ -325,3 +325,30 @@ func TestNewIncident(t *testing.T) {
 		}
 	}
 }
+
+func TestEnrichmentStatus(t *testing.T) {
+	st := func(ss ...string) map[vendor.Section]vendor.SectionStatus {
+		m := map[vendor.Section]vendor.SectionStatus{}
+		for i, s := range ss {
+			m[vendor.Section(vendor.SectionValues()[i])] = vendor.SectionStatus{Status: s}
+		}
+		return m
+	}
+	cases := []struct {
+		has  bool
+		secs map[vendor.Section]vendor.SectionStatus
+		want string
+	}{
+		{false, st("done"), ""},
+		{true, nil, ""},
+		{true, st("done", "skipped"), "done"},
+		{true, st("done", "failed"), "failed"},
+		{true, st("failed", "queued"), "queued"},
+		{true, st("queued", "running", "failed"), "running"},
+	}
+	for _, c := range cases {
+		if got := vendor.EnrichmentStatus(c.has, c.secs); got != c.want {
+			t.Fatalf("EnrichmentStatus(%v, %v) = %q, want %q", c.has, c.secs, got, c.want)
+		}
+	}
+}
