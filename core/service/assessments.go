@@ -82,11 +82,7 @@ func (s *Service) Assessments(ctx context.Context, a Actor, ref string, lr ListR
 	}
 	var out []review.Assessment
 	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, err := s.access(ctx, tx, a, ref, account.ReadRole)
-		if err != nil {
-			return err
-		}
-		l, err := s.resolveList(ctx, tx, acc.Account.ID, lr, false)
+		acc, l, err := s.listAccess(ctx, tx, a, ref, account.ReadRole, lr, false)
 		if err != nil {
 			return err
 		}
@@ -106,11 +102,7 @@ func (s *Service) UpsertAssessment(ctx context.Context, a Actor, ref string, lr 
 		created bool
 	)
 	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, err := s.access(ctx, tx, a, ref, account.WriteRole)
-		if err != nil {
-			return err
-		}
-		l, err := s.resolveList(ctx, tx, acc.Account.ID, lr, false)
+		acc, l, err := s.listAccess(ctx, tx, a, ref, account.WriteRole, lr, false)
 		if err != nil {
 			return err
 		}

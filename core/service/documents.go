@@ -24,11 +24,7 @@ type Upload struct {
 func (s *Service) UploadURL(ctx context.Context, a Actor, ref string, lr ListRef, assessmentID, fileName, contentType string) (Upload, error) {
 	var up Upload
 	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, err := s.access(ctx, tx, a, ref, account.WriteRole)
-		if err != nil {
-			return err
-		}
-		l, err := s.resolveList(ctx, tx, acc.Account.ID, lr, false)
+		acc, l, err := s.listAccess(ctx, tx, a, ref, account.WriteRole, lr, false)
 		if err != nil {
 			return err
 		}

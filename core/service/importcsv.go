@@ -73,11 +73,7 @@ func (s *Service) ImportCSV(ctx context.Context, a Actor, ref string, lr ListRef
 		res.Errors = []RowError{}
 	}
 	err = s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, err := s.access(ctx, tx, a, ref, account.WriteRole)
-		if err != nil {
-			return err
-		}
-		l, err := s.resolveList(ctx, tx, acc.Account.ID, lr, true)
+		acc, l, err := s.listAccess(ctx, tx, a, ref, account.WriteRole, lr, true)
 		if err != nil {
 			return err
 		}

@@ -54,6 +54,17 @@ func (s *Service) resolveList(ctx context.Context, tx ports.Tx, accountID uuid.U
 	return l, err
 }
 
+// listAccess resolves an account for the actor with a minimum role, then one
+// of its lists.
+func (s *Service) listAccess(ctx context.Context, tx ports.Tx, a Actor, ref string, min account.Role, lr ListRef, defaultMaster bool) (Access, vendorlist.List, error) {
+	acc, err := s.access(ctx, tx, a, ref, min)
+	if err != nil {
+		return Access{}, vendorlist.List{}, err
+	}
+	l, err := s.resolveList(ctx, tx, acc.Account.ID, lr, defaultMaster)
+	return acc, l, err
+}
+
 // Lists returns the account's lists.
 func (s *Service) Lists(ctx context.Context, a Actor, ref string) ([]vendorlist.List, error) {
 	var out []vendorlist.List
@@ -75,11 +86,10 @@ func (s *Service) ListWithVendors(ctx context.Context, a Actor, ref string, lr L
 		es []vendorlist.Entry
 	)
 	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, err := s.access(ctx, tx, a, ref, account.ReadRole)
-		if err != nil {
-			return err
-		}
-		if l, err = s.resolveList(ctx, tx, acc.Account.ID, lr, false); err != nil {
+		var (
+			err error
+		)
+		if _, l, err = s.listAccess(ctx, tx, a, ref, account.ReadRole, lr, false); err != nil {
 			return err
 		}
 		es, err = tx.Lists().Entries(ctx, l.ID)
@@ -115,11 +125,11 @@ func (s *Service) CreateList(ctx context.Context, a Actor, ref, name string) (ve
 func (s *Service) DeleteList(ctx context.Context, a Actor, ref string, lr ListRef) (vendorlist.List, error) {
 	var l vendorlist.List
 	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, err := s.access(ctx, tx, a, ref, account.WriteRole)
-		if err != nil {
-			return err
-		}
-		if l, err = s.resolveList(ctx, tx, acc.Account.ID, lr, false); err != nil {
+		var (
+			acc Access
+			err error
+		)
+		if acc, l, err = s.listAccess(ctx, tx, a, ref, account.WriteRole, lr, false); err != nil {
 			return err
 		}
 		if l.Name == vendorlist.MasterList {
@@ -189,11 +199,7 @@ func (s *Service) SaveVendors(ctx context.Context, a Actor, ref string, lr ListR
 	}
 	var res SaveResult
 	err = s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, err := s.access(ctx, tx, a, ref, account.WriteRole)
-		if err != nil {
-			return err
-		}
-		l, err := s.resolveList(ctx, tx, acc.Account.ID, lr, true)
+		acc, l, err := s.listAccess(ctx, tx, a, ref, account.WriteRole, lr, true)
 		if err != nil {
 			return err
 		}
@@ -345,11 +351,7 @@ func (s *Service) startEnrichRun(ctx context.Context, tx ports.Tx, by string, vs
 func (s *Service) AddProduct(ctx context.Context, a Actor, ref, listID, vendorID, name string) (vendorlist.Product, error) {
 	var p vendorlist.Product
 	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, err := s.access(ctx, tx, a, ref, account.WriteRole)
-		if err != nil {
-			return err
-		}
-		l, err := s.resolveList(ctx, tx, acc.Account.ID, ListRef{ID: listID}, false)
+		_, l, err := s.listAccess(ctx, tx, a, ref, account.WriteRole, ListRef{ID: listID}, false)
 		if err != nil {
 			return err
 		}
@@ -376,11 +378,7 @@ func (s *Service) AddProduct(ctx context.Context, a Actor, ref, listID, vendorID
 func (s *Service) SetAlerts(ctx context.Context, a Actor, ref string, lr ListRef, vendorID string, enabled bool) (vendorlist.Entry, error) {
 	var e vendorlist.Entry
 	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, err := s.access(ctx, tx, a, ref, account.WriteRole)
-		if err != nil {
-			return err
-		}
-		l, err := s.resolveList(ctx, tx, acc.Account.ID, lr, false)
+		_, l, err := s.listAccess(ctx, tx, a, ref, account.WriteRole, lr, false)
 		if err != nil {
 			return err
 		}

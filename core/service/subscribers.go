@@ -33,11 +33,11 @@ func (s *Service) Subscribers(ctx context.Context, a Actor, ref string, lr ListR
 		out []subscriber.Subscriber
 	)
 	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, err := s.access(ctx, tx, a, ref, account.ReadRole)
-		if err != nil {
-			return err
-		}
-		if l, err = s.resolveList(ctx, tx, acc.Account.ID, lr, false); err != nil {
+		var (
+			acc Access
+			err error
+		)
+		if acc, l, err = s.listAccess(ctx, tx, a, ref, account.ReadRole, lr, false); err != nil {
 			return err
 		}
 		if out, err = tx.Subscribers().List(ctx, l.ID); err != nil {
@@ -69,11 +69,7 @@ func (s *Service) AddSubscribers(ctx context.Context, a Actor, ref string, lr Li
 	}
 	var out []subscriber.Subscriber
 	err = s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, err := s.access(ctx, tx, a, ref, account.WriteRole)
-		if err != nil {
-			return err
-		}
-		l, err := s.resolveList(ctx, tx, acc.Account.ID, lr, false)
+		acc, l, err := s.listAccess(ctx, tx, a, ref, account.WriteRole, lr, false)
 		if err != nil {
 			return err
 		}
@@ -120,11 +116,7 @@ func (s *Service) RemoveSubscribers(ctx context.Context, a Actor, ref string, lr
 		return nil, core.Invalid("subscriber-email", "is required")
 	}
 	err = s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, err := s.access(ctx, tx, a, ref, account.WriteRole)
-		if err != nil {
-			return err
-		}
-		l, err := s.resolveList(ctx, tx, acc.Account.ID, lr, false)
+		_, l, err := s.listAccess(ctx, tx, a, ref, account.WriteRole, lr, false)
 		if err != nil {
 			return err
 		}
