@@ -63,7 +63,7 @@ type verifier struct {
 
 // unauth builds an error wrapping core.ErrUnauthenticated.
 func unauth(format string, args ...any) error {
-	return core.Wrap(core.ErrUnauthenticated, format, args...)
+	return core.Unauthenticated(format, args...)
 }
 
 // verify checks token and extracts the identity.

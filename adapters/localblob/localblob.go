@@ -189,7 +189,7 @@ func (s *Store) Stat(_ context.Context, key string) (int64, error) {
 	}
 	fi, err := s.root.Stat(objectsDir + "/" + key)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrInvalid) || (err == nil && !fi.Mode().IsRegular()) {
-		return 0, core.Wrap(core.ErrNotFound, "blob %q", key)
+		return 0, core.NotFound("blob %q", key)
 	}
 	if err != nil {
 		return 0, fmt.Errorf("localblob: stat: %w", err)

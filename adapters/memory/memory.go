@@ -15,7 +15,6 @@ package memory
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
@@ -340,9 +339,9 @@ func newData() *data {
 	}
 }
 
-func notFound(what string, id any) error { return core.Wrap(core.ErrNotFound, "%s %v", what, id) }
+func notFound(what string, id any) error { return core.NotFound("%s %v not found", what, id) }
 
-func conflict(format string, args ...any) error { return core.Wrap(core.ErrConflict, format, args...) }
+func conflict(format string, args ...any) error { return core.Conflict(format, args...) }
 
 // update changes the stored row m[k] in place of a read-modify-write, or
 // reports core.ErrNotFound.
@@ -375,7 +374,7 @@ func lookup[V any](t *tx, m map[uuid.UUID]V, id uuid.UUID, what string, clone fu
 // missing parent is refused the way a database would refuse it.
 func requireRow[V any](m map[uuid.UUID]V, id uuid.UUID, what string) error {
 	if _, ok := m[id]; !ok {
-		return fmt.Errorf("memory store: %s %s does not exist: %w", what, id, core.ErrNotFound)
+		return core.NotFound("%s %s not found", what, id)
 	}
 	return nil
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/driver/pgdriver"
+	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -86,6 +87,9 @@ func (s *Store) Close() error { return s.db.Close() }
 // Ping checks that the database answers.
 func (s *Store) Ping(ctx context.Context) error {
 	if err := s.db.PingContext(ctx); err != nil {
+		if unavailable(err) {
+			return errUnavailable(err)
+		}
 		return fmt.Errorf("postgres: ping: %w", err)
 	}
 	return nil
@@ -120,6 +124,10 @@ func (s *Store) run(ctx context.Context, opts *sql.TxOptions, fn func(ctx contex
 			return errors.Join(err, ctx.Err())
 		case <-time.After(d):
 		}
+	}
+	if err != nil && unavailable(err) && !errors.Is(err, core.ErrUnavailable) {
+		// Beginning or committing the transaction lost the server.
+		return errUnavailable(err)
 	}
 	return err
 }

@@ -228,7 +228,7 @@ func (s *Store) Stat(ctx context.Context, key string) (int64, error) {
 	}
 	out, err := s.client.HeadObject(ctx, &awss3.HeadObjectInput{Bucket: &s.bucket, Key: &key})
 	if isNotFound(err) {
-		return 0, core.Wrap(core.ErrNotFound, "blob %q", key)
+		return 0, core.NotFound("blob %q", key)
 	}
 	if err != nil {
 		return 0, fmt.Errorf("s3: head %q: %w", key, err)

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"time"
 
@@ -23,7 +24,7 @@ type AccountRoleJSON struct {
 	ID     string `json:"id" format:"uuid"`
 	Name   string `json:"name"`
 	Active bool   `json:"active"`
-	Role   string `json:"role" enum:"owner,admin,member,viewer"`
+	Role   Role   `json:"role"`
 }
 
 // MemberJSON is a member of an organization.
@@ -31,7 +32,7 @@ type MemberJSON struct {
 	ID            string    `json:"id" format:"uuid"`
 	Email         string    `json:"email" format:"email"`
 	Name          string    `json:"name"`
-	Role          string    `json:"role" enum:"owner,admin,member,viewer"`
+	Role          Role      `json:"role"`
 	EmailVerified bool      `json:"email_verified"`
 	CreatedAt     time.Time `json:"created_at"`
 }
@@ -41,7 +42,7 @@ func accountJSON(a account.Account) AccountJSON {
 }
 
 func memberJSON(m account.Member) MemberJSON {
-	return MemberJSON{ID: m.UserID.String(), Email: m.Email, Name: m.Name, Role: m.Role.String(), EmailVerified: m.Verified, CreatedAt: m.CreatedAt}
+	return MemberJSON{ID: m.UserID.String(), Email: m.Email, Name: m.Name, Role: Role(m.Role.String()), EmailVerified: m.Verified, CreatedAt: m.CreatedAt}
 }
 
 func membersJSON(ms []account.Member) []MemberJSON {
@@ -90,11 +91,11 @@ type deleteAccountsOut struct {
 func (s *Server) registerAccounts() {
 	tags := []string{"Accounts"}
 	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "create-account", Method: http.MethodPost, Path: "/accounts", Tags: tags,
-		Summary: "Create an organization (platform admins)", DefaultStatus: http.StatusCreated, Security: secured},
+		Summary: "Create an organization (platform admins)", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *createAccountIn) (*createAccountOut, error) {
 			v, err := s.svc.CreateAccount(ctx, actor(ctx), in.Body.Account, in.Body.Users)
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			out := &createAccountOut{}
 			out.Body.AccountJSON = accountJSON(v.Account)
@@ -102,11 +103,11 @@ func (s *Server) registerAccounts() {
 			return out, nil
 		})
 	huma.Register(s.api, huma.Operation{OperationID: "list-accounts", Method: http.MethodGet, Path: "/accounts", Tags: tags,
-		Summary: "List accounts (all for platform admins, the caller's own otherwise)", Security: secured},
+		Summary: "List accounts (all for platform admins, the caller's own otherwise)", Security: secured, Errors: directoryErrors},
 		func(ctx context.Context, _ *struct{}) (*accountsOut, error) {
 			as, err := s.svc.ListAccounts(ctx, actor(ctx))
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			out := &accountsOut{}
 			out.Body.Accounts = make([]AccountJSON, 0, len(as))
@@ -116,7 +117,7 @@ func (s *Server) registerAccounts() {
 			return out, nil
 		})
 	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "delete-accounts", Method: http.MethodDelete, Path: "/accounts", Tags: tags,
-		Summary: "Delete accounts with everything they own (platform admins)", Security: secured},
+		Summary: "Delete accounts with everything they own (platform admins)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *deleteAccountsIn) (*deleteAccountsOut, error) {
 			ids := collect(in.AccountID, in.AccountIDs)
 			if in.Body != nil {
@@ -124,7 +125,7 @@ func (s *Server) registerAccounts() {
 			}
 			deleted, err := s.svc.DeleteAccounts(ctx, actor(ctx), ids)
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			out := &deleteAccountsOut{}
 			out.Body.Deleted = make([]string, 0, len(deleted))
@@ -159,15 +160,45 @@ type usersOut struct {
 	}
 }
 
-// UserRoleJSON names a member and a role in a request.
+// UserRoleJSON names a member and a role in a request. Like the original
+// service, a plain e-mail string is accepted too (role member).
 type UserRoleJSON struct {
-	Email string `json:"email" format:"email"`
-	Role  string `json:"role,omitempty" enum:"owner,admin,member,viewer" doc:"Default member"`
+	Email string `json:"email"`
+	Role  Role   `json:"role,omitempty"`
+}
+
+// UnmarshalJSON accepts an object or a plain e-mail string.
+func (u *UserRoleJSON) UnmarshalJSON(b []byte) error {
+	var email string
+	if err := json.Unmarshal(b, &email); err == nil {
+		*u = UserRoleJSON{Email: email}
+		return nil
+	}
+	type plain UserRoleJSON
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*u = UserRoleJSON(p)
+	return nil
+}
+
+// Schema documents the object-or-string form.
+func (UserRoleJSON) Schema(r huma.Registry) *huma.Schema {
+	// Only the shape is declared: the service checks the addresses, so a
+	// bad one is reported at its own location with a clear message.
+	return &huma.Schema{OneOf: []*huma.Schema{
+		{Type: huma.TypeObject, AdditionalProperties: false, Required: []string{"email"}, Properties: map[string]*huma.Schema{
+			"email": {Type: huma.TypeString, Description: "E-mail address"},
+			"role":  (Role("")).Schema(r),
+		}, Description: "A member and a role (default member)"},
+		{Type: huma.TypeString, Description: "An e-mail address (role member)"},
+	}}
 }
 
 type usersWriteIn struct {
-	AccountID string `query:"account-id" required:"true" doc:"Organization UUID"`
-	Body      struct {
+	AccountParam
+	Body struct {
 		Users []UserRoleJSON `json:"users" minItems:"1" maxItems:"100"`
 	}
 }
@@ -179,11 +210,9 @@ type membersOut struct {
 }
 
 type usersDeleteIn struct {
-	AccountID string `query:"account-id" required:"true" doc:"Organization UUID"`
-	Body      struct {
-		Users []struct {
-			Email string `json:"email" format:"email"`
-		} `json:"users" minItems:"1" maxItems:"100"`
+	AccountParam
+	Body struct {
+		Users []UserRoleJSON `json:"users" minItems:"1" maxItems:"100" doc:"The members to remove, as {email} objects or e-mail strings; a role is ignored"`
 	}
 }
 
@@ -196,7 +225,7 @@ type usersDeleteOut struct {
 func memberInputs(us []UserRoleJSON) []service.MemberInput {
 	out := make([]service.MemberInput, 0, len(us))
 	for _, u := range us {
-		out = append(out, service.MemberInput{Email: u.Email, Role: u.Role})
+		out = append(out, service.MemberInput{Email: u.Email, Role: string(u.Role)})
 	}
 	return out
 }
@@ -204,54 +233,54 @@ func memberInputs(us []UserRoleJSON) []service.MemberInput {
 func (s *Server) registerUsers() {
 	tags := []string{"Users"}
 	huma.Register(s.api, huma.Operation{OperationID: "list-users", Method: http.MethodGet, Path: "/users", Tags: tags,
-		Summary: "The caller's organizations, or one organization's members", Security: secured},
+		Summary: "The caller's organizations, or one organization's members", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *usersIn) (*usersOut, error) {
 			out := &usersOut{}
 			a := actor(ctx)
 			if in.AccountID == "" {
 				ms, err := s.svc.MyAccounts(ctx, a)
 				if err != nil {
-					return nil, problem(err)
+					return nil, problem(ctx, err)
 				}
 				accs := make([]AccountRoleJSON, 0, len(ms))
 				for _, m := range ms {
-					accs = append(accs, AccountRoleJSON{ID: m.Account.ID.String(), Name: m.Account.Name, Active: m.Account.Active, Role: m.Role.String()})
+					accs = append(accs, AccountRoleJSON{ID: m.Account.ID.String(), Name: m.Account.Name, Active: m.Account.Active, Role: Role(m.Role.String())})
 				}
 				out.Body.Accounts = &accs
 				return out, nil
 			}
 			ms, err := s.svc.Members(ctx, a, in.AccountID)
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			members := membersJSON(ms)
 			out.Body.Members = &members
 			return out, nil
 		})
 	huma.Register(s.api, huma.Operation{OperationID: "add-users", Method: http.MethodPost, Path: "/users", Tags: tags,
-		Summary: "Add members (owner or admin; only an owner may add an owner)", DefaultStatus: http.StatusCreated, Security: secured},
+		Summary: "Add members (owner or admin; only an owner may add an owner)", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *usersWriteIn) (*membersOut, error) {
 			ms, err := s.svc.AddMembers(ctx, actor(ctx), in.AccountID, memberInputs(in.Body.Users))
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			out := &membersOut{}
 			out.Body.Members = membersJSON(ms)
 			return out, nil
 		})
 	huma.Register(s.api, huma.Operation{OperationID: "change-user-roles", Method: http.MethodPatch, Path: "/users", Tags: tags,
-		Summary: "Change members' roles (only an owner sets owner; the last owner cannot be demoted)", Security: secured},
+		Summary: "Change members' roles (only an owner sets owner; the last owner cannot be demoted)", Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *usersWriteIn) (*membersOut, error) {
 			ms, err := s.svc.ChangeRoles(ctx, actor(ctx), in.AccountID, memberInputs(in.Body.Users))
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			out := &membersOut{}
 			out.Body.Members = membersJSON(ms)
 			return out, nil
 		})
 	huma.Register(s.api, huma.Operation{OperationID: "remove-users", Method: http.MethodDelete, Path: "/users", Tags: tags,
-		Summary: "Remove members (the last owner cannot be removed)", Security: secured},
+		Summary: "Remove members (the last owner cannot be removed)", Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *usersDeleteIn) (*usersDeleteOut, error) {
 			emails := make([]string, 0, len(in.Body.Users))
 			for _, u := range in.Body.Users {
@@ -259,7 +288,7 @@ func (s *Server) registerUsers() {
 			}
 			removed, err := s.svc.RemoveMembers(ctx, actor(ctx), in.AccountID, emails)
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			out := &usersDeleteOut{}
 			out.Body.Removed = removed

@@ -10,11 +10,15 @@ package api
 import (
 	"context"
 	"net/http"
+	"reflect"
+	"slices"
+	"strconv"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humachi"
 	"github.com/go-chi/chi/v5"
+	"github.com/rs/cors"
 	"github.com/vetted-dev/vetted/core/service"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -36,6 +40,9 @@ type Options struct {
 	// RateLimit is requests per second per caller (0 = 20); Burst defaults to 5x.
 	RateLimit float64
 	Burst     int
+	// CORSOrigins are the browser origins allowed to call the API
+	// ("https://app.example.com"); "*" allows any. Empty: no CORS headers.
+	CORSOrigins []string
 }
 
 // Server is the HTTP app.
@@ -44,6 +51,7 @@ type Server struct {
 	opts    Options
 	api     huma.API
 	router  chi.Router
+	handler http.Handler
 	limiter *limiter
 }
 
@@ -64,20 +72,44 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 	r := chi.NewMux()
 	s := &Server{svc: svc, opts: opts, router: r, limiter: newLimiter(opts.RateLimit, opts.Burst)}
 	s.api = humachi.New(r, Config())
-	s.api.UseMiddleware(s.authenticate)
+	s.api.UseMiddleware(withOperation, s.authenticate)
 	s.register()
 	if opts.Blobs != nil {
 		r.Handle(opts.BlobsPath+"*", opts.Blobs)
 	}
 	s.registerLinks(r)
+	s.handler = corsHandler(opts.CORSOrigins, r)
 	return s, nil
 }
+
+// corsHandler lets the browsers of the given origins call every route:
+// preflights are answered for every method with Authorization and
+// Content-Type allowed, and Vary: Origin is set. Credentials (cookies) are
+// never allowed, since the API authenticates with bearer tokens only; that
+// is also what makes the "*" origin safe.
+func corsHandler(origins []string, next http.Handler) http.Handler {
+	if len(origins) == 0 {
+		return next
+	}
+	return cors.New(cors.Options{
+		AllowedOrigins: origins,
+		AllowedMethods: []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
+		AllowedHeaders: []string{"Authorization", "Content-Type", "X-Request-Id"},
+		ExposedHeaders: []string{"Retry-After", "X-Request-Id", "WWW-Authenticate"},
+		MaxAge:         int(corsMaxAge / time.Second),
+	}).Handler(next)
+}
+
+// corsMaxAge is how long a browser may cache a preflight answer.
+const corsMaxAge = 10 * time.Minute
 
 // Config is the huma configuration, shared with the OpenAPI generator.
 func Config() huma.Config {
 	cfg := huma.DefaultConfig("Vetted API", Version)
 	cfg.CreateHooks = nil // no $schema links in bodies: plain JSON answers
 	cfg.Info.Description = "Third-party vendor risk management: vendor directory, vendor lists, assessments, evidence, subscribers and incident alerts."
+	cfg.Info.License = &huma.License{Name: "Apache-2.0", Identifier: "Apache-2.0"}
+	cfg.Servers = []*huma.Server{{URL: "/", Description: "The server that serves this document"}}
 	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
 		bearerScheme: {Type: "http", Scheme: "bearer", BearerFormat: "JWT"},
 	}
@@ -85,14 +117,32 @@ func Config() huma.Config {
 }
 
 // Handler returns the http.Handler.
-func (s *Server) Handler() http.Handler { return s.router }
+func (s *Server) Handler() http.Handler { return s.handler }
 
 // API returns the huma API (for OpenAPI generation).
 func (s *Server) API() huma.API { return s.api }
 
 const bearerScheme = "bearer"
 
-var secured = []map[string][]string{{bearerScheme: {}}}
+var (
+	secured = []map[string][]string{{bearerScheme: {}}}
+	// public operations declare an empty security requirement.
+	public = []map[string][]string{}
+)
+
+// The refusals each kind of operation can answer, declared in the document
+// as problem+json responses. Every secured operation can be refused for the
+// token (401), the rate limit (429) and an outage (503).
+var (
+	// directoryErrors: reads of the global directory, open to any caller.
+	directoryErrors = []int{http.StatusUnauthorized, http.StatusNotFound, http.StatusUnprocessableEntity,
+		http.StatusTooManyRequests, http.StatusServiceUnavailable}
+	// accountErrors: routes that take account-id, and platform-admin routes.
+	accountErrors = []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound,
+		http.StatusUnprocessableEntity, http.StatusTooManyRequests, http.StatusServiceUnavailable}
+	// writeErrors: writes that can collide with what exists.
+	writeErrors = append(slices.Clone(accountErrors), http.StatusConflict)
+)
 
 func (s *Server) register() {
 	s.registerHealth()
@@ -107,57 +157,57 @@ func (s *Server) register() {
 
 type healthOut struct {
 	Body struct {
-		Status string            `json:"status"`
-		Checks map[string]string `json:"checks,omitempty"`
+		Status string `json:"status" enum:"ok" doc:"ok when the process (healthz) or its dependencies (readyz) answer"`
 	}
 }
 
+// dependencyDown is what /readyz says of a dependency that does not answer;
+// the reason goes to the log, not to anonymous callers.
+const dependencyDown = "unavailable"
+
 func (s *Server) registerHealth() {
-	huma.Register(s.api, huma.Operation{OperationID: "healthz", Method: http.MethodGet, Path: "/healthz", Summary: "Process is up", Tags: []string{"Health"}},
+	huma.Register(s.api, huma.Operation{OperationID: "healthz", Method: http.MethodGet, Path: "/healthz", Summary: "Process is up", Tags: []string{"Health"},
+		Security: public},
 		func(ctx context.Context, _ *struct{}) (*healthOut, error) {
 			out := &healthOut{}
 			out.Body.Status = "ok"
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "readyz", Method: http.MethodGet, Path: "/readyz", Summary: "Store and queue are reachable", Tags: []string{"Health"}},
+	huma.Register(s.api, huma.Operation{OperationID: "readyz", Method: http.MethodGet, Path: "/readyz", Summary: "Store and queue are reachable", Tags: []string{"Health"},
+		Security: public, Errors: []int{http.StatusServiceUnavailable}},
 		func(ctx context.Context, _ *struct{}) (*healthOut, error) {
 			ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 			defer cancel()
-			out := &healthOut{}
-			out.Body.Checks = map[string]string{}
-			failed := false
+			var down []error
 			check := func(name string, err error) {
 				if err != nil {
-					failed = true
-					out.Body.Checks[name] = err.Error()
-					return
+					logger(ctx).WarnContext(ctx, "not ready", "dependency", name, "err", err)
+					down = append(down, &ProblemDetail{Location: name, Message: dependencyDown})
 				}
-				out.Body.Checks[name] = "ok"
 			}
 			check("store", s.svc.Ready(ctx))
 			for i, f := range s.opts.Ready {
 				name := "queue"
 				if i > 0 {
-					name = "dependency-" + string(rune('0'+i))
+					name = "dependency-" + strconv.Itoa(i)
 				}
 				check(name, f(ctx))
 			}
-			if failed {
-				return nil, huma.NewError(http.StatusServiceUnavailable, "not ready", checksErr(out.Body.Checks)...)
+			if len(down) > 0 {
+				return nil, huma.ErrorWithHeaders(huma.NewError(http.StatusServiceUnavailable, dependencyDown, down...),
+					http.Header{"Retry-After": {retryAfter}})
 			}
+			out := &healthOut{}
 			out.Body.Status = "ok"
 			return out, nil
 		})
 }
 
-func checksErr(m map[string]string) []error {
-	var out []error
-	for k, v := range m {
-		if v != "ok" {
-			out = append(out, &huma.ErrorDetail{Location: k, Message: v})
-		}
-	}
-	return out
+// jsonResponse declares a JSON response whose body has the schema of the
+// type of body (for answers besides an operation's default one).
+func (s *Server) jsonResponse(desc string, body any) *huma.Response {
+	schema := s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeOf(body), true, "")
+	return &huma.Response{Description: desc, Content: map[string]*huma.MediaType{"application/json": {Schema: schema}}}
 }
 
 // Describe builds the API description without a service, for writing the

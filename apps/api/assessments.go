@@ -14,23 +14,23 @@ import (
 
 // AssessmentJSON is an organization's review record of a vendor on a list.
 type AssessmentJSON struct {
-	ID                           string    `json:"id" format:"uuid"`
-	AccountID                    string    `json:"account_id" format:"uuid"`
-	VendorListID                 string    `json:"vendor_list_id" format:"uuid"`
-	VendorID                     string    `json:"vendor_id" format:"uuid"`
-	VendorProfileID              *string   `json:"vendor_profile_id" format:"uuid" doc:"null for a custom vendor"`
-	VendorName                   string    `json:"vendor_name"`
-	ComplianceApprovalStatus     string    `json:"compliance_approval_status" enum:"not-started,in-progress,on-hold,approved,conditional approval,rejected"`
-	ConditionalApprovalCondition string    `json:"conditional_approval_condition"`
-	SponsorBusinessDepartment    string    `json:"sponsor_business_department"`
-	SponsorContact               string    `json:"sponsor_contact"`
-	UseCase                      string    `json:"use_case"`
-	DataCollected                []string  `json:"data_collected"`
-	ComplianceComment            string    `json:"compliance_comment"`
-	CreatedAt                    time.Time `json:"created_at"`
-	CreatedBy                    string    `json:"created_by"`
-	UpdatedAt                    time.Time `json:"updated_at"`
-	UpdatedBy                    string    `json:"updated_by"`
+	ID                           string         `json:"id" format:"uuid"`
+	AccountID                    string         `json:"account_id" format:"uuid"`
+	VendorListID                 string         `json:"vendor_list_id" format:"uuid"`
+	VendorID                     string         `json:"vendor_id" format:"uuid"`
+	VendorProfileID              *string        `json:"vendor_profile_id" format:"uuid" doc:"null for a custom vendor"`
+	VendorName                   string         `json:"vendor_name"`
+	ComplianceApprovalStatus     ApprovalStatus `json:"compliance_approval_status"`
+	ConditionalApprovalCondition string         `json:"conditional_approval_condition"`
+	SponsorBusinessDepartment    string         `json:"sponsor_business_department"`
+	SponsorContact               string         `json:"sponsor_contact"`
+	UseCase                      string         `json:"use_case"`
+	DataCollected                []string       `json:"data_collected"`
+	ComplianceComment            string         `json:"compliance_comment"`
+	CreatedAt                    time.Time      `json:"created_at"`
+	CreatedBy                    string         `json:"created_by"`
+	UpdatedAt                    time.Time      `json:"updated_at"`
+	UpdatedBy                    string         `json:"updated_by"`
 }
 
 // AuditChangeJSON is one field changed by a save.
@@ -67,7 +67,7 @@ func assessmentJSON(a review.Assessment) AssessmentJSON {
 	}
 	return AssessmentJSON{ID: a.ID.String(), AccountID: a.AccountID.String(), VendorListID: a.ListID.String(),
 		VendorID: a.VendorID.String(), VendorProfileID: profileID, VendorName: a.VendorName,
-		ComplianceApprovalStatus: a.Status.String(), ConditionalApprovalCondition: a.ConditionalApprovalCondition,
+		ComplianceApprovalStatus: ApprovalStatus(a.Status.String()), ConditionalApprovalCondition: a.ConditionalApprovalCondition,
 		SponsorBusinessDepartment: a.SponsorBusinessDepartment, SponsorContact: a.SponsorContact, UseCase: a.UseCase,
 		DataCollected: nonNil(a.DataCollected), ComplianceComment: a.ComplianceComment,
 		CreatedAt: a.CreatedAt, CreatedBy: a.CreatedBy, UpdatedAt: a.UpdatedAt, UpdatedBy: a.UpdatedBy}
@@ -84,9 +84,8 @@ func firstNonEmpty(vs ...string) string {
 }
 
 type assessmentsGetIn struct {
-	AccountID       string `query:"account-id" required:"true" doc:"Organization UUID or individual"`
-	ListID          string `query:"vendor-list-id" doc:"List id (this or vendor-list is required)"`
-	VendorList      string `query:"vendor-list" doc:"List id or name"`
+	AccountParam
+	ListParams
 	VendorID        string `query:"vendor-id" doc:"Only this vendor"`
 	VendorProfileID string `query:"vendor-profile-id" doc:"Only the vendor with this profile"`
 	AssessmentID    string `query:"assessment-id" doc:"Only this assessment"`
@@ -101,29 +100,26 @@ type assessmentsOut struct {
 // assessmentBody is the spec 2.6 body. Every field is optional: an omitted
 // field keeps its stored value.
 type assessmentBody struct {
-	VendorID                     string   `json:"vendor_id,omitempty" doc:"One of vendor_id, vendor_profile_id, vendor_name names the vendor (here or in the query)"`
-	VendorProfileID              string   `json:"vendor_profile_id,omitempty"`
-	VendorName                   string   `json:"vendor_name,omitempty" maxLength:"200"`
-	ComplianceApprovalStatus     *string  `json:"compliance_approval_status,omitempty" doc:"One of: not-started, in-progress, on-hold, approved, conditional approval, rejected (default not-started)"`
-	ConditionalApprovalCondition *string  `json:"conditional_approval_condition,omitempty" doc:"Required with conditional approval"`
-	SponsorBusinessDepartment    *string  `json:"sponsor_business_department,omitempty"`
-	SponsorContact               *string  `json:"sponsor_contact,omitempty" doc:"E-mail address"`
-	UseCase                      *string  `json:"use_case,omitempty"`
-	DataCollected                []string `json:"data_collected,omitempty" maxItems:"200" doc:"Replaces the stored list; omitted keeps it"`
-	ComplianceComment            *string  `json:"compliance_comment,omitempty"`
+	VendorID                     string          `json:"vendor_id,omitempty" doc:"One of vendor_id, vendor_profile_id, vendor_name names the vendor (here or in the query)"`
+	VendorProfileID              string          `json:"vendor_profile_id,omitempty"`
+	VendorName                   string          `json:"vendor_name,omitempty" maxLength:"200"`
+	ComplianceApprovalStatus     *ApprovalStatus `json:"compliance_approval_status,omitempty" doc:"Default not-started"`
+	ConditionalApprovalCondition *string         `json:"conditional_approval_condition,omitempty" doc:"Required with conditional approval"`
+	SponsorBusinessDepartment    *string         `json:"sponsor_business_department,omitempty"`
+	SponsorContact               *string         `json:"sponsor_contact,omitempty" doc:"E-mail address"`
+	UseCase                      *string         `json:"use_case,omitempty"`
+	DataCollected                []string        `json:"data_collected,omitempty" maxItems:"200" doc:"Replaces the stored list; omitted keeps it"`
+	ComplianceComment            *string         `json:"compliance_comment,omitempty"`
 }
 
 type assessmentUpsertIn struct {
-	AccountID        string          `query:"account-id" required:"true" doc:"Organization UUID or individual"`
-	ListID           string          `query:"vendor-list-id" doc:"List id (this or vendor-list is required)"`
-	VendorList       string          `query:"vendor-list" doc:"List id or name"`
-	VendorID         string          `query:"vendor-id" doc:"Vendor id"`
-	VendorProfileID  string          `query:"vendor-profile-id" doc:"Vendor profile id"`
-	VendorName       string          `query:"vendor-name" doc:"Vendor name"`
-	VendorIDU        string          `query:"vendor_id" doc:"Same as vendor-id"`
-	VendorProfileIDU string          `query:"vendor_profile_id" doc:"Same as vendor-profile-id"`
-	VendorNameU      string          `query:"vendor_name" doc:"Same as vendor-name"`
-	Body             *assessmentBody `required:"false"`
+	AccountParam
+	ListParams
+	VendorID        string `query:"vendor_id" doc:"The vendor's id (or give vendor_id, vendor_profile_id or vendor_name in the body)"`
+	VendorProfileID string `query:"vendor_profile_id" doc:"The vendor's profile id"`
+	VendorName      string `query:"vendor_name" doc:"The vendor's name"`
+	LegacyVendorQuery
+	Body *assessmentBody `required:"false"`
 }
 
 type assessmentUpsertOut struct {
@@ -132,12 +128,11 @@ type assessmentUpsertOut struct {
 }
 
 type assessmentDeleteIn struct {
-	AccountID       string `query:"account-id" required:"true" doc:"Organization UUID or individual"`
+	AccountParam
 	AssessmentID    string `query:"assessment-id" doc:"The assessment (preferred)"`
 	VendorID        string `query:"vendor-id" doc:"Or the vendor's assessment"`
 	VendorProfileID string `query:"vendor-profile-id" doc:"Or the assessment of the vendor with this profile"`
-	ListID          string `query:"vendor-list-id" doc:"With vendor-id / vendor-profile-id: the list"`
-	VendorList      string `query:"vendor-list" doc:"List id or name"`
+	ListParams
 }
 
 type assessmentDeleteOut struct {
@@ -147,10 +142,10 @@ type assessmentDeleteOut struct {
 }
 
 type auditLogIn struct {
-	AccountID    string `query:"account-id" required:"true" doc:"Organization UUID or individual"`
-	AssessmentID string `query:"assessment-id" required:"true" doc:"The assessment"`
-	Page         int    `query:"page" default:"1" minimum:"1" doc:"Page number from 1"`
-	Limit        int    `query:"limit" default:"20" minimum:"1" maximum:"100" doc:"Events per page"`
+	AccountParam
+	AssessmentParam
+	Page  int `query:"page" default:"1" minimum:"1" doc:"Page number from 1"`
+	Limit int `query:"limit" default:"20" minimum:"1" maximum:"100" doc:"Events per page"`
 }
 
 type auditLogOut struct {
@@ -167,12 +162,12 @@ type auditLogOut struct {
 func (s *Server) registerAssessments() {
 	tags := []string{"Assessments"}
 	huma.Register(s.api, huma.Operation{OperationID: "list-assessments", Method: http.MethodGet, Path: "/vendor-assessments", Tags: tags,
-		Summary: "The assessments of a list (viewer or above)", Security: secured},
+		Summary: "The assessments of a list (viewer or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *assessmentsGetIn) (*assessmentsOut, error) {
-			as, err := s.svc.Assessments(ctx, actor(ctx), in.AccountID, service.ListRef{ID: in.ListID, Ref: in.VendorList},
+			as, err := s.svc.Assessments(ctx, actor(ctx), in.AccountID, in.ref(),
 				service.AssessmentQuery{VendorID: in.VendorID, VendorProfileID: in.VendorProfileID, AssessmentID: in.AssessmentID})
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			out := &assessmentsOut{}
 			out.Body.Assessments = make([]AssessmentJSON, 0, len(as))
@@ -187,16 +182,21 @@ func (s *Server) registerAssessments() {
 			b = &assessmentBody{}
 		}
 		sel := service.VendorSel{
-			VendorID:        firstNonEmpty(in.VendorID, in.VendorIDU, b.VendorID),
-			VendorProfileID: firstNonEmpty(in.VendorProfileID, in.VendorProfileIDU, b.VendorProfileID),
-			VendorName:      firstNonEmpty(in.VendorName, in.VendorNameU, b.VendorName),
+			VendorID:        firstNonEmpty(in.VendorID, in.vendorID, b.VendorID),
+			VendorProfileID: firstNonEmpty(in.VendorProfileID, in.vendorProfileID, b.VendorProfileID),
+			VendorName:      firstNonEmpty(in.VendorName, in.vendorName, b.VendorName),
 		}
-		input := review.Input{Status: b.ComplianceApprovalStatus, ConditionalApprovalCondition: b.ConditionalApprovalCondition,
+		var approval *string
+		if b.ComplianceApprovalStatus != nil {
+			st := string(*b.ComplianceApprovalStatus)
+			approval = &st
+		}
+		input := review.Input{Status: approval, ConditionalApprovalCondition: b.ConditionalApprovalCondition,
 			SponsorBusinessDepartment: b.SponsorBusinessDepartment, SponsorContact: b.SponsorContact, UseCase: b.UseCase,
 			DataCollected: b.DataCollected, ComplianceComment: b.ComplianceComment}
-		a, created, err := s.svc.UpsertAssessment(ctx, actor(ctx), in.AccountID, service.ListRef{ID: in.ListID, Ref: in.VendorList}, sel, input)
+		a, created, err := s.svc.UpsertAssessment(ctx, actor(ctx), in.AccountID, in.ref(), sel, input)
 		if err != nil {
-			return nil, problem(err)
+			return nil, problem(ctx, err)
 		}
 		status := http.StatusOK
 		if created {
@@ -205,34 +205,34 @@ func (s *Server) registerAssessments() {
 		return &assessmentUpsertOut{Status: status, Body: assessmentJSON(a)}, nil
 	}
 	upsertResponses := map[string]*huma.Response{
-		"200": {Description: "the assessment was updated (or left as it was)"},
-		"201": {Description: "the assessment was created"},
+		"201": s.jsonResponse("the assessment was created", AssessmentJSON{}),
 	}
 	for _, m := range []string{http.MethodPost, http.MethodPut} {
 		huma.Register(s.api, huma.Operation{OperationID: strings.ToLower(m) + "-assessment", Method: m, Path: "/vendor-assessments", Tags: tags,
 			Summary:   "Create or update the assessment of a vendor on a list (member or above); omitted fields keep their values",
 			Security:  secured,
+			Errors:    writeErrors,
 			Responses: upsertResponses},
 			upsert)
 	}
 	huma.Register(s.api, huma.Operation{OperationID: "delete-assessment", Method: http.MethodDelete, Path: "/vendor-assessments", Tags: tags,
-		Summary: "Delete an assessment with its audit log and documents (member or above)", Security: secured},
+		Summary: "Delete an assessment with its audit log and documents (member or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *assessmentDeleteIn) (*assessmentDeleteOut, error) {
-			a, err := s.svc.DeleteAssessment(ctx, actor(ctx), in.AccountID, service.ListRef{ID: in.ListID, Ref: in.VendorList}, in.AssessmentID,
+			a, err := s.svc.DeleteAssessment(ctx, actor(ctx), in.AccountID, in.ref(), in.AssessmentID,
 				service.VendorSel{VendorID: in.VendorID, VendorProfileID: in.VendorProfileID})
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			out := &assessmentDeleteOut{}
 			out.Body.Deleted = assessmentJSON(a)
 			return out, nil
 		})
 	huma.Register(s.api, huma.Operation{OperationID: "get-assessment-audit-log", Method: http.MethodGet, Path: "/vendor-assessments/audit-log", Tags: tags,
-		Summary: "The approval audit of an assessment, newest first (viewer or above)", Security: secured},
+		Summary: "The approval audit of an assessment, newest first (viewer or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *auditLogIn) (*auditLogOut, error) {
 			p, err := s.svc.AuditLog(ctx, actor(ctx), in.AccountID, in.AssessmentID, in.Page, in.Limit)
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			out := &auditLogOut{}
 			out.Body.AssessmentID = strings.TrimSpace(in.AssessmentID)

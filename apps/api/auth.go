@@ -13,7 +13,6 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/service"
-	"github.com/vetted-dev/vetted/ports"
 )
 
 type actorKey struct{}
@@ -29,13 +28,15 @@ func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 	scheme, token, ok := strings.Cut(raw, " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
 		ctx.SetHeader("WWW-Authenticate", `Bearer realm="vetted"`)
-		_ = huma.WriteErr(s.api, ctx, http.StatusUnauthorized, "missing or malformed Authorization: Bearer token")
+		s.writeProblem(ctx, core.Unauthenticated("missing or malformed Authorization: Bearer token"))
 		return
 	}
 	id, err := s.opts.Verifier.Verify(ctx.Context(), strings.TrimSpace(token))
 	if err != nil {
-		ctx.SetHeader("WWW-Authenticate", `Bearer realm="vetted", error="invalid_token"`)
-		_ = huma.WriteErr(s.api, ctx, http.StatusUnauthorized, "invalid token: "+strings.TrimSuffix(err.Error(), ": "+core.ErrUnauthenticated.Error()))
+		if errors.Is(err, core.ErrUnauthenticated) {
+			ctx.SetHeader("WWW-Authenticate", `Bearer realm="vetted", error="invalid_token"`)
+		}
+		s.writeProblem(ctx, err)
 		return
 	}
 	if wait := s.limiter.take(id.Subject); wait > 0 {
@@ -45,16 +46,13 @@ func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 	}
 	a, err := s.svc.Identify(ctx.Context(), id)
 	if err != nil {
-		var se huma.StatusError
-		if errors.As(problem(err), &se) {
-			_ = huma.WriteErr(s.api, ctx, se.GetStatus(), se.Error())
-		}
+		s.writeProblem(ctx, err)
 		return
 	}
 	// Platform-admin operations are refused before their input is even
 	// validated, so a caller without the privilege learns nothing from them.
 	if only, _ := ctx.Operation().Metadata[platformAdminKey].(bool); only && !a.PlatformAdmin {
-		_ = huma.WriteErr(s.api, ctx, http.StatusForbidden, "this action is limited to platform admins (the "+ports.PlatformAdminGroup+" group)")
+		s.writeProblem(ctx, service.ErrPlatformAdminOnly)
 		return
 	}
 	next(huma.WithValue(ctx, actorKey{}, a))

@@ -7,29 +7,28 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core/document"
-	"github.com/vetted-dev/vetted/core/service"
 )
 
 // DocumentJSON is an evidence document attached to an assessment.
 type DocumentJSON struct {
-	ID           string    `json:"id" format:"uuid"`
-	AssessmentID string    `json:"assessment_id" format:"uuid"`
-	FileName     string    `json:"file_name"`
-	ContentType  string    `json:"content_type"`
-	SizeBytes    int64     `json:"size_bytes"`
-	Status       string    `json:"status" enum:"pending,uploaded" doc:"pending until the file has been uploaded"`
-	UploadedBy   string    `json:"uploaded_by"`
-	CreatedAt    time.Time `json:"created_at"`
+	ID           string         `json:"id" format:"uuid"`
+	AssessmentID string         `json:"assessment_id" format:"uuid"`
+	FileName     string         `json:"file_name"`
+	ContentType  string         `json:"content_type"`
+	SizeBytes    int64          `json:"size_bytes"`
+	Status       DocumentStatus `json:"status"`
+	UploadedBy   string         `json:"uploaded_by"`
+	CreatedAt    time.Time      `json:"created_at"`
 }
 
 func documentJSON(d document.Document) DocumentJSON {
 	return DocumentJSON{ID: d.ID.String(), AssessmentID: d.AssessmentID.String(), FileName: d.FileName, ContentType: d.ContentType,
-		SizeBytes: d.SizeBytes, Status: d.Status, UploadedBy: d.UploadedBy, CreatedAt: d.CreatedAt}
+		SizeBytes: d.SizeBytes, Status: DocumentStatus(d.Status), UploadedBy: d.UploadedBy, CreatedAt: d.CreatedAt}
 }
 
 type documentsIn struct {
-	AccountID    string `query:"account-id" required:"true" doc:"Organization UUID or individual"`
-	AssessmentID string `query:"assessment-id" required:"true" doc:"The assessment"`
+	AccountParam
+	AssessmentParam
 }
 
 type documentsOut struct {
@@ -39,12 +38,11 @@ type documentsOut struct {
 }
 
 type uploadURLIn struct {
-	AccountID    string `query:"account-id" required:"true" doc:"Organization UUID or individual"`
-	ListID       string `query:"vendor-list-id" doc:"The assessment's list (this or vendor-list is required)"`
-	VendorList   string `query:"vendor-list" doc:"List id or name"`
-	AssessmentID string `query:"assessment-id" required:"true" doc:"The assessment to attach the file to"`
-	FileName     string `query:"file-name" required:"true" doc:"File name shown on download"`
-	ContentType  string `query:"content-type" required:"true" doc:"MIME type; the upload must send exactly this Content-Type"`
+	AccountParam
+	ListParams
+	AssessmentParam
+	FileName    string `query:"file-name" required:"true" doc:"File name shown on download"`
+	ContentType string `query:"content-type" required:"true" doc:"MIME type; the upload must send exactly this Content-Type"`
 }
 
 type uploadURLOut struct {
@@ -59,8 +57,8 @@ type uploadURLOut struct {
 }
 
 type documentRefIn struct {
-	AccountID  string `query:"account-id" required:"true" doc:"Organization UUID or individual"`
-	DocumentID string `query:"document-id" required:"true" doc:"The document"`
+	AccountParam
+	DocumentParam
 }
 
 type downloadURLOut struct {
@@ -81,11 +79,11 @@ type documentDeleteOut struct {
 func (s *Server) registerDocuments() {
 	tags := []string{"Evidence documents"}
 	huma.Register(s.api, huma.Operation{OperationID: "list-documents", Method: http.MethodGet, Path: "/vendor-assessments/documents", Tags: tags,
-		Summary: "The documents of an assessment (viewer or above)", Security: secured},
+		Summary: "The documents of an assessment (viewer or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *documentsIn) (*documentsOut, error) {
 			ds, err := s.svc.Documents(ctx, actor(ctx), in.AccountID, in.AssessmentID)
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			out := &documentsOut{}
 			out.Body.Documents = make([]DocumentJSON, 0, len(ds))
@@ -97,11 +95,11 @@ func (s *Server) registerDocuments() {
 	huma.Register(s.api, huma.Operation{OperationID: "get-document-upload-url", Method: http.MethodGet, Path: "/vendor-assessments/documents/upload-url", Tags: tags,
 		Summary:     "A presigned upload for a new document (member or above)",
 		Description: "Send the file to upload_url with method and headers before expires_at (15 minutes). Allowed types and the 25 MB cap are enforced by the signed request.",
-		Security:    secured},
+		Security:    secured, Errors: accountErrors},
 		func(ctx context.Context, in *uploadURLIn) (*uploadURLOut, error) {
-			up, err := s.svc.UploadURL(ctx, actor(ctx), in.AccountID, service.ListRef{ID: in.ListID, Ref: in.VendorList}, in.AssessmentID, in.FileName, in.ContentType)
+			up, err := s.svc.UploadURL(ctx, actor(ctx), in.AccountID, in.ref(), in.AssessmentID, in.FileName, in.ContentType)
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			out := &uploadURLOut{}
 			out.Body.DocumentID, out.Body.UploadURL, out.Body.Method = up.Document.ID.String(), up.Request.URL, up.Request.Method
@@ -115,22 +113,22 @@ func (s *Server) registerDocuments() {
 			return out, nil
 		})
 	huma.Register(s.api, huma.Operation{OperationID: "get-document-download-url", Method: http.MethodGet, Path: "/vendor-assessments/documents/download-url", Tags: tags,
-		Summary: "A presigned download URL of an uploaded document (viewer or above)", Security: secured},
+		Summary: "A presigned download URL of an uploaded document (viewer or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *documentRefIn) (*downloadURLOut, error) {
 			d, req, err := s.svc.DownloadURL(ctx, actor(ctx), in.AccountID, in.DocumentID)
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			out := &downloadURLOut{}
 			out.Body.DocumentID, out.Body.DownloadURL, out.Body.Method, out.Body.ExpiresAt = d.ID.String(), req.URL, req.Method, req.ExpiresAt
 			return out, nil
 		})
 	huma.Register(s.api, huma.Operation{OperationID: "delete-document", Method: http.MethodDelete, Path: "/vendor-assessments/documents", Tags: tags,
-		Summary: "Remove a document and its file (member or above)", Security: secured},
+		Summary: "Remove a document and its file (member or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *documentRefIn) (*documentDeleteOut, error) {
 			d, err := s.svc.DeleteDocument(ctx, actor(ctx), in.AccountID, in.DocumentID)
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			out := &documentDeleteOut{}
 			out.Body.Deleted = documentJSON(d)

@@ -13,9 +13,135 @@ import (
 
 var errMissing = errors.New("api: service and verifier are required")
 
-// problem maps a core error to a huma status error (RFC 9457 problem+json).
-// It is the one place where core errors meet HTTP statuses.
-func problem(err error) error {
+// Problem is the RFC 9457 problem document of every refused request
+// (application/problem+json). It is huma's error model with one addition:
+// an entry of errors may name the CSV cell at fault by row and column.
+type Problem struct {
+	Type     string           `json:"type,omitempty" format:"uri" default:"about:blank" doc:"A URI reference to human-readable documentation for the error."`
+	Title    string           `json:"title,omitempty" example:"Unprocessable Entity" doc:"A short, human-readable summary of the problem type."`
+	Status   int              `json:"status,omitempty" example:"422" doc:"HTTP status code"`
+	Detail   string           `json:"detail,omitempty" example:"query.account-id: must be an account UUID or \"individual\"" doc:"A human-readable explanation specific to this occurrence of the problem."`
+	Instance string           `json:"instance,omitempty" format:"uri" doc:"A URI reference that identifies the specific occurrence of the problem."`
+	Errors   []*ProblemDetail `json:"errors,omitempty" doc:"The individual failures, one per input at fault"`
+}
+
+// ProblemDetail is one input at fault.
+type ProblemDetail struct {
+	Message  string `json:"message,omitempty" doc:"What is wrong"`
+	Location string `json:"location,omitempty" doc:"Where: query.<name>, path.<name>, header.<name> or body.<path>, e.g. body.users[0].email"`
+	Value    any    `json:"value,omitempty" doc:"The value at the location, when huma's own validation refused it"`
+	Row      int    `json:"row,omitempty" doc:"For a CSV cell: its 1-based data row (the header is not counted)"`
+	Column   string `json:"column,omitempty" doc:"For a CSV cell: its column"`
+}
+
+// Error returns the detail.
+func (p *Problem) Error() string { return p.Detail }
+
+// GetStatus returns the HTTP status.
+func (p *Problem) GetStatus() int { return p.Status }
+
+// ContentType answers problem+json where plain JSON was negotiated.
+func (p *Problem) ContentType(ct string) string {
+	if ct == "application/json" {
+		return "application/problem+json"
+	}
+	if ct == "application/cbor" {
+		return "application/problem+cbor"
+	}
+	return ct
+}
+
+// Error returns the message.
+func (d *ProblemDetail) Error() string { return d.Message }
+
+// details returns the failures as errors, for huma.WriteErr.
+func (p *Problem) details() []error {
+	out := make([]error, len(p.Errors))
+	for i, d := range p.Errors {
+		out[i] = d
+	}
+	return out
+}
+
+// newProblem replaces huma.NewError, so huma's own refusals (malformed JSON,
+// schema validation, unknown content type) and ours share one model.
+func newProblem(status int, msg string, errs ...error) huma.StatusError {
+	p := &Problem{Status: status, Title: http.StatusText(status), Detail: msg}
+	for _, err := range errs {
+		var (
+			pd *ProblemDetail
+			ed huma.ErrorDetailer
+		)
+		switch {
+		case err == nil:
+			continue
+		case errors.As(err, &pd):
+			p.Errors = append(p.Errors, pd)
+		case errors.As(err, &ed):
+			d := ed.ErrorDetail()
+			p.Errors = append(p.Errors, &ProblemDetail{Message: d.Message, Location: d.Location, Value: d.Value})
+		default:
+			p.Errors = append(p.Errors, &ProblemDetail{Message: err.Error()})
+		}
+	}
+	return p
+}
+
+func init() {
+	huma.NewError = newProblem
+}
+
+// retryAfter is what a client is told to wait when a dependency is down.
+const retryAfter = "5"
+
+// statusOf maps a kind of failure to its HTTP status: the one place where
+// core errors meet statuses.
+func statusOf(k core.Kind) int {
+	switch k {
+	case core.ErrInvalid:
+		return http.StatusUnprocessableEntity
+	case core.ErrNotFound:
+		return http.StatusNotFound
+	case core.ErrUnauthenticated:
+		return http.StatusUnauthorized
+	case core.ErrForbidden:
+		return http.StatusForbidden
+	case core.ErrConflict:
+		return http.StatusConflict
+	case core.ErrTooLarge:
+		return http.StatusRequestEntityTooLarge
+	case core.ErrQuota:
+		return http.StatusTooManyRequests
+	case core.ErrUnavailable:
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusInternalServerError
+}
+
+var kinds = []core.Kind{core.ErrInvalid, core.ErrNotFound, core.ErrUnauthenticated, core.ErrForbidden,
+	core.ErrConflict, core.ErrTooLarge, core.ErrQuota, core.ErrUnavailable}
+
+// operationKey carries the huma operation of a request in its context, so
+// that errors can tell query parameters from body fields.
+type operationKey struct{}
+
+// withOperation is a huma middleware that records the operation in the
+// request context.
+func withOperation(ctx huma.Context, next func(huma.Context)) {
+	next(huma.WithValue(ctx, operationKey{}, ctx.Operation()))
+}
+
+func operationOf(ctx context.Context) *huma.Operation {
+	op, _ := ctx.Value(operationKey{}).(*huma.Operation)
+	return op
+}
+
+// problem turns the error of a use case into the answer the client gets.
+// Expected failures (*core.Error) keep their detail and their fields, placed
+// with huma's prefixes (query., path., header., body.) by looking the field
+// up among the operation's parameters; a dependency outage is a 503 with
+// Retry-After; anything else is logged and answered as a bare 500.
+func problem(ctx context.Context, err error) error {
 	if err == nil {
 		return nil
 	}
@@ -23,40 +149,94 @@ func problem(err error) error {
 	if errors.As(err, &se) {
 		return err
 	}
-	msg := err.Error()
-	var ve *core.ValidationError
-	switch {
-	case errors.As(err, &ve):
-		details := make([]error, 0, len(ve.Fields))
-		for _, f := range ve.Fields {
-			details = append(details, &huma.ErrorDetail{Location: f.Field, Message: f.Message})
-		}
-		title := ve.Msg
-		if title == "" {
-			title = "validation failed"
-		}
-		return huma.NewError(http.StatusUnprocessableEntity, title+": "+ve.Error(), details...)
-	case errors.Is(err, core.ErrInvalid):
-		return huma.NewError(http.StatusUnprocessableEntity, trimSentinel(msg, core.ErrInvalid))
-	case errors.Is(err, core.ErrNotFound):
-		return huma.NewError(http.StatusNotFound, trimSentinel(msg, core.ErrNotFound))
-	case errors.Is(err, core.ErrUnauthenticated):
-		return huma.NewError(http.StatusUnauthorized, trimSentinel(msg, core.ErrUnauthenticated))
-	case errors.Is(err, core.ErrForbidden):
-		return huma.NewError(http.StatusForbidden, trimSentinel(msg, core.ErrForbidden))
-	case errors.Is(err, core.ErrConflict):
-		return huma.NewError(http.StatusConflict, trimSentinel(msg, core.ErrConflict))
-	case errors.Is(err, core.ErrTooLarge):
-		return huma.NewError(http.StatusRequestEntityTooLarge, trimSentinel(msg, core.ErrTooLarge))
-	case errors.Is(err, core.ErrQuota):
-		return huma.NewError(http.StatusTooManyRequests, trimSentinel(msg, core.ErrQuota))
-	case errors.Is(err, core.ErrUnavailable), errors.Is(err, context.DeadlineExceeded):
-		return huma.NewError(http.StatusServiceUnavailable, "a dependency is unavailable; try again")
+	p, h := buildProblem(ctx, err)
+	if h != nil {
+		return huma.ErrorWithHeaders(p, h)
 	}
-	slog.Error("internal error", "err", err)
-	return huma.NewError(http.StatusInternalServerError, "internal error")
+	return p
 }
 
-func trimSentinel(msg string, sentinel error) string {
-	return strings.TrimSuffix(msg, ": "+sentinel.Error())
+// writeProblem answers err from a middleware, before any handler ran.
+func (s *Server) writeProblem(ctx huma.Context, err error) {
+	p, h := buildProblem(ctx.Context(), err)
+	for k, vs := range h {
+		for _, v := range vs {
+			ctx.AppendHeader(k, v)
+		}
+	}
+	_ = huma.WriteErr(s.api, ctx, p.Status, p.Detail, p.details()...)
 }
+
+func buildProblem(ctx context.Context, err error) (*Problem, http.Header) {
+	op := operationOf(ctx)
+	ce, ok := core.AsError(err)
+	if !ok {
+		ce = &core.Error{Err: err}
+		for _, k := range kinds {
+			if errors.Is(err, k) {
+				ce.Kind = k
+			}
+		}
+		switch {
+		case ce.Kind != "":
+			// A bare kind from an adapter: the status is known, the words not.
+			ce.Detail = string(ce.Kind)
+		case errors.Is(err, context.DeadlineExceeded):
+			ce.Kind, ce.Detail = core.ErrUnavailable, "the request took too long; try again"
+		}
+	}
+	status := statusOf(ce.Kind)
+	if status == http.StatusInternalServerError {
+		logger(ctx).ErrorContext(ctx, "internal error", "operation", operationID(op), "err", err)
+		return &Problem{Status: status, Title: http.StatusText(status), Detail: "internal error"}, nil
+	}
+	p := &Problem{Status: status, Title: http.StatusText(status), Detail: ce.Detail}
+	for _, f := range ce.Errs {
+		p.Errors = append(p.Errors, detailOf(op, f))
+	}
+	if len(ce.Errs) == 0 && ce.Field != "" {
+		d := detailOf(op, ce)
+		p.Errors = append(p.Errors, d)
+		p.Detail = d.Location + ": " + ce.Detail
+	}
+	if status == http.StatusServiceUnavailable {
+		logger(ctx).WarnContext(ctx, "dependency unavailable", "operation", operationID(op), "err", err)
+		return p, http.Header{"Retry-After": {retryAfter}}
+	}
+	return p, nil
+}
+
+func detailOf(op *huma.Operation, e *core.Error) *ProblemDetail {
+	return &ProblemDetail{Message: e.Detail, Location: location(op, e.Field), Row: e.Row, Column: e.Column}
+}
+
+// location places a field the core names ("account-id", "users[0].email")
+// where the request carried it, with huma's prefixes: a parameter of the
+// operation is in its place (query, path, header), anything else is in the body.
+func location(op *huma.Operation, field string) string {
+	if field == "" {
+		return ""
+	}
+	root := field
+	if i := strings.IndexAny(field, ".["); i >= 0 {
+		root = field[:i]
+	}
+	if op != nil {
+		for _, p := range op.Parameters {
+			if p.Name == root {
+				return p.In + "." + field
+			}
+		}
+	}
+	return "body." + field
+}
+
+func operationID(op *huma.Operation) string {
+	if op == nil {
+		return ""
+	}
+	return op.OperationID
+}
+
+// logger returns the logger for a request.
+func logger(ctx context.Context) *slog.Logger { return slog.Default() }

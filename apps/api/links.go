@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/danielgtaylor/huma/v2"
 	"github.com/go-chi/chi/v5"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/service"
@@ -166,11 +165,18 @@ func pageHeaders(w http.ResponseWriter) {
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
 }
 
+// LinkResultJSON is what a link answers a JSON client.
+type LinkResultJSON struct {
+	Status     string `json:"status"`
+	Email      string `json:"email"`
+	VendorList string `json:"vendor_list"`
+}
+
 func (s *Server) linkOK(w http.ResponseWriter, r *http.Request, status string, t service.LinkTarget, p linkPage) {
 	pageHeaders(w)
 	if wantsJSON(r) {
 		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(map[string]string{"status": status, "email": t.Subscriber.Email, "vendor_list": t.ListName})
+		_ = json.NewEncoder(w).Encode(LinkResultJSON{Status: status, Email: t.Subscriber.Email, VendorList: t.ListName})
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -178,22 +184,21 @@ func (s *Server) linkOK(w http.ResponseWriter, r *http.Request, status string, t
 }
 
 // linkError answers a refused link: problem+json for JSON clients, a page
-// otherwise, with the status problem() gives the core error (403 for a bad,
+// otherwise, with the status the API gives the core error (403 for a bad,
 // expired or tampered token).
 func (s *Server) linkError(w http.ResponseWriter, r *http.Request, err error) {
-	status, detail := http.StatusInternalServerError, "internal error"
-	var se huma.StatusError
-	if errors.As(problem(err), &se) {
-		status, detail = se.GetStatus(), se.Error()
-	}
+	p, h := buildProblem(r.Context(), err)
 	pageHeaders(w)
+	for k, vs := range h {
+		w.Header()[k] = vs
+	}
 	if wantsJSON(r) {
 		w.Header().Set("Content-Type", "application/problem+json")
-		w.WriteHeader(status)
-		_ = json.NewEncoder(w).Encode(huma.ErrorModel{Title: http.StatusText(status), Status: status, Detail: detail})
+		w.WriteHeader(p.Status)
+		_ = json.NewEncoder(w).Encode(p)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(status)
-	_ = linkTemplate.Execute(w, linkPage{Title: "This link cannot be used", Message: detail + ". Ask for a new link if you still need one."})
+	w.WriteHeader(p.Status)
+	_ = linkTemplate.Execute(w, linkPage{Title: "This link cannot be used", Message: p.Detail + ". Ask for a new link if you still need one."})
 }

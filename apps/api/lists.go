@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -90,21 +92,20 @@ func (v *VendorEntry) UnmarshalJSON(b []byte) error {
 
 // Schema documents the string-or-object form.
 func (VendorEntry) Schema(r huma.Registry) *huma.Schema {
+	// Only the shape is declared: the service checks names and websites,
+	// so a bad one is reported at its own location with a clear message.
 	return &huma.Schema{OneOf: []*huma.Schema{
-		{Type: "string", MinLength: ptr(1), MaxLength: ptr(200), Description: "Vendor name"},
+		{Type: "string", Description: "Vendor name (1 to 200 characters)"},
 		{Type: "object", AdditionalProperties: false, Required: []string{"vendor_name"}, Properties: map[string]*huma.Schema{
-			"vendor_name": {Type: "string", MinLength: ptr(1), MaxLength: ptr(200)},
-			"website_url": {Type: "string", MaxLength: ptr(2000), Description: "http(s) URL of the vendor's website"},
+			"vendor_name": {Type: "string", Description: "Vendor name (1 to 200 characters)"},
+			"website_url": {Type: "string", Description: "http(s) URL of the vendor's website (at most 2000 characters)"},
 		}},
 	}}
 }
 
-func ptr[T any](v T) *T { return &v }
-
 type listsGetIn struct {
-	AccountID  string `query:"account-id" required:"true" doc:"Organization UUID or individual"`
-	VendorList string `query:"vendor-list" doc:"List id or name: answer that list with its vendors"`
-	ListID     string `query:"vendor-list-id" doc:"List id: answer that list with its vendors"`
+	AccountParam
+	ListParams
 }
 
 type listsGetOut struct {
@@ -116,10 +117,10 @@ type listsGetOut struct {
 }
 
 type listsPostIn struct {
-	AccountID  string `query:"account-id" required:"true" doc:"Organization UUID or individual"`
-	Operation  string `query:"operation" enum:"save-vendors,import-csv" doc:"Without it, creates the list named by vendor-list"`
-	VendorList string `query:"vendor-list" doc:"Name of the list to create; or the target list (id or name) of an operation"`
-	ListID     string `query:"vendor-list-id" doc:"Target list id of an operation (default master-list)"`
+	AccountParam
+	Operation  ListOperation `query:"operation" doc:"Without it, creates the list named by vendor-list"`
+	VendorList string        `query:"vendor-list" doc:"Name of the list to create; or the target list (id or name) of an operation"`
+	ListID     string        `query:"vendor-list-id" doc:"Target list id of an operation (default master-list)"`
 	Body       *struct {
 		Vendors   []VendorEntry `json:"vendors,omitempty" maxItems:"5000" doc:"save-vendors: the whole new membership of the list"`
 		CSV       *string       `json:"csv,omitempty" doc:"import-csv: CSV text with a header row"`
@@ -179,24 +180,80 @@ type RowErrorJSON struct {
 	Message string `json:"message"`
 }
 
-// listsPostOut is the answer of every POST /vendor-lists form; which fields
-// are present depends on the operation.
+// SaveVendorsJSON is the answer of operation=save-vendors.
+type SaveVendorsJSON struct {
+	List          ListJSON          `json:"list"`
+	Added         []VendorRefJSON   `json:"added"`
+	Removed       []VendorRefJSON   `json:"removed"`
+	Unchanged     int               `json:"unchanged" doc:"Vendors that were on the list and stay"`
+	OrgEnrichment OrgEnrichmentJSON `json:"org_enrichment"`
+}
+
+// ImportCSVJSON is the answer of operation=import-csv for one batch.
+type ImportCSVJSON struct {
+	DryRun              bool              `json:"dry_run"`
+	RowsTotal           int               `json:"rows_total" doc:"Data rows in the whole CSV"`
+	RowOffset           int               `json:"row_offset"`
+	RowsProcessed       int               `json:"rows_processed"`
+	NextRowOffset       int               `json:"next_row_offset" doc:"Send the next batch with this row_offset while has_more is true"`
+	HasMore             bool              `json:"has_more"`
+	VendorsAdded        int               `json:"vendors_added"`
+	ProductsAdded       int               `json:"products_added"`
+	AssessmentsUpserted int               `json:"assessments_upserted"`
+	CustomVendors       []string          `json:"custom_vendors" doc:"Names with no profile in the directory"`
+	Errors              []RowErrorJSON    `json:"errors" doc:"Dry run: the bad cells (the rest of the batch is processed)"`
+	OrgEnrichment       OrgEnrichmentJSON `json:"org_enrichment"`
+}
+
+// listsPostOut is the answer of POST /vendor-lists: the created list (201),
+// or the result of the operation (200).
 type listsPostOut struct {
 	Status int
-	Body   map[string]any
+	Body   ListOperationResult
+}
+
+// ListOperationResult is the answer of save-vendors or of import-csv:
+// exactly one of them, as the operation parameter says.
+type ListOperationResult struct {
+	created *ListJSON
+	saved   *SaveVendorsJSON
+	batch   *ImportCSVJSON
+}
+
+// MarshalJSON writes the one result that is set.
+func (r ListOperationResult) MarshalJSON() ([]byte, error) {
+	switch {
+	case r.saved != nil:
+		return json.Marshal(r.saved)
+	case r.batch != nil:
+		return json.Marshal(r.batch)
+	}
+	return json.Marshal(r.created)
+}
+
+// Schema declares the 200 answer as one of the two operation results (the
+// 201 answer, the created list, is declared on its own).
+func (ListOperationResult) Schema(r huma.Registry) *huma.Schema {
+	return &huma.Schema{
+		Description: "save-vendors answers SaveVendorsJSON; import-csv answers ImportCSVJSON",
+		OneOf: []*huma.Schema{
+			r.Schema(reflect.TypeOf(SaveVendorsJSON{}), true, ""),
+			r.Schema(reflect.TypeOf(ImportCSVJSON{}), true, ""),
+		},
+	}
 }
 
 func (s *Server) registerLists() {
 	tags := []string{"Vendor lists"}
 	huma.Register(s.api, huma.Operation{OperationID: "get-vendor-lists", Method: http.MethodGet, Path: "/vendor-lists", Tags: tags,
-		Summary: "List the account's vendor lists, or one list with its vendors", Security: secured},
+		Summary: "List the account's vendor lists, or one list with its vendors", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *listsGetIn) (*listsGetOut, error) {
 			out := &listsGetOut{}
 			a := actor(ctx)
 			if in.VendorList == "" && in.ListID == "" {
 				ls, err := s.svc.Lists(ctx, a, in.AccountID)
 				if err != nil {
-					return nil, problem(err)
+					return nil, problem(ctx, err)
 				}
 				lists := make([]ListJSON, 0, len(ls))
 				for _, l := range ls {
@@ -205,9 +262,9 @@ func (s *Server) registerLists() {
 				out.Body.Lists = &lists
 				return out, nil
 			}
-			l, es, err := s.svc.ListWithVendors(ctx, a, in.AccountID, service.ListRef{ID: in.ListID, Ref: in.VendorList})
+			l, es, err := s.svc.ListWithVendors(ctx, a, in.AccountID, in.ref())
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			lj := listJSON(l)
 			out.Body.List = &lj
@@ -221,18 +278,18 @@ func (s *Server) registerLists() {
 	huma.Register(s.api, huma.Operation{OperationID: "post-vendor-lists", Method: http.MethodPost, Path: "/vendor-lists", Tags: tags,
 		Summary:      "Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors) or merge a CSV (operation=import-csv)",
 		Security:     secured,
+		Errors:       append(slices.Clone(writeErrors), http.StatusRequestEntityTooLarge),
 		MaxBodyBytes: 4 << 20, // a 1 MB CSV grows when JSON-escaped; the CSV limit itself is checked on the text
 		Responses: map[string]*huma.Response{
-			"200": {Description: "save-vendors or import-csv result"},
-			"201": {Description: "the created list"},
+			"201": s.jsonResponse("the created list (without operation)", ListJSON{}),
 		}},
 		func(ctx context.Context, in *listsPostIn) (*listsPostOut, error) {
 			a := actor(ctx)
 			ref := service.ListRef{ID: in.ListID, Ref: in.VendorList}
 			switch in.Operation {
-			case "save-vendors":
+			case opSaveVendors:
 				if in.Body == nil || in.Body.Vendors == nil {
-					return nil, problem(core.Invalid("vendors", "is required for save-vendors (an empty array empties the list)"))
+					return nil, problem(ctx, core.Invalid("vendors", "is required for save-vendors (an empty array empties the list)"))
 				}
 				vs := make([]service.VendorInput, 0, len(in.Body.Vendors))
 				for _, v := range in.Body.Vendors {
@@ -240,69 +297,66 @@ func (s *Server) registerLists() {
 				}
 				res, err := s.svc.SaveVendors(ctx, a, in.AccountID, ref, vs)
 				if err != nil {
-					return nil, problem(err)
+					return nil, problem(ctx, err)
 				}
-				return &listsPostOut{Status: http.StatusOK, Body: map[string]any{
-					"list": listJSON(res.List), "added": vendorRefs(res.Added), "removed": vendorRefs(res.Removed),
-					"unchanged": res.Unchanged, "org_enrichment": orgEnrichment(res.Quota),
-				}}, nil
-			case "import-csv":
+				return &listsPostOut{Status: http.StatusOK, Body: ListOperationResult{saved: &SaveVendorsJSON{
+					List: listJSON(res.List), Added: vendorRefs(res.Added), Removed: vendorRefs(res.Removed),
+					Unchanged: res.Unchanged, OrgEnrichment: orgEnrichment(res.Quota),
+				}}}, nil
+			case opImportCSV:
 				if in.Body == nil || in.Body.CSV == nil {
-					return nil, problem(core.Invalid("csv", "is required for import-csv"))
+					return nil, problem(ctx, core.Invalid("csv", "is required for import-csv"))
 				}
 				res, err := s.svc.ImportCSV(ctx, a, in.AccountID, ref, service.ImportInput{CSV: *in.Body.CSV, DryRun: in.Body.DryRun,
 					RowOffset: in.Body.RowOffset, RowLimit: in.Body.RowLimit})
 				if err != nil {
-					return nil, problem(err)
+					return nil, problem(ctx, err)
 				}
 				errs := make([]RowErrorJSON, 0, len(res.Errors))
 				for _, e := range res.Errors {
 					errs = append(errs, RowErrorJSON{Row: e.Row, Column: e.Column, Message: e.Message})
 				}
-				return &listsPostOut{Status: http.StatusOK, Body: map[string]any{
-					"dry_run": res.DryRun, "rows_total": res.RowsTotal, "row_offset": res.RowOffset, "rows_processed": res.RowsProcessed,
-					"next_row_offset": res.NextRowOffset, "has_more": res.HasMore, "vendors_added": res.VendorsAdded,
-					"products_added": res.ProductsAdded, "assessments_upserted": res.AssessmentsUpserted,
-					"custom_vendors": res.CustomVendors, "errors": errs, "org_enrichment": orgEnrichment(res.Quota),
-				}}, nil
+				return &listsPostOut{Status: http.StatusOK, Body: ListOperationResult{batch: &ImportCSVJSON{
+					DryRun: res.DryRun, RowsTotal: res.RowsTotal, RowOffset: res.RowOffset, RowsProcessed: res.RowsProcessed,
+					NextRowOffset: res.NextRowOffset, HasMore: res.HasMore, VendorsAdded: res.VendorsAdded,
+					ProductsAdded: res.ProductsAdded, AssessmentsUpserted: res.AssessmentsUpserted,
+					CustomVendors: res.CustomVendors, Errors: errs, OrgEnrichment: orgEnrichment(res.Quota),
+				}}}, nil
 			}
 			if strings.TrimSpace(in.VendorList) == "" {
-				return nil, problem(core.Invalid("vendor-list", "name the list to create with vendor-list, or choose an operation"))
+				return nil, problem(ctx, core.Invalid("vendor-list", "name the list to create with vendor-list, or choose an operation"))
 			}
 			l, err := s.svc.CreateList(ctx, a, in.AccountID, in.VendorList)
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
-			return &listsPostOut{Status: http.StatusCreated, Body: map[string]any{
-				"id": l.ID.String(), "account_id": l.AccountID.String(), "name": l.Name, "vendor_count": l.VendorCount, "created_at": l.CreatedAt,
-			}}, nil
+			created := listJSON(l)
+			return &listsPostOut{Status: http.StatusCreated, Body: ListOperationResult{created: &created}}, nil
 		})
 
 	type alertsIn struct {
-		AccountID  string `query:"account-id" required:"true" doc:"Organization UUID or individual"`
-		Operation  string `query:"operation" required:"true" enum:"alerts-enabled"`
-		VendorList string `query:"vendor-list" doc:"List id or name"`
-		ListID     string `query:"vendor-list-id" doc:"List id"`
-		Body       struct {
+		AccountParam
+		Operation AlertsOperation `query:"operation" required:"true"`
+		ListParams
+		Body struct {
 			VendorID      string `json:"vendor-id" format:"uuid"`
 			AlertsEnabled *bool  `json:"alerts_enabled" required:"true"`
 		}
 	}
 	type entryOut struct{ Body EntryJSON }
 	huma.Register(s.api, huma.Operation{OperationID: "patch-vendor-lists", Method: http.MethodPatch, Path: "/vendor-lists", Tags: tags,
-		Summary: "Turn incident alerts for one vendor of a list on or off (operation=alerts-enabled)", Security: secured},
+		Summary: "Turn incident alerts for one vendor of a list on or off (operation=alerts-enabled)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *alertsIn) (*entryOut, error) {
-			e, err := s.svc.SetAlerts(ctx, actor(ctx), in.AccountID, service.ListRef{ID: in.ListID, Ref: in.VendorList}, in.Body.VendorID, *in.Body.AlertsEnabled)
+			e, err := s.svc.SetAlerts(ctx, actor(ctx), in.AccountID, in.ref(), in.Body.VendorID, *in.Body.AlertsEnabled)
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			return &entryOut{Body: entryJSON(e)}, nil
 		})
 
 	type deleteIn struct {
-		AccountID  string `query:"account-id" required:"true" doc:"Organization UUID or individual"`
-		VendorList string `query:"vendor-list" doc:"List id or name"`
-		ListID     string `query:"vendor-list-id" doc:"List id"`
+		AccountParam
+		ListParams
 	}
 	type deleteOut struct {
 		Body struct {
@@ -310,11 +364,11 @@ func (s *Server) registerLists() {
 		}
 	}
 	huma.Register(s.api, huma.Operation{OperationID: "delete-vendor-list", Method: http.MethodDelete, Path: "/vendor-lists", Tags: tags,
-		Summary: "Delete a list (by vendor-list-id or vendor-list) with its entries, assessments and subscribers", Security: secured},
+		Summary: "Delete a list (by vendor-list-id or vendor-list) with its entries, assessments and subscribers", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *deleteIn) (*deleteOut, error) {
-			l, err := s.svc.DeleteList(ctx, actor(ctx), in.AccountID, service.ListRef{ID: in.ListID, Ref: in.VendorList})
+			l, err := s.svc.DeleteList(ctx, actor(ctx), in.AccountID, in.ref())
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			out := &deleteOut{}
 			out.Body.Deleted = listJSON(l)
@@ -322,20 +376,20 @@ func (s *Server) registerLists() {
 		})
 
 	type productIn struct {
-		ListID    string `path:"vendor_list_id" format:"uuid"`
-		VendorID  string `path:"vendor_id" format:"uuid"`
-		AccountID string `query:"account-id" required:"true" doc:"Organization UUID or individual"`
-		Body      struct {
+		ListID   string `path:"vendor_list_id" format:"uuid"`
+		VendorID string `path:"vendor_id" format:"uuid"`
+		AccountParam
+		Body struct {
 			ProductName string `json:"product_name" minLength:"1" maxLength:"200"`
 		}
 	}
 	type productOut struct{ Body ProductJSON }
 	huma.Register(s.api, huma.Operation{OperationID: "add-product", Method: http.MethodPost, Path: "/vendor-lists/{vendor_list_id}/vendors/{vendor_id}/products",
-		Tags: tags, Summary: "Add a product row to a vendor on a list (409 when it exists)", DefaultStatus: http.StatusCreated, Security: secured},
+		Tags: tags, Summary: "Add a product row to a vendor on a list (409 when it exists)", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *productIn) (*productOut, error) {
 			p, err := s.svc.AddProduct(ctx, actor(ctx), in.AccountID, in.ListID, in.VendorID, in.Body.ProductName)
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			return &productOut{Body: productJSON(p, true)}, nil
 		})

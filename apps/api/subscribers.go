@@ -8,23 +8,22 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
-	"github.com/vetted-dev/vetted/core/service"
 	"github.com/vetted-dev/vetted/core/subscriber"
 )
 
 // SubscriberJSON is an alert recipient of a list with its per-list state.
 type SubscriberJSON struct {
-	Email       string     `json:"email" format:"email"`
-	Status      string     `json:"status" enum:"pending,confirmed"`
-	IsMember    bool       `json:"is_member" doc:"The address belongs to a member of the account"`
-	CreatedAt   time.Time  `json:"created_at"`
-	ConfirmedAt *time.Time `json:"confirmed_at" doc:"null while pending"`
+	Email       string           `json:"email" format:"email"`
+	Status      SubscriberStatus `json:"status"`
+	IsMember    bool             `json:"is_member" doc:"The address belongs to a member of the account"`
+	CreatedAt   time.Time        `json:"created_at"`
+	ConfirmedAt *time.Time       `json:"confirmed_at" doc:"null while pending"`
 }
 
 func subscribersJSON(ss []subscriber.Subscriber) []SubscriberJSON {
 	out := make([]SubscriberJSON, 0, len(ss))
 	for _, s := range ss {
-		out = append(out, SubscriberJSON{Email: s.Email, Status: s.Status, IsMember: s.IsMember, CreatedAt: s.CreatedAt, ConfirmedAt: s.ConfirmedAt})
+		out = append(out, SubscriberJSON{Email: s.Email, Status: SubscriberStatus(s.Status), IsMember: s.IsMember, CreatedAt: s.CreatedAt, ConfirmedAt: s.ConfirmedAt})
 	}
 	return out
 }
@@ -50,17 +49,17 @@ func (e *EmailList) UnmarshalJSON(b []byte) error {
 
 // Schema documents the string-or-array form.
 func (EmailList) Schema(r huma.Registry) *huma.Schema {
+	// Only the shape is declared: the service checks the addresses (at most
+	// 500), so a bad one is reported at its own location.
 	return &huma.Schema{OneOf: []*huma.Schema{
-		{Type: "string", MinLength: ptr(1), MaxLength: ptr(254), Description: "One e-mail address"},
-		{Type: "array", MinItems: ptr(1), MaxItems: ptr(500), Items: &huma.Schema{Type: "string", MinLength: ptr(1), MaxLength: ptr(254)},
-			Description: "Several e-mail addresses"},
+		{Type: "string", Description: "One e-mail address"},
+		{Type: "array", Items: &huma.Schema{Type: "string"}, Description: "Several e-mail addresses (at most 500)"},
 	}}
 }
 
 type subscribersListIn struct {
-	AccountID  string `query:"account-id" required:"true" doc:"Organization UUID or individual"`
-	VendorList string `query:"vendor-list" doc:"List id or name (this or vendor-list-id is required)"`
-	ListID     string `query:"vendor-list-id" doc:"List id"`
+	AccountParam
+	ListParams
 }
 
 type subscribersGetOut struct {
@@ -70,13 +69,10 @@ type subscribersGetOut struct {
 	}
 }
 
-// subscribersPostIn repeats the list parameters: huma reads parameters
-// only from the input struct's own fields.
 type subscribersPostIn struct {
-	AccountID  string `query:"account-id" required:"true" doc:"Organization UUID or individual"`
-	VendorList string `query:"vendor-list" doc:"List id or name (this or vendor-list-id is required)"`
-	ListID     string `query:"vendor-list-id" doc:"List id"`
-	Body       struct {
+	AccountParam
+	ListParams
+	Body struct {
 		SubscriberEmail EmailList `json:"subscriber-email"`
 	}
 }
@@ -88,11 +84,10 @@ type subscribersPostOut struct {
 }
 
 type subscribersDeleteIn struct {
-	AccountID  string   `query:"account-id" required:"true" doc:"Organization UUID or individual"`
-	VendorList string   `query:"vendor-list" doc:"List id or name (this or vendor-list-id is required)"`
-	ListID     string   `query:"vendor-list-id" doc:"List id"`
-	Emails     []string `query:"subscriber-email" doc:"Addresses to remove (repeat or separate with commas), or give them in the body"`
-	Body       *struct {
+	AccountParam
+	ListParams
+	Emails []string `query:"subscriber-email" doc:"Addresses to remove (repeat or separate with commas), or give them in the body"`
+	Body   *struct {
 		SubscriberEmail EmailList `json:"subscriber-email,omitempty"`
 	} `required:"false"`
 }
@@ -106,11 +101,11 @@ type subscribersDeleteOut struct {
 func (s *Server) registerSubscribers() {
 	tags := []string{"Subscribers"}
 	huma.Register(s.api, huma.Operation{OperationID: "list-subscribers", Method: http.MethodGet, Path: "/subscribers", Tags: tags,
-		Summary: "The alert subscribers of a list with their state (viewer or above)", Security: secured},
+		Summary: "The alert subscribers of a list with their state (viewer or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *subscribersListIn) (*subscribersGetOut, error) {
-			l, ss, err := s.svc.Subscribers(ctx, actor(ctx), in.AccountID, service.ListRef{ID: in.ListID, Ref: in.VendorList})
+			l, ss, err := s.svc.Subscribers(ctx, actor(ctx), in.AccountID, in.ref())
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			out := &subscribersGetOut{}
 			out.Body.VendorListID, out.Body.Subscribers = l.ID.String(), subscribersJSON(ss)
@@ -119,18 +114,18 @@ func (s *Server) registerSubscribers() {
 	huma.Register(s.api, huma.Operation{OperationID: "add-subscribers", Method: http.MethodPost, Path: "/subscribers", Tags: tags,
 		Summary:       "Subscribe addresses to a list's incident alerts (member or above)",
 		Description:   "A verified member of the account is confirmed at once; anyone else stays pending and gets a confirmation mail.",
-		DefaultStatus: http.StatusCreated, Security: secured},
+		DefaultStatus: http.StatusCreated, Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *subscribersPostIn) (*subscribersPostOut, error) {
-			ss, err := s.svc.AddSubscribers(ctx, actor(ctx), in.AccountID, service.ListRef{ID: in.ListID, Ref: in.VendorList}, in.Body.SubscriberEmail)
+			ss, err := s.svc.AddSubscribers(ctx, actor(ctx), in.AccountID, in.ref(), in.Body.SubscriberEmail)
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			out := &subscribersPostOut{}
 			out.Body.Subscribers = subscribersJSON(ss)
 			return out, nil
 		})
 	huma.Register(s.api, huma.Operation{OperationID: "remove-subscribers", Method: http.MethodDelete, Path: "/subscribers", Tags: tags,
-		Summary: "Unsubscribe addresses from a list, named in subscriber-email in the body or the query (member or above)", Security: secured},
+		Summary: "Unsubscribe addresses from a list, named in subscriber-email in the body or the query (member or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *subscribersDeleteIn) (*subscribersDeleteOut, error) {
 			var emails []string
 			for _, q := range in.Emails {
@@ -139,9 +134,9 @@ func (s *Server) registerSubscribers() {
 			if in.Body != nil {
 				emails = append(emails, in.Body.SubscriberEmail...)
 			}
-			removed, err := s.svc.RemoveSubscribers(ctx, actor(ctx), in.AccountID, service.ListRef{ID: in.ListID, Ref: in.VendorList}, emails)
+			removed, err := s.svc.RemoveSubscribers(ctx, actor(ctx), in.AccountID, in.ref(), emails)
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			out := &subscribersDeleteOut{}
 			out.Body.Removed = removed

@@ -27,7 +27,7 @@ type VendorJSON struct {
 
 // SectionStatusJSON is the enrichment state of one profile section.
 type SectionStatusJSON struct {
-	Status    string    `json:"status" enum:"queued,running,done,failed,skipped"`
+	Status    JobStatus `json:"status"`
 	UpdatedAt time.Time `json:"updated_at"`
 	Source    string    `json:"source"`
 	Error     string    `json:"error,omitempty"`
@@ -51,15 +51,15 @@ type VendorViewJSON struct {
 
 // SecurityInstanceJSON is a finding or signal about a vendor.
 type SecurityInstanceJSON struct {
-	ID         string    `json:"id" format:"uuid"`
-	Kind       string    `json:"kind" enum:"finding,signal"`
-	Category   string    `json:"category"`
-	Code       string    `json:"code"`
-	Title      string    `json:"title"`
-	Severity   string    `json:"severity" enum:"critical,high,medium,low,info,positive"`
-	Evidence   string    `json:"evidence"`
-	Source     string    `json:"source"`
-	ObservedAt time.Time `json:"observed_at"`
+	ID         string       `json:"id" format:"uuid"`
+	Kind       InstanceKind `json:"kind"`
+	Category   string       `json:"category"`
+	Code       string       `json:"code"`
+	Title      string       `json:"title"`
+	Severity   Severity     `json:"severity"`
+	Evidence   string       `json:"evidence"`
+	Source     string       `json:"source"`
+	ObservedAt time.Time    `json:"observed_at"`
 }
 
 // IncidentJSON is a security incident at a vendor.
@@ -82,12 +82,12 @@ type IncidentJSON struct {
 
 // JobJSON is one vendor of an enrichment or backfill run.
 type JobJSON struct {
-	JobID      string `json:"job_id" format:"uuid"`
-	VendorID   string `json:"vendor_id" format:"uuid"`
-	VendorName string `json:"vendor_name"`
-	Status     string `json:"status" enum:"queued,running,done,failed,skipped"`
-	Error      string `json:"error"`
-	Created    int    `json:"created,omitempty" doc:"Backfill: incidents stored for this vendor"`
+	JobID      string    `json:"job_id" format:"uuid"`
+	VendorID   string    `json:"vendor_id" format:"uuid"`
+	VendorName string    `json:"vendor_name"`
+	Status     JobStatus `json:"status"`
+	Error      string    `json:"error"`
+	Created    int       `json:"created,omitempty" doc:"Backfill: incidents stored for this vendor"`
 }
 
 // RunCountsJSON counts the jobs of a run by status.
@@ -103,8 +103,8 @@ type RunCountsJSON struct {
 // RunJSON is the status of an enrichment or backfill run.
 type RunJSON struct {
 	RunID     string        `json:"run_id" format:"uuid"`
-	Kind      string        `json:"kind" enum:"enrich,incident-backfill"`
-	Status    string        `json:"status" enum:"queued,running,done,failed"`
+	Kind      RunKind       `json:"kind"`
+	Status    RunStatus     `json:"status"`
 	Sections  []string      `json:"sections"`
 	Counts    RunCountsJSON `json:"counts"`
 	Jobs      []JobJSON     `json:"jobs"`
@@ -132,7 +132,7 @@ func vendorViewJSON(view service.VendorView) VendorViewJSON {
 		out.VendorProfileID = p.ID.String()
 		out.Company, out.Security, out.Privacy, out.Maturity, out.Scores = p.Company, p.Security, p.Privacy, p.Maturity, p.Scores
 		for sec, st := range p.Enrichment {
-			out.Enrichment[string(sec)] = SectionStatusJSON{Status: st.Status, UpdatedAt: st.UpdatedAt, Source: st.Source, Error: st.Error}
+			out.Enrichment[string(sec)] = SectionStatusJSON{Status: JobStatus(st.Status), UpdatedAt: st.UpdatedAt, Source: st.Source, Error: st.Error}
 		}
 		out.LatestGRCAssessment = p.LatestGRC
 		updated := p.UpdatedAt
@@ -148,8 +148,8 @@ func vendorViewJSON(view service.VendorView) VendorViewJSON {
 }
 
 func instanceJSON(i vendor.SecurityInstance) SecurityInstanceJSON {
-	return SecurityInstanceJSON{ID: i.ID.String(), Kind: i.Kind, Category: i.Category, Code: i.Code, Title: i.Title,
-		Severity: i.Severity, Evidence: i.Evidence, Source: i.Source, ObservedAt: i.ObservedAt}
+	return SecurityInstanceJSON{ID: i.ID.String(), Kind: InstanceKind(i.Kind), Category: i.Category, Code: i.Code, Title: i.Title,
+		Severity: Severity(i.Severity), Evidence: i.Evidence, Source: i.Source, ObservedAt: i.ObservedAt}
 }
 
 func incidentJSON(in vendor.Incident) IncidentJSON {
@@ -163,14 +163,14 @@ func jobsJSON(js []run.Job) []JobJSON {
 	out := make([]JobJSON, 0, len(js))
 	for _, j := range js {
 		out = append(out, JobJSON{JobID: j.ID.String(), VendorID: j.VendorID.String(), VendorName: j.VendorName,
-			Status: j.Status, Error: j.Error, Created: j.Created})
+			Status: JobStatus(j.Status), Error: j.Error, Created: j.Created})
 	}
 	return out
 }
 
 func runJSON(r run.Run) RunJSON {
 	c := r.Counts()
-	return RunJSON{RunID: r.ID.String(), Kind: r.Kind, Status: r.Status(), Sections: nonNil(r.Sections),
+	return RunJSON{RunID: r.ID.String(), Kind: RunKind(r.Kind), Status: RunStatus(r.Status()), Sections: nonNil(r.Sections),
 		Counts:    RunCountsJSON{Total: c.Total, Queued: c.Queued, Running: c.Running, Done: c.Done, Failed: c.Failed, Skipped: c.Skipped},
 		Jobs:      jobsJSON(r.Jobs),
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
@@ -193,7 +193,7 @@ func parseSince(raw string) (*time.Time, error) {
 }
 
 type vendorRefIn struct {
-	IDOrName string `path:"id_or_name" doc:"Vendor UUID or canonical name (case-insensitive)"`
+	VendorPath
 }
 
 type vendorsOut struct {
@@ -219,29 +219,29 @@ type incidentsOut struct {
 
 type enrichIn struct {
 	Body struct {
-		Vendors    []string `json:"vendors" minItems:"1" maxItems:"1000" doc:"Vendor names or ids; unknown names are added to the directory"`
-		Sections   []string `json:"enrichmentSections,omitempty" enum:"basic,additional,maturity,security,privacy,logo,scores" doc:"Sections to run; omitted = the full pipeline"`
-		CreateOnly bool     `json:"createOnly,omitempty" doc:"Only vendors without a profile; the others are skipped"`
+		Vendors    []string  `json:"vendors" minItems:"1" maxItems:"1000" doc:"Vendor names or ids; unknown names are added to the directory"`
+		Sections   []Section `json:"enrichmentSections,omitempty" doc:"Sections to run; omitted = the full pipeline"`
+		CreateOnly bool      `json:"createOnly,omitempty" doc:"Only vendors without a profile; the others are skipped"`
 	}
 }
 
 type enrichOut struct {
 	Body struct {
 		RunID  string    `json:"run_id" format:"uuid"`
-		Status string    `json:"status"`
+		Status RunStatus `json:"status"`
 		Jobs   []JobJSON `json:"jobs"`
 	}
 }
 
 type runIn struct {
-	RunID string `path:"run_id" format:"uuid"`
+	RunPath
 }
 
 type runOut struct{ Body RunJSON }
 
 type patchVendorIn struct {
-	IDOrName string                     `path:"id_or_name" doc:"Vendor UUID or canonical name (case-insensitive)"`
-	Body     map[string]json.RawMessage `doc:"JSON merge patch (RFC 7396) over the groups company, security, privacy and maturity"`
+	VendorPath
+	Body map[string]json.RawMessage `doc:"JSON merge patch (RFC 7396) over the groups company, security, privacy and maturity"`
 }
 
 type deleteVendorOut struct {
@@ -259,26 +259,26 @@ type backfillIn struct {
 
 type backfillOut struct {
 	Body struct {
-		RunID  string `json:"run_id" format:"uuid"`
-		Status string `json:"status"`
+		RunID  string    `json:"run_id" format:"uuid"`
+		Status RunStatus `json:"status"`
 	}
 }
 
 type recordIncidentIn struct {
-	IDOrName string `path:"id_or_name" doc:"Vendor UUID or canonical name (case-insensitive)"`
-	Body     struct {
-		Title                   string     `json:"title" minLength:"1" maxLength:"500"`
-		Summary                 string     `json:"summary,omitempty" maxLength:"10000"`
-		IncidentType            string     `json:"incident_type,omitempty" maxLength:"200"`
-		AffectedService         string     `json:"affected_service,omitempty" maxLength:"200"`
-		PotentiallyImpactedData []string   `json:"potentially_impacted_data,omitempty" maxItems:"200"`
-		Status                  string     `json:"status,omitempty" maxLength:"100" doc:"Default open"`
-		Severity                string     `json:"severity,omitempty" enum:"critical,high,medium,low,info" doc:"Default medium"`
-		URL                     string     `json:"url,omitempty" maxLength:"2000"`
-		Source                  string     `json:"source,omitempty" maxLength:"200" doc:"Default manual"`
-		ExternalID              string     `json:"external_id,omitempty" maxLength:"500" doc:"Unique per source; default the incident id"`
-		PublishedAt             *time.Time `json:"published_at,omitempty" doc:"Default now"`
-		Backfilled              bool       `json:"backfilled,omitempty" doc:"Historical: stored without alerting anyone"`
+	VendorPath
+	Body struct {
+		Title                   string           `json:"title" minLength:"1" maxLength:"500"`
+		Summary                 string           `json:"summary,omitempty" maxLength:"10000"`
+		IncidentType            string           `json:"incident_type,omitempty" maxLength:"200"`
+		AffectedService         string           `json:"affected_service,omitempty" maxLength:"200"`
+		PotentiallyImpactedData []string         `json:"potentially_impacted_data,omitempty" maxItems:"200"`
+		Status                  string           `json:"status,omitempty" maxLength:"100" doc:"Default open"`
+		Severity                IncidentSeverity `json:"severity,omitempty" doc:"Default medium"`
+		URL                     string           `json:"url,omitempty" maxLength:"2000"`
+		Source                  string           `json:"source,omitempty" maxLength:"200" doc:"Default manual"`
+		ExternalID              string           `json:"external_id,omitempty" maxLength:"500" doc:"Unique per source; default the incident id"`
+		PublishedAt             *time.Time       `json:"published_at,omitempty" doc:"Default now"`
+		Backfilled              bool             `json:"backfilled,omitempty" doc:"Historical: stored without alerting anyone"`
 	}
 }
 
@@ -287,11 +287,11 @@ type incidentOut struct{ Body IncidentJSON }
 func (s *Server) registerVendors() {
 	tags := []string{"Vendors"}
 	huma.Register(s.api, huma.Operation{OperationID: "list-vendors", Method: http.MethodGet, Path: "/vendors/all", Tags: tags,
-		Summary: "List the whole vendor directory", Security: secured},
+		Summary: "List the whole vendor directory", Security: secured, Errors: directoryErrors},
 		func(ctx context.Context, _ *struct{}) (*vendorsOut, error) {
 			vs, err := s.svc.ListVendors(ctx, actor(ctx))
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			out := &vendorsOut{}
 			out.Body.Vendors = make([]VendorJSON, 0, len(vs))
@@ -301,20 +301,20 @@ func (s *Server) registerVendors() {
 			return out, nil
 		})
 	huma.Register(s.api, huma.Operation{OperationID: "get-vendor", Method: http.MethodGet, Path: "/vendor/{id_or_name}", Tags: tags,
-		Summary: "A vendor with its profile groups (empty groups for a custom vendor)", Security: secured},
+		Summary: "A vendor with its profile groups (empty groups for a custom vendor)", Security: secured, Errors: directoryErrors},
 		func(ctx context.Context, in *vendorRefIn) (*vendorViewOut, error) {
 			view, err := s.svc.GetVendor(ctx, actor(ctx), in.IDOrName)
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			return &vendorViewOut{Body: vendorViewJSON(view)}, nil
 		})
 	huma.Register(s.api, huma.Operation{OperationID: "get-vendor-security-instances", Method: http.MethodGet, Path: "/vendor/{id_or_name}/security-instances",
-		Tags: tags, Summary: "A vendor's security findings and signals", Security: secured},
+		Tags: tags, Summary: "A vendor's security findings and signals", Security: secured, Errors: directoryErrors},
 		func(ctx context.Context, in *vendorRefIn) (*instancesOut, error) {
 			v, is, err := s.svc.SecurityInstances(ctx, actor(ctx), in.IDOrName)
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			out := &instancesOut{}
 			out.Body.VendorID = v.ID.String()
@@ -325,11 +325,11 @@ func (s *Server) registerVendors() {
 			return out, nil
 		})
 	huma.Register(s.api, huma.Operation{OperationID: "get-vendor-incidents", Method: http.MethodGet, Path: "/vendor/{id_or_name}/incidents",
-		Tags: tags, Summary: "A vendor's incidents, live and historical", Security: secured},
+		Tags: tags, Summary: "A vendor's incidents, live and historical", Security: secured, Errors: directoryErrors},
 		func(ctx context.Context, in *vendorRefIn) (*incidentsOut, error) {
 			ins, err := s.svc.Incidents(ctx, actor(ctx), in.IDOrName)
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			out := &incidentsOut{}
 			out.Body.Incidents = make([]IncidentJSON, 0, len(ins))
@@ -339,38 +339,42 @@ func (s *Server) registerVendors() {
 			return out, nil
 		})
 	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "record-vendor-incident", Method: http.MethodPost, Path: "/vendor/{id_or_name}/incidents",
-		Tags: tags, Summary: "Record an incident by hand (platform admins); a live one alerts subscribers", DefaultStatus: http.StatusCreated, Security: secured},
+		Tags: tags, Summary: "Record an incident by hand (platform admins); a live one alerts subscribers", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *recordIncidentIn) (*incidentOut, error) {
 			b := in.Body
 			inc := vendor.Incident{Title: b.Title, Summary: b.Summary, IncidentType: b.IncidentType, AffectedService: b.AffectedService,
-				PotentiallyImpactedData: b.PotentiallyImpactedData, Status: b.Status, Severity: b.Severity, URL: b.URL,
+				PotentiallyImpactedData: b.PotentiallyImpactedData, Status: b.Status, Severity: string(b.Severity), URL: b.URL,
 				Source: b.Source, ExternalID: b.ExternalID, Backfilled: b.Backfilled}
 			if b.PublishedAt != nil {
 				inc.PublishedAt = b.PublishedAt.UTC()
 			}
 			got, err := s.svc.RecordIncident(ctx, actor(ctx), in.IDOrName, inc)
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			return &incidentOut{Body: incidentJSON(got)}, nil
 		})
 	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "enrich-vendors", Method: http.MethodPost, Path: "/vendor/enrich", Tags: tags,
-		Summary: "Start an enrichment run (platform admins); progress at GET /vendor/enrich/{run_id}", DefaultStatus: http.StatusAccepted, Security: secured},
+		Summary: "Start an enrichment run (platform admins); progress at GET /vendor/enrich/{run_id}", DefaultStatus: http.StatusAccepted, Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *enrichIn) (*enrichOut, error) {
-			r, err := s.svc.Enrich(ctx, actor(ctx), in.Body.Vendors, in.Body.Sections, in.Body.CreateOnly)
+			sections := make([]string, len(in.Body.Sections))
+			for i, sec := range in.Body.Sections {
+				sections[i] = string(sec)
+			}
+			r, err := s.svc.Enrich(ctx, actor(ctx), in.Body.Vendors, sections, in.Body.CreateOnly)
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			out := &enrichOut{}
-			out.Body.RunID, out.Body.Status, out.Body.Jobs = r.ID.String(), r.Status(), jobsJSON(r.Jobs)
+			out.Body.RunID, out.Body.Status, out.Body.Jobs = r.ID.String(), RunStatus(r.Status()), jobsJSON(r.Jobs)
 			return out, nil
 		})
 	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "get-enrich-run", Method: http.MethodGet, Path: "/vendor/enrich/{run_id}", Tags: tags,
-		Summary: "Progress of an enrichment run (platform admins)", Security: secured},
+		Summary: "Progress of an enrichment run (platform admins)", Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *runIn) (*runOut, error) {
 			r, err := s.svc.Run(ctx, actor(ctx), run.KindEnrich, in.RunID)
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			return &runOut{Body: runJSON(r)}, nil
 		})
@@ -378,29 +382,30 @@ func (s *Server) registerVendors() {
 		Summary:     "Edit whitelisted profile fields with a JSON merge patch (platform admins); no enrichment runs",
 		Description: "Body: `{\"company\": {...}, \"security\": {...}, \"privacy\": {...}, \"maturity\": {...}}`; null removes a value. A field outside the whitelist is 422, naming it.",
 		Security:    secured,
+		Errors:      accountErrors,
 		RequestBody: &huma.RequestBody{Content: map[string]*huma.MediaType{
 			"application/merge-patch+json": {Schema: &huma.Schema{Type: "object", AdditionalProperties: true}},
 		}}},
 		func(ctx context.Context, in *patchVendorIn) (*vendorViewOut, error) {
 			view, err := s.svc.PatchVendor(ctx, actor(ctx), in.IDOrName, in.Body)
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			return &vendorViewOut{Body: vendorViewJSON(view)}, nil
 		})
 	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "delete-vendor", Method: http.MethodDelete, Path: "/vendor/{id_or_name}", Tags: tags,
-		Summary: "Remove a vendor's profile and security instances (platform admins); the entry and list memberships stay", Security: secured},
+		Summary: "Remove a vendor's profile and security instances (platform admins); the entry and list memberships stay", Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *vendorRefIn) (*deleteVendorOut, error) {
 			v, err := s.svc.DeleteVendor(ctx, actor(ctx), in.IDOrName)
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			out := &deleteVendorOut{}
 			out.Body.Deleted = vendorJSON(v)
 			return out, nil
 		})
 	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "start-incident-backfill", Method: http.MethodPost, Path: "/vendors/incident-backfill", Tags: tags,
-		Summary: "Backfill historical incidents (platform admins); they never alert", DefaultStatus: http.StatusAccepted, Security: secured},
+		Summary: "Backfill historical incidents (platform admins); they never alert", DefaultStatus: http.StatusAccepted, Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *backfillIn) (*backfillOut, error) {
 			var (
 				names []string
@@ -410,23 +415,23 @@ func (s *Server) registerVendors() {
 			if in.Body != nil {
 				names = in.Body.Vendors
 				if since, err = parseSince(in.Body.Since); err != nil {
-					return nil, problem(err)
+					return nil, problem(ctx, err)
 				}
 			}
 			r, err := s.svc.StartBackfill(ctx, actor(ctx), names, since)
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			out := &backfillOut{}
-			out.Body.RunID, out.Body.Status = r.ID.String(), r.Status()
+			out.Body.RunID, out.Body.Status = r.ID.String(), RunStatus(r.Status())
 			return out, nil
 		})
 	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "get-incident-backfill", Method: http.MethodGet, Path: "/vendors/incident-backfill/{run_id}", Tags: tags,
-		Summary: "Status of an incident backfill run (platform admins)", Security: secured},
+		Summary: "Status of an incident backfill run (platform admins)", Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *runIn) (*runOut, error) {
 			r, err := s.svc.Run(ctx, actor(ctx), run.KindBackfill, in.RunID)
 			if err != nil {
-				return nil, problem(err)
+				return nil, problem(ctx, err)
 			}
 			return &runOut{Body: runJSON(r)}, nil
 		})

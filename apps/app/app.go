@@ -123,7 +123,8 @@ func Build(ctx context.Context, cfg Config, ov Overrides) (*App, error) {
 		return nil, err
 	}
 	a.Relay = rl
-	opts := api.Options{Verifier: verifier, Blobs: blobHandler, BlobsPath: localblob.MountPath, RateLimit: cfg.RateLimit}
+	opts := api.Options{Verifier: verifier, Blobs: blobHandler, BlobsPath: localblob.MountPath, RateLimit: cfg.RateLimit,
+		CORSOrigins: cfg.CORSOrigins}
 	if ready != nil {
 		opts.Ready = append(opts.Ready, ready)
 	}

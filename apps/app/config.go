@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -44,6 +45,10 @@ type Config struct {
 	FetchAllowPrivate bool
 	// IncidentFeedURL is a JSON incident feed URL template ({domain}, {name}).
 	IncidentFeedURL string
+
+	// CORSOrigins are the browser origins allowed to call the API
+	// (VETTED_CORS_ORIGINS, comma-separated; "*" for any; empty for none).
+	CORSOrigins []string
 
 	RateLimit         float64
 	WorkerConcurrency int
@@ -90,6 +95,9 @@ func FromEnv() (Config, error) {
 		return c, err
 	}
 	if c.ReenrichInterval, err = envDuration("VETTED_REENRICH_INTERVAL", 24*time.Hour); err != nil {
+		return c, err
+	}
+	if c.CORSOrigins, err = envOrigins("VETTED_CORS_ORIGINS"); err != nil {
 		return c, err
 	}
 	if c.PublicURL == "" {
@@ -156,6 +164,27 @@ func envDuration(k string, def time.Duration) (time.Duration, error) {
 		return 0, fmt.Errorf("%s: %w", k, err)
 	}
 	return d, nil
+}
+
+// envOrigins reads a comma-separated list of browser origins
+// (scheme://host[:port], no path) or "*".
+func envOrigins(k string) ([]string, error) {
+	var out []string
+	for _, o := range strings.Split(os.Getenv(k), ",") {
+		o = strings.TrimSpace(o)
+		if o == "" {
+			continue
+		}
+		if o != "*" {
+			u, err := url.Parse(o)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+				return nil, fmt.Errorf("%s: %q is not an origin like https://app.example.com", k, o)
+			}
+			o = u.Scheme + "://" + u.Host
+		}
+		out = append(out, o)
+	}
+	return out, nil
 }
 
 func randomHex(n int) string {

@@ -3,7 +3,6 @@
 package account
 
 import (
-	"fmt"
 	"net/mail"
 	"strings"
 	"time"
@@ -64,10 +63,10 @@ const (
 // manage members; an owner may assign any role; an admin may not assign owner.
 func CheckAssign(actor, target Role) error {
 	if !actor.AtLeast(ManageRole) {
-		return core.Wrap(core.ErrForbidden, "only an owner or admin may manage members")
+		return core.Forbidden("only an owner or admin may manage members")
 	}
 	if target == RoleOwner && actor != RoleOwner {
-		return core.Wrap(core.ErrForbidden, "only an owner may assign the owner role")
+		return core.Forbidden("only an owner may assign the owner role")
 	}
 	return nil
 }
@@ -80,10 +79,10 @@ func CheckChange(actor, from, to Role, owners int) error {
 		return err
 	}
 	if from == RoleOwner && actor != RoleOwner {
-		return core.Wrap(core.ErrForbidden, "only an owner may change an owner's role")
+		return core.Forbidden("only an owner may change an owner's role")
 	}
 	if from == RoleOwner && to != RoleOwner && owners <= 1 {
-		return core.Wrap(core.ErrConflict, "the last owner cannot be demoted")
+		return core.Conflict("the last owner cannot be demoted")
 	}
 	return nil
 }
@@ -91,13 +90,13 @@ func CheckChange(actor, from, to Role, owners int) error {
 // CheckRemove enforces removal of a member holding role 'target'.
 func CheckRemove(actor, target Role, owners int) error {
 	if !actor.AtLeast(ManageRole) {
-		return core.Wrap(core.ErrForbidden, "only an owner or admin may remove members")
+		return core.Forbidden("only an owner or admin may remove members")
 	}
 	if target == RoleOwner && actor != RoleOwner {
-		return core.Wrap(core.ErrForbidden, "only an owner may remove an owner")
+		return core.Forbidden("only an owner may remove an owner")
 	}
 	if target == RoleOwner && owners <= 1 {
-		return core.Wrap(core.ErrConflict, "the last owner cannot be removed")
+		return core.Conflict("the last owner cannot be removed")
 	}
 	return nil
 }
@@ -173,7 +172,7 @@ func NormalizeEmail(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	a, err := mail.ParseAddress(s)
 	if err != nil || a.Address != s || a.Name != "" || len(s) > 254 {
-		return "", fmt.Errorf("%q is not a valid e-mail address: %w", s, core.ErrInvalid)
+		return "", core.Invalid("email", "%q is not a valid e-mail address", s)
 	}
 	return strings.ToLower(s), nil
 }

@@ -18,6 +18,9 @@ const (
 	StatusUploaded = "uploaded"
 )
 
+// StatusValues lists the states of a document record.
+func StatusValues() []string { return []string{StatusPending, StatusUploaded} }
+
 // MaxSize is the upload cap.
 const MaxSize int64 = 25 << 20
 

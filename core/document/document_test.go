@@ -45,8 +45,8 @@ func TestNew(t *testing.T) {
 			t.Parallel()
 			d, err := document.New(id, acct, asmt, tt.file, tt.ct, "alice@example.com", now)
 			if tt.invalidField != "" {
-				var ve *core.ValidationError
-				if !errors.Is(err, core.ErrInvalid) || !errors.As(err, &ve) || ve.Fields[0].Field != tt.invalidField {
+				fs := core.Failures(err)
+				if !errors.Is(err, core.ErrInvalid) || len(fs) == 0 || fs[0].Field != tt.invalidField {
 					t.Fatalf("err = %v, want a validation error on %s", err, tt.invalidField)
 				}
 				if tt.errNames != "" && !strings.Contains(err.Error(), strings.Join(document.AllowedTypes, ", ")) {

@@ -42,12 +42,12 @@ func ptr(s string) *string { return &s }
 // fieldErrors returns the field names of a validation error, or fails.
 func fieldErrors(t *testing.T, err error) []string {
 	t.Helper()
-	var ve *core.ValidationError
-	if !errors.Is(err, core.ErrInvalid) || !errors.As(err, &ve) {
+	fs := core.Failures(err)
+	if !errors.Is(err, core.ErrInvalid) || len(fs) == 0 {
 		t.Fatalf("err = %v, want a validation error", err)
 	}
 	var out []string
-	for _, f := range ve.Fields {
+	for _, f := range fs {
 		out = append(out, f.Field)
 	}
 	return out

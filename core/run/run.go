@@ -23,6 +23,17 @@ const (
 	StatusSkipped = "skipped"
 )
 
+// KindValues lists the kinds of runs.
+func KindValues() []string { return []string{KindEnrich, KindBackfill} }
+
+// StatusValues lists the statuses a run as a whole can have.
+func StatusValues() []string { return []string{StatusQueued, StatusRunning, StatusDone, StatusFailed} }
+
+// JobStatusValues lists the statuses of one job (and of a profile section).
+func JobStatusValues() []string {
+	return []string{StatusQueued, StatusRunning, StatusDone, StatusFailed, StatusSkipped}
+}
+
 // Job is the work for one vendor in a run.
 type Job struct {
 	ID         uuid.UUID `json:"job_id"`

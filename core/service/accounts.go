@@ -118,7 +118,7 @@ func (s *Service) DeleteAccounts(ctx context.Context, a Actor, ids []string) ([]
 			}
 			if err != nil {
 				if errors.Is(err, core.ErrNotFound) {
-					return core.Wrap(core.ErrNotFound, "account %s", id)
+					return core.NotFound("account %s", id)
 				}
 				return err
 			}
@@ -190,16 +190,16 @@ func parseMembers(in []MemberInput) ([]parsedMember, error) {
 	for i, m := range in {
 		e, err := account.NormalizeEmail(m.Email)
 		if err != nil {
-			errs.Add(fieldIndex("users", i)+".email", "must be a valid e-mail address")
+			errs.AddErr(core.Nest(err, core.Index("users", i)))
 			continue
 		}
 		r, err := account.ParseRole(m.Role)
 		if err != nil {
-			errs.Add(fieldIndex("users", i)+".role", "must be one of owner, admin, member, viewer")
+			errs.AddErr(core.Nest(err, core.Index("users", i)))
 			continue
 		}
 		if seen[e] {
-			errs.Add(fieldIndex("users", i)+".email", "%s appears twice", e)
+			errs.Add(core.Index("users", i)+".email", "%s appears twice", e)
 			continue
 		}
 		seen[e] = true
@@ -219,7 +219,7 @@ func (s *Service) manageable(ctx context.Context, tx ports.Tx, a Actor, ref stri
 		return Access{}, core.Invalid("account-id", "a personal space has no other members")
 	}
 	if !acc.Role.AtLeast(account.ManageRole) {
-		return Access{}, core.Wrap(core.ErrForbidden, "only an owner or admin may manage members; you are %s", acc.Role)
+		return Access{}, core.Forbidden("only an owner or admin may manage members; you are %s", acc.Role)
 	}
 	if err := tx.Accounts().Lock(ctx, acc.Account.ID); err != nil {
 		return Access{}, err
@@ -257,7 +257,7 @@ func (s *Service) AddMembers(ctx context.Context, a Actor, ref string, in []Memb
 		emails := make([]string, 0, len(ms))
 		for _, m := range ms {
 			if byEmail[m.email] {
-				return core.Wrap(core.ErrConflict, "%s is already a member; change the role with PATCH", m.email)
+				return core.Conflict("%s is already a member; change the role with PATCH", m.email)
 			}
 			emails = append(emails, m.email)
 		}
@@ -304,7 +304,7 @@ func (s *Service) ChangeRoles(ctx context.Context, a Actor, ref string, in []Mem
 		for _, m := range ms {
 			cur, ok := byEmail[m.email]
 			if !ok {
-				return core.Wrap(core.ErrNotFound, "%s is not a member of the account", m.email)
+				return core.NotFound("%s is not a member of the account", m.email)
 			}
 			emails = append(emails, m.email)
 			if err := account.CheckChange(acc.Role, cur.Role, m.role, owners); err != nil {
@@ -361,7 +361,7 @@ func (s *Service) RemoveMembers(ctx context.Context, a Actor, ref string, emails
 		for _, e := range norm {
 			cur, ok := byEmail[e]
 			if !ok {
-				return core.Wrap(core.ErrNotFound, "%s is not a member of the account", e)
+				return core.NotFound("%s is not a member of the account", e)
 			}
 			if err := account.CheckRemove(acc.Role, cur.Role, owners); err != nil {
 				return err
@@ -427,7 +427,7 @@ func normalizeEmails(field string, in []string) ([]string, error) {
 	for i, raw := range in {
 		e, err := account.NormalizeEmail(raw)
 		if err != nil {
-			errs.Add(fieldIndex(field, i), "must be a valid e-mail address")
+			errs.AddErr(core.WithField(err, core.Index(field, i)))
 			continue
 		}
 		if !seen[e] {
@@ -436,16 +436,4 @@ func normalizeEmails(field string, in []string) ([]string, error) {
 		}
 	}
 	return out, errs.Err()
-}
-
-func fieldIndex(f string, i int) string {
-	return f + "[" + itoa(i) + "]"
-}
-
-func itoa(i int) string {
-	const digits = "0123456789"
-	if i < 10 {
-		return digits[i : i+1]
-	}
-	return itoa(i/10) + digits[i%10:i%10+1]
 }

@@ -35,7 +35,7 @@ func resolveVendor(ctx context.Context, tx ports.Tx, sel VendorSel) (vendor.Vend
 		}
 		v, err := tx.Vendors().Get(ctx, id)
 		if errors.Is(err, core.ErrNotFound) {
-			return v, core.Wrap(core.ErrNotFound, "vendor %s is not in the directory", id)
+			return v, core.NotFound("vendor %s is not in the directory", id)
 		}
 		return v, err
 	case strings.TrimSpace(sel.VendorProfileID) != "":
@@ -45,7 +45,7 @@ func resolveVendor(ctx context.Context, tx ports.Tx, sel VendorSel) (vendor.Vend
 		}
 		p, err := tx.Profiles().GetByID(ctx, id)
 		if errors.Is(err, core.ErrNotFound) {
-			return vendor.Vendor{}, core.Wrap(core.ErrNotFound, "vendor profile %s does not exist", id)
+			return vendor.Vendor{}, core.NotFound("vendor profile %s does not exist", id)
 		}
 		if err != nil {
 			return vendor.Vendor{}, err
@@ -174,7 +174,7 @@ func (s *Service) findAssessment(ctx context.Context, tx ports.Tx, accountID uui
 		}
 		asm, err := tx.Assessments().Get(ctx, accountID, id)
 		if errors.Is(err, core.ErrNotFound) {
-			return asm, core.Wrap(core.ErrNotFound, "assessment %s", id)
+			return asm, core.NotFound("assessment %s", id)
 		}
 		return asm, err
 	}
@@ -200,7 +200,7 @@ func (s *Service) findAssessment(ctx context.Context, tx ports.Tx, accountID uui
 	}
 	switch len(found) {
 	case 0:
-		return review.Assessment{}, core.Wrap(core.ErrNotFound, "no assessment of vendor %s", v.Name)
+		return review.Assessment{}, core.NotFound("no assessment of vendor %s", v.Name)
 	case 1:
 		return found[0], nil
 	}

@@ -33,7 +33,7 @@ func (s *Service) UploadURL(ctx context.Context, a Actor, ref string, lr ListRef
 			return err
 		}
 		if asm.ListID != l.ID {
-			return core.Wrap(core.ErrNotFound, "assessment %s is not on this list", asm.ID)
+			return core.NotFound("assessment %s is not on this list", asm.ID)
 		}
 		d, err := document.New(s.d.IDs.New(), acc.Account.ID, asm.ID, fileName, contentType, a.Email, s.now())
 		if err != nil {
@@ -115,7 +115,7 @@ func (s *Service) document(ctx context.Context, a Actor, ref, documentID string,
 		}
 		d, err = tx.Documents().Get(ctx, acc.Account.ID, id)
 		if errors.Is(err, core.ErrNotFound) {
-			return core.Wrap(core.ErrNotFound, "document %s", id)
+			return core.NotFound("document %s", id)
 		}
 		return err
 	})
@@ -134,7 +134,7 @@ func (s *Service) DownloadURL(ctx context.Context, a Actor, ref, documentID stri
 		}
 	}
 	if d.Status != document.StatusUploaded {
-		return d, ports.PresignedRequest{}, core.Wrap(core.ErrConflict, "document %s has not been uploaded yet", d.ID)
+		return d, ports.PresignedRequest{}, core.Conflict("document %s has not been uploaded yet", d.ID)
 	}
 	req, err := s.d.Blobs.PresignGet(ctx, d.ObjectKey, d.FileName, document.URLTTL)
 	return d, req, err

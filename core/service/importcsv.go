@@ -107,12 +107,7 @@ func parseImportRows(batch []vendorlist.CSVRow) ([]importRow, []RowError) {
 	for _, r := range batch {
 		before := len(errs)
 		bad := func(col string, err error) {
-			msg := err.Error()
-			var ve *core.ValidationError
-			if errors.As(err, &ve) && len(ve.Fields) > 0 {
-				msg = ve.Fields[0].Message
-			}
-			errs = append(errs, RowError{Row: r.Row, Column: col, Message: msg})
+			errs = append(errs, cellErrors(r.Row, col, err)...)
 		}
 		ir := importRow{row: r.Row}
 		n, err := vendor.ParseName(r.Get("vendor_name"))
@@ -150,12 +145,11 @@ func parseImportRows(batch []vendorlist.CSVRow) ([]importRow, []RowError) {
 				in.DataCollected = strings.Split(dc, ";")
 			}
 			if _, err := review.Apply(review.Fields{}, review.Input{Status: in.Status, SponsorContact: in.SponsorContact, DataCollected: in.DataCollected}); err != nil {
-				var ve *core.ValidationError
-				if errors.As(err, &ve) {
-					for _, f := range ve.Fields {
-						if f.Field != "conditional_approval_condition" {
-							errs = append(errs, RowError{Row: r.Row, Column: f.Field, Message: f.Message})
-						}
+				// A condition may come on a later row of the same vendor:
+				// that rule is checked when the rows are merged.
+				for _, f := range core.Failures(err) {
+					if f.Field != "conditional_approval_condition" {
+						errs = append(errs, RowError{Row: r.Row, Column: f.Field, Message: f.Detail})
 					}
 				}
 			}
@@ -168,12 +162,30 @@ func parseImportRows(batch []vendorlist.CSVRow) ([]importRow, []RowError) {
 	return out, errs
 }
 
-func rowErrorsToValidation(errs []RowError) error {
-	ve := &core.ValidationError{Msg: "the batch was not imported; fix these cells and send it again"}
-	for _, e := range errs {
-		ve.Fields = append(ve.Fields, core.FieldError{Field: "csv[row " + itoa(e.Row) + "]." + e.Column, Message: e.Message})
+// cellErrors returns the failures of err as bad cells of one row and column.
+func cellErrors(row int, column string, err error) []RowError {
+	fs := core.Failures(err)
+	if len(fs) == 0 {
+		return []RowError{{Row: row, Column: column, Message: err.Error()}}
 	}
-	return ve
+	out := make([]RowError, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, RowError{Row: row, Column: column, Message: f.Detail})
+	}
+	return out
+}
+
+// csvField is the request field that carries the CSV text.
+const csvField = "csv"
+
+// rowErrorsToValidation refuses a batch, naming every bad cell.
+func rowErrorsToValidation(errs []RowError) error {
+	out := &core.Error{Kind: core.ErrInvalid, Field: csvField,
+		Detail: "the batch was not imported; fix the cells listed in errors and send it again"}
+	for _, e := range errs {
+		out.Errs = append(out.Errs, &core.Error{Kind: core.ErrInvalid, Field: csvField, Row: e.Row, Column: e.Column, Detail: e.Message})
+	}
+	return out
 }
 
 func (s *Service) importBatch(ctx context.Context, tx ports.Tx, a Actor, accountID uuid.UUID, l vendorlist.List, rows []importRow, res *ImportResult) error {
@@ -239,26 +251,17 @@ func (s *Service) importBatch(ctx context.Context, tx ports.Tx, a Actor, account
 	}
 	saved, err := s.upsertAssessments(ctx, tx, a, accountID, l, changes)
 	if err != nil {
-		var ve *core.ValidationError
-		if res.DryRun && errors.As(err, &ve) {
-			for _, f := range ve.Fields {
-				res.Errors = append(res.Errors, RowError{Row: rowOf(f.Value), Column: f.Field, Message: f.Message})
-			}
-			saved = nil
-		} else {
+		if !res.DryRun || !errors.Is(err, core.ErrInvalid) {
 			return err
 		}
+		for _, f := range core.Failures(err) {
+			res.Errors = append(res.Errors, RowError{Row: f.Row, Column: f.Column, Message: f.Detail})
+		}
+		saved = nil
 	}
 	res.AssessmentsUpserted = len(saved)
 	res.Quota, err = s.queueEnrichment(ctx, tx, a, accountID, addedVs)
 	return err
-}
-
-func rowOf(v any) int {
-	if n, ok := v.(int); ok {
-		return n
-	}
-	return 0
 }
 
 // assessmentChange is one requested change of the assessment of a vendor on
@@ -272,8 +275,8 @@ type assessmentChange struct {
 // upsertAssessments applies changes in order (several for one vendor merge,
 // later ones winning), creating assessments that do not exist, and saves
 // only those that actually changed, each with one audit event. It returns
-// the saved assessments. A validation failure names the field (and, for CSV
-// rows, carries the row in FieldError.Value).
+// the saved assessments. A validation failure names the field, or for
+// changes from CSV rows the cell (row and column) of the csv field.
 func (s *Service) upsertAssessments(ctx context.Context, tx ports.Tx, a Actor, accountID uuid.UUID, l vendorlist.List, changes []assessmentChange) ([]review.Assessment, error) {
 	if len(changes) == 0 {
 		return nil, nil
@@ -300,7 +303,8 @@ func (s *Service) upsertAssessments(ctx context.Context, tx ports.Tx, a Actor, a
 		states[e.VendorID] = &state{orig: e, cur: e}
 	}
 	now := s.now()
-	var errs []core.FieldError
+	var errs core.Fields
+	var cells []RowError
 	for _, c := range changes {
 		st, ok := states[c.vendor.ID]
 		if !ok {
@@ -321,21 +325,22 @@ func (s *Service) upsertAssessments(ctx context.Context, tx ports.Tx, a Actor, a
 			states[c.vendor.ID] = st
 		}
 		next, err := review.Apply(st.cur.Fields, c.input)
-		if err != nil {
-			var ve *core.ValidationError
-			if errors.As(err, &ve) {
-				for _, f := range ve.Fields {
-					f.Value = c.row
-					errs = append(errs, f)
-				}
-				continue
+		switch {
+		case err == nil:
+			st.cur.Fields = next
+		case c.row > 0 && errors.Is(err, core.ErrInvalid):
+			for _, f := range core.Failures(err) {
+				cells = append(cells, RowError{Row: c.row, Column: f.Field, Message: f.Detail})
 			}
+		case !errs.AddErr(err):
 			return nil, err
 		}
-		st.cur.Fields = next
 	}
-	if len(errs) > 0 {
-		return nil, &core.ValidationError{Msg: "validation failed", Fields: errs}
+	if len(cells) > 0 {
+		return nil, rowErrorsToValidation(cells)
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
 	}
 	var save []review.Assessment
 	var events []review.AuditEvent

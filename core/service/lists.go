@@ -49,7 +49,7 @@ func (s *Service) resolveList(ctx context.Context, tx ports.Tx, accountID uuid.U
 		return l, core.Invalid("vendor-list-id", "vendor-list-id or vendor-list is required")
 	}
 	if errors.Is(err, core.ErrNotFound) {
-		return l, core.Wrap(core.ErrNotFound, "vendor list not found in this account")
+		return l, core.NotFound("vendor list not found in this account")
 	}
 	return l, err
 }
@@ -111,7 +111,7 @@ func (s *Service) CreateList(ctx context.Context, a Actor, ref, name string) (ve
 		}
 		if err := tx.Lists().Create(ctx, l); err != nil {
 			if errors.Is(err, core.ErrConflict) {
-				return core.Wrap(core.ErrConflict, "the account already has a list named %q", l.Name)
+				return core.Conflict("the account already has a list named %q", l.Name)
 			}
 			return err
 		}
@@ -365,9 +365,9 @@ func (s *Service) AddProduct(ctx context.Context, a Actor, ref, listID, vendorID
 		err = tx.Lists().AddProduct(ctx, p)
 		switch {
 		case errors.Is(err, core.ErrConflict):
-			return core.Wrap(core.ErrConflict, "product %q already exists for this vendor on the list", p.Name)
+			return core.Conflict("product %q already exists for this vendor on the list", p.Name)
 		case errors.Is(err, core.ErrNotFound):
-			return core.Wrap(core.ErrNotFound, "vendor %s is not on the list", vid)
+			return core.NotFound("vendor %s is not on the list", vid)
 		}
 		return err
 	})
@@ -388,7 +388,7 @@ func (s *Service) SetAlerts(ctx context.Context, a Actor, ref string, lr ListRef
 		}
 		if err := tx.Lists().SetAlerts(ctx, l.ID, vid, enabled); err != nil {
 			if errors.Is(err, core.ErrNotFound) {
-				return core.Wrap(core.ErrNotFound, "vendor %s is not on the list", vid)
+				return core.NotFound("vendor %s is not on the list", vid)
 			}
 			return err
 		}

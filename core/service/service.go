@@ -125,11 +125,11 @@ type Actor struct {
 // step with the token. It writes only when something changed.
 func (s *Service) Identify(ctx context.Context, id ports.Identity) (Actor, error) {
 	if strings.TrimSpace(id.Subject) == "" {
-		return Actor{}, core.Wrap(core.ErrUnauthenticated, "token has no subject")
+		return Actor{}, core.Unauthenticated("token has no subject")
 	}
 	email, err := account.NormalizeEmail(id.Email)
 	if err != nil {
-		return Actor{}, core.Wrap(core.ErrUnauthenticated, "token has no valid email claim")
+		return Actor{}, core.Unauthenticated("token has no valid email claim")
 	}
 	actor := func(u account.User) Actor {
 		return Actor{UserID: u.ID, Email: u.Email, Name: u.Name, Verified: u.EmailVerified, PlatformAdmin: id.IsPlatformAdmin()}
@@ -150,7 +150,7 @@ func (s *Service) Identify(ctx context.Context, id ports.Identity) (Actor, error
 		if errors.Is(err, core.ErrNotFound) {
 			u, err = tx.Users().GetByEmail(ctx, email)
 			if err == nil && u.Subject != "" && u.Subject != id.Subject {
-				return core.Wrap(core.ErrConflict, "e-mail %s belongs to another sign-in", email)
+				return core.Conflict("e-mail %s belongs to another sign-in", email)
 			}
 			if errors.Is(err, core.ErrNotFound) {
 				u, err = s.newUser(ctx, tx, email)
@@ -252,7 +252,7 @@ func (s *Service) access(ctx context.Context, tx ports.Tx, a Actor, ref string, 
 	}
 	m, err := tx.Members().Get(ctx, id, a.UserID)
 	if errors.Is(err, core.ErrNotFound) {
-		return Access{}, core.Wrap(core.ErrForbidden, "you are not a member of account %s", ref)
+		return Access{}, core.Forbidden("you are not a member of account %s", ref)
 	}
 	if err != nil {
 		return Access{}, err
@@ -263,20 +263,23 @@ func (s *Service) access(ctx context.Context, tx ports.Tx, a Actor, ref string, 
 	}
 	if acc.Personal && ref != Individual {
 		// A personal space is addressed only as "individual".
-		return Access{}, core.Wrap(core.ErrForbidden, "use account-id=%s for your personal space", Individual)
+		return Access{}, core.Forbidden("use account-id=%s for your personal space", Individual)
 	}
 	if !acc.Active {
-		return Access{}, core.Wrap(core.ErrForbidden, "account %s is not active", ref)
+		return Access{}, core.Forbidden("account %s is not active", ref)
 	}
 	if !m.Role.AtLeast(min) {
-		return Access{}, core.Wrap(core.ErrForbidden, "this action needs the %s role or higher in the account; you are %s", min, m.Role)
+		return Access{}, core.Forbidden("this action needs the %s role or higher in the account; you are %s", min, m.Role)
 	}
 	return Access{Account: acc, Role: m.Role}, nil
 }
 
+// ErrPlatformAdminOnly refuses a platform-admin action to anyone else.
+var ErrPlatformAdminOnly = core.Forbidden("this action is limited to platform admins (the %s group)", ports.PlatformAdminGroup)
+
 func requirePlatformAdmin(a Actor) error {
 	if !a.PlatformAdmin {
-		return core.Wrap(core.ErrForbidden, "this action is limited to platform admins (the %s group)", ports.PlatformAdminGroup)
+		return ErrPlatformAdminOnly
 	}
 	return nil
 }

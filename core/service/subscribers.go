@@ -123,7 +123,7 @@ func (s *Service) RemoveSubscribers(ctx context.Context, a Actor, ref string, lr
 		for _, e := range norm {
 			if _, err := tx.Subscribers().GetByEmail(ctx, l.ID, e); err != nil {
 				if errors.Is(err, core.ErrNotFound) {
-					return core.Wrap(core.ErrNotFound, "%s is not subscribed to the list", e)
+					return core.NotFound("%s is not subscribed to the list", e)
 				}
 				return err
 			}
@@ -151,7 +151,7 @@ func (s *Service) linkTarget(ctx context.Context, purpose, token string) (LinkTa
 	}
 	id, err := uuid.Parse(subj)
 	if err != nil {
-		return LinkTarget{}, core.Wrap(core.ErrForbidden, "the link is malformed")
+		return LinkTarget{}, core.Forbidden("the link is malformed")
 	}
 	var t LinkTarget
 	err = s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
@@ -175,7 +175,7 @@ func (s *Service) ConfirmSubscriber(ctx context.Context, token string) (LinkTarg
 	t, err := s.linkTarget(ctx, PurposeConfirm, token)
 	if err != nil {
 		if errors.Is(err, core.ErrNotFound) {
-			return t, core.Wrap(core.ErrNotFound, "this subscription no longer exists")
+			return t, core.NotFound("this subscription no longer exists")
 		}
 		return t, err
 	}

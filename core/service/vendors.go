@@ -37,7 +37,7 @@ func findVendor(ctx context.Context, tx ports.Tx, idOrName string) (vendor.Vendo
 		v, err = tx.Vendors().GetByName(ctx, n)
 	}
 	if errors.Is(err, core.ErrNotFound) {
-		return v, core.Wrap(core.ErrNotFound, "vendor %q is not in the directory", idOrName)
+		return v, core.NotFound("vendor %q is not in the directory", idOrName)
 	}
 	return v, err
 }
@@ -124,7 +124,7 @@ func (s *Service) Enrich(ctx context.Context, a Actor, names []string, sections 
 			if id, perr := uuid.Parse(strings.TrimSpace(n)); perr == nil {
 				v, err := tx.Vendors().Get(ctx, id)
 				if errors.Is(err, core.ErrNotFound) {
-					return core.Wrap(core.ErrNotFound, "vendor %s is not in the directory", id)
+					return core.NotFound("vendor %s is not in the directory", id)
 				}
 				if err != nil {
 					return err
@@ -169,7 +169,7 @@ func parseNames(raw []string) ([]vendorlist.VendorRef, error) {
 	for i, n := range raw {
 		p, err := vendor.ParseName(n)
 		if err != nil {
-			errs.Add(fieldIndex("vendors", i), "must be a vendor name or UUID")
+			errs.Add(core.Index("vendors", i), "must be a vendor name or UUID")
 			continue
 		}
 		out = append(out, vendorlist.VendorRef{Name: p})
@@ -193,7 +193,7 @@ func (s *Service) Run(ctx context.Context, a Actor, kind, id string) (run.Run, e
 			err = core.ErrNotFound
 		}
 		if errors.Is(err, core.ErrNotFound) {
-			return core.Wrap(core.ErrNotFound, "run %s", rid)
+			return core.NotFound("run %s", rid)
 		}
 		return err
 	})
@@ -360,7 +360,7 @@ func (s *Service) DeleteVendor(ctx context.Context, a Actor, idOrName string) (v
 		}
 		if err := tx.Profiles().Delete(ctx, v.ID); err != nil {
 			if errors.Is(err, core.ErrNotFound) {
-				return core.Wrap(core.ErrNotFound, "vendor %q has no profile", v.Name)
+				return core.NotFound("vendor %q has no profile", v.Name)
 			}
 			return err
 		}
@@ -395,7 +395,7 @@ func (s *Service) RecordIncident(ctx context.Context, a Actor, idOrName string, 
 		}
 		if err := tx.Incidents().Create(ctx, out); err != nil {
 			if errors.Is(err, core.ErrConflict) {
-				return core.Wrap(core.ErrConflict, "incident %q from %s is already recorded", out.ExternalID, out.Source)
+				return core.Conflict("incident %q from %s is already recorded", out.ExternalID, out.Source)
 			}
 			return err
 		}

@@ -44,18 +44,18 @@ func (s *Signer) Sign(purpose, subject string, exp time.Time) string {
 func (s *Signer) Verify(purpose, token string, now time.Time) (string, error) {
 	b, sig, ok := strings.Cut(token, ".")
 	if !ok || !hmac.Equal([]byte(sig), []byte(s.mac(b))) {
-		return "", core.Wrap(core.ErrForbidden, "the link's signature is not valid")
+		return "", core.Forbidden("the link's signature is not valid")
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(b)
 	if err != nil {
-		return "", core.Wrap(core.ErrForbidden, "the link is malformed")
+		return "", core.Forbidden("the link is malformed")
 	}
 	var c Claims
 	if err := json.Unmarshal(raw, &c); err != nil || c.Purpose != purpose {
-		return "", core.Wrap(core.ErrForbidden, "the link is not valid for this action")
+		return "", core.Forbidden("the link is not valid for this action")
 	}
 	if now.Unix() > c.Expires {
-		return "", core.Wrap(core.ErrForbidden, "the link has expired")
+		return "", core.Forbidden("the link has expired")
 	}
 	return c.Subject, nil
 }

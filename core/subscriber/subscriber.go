@@ -14,6 +14,9 @@ const (
 	StatusConfirmed = "confirmed"
 )
 
+// StatusValues lists the states of a subscription.
+func StatusValues() []string { return []string{StatusPending, StatusConfirmed} }
+
 // Subscriber is one e-mail address subscribed to one list.
 type Subscriber struct {
 	ID          uuid.UUID

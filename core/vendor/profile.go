@@ -2,6 +2,7 @@ package vendor
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -319,6 +320,13 @@ func SeverityValues() []string {
 	return []string{"critical", "high", "medium", "low", "info", "positive"}
 }
 
+// IncidentSeverityValues lists the severities an incident may have, most
+// severe first ("positive" is for security instances only).
+func IncidentSeverityValues() []string { return SeverityValues()[:5] }
+
+// InstanceKindValues lists the kinds of security instance.
+func InstanceKindValues() []string { return []string{"finding", "signal"} }
+
 // SecurityInstance is a finding or signal about a vendor.
 type SecurityInstance struct {
 	ID         uuid.UUID
@@ -366,14 +374,8 @@ func NewIncident(in Incident) (Incident, error) {
 	if in.Severity == "" {
 		in.Severity = "medium"
 	}
-	ok := false
-	for _, s := range []string{"critical", "high", "medium", "low", "info"} {
-		if s == in.Severity {
-			ok = true
-		}
-	}
-	if !ok {
-		errs.Add("severity", "must be one of critical, high, medium, low, info")
+	if !slices.Contains(IncidentSeverityValues(), in.Severity) {
+		errs.Add("severity", "must be one of %s", strings.Join(IncidentSeverityValues(), ", "))
 	}
 	if in.Status == "" {
 		in.Status = "open"

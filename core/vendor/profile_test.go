@@ -249,13 +249,13 @@ func TestApplyPatchRefuses(t *testing.T) {
 			if !errors.Is(err, core.ErrInvalid) {
 				t.Fatalf("err = %v, want ErrInvalid", err)
 			}
-			var ve *core.ValidationError
-			if !errors.As(err, &ve) {
-				t.Fatalf("err = %T, want *core.ValidationError", err)
+			fs := core.Failures(err)
+			if len(fs) == 0 {
+				t.Fatalf("err = %T, want a *core.Error", err)
 			}
 			for _, n := range tt.names {
 				found := false
-				for _, f := range ve.Fields {
+				for _, f := range fs {
 					if f.Field == n {
 						found = true
 					}
@@ -308,8 +308,8 @@ func TestNewIncident(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			_, err := vendor.NewIncident(tt.in)
-			var ve *core.ValidationError
-			if !errors.Is(err, core.ErrInvalid) || !errors.As(err, &ve) || ve.Fields[0].Field != tt.field {
+			fs := core.Failures(err)
+			if !errors.Is(err, core.ErrInvalid) || len(fs) == 0 || fs[0].Field != tt.field {
 				t.Fatalf("err = %v, want a validation error on %s", err, tt.field)
 			}
 		})

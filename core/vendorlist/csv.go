@@ -49,7 +49,7 @@ func (r CSVRow) HasAssessment() bool {
 // columns are refused so that a typo never silently drops data.
 func ParseCSV(text string) ([]CSVRow, error) {
 	if len(text) > MaxCSVBytes {
-		return nil, core.Wrap(core.ErrTooLarge, "csv is %d bytes; the limit is %d bytes (1 MB)", len(text), MaxCSVBytes)
+		return nil, core.TooLarge("csv", "is %d bytes; the limit is %d bytes (1 MB)", len(text), MaxCSVBytes)
 	}
 	text = strings.TrimPrefix(text, "\ufeff")
 	r := csv.NewReader(strings.NewReader(text))

@@ -99,14 +99,14 @@ func ParseRefs(names, websites []string) ([]VendorRef, error) {
 	for i, raw := range names {
 		n, err := vendor.ParseName(raw)
 		if err != nil {
-			errs.Add(fieldAt("vendors", i), "vendor_name %s", strings.TrimPrefix(err.Error(), "validation failed: vendor_name: "))
+			errs.AddErr(core.Nest(err, core.Index("vendors", i)))
 			continue
 		}
 		w := ""
 		if i < len(websites) && websites[i] != "" {
 			w, _, err = vendor.NormalizeWebsite(websites[i])
 			if err != nil {
-				errs.Add(fieldAt("vendors", i)+".website_url", "must be an http or https URL")
+				errs.AddErr(core.Nest(err, core.Index("vendors", i)))
 				continue
 			}
 		}
@@ -120,22 +120,6 @@ func ParseRefs(names, websites []string) ([]VendorRef, error) {
 		out = append(out, VendorRef{Name: n, WebsiteURL: w})
 	}
 	return out, errs.Err()
-}
-
-func fieldAt(f string, i int) string { return f + "[" + itoa(i) + "]" }
-
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var b [20]byte
-	p := len(b)
-	for i > 0 {
-		p--
-		b[p] = byte('0' + i%10)
-		i /= 10
-	}
-	return string(b[p:])
 }
 
 // Diff splits a desired set of vendor ids against the current one.

@@ -100,12 +100,12 @@ func TestParseRefs(t *testing.T) {
 			names:    []string{"Good", "", "Bad Site", strings.Repeat("x", 201)},
 			websites: []string{"", "", "ftp://bad.example", ""},
 			want:     []ref{{"Good", ""}},
-			fields:   []string{"vendors[1]", "vendors[2].website_url", "vendors[3]"},
+			fields:   []string{"vendors[1].vendor_name", "vendors[2].website_url", "vendors[3].vendor_name"},
 		},
 		{
 			name:   "two-digit index",
 			names:  []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "\x01"},
-			fields: []string{"vendors[10]"},
+			fields: []string{"vendors[10].vendor_name"},
 		},
 	}
 	for _, tt := range tests {
@@ -113,12 +113,12 @@ func TestParseRefs(t *testing.T) {
 			t.Parallel()
 			got, err := vendorlist.ParseRefs(tt.names, tt.websites)
 			if len(tt.fields) > 0 {
-				var ve *core.ValidationError
-				if !errors.Is(err, core.ErrInvalid) || !errors.As(err, &ve) {
+				fs := core.Failures(err)
+				if !errors.Is(err, core.ErrInvalid) || len(fs) == 0 {
 					t.Fatalf("err = %v, want a validation error", err)
 				}
 				var fields []string
-				for _, f := range ve.Fields {
+				for _, f := range fs {
 					fields = append(fields, f.Field)
 				}
 				if !reflect.DeepEqual(fields, tt.fields) {
@@ -144,9 +144,9 @@ func TestParseRefs(t *testing.T) {
 func TestParseRefsErrorMessage(t *testing.T) {
 	t.Parallel()
 	_, err := vendorlist.ParseRefs([]string{" "}, nil)
-	var ve *core.ValidationError
-	if !errors.As(err, &ve) || len(ve.Fields) != 1 || ve.Fields[0].Message != "vendor_name must not be empty" {
-		t.Fatalf("err = %v, want vendors[0]: vendor_name must not be empty", err)
+	fs := core.Failures(err)
+	if len(fs) != 1 || fs[0].Field != "vendors[0].vendor_name" || fs[0].Detail != "must not be empty" {
+		t.Fatalf("err = %v, want vendors[0].vendor_name: must not be empty", err)
 	}
 }
 

@@ -1,0 +1,60 @@
+package api
+
+import (
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/vetted-dev/vetted/core/service"
+)
+
+// Parameters shared by many operations, declared once and embedded in each
+// operation's input (huma reads the parameters of embedded structs).
+
+// AccountParam is the account every account-scoped route acts in.
+type AccountParam struct {
+	AccountID string `query:"account-id" required:"true" doc:"Organization UUID, or individual for the caller's personal space"`
+}
+
+// ListParams name a list: by id in vendor-list-id, or by id or name in
+// vendor-list. Where a route needs a list, one of them is required.
+type ListParams struct {
+	ListID     string `query:"vendor-list-id" doc:"List id"`
+	VendorList string `query:"vendor-list" doc:"List id or name"`
+}
+
+func (p ListParams) ref() service.ListRef { return service.ListRef{ID: p.ListID, Ref: p.VendorList} }
+
+// AssessmentParam names an assessment.
+type AssessmentParam struct {
+	AssessmentID string `query:"assessment-id" required:"true" doc:"The assessment"`
+}
+
+// DocumentParam names an evidence document.
+type DocumentParam struct {
+	DocumentID string `query:"document-id" required:"true" doc:"The document"`
+}
+
+// VendorPath names a vendor of the directory in the path.
+type VendorPath struct {
+	IDOrName string `path:"id_or_name" doc:"Vendor UUID or canonical name (case-insensitive)"`
+}
+
+// RunPath names an enrichment or backfill run in the path.
+type RunPath struct {
+	RunID string `path:"run_id" format:"uuid"`
+}
+
+// LegacyVendorQuery reads the hyphenated vendor selectors that the original
+// web client sends with assessment upserts (vendor-id, vendor-profile-id,
+// vendor-name). They are accepted but not documented: the contract's names
+// are vendor_id, vendor_profile_id and vendor_name, and declaring both
+// spellings makes generated clients declare the same name twice.
+type LegacyVendorQuery struct {
+	vendorID, vendorProfileID, vendorName string
+}
+
+// Resolve reads the undocumented spellings from the query.
+func (q *LegacyVendorQuery) Resolve(ctx huma.Context) []error {
+	u := ctx.URL()
+	v := u.Query()
+	q.vendorID, q.vendorProfileID, q.vendorName = v.Get("vendor-id"), v.Get("vendor-profile-id"), v.Get("vendor-name")
+	return nil
+}
