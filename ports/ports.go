@@ -130,6 +130,9 @@ type ProfileRepo interface {
 	Get(ctx context.Context, vendorID uuid.UUID) (vendor.Profile, error)
 	// GetByID returns a profile by its own id (vendor_profile_id), or core.ErrNotFound.
 	GetByID(ctx context.Context, id uuid.UUID) (vendor.Profile, error)
+	// ListByVendors returns the profiles of the vendors among vendorIDs that
+	// have one (any order). One call, not one per vendor.
+	ListByVendors(ctx context.Context, vendorIDs []uuid.UUID) ([]vendor.Profile, error)
 	// Save inserts or updates the profile of p.VendorID.
 	Save(ctx context.Context, p vendor.Profile) error
 	// Delete removes the profile and the vendor's security instances; the
@@ -260,6 +263,12 @@ type IncidentRepo interface {
 	Get(ctx context.Context, id uuid.UUID) (vendor.Incident, error)
 	// ListByVendor returns a vendor's incidents, newest first.
 	ListByVendor(ctx context.Context, vendorID uuid.UUID) ([]vendor.Incident, error)
+	// Recent returns the newest incidents of the given vendors, at most
+	// limit, newest first (by published_at, then created_at, then id).
+	Recent(ctx context.Context, vendorIDs []uuid.UUID, limit int) ([]vendor.Incident, error)
+	// Latest returns, for each of the given vendors that has incidents, its
+	// newest one (newest as Recent orders them); the result is in no order.
+	Latest(ctx context.Context, vendorIDs []uuid.UUID) ([]vendor.Incident, error)
 }
 
 // DeliveryRepo remembers which mails went out, by delivery key.

@@ -176,14 +176,49 @@ func (r incidents) ListByVendor(_ context.Context, vendorID uuid.UUID) ([]vendor
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
+	return r.newestFirst([]uuid.UUID{vendorID}), nil
+}
+
+func (r incidents) Recent(_ context.Context, vendorIDs []uuid.UUID, limit int) ([]vendor.Incident, error) {
+	if err := r.readable(); err != nil {
+		return nil, err
+	}
+	out := r.newestFirst(vendorIDs)
+	return out[:min(len(out), max(limit, 0))], nil
+}
+
+func (r incidents) Latest(_ context.Context, vendorIDs []uuid.UUID) ([]vendor.Incident, error) {
+	if err := r.readable(); err != nil {
+		return nil, err
+	}
 	out := []vendor.Incident{}
-	for _, id := range r.d.incidentsByVendor.of(vendorID) {
-		out = append(out, cloneIncident(r.d.incidents[id]))
+	seen := map[uuid.UUID]bool{}
+	for _, in := range r.newestFirst(vendorIDs) {
+		if !seen[in.VendorID] {
+			seen[in.VendorID] = true
+			out = append(out, in)
+		}
+	}
+	return out, nil
+}
+
+// newestFirst returns copies of the incidents of the vendors, newest first.
+func (r incidents) newestFirst(vendorIDs []uuid.UUID) []vendor.Incident {
+	out := []vendor.Incident{}
+	seen := map[uuid.UUID]bool{}
+	for _, v := range vendorIDs {
+		if seen[v] {
+			continue
+		}
+		seen[v] = true
+		for _, id := range r.d.incidentsByVendor.of(v) {
+			out = append(out, cloneIncident(r.d.incidents[id]))
+		}
 	}
 	slices.SortFunc(out, func(a, b vendor.Incident) int {
 		return cmp.Or(b.PublishedAt.Compare(a.PublishedAt), b.CreatedAt.Compare(a.CreatedAt), slices.Compare(b.ID[:], a.ID[:]))
 	})
-	return out, nil
+	return out
 }
 
 type deliveries struct{ *tx }

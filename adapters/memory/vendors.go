@@ -130,6 +130,21 @@ func (r profiles) GetByID(ctx context.Context, id uuid.UUID) (vendor.Profile, er
 	return r.Get(ctx, vendorID)
 }
 
+func (r profiles) ListByVendors(_ context.Context, vendorIDs []uuid.UUID) ([]vendor.Profile, error) {
+	if err := r.readable(); err != nil {
+		return nil, err
+	}
+	out := []vendor.Profile{}
+	seen := map[uuid.UUID]bool{}
+	for _, id := range vendorIDs {
+		if p, ok := r.d.profiles[id]; ok && !seen[id] {
+			seen[id] = true
+			out = append(out, cloneProfile(p))
+		}
+	}
+	return out, nil
+}
+
 func (r profiles) Save(_ context.Context, p vendor.Profile) error {
 	return r.atomic(func() error {
 		if err := requireRow(r.d.vendors, p.VendorID, "vendor"); err != nil {

@@ -80,6 +80,7 @@ func (r assessmentRepo) Save(ctx context.Context, as []review.Assessment) error 
 		Set("conditional_approval_condition = EXCLUDED.conditional_approval_condition").
 		Set("sponsor_business_department = EXCLUDED.sponsor_business_department, sponsor_contact = EXCLUDED.sponsor_contact").
 		Set("use_case = EXCLUDED.use_case, data_collected = EXCLUDED.data_collected, compliance_comment = EXCLUDED.compliance_comment").
+		Set("compliance_contact = EXCLUDED.compliance_contact, submission_date = EXCLUDED.submission_date, approval_date = EXCLUDED.approval_date").
 		Set("updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by").
 		Exec(ctx)
 	return translate(err, "save assessments")

@@ -297,6 +297,9 @@ type assessmentRow struct {
 	UseCase                      string     `bun:"use_case"`
 	DataCollected                []string   `bun:"data_collected,type:jsonb"`
 	ComplianceComment            string     `bun:"compliance_comment"`
+	ComplianceContact            string     `bun:"compliance_contact"`
+	SubmissionDate               string     `bun:"submission_date"`
+	ApprovalDate                 string     `bun:"approval_date"`
 	CreatedAt                    time.Time  `bun:"created_at"`
 	CreatedBy                    string     `bun:"created_by"`
 	UpdatedAt                    time.Time  `bun:"updated_at"`
@@ -312,7 +315,8 @@ func assessmentToRow(a review.Assessment) assessmentRow {
 		VendorProfileID: a.VendorProfileID, VendorName: a.VendorName, Status: string(status),
 		ConditionalApprovalCondition: a.ConditionalApprovalCondition, SponsorBusinessDepartment: a.SponsorBusinessDepartment,
 		SponsorContact: a.SponsorContact, UseCase: a.UseCase, DataCollected: a.DataCollected,
-		ComplianceComment: a.ComplianceComment, CreatedAt: a.CreatedAt, CreatedBy: a.CreatedBy,
+		ComplianceComment: a.ComplianceComment, ComplianceContact: a.ComplianceContact, SubmissionDate: a.SubmissionDate,
+		ApprovalDate: a.ApprovalDate, CreatedAt: a.CreatedAt, CreatedBy: a.CreatedBy,
 		UpdatedAt: a.UpdatedAt, UpdatedBy: a.UpdatedBy}
 }
 
@@ -329,7 +333,8 @@ func assessmentFromRow(r assessmentRow) (review.Assessment, error) {
 		VendorProfileID: r.VendorProfileID, VendorName: r.VendorName,
 		Fields: review.Fields{Status: status, ConditionalApprovalCondition: r.ConditionalApprovalCondition,
 			SponsorBusinessDepartment: r.SponsorBusinessDepartment, SponsorContact: r.SponsorContact,
-			UseCase: r.UseCase, DataCollected: dc, ComplianceComment: r.ComplianceComment},
+			UseCase: r.UseCase, DataCollected: dc, ComplianceComment: r.ComplianceComment,
+			ComplianceContact: r.ComplianceContact, SubmissionDate: r.SubmissionDate, ApprovalDate: r.ApprovalDate},
 		CreatedAt: utc(r.CreatedAt), CreatedBy: r.CreatedBy, UpdatedAt: utc(r.UpdatedAt), UpdatedBy: r.UpdatedBy}, nil
 }
 

@@ -136,10 +136,40 @@ func (r incidentRepo) Get(ctx context.Context, id uuid.UUID) (vendor.Incident, e
 
 func (r incidentRepo) ListByVendor(ctx context.Context, vendorID uuid.UUID) ([]vendor.Incident, error) {
 	var rows []incidentRow
-	err := r.db.NewSelect().Model(&rows).Where("i.vendor_id = ?", vendorID).
-		OrderExpr("i.published_at DESC, i.created_at DESC, i.id DESC").Scan(ctx)
+	err := r.db.NewSelect().Model(&rows).Where("i.vendor_id = ?", vendorID).OrderExpr(newest).Scan(ctx)
 	if err != nil {
 		return nil, translate(err, "incidents of vendor %s", vendorID)
+	}
+	return mapRows(rows, incidentFromRow), nil
+}
+
+// newest orders incidents newest first, as ListByVendor does.
+const newest = "i.published_at DESC, i.created_at DESC, i.id DESC"
+
+func (r incidentRepo) Recent(ctx context.Context, vendorIDs []uuid.UUID, limit int) ([]vendor.Incident, error) {
+	if len(vendorIDs) == 0 || limit <= 0 {
+		return []vendor.Incident{}, nil
+	}
+	var rows []incidentRow
+	err := r.db.NewSelect().Model(&rows).Where("i.vendor_id IN (?)", bun.In(vendorIDs)).
+		OrderExpr(newest).Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return nil, translate(err, "recent incidents of %d vendors", len(vendorIDs))
+	}
+	return mapRows(rows, incidentFromRow), nil
+}
+
+// Latest picks each vendor's newest incident with DISTINCT ON, which keeps
+// the first row of each vendor in the given order.
+func (r incidentRepo) Latest(ctx context.Context, vendorIDs []uuid.UUID) ([]vendor.Incident, error) {
+	if len(vendorIDs) == 0 {
+		return []vendor.Incident{}, nil
+	}
+	var rows []incidentRow
+	err := r.db.NewSelect().Model(&rows).DistinctOn("i.vendor_id").Where("i.vendor_id IN (?)", bun.In(vendorIDs)).
+		OrderExpr("i.vendor_id, " + newest).Scan(ctx)
+	if err != nil {
+		return nil, translate(err, "latest incidents of %d vendors", len(vendorIDs))
 	}
 	return mapRows(rows, incidentFromRow), nil
 }

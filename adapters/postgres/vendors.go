@@ -175,6 +175,17 @@ func (r profileRepo) GetByID(ctx context.Context, id uuid.UUID) (vendor.Profile,
 	return profileFromRow(row), nil
 }
 
+func (r profileRepo) ListByVendors(ctx context.Context, vendorIDs []uuid.UUID) ([]vendor.Profile, error) {
+	if len(vendorIDs) == 0 {
+		return []vendor.Profile{}, nil
+	}
+	var rows []profileRow
+	if err := r.db.NewSelect().Model(&rows).Where("p.vendor_id IN (?)", bun.In(vendorIDs)).Scan(ctx); err != nil {
+		return nil, translate(err, "profiles of %d vendors", len(vendorIDs))
+	}
+	return mapRows(rows, profileFromRow), nil
+}
+
 func (r profileRepo) Save(ctx context.Context, p vendor.Profile) error {
 	row := profileToRow(p)
 	// The profile keeps the id it was first stored with.

@@ -153,6 +153,7 @@ func (s *Server) register() {
 	s.registerAssessments()
 	s.registerDocuments()
 	s.registerSubscribers()
+	s.registerDashboard()
 }
 
 type healthOut struct {

@@ -27,6 +27,9 @@ type AssessmentJSON struct {
 	UseCase                      string         `json:"use_case"`
 	DataCollected                []string       `json:"data_collected"`
 	ComplianceComment            string         `json:"compliance_comment"`
+	ComplianceContact            string         `json:"compliance_contact" doc:"Who handles the review at compliance (kept for the original web client)"`
+	SubmissionDate               *string        `json:"submission_date" format:"date" doc:"When the review was submitted; null when unset"`
+	ApprovalDate                 *string        `json:"approval_date" format:"date" doc:"When it was approved; null when unset"`
 	CreatedAt                    time.Time      `json:"created_at"`
 	CreatedBy                    string         `json:"created_by"`
 	UpdatedAt                    time.Time      `json:"updated_at"`
@@ -69,8 +72,17 @@ func assessmentJSON(a review.Assessment) AssessmentJSON {
 		VendorID: a.VendorID.String(), VendorProfileID: profileID, VendorName: a.VendorName,
 		ComplianceApprovalStatus: ApprovalStatus(a.Status.String()), ConditionalApprovalCondition: a.ConditionalApprovalCondition,
 		SponsorBusinessDepartment: a.SponsorBusinessDepartment, SponsorContact: a.SponsorContact, UseCase: a.UseCase,
-		DataCollected: nonNil(a.DataCollected), ComplianceComment: a.ComplianceComment,
+		DataCollected: nonNil(a.DataCollected), ComplianceComment: a.ComplianceComment, ComplianceContact: a.ComplianceContact,
+		SubmissionDate: optional(a.SubmissionDate), ApprovalDate: optional(a.ApprovalDate),
 		CreatedAt: a.CreatedAt, CreatedBy: a.CreatedBy, UpdatedAt: a.UpdatedAt, UpdatedBy: a.UpdatedBy}
+}
+
+// optional answers an empty value as null.
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
 
 // firstNonEmpty returns the first argument that is not blank.
@@ -110,6 +122,9 @@ type assessmentBody struct {
 	UseCase                      *string         `json:"use_case,omitempty"`
 	DataCollected                []string        `json:"data_collected,omitempty" maxItems:"200" doc:"Replaces the stored list; omitted keeps it"`
 	ComplianceComment            *string         `json:"compliance_comment,omitempty"`
+	ComplianceContact            *string         `json:"compliance_contact,omitempty" doc:"Who handles the review at compliance"`
+	SubmissionDate               *string         `json:"submission_date,omitempty" doc:"A date (2006-01-02) or an RFC 3339 date-time; empty clears it"`
+	ApprovalDate                 *string         `json:"approval_date,omitempty" doc:"A date (2006-01-02) or an RFC 3339 date-time; empty clears it"`
 }
 
 type assessmentUpsertIn struct {
@@ -193,7 +208,8 @@ func (s *Server) registerAssessments() {
 		}
 		input := review.Input{Status: approval, ConditionalApprovalCondition: b.ConditionalApprovalCondition,
 			SponsorBusinessDepartment: b.SponsorBusinessDepartment, SponsorContact: b.SponsorContact, UseCase: b.UseCase,
-			DataCollected: b.DataCollected, ComplianceComment: b.ComplianceComment}
+			DataCollected: b.DataCollected, ComplianceComment: b.ComplianceComment, ComplianceContact: b.ComplianceContact,
+			SubmissionDate: b.SubmissionDate, ApprovalDate: b.ApprovalDate}
 		a, created, err := s.svc.UpsertAssessment(ctx, actor(ctx), in.AccountID, in.ref(), sel, input)
 		if err != nil {
 			return nil, problem(ctx, err)

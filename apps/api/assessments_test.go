@@ -272,3 +272,36 @@ func TestAuditLogPaging(t *testing.T) {
 	apitest.Must(t, env.Do(t, "GET", "/vendor-assessments/audit-log?account-id="+o.acct+"&assessment-id="+id+"&limit=100", o.owner, nil), 200)
 	mustProblem(t, env.Do(t, "GET", "/vendor-assessments/audit-log?account-id="+o.acct+"&assessment-id=0190a8a0-0000-7000-8000-000000000000", o.owner, nil), 404)
 }
+
+// The original web client upserts with vendor-id in the query, nulls for
+// fields it leaves alone, and three fields of its own; they are kept.
+func TestAssessmentOriginalClientShape(t *testing.T) {
+	t.Parallel()
+	o := newOrg(t)
+	env := o.env
+	body := map[string]any{"vendor_id": o.vendor["Slack"], "compliance_approval_status": "in-progress",
+		"sponsor_business_department": nil, "sponsor_contact": nil, "use_case": "Chat", "compliance_comment": nil,
+		"compliance_contact": "Grace Hopper", "submission_date": "2026-03-04", "approval_date": nil}
+	rec := apitest.Must(t, env.Do(t, "POST", o.assessmentsURL()+"&vendor-id="+o.vendor["Slack"], o.owner, body), 201).Map(t)
+	if rec["compliance_contact"] != "Grace Hopper" || rec["submission_date"] != "2026-03-04" || rec["approval_date"] != nil ||
+		rec["use_case"] != "Chat" || rec["sponsor_business_department"] != "" {
+		t.Fatalf("record = %v", rec)
+	}
+	upd := apitest.Must(t, env.Do(t, "PUT", o.assessmentsURL(), o.owner, map[string]any{"vendor_name": "Slack",
+		"compliance_approval_status": "approved", "approval_date": "2026-03-10T09:00:00Z"}), 200).Map(t)
+	if upd["approval_date"] != "2026-03-10" || upd["compliance_contact"] != "Grace Hopper" {
+		t.Fatalf("update = %v", upd)
+	}
+	ev := auditOf(t, o, rec["id"].(string), "")["events"].([]any)[0].(map[string]any)
+	fields := map[string]bool{}
+	for _, c := range ev["changes"].([]any) {
+		fields[c.(map[string]any)["field"].(string)] = true
+	}
+	if !fields["approval_date"] || !fields["compliance_approval_status"] || len(fields) != 2 {
+		t.Fatalf("audited changes = %v", fields)
+	}
+	res := apitest.Must(t, env.Do(t, "PUT", o.assessmentsURL(), o.owner, map[string]any{"vendor_name": "Slack", "submission_date": "soon"}), 422)
+	if p := readProblem(t, res); len(p.Errors) != 1 || p.Errors[0].Location != "body.submission_date" {
+		t.Fatalf("bad date: %s", res.Body)
+	}
+}

@@ -46,6 +46,10 @@ func ParseStatus(s string) (Status, error) {
 // String returns the wire value.
 func (s Status) String() string { return string(s) }
 
+// Active reports whether a review is under way (in progress or on hold):
+// begun and not yet decided.
+func (s Status) Active() bool { return s == InProgress || s == OnHold }
+
 // Fields are the editable fields of an assessment (spec 2.6). A nil pointer
 // in an Input means "not given; keep the stored value".
 type Fields struct {
@@ -56,6 +60,12 @@ type Fields struct {
 	UseCase                      string
 	DataCollected                []string
 	ComplianceComment            string
+	// ComplianceContact, SubmissionDate and ApprovalDate are not in the
+	// contract; the original web client sends them, so they are kept.
+	// Dates are civil dates (2006-01-02), empty when unset.
+	ComplianceContact string
+	SubmissionDate    string
+	ApprovalDate      string
 }
 
 // Input is a partial update of Fields.
@@ -67,6 +77,9 @@ type Input struct {
 	UseCase                      *string
 	DataCollected                []string // nil: keep
 	ComplianceComment            *string
+	ComplianceContact            *string
+	SubmissionDate               *string // a date, or an RFC 3339 date-time (its date is kept)
+	ApprovalDate                 *string
 }
 
 // Assessment is an account's review record of one vendor on one list.
@@ -96,9 +109,7 @@ func Apply(cur Fields, in Input) (Fields, error) {
 	}
 	if in.Status != nil {
 		s, err := ParseStatus(*in.Status)
-		if err != nil {
-			errs.Add("compliance_approval_status", "%q is not one of: %s", *in.Status, strings.Join(StatusValues(), ", "))
-		} else {
+		if !errs.AddErr(err) {
 			next.Status = s
 		}
 	}
@@ -117,13 +128,23 @@ func Apply(cur Fields, in Input) (Fields, error) {
 	text("sponsor_business_department", in.SponsorBusinessDepartment, &next.SponsorBusinessDepartment)
 	text("use_case", in.UseCase, &next.UseCase)
 	text("compliance_comment", in.ComplianceComment, &next.ComplianceComment)
+	text("compliance_contact", in.ComplianceContact, &next.ComplianceContact)
+	date := func(field string, p *string, dst *string) {
+		if p == nil {
+			return
+		}
+		d, err := ParseDate(field, *p)
+		if !errs.AddErr(err) {
+			*dst = d
+		}
+	}
+	date("submission_date", in.SubmissionDate, &next.SubmissionDate)
+	date("approval_date", in.ApprovalDate, &next.ApprovalDate)
 	if in.SponsorContact != nil {
 		v := strings.TrimSpace(*in.SponsorContact)
 		if v != "" {
 			e, err := account.NormalizeEmail(v)
-			if err != nil {
-				errs.Add("sponsor_contact", "must be an e-mail address")
-			}
+			errs.AddErr(core.WithField(err, "sponsor_contact"))
 			v = e
 		}
 		next.SponsorContact = v
@@ -182,5 +203,24 @@ func Diff(old, next Fields) []Change {
 	add("use_case", old.UseCase, next.UseCase)
 	add("data_collected", strings.Join(old.DataCollected, "; "), strings.Join(next.DataCollected, "; "))
 	add("compliance_comment", old.ComplianceComment, next.ComplianceComment)
+	add("compliance_contact", old.ComplianceContact, next.ComplianceContact)
+	add("submission_date", old.SubmissionDate, next.SubmissionDate)
+	add("approval_date", old.ApprovalDate, next.ApprovalDate)
 	return out
+}
+
+// ParseDate reads a civil date (2006-01-02), or the date of an RFC 3339
+// date-time in UTC; empty means unset.
+func ParseDate(field, raw string) (string, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return "", nil
+	}
+	if d, err := time.Parse(time.DateOnly, raw); err == nil {
+		return d.Format(time.DateOnly), nil
+	}
+	if t, err := time.Parse(time.RFC3339Nano, raw); err == nil {
+		return t.UTC().Format(time.DateOnly), nil
+	}
+	return "", core.Invalid(field, "must be a date (2006-01-02) or an RFC 3339 date-time")
 }

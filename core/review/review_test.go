@@ -258,3 +258,31 @@ func TestDiff(t *testing.T) {
 		})
 	}
 }
+
+func TestApplyExtraFieldsOfTheOriginalClient(t *testing.T) {
+	t.Parallel()
+	next, err := review.Apply(review.Fields{}, review.Input{ComplianceContact: ptr(" Grace (GRC) "),
+		SubmissionDate: ptr("2026-03-04"), ApprovalDate: ptr("2026-03-05T23:30:00-02:00")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next.ComplianceContact != "Grace (GRC)" || next.SubmissionDate != "2026-03-04" || next.ApprovalDate != "2026-03-06" {
+		t.Fatalf("fields = %+v", next)
+	}
+	changes := review.Diff(review.Fields{}, next)
+	got := map[string]string{}
+	for _, c := range changes {
+		got[c.Field] = c.NewValue
+	}
+	if got["compliance_contact"] != "Grace (GRC)" || got["submission_date"] != "2026-03-04" || got["approval_date"] != "2026-03-06" {
+		t.Fatalf("audit changes = %v", got)
+	}
+	cleared, err := review.Apply(next, review.Input{ApprovalDate: ptr("")})
+	if err != nil || cleared.ApprovalDate != "" || cleared.SubmissionDate != "2026-03-04" {
+		t.Fatalf("clearing one date: %+v, %v", cleared, err)
+	}
+	_, err = review.Apply(review.Fields{}, review.Input{SubmissionDate: ptr("yesterday"), ApprovalDate: ptr("2026-02-30")})
+	if got := fieldErrors(t, err); len(got) != 2 || got[0] != "submission_date" || got[1] != "approval_date" {
+		t.Fatalf("field errors = %v", got)
+	}
+}

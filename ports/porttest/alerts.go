@@ -230,6 +230,44 @@ var incidentCases = []testCase{
 		})
 		equal(t, "inserted on re-run", len(got), 0)
 	}},
+	{"Recent and Latest read the newest incidents of several vendors", func(t *testing.T, f *fixture) {
+		vs := f.vendors("Acme", "Beta", "Gamma", "Quiet")
+		var made []vendor.Incident // oldest first: each newIncident is published a tick later
+		for _, x := range []struct {
+			v  vendor.Vendor
+			id string
+		}{{vs[0], "a1"}, {vs[1], "b1"}, {vs[0], "a2"}, {vs[2], "c1"}, {vs[1], "b2"}} {
+			in := f.newIncident(x.v.ID, x.id)
+			if err := createIncident(f, in); err != nil {
+				t.Fatal(err)
+			}
+			made = append(made, in)
+		}
+		ids := []uuid.UUID{vs[0].ID, vs[1].ID, vs[3].ID}
+		recent := load(f, func(ctx context.Context, tx ports.Tx) ([]vendor.Incident, error) {
+			return tx.Incidents().Recent(ctx, ids, 3)
+		})
+		sameIDs(t, "recent 3", incidentIDs(recent), []uuid.UUID{made[4].ID, made[2].ID, made[1].ID})
+		all := load(f, func(ctx context.Context, tx ports.Tx) ([]vendor.Incident, error) {
+			return tx.Incidents().Recent(ctx, ids, 100)
+		})
+		sameIDs(t, "recent all", incidentIDs(all), []uuid.UUID{made[4].ID, made[2].ID, made[1].ID, made[0].ID})
+		latest := load(f, func(ctx context.Context, tx ports.Tx) ([]vendor.Incident, error) {
+			return tx.Incidents().Latest(ctx, append(ids, vs[2].ID))
+		})
+		sameIDSet(t, "latest", incidentIDs(latest), []uuid.UUID{made[2].ID, made[4].ID, made[3].ID})
+		for _, empty := range []func(ctx context.Context, tx ports.Tx) ([]vendor.Incident, error){
+			func(ctx context.Context, tx ports.Tx) ([]vendor.Incident, error) { return tx.Incidents().Recent(ctx, nil, 5) },
+			func(ctx context.Context, tx ports.Tx) ([]vendor.Incident, error) { return tx.Incidents().Latest(ctx, nil) },
+			func(ctx context.Context, tx ports.Tx) ([]vendor.Incident, error) {
+				return tx.Incidents().Recent(ctx, []uuid.UUID{vs[3].ID}, 5)
+			},
+		} {
+			if got := load(f, empty); got == nil || len(got) != 0 {
+				t.Fatalf("want an empty, non-nil answer, got %v", got)
+			}
+		}
+	}},
 }
 
 func claimDelivery(f *fixture, key string) bool {

@@ -78,6 +78,7 @@ var assessmentCases = []testCase{
 		asmt := f.assessment(l, v)
 		asmt.Status, asmt.ComplianceComment, asmt.UpdatedAt, asmt.UpdatedBy = review.Approved, "fine", f.tick(), "bob@example.com"
 		asmt.DataCollected = []string{"ip"}
+		asmt.ComplianceContact, asmt.SubmissionDate, asmt.ApprovalDate = "Grace", "2026-03-04", "2026-03-05"
 		f.saveAssessments(asmt)
 		got, err := getAssessment(f, a.ID, asmt.ID)
 		if err != nil {
@@ -85,6 +86,9 @@ var assessmentCases = []testCase{
 		}
 		equal(t, "status", got.Status, review.Approved)
 		equal(t, "comment", got.ComplianceComment, "fine")
+		equal(t, "compliance contact", got.ComplianceContact, "Grace")
+		equal(t, "submission date", got.SubmissionDate, "2026-03-04")
+		equal(t, "approval date", got.ApprovalDate, "2026-03-05")
 		equal(t, "updated by", got.UpdatedBy, "bob@example.com")
 		sameStrings(t, "data collected", got.DataCollected, []string{"ip"})
 		sameTime(t, "updated_at", got.UpdatedAt, asmt.UpdatedAt)

@@ -162,6 +162,21 @@ func loadInstances(f *fixture, vendorID uuid.UUID) []vendor.SecurityInstance {
 }
 
 var profileCases = []testCase{
+	{"ListByVendors returns the profiles of the vendors that have one", func(t *testing.T, f *fixture) {
+		vs := f.vendors("Acme", "Beta", "Custom")
+		pa, pb := f.profile(vs[0].ID), f.profile(vs[1].ID)
+		got := load(f, func(ctx context.Context, tx ports.Tx) ([]vendor.Profile, error) {
+			return tx.Profiles().ListByVendors(ctx, []uuid.UUID{vs[0].ID, vs[1].ID, vs[2].ID, newID(), vs[0].ID})
+		})
+		sameIDSet(t, "profiles", idsOf(got, func(p vendor.Profile) uuid.UUID { return p.ID }), []uuid.UUID{pa.ID, pb.ID})
+		for _, p := range got {
+			equal(t, "description", p.Company.CompanyDescription, "Makes things")
+		}
+		none := load(f, func(ctx context.Context, tx ports.Tx) ([]vendor.Profile, error) {
+			return tx.Profiles().ListByVendors(ctx, nil)
+		})
+		equal(t, "no vendors", len(none), 0)
+	}},
 	{"Save then Get and GetByID; absent is not found", func(t *testing.T, f *fixture) {
 		v := f.vendors("Acme")[0]
 		p := f.profile(v.ID)
