@@ -3,7 +3,7 @@ MODULES := . ./adapters ./apps ./examples
 GO ?= go
 TESTFLAGS ?= -race -count=1
 
-.PHONY: run test test-short lint openapi openapi-check bench migrate tidy build worker
+.PHONY: run test test-short lint openapi openapi-check openapi-clients bench migrate tidy build worker
 
 ## run: start the API on the embedded default (memory store, in-process jobs)
 run:
@@ -36,6 +36,10 @@ openapi:
 ## openapi-check: fail when openapi/openapi.yaml is stale
 openapi-check:
 	@$(GO) run ./apps/cmd/vetted openapi > /tmp/vetted-openapi.yaml && diff -u openapi/openapi.yaml /tmp/vetted-openapi.yaml
+
+## openapi-clients: lint openapi.yaml (Redocly) and check that generated Go and TypeScript clients compile
+openapi-clients:
+	bash .ci/openapi-clients.sh
 
 ## bench: Go benchmarks of every module
 bench:

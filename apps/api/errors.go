@@ -17,7 +17,7 @@ var errMissing = errors.New("api: service and verifier are required")
 // (application/problem+json). It is huma's error model with one addition:
 // an entry of errors may name the CSV cell at fault by row and column.
 type Problem struct {
-	Type     string           `json:"type,omitempty" format:"uri" default:"about:blank" doc:"A URI reference to human-readable documentation for the error."`
+	Type     string           `json:"type,omitempty" format:"uri" doc:"A URI reference to documentation of the problem type; absent means about:blank (RFC 9457)."`
 	Title    string           `json:"title,omitempty" example:"Unprocessable Entity" doc:"A short, human-readable summary of the problem type."`
 	Status   int              `json:"status,omitempty" example:"422" doc:"HTTP status code"`
 	Detail   string           `json:"detail,omitempty" example:"query.account-id: must be an account UUID or \"individual\"" doc:"A human-readable explanation specific to this occurrence of the problem."`
@@ -89,6 +89,9 @@ func newProblem(status int, msg string, errs ...error) huma.StatusError {
 
 func init() {
 	huma.NewError = newProblem
+	// Lists are answered as [] when empty, never null: say so in the
+	// document, so generated clients get plain slices and arrays.
+	huma.DefaultArrayNullable = false
 }
 
 // retryAfter is what a client is told to wait when a dependency is down.
