@@ -78,7 +78,7 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 		r.Handle(opts.BlobsPath+"*", opts.Blobs)
 	}
 	s.registerLinks(r)
-	s.handler = corsHandler(opts.CORSOrigins, r)
+	s.handler = corsHandler(opts.CORSOrigins, noSniff(r))
 	return s, nil
 }
 
@@ -98,6 +98,14 @@ func corsHandler(origins []string, next http.Handler) http.Handler {
 		ExposedHeaders: []string{"Retry-After", "X-Request-Id", "WWW-Authenticate"},
 		MaxAge:         int(corsMaxAge / time.Second),
 	}).Handler(next)
+}
+
+// noSniff tells browsers to trust the declared Content-Type of every answer.
+func noSniff(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		next.ServeHTTP(w, r)
+	})
 }
 
 // corsMaxAge is how long a browser may cache a preflight answer.

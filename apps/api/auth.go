@@ -24,6 +24,8 @@ func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 		next(ctx)
 		return
 	}
+	// What a caller reads with a token is theirs alone: no cache keeps it.
+	ctx.SetHeader("Cache-Control", "no-store")
 	raw := ctx.Header("Authorization")
 	scheme, token, ok := strings.Cut(raw, " ")
 	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {

@@ -313,3 +313,23 @@ func TestOpenAPIShapes(t *testing.T) {
 		t.Fatal("the document needs a license and servers")
 	}
 }
+
+// Every answer says nosniff; answers to a token are never cached.
+func TestSecurityHeaders(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	tok := env.Token("hdr@hdr.test", apitest.Verified())
+	authed := apitest.Must(t, env.Do(t, http.MethodGet, "/users", tok, nil), 200)
+	refused := apitest.Must(t, env.Do(t, http.MethodGet, "/users", "", nil), 401)
+	public := apitest.Must(t, env.Do(t, http.MethodGet, "/healthz", "", nil), 200)
+	for name, r := range map[string]*apitest.Resp{"authenticated": authed, "refused": refused, "public": public} {
+		if r.Header.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s answer without nosniff: %v", name, r.Header)
+		}
+	}
+	for name, r := range map[string]*apitest.Resp{"authenticated": authed, "refused": refused} {
+		if r.Header.Get("Cache-Control") != "no-store" {
+			t.Errorf("%s answer may be cached: %v", name, r.Header)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"net/mail"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
@@ -132,11 +133,7 @@ func NewPersonal(userID uuid.UUID, now time.Time) Account {
 }
 
 func cleanName(field, s string) (string, error) {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) > MaxNameLen {
-		return "", core.Invalid(field, "must be at most %d characters", MaxNameLen)
-	}
-	return s, nil
+	return core.PlainText(field, s, MaxNameLen)
 }
 
 // User is a person known to the service, provisioned on first sight of a token
@@ -170,6 +167,9 @@ type Membership struct {
 // NormalizeEmail validates a bare e-mail address and lower-cases it.
 func NormalizeEmail(s string) (string, error) {
 	s = strings.TrimSpace(s)
+	if strings.IndexFunc(s, unicode.IsControl) >= 0 || !utf8.ValidString(s) {
+		return "", core.Invalid("email", "%q is not a valid e-mail address", s)
+	}
 	a, err := mail.ParseAddress(s)
 	if err != nil || a.Address != s || a.Name != "" || len(s) > 254 {
 		return "", core.Invalid("email", "%q is not a valid e-mail address", s)

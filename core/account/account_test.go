@@ -261,3 +261,12 @@ func TestCountOwners(t *testing.T) {
 		}
 	}
 }
+
+func TestNormalizeEmailRefusesControlCharacters(t *testing.T) {
+	t.Parallel()
+	for _, raw := range []string{"ann\u0085@acme.test", "ann@acme.test\x00", "ann@ac\u009bme.test", "a\x7fnn@acme.test"} {
+		if e, err := account.NormalizeEmail(raw); !errors.Is(err, core.ErrInvalid) {
+			t.Errorf("NormalizeEmail(%q) = %q, %v; want ErrInvalid", raw, e, err)
+		}
+	}
+}

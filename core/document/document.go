@@ -3,10 +3,9 @@
 package document
 
 import (
-	"path"
 	"strings"
+	"unicode"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
@@ -60,18 +59,20 @@ type Document struct {
 // New validates a file name and content type and builds a pending record.
 func New(id, accountID, assessmentID uuid.UUID, fileName, contentType, by string, now time.Time) (Document, error) {
 	var errs core.Fields
-	name := path.Base(strings.ReplaceAll(strings.TrimSpace(fileName), "\\", "/"))
-	if name == "" || name == "." || name == "/" {
+	// A file name goes into a Content-Disposition header on download:
+	// unlike other names, even white-space controls are refused.
+	name, err := core.PlainText("file-name", fileName, 255)
+	switch {
+	case err != nil:
+		errs.AddErr(err)
+	case strings.IndexFunc(fileName, unicode.IsControl) >= 0:
+		errs.Add("file-name", "must not contain control characters or line breaks")
+	case name == "":
 		errs.Add("file-name", "must not be empty")
-	}
-	if utf8.RuneCountInString(name) > 255 {
-		errs.Add("file-name", "must be at most 255 characters")
-	}
-	for _, r := range name {
-		if r < 0x20 || r == 0x7f || r == '"' {
-			errs.Add("file-name", "must not contain control characters or quotes")
-			break
-		}
+	case name == "." || name == "..":
+		errs.Add("file-name", "must be a file name, not %q", name)
+	case strings.ContainsAny(name, `/\"`):
+		errs.Add("file-name", "must be a file name without /, \\ or quotes")
 	}
 	ct := strings.ToLower(strings.TrimSpace(contentType))
 	ok := false

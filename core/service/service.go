@@ -131,6 +131,13 @@ func (s *Service) Identify(ctx context.Context, id ports.Identity) (Actor, error
 	if err != nil {
 		return Actor{}, core.Unauthenticated("token has no valid email claim")
 	}
+	// A name claim that is not plain text (control characters) is ignored
+	// rather than refusing the sign-in: the IdP vouches for the e-mail, not
+	// for the name.
+	name, err := core.PlainText("name", id.Name, account.MaxNameLen)
+	if err != nil {
+		name = ""
+	}
 	actor := func(u account.User) Actor {
 		return Actor{UserID: u.ID, Email: u.Email, Name: u.Name, Verified: u.EmailVerified, PlatformAdmin: id.IsPlatformAdmin()}
 	}
@@ -139,7 +146,7 @@ func (s *Service) Identify(ctx context.Context, id ports.Identity) (Actor, error
 		u, err = tx.Users().GetBySubject(ctx, id.Subject)
 		return err
 	})
-	if err == nil && u.Email == email && (u.Name == id.Name || id.Name == "") && (u.EmailVerified || !id.EmailVerified) {
+	if err == nil && u.Email == email && (u.Name == name || name == "") && (u.EmailVerified || !id.EmailVerified) {
 		return actor(u), nil
 	}
 	if err != nil && !errors.Is(err, core.ErrNotFound) {
@@ -161,8 +168,8 @@ func (s *Service) Identify(ctx context.Context, id ports.Identity) (Actor, error
 		}
 		u.Subject = id.Subject
 		u.Email = email
-		if id.Name != "" {
-			u.Name = strings.TrimSpace(id.Name)
+		if name != "" {
+			u.Name = name
 		}
 		// Once verified, an e-mail stays verified for this user.
 		u.EmailVerified = u.EmailVerified || id.EmailVerified

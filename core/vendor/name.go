@@ -27,7 +27,10 @@ var legalSuffix = regexp.MustCompile(`(?i)[\s,]+(inc|incorporated|llc|l\.l\.c|lt
 
 // ParseName canonicalises a raw vendor name.
 func ParseName(raw string) (Name, error) {
-	s := strings.Join(strings.Fields(raw), " ")
+	s, err := core.PlainText("vendor_name", raw, 4*MaxNameLen)
+	if err != nil {
+		return "", err
+	}
 	for {
 		t := legalSuffix.ReplaceAllString(s, "")
 		t = strings.TrimRight(t, " ,")
@@ -41,11 +44,6 @@ func ParseName(raw string) (Name, error) {
 	}
 	if utf8.RuneCountInString(s) > MaxNameLen {
 		return "", core.Invalid("vendor_name", "must be at most %d characters", MaxNameLen)
-	}
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f {
-			return "", core.Invalid("vendor_name", "must not contain control characters")
-		}
 	}
 	return Name(s), nil
 }

@@ -190,3 +190,12 @@ func TestNew(t *testing.T) {
 		t.Fatalf("bad website: err = %v, want ErrInvalid", err)
 	}
 }
+
+func TestParseNameRefusesControlCharacters(t *testing.T) {
+	t.Parallel()
+	for _, raw := range []string{"Acme\x00", "Acme\u0085Corp", "Ac\u009bme", "\x1b[2JAcme"} {
+		if n, err := vendor.ParseName(raw); !errors.Is(err, core.ErrInvalid) {
+			t.Errorf("ParseName(%q) = %q, %v; want ErrInvalid", raw, n, err)
+		}
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
@@ -364,13 +363,14 @@ type Incident struct {
 // NewIncident validates an incident.
 func NewIncident(in Incident) (Incident, error) {
 	var errs core.Fields
-	in.Title = strings.TrimSpace(in.Title)
-	if in.Title == "" {
+	title, err := core.PlainText("title", in.Title, 500)
+	switch {
+	case err != nil:
+		errs.AddErr(err)
+	case title == "":
 		errs.Add("title", "must not be empty")
 	}
-	if utf8.RuneCountInString(in.Title) > 500 {
-		errs.Add("title", "must be at most 500 characters")
-	}
+	in.Title = title
 	if in.Severity == "" {
 		in.Severity = "medium"
 	}

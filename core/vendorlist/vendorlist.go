@@ -4,9 +4,7 @@
 package vendorlist
 
 import (
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
@@ -25,12 +23,12 @@ const MaxNameLen = 200
 
 // ParseName validates a list or product name.
 func ParseName(field, raw string) (string, error) {
-	s := strings.Join(strings.Fields(raw), " ")
+	s, err := core.PlainText(field, raw, MaxNameLen)
+	if err != nil {
+		return "", err
+	}
 	if s == "" {
 		return "", core.Invalid(field, "must not be empty")
-	}
-	if utf8.RuneCountInString(s) > MaxNameLen {
-		return "", core.Invalid(field, "must be at most %d characters", MaxNameLen)
 	}
 	return s, nil
 }
