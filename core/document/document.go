@@ -4,8 +4,8 @@ package document
 
 import (
 	"strings"
-	"unicode"
 	"time"
+	"unicode"
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"

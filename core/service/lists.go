@@ -276,10 +276,6 @@ func (s *Service) ensureVendors(ctx context.Context, tx ports.Tx, refs []vendorl
 // that already has a profile, counts as already known.
 func (s *Service) queueEnrichment(ctx context.Context, tx ports.Tx, a Actor, accountID uuid.UUID, vs []vendor.Vendor) (vendorlist.QuotaReport, error) {
 	rep := vendorlist.QuotaReport{Limit: vendorlist.EnrichmentQuota, Errors: []vendorlist.QuotaError{}}
-	used, err := tx.Quota().Used(ctx, accountID)
-	if err != nil {
-		return rep, err
-	}
 	var custom []uuid.UUID
 	for _, v := range vs {
 		if v.IsCustom() {
@@ -287,6 +283,17 @@ func (s *Service) queueEnrichment(ctx context.Context, tx ports.Tx, a Actor, acc
 		} else {
 			rep.AlreadyKnown++
 		}
+	}
+	if len(custom) > 0 {
+		// Reading what is used and claiming more is one decision per
+		// account: concurrent saves queue up here, so the quota holds.
+		if err := tx.Accounts().Lock(ctx, accountID); err != nil {
+			return rep, err
+		}
+	}
+	used, err := tx.Quota().Used(ctx, accountID)
+	if err != nil {
+		return rep, err
 	}
 	claimed, err := tx.Quota().Claimed(ctx, accountID, custom)
 	if err != nil {
