@@ -3,7 +3,7 @@ MODULES := . ./adapters ./apps ./examples
 GO ?= go
 TESTFLAGS ?= -race -count=1
 
-.PHONY: run test test-short lint openapi openapi-check openapi-clients bench migrate tidy build worker
+.PHONY: run test test-short lint openapi openapi-check openapi-clients fuzz bench migrate tidy build worker
 
 ## run: start the API on the embedded default (memory store, in-process jobs)
 run:
@@ -40,6 +40,10 @@ openapi-check:
 ## openapi-clients: lint openapi.yaml (Redocly) and check that generated Go and TypeScript clients compile
 openapi-clients:
 	bash .ci/openapi-clients.sh
+
+## fuzz: run every fuzz target for FUZZTIME (default 10s); COLLECT=1 keeps new corpus entries
+fuzz:
+	bash .ci/fuzz.sh
 
 ## bench: Go benchmarks of every module
 bench:

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
@@ -61,6 +62,9 @@ func NormalizeWebsite(raw string) (website, domain string, err error) {
 	if raw == "" {
 		return "", "", nil
 	}
+	if strings.IndexFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 || !utf8.ValidString(raw) {
+		return "", "", core.Invalid("website_url", "must be a URL without spaces or control characters")
+	}
 	if !strings.Contains(raw, "://") {
 		raw = "https://" + raw
 	}
@@ -69,7 +73,7 @@ func NormalizeWebsite(raw string) (website, domain string, err error) {
 		return "", "", core.Invalid("website_url", "must be an http or https URL")
 	}
 	host := strings.ToLower(u.Hostname())
-	if net.ParseIP(host) == nil && !strings.Contains(host, ".") {
+	if net.ParseIP(host) == nil && !isHostName(host) {
 		return "", "", core.Invalid("website_url", "must name a public host")
 	}
 	u.Host = strings.ToLower(u.Host)
@@ -78,6 +82,29 @@ func NormalizeWebsite(raw string) (website, domain string, err error) {
 		return "", "", core.Invalid("website_url", "must be at most 2000 characters")
 	}
 	return u.String(), strings.TrimPrefix(host, "www."), nil
+}
+
+// isHostName reports whether host is a dotted DNS name: at most 253
+// bytes, two labels or more, each of 1 to 63 letters, digits or hyphens (or
+// letters of other scripts, for internationalised names), not beginning or
+// ending with a hyphen. A trailing dot (the root) is allowed.
+func isHostName(host string) bool {
+	host = strings.TrimSuffix(host, ".")
+	labels := strings.Split(host, ".")
+	if len(host) > 253 || len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
+			return false
+		}
+		for _, r := range l {
+			if r != '-' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Vendor is a directory entry. HasProfile is false for a custom vendor (one

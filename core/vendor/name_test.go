@@ -199,3 +199,18 @@ func TestParseNameRefusesControlCharacters(t *testing.T) {
 		}
 	}
 }
+
+func TestNormalizeWebsiteRefusesMalformedHosts(t *testing.T) {
+	t.Parallel()
+	for _, raw := range []string{".? #", "https://./", "x..example", "-x.example", "x-.example", "https://exa mple.com",
+		"https://example.com/a b", "https://x_y.example", "https://example", "http://.example.com"} {
+		if site, _, err := vendor.NormalizeWebsite(raw); !errors.Is(err, core.ErrInvalid) {
+			t.Errorf("NormalizeWebsite(%q) = %q, %v; want ErrInvalid", raw, site, err)
+		}
+	}
+	for raw, want := range map[string]string{"Bücher.example": "https://b%C3%BCcher.example", "example.com.": "https://example.com.", "10.1.2.3": "https://10.1.2.3"} {
+		if site, _, err := vendor.NormalizeWebsite(raw); err != nil || site != want {
+			t.Errorf("NormalizeWebsite(%q) = %q, %v; want %q", raw, site, err, want)
+		}
+	}
+}

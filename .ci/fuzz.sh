@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for FUZZTIME (default 10s) each. The committed
+# corpora (testdata/fuzz/<Target>) seed them, and plain `go test` replays
+# them as regression cases. With COLLECT=1 the new interesting inputs the
+# fuzzer found are copied into testdata/fuzz so they can be committed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+fuzztime=${FUZZTIME:-10s}
+targets=(
+	".:./core/vendor:FuzzParseName"
+	".:./core/vendor:FuzzNormalizeWebsite"
+	".:./core/vendor:FuzzApplyPatch"
+	".:./core/vendorlist:FuzzParseCSV"
+	"adapters:./auth:FuzzVerify"
+	"apps:./api:FuzzListOperationBodies"
+)
+cache=$(go env GOCACHE)/fuzz
+for t in "${targets[@]}"; do
+	IFS=: read -r mod pkg name <<<"$t"
+	printf '== fuzz %s %s for %s\n' "${mod#.}${pkg#.}" "$name" "$fuzztime"
+	start=$SECONDS
+	(cd "$mod" && go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" "$pkg" 2>&1 | grep -v ' INFO \| WARN ' | tail -n 3)
+	printf '   %s ran %ss with no crash\n' "$name" "$((SECONDS - start))"
+	if [ "${COLLECT:-0}" = 1 ]; then
+		path=$(cd "$mod" && go list "$pkg")
+		dir="$mod/${pkg#./}/testdata/fuzz/$name"
+		mkdir -p "$dir"
+		find "$cache/$path/$name" -type f 2>/dev/null | head -n 60 | while read -r f; do cp -n "$f" "$dir/"; done || true
+	fi
+done

@@ -1,0 +1,46 @@
+package auth_test
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vetted-dev/vetted/adapters/auth"
+	"github.com/vetted-dev/vetted/core"
+)
+
+// Whatever a client sends as a bearer token, the verifier either accepts
+// a token it minted itself or refuses it as unauthenticated; it never
+// panics and never accepts a token it did not sign.
+func FuzzVerify(f *testing.F) {
+	dev, err := auth.NewDev([]byte("fuzz-secret-0123456789abcdef0123"), auth.DevOptions{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	good, err := dev.Mint(auth.Claims{Subject: "sub-1", Email: "a@b.test", EmailVerified: true, Groups: []string{"Admins"}, TTL: time.Hour})
+	if err != nil {
+		f.Fatal(err)
+	}
+	parts := strings.Split(good, ".")
+	none := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"none","typ":"JWT"}`))
+	for _, s := range []string{good, good + "x", parts[0] + "." + parts[1] + ".", none + "." + parts[1] + ".", parts[0] + ".e30." + parts[2],
+		"", ".", "..", "a.b.c", strings.Repeat("A", 4096), `{"alg":"HS256"}`, "Bearer " + good} {
+		f.Add(s)
+	}
+	ctx := context.Background()
+	f.Fuzz(func(t *testing.T, token string) {
+		id, err := dev.Verify(ctx, token)
+		if err != nil {
+			if !errors.Is(err, core.ErrUnauthenticated) {
+				t.Fatalf("Verify(%q): %v is not ErrUnauthenticated", token, err)
+			}
+			return
+		}
+		if token != good || id.Subject != "sub-1" || id.Email != "a@b.test" {
+			t.Fatalf("Verify accepted a token it did not mint: %q -> %+v", token, id)
+		}
+	})
+}
