@@ -71,17 +71,23 @@ const (
 	RecommendReject                = "reject"
 )
 
-// Recommend turns a rating and the most severe finding ("" when none) into
-// a recommendation: reject under 40, or under 60 with a critical finding;
-// escalate with any critical or high finding, or under 60; approve with
-// conditions with a medium finding, or under 80; approve otherwise.
-func Recommend(score int, worst string) string {
+// MinCoverage is the share of the model's weight that must have been rated
+// for a plain approve: a rating made from a few domains only (the web site
+// could not be reached, say) approves with conditions at best.
+const MinCoverage = 0.5
+
+// Recommend turns a rating, the most severe finding ("" when none) and the
+// share of the model's weight that was rated into a recommendation: reject
+// under 40, or under 60 with a critical finding; escalate with any critical
+// or high finding, or under 60; approve with conditions with a medium
+// finding, under 80, or under MinCoverage; approve otherwise.
+func Recommend(score int, worst string, coverage float64) string {
 	switch {
 	case score < 40, worst == "critical" && score < 60:
 		return RecommendReject
 	case worst == "critical", worst == "high", score < 60:
 		return RecommendEscalate
-	case worst == "medium", score < 80:
+	case worst == "medium", score < 80, coverage < MinCoverage:
 		return RecommendApproveWithConditions
 	}
 	return RecommendApprove
@@ -98,6 +104,8 @@ type Rating struct {
 	RiskCategories []string
 	// Worst is the most severe finding's severity, "" when none.
 	Worst string
+	// Coverage is the share (0..1) of the model's weight that was rated.
+	Coverage float64
 	// Summaries say, most severe first, what was observed; they also name
 	// gaps, checks that could not run and domains left unrated.
 	Summaries []string
@@ -196,6 +204,10 @@ func Rate(is []SecurityInstance) Rating {
 	if len(domains) == 0 {
 		return r
 	}
+	r.Coverage = total / 100
+	if r.Coverage < MinCoverage {
+		r.Summaries = append(r.Summaries, fmt.Sprintf("only %.0f%% of the rating's weight could be checked, so it approves with conditions at best", r.Coverage*100))
+	}
 	for _, d := range domains {
 		d.ds.Weight = math.Round(float64(d.weight)/total*10000) / 10000
 		r.Domains = append(r.Domains, d.ds)
@@ -255,7 +267,7 @@ func (p *Profile) ApplyRating(is []SecurityInstance, at time.Time) *GRCAssessmen
 		AggregateScore:    rating,
 		Grade:             Grade(rating),
 		DomainScores:      r.Domains,
-		Recommendation:    Recommend(rating, r.Worst),
+		Recommendation:    Recommend(rating, r.Worst, r.Coverage),
 		EvidenceSummaries: summaries,
 		Citations:         r.Citations,
 		AssessedAt:        at.UTC(),

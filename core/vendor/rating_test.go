@@ -222,7 +222,16 @@ func TestRate(t *testing.T) {
 			if sum < 0.999 || sum > 1.001 {
 				t.Errorf("effective weights sum to %v", sum)
 			}
-			if rec := vendor.Recommend(*r.Score, r.Worst); rec != tc.recommend {
+			var rated float64
+			for _, w := range vendor.RatingWeights() {
+				if _, ok := got[w.Domain]; ok {
+					rated += float64(w.Weight) / 100
+				}
+			}
+			if r.Coverage < rated-0.0001 || r.Coverage > rated+0.0001 {
+				t.Errorf("coverage = %v, want %v", r.Coverage, rated)
+			}
+			if rec := vendor.Recommend(*r.Score, r.Worst, r.Coverage); rec != tc.recommend {
 				t.Errorf("recommendation = %s, want %s", rec, tc.recommend)
 			}
 			if !slices.Equal(r.RiskCategories, tc.risk) {
@@ -235,23 +244,25 @@ func TestRate(t *testing.T) {
 func TestRecommend(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		score int
-		worst string
-		want  string
+		score    int
+		worst    string
+		coverage float64
+		want     string
 	}{
-		{100, "", "approve"},
-		{80, "low", "approve"},
-		{79, "", "approve_with_conditions"},
-		{95, "medium", "approve_with_conditions"},
-		{99, "high", "escalate"},
-		{99, "critical", "escalate"},
-		{59, "", "escalate"},
-		{59, "critical", "reject"},
-		{39, "", "reject"},
+		{100, "", 1, "approve"},
+		{80, "low", 0.5, "approve"},
+		{100, "", 0.49, "approve_with_conditions"},
+		{79, "", 1, "approve_with_conditions"},
+		{95, "medium", 1, "approve_with_conditions"},
+		{99, "high", 1, "escalate"},
+		{99, "critical", 1, "escalate"},
+		{59, "", 1, "escalate"},
+		{59, "critical", 1, "reject"},
+		{39, "", 1, "reject"},
 	}
 	for _, tc := range tests {
-		if got := vendor.Recommend(tc.score, tc.worst); got != tc.want {
-			t.Errorf("Recommend(%d, %q) = %s, want %s", tc.score, tc.worst, got, tc.want)
+		if got := vendor.Recommend(tc.score, tc.worst, tc.coverage); got != tc.want {
+			t.Errorf("Recommend(%d, %q, %v) = %s, want %s", tc.score, tc.worst, tc.coverage, got, tc.want)
 		}
 	}
 }

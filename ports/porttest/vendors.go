@@ -167,7 +167,7 @@ func loadInstances(f *fixture, vendorID uuid.UUID) []vendor.SecurityInstance {
 // grcAssessment is an assessment with one domain, one citation and the
 // score as its only distinguishing mark.
 func (f *fixture) grcAssessment(score int, at time.Time) vendor.GRCAssessment {
-	return vendor.GRCAssessment{AggregateScore: score, Grade: vendor.Grade(score), Recommendation: vendor.Recommend(score, ""),
+	return vendor.GRCAssessment{AggregateScore: score, Grade: vendor.Grade(score), Recommendation: vendor.Recommend(score, "", 1),
 		DomainScores:      []vendor.DomainScore{{Domain: "email_security", Score: score, Weight: 1, Findings: []string{"spf_missing"}}},
 		EvidenceSummaries: []string{"No SPF record (medium): acme.test has no v=spf1 TXT record"},
 		Citations:         []vendor.Citation{{URL: "dns:acme.test?type=TXT", Title: "SPF record (RFC 7208)", RetrievedAt: at}},
