@@ -59,9 +59,7 @@ func worldSites() []worldSite {
 	fair.DMARC = []string{"v=DMARC1; p=none; rua=mailto:d@fair.test"}
 	fair.MTASTS, fair.MTASTSPolicy, fair.DNSSEC = nil, "", false
 
-	weak := scantest.Site{Domain: "weak.test", WeakTLS: true, HTTP: scantest.HTTPServe,
-		Headers: map[string]string{"Server": "Apache/2.4.41 (Ubuntu)"}, Home: "<html><body>Welcome</body></html>",
-		TXT: []string{"google-site-verification=abc"}, MX: []string{"mx.weak.test"}}
+	weak := scantest.Weak("weak.test")
 
 	nohttps := scantest.Good("nohttps.test")
 	nohttps.TLS, nohttps.HTTP, nohttps.Headers = scantest.TLSNone, scantest.HTTPServe, nil

@@ -131,6 +131,16 @@ func Good(domain string) Site {
 	}
 }
 
+// Weak is a careless site: it still completes TLS 1.0 handshakes, serves
+// plain http without redirecting, sets no security header but discloses
+// its server version, has no security.txt, no policy links, no SPF, DMARC,
+// MTA-STS or CAA (it does receive mail).
+func Weak(domain string) Site {
+	return Site{Domain: domain, WeakTLS: true, HTTP: HTTPServe,
+		Headers: map[string]string{"Server": "Apache/2.4.41 (Ubuntu)"}, Home: "<html><body>Welcome</body></html>",
+		TXT: []string{"google-site-verification=abc"}, MX: []string{"mx." + domain}}
+}
+
 // World is a running fixture world.
 type World struct {
 	// Resolver is host:port of the DNS server.
