@@ -97,6 +97,10 @@ servers:
 		for range dnsAttempts {
 			r, err := d.exchange(ctx, m, server)
 			if err != nil {
+				var ne net.Error
+				if errors.As(err, &ne) && ne.Timeout() {
+					err = fmt.Errorf("no answer within %s (timeout)", d.timeout)
+				}
 				last = fmt.Errorf("%w: %s: %s: %v", ErrDNS, q, server, err)
 				if ctx.Err() != nil {
 					return answer{}, last
@@ -179,12 +183,27 @@ func (d *DNS) LookupHost(ctx context.Context, host string) ([]netip.Addr, error)
 	case len(out) > 0:
 		return out, nil
 	case len(errs) > 0:
-		return nil, errors.Join(errs...)
+		return nil, joinErrors(errs)
 	case nx > 0:
-		return nil, fmt.Errorf("%w: %s does not exist (NXDOMAIN)", ErrNoSuchHost, host)
+		return nil, noSuchHost(host + " does not exist (NXDOMAIN)")
 	}
-	return nil, fmt.Errorf("%w: %s has no A or AAAA record", ErrNoSuchHost, host)
+	return nil, noSuchHost(host + " has no A or AAAA record")
 }
 
 // ErrNoSuchHost marks a host name that resolved to nothing.
 var ErrNoSuchHost = errors.New("no such host")
+
+// noSuchHost is an ErrNoSuchHost that says which host and why.
+type noSuchHost string
+
+func (e noSuchHost) Error() string        { return string(e) }
+func (e noSuchHost) Is(target error) bool { return target == ErrNoSuchHost }
+
+// joinErrors joins errors on one line (errors.Join uses newlines, which
+// have no place in an instance's evidence); all stay matchable.
+func joinErrors(errs []error) error {
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	return fmt.Errorf("%w; %w", errs[0], joinErrors(errs[1:]))
+}

@@ -117,8 +117,13 @@ func (r *scanRun) mtaSTS(ctx context.Context) {
 		r.sig.MTASTS = flag(false)
 	}
 	recs := withVersion(a.txt(), "STSv1")
-	if len(recs) != 1 {
-		missing(fmt.Sprintf("%d TXT records starting with v=STSv1 at %s, want one", len(recs), name), src)
+	switch len(recs) {
+	case 0:
+		missing("no TXT record starting with v=STSv1 at "+name, src)
+		return
+	case 1:
+	default:
+		missing(fmt.Sprintf("%d TXT records starting with v=STSv1 at %s, so none applies (RFC 8461 §3.1): %s", len(recs), name, quoteAll(recs)), src)
 		return
 	}
 	policyHost := "mta-sts." + d

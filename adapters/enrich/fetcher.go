@@ -156,9 +156,9 @@ func (f *Fetcher) DialContext(ctx context.Context, network, addr string) (net.Co
 		}
 	}
 	if len(errs) == 0 {
-		return nil, fmt.Errorf("lookup %s: no addresses", host)
+		return nil, noSuchHost(host + " has no address")
 	}
-	return nil, errors.Join(errs...)
+	return nil, joinErrors(errs)
 }
 
 // Get fetches rawURL, following redirects. A refusal wraps ErrRefused; a

@@ -217,7 +217,7 @@ func (r *scanRun) web(ctx context.Context) {
 	if _, err := netip.ParseAddr(host); err != nil {
 		if _, err := r.s.dns.LookupHost(ctx, host); err != nil {
 			for _, c := range webChecks {
-				r.notChecked(c, "DNS: "+err.Error(), httpsURL)
+				r.notChecked(c, err.Error(), httpsURL)
 			}
 			return
 		}
