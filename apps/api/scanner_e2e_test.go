@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/url"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -134,5 +135,56 @@ func TestScanEndToEnd(t *testing.T) {
 	}
 	if sig := good.Security.ExternalSignals; sig.DNSSEC == nil || !*sig.DNSSEC || sig.TLS == nil || !*sig.TLS {
 		t.Errorf("external signals = %+v", sig)
+	}
+}
+
+// TestScanWithoutRating: a vendor whose domain does not exist (a resolver
+// that answers "no such host") gets a not-checked signal per check and no
+// rating, not an F; a vendor without a website is never scanned. Asking
+// for the scores section alone does not invent a rating either.
+func TestScanWithoutRating(t *testing.T) {
+	t.Parallel()
+	w := scantest.Start(t)
+	env := apitest.New(t, apitest.WithConfiguredEnricher(), apitest.WithConfig(func(c *app.Config) {
+		c.ScanResolver, c.FetchAllowPrivate, c.ScanDNSTimeout = w.Resolver, true, time.Second
+	}))
+	acct := env.NewAccount(t, "Acme", "owner@acme.test")
+	owner := env.Token("owner@acme.test", apitest.Verified())
+	admin := env.Token("ops@platform.test", apitest.Admin(), apitest.Verified())
+	apitest.Must(t, env.Do(t, "POST", "/vendor-lists?operation=save-vendors&account-id="+acct, owner, map[string]any{
+		"vendors": []any{map[string]string{"vendor_name": "Gone Co", "website_url": "https://gone.test"}, "Nosite Co"},
+	}), 200)
+	env.Drain(t)
+	apitest.Must(t, env.Do(t, "POST", "/vendor/enrich", admin, map[string]any{"vendors": []string{"Gone Co", "Nosite Co"}, "enrichmentSections": []string{"scores"}}), 202)
+	env.Drain(t)
+	for name, scoresErr := range map[string]string{"Gone Co": "no security check could run", "Nosite Co": "no security scan yet"} {
+		var v scanView
+		apitest.Must(t, env.Do(t, "GET", "/vendor/"+url.PathEscape(name), owner, nil), 200).JSON(t, &v)
+		if v.Scores.SecurityRating != nil || v.Scores.RiskScore != nil || v.Scores.Grade != "" || v.GRC != nil {
+			t.Errorf("%s scores = %+v, grc %+v: want no rating", name, v.Scores, v.GRC)
+		}
+		if st := v.Enrichment["scores"]; st.Status != "failed" || !strings.Contains(st.Error, scoresErr) {
+			t.Errorf("%s scores section = %+v, want failed: %s", name, st, scoresErr)
+		}
+		if st := v.Enrichment["security"]; st.Status != "failed" {
+			t.Errorf("%s security section = %+v", name, st)
+		}
+		list := apitest.Must(t, env.Do(t, "GET", "/vendor/"+url.PathEscape(name)+"/security-instances", owner, nil), 200).Map(t)
+		is := list["instances"].([]any)
+		if name == "Nosite Co" {
+			if len(is) != 0 {
+				t.Errorf("Nosite Co instances = %v", is)
+			}
+			continue
+		}
+		if len(is) != len(vendor.Checks()) {
+			t.Fatalf("Gone Co: %d instances, want one per check", len(is))
+		}
+		for _, in := range is {
+			m := in.(map[string]any)
+			if !vendor.IsNotChecked(m["code"].(string)) || !strings.Contains(m["evidence"].(string), "gone.test does not exist (NXDOMAIN)") {
+				t.Errorf("Gone Co instance %v", m)
+			}
+		}
 	}
 }

@@ -177,6 +177,10 @@ func Start(t testing.TB, sites ...Site) *World {
 		if closers, err = w.listen(block); err == nil {
 			break
 		}
+		if errors.Is(err, syscall.EACCES) {
+			t.Fatalf("scantest: the sites listen on ports 80 and 443, which needs root, CAP_NET_BIND_SERVICE or "+
+				"sysctl net.ipv4.ip_unprivileged_port_start=80: %v", err)
+		}
 		if !errors.Is(err, syscall.EADDRINUSE) && !errors.Is(err, syscall.EADDRNOTAVAIL) {
 			t.Fatalf("scantest: %v", err)
 		}
