@@ -85,7 +85,7 @@ func TestScannerMigrationReplacesOldCodes(t *testing.T) {
 		return tx.Profiles().ReplaceInstances(ctx, v.ID, olds)
 	})
 	for range 2 {
-		if err := postgres.RerunMigration(e.ctx, e.s, "20261121000000_scanner.tx.up.sql"); err != nil {
+		if err := postgres.RerunMigration(e.ctx, e.s, "20261124000000_scanner.tx.up.sql"); err != nil {
 			t.Fatal(err)
 		}
 	}
