@@ -135,13 +135,22 @@ type ProfileRepo interface {
 	ListByVendors(ctx context.Context, vendorIDs []uuid.UUID) ([]vendor.Profile, error)
 	// Save inserts or updates the profile of p.VendorID.
 	Save(ctx context.Context, p vendor.Profile) error
-	// Delete removes the profile and the vendor's security instances; the
-	// directory entry and list memberships stay. core.ErrNotFound if none.
+	// Delete removes the profile, the vendor's security instances and its
+	// GRC assessment history; the directory entry and list memberships stay.
+	// core.ErrNotFound if none.
 	Delete(ctx context.Context, vendorID uuid.UUID) error
 	// Instances returns the vendor's security instances, most severe first.
 	Instances(ctx context.Context, vendorID uuid.UUID) ([]vendor.SecurityInstance, error)
 	// ReplaceInstances replaces all security instances of a vendor.
 	ReplaceInstances(ctx context.Context, vendorID uuid.UUID, is []vendor.SecurityInstance) error
+	// AddGRCAssessment appends an assessment to the vendor's GRC history
+	// (the profile's LatestGRC is saved with the profile);
+	// core.ErrNotFound if the vendor does not exist.
+	AddGRCAssessment(ctx context.Context, vendorID uuid.UUID, a vendor.GRCAssessment) error
+	// GRCAssessments returns the vendor's GRC history, newest AssessedAt
+	// first, the later added first among equal times; empty, not an error,
+	// when there is none.
+	GRCAssessments(ctx context.Context, vendorID uuid.UUID) ([]vendor.GRCAssessment, error)
 }
 
 // ListRepo stores vendor lists, their entries and product rows.
@@ -347,13 +356,17 @@ type Mailer interface {
 type EnrichResult struct {
 	// Profile is the updated profile; the enricher starts from the current one.
 	Profile vendor.Profile
-	// Instances replaces the vendor's security instances when non-nil.
+	// Instances replaces the vendor's security instances when non-nil: the
+	// complete result of one scan, with a not-checked signal for every
+	// check that could not run (see vendor.Checks).
 	Instances []vendor.SecurityInstance
 }
 
 // Enricher fills profile sections from public sources. It records per-section
 // status in Profile.Enrichment (including refusals and failures) and returns
-// an error only when nothing could be done at all.
+// an error only when nothing could be done at all. The scores section is not
+// the enricher's: the core rates the security instances (vendor.Rate), so the
+// enricher is never asked for it.
 type Enricher interface {
 	Enrich(ctx context.Context, v vendor.Vendor, current vendor.Profile, sections []vendor.Section) (EnrichResult, error)
 }

@@ -11,17 +11,19 @@
 //     part in that link discovery.
 //   - logo: JSON-LD logo, og:image, apple-touch-icon, <link rel=icon>, and
 //     finally /favicon.ico if it answers 200.
-//   - security: HTTPS and certificate, HSTS, four security headers and
-//     /.well-known/security.txt of the home page, plus SPF, DMARC, MTA-STS
-//     (TXT) and CAA through a Resolver. The result also replaces the
-//     vendor's security instances (EnrichResult.Instances).
+//   - security: the outside-in scan (scan.go): ports 80 and 443 of the
+//     addresses DNS gives for the web host (HTTPS, redirect, certificate,
+//     TLS versions, security headers, security.txt, the home page's policy
+//     links) and the DNS records of the domain (SPF, DMARC, MX and MTA-STS,
+//     CAA, the AD bit), asked through github.com/miekg/dns. Every instance
+//     is a code of the catalog in core/vendor with its evidence; a check
+//     that could not run is recorded as `<check>_not_checked`. The result
+//     replaces the vendor's security instances (EnrichResult.Instances).
 //   - privacy: the privacy policy page, read with simple keyword
 //     heuristics (see privacy.go): they only ever set a field to true or
 //     add to a list, because not finding a phrase proves nothing.
-//   - scores: security_rating from the external signals (100 minus a
-//     penalty per finding: critical 40, high 25, medium 10, low 4, info 1),
-//     risk_score = 100 - rating, grade from vendor.Grade, risk_categories
-//     the domains with a finding above info.
+//   - scores: not here. The core rates the security instances
+//     (vendor.Rate) after every scan; the enricher is never asked for it.
 //   - additional, maturity: no public source here; marked skipped.
 //
 // Every requested section gets a status (done, failed or skipped) with its
@@ -45,10 +47,11 @@ import (
 
 // Config configures an Enricher. Every field is optional.
 type Config struct {
-	// Fetcher makes every HTTP request; NewFetcher(FetcherConfig{}) when nil.
+	// Fetcher makes the HTTP requests of the content sections (basic,
+	// logo, privacy); NewFetcher(FetcherConfig{}) when nil.
 	Fetcher *Fetcher
-	// Resolver answers DNS questions; NetResolver{} when nil.
-	Resolver Resolver
+	// Scanner runs the security section; NewScanner(ScanConfig{}) when nil.
+	Scanner *Scanner
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 	// IDs makes instance ids; ports.UUIDv7 when nil.
@@ -58,22 +61,22 @@ type Config struct {
 // Enricher implements ports.Enricher from the vendor's public web site and
 // DNS.
 type Enricher struct {
-	fetch    *Fetcher
-	resolver Resolver
-	now      func() time.Time
-	ids      ports.IDs
+	fetch   *Fetcher
+	scanner *Scanner
+	now     func() time.Time
+	ids     ports.IDs
 }
 
 var _ ports.Enricher = (*Enricher)(nil)
 
 // New builds an Enricher.
 func New(cfg Config) *Enricher {
-	e := &Enricher{fetch: cfg.Fetcher, resolver: cfg.Resolver, now: cfg.Now, ids: cfg.IDs}
+	e := &Enricher{fetch: cfg.Fetcher, scanner: cfg.Scanner, now: cfg.Now, ids: cfg.IDs}
 	if e.fetch == nil {
 		e.fetch = NewFetcher(FetcherConfig{})
 	}
-	if e.resolver == nil {
-		e.resolver = NetResolver{}
+	if e.scanner == nil {
+		e.scanner = NewScanner(ScanConfig{})
 	}
 	if e.now == nil {
 		e.now = time.Now
@@ -145,7 +148,7 @@ func (e *Enricher) Enrich(ctx context.Context, v vendor.Vendor, current vendor.P
 		case vendor.SectionPrivacy:
 			o = r.privacy(ctx)
 		case vendor.SectionScores:
-			o = r.scores()
+			continue // the core's (see the package comment)
 		case vendor.SectionAdditional, vendor.SectionMaturity:
 			o = skipped("no public source is configured for this section")
 		default:
@@ -358,45 +361,4 @@ func (r *run) logo(ctx context.Context) outcome {
 	}
 	r.prof.Company.Logo = fav
 	return done(fav)
-}
-
-func (r *run) security(ctx context.Context) outcome {
-	if r.site == nil {
-		return failed("", errNoWebsite)
-	}
-	p := &probe{evidence: map[string]string{}}
-	if err := r.web(ctx, p, r.site); err != nil {
-		return failed(r.siteString(), err)
-	}
-	domain := r.v.Domain
-	if domain == "" {
-		domain = strings.TrimPrefix(strings.ToLower(r.site.Hostname()), "www.")
-	}
-	r.dns(ctx, p, domain)
-	r.prof.Security.ExternalSignals = p.sig
-	r.instances = r.toInstances(p, "https://"+r.site.Host+"/")
-	return done("https://" + r.site.Host + "/")
-}
-
-// scores rates this run's instances when the security section ran in it
-// (they include findings the signals cannot express), else the signals
-// stored on the profile.
-func (r *run) scores() outcome {
-	is := r.instances
-	if is == nil {
-		is = findings(r.prof.Security.ExternalSignals, r.now)
-	}
-	rating, cats, ok := rate(is)
-	if !ok {
-		return failed("", errors.New("no security signals yet; run the security section first"))
-	}
-	risk := 100 - rating
-	r.prof.Scores.SecurityRating = &rating
-	r.prof.Scores.RiskScore = &risk
-	r.prof.Scores.Grade = vendor.Grade(rating)
-	r.prof.Scores.RiskCategories = cats
-	if cats == nil {
-		r.prof.Scores.RiskCategories = []string{}
-	}
-	return done("external_signals")
 }

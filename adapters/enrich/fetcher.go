@@ -55,6 +55,10 @@ type FetcherConfig struct {
 	TLSConfig *tls.Config
 	// UserAgent is sent with every request; DefaultUserAgent when empty.
 	UserAgent string
+	// Resolve, when set, turns host names into addresses instead of the
+	// system resolver (the scanner's DNS client, VETTED_SCAN_RESOLVER).
+	// Every address it returns still passes the policy check at connect.
+	Resolve func(ctx context.Context, host string) ([]netip.Addr, error)
 }
 
 // Fetcher is an HTTP client for untrusted URLs, so that a URL typed by any
@@ -64,7 +68,10 @@ type FetcherConfig struct {
 // ignored for the same reason. It sends no cookies or credentials.
 type Fetcher struct {
 	cfg    FetcherConfig
+	dialer *net.Dialer
 	client *http.Client
+	// once does not follow redirects.
+	once *http.Client
 }
 
 // Page is a fetched response.
@@ -95,10 +102,10 @@ func NewFetcher(cfg FetcherConfig) *Fetcher {
 		cfg.UserAgent = DefaultUserAgent
 	}
 	f := &Fetcher{cfg: cfg}
-	dialer := &net.Dialer{Timeout: cfg.Timeout, Control: f.control}
+	f.dialer = &net.Dialer{Timeout: cfg.Timeout, Control: f.control}
 	tr := &http.Transport{
 		Proxy:                 nil, // a proxy would dial for us, past the check
-		DialContext:           dialer.DialContext,
+		DialContext:           f.DialContext,
 		TLSClientConfig:       cfg.TLSConfig,
 		TLSHandshakeTimeout:   cfg.Timeout,
 		ResponseHeaderTimeout: cfg.Timeout,
@@ -116,12 +123,57 @@ func NewFetcher(cfg FetcherConfig) *Fetcher {
 			return f.checkURL(req.URL)
 		},
 	}
+	f.once = &http.Client{Transport: tr, Timeout: cfg.Timeout,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	return f
 }
 
-// Get fetches rawURL. A refusal wraps ErrRefused; a non-2xx status is not
-// an error (Page.Status tells).
+// DialContext connects to addr ("host:port") under the policy: host names
+// are resolved with FetcherConfig.Resolve when set, and every address is
+// checked by the dialer's control function before it is connected to.
+// Scanners use it for raw TLS handshakes.
+func (f *Fetcher) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || f.cfg.Resolve == nil {
+		return f.dialer.DialContext(ctx, network, addr)
+	}
+	if _, perr := netip.ParseAddr(host); perr == nil {
+		return f.dialer.DialContext(ctx, network, addr)
+	}
+	addrs, err := f.cfg.Resolve(ctx, host)
+	if err != nil {
+		return nil, err
+	}
+	var errs []error
+	for _, a := range addrs {
+		c, err := f.dialer.DialContext(ctx, network, net.JoinHostPort(a.String(), port))
+		if err == nil {
+			return c, nil
+		}
+		errs = append(errs, err)
+		if errors.Is(err, ErrRefused) || ctx.Err() != nil {
+			break
+		}
+	}
+	if len(errs) == 0 {
+		return nil, noSuchHost(host + " has no address")
+	}
+	return nil, joinErrors(errs)
+}
+
+// Get fetches rawURL, following redirects. A refusal wraps ErrRefused; a
+// non-2xx status is not an error (Page.Status tells).
 func (f *Fetcher) Get(ctx context.Context, rawURL string) (*Page, error) {
+	return f.get(ctx, f.client, rawURL)
+}
+
+// GetOnce fetches rawURL without following a redirect: a 3xx answer is
+// returned as is, with its Location header.
+func (f *Fetcher) GetOnce(ctx context.Context, rawURL string) (*Page, error) {
+	return f.get(ctx, f.once, rawURL)
+}
+
+func (f *Fetcher) get(ctx context.Context, client *http.Client, rawURL string) (*Page, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("%w: not a URL", ErrRefused)
@@ -135,7 +187,7 @@ func (f *Fetcher) Get(ctx context.Context, rawURL string) (*Page, error) {
 	}
 	req.Header.Set("User-Agent", f.cfg.UserAgent)
 	req.Header.Set("Accept", "text/html,application/xhtml+xml,application/json,application/xml;q=0.9,*/*;q=0.8")
-	resp, err := f.client.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		if errors.Is(err, ErrRefused) {
 			return nil, refusedOnly(err)

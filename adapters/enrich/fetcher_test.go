@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -146,5 +147,45 @@ func TestFetcherAllowPrivate(t *testing.T) {
 	}
 	if _, err := impatient.Get(ctx, srv.URL+"/slow"); err == nil {
 		t.Fatal("slow server: no timeout")
+	}
+}
+
+// TestFetcherResolveHook checks that names resolved by FetcherConfig.Resolve
+// (the scanner's DNS) are still judged by the policy at connect, and that
+// a name the resolver knows is reached at the address it gives.
+func TestFetcherResolveHook(t *testing.T) {
+	t.Parallel()
+	srv, hits := counted(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("ok " + r.Host)) }))
+	ap := addrOf(t, srv)
+	resolve := func(_ context.Context, host string) ([]netip.Addr, error) {
+		if host == "vendor.test" {
+			return []netip.Addr{ap.Addr()}, nil
+		}
+		return nil, enrich.ErrNoSuchHost
+	}
+	u := "http://vendor.test:" + strconv.Itoa(int(ap.Port())) + "/"
+
+	strict := enrich.NewFetcher(enrich.FetcherConfig{AllowAnyPort: true, Resolve: resolve})
+	_, err := strict.Get(context.Background(), u)
+	if !errors.Is(err, enrich.ErrRefused) || !strings.Contains(err.Error(), "127.0.0.1 is a loopback address") {
+		t.Fatalf("strict fetch of a name resolving to loopback: %v", err)
+	}
+	if hits.Load() != 0 {
+		t.Fatal("the refused fetch reached the server")
+	}
+
+	open := enrich.NewFetcher(enrich.FetcherConfig{AllowAnyPort: true, AllowPrivate: true, Resolve: resolve})
+	p, err := open.Get(context.Background(), u)
+	if err != nil || string(p.Body) != "ok vendor.test:"+strconv.Itoa(int(ap.Port())) {
+		t.Fatalf("fetch through the hook = %v, %v", p, err)
+	}
+	if _, err := open.Get(context.Background(), "http://unknown.test/"); !errors.Is(err, enrich.ErrNoSuchHost) {
+		t.Fatalf("unknown name: %v, want ErrNoSuchHost through the transport", err)
+	}
+	// GetOnce does not follow a redirect.
+	redir, _ := counted(t, http.RedirectHandler("https://elsewhere.test/", http.StatusMovedPermanently))
+	p, err = open.GetOnce(context.Background(), redir.URL)
+	if err != nil || p.Status != http.StatusMovedPermanently || p.Header.Get("Location") != "https://elsewhere.test/" {
+		t.Fatalf("GetOnce = %+v, %v", p, err)
 	}
 }

@@ -57,10 +57,10 @@ func (r *run) privacy(ctx context.Context) outcome {
 	p := &r.prof.Privacy
 	p.PrivacyPolicyURL = policy
 	if containsAny(text, gdprPhrases) {
-		p.GDPRCompliant = yes(true)
+		p.GDPRCompliant = flag(true)
 	}
 	if containsAny(text, dsrPhrases) {
-		p.SupportsDataSubjectRequests = yes(true)
+		p.SupportsDataSubjectRequests = flag(true)
 	}
 	for _, d := range dataKinds {
 		if strings.Contains(text, d.phrase) && !slices.Contains(p.DataCollected, d.kind) {

@@ -64,18 +64,11 @@ func cloneProfile(p vendor.Profile) vendor.Profile {
 	if p.Enrichment == nil {
 		p.Enrichment = map[vendor.Section]vendor.SectionStatus{}
 	}
-	if p.LatestGRC != nil {
-		g := *p.LatestGRC
-		g.DomainScores = slices.Clone(g.DomainScores)
-		for i := range g.DomainScores {
-			g.DomainScores[i].Findings = slices.Clone(g.DomainScores[i].Findings)
-		}
-		g.EvidenceSummaries = slices.Clone(g.EvidenceSummaries)
-		g.Citations = slices.Clone(g.Citations)
-		p.LatestGRC = &g
-	}
+	p.LatestGRC = p.LatestGRC.Clone()
 	return p
 }
+
+func cloneGRC(g vendor.GRCAssessment) vendor.GRCAssessment { return *g.Clone() }
 
 func cloneAssessment(a review.Assessment) review.Assessment {
 	a.VendorProfileID = clonePtr(a.VendorProfileID)

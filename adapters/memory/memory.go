@@ -275,6 +275,7 @@ type data struct {
 	profiles    map[uuid.UUID]vendor.Profile // by vendor id
 	profileByID map[uuid.UUID]uuid.UUID      // profile id -> vendor id
 	instances   map[uuid.UUID][]vendor.SecurityInstance
+	grc         map[uuid.UUID][]vendor.GRCAssessment // by vendor id, in insertion order
 
 	lists          map[uuid.UUID]vendorlist.List
 	listByName     map[named]uuid.UUID // (account, exact name)
@@ -323,7 +324,7 @@ func newData() *data {
 		accounts: map[uuid.UUID]account.Account{}, orgByName: map[string]uuid.UUID{},
 		members: map[pair]memberRow{}, membersByAccount: index[uuid.UUID, uuid.UUID]{}, membersByUser: index[uuid.UUID, uuid.UUID]{},
 		vendors: map[uuid.UUID]vendor.Vendor{}, vendorByKey: map[string]uuid.UUID{},
-		profiles: map[uuid.UUID]vendor.Profile{}, profileByID: map[uuid.UUID]uuid.UUID{}, instances: map[uuid.UUID][]vendor.SecurityInstance{},
+		grc: map[uuid.UUID][]vendor.GRCAssessment{}, profiles: map[uuid.UUID]vendor.Profile{}, profileByID: map[uuid.UUID]uuid.UUID{}, instances: map[uuid.UUID][]vendor.SecurityInstance{},
 		lists: map[uuid.UUID]vendorlist.List{}, listByName: map[named]uuid.UUID{}, listsByAccount: index[uuid.UUID, uuid.UUID]{},
 		entries: map[pair]entryRow{}, entriesByList: index[uuid.UUID, uuid.UUID]{}, entriesByVendor: index[uuid.UUID, uuid.UUID]{},
 		products: map[uuid.UUID]vendorlist.Product{}, productByName: map[productKey]uuid.UUID{}, productsByEntry: index[pair, uuid.UUID]{},

@@ -171,6 +171,7 @@ func (r profiles) Delete(_ context.Context, vendorID uuid.UUID) error {
 		del(r.tx, r.d.profiles, vendorID)
 		del(r.tx, r.d.profileByID, p.ID)
 		del(r.tx, r.d.instances, vendorID)
+		del(r.tx, r.d.grc, vendorID)
 		return nil
 	})
 }
@@ -206,6 +207,30 @@ func (r profiles) ReplaceInstances(_ context.Context, vendorID uuid.UUID, is []v
 		put(r.tx, r.d.instances, vendorID, rows)
 		return nil
 	})
+}
+
+func (r profiles) AddGRCAssessment(_ context.Context, vendorID uuid.UUID, a vendor.GRCAssessment) error {
+	return r.atomic(func() error {
+		if err := requireRow(r.d.vendors, vendorID, "vendor"); err != nil {
+			return err
+		}
+		// A new slice, so the undo entry keeps the old one intact.
+		put(r.tx, r.d.grc, vendorID, append(slices.Clone(r.d.grc[vendorID]), cloneGRC(a)))
+		return nil
+	})
+}
+
+func (r profiles) GRCAssessments(_ context.Context, vendorID uuid.UUID) ([]vendor.GRCAssessment, error) {
+	if err := r.readable(); err != nil {
+		return nil, err
+	}
+	stored := r.d.grc[vendorID]
+	out := make([]vendor.GRCAssessment, 0, len(stored))
+	for i := len(stored) - 1; i >= 0; i-- { // later added first among equal times
+		out = append(out, cloneGRC(stored[i]))
+	}
+	slices.SortStableFunc(out, func(a, b vendor.GRCAssessment) int { return b.AssessedAt.Compare(a.AssessedAt) })
+	return out, nil
 }
 
 // severityRank orders severities most severe first; unknown ones go last.

@@ -24,3 +24,14 @@ func (c counter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Con
 }
 
 func (counter) AfterQuery(context.Context, *bun.QueryEvent) {}
+
+// RerunMigration runs one embedded migration file again, as a second
+// migrator would; every migration is written to be safe to run twice.
+func RerunMigration(ctx context.Context, s *Store, name string) error {
+	b, err := migrationFiles.ReadFile("migrations/" + name)
+	if err != nil {
+		return err
+	}
+	_, err = s.db.ExecContext(ctx, string(b))
+	return err
+}

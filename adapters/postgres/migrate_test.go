@@ -2,11 +2,14 @@ package postgres_test
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/vetted-dev/vetted/adapters/postgres"
 	"github.com/vetted-dev/vetted/adapters/postgres/pgtest"
+	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/ports"
 )
 
 // TestMigrateTwiceConcurrently runs the migrations from several stores at
@@ -41,5 +44,74 @@ func TestMigrateTwiceConcurrently(t *testing.T) {
 	}
 	if err := stores[0].Ping(ctx); err != nil {
 		t.Errorf("ping: %v", err)
+	}
+}
+
+// TestScannerMigrationReplacesOldCodes stores instances with the codes of
+// the first enricher, then runs the scanner migration again: codes with an
+// equivalent take the catalog's code, kind, category, severity and title,
+// the others are gone, and the latest GRC assessment starts the history
+// exactly once.
+func TestScannerMigrationReplacesOldCodes(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	v := e.ensure(e.newVendor("Acme", "https://acme.example"))[0]
+	old := func(code, kind, category, severity string) vendor.SecurityInstance {
+		return vendor.SecurityInstance{ID: newID(), VendorID: v.ID, Kind: kind, Category: category, Code: code, Title: "old " + code,
+			Severity: severity, Evidence: "seen " + code, Source: "https://acme.example/", ObservedAt: e.tick()}
+	}
+	olds := []vendor.SecurityInstance{
+		old("spf_record_missing", "finding", "email_security", "medium"),
+		old("dmarc_record_missing", "finding", "email_security", "medium"),
+		old("dmarc_policy_none", "finding", "email_security", "low"),
+		old("mta_sts_missing", "finding", "email_security", "low"),
+		old("caa_record_missing", "finding", "dns_health", "low"),
+		old("caa_record_present", "signal", "dns_health", "positive"),
+		old("hsts_missing", "finding", "application_security", "medium"),
+		old("security_txt_missing", "finding", "application_security", "info"),
+		old("tls_cert_expired", "finding", "network_security", "critical"),
+		old("tls_cert_expiring", "finding", "network_security", "medium"),
+	}
+	for _, c := range []string{"tls_valid", "tls_missing", "hsts_enabled", "security_headers_present", "security_headers_missing",
+		"spf_record_present", "dmarc_record_present", "mta_sts_present", "dnssec_enabled", "dnssec_missing", "security_txt_present"} {
+		olds = append(olds, old(c, "finding", "application_security", "low"))
+	}
+	p := vendor.NewProfile(newID(), v.ID, e.tick())
+	p.LatestGRC = &vendor.GRCAssessment{AggregateScore: 64, Grade: "D", AssessedAt: e.tick()}
+	e.write(func(ctx context.Context, tx ports.Tx) error {
+		if err := tx.Profiles().Save(ctx, p); err != nil {
+			return err
+		}
+		return tx.Profiles().ReplaceInstances(ctx, v.ID, olds)
+	})
+	for range 2 {
+		if err := postgres.RerunMigration(e.ctx, e.s, "20261124000000_scanner.tx.up.sql"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := mustView(e, func(ctx context.Context, tx ports.Tx) ([]vendor.SecurityInstance, error) {
+		return tx.Profiles().Instances(ctx, v.ID)
+	})
+	want := []string{"tls_cert_expired", "hsts_missing", "dmarc_missing", "spf_missing", "tls_cert_expiring_soon",
+		"caa_missing", "dmarc_policy_none", "mta_sts_missing", "security_txt_missing", "caa_present"}
+	var codes []string
+	for _, in := range got {
+		codes = append(codes, in.Code)
+		info, ok := vendor.LookupCode(in.Code)
+		if !ok || in.Kind != info.Kind || in.Category != info.Category || in.Severity != info.Severity || in.Title != info.Title {
+			t.Errorf("%s = %s/%s/%s %q, catalog %+v", in.Code, in.Kind, in.Category, in.Severity, in.Title, info)
+		}
+		if !strings.HasPrefix(in.Evidence, "seen ") {
+			t.Errorf("%s lost its evidence: %q", in.Code, in.Evidence)
+		}
+	}
+	if strings.Join(codes, " ") != strings.Join(want, " ") {
+		t.Fatalf("codes after migration =\n%v\nwant\n%v", codes, want)
+	}
+	hist := mustView(e, func(ctx context.Context, tx ports.Tx) ([]vendor.GRCAssessment, error) {
+		return tx.Profiles().GRCAssessments(ctx, v.ID)
+	})
+	if len(hist) != 1 || hist[0].AggregateScore != 64 || !hist[0].AssessedAt.Equal(p.LatestGRC.AssessedAt) {
+		t.Fatalf("history = %+v", hist)
 	}
 }

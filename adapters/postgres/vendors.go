@@ -207,7 +207,11 @@ func (r profileRepo) Delete(ctx context.Context, vendorID uuid.UUID) error {
 		return err
 	}
 	_, err = r.db.NewDelete().Model((*instanceRow)(nil)).Where("vendor_id = ?", vendorID).Exec(ctx)
-	return translate(err, "delete security instances of vendor %s", vendorID)
+	if err != nil {
+		return translate(err, "delete security instances of vendor %s", vendorID)
+	}
+	_, err = r.db.NewDelete().Model((*grcRow)(nil)).Where("vendor_id = ?", vendorID).Exec(ctx)
+	return translate(err, "delete GRC assessments of vendor %s", vendorID)
 }
 
 // severityRank orders instances most severe first.

@@ -43,6 +43,18 @@ type Config struct {
 	// FetchAllowPrivate lets enrichment fetch private and loopback
 	// addresses (tests and closed networks only).
 	FetchAllowPrivate bool
+	// ScanResolver is host:port of the DNS server the security scan (and,
+	// when set, every outbound fetch) asks instead of the system resolver.
+	ScanResolver string
+	// ScanRootCAs is a PEM file of roots trusted besides the system ones,
+	// by the scan and by outbound fetches.
+	ScanRootCAs string
+	// ScanTimeout bounds each connection, handshake and fetch of a scan;
+	// ScanDNSTimeout each DNS query attempt.
+	ScanTimeout    time.Duration
+	ScanDNSTimeout time.Duration
+	// ScanConcurrency is how many security scans run at once per process.
+	ScanConcurrency int
 	// IncidentFeedURL is a JSON incident feed URL template ({domain}, {name}).
 	IncidentFeedURL string
 
@@ -83,6 +95,8 @@ func FromEnv() (Config, error) {
 		SigningKey:        os.Getenv("VETTED_SIGNING_KEY"),
 		FetchAllowPrivate: envBool("VETTED_FETCH_ALLOW_PRIVATE", false),
 		IncidentFeedURL:   os.Getenv("VETTED_INCIDENT_FEED_URL"),
+		ScanResolver:      strings.TrimSpace(os.Getenv("VETTED_SCAN_RESOLVER")),
+		ScanRootCAs:       strings.TrimSpace(os.Getenv("VETTED_SCAN_ROOT_CAS")),
 	}
 	var err error
 	if c.RateLimit, err = envFloat("VETTED_RATE_LIMIT", 20); err != nil {
@@ -98,6 +112,15 @@ func FromEnv() (Config, error) {
 		return c, err
 	}
 	if c.CORSOrigins, err = envOrigins("VETTED_CORS_ORIGINS"); err != nil {
+		return c, err
+	}
+	if c.ScanTimeout, err = envDuration("VETTED_SCAN_TIMEOUT", 10*time.Second); err != nil {
+		return c, err
+	}
+	if c.ScanDNSTimeout, err = envDuration("VETTED_SCAN_DNS_TIMEOUT", 5*time.Second); err != nil {
+		return c, err
+	}
+	if c.ScanConcurrency, err = envInt("VETTED_SCAN_CONCURRENCY", 8); err != nil {
 		return c, err
 	}
 	if c.PublicURL == "" {

@@ -2,7 +2,11 @@ package app
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
 	"log/slog"
+	"os"
 
 	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"
 	"github.com/vetted-dev/vetted/adapters/enrich"
@@ -34,18 +38,78 @@ func openAsynq(_ context.Context, a *App, cfg Config) (ports.JobQueue, func(cont
 	return q, q.Ping, nil
 }
 
-func (a *App) fetcher(cfg Config) *enrich.Fetcher {
-	return enrich.NewFetcher(enrich.FetcherConfig{AllowPrivate: cfg.FetchAllowPrivate, AllowAnyPort: cfg.FetchAllowPrivate})
+// scanDNS is the scanner's DNS client: VETTED_SCAN_RESOLVER, else the
+// system's name servers.
+func scanDNS(cfg Config) (*enrich.DNS, error) {
+	return enrich.NewDNS(enrich.DNSConfig{Server: cfg.ScanResolver, Timeout: cfg.ScanDNSTimeout})
+}
+
+// rootCAs is the system pool plus VETTED_SCAN_ROOT_CAS; nil (the system
+// pool) when that is unset.
+func rootCAs(cfg Config) (*x509.CertPool, error) {
+	if cfg.ScanRootCAs == "" {
+		return nil, nil
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil {
+		pool = x509.NewCertPool()
+	}
+	pem, err := os.ReadFile(cfg.ScanRootCAs)
+	if err != nil {
+		return nil, fmt.Errorf("VETTED_SCAN_ROOT_CAS: %w", err)
+	}
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("VETTED_SCAN_ROOT_CAS: %s holds no PEM certificate", cfg.ScanRootCAs)
+	}
+	return pool, nil
+}
+
+// fetcher is the SSRF-safe client of every outbound fetch; it asks
+// VETTED_SCAN_RESOLVER and trusts VETTED_SCAN_ROOT_CAS when they are set.
+func (a *App) fetcher(cfg Config) (*enrich.Fetcher, error) {
+	fc := enrich.FetcherConfig{AllowPrivate: cfg.FetchAllowPrivate, AllowAnyPort: cfg.FetchAllowPrivate}
+	if cfg.ScanResolver != "" {
+		d, err := scanDNS(cfg)
+		if err != nil {
+			return nil, err
+		}
+		fc.Resolve = d.LookupHost
+	}
+	roots, err := rootCAs(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if roots != nil {
+		fc.TLSConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
+	}
+	return enrich.NewFetcher(fc), nil
 }
 
 func newEnricher(a *App, cfg Config) (ports.Enricher, error) {
-	return enrich.New(enrich.Config{Fetcher: a.fetcher(cfg)}), nil
+	f, err := a.fetcher(cfg)
+	if err != nil {
+		return nil, err
+	}
+	d, err := scanDNS(cfg)
+	if err != nil {
+		return nil, err
+	}
+	roots, err := rootCAs(cfg)
+	if err != nil {
+		return nil, err
+	}
+	s := enrich.NewScanner(enrich.ScanConfig{DNS: d, RootCAs: roots, Timeout: cfg.ScanTimeout, Concurrency: cfg.ScanConcurrency,
+		AllowPrivate: cfg.FetchAllowPrivate})
+	return enrich.New(enrich.Config{Fetcher: f, Scanner: s}), nil
 }
 
 // newIncidentSource reads vendors' status pages and, when configured, a
 // JSON incident feed.
 func newIncidentSource(a *App, cfg Config) (ports.IncidentSource, error) {
-	f := a.fetcher(cfg)
+	f, err := a.fetcher(cfg)
+	if err != nil {
+		return nil, err
+	}
 	sp, err := feeds.NewStatusPage(f, feeds.ProfileStatusURL(a.Store))
 	if err != nil {
 		return nil, err

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -246,29 +248,37 @@ func (s *Service) runEnrichJob(ctx context.Context, p outbox.Enrich) error {
 		cur = *view.Profile
 	}
 	secs, _ := vendor.ParseSections(p.Sections)
-	res, eerr := s.d.Enricher.Enrich(ctx, view.Vendor, cur, secs)
-	if eerr != nil {
-		return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status, j.Error = run.StatusFailed, eerr.Error() })
+	wantScores := slices.Contains(secs, vendor.SectionScores)
+	secs = slices.DeleteFunc(secs, func(sec vendor.Section) bool { return sec == vendor.SectionScores })
+	res := ports.EnrichResult{Profile: cur}
+	if len(secs) > 0 {
+		var eerr error
+		if res, eerr = s.d.Enricher.Enrich(ctx, view.Vendor, cur, secs); eerr != nil {
+			return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status, j.Error = run.StatusFailed, eerr.Error() })
+		}
 	}
+	var prof vendor.Profile
 	err = s.d.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
-		prof := res.Profile
+		prof = res.Profile
 		prof.VendorID, prof.ID = view.Vendor.ID, cur.ID
 		prof.UpdatedAt = s.now()
-		if err := tx.Profiles().Save(ctx, prof); err != nil {
-			return err
-		}
 		if res.Instances != nil {
 			if err := tx.Profiles().ReplaceInstances(ctx, view.Vendor.ID, res.Instances); err != nil {
 				return err
 			}
 		}
-		return nil
+		if wantScores || res.Instances != nil {
+			if err := s.rate(ctx, tx, &prof, res.Instances); err != nil {
+				return err
+			}
+		}
+		return tx.Profiles().Save(ctx, prof)
 	})
 	if err != nil {
 		return err
 	}
 	failed := []string{}
-	for sec, st := range res.Profile.Enrichment {
+	for sec, st := range prof.Enrichment {
 		if st.Status == run.StatusFailed {
 			failed = append(failed, string(sec)+": "+st.Error)
 		}
@@ -279,6 +289,46 @@ func (s *Service) runEnrichJob(ctx context.Context, p outbox.Enrich) error {
 			j.Error = strings.Join(failed, "; ")
 		}
 	})
+}
+
+// Failures of the scores section: never scanned, or no check could run.
+const (
+	errNoScan       = "no security scan yet; run the security section first"
+	errNothingRated = "no security check could run (see the vendor's security instances); no rating"
+)
+
+// rate computes the scores group and the latest GRC assessment from the
+// security instances (the scan's when it ran now, else the stored ones) and
+// keeps the assessment in the history. Scores always follow the latest
+// scan, so it runs whenever a scan replaced the instances, requested or not.
+func (s *Service) rate(ctx context.Context, tx ports.Tx, prof *vendor.Profile, scanned []vendor.SecurityInstance) error {
+	is := scanned
+	if is == nil {
+		var err error
+		if is, err = tx.Profiles().Instances(ctx, prof.VendorID); err != nil {
+			return fmt.Errorf("rate vendor %s: %w", prof.VendorID, err)
+		}
+	}
+	now := s.now()
+	st := vendor.SectionStatus{Status: run.StatusDone, UpdatedAt: now, Source: "security_instances"}
+	g := prof.ApplyRating(is, now)
+	switch {
+	case len(is) == 0:
+		st.Status, st.Error = run.StatusFailed, errNoScan
+	case g == nil:
+		st.Status, st.Error = run.StatusFailed, errNothingRated
+	}
+	if prof.Enrichment == nil {
+		prof.Enrichment = map[vendor.Section]vendor.SectionStatus{}
+	}
+	prof.Enrichment[vendor.SectionScores] = st
+	if g == nil {
+		return nil
+	}
+	if err := tx.Profiles().AddGRCAssessment(ctx, prof.VendorID, *g); err != nil {
+		return fmt.Errorf("rate vendor %s: %w", prof.VendorID, err)
+	}
+	return nil
 }
 
 // ReenrichStale queues a run for profiles not updated within maxAge.
@@ -346,8 +396,9 @@ func (s *Service) PatchVendor(ctx context.Context, a Actor, idOrName string, pat
 	return view, err
 }
 
-// DeleteVendor removes a vendor's profile and its security instances
-// (platform admins); the directory entry and every list membership stay.
+// DeleteVendor removes a vendor's profile, its security instances and its
+// GRC assessment history (platform admins); the directory entry and every
+// list membership stay.
 func (s *Service) DeleteVendor(ctx context.Context, a Actor, idOrName string) (vendor.Vendor, error) {
 	if err := requirePlatformAdmin(a); err != nil {
 		return vendor.Vendor{}, err

@@ -257,8 +257,12 @@ var incidentCases = []testCase{
 		})
 		sameIDSet(t, "latest", incidentIDs(latest), []uuid.UUID{made[2].ID, made[4].ID, made[3].ID})
 		for _, empty := range []func(ctx context.Context, tx ports.Tx) ([]vendor.Incident, error){
-			func(ctx context.Context, tx ports.Tx) ([]vendor.Incident, error) { return tx.Incidents().Recent(ctx, nil, 5) },
-			func(ctx context.Context, tx ports.Tx) ([]vendor.Incident, error) { return tx.Incidents().Latest(ctx, nil) },
+			func(ctx context.Context, tx ports.Tx) ([]vendor.Incident, error) {
+				return tx.Incidents().Recent(ctx, nil, 5)
+			},
+			func(ctx context.Context, tx ports.Tx) ([]vendor.Incident, error) {
+				return tx.Incidents().Latest(ctx, nil)
+			},
 			func(ctx context.Context, tx ports.Tx) ([]vendor.Incident, error) {
 				return tx.Incidents().Recent(ctx, []uuid.UUID{vs[3].ID}, 5)
 			},

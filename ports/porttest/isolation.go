@@ -53,6 +53,20 @@ var isolationCases = []testCase{
 		equal(t, "grade", again.LatestGRC.Grade, "B")
 		sameStrings(t, "findings", again.LatestGRC.DomainScores[0].Findings, []string{"soc2"})
 	}},
+	{"GRC history", func(t *testing.T, f *fixture) {
+		v := f.vendors("Acme")[0]
+		a := f.grcAssessment(70, f.tick())
+		addGRC(f, v.ID, a)
+		scribble(a.DomainScores[0].Findings)
+		scribble(a.EvidenceSummaries)
+		got := grcHistory(f, v.ID)
+		scribble(got[0].DomainScores[0].Findings)
+		got[0].Citations[0].URL = "scribbled"
+		again := grcHistory(f, v.ID)[0]
+		sameStrings(t, "findings", again.DomainScores[0].Findings, []string{"spf_missing"})
+		sameStrings(t, "summaries", again.EvidenceSummaries, []string{"No SPF record (medium): acme.test has no v=spf1 TXT record"})
+		equal(t, "citation", again.Citations[0].URL, "dns:acme.test?type=TXT")
+	}},
 	{"assessment data collected and profile id", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
 		l := f.list(a.ID, vendorlist.MasterList)

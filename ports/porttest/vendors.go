@@ -2,7 +2,10 @@ package porttest
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
@@ -161,6 +164,44 @@ func loadInstances(f *fixture, vendorID uuid.UUID) []vendor.SecurityInstance {
 	})
 }
 
+// grcAssessment is an assessment with one domain, one citation and the
+// score as its only distinguishing mark.
+func (f *fixture) grcAssessment(score int, at time.Time) vendor.GRCAssessment {
+	return vendor.GRCAssessment{AggregateScore: score, Grade: vendor.Grade(score), Recommendation: vendor.Recommend(score, "", 1),
+		DomainScores:      []vendor.DomainScore{{Domain: "email_security", Score: score, Weight: 1, Findings: []string{"spf_missing"}}},
+		EvidenceSummaries: []string{"No SPF record (medium): acme.test has no v=spf1 TXT record"},
+		Citations:         []vendor.Citation{{URL: "dns:acme.test?type=TXT", Title: "SPF record (RFC 7208)", RetrievedAt: at}},
+		AssessedAt:        at}
+}
+
+func addGRC(f *fixture, vendorID uuid.UUID, as ...vendor.GRCAssessment) {
+	f.t.Helper()
+	f.write(func(ctx context.Context, tx ports.Tx) error {
+		for _, a := range as {
+			if err := tx.Profiles().AddGRCAssessment(ctx, vendorID, a); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func grcHistory(f *fixture, vendorID uuid.UUID) []vendor.GRCAssessment {
+	f.t.Helper()
+	return load(f, func(ctx context.Context, tx ports.Tx) ([]vendor.GRCAssessment, error) {
+		return tx.Profiles().GRCAssessments(ctx, vendorID)
+	})
+}
+
+// grcScores lists the aggregate scores of a history, as text.
+func grcScores(as []vendor.GRCAssessment) string {
+	var b strings.Builder
+	for _, a := range as {
+		fmt.Fprintf(&b, "%d ", a.AggregateScore)
+	}
+	return strings.TrimSpace(b.String())
+}
+
 var profileCases = []testCase{
 	{"ListByVendors returns the profiles of the vendors that have one", func(t *testing.T, f *fixture) {
 		vs := f.vendors("Acme", "Beta", "Custom")
@@ -176,6 +217,54 @@ var profileCases = []testCase{
 			return tx.Profiles().ListByVendors(ctx, nil)
 		})
 		equal(t, "no vendors", len(none), 0)
+	}},
+	{"GRC history: newest first, later added first among equal times, per vendor", func(t *testing.T, f *fixture) {
+		vs := f.vendors("Acme", "Beta")
+		f.profile(vs[0].ID)
+		equal(t, "empty history", len(grcHistory(f, vs[0].ID)), 0)
+		t1, t2 := f.tick(), f.tick()
+		addGRC(f, vs[0].ID, f.grcAssessment(70, t1), f.grcAssessment(90, t2))
+		addGRC(f, vs[0].ID, f.grcAssessment(80, t1))
+		addGRC(f, vs[1].ID, f.grcAssessment(10, t2))
+		got := grcHistory(f, vs[0].ID)
+		equal(t, "scores", grcScores(got), "90 80 70")
+		a := got[0]
+		sameTime(t, "assessed_at", a.AssessedAt, t2)
+		equal(t, "grade", a.Grade, "A")
+		equal(t, "recommendation", a.Recommendation, "approve")
+		if len(a.DomainScores) != 1 || a.DomainScores[0].Domain != "email_security" || a.DomainScores[0].Weight != 1 {
+			t.Fatalf("domain scores: got %+v", a.DomainScores)
+		}
+		sameStrings(t, "findings", a.DomainScores[0].Findings, []string{"spf_missing"})
+		sameStrings(t, "summaries", a.EvidenceSummaries, []string{"No SPF record (medium): acme.test has no v=spf1 TXT record"})
+		if len(a.Citations) != 1 || a.Citations[0].URL != "dns:acme.test?type=TXT" || !a.Citations[0].RetrievedAt.Equal(t2) {
+			t.Fatalf("citations: got %+v", a.Citations)
+		}
+		equal(t, "other vendor's history", grcScores(grcHistory(f, vs[1].ID)), "10")
+	}},
+	{"GRC history: a unit of work that fails leaves none; an unknown vendor is not found", func(t *testing.T, f *fixture) {
+		v := f.vendors("Acme")[0]
+		err := f.try(func(ctx context.Context, tx ports.Tx) error {
+			if err := tx.Profiles().AddGRCAssessment(ctx, v.ID, f.grcAssessment(50, f.tick())); err != nil {
+				return err
+			}
+			return errBoom
+		})
+		wantErr(t, "failed unit", err, errBoom)
+		equal(t, "history after rollback", len(grcHistory(f, v.ID)), 0)
+		err = f.try(func(ctx context.Context, tx ports.Tx) error {
+			return tx.Profiles().AddGRCAssessment(ctx, newID(), f.grcAssessment(50, f.tick()))
+		})
+		wantErr(t, "unknown vendor", err, core.ErrNotFound)
+	}},
+	{"GRC history: Delete removes it with the profile", func(t *testing.T, f *fixture) {
+		vs := f.vendors("Acme", "Beta")
+		f.profile(vs[0].ID)
+		addGRC(f, vs[0].ID, f.grcAssessment(70, f.tick()))
+		addGRC(f, vs[1].ID, f.grcAssessment(60, f.tick()))
+		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Profiles().Delete(ctx, vs[0].ID) })
+		equal(t, "history after Delete", len(grcHistory(f, vs[0].ID)), 0)
+		equal(t, "other vendor's history", len(grcHistory(f, vs[1].ID)), 1)
 	}},
 	{"Save then Get and GetByID; absent is not found", func(t *testing.T, f *fixture) {
 		v := f.vendors("Acme")[0]

@@ -46,6 +46,7 @@ type Option func(*options)
 
 type options struct {
 	realMail  bool
+	realScan  bool
 	store     func(t testing.TB) ports.Store
 	rateLimit float64
 	cfg       func(*app.Config)
@@ -59,6 +60,11 @@ func WithStore(open func(t testing.TB) ports.Store) Option {
 // WithConfiguredMailer sends mail with the mailer the configuration builds
 // (SMTP when SMTPURL is set) instead of the recording mailbox.
 func WithConfiguredMailer() Option { return func(o *options) { o.realMail = true } }
+
+// WithConfiguredEnricher enriches with the enricher the configuration
+// builds (the real scanner; point it at a fixture world with WithConfig)
+// instead of the fake.
+func WithConfiguredEnricher() Option { return func(o *options) { o.realScan = true } }
 
 // WithRateLimit sets the per-caller rate limit (requests per second).
 func WithRateLimit(rps float64) Option { return func(o *options) { o.rateLimit = rps } }
@@ -104,6 +110,9 @@ func New(t testing.TB, opts ...Option) *Env {
 	}
 	if o.realMail {
 		ov.Mailer = nil
+	}
+	if o.realScan {
+		ov.Enricher = nil
 	}
 	a, err := app.Build(context.Background(), cfg, ov)
 	if err != nil {

@@ -1,0 +1,65 @@
+package enrich_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/adapters/enrich"
+	"github.com/vetted-dev/vetted/adapters/enrich/scantest"
+	"github.com/vetted-dev/vetted/core/vendor"
+)
+
+// BenchmarkScan500 scans 500 vendors at once against the fixture world
+// (every site but the one whose DNS never answers), through one Scanner
+// that runs at most 16 scans at a time. One op is the whole batch; target
+// under 60 s. It fails if the sites ever serve more requests at once than
+// 16 scans can make (two each: port 80 beside the MTA-STS policy).
+//
+//	go test -run '^$' -bench Scan500 -benchtime 1x ./enrich/
+func BenchmarkScan500(b *testing.B) {
+	const vendors, concurrency = 500, 16
+	var sites []scantest.Site
+	for _, s := range worldSites() {
+		if s.site.DNS != scantest.DNSTimeout {
+			sites = append(sites, s.site)
+		}
+	}
+	w := scantest.Start(b, sites...)
+	e := enrich.New(enrich.Config{Scanner: worldScanner(b, w, true, concurrency)})
+	vs := make([]vendor.Vendor, vendors)
+	for i := range vs {
+		domain := fmt.Sprintf("v%d.%s", i, sites[i%len(sites)].Domain)
+		v, err := vendor.New(uuid.New(), domain, "https://"+domain+"/", time.Now())
+		if err != nil {
+			b.Fatal(err)
+		}
+		vs[i] = v
+	}
+	var instances atomic.Int64
+	b.ResetTimer()
+	for b.Loop() {
+		w.ResetPeak()
+		var wg sync.WaitGroup
+		for _, v := range vs {
+			wg.Go(func() {
+				res, err := e.Enrich(context.Background(), v, vendor.NewProfile(uuid.New(), v.ID, time.Now()), []vendor.Section{vendor.SectionSecurity})
+				if err != nil || len(res.Instances) == 0 {
+					b.Errorf("%s: %v, %d instances", v.Name, err, len(res.Instances))
+				}
+				instances.Add(int64(len(res.Instances)))
+			})
+		}
+		wg.Wait()
+		if p := w.Peak(); p > 2*concurrency {
+			b.Fatalf("%d requests at once, more than %d scans can make", p, concurrency)
+		}
+	}
+	b.ReportMetric(float64(w.Peak()), "peak-requests")
+	b.ReportMetric(float64(vendors*b.N)/b.Elapsed().Seconds(), "vendors/s")
+	b.ReportMetric(float64(instances.Load())/float64(vendors*b.N), "instances/vendor")
+}

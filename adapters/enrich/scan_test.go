@@ -1,0 +1,370 @@
+package enrich_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/adapters/enrich"
+	"github.com/vetted-dev/vetted/adapters/enrich/scantest"
+	"github.com/vetted-dev/vetted/core/vendor"
+)
+
+// goodCodes is what the hardened site of scantest.Good records: positives only.
+var goodCodes = []string{"hsts_preload_ready", "security_txt_present", "dmarc_enforced", "mta_sts_enforced", "caa_present",
+	"privacy_policy_found", "terms_found", "trust_center_found", "status_page_found"}
+
+// webNotChecked are the not-checked codes of every check on ports 80/443.
+var webNotChecked = []string{"https_not_checked", "http_redirect_not_checked", "hsts_not_checked", "csp_not_checked",
+	"x_frame_options_not_checked", "x_content_type_options_not_checked", "server_version_not_checked", "security_txt_not_checked",
+	"tls_certificate_not_checked", "tls_protocol_not_checked", "privacy_policy_not_checked", "terms_not_checked",
+	"trust_center_not_checked", "status_page_not_checked"}
+
+var dnsNotChecked = []string{"spf_not_checked", "dmarc_not_checked", "mta_sts_not_checked", "caa_not_checked"}
+
+func plus(base []string, more ...string) []string { return append(slices.Clone(base), more...) }
+
+// worldSite is a site of the fixture world with the exact codes a scan of
+// it must record, and words the evidence of some codes must contain.
+type worldSite struct {
+	site     scantest.Site
+	domain   string // scanned instead of site.Domain when set (a name the world does not know)
+	want     []string
+	evidence map[string]string
+	rated    bool
+}
+
+func worldSites() []worldSite {
+	fair := scantest.Good("fair.test")
+	fair.TLS = scantest.TLSExpiring
+	fair.Headers = map[string]string{
+		"Strict-Transport-Security": "max-age=86400",
+		"Content-Security-Policy":   "default-src 'self' 'unsafe-inline'",
+		"X-Frame-Options":           "DENY",
+		"X-Content-Type-Options":    "nosniff",
+	}
+	fair.SecurityTxt = "Contact: mailto:security@fair.test\nExpires: 2020-01-01T00:00:00Z\n"
+	fair.Home = `<html><body><a href="/privacy">Privacy</a> <a href="/terms">Terms of Use</a></body></html>`
+	// Longer than one 255-byte TXT string: the reader must join the pieces
+	// or lose the ~all at its end.
+	long := "v=spf1 include:_spf.mail.test"
+	for i := range 30 {
+		long += fmt.Sprintf(" ip4:192.0.2.%d", i)
+	}
+	fair.TXT = []string{long + " ~all"}
+	fair.DMARC = []string{"v=DMARC1; p=none; rua=mailto:d@fair.test"}
+	fair.MTASTS, fair.MTASTSPolicy, fair.DNSSEC = nil, "", false
+
+	weak := scantest.Weak("weak.test")
+
+	nohttps := scantest.Good("nohttps.test")
+	nohttps.TLS, nohttps.HTTP, nohttps.Headers = scantest.TLSNone, scantest.HTTPServe, nil
+	nohttps.Home = `<html><body><a href="/privacy-policy">Privacy</a></body></html>`
+	nohttps.MX, nohttps.MTASTS = nil, nil
+
+	with := func(domain string, f func(*scantest.Site)) scantest.Site {
+		s := scantest.Good(domain)
+		f(&s)
+		return s
+	}
+	unreachable := with("unreachable.test", func(s *scantest.Site) { s.Unreachable, s.CAA = true, nil })
+
+	return []worldSite{
+		{site: scantest.Good("good.test"), want: goodCodes, rated: true,
+			evidence: map[string]string{"dmarc_enforced": "(DNSSEC-validated)", "mta_sts_enforced": "mode: enforce", "caa_present": `issue "letsencrypt.org"`}},
+		{site: fair, rated: true, want: []string{"tls_cert_expiring_soon", "hsts_short_max_age", "csp_unsafe", "security_txt_expired",
+			"spf_softfail", "dmarc_policy_none", "mta_sts_missing", "caa_present", "privacy_policy_found", "terms_found"},
+			evidence: map[string]string{"tls_cert_expiring_soon": "expires in 10 days", "csp_unsafe": "'unsafe-inline' in default-src", "spf_softfail": "~all"}},
+		{site: weak, rated: true, want: []string{"tls_protocol_weak", "http_not_redirected", "hsts_missing", "csp_missing",
+			"x_frame_options_missing", "x_content_type_options_missing", "server_version_disclosed", "security_txt_missing",
+			"spf_missing", "dmarc_missing", "mta_sts_missing", "caa_missing"},
+			evidence: map[string]string{"tls_protocol_weak": "TLS 1.", "server_version_disclosed": "Apache/2.4.41", "http_not_redirected": "HTTP 200",
+				"security_txt_missing": "HTTP 404"}},
+		{site: nohttps, rated: true, want: []string{"https_missing", "http_not_redirected", "csp_missing", "x_frame_options_missing",
+			"x_content_type_options_missing", "hsts_not_checked", "security_txt_not_checked", "tls_certificate_not_checked",
+			"tls_protocol_not_checked", "dmarc_enforced", "mta_sts_not_checked", "caa_present", "privacy_policy_found"},
+			evidence: map[string]string{"https_missing": "connection refused", "mta_sts_not_checked": "no MX record"}},
+		{site: with("expired.test", func(s *scantest.Site) { s.TLS = scantest.TLSExpired }), rated: true, want: plus(goodCodes, "tls_cert_expired"),
+			evidence: map[string]string{"tls_cert_expired": "expired"}},
+		{site: with("selfsigned.test", func(s *scantest.Site) { s.TLS = scantest.TLSSelfSigned }), rated: true, want: plus(goodCodes, "tls_cert_untrusted"),
+			evidence: map[string]string{"tls_cert_untrusted": "unknown authority"}},
+		{site: with("mismatch.test", func(s *scantest.Site) { s.TLS = scantest.TLSMismatch }), rated: true, want: plus(goodCodes, "tls_cert_hostname_mismatch"),
+			evidence: map[string]string{"tls_cert_hostname_mismatch": "other.invalid"}},
+		{site: with("permissive.test", func(s *scantest.Site) { s.TXT = []string{"v=spf1 mx +all"} }), rated: true, want: plus(goodCodes, "spf_permissive")},
+		{site: with("malformed.test", func(s *scantest.Site) { s.TXT = []string{"v=spf1 ip4:300.1.1.1 -all"} }), rated: true, want: plus(goodCodes, "spf_malformed")},
+		{site: unreachable, rated: true, want: plus(webNotChecked, "dmarc_enforced", "mta_sts_not_checked", "caa_missing"),
+			evidence: map[string]string{"https_not_checked": "connection refused", "mta_sts_not_checked": "connection refused"}},
+		{site: with("servfail.test", func(s *scantest.Site) { s.DNS = scantest.DNSServfail }), want: plus(webNotChecked, dnsNotChecked...),
+			evidence: map[string]string{"https_not_checked": "SERVFAIL", "spf_not_checked": "SERVFAIL"}},
+		{site: with("timeout.test", func(s *scantest.Site) { s.DNS = scantest.DNSTimeout }), want: plus(webNotChecked, dnsNotChecked...),
+			evidence: map[string]string{"https_not_checked": "timeout", "caa_not_checked": "timeout"}},
+		{site: scantest.Site{Domain: "elsewhere.test"}, domain: "gone.test", want: plus(webNotChecked, dnsNotChecked...),
+			evidence: map[string]string{"https_not_checked": "NXDOMAIN", "spf_not_checked": "gone.test does not exist (NXDOMAIN)"}},
+	}
+}
+
+// worldScanner is a scanner that asks only the world.
+func worldScanner(t testing.TB, w *scantest.World, allowPrivate bool, concurrency int) *enrich.Scanner {
+	t.Helper()
+	d, err := enrich.NewDNS(enrich.DNSConfig{Server: w.Resolver, Timeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return enrich.NewScanner(enrich.ScanConfig{DNS: d, RootCAs: w.Roots, Timeout: 3 * time.Second, AllowPrivate: allowPrivate, Concurrency: concurrency})
+}
+
+func scanVendor(t testing.TB, e *enrich.Enricher, domain string) (vendor.Vendor, vendor.Profile, []vendor.SecurityInstance) {
+	t.Helper()
+	v, err := vendor.New(uuid.New(), domain, "https://"+domain+"/", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.Enrich(context.Background(), v, vendor.NewProfile(uuid.New(), v.ID, time.Now()), []vendor.Section{vendor.SectionSecurity})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v, res.Profile, res.Instances
+}
+
+// TestScanWorld scans every site of the fixture world and checks the exact
+// set of codes it records, that every instance is complete, which sites
+// are rated at all, and that a worse site never rates higher.
+func TestScanWorld(t *testing.T) {
+	t.Parallel()
+	sites := worldSites()
+	var all []scantest.Site
+	for _, s := range sites {
+		all = append(all, s.site)
+	}
+	w := scantest.Start(t, all...)
+	e := enrich.New(enrich.Config{Scanner: worldScanner(t, w, true, 4)})
+
+	type scanned struct {
+		codes  []string
+		rating *int
+	}
+	results := make([]scanned, len(sites))
+	t.Run("sites", func(t *testing.T) {
+		for i, s := range sites {
+			domain := cmpOr(s.domain, s.site.Domain)
+			t.Run(domain, func(t *testing.T) {
+				t.Parallel()
+				v, prof, is := scanVendor(t, e, domain)
+				var codes []string
+				for _, in := range is {
+					codes = append(codes, in.Code)
+					info, ok := vendor.LookupCode(in.Code)
+					if !ok || in.Kind != info.Kind || in.Category != info.Category || in.Severity != info.Severity || in.Title != info.Title {
+						t.Errorf("instance %+v does not match the catalog %+v", in, info)
+					}
+					if in.ID == uuid.Nil || in.VendorID != v.ID || in.Evidence == "" || in.ObservedAt.IsZero() {
+						t.Errorf("incomplete instance %+v", in)
+					}
+					if in.Source == "" {
+						t.Errorf("%s has no source", in.Code)
+					}
+					if word, ok := s.evidence[in.Code]; ok && !strings.Contains(in.Evidence, word) {
+						t.Errorf("%s evidence %q lacks %q", in.Code, in.Evidence, word)
+					}
+				}
+				got, want := slices.Sorted(slices.Values(codes)), slices.Sorted(slices.Values(s.want))
+				if !slices.Equal(got, want) {
+					t.Fatalf("codes =\n %v\nwant\n %v", got, want)
+				}
+				st := prof.Enrichment[vendor.SectionSecurity]
+				if s.rated != (st.Status == "done") {
+					t.Errorf("security section = %+v, rated %v", st, s.rated)
+				}
+				r := vendor.Rate(is)
+				if s.rated != (r.Score != nil) {
+					t.Errorf("rating = %v, want rated %v", r.Score, s.rated)
+				}
+				results[i] = scanned{codes: codes, rating: r.Score}
+				if r.Score != nil {
+					t.Logf("rating %d (%s), domains %+v", *r.Score, vendor.Recommend(*r.Score, r.Worst, r.Coverage), r.Domains)
+				}
+			})
+		}
+	})
+	if t.Failed() {
+		return
+	}
+	byDomain := map[string]scanned{}
+	for i, s := range sites {
+		byDomain[cmpOr(s.domain, s.site.Domain)] = results[i]
+	}
+	// The hand-made order of the three graded sites.
+	if g, f, wk := *byDomain["good.test"].rating, *byDomain["fair.test"].rating, *byDomain["weak.test"].rating; !(g == 100 && g > f && f > wk) {
+		t.Errorf("ratings good %d, fair %d, weak %d: want 100 > fair > weak", g, f, wk)
+	}
+	// Monotonicity over every pair: a site whose findings include another's,
+	// with no more positives and the same checks run, rates no higher.
+	split := func(codes []string) (bad, good, skipped []string) {
+		for _, c := range codes {
+			info, _ := vendor.LookupCode(c)
+			switch {
+			case vendor.IsNotChecked(c):
+				skipped = append(skipped, c)
+			case info.Kind == vendor.KindFinding:
+				bad = append(bad, c)
+			default:
+				good = append(good, c)
+			}
+		}
+		return bad, good, skipped
+	}
+	subset := func(a, b []string) bool {
+		for _, x := range a {
+			if !slices.Contains(b, x) {
+				return false
+			}
+		}
+		return true
+	}
+	pairs := 0
+	for da, a := range byDomain {
+		for db, b := range byDomain {
+			if da == db || a.rating == nil || b.rating == nil {
+				continue
+			}
+			aBad, aGood, aSkip := split(a.codes)
+			bBad, bGood, bSkip := split(b.codes)
+			if subset(aBad, bBad) && subset(bGood, aGood) && subset(aSkip, bSkip) && subset(bSkip, aSkip) {
+				pairs++
+				if *b.rating > *a.rating {
+					t.Errorf("%s (%d) is worse than %s (%d) but rates higher", db, *b.rating, da, *a.rating)
+				}
+			}
+		}
+	}
+	if pairs < 6 {
+		t.Errorf("only %d comparable pairs: the world no longer tests monotonicity", pairs)
+	}
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// TestScanFillsProfile checks the signals and links a scan of the good
+// site leaves on the profile, and that a blind scan leaves the signals
+// unknown rather than false.
+func TestScanFillsProfile(t *testing.T) {
+	t.Parallel()
+	w := scantest.Start(t, scantest.Good("good.test"))
+	blind := scantest.Good("blind.test")
+	blind.DNS = scantest.DNSServfail
+	w2 := scantest.Start(t, blind)
+	e := enrich.New(enrich.Config{Scanner: worldScanner(t, w, true, 2)})
+	_, p, _ := scanVendor(t, e, "good.test")
+	sig := p.Security.ExternalSignals
+	for name, b := range map[string]*bool{"tls": sig.TLS, "hsts": sig.HSTS, "security_headers": sig.SecurityHeaders, "spf": sig.SPF,
+		"dmarc": sig.DMARC, "dnssec": sig.DNSSEC, "caa": sig.CAA, "mta_sts": sig.MTASTS, "security_txt": sig.SecurityTxt} {
+		if b == nil || !*b {
+			t.Errorf("signal %s = %v, want true", name, b)
+		}
+	}
+	if _, err := time.Parse(time.RFC3339, sig.TLSExpiresAt); err != nil {
+		t.Errorf("tls_expires_at = %q", sig.TLSExpiresAt)
+	}
+	for field, got := range map[string]string{
+		"https://good.test/legal/privacy": p.Privacy.PrivacyPolicyURL, "https://good.test/legal/terms": p.Company.TosURL,
+		"https://trust.good.test/": p.Security.TrustCenterURL, "https://status.good.test/": p.Security.StatusPageURL,
+	} {
+		if got != field {
+			t.Errorf("link = %q, want %q", got, field)
+		}
+	}
+
+	e2 := enrich.New(enrich.Config{Scanner: worldScanner(t, w2, true, 2)})
+	_, p, is := scanVendor(t, e2, "blind.test")
+	if p.Security.ExternalSignals != (vendor.ExternalSignals{}) {
+		t.Errorf("signals of a blind scan = %+v, want all unknown", p.Security.ExternalSignals)
+	}
+	if st := p.Enrichment[vendor.SectionSecurity]; st.Status != "failed" || !strings.Contains(st.Error, "no security check could run") || !strings.Contains(st.Error, "SERVFAIL") {
+		t.Errorf("security section = %+v", st)
+	}
+	if len(is) != len(vendor.Checks()) {
+		t.Errorf("%d instances, want one not-checked signal per check", len(is))
+	}
+}
+
+// TestScanRefusesPrivateTargets scans the good site with the fetch policy
+// on (loopback refused): no connection is made, every web check says why,
+// and the DNS checks still run.
+func TestScanRefusesPrivateTargets(t *testing.T) {
+	t.Parallel()
+	w := scantest.Start(t, scantest.Good("good.test"))
+	e := enrich.New(enrich.Config{Scanner: worldScanner(t, w, false, 1)})
+	_, _, is := scanVendor(t, e, "good.test")
+	want := plus(webNotChecked, "dmarc_enforced", "caa_present", "mta_sts_not_checked")
+	var got []string
+	for _, in := range is {
+		got = append(got, in.Code)
+		if vendor.IsNotChecked(in.Code) && !strings.Contains(in.Evidence, "refused: "+w.Addr("good.test").String()+" is a loopback address") {
+			t.Errorf("%s evidence = %q", in.Code, in.Evidence)
+		}
+	}
+	if !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want))) {
+		t.Fatalf("codes = %v\nwant %v", got, want)
+	}
+	if w.Peak() != 0 {
+		t.Fatalf("a refused scan reached the site (%d requests)", w.Peak())
+	}
+}
+
+// TestScanConcurrencyIsBounded holds every request of the world while ten
+// scans start through a scanner that runs two at a time: two requests
+// arrive (one per running scan: the site receives no mail, so no MTA-STS
+// policy is fetched) and no third while they are held; released, all ten
+// finish.
+func TestScanConcurrencyIsBounded(t *testing.T) {
+	t.Parallel()
+	site := scantest.Good("busy.test")
+	site.MX = nil
+	w := scantest.Start(t, site)
+	e := enrich.New(enrich.Config{Scanner: worldScanner(t, w, true, 2)})
+	release := w.Hold()
+	defer release()
+	done := make(chan int, 10)
+	for i := range 10 {
+		go func() {
+			_, _, is := scanVendor(t, e, fmt.Sprintf("v%d.busy.test", i))
+			done <- len(is)
+		}()
+	}
+	waitFor(t, func() bool { return w.InFlight() >= 2 })
+	// Give a scan that slipped past the limit time to show up.
+	time.Sleep(200 * time.Millisecond)
+	if n := w.InFlight(); n != 2 {
+		t.Fatalf("%d requests held at once, want 2", n)
+	}
+	release()
+	for range 10 {
+		if n := <-done; n == 0 {
+			t.Error("a scan recorded nothing")
+		}
+	}
+	if p := w.Peak(); p > 2 {
+		t.Fatalf("peak %d requests at once, want at most 2", p)
+	}
+}
+
+// waitFor polls cond until it holds, failing after 10 s.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not reached in 10 s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
