@@ -9,12 +9,14 @@ package api
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humachi"
 	"github.com/go-chi/chi/v5"
+	"github.com/vetted-dev/vetted/apps/obs"
 	"github.com/vetted-dev/vetted/core/service"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -36,6 +38,11 @@ type Options struct {
 	// RateLimit is requests per second per caller (0 = 20); Burst defaults to 5x.
 	RateLimit float64
 	Burst     int
+	// Logger is the base of the request-scoped loggers and of the access
+	// log; nil is slog.Default().
+	Logger *slog.Logger
+	// Metrics, when set, records request durations by route and status.
+	Metrics *obs.Metrics
 }
 
 // Server is the HTTP app.
@@ -45,6 +52,8 @@ type Server struct {
 	api     huma.API
 	router  chi.Router
 	limiter *limiter
+	log     *slog.Logger
+	handler http.Handler
 }
 
 // New builds the HTTP app over the service.
@@ -62,7 +71,12 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 		opts.Burst = int(opts.RateLimit * 5)
 	}
 	r := chi.NewMux()
-	s := &Server{svc: svc, opts: opts, router: r, limiter: newLimiter(opts.RateLimit, opts.Burst)}
+	s := &Server{svc: svc, opts: opts, router: r, limiter: newLimiter(opts.RateLimit, opts.Burst), log: opts.Logger}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	r.Use(s.observe) // before any route: chi refuses middleware after
+	s.handler = traced(r)
 	s.api = humachi.New(r, Config())
 	s.api.UseMiddleware(s.authenticate)
 	s.register()
@@ -85,7 +99,7 @@ func Config() huma.Config {
 }
 
 // Handler returns the http.Handler.
-func (s *Server) Handler() http.Handler { return s.router }
+func (s *Server) Handler() http.Handler { return s.handler }
 
 // API returns the huma API (for OpenAPI generation).
 func (s *Server) API() huma.API { return s.api }

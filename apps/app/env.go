@@ -164,7 +164,9 @@ func (e *envReader) level(k string, def slog.Level) slog.Level {
 	return l
 }
 
-// redact hides a URL's password so that an error message can be logged.
+// Redact hides a URL's password so that it can be printed or logged.
+func Redact(v string) string { return redact(v) }
+
 func redact(v string) string {
 	u, err := url.Parse(v)
 	if err != nil {
