@@ -84,6 +84,7 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 		r.Handle(opts.BlobsPath+"*", opts.Blobs)
 	}
 	s.registerLinks(r)
+	registerDocs(r, Config().Info.Title)
 	return s, nil
 }
 
@@ -91,6 +92,7 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 func Config() huma.Config {
 	cfg := huma.DefaultConfig("Vetted API", Version)
 	cfg.CreateHooks = nil // no $schema links in bodies: plain JSON answers
+	cfg.DocsPath = ""     // /docs is served offline by registerDocs (docs.go)
 	cfg.Info.Description = "Third-party vendor risk management: vendor directory, vendor lists, assessments, evidence, subscribers and incident alerts."
 	cfg.Components.SecuritySchemes = map[string]*huma.SecurityScheme{
 		bearerScheme: {Type: "http", Scheme: "bearer", BearerFormat: "JWT"},
