@@ -80,7 +80,11 @@ func serveCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 			fmt.Fprintf(e.stdout, "\nDev platform-admin token (valid 30 days, for this process's secret):\n\n  export TOKEN=%s\n\n", tok)
 			fmt.Fprintf(e.stdout, "Try: curl -s -H \"Authorization: Bearer $TOKEN\" %s/accounts\n\n", cfg.PublicURL)
 		}
-		return a.Serve(ctx, ln)
+		if err := a.Serve(ctx, ln); err != nil {
+			return err
+		}
+		log.Info("vetted stopped")
+		return nil
 	}
 }
 
