@@ -47,11 +47,14 @@ func importCmd(fs *flag.FlagSet, e env) func(context.Context) error {
 			return usageError{fmt.Errorf("import: give --token or set %s", envToken)}
 		}
 		if !*quiet {
-			bar := newBar(e.stderr, *dryRun)
-			o.Progress = func(done, total int) {
-				bar.ChangeMax(total)
-				_ = bar.Set(done)
+			// A bar of known length: progressbar's spinner mode (unknown
+			// length) renders from a goroutine of its own without locking.
+			total, err := csvimport.Count(*file)
+			if err != nil {
+				return err
 			}
+			bar := newBar(e.stderr, total, *dryRun)
+			o.Progress = func(done, _ int) { _ = bar.Set(done) }
 			defer bar.Close()
 		}
 		start := time.Now()
@@ -68,12 +71,12 @@ func importCmd(fs *flag.FlagSet, e env) func(context.Context) error {
 	}
 }
 
-func newBar(w io.Writer, dryRun bool) *progressbar.ProgressBar {
+func newBar(w io.Writer, total int, dryRun bool) *progressbar.ProgressBar {
 	desc := "importing"
 	if dryRun {
 		desc = "checking"
 	}
-	return progressbar.NewOptions(-1, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(desc),
+	return progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(desc),
 		progressbar.OptionShowCount(), progressbar.OptionSetItsString("rows"), progressbar.OptionShowIts(),
 		progressbar.OptionSetWidth(30), progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }))
