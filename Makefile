@@ -3,7 +3,7 @@ MODULES := . ./adapters ./apps ./examples
 GO ?= go
 TESTFLAGS ?= -race -count=1
 
-.PHONY: run test test-short lint openapi openapi-check openapi-clients fuzz bench migrate tidy build worker
+.PHONY: run test test-short lint openapi openapi-check openapi-clients fuzz bench migrate tidy build worker deploy-check docker
 
 ## run: start the API on the embedded default (memory store, in-process jobs)
 run:
@@ -13,8 +13,20 @@ run:
 worker:
 	$(GO) run ./apps/cmd/vetted worker
 
+## build: bin/vetted, stamped with the git version and commit (vetted version)
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
 build:
-	mkdir -p bin && $(GO) build -o bin/vetted ./apps/cmd/vetted
+	mkdir -p bin && $(GO) build -ldflags "-X main.version=$(VERSION) -X main.commit=$(COMMIT)" -o bin/vetted ./apps/cmd/vetted
+
+## docker: the container image (distroless, non-root)
+docker:
+	docker build -t vetted:local --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) .
+
+## deploy-check: validate deploy/k8s offline (kubeconform) and the compose file when Docker has compose
+deploy-check:
+	bash deploy/k8s/validate.sh
+	@if docker compose version >/dev/null 2>&1; then docker compose -f deploy/compose.yaml config --quiet; fi
 
 ## test: every module's tests, with the race detector; the HTTP API suite
 ## runs a second time on PostgreSQL when VETTED_TEST_DATABASE_URL is set

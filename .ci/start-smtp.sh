@@ -9,7 +9,7 @@
 # stderr, maildev's own log to $VETTED_MAILDEV_LOG. Overridable:
 # VETTED_MAILDEV_DIR ($HOME/.cache/vetted-maildev), VETTED_MAILDEV_SMTP
 # (127.0.0.1:1025), VETTED_MAILDEV_WEB (127.0.0.1:1080), VETTED_MAILDEV_LOG,
-# VETTED_MAILDEV_WAIT (s).
+# VETTED_MAILDEV_PIDFILE ($VETTED_MAILDEV_DIR/maildev.pid), VETTED_MAILDEV_WAIT (s).
 set -euo pipefail
 
 MAILDEV_VERSION=2.2.1
@@ -18,6 +18,7 @@ smtp=${VETTED_MAILDEV_SMTP:-127.0.0.1:1025}
 web=${VETTED_MAILDEV_WEB:-127.0.0.1:1080}
 logfile=${VETTED_MAILDEV_LOG:-${TMPDIR:-/tmp}/vetted-maildev.log}
 wait_s=${VETTED_MAILDEV_WAIT:-30}
+pidfile=${VETTED_MAILDEV_PIDFILE:-$dir/maildev.pid}
 
 say() { printf 'start-smtp: %s\n' "$*" >&2; }
 listening() { (exec 3<>"/dev/tcp/${1%:*}/${1##*:}") 2>/dev/null; }
@@ -52,7 +53,7 @@ else
 	setsid nohup "$bin" --smtp "${smtp##*:}" --ip "${smtp%:*}" --web "${web##*:}" --web-ip "${web%:*}" \
 		</dev/null >>"$logfile" 2>&1 &
 	pid=$!
-	echo "$pid" >"$dir/maildev.pid"
+	echo "$pid" >"$pidfile"
 	deadline=$((SECONDS + wait_s))
 	until listening "$smtp" && web_ready; do
 		if ((SECONDS >= deadline)); then

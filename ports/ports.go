@@ -316,6 +316,9 @@ type OutboxRepo interface {
 	MarkFailed(ctx context.Context, id uuid.UUID, errText string, retryAt time.Time) error
 	// Pending counts undelivered messages.
 	Pending(ctx context.Context) (int, error)
+	// Oldest returns when the oldest undelivered message was created, or
+	// the zero time when none is pending (the backlog-age metric).
+	Oldest(ctx context.Context) (time.Time, error)
 }
 
 // BlobStore keeps evidence files. Clients move bytes directly through

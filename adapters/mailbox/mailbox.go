@@ -1,7 +1,9 @@
 // Package mailbox is the Mailer of the embedded default and of tests: it
-// delivers nothing, keeps every mail it is handed, and (with NewLog) writes
-// each one to a structured log so a developer running `make run` can follow
-// confirmation and unsubscribe links from the console. Failures can be
+// delivers nothing, keeps every mail it is handed, and (with NewLog) logs
+// each one: recipient, subject and delivery key at info level, and the body,
+// whose links carry signed tokens, only at debug level, so a developer who
+// wants to follow confirmation and unsubscribe links from the console sets
+// VETTED_LOG_LEVEL=debug and nobody else's log collects live tokens. Failures can be
 // injected to exercise the outbox relay's retry and give-up paths.
 package mailbox
 
@@ -30,8 +32,8 @@ var _ ports.Mailer = (*Mailbox)(nil)
 // New returns a mailbox that keeps mail without logging it.
 func New() *Mailbox { return &Mailbox{} }
 
-// NewLog returns a mailbox that logs every mail at info level (recipient,
-// subject, delivery key and the text body) and keeps it. A nil logger means
+// NewLog returns a mailbox that logs every mail (recipient, subject and
+// delivery key at info level; the text body at debug level) and keeps it. A nil logger means
 // slog.Default(), so the embedded default always shows its mail somewhere.
 func NewLog(l *slog.Logger) *Mailbox {
 	if l == nil {
@@ -59,6 +61,9 @@ func (b *Mailbox) Send(ctx context.Context, m notify.Mail) error {
 		b.log.LogAttrs(ctx, slog.LevelInfo, "mail",
 			slog.String("to", m.To),
 			slog.String("subject", m.Subject),
+			slog.String("key", m.Key))
+		b.log.LogAttrs(ctx, slog.LevelDebug, "mail body",
+			slog.String("to", m.To),
 			slog.String("key", m.Key),
 			slog.String("text", m.Text))
 	}

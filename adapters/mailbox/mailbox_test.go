@@ -34,10 +34,13 @@ func TestSendKeepsAndLogs(t *testing.T) {
 	if len(sent) != 3 || sent[0].Key != "k1" || sent[2].Key != "k3" {
 		t.Fatalf("sent = %+v", sent)
 	}
-	for _, want := range []string{"to=a@x.test", `subject="s k1"`, "key=k1", `text="body k1"`} {
+	for _, want := range []string{"to=a@x.test", `subject="s k1"`, "key=k1"} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("log lacks %q:\n%s", want, buf.String())
 		}
+	}
+	if strings.Contains(buf.String(), "body k1") || strings.Contains(buf.String(), "https://x/u") {
+		t.Errorf("info log carries a mail body or link:\n%s", buf.String())
 	}
 	// Returned mails are copies.
 	sent[0].Headers["List-Unsubscribe"] = "changed"
@@ -130,5 +133,17 @@ func TestConcurrentUse(t *testing.T) {
 	wg.Wait()
 	if failed != 10 || len(b.Sent()) != 40 {
 		t.Fatalf("failed = %d, kept = %d", failed, len(b.Sent()))
+	}
+}
+
+func TestBodiesOnlyAtDebugLevel(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	b := mailbox.NewLog(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	if err := b.Send(context.Background(), mail("a@x.test", "k1")); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `text="body k1"`) || !strings.Contains(buf.String(), "level=DEBUG") {
+		t.Errorf("debug log lacks the body:\n%s", buf.String())
 	}
 }

@@ -95,6 +95,19 @@ func (r outboxRepo) MarkFailed(_ context.Context, id uuid.UUID, errText string, 
 	})
 }
 
+func (r outboxRepo) Oldest(context.Context) (time.Time, error) {
+	if err := r.readable(); err != nil {
+		return time.Time{}, err
+	}
+	var oldest time.Time
+	for id := range r.d.pending {
+		if c := r.d.outbox[id].msg.CreatedAt; oldest.IsZero() || c.Before(oldest) {
+			oldest = c
+		}
+	}
+	return oldest, nil
+}
+
 func (r outboxRepo) Pending(context.Context) (int, error) {
 	if err := r.readable(); err != nil {
 		return 0, err

@@ -43,6 +43,7 @@ type config struct {
 	maxOpenConns int
 	maxAttempts  int
 	appName      string
+	hooks        []bun.QueryHook
 }
 
 // WithMaxOpenConns bounds the connection pool (default 4 x GOMAXPROCS).
@@ -54,6 +55,10 @@ func WithTxAttempts(n int) Option { return func(c *config) { c.maxAttempts = n }
 
 // WithApplicationName sets application_name, shown in pg_stat_activity.
 func WithApplicationName(name string) Option { return func(c *config) { c.appName = name } }
+
+// WithQueryHook adds a bun query hook, e.g. bunotel's, which puts every
+// query in an OpenTelemetry span.
+func WithQueryHook(h bun.QueryHook) Option { return func(c *config) { c.hooks = append(c.hooks, h) } }
 
 // Open connects to the database at url (postgres://user:pass@host:port/db?sslmode=disable)
 // and checks that it answers. It does not migrate; call Migrate for that.
@@ -73,6 +78,9 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 	sqldb.SetMaxIdleConns(cfg.maxOpenConns)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
 	db := bun.NewDB(sqldb, pgdialect.New())
+	for _, h := range cfg.hooks {
+		db = db.WithQueryHook(h)
+	}
 	s := &Store{db: db, maxAttempts: cfg.maxAttempts}
 	if err := s.Ping(ctx); err != nil {
 		_ = db.Close()
@@ -80,6 +88,9 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 	}
 	return s, nil
 }
+
+// SQLDB is the connection pool, for its statistics (the go_sql_* metrics).
+func (s *Store) SQLDB() *sql.DB { return s.db.DB }
 
 // Close closes the connection pool.
 func (s *Store) Close() error { return s.db.Close() }

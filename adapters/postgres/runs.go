@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
 	"github.com/google/uuid"
@@ -99,6 +100,19 @@ func (r outboxRepo) MarkFailed(ctx context.Context, id uuid.UUID, errText string
 		return translate(err, "mark outbox message %s failed", id)
 	}
 	return mustAffect(res, "mark outbox message %s failed", id)
+}
+
+func (r outboxRepo) Oldest(ctx context.Context) (time.Time, error) {
+	var oldest sql.NullTime
+	err := r.db.NewSelect().Model((*outboxRow)(nil)).ColumnExpr("min(o.created_at)").
+		Where("o.delivered_at IS NULL").Scan(ctx, &oldest)
+	if err != nil {
+		return time.Time{}, translate(err, "oldest pending outbox")
+	}
+	if !oldest.Valid {
+		return time.Time{}, nil
+	}
+	return oldest.Time.UTC(), nil
 }
 
 func (r outboxRepo) Pending(ctx context.Context) (int, error) {

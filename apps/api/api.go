@@ -9,6 +9,7 @@ package api
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"reflect"
 	"slices"
@@ -19,6 +20,7 @@ import (
 	"github.com/danielgtaylor/huma/v2/adapters/humachi"
 	"github.com/go-chi/chi/v5"
 	"github.com/rs/cors"
+	"github.com/vetted-dev/vetted/apps/obs"
 	"github.com/vetted-dev/vetted/core/service"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -43,6 +45,11 @@ type Options struct {
 	// CORSOrigins are the browser origins allowed to call the API
 	// ("https://app.example.com"); "*" allows any. Empty: no CORS headers.
 	CORSOrigins []string
+	// Logger is the base of the request-scoped loggers and of the access
+	// log; nil is slog.Default().
+	Logger *slog.Logger
+	// Metrics, when set, records request durations by route and status.
+	Metrics *obs.Metrics
 }
 
 // Server is the HTTP app.
@@ -53,6 +60,7 @@ type Server struct {
 	router  chi.Router
 	handler http.Handler
 	limiter *limiter
+	log     *slog.Logger
 }
 
 // New builds the HTTP app over the service.
@@ -70,7 +78,11 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 		opts.Burst = int(opts.RateLimit * 5)
 	}
 	r := chi.NewMux()
-	s := &Server{svc: svc, opts: opts, router: r, limiter: newLimiter(opts.RateLimit, opts.Burst)}
+	s := &Server{svc: svc, opts: opts, router: r, limiter: newLimiter(opts.RateLimit, opts.Burst), log: opts.Logger}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	r.Use(s.observe) // before any route: chi refuses middleware after
 	s.api = humachi.New(r, Config())
 	s.api.UseMiddleware(withOperation, s.authenticate)
 	s.register()
@@ -78,7 +90,8 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 		r.Handle(opts.BlobsPath+"*", opts.Blobs)
 	}
 	s.registerLinks(r)
-	s.handler = corsHandler(opts.CORSOrigins, noSniff(r))
+	s.handler = corsHandler(opts.CORSOrigins, traced(noSniff(r)))
+	registerDocs(r, Config().Info.Title)
 	return s, nil
 }
 
@@ -115,6 +128,7 @@ const corsMaxAge = 10 * time.Minute
 func Config() huma.Config {
 	cfg := huma.DefaultConfig("Vetted API", Version)
 	cfg.CreateHooks = nil // no $schema links in bodies: plain JSON answers
+	cfg.DocsPath = ""     // /docs is served offline by registerDocs (docs.go)
 	cfg.Info.Description = "Third-party vendor risk management: vendor directory, vendor lists, assessments, evidence, subscribers and incident alerts."
 	cfg.Info.License = &huma.License{Name: "Apache-2.0", Identifier: "Apache-2.0"}
 	cfg.Servers = []*huma.Server{{URL: "/", Description: "The server that serves this document"}}

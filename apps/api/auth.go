@@ -41,6 +41,7 @@ func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 		s.writeProblem(ctx, err)
 		return
 	}
+	noteSubject(ctx.Context(), id.Subject)
 	if wait := s.limiter.take(id.Subject); wait > 0 {
 		ctx.SetHeader("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
 		_ = huma.WriteErr(s.api, ctx, http.StatusTooManyRequests, "rate limit exceeded; retry later")

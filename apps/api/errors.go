@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/vetted-dev/vetted/apps/obs"
 	"github.com/vetted-dev/vetted/core"
 )
 
@@ -241,5 +242,5 @@ func operationID(op *huma.Operation) string {
 	return op.OperationID
 }
 
-// logger returns the logger for a request.
-func logger(ctx context.Context) *slog.Logger { return slog.Default() }
+// logger returns the logger of a request (with its request id and caller).
+func logger(ctx context.Context) *slog.Logger { return obs.Logger(ctx) }

@@ -16,6 +16,7 @@ import (
 	"github.com/vetted-dev/vetted/adapters/mailbox"
 	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/apps/api"
+	"github.com/vetted-dev/vetted/apps/obs"
 	"github.com/vetted-dev/vetted/core/relay"
 	"github.com/vetted-dev/vetted/core/service"
 	"github.com/vetted-dev/vetted/core/signing"
@@ -48,6 +49,9 @@ type App struct {
 	Mailbox *mailbox.Mailbox
 	// Dev mints dev tokens (nil when tokens come from a JWKS provider).
 	Dev *auth.Dev
+	// Metrics are the process's Prometheus collectors, served on the
+	// admin listener (VETTED_ADMIN_ADDR).
+	Metrics *obs.Metrics
 
 	log     *slog.Logger
 	closers []func(context.Context) error
@@ -55,7 +59,7 @@ type App struct {
 
 // Build wires the adapters chosen by cfg (or given in ov) into the core.
 func Build(ctx context.Context, cfg Config, ov Overrides) (*App, error) {
-	a := &App{Config: cfg, log: ov.Logger}
+	a := &App{Config: cfg, log: ov.Logger, Metrics: obs.NewMetrics()}
 	if a.log == nil {
 		a.log = slog.Default()
 	}
@@ -88,12 +92,14 @@ func Build(ctx context.Context, cfg Config, ov Overrides) (*App, error) {
 			return nil, err
 		}
 	}
+	mailer = a.Metrics.Mailer(mailer)
 	enricher := ov.Enricher
 	if enricher == nil {
 		if enricher, err = newEnricher(a, cfg); err != nil {
 			return nil, err
 		}
 	}
+	enricher = a.Metrics.Enricher(enricher)
 	incidents := ov.Incidents
 	if incidents == nil {
 		if incidents, err = newIncidentSource(a, cfg); err != nil {
@@ -123,8 +129,9 @@ func Build(ctx context.Context, cfg Config, ov Overrides) (*App, error) {
 		return nil, err
 	}
 	a.Relay = rl
+	a.Metrics.WatchOutbox(a.Store, clock)
 	opts := api.Options{Verifier: verifier, Blobs: blobHandler, BlobsPath: localblob.MountPath, RateLimit: cfg.RateLimit,
-		CORSOrigins: cfg.CORSOrigins}
+		CORSOrigins: cfg.CORSOrigins, Logger: a.log, Metrics: a.Metrics}
 	if ready != nil {
 		opts.Ready = append(opts.Ready, ready)
 	}
@@ -199,7 +206,7 @@ func (a *App) openQueue(ctx context.Context, cfg Config, jo jobs.Options) (ports
 	if jo.Workers == 0 {
 		jo.Workers = cfg.WorkerConcurrency
 	}
-	q, err := jobs.New(a.Service, jo)
+	q, err := jobs.New(a.Metrics.Jobs(a.Service), jo)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -208,11 +215,16 @@ func (a *App) openQueue(ctx context.Context, cfg Config, jo jobs.Options) (ports
 	return q, nil, nil
 }
 
-// Serve listens on cfg.HTTPAddr and runs the outbox relay until ctx ends,
-// then shuts down gracefully.
+// Serve serves the API on ln, the admin listener when configured, and the
+// outbox relay until ctx ends, then shuts down gracefully.
 func (a *App) Serve(ctx context.Context, ln net.Listener) error {
+	stopAdmin, err := a.serveAdmin(ctx)
+	if err != nil {
+		return err
+	}
+	defer stopAdmin()
 	srv := &http.Server{Handler: a.Server.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second,
-		WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute}
+		WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute, ErrorLog: slog.NewLogLogger(a.log.Handler(), slog.LevelWarn)}
 	relayCtx, stopRelay := context.WithCancel(ctx)
 	defer stopRelay()
 	relayDone := make(chan error, 1)
@@ -228,8 +240,30 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	err := srv.Shutdown(shutdownCtx)
+	err = srv.Shutdown(shutdownCtx)
 	stopRelay()
 	<-relayDone
 	return err
+}
+
+// serveAdmin starts the admin listener (/metrics, /debug/pprof) when
+// VETTED_ADMIN_ADDR is set; the returned function stops it and waits.
+func (a *App) serveAdmin(ctx context.Context) (func(), error) {
+	if a.Config.AdminAddr == "" {
+		return func() {}, nil
+	}
+	ln, err := net.Listen("tcp", a.Config.AdminAddr)
+	if err != nil {
+		return nil, fmt.Errorf("admin listener: %w", err)
+	}
+	a.log.Info("admin listener: /metrics and /debug/pprof/", "addr", ln.Addr().String())
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := obs.ServeAdmin(ctx, ln, obs.AdminHandler(a.Metrics, a.log)); err != nil {
+			a.log.Error("admin listener stopped", "err", err)
+		}
+	}()
+	return func() { cancel(); <-done }, nil
 }

@@ -8,9 +8,10 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
+	"net"
 	"net/url"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -20,6 +21,12 @@ type Config struct {
 	HTTPAddr  string
 	PublicURL string
 	DataDir   string
+	// AdminAddr is the listen address of /metrics and /debug/pprof; empty
+	// (the default) runs no admin listener.
+	AdminAddr string
+	// LogFormat is "json" or "text"; LogLevel the least level logged.
+	LogFormat string
+	LogLevel  slog.Level
 
 	DatabaseURL     string
 	MigrateOnStart  bool
@@ -68,63 +75,63 @@ type Config struct {
 	ReenrichInterval  time.Duration
 }
 
-// FromEnv reads the configuration. Secrets that are unset in the embedded
-// default are generated per process.
-func FromEnv() (Config, error) {
+// FromEnv reads the configuration from the process environment. Secrets
+// that are unset in the embedded default are generated per process.
+func FromEnv() (Config, error) { return FromLookup(os.LookupEnv) }
+
+// FromLookup reads the configuration through lookup (os.LookupEnv in
+// production, a map in tests). Every malformed value is reported, joined
+// in one error wrapping ErrConfig; none falls back to its default.
+func FromLookup(lookup func(string) (string, bool)) (Config, error) {
+	e := &envReader{lookup: lookup}
 	c := Config{
-		HTTPAddr:          env("VETTED_HTTP_ADDR", "127.0.0.1:8080"),
-		PublicURL:         os.Getenv("VETTED_PUBLIC_URL"),
-		DataDir:           env("VETTED_DATA_DIR", ".data"),
-		DatabaseURL:       os.Getenv("VETTED_DATABASE_URL"),
-		MigrateOnStart:    envBool("VETTED_MIGRATE_ON_START", true),
-		RedisURL:          os.Getenv("VETTED_REDIS_URL"),
-		S3Endpoint:        os.Getenv("VETTED_S3_ENDPOINT"),
-		S3Bucket:          env("VETTED_S3_BUCKET", "vetted-evidence"),
-		S3Region:          env("VETTED_S3_REGION", "us-east-1"),
-		S3AccessKey:       os.Getenv("VETTED_S3_ACCESS_KEY"),
-		S3SecretKey:       os.Getenv("VETTED_S3_SECRET_KEY"),
-		S3PathStyle:       envBool("VETTED_S3_PATH_STYLE", true),
-		S3CreateBucket:    envBool("VETTED_S3_CREATE_BUCKET", false),
-		SMTPURL:           os.Getenv("VETTED_SMTP_URL"),
-		MailFrom:          os.Getenv("VETTED_MAIL_FROM"),
-		AuthDevSecret:     os.Getenv("VETTED_AUTH_DEV_SECRET"),
-		AuthJWKSURL:       os.Getenv("VETTED_AUTH_JWKS_URL"),
-		AuthIssuer:        os.Getenv("VETTED_AUTH_ISSUER"),
-		AuthAudience:      os.Getenv("VETTED_AUTH_AUDIENCE"),
-		AuthGroupsClaim:   env("VETTED_AUTH_GROUPS_CLAIM", "cognito:groups"),
-		SigningKey:        os.Getenv("VETTED_SIGNING_KEY"),
-		FetchAllowPrivate: envBool("VETTED_FETCH_ALLOW_PRIVATE", false),
-		IncidentFeedURL:   os.Getenv("VETTED_INCIDENT_FEED_URL"),
-		ScanResolver:      strings.TrimSpace(os.Getenv("VETTED_SCAN_RESOLVER")),
-		ScanRootCAs:       strings.TrimSpace(os.Getenv("VETTED_SCAN_ROOT_CAS")),
-	}
-	var err error
-	if c.RateLimit, err = envFloat("VETTED_RATE_LIMIT", 20); err != nil {
-		return c, err
-	}
-	if c.WorkerConcurrency, err = envInt("VETTED_WORKER_CONCURRENCY", 10); err != nil {
-		return c, err
-	}
-	if c.PollInterval, err = envDuration("VETTED_POLL_INTERVAL", 15*time.Minute); err != nil {
-		return c, err
-	}
-	if c.ReenrichInterval, err = envDuration("VETTED_REENRICH_INTERVAL", 24*time.Hour); err != nil {
-		return c, err
-	}
-	if c.CORSOrigins, err = envOrigins("VETTED_CORS_ORIGINS"); err != nil {
-		return c, err
-	}
-	if c.ScanTimeout, err = envDuration("VETTED_SCAN_TIMEOUT", 10*time.Second); err != nil {
-		return c, err
-	}
-	if c.ScanDNSTimeout, err = envDuration("VETTED_SCAN_DNS_TIMEOUT", 5*time.Second); err != nil {
-		return c, err
-	}
-	if c.ScanConcurrency, err = envInt("VETTED_SCAN_CONCURRENCY", 8); err != nil {
-		return c, err
+		HTTPAddr:          e.addr("VETTED_HTTP_ADDR", "127.0.0.1:8080"),
+		PublicURL:         e.raw("VETTED_PUBLIC_URL"),
+		DataDir:           e.str("VETTED_DATA_DIR", ".data"),
+		AdminAddr:         e.addr("VETTED_ADMIN_ADDR", ""),
+		LogFormat:         e.oneOf("VETTED_LOG_FORMAT", "text", "text", "json"),
+		LogLevel:          e.level("VETTED_LOG_LEVEL", slog.LevelInfo),
+		DatabaseURL:       e.url("VETTED_DATABASE_URL", "postgres", "postgresql"),
+		MigrateOnStart:    e.bool("VETTED_MIGRATE_ON_START", true),
+		RedisURL:          e.url("VETTED_REDIS_URL", "redis", "rediss"),
+		S3Endpoint:        e.url("VETTED_S3_ENDPOINT", "http", "https"),
+		S3Bucket:          e.str("VETTED_S3_BUCKET", "vetted-evidence"),
+		S3Region:          e.str("VETTED_S3_REGION", "us-east-1"),
+		S3AccessKey:       e.raw("VETTED_S3_ACCESS_KEY"),
+		S3SecretKey:       e.raw("VETTED_S3_SECRET_KEY"),
+		S3PathStyle:       e.bool("VETTED_S3_PATH_STYLE", true),
+		S3CreateBucket:    e.bool("VETTED_S3_CREATE_BUCKET", false),
+		SMTPURL:           e.url("VETTED_SMTP_URL", "smtp", "smtps"),
+		MailFrom:          e.raw("VETTED_MAIL_FROM"),
+		AuthDevSecret:     e.raw("VETTED_AUTH_DEV_SECRET"),
+		AuthJWKSURL:       e.url("VETTED_AUTH_JWKS_URL", "https", "http"),
+		AuthIssuer:        e.raw("VETTED_AUTH_ISSUER"),
+		AuthAudience:      e.raw("VETTED_AUTH_AUDIENCE"),
+		AuthGroupsClaim:   e.str("VETTED_AUTH_GROUPS_CLAIM", "cognito:groups"),
+		SigningKey:        e.raw("VETTED_SIGNING_KEY"),
+		FetchAllowPrivate: e.bool("VETTED_FETCH_ALLOW_PRIVATE", false),
+		IncidentFeedURL:   e.raw("VETTED_INCIDENT_FEED_URL"),
+		RateLimit:         e.float("VETTED_RATE_LIMIT", 20),
+		WorkerConcurrency: e.int("VETTED_WORKER_CONCURRENCY", 10, 1),
+		PollInterval:      e.duration("VETTED_POLL_INTERVAL", 15*time.Minute),
+		ReenrichInterval:  e.duration("VETTED_REENRICH_INTERVAL", 24*time.Hour),
+		CORSOrigins:       e.origins("VETTED_CORS_ORIGINS"),
+		ScanResolver:      e.addr("VETTED_SCAN_RESOLVER", ""),
+		ScanRootCAs:       e.raw("VETTED_SCAN_ROOT_CAS"),
+		ScanTimeout:       e.duration("VETTED_SCAN_TIMEOUT", 10*time.Second),
+		ScanDNSTimeout:    e.duration("VETTED_SCAN_DNS_TIMEOUT", 5*time.Second),
+		ScanConcurrency:   e.int("VETTED_SCAN_CONCURRENCY", 8, 1),
 	}
 	if c.PublicURL == "" {
-		c.PublicURL = "http://" + c.HTTPAddr
+		c.PublicURL = publicURLFor(c.HTTPAddr)
+	} else if u, err := checkPublicURL(c.PublicURL); err != nil {
+		e.fail("VETTED_PUBLIC_URL", c.PublicURL, err.Error())
+	} else {
+		c.PublicURL = u
+	}
+	checkOTel(e)
+	if err := e.err(); err != nil {
+		return c, err
 	}
 	if c.SigningKey == "" {
 		c.SigningKey = randomHex(32)
@@ -135,65 +142,94 @@ func FromEnv() (Config, error) {
 	return c, nil
 }
 
+// checkOTel validates the standard OpenTelemetry variables the tracer reads
+// (the SDK itself would only log a bad value at run time).
+func checkOTel(e *envReader) {
+	for _, k := range []string{"OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"} {
+		e.url(k, "http", "https")
+	}
+	if p := e.raw("OTEL_EXPORTER_OTLP_PROTOCOL"); p != "" && p != "http/protobuf" {
+		e.fail("OTEL_EXPORTER_OTLP_PROTOCOL", p, "only http/protobuf is built in")
+	}
+	e.bool("OTEL_SDK_DISABLED", false)
+}
+
+// Warnings lists settings that are valid but probably not what an operator
+// wants; check-config prints them and serve logs them.
+func (c Config) Warnings(lookup func(string) (string, bool)) []string {
+	var w []string
+	if v, _ := lookup("VETTED_PUBLIC_URL"); v == "" && c.HTTPAddr != "" {
+		if host, _, err := net.SplitHostPort(c.HTTPAddr); err == nil && unspecified(host) {
+			w = append(w, fmt.Sprintf("VETTED_HTTP_ADDR=%s listens on all interfaces but VETTED_PUBLIC_URL is unset: links in mail will point at %s", c.HTTPAddr, c.PublicURL))
+		}
+	}
+	if c.AuthJWKSURL == "" {
+		if v, _ := lookup("VETTED_AUTH_DEV_SECRET"); v == "" {
+			w = append(w, "neither VETTED_AUTH_JWKS_URL nor VETTED_AUTH_DEV_SECRET is set: dev tokens use a secret generated for this process only")
+		}
+	}
+	if v, _ := lookup("VETTED_SIGNING_KEY"); v == "" {
+		w = append(w, "VETTED_SIGNING_KEY is unset: mail links and blob URLs stop working when the process restarts, and replicas cannot verify each other's links")
+	}
+	return w
+}
+
 // Embedded reports whether no external store is configured.
 func (c Config) Embedded() bool { return c.DatabaseURL == "" }
 
-func env(k, def string) string {
-	if v := strings.TrimSpace(os.Getenv(k)); v != "" {
-		return v
-	}
-	return def
+// EnvVar documents one setting for --help and check-config.
+type EnvVar struct {
+	Name, Default, Meaning string
 }
 
-func envBool(k string, def bool) bool {
-	v, err := strconv.ParseBool(strings.TrimSpace(os.Getenv(k)))
-	if err != nil {
-		return def
+// EnvVars lists every setting FromEnv reads, in the order of the README.
+func EnvVars() []EnvVar {
+	return []EnvVar{
+		{"VETTED_HTTP_ADDR", "127.0.0.1:8080", "API listen address"},
+		{"VETTED_PUBLIC_URL", "http:// + listen address", "base URL of mail links and local blob URLs"},
+		{"VETTED_DATA_DIR", ".data", "local data (blobs of the embedded default)"},
+		{"VETTED_ADMIN_ADDR", "off", "listen address of /metrics and /debug/pprof"},
+		{"VETTED_LOG_FORMAT", "text", "text or json"},
+		{"VETTED_LOG_LEVEL", "info", "debug, info, warn or error"},
+		{"VETTED_DATABASE_URL", "memory store", "PostgreSQL URL"},
+		{"VETTED_MIGRATE_ON_START", "true", "apply migrations when serve starts"},
+		{"VETTED_REDIS_URL", "in-process jobs", "Redis URL of the asynq job queue"},
+		{"VETTED_S3_ENDPOINT", "local disk", "S3 endpoint of the evidence store"},
+		{"VETTED_S3_BUCKET", "vetted-evidence", "S3 bucket"},
+		{"VETTED_S3_REGION", "us-east-1", "S3 region"},
+		{"VETTED_S3_ACCESS_KEY", "", "S3 access key"},
+		{"VETTED_S3_SECRET_KEY", "", "S3 secret key"},
+		{"VETTED_S3_PATH_STYLE", "true", "path-style S3 addressing"},
+		{"VETTED_S3_CREATE_BUCKET", "false", "create the bucket at start"},
+		{"VETTED_SMTP_URL", "log mailbox", "smtp://user:pass@host:port (smtps:// for 465)"},
+		{"VETTED_MAIL_FROM", "", "sender address"},
+		{"VETTED_AUTH_DEV_SECRET", "generated", "HS256 secret of dev tokens"},
+		{"VETTED_AUTH_JWKS_URL", "", "JWKS URL of production tokens"},
+		{"VETTED_AUTH_ISSUER", "", "required token issuer"},
+		{"VETTED_AUTH_AUDIENCE", "", "required token audience"},
+		{"VETTED_AUTH_GROUPS_CLAIM", "cognito:groups", "claim holding the caller's groups"},
+		{"VETTED_SIGNING_KEY", "generated", "HMAC key of mail links and blob URLs"},
+		{"VETTED_FETCH_ALLOW_PRIVATE", "false", "let enrichment fetch private addresses"},
+		{"VETTED_INCIDENT_FEED_URL", "", "JSON incident feed URL template"},
+		{"VETTED_RATE_LIMIT", "20", "requests per second per caller"},
+		{"VETTED_WORKER_CONCURRENCY", "10", "jobs run at once"},
+		{"VETTED_POLL_INTERVAL", "15m", "incident polling period"},
+		{"VETTED_REENRICH_INTERVAL", "24h", "re-enrichment period"},
+		{"VETTED_CORS_ORIGINS", "none", "browser origins allowed to call the API, comma-separated, or *"},
+		{"VETTED_SCAN_RESOLVER", "system resolver", "host:port of the DNS server the security scanner queries"},
+		{"VETTED_SCAN_ROOT_CAS", "", "PEM file of extra trusted roots for the scanner"},
+		{"VETTED_SCAN_TIMEOUT", "10s", "time limit of one vendor's scan"},
+		{"VETTED_SCAN_DNS_TIMEOUT", "5s", "time limit of one DNS query"},
+		{"VETTED_SCAN_CONCURRENCY", "8", "vendors scanned at once"},
+		{"OTEL_EXPORTER_OTLP_ENDPOINT", "off", "OTLP/HTTP collector; set to export traces (other OTEL_* variables apply)"},
 	}
-	return v
 }
 
-func envInt(k string, def int) (int, error) {
-	v := strings.TrimSpace(os.Getenv(k))
-	if v == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %w", k, err)
-	}
-	return n, nil
-}
-
-func envFloat(k string, def float64) (float64, error) {
-	v := strings.TrimSpace(os.Getenv(k))
-	if v == "" {
-		return def, nil
-	}
-	n, err := strconv.ParseFloat(v, 64)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %w", k, err)
-	}
-	return n, nil
-}
-
-func envDuration(k string, def time.Duration) (time.Duration, error) {
-	v := strings.TrimSpace(os.Getenv(k))
-	if v == "" {
-		return def, nil
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %w", k, err)
-	}
-	return d, nil
-}
-
-// envOrigins reads a comma-separated list of browser origins
+// origins reads a comma-separated list of browser origins
 // (scheme://host[:port], no path) or "*".
-func envOrigins(k string) ([]string, error) {
+func (e *envReader) origins(k string) []string {
 	var out []string
-	for _, o := range strings.Split(os.Getenv(k), ",") {
+	for _, o := range strings.Split(e.raw(k), ",") {
 		o = strings.TrimSpace(o)
 		if o == "" {
 			continue
@@ -201,13 +237,14 @@ func envOrigins(k string) ([]string, error) {
 		if o != "*" {
 			u, err := url.Parse(o)
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
-				return nil, fmt.Errorf("%s: %q is not an origin like https://app.example.com", k, o)
+				e.fail(k, o, "not an origin like https://app.example.com, nor *")
+				continue
 			}
 			o = u.Scheme + "://" + u.Host
 		}
 		out = append(out, o)
 	}
-	return out, nil
+	return out
 }
 
 func randomHex(n int) string {

@@ -133,6 +133,11 @@ func RunWorker(ctx context.Context, cfg Config, log *slog.Logger) error {
 		return err
 	}
 	defer a.Close(context.Background())
+	stopAdmin, err := a.serveAdmin(ctx)
+	if err != nil {
+		return err
+	}
+	defer stopAdmin()
 	return worker.Run(ctx, worker.Config{RedisURL: cfg.RedisURL, Concurrency: cfg.WorkerConcurrency,
-		PollIncidentsEvery: cfg.PollInterval, ReenrichStaleEvery: cfg.ReenrichInterval}, a.Service, a.Store, log)
+		PollIncidentsEvery: cfg.PollInterval, ReenrichStaleEvery: cfg.ReenrichInterval}, a.Metrics.Jobs(a.Service), a.Store, log)
 }

@@ -24,6 +24,9 @@ const (
 	DefaultBatchSize  = 100
 	DefaultInterval   = time.Second
 	DefaultMaxBackoff = 5 * time.Minute
+	// DefaultMaxOutageBackoff caps Run's wait between rounds while the
+	// store or the queue is down.
+	DefaultMaxOutageBackoff = 30 * time.Second
 )
 
 // Options tune a Relay; zero fields take the defaults above.
@@ -35,7 +38,12 @@ type Options struct {
 	Interval time.Duration
 	// MaxBackoff caps the exponential retry delay of a failing message.
 	MaxBackoff time.Duration
-	// Logger receives hand-over failures; nil discards them.
+	// MaxOutageBackoff caps Run's wait between failing rounds: while the
+	// store or the queue is down, Run waits Interval, then twice that, and
+	// so on up to this cap, instead of trying every Interval.
+	MaxOutageBackoff time.Duration
+	// Logger receives outages (once each: when one starts and when it
+	// ends; the failures in between go to debug); nil discards them.
 	Logger *slog.Logger
 }
 
@@ -46,6 +54,8 @@ type Relay struct {
 	clock ports.Clock
 	opts  Options
 	wake  chan struct{}
+	// after is time.After; tests replace it to see the waits.
+	after func(time.Duration) <-chan time.Time
 }
 
 // New builds a relay; it rejects nil dependencies.
@@ -70,10 +80,16 @@ func New(store ports.Store, queue ports.JobQueue, clock ports.Clock, opts Option
 	if opts.MaxBackoff < opts.Interval {
 		opts.MaxBackoff = opts.Interval
 	}
+	if opts.MaxOutageBackoff <= 0 {
+		opts.MaxOutageBackoff = DefaultMaxOutageBackoff
+	}
+	if opts.MaxOutageBackoff < opts.Interval {
+		opts.MaxOutageBackoff = opts.Interval
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Relay{store: store, queue: queue, clock: clock, opts: opts, wake: make(chan struct{}, 1)}, nil
+	return &Relay{store: store, queue: queue, clock: clock, opts: opts, wake: make(chan struct{}, 1), after: time.After}, nil
 }
 
 // EnqueueError reports the message whose hand-over failed in RunOnce. The
@@ -146,14 +162,24 @@ func (r *Relay) RunOnce(ctx context.Context) (int, error) {
 // failed attempts times before this failure: Interval doubled per earlier
 // attempt, capped at MaxBackoff.
 func (r *Relay) Backoff(attempts int) time.Duration {
-	d := r.opts.Interval
-	for range max(attempts, 0) {
-		if d >= r.opts.MaxBackoff/2 {
-			return r.opts.MaxBackoff
+	return doubling(r.opts.Interval, attempts, r.opts.MaxBackoff)
+}
+
+// OutageBackoff is how long Run waits after its failures-th failing round
+// in a row: Interval doubled per earlier failure, capped at
+// MaxOutageBackoff; zero failures is Interval.
+func (r *Relay) OutageBackoff(failures int) time.Duration {
+	return doubling(r.opts.Interval, failures-1, r.opts.MaxOutageBackoff)
+}
+
+func doubling(d time.Duration, times int, limit time.Duration) time.Duration {
+	for range max(times, 0) {
+		if d >= limit/2 {
+			return limit
 		}
 		d *= 2
 	}
-	return min(d, r.opts.MaxBackoff)
+	return min(d, limit)
 }
 
 // Notify wakes a sleeping Run so that a just-committed write is relayed
@@ -167,34 +193,58 @@ func (r *Relay) Notify() {
 }
 
 // Run relays until ctx is done and then returns nil. While batches come back
-// full it goes on at once, draining a backlog; otherwise, and after a
-// failure, it sleeps Interval or until Notify.
+// full it goes on at once, draining a backlog; otherwise it sleeps Interval
+// or until Notify. While rounds fail (the store or the queue is down) it
+// backs off exponentially up to MaxOutageBackoff, ignoring Notify, and logs
+// the outage once when it starts and once when it ends.
 func (r *Relay) Run(ctx context.Context) error {
-	timer := time.NewTimer(0)
-	defer timer.Stop()
+	var (
+		failures int       // failing rounds in a row
+		since    time.Time // when the outage began
+		wait     <-chan time.Time
+		wake     = r.wake
+	)
+	wait = r.after(0)
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-timer.C:
-		case <-r.wake:
+		case <-wait:
+		case <-wake:
 		}
 		n, err := r.RunOnce(ctx)
 		if ctx.Err() != nil {
 			return nil
 		}
-		var enq *EnqueueError
-		switch {
-		case errors.As(err, &enq):
-			r.opts.Logger.WarnContext(ctx, "outbox relay: hand-over failed",
-				"id", enq.ID, "kind", enq.Kind, "delivered", n, "err", enq.Err)
-		case err != nil:
-			r.opts.Logger.ErrorContext(ctx, "outbox relay: batch failed", "err", err)
+		if err != nil {
+			failures++
+			if failures == 1 {
+				since = r.clock.Now()
+				r.logFailure(ctx, slog.LevelWarn, "outbox relay: store or queue unavailable; backing off", n, err)
+			} else {
+				r.logFailure(ctx, slog.LevelDebug, "outbox relay: still failing", n, err)
+			}
+			wait, wake = r.after(r.OutageBackoff(failures)), nil
+			continue
+		}
+		if failures > 0 {
+			r.opts.Logger.InfoContext(ctx, "outbox relay: recovered", "failed_rounds", failures,
+				"down_for", r.clock.Now().Sub(since).Round(time.Millisecond).String())
+			failures = 0
 		}
 		next := r.opts.Interval
-		if err == nil && n >= r.opts.BatchSize {
+		if n >= r.opts.BatchSize {
 			next = 0 // a full batch: there may be more
 		}
-		timer.Reset(next)
+		wait, wake = r.after(next), r.wake
 	}
+}
+
+func (r *Relay) logFailure(ctx context.Context, level slog.Level, msg string, delivered int, err error) {
+	var enq *EnqueueError
+	if errors.As(err, &enq) {
+		r.opts.Logger.Log(ctx, level, msg, "stage", "enqueue", "id", enq.ID, "kind", enq.Kind, "delivered", delivered, "err", enq.Err)
+		return
+	}
+	r.opts.Logger.Log(ctx, level, msg, "stage", "store", "err", err)
 }

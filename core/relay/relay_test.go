@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -30,11 +32,18 @@ type fakeStore struct {
 	rows []row
 	// failMarkDelivered makes MarkDelivered fail, to test the rollback.
 	failMarkDelivered bool
+	// down makes every unit of work fail, as a database outage would.
+	down bool
 }
+
+var errDBDown = errors.New("dial tcp 127.0.0.1:5432: connection refused")
 
 func (s *fakeStore) InTx(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.down {
+		return errDBDown
+	}
 	saved := slices.Clone(s.rows)
 	if err := fn(ctx, fakeTx{s: s}); err != nil {
 		s.rows = saved
@@ -106,6 +115,15 @@ func (o fakeOutbox) MarkFailed(_ context.Context, id uuid.UUID, errText string, 
 		}
 	}
 	return nil
+}
+
+func (o fakeOutbox) Oldest(context.Context) (time.Time, error) {
+	for _, r := range o.s.rows {
+		if !r.delivered {
+			return r.msg.CreatedAt, nil
+		}
+	}
+	return time.Time{}, nil
 }
 
 func (o fakeOutbox) Pending(context.Context) (int, error) {
@@ -392,5 +410,159 @@ func waitFor(t *testing.T, cond func() bool) {
 			t.Fatal("condition not met within 5s")
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// recorder is a slog.Handler that keeps every record.
+type recorder struct {
+	mu   sync.Mutex
+	recs []slog.Record
+}
+
+func (h *recorder) Enabled(context.Context, slog.Level) bool { return true }
+func (h *recorder) Handle(_ context.Context, r slog.Record) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.recs = append(h.recs, r.Clone())
+	return nil
+}
+func (h *recorder) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h *recorder) WithGroup(string) slog.Handler      { return h }
+
+// at returns the messages logged at level or above.
+func (h *recorder) at(level slog.Level) []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []string
+	for _, r := range h.recs {
+		if r.Level >= level {
+			out = append(out, r.Message)
+		}
+	}
+	return out
+}
+
+// stepper drives Run one round at a time: every wait Run asks for is
+// recorded, and a round starts only when the test calls step.
+type stepper struct {
+	mu    sync.Mutex
+	waits []time.Duration
+	ticks chan time.Time
+}
+
+func (s *stepper) after(d time.Duration) <-chan time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.waits = append(s.waits, d)
+	return s.ticks
+}
+
+func (s *stepper) recorded() []time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.waits)
+}
+
+// step lets Run take one round and waits until it asks for its next wait.
+func (s *stepper) step(t *testing.T) {
+	t.Helper()
+	n := len(s.recorded())
+	s.ticks <- t0
+	waitFor(t, func() bool { return len(s.recorded()) > n })
+}
+
+func TestRunBacksOffAndLogsOncePerOutage(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		breakIt   func(*fakeStore, *fakeQueue)
+		repair    func(*fakeStore, *fakeQueue)
+		wantStage string
+		// wantPending after recovery: a message whose hand-over failed
+		// waits for its own retry time (the fake clock stands still).
+		wantPending int
+	}{
+		{"store down",
+			func(s *fakeStore, _ *fakeQueue) { s.mu.Lock(); s.down = true; s.mu.Unlock() },
+			func(s *fakeStore, _ *fakeQueue) { s.mu.Lock(); s.down = false; s.mu.Unlock() },
+			"store", 0},
+		{"queue down",
+			func(_ *fakeStore, q *fakeQueue) {
+				q.mu.Lock()
+				q.fail = func(outbox.Message) error { return errors.New("dial tcp 127.0.0.1:6379: connection refused") }
+				q.mu.Unlock()
+			},
+			func(_ *fakeStore, q *fakeQueue) { q.mu.Lock(); q.fail = nil; q.mu.Unlock() },
+			"enqueue", 6},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s, q := &fakeStore{}, &fakeQueue{}
+			seed(t, s, 20)
+			logs := &recorder{}
+			r := newRelay(t, s, q, &fakeClock{now: t0}, relay.Options{BatchSize: 100, Interval: time.Second,
+				MaxOutageBackoff: 8 * time.Second, Logger: slog.New(logs)})
+			st := &stepper{ticks: make(chan time.Time)}
+			relay.SetAfter(r, st.after)
+			ctx, cancel := context.WithCancel(t.Context())
+			done := make(chan error, 1)
+			go func() { done <- r.Run(ctx) }()
+			waitFor(t, func() bool { return len(st.recorded()) == 1 })
+
+			tt.breakIt(s, q)
+			for range 6 {
+				st.step(t)
+				r.Notify() // ignored while down: the next round waits for its backoff
+			}
+			if got := logs.at(slog.LevelInfo); len(got) != 1 {
+				t.Fatalf("six failing rounds logged %q at info or above; want one line", got)
+			}
+			tt.repair(s, q)
+			st.step(t)
+			cancel()
+			if err := <-done; err != nil {
+				t.Fatalf("Run = %v", err)
+			}
+
+			want := []time.Duration{0, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 8 * time.Second, 8 * time.Second, time.Second}
+			// A Notify that came during the outage may start one more round
+			// right after the recovery; the waits before it are fixed.
+			if got := st.recorded(); len(got) < len(want) || !slices.Equal(got[:len(want)], want) {
+				t.Errorf("waits %v, want them to begin %v", got, want)
+			}
+			msgs := logs.at(slog.LevelInfo)
+			if len(msgs) != 2 || !strings.Contains(msgs[0], "backing off") || !strings.Contains(msgs[1], "recovered") {
+				t.Errorf("logged %q; want one outage line and one recovery line", msgs)
+			}
+			logs.mu.Lock()
+			var stage string
+			logs.recs[0].Attrs(func(a slog.Attr) bool {
+				if a.Key == "stage" {
+					stage = a.Value.String()
+				}
+				return true
+			})
+			logs.mu.Unlock()
+			if stage != tt.wantStage {
+				t.Errorf("outage logged with stage %q, want %q", stage, tt.wantStage)
+			}
+			if n := pending(t, s); n != tt.wantPending {
+				t.Errorf("pending = %d after recovery, want %d", n, tt.wantPending)
+			}
+		})
+	}
+}
+
+func TestOutageBackoff(t *testing.T) {
+	t.Parallel()
+	r := newRelay(t, &fakeStore{}, &fakeQueue{}, &fakeClock{}, relay.Options{Interval: time.Second, MaxOutageBackoff: 5 * time.Second})
+	for failures, want := range []time.Duration{time.Second, time.Second, 2 * time.Second, 4 * time.Second, 5 * time.Second} {
+		if got := r.OutageBackoff(failures); got != want {
+			t.Errorf("OutageBackoff(%d) = %v, want %v", failures, got, want)
+		}
+	}
+	if got := r.OutageBackoff(1 << 20); got != 5*time.Second {
+		t.Errorf("OutageBackoff(huge) = %v, want the cap", got)
 	}
 }

@@ -291,7 +291,8 @@ func (s *Service) runEnrichJob(ctx context.Context, p outbox.Enrich) error {
 	})
 }
 
-// Failures of the scores section: never scanned, or no check could run.
+// Why the scores section did not rate: never scanned (skipped), or no
+// check could run (failed).
 const (
 	errNoScan       = "no security scan yet; run the security section first"
 	errNothingRated = "no security check could run (see the vendor's security instances); no rating"
@@ -314,7 +315,10 @@ func (s *Service) rate(ctx context.Context, tx ports.Tx, prof *vendor.Profile, s
 	g := prof.ApplyRating(is, now)
 	switch {
 	case len(is) == 0:
-		st.Status, st.Error = run.StatusFailed, errNoScan
+		// Nothing to rate yet (no website, or the security section has not
+		// run): not a failure of the pipeline, so the vendor does not read
+		// as failed on its lists.
+		st.Status, st.Error = run.StatusSkipped, errNoScan
 	case g == nil:
 		st.Status, st.Error = run.StatusFailed, errNothingRated
 	}

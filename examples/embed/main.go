@@ -1,41 +1,109 @@
 // Command embed shows another Go program using Vetted's core directly, with
 // the in-memory adapters: it creates an organization, saves vendors into
-// master-list, records an assessment and prints the list. Run it with
-// `go run ./examples/embed`.
+// master-list, runs the outbox relay and the in-process job runner so the
+// enrichment jobs that saving queued really run, records an assessment and
+// prints the list. Everything it imports is a public package another module
+// can import too. Run it with `go run ./embed` in examples/.
 package main
 
 import (
 	"context"
 	"fmt"
+	"io"
 	"log"
+	"os"
+	"sync/atomic"
+	"time"
 
+	"github.com/vetted-dev/vetted/adapters/jobs"
+	"github.com/vetted-dev/vetted/adapters/localblob"
 	"github.com/vetted-dev/vetted/adapters/mailbox"
 	"github.com/vetted-dev/vetted/adapters/memory"
+	"github.com/vetted-dev/vetted/core/relay"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/service"
 	"github.com/vetted-dev/vetted/core/signing"
-	"github.com/vetted-dev/vetted/examples/internal/offline"
+	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/ports"
 )
 
 func main() {
-	if err := run(context.Background()); err != nil {
+	if err := run(context.Background(), os.Stdout); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(ctx context.Context) error {
+// offlineEnricher stands in for the web, DNS and TLS scanners of
+// adapters/enrich so the example needs no network: it writes a description
+// and marks every requested section done.
+type offlineEnricher struct{ runs atomic.Int64 }
+
+func (e *offlineEnricher) Enrich(_ context.Context, v vendor.Vendor, p vendor.Profile, secs []vendor.Section) (ports.EnrichResult, error) {
+	e.runs.Add(1)
+	if p.Enrichment == nil {
+		p.Enrichment = map[vendor.Section]vendor.SectionStatus{}
+	}
+	for _, s := range secs {
+		p.Enrichment[s] = vendor.SectionStatus{Status: "done", Source: "offline example", UpdatedAt: time.Now().UTC()}
+	}
+	p.Company.CompanyDescription = "Profile of " + v.Name.String() + " (offline example)"
+	return ports.EnrichResult{Profile: p}, nil
+}
+
+// noIncidents is an incident source that knows none.
+type noIncidents struct{}
+
+func (noIncidents) Fetch(context.Context, vendor.Vendor, time.Time) ([]vendor.Incident, error) {
+	return nil, nil
+}
+
+func run(ctx context.Context, w io.Writer) error {
 	signer, err := signing.New([]byte("example-signing-key-0123456789"))
 	if err != nil {
 		return err
 	}
-	mail := mailbox.New()
-	svc, err := service.New(service.Deps{Store: memory.New(), Clock: ports.SystemClock{}, IDs: ports.UUIDv7{},
-		Blobs: offline.Blobs{}, Mailer: mail, Enricher: offline.Enricher{}, Incidents: offline.Incidents{},
-		Signer: signer, PublicURL: "http://127.0.0.1:8080"})
+	dir, err := os.MkdirTemp("", "vetted-embed-")
 	if err != nil {
 		return err
 	}
+	defer os.RemoveAll(dir)
+	const publicURL = "http://127.0.0.1:8080"
+	blobs, err := localblob.New(dir, publicURL, signer, ports.SystemClock{})
+	if err != nil {
+		return err
+	}
+	defer blobs.Close()
+
+	store, enricher, mail := memory.New(), &offlineEnricher{}, mailbox.New()
+	var rl *relay.Relay
+	svc, err := service.New(service.Deps{Store: store, Clock: ports.SystemClock{}, IDs: ports.UUIDv7{},
+		Blobs: blobs, Mailer: mail, Enricher: enricher, Incidents: noIncidents{},
+		Signer: signer, PublicURL: publicURL,
+		// Wake the relay when a write commits side effects.
+		Notify: func() {
+			if rl != nil {
+				rl.Notify()
+			}
+		}})
+	if err != nil {
+		return err
+	}
+	// Side effects (enrichment, mail, alerts) are written to the outbox in
+	// the same unit of work as the change; the relay hands them to a queue,
+	// here the in-process job runner, whose handler is the service itself.
+	queue, err := jobs.New(svc, jobs.Options{Workers: 4})
+	if err != nil {
+		return err
+	}
+	defer queue.Close(ctx)
+	if rl, err = relay.New(store, queue, ports.SystemClock{}, relay.Options{}); err != nil {
+		return err
+	}
+	relayCtx, stopRelay := context.WithCancel(ctx)
+	relayDone := make(chan error, 1)
+	go func() { relayDone <- rl.Run(relayCtx) }()
+	defer func() { stopRelay(); <-relayDone }()
+
 	admin, err := svc.Identify(ctx, ports.Identity{Subject: "ops", Email: "ops@example.test", EmailVerified: true, Groups: []string{ports.PlatformAdminGroup}})
 	if err != nil {
 		return err
@@ -53,21 +121,53 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("saved %d vendors into %s; %d queued for enrichment\n", len(res.Added), res.List.Name, res.Quota.Queued)
-	status := "conditional approval"
-	cond := "SSO enforced"
+	fmt.Fprintf(w, "saved %d vendors into %s; %d queued for enrichment\n", len(res.Added), res.List.Name, res.Quota.Queued)
+
+	// Wait until the relay has handed every message over and the jobs ran.
+	if err := drain(ctx, store, queue); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "enrichment ran %d times; %d mails sent\n", enricher.runs.Load(), len(mail.Sent()))
+
+	status, cond := "conditional approval", "SSO enforced"
 	asm, _, err := svc.UpsertAssessment(ctx, owner, ref, service.ListRef{ID: res.List.ID.String()}, service.VendorSel{VendorName: "Slack"},
 		review.Input{Status: &status, ConditionalApprovalCondition: &cond})
 	if err != nil {
 		return err
 	}
-	fmt.Printf("assessment of %s: %s (%s)\n", asm.VendorName, asm.Status, asm.ConditionalApprovalCondition)
+	fmt.Fprintf(w, "assessment of %s: %s (%s)\n", asm.VendorName, asm.Status, asm.ConditionalApprovalCondition)
 	_, entries, err := svc.ListWithVendors(ctx, owner, ref, service.ListRef{Ref: "master-list"})
 	if err != nil {
 		return err
 	}
 	for _, e := range entries {
-		fmt.Printf("- %s (custom: %v, alerts: %v)\n", e.VendorName, e.IsCustom, e.AlertsEnabled)
+		fmt.Fprintf(w, "- %s (custom: %v, enrichment: %s, alerts: %v)\n", e.VendorName, e.IsCustom, e.EnrichmentStatus, e.AlertsEnabled)
 	}
 	return nil
+}
+
+// drain waits until the outbox is empty and the job runner idle.
+func drain(ctx context.Context, store ports.Store, queue *jobs.Queue) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for {
+		var pending int
+		if err := store.View(ctx, func(ctx context.Context, tx ports.Tx) (err error) {
+			pending, err = tx.Outbox().Pending(ctx)
+			return err
+		}); err != nil {
+			return err
+		}
+		if err := queue.Wait(ctx); err != nil {
+			return err
+		}
+		if pending == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("outbox did not drain: %d pending: %w", pending, ctx.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }

@@ -116,6 +116,24 @@ var outboxCases = []testCase{
 		equal(t, "attempts", got[0].Attempts, 1)
 		equal(t, "last error", got[0].LastError, "queue down")
 	}},
+	{"Oldest is the creation time of the oldest undelivered message", func(t *testing.T, f *fixture) {
+		oldest := func() time.Time {
+			return load(f, func(ctx context.Context, tx ports.Tx) (time.Time, error) { return tx.Outbox().Oldest(ctx) })
+		}
+		equal(t, "empty outbox", oldest().IsZero(), true)
+		m1, m2 := f.newMessage(), f.newMessage()
+		addMessages(f, m2, m1)
+		sameTime(t, "two pending", oldest(), m1.CreatedAt)
+		now := f.tick()
+		f.write(func(ctx context.Context, tx ports.Tx) error {
+			return tx.Outbox().MarkDelivered(ctx, []uuid.UUID{m1.ID}, now)
+		})
+		sameTime(t, "after delivering the oldest", oldest(), m2.CreatedAt)
+		f.write(func(ctx context.Context, tx ports.Tx) error {
+			return tx.Outbox().MarkDelivered(ctx, []uuid.UUID{m2.ID}, now)
+		})
+		equal(t, "all delivered", oldest().IsZero(), true)
+	}},
 	{"MarkDelivered removes messages from Claim and Pending", func(t *testing.T, f *fixture) {
 		m1, m2, m3 := f.newMessage(), f.newMessage(), f.newMessage()
 		addMessages(f, m1, m2, m3)

@@ -5,9 +5,14 @@
 //
 // asynq uses fixed key names per queue, so tests cannot share a database:
 // each test asks for its own database number (1 to 15) and owns it for its
-// duration. The database is flushed before and after the test; nothing
-// outside it is touched. Packages whose tests run at the same time must use
-// disjoint numbers: adapters/asynq uses 1 to 10, apps/worker 11 to 13.
+// duration. The helper claims a database only when it is empty or carries
+// the marker key this helper writes (left by an earlier run), so a
+// developer's data in a numbered database is never flushed: a test that
+// meets one fails and names it. A claimed database is flushed before the
+// test and again after it; nothing outside it is touched. Packages whose
+// tests run at the same time must use disjoint numbers: adapters/asynq uses
+// 1 to 10, apps/worker 11 and 12, this package's own test 13, apps/api 14
+// and 15.
 package asynqtest
 
 import (
@@ -84,8 +89,12 @@ func dockerHealthy() (err error) {
 	return p.Health(ctx)
 }
 
-// URL returns the test Redis URL with database db, flushed now and again
-// when the test ends.
+// MarkerKey is the key that marks a database as claimed by this helper.
+const MarkerKey = "vetted:asynqtest:claimed"
+
+// URL returns the test Redis URL with database db, claimed for this test:
+// flushed now (when empty or marked by this helper before) and again when
+// the test ends.
 func URL(t testing.TB, db int) string {
 	t.Helper()
 	if db < 1 || db > 15 {
@@ -97,18 +106,69 @@ func URL(t testing.TB, db int) string {
 	}
 	u.Path = fmt.Sprintf("/%d", db)
 	dbURL := u.String()
-	flush := func() {
-		rdb := Client(t, dbURL)
-		defer rdb.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if err := rdb.FlushDB(ctx).Err(); err != nil {
-			t.Fatalf("asynqtest: flush database %d: %v", db, err)
-		}
+	owner := fmt.Sprintf("%s pid %d %d", t.Name(), os.Getpid(), time.Now().UnixNano())
+	if err := claim(dbURL, owner); err != nil {
+		t.Fatalf("asynqtest: database %d: %v", db, err)
 	}
-	flush()
-	t.Cleanup(flush)
+	t.Cleanup(func() {
+		if err := release(dbURL, owner); err != nil {
+			t.Errorf("asynqtest: database %d: %v", db, err)
+		}
+	})
 	return dbURL
+}
+
+// claimScript flushes the database and marks it, atomically, when it is
+// empty or carries the marker; otherwise it touches nothing.
+var claimScript = redis.NewScript(`
+local n = redis.call('DBSIZE')
+if n > 0 and redis.call('EXISTS', KEYS[1]) == 0 then
+  return n
+end
+redis.call('FLUSHDB')
+redis.call('SET', KEYS[1], ARGV[1])
+return 0`)
+
+// releaseScript flushes the database only while it carries this test's mark.
+var releaseScript = redis.NewScript(`
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+  return 0
+end
+redis.call('FLUSHDB')
+return 1`)
+
+func claim(dbURL, owner string) error {
+	return withClient(dbURL, func(ctx context.Context, rdb *redis.Client) error {
+		n, err := claimScript.Run(ctx, rdb, []string{MarkerKey}, owner).Int()
+		if err != nil {
+			return fmt.Errorf("claim: %w", err)
+		}
+		if n > 0 {
+			return fmt.Errorf("holds %d keys this helper did not create; refusing to flush it (point %s at a Redis of its own, or empty that database)", n, EnvURL)
+		}
+		return nil
+	})
+}
+
+func release(dbURL, owner string) error {
+	return withClient(dbURL, func(ctx context.Context, rdb *redis.Client) error {
+		if err := releaseScript.Run(ctx, rdb, []string{MarkerKey}, owner).Err(); err != nil {
+			return fmt.Errorf("release: %w", err)
+		}
+		return nil
+	})
+}
+
+func withClient(dbURL string, f func(context.Context, *redis.Client) error) error {
+	opts, err := redis.ParseURL(dbURL)
+	if err != nil {
+		return err
+	}
+	rdb := redis.NewClient(opts)
+	defer rdb.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return f(ctx, rdb)
 }
 
 // Client opens a client on a Redis URL; the caller closes it.

@@ -196,7 +196,7 @@ func buildTemplate(base string) (string, error) {
 	name := "vetted_tpl_" + postgres.SchemaVersion()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	db := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(base), pgdriver.WithApplicationName("pgtest")))
+	db := sql.OpenDB(adminConnector(base))
 	defer db.Close()
 	conn, err := db.Conn(ctx)
 	if err != nil {
@@ -256,8 +256,17 @@ func hasCode(err error, code string) bool {
 // exec runs one statement on the server at dsn on a connection of its own
 // (CREATE and DROP DATABASE cannot run inside a transaction).
 func exec(ctx context.Context, dsn, query string) error {
-	db := sql.OpenDB(pgdriver.NewConnector(pgdriver.WithDSN(dsn), pgdriver.WithApplicationName("pgtest")))
+	db := sql.OpenDB(adminConnector(dsn))
 	defer db.Close()
 	_, err := db.ExecContext(ctx, query)
 	return err
+}
+
+// adminConnector connects for CREATE and DROP DATABASE and the template
+// build. Copying a template can outlast the driver's 10-second read timeout
+// on a loaded machine (CI shares two cores), so the statement's context
+// bounds it instead.
+func adminConnector(dsn string) *pgdriver.Connector {
+	return pgdriver.NewConnector(pgdriver.WithDSN(dsn), pgdriver.WithApplicationName("pgtest"),
+		pgdriver.WithReadTimeout(3*time.Minute), pgdriver.WithWriteTimeout(time.Minute))
 }

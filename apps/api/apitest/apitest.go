@@ -50,6 +50,7 @@ type options struct {
 	store     func(t testing.TB) ports.Store
 	rateLimit float64
 	cfg       func(*app.Config)
+	logger    *slog.Logger
 }
 
 // WithStore uses the given store.
@@ -68,6 +69,10 @@ func WithConfiguredEnricher() Option { return func(o *options) { o.realScan = tr
 
 // WithRateLimit sets the per-caller rate limit (requests per second).
 func WithRateLimit(rps float64) Option { return func(o *options) { o.rateLimit = rps } }
+
+// WithLogger sends the app's logs (access log included) to l instead of
+// discarding them.
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
 // WithConfig edits the app configuration before Build.
 func WithConfig(f func(*app.Config)) Option { return func(o *options) { o.cfg = f } }
@@ -107,6 +112,9 @@ func New(t testing.TB, opts ...Option) *Env {
 		Jobs:   jobs.Options{MinBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond, MaxRetry: 3}}
 	if o.store != nil {
 		ov.Store = o.store(t)
+	}
+	if o.logger != nil {
+		ov.Logger = o.logger
 	}
 	if o.realMail {
 		ov.Mailer = nil

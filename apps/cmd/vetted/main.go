@@ -1,10 +1,16 @@
 // Command vetted is the one binary of Vetted:
 //
-//	vetted serve     run the HTTP API and the outbox relay (embedded default when no VETTED_DATABASE_URL)
-//	vetted worker    run the asynq worker, scheduler and relay (needs VETTED_REDIS_URL)
-//	vetted migrate   apply PostgreSQL migrations (VETTED_DATABASE_URL)
-//	vetted token     mint a dev token: vetted token --email a@b.c [--admin] [--ttl 24h]
-//	vetted openapi   write the OpenAPI document (YAML) to stdout without listening
+//	vetted serve         run the HTTP API and the outbox relay (embedded default when no VETTED_DATABASE_URL)
+//	vetted worker        run the asynq worker, scheduler and relay (needs VETTED_REDIS_URL)
+//	vetted migrate       apply PostgreSQL migrations (VETTED_DATABASE_URL)
+//	vetted token         mint a dev token: vetted token --email a@b.c [--admin] [--ttl 24h]
+//	vetted import        send a CSV file of any length to a list, in batches, with a progress bar
+//	vetted check-config  validate the environment without starting anything
+//	vetted openapi       write the OpenAPI document (YAML) to stdout without listening
+//	vetted version       print the module version, VCS commit and Go version
+//
+// Every command takes --help, which prints its flags and the environment
+// variables it reads and exits 0 without doing anything else.
 package main
 
 import (
@@ -13,134 +19,166 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
-	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
-	"time"
+	"text/tabwriter"
 
-	"github.com/vetted-dev/vetted/adapters/auth"
-	"github.com/vetted-dev/vetted/apps/api"
 	"github.com/vetted-dev/vetted/apps/app"
-	"github.com/vetted-dev/vetted/ports"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	if err := run(ctx, os.Args[1:], env{stdout: os.Stdout, stderr: os.Stderr, lookup: os.LookupEnv}); err != nil {
 		fmt.Fprintln(os.Stderr, "vetted:", err)
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
 }
 
-const usage = `usage: vetted <command> [flags]
+// usageError is a command line the program cannot act on (exit status 2).
+type usageError struct{ error }
 
-commands:
-  serve     run the HTTP API and the outbox relay
-  worker    run the job worker on Redis (VETTED_REDIS_URL)
-  migrate   apply PostgreSQL migrations (VETTED_DATABASE_URL)
-  token     mint a dev token (--email, --admin, --name, --ttl)
-  openapi   print the OpenAPI document (YAML)`
-
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		return errors.New(usage)
+func exitCode(err error) int {
+	var ue usageError
+	if errors.As(err, &ue) {
+		return 2
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	switch args[0] {
-	case "serve":
-		return serve(ctx, log, stdout)
-	case "worker":
-		return worker(ctx, log)
-	case "migrate":
-		return migrate(ctx, log)
-	case "token":
-		return token(args[1:], stdout)
-	case "openapi":
-		return openapi(stdout)
-	case "help", "-h", "--help":
-		fmt.Fprintln(stdout, usage)
+	return 1
+}
+
+// env is what a command may touch of the process: tests pass buffers and
+// a map.
+type env struct {
+	stdout, stderr io.Writer
+	lookup         func(string) (string, bool)
+}
+
+func (e env) get(k string) string {
+	v, _ := e.lookup(k)
+	return strings.TrimSpace(v)
+}
+
+// command is one subcommand: its flags are defined by setup, which returns
+// the action to run once they are parsed.
+type command struct {
+	name    string
+	summary string
+	// envVars names the variables the command reads (listed by --help);
+	// allEnv lists every setting of the service.
+	envVars []string
+	allEnv  bool
+	setup   func(fs *flag.FlagSet, e env) func(ctx context.Context) error
+}
+
+func commands() []command {
+	return []command{
+		{name: "serve", summary: "Run the HTTP API and the outbox relay (the embedded default without VETTED_DATABASE_URL).",
+			allEnv: true, setup: serveCmd},
+		{name: "worker", summary: "Run the job worker, its scheduler and an outbox relay on Redis (VETTED_REDIS_URL).",
+			allEnv: true, setup: workerCmd},
+		{name: "migrate", summary: "Apply the PostgreSQL migrations (safe to run twice, and from two processes at once).",
+			envVars: []string{"VETTED_DATABASE_URL", "VETTED_LOG_FORMAT", "VETTED_LOG_LEVEL"}, setup: migrateCmd},
+		{name: "token", summary: "Mint a dev token (HS256) signed with the server's dev secret.",
+			envVars: []string{"VETTED_AUTH_DEV_SECRET", "VETTED_AUTH_ISSUER", "VETTED_AUTH_AUDIENCE"}, setup: tokenCmd},
+		{name: "import", summary: "Import a CSV file of any length into a vendor list, in requests within the API's limits (500 rows, 1 MB).",
+			envVars: []string{envAPIURL, envToken}, setup: importCmd},
+		{name: "check-config", summary: "Validate the environment (addresses, URLs, booleans, durations) and print what would be used; starts nothing.",
+			allEnv: true, setup: checkConfigCmd},
+		{name: "openapi", summary: "Print the OpenAPI document (YAML) without listening.", setup: openapiCmd},
+		{name: "version", summary: "Print the module version, the VCS commit and the Go version.", setup: versionCmd},
+	}
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: vetted <command> [flags]\n\ncommands:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, c := range commands() {
+		fmt.Fprintf(tw, "  %s\t%s\n", c.name, c.summary)
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "\nRun 'vetted <command> --help' for a command's flags and environment variables.")
+}
+
+func run(ctx context.Context, args []string, e env) error {
+	if len(args) == 0 {
+		usage(e.stderr)
+		return usageError{errors.New("no command given")}
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 {
+			return run(ctx, []string{args[1], "--help"}, e)
+		}
+		usage(e.stdout)
 		return nil
 	}
-	return fmt.Errorf("unknown command %q\n%s", args[0], usage)
-}
-
-func serve(ctx context.Context, log *slog.Logger, stdout io.Writer) error {
-	cfg, err := app.FromEnv()
-	if err != nil {
-		return err
-	}
-	a, err := app.Build(ctx, cfg, app.Overrides{Logger: log})
-	if err != nil {
-		return err
-	}
-	defer a.Close(context.Background())
-	ln, err := net.Listen("tcp", cfg.HTTPAddr)
-	if err != nil {
-		return err
-	}
-	store := "PostgreSQL"
-	if cfg.Embedded() {
-		store = "memory (embedded default: data is lost on exit)"
-	}
-	log.Info("vetted listening", "addr", ln.Addr().String(), "store", store, "docs", cfg.PublicURL+"/docs")
-	if a.Dev != nil {
-		tok, err := a.Dev.Mint(auth.Claims{Subject: "dev-admin", Email: "admin@vetted.local", Name: "Dev Admin", EmailVerified: true,
-			Groups: []string{ports.PlatformAdminGroup}, TTL: 30 * 24 * time.Hour})
-		if err != nil {
-			return err
+	for _, c := range commands() {
+		if c.name == name {
+			return c.run(ctx, args[1:], e)
 		}
-		fmt.Fprintf(stdout, "\nDev platform-admin token (valid 30 days, for this process's secret):\n\n  export TOKEN=%s\n\n", tok)
-		fmt.Fprintf(stdout, "Try: curl -s -H \"Authorization: Bearer $TOKEN\" %s/accounts\n\n", cfg.PublicURL)
 	}
-	return a.Serve(ctx, ln)
+	usage(e.stderr)
+	return usageError{fmt.Errorf("unknown command %q", name)}
 }
 
-func token(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("token", flag.ContinueOnError)
-	email := fs.String("email", "", "e-mail claim (required)")
-	name := fs.String("name", "", "name claim")
-	admin := fs.Bool("admin", false, "put the token in the platform Admins group")
-	unverified := fs.Bool("unverified", false, "email_verified=false")
-	ttl := fs.Duration("ttl", 24*time.Hour, "lifetime")
+func (c command) run(ctx context.Context, args []string, e env) error {
+	fs := flag.NewFlagSet("vetted "+c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are returned; help goes to stdout
+	action := c.setup(fs, e)
 	if err := fs.Parse(args); err != nil {
-		return err
+		if errors.Is(err, flag.ErrHelp) {
+			c.help(e.stdout, fs)
+			return nil
+		}
+		return usageError{fmt.Errorf("%s: %w (see 'vetted %s --help')", c.name, err, c.name)}
 	}
-	if *email == "" {
-		return errors.New("token: --email is required")
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("%s: unexpected argument %q (see 'vetted %s --help')", c.name, fs.Arg(0), c.name)}
 	}
-	secret := os.Getenv("VETTED_AUTH_DEV_SECRET")
-	if secret == "" {
-		return errors.New("token: set VETTED_AUTH_DEV_SECRET to the secret the server uses")
-	}
-	dev, err := auth.NewDev([]byte(secret), auth.DevOptions{Issuer: os.Getenv("VETTED_AUTH_ISSUER"), Audience: os.Getenv("VETTED_AUTH_AUDIENCE")})
-	if err != nil {
-		return err
-	}
-	c := auth.Claims{Subject: "dev|" + *email, Email: *email, Name: *name, EmailVerified: !*unverified, TTL: *ttl}
-	if *admin {
-		c.Groups = []string{ports.PlatformAdminGroup}
-	}
-	tok, err := dev.Mint(c)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(stdout, tok)
-	return nil
+	return action(ctx)
 }
 
-func openapi(stdout io.Writer) error {
-	doc, err := OpenAPIYAML()
-	if err != nil {
-		return err
+func (c command) help(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: vetted %s [flags]\n\n%s\n\nflags:\n", c.name, c.summary)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fmt.Fprintln(w, "  -help\n    \tshow this help and exit")
+	vars := c.env()
+	if len(vars) == 0 {
+		return
 	}
-	_, err = stdout.Write(doc)
-	return err
+	fmt.Fprintln(w, "\nenvironment:")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, v := range vars {
+		def := ""
+		if v.Default != "" {
+			def = " (default " + v.Default + ")"
+		}
+		fmt.Fprintf(tw, "  %s\t%s%s\n", v.Name, v.Meaning, def)
+	}
+	tw.Flush()
 }
 
-// OpenAPIYAML renders the OpenAPI document of the API without listening.
-func OpenAPIYAML() ([]byte, error) {
-	return api.Describe().OpenAPI().YAML()
+// env lists the variables of the command with their meaning.
+func (c command) env() []app.EnvVar {
+	known := append(app.EnvVars(), importEnvVars()...)
+	if c.allEnv {
+		return app.EnvVars()
+	}
+	byName := map[string]app.EnvVar{}
+	for _, v := range known {
+		byName[v.Name] = v
+	}
+	out := make([]app.EnvVar, 0, len(c.envVars))
+	for _, n := range c.envVars {
+		v, ok := byName[n]
+		if !ok {
+			v = app.EnvVar{Name: n}
+		}
+		out = append(out, v)
+	}
+	return out
 }

@@ -3,29 +3,149 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
+	"fmt"
 	"log/slog"
+	"net"
+	"time"
 
+	"github.com/vetted-dev/vetted/adapters/auth"
 	"github.com/vetted-dev/vetted/apps/app"
+	"github.com/vetted-dev/vetted/apps/obs"
+	"github.com/vetted-dev/vetted/ports"
 )
 
-func worker(ctx context.Context, log *slog.Logger) error {
-	cfg, err := app.FromEnv()
+// setupProcess reads the configuration and builds the process logger (also
+// slog's default, so that every library logs in the same format).
+func setupProcess(e env) (app.Config, *slog.Logger, error) {
+	cfg, err := app.FromLookup(e.lookup)
 	if err != nil {
-		return err
+		return cfg, nil, err
 	}
-	if cfg.RedisURL == "" {
-		return errors.New("worker: set VETTED_REDIS_URL (the embedded default runs jobs inside vetted serve)")
+	log := obs.NewLogger(e.stderr, cfg.LogFormat, cfg.LogLevel)
+	slog.SetDefault(log)
+	for _, w := range cfg.Warnings(e.lookup) {
+		log.Warn(w)
 	}
-	return app.RunWorker(ctx, cfg, log)
+	return cfg, log, nil
 }
 
-func migrate(ctx context.Context, log *slog.Logger) error {
-	cfg, err := app.FromEnv()
+// startTracing starts OpenTelemetry export when OTEL_EXPORTER_OTLP_ENDPOINT
+// is set; the returned function flushes it.
+func startTracing(ctx context.Context, component string, log *slog.Logger) (func(), error) {
+	shutdown, err := obs.StartTracing(ctx, component, moduleVersion())
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if cfg.DatabaseURL == "" {
-		return errors.New("migrate: set VETTED_DATABASE_URL")
+	return func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := shutdown(sctx); err != nil {
+			log.Warn("flush traces", "err", err)
+		}
+	}, nil
+}
+
+func serveCmd(_ *flag.FlagSet, e env) func(context.Context) error {
+	return func(ctx context.Context) error {
+		cfg, log, err := setupProcess(e)
+		if err != nil {
+			return err
+		}
+		stopTracing, err := startTracing(ctx, "api", log)
+		if err != nil {
+			return err
+		}
+		defer stopTracing()
+		a, err := app.Build(ctx, cfg, app.Overrides{Logger: log})
+		if err != nil {
+			return err
+		}
+		defer a.Close(context.Background())
+		ln, err := net.Listen("tcp", cfg.HTTPAddr)
+		if err != nil {
+			return err
+		}
+		store := "PostgreSQL"
+		if cfg.Embedded() {
+			store = "memory (embedded default: data is lost on exit)"
+		}
+		log.Info("vetted listening", "addr", ln.Addr().String(), "store", store, "docs", cfg.PublicURL+"/docs", "version", moduleVersion())
+		if a.Dev != nil {
+			tok, err := a.Dev.Mint(auth.Claims{Subject: "dev-admin", Email: "admin@vetted.local", Name: "Dev Admin", EmailVerified: true,
+				Groups: []string{ports.PlatformAdminGroup}, TTL: 30 * 24 * time.Hour})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "\nDev platform-admin token (valid 30 days, for this process's secret):\n\n  export TOKEN=%s\n\n", tok)
+			fmt.Fprintf(e.stdout, "Try: curl -s -H \"Authorization: Bearer $TOKEN\" %s/accounts\n\n", cfg.PublicURL)
+		}
+		if err := a.Serve(ctx, ln); err != nil {
+			return err
+		}
+		log.Info("vetted stopped")
+		return nil
 	}
-	return app.Migrate(ctx, cfg, log)
+}
+
+func workerCmd(_ *flag.FlagSet, e env) func(context.Context) error {
+	return func(ctx context.Context) error {
+		cfg, log, err := setupProcess(e)
+		if err != nil {
+			return err
+		}
+		if cfg.RedisURL == "" {
+			return errors.New("worker: set VETTED_REDIS_URL (the embedded default runs jobs inside vetted serve)")
+		}
+		stopTracing, err := startTracing(ctx, "worker", log)
+		if err != nil {
+			return err
+		}
+		defer stopTracing()
+		return app.RunWorker(ctx, cfg, log)
+	}
+}
+
+func migrateCmd(_ *flag.FlagSet, e env) func(context.Context) error {
+	return func(ctx context.Context) error {
+		cfg, log, err := setupProcess(e)
+		if err != nil {
+			return err
+		}
+		if cfg.DatabaseURL == "" {
+			return errors.New("migrate: set VETTED_DATABASE_URL")
+		}
+		return app.Migrate(ctx, cfg, log)
+	}
+}
+
+func tokenCmd(fs *flag.FlagSet, e env) func(context.Context) error {
+	email := fs.String("email", "", "e-mail claim (required)")
+	name := fs.String("name", "", "name claim")
+	admin := fs.Bool("admin", false, "put the token in the platform Admins group")
+	unverified := fs.Bool("unverified", false, "email_verified=false")
+	ttl := fs.Duration("ttl", 24*time.Hour, "lifetime")
+	return func(context.Context) error {
+		if *email == "" {
+			return usageError{errors.New("token: --email is required")}
+		}
+		secret := e.get("VETTED_AUTH_DEV_SECRET")
+		if secret == "" {
+			return errors.New("token: set VETTED_AUTH_DEV_SECRET to the secret the server uses")
+		}
+		dev, err := auth.NewDev([]byte(secret), auth.DevOptions{Issuer: e.get("VETTED_AUTH_ISSUER"), Audience: e.get("VETTED_AUTH_AUDIENCE")})
+		if err != nil {
+			return err
+		}
+		c := auth.Claims{Subject: "dev|" + *email, Email: *email, Name: *name, EmailVerified: !*unverified, TTL: *ttl}
+		if *admin {
+			c.Groups = []string{ports.PlatformAdminGroup}
+		}
+		tok, err := dev.Mint(c)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(e.stdout, tok)
+		return nil
+	}
 }

@@ -1,0 +1,184 @@
+package api
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"time"
+
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/go-chi/chi/v5"
+	"github.com/vetted-dev/vetted/apps/obs"
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// RequestIDHeader carries the request id: taken from the request when it
+// is a sane token (a proxy's or the caller's), generated otherwise, and
+// always echoed in the response.
+const RequestIDHeader = "X-Request-Id"
+
+// unmatchedRoute labels requests no route matched, so that scanners probing
+// random paths cannot create a metric series per path.
+const unmatchedRoute = "unmatched"
+
+// reqInfo is what the access log learns while a request runs; the
+// authenticate middleware fills in the caller.
+type reqInfo struct {
+	subject string
+}
+
+type reqInfoKey struct{}
+
+// noteSubject records the authenticated caller for the access log.
+func noteSubject(ctx context.Context, subject string) {
+	if ri, ok := ctx.Value(reqInfoKey{}).(*reqInfo); ok {
+		ri.subject = subject
+	}
+}
+
+// traced wraps the whole router in an OpenTelemetry server span (a no-op
+// unless tracing is configured); observe names the span after the route.
+func traced(h http.Handler) http.Handler {
+	return otelhttp.NewHandler(h, "http.server",
+		otelhttp.WithSpanNameFormatter(func(_ string, r *http.Request) string { return r.Method }))
+}
+
+// observe is the chi middleware every request passes: request id, a
+// request-scoped logger in the context (obs.Logger), panic recovery to a
+// logged 500 problem, the access log and the duration histogram. It logs
+// the route pattern, never the raw URL: query strings carry signed tokens
+// (confirmation and unsubscribe links, blob URLs).
+func (s *Server) observe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		id := requestID(r.Header.Get(RequestIDHeader))
+		w.Header().Set(RequestIDHeader, id)
+		log := s.log.With("request_id", id)
+		ri := &reqInfo{}
+		ctx := context.WithValue(obs.WithLogger(r.Context(), log), reqInfoKey{}, ri)
+		rec := &recorder{ResponseWriter: w}
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p) // the server's way to abort a response; not a bug
+				}
+				log.ErrorContext(ctx, "panic", "method", r.Method, "route", route(r), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				if !rec.wrote {
+					writeProblem(rec, http.StatusInternalServerError, "internal error")
+				}
+			}
+			s.logAccess(ctx, log, r, rec, ri, time.Since(start))
+		}()
+		next.ServeHTTP(rec, r.WithContext(ctx))
+	})
+}
+
+func (s *Server) logAccess(ctx context.Context, log *slog.Logger, r *http.Request, rec *recorder, ri *reqInfo, d time.Duration) {
+	status := rec.status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	rt := route(r)
+	if span := trace.SpanFromContext(ctx); span.IsRecording() {
+		span.SetName(r.Method + " " + rt)
+		span.SetAttributes(attribute.String("http.route", rt))
+	}
+	s.opts.Metrics.ObserveHTTP(rt, r.Method, strconv.Itoa(status), d)
+	level := slog.LevelInfo
+	if status >= 500 {
+		level = slog.LevelError
+	}
+	log.LogAttrs(ctx, level, "http request",
+		slog.String("method", r.Method),
+		slog.String("route", rt),
+		slog.Int("status", status),
+		slog.Float64("duration_ms", float64(d.Microseconds())/1000),
+		slog.Int64("bytes", rec.bytes),
+		slog.String("subject", ri.subject),
+		slog.String("remote", r.RemoteAddr))
+}
+
+// route is the matched chi pattern, e.g. /vendor-lists/{id}/vendors.
+func route(r *http.Request) string {
+	if rc := chi.RouteContext(r.Context()); rc != nil {
+		if p := rc.RoutePattern(); p != "" {
+			return p
+		}
+	}
+	return unmatchedRoute
+}
+
+// requestID keeps a caller's id when it is short and printable (it goes
+// into logs as is) and makes a new random one otherwise.
+func requestID(in string) string {
+	if len(in) > 0 && len(in) <= 128 {
+		ok := true
+		for _, c := range in {
+			if c <= ' ' || c > '~' {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return in
+		}
+	}
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// writeProblem answers an RFC 9457 problem outside huma (after a panic).
+func writeProblem(w http.ResponseWriter, status int, detail string) {
+	body, _ := json.Marshal(&huma.ErrorModel{Title: http.StatusText(status), Status: status, Detail: detail})
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// recorder notes the status and size of a response.
+type recorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+	wrote  bool
+}
+
+func (r *recorder) WriteHeader(code int) {
+	if !r.wrote {
+		r.status, r.wrote = code, true
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if !r.wrote {
+		r.status, r.wrote = http.StatusOK, true
+	}
+	n, err := r.ResponseWriter.Write(b)
+	r.bytes += int64(n)
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the connection (flush,
+// deadlines) through the recorder.
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// Flush passes streaming responses through.
+func (r *recorder) Flush() {
+	if !r.wrote {
+		r.status, r.wrote = http.StatusOK, true
+	}
+	if f, ok := r.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}

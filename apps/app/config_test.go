@@ -1,0 +1,142 @@
+package app_test
+
+import (
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vetted-dev/vetted/apps/app"
+)
+
+func lookup(env map[string]string) func(string) (string, bool) {
+	return func(k string) (string, bool) { v, ok := env[k]; return v, ok }
+}
+
+func TestFromLookupDefaults(t *testing.T) {
+	t.Parallel()
+	c, err := app.FromLookup(lookup(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.HTTPAddr != "127.0.0.1:8080" || c.PublicURL != "http://127.0.0.1:8080" || c.AdminAddr != "" ||
+		c.LogFormat != "text" || c.LogLevel != slog.LevelInfo || !c.MigrateOnStart || c.PollInterval != 15*time.Minute {
+		t.Fatalf("defaults: %+v", c)
+	}
+	if c.SigningKey == "" || c.AuthDevSecret == "" {
+		t.Fatal("secrets of the embedded default are not generated")
+	}
+}
+
+func TestFromLookupValues(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		env   map[string]string
+		check func(app.Config) bool
+	}{
+		{"public URL from an all-interfaces address names localhost", map[string]string{"VETTED_HTTP_ADDR": ":19006"},
+			func(c app.Config) bool { return c.PublicURL == "http://localhost:19006" }},
+		{"public URL from 0.0.0.0", map[string]string{"VETTED_HTTP_ADDR": "0.0.0.0:80"},
+			func(c app.Config) bool { return c.PublicURL == "http://localhost:80" }},
+		{"public URL from [::]", map[string]string{"VETTED_HTTP_ADDR": "[::]:8080"},
+			func(c app.Config) bool { return c.PublicURL == "http://localhost:8080" }},
+		{"explicit public URL loses its trailing slash", map[string]string{"VETTED_PUBLIC_URL": "https://vetted.example.com/"},
+			func(c app.Config) bool { return c.PublicURL == "https://vetted.example.com" }},
+		{"booleans", map[string]string{"VETTED_MIGRATE_ON_START": "false", "VETTED_S3_CREATE_BUCKET": "1"},
+			func(c app.Config) bool { return !c.MigrateOnStart && c.S3CreateBucket }},
+		{"log settings", map[string]string{"VETTED_LOG_FORMAT": "JSON", "VETTED_LOG_LEVEL": "debug"},
+			func(c app.Config) bool { return c.LogFormat == "json" && c.LogLevel == slog.LevelDebug }},
+		{"admin address", map[string]string{"VETTED_ADMIN_ADDR": "127.0.0.1:9090"},
+			func(c app.Config) bool { return c.AdminAddr == "127.0.0.1:9090" }},
+		{"URLs", map[string]string{"VETTED_DATABASE_URL": "postgres://u:p@db:5432/vetted", "VETTED_REDIS_URL": "redis://r:6379/0"},
+			func(c app.Config) bool { return c.DatabaseURL != "" && c.RedisURL == "redis://r:6379/0" }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c, err := app.FromLookup(lookup(tt.env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tt.check(c) {
+				t.Fatalf("unexpected config %+v", c)
+			}
+		})
+	}
+}
+
+func TestFromLookupRejects(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		k, v string
+	}{
+		{"VETTED_MIGRATE_ON_START", "maybe"},
+		{"VETTED_S3_PATH_STYLE", "yes please"},
+		{"VETTED_HTTP_ADDR", "8080"},
+		{"VETTED_HTTP_ADDR", "localhost:http-ish"},
+		{"VETTED_HTTP_ADDR", "127.0.0.1:70000"},
+		{"VETTED_ADMIN_ADDR", "nowhere"},
+		{"VETTED_PUBLIC_URL", "vetted.example.com"},
+		{"VETTED_PUBLIC_URL", "ftp://vetted.example.com"},
+		{"VETTED_PUBLIC_URL", "https://vetted.example.com/?x=1"},
+		{"VETTED_DATABASE_URL", "mysql://db/vetted"},
+		{"VETTED_DATABASE_URL", "postgres:///vetted"},
+		{"VETTED_REDIS_URL", "127.0.0.1:6379"},
+		{"VETTED_SMTP_URL", "mail.example.com:25"},
+		{"VETTED_AUTH_JWKS_URL", "not a url"},
+		{"VETTED_LOG_FORMAT", "xml"},
+		{"VETTED_LOG_LEVEL", "chatty"},
+		{"VETTED_WORKER_CONCURRENCY", "0"},
+		{"VETTED_RATE_LIMIT", "fast"},
+		{"VETTED_POLL_INTERVAL", "15"},
+		{"OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4318"},
+		{"OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.k+"="+tt.v, func(t *testing.T) {
+			t.Parallel()
+			_, err := app.FromLookup(lookup(map[string]string{tt.k: tt.v}))
+			if !errors.Is(err, app.ErrConfig) || !strings.Contains(err.Error(), tt.k) {
+				t.Fatalf("err = %v, want an ErrConfig naming %s", err, tt.k)
+			}
+		})
+	}
+}
+
+func TestFromLookupReportsEveryError(t *testing.T) {
+	t.Parallel()
+	_, err := app.FromLookup(lookup(map[string]string{"VETTED_MIGRATE_ON_START": "maybe", "VETTED_LOG_LEVEL": "loud"}))
+	if err == nil || !strings.Contains(err.Error(), "VETTED_MIGRATE_ON_START") || !strings.Contains(err.Error(), "VETTED_LOG_LEVEL") {
+		t.Fatalf("err = %v, want both variables named", err)
+	}
+}
+
+func TestFromLookupRedactsPasswords(t *testing.T) {
+	t.Parallel()
+	_, err := app.FromLookup(lookup(map[string]string{"VETTED_DATABASE_URL": "mysql://u:hunter2@db/x"}))
+	if err == nil || strings.Contains(err.Error(), "hunter2") {
+		t.Fatalf("err = %v, want an error without the password", err)
+	}
+}
+
+func TestWarnings(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"VETTED_HTTP_ADDR": ":8080"}
+	c, err := app.FromLookup(lookup(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := strings.Join(c.Warnings(lookup(env)), "\n")
+	for _, want := range []string{"VETTED_PUBLIC_URL", "VETTED_SIGNING_KEY", "VETTED_AUTH_DEV_SECRET"} {
+		if !strings.Contains(w, want) {
+			t.Errorf("warnings do not mention %s:\n%s", want, w)
+		}
+	}
+	env = map[string]string{"VETTED_HTTP_ADDR": ":8080", "VETTED_PUBLIC_URL": "https://v.example.com", "VETTED_SIGNING_KEY": "k", "VETTED_AUTH_DEV_SECRET": "s"}
+	c, _ = app.FromLookup(lookup(env))
+	if w := c.Warnings(lookup(env)); len(w) != 0 {
+		t.Fatalf("unexpected warnings: %v", w)
+	}
+}

@@ -1,0 +1,64 @@
+// Package obs is Vetted's observability: the process logger (log/slog, JSON
+// or text), the request-scoped logger in a context, Prometheus metrics with
+// decorators for the ports whose work is worth counting (jobs, mail,
+// enrichment), the outbox backlog, OpenTelemetry tracing exported over
+// OTLP/HTTP when the standard OTEL_EXPORTER_OTLP_ENDPOINT is set, and the
+// admin listener that serves /metrics and pprof. The core knows none of it:
+// everything here wraps ports or runs in the apps.
+package obs
+
+import (
+	"context"
+	"io"
+	"log/slog"
+
+	"go.opentelemetry.io/otel/trace"
+)
+
+// NewLogger builds the process logger: format "json" or "text", records
+// below level dropped. Records logged with a context that carries a span
+// get its trace_id and span_id, so logs and traces join up.
+func NewLogger(w io.Writer, format string, level slog.Leveler) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: level}
+	var h slog.Handler
+	if format == "json" {
+		h = slog.NewJSONHandler(w, opts)
+	} else {
+		h = slog.NewTextHandler(w, opts)
+	}
+	return slog.New(traceHandler{h})
+}
+
+// traceHandler adds the span of the record's context.
+type traceHandler struct{ slog.Handler }
+
+func (h traceHandler) Handle(ctx context.Context, r slog.Record) error {
+	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+		r.AddAttrs(slog.String("trace_id", sc.TraceID().String()), slog.String("span_id", sc.SpanID().String()))
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h traceHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	return traceHandler{h.Handler.WithAttrs(as)}
+}
+
+func (h traceHandler) WithGroup(name string) slog.Handler {
+	return traceHandler{h.Handler.WithGroup(name)}
+}
+
+type loggerKey struct{}
+
+// WithLogger returns ctx carrying l, the logger of one request or job.
+func WithLogger(ctx context.Context, l *slog.Logger) context.Context {
+	return context.WithValue(ctx, loggerKey{}, l)
+}
+
+// Logger returns the logger ctx carries (with the request id, method and
+// route of an HTTP request), or slog.Default() when it carries none.
+func Logger(ctx context.Context) *slog.Logger {
+	if l, ok := ctx.Value(loggerKey{}).(*slog.Logger); ok {
+		return l
+	}
+	return slog.Default()
+}

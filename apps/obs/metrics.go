@@ -1,0 +1,217 @@
+package obs
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/vetted-dev/vetted/core/notify"
+	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/ports"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// Metrics holds Vetted's Prometheus collectors on a registry of its own
+// (not the global one), so that tests and two apps in one process do not
+// collide.
+type Metrics struct {
+	Registry *prometheus.Registry
+
+	httpDuration *prometheus.HistogramVec
+	jobs         *prometheus.CounterVec
+	jobDuration  *prometheus.HistogramVec
+	mails        *prometheus.CounterVec
+	enrichments  *prometheus.CounterVec
+}
+
+// NewMetrics registers the collectors, with the Go runtime and process
+// collectors.
+func NewMetrics() *Metrics {
+	m := &Metrics{
+		Registry: prometheus.NewRegistry(),
+		httpDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "vetted_http_request_duration_seconds",
+			Help:    "HTTP requests by route pattern, method and status.",
+			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
+		}, []string{"route", "method", "status"}),
+		jobs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "vetted_jobs_total",
+			Help: "Jobs run, by kind and result (ok, error, permanent_error).",
+		}, []string{"kind", "result"}),
+		jobDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "vetted_job_duration_seconds",
+			Help:    "Job run time by kind.",
+			Buckets: prometheus.ExponentialBuckets(0.005, 4, 9),
+		}, []string{"kind"}),
+		mails: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "vetted_mails_total",
+			Help: "Mails handed to the transport, by result (sent, failed).",
+		}, []string{"result"}),
+		enrichments: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "vetted_enrichments_total",
+			Help: "Vendor enrichment runs, by result (ok, error).",
+		}, []string{"result"}),
+	}
+	m.Registry.MustRegister(m.httpDuration, m.jobs, m.jobDuration, m.mails, m.enrichments,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// ObserveHTTP records one request. route is the matched pattern (never
+// the raw path, whose ids would make a series per record).
+func (m *Metrics) ObserveHTTP(route, method, status string, d time.Duration) {
+	if m == nil {
+		return
+	}
+	m.httpDuration.WithLabelValues(route, method, status).Observe(d.Seconds())
+}
+
+// WatchDB exports the connection pool statistics of db (open, in use,
+// idle, waits) as go_sql_* series labelled db_name=name.
+func (m *Metrics) WatchDB(db *sql.DB, name string) {
+	if m == nil || db == nil {
+		return
+	}
+	m.Registry.MustRegister(collectors.NewDBStatsCollector(db, name))
+}
+
+// WatchOutbox exports the outbox backlog (undelivered messages) and the age
+// of its oldest message, read from the store at each scrape.
+func (m *Metrics) WatchOutbox(store ports.Store, clock ports.Clock) {
+	if m == nil || store == nil {
+		return
+	}
+	m.Registry.MustRegister(&outboxCollector{store: store, clock: clock,
+		backlog: prometheus.NewDesc("vetted_outbox_backlog", "Outbox messages not yet handed to the job queue.", nil, nil),
+		age:     prometheus.NewDesc("vetted_outbox_oldest_age_seconds", "Age of the oldest undelivered outbox message (0 when none).", nil, nil),
+		up:      prometheus.NewDesc("vetted_outbox_scrape_ok", "1 when the store answered the backlog query at this scrape.", nil, nil),
+	})
+}
+
+type outboxCollector struct {
+	store            ports.Store
+	clock            ports.Clock
+	backlog, age, up *prometheus.Desc
+}
+
+func (c *outboxCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- c.backlog
+	ch <- c.age
+	ch <- c.up
+}
+
+func (c *outboxCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	var (
+		n      int
+		oldest time.Time
+	)
+	err := c.store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var err error
+		if n, err = tx.Outbox().Pending(ctx); err != nil {
+			return err
+		}
+		oldest, err = tx.Outbox().Oldest(ctx)
+		return err
+	})
+	if err != nil {
+		// A store that is down must not fail the whole scrape: the other
+		// series still tell the operator what is going on.
+		ch <- prometheus.MustNewConstMetric(c.up, prometheus.GaugeValue, 0)
+		return
+	}
+	age := 0.0
+	if !oldest.IsZero() {
+		age = max(c.clock.Now().Sub(oldest).Seconds(), 0)
+	}
+	ch <- prometheus.MustNewConstMetric(c.up, prometheus.GaugeValue, 1)
+	ch <- prometheus.MustNewConstMetric(c.backlog, prometheus.GaugeValue, float64(n))
+	ch <- prometheus.MustNewConstMetric(c.age, prometheus.GaugeValue, age)
+}
+
+// Jobs wraps a job handler: each job runs in a span of its own (a child of
+// nothing: jobs outlive the request that queued them) and is counted by
+// kind and result.
+func (m *Metrics) Jobs(h ports.JobHandler) ports.JobHandler {
+	return jobHandler{h: h, m: m, tracer: otel.Tracer(tracerName)}
+}
+
+type jobHandler struct {
+	h      ports.JobHandler
+	m      *Metrics
+	tracer trace.Tracer
+}
+
+func (j jobHandler) Handle(ctx context.Context, kind outbox.Kind, payload json.RawMessage) error {
+	ctx, span := j.tracer.Start(ctx, "job "+string(kind), trace.WithSpanKind(trace.SpanKindConsumer),
+		trace.WithAttributes(attribute.String("vetted.job.kind", string(kind)), attribute.String("messaging.system", "vetted")))
+	defer span.End()
+	ctx = WithLogger(ctx, Logger(ctx).With("job_kind", string(kind)))
+	start := time.Now()
+	err := j.h.Handle(ctx, kind, payload)
+	result := "ok"
+	switch {
+	case errors.Is(err, ports.ErrPermanent):
+		result = "permanent_error"
+	case err != nil:
+		result = "error"
+	}
+	if err != nil {
+		span.RecordError(err)
+		span.SetStatus(codes.Error, result)
+	}
+	if j.m != nil {
+		j.m.jobs.WithLabelValues(string(kind), result).Inc()
+		j.m.jobDuration.WithLabelValues(string(kind)).Observe(time.Since(start).Seconds())
+	}
+	return err
+}
+
+// Mailer wraps a mailer to count mails sent and failed.
+func (m *Metrics) Mailer(next ports.Mailer) ports.Mailer { return mailer{next: next, m: m} }
+
+type mailer struct {
+	next ports.Mailer
+	m    *Metrics
+}
+
+func (t mailer) Send(ctx context.Context, mail notify.Mail) error {
+	err := t.next.Send(ctx, mail)
+	if t.m != nil {
+		result := "sent"
+		if err != nil {
+			result = "failed"
+		}
+		t.m.mails.WithLabelValues(result).Inc()
+	}
+	return err
+}
+
+// Enricher wraps an enricher to count enrichment runs.
+func (m *Metrics) Enricher(next ports.Enricher) ports.Enricher { return enricher{next: next, m: m} }
+
+type enricher struct {
+	next ports.Enricher
+	m    *Metrics
+}
+
+func (e enricher) Enrich(ctx context.Context, v vendor.Vendor, p vendor.Profile, secs []vendor.Section) (ports.EnrichResult, error) {
+	res, err := e.next.Enrich(ctx, v, p, secs)
+	if e.m != nil {
+		result := "ok"
+		if err != nil {
+			result = "error"
+		}
+		e.m.enrichments.WithLabelValues(result).Inc()
+	}
+	return res, err
+}
