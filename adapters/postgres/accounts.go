@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
 	"github.com/vetted-dev/vetted/core/account"
 )
 
@@ -26,12 +27,12 @@ const collateC = ` COLLATE "C"`
 type userRepo struct{ db bun.IDB }
 
 func (r userRepo) get(ctx context.Context, what, where string, arg any) (account.User, error) {
-	var row userRow
+	var row dbrow.User
 	err := r.db.NewSelect().Model(&row).Where(where, arg).Limit(1).Scan(ctx)
 	if err != nil {
 		return account.User{}, translate(err, "user %s", what)
 	}
-	return userFromRow(row), nil
+	return row.Core(), nil
 }
 
 func (r userRepo) Get(ctx context.Context, id uuid.UUID) (account.User, error) {
@@ -53,15 +54,15 @@ func (r userRepo) ListByEmails(ctx context.Context, emails []string) ([]account.
 	if len(emails) == 0 {
 		return []account.User{}, nil
 	}
-	var rows []userRow
+	var rows []dbrow.User
 	if err := r.db.NewSelect().Model(&rows).Where("u.email IN (?)", bun.In(lowerAll(emails))).Scan(ctx); err != nil {
 		return nil, translate(err, "list users by e-mail")
 	}
-	return mapRows(rows, userFromRow), nil
+	return dbrow.Map(rows, dbrow.User.Core), nil
 }
 
 func (r userRepo) Save(ctx context.Context, u account.User) error {
-	row := userToRow(u)
+	row := dbrow.FromUser(u)
 	_, err := r.db.NewInsert().Model(&row).
 		On("CONFLICT (id) DO UPDATE").
 		Set("subject = EXCLUDED.subject, email = EXCLUDED.email, name = EXCLUDED.name, email_verified = EXCLUDED.email_verified").
@@ -75,17 +76,17 @@ type accountRepo struct {
 }
 
 func (r accountRepo) Create(ctx context.Context, a account.Account) error {
-	row := accountToRow(a)
+	row := dbrow.FromAccount(a)
 	_, err := r.db.NewInsert().Model(&row).Exec(ctx)
 	return translate(err, "create account %q", a.Name)
 }
 
 func (r accountRepo) Get(ctx context.Context, id uuid.UUID) (account.Account, error) {
-	var row accountRow
+	var row dbrow.Account
 	if err := r.db.NewSelect().Model(&row).Where("a.id = ?", id).Scan(ctx); err != nil {
 		return account.Account{}, translate(err, "account %s", id)
 	}
-	return accountFromRow(row), nil
+	return row.Core(), nil
 }
 
 func (r accountRepo) Lock(ctx context.Context, id uuid.UUID) error {
@@ -103,15 +104,15 @@ func (r accountRepo) Lock(ctx context.Context, id uuid.UUID) error {
 }
 
 func (r accountRepo) ListOrganizations(ctx context.Context) ([]account.Account, error) {
-	var rows []accountRow
+	var rows []dbrow.Account
 	if err := r.db.NewSelect().Model(&rows).Where("NOT a.personal").OrderExpr("a.name" + collateC + ", a.id").Scan(ctx); err != nil {
 		return nil, translate(err, "list accounts")
 	}
-	return mapRows(rows, accountFromRow), nil
+	return dbrow.Map(rows, dbrow.Account.Core), nil
 }
 
 func (r accountRepo) ListForUser(ctx context.Context, userID uuid.UUID) ([]account.Membership, error) {
-	var rows []membershipView
+	var rows []dbrow.Membership
 	err := r.db.NewSelect().Model(&rows).
 		ColumnExpr("a.*, m.role").
 		Join("JOIN members AS m ON m.account_id = a.id").
@@ -123,11 +124,11 @@ func (r accountRepo) ListForUser(ctx context.Context, userID uuid.UUID) ([]accou
 	}
 	out := make([]account.Membership, 0, len(rows))
 	for _, row := range rows {
-		role, err := account.ParseRole(row.Role)
+		m, err := row.Core()
 		if err != nil {
-			return nil, translate(err, "account %s: stored role %q", row.ID, row.Role)
+			return nil, err
 		}
-		out = append(out, account.Membership{Account: accountFromRow(row.accountRow), Role: role})
+		out = append(out, m)
 	}
 	return out, nil
 }
@@ -135,7 +136,7 @@ func (r accountRepo) ListForUser(ctx context.Context, userID uuid.UUID) ([]accou
 func (r accountRepo) Delete(ctx context.Context, id uuid.UUID) error {
 	// Members, lists, entries, products, quota claims, assessments, audit
 	// events, documents and subscribers go with it by ON DELETE CASCADE.
-	res, err := r.db.NewDelete().Model((*accountRow)(nil)).Where("id = ?", id).Exec(ctx)
+	res, err := r.db.NewDelete().Model((*dbrow.Account)(nil)).Where("id = ?", id).Exec(ctx)
 	if err != nil {
 		return translate(err, "delete account %s", id)
 	}
@@ -144,7 +145,7 @@ func (r accountRepo) Delete(ctx context.Context, id uuid.UUID) error {
 
 type memberRepo struct{ db bun.IDB }
 
-func (r memberRepo) query(ctx context.Context, rows *[]memberView, where func(*bun.SelectQuery) *bun.SelectQuery) error {
+func (r memberRepo) query(ctx context.Context, rows *[]dbrow.MemberView, where func(*bun.SelectQuery) *bun.SelectQuery) error {
 	q := r.db.NewSelect().
 		TableExpr("members AS m").
 		ColumnExpr("m.account_id, m.user_id, m.role, m.created_at, u.email, u.name, u.email_verified").
@@ -153,7 +154,7 @@ func (r memberRepo) query(ctx context.Context, rows *[]memberView, where func(*b
 }
 
 func (r memberRepo) Get(ctx context.Context, accountID, userID uuid.UUID) (account.Member, error) {
-	var rows []memberView
+	var rows []dbrow.MemberView
 	err := r.query(ctx, &rows, func(q *bun.SelectQuery) *bun.SelectQuery {
 		return q.Where("m.account_id = ? AND m.user_id = ?", accountID, userID)
 	})
@@ -163,11 +164,11 @@ func (r memberRepo) Get(ctx context.Context, accountID, userID uuid.UUID) (accou
 	if len(rows) == 0 {
 		return account.Member{}, notFound("member %s of %s", userID, accountID)
 	}
-	return memberFromView(rows[0])
+	return rows[0].Core()
 }
 
 func (r memberRepo) List(ctx context.Context, accountID uuid.UUID) ([]account.Member, error) {
-	var rows []memberView
+	var rows []dbrow.MemberView
 	err := r.query(ctx, &rows, func(q *bun.SelectQuery) *bun.SelectQuery {
 		return q.Where("m.account_id = ?", accountID).OrderExpr("u.email" + collateC)
 	})
@@ -176,7 +177,7 @@ func (r memberRepo) List(ctx context.Context, accountID uuid.UUID) ([]account.Me
 	}
 	out := make([]account.Member, 0, len(rows))
 	for _, row := range rows {
-		m, err := memberFromView(row)
+		m, err := row.Core()
 		if err != nil {
 			return nil, err
 		}
@@ -192,9 +193,9 @@ func (r memberRepo) Put(ctx context.Context, ms []account.Member) error {
 	// One row per (account, user): the last one given wins, as it would
 	// one statement at a time, and ON CONFLICT may touch each row only once.
 	seen := make(map[[2]uuid.UUID]int, len(ms))
-	rows := make([]memberRow, 0, len(ms))
+	rows := make([]dbrow.Member, 0, len(ms))
 	for _, m := range ms {
-		row, err := memberToRow(m)
+		row, err := dbrow.FromMember(m)
 		if err != nil {
 			return translate(err, "put members")
 		}
@@ -217,7 +218,7 @@ func (r memberRepo) Delete(ctx context.Context, accountID uuid.UUID, userIDs []u
 	if len(userIDs) == 0 {
 		return nil
 	}
-	_, err := r.db.NewDelete().Model((*memberRow)(nil)).
+	_, err := r.db.NewDelete().Model((*dbrow.Member)(nil)).
 		Where("account_id = ?", accountID).Where("user_id IN (?)", bun.In(userIDs)).
 		Exec(ctx)
 	return translate(err, "delete members of %s", accountID)

@@ -3,8 +3,9 @@
 // migrations embedded in the binary; invariants the core relies on (unique
 // names, one profile per vendor, one assessment per list and vendor, the
 // cascades of account and list deletion) are constraints of that schema, and
-// driver errors are translated to core errors at this edge. Persistence rows
-// with bun tags never leave the package.
+// driver errors are translated to core errors at this edge. The persistence
+// rows (bun models and their converters) are shared with the SQLite store in
+// adapters/internal/dbrow; the SQL is this package's own.
 //
 // Units of work run at READ COMMITTED. Where a rule spans rows (the last
 // owner of an account), the core serialises on a row lock (Accounts.Lock).

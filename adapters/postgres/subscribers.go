@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendor"
 )
@@ -13,32 +14,32 @@ import (
 type subscriberRepo struct{ db bun.IDB }
 
 func (r subscriberRepo) List(ctx context.Context, listID uuid.UUID) ([]subscriber.Subscriber, error) {
-	var rows []subscriberRow
+	var rows []dbrow.Subscriber
 	if err := r.db.NewSelect().Model(&rows).Where("sub.list_id = ?", listID).OrderExpr("sub.email" + collateC + ", sub.id").Scan(ctx); err != nil {
 		return nil, translate(err, "subscribers of list %s", listID)
 	}
-	return mapRows(rows, subscriberFromRow), nil
+	return dbrow.Map(rows, dbrow.Subscriber.Core), nil
 }
 
 func (r subscriberRepo) Get(ctx context.Context, id uuid.UUID) (subscriber.Subscriber, error) {
-	var row subscriberRow
+	var row dbrow.Subscriber
 	if err := r.db.NewSelect().Model(&row).Where("sub.id = ?", id).Scan(ctx); err != nil {
 		return subscriber.Subscriber{}, translate(err, "subscriber %s", id)
 	}
-	return subscriberFromRow(row), nil
+	return row.Core(), nil
 }
 
 func (r subscriberRepo) GetByEmail(ctx context.Context, listID uuid.UUID, email string) (subscriber.Subscriber, error) {
-	var row subscriberRow
+	var row dbrow.Subscriber
 	err := r.db.NewSelect().Model(&row).Where("sub.list_id = ? AND lower(sub.email) = ?", listID, lower(email)).Scan(ctx)
 	if err != nil {
 		return subscriber.Subscriber{}, translate(err, "subscriber %s of list %s", email, listID)
 	}
-	return subscriberFromRow(row), nil
+	return row.Core(), nil
 }
 
 func (r subscriberRepo) Save(ctx context.Context, s subscriber.Subscriber) error {
-	row := subscriberToRow(s)
+	row := dbrow.FromSubscriber(s)
 	_, err := r.db.NewInsert().Model(&row).
 		On("CONFLICT (id) DO UPDATE").
 		Set("email = EXCLUDED.email, status = EXCLUDED.status, confirmed_at = EXCLUDED.confirmed_at").
@@ -50,7 +51,7 @@ func (r subscriberRepo) Delete(ctx context.Context, listID uuid.UUID, emails []s
 	if len(emails) == 0 {
 		return 0, nil
 	}
-	res, err := r.db.NewDelete().Model((*subscriberRow)(nil)).
+	res, err := r.db.NewDelete().Model((*dbrow.Subscriber)(nil)).
 		Where("list_id = ?", listID).Where("lower(email) IN (?)", bun.In(lowerAll(emails))).Exec(ctx)
 	if err != nil {
 		return 0, translate(err, "delete subscribers of list %s", listID)
@@ -63,13 +64,7 @@ func (r subscriberRepo) Delete(ctx context.Context, listID uuid.UUID, emails []s
 }
 
 func (r subscriberRepo) Recipients(ctx context.Context, vendorID uuid.UUID) ([]subscriber.Recipient, error) {
-	var rows []struct {
-		SubscriberID uuid.UUID `bun:"subscriber_id"`
-		AccountID    uuid.UUID `bun:"account_id"`
-		ListID       uuid.UUID `bun:"list_id"`
-		ListName     string    `bun:"list_name"`
-		Email        string    `bun:"email"`
-	}
+	var rows []dbrow.RecipientView
 	err := r.db.NewSelect().
 		TableExpr("list_entries AS e").
 		ColumnExpr("sub.id AS subscriber_id, sub.account_id, sub.list_id, l.name AS list_name, sub.email").
@@ -82,17 +77,13 @@ func (r subscriberRepo) Recipients(ctx context.Context, vendorID uuid.UUID) ([]s
 	if err != nil {
 		return nil, translate(err, "alert recipients for vendor %s", vendorID)
 	}
-	out := make([]subscriber.Recipient, 0, len(rows))
-	for _, row := range rows {
-		out = append(out, subscriber.Recipient(row))
-	}
-	return out, nil
+	return dbrow.Map(rows, dbrow.RecipientView.Core), nil
 }
 
 type incidentRepo struct{ db bun.IDB }
 
 func (r incidentRepo) Create(ctx context.Context, in vendor.Incident) error {
-	row := incidentToRow(in)
+	row := dbrow.FromIncident(in)
 	_, err := r.db.NewInsert().Model(&row).Exec(ctx)
 	return translate(err, "create incident %s", in.ID)
 }
@@ -103,9 +94,9 @@ func (r incidentRepo) Merge(ctx context.Context, ins []vendor.Incident) ([]vendo
 	if len(ins) == 0 {
 		return []vendor.Incident{}, nil
 	}
-	rows := make([]incidentRow, 0, len(ins))
+	rows := make([]dbrow.Incident, 0, len(ins))
 	for _, in := range ins {
-		rows = append(rows, incidentToRow(in))
+		rows = append(rows, dbrow.FromIncident(in))
 	}
 	var inserted []uuid.UUID
 	_, err := r.db.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Returning("id").Exec(ctx, &inserted)
@@ -120,34 +111,34 @@ func (r incidentRepo) Merge(ctx context.Context, ins []vendor.Incident) ([]vendo
 	for _, row := range rows {
 		if got[row.ID] {
 			delete(got, row.ID) // a repeated id was inserted once
-			out = append(out, incidentFromRow(row))
+			out = append(out, row.Core())
 		}
 	}
 	return out, nil
 }
 
 func (r incidentRepo) Get(ctx context.Context, id uuid.UUID) (vendor.Incident, error) {
-	var row incidentRow
+	var row dbrow.Incident
 	if err := r.db.NewSelect().Model(&row).Where("i.id = ?", id).Scan(ctx); err != nil {
 		return vendor.Incident{}, translate(err, "incident %s", id)
 	}
-	return incidentFromRow(row), nil
+	return row.Core(), nil
 }
 
 func (r incidentRepo) ListByVendor(ctx context.Context, vendorID uuid.UUID) ([]vendor.Incident, error) {
-	var rows []incidentRow
+	var rows []dbrow.Incident
 	err := r.db.NewSelect().Model(&rows).Where("i.vendor_id = ?", vendorID).
 		OrderExpr("i.published_at DESC, i.created_at DESC, i.id DESC").Scan(ctx)
 	if err != nil {
 		return nil, translate(err, "incidents of vendor %s", vendorID)
 	}
-	return mapRows(rows, incidentFromRow), nil
+	return dbrow.Map(rows, dbrow.Incident.Core), nil
 }
 
 type deliveryRepo struct{ db bun.IDB }
 
 func (r deliveryRepo) Claim(ctx context.Context, key string, now time.Time) (bool, error) {
-	row := deliveryRow{Key: key, ClaimedAt: now}
+	row := dbrow.Delivery{Key: key, ClaimedAt: now}
 	res, err := r.db.NewInsert().Model(&row).On("CONFLICT (key) DO NOTHING").Exec(ctx)
 	if err != nil {
 		return false, translate(err, "claim delivery %q", key)
@@ -160,6 +151,6 @@ func (r deliveryRepo) Claim(ctx context.Context, key string, now time.Time) (boo
 }
 
 func (r deliveryRepo) Release(ctx context.Context, key string) error {
-	_, err := r.db.NewDelete().Model((*deliveryRow)(nil)).Where("key = ?", key).Exec(ctx)
+	_, err := r.db.NewDelete().Model((*dbrow.Delivery)(nil)).Where("key = ?", key).Exec(ctx)
 	return translate(err, "release delivery %q", key)
 }

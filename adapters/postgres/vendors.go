@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
 	"github.com/vetted-dev/vetted/core/vendor"
 )
 
@@ -16,23 +17,19 @@ type vendorRepo struct{ db bun.IDB }
 // hasProfile is the computed column behind Vendor.HasProfile.
 const hasProfile = "EXISTS (SELECT 1 FROM profiles AS p WHERE p.vendor_id = v.id) AS has_profile"
 
-func (r vendorRepo) selectVendors(rows *[]vendorRow) *bun.SelectQuery {
+func (r vendorRepo) selectVendors(rows *[]dbrow.Vendor) *bun.SelectQuery {
 	return r.db.NewSelect().Model(rows).ColumnExpr("v.*").ColumnExpr(hasProfile)
 }
 
-func vendorsFromRows(rows []vendorRow) []vendor.Vendor {
-	return mapRows(rows, vendorFromRow)
-}
-
 func (r vendorRepo) one(ctx context.Context, what string, where string, arg any) (vendor.Vendor, error) {
-	var rows []vendorRow
+	var rows []dbrow.Vendor
 	if err := r.selectVendors(&rows).Where(where, arg).Limit(1).Scan(ctx); err != nil {
 		return vendor.Vendor{}, translate(err, "vendor %s", what)
 	}
 	if len(rows) == 0 {
 		return vendor.Vendor{}, notFound("vendor %s", what)
 	}
-	return vendorFromRow(rows[0]), nil
+	return rows[0].Core(), nil
 }
 
 func (r vendorRepo) Get(ctx context.Context, id uuid.UUID) (vendor.Vendor, error) {
@@ -47,19 +44,19 @@ func (r vendorRepo) ListByIDs(ctx context.Context, ids []uuid.UUID) ([]vendor.Ve
 	if len(ids) == 0 {
 		return []vendor.Vendor{}, nil
 	}
-	var rows []vendorRow
+	var rows []dbrow.Vendor
 	if err := r.selectVendors(&rows).Where("v.id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
 		return nil, translate(err, "list vendors by id")
 	}
-	return vendorsFromRows(rows), nil
+	return dbrow.Map(rows, dbrow.Vendor.Core), nil
 }
 
 func (r vendorRepo) List(ctx context.Context) ([]vendor.Vendor, error) {
-	var rows []vendorRow
+	var rows []dbrow.Vendor
 	if err := r.selectVendors(&rows).OrderExpr("v.name" + collateC + ", v.id").Scan(ctx); err != nil {
 		return nil, translate(err, "list vendors")
 	}
-	return vendorsFromRows(rows), nil
+	return dbrow.Map(rows, dbrow.Vendor.Core), nil
 }
 
 // ensureInput is one vendor handed to Ensure, as JSON for jsonb_to_recordset.
@@ -125,8 +122,8 @@ func (r vendorRepo) Ensure(ctx context.Context, vs []vendor.Vendor) ([]vendor.Ve
 		return nil, translate(err, "ensure vendors")
 	}
 	var rows []struct {
-		vendorRow `bun:",extend"`
-		Ord       int `bun:"ord"`
+		dbrow.Vendor `bun:",extend"`
+		Ord          int `bun:"ord"`
 	}
 	err = r.db.NewRaw(`WITH `+input+`
 	SELECT v.*, `+hasProfile+`, input.ord
@@ -140,16 +137,13 @@ func (r vendorRepo) Ensure(ctx context.Context, vs []vendor.Vendor) ([]vendor.Ve
 	}
 	out := make([]vendor.Vendor, len(rows))
 	for i, row := range rows {
-		out[i] = vendorFromRow(row.vendorRow)
+		out[i] = row.Vendor.Core()
 	}
 	return out, nil
 }
 
 func (r vendorRepo) Update(ctx context.Context, v vendor.Vendor) error {
-	row := vendorToRow(v)
-	if row.Aliases == nil {
-		row.Aliases = []string{}
-	}
+	row := dbrow.FromVendor(v)
 	res, err := r.db.NewUpdate().Model(&row).Column("website_url", "domain", "aliases").WherePK().Exec(ctx)
 	if err != nil {
 		return translate(err, "update vendor %s", v.ID)
@@ -160,23 +154,23 @@ func (r vendorRepo) Update(ctx context.Context, v vendor.Vendor) error {
 type profileRepo struct{ db bun.IDB }
 
 func (r profileRepo) Get(ctx context.Context, vendorID uuid.UUID) (vendor.Profile, error) {
-	var row profileRow
+	var row dbrow.Profile
 	if err := r.db.NewSelect().Model(&row).Where("p.vendor_id = ?", vendorID).Scan(ctx); err != nil {
 		return vendor.Profile{}, translate(err, "profile of vendor %s", vendorID)
 	}
-	return profileFromRow(row), nil
+	return row.Core(), nil
 }
 
 func (r profileRepo) GetByID(ctx context.Context, id uuid.UUID) (vendor.Profile, error) {
-	var row profileRow
+	var row dbrow.Profile
 	if err := r.db.NewSelect().Model(&row).Where("p.id = ?", id).Scan(ctx); err != nil {
 		return vendor.Profile{}, translate(err, "profile %s", id)
 	}
-	return profileFromRow(row), nil
+	return row.Core(), nil
 }
 
 func (r profileRepo) Save(ctx context.Context, p vendor.Profile) error {
-	row := profileToRow(p)
+	row := dbrow.FromProfile(p)
 	// The profile keeps the id it was first stored with.
 	_, err := r.db.NewInsert().Model(&row).
 		On("CONFLICT (vendor_id) DO UPDATE").
@@ -188,14 +182,14 @@ func (r profileRepo) Save(ctx context.Context, p vendor.Profile) error {
 }
 
 func (r profileRepo) Delete(ctx context.Context, vendorID uuid.UUID) error {
-	res, err := r.db.NewDelete().Model((*profileRow)(nil)).Where("vendor_id = ?", vendorID).Exec(ctx)
+	res, err := r.db.NewDelete().Model((*dbrow.Profile)(nil)).Where("vendor_id = ?", vendorID).Exec(ctx)
 	if err != nil {
 		return translate(err, "delete profile of vendor %s", vendorID)
 	}
 	if err := mustAffect(res, "delete profile of vendor %s", vendorID); err != nil {
 		return err
 	}
-	_, err = r.db.NewDelete().Model((*instanceRow)(nil)).Where("vendor_id = ?", vendorID).Exec(ctx)
+	_, err = r.db.NewDelete().Model((*dbrow.Instance)(nil)).Where("vendor_id = ?", vendorID).Exec(ctx)
 	return translate(err, "delete security instances of vendor %s", vendorID)
 }
 
@@ -204,25 +198,25 @@ const severityRank = `CASE si.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1
 	WHEN 'low' THEN 3 WHEN 'info' THEN 4 WHEN 'positive' THEN 5 ELSE 6 END`
 
 func (r profileRepo) Instances(ctx context.Context, vendorID uuid.UUID) ([]vendor.SecurityInstance, error) {
-	var rows []instanceRow
+	var rows []dbrow.Instance
 	err := r.db.NewSelect().Model(&rows).Where("si.vendor_id = ?", vendorID).
 		OrderExpr(severityRank).OrderExpr("si.category" + collateC + ", si.code" + collateC + ", si.id").Scan(ctx)
 	if err != nil {
 		return nil, translate(err, "security instances of vendor %s", vendorID)
 	}
-	return mapRows(rows, instanceFromRow), nil
+	return dbrow.Map(rows, dbrow.Instance.Core), nil
 }
 
 func (r profileRepo) ReplaceInstances(ctx context.Context, vendorID uuid.UUID, is []vendor.SecurityInstance) error {
-	if _, err := r.db.NewDelete().Model((*instanceRow)(nil)).Where("vendor_id = ?", vendorID).Exec(ctx); err != nil {
+	if _, err := r.db.NewDelete().Model((*dbrow.Instance)(nil)).Where("vendor_id = ?", vendorID).Exec(ctx); err != nil {
 		return translate(err, "replace security instances of vendor %s", vendorID)
 	}
 	if len(is) == 0 {
 		return nil
 	}
-	rows := make([]instanceRow, 0, len(is))
+	rows := make([]dbrow.Instance, 0, len(is))
 	for _, i := range is {
-		rows = append(rows, instanceToRow(vendorID, i))
+		rows = append(rows, dbrow.FromInstance(vendorID, i))
 	}
 	_, err := r.db.NewInsert().Model(&rows).Exec(ctx)
 	return translate(err, "replace security instances of vendor %s", vendorID)
