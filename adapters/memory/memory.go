@@ -278,7 +278,7 @@ type data struct {
 	instances   map[uuid.UUID][]vendor.SecurityInstance
 
 	lists          map[uuid.UUID]vendorlist.List
-	listByName     map[named]uuid.UUID // (account, exact name)
+	listByName     map[named]uuid.UUID // (account, lower-case name): unique that way, looked up exactly
 	listsByAccount index[uuid.UUID, uuid.UUID]
 
 	entries         map[pair]entryRow // (list, vendor)

@@ -46,6 +46,7 @@ func Run(t *testing.T, open func(t *testing.T) ports.Store) {
 		{"Deliveries", deliveryCases},
 		{"Runs", runCases},
 		{"Outbox", outboxCases},
+		{"CaseFolding", foldingCases},
 		{"Isolation", isolationCases},
 		{"Concurrency", concurrencyCases},
 	}
