@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/uptrace/bun/driver/pgdriver"
+	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
 	"github.com/vetted-dev/vetted/core"
 )
 
@@ -39,18 +40,9 @@ func translate(err error, format string, args ...any) error {
 }
 
 // notFound is the error for an absent row.
-func notFound(format string, args ...any) error {
-	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), core.ErrNotFound)
-}
+var notFound = bunrepo.NotFound
 
 // mustAffect returns a not-found error when a write touched no row.
 func mustAffect(res sql.Result, format string, args ...any) error {
-	n, err := res.RowsAffected()
-	if err != nil {
-		return translate(err, format, args...)
-	}
-	if n == 0 {
-		return notFound(format, args...)
-	}
-	return nil
+	return bunrepo.Base{Translate: translate}.MustAffect(res, format, args...)
 }

@@ -163,38 +163,3 @@ func (r listRepo) MergeProducts(ctx context.Context, ps []vendorlist.Product) (i
 	}
 	return int(n), nil
 }
-
-type quotaRepo struct{ db bun.IDB }
-
-func (r quotaRepo) Used(ctx context.Context, accountID uuid.UUID) (int, error) {
-	n, err := r.db.NewSelect().Model((*dbrow.Claim)(nil)).Where("q.account_id = ?", accountID).Count(ctx)
-	if err != nil {
-		return 0, translate(err, "quota used by %s", accountID)
-	}
-	return int(n), nil
-}
-
-func (r quotaRepo) Claimed(ctx context.Context, accountID uuid.UUID, vendorIDs []uuid.UUID) ([]uuid.UUID, error) {
-	ids := []uuid.UUID{}
-	if len(vendorIDs) == 0 {
-		return ids, nil
-	}
-	err := r.db.NewSelect().Table("quota_claims").Column("vendor_id").
-		Where("account_id = ?", accountID).Where("vendor_id IN (?)", bun.In(vendorIDs)).Scan(ctx, &ids)
-	if err != nil {
-		return nil, translate(err, "quota claims of %s", accountID)
-	}
-	return ids, nil
-}
-
-func (r quotaRepo) Claim(ctx context.Context, accountID uuid.UUID, vendorIDs []uuid.UUID, now time.Time) error {
-	if len(vendorIDs) == 0 {
-		return nil
-	}
-	rows := make([]dbrow.Claim, 0, len(vendorIDs))
-	for _, id := range vendorIDs {
-		rows = append(rows, dbrow.Claim{AccountID: accountID, VendorID: id, ClaimedAt: now})
-	}
-	_, err := r.db.NewInsert().Model(&rows).On("CONFLICT (account_id, vendor_id) DO NOTHING").Exec(ctx)
-	return translate(err, "claim quota for %s", accountID)
-}

@@ -24,6 +24,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/driver/pgdriver"
+	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -149,17 +150,24 @@ type tx struct {
 
 var _ ports.Tx = (*tx)(nil)
 
-func (t *tx) Users() ports.UserRepo             { return userRepo{t.db} }
+// shared is the unit of work as the shared repositories take it.
+func (t *tx) shared() bunrepo.Base {
+	return bunrepo.Base{DB: t.db, Translate: translate, ByName: byName}
+}
+
+func (t *tx) Users() ports.UserRepo             { return bunrepo.Users{Base: t.shared()} }
 func (t *tx) Accounts() ports.AccountRepo       { return accountRepo{t.db, t.readOnly} }
-func (t *tx) Members() ports.MemberRepo         { return memberRepo{t.db} }
+func (t *tx) Members() ports.MemberRepo         { return bunrepo.Members{Base: t.shared()} }
 func (t *tx) Vendors() ports.VendorRepo         { return vendorRepo{t.db} }
-func (t *tx) Profiles() ports.ProfileRepo       { return profileRepo{t.db} }
+func (t *tx) Profiles() ports.ProfileRepo       { return bunrepo.Profiles{Base: t.shared()} }
 func (t *tx) Lists() ports.ListRepo             { return listRepo{t.db} }
-func (t *tx) Quota() ports.QuotaRepo            { return quotaRepo{t.db} }
-func (t *tx) Assessments() ports.AssessmentRepo { return assessmentRepo{t.db} }
-func (t *tx) Documents() ports.DocumentRepo     { return documentRepo{t.db} }
-func (t *tx) Subscribers() ports.SubscriberRepo { return subscriberRepo{t.db} }
-func (t *tx) Incidents() ports.IncidentRepo     { return incidentRepo{t.db} }
-func (t *tx) Deliveries() ports.DeliveryRepo    { return deliveryRepo{t.db} }
-func (t *tx) Runs() ports.RunRepo               { return runRepo{t.db, t.readOnly} }
-func (t *tx) Outbox() ports.OutboxRepo          { return outboxRepo{t.db} }
+func (t *tx) Quota() ports.QuotaRepo            { return bunrepo.Quota{Base: t.shared()} }
+func (t *tx) Assessments() ports.AssessmentRepo { return bunrepo.Assessments{Base: t.shared()} }
+func (t *tx) Documents() ports.DocumentRepo     { return bunrepo.Documents{Base: t.shared()} }
+func (t *tx) Subscribers() ports.SubscriberRepo {
+	return subscriberRepo{bunrepo.Subscribers{Base: t.shared()}}
+}
+func (t *tx) Incidents() ports.IncidentRepo  { return bunrepo.Incidents{Base: t.shared()} }
+func (t *tx) Deliveries() ports.DeliveryRepo { return bunrepo.Deliveries{Base: t.shared()} }
+func (t *tx) Runs() ports.RunRepo            { return runRepo{bunrepo.Runs{Base: t.shared()}, t.readOnly} }
+func (t *tx) Outbox() ports.OutboxRepo       { return outboxRepo{bunrepo.Outbox{Base: t.shared()}} }

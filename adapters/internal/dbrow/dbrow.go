@@ -35,6 +35,19 @@ func Map[R, T any](rows []R, f func(R) T) []T {
 	return out
 }
 
+// MapErr converts rows with f, stopping at the first error.
+func MapErr[R, T any](rows []R, f func(R) (T, error)) ([]T, error) {
+	out := make([]T, 0, len(rows))
+	for _, r := range rows {
+		t, err := f(r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
 func utc(t time.Time) time.Time { return t.UTC() }
 
 func utcPtr(t *time.Time) *time.Time {
@@ -380,19 +393,6 @@ func (r Assessment) Core() (review.Assessment, error) {
 			SponsorBusinessDepartment: r.SponsorBusinessDepartment, SponsorContact: r.SponsorContact,
 			UseCase: r.UseCase, DataCollected: dc, ComplianceComment: r.ComplianceComment},
 		CreatedAt: utc(r.CreatedAt), CreatedBy: r.CreatedBy, UpdatedAt: utc(r.UpdatedAt), UpdatedBy: r.UpdatedBy}, nil
-}
-
-// Assessments rebuilds assessments in order; the first bad row is the error.
-func Assessments(rs []Assessment) ([]review.Assessment, error) {
-	out := make([]review.Assessment, 0, len(rs))
-	for _, r := range rs {
-		a, err := r.Core()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	return out, nil
 }
 
 // changeJSON is the stored form of one audit change.
