@@ -160,7 +160,7 @@ func (t *tx) Accounts() ports.AccountRepo       { return accountRepo{t.db, t.rea
 func (t *tx) Members() ports.MemberRepo         { return bunrepo.Members{Base: t.shared()} }
 func (t *tx) Vendors() ports.VendorRepo         { return vendorRepo{t.db} }
 func (t *tx) Profiles() ports.ProfileRepo       { return bunrepo.Profiles{Base: t.shared()} }
-func (t *tx) Lists() ports.ListRepo             { return listRepo{t.db} }
+func (t *tx) Lists() ports.ListRepo             { return listRepo{bunrepo.Lists{Base: t.shared()}} }
 func (t *tx) Quota() ports.QuotaRepo            { return bunrepo.Quota{Base: t.shared()} }
 func (t *tx) Assessments() ports.AssessmentRepo { return bunrepo.Assessments{Base: t.shared()} }
 func (t *tx) Documents() ports.DocumentRepo     { return bunrepo.Documents{Base: t.shared()} }

@@ -105,15 +105,8 @@ type Deliveries struct{ Base }
 // Claim records key and reports whether it was new.
 func (r Deliveries) Claim(ctx context.Context, key string, now time.Time) (bool, error) {
 	row := dbrow.Delivery{Key: key, ClaimedAt: now}
-	res, err := r.DB.NewInsert().Model(&row).On("CONFLICT (key) DO NOTHING").Exec(ctx)
-	if err != nil {
-		return false, r.Translate(err, "claim delivery %q", key)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return false, r.Translate(err, "claim delivery %q", key)
-	}
-	return n == 1, nil
+	n, err := r.InsertNew(ctx, &row, "claim delivery %q", key)
+	return n == 1, err
 }
 
 // Release forgets a key.
