@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/google/uuid"
-	"github.com/uptrace/bun"
+	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
 	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
 	"github.com/vetted-dev/vetted/core/account"
 )
@@ -16,28 +16,26 @@ const collateC = ` COLLATE "C"`
 // byName sorts a text column by name.
 func byName(column string) string { return column + collateC }
 
+// lowerKey is the expression of the unique indexes on names and e-mails
+// that compare case-insensitively.
+func lowerKey(column string) string { return "lower(" + column + ")" }
+
+// accountRepo creates organizations (unique by lower(name)) and locks them;
+// reads are shared.
 type accountRepo struct {
-	db       bun.IDB
+	bunrepo.Accounts
 	readOnly bool
 }
 
 func (r accountRepo) Create(ctx context.Context, a account.Account) error {
 	row := dbrow.FromAccount(a)
-	_, err := r.db.NewInsert().Model(&row).Exec(ctx)
+	_, err := r.DB.NewInsert().Model(&row).Exec(ctx)
 	return translate(err, "create account %q", a.Name)
-}
-
-func (r accountRepo) Get(ctx context.Context, id uuid.UUID) (account.Account, error) {
-	var row dbrow.Account
-	if err := r.db.NewSelect().Model(&row).Where("a.id = ?", id).Scan(ctx); err != nil {
-		return account.Account{}, translate(err, "account %s", id)
-	}
-	return row.Core(), nil
 }
 
 func (r accountRepo) Lock(ctx context.Context, id uuid.UUID) error {
 	var got uuid.UUID
-	q := r.db.NewSelect().Table("accounts").Column("id").Where("id = ?", id)
+	q := r.DB.NewSelect().Table("accounts").Column("id").Where("id = ?", id)
 	if !r.readOnly {
 		// NO KEY UPDATE excludes every other Lock of the account (and its
 		// deletion) just as FOR UPDATE would, but not the KEY SHARE locks
@@ -47,36 +45,4 @@ func (r accountRepo) Lock(ctx context.Context, id uuid.UUID) error {
 	}
 	err := q.Scan(ctx, &got)
 	return translate(err, "lock account %s", id)
-}
-
-func (r accountRepo) ListOrganizations(ctx context.Context) ([]account.Account, error) {
-	var rows []dbrow.Account
-	if err := r.db.NewSelect().Model(&rows).Where("NOT a.personal").OrderExpr("a.name" + collateC + ", a.id").Scan(ctx); err != nil {
-		return nil, translate(err, "list accounts")
-	}
-	return dbrow.Map(rows, dbrow.Account.Core), nil
-}
-
-func (r accountRepo) ListForUser(ctx context.Context, userID uuid.UUID) ([]account.Membership, error) {
-	var rows []dbrow.Membership
-	err := r.db.NewSelect().Model(&rows).
-		ColumnExpr("a.*, m.role").
-		Join("JOIN members AS m ON m.account_id = a.id").
-		Where("m.user_id = ?", userID).Where("NOT a.personal").
-		OrderExpr("a.name" + collateC + ", a.id").
-		Scan(ctx)
-	if err != nil {
-		return nil, translate(err, "list accounts of user %s", userID)
-	}
-	return dbrow.MapErr(rows, dbrow.Membership.Core)
-}
-
-func (r accountRepo) Delete(ctx context.Context, id uuid.UUID) error {
-	// Members, lists, entries, products, quota claims, assessments, audit
-	// events, documents and subscribers go with it by ON DELETE CASCADE.
-	res, err := r.db.NewDelete().Model((*dbrow.Account)(nil)).Where("id = ?", id).Exec(ctx)
-	if err != nil {
-		return translate(err, "delete account %s", id)
-	}
-	return mustAffect(res, "delete account %s", id)
 }

@@ -110,7 +110,8 @@ func (s *Store) run(ctx context.Context, opts *sql.TxOptions, fn func(ctx contex
 	var err error
 	for attempt := 1; ; attempt++ {
 		err = s.db.RunInTx(ctx, opts, func(ctx context.Context, btx bun.Tx) error {
-			return fn(ctx, &tx{db: btx, readOnly: opts.ReadOnly})
+			b := bunrepo.Base{DB: btx, Translate: translate, ByName: byName}
+			return fn(ctx, &tx{b: b, readOnly: opts.ReadOnly})
 		})
 		if err == nil || attempt >= s.maxAttempts || !retryable(err) {
 			break
@@ -144,30 +145,27 @@ func retryable(err error) bool {
 // read-only one (View) row locks are neither possible nor needed, since
 // nothing can be written: Lock and GetForUpdate just read.
 type tx struct {
-	db       bun.IDB
+	b        bunrepo.Base
 	readOnly bool
 }
 
 var _ ports.Tx = (*tx)(nil)
 
-// shared is the unit of work as the shared repositories take it.
-func (t *tx) shared() bunrepo.Base {
-	return bunrepo.Base{DB: t.db, Translate: translate, ByName: byName}
+func (t *tx) Users() ports.UserRepo { return bunrepo.Users{Base: t.b} }
+func (t *tx) Accounts() ports.AccountRepo {
+	return accountRepo{bunrepo.Accounts{Base: t.b}, t.readOnly}
 }
-
-func (t *tx) Users() ports.UserRepo             { return bunrepo.Users{Base: t.shared()} }
-func (t *tx) Accounts() ports.AccountRepo       { return accountRepo{t.db, t.readOnly} }
-func (t *tx) Members() ports.MemberRepo         { return bunrepo.Members{Base: t.shared()} }
-func (t *tx) Vendors() ports.VendorRepo         { return vendorRepo{t.db} }
-func (t *tx) Profiles() ports.ProfileRepo       { return bunrepo.Profiles{Base: t.shared()} }
-func (t *tx) Lists() ports.ListRepo             { return listRepo{bunrepo.Lists{Base: t.shared()}} }
-func (t *tx) Quota() ports.QuotaRepo            { return bunrepo.Quota{Base: t.shared()} }
-func (t *tx) Assessments() ports.AssessmentRepo { return bunrepo.Assessments{Base: t.shared()} }
-func (t *tx) Documents() ports.DocumentRepo     { return bunrepo.Documents{Base: t.shared()} }
+func (t *tx) Members() ports.MemberRepo         { return bunrepo.Members{Base: t.b} }
+func (t *tx) Vendors() ports.VendorRepo         { return vendorRepo{bunrepo.Vendors{Base: t.b}} }
+func (t *tx) Profiles() ports.ProfileRepo       { return bunrepo.Profiles{Base: t.b} }
+func (t *tx) Lists() ports.ListRepo             { return listRepo{bunrepo.Lists{Base: t.b}} }
+func (t *tx) Quota() ports.QuotaRepo            { return bunrepo.Quota{Base: t.b} }
+func (t *tx) Assessments() ports.AssessmentRepo { return bunrepo.Assessments{Base: t.b} }
+func (t *tx) Documents() ports.DocumentRepo     { return bunrepo.Documents{Base: t.b} }
 func (t *tx) Subscribers() ports.SubscriberRepo {
-	return subscriberRepo{bunrepo.Subscribers{Base: t.shared()}}
+	return bunrepo.Subscribers{Base: t.b, EmailKey: lowerKey}
 }
-func (t *tx) Incidents() ports.IncidentRepo  { return bunrepo.Incidents{Base: t.shared()} }
-func (t *tx) Deliveries() ports.DeliveryRepo { return bunrepo.Deliveries{Base: t.shared()} }
-func (t *tx) Runs() ports.RunRepo            { return runRepo{bunrepo.Runs{Base: t.shared()}, t.readOnly} }
-func (t *tx) Outbox() ports.OutboxRepo       { return outboxRepo{bunrepo.Outbox{Base: t.shared()}} }
+func (t *tx) Incidents() ports.IncidentRepo  { return bunrepo.Incidents{Base: t.b} }
+func (t *tx) Deliveries() ports.DeliveryRepo { return bunrepo.Deliveries{Base: t.b} }
+func (t *tx) Runs() ports.RunRepo            { return runRepo{bunrepo.Runs{Base: t.b}, t.readOnly} }
+func (t *tx) Outbox() ports.OutboxRepo       { return outboxRepo{bunrepo.Outbox{Base: t.b}} }

@@ -7,56 +7,17 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/uptrace/bun"
+	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
 	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
 	"github.com/vetted-dev/vetted/core/vendor"
 )
 
-type vendorRepo struct{ db bun.IDB }
-
-// hasProfile is the computed column behind Vendor.HasProfile.
-const hasProfile = "EXISTS (SELECT 1 FROM profiles AS p WHERE p.vendor_id = v.id) AS has_profile"
-
-func (r vendorRepo) selectVendors(rows *[]dbrow.Vendor) *bun.SelectQuery {
-	return r.db.NewSelect().Model(rows).ColumnExpr("v.*").ColumnExpr(hasProfile)
-}
-
-func (r vendorRepo) one(ctx context.Context, what string, where string, arg any) (vendor.Vendor, error) {
-	var rows []dbrow.Vendor
-	if err := r.selectVendors(&rows).Where(where, arg).Limit(1).Scan(ctx); err != nil {
-		return vendor.Vendor{}, translate(err, "vendor %s", what)
-	}
-	if len(rows) == 0 {
-		return vendor.Vendor{}, notFound("vendor %s", what)
-	}
-	return rows[0].Core(), nil
-}
-
-func (r vendorRepo) Get(ctx context.Context, id uuid.UUID) (vendor.Vendor, error) {
-	return r.one(ctx, id.String(), "v.id = ?", id)
-}
+// vendorRepo finds and ensures names by lower(name), the expression of the
+// unique index vendors_name_key; the other reads and Update are shared.
+type vendorRepo struct{ bunrepo.Vendors }
 
 func (r vendorRepo) GetByName(ctx context.Context, name vendor.Name) (vendor.Vendor, error) {
-	return r.one(ctx, fmt.Sprintf("%q", name), "lower(v.name) = ?", name.Key())
-}
-
-func (r vendorRepo) ListByIDs(ctx context.Context, ids []uuid.UUID) ([]vendor.Vendor, error) {
-	if len(ids) == 0 {
-		return []vendor.Vendor{}, nil
-	}
-	var rows []dbrow.Vendor
-	if err := r.selectVendors(&rows).Where("v.id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
-		return nil, translate(err, "list vendors by id")
-	}
-	return dbrow.Map(rows, dbrow.Vendor.Core), nil
-}
-
-func (r vendorRepo) List(ctx context.Context) ([]vendor.Vendor, error) {
-	var rows []dbrow.Vendor
-	if err := r.selectVendors(&rows).OrderExpr("v.name" + collateC + ", v.id").Scan(ctx); err != nil {
-		return nil, translate(err, "list vendors")
-	}
-	return dbrow.Map(rows, dbrow.Vendor.Core), nil
+	return r.One(ctx, fmt.Sprintf("%q", name), "lower(v.name) = ?", name.Key())
 }
 
 // ensureInput is one vendor handed to Ensure, as JSON for jsonb_to_recordset.
@@ -98,7 +59,7 @@ func (r vendorRepo) Ensure(ctx context.Context, vs []vendor.Vendor) ([]vendor.Ve
 	)`
 	// Sorting by key takes row locks in one order, so two concurrent saves
 	// of overlapping vendors cannot deadlock each other.
-	_, err = r.db.NewRaw(`WITH `+input+`,
+	_, err = r.DB.NewRaw(`WITH `+input+`,
 	ins AS (
 		INSERT INTO vendors (id, name, website_url, domain, aliases, created_at)
 		SELECT id, name, website_url, domain, aliases, created_at FROM (
@@ -125,8 +86,8 @@ func (r vendorRepo) Ensure(ctx context.Context, vs []vendor.Vendor) ([]vendor.Ve
 		dbrow.Vendor `bun:",extend"`
 		Ord          int `bun:"ord"`
 	}
-	err = r.db.NewRaw(`WITH `+input+`
-	SELECT v.*, `+hasProfile+`, input.ord
+	err = r.DB.NewRaw(`WITH `+input+`
+	SELECT v.*, `+bunrepo.HasProfile+`, input.ord
 	FROM input JOIN vendors AS v ON lower(v.name) = lower(input.name)
 	ORDER BY input.ord`, string(doc)).Scan(ctx, &rows)
 	if err != nil {
@@ -140,13 +101,4 @@ func (r vendorRepo) Ensure(ctx context.Context, vs []vendor.Vendor) ([]vendor.Ve
 		out[i] = row.Vendor.Core()
 	}
 	return out, nil
-}
-
-func (r vendorRepo) Update(ctx context.Context, v vendor.Vendor) error {
-	row := dbrow.FromVendor(v)
-	res, err := r.db.NewUpdate().Model(&row).Column("website_url", "domain", "aliases").WherePK().Exec(ctx)
-	if err != nil {
-		return translate(err, "update vendor %s", v.ID)
-	}
-	return mustAffect(res, "update vendor %s", v.ID)
 }

@@ -52,7 +52,7 @@ func (r Runs) Save(ctx context.Context, rn run.Run) error {
 }
 
 // Outbox is ports.OutboxRepo but for Claim, which each store makes safe
-// against concurrent relays in its own words.
+// against concurrent relays in its own words (with SelectDue).
 type Outbox struct{ Base }
 
 // Add appends messages in one statement.
@@ -67,6 +67,26 @@ func (r Outbox) Add(ctx context.Context, ms ...outbox.Message) error {
 	}
 	_, err := r.DB.NewInsert().Model(&rows).Exec(ctx)
 	return r.Translate(err, "add to outbox")
+}
+
+// SelectDue reads up to limit undelivered messages whose next attempt is
+// due, oldest first (by creation, not by due time); lock adds a row-locking
+// clause (SELECT ... FOR lock) unless empty.
+func (r Outbox) SelectDue(ctx context.Context, limit int, now time.Time, lock string) ([]outbox.Message, error) {
+	if limit <= 0 {
+		return []outbox.Message{}, nil
+	}
+	var rows []dbrow.Outbox
+	q := r.DB.NewSelect().Model(&rows).
+		Where("o.delivered_at IS NULL AND o.available_at <= ?", now).
+		OrderExpr("o.created_at, o.id").Limit(int64(limit))
+	if lock != "" {
+		q = q.For(lock)
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, r.Translate(err, "claim outbox")
+	}
+	return dbrow.Map(rows, dbrow.Outbox.Core), nil
 }
 
 // MarkDelivered marks messages handed to the queue.

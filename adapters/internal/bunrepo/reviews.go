@@ -3,7 +3,6 @@ package bunrepo
 import (
 	"context"
 	"math"
-	"time"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
@@ -12,45 +11,6 @@ import (
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/ports"
 )
-
-// Quota is ports.QuotaRepo.
-type Quota struct{ Base }
-
-// Used counts the vendors the account has claimed.
-func (r Quota) Used(ctx context.Context, accountID uuid.UUID) (int, error) {
-	n, err := r.DB.NewSelect().Model((*dbrow.Claim)(nil)).Where("q.account_id = ?", accountID).Count(ctx)
-	if err != nil {
-		return 0, r.Translate(err, "quota used by %s", accountID)
-	}
-	return int(n), nil
-}
-
-// Claimed returns which of vendorIDs the account has claimed.
-func (r Quota) Claimed(ctx context.Context, accountID uuid.UUID, vendorIDs []uuid.UUID) ([]uuid.UUID, error) {
-	ids := []uuid.UUID{}
-	if len(vendorIDs) == 0 {
-		return ids, nil
-	}
-	err := r.DB.NewSelect().Table("quota_claims").Column("vendor_id").
-		Where("account_id = ?", accountID).Where("vendor_id IN (?)", bun.List(vendorIDs)).Scan(ctx, &ids)
-	if err != nil {
-		return nil, r.Translate(err, "quota claims of %s", accountID)
-	}
-	return ids, nil
-}
-
-// Claim records claims in one statement; existing ones are left alone.
-func (r Quota) Claim(ctx context.Context, accountID uuid.UUID, vendorIDs []uuid.UUID, now time.Time) error {
-	if len(vendorIDs) == 0 {
-		return nil
-	}
-	rows := make([]dbrow.Claim, 0, len(vendorIDs))
-	for _, id := range vendorIDs {
-		rows = append(rows, dbrow.Claim{AccountID: accountID, VendorID: id, ClaimedAt: now})
-	}
-	_, err := r.DB.NewInsert().Model(&rows).On("CONFLICT (account_id, vendor_id) DO NOTHING").Exec(ctx)
-	return r.Translate(err, "claim quota for %s", accountID)
-}
 
 // Assessments is ports.AssessmentRepo.
 type Assessments struct{ Base }

@@ -4,9 +4,72 @@ import (
 	"context"
 
 	"github.com/google/uuid"
+	"github.com/uptrace/bun"
 	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
 	"github.com/vetted-dev/vetted/core/vendor"
 )
+
+// Vendors holds the methods of ports.VendorRepo whose SQL is the same in
+// both stores; each store adds GetByName and Ensure, which find names by
+// its own case-folded key.
+type Vendors struct{ Base }
+
+// HasProfile is the computed column behind Vendor.HasProfile.
+const HasProfile = "EXISTS (SELECT 1 FROM profiles AS p WHERE p.vendor_id = v.id) AS has_profile"
+
+// SelectVendors selects into rows (a pointer to a slice of dbrow.Vendor, or
+// of a row extending it) the columns of its model and HasProfile.
+func (r Vendors) SelectVendors(rows any) *bun.SelectQuery {
+	return r.DB.NewSelect().Model(rows).ColumnExpr("?TableColumns").ColumnExpr(HasProfile)
+}
+
+// One returns the entry matching where, or core.ErrNotFound.
+func (r Vendors) One(ctx context.Context, what string, where string, arg any) (vendor.Vendor, error) {
+	var rows []dbrow.Vendor
+	if err := r.SelectVendors(&rows).Where(where, arg).Limit(1).Scan(ctx); err != nil {
+		return vendor.Vendor{}, r.Translate(err, "vendor %s", what)
+	}
+	if len(rows) == 0 {
+		return vendor.Vendor{}, NotFound("vendor %s", what)
+	}
+	return rows[0].Core(), nil
+}
+
+// Get returns an entry by id.
+func (r Vendors) Get(ctx context.Context, id uuid.UUID) (vendor.Vendor, error) {
+	return r.One(ctx, id.String(), "v.id = ?", id)
+}
+
+// ListByIDs returns the entries among ids that exist.
+func (r Vendors) ListByIDs(ctx context.Context, ids []uuid.UUID) ([]vendor.Vendor, error) {
+	if len(ids) == 0 {
+		return []vendor.Vendor{}, nil
+	}
+	var rows []dbrow.Vendor
+	if err := r.SelectVendors(&rows).Where("v.id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
+		return nil, r.Translate(err, "list vendors by id")
+	}
+	return dbrow.Map(rows, dbrow.Vendor.Core), nil
+}
+
+// List returns every entry by name.
+func (r Vendors) List(ctx context.Context) ([]vendor.Vendor, error) {
+	var rows []dbrow.Vendor
+	if err := r.SelectVendors(&rows).OrderExpr(r.ByName("v.name") + ", v.id").Scan(ctx); err != nil {
+		return nil, r.Translate(err, "list vendors")
+	}
+	return dbrow.Map(rows, dbrow.Vendor.Core), nil
+}
+
+// Update stores website, domain and aliases of an existing entry.
+func (r Vendors) Update(ctx context.Context, v vendor.Vendor) error {
+	row := dbrow.FromVendor(v)
+	res, err := r.DB.NewUpdate().Model(&row).Column("website_url", "domain", "aliases").WherePK().Exec(ctx)
+	if err != nil {
+		return r.Translate(err, "update vendor %s", v.ID)
+	}
+	return r.MustAffect(res, "update vendor %s", v.ID)
+}
 
 // Profiles is ports.ProfileRepo.
 type Profiles struct{ Base }
