@@ -48,6 +48,7 @@ func Run(t *testing.T, open func(t *testing.T) ports.Store) {
 		{"Outbox", outboxCases},
 		{"CaseFolding", foldingCases},
 		{"Isolation", isolationCases},
+		{"Misuse", misuseCases},
 		{"Concurrency", concurrencyCases},
 	}
 	for _, g := range groups {
