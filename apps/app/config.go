@@ -1,7 +1,8 @@
 // Package app is Vetted's composition root: it reads the configuration from
 // the environment and wires adapters into the core. Unset variables mean the
-// embedded default: memory store, in-process jobs, local-disk blobs served
-// by the app, a log mailbox and a generated dev token secret.
+// embedded default: an SQLite store in the data directory, in-process jobs,
+// local-disk blobs served by the app, a log mailbox and a dev token secret
+// generated once and kept in the data directory.
 package app
 
 import (
@@ -20,6 +21,9 @@ type Config struct {
 	PublicURL string
 	DataDir   string
 
+	// Store is StoreSQLite, StoreMemory or StorePostgres (VETTED_STORE);
+	// empty means PostgreSQL when DatabaseURL is set, else SQLite.
+	Store           string
 	DatabaseURL     string
 	MigrateOnStart  bool
 	RedisURL        string
@@ -51,13 +55,14 @@ type Config struct {
 	ReenrichInterval  time.Duration
 }
 
-// FromEnv reads the configuration. Secrets that are unset in the embedded
-// default are generated per process.
+// FromEnv reads the configuration. Secrets left unset are made by Build
+// (see secrets.go).
 func FromEnv() (Config, error) {
 	c := Config{
 		HTTPAddr:          env("VETTED_HTTP_ADDR", "127.0.0.1:8080"),
 		PublicURL:         os.Getenv("VETTED_PUBLIC_URL"),
 		DataDir:           env("VETTED_DATA_DIR", ".data"),
+		Store:             os.Getenv("VETTED_STORE"),
 		DatabaseURL:       os.Getenv("VETTED_DATABASE_URL"),
 		MigrateOnStart:    envBool("VETTED_MIGRATE_ON_START", true),
 		RedisURL:          os.Getenv("VETTED_REDIS_URL"),
@@ -95,17 +100,45 @@ func FromEnv() (Config, error) {
 	if c.PublicURL == "" {
 		c.PublicURL = "http://" + c.HTTPAddr
 	}
-	if c.SigningKey == "" {
-		c.SigningKey = randomHex(32)
-	}
-	if c.AuthJWKSURL == "" && c.AuthDevSecret == "" {
-		c.AuthDevSecret = randomHex(32)
+	if c.Store, err = c.store(); err != nil {
+		return c, err
 	}
 	return c, nil
 }
 
+// The stores VETTED_STORE selects.
+const (
+	StoreSQLite   = "sqlite"
+	StoreMemory   = "memory"
+	StorePostgres = "postgres"
+)
+
+// store resolves Store: empty means PostgreSQL when DatabaseURL is set and
+// SQLite otherwise; PostgreSQL needs DatabaseURL.
+func (c Config) store() (string, error) {
+	s := strings.ToLower(strings.TrimSpace(c.Store))
+	switch s {
+	case "":
+		if c.DatabaseURL != "" {
+			return StorePostgres, nil
+		}
+		return StoreSQLite, nil
+	case StorePostgres:
+		if c.DatabaseURL == "" {
+			return "", fmt.Errorf("VETTED_STORE=postgres needs VETTED_DATABASE_URL")
+		}
+		return s, nil
+	case StoreSQLite, StoreMemory:
+		return s, nil
+	}
+	return "", fmt.Errorf("VETTED_STORE=%q: want sqlite, memory or postgres", c.Store)
+}
+
 // Embedded reports whether no external store is configured.
-func (c Config) Embedded() bool { return c.DatabaseURL == "" }
+func (c Config) Embedded() bool {
+	s, _ := c.store()
+	return s != StorePostgres
+}
 
 func env(k, def string) string {
 	if v := strings.TrimSpace(os.Getenv(k)); v != "" {

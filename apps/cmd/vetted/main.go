@@ -1,6 +1,6 @@
 // Command vetted is the one binary of Vetted:
 //
-//	vetted serve     run the HTTP API and the outbox relay (embedded default when no VETTED_DATABASE_URL)
+//	vetted serve     run the HTTP API and the outbox relay (SQLite in VETTED_DATA_DIR when no VETTED_DATABASE_URL)
 //	vetted worker    run the asynq worker, scheduler and relay (needs VETTED_REDIS_URL)
 //	vetted migrate   apply PostgreSQL migrations (VETTED_DATABASE_URL)
 //	vetted token     mint a dev token: vetted token --email a@b.c [--admin] [--ttl 24h]
@@ -17,6 +17,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -82,18 +83,23 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer) error {
 		return err
 	}
 	store := "PostgreSQL"
-	if cfg.Embedded() {
-		store = "memory (embedded default: data is lost on exit)"
+	switch cfg.Store {
+	case app.StoreSQLite:
+		store = "SQLite at " + filepath.Join(cfg.DataDir, app.DatabaseFile)
+	case app.StoreMemory:
+		store = "memory (data is lost on exit)"
 	}
 	log.Info("vetted listening", "addr", ln.Addr().String(), "store", store, "docs", cfg.PublicURL+"/docs")
 	if a.Dev != nil {
-		tok, err := a.Dev.Mint(auth.Claims{Subject: "dev-admin", Email: "admin@vetted.local", Name: "Dev Admin", EmailVerified: true,
+		const admin = "admin@vetted.local"
+		tok, err := a.Dev.Mint(auth.Claims{Subject: auth.DevSubject(admin), Email: admin, Name: "Dev Admin", EmailVerified: true,
 			Groups: []string{ports.PlatformAdminGroup}, TTL: 30 * 24 * time.Hour})
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "\nDev platform-admin token (valid 30 days, for this process's secret):\n\n  export TOKEN=%s\n\n", tok)
-		fmt.Fprintf(stdout, "Try: curl -s -H \"Authorization: Bearer $TOKEN\" %s/accounts\n\n", cfg.PublicURL)
+		fmt.Fprintf(stdout, "\nDev platform-admin token (valid 30 days; the dev secret outlives restarts):\n\n  export TOKEN=%s\n\n", tok)
+		fmt.Fprintf(stdout, "Try: curl -s -H \"Authorization: Bearer $TOKEN\" %s/accounts\n", cfg.PublicURL)
+		fmt.Fprintf(stdout, "Tokens for others: go run ./apps/cmd/vetted token --email bob@acme.test\n\n")
 	}
 	return a.Serve(ctx, ln)
 }
@@ -111,15 +117,21 @@ func token(args []string, stdout io.Writer) error {
 	if *email == "" {
 		return errors.New("token: --email is required")
 	}
-	secret := os.Getenv("VETTED_AUTH_DEV_SECRET")
-	if secret == "" {
-		return errors.New("token: set VETTED_AUTH_DEV_SECRET to the secret the server uses")
-	}
-	dev, err := auth.NewDev([]byte(secret), auth.DevOptions{Issuer: os.Getenv("VETTED_AUTH_ISSUER"), Audience: os.Getenv("VETTED_AUTH_AUDIENCE")})
+	// The server's secret: VETTED_AUTH_DEV_SECRET, or the one it keeps in
+	// VETTED_DATA_DIR.
+	cfg, err := app.FromEnv()
 	if err != nil {
 		return err
 	}
-	c := auth.Claims{Subject: "dev|" + *email, Email: *email, Name: *name, EmailVerified: !*unverified, TTL: *ttl}
+	secret, err := app.LoadDevSecret(cfg)
+	if err != nil {
+		return fmt.Errorf("token: %w", err)
+	}
+	dev, err := auth.NewDev([]byte(secret), auth.DevOptions{Issuer: cfg.AuthIssuer, Audience: cfg.AuthAudience, GroupsClaim: cfg.AuthGroupsClaim})
+	if err != nil {
+		return err
+	}
+	c := auth.Claims{Subject: auth.DevSubject(*email), Email: *email, Name: *name, EmailVerified: !*unverified, TTL: *ttl}
 	if *admin {
 		c.Groups = []string{ports.PlatformAdminGroup}
 	}
