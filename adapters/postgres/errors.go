@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/uptrace/bun/driver/pgdriver"
-	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
 	"github.com/vetted-dev/vetted/core"
 )
 
@@ -37,12 +36,4 @@ func translate(err error, format string, args ...any) error {
 		}
 	}
 	return fmt.Errorf("%s: %w", what, err)
-}
-
-// notFound is the error for an absent row.
-var notFound = bunrepo.NotFound
-
-// mustAffect returns a not-found error when a write touched no row.
-func mustAffect(res sql.Result, format string, args ...any) error {
-	return bunrepo.Base{Translate: translate}.MustAffect(res, format, args...)
 }
