@@ -2,12 +2,16 @@ package sqlite
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/uptrace/bun"
 	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
+	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/run"
+	"github.com/vetted-dev/vetted/core/vendor"
 )
 
 type runRepo struct{ bunrepo.Runs }
@@ -20,6 +24,35 @@ func (r runRepo) GetForUpdate(ctx context.Context, id uuid.UUID) (run.Run, error
 }
 
 type outboxRepo struct{ bunrepo.Outbox }
+
+// profileRepo deletes a profile with its GRC history.
+type profileRepo struct{ bunrepo.Profiles }
+
+func (r profileRepo) Delete(ctx context.Context, vendorID uuid.UUID) error {
+	if err := r.Profiles.Delete(ctx, vendorID); err != nil {
+		return err
+	}
+	return r.DeleteGRC(ctx, vendorID)
+}
+
+// incidentRepo picks each vendor's newest incident with a correlated
+// subquery (SQLite has no DISTINCT ON); it walks incidents_vendor_published_idx.
+type incidentRepo struct{ bunrepo.Incidents }
+
+func (r incidentRepo) Latest(ctx context.Context, vendorIDs []uuid.UUID) ([]vendor.Incident, error) {
+	if len(vendorIDs) == 0 {
+		return []vendor.Incident{}, nil
+	}
+	var rows []dbrow.Incident
+	err := r.DB.NewSelect().Model(&rows).Where("i.vendor_id IN (?)", bun.List(vendorIDs)).
+		Where("i.id = (SELECT i2.id FROM incidents AS i2 WHERE i2.vendor_id = i.vendor_id ORDER BY " +
+			strings.ReplaceAll(bunrepo.NewestIncident, "i.", "i2.") + " LIMIT 1)").
+		Scan(ctx)
+	if err != nil {
+		return nil, translate(err, "latest incidents of %d vendors", len(vendorIDs))
+	}
+	return dbrow.Map(rows, dbrow.Incident.Core), nil
+}
 
 // Claim takes the oldest due messages without a row lock (SQLite has none,
 // and no SKIP LOCKED): relays write in turns on the database's write lock,

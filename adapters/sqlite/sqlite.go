@@ -198,7 +198,7 @@ func (t *tx) Users() ports.UserRepo             { return bunrepo.Users{Base: t.b
 func (t *tx) Accounts() ports.AccountRepo       { return accountRepo{bunrepo.Accounts{Base: t.b}} }
 func (t *tx) Members() ports.MemberRepo         { return bunrepo.Members{Base: t.b} }
 func (t *tx) Vendors() ports.VendorRepo         { return vendorRepo{bunrepo.Vendors{Base: t.b}} }
-func (t *tx) Profiles() ports.ProfileRepo       { return bunrepo.Profiles{Base: t.b} }
+func (t *tx) Profiles() ports.ProfileRepo       { return profileRepo{bunrepo.Profiles{Base: t.b}} }
 func (t *tx) Lists() ports.ListRepo             { return listRepo{bunrepo.Lists{Base: t.b}} }
 func (t *tx) Quota() ports.QuotaRepo            { return bunrepo.Quota{Base: t.b} }
 func (t *tx) Assessments() ports.AssessmentRepo { return bunrepo.Assessments{Base: t.b} }
@@ -206,7 +206,7 @@ func (t *tx) Documents() ports.DocumentRepo     { return bunrepo.Documents{Base:
 func (t *tx) Subscribers() ports.SubscriberRepo {
 	return bunrepo.Subscribers{Base: t.b, EmailKey: emailKey}
 }
-func (t *tx) Incidents() ports.IncidentRepo  { return bunrepo.Incidents{Base: t.b} }
+func (t *tx) Incidents() ports.IncidentRepo  { return incidentRepo{bunrepo.Incidents{Base: t.b}} }
 func (t *tx) Deliveries() ports.DeliveryRepo { return bunrepo.Deliveries{Base: t.b} }
 func (t *tx) Runs() ports.RunRepo            { return runRepo{bunrepo.Runs{Base: t.b}} }
 func (t *tx) Outbox() ports.OutboxRepo       { return outboxRepo{bunrepo.Outbox{Base: t.b}} }

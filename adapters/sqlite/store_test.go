@@ -16,6 +16,7 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/vendor"
@@ -280,5 +281,125 @@ func TestConstraints(t *testing.T) {
 				t.Fatalf("got %v, want an error wrapping %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// The methods main's ports add (dashboard reads, GRC history, outbox age),
+// reached through the interfaces they will have there; once merged, main's
+// conformance cases cover them and this test can go.
+type (
+	grcProfiles interface {
+		ListByVendors(ctx context.Context, vendorIDs []uuid.UUID) ([]vendor.Profile, error)
+		AddGRCAssessment(ctx context.Context, vendorID uuid.UUID, a vendor.GRCAssessment) error
+		GRCAssessments(ctx context.Context, vendorID uuid.UUID) ([]vendor.GRCAssessment, error)
+	}
+	recentIncidents interface {
+		Recent(ctx context.Context, vendorIDs []uuid.UUID, limit int) ([]vendor.Incident, error)
+		Latest(ctx context.Context, vendorIDs []uuid.UUID) ([]vendor.Incident, error)
+	}
+	outboxAge interface {
+		Oldest(ctx context.Context) (time.Time, error)
+	}
+)
+
+func TestReadsMainAdds(t *testing.T) {
+	t.Parallel()
+	s := mustOpen(t, filepath.Join(t.TempDir(), "vetted.db"))
+	ctx := context.Background()
+	base := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	at := func(s int) time.Time { return base.Add(time.Duration(s) * time.Second) }
+	var vs []vendor.Vendor
+	write(t, s, func(ctx context.Context, tx ports.Tx) (err error) {
+		in := make([]vendor.Vendor, 3)
+		for i, n := range []string{"Acme", "Beta", "Cobalt"} {
+			if in[i], err = vendor.New(newID(), n, "", base); err != nil {
+				return err
+			}
+		}
+		if vs, err = tx.Vendors().Ensure(ctx, in); err != nil {
+			return err
+		}
+		if err := tx.Profiles().Save(ctx, vendor.NewProfile(newID(), vs[0].ID, base)); err != nil {
+			return err
+		}
+		p := tx.Profiles().(grcProfiles)
+		for _, a := range []vendor.GRCAssessment{{AggregateScore: 70, AssessedAt: at(1)}, {AggregateScore: 90, AssessedAt: at(2)}, {AggregateScore: 80, AssessedAt: at(1)}} {
+			if err := p.AddGRCAssessment(ctx, vs[0].ID, a); err != nil {
+				return err
+			}
+		}
+		for i, v := range vs[:2] {
+			for j := range 3 {
+				in, err := vendor.NewIncident(vendor.Incident{ID: newID(), VendorID: v.ID, Title: "Breach", Source: "feed",
+					ExternalID: fmt.Sprint(i, j), PublishedAt: at(10*i + j), CreatedAt: base})
+				if err != nil {
+					return err
+				}
+				if err := tx.Incidents().Create(ctx, in); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	err := s.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+		return tx.Profiles().(grcProfiles).AddGRCAssessment(ctx, newID(), vendor.GRCAssessment{AssessedAt: base})
+	})
+	if !errors.Is(err, core.ErrNotFound) {
+		t.Fatalf("GRC assessment of an unknown vendor: %v", err)
+	}
+	if err := s.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		ps, err := tx.Profiles().(grcProfiles).ListByVendors(ctx, []uuid.UUID{vs[0].ID, vs[1].ID})
+		if err != nil || len(ps) != 1 || ps[0].VendorID != vs[0].ID {
+			return fmt.Errorf("ListByVendors: %v %v", ps, err)
+		}
+		h, err := tx.Profiles().(grcProfiles).GRCAssessments(ctx, vs[0].ID)
+		if err != nil || len(h) != 3 || h[0].AggregateScore != 90 || h[1].AggregateScore != 80 || h[2].AggregateScore != 70 {
+			return fmt.Errorf("GRC history: %+v %v, want 90 80 70", h, err)
+		}
+		ins := tx.Incidents().(recentIncidents)
+		recent, err := ins.Recent(ctx, []uuid.UUID{vs[0].ID, vs[1].ID}, 2)
+		if err != nil || len(recent) != 2 || !recent[0].PublishedAt.Equal(at(12)) || !recent[1].PublishedAt.Equal(at(11)) {
+			return fmt.Errorf("Recent: %+v %v", recent, err)
+		}
+		latest, err := ins.Latest(ctx, []uuid.UUID{vs[0].ID, vs[1].ID, vs[2].ID})
+		if err != nil || len(latest) != 2 {
+			return fmt.Errorf("Latest: %+v %v", latest, err)
+		}
+		for _, in := range latest {
+			if want := at(2); in.VendorID == vs[0].ID && !in.PublishedAt.Equal(want) ||
+				in.VendorID == vs[1].ID && !in.PublishedAt.Equal(at(12)) {
+				return fmt.Errorf("Latest of %v: published %v", in.VendorID, in.PublishedAt)
+			}
+		}
+		oldest, err := tx.Outbox().(outboxAge).Oldest(ctx)
+		if err != nil || !oldest.IsZero() {
+			return fmt.Errorf("Oldest of an empty outbox: %v %v", oldest, err)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	write(t, s, func(ctx context.Context, tx ports.Tx) error { return tx.Profiles().Delete(ctx, vs[0].ID) })
+	if err := s.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		h, err := tx.Profiles().(grcProfiles).GRCAssessments(ctx, vs[0].ID)
+		if err != nil || len(h) != 0 {
+			return fmt.Errorf("GRC history after Delete: %+v %v", h, err)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	m1 := outbox.New(newID(), outbox.KindBlobDelete, outbox.BlobDelete{Keys: []string{"k"}}, at(5))
+	m2 := outbox.New(newID(), outbox.KindBlobDelete, outbox.BlobDelete{Keys: []string{"k"}}, at(3))
+	write(t, s, func(ctx context.Context, tx ports.Tx) error { return tx.Outbox().Add(ctx, m1, m2) })
+	if err := s.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		oldest, err := tx.Outbox().(outboxAge).Oldest(ctx)
+		if err != nil || !oldest.Equal(at(3)) {
+			return fmt.Errorf("Oldest: %v %v, want %v", oldest, err, at(3))
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
 	}
 }

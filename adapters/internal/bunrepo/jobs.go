@@ -110,6 +110,21 @@ func (r Outbox) MarkFailed(ctx context.Context, id uuid.UUID, errText string, re
 	return r.MustAffect(res, "mark outbox message %s failed", id)
 }
 
+// Oldest returns when the oldest undelivered message was created, or the
+// zero time when none is pending. It reads the row rather than min() so
+// that the driver's time parsing applies (SQLite keeps times as text).
+func (r Outbox) Oldest(ctx context.Context) (time.Time, error) {
+	var rows []dbrow.Outbox
+	err := r.DB.NewSelect().Model(&rows).Where("o.delivered_at IS NULL").OrderExpr("o.created_at, o.id").Limit(1).Scan(ctx)
+	if err != nil {
+		return time.Time{}, r.Translate(err, "oldest pending outbox")
+	}
+	if len(rows) == 0 {
+		return time.Time{}, nil
+	}
+	return rows[0].CreatedAt.UTC(), nil
+}
+
 // Pending counts undelivered messages.
 func (r Outbox) Pending(ctx context.Context) (int, error) {
 	n, err := r.DB.NewSelect().Model((*dbrow.Outbox)(nil)).Where("o.delivered_at IS NULL").Count(ctx)

@@ -118,6 +118,44 @@ func (r Profiles) Delete(ctx context.Context, vendorID uuid.UUID) error {
 	return r.Translate(err, "delete security instances of vendor %s", vendorID)
 }
 
+// DeleteGRC removes the vendor's GRC history (Delete's last step once every
+// store has the table; PostgreSQL gets it in main's migration 20261124).
+func (r Profiles) DeleteGRC(ctx context.Context, vendorID uuid.UUID) error {
+	_, err := r.DB.NewDelete().Model((*dbrow.GRC)(nil)).Where("vendor_id = ?", vendorID).Exec(ctx)
+	return r.Translate(err, "delete GRC assessments of vendor %s", vendorID)
+}
+
+// ListByVendors returns the profiles of the vendors among vendorIDs that
+// have one, in one statement.
+func (r Profiles) ListByVendors(ctx context.Context, vendorIDs []uuid.UUID) ([]vendor.Profile, error) {
+	if len(vendorIDs) == 0 {
+		return []vendor.Profile{}, nil
+	}
+	var rows []dbrow.Profile
+	if err := r.DB.NewSelect().Model(&rows).Where("p.vendor_id IN (?)", bun.List(vendorIDs)).Scan(ctx); err != nil {
+		return nil, r.Translate(err, "profiles of %d vendors", len(vendorIDs))
+	}
+	return dbrow.Map(rows, dbrow.Profile.Core), nil
+}
+
+// AddGRCAssessment appends an assessment to the vendor's GRC history.
+func (r Profiles) AddGRCAssessment(ctx context.Context, vendorID uuid.UUID, a vendor.GRCAssessment) error {
+	row := dbrow.GRC{VendorID: vendorID, Assessment: a, AssessedAt: a.AssessedAt}
+	_, err := r.DB.NewInsert().Model(&row).ExcludeColumn("id").Exec(ctx)
+	return r.Translate(err, "add GRC assessment of vendor %s", vendorID)
+}
+
+// GRCAssessments returns the vendor's GRC history, newest first, the later
+// added first among equal times.
+func (r Profiles) GRCAssessments(ctx context.Context, vendorID uuid.UUID) ([]vendor.GRCAssessment, error) {
+	var rows []dbrow.GRC
+	err := r.DB.NewSelect().Model(&rows).Where("g.vendor_id = ?", vendorID).OrderExpr("g.assessed_at DESC, g.id DESC").Scan(ctx)
+	if err != nil {
+		return nil, r.Translate(err, "GRC assessments of vendor %s", vendorID)
+	}
+	return dbrow.Map(rows, dbrow.GRC.Core), nil
+}
+
 // severityRank orders instances most severe first.
 const severityRank = `CASE si.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2
 	WHEN 'low' THEN 3 WHEN 'info' THEN 4 WHEN 'positive' THEN 5 ELSE 6 END`
@@ -200,10 +238,26 @@ func (r Incidents) Get(ctx context.Context, id uuid.UUID) (vendor.Incident, erro
 // ListByVendor returns a vendor's incidents, newest first.
 func (r Incidents) ListByVendor(ctx context.Context, vendorID uuid.UUID) ([]vendor.Incident, error) {
 	var rows []dbrow.Incident
-	err := r.DB.NewSelect().Model(&rows).Where("i.vendor_id = ?", vendorID).
-		OrderExpr("i.published_at DESC, i.created_at DESC, i.id DESC").Scan(ctx)
+	err := r.DB.NewSelect().Model(&rows).Where("i.vendor_id = ?", vendorID).OrderExpr(NewestIncident).Scan(ctx)
 	if err != nil {
 		return nil, r.Translate(err, "incidents of vendor %s", vendorID)
+	}
+	return dbrow.Map(rows, dbrow.Incident.Core), nil
+}
+
+// NewestIncident orders incidents newest first.
+const NewestIncident = "i.published_at DESC, i.created_at DESC, i.id DESC"
+
+// Recent returns the newest incidents of the given vendors, at most limit.
+func (r Incidents) Recent(ctx context.Context, vendorIDs []uuid.UUID, limit int) ([]vendor.Incident, error) {
+	if len(vendorIDs) == 0 || limit <= 0 {
+		return []vendor.Incident{}, nil
+	}
+	var rows []dbrow.Incident
+	err := r.DB.NewSelect().Model(&rows).Where("i.vendor_id IN (?)", bun.List(vendorIDs)).
+		OrderExpr(NewestIncident).Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return nil, r.Translate(err, "recent incidents of %d vendors", len(vendorIDs))
 	}
 	return dbrow.Map(rows, dbrow.Incident.Core), nil
 }

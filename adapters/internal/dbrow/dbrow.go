@@ -228,6 +228,21 @@ func (r Profile) Core() vendor.Profile {
 		CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt)}
 }
 
+// GRC is one assessment of a vendor's GRC history, kept whole as JSON (as
+// profiles.latest_grc is); assessed_at is copied out for ordering, and the
+// identity column orders assessments of equal time.
+type GRC struct {
+	bun.BaseModel `bun:"table:grc_assessments,alias:g"`
+
+	ID         int64                `bun:"id,pk,autoincrement"`
+	VendorID   uuid.UUID            `bun:"vendor_id"`
+	Assessment vendor.GRCAssessment `bun:"assessment,type:jsonb"`
+	AssessedAt time.Time            `bun:"assessed_at"`
+}
+
+// Core rebuilds the assessment.
+func (r GRC) Core() vendor.GRCAssessment { return r.Assessment }
+
 // Instance is a row of security_instances.
 type Instance struct {
 	bun.BaseModel `bun:"table:security_instances,alias:si"`

@@ -85,6 +85,18 @@ CREATE TABLE IF NOT EXISTS security_instances (
 ) STRICT;
 CREATE INDEX IF NOT EXISTS security_instances_vendor_idx ON security_instances (vendor_id);
 
+-- The GRC assessment history of a vendor (PostgreSQL's migration
+-- 20261124): profiles.latest_grc is the latest, every one made is appended
+-- here. Deleting the profile deletes the history (the store does it);
+-- deleting the vendor cascades.
+CREATE TABLE IF NOT EXISTS grc_assessments (
+    id          INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    vendor_id   TEXT    NOT NULL REFERENCES vendors (id) ON DELETE CASCADE,
+    assessment  TEXT    NOT NULL,
+    assessed_at TEXT    NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS grc_assessments_vendor_idx ON grc_assessments (vendor_id, assessed_at DESC, id DESC);
+
 CREATE TABLE IF NOT EXISTS lists (
     id         TEXT NOT NULL PRIMARY KEY,
     account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
@@ -139,6 +151,11 @@ CREATE TABLE IF NOT EXISTS assessments (
     use_case                       TEXT NOT NULL DEFAULT '',
     data_collected                 TEXT,
     compliance_comment             TEXT NOT NULL DEFAULT '',
+    -- Fields of the original web client (PostgreSQL adds them in its
+    -- migration 20261123): civil dates 2006-01-02, empty when unset.
+    compliance_contact             TEXT NOT NULL DEFAULT '',
+    submission_date                TEXT NOT NULL DEFAULT '',
+    approval_date                  TEXT NOT NULL DEFAULT '',
     created_at                     TEXT NOT NULL,
     created_by                     TEXT NOT NULL DEFAULT '',
     updated_at                     TEXT NOT NULL,
