@@ -5,7 +5,7 @@ TESTFLAGS ?= -race -count=1
 
 .PHONY: run test test-short lint openapi openapi-check openapi-clients fuzz bench migrate tidy build worker deploy-check docker
 
-## run: start the API on the embedded default (memory store, in-process jobs)
+## run: start the API on the embedded default (SQLite in .data/, in-process jobs)
 run:
 	$(GO) run ./apps/cmd/vetted serve
 
@@ -29,11 +29,22 @@ deploy-check:
 	@if docker compose version >/dev/null 2>&1; then docker compose -f deploy/compose.yaml config --quiet; fi
 
 ## test: every module's tests, with the race detector; the HTTP API suite
-## runs a second time on PostgreSQL when VETTED_TEST_DATABASE_URL is set
+## (on the memory store there) runs again on SQLite, and on PostgreSQL when
+## VETTED_TEST_DATABASE_URL is set. It ends with one line naming the suites
+## skipped for want of a server (recorded by internal/testenv).
 test:
-	@set -e; for m in $(MODULES); do echo "== $$m"; (cd $$m && $(GO) test $(TESTFLAGS) ./...); done
-	@if [ -n "$$VETTED_TEST_DATABASE_URL" ]; then echo "== ./apps/api on PostgreSQL"; \
-		cd apps && VETTED_TEST_STORE=postgres $(GO) test $(TESTFLAGS) ./api/...; fi
+	@export VETTED_TEST_SKIPLOG=$$(mktemp); status=0; \
+	for m in $(MODULES); do echo "== $$m"; (cd $$m && $(GO) test $(TESTFLAGS) ./...) || status=1; done; \
+	echo "== ./apps/api on SQLite"; (cd apps && VETTED_TEST_STORE=sqlite $(GO) test $(TESTFLAGS) ./api/...) || status=1; \
+	if [ -n "$$VETTED_TEST_DATABASE_URL" ]; then echo "== ./apps/api on PostgreSQL"; \
+		(cd apps && VETTED_TEST_STORE=postgres $(GO) test $(TESTFLAGS) ./api/...) || status=1; fi; \
+	$(SUMMARIZE_SKIPS); rm -f "$$VETTED_TEST_SKIPLOG"; exit $$status
+
+# SUMMARIZE_SKIPS prints the one line: each suite skipped, how many tests,
+# and the variable that would have named its server.
+SUMMARIZE_SKIPS = cut -d'|' -f1,2 "$$VETTED_TEST_SKIPLOG" | sort | uniq -c | \
+	awk '{ split($$2, a, "|"); s = s (NR > 1 ? ", " : "") a[1] " (" $$1 " tests, " a[2] " unset)" } \
+	END { print NR ? "== skipped for want of a server: " s "; bash .ci/run provides them all" : "== no suite skipped" }'
 
 ## lint: gofmt, go vet, staticcheck when installed
 lint:

@@ -226,3 +226,19 @@ func TestNewDevRejectsShortSecret(t *testing.T) {
 		t.Fatal("NewDev accepted a 5-byte secret")
 	}
 }
+
+func TestDevSubject(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ a, b string }{
+		{"bob@acme.test", "Bob@ACME.test"},
+		{"bob@acme.test", " bob@acme.test "},
+		{"zoë@acme.test", "ZOË@acme.test"},
+	} {
+		if auth.DevSubject(c.a) != auth.DevSubject(c.b) {
+			t.Errorf("%q and %q get subjects %q and %q, want one", c.a, c.b, auth.DevSubject(c.a), auth.DevSubject(c.b))
+		}
+	}
+	if auth.DevSubject("bob@acme.test") == auth.DevSubject("ann@acme.test") {
+		t.Error("two e-mails share a subject")
+	}
+}

@@ -22,7 +22,7 @@ func (r lists) Create(_ context.Context, l vendorlist.List) error {
 		if _, ok := r.d.lists[l.ID]; ok {
 			return conflict("list %s exists", l.ID)
 		}
-		key := named{l.AccountID, l.Name}
+		key := named{l.AccountID, strings.ToLower(l.Name)}
 		if _, ok := r.d.listByName[key]; ok {
 			return conflict("the account has a list named %q", l.Name)
 		}
@@ -59,8 +59,8 @@ func (r lists) GetByName(ctx context.Context, accountID uuid.UUID, name string) 
 	if err := r.readable(); err != nil {
 		return vendorlist.List{}, err
 	}
-	id, ok := r.d.listByName[named{accountID, name}]
-	if !ok {
+	id, ok := r.d.listByName[named{accountID, strings.ToLower(name)}]
+	if !ok || r.d.lists[id].Name != name {
 		return vendorlist.List{}, notFound("list", name)
 	}
 	return r.Get(ctx, accountID, id)
@@ -102,7 +102,7 @@ func (t *tx) deleteList(id uuid.UUID) {
 	for _, s := range t.d.subscribersByList.of(id) {
 		t.deleteSubscriber(s)
 	}
-	del(t, t.d.listByName, named{l.AccountID, l.Name})
+	del(t, t.d.listByName, named{l.AccountID, strings.ToLower(l.Name)})
 	t.d.listsByAccount.remove(t, l.AccountID, id)
 	del(t, t.d.lists, id)
 }

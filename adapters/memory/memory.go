@@ -278,7 +278,7 @@ type data struct {
 	grc         map[uuid.UUID][]vendor.GRCAssessment // by vendor id, in insertion order
 
 	lists          map[uuid.UUID]vendorlist.List
-	listByName     map[named]uuid.UUID // (account, exact name)
+	listByName     map[named]uuid.UUID // (account, lower-case name): unique that way, looked up exactly
 	listsByAccount index[uuid.UUID, uuid.UUID]
 
 	entries         map[pair]entryRow // (list, vendor)

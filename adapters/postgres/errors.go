@@ -75,20 +75,3 @@ func unavailable(err error) bool {
 	}
 	return false
 }
-
-// notFound is the error for an absent row.
-func notFound(format string, args ...any) error {
-	return core.NotFound("%s: not found", fmt.Sprintf(format, args...))
-}
-
-// mustAffect returns a not-found error when a write touched no row.
-func mustAffect(res sql.Result, format string, args ...any) error {
-	n, err := res.RowsAffected()
-	if err != nil {
-		return translate(err, format, args...)
-	}
-	if n == 0 {
-		return notFound(format, args...)
-	}
-	return nil
-}

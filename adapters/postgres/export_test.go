@@ -12,7 +12,7 @@ import (
 // Call it before s is used concurrently.
 func CountStatements(s *Store) *atomic.Int64 {
 	c := new(atomic.Int64)
-	s.db.AddQueryHook(counter{c})
+	s.db = s.db.WithQueryHook(counter{c})
 	return c
 }
 

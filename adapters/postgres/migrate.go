@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 
-	"github.com/uptrace/bun/migrate"
+	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
 )
 
 // migrationFiles are the schema migrations, forward-only: there are no down
@@ -28,19 +28,10 @@ const migrateLockKey int64 = 0x766574746564
 // migration lock row guards against migrators that do not take it. A
 // migration is recorded as applied only once it has committed.
 func (s *Store) Migrate(ctx context.Context) error {
-	sub, err := fs.Sub(migrationFiles, "migrations")
+	m, err := bunrepo.Migrator(s.db, migrationFiles, "migrations")
 	if err != nil {
-		return fmt.Errorf("migrate: %w", err)
+		return err
 	}
-	ms := migrate.NewMigrations()
-	if err := ms.Discover(sub); err != nil {
-		return fmt.Errorf("migrate: discover: %w", err)
-	}
-	m := migrate.NewMigrator(s.db, ms,
-		migrate.WithTableName("vetted_migrations"),
-		migrate.WithLocksTableName("vetted_migration_locks"),
-		migrate.WithMarkAppliedOnSuccess(true),
-	)
 
 	// The advisory lock belongs to one session, so hold one connection for
 	// the whole run; the migrator itself uses other connections of the pool.

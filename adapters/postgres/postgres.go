@@ -3,8 +3,9 @@
 // migrations embedded in the binary; invariants the core relies on (unique
 // names, one profile per vendor, one assessment per list and vendor, the
 // cascades of account and list deletion) are constraints of that schema, and
-// driver errors are translated to core errors at this edge. Persistence rows
-// with bun tags never leave the package.
+// driver errors are translated to core errors at this edge. The persistence
+// rows (bun models and their converters) are shared with the SQLite store in
+// adapters/internal/dbrow; the SQL is this package's own.
 //
 // Units of work run at READ COMMITTED. Where a rule spans rows (the last
 // owner of an account), the core serialises on a row lock (Accounts.Lock).
@@ -23,6 +24,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/driver/pgdriver"
+	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -123,7 +125,8 @@ func (s *Store) run(ctx context.Context, opts *sql.TxOptions, fn func(ctx contex
 	var err error
 	for attempt := 1; ; attempt++ {
 		err = s.db.RunInTx(ctx, opts, func(ctx context.Context, btx bun.Tx) error {
-			return fn(ctx, &tx{db: btx, readOnly: opts.ReadOnly})
+			b := bunrepo.Base{DB: btx, Translate: translate, ByName: byName}
+			return fn(ctx, &tx{b: b, readOnly: opts.ReadOnly})
 		})
 		if err == nil || attempt >= s.maxAttempts || !retryable(err) {
 			break
@@ -161,23 +164,27 @@ func retryable(err error) bool {
 // read-only one (View) row locks are neither possible nor needed, since
 // nothing can be written: Lock and GetForUpdate just read.
 type tx struct {
-	db       bun.IDB
+	b        bunrepo.Base
 	readOnly bool
 }
 
 var _ ports.Tx = (*tx)(nil)
 
-func (t *tx) Users() ports.UserRepo             { return userRepo{t.db} }
-func (t *tx) Accounts() ports.AccountRepo       { return accountRepo{t.db, t.readOnly} }
-func (t *tx) Members() ports.MemberRepo         { return memberRepo{t.db} }
-func (t *tx) Vendors() ports.VendorRepo         { return vendorRepo{t.db} }
-func (t *tx) Profiles() ports.ProfileRepo       { return profileRepo{t.db} }
-func (t *tx) Lists() ports.ListRepo             { return listRepo{t.db} }
-func (t *tx) Quota() ports.QuotaRepo            { return quotaRepo{t.db} }
-func (t *tx) Assessments() ports.AssessmentRepo { return assessmentRepo{t.db} }
-func (t *tx) Documents() ports.DocumentRepo     { return documentRepo{t.db} }
-func (t *tx) Subscribers() ports.SubscriberRepo { return subscriberRepo{t.db} }
-func (t *tx) Incidents() ports.IncidentRepo     { return incidentRepo{t.db} }
-func (t *tx) Deliveries() ports.DeliveryRepo    { return deliveryRepo{t.db} }
-func (t *tx) Runs() ports.RunRepo               { return runRepo{t.db, t.readOnly} }
-func (t *tx) Outbox() ports.OutboxRepo          { return outboxRepo{t.db} }
+func (t *tx) Users() ports.UserRepo { return bunrepo.Users{Base: t.b} }
+func (t *tx) Accounts() ports.AccountRepo {
+	return accountRepo{bunrepo.Accounts{Base: t.b}, t.readOnly}
+}
+func (t *tx) Members() ports.MemberRepo         { return bunrepo.Members{Base: t.b} }
+func (t *tx) Vendors() ports.VendorRepo         { return vendorRepo{bunrepo.Vendors{Base: t.b}} }
+func (t *tx) Profiles() ports.ProfileRepo       { return bunrepo.Profiles{Base: t.b} }
+func (t *tx) Lists() ports.ListRepo             { return listRepo{bunrepo.Lists{Base: t.b}} }
+func (t *tx) Quota() ports.QuotaRepo            { return bunrepo.Quota{Base: t.b} }
+func (t *tx) Assessments() ports.AssessmentRepo { return bunrepo.Assessments{Base: t.b} }
+func (t *tx) Documents() ports.DocumentRepo     { return bunrepo.Documents{Base: t.b} }
+func (t *tx) Subscribers() ports.SubscriberRepo {
+	return bunrepo.Subscribers{Base: t.b, EmailKey: lowerKey}
+}
+func (t *tx) Incidents() ports.IncidentRepo  { return incidentRepo{bunrepo.Incidents{Base: t.b}} }
+func (t *tx) Deliveries() ports.DeliveryRepo { return bunrepo.Deliveries{Base: t.b} }
+func (t *tx) Runs() ports.RunRepo            { return runRepo{bunrepo.Runs{Base: t.b}, t.readOnly} }
+func (t *tx) Outbox() ports.OutboxRepo       { return outboxRepo{bunrepo.Outbox{Base: t.b}} }

@@ -7,59 +7,17 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/uptrace/bun"
+	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
+	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
 	"github.com/vetted-dev/vetted/core/vendor"
 )
 
-type vendorRepo struct{ db bun.IDB }
-
-// hasProfile is the computed column behind Vendor.HasProfile.
-const hasProfile = "EXISTS (SELECT 1 FROM profiles AS p WHERE p.vendor_id = v.id) AS has_profile"
-
-func (r vendorRepo) selectVendors(rows *[]vendorRow) *bun.SelectQuery {
-	return r.db.NewSelect().Model(rows).ColumnExpr("v.*").ColumnExpr(hasProfile)
-}
-
-func vendorsFromRows(rows []vendorRow) []vendor.Vendor {
-	return mapRows(rows, vendorFromRow)
-}
-
-func (r vendorRepo) one(ctx context.Context, what string, where string, arg any) (vendor.Vendor, error) {
-	var rows []vendorRow
-	if err := r.selectVendors(&rows).Where(where, arg).Limit(1).Scan(ctx); err != nil {
-		return vendor.Vendor{}, translate(err, "vendor %s", what)
-	}
-	if len(rows) == 0 {
-		return vendor.Vendor{}, notFound("vendor %s", what)
-	}
-	return vendorFromRow(rows[0]), nil
-}
-
-func (r vendorRepo) Get(ctx context.Context, id uuid.UUID) (vendor.Vendor, error) {
-	return r.one(ctx, id.String(), "v.id = ?", id)
-}
+// vendorRepo finds and ensures names by lower(name), the expression of the
+// unique index vendors_name_key; the other reads and Update are shared.
+type vendorRepo struct{ bunrepo.Vendors }
 
 func (r vendorRepo) GetByName(ctx context.Context, name vendor.Name) (vendor.Vendor, error) {
-	return r.one(ctx, fmt.Sprintf("%q", name), "lower(v.name) = ?", name.Key())
-}
-
-func (r vendorRepo) ListByIDs(ctx context.Context, ids []uuid.UUID) ([]vendor.Vendor, error) {
-	if len(ids) == 0 {
-		return []vendor.Vendor{}, nil
-	}
-	var rows []vendorRow
-	if err := r.selectVendors(&rows).Where("v.id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
-		return nil, translate(err, "list vendors by id")
-	}
-	return vendorsFromRows(rows), nil
-}
-
-func (r vendorRepo) List(ctx context.Context) ([]vendor.Vendor, error) {
-	var rows []vendorRow
-	if err := r.selectVendors(&rows).OrderExpr("v.name" + collateC + ", v.id").Scan(ctx); err != nil {
-		return nil, translate(err, "list vendors")
-	}
-	return vendorsFromRows(rows), nil
+	return r.One(ctx, fmt.Sprintf("%q", name), "lower(v.name) = ?", name.Key())
 }
 
 // ensureInput is one vendor handed to Ensure, as JSON for jsonb_to_recordset.
@@ -101,7 +59,7 @@ func (r vendorRepo) Ensure(ctx context.Context, vs []vendor.Vendor) ([]vendor.Ve
 	)`
 	// Sorting by key takes row locks in one order, so two concurrent saves
 	// of overlapping vendors cannot deadlock each other.
-	_, err = r.db.NewRaw(`WITH `+input+`,
+	_, err = r.DB.NewRaw(`WITH `+input+`,
 	ins AS (
 		INSERT INTO vendors (id, name, website_url, domain, aliases, created_at)
 		SELECT id, name, website_url, domain, aliases, created_at FROM (
@@ -125,11 +83,11 @@ func (r vendorRepo) Ensure(ctx context.Context, vs []vendor.Vendor) ([]vendor.Ve
 		return nil, translate(err, "ensure vendors")
 	}
 	var rows []struct {
-		vendorRow `bun:",extend"`
-		Ord       int `bun:"ord"`
+		dbrow.Vendor `bun:",extend"`
+		Ord          int `bun:"ord"`
 	}
-	err = r.db.NewRaw(`WITH `+input+`
-	SELECT v.*, `+hasProfile+`, input.ord
+	err = r.DB.NewRaw(`WITH `+input+`
+	SELECT v.*, `+bunrepo.HasProfile+`, input.ord
 	FROM input JOIN vendors AS v ON lower(v.name) = lower(input.name)
 	ORDER BY input.ord`, string(doc)).Scan(ctx, &rows)
 	if err != nil {
@@ -140,105 +98,7 @@ func (r vendorRepo) Ensure(ctx context.Context, vs []vendor.Vendor) ([]vendor.Ve
 	}
 	out := make([]vendor.Vendor, len(rows))
 	for i, row := range rows {
-		out[i] = vendorFromRow(row.vendorRow)
+		out[i] = row.Vendor.Core()
 	}
 	return out, nil
-}
-
-func (r vendorRepo) Update(ctx context.Context, v vendor.Vendor) error {
-	row := vendorToRow(v)
-	if row.Aliases == nil {
-		row.Aliases = []string{}
-	}
-	res, err := r.db.NewUpdate().Model(&row).Column("website_url", "domain", "aliases").WherePK().Exec(ctx)
-	if err != nil {
-		return translate(err, "update vendor %s", v.ID)
-	}
-	return mustAffect(res, "update vendor %s", v.ID)
-}
-
-type profileRepo struct{ db bun.IDB }
-
-func (r profileRepo) Get(ctx context.Context, vendorID uuid.UUID) (vendor.Profile, error) {
-	var row profileRow
-	if err := r.db.NewSelect().Model(&row).Where("p.vendor_id = ?", vendorID).Scan(ctx); err != nil {
-		return vendor.Profile{}, translate(err, "profile of vendor %s", vendorID)
-	}
-	return profileFromRow(row), nil
-}
-
-func (r profileRepo) GetByID(ctx context.Context, id uuid.UUID) (vendor.Profile, error) {
-	var row profileRow
-	if err := r.db.NewSelect().Model(&row).Where("p.id = ?", id).Scan(ctx); err != nil {
-		return vendor.Profile{}, translate(err, "profile %s", id)
-	}
-	return profileFromRow(row), nil
-}
-
-func (r profileRepo) ListByVendors(ctx context.Context, vendorIDs []uuid.UUID) ([]vendor.Profile, error) {
-	if len(vendorIDs) == 0 {
-		return []vendor.Profile{}, nil
-	}
-	var rows []profileRow
-	if err := r.db.NewSelect().Model(&rows).Where("p.vendor_id IN (?)", bun.In(vendorIDs)).Scan(ctx); err != nil {
-		return nil, translate(err, "profiles of %d vendors", len(vendorIDs))
-	}
-	return mapRows(rows, profileFromRow), nil
-}
-
-func (r profileRepo) Save(ctx context.Context, p vendor.Profile) error {
-	row := profileToRow(p)
-	// The profile keeps the id it was first stored with.
-	_, err := r.db.NewInsert().Model(&row).
-		On("CONFLICT (vendor_id) DO UPDATE").
-		Set("company = EXCLUDED.company, security = EXCLUDED.security, privacy = EXCLUDED.privacy").
-		Set("maturity = EXCLUDED.maturity, scores = EXCLUDED.scores, enrichment = EXCLUDED.enrichment").
-		Set("latest_grc = EXCLUDED.latest_grc, updated_at = EXCLUDED.updated_at").
-		Exec(ctx)
-	return translate(err, "save profile of vendor %s", p.VendorID)
-}
-
-func (r profileRepo) Delete(ctx context.Context, vendorID uuid.UUID) error {
-	res, err := r.db.NewDelete().Model((*profileRow)(nil)).Where("vendor_id = ?", vendorID).Exec(ctx)
-	if err != nil {
-		return translate(err, "delete profile of vendor %s", vendorID)
-	}
-	if err := mustAffect(res, "delete profile of vendor %s", vendorID); err != nil {
-		return err
-	}
-	_, err = r.db.NewDelete().Model((*instanceRow)(nil)).Where("vendor_id = ?", vendorID).Exec(ctx)
-	if err != nil {
-		return translate(err, "delete security instances of vendor %s", vendorID)
-	}
-	_, err = r.db.NewDelete().Model((*grcRow)(nil)).Where("vendor_id = ?", vendorID).Exec(ctx)
-	return translate(err, "delete GRC assessments of vendor %s", vendorID)
-}
-
-// severityRank orders instances most severe first.
-const severityRank = `CASE si.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2
-	WHEN 'low' THEN 3 WHEN 'info' THEN 4 WHEN 'positive' THEN 5 ELSE 6 END`
-
-func (r profileRepo) Instances(ctx context.Context, vendorID uuid.UUID) ([]vendor.SecurityInstance, error) {
-	var rows []instanceRow
-	err := r.db.NewSelect().Model(&rows).Where("si.vendor_id = ?", vendorID).
-		OrderExpr(severityRank).OrderExpr("si.category" + collateC + ", si.code" + collateC + ", si.id").Scan(ctx)
-	if err != nil {
-		return nil, translate(err, "security instances of vendor %s", vendorID)
-	}
-	return mapRows(rows, instanceFromRow), nil
-}
-
-func (r profileRepo) ReplaceInstances(ctx context.Context, vendorID uuid.UUID, is []vendor.SecurityInstance) error {
-	if _, err := r.db.NewDelete().Model((*instanceRow)(nil)).Where("vendor_id = ?", vendorID).Exec(ctx); err != nil {
-		return translate(err, "replace security instances of vendor %s", vendorID)
-	}
-	if len(is) == 0 {
-		return nil
-	}
-	rows := make([]instanceRow, 0, len(is))
-	for _, i := range is {
-		rows = append(rows, instanceToRow(vendorID, i))
-	}
-	_, err := r.db.NewInsert().Model(&rows).Exec(ctx)
-	return translate(err, "replace security instances of vendor %s", vendorID)
 }

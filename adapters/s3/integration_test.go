@@ -28,6 +28,7 @@ import (
 
 	"github.com/vetted-dev/vetted/adapters/s3"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/internal/testenv"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -55,10 +56,9 @@ func server(t *testing.T) s3.Config {
 	if cfg.Endpoint != "" {
 		return cfg
 	}
-	if os.Getenv("CI") == "true" && !dockerHealthy() {
-		t.Fatal("VETTED_TEST_S3_ENDPOINT is unset and Docker is not available (CI=true): run .ci/start-s3.sh")
+	if !dockerHealthy() {
+		testenv.Unavailable(t, "S3", "VETTED_TEST_S3_ENDPOINT", "Docker is not available (run .ci/start-s3.sh)")
 	}
-	testcontainers.SkipIfProviderIsNotHealthy(t)
 	ctx := context.Background()
 	c, err := testcontainers.GenericContainer(ctx, testcontainers.GenericContainerRequest{
 		ContainerRequest: testcontainers.ContainerRequest{

@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
+	"github.com/vetted-dev/vetted/internal/testenv"
 )
 
 // s3Org is an organization on an app whose evidence store is the S3 server
@@ -20,10 +21,7 @@ func s3Org(t *testing.T) *org {
 	t.Helper()
 	endpoint := os.Getenv("VETTED_TEST_S3_ENDPOINT")
 	if endpoint == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("VETTED_TEST_S3_ENDPOINT is not set; CI must provide an S3 server (bash .ci/start-s3.sh)")
-		}
-		t.Skip("VETTED_TEST_S3_ENDPOINT is not set")
+		testenv.Unavailable(t, "S3", "VETTED_TEST_S3_ENDPOINT", "this test starts no server (bash .ci/start-s3.sh)")
 	}
 	key, secret := os.Getenv("VETTED_TEST_S3_ACCESS_KEY"), os.Getenv("VETTED_TEST_S3_SECRET_KEY")
 	if key == "" {

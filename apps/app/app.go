@@ -73,7 +73,11 @@ func Build(ctx context.Context, cfg Config, ov Overrides) (*App, error) {
 	if clock == nil {
 		clock = ports.SystemClock{}
 	}
-	signer, err := signing.New([]byte(cfg.SigningKey))
+	key, err := signingKey(cfg)
+	if err != nil {
+		return nil, err
+	}
+	signer, err := signing.New([]byte(key))
 	if err != nil {
 		return nil, err
 	}
@@ -155,10 +159,17 @@ func (a *App) Close(ctx context.Context) error {
 }
 
 func (a *App) openStore(ctx context.Context, cfg Config) (ports.Store, error) {
-	if cfg.DatabaseURL == "" {
-		return memory.New(), nil
+	store, err := cfg.store()
+	if err != nil {
+		return nil, err
 	}
-	return openPostgres(ctx, a, cfg)
+	switch store {
+	case StoreMemory:
+		return memory.New(), nil
+	case StorePostgres:
+		return openPostgres(ctx, a, cfg)
+	}
+	return openSQLite(ctx, a, cfg)
 }
 
 func (a *App) openBlobs(ctx context.Context, cfg Config, signer *signing.Signer, clock ports.Clock) (ports.BlobStore, http.Handler, error) {
@@ -186,10 +197,16 @@ func (a *App) openVerifier(ctx context.Context, cfg Config) (ports.TokenVerifier
 	if cfg.AuthJWKSURL != "" {
 		return auth.NewJWKS(ctx, auth.Config{JWKSURL: cfg.AuthJWKSURL, Issuer: cfg.AuthIssuer, Audience: cfg.AuthAudience, GroupsClaim: cfg.AuthGroupsClaim})
 	}
-	dev, err := auth.NewDev([]byte(cfg.AuthDevSecret), auth.DevOptions{Issuer: cfg.AuthIssuer, Audience: cfg.AuthAudience, GroupsClaim: cfg.AuthGroupsClaim})
+	secret, source, err := devSecret(cfg)
 	if err != nil {
 		return nil, err
 	}
+	dev, err := auth.NewDev([]byte(secret), auth.DevOptions{Issuer: cfg.AuthIssuer, Audience: cfg.AuthAudience, GroupsClaim: cfg.AuthGroupsClaim})
+	if err != nil {
+		return nil, err
+	}
+	a.log.Warn("dev tokens are on: whoever holds the secret can sign in as anyone; set VETTED_AUTH_JWKS_URL for real sign-in",
+		"secret", source)
 	a.Dev = dev
 	return dev, nil
 }

@@ -1,7 +1,8 @@
 // Package app is Vetted's composition root: it reads the configuration from
 // the environment and wires adapters into the core. Unset variables mean the
-// embedded default: memory store, in-process jobs, local-disk blobs served
-// by the app, a log mailbox and a generated dev token secret.
+// embedded default: an SQLite store in the data directory, in-process jobs,
+// local-disk blobs served by the app, a log mailbox and a dev token secret
+// generated once and kept in the data directory.
 package app
 
 import (
@@ -28,6 +29,9 @@ type Config struct {
 	LogFormat string
 	LogLevel  slog.Level
 
+	// Store is StoreSQLite, StoreMemory or StorePostgres (VETTED_STORE);
+	// empty means PostgreSQL when DatabaseURL is set, else SQLite.
+	Store           string
 	DatabaseURL     string
 	MigrateOnStart  bool
 	RedisURL        string
@@ -76,7 +80,7 @@ type Config struct {
 }
 
 // FromEnv reads the configuration from the process environment. Secrets
-// that are unset in the embedded default are generated per process.
+// left unset are made by Build (see secrets.go).
 func FromEnv() (Config, error) { return FromLookup(os.LookupEnv) }
 
 // FromLookup reads the configuration through lookup (os.LookupEnv in
@@ -88,6 +92,7 @@ func FromLookup(lookup func(string) (string, bool)) (Config, error) {
 		HTTPAddr:          e.addr("VETTED_HTTP_ADDR", "127.0.0.1:8080"),
 		PublicURL:         e.raw("VETTED_PUBLIC_URL"),
 		DataDir:           e.str("VETTED_DATA_DIR", ".data"),
+		Store:             e.raw("VETTED_STORE"),
 		AdminAddr:         e.addr("VETTED_ADMIN_ADDR", ""),
 		LogFormat:         e.oneOf("VETTED_LOG_FORMAT", "text", "text", "json"),
 		LogLevel:          e.level("VETTED_LOG_LEVEL", slog.LevelInfo),
@@ -130,14 +135,13 @@ func FromLookup(lookup func(string) (string, bool)) (Config, error) {
 		c.PublicURL = u
 	}
 	checkOTel(e)
+	store, err := c.store()
+	if err != nil {
+		e.fail("VETTED_STORE", c.Store, err.Error())
+	}
+	c.Store = store
 	if err := e.err(); err != nil {
 		return c, err
-	}
-	if c.SigningKey == "" {
-		c.SigningKey = randomHex(32)
-	}
-	if c.AuthJWKSURL == "" && c.AuthDevSecret == "" {
-		c.AuthDevSecret = randomHex(32)
 	}
 	return c, nil
 }
@@ -165,7 +169,7 @@ func (c Config) Warnings(lookup func(string) (string, bool)) []string {
 	}
 	if c.AuthJWKSURL == "" {
 		if v, _ := lookup("VETTED_AUTH_DEV_SECRET"); v == "" {
-			w = append(w, "neither VETTED_AUTH_JWKS_URL nor VETTED_AUTH_DEV_SECRET is set: dev tokens use a secret generated for this process only")
+			w = append(w, "neither VETTED_AUTH_JWKS_URL nor VETTED_AUTH_DEV_SECRET is set: dev tokens are on, with a secret generated and kept in VETTED_DATA_DIR/dev-secret")
 		}
 	}
 	if v, _ := lookup("VETTED_SIGNING_KEY"); v == "" {
@@ -174,8 +178,39 @@ func (c Config) Warnings(lookup func(string) (string, bool)) []string {
 	return w
 }
 
+// The stores VETTED_STORE selects.
+const (
+	StoreSQLite   = "sqlite"
+	StoreMemory   = "memory"
+	StorePostgres = "postgres"
+)
+
+// store resolves Store: empty means PostgreSQL when DatabaseURL is set and
+// SQLite otherwise; PostgreSQL needs DatabaseURL.
+func (c Config) store() (string, error) {
+	s := strings.ToLower(strings.TrimSpace(c.Store))
+	switch s {
+	case "":
+		if c.DatabaseURL != "" {
+			return StorePostgres, nil
+		}
+		return StoreSQLite, nil
+	case StorePostgres:
+		if c.DatabaseURL == "" {
+			return "", fmt.Errorf("postgres needs VETTED_DATABASE_URL")
+		}
+		return s, nil
+	case StoreSQLite, StoreMemory:
+		return s, nil
+	}
+	return "", fmt.Errorf("want sqlite, memory or postgres")
+}
+
 // Embedded reports whether no external store is configured.
-func (c Config) Embedded() bool { return c.DatabaseURL == "" }
+func (c Config) Embedded() bool {
+	s, _ := c.store()
+	return s != StorePostgres
+}
 
 // EnvVar documents one setting for --help and check-config.
 type EnvVar struct {
@@ -187,11 +222,12 @@ func EnvVars() []EnvVar {
 	return []EnvVar{
 		{"VETTED_HTTP_ADDR", "127.0.0.1:8080", "API listen address"},
 		{"VETTED_PUBLIC_URL", "http:// + listen address", "base URL of mail links and local blob URLs"},
-		{"VETTED_DATA_DIR", ".data", "local data (blobs of the embedded default)"},
+		{"VETTED_DATA_DIR", ".data", "local data of the embedded default: vetted.db, blobs, dev-secret"},
 		{"VETTED_ADMIN_ADDR", "off", "listen address of /metrics and /debug/pprof"},
 		{"VETTED_LOG_FORMAT", "text", "text or json"},
 		{"VETTED_LOG_LEVEL", "info", "debug, info, warn or error"},
-		{"VETTED_DATABASE_URL", "memory store", "PostgreSQL URL"},
+		{"VETTED_STORE", "sqlite (postgres with VETTED_DATABASE_URL)", "sqlite, memory or postgres"},
+		{"VETTED_DATABASE_URL", "SQLite store", "PostgreSQL URL"},
 		{"VETTED_MIGRATE_ON_START", "true", "apply migrations when serve starts"},
 		{"VETTED_REDIS_URL", "in-process jobs", "Redis URL of the asynq job queue"},
 		{"VETTED_S3_ENDPOINT", "local disk", "S3 endpoint of the evidence store"},

@@ -24,8 +24,15 @@ func TestFromLookupDefaults(t *testing.T) {
 		c.LogFormat != "text" || c.LogLevel != slog.LevelInfo || !c.MigrateOnStart || c.PollInterval != 15*time.Minute {
 		t.Fatalf("defaults: %+v", c)
 	}
-	if c.SigningKey == "" || c.AuthDevSecret == "" {
-		t.Fatal("secrets of the embedded default are not generated")
+	// Secrets left unset are made (and, on SQLite, kept) by Build.
+	if c.Store != app.StoreSQLite || c.SigningKey != "" || c.AuthDevSecret != "" {
+		t.Fatalf("defaults: store %q, secrets generated before Build", c.Store)
+	}
+	if _, err := app.FromLookup(lookup(map[string]string{"VETTED_STORE": "mongo"})); !errors.Is(err, app.ErrConfig) {
+		t.Fatalf("VETTED_STORE=mongo: %v, want ErrConfig", err)
+	}
+	if _, err := app.FromLookup(lookup(map[string]string{"VETTED_STORE": "postgres"})); !errors.Is(err, app.ErrConfig) {
+		t.Fatalf("VETTED_STORE=postgres without a database URL: %v, want ErrConfig", err)
 	}
 }
 

@@ -22,8 +22,8 @@ import (
 
 // must returns v, failing the test when the constructor that made it
 // refused its input: f.must(account.NewAccount(...)).
-func must[T any](v T, err error) func(t *testing.T) T {
-	return func(t *testing.T) T {
+func must[T any](v T, err error) func(t testing.TB) T {
+	return func(t testing.TB) T {
 		t.Helper()
 		if err != nil {
 			t.Fatalf("fixture: %v", err)

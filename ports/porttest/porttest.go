@@ -46,7 +46,9 @@ func Run(t *testing.T, open func(t *testing.T) ports.Store) {
 		{"Deliveries", deliveryCases},
 		{"Runs", runCases},
 		{"Outbox", outboxCases},
+		{"CaseFolding", foldingCases},
 		{"Isolation", isolationCases},
+		{"Misuse", misuseCases},
 		{"Concurrency", concurrencyCases},
 	}
 	for _, g := range groups {
@@ -71,15 +73,16 @@ type testCase struct {
 // txFn is the body of a unit of work.
 type txFn = func(ctx context.Context, tx ports.Tx) error
 
-// fixture is one subtest's store with a clock and fixture builders.
+// fixture is one subtest's (or benchmark's) store with a clock and fixture
+// builders.
 type fixture struct {
-	t   *testing.T
+	t   testing.TB
 	s   ports.Store
 	ctx context.Context
 	now time.Time
 }
 
-func newFixture(t *testing.T, s ports.Store) *fixture {
+func newFixture(t testing.TB, s ports.Store) *fixture {
 	if s == nil {
 		t.Fatal("open returned a nil store")
 	}

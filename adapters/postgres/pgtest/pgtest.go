@@ -24,6 +24,7 @@ import (
 	tcpostgres "github.com/testcontainers/testcontainers-go/modules/postgres"
 	"github.com/uptrace/bun/driver/pgdriver"
 	"github.com/vetted-dev/vetted/adapters/postgres"
+	"github.com/vetted-dev/vetted/internal/testenv"
 )
 
 // EnvURL is the variable that names the test server.
@@ -47,7 +48,7 @@ func URL(t testing.TB) string {
 		return u
 	}
 	if err := dockerHealthy(); err != nil {
-		unavailable(t, "%s is unset and Docker does not answer: %v", EnvURL, err)
+		testenv.Unavailable(t, "PostgreSQL", EnvURL, fmt.Sprintf("Docker does not answer: %v", err))
 	}
 	containerOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -67,18 +68,9 @@ func URL(t testing.TB) string {
 		containerURL, containerErr = c.ConnectionString(ctx, "sslmode=disable")
 	})
 	if containerErr != nil {
-		unavailable(t, "start PostgreSQL container: %v", containerErr)
+		testenv.Unavailable(t, "PostgreSQL", EnvURL, fmt.Sprintf("its container did not start: %v", containerErr))
 	}
 	return containerURL
-}
-
-// unavailable skips t, or fails it under CI=true.
-func unavailable(t testing.TB, format string, args ...any) {
-	t.Helper()
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("CI=true: "+format, args...)
-	}
-	t.Skipf(format, args...)
 }
 
 // dockerHealthy asks Docker the same question as

@@ -1,6 +1,7 @@
 // Package apitest starts the whole Vetted app for HTTP tests: the real
-// composition root on the embedded default (or PostgreSQL when
-// VETTED_TEST_STORE=postgres), behind an httptest server, with real JWTs, a
+// composition root on the store VETTED_TEST_STORE names (memory when unset,
+// sqlite for a database file in the test's temporary directory, postgres),
+// behind an httptest server, with real JWTs, a
 // recording mailbox, a settable clock and fake enrichment and incident
 // sources (the real ones are tested in their adapters).
 package apitest
@@ -45,6 +46,7 @@ type Env struct {
 type Option func(*options)
 
 type options struct {
+	sqlite    bool
 	realMail  bool
 	realScan  bool
 	store     func(t testing.TB) ports.Store
@@ -57,6 +59,10 @@ type options struct {
 func WithStore(open func(t testing.TB) ports.Store) Option {
 	return func(o *options) { o.store = open }
 }
+
+// OnSQLite runs the app on an SQLite file in the test's temporary
+// directory, whatever VETTED_TEST_STORE says.
+func OnSQLite() Option { return func(o *options) { o.sqlite = true } }
 
 // WithConfiguredMailer sends mail with the mailer the configuration builds
 // (SMTP when SMTPURL is set) instead of the recording mailbox.
@@ -88,8 +94,19 @@ func New(t testing.TB, opts ...Option) *Env {
 	for _, f := range opts {
 		f(&o)
 	}
-	if o.store == nil && os.Getenv("VETTED_TEST_STORE") == "postgres" {
-		o.store = postgresOpener
+	storeKind := app.StoreMemory
+	switch s := os.Getenv("VETTED_TEST_STORE"); {
+	case o.sqlite:
+		storeKind = app.StoreSQLite
+	case s == "" || s == app.StoreMemory:
+	case s == app.StoreSQLite:
+		storeKind = s
+	case s == app.StorePostgres:
+		if o.store == nil {
+			o.store = postgresOpener
+		}
+	default:
+		t.Fatalf("VETTED_TEST_STORE=%q: want memory, sqlite or postgres", s)
 	}
 	e := &Env{Clock: NewClock(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)), Enricher: &Enricher{}, Incidents: &Incidents{}, Mail: mailbox.New()}
 	var h http.Handler = http.NotFoundHandler()
@@ -101,7 +118,7 @@ func New(t testing.TB, opts ...Option) *Env {
 		hh.ServeHTTP(w, r)
 	}))
 	e.URL = "http://" + srv.Listener.Addr().String()
-	cfg := app.Config{HTTPAddr: srv.Listener.Addr().String(), PublicURL: e.URL, DataDir: t.TempDir(),
+	cfg := app.Config{HTTPAddr: srv.Listener.Addr().String(), PublicURL: e.URL, DataDir: t.TempDir(), Store: storeKind,
 		AuthDevSecret: "apitest-secret-0123456789abcdef", SigningKey: "apitest-signing-key-0123456789", RateLimit: o.rateLimit,
 		WorkerConcurrency: 8}
 	if o.cfg != nil {

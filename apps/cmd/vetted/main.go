@@ -1,6 +1,6 @@
 // Command vetted is the one binary of Vetted:
 //
-//	vetted serve         run the HTTP API and the outbox relay (embedded default when no VETTED_DATABASE_URL)
+//	vetted serve         run the HTTP API and the outbox relay (SQLite in VETTED_DATA_DIR when no VETTED_DATABASE_URL)
 //	vetted worker        run the asynq worker, scheduler and relay (needs VETTED_REDIS_URL)
 //	vetted migrate       apply PostgreSQL migrations (VETTED_DATABASE_URL)
 //	vetted token         mint a dev token: vetted token --email a@b.c [--admin] [--ttl 24h]
@@ -80,8 +80,8 @@ func commands() []command {
 			allEnv: true, setup: workerCmd},
 		{name: "migrate", summary: "Apply the PostgreSQL migrations (safe to run twice, and from two processes at once).",
 			envVars: []string{"VETTED_DATABASE_URL", "VETTED_LOG_FORMAT", "VETTED_LOG_LEVEL"}, setup: migrateCmd},
-		{name: "token", summary: "Mint a dev token (HS256) signed with the server's dev secret.",
-			envVars: []string{"VETTED_AUTH_DEV_SECRET", "VETTED_AUTH_ISSUER", "VETTED_AUTH_AUDIENCE"}, setup: tokenCmd},
+		{name: "token", summary: "Mint a dev token (HS256) signed with the server's dev secret (VETTED_AUTH_DEV_SECRET, or the one kept in VETTED_DATA_DIR).",
+			envVars: []string{"VETTED_AUTH_DEV_SECRET", "VETTED_DATA_DIR", "VETTED_AUTH_ISSUER", "VETTED_AUTH_AUDIENCE"}, setup: tokenCmd},
 		{name: "import", summary: "Import a CSV file of any length into a vendor list, in requests within the API's limits (500 rows, 1 MB).",
 			envVars: []string{envAPIURL, envToken}, setup: importCmd},
 		{name: "check-config", summary: "Validate the environment (addresses, URLs, booleans, durations) and print what would be used; starts nothing.",

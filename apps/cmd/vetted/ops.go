@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"path/filepath"
 	"time"
 
 	"github.com/vetted-dev/vetted/adapters/auth"
@@ -67,18 +68,23 @@ func serveCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 			return err
 		}
 		store := "PostgreSQL"
-		if cfg.Embedded() {
-			store = "memory (embedded default: data is lost on exit)"
+		switch cfg.Store {
+		case app.StoreSQLite:
+			store = "SQLite at " + filepath.Join(cfg.DataDir, app.DatabaseFile)
+		case app.StoreMemory:
+			store = "memory (data is lost on exit)"
 		}
 		log.Info("vetted listening", "addr", ln.Addr().String(), "store", store, "docs", cfg.PublicURL+"/docs", "version", moduleVersion())
 		if a.Dev != nil {
-			tok, err := a.Dev.Mint(auth.Claims{Subject: "dev-admin", Email: "admin@vetted.local", Name: "Dev Admin", EmailVerified: true,
+			const admin = "admin@vetted.local"
+			tok, err := a.Dev.Mint(auth.Claims{Subject: auth.DevSubject(admin), Email: admin, Name: "Dev Admin", EmailVerified: true,
 				Groups: []string{ports.PlatformAdminGroup}, TTL: 30 * 24 * time.Hour})
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stdout, "\nDev platform-admin token (valid 30 days, for this process's secret):\n\n  export TOKEN=%s\n\n", tok)
-			fmt.Fprintf(e.stdout, "Try: curl -s -H \"Authorization: Bearer $TOKEN\" %s/accounts\n\n", cfg.PublicURL)
+			fmt.Fprintf(e.stdout, "\nDev platform-admin token (valid 30 days; the dev secret outlives restarts):\n\n  export TOKEN=%s\n\n", tok)
+			fmt.Fprintf(e.stdout, "Try: curl -s -H \"Authorization: Bearer $TOKEN\" %s/accounts\n", cfg.PublicURL)
+			fmt.Fprintf(e.stdout, "Tokens for others: go run ./apps/cmd/vetted token --email bob@acme.test\n\n")
 		}
 		if err := a.Serve(ctx, ln); err != nil {
 			return err
@@ -129,15 +135,21 @@ func tokenCmd(fs *flag.FlagSet, e env) func(context.Context) error {
 		if *email == "" {
 			return usageError{errors.New("token: --email is required")}
 		}
-		secret := e.get("VETTED_AUTH_DEV_SECRET")
-		if secret == "" {
-			return errors.New("token: set VETTED_AUTH_DEV_SECRET to the secret the server uses")
-		}
-		dev, err := auth.NewDev([]byte(secret), auth.DevOptions{Issuer: e.get("VETTED_AUTH_ISSUER"), Audience: e.get("VETTED_AUTH_AUDIENCE")})
+		// The server's secret: VETTED_AUTH_DEV_SECRET, or the one it keeps
+		// in VETTED_DATA_DIR.
+		cfg, err := app.FromLookup(e.lookup)
 		if err != nil {
 			return err
 		}
-		c := auth.Claims{Subject: "dev|" + *email, Email: *email, Name: *name, EmailVerified: !*unverified, TTL: *ttl}
+		secret, err := app.LoadDevSecret(cfg)
+		if err != nil {
+			return fmt.Errorf("token: %w", err)
+		}
+		dev, err := auth.NewDev([]byte(secret), auth.DevOptions{Issuer: cfg.AuthIssuer, Audience: cfg.AuthAudience, GroupsClaim: cfg.AuthGroupsClaim})
+		if err != nil {
+			return err
+		}
+		c := auth.Claims{Subject: auth.DevSubject(*email), Email: *email, Name: *name, EmailVerified: !*unverified, TTL: *ttl}
 		if *admin {
 			c.Groups = []string{ports.PlatformAdminGroup}
 		}

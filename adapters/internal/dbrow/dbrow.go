@@ -1,8 +1,17 @@
-package postgres
+// Package dbrow holds the persistence rows that the SQL stores
+// (adapters/postgres and adapters/sqlite) share: bun models that mirror their
+// tables one to one, and the converters between them and core types. A store
+// that keeps an extra column (SQLite's Go-computed name keys) extends a row
+// here with bun's ",extend"; the SQL itself stays in each store.
+//
+// Rows never leave the adapters module. Times are read back in UTC, whatever
+// location the driver hands them over in.
+package dbrow
 
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -17,18 +26,26 @@ import (
 	"github.com/vetted-dev/vetted/core/vendorlist"
 )
 
-// Persistence rows. They mirror the tables of the migrations one to one and
-// are converted to and from core types right here; nothing outside this
-// package sees them. Times are read back in UTC; PostgreSQL keeps them to the
-// microsecond.
-
-// mapRows converts rows with f; never nil, so empty answers are empty lists.
-func mapRows[R, T any](rows []R, f func(R) T) []T {
+// Map converts rows with f; never nil, so empty answers are empty lists.
+func Map[R, T any](rows []R, f func(R) T) []T {
 	out := make([]T, 0, len(rows))
 	for _, r := range rows {
 		out = append(out, f(r))
 	}
 	return out
+}
+
+// MapErr converts rows with f, stopping at the first error.
+func MapErr[R, T any](rows []R, f func(R) (T, error)) ([]T, error) {
+	out := make([]T, 0, len(rows))
+	for _, r := range rows {
+		t, err := f(r)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
 }
 
 func utc(t time.Time) time.Time { return t.UTC() }
@@ -41,7 +58,9 @@ func utcPtr(t *time.Time) *time.Time {
 	return &u
 }
 
-type userRow struct {
+// User is a row of users. E-mails are stored lower-case (strings.ToLower,
+// the memory store's rule), so stores compare them without SQL lower().
+type User struct {
 	bun.BaseModel `bun:"table:users,alias:u"`
 
 	ID            uuid.UUID `bun:"id,pk"`
@@ -52,15 +71,18 @@ type userRow struct {
 	CreatedAt     time.Time `bun:"created_at"`
 }
 
-func userToRow(u account.User) userRow {
-	return userRow{ID: u.ID, Subject: u.Subject, Email: lower(u.Email), Name: u.Name, EmailVerified: u.EmailVerified, CreatedAt: u.CreatedAt}
+// FromUser makes the row of u.
+func FromUser(u account.User) User {
+	return User{ID: u.ID, Subject: u.Subject, Email: strings.ToLower(u.Email), Name: u.Name, EmailVerified: u.EmailVerified, CreatedAt: u.CreatedAt}
 }
 
-func userFromRow(r userRow) account.User {
+// Core rebuilds the user.
+func (r User) Core() account.User {
 	return account.User{ID: r.ID, Subject: r.Subject, Email: r.Email, Name: r.Name, EmailVerified: r.EmailVerified, CreatedAt: utc(r.CreatedAt)}
 }
 
-type accountRow struct {
+// Account is a row of accounts.
+type Account struct {
 	bun.BaseModel `bun:"table:accounts,alias:a"`
 
 	ID        uuid.UUID `bun:"id,pk"`
@@ -70,15 +92,18 @@ type accountRow struct {
 	CreatedAt time.Time `bun:"created_at"`
 }
 
-func accountToRow(a account.Account) accountRow {
-	return accountRow{ID: a.ID, Name: a.Name, Active: a.Active, Personal: a.Personal, CreatedAt: a.CreatedAt}
+// FromAccount makes the row of a.
+func FromAccount(a account.Account) Account {
+	return Account{ID: a.ID, Name: a.Name, Active: a.Active, Personal: a.Personal, CreatedAt: a.CreatedAt}
 }
 
-func accountFromRow(r accountRow) account.Account {
+// Core rebuilds the account.
+func (r Account) Core() account.Account {
 	return account.Account{ID: r.ID, Name: r.Name, Active: r.Active, Personal: r.Personal, CreatedAt: utc(r.CreatedAt)}
 }
 
-type memberRow struct {
+// Member is a row of members.
+type Member struct {
 	bun.BaseModel `bun:"table:members,alias:m"`
 
 	AccountID uuid.UUID `bun:"account_id,pk"`
@@ -87,15 +112,16 @@ type memberRow struct {
 	CreatedAt time.Time `bun:"created_at"`
 }
 
-func memberToRow(m account.Member) (memberRow, error) {
+// FromMember makes the row of m; a role outside account.Role is refused.
+func FromMember(m account.Member) (Member, error) {
 	if !m.Role.Valid() {
-		return memberRow{}, fmt.Errorf("member %s: role %d is not a role", m.UserID, m.Role)
+		return Member{}, fmt.Errorf("member %s: role %d is not a role", m.UserID, m.Role)
 	}
-	return memberRow{AccountID: m.AccountID, UserID: m.UserID, Role: m.Role.String(), CreatedAt: m.CreatedAt}, nil
+	return Member{AccountID: m.AccountID, UserID: m.UserID, Role: m.Role.String(), CreatedAt: m.CreatedAt}, nil
 }
 
-// memberView is a membership joined with its user.
-type memberView struct {
+// MemberView is a membership joined with its user.
+type MemberView struct {
 	AccountID uuid.UUID `bun:"account_id"`
 	UserID    uuid.UUID `bun:"user_id"`
 	Role      string    `bun:"role"`
@@ -105,7 +131,8 @@ type memberView struct {
 	Verified  bool      `bun:"email_verified"`
 }
 
-func memberFromView(v memberView) (account.Member, error) {
+// Core rebuilds the member; a stored role the core does not know is an error.
+func (v MemberView) Core() (account.Member, error) {
 	role, err := account.ParseRole(v.Role)
 	if err != nil {
 		return account.Member{}, fmt.Errorf("member %s of %s: stored role %q: %w", v.UserID, v.AccountID, v.Role, err)
@@ -114,13 +141,24 @@ func memberFromView(v memberView) (account.Member, error) {
 		Verified: v.Verified, Role: role, CreatedAt: utc(v.CreatedAt)}, nil
 }
 
-// membershipView is an account seen from one member.
-type membershipView struct {
-	accountRow `bun:",extend"`
-	Role       string `bun:"role"`
+// Membership is an account seen from one member: the account's columns and
+// the member's role.
+type Membership struct {
+	Account `bun:",extend"`
+	Role    string `bun:"role"`
 }
 
-type vendorRow struct {
+// Core rebuilds the membership; a stored role the core does not know is an error.
+func (r Membership) Core() (account.Membership, error) {
+	role, err := account.ParseRole(r.Role)
+	if err != nil {
+		return account.Membership{}, fmt.Errorf("account %s: stored role %q: %w", r.ID, r.Role, err)
+	}
+	return account.Membership{Account: r.Account.Core(), Role: role}, nil
+}
+
+// Vendor is a row of vendors.
+type Vendor struct {
 	bun.BaseModel `bun:"table:vendors,alias:v"`
 
 	ID         uuid.UUID `bun:"id,pk"`
@@ -133,11 +171,17 @@ type vendorRow struct {
 	HasProfile bool `bun:"has_profile,scanonly"`
 }
 
-func vendorToRow(v vendor.Vendor) vendorRow {
-	return vendorRow{ID: v.ID, Name: v.Name.String(), WebsiteURL: v.WebsiteURL, Domain: v.Domain, Aliases: v.Aliases, CreatedAt: v.CreatedAt}
+// FromVendor makes the row of v; aliases are never stored as null.
+func FromVendor(v vendor.Vendor) Vendor {
+	aliases := v.Aliases
+	if aliases == nil {
+		aliases = []string{}
+	}
+	return Vendor{ID: v.ID, Name: v.Name.String(), WebsiteURL: v.WebsiteURL, Domain: v.Domain, Aliases: aliases, CreatedAt: v.CreatedAt}
 }
 
-func vendorFromRow(r vendorRow) vendor.Vendor {
+// Core rebuilds the directory entry.
+func (r Vendor) Core() vendor.Vendor {
 	aliases := r.Aliases
 	if aliases == nil {
 		aliases = []string{}
@@ -146,7 +190,8 @@ func vendorFromRow(r vendorRow) vendor.Vendor {
 		Aliases: aliases, HasProfile: r.HasProfile, CreatedAt: utc(r.CreatedAt)}
 }
 
-type profileRow struct {
+// Profile is a row of profiles; each content group is one JSON column.
+type Profile struct {
 	bun.BaseModel `bun:"table:profiles,alias:p"`
 
 	ID         uuid.UUID                               `bun:"id,pk"`
@@ -162,16 +207,18 @@ type profileRow struct {
 	UpdatedAt  time.Time                               `bun:"updated_at"`
 }
 
-func profileToRow(p vendor.Profile) profileRow {
+// FromProfile makes the row of p.
+func FromProfile(p vendor.Profile) Profile {
 	enr := p.Enrichment
 	if enr == nil {
 		enr = map[vendor.Section]vendor.SectionStatus{}
 	}
-	return profileRow{ID: p.ID, VendorID: p.VendorID, Company: p.Company, Security: p.Security, Privacy: p.Privacy,
+	return Profile{ID: p.ID, VendorID: p.VendorID, Company: p.Company, Security: p.Security, Privacy: p.Privacy,
 		Maturity: p.Maturity, Scores: p.Scores, Enrichment: enr, LatestGRC: p.LatestGRC, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
 }
 
-func profileFromRow(r profileRow) vendor.Profile {
+// Core rebuilds the profile.
+func (r Profile) Core() vendor.Profile {
 	enr := r.Enrichment
 	if enr == nil {
 		enr = map[vendor.Section]vendor.SectionStatus{}
@@ -181,7 +228,23 @@ func profileFromRow(r profileRow) vendor.Profile {
 		CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt)}
 }
 
-type instanceRow struct {
+// GRC is one assessment of a vendor's GRC history, kept whole as JSON (as
+// profiles.latest_grc is); assessed_at is copied out for ordering, and the
+// identity column orders assessments of equal time.
+type GRC struct {
+	bun.BaseModel `bun:"table:grc_assessments,alias:g"`
+
+	ID         int64                `bun:"id,pk,autoincrement"`
+	VendorID   uuid.UUID            `bun:"vendor_id"`
+	Assessment vendor.GRCAssessment `bun:"assessment,type:jsonb"`
+	AssessedAt time.Time            `bun:"assessed_at"`
+}
+
+// Core rebuilds the assessment.
+func (r GRC) Core() vendor.GRCAssessment { return r.Assessment }
+
+// Instance is a row of security_instances.
+type Instance struct {
 	bun.BaseModel `bun:"table:security_instances,alias:si"`
 
 	ID         uuid.UUID `bun:"id,pk"`
@@ -196,17 +259,20 @@ type instanceRow struct {
 	ObservedAt time.Time `bun:"observed_at"`
 }
 
-func instanceToRow(vendorID uuid.UUID, i vendor.SecurityInstance) instanceRow {
-	return instanceRow{ID: i.ID, VendorID: vendorID, Kind: i.Kind, Category: i.Category, Code: i.Code, Title: i.Title,
+// FromInstance makes the row of i, belonging to vendorID.
+func FromInstance(vendorID uuid.UUID, i vendor.SecurityInstance) Instance {
+	return Instance{ID: i.ID, VendorID: vendorID, Kind: i.Kind, Category: i.Category, Code: i.Code, Title: i.Title,
 		Severity: i.Severity, Evidence: i.Evidence, Source: i.Source, ObservedAt: i.ObservedAt}
 }
 
-func instanceFromRow(r instanceRow) vendor.SecurityInstance {
+// Core rebuilds the security instance.
+func (r Instance) Core() vendor.SecurityInstance {
 	return vendor.SecurityInstance{ID: r.ID, VendorID: r.VendorID, Kind: r.Kind, Category: r.Category, Code: r.Code,
 		Title: r.Title, Severity: r.Severity, Evidence: r.Evidence, Source: r.Source, ObservedAt: utc(r.ObservedAt)}
 }
 
-type listRow struct {
+// List is a row of lists.
+type List struct {
 	bun.BaseModel `bun:"table:lists,alias:l"`
 
 	ID        uuid.UUID `bun:"id,pk"`
@@ -217,15 +283,18 @@ type listRow struct {
 	VendorCount int `bun:"vendor_count,scanonly"`
 }
 
-func listToRow(l vendorlist.List) listRow {
-	return listRow{ID: l.ID, AccountID: l.AccountID, Name: l.Name, CreatedAt: l.CreatedAt}
+// FromList makes the row of l.
+func FromList(l vendorlist.List) List {
+	return List{ID: l.ID, AccountID: l.AccountID, Name: l.Name, CreatedAt: l.CreatedAt}
 }
 
-func listFromRow(r listRow) vendorlist.List {
+// Core rebuilds the list with its vendor count.
+func (r List) Core() vendorlist.List {
 	return vendorlist.List{ID: r.ID, AccountID: r.AccountID, Name: r.Name, VendorCount: r.VendorCount, CreatedAt: utc(r.CreatedAt)}
 }
 
-type entryRow struct {
+// Entry is a row of list_entries.
+type Entry struct {
 	bun.BaseModel `bun:"table:list_entries,alias:e"`
 
 	ListID        uuid.UUID `bun:"list_id,pk"`
@@ -234,8 +303,8 @@ type entryRow struct {
 	AddedAt       time.Time `bun:"added_at"`
 }
 
-// entryView is an entry joined with its vendor and the vendor's profile.
-type entryView struct {
+// EntryView is an entry joined with its vendor and the vendor's profile.
+type EntryView struct {
 	ListID        uuid.UUID                               `bun:"list_id"`
 	VendorID      uuid.UUID                               `bun:"vendor_id"`
 	AlertsEnabled bool                                    `bun:"alerts_enabled"`
@@ -246,7 +315,8 @@ type entryView struct {
 	Enrichment    map[vendor.Section]vendor.SectionStatus `bun:"enrichment,type:jsonb"`
 }
 
-func entryFromView(v entryView, products []vendorlist.Product) vendorlist.Entry {
+// Core rebuilds the entry with its products.
+func (v EntryView) Core(products []vendorlist.Product) vendorlist.Entry {
 	if products == nil {
 		products = []vendorlist.Product{}
 	}
@@ -255,7 +325,8 @@ func entryFromView(v entryView, products []vendorlist.Product) vendorlist.Entry 
 		AlertsEnabled: v.AlertsEnabled, Products: products, AddedAt: utc(v.AddedAt)}
 }
 
-type productRow struct {
+// Product is a row of products.
+type Product struct {
 	bun.BaseModel `bun:"table:products,alias:pr"`
 
 	ID        uuid.UUID `bun:"id,pk"`
@@ -265,15 +336,18 @@ type productRow struct {
 	CreatedAt time.Time `bun:"created_at"`
 }
 
-func productToRow(p vendorlist.Product) productRow {
-	return productRow{ID: p.ID, ListID: p.ListID, VendorID: p.VendorID, Name: p.Name, CreatedAt: p.CreatedAt}
+// FromProduct makes the row of p.
+func FromProduct(p vendorlist.Product) Product {
+	return Product{ID: p.ID, ListID: p.ListID, VendorID: p.VendorID, Name: p.Name, CreatedAt: p.CreatedAt}
 }
 
-func productFromRow(r productRow) vendorlist.Product {
+// Core rebuilds the product.
+func (r Product) Core() vendorlist.Product {
 	return vendorlist.Product{ID: r.ID, ListID: r.ListID, VendorID: r.VendorID, Name: r.Name, CreatedAt: utc(r.CreatedAt)}
 }
 
-type claimRow struct {
+// Claim is a row of quota_claims.
+type Claim struct {
 	bun.BaseModel `bun:"table:quota_claims,alias:q"`
 
 	AccountID uuid.UUID `bun:"account_id,pk"`
@@ -281,7 +355,8 @@ type claimRow struct {
 	ClaimedAt time.Time `bun:"claimed_at"`
 }
 
-type assessmentRow struct {
+// Assessment is a row of assessments.
+type Assessment struct {
 	bun.BaseModel `bun:"table:assessments,alias:s"`
 
 	ID                           uuid.UUID  `bun:"id,pk"`
@@ -306,12 +381,13 @@ type assessmentRow struct {
 	UpdatedBy                    string     `bun:"updated_by"`
 }
 
-func assessmentToRow(a review.Assessment) assessmentRow {
+// FromAssessment makes the row of a; an empty status is stored as not-started.
+func FromAssessment(a review.Assessment) Assessment {
 	status := a.Status
 	if status == "" {
 		status = review.NotStarted
 	}
-	return assessmentRow{ID: a.ID, AccountID: a.AccountID, ListID: a.ListID, VendorID: a.VendorID,
+	return Assessment{ID: a.ID, AccountID: a.AccountID, ListID: a.ListID, VendorID: a.VendorID,
 		VendorProfileID: a.VendorProfileID, VendorName: a.VendorName, Status: string(status),
 		ConditionalApprovalCondition: a.ConditionalApprovalCondition, SponsorBusinessDepartment: a.SponsorBusinessDepartment,
 		SponsorContact: a.SponsorContact, UseCase: a.UseCase, DataCollected: a.DataCollected,
@@ -320,7 +396,8 @@ func assessmentToRow(a review.Assessment) assessmentRow {
 		UpdatedAt: a.UpdatedAt, UpdatedBy: a.UpdatedBy}
 }
 
-func assessmentFromRow(r assessmentRow) (review.Assessment, error) {
+// Core rebuilds the assessment; a stored status the core does not know is an error.
+func (r Assessment) Core() (review.Assessment, error) {
 	status, err := review.ParseStatus(r.Status)
 	if err != nil {
 		return review.Assessment{}, fmt.Errorf("assessment %s: stored status: %w", r.ID, err)
@@ -338,18 +415,6 @@ func assessmentFromRow(r assessmentRow) (review.Assessment, error) {
 		CreatedAt: utc(r.CreatedAt), CreatedBy: r.CreatedBy, UpdatedAt: utc(r.UpdatedAt), UpdatedBy: r.UpdatedBy}, nil
 }
 
-func assessmentsFromRows(rs []assessmentRow) ([]review.Assessment, error) {
-	out := make([]review.Assessment, 0, len(rs))
-	for _, r := range rs {
-		a, err := assessmentFromRow(r)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	return out, nil
-}
-
 // changeJSON is the stored form of one audit change.
 type changeJSON struct {
 	Field    string `json:"field"`
@@ -357,7 +422,8 @@ type changeJSON struct {
 	NewValue string `json:"new_value"`
 }
 
-type eventRow struct {
+// Event is a row of audit_events; the changes are one JSON column.
+type Event struct {
 	bun.BaseModel `bun:"table:audit_events,alias:ev"`
 
 	ID           uuid.UUID    `bun:"id,pk"`
@@ -368,16 +434,18 @@ type eventRow struct {
 	Changes      []changeJSON `bun:"changes,type:jsonb"`
 }
 
-func eventToRow(e review.AuditEvent) eventRow {
+// FromEvent makes the row of e.
+func FromEvent(e review.AuditEvent) Event {
 	cs := make([]changeJSON, 0, len(e.Changes))
 	for _, c := range e.Changes {
 		cs = append(cs, changeJSON(c))
 	}
-	return eventRow{ID: e.ID, AssessmentID: e.AssessmentID, AccountID: e.AccountID, CreatedAt: e.CreatedAt,
+	return Event{ID: e.ID, AssessmentID: e.AssessmentID, AccountID: e.AccountID, CreatedAt: e.CreatedAt,
 		SubmittedBy: e.SubmittedBy, Changes: cs}
 }
 
-func eventFromRow(r eventRow) review.AuditEvent {
+// Core rebuilds the audit event.
+func (r Event) Core() review.AuditEvent {
 	cs := make([]review.Change, 0, len(r.Changes))
 	for _, c := range r.Changes {
 		cs = append(cs, review.Change(c))
@@ -386,7 +454,8 @@ func eventFromRow(r eventRow) review.AuditEvent {
 		SubmittedBy: r.SubmittedBy, Changes: cs}
 }
 
-type documentRow struct {
+// Document is a row of documents.
+type Document struct {
 	bun.BaseModel `bun:"table:documents,alias:d"`
 
 	ID           uuid.UUID `bun:"id,pk"`
@@ -401,19 +470,22 @@ type documentRow struct {
 	CreatedAt    time.Time `bun:"created_at"`
 }
 
-func documentToRow(d document.Document) documentRow {
-	return documentRow{ID: d.ID, AccountID: d.AccountID, AssessmentID: d.AssessmentID, FileName: d.FileName,
+// FromDocument makes the row of d.
+func FromDocument(d document.Document) Document {
+	return Document{ID: d.ID, AccountID: d.AccountID, AssessmentID: d.AssessmentID, FileName: d.FileName,
 		ContentType: d.ContentType, SizeBytes: d.SizeBytes, Status: d.Status, ObjectKey: d.ObjectKey,
 		UploadedBy: d.UploadedBy, CreatedAt: d.CreatedAt}
 }
 
-func documentFromRow(r documentRow) document.Document {
+// Core rebuilds the document record.
+func (r Document) Core() document.Document {
 	return document.Document{ID: r.ID, AccountID: r.AccountID, AssessmentID: r.AssessmentID, FileName: r.FileName,
 		ContentType: r.ContentType, SizeBytes: r.SizeBytes, Status: r.Status, ObjectKey: r.ObjectKey,
 		UploadedBy: r.UploadedBy, CreatedAt: utc(r.CreatedAt)}
 }
 
-type subscriberRow struct {
+// Subscriber is a row of subscribers.
+type Subscriber struct {
 	bun.BaseModel `bun:"table:subscribers,alias:sub"`
 
 	ID          uuid.UUID  `bun:"id,pk"`
@@ -425,17 +497,32 @@ type subscriberRow struct {
 	ConfirmedAt *time.Time `bun:"confirmed_at"`
 }
 
-func subscriberToRow(s subscriber.Subscriber) subscriberRow {
-	return subscriberRow{ID: s.ID, AccountID: s.AccountID, ListID: s.ListID, Email: s.Email, Status: s.Status,
+// FromSubscriber makes the row of s; the e-mail is stored lower-case.
+func FromSubscriber(s subscriber.Subscriber) Subscriber {
+	return Subscriber{ID: s.ID, AccountID: s.AccountID, ListID: s.ListID, Email: strings.ToLower(s.Email), Status: s.Status,
 		CreatedAt: s.CreatedAt, ConfirmedAt: s.ConfirmedAt}
 }
 
-func subscriberFromRow(r subscriberRow) subscriber.Subscriber {
+// Core rebuilds the subscriber (IsMember is the service's to fill in).
+func (r Subscriber) Core() subscriber.Subscriber {
 	return subscriber.Subscriber{ID: r.ID, AccountID: r.AccountID, ListID: r.ListID, Email: r.Email, Status: r.Status,
 		CreatedAt: utc(r.CreatedAt), ConfirmedAt: utcPtr(r.ConfirmedAt)}
 }
 
-type incidentRow struct {
+// RecipientView is a confirmed subscriber of a list that alerts on a vendor.
+type RecipientView struct {
+	SubscriberID uuid.UUID `bun:"subscriber_id"`
+	AccountID    uuid.UUID `bun:"account_id"`
+	ListID       uuid.UUID `bun:"list_id"`
+	ListName     string    `bun:"list_name"`
+	Email        string    `bun:"email"`
+}
+
+// Core rebuilds the recipient.
+func (r RecipientView) Core() subscriber.Recipient { return subscriber.Recipient(r) }
+
+// Incident is a row of incidents.
+type Incident struct {
 	bun.BaseModel `bun:"table:incidents,alias:i"`
 
 	ID                      uuid.UUID `bun:"id,pk"`
@@ -455,14 +542,16 @@ type incidentRow struct {
 	CreatedAt               time.Time `bun:"created_at"`
 }
 
-func incidentToRow(in vendor.Incident) incidentRow {
-	return incidentRow{ID: in.ID, VendorID: in.VendorID, Title: in.Title, Summary: in.Summary, IncidentType: in.IncidentType,
+// FromIncident makes the row of in.
+func FromIncident(in vendor.Incident) Incident {
+	return Incident{ID: in.ID, VendorID: in.VendorID, Title: in.Title, Summary: in.Summary, IncidentType: in.IncidentType,
 		AffectedService: in.AffectedService, PotentiallyImpactedData: in.PotentiallyImpactedData, Status: in.Status,
 		Severity: in.Severity, URL: in.URL, Source: in.Source, ExternalID: in.ExternalID, PublishedAt: in.PublishedAt,
 		Backfilled: in.Backfilled, CreatedAt: in.CreatedAt}
 }
 
-func incidentFromRow(r incidentRow) vendor.Incident {
+// Core rebuilds the incident.
+func (r Incident) Core() vendor.Incident {
 	pid := r.PotentiallyImpactedData
 	if pid == nil {
 		pid = []string{}
@@ -473,14 +562,16 @@ func incidentFromRow(r incidentRow) vendor.Incident {
 		Backfilled: r.Backfilled, CreatedAt: utc(r.CreatedAt)}
 }
 
-type deliveryRow struct {
+// Delivery is a row of deliveries: a mail claimed by its delivery key.
+type Delivery struct {
 	bun.BaseModel `bun:"table:deliveries,alias:dl"`
 
 	Key       string    `bun:"key,pk"`
 	ClaimedAt time.Time `bun:"claimed_at"`
 }
 
-type runRow struct {
+// Run is a row of runs; sections and jobs are JSON columns.
+type Run struct {
 	bun.BaseModel `bun:"table:runs,alias:r"`
 
 	ID        uuid.UUID `bun:"id,pk"`
@@ -492,12 +583,14 @@ type runRow struct {
 	UpdatedAt time.Time `bun:"updated_at"`
 }
 
-func runToRow(r run.Run) runRow {
-	return runRow{ID: r.ID, Kind: r.Kind, Sections: r.Sections, CreatedBy: r.CreatedBy, Jobs: r.Jobs,
+// FromRun makes the row of r.
+func FromRun(r run.Run) Run {
+	return Run{ID: r.ID, Kind: r.Kind, Sections: r.Sections, CreatedBy: r.CreatedBy, Jobs: r.Jobs,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
 }
 
-func runFromRow(r runRow) run.Run {
+// Core rebuilds the run.
+func (r Run) Core() run.Run {
 	secs := r.Sections
 	if secs == nil {
 		secs = []string{}
@@ -510,7 +603,8 @@ func runFromRow(r runRow) run.Run {
 		CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt)}
 }
 
-type outboxRow struct {
+// Outbox is a row of the outbox.
+type Outbox struct {
 	bun.BaseModel `bun:"table:outbox,alias:o"`
 
 	ID          uuid.UUID       `bun:"id,pk"`
@@ -523,7 +617,9 @@ type outboxRow struct {
 	DeliveredAt *time.Time      `bun:"delivered_at"`
 }
 
-func outboxToRow(m outbox.Message, now time.Time) outboxRow {
+// FromMessage makes the row of m, due at once. A message without a creation
+// time is stamped now; an empty payload is stored as JSON null.
+func FromMessage(m outbox.Message, now time.Time) Outbox {
 	payload := m.Payload
 	if len(payload) == 0 {
 		payload = json.RawMessage("null")
@@ -532,11 +628,12 @@ func outboxToRow(m outbox.Message, now time.Time) outboxRow {
 	if created.IsZero() {
 		created = now
 	}
-	return outboxRow{ID: m.ID, Kind: string(m.Kind), Payload: payload, CreatedAt: created, Attempts: m.Attempts,
+	return Outbox{ID: m.ID, Kind: string(m.Kind), Payload: payload, CreatedAt: created, Attempts: m.Attempts,
 		LastError: m.LastError, AvailableAt: created}
 }
 
-func outboxFromRow(r outboxRow) outbox.Message {
+// Core rebuilds the message.
+func (r Outbox) Core() outbox.Message {
 	return outbox.Message{ID: r.ID, Kind: outbox.Kind(r.Kind), Payload: r.Payload, CreatedAt: utc(r.CreatedAt),
 		Attempts: r.Attempts, LastError: r.LastError}
 }

@@ -1,0 +1,151 @@
+package bunrepo
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
+	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/run"
+)
+
+// Runs is ports.RunRepo but for GetForUpdate, which each store locks in its
+// own words (SelectRun reads the run with the lock clause it is given).
+type Runs struct{ Base }
+
+// Create inserts a run.
+func (r Runs) Create(ctx context.Context, rn run.Run) error {
+	row := dbrow.FromRun(rn)
+	_, err := r.DB.NewInsert().Model(&row).Exec(ctx)
+	return r.Translate(err, "create run %s", rn.ID)
+}
+
+// SelectRun reads a run; lock adds a row-locking clause (SELECT ... FOR lock)
+// unless empty.
+func (r Runs) SelectRun(ctx context.Context, id uuid.UUID, lock string) (run.Run, error) {
+	var row dbrow.Run
+	q := r.DB.NewSelect().Model(&row).Where("r.id = ?", id)
+	if lock != "" {
+		q = q.For(lock)
+	}
+	if err := q.Scan(ctx); err != nil {
+		return run.Run{}, r.Translate(err, "run %s", id)
+	}
+	return row.Core(), nil
+}
+
+// Get returns a run.
+func (r Runs) Get(ctx context.Context, id uuid.UUID) (run.Run, error) {
+	return r.SelectRun(ctx, id, "")
+}
+
+// Save stores a run's jobs and updated_at.
+func (r Runs) Save(ctx context.Context, rn run.Run) error {
+	row := dbrow.FromRun(rn)
+	res, err := r.DB.NewUpdate().Model(&row).Column("jobs", "updated_at").WherePK().Exec(ctx)
+	if err != nil {
+		return r.Translate(err, "save run %s", rn.ID)
+	}
+	return r.MustAffect(res, "save run %s", rn.ID)
+}
+
+// Outbox is ports.OutboxRepo but for Claim, which each store makes safe
+// against concurrent relays in its own words (with SelectDue).
+type Outbox struct{ Base }
+
+// Add appends messages in one statement.
+func (r Outbox) Add(ctx context.Context, ms ...outbox.Message) error {
+	if len(ms) == 0 {
+		return nil
+	}
+	now := time.Now().UTC()
+	rows := make([]dbrow.Outbox, 0, len(ms))
+	for _, m := range ms {
+		rows = append(rows, dbrow.FromMessage(m, now))
+	}
+	_, err := r.DB.NewInsert().Model(&rows).Exec(ctx)
+	return r.Translate(err, "add to outbox")
+}
+
+// SelectDue reads up to limit undelivered messages whose next attempt is
+// due, oldest first (by creation, not by due time); lock adds a row-locking
+// clause (SELECT ... FOR lock) unless empty.
+func (r Outbox) SelectDue(ctx context.Context, limit int, now time.Time, lock string) ([]outbox.Message, error) {
+	if limit <= 0 {
+		return []outbox.Message{}, nil
+	}
+	var rows []dbrow.Outbox
+	q := r.DB.NewSelect().Model(&rows).
+		Where("o.delivered_at IS NULL AND o.available_at <= ?", now).
+		OrderExpr("o.created_at, o.id").Limit(int64(limit))
+	if lock != "" {
+		q = q.For(lock)
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, r.Translate(err, "claim outbox")
+	}
+	return dbrow.Map(rows, dbrow.Outbox.Core), nil
+}
+
+// MarkDelivered marks messages handed to the queue.
+func (r Outbox) MarkDelivered(ctx context.Context, ids []uuid.UUID, now time.Time) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	_, err := r.DB.NewUpdate().Model((*dbrow.Outbox)(nil)).Set("delivered_at = ?", now).
+		Where("id IN (?)", bun.List(ids)).Where("delivered_at IS NULL").Exec(ctx)
+	return r.Translate(err, "mark outbox delivered")
+}
+
+// MarkFailed records a failed hand-over and when to try again.
+func (r Outbox) MarkFailed(ctx context.Context, id uuid.UUID, errText string, retryAt time.Time) error {
+	res, err := r.DB.NewUpdate().Model((*dbrow.Outbox)(nil)).
+		Set("attempts = attempts + 1").Set("last_error = ?", errText).Set("available_at = ?", retryAt).
+		Where("id = ?", id).Exec(ctx)
+	if err != nil {
+		return r.Translate(err, "mark outbox message %s failed", id)
+	}
+	return r.MustAffect(res, "mark outbox message %s failed", id)
+}
+
+// Oldest returns when the oldest undelivered message was created, or the
+// zero time when none is pending. It reads the row rather than min() so
+// that the driver's time parsing applies (SQLite keeps times as text).
+func (r Outbox) Oldest(ctx context.Context) (time.Time, error) {
+	var rows []dbrow.Outbox
+	err := r.DB.NewSelect().Model(&rows).Where("o.delivered_at IS NULL").OrderExpr("o.created_at, o.id").Limit(1).Scan(ctx)
+	if err != nil {
+		return time.Time{}, r.Translate(err, "oldest pending outbox")
+	}
+	if len(rows) == 0 {
+		return time.Time{}, nil
+	}
+	return rows[0].CreatedAt.UTC(), nil
+}
+
+// Pending counts undelivered messages.
+func (r Outbox) Pending(ctx context.Context) (int, error) {
+	n, err := r.DB.NewSelect().Model((*dbrow.Outbox)(nil)).Where("o.delivered_at IS NULL").Count(ctx)
+	if err != nil {
+		return 0, r.Translate(err, "count pending outbox")
+	}
+	return int(n), nil
+}
+
+// Deliveries is ports.DeliveryRepo.
+type Deliveries struct{ Base }
+
+// Claim records key and reports whether it was new.
+func (r Deliveries) Claim(ctx context.Context, key string, now time.Time) (bool, error) {
+	row := dbrow.Delivery{Key: key, ClaimedAt: now}
+	n, err := r.InsertNew(ctx, &row, "claim delivery %q", key)
+	return n == 1, err
+}
+
+// Release forgets a key.
+func (r Deliveries) Release(ctx context.Context, key string) error {
+	_, err := r.DB.NewDelete().Model((*dbrow.Delivery)(nil)).Where("key = ?", key).Exec(ctx)
+	return r.Translate(err, "release delivery %q", key)
+}

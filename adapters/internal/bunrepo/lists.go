@@ -1,0 +1,195 @@
+package bunrepo
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
+	"github.com/vetted-dev/vetted/core/vendorlist"
+)
+
+// Lists holds the methods of ports.ListRepo whose SQL is the same in both
+// stores; each store adds Create, GetByName, AddProduct and MergeProducts,
+// whose list and product names are unique by its own case-folded key.
+type Lists struct{ Base }
+
+// vendorCount is the computed column behind List.VendorCount.
+const vendorCount = "(SELECT count(*) FROM list_entries AS e WHERE e.list_id = l.id) AS vendor_count"
+
+// SelectLists selects into rows the lists' columns and their vendor counts.
+func (r Lists) SelectLists(rows *[]dbrow.List) *bun.SelectQuery {
+	return r.DB.NewSelect().Model(rows).ColumnExpr("?TableColumns").ColumnExpr(vendorCount)
+}
+
+// One runs q, a SelectLists query into rows, for one list, or core.ErrNotFound.
+func (r Lists) One(ctx context.Context, what string, q *bun.SelectQuery, rows *[]dbrow.List) (vendorlist.List, error) {
+	if err := q.Limit(1).Scan(ctx); err != nil {
+		return vendorlist.List{}, r.Translate(err, "list %s", what)
+	}
+	if len(*rows) == 0 {
+		return vendorlist.List{}, NotFound("list %s", what)
+	}
+	return (*rows)[0].Core(), nil
+}
+
+// Get returns a list of the account with its vendor count.
+func (r Lists) Get(ctx context.Context, accountID, id uuid.UUID) (vendorlist.List, error) {
+	var rows []dbrow.List
+	return r.One(ctx, id.String(), r.SelectLists(&rows).Where("l.id = ? AND l.account_id = ?", id, accountID), &rows)
+}
+
+// ListByAccount returns the account's lists with vendor counts, by name.
+func (r Lists) ListByAccount(ctx context.Context, accountID uuid.UUID) ([]vendorlist.List, error) {
+	var rows []dbrow.List
+	if err := r.SelectLists(&rows).Where("l.account_id = ?", accountID).OrderExpr(r.ByName("l.name") + ", l.id").Scan(ctx); err != nil {
+		return nil, r.Translate(err, "lists of account %s", accountID)
+	}
+	return dbrow.Map(rows, dbrow.List.Core), nil
+}
+
+// Entries reads a list in two statements: the entries with their vendors
+// and profiles, then all product rows of the list.
+func (r Lists) Entries(ctx context.Context, listID uuid.UUID) ([]vendorlist.Entry, error) {
+	var views []dbrow.EntryView
+	err := r.DB.NewSelect().
+		TableExpr("list_entries AS e").
+		ColumnExpr("e.list_id, e.vendor_id, e.alerts_enabled, e.added_at").
+		ColumnExpr("v.name AS vendor_name, v.website_url").
+		ColumnExpr("p.id IS NOT NULL AS has_profile, p.enrichment").
+		Join("JOIN vendors AS v ON v.id = e.vendor_id").
+		Join("LEFT JOIN profiles AS p ON p.vendor_id = e.vendor_id").
+		Where("e.list_id = ?", listID).
+		OrderExpr(r.ByName("v.name")+", e.vendor_id").
+		Scan(ctx, &views)
+	if err != nil {
+		return nil, r.Translate(err, "entries of list %s", listID)
+	}
+	var prows []dbrow.Product
+	if err := r.DB.NewSelect().Model(&prows).Where("pr.list_id = ?", listID).
+		OrderExpr("pr.created_at, " + r.ByName("pr.name") + ", pr.id").Scan(ctx); err != nil {
+		return nil, r.Translate(err, "products of list %s", listID)
+	}
+	byVendor := make(map[uuid.UUID][]vendorlist.Product)
+	for _, p := range prows {
+		byVendor[p.VendorID] = append(byVendor[p.VendorID], p.Core())
+	}
+	out := make([]vendorlist.Entry, 0, len(views))
+	for _, v := range views {
+		out = append(out, v.Core(byVendor[v.VendorID]))
+	}
+	return out, nil
+}
+
+// Delete removes a list of the account.
+func (r Lists) Delete(ctx context.Context, accountID, id uuid.UUID) error {
+	// Entries, products, assessments (with their events and documents) and
+	// subscribers go with it by ON DELETE CASCADE.
+	res, err := r.DB.NewDelete().Model((*dbrow.List)(nil)).Where("id = ? AND account_id = ?", id, accountID).Exec(ctx)
+	if err != nil {
+		return r.Translate(err, "delete list %s", id)
+	}
+	return r.MustAffect(res, "delete list %s", id)
+}
+
+// VendorIDs returns the ids of the vendors on a list, oldest entry first.
+func (r Lists) VendorIDs(ctx context.Context, listID uuid.UUID) ([]uuid.UUID, error) {
+	ids := []uuid.UUID{}
+	err := r.DB.NewSelect().Table("list_entries").Column("vendor_id").Where("list_id = ?", listID).
+		OrderExpr("added_at, vendor_id").Scan(ctx, &ids)
+	if err != nil {
+		return nil, r.Translate(err, "vendors of list %s", listID)
+	}
+	return ids, nil
+}
+
+// AddEntries puts vendors on a list in one statement; vendors already on it
+// keep their entry.
+func (r Lists) AddEntries(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID, now time.Time) error {
+	if len(vendorIDs) == 0 {
+		return nil
+	}
+	rows := make([]dbrow.Entry, 0, len(vendorIDs))
+	for _, id := range vendorIDs {
+		rows = append(rows, dbrow.Entry{ListID: listID, VendorID: id, AlertsEnabled: true, AddedAt: now})
+	}
+	_, err := r.DB.NewInsert().Model(&rows).On("CONFLICT (list_id, vendor_id) DO NOTHING").Exec(ctx)
+	return r.Translate(err, "add vendors to list %s", listID)
+}
+
+// RemoveEntries takes vendors off a list in one statement.
+func (r Lists) RemoveEntries(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) error {
+	if len(vendorIDs) == 0 {
+		return nil
+	}
+	// Products go with their entries by ON DELETE CASCADE.
+	_, err := r.DB.NewDelete().Model((*dbrow.Entry)(nil)).
+		Where("list_id = ?", listID).Where("vendor_id IN (?)", bun.List(vendorIDs)).Exec(ctx)
+	return r.Translate(err, "remove vendors from list %s", listID)
+}
+
+// SetAlerts sets alerts_enabled of a vendor on a list.
+func (r Lists) SetAlerts(ctx context.Context, listID, vendorID uuid.UUID, enabled bool) error {
+	res, err := r.DB.NewUpdate().Model((*dbrow.Entry)(nil)).Set("alerts_enabled = ?", enabled).
+		Where("list_id = ? AND vendor_id = ?", listID, vendorID).Exec(ctx)
+	if err != nil {
+		return r.Translate(err, "set alerts of vendor %s on list %s", vendorID, listID)
+	}
+	return r.MustAffect(res, "vendor %s on list %s", vendorID, listID)
+}
+
+// InsertNew inserts the rows of model (a pointer to a slice of rows) that
+// collide with no unique key, in one statement, and says how many it
+// inserted. Rows repeating one another are skipped like existing rows: DO
+// NOTHING checks each row against those inserted before it.
+func (b Base) InsertNew(ctx context.Context, model any, format string, args ...any) (int, error) {
+	res, err := b.DB.NewInsert().Model(model).On("CONFLICT DO NOTHING").Exec(ctx)
+	if err != nil {
+		return 0, b.Translate(err, format, args...)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, b.Translate(err, format, args...)
+	}
+	return int(n), nil
+}
+
+// Quota is ports.QuotaRepo.
+type Quota struct{ Base }
+
+// Used counts the vendors the account has claimed.
+func (r Quota) Used(ctx context.Context, accountID uuid.UUID) (int, error) {
+	n, err := r.DB.NewSelect().Model((*dbrow.Claim)(nil)).Where("q.account_id = ?", accountID).Count(ctx)
+	if err != nil {
+		return 0, r.Translate(err, "quota used by %s", accountID)
+	}
+	return int(n), nil
+}
+
+// Claimed returns which of vendorIDs the account has claimed.
+func (r Quota) Claimed(ctx context.Context, accountID uuid.UUID, vendorIDs []uuid.UUID) ([]uuid.UUID, error) {
+	ids := []uuid.UUID{}
+	if len(vendorIDs) == 0 {
+		return ids, nil
+	}
+	err := r.DB.NewSelect().Table("quota_claims").Column("vendor_id").
+		Where("account_id = ?", accountID).Where("vendor_id IN (?)", bun.List(vendorIDs)).Scan(ctx, &ids)
+	if err != nil {
+		return nil, r.Translate(err, "quota claims of %s", accountID)
+	}
+	return ids, nil
+}
+
+// Claim records claims in one statement; existing ones are left alone.
+func (r Quota) Claim(ctx context.Context, accountID uuid.UUID, vendorIDs []uuid.UUID, now time.Time) error {
+	if len(vendorIDs) == 0 {
+		return nil
+	}
+	rows := make([]dbrow.Claim, 0, len(vendorIDs))
+	for _, id := range vendorIDs {
+		rows = append(rows, dbrow.Claim{AccountID: accountID, VendorID: id, ClaimedAt: now})
+	}
+	_, err := r.DB.NewInsert().Model(&rows).On("CONFLICT (account_id, vendor_id) DO NOTHING").Exec(ctx)
+	return r.Translate(err, "claim quota for %s", accountID)
+}

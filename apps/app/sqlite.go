@@ -1,0 +1,35 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/vetted-dev/vetted/adapters/sqlite"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// DatabaseFile is the SQLite file of the embedded default, in the data directory.
+const DatabaseFile = "vetted.db"
+
+// openSQLite opens and migrates the data directory's database, creating
+// both the first time. The schema is always brought up to date: there is no
+// other process to leave it to.
+func openSQLite(ctx context.Context, a *App, cfg Config) (ports.Store, error) {
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("data directory: %w", err)
+	}
+	st, err := sqlite.Open(ctx, filepath.Join(cfg.DataDir, DatabaseFile))
+	if err != nil {
+		return nil, err
+	}
+	a.onClose(func(context.Context) error { return st.Close() })
+	w, r := st.SQLDBs()
+	a.Metrics.WatchDB(w, "vetted_writer")
+	a.Metrics.WatchDB(r, "vetted_reader")
+	if err := st.Migrate(ctx); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
