@@ -172,7 +172,9 @@ func (c Config) Warnings(lookup func(string) (string, bool)) []string {
 			w = append(w, "neither VETTED_AUTH_JWKS_URL nor VETTED_AUTH_DEV_SECRET is set: dev tokens are on, with a secret generated and kept in VETTED_DATA_DIR/dev-secret")
 		}
 	}
-	if v, _ := lookup("VETTED_SIGNING_KEY"); v == "" {
+	// On SQLite the generated key is kept in the data directory (secrets.go):
+	// one process, and links survive its restarts.
+	if v, _ := lookup("VETTED_SIGNING_KEY"); v == "" && c.Store != StoreSQLite {
 		w = append(w, "VETTED_SIGNING_KEY is unset: mail links and blob URLs stop working when the process restarts, and replicas cannot verify each other's links")
 	}
 	return w

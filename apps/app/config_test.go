@@ -130,7 +130,7 @@ func TestFromLookupRedactsPasswords(t *testing.T) {
 
 func TestWarnings(t *testing.T) {
 	t.Parallel()
-	env := map[string]string{"VETTED_HTTP_ADDR": ":8080"}
+	env := map[string]string{"VETTED_HTTP_ADDR": ":8080", "VETTED_STORE": "memory"}
 	c, err := app.FromLookup(lookup(env))
 	if err != nil {
 		t.Fatal(err)
@@ -140,6 +140,11 @@ func TestWarnings(t *testing.T) {
 		if !strings.Contains(w, want) {
 			t.Errorf("warnings do not mention %s:\n%s", want, w)
 		}
+	}
+	// SQLite keeps a generated signing key in the data directory: no warning.
+	c, _ = app.FromLookup(lookup(map[string]string{}))
+	if w := strings.Join(c.Warnings(lookup(map[string]string{})), "\n"); strings.Contains(w, "VETTED_SIGNING_KEY") {
+		t.Errorf("SQLite warns about the signing key it keeps:\n%s", w)
 	}
 	env = map[string]string{"VETTED_HTTP_ADDR": ":8080", "VETTED_PUBLIC_URL": "https://v.example.com", "VETTED_SIGNING_KEY": "k", "VETTED_AUTH_DEV_SECRET": "s"}
 	c, _ = app.FromLookup(lookup(env))
