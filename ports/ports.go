@@ -280,13 +280,62 @@ type IncidentRepo interface {
 	Latest(ctx context.Context, vendorIDs []uuid.UUID) ([]vendor.Incident, error)
 }
 
-// DeliveryRepo remembers which mails went out, by delivery key.
+// DeliveryState is what Claim found for a delivery key.
+type DeliveryState int
+
+// The outcomes of DeliveryRepo.Claim.
+const (
+	// DeliveryClaimed: the caller holds the key (it was new, or its claim
+	// was older than the lease and never marked sent) and should send, then
+	// MarkSent or Release it.
+	DeliveryClaimed DeliveryState = iota + 1
+	// DeliverySent: the mail went out; nothing is left to do.
+	DeliverySent
+	// DeliveryBusy: another sender claimed the key less than a lease ago
+	// and has not marked it sent; try again once the lease is over.
+	DeliveryBusy
+)
+
+// String names the state, for logs.
+func (s DeliveryState) String() string {
+	switch s {
+	case DeliveryClaimed:
+		return "claimed"
+	case DeliverySent:
+		return "sent"
+	case DeliveryBusy:
+		return "busy"
+	}
+	return "unknown"
+}
+
+// Delivery is the state of a delivery key after Claim.
+type Delivery struct {
+	State DeliveryState
+	// ClaimedAt is when the key's current claim was taken: now for
+	// DeliveryClaimed, the other sender's claim for DeliveryBusy.
+	ClaimedAt time.Time
+	// SentAt is when the mail was marked sent (DeliverySent only).
+	SentAt time.Time
+}
+
+// DeliveryRepo remembers which mails went out, by delivery key, so that a
+// retried job does not mail twice and a crashed one does not lose its mail:
+// a key is claimed before the send and marked sent after it, and a claim
+// never marked sent expires after a lease, when the next claim takes it over.
 type DeliveryRepo interface {
-	// Claim records key and reports true, or reports false if it was recorded
-	// before. Used inside the unit of work that sends, so a retried job does
-	// not mail twice.
-	Claim(ctx context.Context, key string, now time.Time) (bool, error)
-	// Release forgets a key whose send failed, so a retry may send it.
+	// Claim takes key at now. A key never claimed, or claimed at or before
+	// now-lease and never marked sent, is taken (DeliveryClaimed); a key
+	// marked sent answers DeliverySent, and one claimed less than lease ago
+	// DeliveryBusy with that claim's time. Of concurrent claims at most one
+	// is DeliveryClaimed.
+	Claim(ctx context.Context, key string, now time.Time, lease time.Duration) (Delivery, error)
+	// MarkSent records that the mail of a claimed key went out at now; the
+	// key is then DeliverySent for good. Marking an unknown key is
+	// core.ErrNotFound; marking it again keeps the first time.
+	MarkSent(ctx context.Context, key string, now time.Time) error
+	// Release forgets the claim of a key whose send failed, so that a retry
+	// may send at once. A key marked sent is kept.
 	Release(ctx context.Context, key string) error
 }
 
@@ -350,6 +399,36 @@ type PresignedRequest struct {
 // instance an SMTP 5xx); other Mailer errors are retryable.
 var ErrPermanent = errors.New("permanent failure")
 
+// ErrNotYet marks a job that could not do its work yet, through no fault of
+// its own (another run holds the mail it would send): the runner runs it
+// again after the delay RetryAfter names, without counting a failed attempt.
+var ErrNotYet = errors.New("not yet")
+
+// notYet is the error of NotYet.
+type notYet struct {
+	after time.Duration
+	err   error
+}
+
+func (e *notYet) Error() string   { return e.err.Error() }
+func (e *notYet) Unwrap() []error { return []error{ErrNotYet, e.err} }
+
+// NotYet wraps err as ErrNotYet, asking the job runner to run the job again
+// after the given delay.
+func NotYet(after time.Duration, err error) error {
+	return &notYet{after: max(after, 0), err: err}
+}
+
+// RetryAfter returns the delay an ErrNotYet error asks for, and whether err
+// is one.
+func RetryAfter(err error) (time.Duration, bool) {
+	var e *notYet
+	if errors.As(err, &e) {
+		return e.after, true
+	}
+	return 0, false
+}
+
 // Mailer transports finished messages.
 type Mailer interface {
 	Send(ctx context.Context, m notify.Mail) error
@@ -386,7 +465,8 @@ type JobQueue interface {
 }
 
 // JobHandler runs one job; the core's dispatcher implements it. An error
-// wrapping ErrPermanent is not retried.
+// wrapping ErrPermanent is not retried; one wrapping ErrNotYet is retried
+// after the delay it names (RetryAfter) and does not count as a failure.
 type JobHandler interface {
 	Handle(ctx context.Context, kind outbox.Kind, payload json.RawMessage) error
 }

@@ -56,6 +56,11 @@ func TestRetryDelay(t *testing.T) {
 			t.Errorf("RetryDelay(%d) = %v, want %v", tt.retried, got, tt.want)
 		}
 	}
+	// A deferred job asks for its own delay, whatever the backoff says.
+	notYet := fmt.Errorf("alert: %w", ports.NotYet(90*time.Second, errors.New("claimed by another run")))
+	if got := f(4, notYet, nil); got != 90*time.Second {
+		t.Errorf("RetryDelay(4, not yet for 90s) = %v, want 90s", got)
+	}
 }
 
 func TestCronEvery(t *testing.T) {

@@ -93,6 +93,21 @@ func alert() (outbox.Message, string) {
 	return m, p.IncidentID.String() + ":" + p.SubscriberID.String()
 }
 
+// alertRunToEnd enqueues an alert and waits until its task completed or was
+// archived; it returns the message and its delivery key.
+func (e *env) alertRunToEnd(t *testing.T) (outbox.Message, string) {
+	t.Helper()
+	m, key := alert()
+	if err := e.queue.Enqueue(t.Context(), m); err != nil {
+		t.Fatal(err)
+	}
+	asynqtest.Eventually(t, "the task finished", func() bool {
+		c := e.total(t)
+		return c.Completed+c.Archived == 1
+	})
+	return m, key
+}
+
 // env is one test's Redis database with a queue and an inspector on it.
 type env struct {
 	url   string

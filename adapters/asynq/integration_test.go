@@ -139,14 +139,7 @@ func TestRetriesAndArchive(t *testing.T) {
 			e := newEnv(t, tt.db, asynqadapter.QueueConfig{MaxRetry: tt.maxRetry})
 			h := newFakeHandler(func(_ context.Context, _ string, n int) error { return tt.outcome(n) })
 			e.startServer(t, h, fastServer())
-			m, key := alert()
-			if err := e.queue.Enqueue(t.Context(), m); err != nil {
-				t.Fatal(err)
-			}
-			asynqtest.Eventually(t, "the task finished", func() bool {
-				c := e.total(t)
-				return c.Completed+c.Archived == 1
-			})
+			m, key := e.alertRunToEnd(t)
 			settle()
 			if calls, ok := h.counts(key); calls != tt.wantCalls || ok != tt.wantOK {
 				t.Errorf("handled %d times (%d ok), want %d (%d ok)", calls, ok, tt.wantCalls, tt.wantOK)
@@ -177,6 +170,29 @@ func TestRetriesAndArchive(t *testing.T) {
 				t.Errorf("re-enqueued archived task ran again: %d calls", calls)
 			}
 		})
+	}
+}
+
+// TestDeferredRunsAreNotRetries: a job deferred with ports.ErrNotYet runs
+// again after the delay it asks for, however often, without using up its
+// retries. Not parallel: it borrows database 3 before the parallel tests
+// that own it start.
+func TestDeferredRunsAreNotRetries(t *testing.T) {
+	e := newEnv(t, 3, asynqadapter.QueueConfig{MaxRetry: 1})
+	notYet := ports.NotYet(20*time.Millisecond, errors.New("claimed by another run"))
+	h := newFakeHandler(func(_ context.Context, _ string, n int) error {
+		if n <= 3 {
+			return notYet
+		}
+		return nil
+	})
+	e.startServer(t, h, fastServer())
+	_, key := e.alertRunToEnd(t)
+	if calls, ok := h.counts(key); calls != 4 || ok != 1 {
+		t.Errorf("handled %d times (%d ok), want 3 deferred runs and 1 success", calls, ok)
+	}
+	if c := e.total(t); c.Archived != 0 {
+		t.Errorf("archived %d: deferred runs were counted as failed retries", c.Archived)
 	}
 }
 

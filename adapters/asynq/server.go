@@ -95,11 +95,16 @@ func NewServer(rdb redis.UniversalClient, handler ports.JobHandler, cfg ServerCo
 		Queues:                   cfg.Weights.queues(),
 		ShutdownTimeout:          cfg.ShutdownTimeout,
 		RetryDelayFunc:           RetryDelay(cfg.MinBackoff, cfg.MaxBackoff),
+		IsFailure:                func(err error) bool { return !errors.Is(err, ports.ErrNotYet) },
 		TaskCheckInterval:        cfg.TaskCheckInterval,
 		DelayedTaskCheckInterval: cfg.DelayedTaskCheckInterval,
 		Logger:                   slogLogger{log},
 		ErrorHandler: asynq.ErrorHandlerFunc(func(ctx context.Context, t *asynq.Task, err error) {
 			id, _ := asynq.GetTaskID(ctx)
+			if after, ok := ports.RetryAfter(err); ok {
+				log.InfoContext(ctx, "job deferred", "kind", t.Type(), "id", id, "retry_in", after, "reason", err)
+				return
+			}
 			retried, _ := asynq.GetRetryCount(ctx)
 			maxRetry, _ := asynq.GetMaxRetry(ctx)
 			log.WarnContext(ctx, "job failed", "kind", t.Type(), "id", id, "retried", retried, "max_retry", maxRetry,
@@ -133,9 +138,14 @@ func Handler(h ports.JobHandler) asynq.Handler {
 }
 
 // RetryDelay is an exponential asynq.RetryDelayFunc: min before the first
-// retry, doubling per retry, capped at max.
+// retry, doubling per retry, capped at max; a job that was not failing but
+// deferred (ports.ErrNotYet) runs again after the delay it asked for. Such
+// a run does not count against the task's retries (the server's IsFailure).
 func RetryDelay(minDelay, maxDelay time.Duration) asynq.RetryDelayFunc {
-	return func(n int, _ error, _ *asynq.Task) time.Duration {
+	return func(n int, err error, _ *asynq.Task) time.Duration {
+		if after, ok := ports.RetryAfter(err); ok {
+			return after
+		}
 		d := minDelay
 		for i := 0; i < n && d < maxDelay; i++ {
 			d *= 2

@@ -3,8 +3,9 @@
 // goroutines through a ports.JobHandler. Like the Redis queue it replaces,
 // it is idempotent by message id, runs critical work before default before
 // low, retries failures with exponential backoff up to a limit, does not
-// retry errors wrapping ports.ErrPermanent, and keeps dead jobs for
-// inspection. Jobs live in memory only: they do not survive the process,
+// retry errors wrapping ports.ErrPermanent, runs a job deferred with
+// ports.ErrNotYet again after the delay it asks for (not counted as an
+// attempt), and keeps dead jobs for inspection. Jobs live in memory only: they do not survive the process,
 // just as the embedded memory store does not.
 package jobs
 
@@ -201,15 +202,22 @@ func (q *Queue) finish(j job, err error) {
 	if err == nil {
 		return
 	}
-	j.attempts++
+	delay, notYet := ports.RetryAfter(err)
+	if !notYet {
+		j.attempts++ // a deferred run is no failed attempt
+	}
 	permanent := errors.Is(err, ports.ErrPermanent)
-	if permanent || q.opts.MaxRetry < 0 || j.attempts > q.opts.MaxRetry || q.stopping {
+	if permanent || (!notYet && (q.opts.MaxRetry < 0 || j.attempts > q.opts.MaxRetry)) || q.stopping {
 		q.log.Error("job dead", "id", j.msg.ID, "kind", j.msg.Kind, "attempts", j.attempts, "permanent", permanent, "err", err)
 		q.dead = append(q.dead, DeadJob{Message: j.msg, Attempts: j.attempts, Err: err.Error(), DiedAt: time.Now().UTC()})
 		return
 	}
-	delay := q.backoff(j.attempts)
-	q.log.Warn("job failed, will retry", "id", j.msg.ID, "kind", j.msg.Kind, "attempts", j.attempts, "in", delay, "err", err)
+	if notYet {
+		q.log.Info("job deferred", "id", j.msg.ID, "kind", j.msg.Kind, "in", delay, "reason", err)
+	} else {
+		delay = q.backoff(j.attempts)
+		q.log.Warn("job failed, will retry", "id", j.msg.ID, "kind", j.msg.Kind, "attempts", j.attempts, "in", delay, "err", err)
+	}
 	var t *time.Timer
 	t = time.AfterFunc(delay, func() {
 		q.mu.Lock()

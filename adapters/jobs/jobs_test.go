@@ -102,6 +102,7 @@ func TestOutcomes(t *testing.T) {
 	t.Parallel()
 	transient := errors.New("smtp: 421 try later")
 	permanent := fmt.Errorf("smtp: 550 no such user: %w", ports.ErrPermanent)
+	notYet := ports.NotYet(time.Millisecond, errors.New("mail claimed by another run"))
 	tests := []struct {
 		name      string
 		maxRetry  int
@@ -115,6 +116,8 @@ func TestOutcomes(t *testing.T) {
 		{"permanent is not retried", 3, 1, permanent, 1, true},
 		{"retries run out", 2, 10, transient, 3, true},
 		{"no retries", -1, 1, transient, 1, true},
+		{"deferred runs are no failed attempts", 1, 3, notYet, 4, false},
+		{"deferred runs even without retries", -1, 2, notYet, 3, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

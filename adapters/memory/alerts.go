@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/ports"
 )
 
 type subscribers struct{ *tx }
@@ -221,23 +222,48 @@ func (r incidents) newestFirst(vendorIDs []uuid.UUID) []vendor.Incident {
 	return out
 }
 
+// deliveryRow is a claimed delivery key; sentAt is zero until it is sent.
+type deliveryRow struct{ claimedAt, sentAt time.Time }
+
 type deliveries struct{ *tx }
 
-func (r deliveries) Claim(_ context.Context, key string, now time.Time) (bool, error) {
-	claimed := false
+func (r deliveries) Claim(_ context.Context, key string, now time.Time, lease time.Duration) (ports.Delivery, error) {
+	var out ports.Delivery
 	err := r.atomic(func() error {
-		if _, ok := r.d.deliveries[key]; !ok {
-			put(r.tx, r.d.deliveries, key, now.UTC())
-			claimed = true
+		row, ok := r.d.deliveries[key]
+		switch {
+		case ok && !row.sentAt.IsZero():
+			out = ports.Delivery{State: ports.DeliverySent, ClaimedAt: row.claimedAt, SentAt: row.sentAt}
+		case ok && row.claimedAt.After(now.Add(-lease)):
+			out = ports.Delivery{State: ports.DeliveryBusy, ClaimedAt: row.claimedAt}
+		default:
+			put(r.tx, r.d.deliveries, key, deliveryRow{claimedAt: now.UTC()})
+			out = ports.Delivery{State: ports.DeliveryClaimed, ClaimedAt: now.UTC()}
 		}
 		return nil
 	})
-	return claimed, err
+	return out, err
+}
+
+func (r deliveries) MarkSent(_ context.Context, key string, now time.Time) error {
+	return r.atomic(func() error {
+		row, ok := r.d.deliveries[key]
+		if !ok {
+			return notFound("delivery", key)
+		}
+		if row.sentAt.IsZero() {
+			row.sentAt = now.UTC()
+			put(r.tx, r.d.deliveries, key, row)
+		}
+		return nil
+	})
 }
 
 func (r deliveries) Release(_ context.Context, key string) error {
 	return r.atomic(func() error {
-		del(r.tx, r.d.deliveries, key)
+		if row, ok := r.d.deliveries[key]; ok && row.sentAt.IsZero() {
+			del(r.tx, r.d.deliveries, key)
+		}
 		return nil
 	})
 }

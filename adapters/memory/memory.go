@@ -312,7 +312,7 @@ type data struct {
 	incidentByKey     map[incidentKey]uuid.UUID
 	incidentsByVendor index[uuid.UUID, uuid.UUID]
 
-	deliveries map[string]time.Time
+	deliveries map[string]deliveryRow
 	runs       map[uuid.UUID]run.Run
 	outbox     map[uuid.UUID]outboxRow
 	pending    map[uuid.UUID]struct{}
@@ -335,7 +335,7 @@ func newData() *data {
 		documents: map[uuid.UUID]document.Document{}, documentsByAssessment: index[uuid.UUID, uuid.UUID]{}, documentsByAccount: index[uuid.UUID, uuid.UUID]{},
 		subscribers: map[uuid.UUID]subscriber.Subscriber{}, subscriberByEmail: map[named]uuid.UUID{}, subscribersByList: index[uuid.UUID, uuid.UUID]{},
 		incidents: map[uuid.UUID]vendor.Incident{}, incidentByKey: map[incidentKey]uuid.UUID{}, incidentsByVendor: index[uuid.UUID, uuid.UUID]{},
-		deliveries: map[string]time.Time{}, runs: map[uuid.UUID]run.Run{},
+		deliveries: map[string]deliveryRow{}, runs: map[uuid.UUID]run.Run{},
 		outbox: map[uuid.UUID]outboxRow{}, pending: map[uuid.UUID]struct{}{},
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/vetted-dev/vetted/adapters/postgres"
 	"github.com/vetted-dev/vetted/adapters/postgres/pgtest"
@@ -113,5 +114,42 @@ func TestScannerMigrationReplacesOldCodes(t *testing.T) {
 	})
 	if len(hist) != 1 || hist[0].AggregateScore != 64 || !hist[0].AssessedAt.Equal(p.LatestGRC.AssessedAt) {
 		t.Fatalf("history = %+v", hist)
+	}
+}
+
+// TestDeliveryLeaseMigration puts the deliveries table back as version 2
+// had it, with a key claimed then, and runs the lease migration twice: the
+// old key counts as sent (its job finished long ago), and keys claimed
+// afterwards start unsent, so they are busy within the lease, not sent.
+func TestDeliveryLeaseMigration(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	db := e.s.SQLDB()
+	for _, q := range []string{
+		"ALTER TABLE deliveries DROP COLUMN sent_at",
+		"INSERT INTO deliveries (key, claimed_at) VALUES ('member:old', '2026-01-01T00:00:00Z')",
+	} {
+		if _, err := db.ExecContext(e.ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	for range 2 {
+		if err := postgres.RerunMigration(e.ctx, e.s, "20261201000000_delivery_lease.tx.up.sql"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	claim := func(key string, at time.Time) (d ports.Delivery) {
+		e.write(func(ctx context.Context, tx ports.Tx) (err error) {
+			d, err = tx.Deliveries().Claim(ctx, key, at, time.Minute)
+			return err
+		})
+		return d
+	}
+	if got := claim("member:old", e.tick()); got.State != ports.DeliverySent {
+		t.Fatalf("a key claimed before the migration is %v, want sent", got.State)
+	}
+	claim("member:new", e.tick())
+	if got := claim("member:new", e.tick()); got.State != ports.DeliveryBusy {
+		t.Fatalf("a key claimed after the migration is %v a second later, want busy", got.State)
 	}
 }

@@ -285,3 +285,45 @@ func TestConstraints(t *testing.T) {
 		})
 	}
 }
+
+// TestDeliveryLeaseMigration puts the deliveries table back as version 1
+// had it, with a key claimed then, and runs the lease migration twice: the
+// old key counts as sent (its job finished long ago), and keys claimed
+// afterwards start unsent, so they are busy within the lease, not sent.
+func TestDeliveryLeaseMigration(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "vetted.db")
+	s := mustOpen(t, path)
+	raw := rawDB(t, path)
+	for _, q := range []string{
+		"DROP TABLE deliveries",
+		"CREATE TABLE deliveries (key TEXT NOT NULL PRIMARY KEY, claimed_at TEXT NOT NULL) STRICT",
+		"INSERT INTO deliveries (key, claimed_at) VALUES ('member:old', '2026-01-01T00:00:00.000000000Z')",
+	} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	ctx := context.Background()
+	for range 2 {
+		if err := sqlite.RerunMigration(ctx, s, "20261201000000_delivery_lease.tx.up.sql"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	claim := func(key string) (d ports.Delivery) {
+		now = now.Add(time.Second)
+		write(t, s, func(ctx context.Context, tx ports.Tx) (err error) {
+			d, err = tx.Deliveries().Claim(ctx, key, now, time.Minute)
+			return err
+		})
+		return d
+	}
+	if got := claim("member:old"); got.State != ports.DeliverySent {
+		t.Fatalf("a key claimed before the migration is %v, want sent", got.State)
+	}
+	claim("member:new")
+	if got := claim("member:new"); got.State != ports.DeliveryBusy {
+		t.Fatalf("a key claimed after the migration is %v a second later, want busy", got.State)
+	}
+}

@@ -44,7 +44,7 @@ func NewMetrics() *Metrics {
 		}, []string{"route", "method", "status"}),
 		jobs: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "vetted_jobs_total",
-			Help: "Jobs run, by kind and result (ok, error, permanent_error).",
+			Help: "Jobs run, by kind and result (ok, error, permanent_error, not_yet).",
 		}, []string{"kind", "result"}),
 		jobDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "vetted_job_duration_seconds",
@@ -162,10 +162,12 @@ func (j jobHandler) Handle(ctx context.Context, kind outbox.Kind, payload json.R
 	switch {
 	case errors.Is(err, ports.ErrPermanent):
 		result = "permanent_error"
+	case errors.Is(err, ports.ErrNotYet):
+		result = "not_yet" // deferred, not failed: another run holds its mail
 	case err != nil:
 		result = "error"
 	}
-	if err != nil {
+	if err != nil && result != "not_yet" {
 		span.RecordError(err)
 		span.SetStatus(codes.Error, result)
 	}

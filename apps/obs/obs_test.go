@@ -74,18 +74,21 @@ func TestJobsCountedByKindAndResult(t *testing.T) {
 			return errors.New("timeout")
 		case outbox.KindBlobDelete:
 			return fmt.Errorf("gone: %w", ports.ErrPermanent)
+		case outbox.KindMemberMail:
+			return ports.NotYet(time.Minute, errors.New("claimed by another run"))
 		}
 		return nil
 	}))
-	for _, k := range []outbox.Kind{outbox.KindAlertMail, outbox.KindAlertMail, outbox.KindEnrich, outbox.KindBlobDelete} {
+	for _, k := range []outbox.Kind{outbox.KindAlertMail, outbox.KindAlertMail, outbox.KindEnrich, outbox.KindBlobDelete, outbox.KindMemberMail} {
 		_ = h.Handle(context.Background(), k, nil)
 	}
 	want := `
-# HELP vetted_jobs_total Jobs run, by kind and result (ok, error, permanent_error).
+# HELP vetted_jobs_total Jobs run, by kind and result (ok, error, permanent_error, not_yet).
 # TYPE vetted_jobs_total counter
 vetted_jobs_total{kind="blob:delete",result="permanent_error"} 1
 vetted_jobs_total{kind="enrich:vendor",result="error"} 1
 vetted_jobs_total{kind="mail:alert",result="ok"} 2
+vetted_jobs_total{kind="mail:member",result="not_yet"} 1
 `
 	if err := testutil.GatherAndCompare(m.Registry, strings.NewReader(want), "vetted_jobs_total"); err != nil {
 		t.Fatal(err)

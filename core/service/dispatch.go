@@ -6,10 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-
-	"github.com/google/uuid"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/notify"
 	"github.com/vetted-dev/vetted/core/outbox"
@@ -30,8 +29,8 @@ const (
 )
 
 // Handle runs one job (it implements ports.JobHandler). Handlers are
-// idempotent: mail is claimed by delivery key before it is sent, so a
-// retried job does not mail twice.
+// idempotent: mail is claimed by delivery key before it is sent and marked
+// sent after, so a retried job does not mail twice (see buildAndDeliver).
 func (s *Service) Handle(ctx context.Context, kind outbox.Kind, payload json.RawMessage) error {
 	decode := func(v any) error {
 		if err := json.Unmarshal(payload, v); err != nil {
@@ -93,40 +92,71 @@ func (s *Service) Handle(ctx context.Context, kind outbox.Kind, payload json.Raw
 	return fmt.Errorf("unknown job kind %q: %w", kind, ports.ErrPermanent)
 }
 
-// deliverOnce claims the mail's delivery key and sends it; a failed send
-// releases the key so the retry can send. A claimed key is never sent again.
+// MailLease is how long a claimed mail may stay unsent before the next run
+// of its job takes the claim over and sends it. It must be longer than any
+// send takes (an SMTP connection is bounded at 30 s by default), or a slow
+// send and its take-over both deliver; it is also how late a mail whose
+// worker died between the claim and the send goes out.
+const MailLease = 5 * time.Minute
+
+// deliverOnce claims the mail's delivery key, sends it and marks it sent.
 func (s *Service) deliverOnce(ctx context.Context, m notify.Mail) error {
 	return s.buildAndDeliver(ctx, m.Key, func(context.Context, ports.Tx) (notify.Mail, bool, error) { return m, true, nil })
 }
 
 // buildAndDeliver reads what a mail needs and claims its key in one unit of
-// work (build may decide there is nothing to send), then sends it outside
-// the unit of work; a failed send releases the key for the retry.
+// work (build may decide there is nothing to send), sends it outside the
+// unit of work, and marks the key sent in another. A failed send releases
+// the key for the retry. A key sent before is done; a key another run
+// claimed less than MailLease ago and has not marked sent makes the job run
+// again once that claim has expired (ports.ErrNotYet), so a worker that died
+// between its claim and its send loses nothing. A worker that dies after
+// the send and before the mark causes the one duplicate this allows, which
+// carries the same Message-ID (derived from the key) for receivers to drop.
 func (s *Service) buildAndDeliver(ctx context.Context, key string, build func(context.Context, ports.Tx) (notify.Mail, bool, error)) error {
 	var (
-		m     notify.Mail
-		fresh bool
+		m notify.Mail
+		d ports.Delivery
 	)
 	err := s.d.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
 		var send bool
 		var err error
-		fresh = false
+		d = ports.Delivery{}
 		if m, send, err = build(ctx, tx); err != nil || !send {
 			return err
 		}
-		fresh, err = tx.Deliveries().Claim(ctx, key, s.now())
+		d, err = tx.Deliveries().Claim(ctx, key, s.now(), MailLease)
 		return err
 	})
-	if err != nil || !fresh {
+	if err != nil {
 		return err
 	}
+	switch d.State {
+	case ports.DeliveryClaimed:
+	case ports.DeliveryBusy:
+		return ports.NotYet(max(d.ClaimedAt.Add(MailLease).Sub(s.now()), time.Second),
+			fmt.Errorf("mail %s: claimed at %s by a run that has not sent it yet", key, d.ClaimedAt.Format(time.RFC3339)))
+	default:
+		return nil // sent before, or nothing to send
+	}
+	// The key's bookkeeping outlives the job's context: a send cut short
+	// must still release, and a send that went out must still be marked.
+	book := context.WithoutCancel(ctx)
 	if err := s.d.Mailer.Send(ctx, m); err != nil {
-		if rerr := s.d.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+		if rerr := s.d.Store.InTx(book, func(ctx context.Context, tx ports.Tx) error {
 			return tx.Deliveries().Release(ctx, key)
 		}); rerr != nil {
 			s.log.Error("release delivery key", "key", key, "err", rerr)
 		}
 		return err
+	}
+	if err := s.d.Store.InTx(book, func(ctx context.Context, tx ports.Tx) error {
+		return tx.Deliveries().MarkSent(ctx, key, s.now())
+	}); err != nil {
+		// The mail is out and the job done: only a second run of this job
+		// would look at the key again, and after the lease it would send a
+		// duplicate, which receivers drop by Message-ID.
+		s.log.Error("mark delivery key sent", "key", key, "err", err)
 	}
 	return nil
 }

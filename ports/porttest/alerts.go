@@ -3,6 +3,7 @@ package porttest
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
@@ -274,34 +275,101 @@ var incidentCases = []testCase{
 	}},
 }
 
-func claimDelivery(f *fixture, key string) bool {
+// lease is the delivery lease the suite claims with.
+const lease = time.Minute
+
+// claimAt claims key at the given time, in a unit of work of its own.
+func claimAt(f *fixture, key string, at time.Time) ports.Delivery {
 	f.t.Helper()
-	var ok bool
-	now := f.tick()
+	var d ports.Delivery
 	f.write(func(ctx context.Context, tx ports.Tx) (err error) {
-		ok, err = tx.Deliveries().Claim(ctx, key, now)
+		d, err = tx.Deliveries().Claim(ctx, key, at, lease)
 		return err
 	})
-	return ok
+	return d
+}
+
+// claimDelivery claims key a second after the last time the fixture used.
+func claimDelivery(f *fixture, key string) ports.Delivery {
+	f.t.Helper()
+	return claimAt(f, key, f.tick())
+}
+
+func markSent(f *fixture, key string, at time.Time) error {
+	return f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Deliveries().MarkSent(ctx, key, at) })
+}
+
+func release(f *fixture, key string) {
+	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Deliveries().Release(ctx, key) })
 }
 
 var deliveryCases = []testCase{
-	{"Claim is true once, Release allows it again", func(t *testing.T, f *fixture) {
-		equal(t, "first claim", claimDelivery(f, "alert:1:ann"), true)
-		equal(t, "second claim", claimDelivery(f, "alert:1:ann"), false)
-		equal(t, "other key", claimDelivery(f, "alert:1:bob"), true)
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Deliveries().Release(ctx, "alert:1:ann") })
-		equal(t, "claim after release", claimDelivery(f, "alert:1:ann"), true)
-		equal(t, "claim after re-claim", claimDelivery(f, "alert:1:ann"), false)
+	{"a new key is claimed once; a second claim within the lease is busy", func(t *testing.T, f *fixture) {
+		first := claimDelivery(f, "alert:1:ann")
+		equal(t, "first claim", first.State, ports.DeliveryClaimed)
+		sameTime(t, "first claim's time", first.ClaimedAt, f.now)
+		second := claimDelivery(f, "alert:1:ann")
+		equal(t, "second claim", second.State, ports.DeliveryBusy)
+		sameTime(t, "busy with the first claim's time", second.ClaimedAt, first.ClaimedAt)
+		equal(t, "other key", claimDelivery(f, "alert:1:bob").State, ports.DeliveryClaimed)
+		equal(t, "just inside the lease", claimAt(f, "alert:1:ann", first.ClaimedAt.Add(lease-time.Second)).State, ports.DeliveryBusy)
+	}},
+	{"a claim never marked sent is taken over once the lease is over", func(t *testing.T, f *fixture) {
+		first := claimDelivery(f, "alert:1:ann")
+		over := first.ClaimedAt.Add(lease)
+		took := claimAt(f, "alert:1:ann", over)
+		equal(t, "claim at the end of the lease", took.State, ports.DeliveryClaimed)
+		sameTime(t, "the take-over's time", took.ClaimedAt, over)
+		// The take-over is a claim of its own, with a lease of its own.
+		again := claimAt(f, "alert:1:ann", over.Add(time.Second))
+		equal(t, "claim after the take-over", again.State, ports.DeliveryBusy)
+		sameTime(t, "busy with the take-over's time", again.ClaimedAt, over)
+		equal(t, "claim a lease after the take-over", claimAt(f, "alert:1:ann", over.Add(lease)).State, ports.DeliveryClaimed)
+	}},
+	{"a key marked sent stays sent: no take-over, no release", func(t *testing.T, f *fixture) {
+		first := claimDelivery(f, "alert:1:ann")
+		sentAt := f.tick()
+		if err := markSent(f, "alert:1:ann", sentAt); err != nil {
+			t.Fatal(err)
+		}
+		if err := markSent(f, "alert:1:ann", f.tick()); err != nil {
+			t.Fatalf("marking it sent again: %v", err)
+		}
+		release(f, "alert:1:ann")
+		got := claimAt(f, "alert:1:ann", first.ClaimedAt.Add(10*lease))
+		equal(t, "claim long after the send", got.State, ports.DeliverySent)
+		sameTime(t, "sent at the first mark", got.SentAt, sentAt)
+		sameTime(t, "claimed at", got.ClaimedAt, first.ClaimedAt)
+	}},
+	{"Release lets the next claim send at once", func(t *testing.T, f *fixture) {
+		claimDelivery(f, "alert:1:ann")
+		release(f, "alert:1:ann")
+		equal(t, "claim after release", claimDelivery(f, "alert:1:ann").State, ports.DeliveryClaimed)
+		equal(t, "claim after re-claim", claimDelivery(f, "alert:1:ann").State, ports.DeliveryBusy)
+		release(f, "alert:1:nobody") // an unknown key is no error
+	}},
+	{"marking an unknown key sent is not found", func(t *testing.T, f *fixture) {
+		wantErr(t, "MarkSent", markSent(f, "alert:1:nobody", f.tick()), core.ErrNotFound)
 	}},
 	{"a claim in a failed unit of work is forgotten", func(t *testing.T, f *fixture) {
 		err := f.try(func(ctx context.Context, tx ports.Tx) error {
-			if _, err := tx.Deliveries().Claim(ctx, "alert:1:ann", f.now); err != nil {
+			if _, err := tx.Deliveries().Claim(ctx, "alert:1:ann", f.now, lease); err != nil {
 				return err
 			}
 			return errBoom
 		})
 		wantErr(t, "InTx", err, errBoom)
-		equal(t, "claim after rollback", claimDelivery(f, "alert:1:ann"), true)
+		equal(t, "claim after rollback", claimDelivery(f, "alert:1:ann").State, ports.DeliveryClaimed)
+	}},
+	{"a mark in a failed unit of work is forgotten", func(t *testing.T, f *fixture) {
+		first := claimDelivery(f, "alert:1:ann")
+		err := f.try(func(ctx context.Context, tx ports.Tx) error {
+			if err := tx.Deliveries().MarkSent(ctx, "alert:1:ann", f.tick()); err != nil {
+				return err
+			}
+			return errBoom
+		})
+		wantErr(t, "InTx", err, errBoom)
+		equal(t, "claim after the lease", claimAt(f, "alert:1:ann", first.ClaimedAt.Add(lease)).State, ports.DeliveryClaimed)
 	}},
 }

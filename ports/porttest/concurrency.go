@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/run"
@@ -25,6 +26,27 @@ func parallel(fn func(i int) error) error {
 	}
 	wg.Wait()
 	return errors.Join(errs...)
+}
+
+// concurrentClaims claims key at the given time from every worker at once
+// and counts the claims that were taken.
+func concurrentClaims(t *testing.T, f *fixture, key string, at time.Time) int {
+	var wins atomic.Int32
+	err := parallel(func(int) error {
+		var d ports.Delivery // of the attempt that committed, if the store retries
+		err := f.s.InTx(f.ctx, func(ctx context.Context, tx ports.Tx) (err error) {
+			d, err = tx.Deliveries().Claim(ctx, key, at, lease)
+			return err
+		})
+		if err == nil && d.State == ports.DeliveryClaimed {
+			wins.Add(1)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(wins.Load())
 }
 
 var concurrencyCases = []testCase{
@@ -50,20 +72,11 @@ var concurrencyCases = []testCase{
 		equal(t, "jobs", len(got.Jobs), workers)
 	}},
 	{"concurrent claims of one delivery key succeed once", func(t *testing.T, f *fixture) {
-		var wins atomic.Int32
-		err := parallel(func(int) error {
-			return f.s.InTx(f.ctx, func(ctx context.Context, tx ports.Tx) error {
-				ok, err := tx.Deliveries().Claim(ctx, "alert:1:ann", f.now)
-				if ok {
-					wins.Add(1)
-				}
-				return err
-			})
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		equal(t, "successful claims", int(wins.Load()), 1)
+		equal(t, "successful claims", concurrentClaims(t, f, "alert:1:ann", f.now), 1)
+	}},
+	{"concurrent take-overs of an expired claim succeed once", func(t *testing.T, f *fixture) {
+		first := claimDelivery(f, "alert:1:ann")
+		equal(t, "successful take-overs", concurrentClaims(t, f, "alert:1:ann", first.ClaimedAt.Add(lease)), 1)
 	}},
 	{"concurrent writers and readers see consistent counts", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")

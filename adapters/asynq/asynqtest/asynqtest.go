@@ -12,7 +12,9 @@
 // test and again after it; nothing outside it is touched. Packages whose
 // tests run at the same time must use disjoint numbers: adapters/asynq uses
 // 1 to 10, apps/worker 11 and 12, this package's own test 13, apps/api 14
-// and 15.
+// and 15. Within a package, a test that does not call t.Parallel may
+// borrow a number its package's parallel tests use: it runs, and releases
+// the database, before they start.
 package asynqtest
 
 import (

@@ -9,6 +9,7 @@ import (
 	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/run"
+	"github.com/vetted-dev/vetted/ports"
 )
 
 // Runs is ports.RunRepo but for GetForUpdate, which each store locks in its
@@ -137,15 +138,55 @@ func (r Outbox) Pending(ctx context.Context) (int, error) {
 // Deliveries is ports.DeliveryRepo.
 type Deliveries struct{ Base }
 
-// Claim records key and reports whether it was new.
-func (r Deliveries) Claim(ctx context.Context, key string, now time.Time) (bool, error) {
-	row := dbrow.Delivery{Key: key, ClaimedAt: now}
-	n, err := r.InsertNew(ctx, &row, "claim delivery %q", key)
-	return n == 1, err
+// Claim inserts the key, or else takes over its claim if that is older than
+// lease and was never sent, or else reads why it cannot. Each step is one
+// statement, so concurrent claimers serialise on the row: a second insert
+// waits for the first and does nothing, and a second take-over re-checks
+// claimed_at after the first has moved it and matches nothing.
+func (r Deliveries) Claim(ctx context.Context, key string, now time.Time, lease time.Duration) (ports.Delivery, error) {
+	now = now.UTC()
+	claimed := ports.Delivery{State: ports.DeliveryClaimed, ClaimedAt: now}
+	n, err := r.InsertNew(ctx, &dbrow.Delivery{Key: key, ClaimedAt: now}, "claim delivery %q", key)
+	if err != nil {
+		return ports.Delivery{}, err
+	}
+	if n == 1 {
+		return claimed, nil
+	}
+	res, err := r.DB.NewUpdate().Model((*dbrow.Delivery)(nil)).Set("claimed_at = ?", now).
+		Where("key = ? AND sent_at IS NULL AND claimed_at <= ?", key, now.Add(-lease)).Exec(ctx)
+	if err != nil {
+		return ports.Delivery{}, r.Translate(err, "take over delivery %q", key)
+	}
+	took, err := res.RowsAffected()
+	if err != nil {
+		return ports.Delivery{}, r.Translate(err, "take over delivery %q", key)
+	}
+	if took == 1 {
+		return claimed, nil
+	}
+	var row dbrow.Delivery
+	if err := r.DB.NewSelect().Model(&row).Where("key = ?", key).Scan(ctx); err != nil {
+		return ports.Delivery{}, r.Translate(err, "delivery %q", key)
+	}
+	if row.SentAt != nil {
+		return ports.Delivery{State: ports.DeliverySent, ClaimedAt: row.ClaimedAt.UTC(), SentAt: row.SentAt.UTC()}, nil
+	}
+	return ports.Delivery{State: ports.DeliveryBusy, ClaimedAt: row.ClaimedAt.UTC()}, nil
 }
 
-// Release forgets a key.
+// MarkSent stamps sent_at once.
+func (r Deliveries) MarkSent(ctx context.Context, key string, now time.Time) error {
+	res, err := r.DB.NewUpdate().Model((*dbrow.Delivery)(nil)).Set("sent_at = COALESCE(sent_at, ?)", now.UTC()).
+		Where("key = ?", key).Exec(ctx)
+	if err != nil {
+		return r.Translate(err, "mark delivery %q sent", key)
+	}
+	return r.MustAffect(res, "delivery %q", key)
+}
+
+// Release forgets an unsent claim.
 func (r Deliveries) Release(ctx context.Context, key string) error {
-	_, err := r.DB.NewDelete().Model((*dbrow.Delivery)(nil)).Where("key = ?", key).Exec(ctx)
+	_, err := r.DB.NewDelete().Model((*dbrow.Delivery)(nil)).Where("key = ? AND sent_at IS NULL", key).Exec(ctx)
 	return r.Translate(err, "release delivery %q", key)
 }

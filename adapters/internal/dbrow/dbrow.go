@@ -562,12 +562,14 @@ func (r Incident) Core() vendor.Incident {
 		Backfilled: r.Backfilled, CreatedAt: utc(r.CreatedAt)}
 }
 
-// Delivery is a row of deliveries: a mail claimed by its delivery key.
+// Delivery is a row of deliveries: a mail claimed by its delivery key, and
+// when it was sent (NULL while the claim's send is under way, or was lost).
 type Delivery struct {
 	bun.BaseModel `bun:"table:deliveries,alias:dl"`
 
-	Key       string    `bun:"key,pk"`
-	ClaimedAt time.Time `bun:"claimed_at"`
+	Key       string     `bun:"key,pk"`
+	ClaimedAt time.Time  `bun:"claimed_at"`
+	SentAt    *time.Time `bun:"sent_at"`
 }
 
 // Run is a row of runs; sections and jobs are JSON columns.

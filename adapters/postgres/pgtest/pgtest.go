@@ -105,11 +105,7 @@ func NewDatabase(t testing.TB) string {
 // every test's database.
 func NewStore(t testing.TB) *postgres.Store {
 	t.Helper()
-	tpl, err := template(URL(t))
-	if err != nil {
-		t.Fatalf("pgtest: template database: %v", err)
-	}
-	dbURL := newDatabase(t, tpl)
+	dbURL := NewMigratedDatabase(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	s, err := postgres.Open(ctx, dbURL, postgres.WithMaxOpenConns(8), postgres.WithApplicationName("pgtest"))
@@ -124,6 +120,18 @@ func NewStore(t testing.TB) *postgres.Store {
 		t.Fatalf("pgtest: migrate: %v", err)
 	}
 	return s
+}
+
+// NewMigratedDatabase creates a database with the embedded schema (a copy
+// of the migrated template), drops it when t ends, and returns its URL, for
+// tests that connect to it in their own way (through a proxy, say).
+func NewMigratedDatabase(t testing.TB) string {
+	t.Helper()
+	tpl, err := template(URL(t))
+	if err != nil {
+		t.Fatalf("pgtest: template database: %v", err)
+	}
+	return newDatabase(t, tpl)
 }
 
 func newDatabase(t testing.TB, template string) string {

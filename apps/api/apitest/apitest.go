@@ -87,6 +87,9 @@ func WithConfig(f func(*app.Config)) Option { return func(o *options) { o.cfg = 
 // opener registers itself from a test-only import (see pgstore.go).
 var postgresOpener func(t testing.TB) ports.Store
 
+// SigningKey is the HMAC key of the apps New starts (mail links, blob URLs).
+const SigningKey = "apitest-signing-key-0123456789"
+
 // New starts an app; it stops when the test ends.
 func New(t testing.TB, opts ...Option) *Env {
 	t.Helper()
@@ -119,7 +122,7 @@ func New(t testing.TB, opts ...Option) *Env {
 	}))
 	e.URL = "http://" + srv.Listener.Addr().String()
 	cfg := app.Config{HTTPAddr: srv.Listener.Addr().String(), PublicURL: e.URL, DataDir: t.TempDir(), Store: storeKind,
-		AuthDevSecret: "apitest-secret-0123456789abcdef", SigningKey: "apitest-signing-key-0123456789", RateLimit: o.rateLimit,
+		AuthDevSecret: "apitest-secret-0123456789abcdef", SigningKey: SigningKey, RateLimit: o.rateLimit,
 		WorkerConcurrency: 8}
 	if o.cfg != nil {
 		o.cfg(&cfg)

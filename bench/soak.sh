@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# Soak test: CLIENTS (200) concurrent clients for DURATION (5m) of a mix of
+# reads and writes across 10 accounts (bench/soak.lua) against `vetted serve`
+# on PostgreSQL and Redis, with a separate `vetted worker`. Everything runs on
+# free loopback ports and is started here: a PostgreSQL cluster of its own
+# (initdb, in a temporary directory), a Redis of its own, the server and the
+# worker; all are stopped and removed on exit. It never touches another
+# server, and nothing it starts leaves the machine (lookups go to a closed
+# loopback port, so enrichment fetches nothing). The rate limit is raised.
+#
+# It prints the requests, the answers by status, the non-2xx and 5xx counts,
+# p99, the server's RSS after a warm-up and at the end, and the outbox
+# backlog at the end and how long it takes to drain; it fails when there is
+# a 5xx, when the RSS grew by more than 20%, or when the backlog does not
+# drain within 30 s.
+#   bash bench/soak.sh                        # 200 clients, 5 minutes
+#   DURATION=30s CLIENTS=50 bash bench/soak.sh  # a short run
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION=${DURATION:-5m}
+CLIENTS=${CLIENTS:-200}
+WARMUP=${WARMUP:-15s}
+ACCOUNTS=10
+VENDORS=5
+say() { printf '== %s\n' "$*"; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/vetted-soak.XXXXXX")
+chmod 755 "$work" # the postgres user must reach its data directory
+stoppers=()
+cleanup() {
+	local status=$?
+	set +e
+	for ((i = ${#stoppers[@]} - 1; i >= 0; i--)); do eval "${stoppers[i]}" >/dev/null 2>&1; done
+	rm -rf "$work"
+	exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+free_port() {
+	local p
+	for _ in $(seq 1 200); do
+		p=$((20000 + RANDOM % 30000))
+		listening "$p" || { echo "$p"; return; }
+	done
+	echo "no free port found" >&2
+	return 1
+}
+wait_for() { # wait_for <what> <seconds> <command>...
+	local what=$1 secs=$2
+	shift 2
+	for _ in $(seq 1 $((secs * 10))); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
+	echo "$what did not start within ${secs}s" >&2
+	return 1
+}
+apt_install() {
+	[ "$(id -u)" = 0 ] || { echo "missing $*: install it" >&2; exit 1; }
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
+
+command -v wrk >/dev/null || apt_install wrk
+command -v redis-server >/dev/null || apt_install redis-server
+pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
+[ -n "$pg_bin" ] || { apt_install postgresql; pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1); }
+for tool in curl jq; do command -v $tool >/dev/null || apt_install $tool; done
+say "load before: $(uptime)"
+
+say "PostgreSQL: a cluster of our own"
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+pg_port=$(free_port)
+mkdir -p "$work/pg" "$work/pgsock"
+[ "$(id -u)" = 0 ] && chown postgres "$work/pg" "$work/pgsock"
+as_pg "$pg_bin/initdb" -D "$work/pg" -U postgres --auth=trust -E UTF8 --no-sync >"$work/initdb.log"
+stoppers+=("as_pg '$pg_bin/pg_ctl' -D '$work/pg' -m fast -w stop")
+as_pg "$pg_bin/pg_ctl" -D "$work/pg" -l "$work/pg/server.log" -w -t 60 start \
+	-o "-p $pg_port -k $work/pgsock -c listen_addresses=127.0.0.1 -c synchronous_commit=off" >/dev/null
+db_url="postgres://postgres@127.0.0.1:$pg_port/postgres?sslmode=disable"
+psql_q() { psql -X -At -h 127.0.0.1 -p "$pg_port" -U postgres -d postgres -c "$1"; }
+
+say "Redis: a server of our own"
+redis_port=$(free_port)
+redis-server --port "$redis_port" --bind 127.0.0.1 --daemonize yes --save "" --appendonly no \
+	--dir "$work" --pidfile "$work/redis.pid" --logfile "$work/redis.log"
+stoppers+=("redis-cli -p $redis_port shutdown nosave")
+wait_for Redis 30 listening "$redis_port"
+
+say "vetted serve and vetted worker"
+go build -o "$work/vetted" ./apps/cmd/vetted
+api_port=$(free_port)
+base="http://127.0.0.1:$api_port"
+export VETTED_DATABASE_URL=$db_url VETTED_REDIS_URL="redis://127.0.0.1:$redis_port/0" \
+	VETTED_HTTP_ADDR="127.0.0.1:$api_port" VETTED_PUBLIC_URL=$base VETTED_DATA_DIR="$work/data" \
+	VETTED_AUTH_DEV_SECRET=soak-secret-0123456789abcdef VETTED_SIGNING_KEY=soak-signing-key-0123456789 \
+	VETTED_RATE_LIMIT=100000 VETTED_SCAN_RESOLVER=127.0.0.1:1 VETTED_POLL_INTERVAL=24h VETTED_LOG_LEVEL=warn
+"$work/vetted" serve >"$work/serve.log" 2>&1 &
+serve_pid=$!
+stoppers+=("kill $serve_pid; wait $serve_pid")
+wait_for "vetted serve" 60 curl -sf "$base/readyz"
+"$work/vetted" worker >"$work/worker.log" 2>&1 &
+worker_pid=$!
+stoppers+=("kill $worker_pid; wait $worker_pid")
+
+say "setup: $ACCOUNTS accounts, $VENDORS vendors with an assessment each"
+api() { # api <token> <method> <path> [body]
+	local args=(-sf -X "$2" -H "Authorization: Bearer $1" -H 'Content-Type: application/json')
+	[ $# -lt 4 ] || args+=(-d "$4")
+	curl "${args[@]}" "$base$3"
+}
+admin=$("$work/vetted" token --email admin@soak.test --admin --ttl 2h)
+echo "accounts = {" >"$work/data.lua"
+for a in $(seq 1 $ACCOUNTS); do
+	owner="owner$a@soak.test"
+	tok=$("$work/vetted" token --email "$owner" --ttl 2h)
+	acc=$(api "$admin" POST /accounts "{\"account\":\"Soak $a\",\"users\":[\"$owner\"]}" | jq -r .id)
+	names=$(seq 1 $VENDORS | jq -R "\"Soak Vendor $a-\" + ." | jq -sc .)
+	saved=$(api "$tok" POST "/vendor-lists?account-id=$acc&operation=save-vendors" "{\"vendors\":$names}")
+	list=$(jq -r .list.id <<<"$saved")
+	vendors=() assessments=()
+	for v in $(jq -r '.added[].vendor_id' <<<"$saved"); do
+		vendors+=("\"$v\"")
+		assessments+=("\"$(api "$tok" POST "/vendor-assessments?account-id=$acc&vendor-list-id=$list" "{\"vendor_id\":\"$v\"}" | jq -r .id)\"")
+	done
+	printf '  { id = "%s", token = "%s", list = "%s", vendors = { %s }, assessments = { %s } },\n' \
+		"$acc" "$tok" "$list" "$(IFS=,; echo "${vendors[*]}")" "$(IFS=,; echo "${assessments[*]}")" >>"$work/data.lua"
+done
+echo "}" >>"$work/data.lua"
+
+say "warm-up: $WARMUP with $CLIENTS clients"
+wrk -t2 -c"$CLIENTS" -d"$WARMUP" --timeout 10s -s bench/soak.lua "$base" -- "$work/data.lua" >"$work/warmup.out"
+rss_start=$(rss_kb $serve_pid)
+
+say "soak: $DURATION with $CLIENTS clients"
+wrk -t2 -c"$CLIENTS" -d"$DURATION" --timeout 10s -s bench/soak.lua "$base" -- "$work/data.lua" | tee "$work/soak.out"
+rss_end=$(rss_kb $serve_pid)
+outbox() { psql_q "SELECT count(*) FROM outbox WHERE delivered_at IS NULL"; }
+jobs() { # jobs <pending|active> (a list) or <retry|archived> (a sorted set): summed over the queues
+	local n=0 cmd=llen
+	case $1 in retry | archived) cmd=zcard ;; esac
+	for q in critical default low; do n=$((n + $(redis-cli -p "$redis_port" $cmd "asynq:{$q}:$1"))); done
+	echo $n
+}
+backlog=$(outbox)
+jobs_left=$(($(jobs pending) + $(jobs active)))
+drained=-1 jobs_done=-1
+for s in $(seq 0 30); do
+	[ "$drained" -ge 0 ] || [ "$(outbox)" != 0 ] || drained=$s
+	[ "$jobs_done" -ge 0 ] || [ $(($(jobs pending) + $(jobs active))) != 0 ] || jobs_done=$s
+	[ "$drained" -lt 0 ] || [ "$jobs_done" -lt 0 ] || break
+	sleep 1
+done
+
+fivexx=$(awk '/^5xx / {print $2}' "$work/soak.out")
+growth=$(awk -v a="$rss_start" -v b="$rss_end" 'BEGIN { printf "%.1f", (b - a) * 100 / a }')
+say "results"
+grep -E '^(requests|answers by status|non-2xx|5xx|socket errors|latency)' "$work/soak.out"
+echo "server RSS: $((rss_start / 1024)) MiB after the warm-up, $((rss_end / 1024)) MiB at the end (${growth}%)"
+echo "worker RSS at the end: $(($(rss_kb $worker_pid) / 1024)) MiB"
+if [ "$drained" -ge 0 ]; then
+	echo "outbox backlog at the end: $backlog, drained to 0 in ${drained} s"
+else
+	echo "outbox backlog at the end: $backlog, NOT drained after 30 s"
+fi
+echo "jobs queued or running at the end: $jobs_left, none left after ${jobs_done} s (-1: not within 30 s); retrying $(jobs retry), archived $(jobs archived)"
+say "load after: $(uptime)"
+failed=0
+[ "${fivexx:-1}" = 0 ] || { echo "FAIL: ${fivexx:-?} answers were 5xx"; failed=1; }
+awk -v g="$growth" 'BEGIN { exit !(g > 20) }' && { echo "FAIL: the server's RSS grew by ${growth}%"; failed=1; }
+[ "$drained" -ge 0 ] || { echo "FAIL: the outbox did not drain within 30 s"; failed=1; }
+if [ "$failed" = 0 ]; then echo "PASS"; else
+	echo "-- server log (last lines)"; tail -20 "$work/serve.log"
+	exit 1
+fi
