@@ -1,0 +1,262 @@
+#!/usr/bin/env bash
+# Read throughput of the service against a bare Go server, in one run.
+#
+# It builds `vetted`, starts it on STORE (postgres: a PostgreSQL cluster of
+# its own, initdb in a temporary directory; sqlite: the embedded default in a
+# temporary data directory), seeds 1,000 directory vendors with a profile
+# each (500 on one account's master-list, 500 on another's), 100 assessments
+# and 20 members, starts a bare net/http JSON server (bench/bare), and runs
+# wrk (THREADS 2, CONNS 64, DURATION 8s) against each of:
+#   the bare server, GET /vendor/{id} (a random one of the 1,000 ids per
+#   request), GET /vendor-lists?vendor-list=master-list (500 entries),
+#   GET /vendor-assessments (100), GET /users?account-id= (21 members)
+# printing req/s, p50 and p99 and the ratio to the bare server. The rate
+# limit is raised for the run (VETTED_RATE_LIMIT); logs go to a file at
+# LOG_LEVEL (info, as deployed).
+#
+# Then, unless turned off:
+#   PROFILE=vendor  a CPU profile of the server under the load of one route
+#              (vendor, list, assessments or users), through pprof on the
+#              admin listener; its top functions
+#   WRITES=1   the write benchmarks of apps/api on the same store
+#              (save-vendors of 500, import-csv of 500 rows)
+#   BIG=1      100,000 directory vendors (one set-based insert), then
+#              GET /vendors/all whole and paged, the time of each and the
+#              server's RSS after
+# Everything runs on free loopback ports and is removed on exit.
+#   bash bench/read.sh
+#   STORE=sqlite bash bench/read.sh
+#   DURATION=4s PROFILE=0 WRITES=0 BIG=0 bash bench/read.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+STORE=${STORE:-postgres}
+DURATION=${DURATION:-8s}
+CONNS=${CONNS:-64}
+THREADS=${THREADS:-2}
+PROFILE=${PROFILE:-vendor}
+WRITES=${WRITES:-1}
+BIG=${BIG:-1}
+LOG_LEVEL=${LOG_LEVEL:-info}
+say() { printf '== %s\n' "$*"; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/vetted-read.XXXXXX")
+chmod 755 "$work" # the postgres user must reach its data directory
+stoppers=()
+cleanup() {
+	local status=$?
+	set +e
+	for ((i = ${#stoppers[@]} - 1; i >= 0; i--)); do eval "${stoppers[i]}" >/dev/null 2>&1; done
+	rm -rf "$work"
+	exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+free_port() {
+	local p
+	for _ in $(seq 1 200); do
+		p=$((20000 + RANDOM % 30000))
+		listening "$p" || { echo "$p"; return; }
+	done
+	echo "no free port found" >&2
+	return 1
+}
+wait_for() { # wait_for <what> <seconds> <command>...
+	local what=$1 secs=$2
+	shift 2
+	for _ in $(seq 1 $((secs * 10))); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
+	echo "$what did not start within ${secs}s" >&2
+	return 1
+}
+apt_install() {
+	[ "$(id -u)" = 0 ] || { echo "missing $*: install it" >&2; exit 1; }
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+rss_mib() { awk '/^VmRSS:/ {printf "%.0f", $2 / 1024}' "/proc/$1/status"; }
+hwm_mib() { awk '/^VmHWM:/ {printf "%.0f", $2 / 1024}' "/proc/$1/status"; }
+ms() { date +%s%3N; }
+
+command -v wrk >/dev/null || apt_install wrk
+for tool in curl jq; do command -v $tool >/dev/null || apt_install $tool; done
+say "machine: $(nproc) CPUs; load before: $(uptime | sed 's/.*load average/load average/')"
+
+export VETTED_DATA_DIR="$work/data"
+case $STORE in
+postgres)
+	pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
+	[ -n "$pg_bin" ] || { apt_install postgresql; pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1); }
+	say "PostgreSQL: a cluster of our own"
+	as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+	pg_port=$(free_port)
+	mkdir -p "$work/pg" "$work/pgsock"
+	[ "$(id -u)" = 0 ] && chown postgres "$work/pg" "$work/pgsock"
+	as_pg "$pg_bin/initdb" -D "$work/pg" -U postgres --auth=trust -E UTF8 --no-sync >"$work/initdb.log"
+	stoppers+=("as_pg '$pg_bin/pg_ctl' -D '$work/pg' -m fast -w stop")
+	as_pg "$pg_bin/pg_ctl" -D "$work/pg" -l "$work/pg/server.log" -w -t 60 start \
+		-o "-p $pg_port -k $work/pgsock -c listen_addresses=127.0.0.1 -c synchronous_commit=off" >/dev/null
+	db_url="postgres://postgres@127.0.0.1:$pg_port/postgres?sslmode=disable"
+	sql() { psql -X -q -At -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$pg_port" -U postgres -d postgres -c "$1"; }
+	export VETTED_DATABASE_URL=$db_url
+	;;
+sqlite)
+	command -v sqlite3 >/dev/null || apt_install sqlite3
+	sql() { sqlite3 -bail "$VETTED_DATA_DIR/vetted.db" "$1"; }
+	export VETTED_STORE=sqlite
+	;;
+*) echo "STORE must be postgres or sqlite" >&2; exit 2 ;;
+esac
+
+say "build"
+go build -o "$work/vetted" ./apps/cmd/vetted
+go build -o "$work/bare" bench/bare/main.go
+bare_port=$(free_port)
+"$work/bare" "127.0.0.1:$bare_port" &
+stoppers+=("kill $!")
+api_port=$(free_port)
+admin_port=$(free_port)
+base="http://127.0.0.1:$api_port"
+export VETTED_HTTP_ADDR="127.0.0.1:$api_port" VETTED_ADMIN_ADDR="127.0.0.1:$admin_port" VETTED_PUBLIC_URL=$base \
+	VETTED_AUTH_DEV_SECRET=read-bench-secret-0123456789abcdef VETTED_SIGNING_KEY=read-bench-signing-key-0123456789 \
+	VETTED_RATE_LIMIT=1000000 VETTED_SCAN_RESOLVER=127.0.0.1:1 VETTED_POLL_INTERVAL=24h VETTED_REENRICH_INTERVAL=240h \
+	VETTED_LOG_LEVEL=$LOG_LEVEL VETTED_LOG_FORMAT=json
+"$work/vetted" serve >"$work/serve.log" 2>&1 &
+serve_pid=$!
+stoppers+=("kill $serve_pid; wait $serve_pid")
+wait_for "vetted serve" 60 curl -sf "$base/readyz"
+wait_for "bare server" 30 listening "$bare_port"
+
+say "seed: 1,000 vendors with profiles, a master-list of 500, 100 assessments, 21 members"
+api() { # api <token> <method> <path> [body]
+	local args=(-sf -X "$2" -H "Authorization: Bearer $1" -H 'Content-Type: application/json')
+	[ $# -lt 4 ] || args+=(-d "$4")
+	curl "${args[@]}" "$base$3"
+}
+admin=$("$work/vetted" token --email admin@read.test --admin --ttl 2h)
+owner=$("$work/vetted" token --email owner@read.test --ttl 2h)
+other=$("$work/vetted" token --email other@read.test --ttl 2h)
+acc=$(api "$admin" POST /accounts '{"account":"Read Bench","users":["owner@read.test"]}' | jq -r .id)
+acc2=$(api "$admin" POST /accounts '{"account":"Read Bench Other","users":["other@read.test"]}' | jq -r .id)
+names() { seq "$1" "$2" | jq -R '{vendor_name: ("Read Vendor " + .), website_url: ("https://vendor" + . + ".example")}' | jq -sc .; }
+api "$owner" POST "/vendor-lists?account-id=$acc&operation=save-vendors" "{\"vendors\":$(names 1 500)}" >"$work/saved1.json"
+api "$other" POST "/vendor-lists?account-id=$acc2&operation=save-vendors" "{\"vendors\":$(names 501 1000)}" >"$work/saved2.json"
+list=$(jq -r .list.id "$work/saved1.json")
+jq -r '.added[].vendor_id' "$work/saved1.json" "$work/saved2.json" >"$work/ids"
+[ "$(wc -l <"$work/ids")" = 1000 ] || { echo "seeding gave $(wc -l <"$work/ids") vendors, not 1000" >&2; exit 1; }
+patch='{"company":{"industry":"Software","company_description":"A vendor for the read benchmark"},"security":{"compliance_certifications":["SOC 2","ISO 27001"]}}'
+export base admin patch
+xargs -P 8 -I{} sh -c 'curl -sf -o /dev/null -X PATCH -H "Authorization: Bearer $admin" -H "Content-Type: application/json" "$base/vendor/{}" -d "$patch"' <"$work/ids"
+head -100 "$work/ids" | xargs -P 8 -I{} sh -c 'curl -sf -o /dev/null -X POST -H "Authorization: Bearer '"$owner"'" -H "Content-Type: application/json" "$base/vendor-assessments?account-id='"$acc"'&vendor-list-id='"$list"'" -d "{\"vendor_id\":\"{}\",\"compliance_approval_status\":\"in-progress\"}"'
+members=$(seq 1 20 | jq -R '{email: ("member" + . + "@read.test"), role: "member"}' | jq -sc .)
+api "$owner" POST "/users?account-id=$acc" "{\"users\":$members}" >/dev/null
+# Saving queued an enrichment of every new vendor; with lookups sent to a
+# closed port they end at once. Wait for the queue to be idle.
+for _ in $(seq 1 300); do
+	n=$(sql "SELECT count(*) FROM outbox WHERE delivered_at IS NULL")
+	[ "$n" = 0 ] && break
+	sleep 0.2
+done
+sleep 2
+[ "$(api "$owner" GET "/vendor-lists?account-id=$acc&vendor-list=master-list" | jq '.vendors | length')" = 500 ] || { echo "the master-list does not hold 500 vendors" >&2; exit 1; }
+[ "$(api "$owner" GET "/vendor-assessments?account-id=$acc&vendor-list-id=$list" | jq '.assessments | length')" = 100 ] || { echo "there are not 100 assessments" >&2; exit 1; }
+
+sed 's|^|/vendor/|' "$work/ids" >"$work/vendor.paths"
+echo "/vendor-lists?account-id=$acc&vendor-list=master-list" >"$work/list.paths"
+echo "/vendor-assessments?account-id=$acc&vendor-list-id=$list" >"$work/assessments.paths"
+echo "/users?account-id=$acc" >"$work/users.paths"
+echo "/" >"$work/bare.paths"
+
+# load <name> <base> <paths>: prints RESULT req/s p50 p99 non-2xx requests socket-errors
+load() {
+	wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --timeout 10s -H "Authorization: Bearer $owner" \
+		-s bench/read.lua "$2" -- "$3" | awk '/^RESULT/ {$1 = ""; print}'
+}
+say "wrk -t$THREADS -c$CONNS -d$DURATION per route ($STORE)"
+printf '%-52s %9s %8s %8s %6s %8s\n' route req/s p50_ms p99_ms ratio non-2xx
+bare_rps=
+run() { # run <label> <base> <paths>
+	local r rps p50 p99 bad n errs
+	r=$(load "$1" "$2" "$3")
+	read -r rps p50 p99 bad n errs <<<"$r"
+	[ -n "$bare_rps" ] || bare_rps=$rps
+	printf '%-52s %9s %8s %8s %6s %8s\n' "$1" "$rps" "$p50" "$p99" \
+		"$(awk -v a="$rps" -v b="$bare_rps" 'BEGIN { printf "%.2f", a / b }')" "$((bad + errs))"
+}
+run "bare net/http JSON (bench/bare)" "http://127.0.0.1:$bare_port" "$work/bare.paths"
+run "GET /vendor/{id} (1,000 random ids)" "$base" "$work/vendor.paths"
+run "GET /vendor-lists?vendor-list=master-list (500)" "$base" "$work/list.paths"
+run "GET /vendor-assessments (100)" "$base" "$work/assessments.paths"
+run "GET /users?account-id= (21 members)" "$base" "$work/users.paths"
+echo "server RSS after the reads: $(rss_mib $serve_pid) MiB (peak $(hwm_mib $serve_pid) MiB)"
+
+if [ -n "${HOLD:-}" ]; then # keep everything up for a look by hand
+	echo "$owner" >"$work/owner.token"
+	say "holding for $HOLD: $base (owner token in $work/owner.token, list $list, account $acc)${db_url:+, $db_url}"
+	sleep "$HOLD"
+fi
+
+if [ "$PROFILE" != 0 ]; then
+	secs=${DURATION%s}
+	say "CPU profile under the load of $PROFILE (${secs}s)"
+	curl -sf -o "$work/cpu.pprof" "http://127.0.0.1:$admin_port/debug/pprof/profile?seconds=$((secs > 2 ? secs - 1 : 1))" &
+	prof=$!
+	load "$PROFILE" "$base" "$work/$PROFILE.paths" >/dev/null
+	wait $prof
+	go tool pprof -top -nodecount=25 "$work/vetted" "$work/cpu.pprof" 2>/dev/null | sed -n '1,35p'
+	echo "-- cumulative"
+	go tool pprof -top -cum -nodecount=40 "$work/vetted" "$work/cpu.pprof" 2>/dev/null | sed -n '6,50p'
+fi
+
+if [ "$WRITES" = 1 ]; then
+	say "writes (apps/api benchmarks, $STORE, -benchtime 10x)"
+	if [ "$STORE" = postgres ]; then
+		(cd apps && VETTED_TEST_STORE=postgres VETTED_TEST_DATABASE_URL=$db_url \
+			go test ./api/ -run '^$' -bench 'SaveVendors500|ImportCSV500' -benchtime 10x -count 1 | grep -E '^Benchmark')
+	else
+		(cd apps && VETTED_TEST_STORE=sqlite go test ./api/ -run '^$' -bench 'SaveVendors500|ImportCSV500' -benchtime 10x -count 1 | grep -E '^Benchmark')
+	fi
+fi
+
+if [ "$BIG" = 1 ]; then
+	say "GET /vendors/all with 100,000 directory vendors"
+	if [ "$STORE" = postgres ]; then
+		sql "INSERT INTO vendors (id, name, website_url, domain, created_at)
+			SELECT gen_random_uuid(), 'Big Vendor ' || g, 'https://big' || g || '.example', 'big' || g || '.example', now()
+			FROM generate_series(1, 99000) g"
+	else
+		sql "WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < 99000)
+			INSERT INTO vendors (id, name, name_key, website_url, domain, created_at)
+			SELECT lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-a' || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))),
+				'Big Vendor ' || n, 'big vendor ' || n, 'https://big' || n || '.example', 'big' || n || '.example',
+				(SELECT created_at FROM vendors LIMIT 1)
+			FROM g"
+	fi
+	echo "directory vendors: $(sql "SELECT count(*) FROM vendors")"
+	# A fresh server, so that its RSS tells what the directory reads cost.
+	kill $serve_pid && wait $serve_pid || true
+	"$work/vetted" serve >>"$work/serve.log" 2>&1 &
+	serve_pid=$!
+	stoppers+=("kill $serve_pid; wait $serve_pid")
+	wait_for "vetted serve" 60 curl -sf "$base/readyz"
+	rss_before=$(rss_mib $serve_pid)
+	t0=$(ms)
+	curl -sf -o "$work/all.json" -H "Authorization: Bearer $owner" "$base/vendors/all"
+	t1=$(ms)
+	echo "GET /vendors/all (whole, $(jq '.vendors | length' "$work/all.json") vendors, $(($(stat -c %s "$work/all.json") / 1024)) KiB): $((t1 - t0)) ms"
+	t0=$(ms)
+	pages=0 total=0 cursor=
+	while :; do
+		curl -sf -o "$work/page.json" -H "Authorization: Bearer $owner" "$base/vendors/all?limit=1000${cursor:+&cursor=$cursor}"
+		pages=$((pages + 1)) total=$((total + $(jq '.vendors | length' "$work/page.json")))
+		cursor=$(jq -r '.next_cursor // empty' "$work/page.json")
+		[ -n "$cursor" ] || break
+	done
+	t1=$(ms)
+	echo "GET /vendors/all?limit=1000 (every page: $pages pages, $total vendors): $((t1 - t0)) ms"
+	t0=$(ms)
+	curl -sf -o /dev/null -H "Authorization: Bearer $owner" "$base/vendors/all?limit=100"
+	t1=$(ms)
+	echo "GET /vendors/all?limit=100 (first page): $((t1 - t0)) ms"
+	echo "server RSS (restarted for this part): $rss_before MiB before, $(rss_mib $serve_pid) MiB after, peak $(hwm_mib $serve_pid) MiB"
+fi
+say "load after: $(uptime | sed 's/.*load average/load average/')"
