@@ -114,6 +114,10 @@ type VendorRepo interface {
 	ListByIDs(ctx context.Context, ids []uuid.UUID) ([]vendor.Vendor, error)
 	// List returns every entry ordered by name.
 	List(ctx context.Context) ([]vendor.Vendor, error)
+	// Page returns at most limit entries whose names sort after the name
+	// after ("" for the first page), ordered by name in byte order (names
+	// are unique, so a name is a cursor that no insert can disturb).
+	Page(ctx context.Context, after vendor.Name, limit int) ([]vendor.Vendor, error)
 	// Ensure inserts the entries whose names are not in the directory yet and
 	// returns the stored entry for every input, in input order. An existing
 	// entry keeps its id; if it has no website and the input has one, the

@@ -16,6 +16,7 @@ package auth
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 	"github.com/lestrrat-go/jwx/v3/jws"
 	"github.com/lestrrat-go/jwx/v3/jwt"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/memo"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -59,7 +61,18 @@ type verifier struct {
 	groupsClaim string
 	now         func() time.Time
 	skew        time.Duration
+	// verified remembers the identities of tokens verified lately, by the
+	// token itself, until VerifiedTTL or the token's expiry, whichever
+	// comes first: parsing and checking a JWT is the costliest step of a
+	// read, and a client sends the same token again and again.
+	verified *memo.Map[string, ports.Identity]
 }
+
+// VerifiedTTL is how long a verified token is taken at its word without
+// being verified again (never past its expiry). JWKS forgets them all
+// whenever it fetches the key set again, so a key withdrawn by the provider
+// stops its tokens as soon as the new set is read.
+const VerifiedTTL = time.Minute
 
 // unauth builds an error wrapping core.ErrUnauthenticated.
 func unauth(format string, args ...any) error {
@@ -74,6 +87,11 @@ func (v *verifier) verify(ctx context.Context, token string) (ports.Identity, er
 	}
 	if len(token) > maxTokenLen || strings.Count(token, ".") != 2 {
 		return ports.Identity{}, unauth("malformed token")
+	}
+	now := v.now()
+	if id, ok := v.verified.Get(token, now); ok {
+		id.Groups = slices.Clone(id.Groups)
+		return id, nil
 	}
 	msg, err := jws.ParseString(token)
 	if err != nil || len(msg.Signatures()) != 1 {
@@ -108,7 +126,18 @@ func (v *verifier) verify(ctx context.Context, token string) (ports.Identity, er
 	if err != nil {
 		return ports.Identity{}, unauth("%s", reason(err))
 	}
-	return v.identity(tok)
+	id, err := v.identity(tok)
+	if err != nil {
+		return id, err
+	}
+	until := now.Add(VerifiedTTL)
+	if exp, ok := tok.Expiration(); ok && exp.Before(until) {
+		until = exp
+	}
+	kept := id
+	kept.Groups = slices.Clone(id.Groups)
+	v.verified.Put(token, kept, until, now)
+	return id, nil
 }
 
 func (v *verifier) allowed(alg jwa.SignatureAlgorithm) bool {

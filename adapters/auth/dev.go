@@ -8,6 +8,7 @@ import (
 
 	"github.com/lestrrat-go/jwx/v3/jwa"
 	"github.com/lestrrat-go/jwx/v3/jwt"
+	"github.com/vetted-dev/vetted/core/memo"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -63,7 +64,8 @@ func NewDev(secret []byte, opts DevOptions) (*Dev, error) {
 	}
 	d := &Dev{secret: append([]byte(nil), secret...), opts: opts}
 	d.v = verifier{
-		algs: []jwa.SignatureAlgorithm{jwa.HS256()},
+		verified: &memo.Map[string, ports.Identity]{},
+		algs:     []jwa.SignatureAlgorithm{jwa.HS256()},
 		key: func(context.Context, jwa.SignatureAlgorithm, string) (any, error) {
 			return d.secret, nil
 		},

@@ -242,3 +242,33 @@ func TestDevSubject(t *testing.T) {
 		t.Error("two e-mails share a subject")
 	}
 }
+
+// TestVerifiedTokenExpires: a token verified once is remembered, yet it is
+// refused once it expires (VerifiedTTL never outlives exp), and a token
+// remembered for VerifiedTTL is verified again after it.
+func TestVerifiedTokenExpires(t *testing.T) {
+	now := time.Now()
+	clock := func() time.Time { return now }
+	d, err := auth.NewDev(devSecret, auth.DevOptions{Now: clock, Skew: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	short, err := d.Mint(auth.Claims{Subject: "u-1", Email: "ann@example.com", TTL: 10 * time.Second, Groups: []string{"Admins"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		id, err := d.Verify(context.Background(), short)
+		if err != nil || id.Subject != "u-1" || len(id.Groups) != 1 {
+			t.Fatalf("fresh token: %+v, %v", id, err)
+		}
+		id.Groups[0] = "changed by a caller"
+	}
+	if id, _ := d.Verify(context.Background(), short); id.Groups[0] != "Admins" {
+		t.Fatalf("a caller's change reached the memory: %v", id.Groups)
+	}
+	now = now.Add(12 * time.Second)
+	if _, err := d.Verify(context.Background(), short); !errors.Is(err, core.ErrUnauthenticated) {
+		t.Fatalf("expired remembered token: err = %v", err)
+	}
+}

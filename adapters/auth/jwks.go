@@ -13,6 +13,7 @@ import (
 
 	"github.com/lestrrat-go/jwx/v3/jwa"
 	"github.com/lestrrat-go/jwx/v3/jwk"
+	"github.com/vetted-dev/vetted/core/memo"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -99,6 +100,7 @@ func NewJWKS(ctx context.Context, cfg Config) (*JWKS, error) {
 	}
 	j := &JWKS{cfg: cfg}
 	j.v = verifier{
+		verified:    &memo.Map[string, ports.Identity]{},
 		algs:        []jwa.SignatureAlgorithm{jwa.RS256(), jwa.ES256()},
 		key:         j.lookup,
 		issuer:      cfg.Issuer,
@@ -201,6 +203,8 @@ func (j *JWKS) refresh(ctx context.Context, seen time.Time) error {
 		return err
 	}
 	j.set, j.fetchedAt = set, now
+	// A key may have left the set: what was verified with it is forgotten.
+	j.v.verified.Clear()
 	return nil
 }
 

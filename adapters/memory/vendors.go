@@ -72,6 +72,20 @@ func (r vendors) List(context.Context) ([]vendor.Vendor, error) {
 	return out, nil
 }
 
+func (r vendors) Page(_ context.Context, after vendor.Name, limit int) ([]vendor.Vendor, error) {
+	if err := r.readable(); err != nil {
+		return nil, err
+	}
+	out := make([]vendor.Vendor, 0, min(limit, len(r.d.vendors)))
+	for id := range r.d.vendors {
+		if v, _ := r.vendor(id); v.Name > after {
+			out = append(out, v)
+		}
+	}
+	slices.SortFunc(out, func(a, b vendor.Vendor) int { return cmp.Compare(a.Name, b.Name) })
+	return out[:min(limit, len(out))], nil
+}
+
 func byVendorName(a, b vendor.Name) int {
 	return cmp.Or(cmp.Compare(a.Key(), b.Key()), cmp.Compare(a, b))
 }

@@ -16,6 +16,12 @@ const collateC = ` COLLATE "C"`
 // byName sorts a text column by name.
 func byName(column string) string { return column + collateC }
 
+// statusesOf is the JSON array of the distinct "status" values of a jsonb
+// object of objects; [] for NULL or an empty object.
+func statusesOf(column string) string {
+	return "(SELECT coalesce(jsonb_agg(DISTINCT s.value->>'status'), '[]'::jsonb) FROM jsonb_each(" + column + ") AS s)"
+}
+
 // lowerKey is the expression of the unique indexes on names and e-mails
 // that compare case-insensitively.
 func lowerKey(column string) string { return "lower(" + column + ")" }

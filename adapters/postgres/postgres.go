@@ -7,7 +7,10 @@
 // rows (bun models and their converters) are shared with the SQLite store in
 // adapters/internal/dbrow; the SQL is this package's own.
 //
-// Units of work run at READ COMMITTED. Where a rule spans rows (the last
+// Units of work run at READ COMMITTED. Reads (View) run on a pool of their
+// own whose sessions are read-only (default_transaction_read_only), with no
+// transaction around them: at READ COMMITTED each statement sees its own
+// snapshot anyway, so BEGIN and COMMIT only cost two round trips. Where a rule spans rows (the last
 // owner of an account), the core serialises on a row lock (Accounts.Lock).
 // Serialization failures and deadlocks are retried a few times with jitter.
 package postgres
@@ -17,6 +20,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"runtime"
 	"time"
@@ -33,6 +37,7 @@ import (
 // concurrent use; build one per process with Open and Close it at exit.
 type Store struct {
 	db          *bun.DB
+	reader      *bun.DB // read-only sessions, for View
 	maxAttempts int
 }
 
@@ -48,7 +53,8 @@ type config struct {
 	hooks        []bun.QueryHook
 }
 
-// WithMaxOpenConns bounds the connection pool (default 4 x GOMAXPROCS).
+// WithMaxOpenConns bounds each connection pool, the one of units of work and
+// the one of reads (default 4 x GOMAXPROCS each).
 func WithMaxOpenConns(n int) Option { return func(c *config) { c.maxOpenConns = n } }
 
 // WithTxAttempts sets how many times InTx runs a unit of work that failed on
@@ -75,6 +81,25 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 		cfg.maxAttempts = 1
 	}
 	connector := pgdriver.NewConnector(pgdriver.WithDSN(url), pgdriver.WithApplicationName(cfg.appName))
+	db := newDB(connector, cfg)
+	// The read pool's sessions refuse writes, so a View cannot write by
+	// mistake, and its reads need no transaction.
+	params := maps.Clone(connector.Config().ConnParams)
+	if params == nil {
+		params = map[string]any{}
+	}
+	params["default_transaction_read_only"] = "on"
+	reader := newDB(pgdriver.NewConnector(pgdriver.WithDSN(url), pgdriver.WithApplicationName(cfg.appName),
+		pgdriver.WithConnParams(params)), cfg)
+	s := &Store{db: db, reader: reader, maxAttempts: cfg.maxAttempts}
+	if err := s.Ping(ctx); err != nil {
+		_ = s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func newDB(connector *pgdriver.Connector, cfg config) *bun.DB {
 	sqldb := sql.OpenDB(connector)
 	sqldb.SetMaxOpenConns(cfg.maxOpenConns)
 	sqldb.SetMaxIdleConns(cfg.maxOpenConns)
@@ -83,19 +108,14 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 	for _, h := range cfg.hooks {
 		db = db.WithQueryHook(h)
 	}
-	s := &Store{db: db, maxAttempts: cfg.maxAttempts}
-	if err := s.Ping(ctx); err != nil {
-		_ = db.Close()
-		return nil, err
-	}
-	return s, nil
+	return db
 }
 
 // SQLDB is the connection pool, for its statistics (the go_sql_* metrics).
 func (s *Store) SQLDB() *sql.DB { return s.db.DB }
 
 // Close closes the connection pool.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error { return errors.Join(s.db.Close(), s.reader.Close()) }
 
 // Ping checks that the database answers.
 func (s *Store) Ping(ctx context.Context) error {
@@ -115,17 +135,22 @@ func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, tx ports.
 	return s.run(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted}, fn)
 }
 
-// View runs fn in a read-only transaction, so all its reads see one
-// consistent snapshot per statement and nothing can be written by mistake.
+// View runs fn's reads on the read-only pool, each statement on its own
+// snapshot as at READ COMMITTED, with no transaction around them; a write
+// fails. Nothing is retried: reads meet no serialization failure.
 func (s *Store) View(ctx context.Context, fn func(ctx context.Context, tx ports.Tx) error) error {
-	return s.run(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted, ReadOnly: true}, fn)
+	err := fn(ctx, &tx{b: bunrepo.Base{DB: s.reader, Translate: translate, ByName: byName, StatusesOf: statusesOf}, readOnly: true})
+	if err != nil && unavailable(err) && !errors.Is(err, core.ErrUnavailable) {
+		return errUnavailable(err)
+	}
+	return err
 }
 
 func (s *Store) run(ctx context.Context, opts *sql.TxOptions, fn func(ctx context.Context, tx ports.Tx) error) error {
 	var err error
 	for attempt := 1; ; attempt++ {
 		err = s.db.RunInTx(ctx, opts, func(ctx context.Context, btx bun.Tx) error {
-			b := bunrepo.Base{DB: btx, Translate: translate, ByName: byName}
+			b := bunrepo.Base{DB: btx, Translate: translate, ByName: byName, StatusesOf: statusesOf}
 			return fn(ctx, &tx{b: b, readOnly: opts.ReadOnly})
 		})
 		if err == nil || attempt >= s.maxAttempts || !retryable(err) {

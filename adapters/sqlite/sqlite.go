@@ -175,7 +175,7 @@ func (s *Store) run(ctx context.Context, db *bun.DB, opts *sql.TxOptions, fn fun
 			_ = btx.Rollback()
 		}
 	}()
-	if err := fn(ctx, &tx{b: bunrepo.Base{DB: btx, Translate: translate, ByName: byName}}); err != nil {
+	if err := fn(ctx, &tx{b: bunrepo.Base{DB: btx, Translate: translate, ByName: byName, StatusesOf: statusesOf}}); err != nil {
 		return err
 	}
 	if err := btx.Commit(); err != nil {
@@ -193,6 +193,12 @@ var _ ports.Tx = (*tx)(nil)
 // byName sorts a text column by name: SQLite's default collation, BINARY,
 // compares bytes, which is the byte order Vetted sorts names in.
 func byName(column string) string { return column }
+
+// statusesOf is the JSON array of the distinct "status" values of a JSON
+// object of objects; [] for NULL or an empty object.
+func statusesOf(column string) string {
+	return "(SELECT json_group_array(DISTINCT json_extract(s.value, '$.status')) FROM json_each(" + column + ") AS s)"
+}
 
 // emailKey is the column itself: e-mails are stored lower-case, folded in Go.
 func emailKey(column string) string { return column }

@@ -21,7 +21,9 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/rs/cors"
 	"github.com/vetted-dev/vetted/apps/obs"
+	"github.com/vetted-dev/vetted/core/memo"
 	"github.com/vetted-dev/vetted/core/service"
+	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -39,7 +41,8 @@ type Options struct {
 	BlobsPath string
 	// Ready reports dependencies for /readyz besides the store (e.g. Redis).
 	Ready []func(context.Context) error
-	// RateLimit is requests per second per caller (0 = 20); Burst defaults to 5x.
+	// RateLimit is requests per second per caller (0 = 100, negative = no
+	// limit); Burst is how many may come at once (0 = twice RateLimit).
 	RateLimit float64
 	Burst     int
 	// CORSOrigins are the browser origins allowed to call the API
@@ -61,6 +64,7 @@ type Server struct {
 	handler http.Handler
 	limiter *limiter
 	log     *slog.Logger
+	views   memo.Map[*vendor.Profile, []byte] // see encodedView
 }
 
 // New builds the HTTP app over the service.
@@ -72,10 +76,10 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 		opts.BlobsPath = "/blobs/"
 	}
 	if opts.RateLimit == 0 {
-		opts.RateLimit = 20
+		opts.RateLimit = 100
 	}
 	if opts.Burst == 0 {
-		opts.Burst = int(opts.RateLimit * 5)
+		opts.Burst = max(1, int(opts.RateLimit*2))
 	}
 	r := chi.NewMux()
 	s := &Server{svc: svc, opts: opts, router: r, limiter: newLimiter(opts.RateLimit, opts.Burst), log: opts.Logger}

@@ -1,13 +1,20 @@
 package api
 
 import (
+	"bufio"
+	"cmp"
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"io"
 	"net/http"
+	"reflect"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/vetted-dev/vetted/apps/obs"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/service"
@@ -47,6 +54,38 @@ type VendorViewJSON struct {
 	Enrichment          map[string]SectionStatusJSON `json:"enrichment" doc:"Per section: basic, additional, maturity, security, privacy, logo, scores"`
 	LatestGRCAssessment *vendor.GRCAssessment        `json:"latest_grc_assessment,omitempty"`
 	UpdatedAt           *time.Time                   `json:"updated_at,omitempty"`
+
+	raw []byte // this view as JSON, when already encoded
+}
+
+// MarshalJSON writes the view, or the JSON it was encoded to before.
+func (v VendorViewJSON) MarshalJSON() ([]byte, error) {
+	if v.raw != nil {
+		return v.raw, nil
+	}
+	type fields VendorViewJSON // the same fields, without this method
+	return json.Marshal(fields(v))
+}
+
+// encodedView is the JSON of a vendor view the service remembers (see
+// service.DirectoryTTL): GET /vendor answers it as it is while the service
+// serves the same profile, so the hot read encodes each view once. It is
+// keyed by the profile the service returned, which it never modifies; a
+// new read of the view is a new profile.
+func (s *Server) encodedView(view service.VendorView) VendorViewJSON {
+	if view.Profile == nil {
+		return vendorViewJSON(view)
+	}
+	now := time.Now()
+	if raw, ok := s.views.Get(view.Profile, now); ok {
+		return VendorViewJSON{raw: raw}
+	}
+	out := vendorViewJSON(view)
+	if raw, err := out.MarshalJSON(); err == nil {
+		s.views.Put(view.Profile, raw, now.Add(service.DirectoryTTL), now)
+		out.raw = raw
+	}
+	return out
 }
 
 // SecurityInstanceJSON is a finding or signal about a vendor.
@@ -196,10 +235,76 @@ type vendorRefIn struct {
 	VendorPath
 }
 
-type vendorsOut struct {
-	Body struct {
-		Vendors []VendorJSON `json:"vendors"`
+// VendorsOutBody is the answer of GET /vendors/all.
+type VendorsOutBody struct {
+	Vendors    []VendorJSON `json:"vendors"`
+	NextCursor string       `json:"next_cursor,omitempty" doc:"When more vendors follow this page: the cursor of the next one"`
+}
+
+// streamPage is how many vendors the whole directory is read by at a time.
+const streamPage = 2000
+
+func vendorsJSON(vs []vendor.Vendor) []VendorJSON {
+	out := make([]VendorJSON, 0, len(vs))
+	for _, v := range vs {
+		out = append(out, vendorJSON(v))
 	}
+	return out
+}
+
+// streamVendors writes the whole directory as VendorsOutBody, starting from
+// its first page, reading the rest a page at a time: the memory it takes
+// is a page's, whatever the size of the directory. A store that fails once
+// the answer has begun aborts the connection, so that the client sees a
+// truncated answer, never a short list that looks whole.
+func (s *Server) streamVendors(ctx context.Context, w io.Writer, page []vendor.Vendor, more bool) {
+	bw := bufio.NewWriterSize(w, 32<<10)
+	enc := json.NewEncoder(bw)
+	_, _ = bw.WriteString(`{"vendors":[`)
+	for n := 0; ; {
+		for _, v := range page {
+			if n > 0 {
+				_ = bw.WriteByte(',')
+			}
+			n++
+			_ = enc.Encode(vendorJSON(v)) // its trailing newline is JSON whitespace
+		}
+		if !more {
+			break
+		}
+		var err error
+		if page, more, err = s.svc.VendorsPage(ctx, actor(ctx), page[len(page)-1].Name.String(), streamPage); err != nil {
+			obs.Logger(ctx).ErrorContext(ctx, "GET /vendors/all: the directory could not be read to the end; answer aborted", "error", err)
+			panic(http.ErrAbortHandler)
+		}
+	}
+	_, _ = bw.WriteString("]}\n")
+	_ = bw.Flush()
+}
+
+// vendorsPageIn pages GET /vendors/all. Without limit and cursor the answer
+// is the whole directory, as the contract has it; with either, a page of
+// the directory by name, walked with next_cursor.
+type vendorsPageIn struct {
+	Limit  int    `query:"limit" minimum:"1" maximum:"10000" doc:"At most this many vendors, by name, with next_cursor when more follow (1000 when only cursor is given). Without limit and cursor: the whole directory"`
+	Cursor string `query:"cursor" maxLength:"1024" doc:"The next_cursor of the page before"`
+}
+
+// defaultVendorPage is the page size of a cursor given without a limit.
+const defaultVendorPage = 1000
+
+// A cursor is the last name of the page before, base64url-encoded: opaque
+// to clients, and stable whatever is added to the directory meanwhile.
+func encodeCursor(last vendor.Name) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(last))
+}
+
+func decodeCursor(c string) (string, error) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil || len(b) == 0 || !utf8.Valid(b) {
+		return "", core.Invalid("cursor", "is not a cursor this service gave")
+	}
+	return string(b), nil
 }
 
 type vendorViewOut struct{ Body VendorViewJSON }
@@ -287,18 +392,42 @@ type incidentOut struct{ Body IncidentJSON }
 func (s *Server) registerVendors() {
 	tags := []string{"Vendors"}
 	huma.Register(s.api, huma.Operation{OperationID: "list-vendors", Method: http.MethodGet, Path: "/vendors/all", Tags: tags,
-		Summary: "List the whole vendor directory", Security: secured, Errors: directoryErrors},
-		func(ctx context.Context, _ *struct{}) (*vendorsOut, error) {
-			vs, err := s.svc.ListVendors(ctx, actor(ctx))
+		Summary: "List the whole vendor directory", Security: secured, Errors: directoryErrors,
+		Description: "Without limit and cursor: the whole directory, written as it is read, a page at a time " +
+			"(each vendor once, by name; a vendor added meanwhile may be left out). With limit or cursor: one page, " +
+			"with next_cursor when more follow.",
+		Responses: map[string]*huma.Response{"200": {Description: "OK", Content: map[string]*huma.MediaType{
+			"application/json": {Schema: s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[VendorsOutBody](), true, "")}}}}},
+		func(ctx context.Context, in *vendorsPageIn) (*huma.StreamResponse, error) {
+			after, limit := "", cmp.Or(in.Limit, defaultVendorPage)
+			if in.Cursor != "" {
+				var err error
+				if after, err = decodeCursor(in.Cursor); err != nil {
+					return nil, problem(ctx, err)
+				}
+			}
+			whole := in.Limit == 0 && in.Cursor == ""
+			if whole {
+				limit = streamPage
+			}
+			// The first page is read before anything is written, so that a
+			// store that does not answer still gets its problem answer.
+			vs, more, err := s.svc.VendorsPage(ctx, actor(ctx), after, limit)
 			if err != nil {
 				return nil, problem(ctx, err)
 			}
-			out := &vendorsOut{}
-			out.Body.Vendors = make([]VendorJSON, 0, len(vs))
-			for _, v := range vs {
-				out.Body.Vendors = append(out.Body.Vendors, vendorJSON(v))
-			}
-			return out, nil
+			return &huma.StreamResponse{Body: func(hctx huma.Context) {
+				hctx.SetHeader("Content-Type", "application/json")
+				if !whole {
+					body := VendorsOutBody{Vendors: vendorsJSON(vs)}
+					if more {
+						body.NextCursor = encodeCursor(vs[len(vs)-1].Name)
+					}
+					_ = json.NewEncoder(hctx.BodyWriter()).Encode(body)
+					return
+				}
+				s.streamVendors(ctx, hctx.BodyWriter(), vs, more)
+			}}, nil
 		})
 	huma.Register(s.api, huma.Operation{OperationID: "get-vendor", Method: http.MethodGet, Path: "/vendor/{id_or_name}", Tags: tags,
 		Summary: "A vendor with its profile groups (empty groups for a custom vendor)", Security: secured, Errors: directoryErrors},
@@ -307,7 +436,7 @@ func (s *Server) registerVendors() {
 			if err != nil {
 				return nil, problem(ctx, err)
 			}
-			return &vendorViewOut{Body: vendorViewJSON(view)}, nil
+			return &vendorViewOut{Body: s.encodedView(view)}, nil
 		})
 	huma.Register(s.api, huma.Operation{OperationID: "get-vendor-security-instances", Method: http.MethodGet, Path: "/vendor/{id_or_name}/security-instances",
 		Tags: tags, Summary: "A vendor's security findings and signals", Security: secured, Errors: directoryErrors},

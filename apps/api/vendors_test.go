@@ -3,6 +3,8 @@ package api_test
 import (
 	"io"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -430,4 +432,98 @@ func TestVendorAdminRoutes(t *testing.T) {
 	for _, c := range cases {
 		apitest.Must(t, env.Do(t, c.method, c.path, o.admin, c.body), c.ok)
 	}
+}
+
+// TestVendorReadAfterWrite: GET /vendor may be served from memory
+// (service.DirectoryTTL), yet a change made through this process shows in
+// the next read, by id and by name: a PATCH, a DELETE, an enrichment run.
+func TestVendorReadAfterWrite(t *testing.T) {
+	t.Parallel()
+	o := newOrg(t)
+	env := o.env
+	id := o.vendor["Slack"]
+	industry := func(ref string) any {
+		v := apitest.Must(t, env.Do(t, "GET", "/vendor/"+ref, o.owner, nil), 200).Map(t)
+		return v["company"].(map[string]any)["industry"]
+	}
+	for _, want := range []string{"Chat", "Collaboration"} {
+		industry(id)
+		industry("Slack")
+		apitest.Must(t, env.Do(t, "PATCH", "/vendor/Slack", o.admin, map[string]any{"company": map[string]any{"industry": want}}), 200)
+		if got, byName := industry(id), industry("Slack"); got != want || byName != want {
+			t.Fatalf("after PATCH industry=%s: by id %v, by name %v", want, got, byName)
+		}
+	}
+	apitest.Must(t, env.Do(t, "DELETE", "/vendor/Slack", o.admin, nil), 200)
+	if got := industry(id); got != "" {
+		t.Fatalf("after DELETE: industry %v, want none", got)
+	}
+	description := func() any {
+		v := apitest.Must(t, env.Do(t, "GET", "/vendor/Slack", o.owner, nil), 200).Map(t)
+		return v["company"].(map[string]any)["company_description"]
+	}
+	if got := description(); got != "" {
+		t.Fatalf("before enrichment: description %v", got)
+	}
+	run := apitest.Must(t, env.Do(t, "POST", "/vendor/enrich", o.admin, map[string]any{"vendors": []string{"Slack"}}), 202).Map(t)
+	env.Drain(t)
+	if r := apitest.Must(t, env.Do(t, "GET", "/vendor/enrich/"+run["run_id"].(string), o.admin, nil), 200).Map(t); r["status"] != "done" {
+		t.Fatalf("run = %v", r)
+	}
+	if got := description(); got != "Enriched Slack" {
+		t.Fatalf("after enrichment: description %v, want the enricher's", got)
+	}
+}
+
+// TestVendorsAllPaged: without limit and cursor GET /vendors/all is the
+// whole directory; with limit it is walked a page at a time by next_cursor,
+// in the same order, each vendor once, with no cursor on the last page.
+func TestVendorsAllPaged(t *testing.T) {
+	t.Parallel()
+	o := newOrg(t)
+	env := o.env
+	env.SaveVendors(t, o.owner, o.acct, "Slack", "Zoom", "Figma", "asana", "Notion", "Box", "Miro")
+	names := func(body map[string]any) []string {
+		var out []string
+		for _, v := range body["vendors"].([]any) {
+			out = append(out, v.(map[string]any)["name"].(string))
+		}
+		return out
+	}
+	whole := apitest.Must(t, env.Do(t, "GET", "/vendors/all", o.owner, nil), 200).Map(t)
+	if _, ok := whole["next_cursor"]; ok {
+		t.Fatalf("the whole directory has a next_cursor: %v", whole)
+	}
+	var paged []string
+	path := "/vendors/all?limit=3"
+	for pages := 1; ; pages++ {
+		if pages > 10 {
+			t.Fatal("the pages never end")
+		}
+		body := apitest.Must(t, env.Do(t, "GET", path, o.owner, nil), 200).Map(t)
+		got := names(body)
+		if len(got) > 3 {
+			t.Fatalf("a page of %d vendors, limit 3", len(got))
+		}
+		paged = append(paged, got...)
+		next, ok := body["next_cursor"].(string)
+		if !ok {
+			break
+		}
+		path = "/vendors/all?limit=3&cursor=" + url.QueryEscape(next)
+	}
+	want := names(whole)
+	slices.Sort(want) // pages are in byte order of names
+	if strings.Join(paged, ",") != strings.Join(want, ",") || len(want) < 7 {
+		t.Fatalf("pages gave %v, want %v", paged, want)
+	}
+	// A cursor alone gives a page of the default size.
+	first := apitest.Must(t, env.Do(t, "GET", "/vendors/all?limit=1", o.owner, nil), 200).Map(t)
+	rest := apitest.Must(t, env.Do(t, "GET", "/vendors/all?cursor="+url.QueryEscape(first["next_cursor"].(string)), o.owner, nil), 200).Map(t)
+	if n := len(names(rest)); n != len(want)-1 {
+		t.Fatalf("after the first vendor, a cursor alone gave %d vendors, want %d", n, len(want)-1)
+	}
+	mustProblem(t, env.Do(t, "GET", "/vendors/all?cursor=not%20a%20cursor!", o.owner, nil), 422, "query.cursor")
+	mustProblem(t, env.Do(t, "GET", "/vendors/all?limit=0", o.owner, nil), 422, "limit")
+	mustProblem(t, env.Do(t, "GET", "/vendors/all?limit=10001", o.owner, nil), 422, "limit")
 }

@@ -135,7 +135,7 @@ func Build(ctx context.Context, cfg Config, ov Overrides) (*App, error) {
 	a.Relay = rl
 	a.Metrics.WatchOutbox(a.Store, clock)
 	opts := api.Options{Verifier: verifier, Blobs: blobHandler, BlobsPath: localblob.MountPath, RateLimit: cfg.RateLimit,
-		CORSOrigins: cfg.CORSOrigins, Logger: a.log, Metrics: a.Metrics}
+		Burst: cfg.RateBurst, CORSOrigins: cfg.CORSOrigins, Logger: a.log, Metrics: a.Metrics}
 	if ready != nil {
 		opts.Ready = append(opts.Ready, ready)
 	}

@@ -73,7 +73,11 @@ type Config struct {
 	// (VETTED_CORS_ORIGINS, comma-separated; "*" for any; empty for none).
 	CORSOrigins []string
 
+	// RateLimit is requests per second per caller (VETTED_RATE_LIMIT, 100;
+	// negative: off) and RateBurst how many may come at once
+	// (VETTED_RATE_BURST, 200).
 	RateLimit         float64
+	RateBurst         int
 	WorkerConcurrency int
 	PollInterval      time.Duration
 	ReenrichInterval  time.Duration
@@ -116,7 +120,8 @@ func FromLookup(lookup func(string) (string, bool)) (Config, error) {
 		SigningKey:        e.raw("VETTED_SIGNING_KEY"),
 		FetchAllowPrivate: e.bool("VETTED_FETCH_ALLOW_PRIVATE", false),
 		IncidentFeedURL:   e.raw("VETTED_INCIDENT_FEED_URL"),
-		RateLimit:         e.float("VETTED_RATE_LIMIT", 20),
+		RateLimit:         e.float("VETTED_RATE_LIMIT", 100),
+		RateBurst:         e.int("VETTED_RATE_BURST", 200, 1),
 		WorkerConcurrency: e.int("VETTED_WORKER_CONCURRENCY", 10, 1),
 		PollInterval:      e.duration("VETTED_POLL_INTERVAL", 15*time.Minute),
 		ReenrichInterval:  e.duration("VETTED_REENRICH_INTERVAL", 24*time.Hour),
@@ -249,7 +254,8 @@ func EnvVars() []EnvVar {
 		{"VETTED_SIGNING_KEY", "generated", "HMAC key of mail links and blob URLs"},
 		{"VETTED_FETCH_ALLOW_PRIVATE", "false", "let enrichment fetch private addresses"},
 		{"VETTED_INCIDENT_FEED_URL", "", "JSON incident feed URL template"},
-		{"VETTED_RATE_LIMIT", "20", "requests per second per caller"},
+		{"VETTED_RATE_LIMIT", "100", "requests per second per caller (negative: no limit)"},
+		{"VETTED_RATE_BURST", "200", "requests a caller may send at once before the rate applies"},
 		{"VETTED_WORKER_CONCURRENCY", "10", "jobs run at once"},
 		{"VETTED_POLL_INTERVAL", "15m", "incident polling period"},
 		{"VETTED_REENRICH_INTERVAL", "24h", "re-enrichment period"},

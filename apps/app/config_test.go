@@ -21,7 +21,8 @@ func TestFromLookupDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.HTTPAddr != "127.0.0.1:8080" || c.PublicURL != "http://127.0.0.1:8080" || c.AdminAddr != "" ||
-		c.LogFormat != "text" || c.LogLevel != slog.LevelInfo || !c.MigrateOnStart || c.PollInterval != 15*time.Minute {
+		c.LogFormat != "text" || c.LogLevel != slog.LevelInfo || !c.MigrateOnStart || c.PollInterval != 15*time.Minute ||
+		c.RateLimit != 100 || c.RateBurst != 200 {
 		t.Fatalf("defaults: %+v", c)
 	}
 	// Secrets left unset are made (and, on SQLite, kept) by Build.
@@ -45,6 +46,8 @@ func TestFromLookupValues(t *testing.T) {
 	}{
 		{"public URL from an all-interfaces address names localhost", map[string]string{"VETTED_HTTP_ADDR": ":19006"},
 			func(c app.Config) bool { return c.PublicURL == "http://localhost:19006" }},
+		{"rate limit and burst", map[string]string{"VETTED_RATE_LIMIT": "5", "VETTED_RATE_BURST": "7"},
+			func(c app.Config) bool { return c.RateLimit == 5 && c.RateBurst == 7 }},
 		{"public URL from 0.0.0.0", map[string]string{"VETTED_HTTP_ADDR": "0.0.0.0:80"},
 			func(c app.Config) bool { return c.PublicURL == "http://localhost:80" }},
 		{"public URL from [::]", map[string]string{"VETTED_HTTP_ADDR": "[::]:8080"},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"strconv"
+	"sync/atomic"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
@@ -12,6 +13,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	semconv "go.opentelemetry.io/otel/semconv/v1.37.0"
+	"go.opentelemetry.io/otel/trace"
 )
 
 const tracerName = "github.com/vetted-dev/vetted/apps/obs"
@@ -59,6 +61,20 @@ func StartTracing(ctx context.Context, component, version string) (func(context.
 		return nil, err
 	}
 	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
-	otel.SetTracerProvider(tp)
+	SetTracerProvider(tp)
 	return tp.Shutdown, nil
 }
+
+var tracing atomic.Bool
+
+// SetTracerProvider installs tp as the global tracer provider and tells
+// Tracing so: what is built afterwards (the API's server spans) traces.
+func SetTracerProvider(tp trace.TracerProvider) {
+	otel.SetTracerProvider(tp)
+	tracing.Store(true)
+}
+
+// Tracing reports whether a tracer provider was installed with
+// SetTracerProvider. Without one, the API leaves out its tracing
+// middleware, whose no-op spans still cost an allocation or two per request.
+func Tracing() bool { return tracing.Load() }

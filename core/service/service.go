@@ -22,6 +22,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/memo"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/signing"
 	"github.com/vetted-dev/vetted/core/vendorlist"
@@ -51,6 +52,8 @@ type Deps struct {
 type Service struct {
 	d   Deps
 	log *slog.Logger
+	ids *memo.Map[string, account.User] // users by token subject, see IdentityTTL
+	dir *directory                      // vendor views, see DirectoryTTL
 }
 
 // New checks the dependencies and returns the service.
@@ -88,7 +91,9 @@ func New(d Deps) (*Service, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Service{d: d, log: log}, nil
+	dir := newDirectory()
+	d.Store = watchedStore{Store: d.Store, dir: dir}
+	return &Service{d: d, log: log, dir: dir, ids: &memo.Map[string, account.User]{Max: maxIdentities}}, nil
 }
 
 // Ready reports whether the store answers.
@@ -141,12 +146,20 @@ func (s *Service) Identify(ctx context.Context, id ports.Identity) (Actor, error
 	actor := func(u account.User) Actor {
 		return Actor{UserID: u.ID, Email: u.Email, Name: u.Name, Verified: u.EmailVerified, PlatformAdmin: id.IsPlatformAdmin()}
 	}
+	current := func(u account.User) bool {
+		return u.Email == email && (u.Name == name || name == "") && (u.EmailVerified || !id.EmailVerified)
+	}
+	now := s.now()
+	if u, ok := s.ids.Get(id.Subject, now); ok && current(u) {
+		return actor(u), nil
+	}
 	var u account.User
 	err = s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 		u, err = tx.Users().GetBySubject(ctx, id.Subject)
 		return err
 	})
-	if err == nil && u.Email == email && (u.Name == name || name == "") && (u.EmailVerified || !id.EmailVerified) {
+	if err == nil && current(u) {
+		s.ids.Put(id.Subject, u, now.Add(IdentityTTL), now)
 		return actor(u), nil
 	}
 	if err != nil && !errors.Is(err, core.ErrNotFound) {
@@ -178,6 +191,7 @@ func (s *Service) Identify(ctx context.Context, id ports.Identity) (Actor, error
 	if err != nil {
 		return Actor{}, err
 	}
+	s.ids.Put(id.Subject, u, now.Add(IdentityTTL), now)
 	return actor(u), nil
 }
 

@@ -55,19 +55,37 @@ func loadView(ctx context.Context, tx ports.Tx, v vendor.Vendor) (VendorView, er
 	return view, nil
 }
 
-// ListVendors returns the whole directory (any authenticated user).
-func (s *Service) ListVendors(ctx context.Context, _ Actor) ([]vendor.Vendor, error) {
+// MaxVendorPage bounds a page of the directory.
+const MaxVendorPage = 10_000
+
+// VendorsPage returns at most limit directory entries (1 to MaxVendorPage)
+// named after the name after (a cursor: "" for the first page), by name in
+// byte order, and whether more follow.
+func (s *Service) VendorsPage(ctx context.Context, _ Actor, after string, limit int) ([]vendor.Vendor, bool, error) {
+	if limit < 1 || limit > MaxVendorPage {
+		return nil, false, core.Invalid("limit", "must be between 1 and %d", MaxVendorPage)
+	}
 	var out []vendor.Vendor
 	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 		var err error
-		out, err = tx.Vendors().List(ctx)
+		out, err = tx.Vendors().Page(ctx, vendor.Name(after), limit+1)
 		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, false, err
+	}
+	more := len(out) > limit
+	return out[:min(limit, len(out))], more, nil
 }
 
 // GetVendor returns an entry with its profile, by UUID or canonical name.
+// It may come from memory (see DirectoryTTL); callers must not modify it.
 func (s *Service) GetVendor(ctx context.Context, _ Actor, idOrName string) (VendorView, error) {
+	now := s.now()
+	if view, ok := s.dir.get(idOrName, now); ok {
+		return view, nil
+	}
+	gen := s.dir.generation()
 	var view VendorView
 	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 		v, err := findVendor(ctx, tx, idOrName)
@@ -77,7 +95,11 @@ func (s *Service) GetVendor(ctx context.Context, _ Actor, idOrName string) (Vend
 		view, err = loadView(ctx, tx, v)
 		return err
 	})
-	return view, err
+	if err != nil {
+		return view, err
+	}
+	s.dir.put(idOrName, view, gen, now)
+	return view, nil
 }
 
 // SecurityInstances returns a vendor's findings and signals.

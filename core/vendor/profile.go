@@ -397,15 +397,22 @@ func NewIncident(in Incident) (Incident, error) {
 // pressing state present (running, queued, failed), else "done". Every
 // store reports list entries through this one rule.
 func EnrichmentStatus(hasProfile bool, secs map[Section]SectionStatus) string {
-	if !hasProfile || len(secs) == 0 {
+	statuses := make([]string, 0, len(secs))
+	for _, s := range secs {
+		statuses = append(statuses, s.Status)
+	}
+	return EnrichmentStatusOf(hasProfile, statuses)
+}
+
+// EnrichmentStatusOf is EnrichmentStatus given only the states of the
+// profile's sections (any order, repeats allowed), as a store can read them
+// without decoding each section's record.
+func EnrichmentStatusOf(hasProfile bool, statuses []string) string {
+	if !hasProfile || len(statuses) == 0 {
 		return ""
 	}
-	seen := map[string]bool{}
-	for _, s := range secs {
-		seen[s.Status] = true
-	}
 	for _, s := range []string{"running", "queued", "failed"} {
-		if seen[s] {
+		if slices.Contains(statuses, s) {
 			return s
 		}
 	}

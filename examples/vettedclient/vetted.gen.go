@@ -1318,7 +1318,9 @@ type VendorViewJSON struct {
 
 // VendorsOutBody defines model for VendorsOutBody.
 type VendorsOutBody struct {
-	Vendors []VendorJSON `json:"vendors"`
+	// NextCursor When more vendors follow this page: the cursor of the next one
+	NextCursor *string      `json:"next_cursor,omitempty"`
+	Vendors    []VendorJSON `json:"vendors"`
 }
 
 // DeleteAccountsParams defines parameters for DeleteAccounts.
@@ -1641,6 +1643,15 @@ type PatchVendorJSONBody map[string]interface{}
 
 // PatchVendorApplicationMergePatchPlusJSONBody defines parameters for PatchVendor.
 type PatchVendorApplicationMergePatchPlusJSONBody map[string]interface{}
+
+// ListVendorsParams defines parameters for ListVendors.
+type ListVendorsParams struct {
+	// Limit At most this many vendors, by name, with next_cursor when more follow (1000 when only cursor is given). Without limit and cursor: the whole directory
+	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The next_cursor of the page before
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
 
 // DeleteAccountsJSONRequestBody defines body for DeleteAccounts for application/json ContentType.
 type DeleteAccountsJSONRequestBody = DeleteAccountsInBody
@@ -2480,8 +2491,10 @@ type ClientInterface interface {
 
 	// ListVendors List the whole vendor directory
 	//
+	// Without limit and cursor: the whole directory, written as it is read, a page at a time (each vendor once, by name; a vendor added meanwhile may be left out). With limit or cursor: one page, with next_cursor when more follow.
+	//
 	// Corresponds with GET /vendors/all (the `ListVendors` operationId).
-	ListVendors(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ListVendors(ctx context.Context, params *ListVendorsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// StartIncidentBackfillWithBody Backfill historical incidents (platform admins); they never alert
 	//
@@ -3374,9 +3387,11 @@ func (c *Client) GetVendorSecurityInstances(ctx context.Context, idOrName string
 
 // ListVendors List the whole vendor directory
 //
+// Without limit and cursor: the whole directory, written as it is read, a page at a time (each vendor once, by name; a vendor added meanwhile may be left out). With limit or cursor: one page, with next_cursor when more follow.
+//
 // Corresponds with GET /vendors/all (the `ListVendors` operationId).
-func (c *Client) ListVendors(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewListVendorsRequest(c.Server)
+func (c *Client) ListVendors(ctx context.Context, params *ListVendorsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListVendorsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -5904,7 +5919,7 @@ func NewGetVendorSecurityInstancesRequest(server string, idOrName string) (*http
 }
 
 // NewListVendorsRequest constructs an http.Request for the ListVendors method
-func NewListVendorsRequest(server string) (*http.Request, error) {
+func NewListVendorsRequest(server string, params *ListVendorsParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -5920,6 +5935,45 @@ func NewListVendorsRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -6433,10 +6487,12 @@ type ClientWithResponsesInterface interface {
 
 	// ListVendorsWithResponse List the whole vendor directory
 	//
+	// Without limit and cursor: the whole directory, written as it is read, a page at a time (each vendor once, by name; a vendor added meanwhile may be left out). With limit or cursor: one page, with next_cursor when more follow.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /vendors/all (the `ListVendors` operationId).
-	ListVendorsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListVendorsResponse, error)
+	ListVendorsWithResponse(ctx context.Context, params *ListVendorsParams, reqEditors ...RequestEditorFn) (*ListVendorsResponse, error)
 
 	// StartIncidentBackfillWithBodyWithResponse Backfill historical incidents (platform admins); they never alert
 	//
@@ -11008,11 +11064,13 @@ func (c *ClientWithResponses) GetVendorSecurityInstancesWithResponse(ctx context
 
 // ListVendorsWithResponse List the whole vendor directory
 //
+// Without limit and cursor: the whole directory, written as it is read, a page at a time (each vendor once, by name; a vendor added meanwhile may be left out). With limit or cursor: one page, with next_cursor when more follow.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /vendors/all (the `ListVendors` operationId).
-func (c *ClientWithResponses) ListVendorsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListVendorsResponse, error) {
-	rsp, err := c.ListVendors(ctx, reqEditors...)
+func (c *ClientWithResponses) ListVendorsWithResponse(ctx context.Context, params *ListVendorsParams, reqEditors ...RequestEditorFn) (*ListVendorsResponse, error) {
+	rsp, err := c.ListVendors(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}

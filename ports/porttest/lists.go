@@ -143,6 +143,31 @@ var listCases = []testCase{
 		equal(t, "product vendor", z.Products[0].VendorID, vs[0].ID)
 		equal(t, "no products", len(es[0].Products), 0)
 	}},
+	{"Entries report the enrichment state of the profile's sections", func(t *testing.T, f *fixture) {
+		a := f.org("Acme Org")
+		l := f.list(a.ID, vendorlist.MasterList)
+		vs := f.vendors("Custom", "Done", "Failed", "Queued", "Running", "Empty")
+		f.onList(l.ID, vs...)
+		sections := map[string]map[vendor.Section]string{
+			"Done":    {vendor.SectionBasic: "done", vendor.SectionSecurity: "skipped"},
+			"Failed":  {vendor.SectionBasic: "done", vendor.SectionSecurity: "failed"},
+			"Queued":  {vendor.SectionBasic: "failed", vendor.SectionSecurity: "queued", vendor.SectionPrivacy: "done"},
+			"Running": {vendor.SectionBasic: "queued", vendor.SectionSecurity: "running", vendor.SectionPrivacy: "failed"},
+			"Empty":   {},
+		}
+		for _, v := range vs[1:] {
+			p := f.newProfile(v.ID)
+			clear(p.Enrichment)
+			for sec, st := range sections[v.Name.String()] {
+				p.Enrichment[sec] = vendor.SectionStatus{Status: st, UpdatedAt: f.now, Source: "web", Error: "an error text"}
+			}
+			f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Profiles().Save(ctx, p) })
+		}
+		want := map[string]string{"Custom": "", "Done": "done", "Failed": "failed", "Queued": "queued", "Running": "running", "Empty": ""}
+		for _, e := range entries(f, l.ID) {
+			equal(t, "enrichment status of "+e.VendorName, e.EnrichmentStatus, want[e.VendorName])
+		}
+	}},
 	{"AddEntries leaves vendors already on the list as they are", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
 		l := f.list(a.ID, vendorlist.MasterList)

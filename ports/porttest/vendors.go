@@ -3,6 +3,7 @@ package porttest
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +25,39 @@ func getVendor(f *fixture, id uuid.UUID) vendor.Vendor {
 }
 
 var vendorCases = []testCase{
+	{"Page walks the directory by name in byte order, a page at a time", func(t *testing.T, f *fixture) {
+		names := []string{"beta", "Acme", "Zeta", "Émile", "acme2", "Mu", "mu2"}
+		vs := f.vendors(names...)
+		page := func(after vendor.Name, limit int) []vendor.Vendor {
+			return load(f, func(ctx context.Context, tx ports.Tx) ([]vendor.Vendor, error) {
+				return tx.Vendors().Page(ctx, after, limit)
+			})
+		}
+		want := slices.Clone(names)
+		slices.Sort(want) // byte order: upper case before lower case, É last
+		var got []string
+		after := vendor.Name("")
+		for range len(names) {
+			p := page(after, 3)
+			if len(p) > 3 {
+				t.Fatalf("a page of %d entries, limit 3", len(p))
+			}
+			if len(p) == 0 {
+				break
+			}
+			for _, v := range p {
+				got = append(got, v.Name.String())
+			}
+			after = p[len(p)-1].Name
+		}
+		equal(t, "names over the pages", strings.Join(got, ","), strings.Join(want, ","))
+		if p := page("", 100); len(p) != len(vs) || p[0].ID != vs[1].ID {
+			t.Fatalf("one page of everything: %d entries, first %v", len(p), p[0].Name)
+		}
+		if p := page("zzz", 10); len(p) != 1 || p[0].Name != "Émile" {
+			t.Fatalf("after zzz: %v", p)
+		}
+	}},
 	{"Ensure inserts new entries and returns them in input order", func(t *testing.T, f *fixture) {
 		in := []vendor.Vendor{f.newVendor("Zeta", "https://zeta.example"), f.newVendor("Acme", ""), f.newVendor("Mu", "")}
 		got := f.ensure(in...)

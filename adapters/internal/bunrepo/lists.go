@@ -57,7 +57,8 @@ func (r Lists) Entries(ctx context.Context, listID uuid.UUID) ([]vendorlist.Entr
 		TableExpr("list_entries AS e").
 		ColumnExpr("e.list_id, e.vendor_id, e.alerts_enabled, e.added_at").
 		ColumnExpr("v.name AS vendor_name, v.website_url").
-		ColumnExpr("p.id IS NOT NULL AS has_profile, p.enrichment").
+		ColumnExpr("p.id IS NOT NULL AS has_profile").
+		ColumnExpr(r.StatusesOf("p.enrichment")+" AS statuses").
 		Join("JOIN vendors AS v ON v.id = e.vendor_id").
 		Join("LEFT JOIN profiles AS p ON p.vendor_id = e.vendor_id").
 		Where("e.list_id = ?", listID).

@@ -61,6 +61,19 @@ func (r Vendors) List(ctx context.Context) ([]vendor.Vendor, error) {
 	return dbrow.Map(rows, dbrow.Vendor.Core), nil
 }
 
+// Page returns at most limit entries named after after, by name.
+func (r Vendors) Page(ctx context.Context, after vendor.Name, limit int) ([]vendor.Vendor, error) {
+	var rows []dbrow.Vendor
+	q := r.SelectVendors(&rows).OrderExpr(r.ByName("v.name")).Limit(int64(limit))
+	if after != "" {
+		q = q.Where(r.ByName("v.name")+" > ?", after.String())
+	}
+	if err := q.Scan(ctx); err != nil {
+		return nil, r.Translate(err, "page of vendors after %q", after)
+	}
+	return dbrow.Map(rows, dbrow.Vendor.Core), nil
+}
+
 // Update stores website, domain and aliases of an existing entry.
 func (r Vendors) Update(ctx context.Context, v vendor.Vendor) error {
 	row := dbrow.FromVendor(v)

@@ -305,14 +305,14 @@ type Entry struct {
 
 // EntryView is an entry joined with its vendor and the vendor's profile.
 type EntryView struct {
-	ListID        uuid.UUID                               `bun:"list_id"`
-	VendorID      uuid.UUID                               `bun:"vendor_id"`
-	AlertsEnabled bool                                    `bun:"alerts_enabled"`
-	AddedAt       time.Time                               `bun:"added_at"`
-	VendorName    string                                  `bun:"vendor_name"`
-	WebsiteURL    string                                  `bun:"website_url"`
-	HasProfile    bool                                    `bun:"has_profile"`
-	Enrichment    map[vendor.Section]vendor.SectionStatus `bun:"enrichment,type:jsonb"`
+	ListID        uuid.UUID `bun:"list_id"`
+	VendorID      uuid.UUID `bun:"vendor_id"`
+	AlertsEnabled bool      `bun:"alerts_enabled"`
+	AddedAt       time.Time `bun:"added_at"`
+	VendorName    string    `bun:"vendor_name"`
+	WebsiteURL    string    `bun:"website_url"`
+	HasProfile    bool      `bun:"has_profile"`
+	Statuses      []string  `bun:"statuses,type:jsonb"` // of its profile's sections
 }
 
 // Core rebuilds the entry with its products.
@@ -321,7 +321,7 @@ func (v EntryView) Core(products []vendorlist.Product) vendorlist.Entry {
 		products = []vendorlist.Product{}
 	}
 	return vendorlist.Entry{ListID: v.ListID, VendorID: v.VendorID, VendorName: v.VendorName, WebsiteURL: v.WebsiteURL,
-		IsCustom: !v.HasProfile, EnrichmentStatus: vendor.EnrichmentStatus(v.HasProfile, v.Enrichment),
+		IsCustom: !v.HasProfile, EnrichmentStatus: vendor.EnrichmentStatusOf(v.HasProfile, v.Statuses),
 		AlertsEnabled: v.AlertsEnabled, Products: products, AddedAt: utc(v.AddedAt)}
 }
 

@@ -1,0 +1,54 @@
+package memo_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/vetted-dev/vetted/core/memo"
+)
+
+var t0 = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+
+func TestGetUntilTheDeadline(t *testing.T) {
+	var m memo.Map[string, int]
+	if _, ok := m.Get("a", t0); ok {
+		t.Fatal("an empty map holds a value")
+	}
+	m.Put("a", 1, t0.Add(time.Minute), t0)
+	if v, ok := m.Get("a", t0.Add(time.Minute-time.Nanosecond)); !ok || v != 1 {
+		t.Fatalf("before the deadline: %d %v", v, ok)
+	}
+	if _, ok := m.Get("a", t0.Add(time.Minute)); ok {
+		t.Fatal("a value is served at its deadline")
+	}
+	if _, ok := m.Get("b", t0); ok {
+		t.Fatal("another key got the value")
+	}
+	m.Put("a", 2, t0.Add(time.Hour), t0)
+	if v, _ := m.Get("a", t0.Add(time.Minute)); v != 2 {
+		t.Fatalf("after a second Put: %d", v)
+	}
+}
+
+func TestBounded(t *testing.T) {
+	m := memo.Map[string, int]{Max: 100}
+	for i := range 100 {
+		m.Put(fmt.Sprint(i), i, t0.Add(time.Minute), t0)
+	}
+	m.Put("50", 0, t0.Add(time.Minute), t0) // a key it holds: nothing dropped
+	if m.Len() != 100 {
+		t.Fatalf("%d entries after replacing one of 100", m.Len())
+	}
+	m.Put("live", 0, t0.Add(time.Minute), t0) // full of live entries: all go
+	if m.Len() != 1 {
+		t.Fatalf("%d entries after overflowing with live ones, want 1", m.Len())
+	}
+	for i := range 99 {
+		m.Put(fmt.Sprint(i), i, t0.Add(time.Second), t0)
+	}
+	m.Put("later", 0, t0.Add(time.Hour), t0.Add(time.Second)) // the 99 expired: they go, "live" stays
+	if m.Len() != 2 {
+		t.Fatalf("%d entries after overflowing with expired ones, want 2", m.Len())
+	}
+}

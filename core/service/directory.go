@@ -1,0 +1,97 @@
+package service
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+
+	"github.com/vetted-dev/vetted/core/memo"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// DirectoryTTL is how long GetVendor serves a directory entry with its
+// profile from memory. The directory is global and read far more often than
+// it is written, so the hot read of the API skips the store. A change made
+// through this process (a PATCH, a DELETE, an enrichment run by the
+// in-process jobs) shows at once: every unit of work that touches vendors or
+// profiles moves the directory's generation on, and a view remembered in an
+// older generation is not served. A change made by another process (the
+// asynq worker's enrichment, another API replica) shows within DirectoryTTL.
+const DirectoryTTL = 2 * time.Second
+
+// maxDirectoryViews bounds the memory of vendor views (memo.Map.Max).
+const maxDirectoryViews = 4096
+
+// directory remembers vendor views by the reference they were asked by (a
+// UUID or a name, as given), each with the generation it was read in.
+type directory struct {
+	gen   atomic.Uint64
+	views memo.Map[string, cachedView]
+}
+
+type cachedView struct {
+	view VendorView
+	gen  uint64
+}
+
+func newDirectory() *directory {
+	return &directory{views: memo.Map[string, cachedView]{Max: maxDirectoryViews}}
+}
+
+// generation is read before a view is loaded and given to put with it.
+func (d *directory) generation() uint64 { return d.gen.Load() }
+
+// changed is called after a unit of work that touched vendors or profiles.
+func (d *directory) changed() { d.gen.Add(1) }
+
+func (d *directory) get(ref string, now time.Time) (VendorView, bool) {
+	c, ok := d.views.Get(ref, now)
+	if !ok || c.gen != d.gen.Load() {
+		return VendorView{}, false
+	}
+	return c.view, true
+}
+
+// put remembers a view read in generation gen, unless the directory has
+// changed since (then the view may be older than the change).
+func (d *directory) put(ref string, v VendorView, gen uint64, now time.Time) {
+	if gen != d.gen.Load() {
+		return
+	}
+	d.views.Put(ref, cachedView{view: v, gen: gen}, now.Add(DirectoryTTL), now)
+}
+
+// watchedStore is the store as the use cases see it: a unit of work that
+// reaches the vendor or profile repositories moves the directory's
+// generation on when it ends, whatever it did with them.
+type watchedStore struct {
+	ports.Store
+	dir *directory
+}
+
+func (w watchedStore) InTx(ctx context.Context, fn func(ctx context.Context, tx ports.Tx) error) error {
+	var touched atomic.Bool
+	defer func() {
+		if touched.Load() {
+			w.dir.changed()
+		}
+	}()
+	return w.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+		return fn(ctx, watchedTx{Tx: tx, touched: &touched})
+	})
+}
+
+type watchedTx struct {
+	ports.Tx
+	touched *atomic.Bool
+}
+
+func (t watchedTx) Vendors() ports.VendorRepo {
+	t.touched.Store(true)
+	return t.Tx.Vendors()
+}
+
+func (t watchedTx) Profiles() ports.ProfileRepo {
+	t.touched.Store(true)
+	return t.Tx.Profiles()
+}
