@@ -38,6 +38,7 @@ import (
 type Store struct {
 	db          *bun.DB
 	reader      *bun.DB // read-only sessions, for View
+	maxConns    int     // of each pool
 	maxAttempts int
 }
 
@@ -91,7 +92,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 	params["default_transaction_read_only"] = "on"
 	reader := newDB(pgdriver.NewConnector(pgdriver.WithDSN(url), pgdriver.WithApplicationName(cfg.appName),
 		pgdriver.WithConnParams(params)), cfg)
-	s := &Store{db: db, reader: reader, maxAttempts: cfg.maxAttempts}
+	s := &Store{db: db, reader: reader, maxConns: cfg.maxOpenConns, maxAttempts: cfg.maxAttempts}
 	if err := s.Ping(ctx); err != nil {
 		_ = s.Close()
 		return nil, err
@@ -138,8 +139,20 @@ func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, tx ports.
 // View runs fn's reads on the read-only pool, each statement on its own
 // snapshot as at READ COMMITTED, with no transaction around them; a write
 // fails. Nothing is retried: reads meet no serialization failure.
+//
+// A read that loses its connection runs once more: its pool's idle
+// connections went through the same outage (a restart, a cut), so they are
+// closed first and the second run dials afresh. Reads are safe to repeat.
 func (s *Store) View(ctx context.Context, fn func(ctx context.Context, tx ports.Tx) error) error {
-	err := fn(ctx, &tx{b: bunrepo.Base{DB: s.reader, Translate: translate, ByName: byName, StatusesOf: statusesOf}, readOnly: true})
+	view := func() error {
+		return fn(ctx, &tx{b: bunrepo.Base{DB: s.reader, Translate: translate, ByName: byName, StatusesOf: statusesOf}, readOnly: true})
+	}
+	err := view()
+	if err != nil && (unavailable(err) || errors.Is(err, core.ErrUnavailable)) && ctx.Err() == nil {
+		s.reader.SetMaxIdleConns(0) // closes the idle ones
+		s.reader.SetMaxIdleConns(s.maxConns)
+		err = view()
+	}
 	if err != nil && unavailable(err) && !errors.Is(err, core.ErrUnavailable) {
 		return errUnavailable(err)
 	}
