@@ -22,62 +22,15 @@ CLIENTS=${CLIENTS:-200}
 WARMUP=${WARMUP:-15s}
 ACCOUNTS=10
 VENDORS=5
-say() { printf '== %s\n' "$*"; }
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/vetted-soak.XXXXXX")
-chmod 755 "$work" # the postgres user must reach its data directory
-stoppers=()
-cleanup() {
-	local status=$?
-	set +e
-	for ((i = ${#stoppers[@]} - 1; i >= 0; i--)); do eval "${stoppers[i]}" >/dev/null 2>&1; done
-	rm -rf "$work"
-	exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-free_port() {
-	local p
-	for _ in $(seq 1 200); do
-		p=$((20000 + RANDOM % 30000))
-		listening "$p" || { echo "$p"; return; }
-	done
-	echo "no free port found" >&2
-	return 1
-}
-wait_for() { # wait_for <what> <seconds> <command>...
-	local what=$1 secs=$2
-	shift 2
-	for _ in $(seq 1 $((secs * 10))); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
-	echo "$what did not start within ${secs}s" >&2
-	return 1
-}
-apt_install() {
-	[ "$(id -u)" = 0 ] || { echo "missing $*: install it" >&2; exit 1; }
-	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
-}
-rss_kb() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
+. bench/lib.sh
+bench_init soak
 
 command -v wrk >/dev/null || apt_install wrk
 command -v redis-server >/dev/null || apt_install redis-server
-pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1 || true)
-[ -n "$pg_bin" ] || { apt_install postgresql; pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1); }
 for tool in curl jq; do command -v $tool >/dev/null || apt_install $tool; done
 say "load before: $(uptime)"
 
-say "PostgreSQL: a cluster of our own"
-as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-pg_port=$(free_port)
-mkdir -p "$work/pg" "$work/pgsock"
-[ "$(id -u)" = 0 ] && chown postgres "$work/pg" "$work/pgsock"
-as_pg "$pg_bin/initdb" -D "$work/pg" -U postgres --auth=trust -E UTF8 --no-sync >"$work/initdb.log"
-stoppers+=("as_pg '$pg_bin/pg_ctl' -D '$work/pg' -m fast -w stop")
-as_pg "$pg_bin/pg_ctl" -D "$work/pg" -l "$work/pg/server.log" -w -t 60 start \
-	-o "-p $pg_port -k $work/pgsock -c listen_addresses=127.0.0.1 -c synchronous_commit=off" >/dev/null
-db_url="postgres://postgres@127.0.0.1:$pg_port/postgres?sslmode=disable"
-psql_q() { psql -X -At -h 127.0.0.1 -p "$pg_port" -U postgres -d postgres -c "$1"; }
+start_postgres
 
 say "Redis: a server of our own"
 redis_port=$(free_port)
