@@ -98,7 +98,15 @@ func (l *limiter) take(key string) time.Duration {
 	if l.rate < 0 {
 		return 0
 	}
-	now := time.Now()
+	return l.takeAt(key, time.Now())
+}
+
+// takeAt is take at the time now. Concurrent callers read the clock before
+// they queue for the lock, so now may be a little older than the bucket's
+// last refill: such a take refills nothing. (Counting the negative interval
+// would drain the bucket by rate × the reordering: at a high rate, a
+// caller far within its limit was refused.)
+func (l *limiter) takeAt(key string, now time.Time) time.Duration {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if now.Sub(l.last) > time.Minute { // forget idle callers
@@ -114,8 +122,10 @@ func (l *limiter) take(key string) time.Duration {
 		b = &bucket{tokens: l.burst, at: now}
 		l.buckets[key] = b
 	}
-	b.tokens = math.Min(l.burst, b.tokens+now.Sub(b.at).Seconds()*l.rate)
-	b.at = now
+	if elapsed := now.Sub(b.at); elapsed > 0 {
+		b.tokens = math.Min(l.burst, b.tokens+elapsed.Seconds()*l.rate)
+		b.at = now
+	}
 	if b.tokens >= 1 {
 		b.tokens--
 		return 0

@@ -67,6 +67,9 @@ func (v VendorViewJSON) MarshalJSON() ([]byte, error) {
 	return json.Marshal(fields(v))
 }
 
+// encodedJSON is the JSON this view was encoded to before, if it was.
+func (v VendorViewJSON) encodedJSON() []byte { return v.raw }
+
 // encodedView is the JSON of a vendor view the service remembers (see
 // service.DirectoryTTL): GET /vendor answers it as it is while the service
 // serves the same profile, so the hot read encodes each view once. It is

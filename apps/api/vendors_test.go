@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/url"
@@ -9,8 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
+	"github.com/vetted-dev/vetted/core/service"
 	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/ports"
 )
 
 // org is an environment with one organization whose verified owner saved
@@ -472,6 +476,60 @@ func TestVendorReadAfterWrite(t *testing.T) {
 	}
 	if got := description(); got != "Enriched Slack" {
 		t.Fatalf("after enrichment: description %v, want the enricher's", got)
+	}
+}
+
+// TestVendorChangedElsewhere: a change another process makes (here,
+// straight through the store, as the asynq worker would) is not seen while
+// the view is fresh (service.DirectoryTTL); past it the remembered view is
+// answered once more while it is read again, and the next reads see the
+// change; past service.DirectoryMaxAge a view is never answered.
+func TestVendorChangedElsewhere(t *testing.T) {
+	t.Parallel()
+	o := newOrg(t)
+	env := o.env
+	id := uuid.MustParse(o.vendor["Slack"])
+	apitest.Must(t, env.Do(t, "PATCH", "/vendor/Slack", o.admin, map[string]any{"company": map[string]any{"industry": "Chat"}}), 200)
+	industry := func() any {
+		v := apitest.Must(t, env.Do(t, "GET", "/vendor/"+id.String(), o.owner, nil), 200).Map(t)
+		return v["company"].(map[string]any)["industry"]
+	}
+	elsewhere := func(to string) {
+		t.Helper()
+		err := env.Store.InTx(context.Background(), func(ctx context.Context, tx ports.Tx) error {
+			p, err := tx.Profiles().Get(ctx, id)
+			if err != nil {
+				return err
+			}
+			p.Company.Industry = to
+			return tx.Profiles().Save(ctx, p)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := industry(); got != "Chat" {
+		t.Fatalf("industry %v, want Chat", got)
+	}
+	elsewhere("Collaboration")
+	if got := industry(); got != "Chat" {
+		t.Fatalf("within DirectoryTTL: industry %v, want the remembered Chat", got)
+	}
+	env.Clock.Advance(service.DirectoryTTL)
+	if got := industry(); got != "Chat" {
+		t.Fatalf("just past DirectoryTTL: industry %v, want the remembered Chat while it is read again", got)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for industry() != "Collaboration" {
+		if time.Now().After(deadline) {
+			t.Fatal("the view read again in the background never showed the change")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	elsewhere("Video")
+	env.Clock.Advance(service.DirectoryMaxAge)
+	if got := industry(); got != "Video" {
+		t.Fatalf("past DirectoryMaxAge: industry %v, want Video at once", got)
 	}
 }
 

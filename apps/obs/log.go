@@ -26,25 +26,41 @@ func NewLogger(w io.Writer, format string, level slog.Leveler) *slog.Logger {
 	} else {
 		h = slog.NewTextHandler(w, opts)
 	}
-	return slog.New(traceHandler{h})
+	th := traceHandler{Handler: h}
+	if f, ok := w.(flusher); ok { // a LineBuffer: warnings and errors are seen at once
+		th.flush = f
+	}
+	return slog.New(th)
 }
 
-// traceHandler adds the span of the record's context.
-type traceHandler struct{ slog.Handler }
+type flusher interface{ Flush() error }
+
+// traceHandler adds the span of the record's context, and flushes a
+// buffered writer after a record at level Warn or above.
+type traceHandler struct {
+	slog.Handler
+	flush flusher
+}
 
 func (h traceHandler) Handle(ctx context.Context, r slog.Record) error {
 	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
 		r.AddAttrs(slog.String("trace_id", sc.TraceID().String()), slog.String("span_id", sc.SpanID().String()))
 	}
-	return h.Handler.Handle(ctx, r)
+	err := h.Handler.Handle(ctx, r)
+	if h.flush != nil && r.Level >= slog.LevelWarn {
+		if ferr := h.flush.Flush(); err == nil {
+			err = ferr
+		}
+	}
+	return err
 }
 
 func (h traceHandler) WithAttrs(as []slog.Attr) slog.Handler {
-	return traceHandler{h.Handler.WithAttrs(as)}
+	return traceHandler{Handler: h.Handler.WithAttrs(as), flush: h.flush}
 }
 
 func (h traceHandler) WithGroup(name string) slog.Handler {
-	return traceHandler{h.Handler.WithGroup(name)}
+	return traceHandler{Handler: h.Handler.WithGroup(name), flush: h.flush}
 }
 
 type loggerKey struct{}

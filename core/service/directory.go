@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -10,32 +11,49 @@ import (
 )
 
 // DirectoryTTL is how long GetVendor serves a directory entry with its
-// profile from memory. The directory is global and read far more often than
-// it is written, so the hot read of the API skips the store. A change made
-// through this process (a PATCH, a DELETE, an enrichment run by the
-// in-process jobs) shows at once: every unit of work that touches vendors or
-// profiles moves the directory's generation on, and a view remembered in an
-// older generation is not served. A change made by another process (the
-// asynq worker's enrichment, another API replica) shows within DirectoryTTL.
+// profile from memory as it was read. The directory is global and read far
+// more often than it is written, so the hot read of the API skips the
+// store. A change made through this process (a PATCH, a DELETE, an
+// enrichment run by the in-process jobs) shows at once: every unit of work
+// that touches vendors or profiles moves the directory's generation on, and
+// a view remembered in an older generation is not served. A change made by
+// another process (the asynq worker's enrichment, another API replica)
+// shows within DirectoryMaxAge, and on a vendor read at least every
+// DirectoryTTL, within DirectoryTTL and one read of the store.
 const DirectoryTTL = 2 * time.Second
+
+// DirectoryMaxAge is the age past which a remembered view is never served.
+// Between DirectoryTTL and DirectoryMaxAge a read is answered from memory
+// while the view is read again in the background (stale-while-revalidate,
+// as RFC 5861 names it for HTTP caches), so a vendor that is read all the
+// time never makes a reader wait for the store.
+const DirectoryMaxAge = 5 * time.Second
 
 // maxDirectoryViews bounds the memory of vendor views (memo.Map.Max).
 const maxDirectoryViews = 4096
+
+// maxRefreshes bounds the background reads of views at once; past it a
+// stale view is served as it is and read again on a later request.
+const maxRefreshes = 4
 
 // directory remembers vendor views by the reference they were asked by (a
 // UUID or a name, as given), each with the generation it was read in.
 type directory struct {
 	gen   atomic.Uint64
 	views memo.Map[string, cachedView]
+
+	mu         sync.Mutex
+	refreshing map[string]bool // references being read again
 }
 
 type cachedView struct {
-	view VendorView
-	gen  uint64
+	view  VendorView
+	gen   uint64
+	fresh time.Time // until when it is served without reading it again
 }
 
 func newDirectory() *directory {
-	return &directory{views: memo.Map[string, cachedView]{Max: maxDirectoryViews}}
+	return &directory{views: memo.Map[string, cachedView]{Max: maxDirectoryViews}, refreshing: map[string]bool{}}
 }
 
 // generation is read before a view is loaded and given to put with it.
@@ -44,21 +62,41 @@ func (d *directory) generation() uint64 { return d.gen.Load() }
 // changed is called after a unit of work that touched vendors or profiles.
 func (d *directory) changed() { d.gen.Add(1) }
 
-func (d *directory) get(ref string, now time.Time) (VendorView, bool) {
+// get returns the view remembered for ref, if it may be served, and
+// whether it is past DirectoryTTL (stale: to be read again).
+func (d *directory) get(ref string, now time.Time) (view VendorView, stale, ok bool) {
 	c, ok := d.views.Get(ref, now)
 	if !ok || c.gen != d.gen.Load() {
-		return VendorView{}, false
+		return VendorView{}, false, false
 	}
-	return c.view, true
+	return c.view, !now.Before(c.fresh), true
 }
 
-// put remembers a view read in generation gen, unless the directory has
-// changed since (then the view may be older than the change).
+// put remembers a view read in generation gen at now, unless the directory
+// has changed since (then the view may be older than the change).
 func (d *directory) put(ref string, v VendorView, gen uint64, now time.Time) {
 	if gen != d.gen.Load() {
 		return
 	}
-	d.views.Put(ref, cachedView{view: v, gen: gen}, now.Add(DirectoryTTL), now)
+	d.views.Put(ref, cachedView{view: v, gen: gen, fresh: now.Add(DirectoryTTL)}, now.Add(DirectoryMaxAge), now)
+}
+
+// startRefresh claims the background read of ref: false when one is under
+// way for it, or maxRefreshes are.
+func (d *directory) startRefresh(ref string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.refreshing[ref] || len(d.refreshing) >= maxRefreshes {
+		return false
+	}
+	d.refreshing[ref] = true
+	return true
+}
+
+func (d *directory) endRefresh(ref string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.refreshing, ref)
 }
 
 // watchedStore is the store as the use cases see it: a unit of work that

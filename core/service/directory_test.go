@@ -8,23 +8,26 @@ import (
 	"github.com/vetted-dev/vetted/core/vendor"
 )
 
-func TestDirectoryServesAViewUntilTTLOrChange(t *testing.T) {
+func TestDirectoryServesAViewUntilMaxAgeOrChange(t *testing.T) {
 	d := newDirectory()
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	view := VendorView{Vendor: vendor.Vendor{ID: uuid.New(), Name: "Acme"}}
 
 	d.put("Acme", view, d.generation(), now)
-	if got, ok := d.get("Acme", now.Add(DirectoryTTL-time.Nanosecond)); !ok || got.Vendor.ID != view.Vendor.ID {
-		t.Fatal("a fresh view was not served")
+	if got, stale, ok := d.get("Acme", now.Add(DirectoryTTL-time.Nanosecond)); !ok || stale || got.Vendor.ID != view.Vendor.ID {
+		t.Fatalf("a fresh view was not served as fresh (ok %v, stale %v)", ok, stale)
 	}
-	if _, ok := d.get("Acme", now.Add(DirectoryTTL)); ok {
-		t.Fatal("a view was served past DirectoryTTL")
+	if got, stale, ok := d.get("Acme", now.Add(DirectoryTTL)); !ok || !stale || got.Vendor.ID != view.Vendor.ID {
+		t.Fatalf("a view past DirectoryTTL was not served as stale (ok %v, stale %v)", ok, stale)
 	}
-	if _, ok := d.get("acme", now); ok {
+	if _, _, ok := d.get("Acme", now.Add(DirectoryMaxAge)); ok {
+		t.Fatal("a view was served past DirectoryMaxAge")
+	}
+	if _, _, ok := d.get("acme", now); ok {
 		t.Fatal("a view was served for another reference")
 	}
 	d.changed()
-	if _, ok := d.get("Acme", now); ok {
+	if _, _, ok := d.get("Acme", now); ok {
 		t.Fatal("a view was served after the directory changed")
 	}
 
@@ -32,7 +35,29 @@ func TestDirectoryServesAViewUntilTTLOrChange(t *testing.T) {
 	gen := d.generation()
 	d.changed()
 	d.put("Acme", view, gen, now)
-	if _, ok := d.get("Acme", now); ok {
+	if _, _, ok := d.get("Acme", now); ok {
 		t.Fatal("a view read before a change was remembered after it")
+	}
+}
+
+func TestDirectoryRefreshesOneAtATimePerReference(t *testing.T) {
+	d := newDirectory()
+	if !d.startRefresh("Acme") {
+		t.Fatal("the first refresh was refused")
+	}
+	if d.startRefresh("Acme") {
+		t.Fatal("a second refresh of the same reference was allowed while one runs")
+	}
+	for i := 1; i < maxRefreshes; i++ {
+		if !d.startRefresh(uuid.NewString()) {
+			t.Fatalf("refresh %d of %d was refused", i+1, maxRefreshes)
+		}
+	}
+	if d.startRefresh("Beta") {
+		t.Fatalf("a refresh past %d at once was allowed", maxRefreshes)
+	}
+	d.endRefresh("Acme")
+	if !d.startRefresh("Acme") {
+		t.Fatal("a refresh was refused after the previous one ended")
 	}
 }

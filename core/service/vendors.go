@@ -79,12 +79,35 @@ func (s *Service) VendorsPage(ctx context.Context, _ Actor, after string, limit 
 }
 
 // GetVendor returns an entry with its profile, by UUID or canonical name.
-// It may come from memory (see DirectoryTTL); callers must not modify it.
+// It may come from memory (see DirectoryTTL and DirectoryMaxAge); callers
+// must not modify it.
 func (s *Service) GetVendor(ctx context.Context, _ Actor, idOrName string) (VendorView, error) {
 	now := s.now()
-	if view, ok := s.dir.get(idOrName, now); ok {
+	view, stale, ok := s.dir.get(idOrName, now)
+	if ok {
+		if stale && s.dir.startRefresh(idOrName) {
+			// Read again for the next callers, not for this one; the read
+			// outlives the request but not its values (the logger).
+			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), refreshTimeout)
+			go func() {
+				defer cancel()
+				defer s.dir.endRefresh(idOrName)
+				if _, err := s.readVendor(rctx, idOrName); err != nil && !errors.Is(err, core.ErrNotFound) {
+					s.log.WarnContext(rctx, "read vendor view again", "vendor", idOrName, "err", err)
+				}
+			}()
+		}
 		return view, nil
 	}
+	return s.readVendor(ctx, idOrName)
+}
+
+// refreshTimeout bounds a background read of a vendor view.
+const refreshTimeout = 10 * time.Second
+
+// readVendor reads a view from the store and remembers it.
+func (s *Service) readVendor(ctx context.Context, idOrName string) (VendorView, error) {
+	now := s.now()
 	gen := s.dir.generation()
 	var view VendorView
 	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {

@@ -17,18 +17,21 @@ import (
 )
 
 // setupProcess reads the configuration and builds the process logger (also
-// slog's default, so that every library logs in the same format).
-func setupProcess(e env) (app.Config, *slog.Logger, error) {
+// slog's default, so that every library logs in the same format). The log
+// is gathered in memory (obs.LineBuffer); the caller runs the returned
+// function before it returns, which writes what is left.
+func setupProcess(e env) (app.Config, *slog.Logger, func(), error) {
 	cfg, err := app.FromLookup(e.lookup)
 	if err != nil {
-		return cfg, nil, err
+		return cfg, nil, nil, err
 	}
-	log := obs.NewLogger(e.stderr, cfg.LogFormat, cfg.LogLevel)
+	out := obs.NewLineBuffer(e.stderr)
+	log := obs.NewLogger(out, cfg.LogFormat, cfg.LogLevel)
 	slog.SetDefault(log)
 	for _, w := range cfg.Warnings(e.lookup) {
 		log.Warn(w)
 	}
-	return cfg, log, nil
+	return cfg, log, func() { _ = out.Close() }, nil
 }
 
 // startTracing starts OpenTelemetry export when OTEL_EXPORTER_OTLP_ENDPOINT
@@ -49,10 +52,11 @@ func startTracing(ctx context.Context, component string, log *slog.Logger) (func
 
 func serveCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 	return func(ctx context.Context) error {
-		cfg, log, err := setupProcess(e)
+		cfg, log, flushLog, err := setupProcess(e)
 		if err != nil {
 			return err
 		}
+		defer flushLog()
 		stopTracing, err := startTracing(ctx, "api", log)
 		if err != nil {
 			return err
@@ -96,10 +100,11 @@ func serveCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 
 func workerCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 	return func(ctx context.Context) error {
-		cfg, log, err := setupProcess(e)
+		cfg, log, flushLog, err := setupProcess(e)
 		if err != nil {
 			return err
 		}
+		defer flushLog()
 		if cfg.RedisURL == "" {
 			return errors.New("worker: set VETTED_REDIS_URL (the embedded default runs jobs inside vetted serve)")
 		}
@@ -114,10 +119,11 @@ func workerCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 
 func migrateCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 	return func(ctx context.Context) error {
-		cfg, log, err := setupProcess(e)
+		cfg, log, flushLog, err := setupProcess(e)
 		if err != nil {
 			return err
 		}
+		defer flushLog()
 		if cfg.DatabaseURL == "" {
 			return errors.New("migrate: set VETTED_DATABASE_URL")
 		}
