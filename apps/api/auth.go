@@ -15,7 +15,9 @@ import (
 	"github.com/vetted-dev/vetted/core/service"
 )
 
-type actorKey struct{}
+// errNoRequestState: an operation served without observe's request state,
+// where the caller could not be recorded (a wiring bug: answered 500).
+var errNoRequestState = errors.New("api: request served without its request state")
 
 // authenticate checks the bearer token of operations that declare the
 // bearer scheme, provisions the caller, and applies the per-caller rate limit.
@@ -58,7 +60,13 @@ func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 		s.writeProblem(ctx, service.ErrPlatformAdminOnly)
 		return
 	}
-	next(huma.WithValue(ctx, actorKey{}, a))
+	ri := reqInfoOf(ctx.Context())
+	if ri == nil { // every route is behind observe, which puts it there
+		s.writeProblem(ctx, errNoRequestState)
+		return
+	}
+	ri.actor = a
+	next(ctx)
 }
 
 const platformAdminKey = "platform-admin-only"
@@ -69,8 +77,10 @@ var platformAdminOnly = map[string]any{platformAdminKey: true}
 
 // actor returns the authenticated caller of an operation.
 func actor(ctx context.Context) service.Actor {
-	a, _ := ctx.Value(actorKey{}).(service.Actor)
-	return a
+	if ri := reqInfoOf(ctx); ri != nil {
+		return ri.actor
+	}
+	return service.Actor{}
 }
 
 // limiter is a per-caller token bucket. It is per process: behind several

@@ -125,19 +125,21 @@ func statusOf(k core.Kind) int {
 var kinds = []core.Kind{core.ErrInvalid, core.ErrNotFound, core.ErrUnauthenticated, core.ErrForbidden,
 	core.ErrConflict, core.ErrTooLarge, core.ErrQuota, core.ErrUnavailable}
 
-// operationKey carries the huma operation of a request in its context, so
-// that errors can tell query parameters from body fields.
-type operationKey struct{}
-
-// withOperation is a huma middleware that records the operation in the
-// request context.
+// withOperation is a huma middleware that records the operation of the
+// request (reqInfo), so that errors can tell query parameters from body
+// fields.
 func withOperation(ctx huma.Context, next func(huma.Context)) {
-	next(huma.WithValue(ctx, operationKey{}, ctx.Operation()))
+	if ri := reqInfoOf(ctx.Context()); ri != nil {
+		ri.op = ctx.Operation()
+	}
+	next(ctx)
 }
 
 func operationOf(ctx context.Context) *huma.Operation {
-	op, _ := ctx.Value(operationKey{}).(*huma.Operation)
-	return op
+	if ri := reqInfoOf(ctx); ri != nil {
+		return ri.op
+	}
+	return nil
 }
 
 // problem turns the error of a use case into the answer the client gets.

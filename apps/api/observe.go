@@ -10,11 +10,13 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/go-chi/chi/v5"
 	"github.com/vetted-dev/vetted/apps/obs"
+	"github.com/vetted-dev/vetted/core/service"
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
@@ -29,17 +31,39 @@ const RequestIDHeader = "X-Request-Id"
 // random paths cannot create a metric series per path.
 const unmatchedRoute = "unmatched"
 
-// reqInfo is what the access log learns while a request runs; the
-// authenticate middleware fills in the caller.
+// reqInfo is the state of one request, in its context once (observe): its
+// id and logger (made when first asked for: obs.LoggerSource), and what the
+// huma middlewares learn, the operation (withOperation) and the caller
+// (authenticate), for the handlers, the error mapping and the access log.
+// The middlewares fill it in before the handler runs, on the request's
+// goroutine; after that it is only read.
 type reqInfo struct {
+	id      string
+	base    *slog.Logger
+	logOnce sync.Once
+	log     *slog.Logger
+
+	op      *huma.Operation
 	subject string
+	actor   service.Actor
 }
 
 type reqInfoKey struct{}
 
+func reqInfoOf(ctx context.Context) *reqInfo {
+	ri, _ := ctx.Value(reqInfoKey{}).(*reqInfo)
+	return ri
+}
+
+// Logger is the request's logger: the process logger with request_id.
+func (ri *reqInfo) Logger() *slog.Logger {
+	ri.logOnce.Do(func() { ri.log = ri.base.With("request_id", ri.id) })
+	return ri.log
+}
+
 // noteSubject records the authenticated caller for the access log.
 func noteSubject(ctx context.Context, subject string) {
-	if ri, ok := ctx.Value(reqInfoKey{}).(*reqInfo); ok {
+	if ri := reqInfoOf(ctx); ri != nil {
 		ri.subject = subject
 	}
 }
@@ -64,28 +88,27 @@ func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := requestID(r.Header.Get(RequestIDHeader))
-		w.Header().Set(RequestIDHeader, id)
-		log := s.log.With("request_id", id)
-		ri := &reqInfo{}
-		ctx := context.WithValue(obs.WithLogger(r.Context(), log), reqInfoKey{}, ri)
+		w.Header()[RequestIDHeader] = []string{id}
+		ri := &reqInfo{id: id, base: s.log}
+		ctx := context.WithValue(obs.WithLoggerSource(r.Context(), ri), reqInfoKey{}, ri)
 		rec := &recorder{ResponseWriter: w}
 		defer func() {
 			if p := recover(); p != nil {
 				if p == http.ErrAbortHandler {
 					panic(p) // the server's way to abort a response; not a bug
 				}
-				log.ErrorContext(ctx, "panic", "method", r.Method, "route", route(r), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				ri.Logger().ErrorContext(ctx, "panic", "method", r.Method, "route", route(r), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
 				if !rec.wrote {
 					writeProblem(rec, http.StatusInternalServerError, "internal error")
 				}
 			}
-			s.logAccess(ctx, log, r, rec, ri, time.Since(start))
+			s.logAccess(ctx, r, rec, ri, time.Since(start))
 		}()
 		next.ServeHTTP(rec, r.WithContext(ctx))
 	})
 }
 
-func (s *Server) logAccess(ctx context.Context, log *slog.Logger, r *http.Request, rec *recorder, ri *reqInfo, d time.Duration) {
+func (s *Server) logAccess(ctx context.Context, r *http.Request, rec *recorder, ri *reqInfo, d time.Duration) {
 	status := rec.status
 	if status == 0 {
 		status = http.StatusOK
@@ -100,7 +123,14 @@ func (s *Server) logAccess(ctx context.Context, log *slog.Logger, r *http.Reques
 	if status >= 500 {
 		level = slog.LevelError
 	}
-	log.LogAttrs(ctx, level, "http request",
+	if !s.log.Enabled(ctx, level) {
+		return
+	}
+	// A record made here, not by Logger.LogAttrs: that one walks the stack
+	// for the caller's PC on every request, for a source never logged.
+	line := slog.NewRecord(time.Now(), level, "http request", 0)
+	line.AddAttrs(
+		slog.String("request_id", ri.id),
 		slog.String("method", r.Method),
 		slog.String("route", rt),
 		slog.Int("status", status),
@@ -108,6 +138,7 @@ func (s *Server) logAccess(ctx context.Context, log *slog.Logger, r *http.Reques
 		slog.Int64("bytes", rec.bytes),
 		slog.String("subject", ri.subject),
 		slog.String("remote", r.RemoteAddr))
+	_ = s.log.Handler().Handle(ctx, line)
 }
 
 // route is the matched chi pattern, e.g. /vendor-lists/{id}/vendors.

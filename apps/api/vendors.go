@@ -74,7 +74,9 @@ func (v VendorViewJSON) encodedJSON() []byte { return v.raw }
 // service.DirectoryTTL): GET /vendor answers it as it is while the service
 // serves the same profile, so the hot read encodes each view once. It is
 // keyed by the profile the service returned, which it never modifies; a
-// new read of the view is a new profile.
+// view read again that changed is a new profile (one that did not is kept,
+// so its JSON is kept for as long as the service serves it, renewed at
+// each DirectoryMaxAge).
 func (s *Server) encodedView(view service.VendorView) VendorViewJSON {
 	if view.Profile == nil {
 		return vendorViewJSON(view)
@@ -85,7 +87,7 @@ func (s *Server) encodedView(view service.VendorView) VendorViewJSON {
 	}
 	out := vendorViewJSON(view)
 	if raw, err := out.MarshalJSON(); err == nil {
-		s.views.Put(view.Profile, raw, now.Add(service.DirectoryTTL), now)
+		s.views.Put(view.Profile, raw, now.Add(service.DirectoryMaxAge), now)
 		out.raw = raw
 	}
 	return out

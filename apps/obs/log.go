@@ -70,11 +70,26 @@ func WithLogger(ctx context.Context, l *slog.Logger) context.Context {
 	return context.WithValue(ctx, loggerKey{}, l)
 }
 
-// Logger returns the logger ctx carries (with the request id, method and
-// route of an HTTP request), or slog.Default() when it carries none.
+// LoggerSource makes the logger of a request or job when it is first asked
+// for: most requests log nothing but their access-log line, so building a
+// logger with their attributes up front was work thrown away.
+type LoggerSource interface {
+	Logger() *slog.Logger
+}
+
+// WithLoggerSource returns ctx carrying src, whose logger Logger returns.
+func WithLoggerSource(ctx context.Context, src LoggerSource) context.Context {
+	return context.WithValue(ctx, loggerKey{}, src)
+}
+
+// Logger returns the logger ctx carries (with the request id of an HTTP
+// request), or slog.Default() when it carries none.
 func Logger(ctx context.Context) *slog.Logger {
-	if l, ok := ctx.Value(loggerKey{}).(*slog.Logger); ok {
+	switch l := ctx.Value(loggerKey{}).(type) {
+	case *slog.Logger:
 		return l
+	case LoggerSource:
+		return l.Logger()
 	}
 	return slog.Default()
 }

@@ -59,6 +59,13 @@ func (m *Map[K, V]) Put(k K, v V, until, now time.Time) {
 	m.m[k] = entry[V]{v: v, until: until}
 }
 
+// Delete forgets k.
+func (m *Map[K, V]) Delete(k K) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.m, k)
+}
+
 // Clear forgets every entry.
 func (m *Map[K, V]) Clear() {
 	m.mu.Lock()

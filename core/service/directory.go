@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -32,9 +33,15 @@ const DirectoryMaxAge = 5 * time.Second
 // maxDirectoryViews bounds the memory of vendor views (memo.Map.Max).
 const maxDirectoryViews = 4096
 
-// maxRefreshes bounds the background reads of views at once; past it a
-// stale view is served as it is and read again on a later request.
-const maxRefreshes = 4
+// The background reads are batched: the views due gather for refreshGather,
+// then up to refreshBatch of them are read in one unit of work of two
+// set-based queries (entries by id, their profiles), not two queries each.
+// One goroutine does it while views are due, and ends when none are.
+const (
+	refreshGather  = 50 * time.Millisecond
+	refreshBatch   = 500
+	refreshTimeout = 10 * time.Second
+)
 
 // directory remembers vendor views by the reference they were asked by (a
 // UUID or a name, as given), each with the generation it was read in.
@@ -43,7 +50,8 @@ type directory struct {
 	views memo.Map[string, cachedView]
 
 	mu         sync.Mutex
-	refreshing map[string]bool // references being read again
+	due        map[string]bool // references to read again
+	refreshing bool            // a goroutine reads them
 }
 
 type cachedView struct {
@@ -53,7 +61,7 @@ type cachedView struct {
 }
 
 func newDirectory() *directory {
-	return &directory{views: memo.Map[string, cachedView]{Max: maxDirectoryViews}, refreshing: map[string]bool{}}
+	return &directory{views: memo.Map[string, cachedView]{Max: maxDirectoryViews}, due: map[string]bool{}}
 }
 
 // generation is read before a view is loaded and given to put with it.
@@ -78,25 +86,49 @@ func (d *directory) put(ref string, v VendorView, gen uint64, now time.Time) {
 	if gen != d.gen.Load() {
 		return
 	}
+	// A view read again and found as it was stays the value it was, so
+	// what is derived from it and keyed by it (the API's encoded answer)
+	// stays valid.
+	if old, ok := d.views.Get(ref, now); ok && old.gen == gen && reflect.DeepEqual(old.view, v) {
+		v = old.view
+	}
 	d.views.Put(ref, cachedView{view: v, gen: gen, fresh: now.Add(DirectoryTTL)}, now.Add(DirectoryMaxAge), now)
 }
 
-// startRefresh claims the background read of ref: false when one is under
-// way for it, or maxRefreshes are.
-func (d *directory) startRefresh(ref string) bool {
+// forget drops what is remembered for ref (a vendor no longer there).
+func (d *directory) forget(ref string) { d.views.Delete(ref) }
+
+// markDue asks for ref to be read again; true when the caller is to start
+// the goroutine that does it (none runs).
+func (d *directory) markDue(ref string) (start bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.refreshing[ref] || len(d.refreshing) >= maxRefreshes {
+	d.due[ref] = true
+	if d.refreshing {
 		return false
 	}
-	d.refreshing[ref] = true
+	d.refreshing = true
 	return true
 }
 
-func (d *directory) endRefresh(ref string) {
+// takeDue returns up to max references due, or none, and then the
+// goroutine that asked is to end (the next markDue starts another).
+func (d *directory) takeDue(max int) []string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	delete(d.refreshing, ref)
+	if len(d.due) == 0 {
+		d.refreshing = false
+		return nil
+	}
+	refs := make([]string, 0, min(max, len(d.due)))
+	for ref := range d.due {
+		if len(refs) == max {
+			break
+		}
+		refs = append(refs, ref)
+		delete(d.due, ref)
+	}
+	return refs
 }
 
 // watchedStore is the store as the use cases see it: a unit of work that

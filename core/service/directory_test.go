@@ -40,24 +40,64 @@ func TestDirectoryServesAViewUntilMaxAgeOrChange(t *testing.T) {
 	}
 }
 
-func TestDirectoryRefreshesOneAtATimePerReference(t *testing.T) {
+func TestDirectoryDueViewsOneGoroutineInBatches(t *testing.T) {
 	d := newDirectory()
-	if !d.startRefresh("Acme") {
-		t.Fatal("the first refresh was refused")
+	if !d.markDue("Acme") {
+		t.Fatal("the first view due did not start a refresh")
 	}
-	if d.startRefresh("Acme") {
-		t.Fatal("a second refresh of the same reference was allowed while one runs")
+	if d.markDue("Acme") || d.markDue("Beta") {
+		t.Fatal("a second refresh was started while one runs")
 	}
-	for i := 1; i < maxRefreshes; i++ {
-		if !d.startRefresh(uuid.NewString()) {
-			t.Fatalf("refresh %d of %d was refused", i+1, maxRefreshes)
+	for i := range refreshBatch {
+		d.markDue(uuid.NewString() + string(rune('a'+i%26)))
+	}
+	got := map[string]bool{}
+	for batch := d.takeDue(refreshBatch); batch != nil; batch = d.takeDue(refreshBatch) {
+		if len(batch) > refreshBatch {
+			t.Fatalf("a batch of %d, max %d", len(batch), refreshBatch)
+		}
+		for _, ref := range batch {
+			if got[ref] {
+				t.Fatalf("%s taken twice", ref)
+			}
+			got[ref] = true
 		}
 	}
-	if d.startRefresh("Beta") {
-		t.Fatalf("a refresh past %d at once was allowed", maxRefreshes)
+	if len(got) != refreshBatch+2 || !got["Acme"] || !got["Beta"] {
+		t.Fatalf("took %d views, want %d with Acme and Beta", len(got), refreshBatch+2)
 	}
-	d.endRefresh("Acme")
-	if !d.startRefresh("Acme") {
-		t.Fatal("a refresh was refused after the previous one ended")
+	if !d.markDue("Acme") {
+		t.Fatal("a view due after the refresh ended did not start another")
+	}
+}
+
+func TestDirectoryForget(t *testing.T) {
+	d := newDirectory()
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	d.put("Acme", VendorView{Vendor: vendor.Vendor{ID: uuid.New(), Name: "Acme"}}, d.generation(), now)
+	d.forget("Acme")
+	if _, _, ok := d.get("Acme", now); ok {
+		t.Fatal("a forgotten view was served")
+	}
+}
+
+func TestDirectoryKeepsAViewReadAgainUnchanged(t *testing.T) {
+	d := newDirectory()
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	id := uuid.New()
+	first := VendorView{Vendor: vendor.Vendor{ID: id, Name: "Acme"}, Profile: &vendor.Profile{VendorID: id}}
+	d.put("Acme", first, d.generation(), now)
+
+	same := VendorView{Vendor: vendor.Vendor{ID: id, Name: "Acme"}, Profile: &vendor.Profile{VendorID: id}}
+	d.put("Acme", same, d.generation(), now.Add(DirectoryTTL))
+	got, stale, _ := d.get("Acme", now.Add(DirectoryTTL))
+	if got.Profile != first.Profile || stale {
+		t.Fatalf("an unchanged view read again: profile kept %v, stale %v; want the first profile, fresh", got.Profile == first.Profile, stale)
+	}
+
+	changed := VendorView{Vendor: vendor.Vendor{ID: id, Name: "Acme"}, Profile: &vendor.Profile{VendorID: id, Company: vendor.Company{Industry: "Software"}}}
+	d.put("Acme", changed, d.generation(), now.Add(DirectoryTTL))
+	if got, _, _ := d.get("Acme", now.Add(DirectoryTTL)); got.Profile != changed.Profile {
+		t.Fatal("a changed view read again was not remembered")
 	}
 }

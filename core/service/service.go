@@ -52,7 +52,7 @@ type Deps struct {
 type Service struct {
 	d   Deps
 	log *slog.Logger
-	ids *memo.Map[string, account.User] // users by token subject, see IdentityTTL
+	ids *memo.Map[string, knownIdentity] // users by token subject, see IdentityTTL
 	dir *directory                      // vendor views, see DirectoryTTL
 }
 
@@ -93,7 +93,7 @@ func New(d Deps) (*Service, error) {
 	}
 	dir := newDirectory()
 	d.Store = watchedStore{Store: d.Store, dir: dir}
-	return &Service{d: d, log: log, dir: dir, ids: &memo.Map[string, account.User]{Max: maxIdentities}}, nil
+	return &Service{d: d, log: log, dir: dir, ids: &memo.Map[string, knownIdentity]{Max: maxIdentities}}, nil
 }
 
 // Ready reports whether the store answers.
@@ -129,6 +129,12 @@ type Actor struct {
 // member added earlier by e-mail) and keeps e-mail, name and verification in
 // step with the token. It writes only when something changed.
 func (s *Service) Identify(ctx context.Context, id ports.Identity) (Actor, error) {
+	now := s.now()
+	// The claims of a token seen within IdentityTTL: checked and found in
+	// step with the user then, so nothing to parse or compare again.
+	if k, ok := s.ids.Get(id.Subject, now); ok && k.email == id.Email && k.name == id.Name && k.verified == id.EmailVerified {
+		return actorOf(k.user, id), nil
+	}
 	if strings.TrimSpace(id.Subject) == "" {
 		return Actor{}, core.Unauthenticated("token has no subject")
 	}
@@ -143,15 +149,11 @@ func (s *Service) Identify(ctx context.Context, id ports.Identity) (Actor, error
 	if err != nil {
 		name = ""
 	}
-	actor := func(u account.User) Actor {
-		return Actor{UserID: u.ID, Email: u.Email, Name: u.Name, Verified: u.EmailVerified, PlatformAdmin: id.IsPlatformAdmin()}
-	}
 	current := func(u account.User) bool {
 		return u.Email == email && (u.Name == name || name == "") && (u.EmailVerified || !id.EmailVerified)
 	}
-	now := s.now()
-	if u, ok := s.ids.Get(id.Subject, now); ok && current(u) {
-		return actor(u), nil
+	remember := func(u account.User) {
+		s.ids.Put(id.Subject, knownIdentity{user: u, email: id.Email, name: id.Name, verified: id.EmailVerified}, now.Add(IdentityTTL), now)
 	}
 	var u account.User
 	err = s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
@@ -159,8 +161,8 @@ func (s *Service) Identify(ctx context.Context, id ports.Identity) (Actor, error
 		return err
 	})
 	if err == nil && current(u) {
-		s.ids.Put(id.Subject, u, now.Add(IdentityTTL), now)
-		return actor(u), nil
+		remember(u)
+		return actorOf(u, id), nil
 	}
 	if err != nil && !errors.Is(err, core.ErrNotFound) {
 		return Actor{}, err
@@ -191,8 +193,19 @@ func (s *Service) Identify(ctx context.Context, id ports.Identity) (Actor, error
 	if err != nil {
 		return Actor{}, err
 	}
-	s.ids.Put(id.Subject, u, now.Add(IdentityTTL), now)
-	return actor(u), nil
+	remember(u)
+	return actorOf(u, id), nil
+}
+
+// knownIdentity is a user as a token's claims left it, with those claims.
+type knownIdentity struct {
+	user        account.User
+	email, name string
+	verified    bool
+}
+
+func actorOf(u account.User, id ports.Identity) Actor {
+	return Actor{UserID: u.ID, Email: u.Email, Name: u.Name, Verified: u.EmailVerified, PlatformAdmin: id.IsPlatformAdmin()}
 }
 
 // newUser creates a user by e-mail with its personal space and master list.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -82,28 +83,15 @@ func (s *Service) VendorsPage(ctx context.Context, _ Actor, after string, limit 
 // It may come from memory (see DirectoryTTL and DirectoryMaxAge); callers
 // must not modify it.
 func (s *Service) GetVendor(ctx context.Context, _ Actor, idOrName string) (VendorView, error) {
-	now := s.now()
-	view, stale, ok := s.dir.get(idOrName, now)
-	if ok {
-		if stale && s.dir.startRefresh(idOrName) {
-			// Read again for the next callers, not for this one; the read
-			// outlives the request but not its values (the logger).
-			rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), refreshTimeout)
-			go func() {
-				defer cancel()
-				defer s.dir.endRefresh(idOrName)
-				if _, err := s.readVendor(rctx, idOrName); err != nil && !errors.Is(err, core.ErrNotFound) {
-					s.log.WarnContext(rctx, "read vendor view again", "vendor", idOrName, "err", err)
-				}
-			}()
-		}
-		return view, nil
+	view, stale, ok := s.dir.get(idOrName, s.now())
+	if !ok {
+		return s.readVendor(ctx, idOrName)
 	}
-	return s.readVendor(ctx, idOrName)
+	if stale && s.dir.markDue(idOrName) {
+		go s.refreshViews()
+	}
+	return view, nil
 }
-
-// refreshTimeout bounds a background read of a vendor view.
-const refreshTimeout = 10 * time.Second
 
 // readVendor reads a view from the store and remembers it.
 func (s *Service) readVendor(ctx context.Context, idOrName string) (VendorView, error) {
@@ -123,6 +111,92 @@ func (s *Service) readVendor(ctx context.Context, idOrName string) (VendorView, 
 	}
 	s.dir.put(idOrName, view, gen, now)
 	return view, nil
+}
+
+// refreshViews reads again the views GetVendor found stale, a batch at a
+// time (see refreshGather), until none are due.
+func (s *Service) refreshViews() {
+	for {
+		time.Sleep(refreshGather)
+		refs := s.dir.takeDue(refreshBatch)
+		if refs == nil {
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), refreshTimeout)
+		err := s.readViews(ctx, refs)
+		cancel()
+		if err != nil {
+			// The stale views are served until DirectoryMaxAge; the next
+			// read past that goes to the store and reports the failure.
+			s.log.Warn("read vendor views again", "views", len(refs), "err", err)
+		}
+	}
+}
+
+// readViews reads the views of refs in one unit of work and remembers them:
+// those by id with two set-based queries, those by name one by one.
+func (s *Service) readViews(ctx context.Context, refs []string) error {
+	now := s.now()
+	gen := s.dir.generation()
+	byID := map[uuid.UUID][]string{}
+	var names []string
+	for _, ref := range refs {
+		if id, err := uuid.Parse(strings.TrimSpace(ref)); err == nil {
+			byID[id] = append(byID[id], ref)
+		} else {
+			names = append(names, ref)
+		}
+	}
+	views := make(map[string]VendorView, len(refs))
+	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		if len(byID) > 0 {
+			vs, err := tx.Vendors().ListByIDs(ctx, slices.Collect(maps.Keys(byID)))
+			if err != nil {
+				return err
+			}
+			ids := make([]uuid.UUID, len(vs))
+			for i, v := range vs {
+				ids[i] = v.ID
+			}
+			ps, err := tx.Profiles().ListByVendors(ctx, ids)
+			if err != nil {
+				return err
+			}
+			profiles := make(map[uuid.UUID]*vendor.Profile, len(ps))
+			for i := range ps {
+				profiles[ps[i].VendorID] = &ps[i]
+			}
+			for _, v := range vs {
+				for _, ref := range byID[v.ID] {
+					views[ref] = VendorView{Vendor: v, Profile: profiles[v.ID]}
+				}
+			}
+		}
+		for _, ref := range names {
+			v, err := findVendor(ctx, tx, ref)
+			if errors.Is(err, core.ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if views[ref], err = loadView(ctx, tx, v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, ref := range refs {
+		if view, ok := views[ref]; ok {
+			s.dir.put(ref, view, gen, now)
+		} else {
+			s.dir.forget(ref) // gone from the directory: read (and refused) afresh
+		}
+	}
+	return nil
 }
 
 // SecurityInstances returns a vendor's findings and signals.
