@@ -16,10 +16,12 @@ const collateC = ` COLLATE "C"`
 // byName sorts a text column by name.
 func byName(column string) string { return column + collateC }
 
-// statusesOf is the JSON array of the distinct "status" values of a jsonb
-// object of objects; [] for NULL or an empty object.
+// statusesOf is the JSON array of the "status" values of a jsonb object of
+// objects, repeats included (the callers ask which occur); [] for NULL or
+// an empty object. One JSON path call: the subquery over jsonb_each with a
+// DISTINCT aggregate it replaces was half the time of reading a list.
 func statusesOf(column string) string {
-	return "(SELECT coalesce(jsonb_agg(DISTINCT s.value->>'status'), '[]'::jsonb) FROM jsonb_each(" + column + ") AS s)"
+	return "coalesce(jsonb_path_query_array(" + column + ", '$.*.status'), '[]'::jsonb)"
 }
 
 // lowerKey is the expression of the unique indexes on names and e-mails

@@ -173,8 +173,16 @@ func (s *Server) writeProblem(ctx huma.Context, err error) {
 	_ = huma.WriteErr(s.api, ctx, p.Status, p.Detail, p.details()...)
 }
 
+// StatusClientClosedRequest is the status of a request whose client went
+// away before the answer (nginx's 499): nobody reads it, but the access
+// log and the metrics tell it from a failure of the service.
+const StatusClientClosedRequest = 499
+
 func buildProblem(ctx context.Context, err error) (*Problem, http.Header) {
 	op := operationOf(ctx)
+	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		return &Problem{Status: StatusClientClosedRequest, Title: "Client Closed Request", Detail: "the client closed the request"}, nil
+	}
 	ce, ok := core.AsError(err)
 	if !ok {
 		ce = &core.Error{Err: err}

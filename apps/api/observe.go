@@ -188,10 +188,19 @@ type recorder struct {
 	wrote  bool
 }
 
+// WriteHeader passes the first status on; a later one is dropped, as
+// net/http would drop it, without its "superfluous WriteHeader" line (huma
+// sets an error status when writing a body fails, which happens when the
+// client has gone away mid-answer).
 func (r *recorder) WriteHeader(code int) {
-	if !r.wrote {
-		r.status, r.wrote = code, true
+	if code < 200 { // informational (103 Early Hints): the final status follows
+		r.ResponseWriter.WriteHeader(code)
+		return
 	}
+	if r.wrote {
+		return
+	}
+	r.status, r.wrote = code, true
 	r.ResponseWriter.WriteHeader(code)
 }
 

@@ -27,10 +27,10 @@ type Base struct {
 	// ByName is the ORDER BY term that sorts a text column "by name", which
 	// in Vetted means byte order (Go's sort.Strings) whatever the collation.
 	ByName func(column string) string
-	// StatusesOf is the expression of the JSON array of the distinct
-	// "status" values in a JSON object of objects (a profile's enrichment
-	// column): list entries read their state from it without decoding
-	// every section's record.
+	// StatusesOf is the expression of the JSON array of the "status"
+	// values in a JSON object of objects (a profile's enrichment column),
+	// distinct or not: list entries read their state from it without
+	// decoding every section's record.
 	StatusesOf func(column string) string
 }
 
