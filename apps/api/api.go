@@ -65,7 +65,7 @@ type Server struct {
 	handler http.Handler
 	limiter *limiter
 	log     *slog.Logger
-	views   memo.Map[*vendor.Profile, []byte] // see encodedView
+	views   memo.Map[*vendor.Profile, *VendorViewJSON] // see encodedView
 }
 
 // New builds the HTTP app over the service.

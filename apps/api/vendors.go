@@ -68,7 +68,7 @@ func (v VendorViewJSON) MarshalJSON() ([]byte, error) {
 }
 
 // encodedJSON is the JSON this view was encoded to before, if it was.
-func (v VendorViewJSON) encodedJSON() []byte { return v.raw }
+func (v *VendorViewJSON) encodedJSON() []byte { return v.raw }
 
 // encodedView is the JSON of a vendor view the service remembers (see
 // service.DirectoryTTL): GET /vendor answers it as it is while the service
@@ -77,20 +77,23 @@ func (v VendorViewJSON) encodedJSON() []byte { return v.raw }
 // view read again that changed is a new profile (one that did not is kept,
 // so its JSON is kept for as long as the service serves it, renewed at
 // each DirectoryMaxAge).
-func (s *Server) encodedView(view service.VendorView) VendorViewJSON {
+func (s *Server) encodedView(view service.VendorView) *VendorViewJSON {
 	if view.Profile == nil {
-		return vendorViewJSON(view)
+		out := vendorViewJSON(view)
+		return &out
 	}
 	now := time.Now()
-	if raw, ok := s.views.Get(view.Profile, now); ok {
-		return VendorViewJSON{raw: raw}
+	if enc, ok := s.views.Get(view.Profile, now); ok {
+		return enc
 	}
 	out := vendorViewJSON(view)
-	if raw, err := out.MarshalJSON(); err == nil {
-		s.views.Put(view.Profile, raw, now.Add(service.DirectoryMaxAge), now)
-		out.raw = raw
+	raw, err := out.MarshalJSON()
+	if err != nil {
+		return &out
 	}
-	return out
+	enc := &VendorViewJSON{raw: raw}
+	s.views.Put(view.Profile, enc, now.Add(service.DirectoryMaxAge), now)
+	return enc
 }
 
 // SecurityInstanceJSON is a finding or signal about a vendor.
@@ -312,7 +315,9 @@ func decodeCursor(c string) (string, error) {
 	return string(b), nil
 }
 
-type vendorViewOut struct{ Body VendorViewJSON }
+// vendorViewOut holds its body by pointer: a remembered view is answered
+// without copying (or boxing) the struct of every group it carries.
+type vendorViewOut struct{ Body *VendorViewJSON }
 
 type instancesOut struct {
 	Body struct {
@@ -525,7 +530,8 @@ func (s *Server) registerVendors() {
 			if err != nil {
 				return nil, problem(ctx, err)
 			}
-			return &vendorViewOut{Body: vendorViewJSON(view)}, nil
+			out := vendorViewJSON(view)
+			return &vendorViewOut{Body: &out}, nil
 		})
 	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "delete-vendor", Method: http.MethodDelete, Path: "/vendor/{id_or_name}", Tags: tags,
 		Summary: "Remove a vendor's profile and security instances (platform admins); the entry and list memberships stay", Security: secured, Errors: writeErrors},

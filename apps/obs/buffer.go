@@ -22,7 +22,8 @@ type LineBuffer struct {
 
 	mu      sync.Mutex
 	buf     []byte
-	err     error // the last write error, returned by the next Write
+	spare   []byte // the buffer last written, reused for the next records
+	err     error  // the last write error, returned by the next Write
 	timer   *time.Timer
 	closed  bool
 	flushMu sync.Mutex // orders the writes to w
@@ -71,7 +72,7 @@ func (b *LineBuffer) Flush() error {
 	defer b.flushMu.Unlock()
 	b.mu.Lock()
 	out := b.buf
-	b.buf = nil
+	b.buf, b.spare = b.spare[:0], nil
 	if b.timer != nil {
 		b.timer.Stop()
 		b.timer = nil
@@ -81,11 +82,14 @@ func (b *LineBuffer) Flush() error {
 		return nil
 	}
 	_, err := b.w.Write(out)
+	b.mu.Lock()
 	if err != nil {
-		b.mu.Lock()
 		b.err = err
-		b.mu.Unlock()
 	}
+	if cap(out) <= 2*b.limit { // a record far larger than the rest is not kept
+		b.spare = out[:0]
+	}
+	b.mu.Unlock()
 	return err
 }
 

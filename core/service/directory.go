@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"math/rand/v2"
 	"reflect"
 	"sync"
 	"sync/atomic"
@@ -92,7 +93,16 @@ func (d *directory) put(ref string, v VendorView, gen uint64, now time.Time) {
 	if old, ok := d.views.Get(ref, now); ok && old.gen == gen && reflect.DeepEqual(old.view, v) {
 		v = old.view
 	}
-	d.views.Put(ref, cachedView{view: v, gen: gen, fresh: now.Add(DirectoryTTL)}, now.Add(DirectoryMaxAge), now)
+	d.views.Put(ref, cachedView{view: v, gen: gen, fresh: now.Add(freshFor())}, now.Add(DirectoryMaxAge), now)
+}
+
+// freshFor is how long a view just read is fresh: DirectoryTTL less up to a
+// quarter, at random. Views read together (a cold start, a busy second) would
+// otherwise all fall due together, every DirectoryTTL, and their background
+// read come as one burst that holds a CPU for tens of milliseconds while
+// requests wait; spread, the reads come a few at a time.
+func freshFor() time.Duration {
+	return DirectoryTTL - time.Duration(rand.Int64N(int64(DirectoryTTL/4)))
 }
 
 // forget drops what is remembered for ref (a vendor no longer there).

@@ -14,7 +14,7 @@ func TestDirectoryServesAViewUntilMaxAgeOrChange(t *testing.T) {
 	view := VendorView{Vendor: vendor.Vendor{ID: uuid.New(), Name: "Acme"}}
 
 	d.put("Acme", view, d.generation(), now)
-	if got, stale, ok := d.get("Acme", now.Add(DirectoryTTL-time.Nanosecond)); !ok || stale || got.Vendor.ID != view.Vendor.ID {
+	if got, stale, ok := d.get("Acme", now.Add(DirectoryTTL*3/4)); !ok || stale || got.Vendor.ID != view.Vendor.ID {
 		t.Fatalf("a fresh view was not served as fresh (ok %v, stale %v)", ok, stale)
 	}
 	if got, stale, ok := d.get("Acme", now.Add(DirectoryTTL)); !ok || !stale || got.Vendor.ID != view.Vendor.ID {
@@ -99,5 +99,19 @@ func TestDirectoryKeepsAViewReadAgainUnchanged(t *testing.T) {
 	d.put("Acme", changed, d.generation(), now.Add(DirectoryTTL))
 	if got, _, _ := d.get("Acme", now.Add(DirectoryTTL)); got.Profile != changed.Profile {
 		t.Fatal("a changed view read again was not remembered")
+	}
+}
+
+func TestDirectoryFreshnessIsSpread(t *testing.T) {
+	seen := map[time.Duration]bool{}
+	for range 100 {
+		d := freshFor()
+		if d <= DirectoryTTL*3/4 || d > DirectoryTTL {
+			t.Fatalf("fresh for %v, want within (%v, %v]", d, DirectoryTTL*3/4, DirectoryTTL)
+		}
+		seen[d] = true
+	}
+	if len(seen) < 50 {
+		t.Fatalf("100 views read together are fresh for %d distinct times: due together", len(seen))
 	}
 }
