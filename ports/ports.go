@@ -85,6 +85,11 @@ type AccountRepo interface {
 	// ListForUser returns the non-personal accounts the user is a member of,
 	// with the user's role, by account name.
 	ListForUser(ctx context.Context, userID uuid.UUID) ([]account.Membership, error)
+	// MembershipOf returns an account, personal or not, with the user's
+	// role in it, in one read (every account-scoped request asks it);
+	// core.ErrNotFound if the account does not exist or the user is not a
+	// member.
+	MembershipOf(ctx context.Context, accountID, userID uuid.UUID) (account.Membership, error)
 	// Delete removes an account and everything it owns: members, lists with
 	// their entries and products, quota claims, assessments with their audit
 	// events, documents and subscribers. core.ErrNotFound if absent.

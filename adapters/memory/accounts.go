@@ -129,6 +129,18 @@ func (r accounts) ListForUser(_ context.Context, userID uuid.UUID) ([]account.Me
 	return out, nil
 }
 
+func (r accounts) MembershipOf(_ context.Context, accountID, userID uuid.UUID) (account.Membership, error) {
+	if err := r.readable(); err != nil {
+		return account.Membership{}, err
+	}
+	a, ok := r.d.accounts[accountID]
+	m, isMember := r.d.members[pair{accountID, userID}]
+	if !ok || !isMember {
+		return account.Membership{}, notFound("membership", userID)
+	}
+	return account.Membership{Account: a, Role: m.role}, nil
+}
+
 func (r accounts) Delete(_ context.Context, id uuid.UUID) error {
 	return r.atomic(func() error {
 		a, ok := r.d.accounts[id]

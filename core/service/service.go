@@ -284,17 +284,14 @@ func (s *Service) access(ctx context.Context, tx ports.Tx, a Actor, ref string, 
 			return Access{}, core.Invalid("account-id", "must be an account UUID or %q", Individual)
 		}
 	}
-	m, err := tx.Members().Get(ctx, id, a.UserID)
+	m, err := tx.Accounts().MembershipOf(ctx, id, a.UserID)
 	if errors.Is(err, core.ErrNotFound) {
 		return Access{}, core.Forbidden("you are not a member of account %s", ref)
 	}
 	if err != nil {
 		return Access{}, err
 	}
-	acc, err := tx.Accounts().Get(ctx, id)
-	if err != nil {
-		return Access{}, err
-	}
+	acc := m.Account
 	if acc.Personal && ref != Individual {
 		// A personal space is addressed only as "individual".
 		return Access{}, core.Forbidden("use account-id=%s for your personal space", Individual)

@@ -183,6 +183,38 @@ var accountCases = []testCase{
 		equal(t, "second role", got[1].Role, account.RoleViewer)
 		equal(t, "account name", got[0].Account.Name, "Acme")
 	}},
+	{"MembershipOf returns the account with the user's role, personal spaces too", func(t *testing.T, f *fixture) {
+		ann, bob := f.user("ann@example.com"), f.user("bob@example.com")
+		a, other := f.org("Acme"), f.org("Beta")
+		f.member(a, ann, account.RoleViewer)
+		f.member(other, bob, account.RoleOwner)
+		p := f.personal(ann)
+		f.member(p, ann, account.RoleOwner)
+		of := func(accountID, userID uuid.UUID) (account.Membership, error) {
+			var m account.Membership
+			err := f.try(func(ctx context.Context, tx ports.Tx) error {
+				var err error
+				m, err = tx.Accounts().MembershipOf(ctx, accountID, userID)
+				return err
+			})
+			return m, err
+		}
+		m, err := of(a.ID, ann.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		equal(t, "account", m.Account.ID, a.ID)
+		equal(t, "account name", m.Account.Name, "Acme")
+		equal(t, "active", m.Account.Active, true)
+		equal(t, "role", m.Role, account.RoleViewer)
+		if m, err = of(p.ID, ann.ID); err != nil || !m.Account.Personal || m.Role != account.RoleOwner {
+			t.Fatalf("personal space: %+v, %v", m, err)
+		}
+		_, err = of(other.ID, ann.ID)
+		wantErr(t, "not a member", err, core.ErrNotFound)
+		_, err = of(newID(), ann.ID)
+		wantErr(t, "no such account", err, core.ErrNotFound)
+	}},
 	{"Lock finds the account or reports not found", func(t *testing.T, f *fixture) {
 		a := f.org("Acme")
 		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Lock(ctx, a.ID) })

@@ -180,6 +180,23 @@ func (r Accounts) ListForUser(ctx context.Context, userID uuid.UUID) ([]account.
 	return dbrow.MapErr(rows, dbrow.Membership.Core)
 }
 
+// MembershipOf returns an account with the user's role in it.
+func (r Accounts) MembershipOf(ctx context.Context, accountID, userID uuid.UUID) (account.Membership, error) {
+	var rows []dbrow.Membership
+	err := r.DB.NewSelect().Model(&rows).
+		ColumnExpr("a.id, a.name, a.active, a.personal, a.created_at, m.role").
+		Join("JOIN members AS m ON m.account_id = a.id").
+		Where("a.id = ? AND m.user_id = ?", accountID, userID).
+		Scan(ctx)
+	if err != nil {
+		return account.Membership{}, r.Translate(err, "membership of %s in %s", userID, accountID)
+	}
+	if len(rows) == 0 {
+		return account.Membership{}, NotFound("membership of %s in %s", userID, accountID)
+	}
+	return rows[0].Core()
+}
+
 // Delete removes an account and everything it owns.
 func (r Accounts) Delete(ctx context.Context, id uuid.UUID) error {
 	// Members, lists, entries, products, quota claims, assessments, audit
