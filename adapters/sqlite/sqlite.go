@@ -36,6 +36,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
 	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
+	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/ports"
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
@@ -194,10 +195,18 @@ var _ ports.Tx = (*tx)(nil)
 // compares bytes, which is the byte order Vetted sorts names in.
 func byName(column string) string { return column }
 
-// statusesOf is the JSON array of the distinct "status" values of a JSON
-// object of objects; [] for NULL or an empty object.
+// statusesOf is the JSON array of the "status" of every section in a
+// profile's enrichment column, null for a section it lacks; [] for NULL.
+// One json_extract with a path per section parses the column once: the
+// json_each it replaces, with a json_extract of each value, parsed it once
+// per section more, and that was a quarter of reading a list.
 func statusesOf(column string) string {
-	return "(SELECT json_group_array(DISTINCT json_extract(s.value, '$.status')) FROM json_each(" + column + ") AS s)"
+	secs := vendor.SectionValues()
+	paths := make([]string, len(secs))
+	for i, sec := range secs {
+		paths[i] = "'$." + sec + ".status'"
+	}
+	return "coalesce(json_extract(" + column + ", " + strings.Join(paths, ", ") + "), '[]')"
 }
 
 // emailKey is the column itself: e-mails are stored lower-case, folded in Go.

@@ -29,8 +29,8 @@ type Base struct {
 	ByName func(column string) string
 	// StatusesOf is the expression of the JSON array of the "status"
 	// values in a JSON object of objects (a profile's enrichment column),
-	// distinct or not: list entries read their state from it without
-	// decoding every section's record.
+	// distinct or not, with nulls allowed for absent sections: list entries
+	// read their state from it without decoding every section's record.
 	StatusesOf func(column string) string
 }
 

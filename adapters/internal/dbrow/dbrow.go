@@ -11,6 +11,7 @@ package dbrow
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -312,7 +313,7 @@ type EntryView struct {
 	VendorName    string    `bun:"vendor_name"`
 	WebsiteURL    string    `bun:"website_url"`
 	HasProfile    bool      `bun:"has_profile"`
-	Statuses      []string  `bun:"statuses,type:jsonb"` // of its profile's sections
+	Statuses      []string  `bun:"statuses,type:jsonb"` // of its profile's sections; "" for a null (a section without one)
 }
 
 // Core rebuilds the entry with its products.
@@ -321,7 +322,7 @@ func (v EntryView) Core(products []vendorlist.Product) vendorlist.Entry {
 		products = []vendorlist.Product{}
 	}
 	return vendorlist.Entry{ListID: v.ListID, VendorID: v.VendorID, VendorName: v.VendorName, WebsiteURL: v.WebsiteURL,
-		IsCustom: !v.HasProfile, EnrichmentStatus: vendor.EnrichmentStatusOf(v.HasProfile, v.Statuses),
+		IsCustom: !v.HasProfile, EnrichmentStatus: vendor.EnrichmentStatusOf(v.HasProfile, slices.DeleteFunc(v.Statuses, noStatus)),
 		AlertsEnabled: v.AlertsEnabled, Products: products, AddedAt: utc(v.AddedAt)}
 }
 
@@ -639,3 +640,6 @@ func (r Outbox) Core() outbox.Message {
 	return outbox.Message{ID: r.ID, Kind: outbox.Kind(r.Kind), Payload: r.Payload, CreatedAt: utc(r.CreatedAt),
 		Attempts: r.Attempts, LastError: r.LastError}
 }
+
+// noStatus is a null in the statuses of an entry (see bunrepo.Base.StatusesOf).
+func noStatus(s string) bool { return s == "" }
