@@ -135,7 +135,11 @@ load() {
 	wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --timeout 10s -H "Authorization: Bearer $owner" \
 		-s bench/read.lua "$2" -- "$3" | awk '/^RESULT/ {$1 = ""; print}'
 }
-say "wrk -t$THREADS -c$CONNS -d$DURATION per route ($STORE), each after a ${WARMUP} warm-up that is not counted"
+if [ "$WARMUP" = 0 ]; then
+	say "wrk -t$THREADS -c$CONNS -d$DURATION per route ($STORE), cold (no warm-up)"
+else
+	say "wrk -t$THREADS -c$CONNS -d$DURATION per route ($STORE), each after a ${WARMUP} warm-up that is not counted"
+fi
 printf '%-52s %9s %8s %8s %6s %8s\n' route req/s p50_ms p99_ms ratio non-2xx
 bare_rps=
 run() { # run <label> <base> <paths>
