@@ -88,7 +88,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := requestID(r.Header.Get(RequestIDHeader))
-		w.Header()[RequestIDHeader] = []string{id}
+		w.Header().Set(RequestIDHeader, id)
 		ri := &reqInfo{id: id, base: s.log}
 		ctx := context.WithValue(obs.WithLoggerSource(r.Context(), ri), reqInfoKey{}, ri)
 		rec := &recorder{ResponseWriter: w}

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/memo"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -36,7 +37,8 @@ const maxDirectoryViews = 4096
 
 // The background reads are batched: the views due gather for refreshGather,
 // then up to refreshBatch of them are read in one unit of work of two
-// set-based queries (entries by id, their profiles), not two queries each.
+// set-based queries (entries by id, their profiles), not two queries each;
+// a view asked by name is read by the id of the vendor it holds.
 // One goroutine does it while views are due, and ends when none are.
 const (
 	refreshGather  = 50 * time.Millisecond
@@ -51,8 +53,8 @@ type directory struct {
 	views memo.Map[string, cachedView]
 
 	mu         sync.Mutex
-	due        map[string]bool // references to read again
-	refreshing bool            // a goroutine reads them
+	due        map[string]uuid.UUID // references to read again, with their vendor's id
+	refreshing bool                 // a goroutine reads them
 }
 
 type cachedView struct {
@@ -62,7 +64,7 @@ type cachedView struct {
 }
 
 func newDirectory() *directory {
-	return &directory{views: memo.Map[string, cachedView]{Max: maxDirectoryViews}, due: map[string]bool{}}
+	return &directory{views: memo.Map[string, cachedView]{Max: maxDirectoryViews}, due: map[string]uuid.UUID{}}
 }
 
 // generation is read before a view is loaded and given to put with it.
@@ -108,12 +110,12 @@ func freshFor() time.Duration {
 // forget drops what is remembered for ref (a vendor no longer there).
 func (d *directory) forget(ref string) { d.views.Delete(ref) }
 
-// markDue asks for ref to be read again; true when the caller is to start
-// the goroutine that does it (none runs).
-func (d *directory) markDue(ref string) (start bool) {
+// markDue asks for ref, a reference to vendor id, to be read again; true
+// when the caller is to start the goroutine that does it (none runs).
+func (d *directory) markDue(ref string, id uuid.UUID) (start bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.due[ref] = true
+	d.due[ref] = id
 	if d.refreshing {
 		return false
 	}
@@ -121,21 +123,22 @@ func (d *directory) markDue(ref string) (start bool) {
 	return true
 }
 
-// takeDue returns up to max references due, or none, and then the
-// goroutine that asked is to end (the next markDue starts another).
-func (d *directory) takeDue(max int) []string {
+// takeDue returns up to max references due with their vendors' ids, or
+// none, and then the goroutine that asked is to end (the next markDue
+// starts another).
+func (d *directory) takeDue(max int) map[string]uuid.UUID {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if len(d.due) == 0 {
 		d.refreshing = false
 		return nil
 	}
-	refs := make([]string, 0, min(max, len(d.due)))
-	for ref := range d.due {
+	refs := make(map[string]uuid.UUID, min(max, len(d.due)))
+	for ref, id := range d.due {
 		if len(refs) == max {
 			break
 		}
-		refs = append(refs, ref)
+		refs[ref] = id
 		delete(d.due, ref)
 	}
 	return refs

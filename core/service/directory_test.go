@@ -42,21 +42,21 @@ func TestDirectoryServesAViewUntilMaxAgeOrChange(t *testing.T) {
 
 func TestDirectoryDueViewsOneGoroutineInBatches(t *testing.T) {
 	d := newDirectory()
-	if !d.markDue("Acme") {
+	if !d.markDue("Acme", uuid.New()) {
 		t.Fatal("the first view due did not start a refresh")
 	}
-	if d.markDue("Acme") || d.markDue("Beta") {
+	if d.markDue("Acme", uuid.New()) || d.markDue("Beta", uuid.New()) {
 		t.Fatal("a second refresh was started while one runs")
 	}
 	for i := range refreshBatch {
-		d.markDue(uuid.NewString() + string(rune('a'+i%26)))
+		d.markDue(uuid.NewString()+string(rune('a'+i%26)), uuid.New())
 	}
 	got := map[string]bool{}
 	for batch := d.takeDue(refreshBatch); batch != nil; batch = d.takeDue(refreshBatch) {
 		if len(batch) > refreshBatch {
 			t.Fatalf("a batch of %d, max %d", len(batch), refreshBatch)
 		}
-		for _, ref := range batch {
+		for ref := range batch {
 			if got[ref] {
 				t.Fatalf("%s taken twice", ref)
 			}
@@ -66,7 +66,7 @@ func TestDirectoryDueViewsOneGoroutineInBatches(t *testing.T) {
 	if len(got) != refreshBatch+2 || !got["Acme"] || !got["Beta"] {
 		t.Fatalf("took %d views, want %d with Acme and Beta", len(got), refreshBatch+2)
 	}
-	if !d.markDue("Acme") {
+	if !d.markDue("Acme", uuid.New()) {
 		t.Fatal("a view due after the refresh ended did not start another")
 	}
 }

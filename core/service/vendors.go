@@ -87,7 +87,7 @@ func (s *Service) GetVendor(ctx context.Context, _ Actor, idOrName string) (Vend
 	if !ok {
 		return s.readVendor(ctx, idOrName)
 	}
-	if stale && s.dir.markDue(idOrName) {
+	if stale && s.dir.markDue(idOrName, view.Vendor.ID) {
 		go s.refreshViews()
 	}
 	return view, nil
@@ -133,70 +133,56 @@ func (s *Service) refreshViews() {
 	}
 }
 
-// readViews reads the views of refs in one unit of work and remembers them:
-// those by id with two set-based queries, those by name one by one.
-func (s *Service) readViews(ctx context.Context, refs []string) error {
+// readViews reads the views of refs (references with their vendors' ids)
+// in one unit of work of two set-based queries, and remembers them. A
+// reference by name whose vendor no longer has that name, or a vendor no
+// longer there, is forgotten: the next read resolves it afresh.
+func (s *Service) readViews(ctx context.Context, refs map[string]uuid.UUID) error {
 	now := s.now()
 	gen := s.dir.generation()
-	byID := map[uuid.UUID][]string{}
-	var names []string
-	for _, ref := range refs {
-		if id, err := uuid.Parse(strings.TrimSpace(ref)); err == nil {
-			byID[id] = append(byID[id], ref)
-		} else {
-			names = append(names, ref)
-		}
-	}
-	views := make(map[string]VendorView, len(refs))
+	views := map[uuid.UUID]VendorView{}
 	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
-		if len(byID) > 0 {
-			vs, err := tx.Vendors().ListByIDs(ctx, slices.Collect(maps.Keys(byID)))
-			if err != nil {
-				return err
-			}
-			ids := make([]uuid.UUID, len(vs))
-			for i, v := range vs {
-				ids[i] = v.ID
-			}
-			ps, err := tx.Profiles().ListByVendors(ctx, ids)
-			if err != nil {
-				return err
-			}
-			profiles := make(map[uuid.UUID]*vendor.Profile, len(ps))
-			for i := range ps {
-				profiles[ps[i].VendorID] = &ps[i]
-			}
-			for _, v := range vs {
-				for _, ref := range byID[v.ID] {
-					views[ref] = VendorView{Vendor: v, Profile: profiles[v.ID]}
-				}
-			}
+		vs, err := tx.Vendors().ListByIDs(ctx, slices.Collect(maps.Values(refs)))
+		if err != nil {
+			return err
 		}
-		for _, ref := range names {
-			v, err := findVendor(ctx, tx, ref)
-			if errors.Is(err, core.ErrNotFound) {
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			if views[ref], err = loadView(ctx, tx, v); err != nil {
-				return err
-			}
+		ids := make([]uuid.UUID, len(vs))
+		for i, v := range vs {
+			ids[i] = v.ID
+			views[v.ID] = VendorView{Vendor: v}
+		}
+		ps, err := tx.Profiles().ListByVendors(ctx, ids)
+		if err != nil {
+			return err
+		}
+		for i := range ps {
+			view := views[ps[i].VendorID]
+			view.Profile = &ps[i]
+			views[ps[i].VendorID] = view
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	for _, ref := range refs {
-		if view, ok := views[ref]; ok {
+	for ref, id := range refs {
+		if view, ok := views[id]; ok && names(ref, view.Vendor) {
 			s.dir.put(ref, view, gen, now)
 		} else {
-			s.dir.forget(ref) // gone from the directory: read (and refused) afresh
+			s.dir.forget(ref)
 		}
 	}
 	return nil
+}
+
+// names reports whether ref still finds v as findVendor would: by its id,
+// or by its canonical name.
+func names(ref string, v vendor.Vendor) bool {
+	if id, err := uuid.Parse(strings.TrimSpace(ref)); err == nil {
+		return id == v.ID
+	}
+	n, err := vendor.ParseName(ref)
+	return err == nil && n.Key() == v.Name.Key()
 }
 
 // SecurityInstances returns a vendor's findings and signals.

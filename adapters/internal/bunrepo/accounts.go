@@ -165,13 +165,18 @@ func (r Accounts) ListOrganizations(ctx context.Context) ([]account.Account, err
 	return dbrow.Map(rows, dbrow.Account.Core), nil
 }
 
+// memberships selects accounts joined with one user's membership in them.
+func (r Accounts) memberships(rows *[]dbrow.Membership, userID uuid.UUID) *bun.SelectQuery {
+	return r.DB.NewSelect().Model(rows).
+		ColumnExpr("a.id, a.name, a.active, a.personal, a.created_at, m.role").
+		Join("JOIN members AS m ON m.account_id = a.id").
+		Where("m.user_id = ?", userID)
+}
+
 // ListForUser returns the organizations of a user with the user's role, by name.
 func (r Accounts) ListForUser(ctx context.Context, userID uuid.UUID) ([]account.Membership, error) {
 	var rows []dbrow.Membership
-	err := r.DB.NewSelect().Model(&rows).
-		ColumnExpr("a.id, a.name, a.active, a.personal, a.created_at, m.role").
-		Join("JOIN members AS m ON m.account_id = a.id").
-		Where("m.user_id = ?", userID).Where("NOT a.personal").
+	err := r.memberships(&rows, userID).Where("NOT a.personal").
 		OrderExpr(r.ByName("a.name") + ", a.id").
 		Scan(ctx)
 	if err != nil {
@@ -183,11 +188,7 @@ func (r Accounts) ListForUser(ctx context.Context, userID uuid.UUID) ([]account.
 // MembershipOf returns an account with the user's role in it.
 func (r Accounts) MembershipOf(ctx context.Context, accountID, userID uuid.UUID) (account.Membership, error) {
 	var rows []dbrow.Membership
-	err := r.DB.NewSelect().Model(&rows).
-		ColumnExpr("a.id, a.name, a.active, a.personal, a.created_at, m.role").
-		Join("JOIN members AS m ON m.account_id = a.id").
-		Where("a.id = ? AND m.user_id = ?", accountID, userID).
-		Scan(ctx)
+	err := r.memberships(&rows, userID).Where("a.id = ?", accountID).Scan(ctx)
 	if err != nil {
 		return account.Membership{}, r.Translate(err, "membership of %s in %s", userID, accountID)
 	}
