@@ -195,6 +195,35 @@ type ListRepo interface {
 	// MergeProducts inserts product rows that do not exist yet (case-insensitive
 	// per list and vendor) and returns how many it inserted. One call.
 	MergeProducts(ctx context.Context, ps []vendorlist.Product) (int, error)
+	// LockEntries takes a write lock on the entries of the given vendors on
+	// a list for the rest of the unit of work (SELECT ... FOR UPDATE), so
+	// that concurrent writes of their assessments take turns and each reads
+	// what the one before it saved; vendors not on the list are ignored.
+	// Stores whose units of work never run side by side need do nothing.
+	LockEntries(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) error
+	// Counts counts over the lists of scope, in one set-based read whatever
+	// their number: the distinct vendors on them, those with alerts on on
+	// at least one of them, and the assessments on them whose status is
+	// one of statuses. A list of another account counts nothing.
+	Counts(ctx context.Context, scope ListScope, statuses []review.Status) (ListCounts, error)
+}
+
+// ListScope names the lists a count covers: one list of an account, or
+// every list of it when ListID is nil.
+type ListScope struct {
+	AccountID uuid.UUID
+	ListID    *uuid.UUID
+}
+
+// ListCounts are the counts of ListRepo.Counts.
+type ListCounts struct {
+	// Vendors counts the distinct vendors on the lists.
+	Vendors int
+	// Followed counts those with alerts on, on at least one of the lists.
+	Followed int
+	// Assessments counts the assessments on the lists with one of the
+	// statuses asked for.
+	Assessments int
 }
 
 // QuotaRepo records which custom vendors an account has had enriched.
@@ -384,13 +413,24 @@ type OutboxRepo interface {
 type BlobStore interface {
 	// PresignPut returns a request that uploads exactly one object at key,
 	// with the given content type and at most maxSize bytes, until ttl passes.
+	// The object is written once: an upload to a key that holds an object is
+	// refused by the store and leaves the object as it was.
 	PresignPut(ctx context.Context, key, contentType string, maxSize int64, ttl time.Duration) (PresignedRequest, error)
 	// PresignGet returns a URL that downloads key as fileName until ttl passes.
 	PresignGet(ctx context.Context, key, fileName string, ttl time.Duration) (PresignedRequest, error)
 	// Stat returns the size of the object, or core.ErrNotFound.
 	Stat(ctx context.Context, key string) (int64, error)
+	// Digest reads the object and returns its size and SHA-256, or
+	// core.ErrNotFound.
+	Digest(ctx context.Context, key string) (BlobDigest, error)
 	// Delete removes objects; absent keys are not an error.
 	Delete(ctx context.Context, keys ...string) error
+}
+
+// BlobDigest is the size and SHA-256 (lower-case hex) of a stored object.
+type BlobDigest struct {
+	Size   int64
+	SHA256 string
 }
 
 // PresignedRequest is what a client sends to move a file: Method to URL with
@@ -524,3 +564,40 @@ type UUIDv7 struct{}
 
 // New returns a new UUIDv7.
 func (UUIDv7) New() uuid.UUID { return uuid.Must(uuid.NewV7()) }
+
+// Changed names the vendors whose directory entries or profiles a unit of
+// work changed, so that every process drops what it remembers of them (the
+// vendor views of GetVendor and their encoded answers). All means every
+// vendor: too many changed to name them one by one, or notices may have been
+// missed (a subscription that was lost and is listening again).
+type Changed struct {
+	Vendors []uuid.UUID
+	All     bool
+}
+
+// ChangeFeed carries Changed notices between the processes that share a
+// store (API replicas, workers). Notices are hints for caches, never data:
+// a notice may come twice or name a vendor that did not change, and one sent
+// while a subscriber was not listening is lost (its subscriber drops
+// everything when it listens again).
+type ChangeFeed interface {
+	// Stage announces c inside tx, the unit of work that made the changes,
+	// just before it commits. A feed that travels with the store's
+	// transactions (PostgreSQL NOTIFY) is delivered when tx commits and
+	// never if it rolls back; any other feed does nothing here. tx is the
+	// store's own (not a wrapper of it).
+	Stage(ctx context.Context, tx Tx, c Changed) error
+	// Publish announces c after the unit of work that staged it committed;
+	// a feed that was delivered by Stage does nothing here. It is best
+	// effort: an error is logged, the write stands, and the staleness of
+	// remembered views stays bounded by their age.
+	Publish(ctx context.Context, c Changed) error
+	// Subscribe listens for notices, from every process including this
+	// one, until ctx ends or the connection is lost. Once it listens it
+	// calls ready; then it calls h for each notice, in the order heard, from
+	// one goroutine. It returns ctx.Err() when ctx ends, else the error that
+	// ended it; the caller subscribes again and, since notices were missed
+	// meanwhile, treats everything it remembers as changed once ready is
+	// called again.
+	Subscribe(ctx context.Context, ready func(), h func(Changed)) error
+}

@@ -79,3 +79,15 @@ func (m *Map[K, V]) Len() int {
 	defer m.mu.Unlock()
 	return len(m.m)
 }
+
+// DeleteFunc forgets every entry for which del returns true (it is called
+// with the map locked, so it must not use the map).
+func (m *Map[K, V]) DeleteFunc(del func(K, V) bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for k, e := range m.m {
+		if del(k, e.v) {
+			delete(m.m, k)
+		}
+	}
+}

@@ -4,12 +4,14 @@ import (
 	"context"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/memo"
+	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -21,8 +23,11 @@ import (
 // that touches vendors or profiles moves the directory's generation on, and
 // a view remembered in an older generation is not served. A change made by
 // another process (the asynq worker's enrichment, another API replica)
-// shows within DirectoryMaxAge, and on a vendor read at least every
-// DirectoryTTL, within DirectoryTTL and one read of the store.
+// shows as soon as its notice arrives (Deps.Changes: the writer announces
+// the vendors it changed and every process's subscriber calls
+// ForgetVendors), and without one (no feed, or its connection lost) within
+// DirectoryMaxAge, and on a vendor read at least every DirectoryTTL, within
+// DirectoryTTL and one read of the store.
 const DirectoryTTL = 2 * time.Second
 
 // DirectoryMaxAge is the age past which a remembered view is never served.
@@ -49,8 +54,9 @@ const (
 // directory remembers vendor views by the reference they were asked by (a
 // UUID or a name, as given), each with the generation it was read in.
 type directory struct {
-	gen   atomic.Uint64
-	views memo.Map[string, cachedView]
+	gen       atomic.Uint64
+	evictions atomic.Uint64 // ForgetVendors calls so far
+	views     memo.Map[string, cachedView]
 
 	mu         sync.Mutex
 	due        map[string]uuid.UUID // references to read again, with their vendor's id
@@ -67,8 +73,14 @@ func newDirectory() *directory {
 	return &directory{views: memo.Map[string, cachedView]{Max: maxDirectoryViews}, due: map[string]uuid.UUID{}}
 }
 
+// readToken is what a read of views started in: the generation, and how
+// many evictions had been made.
+type readToken struct{ gen, evictions uint64 }
+
 // generation is read before a view is loaded and given to put with it.
-func (d *directory) generation() uint64 { return d.gen.Load() }
+func (d *directory) generation() readToken {
+	return readToken{gen: d.gen.Load(), evictions: d.evictions.Load()}
+}
 
 // changed is called after a unit of work that touched vendors or profiles.
 func (d *directory) changed() { d.gen.Add(1) }
@@ -83,10 +95,13 @@ func (d *directory) get(ref string, now time.Time) (view VendorView, stale, ok b
 	return c.view, !now.Before(c.fresh), true
 }
 
-// put remembers a view read in generation gen at now, unless the directory
-// has changed since (then the view may be older than the change).
-func (d *directory) put(ref string, v VendorView, gen uint64, now time.Time) {
-	if gen != d.gen.Load() {
+// put remembers a view read in generation tok at now, unless the directory
+// has changed since or views were evicted since (then the view may be older
+// than the change: a notice from another process may have come while it was
+// read, after the read had seen the store as it was before the change).
+func (d *directory) put(ref string, v VendorView, tok readToken, now time.Time) {
+	gen := tok.gen
+	if gen != d.gen.Load() || tok.evictions != d.evictions.Load() {
 		return
 	}
 	// A view read again and found as it was stays the value it was, so
@@ -109,6 +124,25 @@ func freshFor() time.Duration {
 
 // forget drops what is remembered for ref (a vendor no longer there).
 func (d *directory) forget(ref string) { d.views.Delete(ref) }
+
+// evict drops the views of the vendors c names, by whatever reference they
+// were asked, or every view; a read under way when it is called is not
+// remembered (see put).
+func (d *directory) evict(c ports.Changed) {
+	d.evictions.Add(1)
+	if c.All {
+		d.views.Clear()
+		return
+	}
+	if len(c.Vendors) == 0 {
+		return
+	}
+	named := make(map[uuid.UUID]bool, len(c.Vendors))
+	for _, id := range c.Vendors {
+		named[id] = true
+	}
+	d.views.DeleteFunc(func(_ string, cv cachedView) bool { return named[cv.view.Vendor.ID] })
+}
 
 // markDue asks for ref, a reference to vendor id, to be read again; true
 // when the caller is to start the goroutine that does it (none runs).
@@ -146,35 +180,134 @@ func (d *directory) takeDue(max int) map[string]uuid.UUID {
 
 // watchedStore is the store as the use cases see it: a unit of work that
 // reaches the vendor or profile repositories moves the directory's
-// generation on when it ends, whatever it did with them.
+// generation on when it ends, whatever it did with them, and one that wrote
+// to them announces the vendors it wrote on the change feed (staged in the
+// unit of work, published after it committed).
 type watchedStore struct {
 	ports.Store
-	dir *directory
+	dir   *directory
+	feed  ports.ChangeFeed // nil: no other process hears of changes
+	onErr func(err error)  // a Publish that failed
 }
 
 func (w watchedStore) InTx(ctx context.Context, fn func(ctx context.Context, tx ports.Tx) error) error {
 	var touched atomic.Bool
+	var written *changeSet
 	defer func() {
 		if touched.Load() {
 			w.dir.changed()
 		}
 	}()
-	return w.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
-		return fn(ctx, watchedTx{Tx: tx, touched: &touched})
+	err := w.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+		written = &changeSet{} // fn may run again: only its last run counts
+		if err := fn(ctx, watchedTx{Tx: tx, touched: &touched, written: written}); err != nil {
+			return err
+		}
+		if c, ok := written.changed(); ok && w.feed != nil {
+			return w.feed.Stage(ctx, tx, c)
+		}
+		return nil
 	})
+	if err != nil || w.feed == nil {
+		return err
+	}
+	if c, ok := written.changed(); ok {
+		if perr := w.feed.Publish(ctx, c); perr != nil && w.onErr != nil {
+			w.onErr(perr)
+		}
+	}
+	return nil
+}
+
+// maxNamedChanges is the most vendors a notice names; a unit of work that
+// wrote more (a CSV import) announces that all changed.
+const maxNamedChanges = 100
+
+// changeSet gathers the vendors a unit of work wrote.
+type changeSet struct {
+	mu      sync.Mutex
+	vendors []uuid.UUID
+	all     bool
+}
+
+func (c *changeSet) add(ids ...uuid.UUID) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, id := range ids {
+		if c.all || slices.Contains(c.vendors, id) {
+			continue
+		}
+		if len(c.vendors) == maxNamedChanges {
+			c.all, c.vendors = true, nil
+			return
+		}
+		c.vendors = append(c.vendors, id)
+	}
+}
+
+func (c *changeSet) changed() (ports.Changed, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return ports.Changed{Vendors: slices.Clone(c.vendors), All: c.all}, c.all || len(c.vendors) > 0
 }
 
 type watchedTx struct {
 	ports.Tx
 	touched *atomic.Bool
+	written *changeSet
 }
 
 func (t watchedTx) Vendors() ports.VendorRepo {
 	t.touched.Store(true)
-	return t.Tx.Vendors()
+	return watchedVendors{VendorRepo: t.Tx.Vendors(), written: t.written}
 }
 
 func (t watchedTx) Profiles() ports.ProfileRepo {
 	t.touched.Store(true)
-	return t.Tx.Profiles()
+	return watchedProfiles{ProfileRepo: t.Tx.Profiles(), written: t.written}
+}
+
+// watchedVendors and watchedProfiles note the vendors of every write; the
+// reads pass through.
+type watchedVendors struct {
+	ports.VendorRepo
+	written *changeSet
+}
+
+func (r watchedVendors) Ensure(ctx context.Context, vs []vendor.Vendor) ([]vendor.Vendor, error) {
+	out, err := r.VendorRepo.Ensure(ctx, vs)
+	for _, v := range out {
+		r.written.add(v.ID)
+	}
+	return out, err
+}
+
+func (r watchedVendors) Update(ctx context.Context, v vendor.Vendor) error {
+	r.written.add(v.ID)
+	return r.VendorRepo.Update(ctx, v)
+}
+
+type watchedProfiles struct {
+	ports.ProfileRepo
+	written *changeSet
+}
+
+func (r watchedProfiles) Save(ctx context.Context, p vendor.Profile) error {
+	r.written.add(p.VendorID)
+	return r.ProfileRepo.Save(ctx, p)
+}
+
+func (r watchedProfiles) Delete(ctx context.Context, vendorID uuid.UUID) error {
+	r.written.add(vendorID)
+	return r.ProfileRepo.Delete(ctx, vendorID)
+}
+
+func (r watchedProfiles) ReplaceInstances(ctx context.Context, vendorID uuid.UUID, is []vendor.SecurityInstance) error {
+	r.written.add(vendorID)
+	return r.ProfileRepo.ReplaceInstances(ctx, vendorID, is)
+}
+
+func (r watchedProfiles) AddGRCAssessment(ctx context.Context, vendorID uuid.UUID, a vendor.GRCAssessment) error {
+	r.written.add(vendorID)
+	return r.ProfileRepo.AddGRCAssessment(ctx, vendorID, a)
 }

@@ -46,6 +46,11 @@ type Deps struct {
 	// Notify, when set, is called after a unit of work that wrote to the
 	// outbox commits, to wake the relay.
 	Notify func()
+	// Changes, when set, carries the vendors each unit of work wrote to the
+	// other processes that share the store; their subscribers call
+	// ForgetVendors. Nil: other processes see a change within
+	// DirectoryMaxAge.
+	Changes ports.ChangeFeed
 }
 
 // Service implements the use cases.
@@ -92,9 +97,17 @@ func New(d Deps) (*Service, error) {
 		log = slog.Default()
 	}
 	dir := newDirectory()
-	d.Store = watchedStore{Store: d.Store, dir: dir}
+	d.Store = watchedStore{Store: d.Store, dir: dir, feed: d.Changes, onErr: func(err error) {
+		log.Warn("announce changed vendors (other processes see them within the directory's max age)", "err", err)
+	}}
 	return &Service{d: d, log: log, dir: dir, ids: &memo.Map[string, knownIdentity]{Max: maxIdentities}}, nil
 }
+
+// ForgetVendors drops the vendor views remembered of the vendors c names (or
+// all of them), so that the next read of each goes to the store. A change
+// feed's subscriber calls it for every notice, and with All after it lost
+// and regained its connection.
+func (s *Service) ForgetVendors(c ports.Changed) { s.dir.evict(c) }
 
 // Ready reports whether the store answers.
 func (s *Service) Ready(ctx context.Context) error { return s.d.Store.Ping(ctx) }
