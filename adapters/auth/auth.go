@@ -16,8 +16,10 @@ package auth
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lestrrat-go/jwx/v3/jwa"
@@ -29,8 +31,9 @@ import (
 )
 
 // DefaultGroupsClaim is the claim read for group membership unless
-// configured otherwise; Cognito's name. The plain "groups" claim is always
-// read as well.
+// configured otherwise; Cognito's name. It is the only claim read: a
+// "groups" claim beside another configured one does not count, since many
+// providers let users or other applications shape it.
 const DefaultGroupsClaim = "cognito:groups"
 
 // DefaultSkew is the clock skew tolerated on exp, nbf and iat.
@@ -66,6 +69,14 @@ type verifier struct {
 	// comes first: parsing and checking a JWT is the costliest step of a
 	// read, and a client sends the same token again and again.
 	verified *memo.Map[string, ports.Identity]
+	// log receives, once per issuer and kind, a groups claim that does
+	// not count (debug level).
+	log    *slog.Logger
+	noteMu sync.Mutex
+	noted  map[string]bool // issuer + problem, see noteGroups
+	// changed, when set, is called before the memory of verified tokens is
+	// read, so a JWKS verifier can forget them when its key set changed.
+	changed func()
 }
 
 // VerifiedTTL is how long a verified token is taken at its word without
@@ -89,6 +100,9 @@ func (v *verifier) verify(ctx context.Context, token string) (ports.Identity, er
 		return ports.Identity{}, unauth("malformed token")
 	}
 	now := v.now()
+	if v.changed != nil {
+		v.changed()
+	}
 	if id, ok := v.verified.Get(token, now); ok {
 		id.Groups = slices.Clone(id.Groups)
 		return id, nil
@@ -200,15 +214,7 @@ func (v *verifier) identity(tok jwt.Token) (ports.Identity, error) {
 		EmailVerified: boolClaim(tok, "email_verified"),
 		Name:          strings.TrimSpace(name),
 	}
-	seen := map[string]bool{}
-	for _, c := range []string{v.groupsClaim, "groups"} {
-		for _, g := range stringsClaim(tok, c) {
-			if g != "" && !seen[g] {
-				seen[g] = true
-				id.Groups = append(id.Groups, g)
-			}
-		}
-	}
+	id.Groups = v.groups(tok)
 	return id, nil
 }
 
@@ -237,21 +243,60 @@ func boolClaim(tok jwt.Token, name string) bool {
 	return false
 }
 
-// stringsClaim accepts an array of strings or a single string.
-func stringsClaim(tok jwt.Token, name string) []string {
-	switch x := rawClaim(tok, name).(type) {
-	case string:
-		return []string{strings.TrimSpace(x)}
-	case []string:
-		return x
-	case []any:
-		out := make([]string, 0, len(x))
-		for _, e := range x {
-			if s, ok := e.(string); ok {
-				out = append(out, strings.TrimSpace(s))
-			}
+// groups reads the configured groups claim: a JSON array of strings,
+// taken exactly as sent (no trimming, no case folding), so that "Admins "
+// is not the Admins group. Anything else (a plain string, an array holding
+// another type, the claim absent while a "groups" claim is present) means
+// no groups, noted once per issuer at debug level.
+func (v *verifier) groups(tok jwt.Token) []string {
+	raw := rawClaim(tok, v.groupsClaim)
+	var out []string
+	switch x := raw.(type) {
+	case nil:
+		if v.groupsClaim != "groups" && rawClaim(tok, "groups") != nil {
+			v.noteGroups(tok, `a "groups" claim is ignored: the configured groups claim is `+v.groupsClaim)
 		}
-		return out
+		return nil
+	case []string:
+		out = slices.Clone(x)
+	case []any:
+		out = make([]string, 0, len(x))
+		for _, e := range x {
+			s, ok := e.(string)
+			if !ok {
+				v.noteGroups(tok, "the groups claim "+v.groupsClaim+" holds a value that is not a string: no groups")
+				return nil
+			}
+			out = append(out, s)
+		}
+	default:
+		v.noteGroups(tok, "the groups claim "+v.groupsClaim+" is not an array of strings: no groups")
+		return nil
 	}
-	return nil
+	return out
+}
+
+// maxNotes bounds the memory of noted groups problems (issuer x kind).
+const maxNotes = 1000
+
+// noteGroups logs a groups claim that does not count, once per issuer and
+// problem.
+func (v *verifier) noteGroups(tok jwt.Token, problem string) {
+	if v.log == nil {
+		return
+	}
+	iss, _ := tok.Issuer()
+	key := iss + "\x00" + problem
+	v.noteMu.Lock()
+	first := !v.noted[key] && len(v.noted) < maxNotes
+	if first {
+		if v.noted == nil {
+			v.noted = map[string]bool{}
+		}
+		v.noted[key] = true
+	}
+	v.noteMu.Unlock()
+	if first {
+		v.log.Debug("token groups not counted", "issuer", iss, "reason", problem)
+	}
 }

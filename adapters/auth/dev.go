@@ -3,6 +3,7 @@ package auth
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -23,7 +24,11 @@ type DevOptions struct {
 	// Audience, when set, is written by Mint and required by Verify.
 	Audience string
 	// GroupsClaim names the groups claim; DefaultGroupsClaim when empty.
+	// Mint writes groups there and Verify reads only it, as JWKS does.
 	GroupsClaim string
+	// Logger receives a groups claim that does not count (debug level);
+	// nil logs nothing.
+	Logger *slog.Logger
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 	// Skew is the tolerated clock skew; DefaultSkew when zero.
@@ -72,6 +77,7 @@ func NewDev(secret []byte, opts DevOptions) (*Dev, error) {
 		issuer:      opts.Issuer,
 		audience:    opts.Audience,
 		groupsClaim: opts.GroupsClaim,
+		log:         opts.Logger,
 		now:         opts.Now,
 		skew:        opts.Skew,
 	}

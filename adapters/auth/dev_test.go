@@ -200,8 +200,10 @@ func TestClaimShapes(t *testing.T) {
 		{"string false", map[string]any{"email_verified": "false"}, false, nil},
 		{"absent", map[string]any{}, false, nil},
 		{"cognito groups", map[string]any{"cognito:groups": []string{"Admins", "Ops"}}, false, []string{"Admins", "Ops"}},
-		{"both claims merged", map[string]any{"cognito:groups": []string{"Admins"}, "groups": []string{"Ops", "Admins"}}, false, []string{"Admins", "Ops"}},
-		{"single string group", map[string]any{"groups": "Ops"}, false, []string{"Ops"}},
+		{"only the configured claim", map[string]any{"cognito:groups": []string{"Ops"}, "groups": []string{"Admins"}}, false, []string{"Ops"}},
+		{"groups claim beside the configured one", map[string]any{"groups": []string{"Admins"}}, false, nil},
+		{"single string group", map[string]any{"cognito:groups": "Admins"}, false, nil},
+		{"groups kept as sent", map[string]any{"cognito:groups": []string{" Admins", "Ops "}}, false, []string{" Admins", "Ops "}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

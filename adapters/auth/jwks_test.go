@@ -66,11 +66,17 @@ func (k signingKey) sign(t *testing.T, claims map[string]any) string {
 }
 
 // jwksServer publishes a key set that tests can replace, counting fetches.
+// Tests can also set its Cache-Control header, make it answer another
+// status or another body, or make it hang.
 type jwksServer struct {
 	*httptest.Server
-	mu   sync.Mutex
-	keys []signingKey
-	hits atomic.Int32
+	mu           sync.Mutex
+	keys         []signingKey
+	cacheControl string
+	status       int    // 0: 200
+	body         []byte // nil: the key set
+	hung         chan struct{}
+	hits         atomic.Int32
 }
 
 func newJWKSServer(t *testing.T, keys ...signingKey) *jwksServer {
@@ -79,12 +85,33 @@ func newJWKSServer(t *testing.T, keys ...signingKey) *jwksServer {
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.hits.Add(1)
 		s.mu.Lock()
+		hung := s.hung
+		s.mu.Unlock()
+		if hung != nil {
+			select {
+			case <-hung:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		s.mu.Lock()
 		set := jwk.NewSet()
 		for _, k := range s.keys {
 			_ = set.AddKey(k.pub)
 		}
+		cc, status, body := s.cacheControl, s.status, s.body
 		s.mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
+		if cc != "" {
+			w.Header().Set("Cache-Control", cc)
+		}
+		if status != 0 {
+			w.WriteHeader(status)
+		}
+		if body != nil {
+			_, _ = w.Write(body)
+			return
+		}
 		_ = json.NewEncoder(w).Encode(set)
 	}))
 	t.Cleanup(s.Close)
@@ -95,6 +122,34 @@ func (s *jwksServer) publish(keys ...signingKey) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.keys = keys
+}
+
+// answer sets the Cache-Control header, the status (0: 200) and the body
+// (nil: the key set) of the next answers.
+func (s *jwksServer) answer(cacheControl string, status int, body []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.cacheControl, s.status, s.body = cacheControl, status, body
+}
+
+// hang makes the next requests wait until the returned function is called
+// (or the test ends).
+func (s *jwksServer) hang(t *testing.T) (release func()) {
+	ch := make(chan struct{})
+	var once sync.Once
+	release = func() {
+		once.Do(func() {
+			s.mu.Lock()
+			s.hung = nil
+			s.mu.Unlock()
+			close(ch)
+		})
+	}
+	s.mu.Lock()
+	s.hung = ch
+	s.mu.Unlock()
+	t.Cleanup(release)
+	return release
 }
 
 func oidcClaims() map[string]any {
@@ -110,6 +165,7 @@ func newJWKS(t *testing.T, url string, minRefresh time.Duration) *auth.JWKS {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { _ = v.Close() })
 	return v
 }
 
