@@ -30,6 +30,7 @@ type Metrics struct {
 	jobDuration  *prometheus.HistogramVec
 	mails        *prometheus.CounterVec
 	enrichments  *prometheus.CounterVec
+	jwksFetches  *prometheus.CounterVec
 }
 
 // NewMetrics registers the collectors, with the Go runtime and process
@@ -59,8 +60,12 @@ func NewMetrics() *Metrics {
 			Name: "vetted_enrichments_total",
 			Help: "Vendor enrichment runs, by result (ok, error).",
 		}, []string{"result"}),
+		jwksFetches: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "vetted_auth_jwks_fetch_total",
+			Help: "Fetches of the sign-in key set (JWKS), by result (ok, unreachable, bad_status, invalid).",
+		}, []string{"result"}),
 	}
-	m.Registry.MustRegister(m.httpDuration, m.jobs, m.jobDuration, m.mails, m.enrichments,
+	m.Registry.MustRegister(m.httpDuration, m.jobs, m.jobDuration, m.mails, m.enrichments, m.jwksFetches,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -136,6 +141,30 @@ func (c *outboxCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.up, prometheus.GaugeValue, 1)
 	ch <- prometheus.MustNewConstMetric(c.backlog, prometheus.GaugeValue, float64(n))
 	ch <- prometheus.MustNewConstMetric(c.age, prometheus.GaugeValue, age)
+}
+
+// JWKSFetched counts one fetch of the sign-in key set by its result.
+func (m *Metrics) JWKSFetched(result string) {
+	if m == nil {
+		return
+	}
+	m.jwksFetches.WithLabelValues(result).Inc()
+}
+
+// WatchJWKS exports the age of the sign-in key set in hand and the max-age
+// it was fetched with, read from status at each scrape: an age past the
+// max-age (by more than a fetch takes) means fetching it again fails.
+func (m *Metrics) WatchJWKS(status func() (age, maxAge time.Duration)) {
+	if m == nil || status == nil {
+		return
+	}
+	m.Registry.MustRegister(
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "vetted_auth_jwks_age_seconds",
+			Help: "Age of the sign-in key set (JWKS) in hand: time since its last good fetch."},
+			func() float64 { age, _ := status(); return age.Seconds() }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "vetted_auth_jwks_max_age_seconds",
+			Help: "How long the key set in hand is meant to be used before it is fetched again (the provider's bounded max-age, or VETTED_AUTH_JWKS_MAX_AGE)."},
+			func() float64 { _, maxAge := status(); return maxAge.Seconds() }))
 }
 
 // Jobs wraps a job handler: each job runs in a span of its own (a child of

@@ -185,7 +185,10 @@ func (s *Service) Identify(ctx context.Context, id ports.Identity) (Actor, error
 		if errors.Is(err, core.ErrNotFound) {
 			u, err = tx.Users().GetByEmail(ctx, email)
 			if err == nil && u.Subject != "" && u.Subject != id.Subject {
-				return core.Conflict("e-mail %s belongs to another sign-in", email)
+				// The token is genuine but may not act as that user: its
+				// provider account is not the one the e-mail signed in with.
+				return core.Forbidden("the e-mail %s of this token belongs to another sign-in (another token subject); "+
+					"sign in with the account that first used it", email)
 			}
 			if errors.Is(err, core.ErrNotFound) {
 				u, err = s.newUser(ctx, tx, email)
