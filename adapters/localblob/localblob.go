@@ -7,14 +7,18 @@
 // made with signing.Signer.MAC, so the handler is stateless and a URL cannot
 // be altered or reused after it expires. The handler enforces what S3 would:
 // signature, expiry, the exact Content-Type that was signed, and the size
-// cap, streaming the body to a temporary file that is renamed into place only
-// once it is complete and within the cap.
+// cap, streaming the body to a temporary file that is linked into place only
+// once it is complete and within the cap. Objects are written once: the link
+// fails when the key holds an object (or another upload of it is being put
+// in place), and the upload is refused with 409, leaving the object as it
+// was, much as S3 refuses a conditional create (If-None-Match: *) with 412.
 package localblob
 
 import (
 	"context"
 	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -214,11 +218,38 @@ func (s *Store) Delete(_ context.Context, keys ...string) error {
 	return nil
 }
 
+// Digest reads the object at key and returns its size and SHA-256, or an
+// error wrapping core.ErrNotFound.
+func (s *Store) Digest(_ context.Context, key string) (ports.BlobDigest, error) {
+	if err := ValidateKey(key); err != nil {
+		return ports.BlobDigest{}, err
+	}
+	f, err := s.root.Open(objectsDir + "/" + key)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrInvalid) {
+		return ports.BlobDigest{}, core.NotFound("blob %q", key)
+	}
+	if err != nil {
+		return ports.BlobDigest{}, fmt.Errorf("localblob: open: %w", err)
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return ports.BlobDigest{}, core.NotFound("blob %q", key)
+	}
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return ports.BlobDigest{}, fmt.Errorf("localblob: read %q: %w", key, err)
+	}
+	return ports.BlobDigest{Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
 // Handler serves the presigned URLs: PUT uploads, GET and HEAD downloads.
 // Refusals: 403 for a missing, tampered or expired signature and for a
 // Content-Type other than the signed one (as S3 refuses a request that does
-// not match its signature); 413 for a body over the signed cap; 404 for a
-// download of a missing object; 405 for a method the URL was not signed for.
+// not match its signature); 409 for an upload to a key that already holds an
+// object (objects are written once); 413 for a body over the signed cap; 404
+// for a download of a missing object; 405 for a method the URL was not
+// signed for.
 func (s *Store) Handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
@@ -281,6 +312,12 @@ func (s *Store) put(w http.ResponseWriter, r *http.Request, q url.Values) {
 		http.Error(w, fmt.Sprintf("body of %d bytes exceeds the cap of %d", r.ContentLength, maxSize), http.StatusRequestEntityTooLarge)
 		return
 	}
+	// Refuse early, before reading the body, when the key is taken; commit
+	// checks again atomically.
+	if _, err := s.root.Lstat(metaDir + "/" + key); err == nil {
+		http.Error(w, errExists.Error(), http.StatusConflict)
+		return
+	}
 	tmp, err := s.tempName()
 	if err != nil {
 		http.Error(w, "cannot store the file", http.StatusInternalServerError)
@@ -295,7 +332,11 @@ func (s *Store) put(w http.ResponseWriter, r *http.Request, q url.Values) {
 		http.Error(w, "upload failed", http.StatusBadRequest)
 		return
 	}
-	if err := s.commit(key, ct, tmp); err != nil {
+	switch err := s.commit(key, ct, tmp); {
+	case errors.Is(err, errExists):
+		http.Error(w, err.Error(), http.StatusConflict)
+		return
+	case err != nil:
 		http.Error(w, "cannot store the file", http.StatusInternalServerError)
 		return
 	}
@@ -303,7 +344,10 @@ func (s *Store) put(w http.ResponseWriter, r *http.Request, q url.Values) {
 	w.WriteHeader(http.StatusOK)
 }
 
-var errTooLarge = errors.New("too large")
+var (
+	errTooLarge = errors.New("too large")
+	errExists   = errors.New("an object was already uploaded with this URL's key; objects are written once")
+)
 
 // writeLimited copies at most max bytes of body into the new file tmp and
 // fails with errTooLarge when body holds more.
@@ -325,8 +369,11 @@ func (s *Store) writeLimited(tmp string, body io.Reader, max int64) error {
 	return err
 }
 
-// commit writes the content type, then moves the finished upload into
-// place, so an object is never visible without its metadata.
+// commit puts a finished upload in place, once: it links the content type
+// to the key's metadata path, which fails if the path exists, so of two
+// uploads of a key exactly one claims it (errExists for the other), then
+// links the file to the key's object path. An object is never visible
+// without its metadata, and neither is ever replaced.
 func (s *Store) commit(key, contentType, tmp string) error {
 	metaTmp, err := s.tempName()
 	if err != nil {
@@ -341,10 +388,20 @@ func (s *Store) commit(key, contentType, tmp string) error {
 			return err
 		}
 	}
-	if err := s.root.Rename(metaTmp, metaDir+"/"+key); err != nil {
+	meta, obj := metaDir+"/"+key, objectsDir+"/"+key
+	if err := s.root.Link(metaTmp, meta); errors.Is(err, fs.ErrExist) {
+		return errExists
+	} else if err != nil {
 		return err
 	}
-	return s.root.Rename(tmp, objectsDir+"/"+key)
+	err = s.root.Link(tmp, obj)
+	if errors.Is(err, fs.ErrExist) {
+		return errExists // an object without metadata: left as it is
+	}
+	if err != nil {
+		_ = s.root.Remove(meta) // release the claim so the URL may be retried
+	}
+	return err
 }
 
 func (s *Store) tempName() (string, error) {

@@ -3,6 +3,8 @@ package localblob_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"mime"
@@ -392,5 +394,94 @@ func TestStatIgnoresDirectories(t *testing.T) {
 	}
 	if _, err := e.store.Stat(ctx, "a/b"); !errors.Is(err, core.ErrNotFound) {
 		t.Fatalf("Stat(dir) = %v, want ErrNotFound", err)
+	}
+}
+
+// An upload URL stores one object: a second upload with it, or with another
+// URL for the same key, answers 409 and the first file stays as it was.
+func TestUploadIsWrittenOnce(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	first, second := []byte("%PDF-1.7 the auditors' copy"), []byte("%PDF-1.7 a forged replacement, longer")
+	put, err := e.store.PresignPut(ctx, key, "application/pdf", 1024, 15*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp := do(t, put.Method, put.URL, put.Headers, bytes.NewReader(first)); resp.StatusCode != http.StatusOK {
+		t.Fatalf("first PUT = %d", resp.StatusCode)
+	}
+	again, err := e.store.PresignPut(ctx, key, "application/pdf", 1024, 15*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, req := range map[string]string{"same URL": put.URL, "new URL": again.URL} {
+		resp := do(t, http.MethodPut, req, put.Headers, bytes.NewReader(second))
+		msg, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusConflict || !strings.Contains(string(msg), "written once") {
+			t.Errorf("second PUT with the %s = %d %s; want 409", name, resp.StatusCode, msg)
+		}
+	}
+	get, err := e.store.PresignGet(ctx, key, "evidence.pdf", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp := do(t, get.Method, get.URL, nil, nil)
+	if got, _ := io.ReadAll(resp.Body); resp.StatusCode != http.StatusOK || !bytes.Equal(got, first) {
+		t.Fatalf("download = %d %q; want the first file", resp.StatusCode, got)
+	}
+	sum := sha256.Sum256(first)
+	if d, err := e.store.Digest(ctx, key); err != nil || d.Size != int64(len(first)) || d.SHA256 != hex.EncodeToString(sum[:]) {
+		t.Fatalf("Digest = %+v, %v; want %d bytes, %x", d, err, len(first), sum)
+	}
+	if _, err := e.store.Digest(ctx, key+"x"); !errors.Is(err, core.ErrNotFound) {
+		t.Fatalf("Digest of a missing key = %v, want ErrNotFound", err)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(e.dir, "tmp")); len(entries) != 0 {
+		t.Errorf("refused uploads left %d temporary files", len(entries))
+	}
+}
+
+// Uploads racing for one key: exactly one is stored, whole, and the others
+// answer 409.
+func TestConcurrentUploadsStoreOne(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	put, err := e.store.PresignPut(ctx, key, "text/plain", 1<<20, 15*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 8
+	bodies := make([][]byte, n)
+	codes := make([]int, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		bodies[i] = bytes.Repeat([]byte{byte('a' + i)}, 64<<10)
+		wg.Go(func() {
+			req, _ := http.NewRequest(put.Method, put.URL, bytes.NewReader(bodies[i]))
+			req.Header.Set("Content-Type", "text/plain")
+			if resp, err := http.DefaultClient.Do(req); err == nil {
+				codes[i] = resp.StatusCode
+				_ = resp.Body.Close()
+			}
+		})
+	}
+	wg.Wait()
+	winner := -1
+	for i, c := range codes {
+		switch {
+		case c == http.StatusOK && winner < 0:
+			winner = i
+		case c != http.StatusConflict:
+			t.Fatalf("answers %v: want one 200 and the rest 409", codes)
+		}
+	}
+	if winner < 0 {
+		t.Fatalf("answers %v: no upload stored", codes)
+	}
+	sum := sha256.Sum256(bodies[winner])
+	if d, err := e.store.Digest(ctx, key); err != nil || d.SHA256 != hex.EncodeToString(sum[:]) {
+		t.Fatalf("stored %+v, %v; want the winner's file whole", d, err)
 	}
 }

@@ -4,18 +4,16 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"encoding/base64"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"io"
 	"maps"
 	"mime"
-	"mime/multipart"
 	"net/http"
 	"net/url"
 	"os"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -148,24 +146,10 @@ func dropBucket(t *testing.T, cfg s3.Config) {
 	}
 }
 
-// upload sends a presigned POST-policy request the way a browser form would:
-// the fields, then the file part named "file".
-func upload(t *testing.T, req ports.PresignedRequest, fields map[string]string, body []byte) (int, string) {
+// upload sends a presigned PUT with its headers, as a browser or CLI would.
+func upload(t *testing.T, req ports.PresignedRequest, body []byte) (int, string) {
 	t.Helper()
-	var buf bytes.Buffer
-	w := multipart.NewWriter(&buf)
-	for _, k := range slices.Sorted(maps.Keys(fields)) {
-		if err := w.WriteField(k, fields[k]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	fw, err := w.CreateFormFile("file", "upload.bin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _ = fw.Write(body)
-	_ = w.Close()
-	resp, b := send(t, req, req.URL, w.FormDataContentType(), &buf)
+	resp, b := send(t, req, req.URL, "", bytes.NewReader(body))
 	return resp.StatusCode, string(b)
 }
 
@@ -211,7 +195,7 @@ func TestRoundTripThroughPresignedRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if status, msg := upload(t, put, put.Fields, body); status/100 != 2 {
+	if status, msg := upload(t, put, body); status/100 != 2 {
 		t.Fatalf("upload = %d %s", status, msg)
 	}
 	size, err := st.Stat(ctx, key)
@@ -250,60 +234,51 @@ func TestUploadRefusedByServer(t *testing.T) {
 	t.Parallel()
 	st := newStore(t)
 	const (
-		key     = "accounts/a/doc"
-		ct      = "application/pdf"
-		maxSize = 1024
+		key = "accounts/a/doc"
+		ct  = "application/pdf"
 	)
 	small := bytes.Repeat([]byte("x"), 100)
 	tests := []struct {
 		name string
 		ttl  time.Duration
 		wait time.Duration
-		edit func(f map[string]string)
-		body []byte
+		edit func(r *ports.PresignedRequest)
 		want int
-		code string // S3 error code in the answer, when the server names one
+		code string // S3 error code in the answer
 	}{
 		{name: "tampered signature", want: http.StatusForbidden, code: "SignatureDoesNotMatch",
-			edit: func(f map[string]string) { f["X-Amz-Signature"] = strings.Repeat("0", 64) }},
-		{name: "policy with a larger cap", want: http.StatusForbidden, code: "SignatureDoesNotMatch",
-			edit: func(f map[string]string) {
-				raw, _ := base64.StdEncoding.DecodeString(f["policy"])
-				f["policy"] = base64.StdEncoding.EncodeToString([]byte(strings.Replace(string(raw), `,0,1024]`, `,0,999999999]`, 1)))
+			edit: func(r *ports.PresignedRequest) {
+				r.URL = setQuery(t, r.URL, "X-Amz-Signature", strings.Repeat("0", 64))
 			}},
-		{name: "wrong content type", want: http.StatusForbidden, code: "AccessDenied",
-			edit: func(f map[string]string) { f["Content-Type"] = "text/html" }},
-		{name: "no content type", want: http.StatusForbidden, code: "AccessDenied",
-			edit: func(f map[string]string) { delete(f, "Content-Type") }},
-		{name: "other key", want: http.StatusForbidden, code: "AccessDenied",
-			edit: func(f map[string]string) { f["key"] = "accounts/b/doc" }},
-		{name: "field the policy does not cover", want: http.StatusForbidden, code: "AccessDenied",
-			edit: func(f map[string]string) { f["x-amz-meta-owner"] = "mallory" }},
-		{name: "oversize", body: bytes.Repeat([]byte("y"), maxSize+1), want: http.StatusBadRequest, code: "EntityTooLarge"},
+		{name: "longer lifetime", want: http.StatusForbidden, code: "SignatureDoesNotMatch",
+			edit: func(r *ports.PresignedRequest) { r.URL = setQuery(t, r.URL, "X-Amz-Expires", "604800") }},
+		{name: "wrong content type", want: http.StatusForbidden, code: "SignatureDoesNotMatch",
+			edit: func(r *ports.PresignedRequest) { r.Headers["Content-Type"] = "text/html" }},
+		{name: "no If-None-Match", want: http.StatusForbidden, code: "SignatureDoesNotMatch",
+			edit: func(r *ports.PresignedRequest) { delete(r.Headers, "If-None-Match") }},
+		{name: "other key", want: http.StatusForbidden, code: "SignatureDoesNotMatch",
+			edit: func(r *ports.PresignedRequest) { r.URL = strings.Replace(r.URL, "/accounts/a/", "/accounts/b/", 1) }},
 		{name: "expired", ttl: time.Second, wait: 2500 * time.Millisecond, want: http.StatusForbidden, code: "AccessDenied"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			k := key + "-" + notBucketChar.ReplaceAllString(tt.name, "-")
-			put, err := st.PresignPut(context.Background(), k, ct, maxSize, cmp(tt.ttl, 15*time.Minute))
+			put, err := st.PresignPut(context.Background(), k, ct, 1024, cmp(tt.ttl, 15*time.Minute))
 			if err != nil {
 				t.Fatal(err)
 			}
 			time.Sleep(tt.wait)
-			fields := maps.Clone(put.Fields)
+			req := put
+			req.Headers = maps.Clone(put.Headers)
 			if tt.edit != nil {
-				tt.edit(fields)
+				tt.edit(&req)
 			}
-			body := small
-			if tt.body != nil {
-				body = tt.body
-			}
-			status, msg := upload(t, put, fields, body)
+			status, msg := upload(t, req, small)
 			if status != tt.want || !strings.Contains(msg, "<Code>"+tt.code+"</Code>") {
 				t.Errorf("status = %d %s; want %d %s", status, msg, tt.want, tt.code)
 			}
-			for _, key := range []string{k, "accounts/b/doc"} {
+			for _, key := range []string{k, strings.Replace(k, "accounts/a/", "accounts/b/", 1)} {
 				if _, err := st.Stat(context.Background(), key); !errors.Is(err, core.ErrNotFound) {
 					t.Errorf("refused upload left %s: %v", key, err)
 				}
@@ -312,13 +287,72 @@ func TestUploadRefusedByServer(t *testing.T) {
 	}
 	// The same request unmodified is accepted, so each refusal above is due
 	// to its one change.
-	put, err := st.PresignPut(context.Background(), key, ct, maxSize, time.Minute)
+	put, err := st.PresignPut(context.Background(), key, ct, 1024, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if status, msg := upload(t, put, put.Fields, bytes.Repeat([]byte("z"), maxSize)); status/100 != 2 {
-		t.Fatalf("upload of exactly the cap = %d %s", status, msg)
+	if status, msg := upload(t, put, small); status/100 != 2 {
+		t.Fatalf("upload = %d %s", status, msg)
 	}
+}
+
+// An upload URL stores one object: a second upload with it, or with another
+// URL for the same key, is refused and the first file stays as it was.
+func TestUploadIsWrittenOnce(t *testing.T) {
+	t.Parallel()
+	st := newStore(t)
+	ctx := context.Background()
+	const key = "accounts/a/assessments/b/evidence"
+	first, second := []byte("%PDF-1.7 the auditors' copy"), []byte("%PDF-1.7 a forged replacement, longer")
+	put, err := st.PresignPut(ctx, key, "application/pdf", 1024, 15*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, msg := upload(t, put, first); status/100 != 2 {
+		t.Fatalf("first upload = %d %s", status, msg)
+	}
+	again, err := st.PresignPut(ctx, key, "application/pdf", 1024, 15*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, req := range map[string]ports.PresignedRequest{"same URL": put, "new URL": again} {
+		if status, msg := upload(t, req, second); status != http.StatusPreconditionFailed || !strings.Contains(msg, "<Code>PreconditionFailed</Code>") {
+			t.Errorf("second upload with the %s = %d %s; want 412 PreconditionFailed", name, status, msg)
+		}
+	}
+	dl, err := st.PresignGet(ctx, key, "evidence.pdf", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, got := get(t, dl, dl.URL); resp.StatusCode != http.StatusOK || !bytes.Equal(got, first) {
+		t.Fatalf("download = %d %q; want the first file", resp.StatusCode, got)
+	}
+	sum := sha256.Sum256(first)
+	if d, err := st.Digest(ctx, key); err != nil || d.Size != int64(len(first)) || d.SHA256 != hex.EncodeToString(sum[:]) {
+		t.Fatalf("Digest = %+v, %v; want %d bytes, %x", d, err, len(first), sum)
+	}
+	if _, err := st.Digest(ctx, key+"-missing"); !errors.Is(err, core.ErrNotFound) {
+		t.Fatalf("Digest of a missing key = %v, want ErrNotFound", err)
+	}
+	// Once deleted, its download URL answers 404 at once.
+	if err := st.Delete(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	if resp, _ := get(t, dl, dl.URL); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("download after delete = %d, want 404", resp.StatusCode)
+	}
+}
+
+func setQuery(t *testing.T, raw, name, value string) string {
+	t.Helper()
+	u, err := url.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set(name, value)
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 func TestDownloadRefusedByServer(t *testing.T) {
@@ -330,7 +364,7 @@ func TestDownloadRefusedByServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if status, msg := upload(t, put, put.Fields, []byte("top secret")); status/100 != 2 {
+	if status, msg := upload(t, put, []byte("top secret")); status/100 != 2 {
 		t.Fatalf("upload = %d %s", status, msg)
 	}
 	tests := []struct {
@@ -376,7 +410,7 @@ func TestDeleteMany(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if status, msg := upload(t, put, put.Fields, []byte("v,1")); status/100 != 2 {
+		if status, msg := upload(t, put, []byte("v,1")); status/100 != 2 {
 			t.Fatalf("upload %s = %d %s", k, status, msg)
 		}
 	}

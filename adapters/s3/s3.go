@@ -2,20 +2,18 @@
 // S3-compatible object store (AWS S3, MinIO, versitygw, R2), and clients move
 // the bytes directly through presigned requests made with aws-sdk-go-v2.
 //
-// Uploads use an S3 POST policy rather than a presigned PUT, because only a
-// policy can bind a size cap: PresignPut returns Method POST, the bucket URL
-// and form Fields, and the client sends a multipart/form-data body with those
-// fields followed by the file part named "file". The policy, signed with
-// SigV4, pins the bucket, the exact key, the exact Content-Type and a
-// content-length-range of 0..maxSize, and expires after the TTL. The server
-// refuses a form whose signature does not match (403), whose policy has
-// expired (403), whose Content-Type field differs or whose fields are not all
-// covered by the policy (403), and a file larger than the cap (400
-// EntityTooLarge) before it stores anything. This was checked against
-// versitygw v1.8.0 (see the tests); AWS S3 and MinIO enforce the same
-// conditions. The core still Stats every upload and compares the size with
-// the cap, which also covers stores that accept POST policies without
-// enforcing content-length-range.
+// Uploads are SigV4-presigned PUTs that sign Content-Type and
+// If-None-Match: * into the URL, so a client must send both exactly: the
+// server refuses another Content-Type or a missing If-None-Match (403,
+// SignatureDoesNotMatch), and, because the PUT is a conditional create, an
+// upload to a key that already holds an object (412 PreconditionFailed),
+// leaving the object as it was. An upload URL so stores exactly one object.
+// AWS S3 and versitygw v1.8.0 (see the tests) honour If-None-Match on PUT;
+// neither honours it on a POST-policy form upload, which is why this store
+// no longer uses one. The price is the size cap: a presigned PUT cannot bind
+// one, so the server accepts up to its own limit (5 GiB on AWS) and the core
+// enforces the cap when it first sees the object (Stat, then delete if over
+// it; the record stays pending). docs/DECISIONS.md weighs the two.
 //
 // Downloads are presigned GETs with response-content-disposition set to an
 // attachment of the document's file name.
@@ -23,8 +21,11 @@ package s3
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"net/url"
@@ -146,10 +147,9 @@ func validKey(key string) error {
 	return nil
 }
 
-// PresignPut returns a POST-policy upload for key, bound to contentType and
-// at most maxSize bytes, valid until ttl passes (whole seconds; S3 policies
-// carry no finer expiry). See the package comment for what the server
-// enforces.
+// PresignPut returns a presigned conditional PUT for key, bound to
+// contentType, valid until ttl passes. maxSize is checked but cannot be
+// bound into a presigned PUT; see the package comment.
 func (s *Store) PresignPut(ctx context.Context, key, contentType string, maxSize int64, ttl time.Duration) (ports.PresignedRequest, error) {
 	if err := validKey(key); err != nil {
 		return ports.PresignedRequest{}, err
@@ -164,29 +164,26 @@ func (s *Store) PresignPut(ctx context.Context, key, contentType string, maxSize
 		return ports.PresignedRequest{}, core.Invalid("ttl", "must be at least one second")
 	}
 	start := time.Now()
-	post, err := s.presign.PresignPostObject(ctx, &awss3.PutObjectInput{Bucket: &s.bucket, Key: &key},
-		func(o *awss3.PresignPostOptions) {
-			o.Expires = ttl
-			o.Conditions = []any{
-				[]any{"eq", "$Content-Type", contentType},
-				[]any{"content-length-range", 0, maxSize},
-			}
-		})
+	req, err := s.presign.PresignPutObject(ctx, &awss3.PutObjectInput{
+		Bucket: &s.bucket, Key: &key, ContentType: &contentType, IfNoneMatch: aws.String("*"),
+	}, awss3.WithPresignExpires(ttl))
 	if err != nil {
 		return ports.PresignedRequest{}, fmt.Errorf("s3: presign upload of %q: %w", key, err)
 	}
-	fields := make(map[string]string, len(post.Values)+1)
-	for k, v := range post.Values {
-		fields[k] = v
+	return ports.PresignedRequest{URL: req.URL, Method: req.Method, Headers: signedHeaders(req.SignedHeader),
+		ExpiresAt: start.Add(ttl).UTC().Truncate(time.Second)}, nil
+}
+
+// signedHeaders are the headers a presigned request must carry, less Host,
+// which the client sets from the URL.
+func signedHeaders(h http.Header) map[string]string {
+	out := map[string]string{}
+	for k, vs := range h {
+		if k != "Host" && len(vs) > 0 {
+			out[k] = vs[0]
+		}
 	}
-	fields["Content-Type"] = contentType
-	return ports.PresignedRequest{
-		URL:       post.URL,
-		Method:    http.MethodPost,
-		Headers:   map[string]string{},
-		Fields:    fields,
-		ExpiresAt: start.Add(ttl).UTC().Truncate(time.Second),
-	}, nil
+	return out
 }
 
 // PresignGet returns a SigV4-presigned GET that downloads key as an
@@ -212,13 +209,8 @@ func (s *Store) PresignGet(ctx context.Context, key, fileName string, ttl time.D
 	if err != nil {
 		return ports.PresignedRequest{}, fmt.Errorf("s3: presign download of %q: %w", key, err)
 	}
-	headers := map[string]string{}
-	for k, vs := range req.SignedHeader {
-		if k != "Host" && len(vs) > 0 {
-			headers[k] = vs[0]
-		}
-	}
-	return ports.PresignedRequest{URL: req.URL, Method: req.Method, Headers: headers, ExpiresAt: start.Add(ttl).UTC().Truncate(time.Second)}, nil
+	return ports.PresignedRequest{URL: req.URL, Method: req.Method, Headers: signedHeaders(req.SignedHeader),
+		ExpiresAt: start.Add(ttl).UTC().Truncate(time.Second)}, nil
 }
 
 // Stat returns the object's size, or an error wrapping core.ErrNotFound.
@@ -234,6 +226,29 @@ func (s *Store) Stat(ctx context.Context, key string) (int64, error) {
 		return 0, fmt.Errorf("s3: head %q: %w", key, err)
 	}
 	return aws.ToInt64(out.ContentLength), nil
+}
+
+// Digest reads the object and returns its size and SHA-256, or an error
+// wrapping core.ErrNotFound. The bytes pass through the service once, when a
+// document turns uploaded; evidence files are small (the cap is 25 MB).
+func (s *Store) Digest(ctx context.Context, key string) (ports.BlobDigest, error) {
+	if err := validKey(key); err != nil {
+		return ports.BlobDigest{}, err
+	}
+	out, err := s.client.GetObject(ctx, &awss3.GetObjectInput{Bucket: &s.bucket, Key: &key})
+	if isNotFound(err) {
+		return ports.BlobDigest{}, core.NotFound("blob %q", key)
+	}
+	if err != nil {
+		return ports.BlobDigest{}, fmt.Errorf("s3: get %q: %w", key, err)
+	}
+	defer out.Body.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, out.Body)
+	if err != nil {
+		return ports.BlobDigest{}, fmt.Errorf("s3: read %q: %w", key, err)
+	}
+	return ports.BlobDigest{Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
 // deleteBatch is S3's limit on keys per DeleteObjects call.

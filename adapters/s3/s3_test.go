@@ -2,10 +2,10 @@ package s3_test
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +45,7 @@ func TestNewRejectsBadConfig(t *testing.T) {
 	}
 }
 
-func TestPresignPutBindsTypeAndSize(t *testing.T) {
+func TestPresignPutIsAConditionalCreateOfOneType(t *testing.T) {
 	t.Parallel()
 	st := offline(t)
 	before := time.Now()
@@ -53,36 +53,28 @@ func TestPresignPutBindsTypeAndSize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if req.Method != http.MethodPost || req.URL != "http://127.0.0.1:1/evidence" {
-		t.Fatalf("method %s url %s", req.Method, req.URL)
+	u, err := url.Parse(req.URL)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, f := range []string{"key", "policy", "Content-Type", "X-Amz-Signature", "X-Amz-Algorithm", "X-Amz-Credential", "X-Amz-Date"} {
-		if req.Fields[f] == "" {
-			t.Errorf("field %s missing: %v", f, req.Fields)
+	if req.Method != http.MethodPut || u.Host != "127.0.0.1:1" || u.Path != "/evidence/accounts/a/doc" || len(req.Fields) != 0 {
+		t.Fatalf("method %s url %s fields %v", req.Method, req.URL, req.Fields)
+	}
+	// The client must send both headers exactly: they are signed.
+	if req.Headers["Content-Type"] != "application/pdf" || req.Headers["If-None-Match"] != "*" {
+		t.Errorf("headers = %v", req.Headers)
+	}
+	signed := strings.Split(u.Query().Get("X-Amz-SignedHeaders"), ";")
+	for _, h := range []string{"content-type", "host", "if-none-match"} {
+		if !slices.Contains(signed, h) {
+			t.Errorf("%s is not signed: %v", h, signed)
 		}
-	}
-	if req.Fields["key"] != "accounts/a/doc" || req.Fields["Content-Type"] != "application/pdf" {
-		t.Errorf("fields = %v", req.Fields)
 	}
 	if d := req.ExpiresAt.Sub(before); d < 15*time.Minute-time.Second || d > 15*time.Minute+time.Second {
 		t.Errorf("ExpiresAt %v is not 15 minutes ahead", req.ExpiresAt)
 	}
-	raw, err := base64.StdEncoding.DecodeString(req.Fields["policy"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	var policy struct {
-		Expiration string `json:"expiration"`
-		Conditions []any  `json:"conditions"`
-	}
-	if err := json.Unmarshal(raw, &policy); err != nil {
-		t.Fatal(err)
-	}
-	text := string(raw)
-	for _, want := range []string{`["eq","$Content-Type","application/pdf"]`, `["content-length-range",0,26214400]`, `{"key":"accounts/a/doc"}`, `{"bucket":"evidence"}`} {
-		if !strings.Contains(text, want) {
-			t.Errorf("policy lacks %s: %s", want, text)
-		}
+	if u.Query().Get("X-Amz-Expires") != "900" {
+		t.Errorf("X-Amz-Expires = %q, want 900", u.Query().Get("X-Amz-Expires"))
 	}
 }
 

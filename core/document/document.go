@@ -3,12 +3,14 @@
 package document
 
 import (
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/review"
 )
 
 // Status of a document record.
@@ -23,8 +25,14 @@ func StatusValues() []string { return []string{StatusPending, StatusUploaded} }
 // MaxSize is the upload cap.
 const MaxSize int64 = 25 << 20
 
-// URLTTL is how long a presigned URL stays valid.
+// URLTTL is how long a presigned upload URL stays valid.
 const URLTTL = 15 * time.Minute
+
+// DownloadTTL is how long a presigned download URL stays valid. It is short
+// because a URL handed out before a delete is not revoked: when the store
+// could not delete the file at once (the outbox retries it), such a URL may
+// serve it until it expires.
+const DownloadTTL = 5 * time.Minute
 
 // AllowedTypes are the content types accepted as evidence.
 var AllowedTypes = []string{
@@ -50,10 +58,13 @@ type Document struct {
 	FileName     string
 	ContentType  string
 	SizeBytes    int64
-	Status       string
-	ObjectKey    string
-	UploadedBy   string
-	CreatedAt    time.Time
+	// SHA256 is the hex SHA-256 of the stored file, set when it turns
+	// uploaded.
+	SHA256     string
+	Status     string
+	ObjectKey  string
+	UploadedBy string
+	CreatedAt  time.Time
 }
 
 // New validates a file name and content type and builds a pending record.
@@ -90,4 +101,43 @@ func New(id, accountID, assessmentID uuid.UUID, fileName, contentType, by string
 	key := "accounts/" + accountID.String() + "/assessments/" + assessmentID.String() + "/" + id.String()
 	return Document{ID: id, AccountID: accountID, AssessmentID: assessmentID, FileName: name, ContentType: ct,
 		Status: StatusPending, ObjectKey: key, UploadedBy: by, CreatedAt: now.UTC()}, nil
+}
+
+// Stored is d once its file is in the store: uploaded, with the size and
+// SHA-256 of what was stored. A file over MaxSize is refused (and must be
+// deleted by the caller); the record stays pending.
+func (d Document) Stored(size int64, sha256 string) (Document, error) {
+	if size > MaxSize {
+		return d, core.Invalid("file", "%d bytes exceeds the cap of %d", size, MaxSize)
+	}
+	d.Status, d.SizeBytes, d.SHA256 = StatusUploaded, size, sha256
+	return d, nil
+}
+
+// AuditField names documents in the changes of an assessment's audit log.
+const AuditField = "document"
+
+// UploadEvent is the audit event recording that d's file was stored, in the
+// name of whoever asked for the upload URL.
+func UploadEvent(id uuid.UUID, d Document, at time.Time) review.AuditEvent {
+	return review.AuditEvent{ID: id, AssessmentID: d.AssessmentID, AccountID: d.AccountID, CreatedAt: at.UTC(), SubmittedBy: d.UploadedBy,
+		Changes: []review.Change{{Field: AuditField, NewValue: d.describe()}}}
+}
+
+// DeleteEvent is the audit event recording that by removed d.
+func DeleteEvent(id uuid.UUID, d Document, by string, at time.Time) review.AuditEvent {
+	return review.AuditEvent{ID: id, AssessmentID: d.AssessmentID, AccountID: d.AccountID, CreatedAt: at.UTC(), SubmittedBy: by,
+		Changes: []review.Change{{Field: AuditField, OldValue: d.describe()}}}
+}
+
+// describe names a document in the audit log: its file name and id and,
+// once uploaded, its size and SHA-256.
+func (d Document) describe() string {
+	s := d.FileName + " (id " + d.ID.String()
+	if d.Status == StatusUploaded {
+		s += ", " + strconv.FormatInt(d.SizeBytes, 10) + " bytes, sha256 " + d.SHA256
+	} else {
+		s += ", " + d.Status
+	}
+	return s + ")"
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -80,6 +81,10 @@ func (s *Service) Documents(ctx context.Context, a Actor, ref, assessmentID stri
 }
 
 // refreshDocument checks whether a pending document's object exists now.
+// When it does, the record turns uploaded with the size and SHA-256 of what
+// was stored (the store writes an object once, so that is the first upload)
+// and the assessment's audit log records the upload, once. An object over the
+// cap is deleted and the record stays pending.
 func (s *Service) refreshDocument(ctx context.Context, d document.Document) (document.Document, error) {
 	size, err := s.d.Blobs.Stat(ctx, d.ObjectKey)
 	if errors.Is(err, core.ErrNotFound) {
@@ -88,15 +93,40 @@ func (s *Service) refreshDocument(ctx context.Context, d document.Document) (doc
 	if err != nil {
 		return d, err
 	}
-	if size > document.MaxSize {
+	if _, err := d.Stored(size, ""); err != nil {
 		s.log.Warn("deleting oversize evidence upload", "document", d.ID, "size", size)
 		return d, s.d.Blobs.Delete(ctx, d.ObjectKey)
 	}
-	d.Status, d.SizeBytes = document.StatusUploaded, size
+	sum, err := s.d.Blobs.Digest(ctx, d.ObjectKey)
+	if errors.Is(err, core.ErrNotFound) {
+		return d, nil // deleted in between
+	}
+	if err != nil {
+		return d, err
+	}
+	next, err := d.Stored(sum.Size, sum.SHA256)
+	if err != nil {
+		s.log.Warn("deleting oversize evidence upload", "document", d.ID, "size", sum.Size)
+		return d, s.d.Blobs.Delete(ctx, d.ObjectKey)
+	}
 	err = s.d.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
-		return tx.Documents().Update(ctx, d)
+		cur, err := tx.Documents().Get(ctx, d.AccountID, d.ID)
+		switch {
+		case errors.Is(err, core.ErrNotFound):
+			next = d // deleted in between: nothing to record
+			return nil
+		case err != nil:
+			return err
+		case cur.Status != document.StatusPending:
+			next = cur // another request recorded it first
+			return nil
+		}
+		if err := tx.Documents().Update(ctx, next); err != nil {
+			return err
+		}
+		return tx.Assessments().AppendEvents(ctx, []review.AuditEvent{document.UploadEvent(s.d.IDs.New(), next, s.now())})
 	})
-	return d, err
+	return next, err
 }
 
 func (s *Service) document(ctx context.Context, a Actor, ref, documentID string, min account.Role) (document.Document, error) {
@@ -136,12 +166,15 @@ func (s *Service) DownloadURL(ctx context.Context, a Actor, ref, documentID stri
 	if d.Status != document.StatusUploaded {
 		return d, ports.PresignedRequest{}, core.Conflict("document %s has not been uploaded yet", d.ID)
 	}
-	req, err := s.d.Blobs.PresignGet(ctx, d.ObjectKey, d.FileName, document.URLTTL)
+	req, err := s.d.Blobs.PresignGet(ctx, d.ObjectKey, d.FileName, document.DownloadTTL)
 	return d, req, err
 }
 
-// DeleteDocument removes a document record; its file is deleted through the
-// outbox (member or above).
+// DeleteDocument removes a document record and its file (member or above).
+// The file is deleted in the request once the record is gone, so its
+// download URLs answer 404 from the moment this returns; when the store
+// cannot be reached the outbox deletes it later, and no URL is issued for it
+// again because the record is gone. The audit log records the removal.
 func (s *Service) DeleteDocument(ctx context.Context, a Actor, ref, documentID string) (document.Document, error) {
 	d, err := s.document(ctx, a, ref, documentID, account.WriteRole)
 	if err != nil {
@@ -151,7 +184,16 @@ func (s *Service) DeleteDocument(ctx context.Context, a Actor, ref, documentID s
 		if err := tx.Documents().Delete(ctx, d.AccountID, d.ID); err != nil {
 			return err
 		}
+		if err := tx.Assessments().AppendEvents(ctx, []review.AuditEvent{document.DeleteEvent(s.d.IDs.New(), d, a.Email, s.now())}); err != nil {
+			return err
+		}
 		return s.emit(ctx, tx, outbox.KindBlobDelete, outbox.BlobDelete{Keys: []string{d.ObjectKey}})
 	})
-	return d, err
+	if err != nil {
+		return d, err
+	}
+	if err := s.d.Blobs.Delete(ctx, d.ObjectKey); err != nil {
+		s.log.Warn("evidence file not deleted at once; the outbox retries", "document", d.ID, "error", err)
+	}
+	return d, nil
 }
