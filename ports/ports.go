@@ -46,6 +46,7 @@ type Tx interface {
 	Lists() ListRepo
 	Quota() QuotaRepo
 	Assessments() AssessmentRepo
+	ReviewPolicies() ReviewPolicyRepo
 	Documents() DocumentRepo
 	Subscribers() SubscriberRepo
 	Incidents() IncidentRepo

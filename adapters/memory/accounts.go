@@ -168,6 +168,7 @@ func (r accounts) Delete(_ context.Context, id uuid.UUID) error {
 		if !a.Personal {
 			del(r.tx, r.d.orgByName, strings.ToLower(a.Name))
 		}
+		del(r.tx, r.d.policies, id)
 		del(r.tx, r.d.accounts, id)
 		return nil
 	})

@@ -30,6 +30,9 @@ type AssessmentJSON struct {
 	ComplianceContact            string         `json:"compliance_contact" doc:"Who handles the review at compliance (kept for the original web client)"`
 	SubmissionDate               *string        `json:"submission_date" format:"date" doc:"When the review was submitted; null when unset"`
 	ApprovalDate                 *string        `json:"approval_date" format:"date" doc:"When it was approved; null when unset"`
+	Tier                         Tier           `json:"tier"`
+	ConditionDueAt               *time.Time     `json:"condition_due_at" doc:"When the condition of a conditional approval must be met; null when unset"`
+	LastReviewedAt               *time.Time     `json:"last_reviewed_at" doc:"When the status last became approved, conditional approval or rejected; null: never"`
 	CreatedAt                    time.Time      `json:"created_at"`
 	CreatedBy                    string         `json:"created_by"`
 	UpdatedAt                    time.Time      `json:"updated_at"`
@@ -74,6 +77,7 @@ func assessmentJSON(a review.Assessment) AssessmentJSON {
 		SponsorBusinessDepartment: a.SponsorBusinessDepartment, SponsorContact: a.SponsorContact, UseCase: a.UseCase,
 		DataCollected: nonNil(a.DataCollected), ComplianceComment: a.ComplianceComment, ComplianceContact: a.ComplianceContact,
 		SubmissionDate: optional(a.SubmissionDate), ApprovalDate: optional(a.ApprovalDate),
+		Tier: Tier(a.Tier), ConditionDueAt: optionalTime(a.ConditionDueAt), LastReviewedAt: optionalTime(a.LastReviewedAt),
 		CreatedAt: a.CreatedAt, CreatedBy: a.CreatedBy, UpdatedAt: a.UpdatedAt, UpdatedBy: a.UpdatedBy}
 }
 
@@ -125,6 +129,8 @@ type assessmentBody struct {
 	ComplianceContact            *string         `json:"compliance_contact,omitempty" doc:"Who handles the review at compliance"`
 	SubmissionDate               *string         `json:"submission_date,omitempty" doc:"A date (2006-01-02) or an RFC 3339 date-time; empty clears it"`
 	ApprovalDate                 *string         `json:"approval_date,omitempty" doc:"A date (2006-01-02) or an RFC 3339 date-time; empty clears it"`
+	Tier                         *Tier           `json:"tier,omitempty" doc:"How critical the vendor is; sets the review cadence. Empty: not tiered"`
+	ConditionDueAt               *string         `json:"condition_due_at,omitempty" doc:"When the condition of a conditional approval must be met: a date (midnight UTC) or an RFC 3339 date-time; empty clears it"`
 }
 
 type assessmentUpsertIn struct {
@@ -209,7 +215,11 @@ func (s *Server) registerAssessments() {
 		input := review.Input{Status: approval, ConditionalApprovalCondition: b.ConditionalApprovalCondition,
 			SponsorBusinessDepartment: b.SponsorBusinessDepartment, SponsorContact: b.SponsorContact, UseCase: b.UseCase,
 			DataCollected: b.DataCollected, ComplianceComment: b.ComplianceComment, ComplianceContact: b.ComplianceContact,
-			SubmissionDate: b.SubmissionDate, ApprovalDate: b.ApprovalDate}
+			SubmissionDate: b.SubmissionDate, ApprovalDate: b.ApprovalDate, ConditionDueAt: b.ConditionDueAt}
+		if b.Tier != nil {
+			t := string(*b.Tier)
+			input.Tier = &t
+		}
 		a, created, err := s.svc.UpsertAssessment(ctx, actor(ctx), in.AccountID, in.ref(), sel, input)
 		if err != nil {
 			return nil, problem(ctx, err)

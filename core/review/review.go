@@ -46,6 +46,11 @@ func ParseStatus(s string) (Status, error) {
 // String returns the wire value.
 func (s Status) String() string { return string(s) }
 
+// Decided reports whether the status closes a review (approved, conditional
+// approval or rejected): the moment a status becomes one of these is the
+// assessment's last review.
+func (s Status) Decided() bool { return s == Approved || s == ConditionalApproval || s == Rejected }
+
 // Active reports whether a review is under way (in progress or on hold):
 // begun and not yet decided.
 func (s Status) Active() bool { return s == InProgress || s == OnHold }
@@ -66,6 +71,12 @@ type Fields struct {
 	ComplianceContact string
 	SubmissionDate    string
 	ApprovalDate      string
+	// Tier is how critical the vendor is to the organization; it sets the
+	// review cadence. Unset ("") is "not tiered".
+	Tier Tier
+	// ConditionDueAt is when the condition of a conditional approval must be
+	// met (UTC; zero when unset). It brings the next review forward.
+	ConditionDueAt time.Time
 }
 
 // Input is a partial update of Fields.
@@ -80,6 +91,8 @@ type Input struct {
 	ComplianceContact            *string
 	SubmissionDate               *string // a date, or an RFC 3339 date-time (its date is kept)
 	ApprovalDate                 *string
+	Tier                         *string // "" clears it
+	ConditionDueAt               *string // a date (midnight UTC) or an RFC 3339 date-time; "" clears it
 }
 
 // Assessment is an account's review record of one vendor on one list.
@@ -91,10 +104,14 @@ type Assessment struct {
 	VendorProfileID *uuid.UUID
 	VendorName      string
 	Fields
-	CreatedAt time.Time
-	CreatedBy string
-	UpdatedAt time.Time
-	UpdatedBy string
+	// LastReviewedAt is when the status last became approved, conditional
+	// approval or rejected (zero: never). The writer sets it, in
+	// MarkReviewed, when a save changes the status to one of those.
+	LastReviewedAt time.Time
+	CreatedAt      time.Time
+	CreatedBy      string
+	UpdatedAt      time.Time
+	UpdatedBy      string
 }
 
 // MaxText bounds free-text fields.
@@ -140,6 +157,18 @@ func Apply(cur Fields, in Input) (Fields, error) {
 	}
 	date("submission_date", in.SubmissionDate, &next.SubmissionDate)
 	date("approval_date", in.ApprovalDate, &next.ApprovalDate)
+	if in.Tier != nil {
+		t, err := ParseTier(*in.Tier)
+		if !errs.AddErr(err) {
+			next.Tier = t
+		}
+	}
+	if in.ConditionDueAt != nil {
+		t, err := ParseInstant("condition_due_at", *in.ConditionDueAt)
+		if !errs.AddErr(err) {
+			next.ConditionDueAt = t
+		}
+	}
 	if in.SponsorContact != nil {
 		v := strings.TrimSpace(*in.SponsorContact)
 		if v != "" {
@@ -206,6 +235,8 @@ func Diff(old, next Fields) []Change {
 	add("compliance_contact", old.ComplianceContact, next.ComplianceContact)
 	add("submission_date", old.SubmissionDate, next.SubmissionDate)
 	add("approval_date", old.ApprovalDate, next.ApprovalDate)
+	add("tier", string(old.Tier), string(next.Tier))
+	add("condition_due_at", formatInstant(old.ConditionDueAt), formatInstant(next.ConditionDueAt))
 	return out
 }
 
@@ -223,4 +254,36 @@ func ParseDate(field, raw string) (string, error) {
 		return t.UTC().Format(time.DateOnly), nil
 	}
 	return "", core.Invalid(field, "must be a date (2006-01-02) or an RFC 3339 date-time")
+}
+
+// ParseInstant reads an RFC 3339 date-time (kept in UTC, to the second) or a
+// civil date (midnight UTC); empty means unset (the zero time).
+func ParseInstant(field, raw string) (time.Time, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return time.Time{}, nil
+	}
+	if d, err := time.Parse(time.DateOnly, raw); err == nil {
+		return d.UTC(), nil
+	}
+	if t, err := time.Parse(time.RFC3339Nano, raw); err == nil {
+		return t.UTC().Truncate(time.Second), nil
+	}
+	return time.Time{}, core.Invalid(field, "must be a date (2006-01-02) or an RFC 3339 date-time")
+}
+
+func formatInstant(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// MarkReviewed stamps next as reviewed at now when a save moves its status
+// from prev to a decided status (approved, conditional approval or
+// rejected); any other save keeps the stamp it had.
+func MarkReviewed(a *Assessment, prev Status, now time.Time) {
+	if a.Status != prev && a.Status.Decided() {
+		a.LastReviewedAt = now.UTC().Truncate(time.Second)
+	}
 }

@@ -327,7 +327,9 @@ func (s *Service) upsertAssessments(ctx context.Context, tx ports.Tx, a Actor, a
 		next, err := review.Apply(st.cur.Fields, c.input)
 		switch {
 		case err == nil:
+			prev := st.cur.Status
 			st.cur.Fields = next
+			review.MarkReviewed(&st.cur, prev, now)
 		case c.row > 0 && errors.Is(err, core.ErrInvalid):
 			for _, f := range core.Failures(err) {
 				cells = append(cells, RowError{Row: c.row, Column: f.Field, Message: f.Detail})

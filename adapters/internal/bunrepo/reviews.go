@@ -87,6 +87,7 @@ func (r Assessments) Save(ctx context.Context, as []review.Assessment) error {
 		Set("sponsor_business_department = EXCLUDED.sponsor_business_department, sponsor_contact = EXCLUDED.sponsor_contact").
 		Set("use_case = EXCLUDED.use_case, data_collected = EXCLUDED.data_collected, compliance_comment = EXCLUDED.compliance_comment").
 		Set("compliance_contact = EXCLUDED.compliance_contact, submission_date = EXCLUDED.submission_date, approval_date = EXCLUDED.approval_date").
+		Set("tier = EXCLUDED.tier, condition_due_at = EXCLUDED.condition_due_at, last_reviewed_at = EXCLUDED.last_reviewed_at").
 		Set("updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by").
 		Exec(ctx)
 	return r.Translate(err, "save assessments")

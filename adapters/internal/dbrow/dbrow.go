@@ -51,6 +51,14 @@ func MapErr[R, T any](rows []R, f func(R) (T, error)) ([]T, error) {
 
 func utc(t time.Time) time.Time { return t.UTC() }
 
+// utcZero is utc that keeps the zero time (a NULL column) zero.
+func utcZero(t time.Time) time.Time {
+	if t.IsZero() {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
 func utcPtr(t *time.Time) *time.Time {
 	if t == nil {
 		return nil
@@ -376,6 +384,9 @@ type Assessment struct {
 	ComplianceContact            string     `bun:"compliance_contact"`
 	SubmissionDate               string     `bun:"submission_date"`
 	ApprovalDate                 string     `bun:"approval_date"`
+	Tier                         string     `bun:"tier"`
+	ConditionDueAt               time.Time  `bun:"condition_due_at,nullzero"`
+	LastReviewedAt               time.Time  `bun:"last_reviewed_at,nullzero"`
 	CreatedAt                    time.Time  `bun:"created_at"`
 	CreatedBy                    string     `bun:"created_by"`
 	UpdatedAt                    time.Time  `bun:"updated_at"`
@@ -393,7 +404,8 @@ func FromAssessment(a review.Assessment) Assessment {
 		ConditionalApprovalCondition: a.ConditionalApprovalCondition, SponsorBusinessDepartment: a.SponsorBusinessDepartment,
 		SponsorContact: a.SponsorContact, UseCase: a.UseCase, DataCollected: a.DataCollected,
 		ComplianceComment: a.ComplianceComment, ComplianceContact: a.ComplianceContact, SubmissionDate: a.SubmissionDate,
-		ApprovalDate: a.ApprovalDate, CreatedAt: a.CreatedAt, CreatedBy: a.CreatedBy,
+		ApprovalDate: a.ApprovalDate, Tier: string(a.Tier), ConditionDueAt: a.ConditionDueAt, LastReviewedAt: a.LastReviewedAt,
+		CreatedAt: a.CreatedAt, CreatedBy: a.CreatedBy,
 		UpdatedAt: a.UpdatedAt, UpdatedBy: a.UpdatedBy}
 }
 
@@ -402,6 +414,10 @@ func (r Assessment) Core() (review.Assessment, error) {
 	status, err := review.ParseStatus(r.Status)
 	if err != nil {
 		return review.Assessment{}, fmt.Errorf("assessment %s: stored status: %w", r.ID, err)
+	}
+	tier, err := review.ParseTier(r.Tier)
+	if err != nil {
+		return review.Assessment{}, fmt.Errorf("assessment %s: stored tier: %w", r.ID, err)
 	}
 	dc := r.DataCollected
 	if dc == nil {
@@ -412,8 +428,10 @@ func (r Assessment) Core() (review.Assessment, error) {
 		Fields: review.Fields{Status: status, ConditionalApprovalCondition: r.ConditionalApprovalCondition,
 			SponsorBusinessDepartment: r.SponsorBusinessDepartment, SponsorContact: r.SponsorContact,
 			UseCase: r.UseCase, DataCollected: dc, ComplianceComment: r.ComplianceComment,
-			ComplianceContact: r.ComplianceContact, SubmissionDate: r.SubmissionDate, ApprovalDate: r.ApprovalDate},
-		CreatedAt: utc(r.CreatedAt), CreatedBy: r.CreatedBy, UpdatedAt: utc(r.UpdatedAt), UpdatedBy: r.UpdatedBy}, nil
+			ComplianceContact: r.ComplianceContact, SubmissionDate: r.SubmissionDate, ApprovalDate: r.ApprovalDate,
+			Tier: tier, ConditionDueAt: utcZero(r.ConditionDueAt)},
+		LastReviewedAt: utcZero(r.LastReviewedAt),
+		CreatedAt:      utc(r.CreatedAt), CreatedBy: r.CreatedBy, UpdatedAt: utc(r.UpdatedAt), UpdatedBy: r.UpdatedBy}, nil
 }
 
 // changeJSON is the stored form of one audit change.

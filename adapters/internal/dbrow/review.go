@@ -1,0 +1,47 @@
+package dbrow
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+	"github.com/vetted-dev/vetted/core/review"
+)
+
+// ReviewPolicy is a row of review_policies.
+type ReviewPolicy struct {
+	bun.BaseModel `bun:"table:review_policies,alias:rp"`
+
+	AccountID       uuid.UUID `bun:"account_id,pk"`
+	CriticalMonths  int       `bun:"critical_months"`
+	HighMonths      int       `bun:"high_months"`
+	MediumMonths    int       `bun:"medium_months"`
+	LowMonths       int       `bun:"low_months"`
+	NotTieredMonths int       `bun:"not_tiered_months"`
+	ReminderOffsets []int     `bun:"reminder_offsets,type:jsonb"`
+	RepeatOverdue   bool      `bun:"repeat_overdue"`
+	UpdatedAt       time.Time `bun:"updated_at"`
+	UpdatedBy       string    `bun:"updated_by"`
+}
+
+// FromReviewPolicy makes the row of an account's policy.
+func FromReviewPolicy(accountID uuid.UUID, p review.Policy) ReviewPolicy {
+	offs := p.ReminderOffsets
+	if offs == nil {
+		offs = []int{}
+	}
+	return ReviewPolicy{AccountID: accountID, CriticalMonths: p.Cadence.Critical, HighMonths: p.Cadence.High,
+		MediumMonths: p.Cadence.Medium, LowMonths: p.Cadence.Low, NotTieredMonths: p.Cadence.NotTiered,
+		ReminderOffsets: offs, RepeatOverdue: p.RepeatOverdue, UpdatedAt: p.UpdatedAt, UpdatedBy: p.UpdatedBy}
+}
+
+// Core rebuilds the policy.
+func (r ReviewPolicy) Core() review.Policy {
+	offs := r.ReminderOffsets
+	if offs == nil {
+		offs = []int{}
+	}
+	return review.Policy{Cadence: review.Cadence{Critical: r.CriticalMonths, High: r.HighMonths, Medium: r.MediumMonths,
+		Low: r.LowMonths, NotTiered: r.NotTieredMonths}, ReminderOffsets: offs, RepeatOverdue: r.RepeatOverdue,
+		UpdatedAt: utc(r.UpdatedAt), UpdatedBy: r.UpdatedBy}
+}

@@ -1,0 +1,105 @@
+package porttest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// lifecycleCases check what the review lifecycle (issue 22) keeps.
+var lifecycleCases = []testCase{
+	{"Save keeps tier, condition due date and last review, and clears them", func(t *testing.T, f *fixture) {
+		a := f.org("Acme Org")
+		l := f.list(a.ID, vendorlist.MasterList)
+		vs := f.vendors("Acme", "Beta")
+		asmt := f.newAssessment(l, vs[0])
+		asmt.Status, asmt.ConditionalApprovalCondition = review.ConditionalApproval, "SOC 2 by June"
+		asmt.Tier = review.Critical
+		asmt.ConditionDueAt = time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+		asmt.LastReviewedAt = f.tick()
+		plain := f.assessment(l, vs[1])
+		f.saveAssessments(asmt)
+		got, err := getAssessment(f, a.ID, asmt.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		equal(t, "tier", got.Tier, review.Critical)
+		sameTime(t, "condition_due_at", got.ConditionDueAt, asmt.ConditionDueAt)
+		sameTime(t, "last_reviewed_at", got.LastReviewedAt, asmt.LastReviewedAt)
+		equal(t, "condition_due_at in UTC", got.ConditionDueAt.Location(), time.UTC)
+		untouched, err := getAssessment(f, a.ID, plain.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		equal(t, "tier not set", untouched.Tier, review.Untiered)
+		equal(t, "condition_due_at not set", untouched.ConditionDueAt.IsZero(), true)
+		equal(t, "never reviewed", untouched.LastReviewedAt.IsZero(), true)
+
+		asmt.Tier, asmt.ConditionDueAt, asmt.LastReviewedAt = review.Low, time.Time{}, time.Time{}
+		asmt.Status = review.InProgress
+		asmt.UpdatedAt = f.tick()
+		f.saveAssessments(asmt)
+		found := find(f, ports.AssessmentFilter{AccountID: a.ID, ID: &asmt.ID})
+		if len(found) != 1 {
+			t.Fatalf("Find by id: %d assessments", len(found))
+		}
+		equal(t, "tier changed", found[0].Tier, review.Low)
+		equal(t, "condition_due_at cleared", found[0].ConditionDueAt.IsZero(), true)
+		equal(t, "last_reviewed_at cleared", found[0].LastReviewedAt.IsZero(), true)
+	}},
+	{"ReviewPolicies: Get absent is not found; Put stores, replaces, and goes with the account", func(t *testing.T, f *fixture) {
+		a, other := f.org("Acme Org"), f.org("Beta Org")
+		get := func(id uuid.UUID) (review.Policy, error) {
+			return loadErr(f, func(ctx context.Context, tx ports.Tx) (review.Policy, error) { return tx.ReviewPolicies().Get(ctx, id) })
+		}
+		putPolicy := func(id uuid.UUID, p review.Policy) {
+			f.write(func(ctx context.Context, tx ports.Tx) error { return tx.ReviewPolicies().Put(ctx, id, p) })
+		}
+		_, err := get(a.ID)
+		wantErr(t, "Get before Put", err, core.ErrNotFound)
+		p := review.Policy{Cadence: review.Cadence{Critical: 3, High: 6, Medium: 12, Low: 24, NotTiered: 9},
+			ReminderOffsets: []int{60, 14, 1}, RepeatOverdue: true, UpdatedAt: f.tick(), UpdatedBy: "ann@example.com"}
+		putPolicy(a.ID, p)
+		got, err := get(a.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		equal(t, "cadence", got.Cadence, p.Cadence)
+		sameInts(t, "offsets", got.ReminderOffsets, p.ReminderOffsets)
+		equal(t, "repeat overdue", got.RepeatOverdue, true)
+		equal(t, "updated by", got.UpdatedBy, "ann@example.com")
+		sameTime(t, "updated at", got.UpdatedAt, p.UpdatedAt)
+		_, err = get(other.ID)
+		wantErr(t, "another account's", err, core.ErrNotFound)
+
+		p.Cadence.Critical, p.ReminderOffsets, p.RepeatOverdue, p.UpdatedAt = 1, []int{}, false, f.tick()
+		putPolicy(a.ID, p)
+		got, _ = get(a.ID)
+		equal(t, "replaced cadence", got.Cadence.Critical, 1)
+		equal(t, "no offsets", len(got.ReminderOffsets), 0)
+		equal(t, "offsets not nil", got.ReminderOffsets != nil, true)
+		equal(t, "replaced repeat", got.RepeatOverdue, false)
+
+		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Delete(ctx, a.ID) })
+		_, err = get(a.ID)
+		wantErr(t, "Get after the account is deleted", err, core.ErrNotFound)
+	}},
+}
+
+func sameInts(t *testing.T, what string, got, want []int) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: got %v, want %v", what, got, want)
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("%s: got %v, want %v", what, got, want)
+		}
+	}
+}
