@@ -38,7 +38,6 @@ func Run(t *testing.T, open func(t *testing.T) ports.Store) {
 		{"Vendors", vendorCases},
 		{"Profiles", profileCases},
 		{"Lists", listCases},
-		{"Counts", countCases},
 		{"Quota", quotaCases},
 		{"Assessments", assessmentCases},
 		{"Lifecycle", lifecycleCases},
