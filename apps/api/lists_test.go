@@ -241,29 +241,13 @@ func TestImportCSVDryRunAndLimits(t *testing.T) {
 		t.Fatalf("dry run errors %v, want 3", r["errors"])
 	}
 	res := apitest.Must(t, importCSV(t, env, tok, acct, map[string]any{"csv": bad}), 422)
-	var p struct {
-		Detail string `json:"detail"`
-		Errors []struct {
-			Location string `json:"location"`
-			Row      int    `json:"row"`
-			Column   string `json:"column"`
-			Message  string `json:"message"`
-		} `json:"errors"`
-	}
-	res.JSON(t, &p)
-	var cells []string
-	for _, e := range p.Errors {
-		cells = append(cells, fmt.Sprintf("%s row %d %s", e.Location, e.Row, e.Column))
-		if e.Message == "" {
-			t.Fatalf("cell error without a message: %s", res.Body)
-		}
-	}
+	detail, cells := problemCells(t, res)
 	want := []string{"body.csv row 2 vendor_name", "body.csv row 3 website_url", "body.csv row 4 compliance_approval_status"}
 	if !reflect.DeepEqual(cells, want) {
 		t.Fatalf("422 cells = %q, want %q: %s", cells, want, res.Body)
 	}
-	if strings.Count(p.Detail, "the batch was not imported") != 1 {
-		t.Fatalf("detail repeats itself: %q", p.Detail)
+	if strings.Count(detail, "the batch was not imported") != 1 {
+		t.Fatalf("detail repeats itself: %q", detail)
 	}
 	if after := listState(t, env, acct, tok); after != before {
 		t.Fatal("a refused batch wrote")

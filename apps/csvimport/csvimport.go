@@ -1,7 +1,12 @@
 // Package csvimport sends a CSV file of any length to Vetted's import-csv
 // operation (POST /vendor-lists?operation=import-csv) in requests within the
-// API's limits: at most 500 data rows and 1 MB of CSV each, the header
-// repeated in every one. It is what `vetted import` runs.
+// API's limits (MaxRows data rows and MaxBytes of CSV each, the header
+// repeated in every one). It is what `vetted import` runs.
+//
+// The file is checked whole before anything is sent: every data row must
+// be UTF-8 text with as many fields as the header, the rule import-csv
+// applies (vendorlist.CheckRecord), so a file the API would refuse in its
+// third request is refused before its first.
 //
 // Every batch is all-or-nothing on the server and re-running one changes
 // nothing, so an import that stopped (a refused row, a network failure) is
@@ -23,12 +28,16 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/vetted-dev/vetted/core/vendorlist"
 )
 
-// The API's limits for one import-csv request.
+// The API's limits for one import-csv request, as the API declares them.
 const (
-	MaxRows  = 500
-	MaxBytes = 1 << 20
+	MaxRows  = vendorlist.MaxCSVRows
+	MaxBytes = vendorlist.MaxCSVBytes
+	// MaxSize is MaxBytes for people ("1 MB").
+	MaxSize = vendorlist.MaxCSVSize
 )
 
 // Options describe one import.
@@ -57,24 +66,66 @@ type Options struct {
 
 // Summary adds up the answers of every request.
 type Summary struct {
-	DryRun              bool       `json:"dry_run"`
-	Rows                int        `json:"rows"`
-	Requests            int        `json:"requests"`
-	Skipped             int        `json:"skipped"`
-	VendorsAdded        int        `json:"vendors_added"`
-	ProductsAdded       int        `json:"products_added"`
-	AssessmentsUpserted int        `json:"assessments_upserted"`
-	CustomVendors       int        `json:"custom_vendors"`
-	EnrichmentQueued    int        `json:"enrichment_queued"`
-	Errors              []RowError `json:"errors"`
+	DryRun              bool `json:"dry_run"`
+	Rows                int  `json:"rows"`
+	Requests            int  `json:"requests"`
+	Skipped             int  `json:"skipped"`
+	VendorsAdded        int  `json:"vendors_added"`
+	ProductsAdded       int  `json:"products_added"`
+	AssessmentsUpserted int  `json:"assessments_upserted"`
+	CustomVendors       int  `json:"custom_vendors"`
+	EnrichmentQueued    int  `json:"enrichment_queued"`
+	// Enrichment is what became of the custom vendors the import added:
+	// queued, already known, or saved but not queued (over quota).
+	Enrichment Enrichment `json:"enrichment"`
+	Errors     []RowError `json:"errors"`
 }
 
-// RowError is a bad cell reported by a dry run; Row counts data rows of the
-// whole file from 1 (blank lines are not rows).
+// Enrichment adds up the org_enrichment answers of an import.
+type Enrichment struct {
+	Queued       int `json:"queued"`
+	AlreadyKnown int `json:"already_known"`
+	// NotQueued counts the vendors saved but not queued, by the API's code
+	// (quota_exceeded: the account has used its enrichment quota).
+	NotQueued map[string]int `json:"not_queued"`
+	// Quota is the account's quota as the last answer left it.
+	Quota Quota `json:"quota"`
+	// Errors are the vendors saved but not queued, with the API's reason.
+	Errors []EnrichmentError `json:"errors"`
+}
+
+// Quota is the account's enrichment quota.
+type Quota struct {
+	Limit     int `json:"limit"`
+	Used      int `json:"used"`
+	Remaining int `json:"remaining"`
+}
+
+// EnrichmentError is a vendor saved but not queued for enrichment.
+type EnrichmentError struct {
+	VendorName string `json:"vendor_name"`
+	Code       string `json:"code"`
+	Message    string `json:"message"`
+}
+
+// NotQueuedTotal is the number of vendors saved but not queued.
+func (e Enrichment) NotQueuedTotal() int { return len(e.Errors) }
+
+// RowError is a bad cell; Row counts data rows of the whole file from 1
+// (blank lines are not rows). Column is empty when the whole row is at
+// fault.
 type RowError struct {
 	Row     int    `json:"row"`
 	Column  string `json:"column"`
 	Message string `json:"message"`
+}
+
+// String names the cell and what is wrong with it.
+func (r RowError) String() string {
+	if r.Column == "" {
+		return fmt.Sprintf("row %d: %s", r.Row, r.Message)
+	}
+	return fmt.Sprintf("row %d, column %s: %s", r.Row, r.Column, r.Message)
 }
 
 // BatchError is a request the API refused; the import stopped before
@@ -84,7 +135,10 @@ type BatchError struct {
 	Resume            int
 	Status            int
 	Problem           Problem
-	Err               error
+	// Cells are the problem's cells placed in the file: Row counts data
+	// rows of the whole file from 1, as RowError does.
+	Cells []RowError
+	Err   error
 }
 
 func (e *BatchError) Error() string {
@@ -94,23 +148,55 @@ func (e *BatchError) Error() string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "import %s: %d %s", where, e.Status, e.Problem.Detail)
+	for _, c := range e.Cells {
+		fmt.Fprintf(&b, "\n  %s", c)
+	}
 	for _, d := range e.Problem.Errors {
-		fmt.Fprintf(&b, "\n  %s: %s", d.Location, d.Message)
+		if d.Row == 0 {
+			fmt.Fprintf(&b, "\n  %s: %s", d.Location, d.Message)
+		}
 	}
 	return b.String()
 }
 
 func (e *BatchError) Unwrap() error { return e.Err }
 
+// FileError is a file refused before anything was sent: rows that are not
+// UTF-8 text or do not have as many fields as the header.
+type FileError struct {
+	File   string
+	Errors []RowError
+	// More counts the faults left out of Errors.
+	More int
+}
+
+func (e *FileError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "import: %s was not sent: every data row must be UTF-8 text with one field per header column", e.File)
+	for _, r := range e.Errors {
+		fmt.Fprintf(&b, "\n  %s", r)
+	}
+	if e.More > 0 {
+		fmt.Fprintf(&b, "\n  ... and %d more", e.More)
+	}
+	return b.String()
+}
+
 // Problem is an RFC 9457 problem answer.
 type Problem struct {
-	Title  string `json:"title"`
-	Status int    `json:"status"`
-	Detail string `json:"detail"`
-	Errors []struct {
-		Location string `json:"location"`
-		Message  string `json:"message"`
-	} `json:"errors"`
+	Title  string          `json:"title"`
+	Status int             `json:"status"`
+	Detail string          `json:"detail"`
+	Errors []ProblemDetail `json:"errors"`
+}
+
+// ProblemDetail is one input at fault. For a CSV cell the API gives its
+// data row within the request's CSV and its column.
+type ProblemDetail struct {
+	Location string `json:"location"`
+	Message  string `json:"message"`
+	Row      int    `json:"row,omitempty"`
+	Column   string `json:"column,omitempty"`
 }
 
 type request struct {
@@ -135,12 +221,20 @@ type answer struct {
 		Message string `json:"message"`
 	} `json:"errors"`
 	OrgEnrichment struct {
-		Queued int `json:"queued"`
+		Queued       int               `json:"queued"`
+		AlreadyKnown int               `json:"already_known"`
+		Quota        Quota             `json:"quota"`
+		Errors       []EnrichmentError `json:"errors"`
 	} `json:"org_enrichment"`
 }
 
+// maxFileFaults bounds the faults a FileError lists.
+const maxFileFaults = 20
+
 // Count returns the number of data rows of a CSV file (blank lines do not
-// count, as the API skips them), for a progress bar's total.
+// count, as the API skips them), for a progress bar's total. A file with a
+// row the API would refuse whatever its content (vendorlist.CheckRecord)
+// is a *FileError naming those rows.
 func Count(file string) (int, error) {
 	f, err := os.Open(file)
 	if err != nil {
@@ -148,22 +242,38 @@ func Count(file string) (int, error) {
 	}
 	defer f.Close()
 	r := newReader(f)
-	if _, err := r.Read(); err != nil {
+	r.ReuseRecord = false // the header is kept
+	header, err := r.Read()
+	if err != nil {
 		return 0, headerErr(err)
 	}
+	header[0] = strings.TrimPrefix(header[0], "\ufeff")
+	fe := &FileError{File: file}
 	n := 0
 	for {
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
-			return n, nil
+			break
 		}
 		if err != nil {
 			return 0, fmt.Errorf("read csv: %w", err)
 		}
-		if !blank(rec) {
-			n++
+		if vendorlist.Blank(rec) {
+			continue
+		}
+		n++
+		for _, f := range vendorlist.CheckRecord(header, rec) {
+			if len(fe.Errors) == maxFileFaults {
+				fe.More++
+				continue
+			}
+			fe.Errors = append(fe.Errors, RowError{Row: n, Column: f.Column, Message: f.Message})
 		}
 	}
+	if len(fe.Errors) > 0 {
+		return 0, fe
+	}
+	return n, nil
 }
 
 // Run imports the file and answers the sum of the API's answers. It stops
@@ -194,7 +304,8 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 		return Summary{}, err
 	}
 	defer f.Close()
-	sum := Summary{DryRun: o.DryRun, Rows: total, Errors: []RowError{}}
+	sum := Summary{DryRun: o.DryRun, Rows: total, Errors: []RowError{},
+		Enrichment: Enrichment{NotQueued: map[string]int{}, Errors: []EnrichmentError{}}}
 	sp := &splitter{r: newReader(f), maxRows: o.MaxRows, maxBytes: o.MaxBytes}
 	if err := sp.readHeader(); err != nil {
 		return sum, err
@@ -218,14 +329,21 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 			a, status, prob, err := send(ctx, o, endpoint, request{CSV: b.csv, DryRun: o.DryRun, RowOffset: offset, RowLimit: o.MaxRows})
 			sum.Requests++
 			if err != nil || status != http.StatusOK {
-				return sum, &BatchError{FirstRow: b.first + offset, LastRow: b.last, Resume: b.first + offset - 1,
+				be := &BatchError{FirstRow: b.first + offset, LastRow: b.last, Resume: b.first + offset - 1,
 					Status: status, Problem: prob, Err: err}
+				for _, d := range prob.Errors {
+					if d.Row > 0 { // a row of this request's CSV, which starts at the batch's first row
+						be.Cells = append(be.Cells, RowError{Row: b.first - 1 + d.Row, Column: d.Column, Message: d.Message})
+					}
+				}
+				return sum, be
 			}
 			sum.VendorsAdded += a.VendorsAdded
 			sum.ProductsAdded += a.ProductsAdded
 			sum.AssessmentsUpserted += a.AssessmentsUpserted
 			sum.CustomVendors += len(a.CustomVendors)
 			sum.EnrichmentQueued += a.OrgEnrichment.Queued
+			sum.Enrichment.add(a.OrgEnrichment.Queued, a.OrgEnrichment.AlreadyKnown, a.OrgEnrichment.Quota, a.OrgEnrichment.Errors)
 			for _, e := range a.Errors {
 				sum.Errors = append(sum.Errors, RowError{Row: b.first - 1 + e.Row, Column: e.Column, Message: e.Message})
 			}
@@ -235,6 +353,16 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 			offset, more = a.NextRowOffset, a.HasMore
 			report(o, b.first-1+offset, total)
 		}
+	}
+}
+
+func (e *Enrichment) add(queued, known int, q Quota, errs []EnrichmentError) {
+	e.Queued += queued
+	e.AlreadyKnown += known
+	e.Quota = q
+	for _, x := range errs {
+		e.NotQueued[x.Code]++
+		e.Errors = append(e.Errors, x)
 	}
 }
 
@@ -403,7 +531,7 @@ func (s *splitter) next() (*batch, error) {
 			if err != nil {
 				return nil, fmt.Errorf("import: read csv after data row %d: %w", s.row, err)
 			}
-			if blank(rec) {
+			if vendorlist.Blank(rec) {
 				continue
 			}
 			s.row++
@@ -433,13 +561,4 @@ func encode(rec []string) []byte {
 	_ = w.Write(rec) // a bytes.Buffer does not fail
 	w.Flush()
 	return buf.Bytes()
-}
-
-func blank(rec []string) bool {
-	for _, v := range rec {
-		if strings.TrimSpace(v) != "" {
-			return false
-		}
-	}
-	return true
 }

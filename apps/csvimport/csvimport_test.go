@@ -12,6 +12,7 @@ import (
 
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/csvimport"
+	"github.com/vetted-dev/vetted/core/vendorlist"
 )
 
 // writeCSV writes a header and n rows made by row(i) (i from 1).
@@ -163,6 +164,13 @@ func TestImportDryRunAndRefusedBatchAndResume(t *testing.T) {
 	if !errors.As(err, &be) || be.Status != http.StatusUnprocessableEntity || be.FirstRow != 501 || be.Resume != 500 {
 		t.Fatalf("err = %v; want a 422 for the batch from row 501, resumable at 500", err)
 	}
+	// The refused cell is named by its row in the file, not in the batch.
+	if len(be.Cells) != 1 || be.Cells[0].Row != bad || be.Cells[0].Column != "compliance_approval_status" || be.Cells[0].Message == "" {
+		t.Fatalf("refused cells %+v; want row %d, compliance_approval_status", be.Cells, bad)
+	}
+	if want := fmt.Sprintf("row %d, column compliance_approval_status: ", bad); strings.Count(be.Error(), want) != 1 {
+		t.Fatalf("error does not name the cell once (%q):\n%s", want, be.Error())
+	}
 	if n := s.vendorCount(t, "master-list"); n != 500 {
 		t.Fatalf("after the refused batch the list has %d vendors, want the first 500", n)
 	}
@@ -209,5 +217,88 @@ func TestImportRejectsBadInput(t *testing.T) {
 				t.Fatalf("err = %v, want one mentioning %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// A file the API would refuse for its shape or encoding is refused before
+// anything is sent, naming every such row (and cell) by its row in the file.
+func TestImportRefusesRaggedAndNonUTF8FilesBeforeSending(t *testing.T) {
+	t.Parallel()
+	s := newSetup(t)
+	tests := []struct {
+		name  string
+		row   func(i int) string
+		cells []csvimport.RowError
+	}{
+		{"latin-1", func(i int) string {
+			if i == 620 {
+				return "Soci\xe9t\xe9,Caf\xe9"
+			}
+			return fmt.Sprintf("Vendor %04d,Product %d", i, i)
+		}, []csvimport.RowError{{Row: 620, Column: "vendor_name"}, {Row: 620, Column: "product_name"}}},
+		{"ragged", func(i int) string {
+			switch i {
+			case 3:
+				return fmt.Sprintf("Vendor %04d", i)
+			case 900:
+				return fmt.Sprintf("Vendor %04d,Product,extra", i)
+			}
+			return fmt.Sprintf("Vendor %04d,Product %d", i, i)
+		}, []csvimport.RowError{{Row: 3}, {Row: 900}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			file := writeCSV(t, "vendor_name,product_name", 1000, tt.row)
+			sum, err := csvimport.Run(context.Background(), s.opts(file))
+			var fe *csvimport.FileError
+			if !errors.As(err, &fe) {
+				t.Fatalf("Run = %+v, %v; want a FileError", sum, err)
+			}
+			var got []csvimport.RowError
+			for _, c := range fe.Errors {
+				if c.Message == "" {
+					t.Fatalf("fault without a message: %+v", c)
+				}
+				got = append(got, csvimport.RowError{Row: c.Row, Column: c.Column})
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tt.cells) {
+				t.Fatalf("faults %+v, want %+v", got, tt.cells)
+			}
+			if sum.Requests != 0 {
+				t.Fatalf("%d requests sent for a refused file", sum.Requests)
+			}
+			if n := s.vendorCount(t, "master-list"); n != 0 {
+				t.Fatalf("a refused file wrote %d vendors", n)
+			}
+		})
+	}
+}
+
+// The summary adds up what became of the custom vendors: queued, and saved
+// but not queued over the account's quota (500), with the quota left.
+func TestImportReportsTheEnrichmentQuota(t *testing.T) {
+	t.Parallel()
+	s := newSetup(t)
+	file := writeCSV(t, "vendor_name", 620, func(i int) string { return fmt.Sprintf("Quota Vendor %04d", i) })
+	sum, err := csvimport.Run(context.Background(), s.opts(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	en := sum.Enrichment
+	if en.Queued != 500 || en.NotQueued["quota_exceeded"] != 120 || len(en.Errors) != 120 || en.NotQueuedTotal() != 120 {
+		t.Fatalf("enrichment %+v; want 500 queued and 120 quota_exceeded", en)
+	}
+	if en.Quota.Limit != 500 || en.Quota.Used != 500 || en.Quota.Remaining != 0 {
+		t.Fatalf("quota %+v; want 500 of 500 used", en.Quota)
+	}
+	if en.Errors[0].VendorName == "" || en.Errors[0].Code != "quota_exceeded" || en.Errors[0].Message == "" {
+		t.Fatalf("first error %+v", en.Errors[0])
+	}
+}
+
+func TestLimitsAreTheAPIs(t *testing.T) {
+	t.Parallel()
+	if csvimport.MaxRows != vendorlist.MaxCSVRows || csvimport.MaxBytes != vendorlist.MaxCSVBytes {
+		t.Fatalf("limits %d rows, %d bytes; the API's are %d, %d", csvimport.MaxRows, csvimport.MaxBytes, vendorlist.MaxCSVRows, vendorlist.MaxCSVBytes)
 	}
 }

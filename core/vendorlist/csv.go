@@ -3,18 +3,27 @@ package vendorlist
 import (
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vetted-dev/vetted/core"
 )
 
-// CSV limits of import-csv.
+// CSV limits of import-csv: the API enforces them, and `vetted import`
+// and its help read them from here.
 const (
 	MaxCSVBytes     = 1 << 20 // 1 MB
 	MaxCSVRows      = 500
 	DefaultRowLimit = 100
 )
+
+// MaxCSVSize is MaxCSVBytes for people: "1 MB".
+const MaxCSVSize = "1 MB"
+
+// maxRecordFaults bounds the faults one refusal lists.
+const maxRecordFaults = 20
 
 // CSVColumns are the columns import-csv understands; vendor_name is required.
 var CSVColumns = []string{
@@ -46,10 +55,11 @@ func (r CSVRow) HasAssessment() bool {
 }
 
 // ParseCSV checks the size and row limits and parses the whole file. Unknown
-// columns are refused so that a typo never silently drops data.
+// columns are refused so that a typo never silently drops data, and so is a
+// file with any record CheckRecord faults (named by data row and column).
 func ParseCSV(text string) ([]CSVRow, error) {
 	if len(text) > MaxCSVBytes {
-		return nil, core.TooLarge("csv", "is %d bytes; the limit is %d bytes (1 MB)", len(text), MaxCSVBytes)
+		return nil, core.TooLarge("csv", "is %d bytes; the limit is %d bytes (%s)", len(text), MaxCSVBytes, MaxCSVSize)
 	}
 	text = strings.TrimPrefix(text, "\ufeff")
 	r := csv.NewReader(strings.NewReader(text))
@@ -86,7 +96,11 @@ func ParseCSV(text string) ([]CSVRow, error) {
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
-	var rows []CSVRow
+	var (
+		rows   []CSVRow
+		faults []*core.Error
+		n      int // data rows read, numbering them as the API reports them
+	)
 	for {
 		rec, err := r.Read()
 		if errors.Is(err, io.EOF) {
@@ -95,27 +109,84 @@ func ParseCSV(text string) ([]CSVRow, error) {
 		if err != nil {
 			return nil, core.Invalid("csv", "is not valid CSV: %v", err)
 		}
-		empty := true
-		for _, v := range rec {
-			if strings.TrimSpace(v) != "" {
-				empty = false
-			}
-		}
-		if empty {
+		if Blank(rec) {
 			continue
 		}
-		if len(rows) >= MaxCSVRows {
+		n++
+		if n > MaxCSVRows {
 			return nil, core.Invalid("csv", "has more than %d data rows", MaxCSVRows)
+		}
+		for _, f := range CheckRecord(cols, rec) {
+			faults = append(faults, &core.Error{Kind: core.ErrInvalid, Field: "csv", Row: n, Column: f.Column, Detail: f.Message})
+		}
+		if len(faults) > 0 {
+			continue // the file is refused; keep reading only to name every fault
 		}
 		vals := make(map[string]string, len(cols))
 		for i, v := range rec {
-			if i < len(cols) {
-				vals[cols[i]] = v
-			}
+			vals[cols[i]] = v
 		}
-		rows = append(rows, CSVRow{Row: len(rows) + 1, Values: vals})
+		rows = append(rows, CSVRow{Row: n, Values: vals})
+	}
+	if len(faults) > 0 {
+		return nil, refuseRecords(faults)
 	}
 	return rows, nil
+}
+
+// refuseRecords refuses a file whose records are not all rectangular UTF-8,
+// naming up to maxRecordFaults of them.
+func refuseRecords(faults []*core.Error) error {
+	detail := "the file was not imported: every data row must be UTF-8 text with as many fields as the header; fix the rows listed in errors"
+	if len(faults) > maxRecordFaults {
+		detail += fmt.Sprintf(" (the first %d of %d faults)", maxRecordFaults, len(faults))
+		faults = faults[:maxRecordFaults]
+	}
+	return &core.Error{Kind: core.ErrInvalid, Field: "csv", Detail: detail, Errs: faults}
+}
+
+// RecordFault is what is wrong with one record of a CSV file; Column is the
+// header name of the cell at fault, empty when the whole record is.
+type RecordFault struct {
+	Column  string
+	Message string
+}
+
+// CheckRecord returns the faults of one data record given the header's
+// fields: a record must have exactly as many fields as the header (a
+// missing or extra comma would put values in the wrong columns or drop
+// them), and every cell must be UTF-8 text. A cell holding U+FFFD is taken
+// for text that was not UTF-8 too: it is what a decoder (a JSON one, for
+// instance) leaves in place of such bytes. import-csv and `vetted import`
+// both check files with it.
+func CheckRecord(header, rec []string) []RecordFault {
+	var out []RecordFault
+	if len(rec) != len(header) {
+		out = append(out, RecordFault{Message: fmt.Sprintf("has %d fields; the header has %d (%s): a row needs exactly one field per column, empty ones included",
+			len(rec), len(header), strings.Join(header, ", "))})
+	}
+	for i, v := range rec {
+		if utf8.ValidString(v) && !strings.ContainsRune(v, utf8.RuneError) {
+			continue
+		}
+		col := fmt.Sprintf("field %d", i+1)
+		if i < len(header) {
+			col = strings.ToLower(strings.TrimSpace(header[i]))
+		}
+		out = append(out, RecordFault{Column: col, Message: "is not UTF-8 text (or holds U+FFFD, the mark of bytes that were not); save the file as UTF-8"})
+	}
+	return out
+}
+
+// Blank reports whether a record has no value at all; blank records are
+// skipped and not counted as data rows.
+func Blank(rec []string) bool {
+	for _, v := range rec {
+		if strings.TrimSpace(v) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // Batch selects rows [offset, offset+limit) and reports whether more follow.

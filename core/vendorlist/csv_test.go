@@ -99,7 +99,7 @@ func TestParseCSVRows(t *testing.T) {
 		"Acme,acme.com,Widgets,email;name,approved\n" +
 		",,,,\n" +
 		"\"Globex, Inc.\",globex.com,\"Line one\nline two\",,\n" +
-		"  Initech ,\n"
+		"  Initech ,,,,\n"
 	rows, err := vendorlist.ParseCSV(text)
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +131,7 @@ func TestParseCSVRows(t *testing.T) {
 		t.Fatalf("Get must trim: %q", got)
 	}
 	if got := rows[2].Get("product_name"); got != "" {
-		t.Fatalf("a short row leaves missing columns empty, got %q", got)
+		t.Fatalf("an empty field reads as empty, got %q", got)
 	}
 }
 
@@ -194,5 +194,56 @@ func TestCSVColumns(t *testing.T) {
 		"sponsor_contact", "use_case", "data_collected", "compliance_comment"}
 	if !reflect.DeepEqual(vendorlist.AssessmentColumns, want) {
 		t.Fatalf("AssessmentColumns = %v, want %v", vendorlist.AssessmentColumns, want)
+	}
+}
+
+func TestParseCSVRefusesRaggedAndNonUTF8Rows(t *testing.T) {
+	t.Parallel()
+	type cell struct {
+		row    int
+		column string
+	}
+	tests := []struct {
+		name  string
+		text  string
+		cells []cell
+		msg   string
+	}{
+		{"fewer fields", "vendor_name,website_url,product_name\nAcme,acme.com,Widgets\nGlobex,globex.com\n", []cell{{2, ""}}, "has 2 fields; the header has 3"},
+		{"more fields", "vendor_name,website_url\nAcme,acme.com\nGlobex,globex.com,extra\n", []cell{{2, ""}}, "has 3 fields; the header has 2"},
+		{"latin-1 byte", "vendor_name,product_name\nAcme,Widgets\nSoci\xe9t\xe9,Caf\xe9\n", []cell{{2, "vendor_name"}, {2, "product_name"}}, "UTF-8"},
+		{"replacement character", "vendor_name,product_name\nSoci\ufffdt\ufffd,Widgets\n", []cell{{1, "vendor_name"}}, "UTF-8"},
+		{"blank rows are not counted", "vendor_name,product_name\n\n,\nAcme,Widgets\n,,,\nGlobex\n", []cell{{2, ""}}, "has 1 fields"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			rows, err := vendorlist.ParseCSV(tt.text)
+			if !errors.Is(err, core.ErrInvalid) || !strings.Contains(err.Error(), tt.msg) {
+				t.Fatalf("ParseCSV = %d rows, %v; want ErrInvalid mentioning %q", len(rows), err, tt.msg)
+			}
+			ce, _ := core.AsError(err)
+			var got []cell
+			for _, e := range ce.Errs {
+				if e.Field != "csv" {
+					t.Errorf("fault at field %q, want csv", e.Field)
+				}
+				got = append(got, cell{e.Row, e.Column})
+			}
+			if !reflect.DeepEqual(got, tt.cells) {
+				t.Fatalf("faults at %v, want %v: %v", got, tt.cells, err)
+			}
+		})
+	}
+	// A long list of faults is cut, and says so.
+	var b strings.Builder
+	b.WriteString("vendor_name,product_name\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "Vendor %d\n", i)
+	}
+	_, err := vendorlist.ParseCSV(b.String())
+	ce, ok := core.AsError(err)
+	if !ok || len(ce.Errs) != 20 || !strings.Contains(ce.Detail, "first 20 of 30") {
+		t.Fatalf("30 short rows: %v", err)
 	}
 }

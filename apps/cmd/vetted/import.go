@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -27,8 +28,16 @@ func importEnvVars() []app.EnvVar {
 	}
 }
 
+// importLimits are the API's limits of one import-csv request, as the API
+// declares them: the help of `vetted import` quotes them from here.
+var importLimits = fmt.Sprintf("%d rows, %s", csvimport.MaxRows, csvimport.MaxSize)
+
+// importSummary is the one-line description of `vetted import`.
+var importSummary = "Import a CSV file of any length into a vendor list, in requests within the API's limits (" + importLimits + ")."
+
 func importCmd(fs *flag.FlagSet, e env) func(context.Context) error {
-	file := fs.String("file", "", "CSV file: a header row with vendor_name, then one row per vendor or product (required)")
+	file := fs.String("file", "", "CSV file: a header row with vendor_name, then one row per vendor or product, UTF-8, one field per column in every row; "+
+		"sent in requests of at most "+importLimits+" (required)")
 	account := fs.String("account", "", "account id, or individual (required)")
 	list := fs.String("list", "master-list", "list name or id")
 	dryRun := fs.Bool("dry-run", false, "validate and count without writing; bad cells are listed")
@@ -46,30 +55,57 @@ func importCmd(fs *flag.FlagSet, e env) func(context.Context) error {
 		if o.Token == "" {
 			return usageError{fmt.Errorf("import: give --token or set %s", envToken)}
 		}
+		var bar *progressbar.ProgressBar
 		if !*quiet {
 			// A bar of known length: progressbar's spinner mode (unknown
 			// length) renders from a goroutine of its own without locking.
+			// Rows skipped by --from-row are not on it, so its rate is the
+			// rate of the rows this run sends.
 			total, err := csvimport.Count(*file)
 			if err != nil {
 				return err
 			}
-			bar := newBar(e.stderr, total, *dryRun)
-			o.Progress = func(done, _ int) { _ = bar.Set(done) }
+			skip := min(max(*fromRow, 0), total)
+			bar = newBar(e.stderr, total-skip, *dryRun)
+			o.Progress = func(done, _ int) { _ = bar.Set(max(done-skip, 0)) }
 			defer bar.Close()
 		}
 		start := time.Now()
+		if bar != nil {
+			// The clock of the rate starts with the import, not with the
+			// first frame (drawn after the first answer, which would make
+			// the first rate that batch over no time at all).
+			bar.StartWithoutRender()
+		}
 		sum, err := csvimport.Run(ctx, o)
 		elapsed := time.Since(start)
-		var be *csvimport.BatchError
-		if errors.As(err, &be) {
-			fmt.Fprintf(e.stderr, "\nstopped: %v\nrows 1-%d are imported; after fixing the file, resume with --from-row %d\n", be, be.Resume, be.Resume)
-		}
 		if err != nil {
+			if bar != nil && !bar.IsFinished() {
+				fmt.Fprintln(e.stderr) // end the bar's line before the error
+			}
+			var be *csvimport.BatchError
+			if errors.As(err, &be) {
+				return &importStopped{be}
+			}
 			return err
 		}
 		return printSummary(e.stdout, sum, elapsed, *asJSON)
 	}
 }
+
+// importStopped is an import that stopped at a refused batch: its error
+// (printed once, by main) says what was refused and how to resume.
+type importStopped struct{ *csvimport.BatchError }
+
+func (e *importStopped) Error() string {
+	done := "no rows are imported"
+	if e.Resume > 0 {
+		done = fmt.Sprintf("rows 1-%d are imported", e.Resume)
+	}
+	return fmt.Sprintf("%v\n%s; after fixing the file, resume with --from-row %d", e.BatchError, done, e.Resume)
+}
+
+func (e *importStopped) Unwrap() error { return e.BatchError }
 
 func newBar(w io.Writer, total int, dryRun bool) *progressbar.ProgressBar {
 	desc := "importing"
@@ -99,12 +135,31 @@ func printSummary(w io.Writer, s csvimport.Summary, elapsed time.Duration, asJSO
 	if s.Skipped > 0 {
 		fmt.Fprintf(w, "  skipped (--from-row): %d\n", s.Skipped)
 	}
-	fmt.Fprintf(w, "  vendors added:        %d\n  products added:       %d\n  assessments upserted: %d\n  custom vendors:       %d\n  queued for enrichment: %d\n",
-		s.VendorsAdded, s.ProductsAdded, s.AssessmentsUpserted, s.CustomVendors, s.EnrichmentQueued)
+	fmt.Fprintf(w, "  vendors added:        %d\n  products added:       %d\n  assessments upserted: %d\n  custom vendors:       %d\n",
+		s.VendorsAdded, s.ProductsAdded, s.AssessmentsUpserted, s.CustomVendors)
+	en := s.Enrichment
+	fmt.Fprintf(w, "  queued for enrichment: %d\n", en.Queued)
+	if en.AlreadyKnown > 0 {
+		fmt.Fprintf(w, "  already known:        %d (enriched or queued before)\n", en.AlreadyKnown)
+	}
+	if n := en.NotQueuedTotal(); n > 0 {
+		codes := make([]string, 0, len(en.NotQueued))
+		for c := range en.NotQueued {
+			codes = append(codes, c)
+		}
+		slices.Sort(codes)
+		for _, c := range codes {
+			fmt.Fprintf(w, "  not queued (%s): %d: saved on the list, but not enriched\n", c, en.NotQueued[c])
+		}
+		fmt.Fprintf(w, "    e.g. %s: %s\n", en.Errors[0].VendorName, en.Errors[0].Message)
+	}
+	if en.Quota.Limit > 0 {
+		fmt.Fprintf(w, "  enrichment quota:     %d of %d used, %d left\n", en.Quota.Used, en.Quota.Limit, en.Quota.Remaining)
+	}
 	if len(s.Errors) > 0 {
 		fmt.Fprintf(w, "  bad cells: %d\n", len(s.Errors))
 		for _, e := range s.Errors {
-			fmt.Fprintf(w, "    row %d, %s: %s\n", e.Row, e.Column, e.Message)
+			fmt.Fprintf(w, "    %s\n", e)
 		}
 	}
 	return nil
