@@ -8,8 +8,10 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/ports"
 )
 
 type lists struct{ *tx }
@@ -238,6 +240,42 @@ func (t *tx) insertProduct(p vendorlist.Product) (bool, error) {
 	put(t, t.d.productByName, nk, p.ID)
 	t.d.productsByEntry.add(t, k, p.ID)
 	return true, nil
+}
+
+// LockEntries does nothing: units of work that write run one at a time.
+func (r lists) LockEntries(context.Context, uuid.UUID, []uuid.UUID) error { return r.writable() }
+
+func (r lists) Counts(_ context.Context, scope ports.ListScope, statuses []review.Status) (ports.ListCounts, error) {
+	var c ports.ListCounts
+	if err := r.readable(); err != nil {
+		return c, err
+	}
+	var ids []uuid.UUID
+	if scope.ListID != nil {
+		if _, ok := r.list(scope.AccountID, *scope.ListID); ok {
+			ids = []uuid.UUID{*scope.ListID}
+		}
+	} else {
+		ids = r.d.listsByAccount.of(scope.AccountID)
+	}
+	followed := map[uuid.UUID]bool{} // vendor: alerts on, on some list
+	for _, lid := range ids {
+		for _, vid := range r.d.entriesByList.of(lid) {
+			followed[vid] = followed[vid] || r.d.entries[pair{lid, vid}].alerts
+		}
+		for _, aid := range r.d.assessmentsByList.of(lid) {
+			if slices.Contains(statuses, r.d.assessments[aid].Status) {
+				c.Assessments++
+			}
+		}
+	}
+	c.Vendors = len(followed)
+	for _, on := range followed {
+		if on {
+			c.Followed++
+		}
+	}
+	return c, nil
 }
 
 type quota struct{ *tx }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/google/uuid"
+	"github.com/uptrace/bun"
 	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
 	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
 	"github.com/vetted-dev/vetted/core/vendorlist"
@@ -39,4 +40,17 @@ func (r listRepo) MergeProducts(ctx context.Context, ps []vendorlist.Product) (i
 		rows = append(rows, dbrow.FromProduct(p))
 	}
 	return r.InsertNew(ctx, &rows, "merge products")
+}
+
+// LockEntries locks the entries in vendor order, so two units of work that
+// lock overlapping sets never wait on each other crosswise.
+func (r listRepo) LockEntries(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) error {
+	if len(vendorIDs) == 0 {
+		return nil
+	}
+	var locked []uuid.UUID
+	err := r.DB.NewSelect().Table("list_entries").Column("vendor_id").
+		Where("list_id = ?", listID).Where("vendor_id IN (?)", bun.List(vendorIDs)).
+		OrderExpr("vendor_id").For("UPDATE").Scan(ctx, &locked)
+	return translate(err, "lock vendors %v on list %s", vendorIDs, listID)
 }

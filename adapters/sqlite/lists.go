@@ -44,3 +44,7 @@ func (r listRepo) MergeProducts(ctx context.Context, ps []vendorlist.Product) (i
 	}
 	return r.InsertNew(ctx, &rows, "merge products")
 }
+
+// LockEntries needs no SQL: the one writer connection runs the units of
+// work that write one at a time (BEGIN IMMEDIATE).
+func (r listRepo) LockEntries(context.Context, uuid.UUID, []uuid.UUID) error { return nil }

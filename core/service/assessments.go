@@ -110,14 +110,20 @@ func (s *Service) UpsertAssessment(ctx context.Context, a Actor, ref string, lr 
 		if err != nil {
 			return err
 		}
+		// The entry exists and is locked before the assessment is read: a
+		// concurrent upsert of the same one waits here, then finds what
+		// this one saved and updates it (no 409 for the loser of a race).
+		if err := tx.Lists().AddEntries(ctx, l.ID, []uuid.UUID{v.ID}, s.now()); err != nil {
+			return err
+		}
+		if err := tx.Lists().LockEntries(ctx, l.ID, []uuid.UUID{v.ID}); err != nil {
+			return err
+		}
 		before, err := tx.Assessments().ListByVendors(ctx, l.ID, []uuid.UUID{v.ID})
 		if err != nil {
 			return err
 		}
 		created = len(before) == 0
-		if err := tx.Lists().AddEntries(ctx, l.ID, []uuid.UUID{v.ID}, s.now()); err != nil {
-			return err
-		}
 		if _, err := s.upsertAssessments(ctx, tx, a, acc.Account.ID, l, []assessmentChange{{vendor: v, input: in}}); err != nil {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
@@ -97,28 +98,28 @@ func (s *Service) dashboardScope(ctx context.Context, tx ports.Tx, a Actor, ref 
 }
 
 // DashboardMetrics counts vendors, followed vendors and active assessments
-// on one list of the account, or on all of them.
+// on one list of the account, or on all of them, in one set-based read
+// whatever the number of lists.
 func (s *Service) DashboardMetrics(ctx context.Context, a Actor, ref string, lr ListRef) (Metrics, error) {
 	var m Metrics
 	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, sc, err := s.dashboardScope(ctx, tx, a, ref, lr)
+		acc, err := s.access(ctx, tx, a, ref, account.WriteRole)
 		if err != nil {
 			return err
 		}
-		m.TotalVendors, m.FollowedVendors = len(sc.vendorIDs(false)), len(sc.vendorIDs(true))
-		f := ports.AssessmentFilter{AccountID: acc.Account.ID}
+		scope := ports.ListScope{AccountID: acc.Account.ID}
 		if !lr.empty() {
-			f.ListID = &sc.lists[0].ID
+			l, err := s.resolveList(ctx, tx, acc.Account.ID, lr, false)
+			if err != nil {
+				return err
+			}
+			scope.ListID = &l.ID
 		}
-		as, err := tx.Assessments().Find(ctx, f)
+		c, err := tx.Lists().Counts(ctx, scope, review.ActiveStatuses())
 		if err != nil {
 			return err
 		}
-		for _, asm := range as {
-			if asm.Status.Active() {
-				m.ActiveAssessments++
-			}
-		}
+		m = Metrics{TotalVendors: c.Vendors, FollowedVendors: c.Followed, ActiveAssessments: c.Assessments}
 		return nil
 	})
 	return m, err

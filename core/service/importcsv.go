@@ -289,6 +289,11 @@ func (s *Service) upsertAssessments(ctx context.Context, tx ports.Tx, a Actor, a
 			ids = append(ids, c.vendor.ID)
 		}
 	}
+	// Concurrent upserts of one assessment take turns from here on, so each
+	// reads, and audits against, what the one before it saved.
+	if err := tx.Lists().LockEntries(ctx, l.ID, ids); err != nil {
+		return nil, err
+	}
 	existing, err := tx.Assessments().ListByVendors(ctx, l.ID, ids)
 	if err != nil {
 		return nil, err

@@ -10,7 +10,10 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/run"
+	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -49,7 +52,75 @@ func concurrentClaims(t *testing.T, f *fixture, key string, at time.Time) int {
 	return int(wins.Load())
 }
 
+// upsertUseCase is the unit of work of an assessment upsert as the core
+// runs it: the vendor put on the list, its entry locked, the assessment
+// read, changed and saved, and the change audited against what was read.
+func upsertUseCase(ctx context.Context, tx ports.Tx, l vendorlist.List, v vendor.Vendor, useCase string, now time.Time) error {
+	ids := []uuid.UUID{v.ID}
+	if err := tx.Lists().AddEntries(ctx, l.ID, ids, now); err != nil {
+		return err
+	}
+	if err := tx.Lists().LockEntries(ctx, l.ID, ids); err != nil {
+		return err
+	}
+	before, err := tx.Assessments().ListByVendors(ctx, l.ID, ids)
+	if err != nil {
+		return err
+	}
+	cur := review.Assessment{ID: newID(), AccountID: l.AccountID, ListID: l.ID, VendorID: v.ID, VendorName: v.Name.String(),
+		Fields: review.Fields{Status: review.NotStarted, DataCollected: []string{}}, CreatedAt: now, CreatedBy: "ann@example.com"}
+	if len(before) == 1 {
+		cur = before[0]
+	}
+	old := cur.UseCase
+	cur.UseCase, cur.UpdatedAt, cur.UpdatedBy = useCase, now, "ann@example.com"
+	if err := tx.Assessments().Save(ctx, []review.Assessment{cur}); err != nil {
+		return err
+	}
+	return tx.Assessments().AppendEvents(ctx, []review.AuditEvent{{ID: newID(), AssessmentID: cur.ID, AccountID: l.AccountID,
+		CreatedAt: now, SubmittedBy: "ann@example.com", Changes: []review.Change{{Field: "use_case", OldValue: old, NewValue: useCase}}}})
+}
+
 var concurrencyCases = []testCase{
+	{"concurrent upserts of one assessment under LockEntries all succeed, one row, a chained audit log", func(t *testing.T, f *fixture) {
+		a := f.org("Acme Org")
+		l := f.list(a.ID, "audit")
+		v := f.vendors("Vendor")[0]
+		now := f.tick()
+		err := parallel(func(i int) error {
+			return f.s.InTx(f.ctx, func(ctx context.Context, tx ports.Tx) error {
+				return upsertUseCase(ctx, tx, l, v, fmt.Sprint("use ", i), now)
+			})
+		})
+		if err != nil {
+			t.Fatalf("an upsert failed: %v", err)
+		}
+		as := find(f, ports.AssessmentFilter{AccountID: a.ID, ListID: &l.ID})
+		equal(t, "assessments", len(as), 1)
+		es, total := events(f, as[0].ID, 0, 0)
+		equal(t, "audit events", total, workers)
+		// Each upsert read what the one before it saved: the events chain
+		// from the empty use case through every worker's once, ending at
+		// the stored one.
+		next := map[string]string{}
+		for _, e := range es {
+			c := e.Changes[0]
+			if _, dup := next[c.OldValue]; dup {
+				t.Fatalf("two upserts changed the use case from %q: one did not see the other", c.OldValue)
+			}
+			next[c.OldValue] = c.NewValue
+		}
+		cur, seen := "", 0
+		for ; seen < workers; seen++ {
+			n, ok := next[cur]
+			if !ok {
+				break
+			}
+			cur = n
+		}
+		equal(t, "events in the chain", seen, workers)
+		equal(t, "stored use case", as[0].UseCase, cur)
+	}},
 	{"read-modify-write of a run under GetForUpdate loses no update", func(t *testing.T, f *fixture) {
 		r := f.run(0)
 		err := parallel(func(i int) error {

@@ -38,6 +38,7 @@ func Run(t *testing.T, open func(t *testing.T) ports.Store) {
 		{"Vendors", vendorCases},
 		{"Profiles", profileCases},
 		{"Lists", listCases},
+		{"Counts", countCases},
 		{"Quota", quotaCases},
 		{"Assessments", assessmentCases},
 		{"Lifecycle", lifecycleCases},

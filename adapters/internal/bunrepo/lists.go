@@ -2,12 +2,15 @@ package bunrepo
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
+	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/ports"
 )
 
 // Lists holds the methods of ports.ListRepo whose SQL is the same in both
@@ -138,6 +141,39 @@ func (r Lists) SetAlerts(ctx context.Context, listID, vendorID uuid.UUID, enable
 		return r.Translate(err, "set alerts of vendor %s on list %s", vendorID, listID)
 	}
 	return r.MustAffect(res, "vendor %s on list %s", vendorID, listID)
+}
+
+// Counts counts vendors, followed vendors and assessments over the lists of
+// scope in one statement: the entries of the account's lists joined once,
+// whatever their number, and the assessments by their account (an index).
+func (r Lists) Counts(ctx context.Context, scope ports.ListScope, statuses []review.Status) (ports.ListCounts, error) {
+	var c ports.ListCounts
+	entries, assessments := "l.account_id = ?", "s.account_id = ?"
+	scoped := []any{scope.AccountID}
+	if scope.ListID != nil {
+		entries, assessments = entries+" AND l.id = ?", assessments+" AND s.list_id = ?"
+		scoped = append(scoped, *scope.ListID)
+	}
+	// The subquery is written first, so its arguments come first.
+	args := slices.Clone(scoped)
+	if len(statuses) == 0 {
+		assessments += " AND 1 = 0"
+	} else {
+		in := make([]string, len(statuses))
+		for i, st := range statuses {
+			in[i] = string(st)
+		}
+		assessments += " AND s.status IN (?)"
+		args = append(args, bun.List(in))
+	}
+	args = append(args, scoped...)
+	query := "SELECT count(DISTINCT e.vendor_id), count(DISTINCT CASE WHEN e.alerts_enabled THEN e.vendor_id END), " +
+		"(SELECT count(*) FROM assessments AS s WHERE " + assessments + ") " +
+		"FROM lists AS l JOIN list_entries AS e ON e.list_id = l.id WHERE " + entries
+	if err := r.DB.NewRaw(query, args...).Scan(ctx, &c.Vendors, &c.Followed, &c.Assessments); err != nil {
+		return c, r.Translate(err, "counts of account %s", scope.AccountID)
+	}
+	return c, nil
 }
 
 // InsertNew inserts the rows of model (a pointer to a slice of rows) that

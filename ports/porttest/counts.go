@@ -1,0 +1,143 @@
+package porttest
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// countsByEntries is the oracle of ListRepo.Counts: the dashboard's counts
+// as they were computed before the store counted them, by reading every
+// entry of every list in scope, one read per list, and the account's
+// assessments.
+func countsByEntries(ctx context.Context, tx ports.Tx, scope ports.ListScope, statuses []review.Status) (ports.ListCounts, error) {
+	var c ports.ListCounts
+	var ls []vendorlist.List
+	if scope.ListID == nil {
+		var err error
+		if ls, err = tx.Lists().ListByAccount(ctx, scope.AccountID); err != nil {
+			return c, err
+		}
+	} else if l, err := tx.Lists().Get(ctx, scope.AccountID, *scope.ListID); err == nil {
+		ls = []vendorlist.List{l}
+	}
+	followed := map[uuid.UUID]bool{}
+	for _, l := range ls {
+		es, err := tx.Lists().Entries(ctx, l.ID)
+		if err != nil {
+			return c, err
+		}
+		for _, e := range es {
+			followed[e.VendorID] = followed[e.VendorID] || e.AlertsEnabled
+		}
+		as, err := tx.Assessments().Find(ctx, ports.AssessmentFilter{AccountID: scope.AccountID, ListID: &l.ID})
+		if err != nil {
+			return c, err
+		}
+		for _, a := range as {
+			for _, st := range statuses {
+				if a.Status == st {
+					c.Assessments++
+				}
+			}
+		}
+	}
+	c.Vendors = len(followed)
+	for _, on := range followed {
+		if on {
+			c.Followed++
+		}
+	}
+	return c, nil
+}
+
+func counts(f *fixture, scope ports.ListScope, statuses []review.Status) ports.ListCounts {
+	f.t.Helper()
+	return load(f, func(ctx context.Context, tx ports.Tx) (ports.ListCounts, error) {
+		return tx.Lists().Counts(ctx, scope, statuses)
+	})
+}
+
+var countCases = []testCase{
+	{"counts agree with reading every entry of every list, in every scope", func(t *testing.T, f *fixture) {
+		acme, other, empty := f.org("Acme Org"), f.org("Other Org"), f.org("Empty Org")
+		vs := f.vendors("Alpha", "Bravo", "Charlie", "Delta", "Echo")
+		l1, l2, l3 := f.list(acme.ID, "one"), f.list(acme.ID, "two"), f.list(acme.ID, "three (empty)")
+		lo := f.list(other.ID, "theirs")
+		f.onList(l1.ID, vs[0], vs[1], vs[2])
+		f.onList(l2.ID, vs[1], vs[2], vs[3])
+		f.onList(lo.ID, vs[0], vs[4])
+		// Bravo is followed nowhere, Charlie on one list of two, Delta nowhere.
+		for _, off := range []struct{ list, vendor uuid.UUID }{
+			{l1.ID, vs[1].ID}, {l2.ID, vs[1].ID}, {l1.ID, vs[2].ID}, {l2.ID, vs[3].ID},
+		} {
+			f.write(func(ctx context.Context, tx ports.Tx) error {
+				return tx.Lists().SetAlerts(ctx, off.list, off.vendor, false)
+			})
+		}
+		for _, a := range []struct {
+			list   vendorlist.List
+			vendor int
+			status review.Status
+		}{
+			{l1, 0, review.InProgress}, {l1, 1, review.OnHold}, {l1, 2, review.Approved},
+			{l2, 1, review.InProgress}, {l2, 3, review.NotStarted}, {l2, 2, review.Rejected},
+			{lo, 0, review.InProgress}, {lo, 4, review.OnHold},
+		} {
+			asm := f.newAssessment(a.list, vs[a.vendor])
+			asm.Status = a.status
+			f.saveAssessments(asm)
+		}
+		active := review.ActiveStatuses()
+		// Hand-computed for the whole of Acme: four vendors, Alpha and
+		// Charlie followed, three reviews under way.
+		equal(t, "counts of Acme", counts(f, ports.ListScope{AccountID: acme.ID}, active),
+			ports.ListCounts{Vendors: 4, Followed: 2, Assessments: 3})
+		scopes := []struct {
+			name  string
+			scope ports.ListScope
+		}{
+			{"every list of Acme", ports.ListScope{AccountID: acme.ID}},
+			{"list one", ports.ListScope{AccountID: acme.ID, ListID: &l1.ID}},
+			{"list two", ports.ListScope{AccountID: acme.ID, ListID: &l2.ID}},
+			{"an empty list", ports.ListScope{AccountID: acme.ID, ListID: &l3.ID}},
+			{"a list of another account", ports.ListScope{AccountID: acme.ID, ListID: &lo.ID}},
+			{"every list of Other", ports.ListScope{AccountID: other.ID}},
+			{"an account without lists", ports.ListScope{AccountID: empty.ID}},
+			{"an unknown account", ports.ListScope{AccountID: newID()}},
+		}
+		for _, sc := range scopes {
+			for _, statuses := range [][]review.Status{active, {review.Approved, review.Rejected}, nil} {
+				what := fmt.Sprintf("%s, statuses %v", sc.name, statuses)
+				want := load(f, func(ctx context.Context, tx ports.Tx) (ports.ListCounts, error) {
+					return countsByEntries(ctx, tx, sc.scope, statuses)
+				})
+				equal(t, what, counts(f, sc.scope, statuses), want)
+			}
+		}
+		equal(t, "a list of another account", counts(f, ports.ListScope{AccountID: acme.ID, ListID: &lo.ID}, active), ports.ListCounts{})
+	}},
+	{"counts follow writes: entries removed, alerts switched, lists deleted", func(t *testing.T, f *fixture) {
+		acme := f.org("Acme Org")
+		vs := f.vendors("Alpha", "Bravo")
+		l1, l2 := f.list(acme.ID, "one"), f.list(acme.ID, "two")
+		f.onList(l1.ID, vs...)
+		f.onList(l2.ID, vs[0])
+		asm := f.newAssessment(l1, vs[1])
+		asm.Status = review.OnHold
+		f.saveAssessments(asm)
+		all := ports.ListScope{AccountID: acme.ID}
+		equal(t, "before", counts(f, all, review.ActiveStatuses()), ports.ListCounts{Vendors: 2, Followed: 2, Assessments: 1})
+		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().SetAlerts(ctx, l1.ID, vs[0].ID, false) })
+		equal(t, "alerts off on one of two lists", counts(f, all, review.ActiveStatuses()), ports.ListCounts{Vendors: 2, Followed: 2, Assessments: 1})
+		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().SetAlerts(ctx, l2.ID, vs[0].ID, false) })
+		equal(t, "alerts off on both", counts(f, all, review.ActiveStatuses()), ports.ListCounts{Vendors: 2, Followed: 1, Assessments: 1})
+		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().Delete(ctx, acme.ID, l1.ID) })
+		equal(t, "list one deleted", counts(f, all, review.ActiveStatuses()), ports.ListCounts{Vendors: 1, Followed: 0, Assessments: 0})
+	}},
+}
