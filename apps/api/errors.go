@@ -5,9 +5,11 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/danielgtaylor/huma/v2/validation"
 	"github.com/vetted-dev/vetted/apps/obs"
 	"github.com/vetted-dev/vetted/core"
 )
@@ -85,7 +87,28 @@ func newProblem(status int, msg string, errs ...error) huma.StatusError {
 			p.Errors = append(p.Errors, &ProblemDetail{Message: err.Error()})
 		}
 	}
+	p.Errors = dropVagueAlternatives(p.Errors)
 	return p
+}
+
+// dropVagueAlternatives drops the failure of a value that matched none of
+// the forms a schema allows (huma's oneOf message, at body.users[0]) when
+// another failure names what is wrong inside it (body.users[0].role, from
+// a resolver): the precise one says where and why, the vague one neither.
+func dropVagueAlternatives(ds []*ProblemDetail) []*ProblemDetail {
+	inside := func(loc, outer string) bool {
+		return len(loc) > len(outer) && strings.HasPrefix(loc, outer) && (loc[len(outer)] == '.' || loc[len(outer)] == '[')
+	}
+	var out []*ProblemDetail
+	for _, d := range ds {
+		vague := d.Message == validation.MsgExpectedMatchExactlyOneSchema && slices.ContainsFunc(ds, func(o *ProblemDetail) bool {
+			return inside(o.Location, d.Location)
+		})
+		if !vague {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 func init() {

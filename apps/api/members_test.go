@@ -1,10 +1,13 @@
 package api_test
 
 import (
+	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/vetted-dev/vetted/apps/api/apitest"
+	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/notify"
 )
 
@@ -196,5 +199,43 @@ func TestLastOwnerUnderConcurrency(t *testing.T) {
 		if owners != 1 {
 			t.Fatalf("round %d: %d owners left (statuses %d, %d)", round, owners, s1, s2)
 		}
+	}
+}
+
+// A role outside the allowed values is named at its own location with the
+// allowed values, not as an element matching neither form of users[]; a
+// plain e-mail string is still one of the forms; nothing changes.
+func TestBadRoleIsNamedWhereItIs(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	acct := env.NewAccount(t, "Acme", "owner@a.test", "admin@a.test")
+	owner := env.Token("owner@a.test")
+	path := "/users?account-id=" + acct
+	before := members(t, env, acct, owner)
+	tests := []struct {
+		method string
+		body   map[string]any
+		where  []string
+	}{
+		{"POST", users("x@a.test", "superuser"), []string{"body.users[0].role row 0 "}},
+		{"PATCH", users("admin@a.test", "Owner "), []string{"body.users[0].role row 0 "}},
+		{"POST", map[string]any{"users": []any{"y@a.test", map[string]string{"email": "z@a.test", "role": "boss"}}}, []string{"body.users[1].role row 0 "}},
+		{"DELETE", users("admin@a.test", "root"), []string{"body.users[0].role row 0 "}},
+	}
+	for _, tt := range tests {
+		res := env.Do(t, tt.method, path, owner, tt.body)
+		mustProblem(t, res, http.StatusUnprocessableEntity, "must be one of "+strings.Join(account.RoleValues(), ", "))
+		if strings.Contains(res.String(), "matched none") {
+			t.Fatalf("%s: the vague failure is still there: %s", tt.method, res.Body)
+		}
+		if _, cells := problemCells(t, res); !reflect.DeepEqual(cells, tt.where) {
+			t.Fatalf("%s: failures at %q, want %q: %s", tt.method, cells, tt.where, res.Body)
+		}
+	}
+	// A value of neither form still says so.
+	res := env.Do(t, "POST", path, owner, map[string]any{"users": []any{42}})
+	mustProblem(t, res, http.StatusUnprocessableEntity, "body.users[0]")
+	if after := members(t, env, acct, owner); !reflect.DeepEqual(after, before) {
+		t.Fatalf("refused requests changed members: %v -> %v", before, after)
 	}
 }
