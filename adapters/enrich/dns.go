@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/netip"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/miekg/dns"
@@ -39,7 +40,28 @@ type DNSConfig struct {
 type DNS struct {
 	servers []string
 	timeout time.Duration
+	// idle keeps connected UDP sockets per server for the next question:
+	// a socket per question costs more than the question.
+	mu   sync.Mutex
+	idle map[string][]*udpConn
 }
+
+// udpConn is a connected UDP socket to one server and how many questions
+// it has carried.
+type udpConn struct {
+	*dns.Conn
+	uses int
+}
+
+const (
+	// udpMaxUses is how many questions one socket carries before it is
+	// closed, so that its source port keeps changing (the question ID and
+	// a connected socket that takes answers only from the server do the
+	// rest against spoofed answers).
+	udpMaxUses = 64
+	// udpMaxIdle is how many idle sockets are kept per server.
+	udpMaxIdle = 64
+)
 
 // ErrDNS marks a DNS question that got no usable answer (timeout, SERVFAIL,
 // REFUSED, no resolver): the answer is unknown, which is not the same as
@@ -85,11 +107,21 @@ type answer struct {
 // query asks one question. NXDOMAIN and NODATA are answers; anything that
 // leaves the answer unknown is an error wrapping ErrDNS.
 func (d *DNS) query(ctx context.Context, name string, qtype uint16) (answer, error) {
+	return d.ask(ctx, name, qtype, false)
+}
+
+// queryDNSSEC asks one question with the DO flag (RFC 3225), so the
+// resolver returns the DNSSEC records (RRSIG) with the answer.
+func (d *DNS) queryDNSSEC(ctx context.Context, name string, qtype uint16) (answer, error) {
+	return d.ask(ctx, name, qtype, true)
+}
+
+func (d *DNS) ask(ctx context.Context, name string, qtype uint16, do bool) (answer, error) {
 	m := new(dns.Msg)
 	m.SetQuestion(dns.Fqdn(name), qtype)
 	m.RecursionDesired = true
 	m.AuthenticatedData = true
-	m.SetEdns0(ednsSize, false)
+	m.SetEdns0(ednsSize, do)
 	q := dns.TypeToString[qtype] + " " + strings.TrimSuffix(name, ".")
 	var last error
 servers:
@@ -130,12 +162,57 @@ func (d *DNS) exchange(ctx context.Context, m *dns.Msg, server string) (*dns.Msg
 	ctx, cancel := context.WithTimeout(ctx, d.timeout)
 	defer cancel()
 	c := &dns.Client{Net: "udp", Timeout: d.timeout, UDPSize: ednsSize}
-	r, _, err := c.ExchangeContext(ctx, m, server)
+	co, err := d.udp(ctx, c, server)
+	if err != nil {
+		return nil, err
+	}
+	r, _, err := c.ExchangeWithConnContext(ctx, m, co.Conn)
+	if err == nil && (len(r.Question) != 1 || !strings.EqualFold(r.Question[0].Name, m.Question[0].Name) || r.Question[0].Qtype != m.Question[0].Qtype) {
+		err = fmt.Errorf("the answer is to another question")
+	}
+	d.release(server, co, err == nil)
 	if err == nil && r.Truncated {
 		c.Net = "tcp"
 		r, _, err = c.ExchangeContext(ctx, m, server)
 	}
 	return r, err
+}
+
+// udp returns an idle socket to server, or a new one.
+func (d *DNS) udp(ctx context.Context, c *dns.Client, server string) (*udpConn, error) {
+	d.mu.Lock()
+	if idle := d.idle[server]; len(idle) > 0 {
+		co := idle[len(idle)-1]
+		d.idle[server] = idle[:len(idle)-1]
+		d.mu.Unlock()
+		return co, nil
+	}
+	d.mu.Unlock()
+	co, err := c.DialContext(ctx, server)
+	if err != nil {
+		return nil, err
+	}
+	return &udpConn{Conn: co}, nil
+}
+
+// release keeps a socket that carried a question cleanly for the next
+// one, and closes it otherwise (a late answer must not meet a new
+// question) or when it has been used enough.
+func (d *DNS) release(server string, co *udpConn, ok bool) {
+	co.uses++
+	if ok && co.uses < udpMaxUses {
+		d.mu.Lock()
+		if len(d.idle[server]) < udpMaxIdle {
+			if d.idle == nil {
+				d.idle = map[string][]*udpConn{}
+			}
+			d.idle[server] = append(d.idle[server], co)
+			d.mu.Unlock()
+			return
+		}
+		d.mu.Unlock()
+	}
+	_ = co.Close()
 }
 
 // txt returns the TXT records of an answer, each with its strings joined
@@ -150,15 +227,73 @@ func (a answer) txt() []string {
 	return out
 }
 
+// hostCache remembers the answers of LookupHost for the context it is in
+// (one scan): the scan connects to its host several times, and asking DNS
+// each time would only repeat the question. The fetch policy still checks
+// every address at connect time.
+type hostCache struct {
+	mu    sync.Mutex
+	hosts map[string]*hostAnswer
+}
+
+type hostAnswer struct {
+	done  chan struct{}
+	addrs []netip.Addr
+	err   error
+}
+
+type hostCacheKey struct{}
+
+// withHostCache returns a context in which LookupHost asks about each host
+// once; lookups of a host already under way wait for its answer.
+func withHostCache(ctx context.Context) context.Context {
+	return context.WithValue(ctx, hostCacheKey{}, &hostCache{hosts: map[string]*hostAnswer{}})
+}
+
 // LookupHost returns the IPv4 then IPv6 addresses of host. A name that
 // does not exist, or has no address, is an error too: nothing can be
-// connected to.
+// connected to. Within a scan each host is asked about once.
 func (d *DNS) LookupHost(ctx context.Context, host string) ([]netip.Addr, error) {
+	c, _ := ctx.Value(hostCacheKey{}).(*hostCache)
+	if c == nil {
+		return d.lookupHost(ctx, host)
+	}
+	key := strings.ToLower(strings.TrimSuffix(host, "."))
+	c.mu.Lock()
+	a, seen := c.hosts[key]
+	if !seen {
+		a = &hostAnswer{done: make(chan struct{})}
+		c.hosts[key] = a
+	}
+	c.mu.Unlock()
+	if !seen {
+		a.addrs, a.err = d.lookupHost(ctx, host)
+		close(a.done)
+		return a.addrs, a.err
+	}
+	select {
+	case <-a.done:
+		return a.addrs, a.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// lookupHost asks for the A and AAAA records of host side by side.
+func (d *DNS) lookupHost(ctx context.Context, host string) ([]netip.Addr, error) {
+	types := []uint16{dns.TypeA, dns.TypeAAAA}
+	answers := make([]answer, len(types))
+	qerrs := make([]error, len(types))
+	var wg sync.WaitGroup
+	for i, t := range types {
+		wg.Go(func() { answers[i], qerrs[i] = d.query(ctx, host, t) })
+	}
+	wg.Wait()
 	var out []netip.Addr
 	var errs []error
 	nx := 0
-	for _, t := range []uint16{dns.TypeA, dns.TypeAAAA} {
-		a, err := d.query(ctx, host, t)
+	for i := range types {
+		a, err := answers[i], qerrs[i]
 		if err != nil {
 			errs = append(errs, err)
 			continue

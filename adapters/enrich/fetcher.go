@@ -164,16 +164,22 @@ func (f *Fetcher) DialContext(ctx context.Context, network, addr string) (net.Co
 // Get fetches rawURL, following redirects. A refusal wraps ErrRefused; a
 // non-2xx status is not an error (Page.Status tells).
 func (f *Fetcher) Get(ctx context.Context, rawURL string) (*Page, error) {
-	return f.get(ctx, f.client, rawURL)
+	return f.get(ctx, f.client, rawURL, f.cfg.MaxBytes)
 }
 
 // GetOnce fetches rawURL without following a redirect: a 3xx answer is
 // returned as is, with its Location header.
 func (f *Fetcher) GetOnce(ctx context.Context, rawURL string) (*Page, error) {
-	return f.get(ctx, f.once, rawURL)
+	return f.get(ctx, f.once, rawURL, f.cfg.MaxBytes)
 }
 
-func (f *Fetcher) get(ctx context.Context, client *http.Client, rawURL string) (*Page, error) {
+// getOnceLimited is GetOnce with a body of at most maxBytes (the exposed
+// file probes read no more than they need to recognise a file).
+func (f *Fetcher) getOnceLimited(ctx context.Context, rawURL string, maxBytes int64) (*Page, error) {
+	return f.get(ctx, f.once, rawURL, min(maxBytes, f.cfg.MaxBytes))
+}
+
+func (f *Fetcher) get(ctx context.Context, client *http.Client, rawURL string, maxBytes int64) (*Page, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("%w: not a URL", ErrRefused)
@@ -195,13 +201,13 @@ func (f *Fetcher) get(ctx context.Context, client *http.Client, rawURL string) (
 		return nil, err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, f.cfg.MaxBytes+1))
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBytes+1))
 	if err != nil {
 		return nil, err
 	}
 	p := &Page{URL: resp.Request.URL, Status: resp.StatusCode, Header: resp.Header, Body: body, TLS: resp.TLS}
-	if int64(len(body)) > f.cfg.MaxBytes {
-		p.Body, p.Truncated = body[:f.cfg.MaxBytes], true
+	if int64(len(body)) > maxBytes {
+		p.Body, p.Truncated = body[:maxBytes], true
 	}
 	return p, nil
 }

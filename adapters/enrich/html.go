@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -22,6 +23,9 @@ type meta struct {
 	Icons         []icon
 	Links         []link
 	Orgs          []org
+	// Insecure is the active content the page loads over plain http
+	// (activeHTTP).
+	Insecure []string
 	// Text is the page's visible text, whitespace collapsed.
 	Text string
 }
@@ -63,6 +67,7 @@ func parseHTML(body []byte, base *url.URL) meta {
 	var walk func(n *html.Node, inBody bool)
 	walk = func(n *html.Node, inBody bool) {
 		if n.Type == html.ElementNode {
+			m.insecure(n, base)
 			switch n.DataAtom {
 			case atom.Base:
 				if b := resolve(base, attr(n, "href")); b != nil {
@@ -343,3 +348,42 @@ func strs(v any) []string {
 	}
 	return nil
 }
+
+// loadingRels are the <link> relations whose target the browser loads as
+// active (blockable) content; canonical, alternate and other links load
+// nothing, and icons are images (upgradable, not blocked).
+var loadingRels = map[string]bool{"stylesheet": true, "preload": true, "modulepreload": true, "manifest": true, "import": true}
+
+// insecure records an element that loads active content over plain http
+// (W3C Mixed Content): <script src>, <iframe src>, or <link href> of a
+// relation that loads something, resolved against the page (or its
+// <base>), so a scheme-relative //host/x.js stays on https. Plain <a>
+// links do not count, nor does what a <template> holds (the walk skips
+// it). Each is kept once, as "<element> URL".
+func (m *meta) insecure(n *html.Node, base *url.URL) {
+	ref, what := "", ""
+	switch n.DataAtom {
+	case atom.Script:
+		ref, what = attr(n, "src"), "<script src>"
+	case atom.Iframe:
+		ref, what = attr(n, "src"), "<iframe src>"
+	case atom.Link:
+		for rel := range strings.FieldsSeq(strings.ToLower(attr(n, "rel"))) {
+			if loadingRels[rel] {
+				ref, what = attr(n, "href"), "<link rel="+rel+" href>"
+				break
+			}
+		}
+	default:
+		return
+	}
+	if u := resolve(base, ref); u != nil && u.Scheme == "http" {
+		if e := what + " " + u.String(); !slices.Contains(m.Insecure, e) {
+			m.Insecure = append(m.Insecure, e)
+		}
+	}
+}
+
+// activeHTTP lists the active content a page loads over plain http (see
+// meta.insecure).
+func activeHTTP(body []byte, base *url.URL) []string { return parseHTML(body, base).Insecure }

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -147,6 +148,7 @@ func (s *Scanner) Scan(ctx context.Context, t Target, now time.Time) (ScanResult
 		return ScanResult{}, ctx.Err()
 	}
 	defer func() { <-s.slots }()
+	ctx = withHostCache(ctx)
 	web := &scanRun{s: s, t: t, now: now}
 	mail := &scanRun{s: s, t: t, now: now}
 	var wg sync.WaitGroup
@@ -205,12 +207,21 @@ func hostPort(host string) string {
 
 // webChecks are the checks of the web branch, in catalog order.
 var webChecks = []string{"https", "http_redirect", "hsts", "csp", "x_frame_options", "x_content_type_options", "server_version",
-	"security_txt", "tls_certificate", "tls_protocol", "privacy_policy", "terms", "trust_center", "status_page"}
+	"security_txt", "cookies", "mixed_content", "git_directory", "env_file", "server_status", "tls_certificate", "tls_protocol",
+	"privacy_policy", "terms", "trust_center", "status_page"}
 
 // headerChecks read the home page's response headers and body.
-var headerChecks = []string{"csp", "x_frame_options", "x_content_type_options", "server_version", "privacy_policy", "terms", "trust_center", "status_page"}
+var headerChecks = []string{"csp", "x_frame_options", "x_content_type_options", "server_version", "cookies", "mixed_content",
+	"privacy_policy", "terms", "trust_center", "status_page"}
 
-// web runs the checks on ports 80 and 443 of the host.
+// part is a runner for one branch of the web checks that runs beside the
+// others; web merges them.
+func (r *scanRun) part() *scanRun { return &scanRun{s: r.s, t: r.t, now: r.now} }
+
+// web runs the checks on ports 80 and 443 of the host. After the first
+// handshake and the http:// answer, the certificate, the TLS 1.0/1.1
+// handshake and the home page run side by side; security.txt and the
+// exposed-file probes follow the home page, on its connection.
 func (r *scanRun) web(ctx context.Context) {
 	host := r.t.Host
 	httpsURL, httpURL := "https://"+hostPort(host)+"/", "http://"+hostPort(host)+"/"
@@ -239,12 +250,14 @@ func (r *scanRun) web(ctx context.Context) {
 	}
 	r.httpRedirect(plain, httpURL)
 
-	var home *Page
-	var homeErr error
+	cert, proto, page, secTxt, files := r.part(), r.part(), r.part(), r.part(), r.part()
 	if tlsErr == nil {
-		r.certificate(state, httpsURL)
-		r.protocol(ctx, state, httpsURL)
-		home, homeErr = r.s.fetch.Get(ctx, httpsURL)
+		wg.Go(func() { cert.certificate(ctx, state, httpsURL) })
+		wg.Go(func() { proto.protocol(ctx, state, httpsURL) })
+		home, homeErr := r.s.fetch.Get(ctx, httpsURL)
+		wg.Go(func() { secTxt.securityTxt(ctx, httpsURL) })
+		wg.Go(func() { files.exposedFiles(ctx, httpsURL) })
+		page.homePage(home, homeErr, true, httpsURL)
 	} else {
 		noTLS := "no TLS on port 443: " + tlsErr.Error()
 		if tlsAnswered(tlsErr) || plain.err == nil {
@@ -260,6 +273,8 @@ func (r *scanRun) web(ctx context.Context) {
 		for _, c := range []string{"hsts", "security_txt", "tls_certificate", "tls_protocol"} {
 			r.notChecked(c, noTLS, httpsURL)
 		}
+		var home *Page
+		var homeErr error
 		switch {
 		case plain.err != nil:
 			homeErr = fmt.Errorf("no home page on port 80 either: %w", plain.err)
@@ -268,21 +283,56 @@ func (r *scanRun) web(ctx context.Context) {
 		default:
 			home = plain.page
 		}
+		if homeErr == nil {
+			wg.Go(func() { files.exposedFiles(ctx, httpURL) })
+		} else {
+			for _, c := range probeChecks {
+				files.notChecked(c, noTLS+"; "+homeErr.Error(), httpURL)
+			}
+		}
+		page.homePage(home, homeErr, false, httpsURL)
 	}
+	wg.Wait()
+	for _, p := range []*scanRun{cert, proto, page, secTxt, files} {
+		r.obs = append(r.obs, p.obs...)
+	}
+	if tlsErr == nil {
+		r.sig.TLS, r.sig.TLSExpiresAt = cert.sig.TLS, cert.sig.TLSExpiresAt
+	}
+	r.sig.HSTS, r.sig.SecurityHeaders, r.sig.SecurityTxt = page.sig.HSTS, page.sig.SecurityHeaders, secTxt.sig.SecurityTxt
+	r.links = page.links
+}
+
+// homePage runs the checks that read the home page (or records why they
+// could not run).
+func (r *scanRun) homePage(home *Page, homeErr error, overTLS bool, source string) {
 	if homeErr != nil {
 		checks := headerChecks
-		if tlsErr == nil {
+		if overTLS {
 			checks = append([]string{"hsts"}, checks...)
 		}
 		for _, c := range checks {
-			r.notChecked(c, "home page: "+homeErr.Error(), httpsURL)
+			r.notChecked(c, "home page: "+homeErr.Error(), source)
 		}
-	} else {
-		r.headers(home, tlsErr == nil)
-		r.homeLinks(home)
+		return
 	}
-	if tlsErr == nil {
-		r.securityTxt(ctx, httpsURL)
+	r.headers(home, overTLS)
+	m := parseHTML(home.Body, home.URL)
+	r.homeLinks(home, m)
+	u := home.URL.String()
+	if home.URL.Scheme != "https" {
+		for _, c := range []string{"cookies", "mixed_content"} {
+			r.notChecked(c, "not applicable: the home page is served from "+u+", over http", u)
+		}
+		return
+	}
+	r.verdict(checkCookies(home.Header, u), u)
+	if mixed := m.Insecure; len(mixed) > 0 {
+		shown := mixed[:min(len(mixed), 5)]
+		if len(mixed) > len(shown) {
+			shown = append(shown, fmt.Sprintf("and %d more", len(mixed)-len(shown)))
+		}
+		r.record("mixed_content", fmt.Sprintf("%s loads active content over http: %s", u, strings.Join(shown, ", ")), u)
 	}
 }
 
@@ -316,7 +366,7 @@ func (r *scanRun) handshake(ctx context.Context, maxVersion uint16) (*tls.Connec
 // certificate checks the certificate the host presented on 443: its dates,
 // its chain (against RootCAs, at a time it was valid, so an expired
 // certificate is not also reported untrusted) and its names.
-func (r *scanRun) certificate(st *tls.ConnectionState, source string) {
+func (r *scanRun) certificate(ctx context.Context, st *tls.ConnectionState, source string) {
 	if len(st.PeerCertificates) == 0 {
 		r.notChecked("tls_certificate", "the server sent no certificate", source)
 		return
@@ -338,12 +388,28 @@ func (r *scanRun) certificate(st *tls.ConnectionState, source string) {
 		r.record("tls_cert_expiring_soon", fmt.Sprintf("%s: expires in %d days", desc, int(left.Hours()/24)), source)
 	}
 	if err := r.verifyChain(st.PeerCertificates, ""); err != nil {
-		r.record("tls_cert_untrusted", desc+": "+err.Error(), source)
 		ok = false
+		issuer, at, aiaErr := r.aiaIssuer(ctx, leaf, err)
+		switch {
+		case issuer != nil && r.verifyChain(append(slices.Clone(st.PeerCertificates), issuer), "") == nil:
+			r.record("tls_chain_incomplete", fmt.Sprintf("%s: the %d certificate(s) the server sends do not verify (%v), but they do with the issuer %q "+
+				"fetched from the certificate's AIA caIssuers URL %s, which the server should send too", desc, len(st.PeerCertificates), err,
+				issuer.Subject.CommonName, at), source)
+		case aiaErr != nil:
+			r.record("tls_cert_untrusted", fmt.Sprintf("%s: %v (the issuer named in its AIA could not be fetched: %v)", desc, err, aiaErr), source)
+		default:
+			r.record("tls_cert_untrusted", desc+": "+err.Error(), source)
+		}
 	}
 	if err := leaf.VerifyHostname(r.t.Host); err != nil {
 		r.record("tls_cert_hostname_mismatch", fmt.Sprintf("%s: does not name %s", desc, r.t.Host), source)
 		ok = false
+	}
+	for _, v := range []verdict{checkLeafKey(leaf, desc), checkLeafSignature(leaf, desc)} {
+		if v.code != "" {
+			r.record(v.code, v.evidence, source)
+			ok = false
+		}
 	}
 	r.sig.TLS = flag(ok)
 }
@@ -467,8 +533,7 @@ func (r *scanRun) headers(home *Page, overTLS bool) {
 }
 
 // homeLinks records the policy and trust links of the home page.
-func (r *scanRun) homeLinks(home *Page) {
-	m := parseHTML(home.Body, home.URL)
+func (r *scanRun) homeLinks(home *Page, m meta) {
 	var sameAs []string
 	for _, o := range m.Orgs {
 		sameAs = append(sameAs, o.SameAs...)

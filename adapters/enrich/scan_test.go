@@ -21,10 +21,12 @@ var goodCodes = []string{"hsts_preload_ready", "security_txt_present", "dmarc_en
 // webNotChecked are the not-checked codes of every check on ports 80/443.
 var webNotChecked = []string{"https_not_checked", "http_redirect_not_checked", "hsts_not_checked", "csp_not_checked",
 	"x_frame_options_not_checked", "x_content_type_options_not_checked", "server_version_not_checked", "security_txt_not_checked",
+	"cookies_not_checked", "mixed_content_not_checked", "git_directory_not_checked", "env_file_not_checked", "server_status_not_checked",
 	"tls_certificate_not_checked", "tls_protocol_not_checked", "privacy_policy_not_checked", "terms_not_checked",
 	"trust_center_not_checked", "status_page_not_checked"}
 
-var dnsNotChecked = []string{"spf_not_checked", "dmarc_not_checked", "mta_sts_not_checked", "caa_not_checked"}
+var dnsNotChecked = []string{"spf_not_checked", "spf_lookups_not_checked", "dmarc_not_checked", "dkim_not_checked",
+	"mta_sts_not_checked", "caa_not_checked", "dnssec_not_checked"}
 
 func plus(base []string, more ...string) []string { return append(slices.Clone(base), more...) }
 
@@ -35,10 +37,25 @@ type worldSite struct {
 	domain   string // scanned instead of site.Domain when set (a name the world does not know)
 	want     []string
 	evidence map[string]string
-	rated    bool
+	// secret is a value the site serves that no evidence may repeat.
+	secret string
+	rated  bool
 }
 
-func worldSites() []worldSite {
+// worldSites is the whole fixture world: the sites of the first catalog
+// (issue 12) and those of the second (issue 25).
+func worldSites() []worldSite { return append(firstWorld(), secondWorld()...) }
+
+// with is scantest.Good changed by f.
+func with(domain string, f func(*scantest.Site)) scantest.Site {
+	s := scantest.Good(domain)
+	f(&s)
+	return s
+}
+
+// firstWorld is the world of the first catalog: every kind of site its
+// checks tell apart, each also checked against the second catalog.
+func firstWorld() []worldSite {
 	fair := scantest.Good("fair.test")
 	fair.TLS = scantest.TLSExpiring
 	fair.Headers = map[string]string{
@@ -66,28 +83,25 @@ func worldSites() []worldSite {
 	nohttps.Home = `<html><body><a href="/privacy-policy">Privacy</a></body></html>`
 	nohttps.MX, nohttps.MTASTS = nil, nil
 
-	with := func(domain string, f func(*scantest.Site)) scantest.Site {
-		s := scantest.Good(domain)
-		f(&s)
-		return s
-	}
 	unreachable := with("unreachable.test", func(s *scantest.Site) { s.Unreachable, s.CAA = true, nil })
 
 	return []worldSite{
 		{site: scantest.Good("good.test"), want: goodCodes, rated: true,
 			evidence: map[string]string{"dmarc_enforced": "(DNSSEC-validated)", "mta_sts_enforced": "mode: enforce", "caa_present": `issue "letsencrypt.org"`}},
 		{site: fair, rated: true, want: []string{"tls_cert_expiring_soon", "hsts_short_max_age", "csp_unsafe", "security_txt_expired",
-			"spf_softfail", "dmarc_policy_none", "mta_sts_missing", "caa_present", "privacy_policy_found", "terms_found"},
+			"spf_softfail", "dmarc_policy_none", "mta_sts_missing", "caa_present", "privacy_policy_found", "terms_found", "dnssec_missing"},
 			evidence: map[string]string{"tls_cert_expiring_soon": "expires in 10 days", "csp_unsafe": "'unsafe-inline' in default-src", "spf_softfail": "~all"}},
 		{site: weak, rated: true, want: []string{"tls_protocol_weak", "http_not_redirected", "hsts_missing", "csp_missing",
 			"x_frame_options_missing", "x_content_type_options_missing", "server_version_disclosed", "security_txt_missing",
-			"spf_missing", "dmarc_missing", "mta_sts_missing", "caa_missing"},
+			"spf_missing", "dmarc_missing", "mta_sts_missing", "caa_missing", "dnssec_missing", "dkim_missing"},
 			evidence: map[string]string{"tls_protocol_weak": "TLS 1.", "server_version_disclosed": "Apache/2.4.41", "http_not_redirected": "HTTP 200",
 				"security_txt_missing": "HTTP 404"}},
 		{site: nohttps, rated: true, want: []string{"https_missing", "http_not_redirected", "csp_missing", "x_frame_options_missing",
 			"x_content_type_options_missing", "hsts_not_checked", "security_txt_not_checked", "tls_certificate_not_checked",
-			"tls_protocol_not_checked", "dmarc_enforced", "mta_sts_not_checked", "caa_present", "privacy_policy_found"},
-			evidence: map[string]string{"https_missing": "connection refused", "mta_sts_not_checked": "no MX record"}},
+			"tls_protocol_not_checked", "dmarc_enforced", "mta_sts_not_checked", "caa_present", "privacy_policy_found",
+			"cookies_not_checked", "mixed_content_not_checked"},
+			evidence: map[string]string{"https_missing": "connection refused", "mta_sts_not_checked": "no MX record",
+				"cookies_not_checked": "over http", "mixed_content_not_checked": "not applicable"}},
 		{site: with("expired.test", func(s *scantest.Site) { s.TLS = scantest.TLSExpired }), rated: true, want: plus(goodCodes, "tls_cert_expired"),
 			evidence: map[string]string{"tls_cert_expired": "expired"}},
 		{site: with("selfsigned.test", func(s *scantest.Site) { s.TLS = scantest.TLSSelfSigned }), rated: true, want: plus(goodCodes, "tls_cert_untrusted"),
@@ -104,6 +118,107 @@ func worldSites() []worldSite {
 			evidence: map[string]string{"https_not_checked": "timeout", "caa_not_checked": "timeout"}},
 		{site: scantest.Site{Domain: "elsewhere.test"}, domain: "gone.test", want: plus(webNotChecked, dnsNotChecked...),
 			evidence: map[string]string{"https_not_checked": "NXDOMAIN", "spf_not_checked": "gone.test does not exist (NXDOMAIN)"}},
+	}
+}
+
+// secondWorld has a site and a zone for each finding of the second catalog
+// (issue 25), each the hardened site with one thing wrong, and the
+// boundary cases that must stay clean.
+func secondWorld() []worldSite {
+	site := func(domain string, f func(*scantest.Site), extra ...string) worldSite {
+		return worldSite{site: with(domain, f), want: plus(goodCodes, extra...), rated: true}
+	}
+	withEvidence := func(w worldSite, code, word string) worldSite {
+		w.evidence = map[string]string{code: word}
+		return w
+	}
+	records := func(rs map[string][]string) func(*scantest.Site) {
+		return func(s *scantest.Site) { s.Records = rs }
+	}
+	spf11 := records(map[string][]string{
+		"selector1._domainkey": {scantest.DKIMRecord(2048)},
+		"_s1":                  {"v=spf1 include:_s2.spf11.test exists:%{i}._x.spf11.test a -all"},
+		"_s2":                  {"v=spf1 mx ptr -all"},
+		"_r":                   {"v=spf1 a mx -all"},
+	})
+	// Exactly ten: the redirect is ignored, for the record has an all.
+	spf10 := records(map[string][]string{
+		"selector1._domainkey": {scantest.DKIMRecord(2048)},
+		"_s1":                  {"v=spf1 include:_s2.spf10.test exists:%{i}._x.spf10.test a -all"},
+		"_s2":                  {"v=spf1 mx ptr -all"},
+		"_r":                   {"v=spf1 a mx ptr include:_s1.spf10.test -all"},
+	})
+	good := scantest.Good("x.test").Home
+	return []worldSite{
+		// DNSSEC: an unsigned zone; a signed zone whose resolver does not
+		// validate (no AD) is found signed by its DNSKEY.
+		withEvidence(site("nodnssec.test", func(s *scantest.Site) { s.DNSSEC = false }, "dnssec_missing"), "dnssec_missing", "no DNSKEY record"),
+		site("signed.test", func(s *scantest.Site) { s.Unvalidated = true }),
+		// DKIM: no key at any common selector, a revoked key, a 512-bit key,
+		// and a 1024-bit key, which is not weak.
+		withEvidence(site("nodkim.test", func(s *scantest.Site) { s.Records = nil }, "dkim_missing"), "dkim_missing",
+			"default, google, selector1, selector2, k1, s1, s2, dkim, mail"),
+		withEvidence(site("dkimrevoked.test", records(map[string][]string{"default._domainkey": {"v=DKIM1; k=rsa; p="}}), "dkim_revoked"),
+			"dkim_revoked", "default._domainkey.dkimrevoked.test"),
+		withEvidence(site("dkimweak.test", records(map[string][]string{"s1._domainkey": {scantest.DKIMRecord(512)}}), "dkim_weak_key"),
+			"dkim_weak_key", "RSA 512 bits"),
+		site("dkim1024.test", records(map[string][]string{"google._domainkey": {scantest.DKIMRecord(1024)}})),
+		// SPF: eleven DNS-querying terms through includes and a redirect;
+		// exactly ten is allowed.
+		withEvidence(site("spf11.test", func(s *scantest.Site) {
+			spf11(s)
+			s.TXT = []string{"v=spf1 a mx include:_s1.spf11.test redirect=_r.spf11.test"}
+		}, "spf_too_many_lookups"), "spf_too_many_lookups", "ptr (in _s2.spf11.test)"),
+		site("spf10.test", func(s *scantest.Site) {
+			spf10(s)
+			s.TXT = []string{"v=spf1 a:mail.spf10.test mx:mx.spf10.test a mx include:_s1.spf10.test -all redirect=_r.spf10.test"}
+		}),
+		// DMARC: enforced on half the mail; pct=100 is whole.
+		withEvidence(site("dmarcpct.test", func(s *scantest.Site) { s.DMARC = []string{"v=DMARC1; p=quarantine; pct=50"} }, "dmarc_partial"),
+			"dmarc_partial", "50%"),
+		site("dmarc100.test", func(s *scantest.Site) { s.DMARC = []string{"v=DMARC1; p=reject; pct=100"} }),
+		// Cookies: each lacks something; the evidence names them, not
+		// their values.
+		{site: with("cookies.test", func(s *scantest.Site) {
+			s.Cookies = []string{"session=tok-9f3a; Path=/; HttpOnly; SameSite=Lax", "pref=tok-9f3a; Secure; HttpOnly", "theme=tok-9f3a", s.Cookies[0]}
+		}), want: plus(goodCodes, "cookie_insecure"), rated: true, secret: "tok-9f3a",
+			evidence: map[string]string{"cookie_insecure": `"session" lacks Secure; "pref" lacks SameSite; "theme" lacks Secure, HttpOnly, SameSite`}},
+		// Exposed files, and two soft 404s: one answers every path with
+		// its home page, the other with what looks like a Git HEAD.
+		withEvidence(site("git.test", func(s *scantest.Site) { s.Files = map[string]string{"/.git/HEAD": "ref: refs/heads/main\n"} }, "exposed_git"),
+			"exposed_git", `"ref: refs/heads/main"`),
+		{site: with("env.test", func(s *scantest.Site) {
+			s.Files = map[string]string{"/.env": "# production\nAPP_ENV=production\nDB_PASSWORD=hunter2-9f3a\nexport API_KEY=k-9f3a\n"}
+		}), want: plus(goodCodes, "exposed_env"), rated: true, secret: "9f3a",
+			evidence: map[string]string{"exposed_env": "3 variables (APP_ENV, DB_PASSWORD, API_KEY"}},
+		withEvidence(site("serverstatus.test", func(s *scantest.Site) {
+			s.Files = map[string]string{"/server-status": "<html><head><title>Apache Status</title></head><body>" +
+				"<h1>Apache Server Status for serverstatus.test (via 127.0.0.1)</h1><dl><dt>Server uptime: 3 days</dt></dl></body></html>"}
+		}, "exposed_server_status"), "exposed_server_status", "Apache Server Status for serverstatus.test"),
+		site("soft404.test", func(s *scantest.Site) { s.CatchAll = s.Home }),
+		site("softgit.test", func(s *scantest.Site) { s.CatchAll = "ref: refs/heads/main\n" }),
+		// Mixed content: a script, a stylesheet and a frame over http; a
+		// plain http link, a //-relative script, an http canonical link
+		// and an http image are not mixed active content.
+		withEvidence(site("mixed.test", func(s *scantest.Site) {
+			s.Home = strings.Replace(good, "</body>", `<script src="http://cdn.mixed.test/app.js"></script>
+<link rel="stylesheet" href="http://cdn.mixed.test/site.css"><iframe src="http://video.mixed.test/embed"></iframe></body>`, 1)
+		}, "mixed_content"), "mixed_content", "<script src> http://cdn.mixed.test/app.js, <link rel=stylesheet href> http://cdn.mixed.test/site.css, <iframe src> http://video.mixed.test/embed"),
+		site("mixedok.test", func(s *scantest.Site) {
+			s.Home = strings.Replace(good, "</body>", `<a href="http://blog.mixedok.test/">Blog</a>
+<script src="//cdn.mixedok.test/app.js"></script><link rel="canonical" href="http://mixedok.test/"><img src="http://img.mixedok.test/a.png"></body>`, 1)
+		}),
+		// Certificates: a chain sent without its intermediate, which the
+		// leaf's AIA names; a complete chain; an RSA 1024-bit key; an RSA
+		// 2048-bit key (not weak); a SHA-1 signature, which Go no longer
+		// verifies either.
+		withEvidence(site("incomplete.test", func(s *scantest.Site) { s.TLS = scantest.TLSIncomplete }, "tls_chain_incomplete"),
+			"tls_chain_incomplete", `"Vetted Scan Test Intermediate CA" fetched from the certificate's AIA caIssuers URL http://aia.incomplete.test/issuer.cer`),
+		site("chain.test", func(s *scantest.Site) { s.TLS = scantest.TLSIntermediate }),
+		withEvidence(site("weakkey.test", func(s *scantest.Site) { s.TLS = scantest.TLSWeakKey }, "tls_weak_key"), "tls_weak_key", "RSA 1024 bits"),
+		site("rsa.test", func(s *scantest.Site) { s.TLS = scantest.TLSRSA }),
+		withEvidence(site("sha1.test", func(s *scantest.Site) { s.TLS = scantest.TLSSHA1 }, "tls_weak_signature", "tls_cert_untrusted"),
+			"tls_weak_signature", "ECDSA-SHA1"),
 	}
 }
 
@@ -169,6 +284,9 @@ func TestScanWorld(t *testing.T) {
 					}
 					if word, ok := s.evidence[in.Code]; ok && !strings.Contains(in.Evidence, word) {
 						t.Errorf("%s evidence %q lacks %q", in.Code, in.Evidence, word)
+					}
+					if s.secret != "" && strings.Contains(in.Evidence, s.secret) {
+						t.Errorf("%s evidence %q repeats the value %q", in.Code, in.Evidence, s.secret)
 					}
 				}
 				got, want := slices.Sorted(slices.Values(codes)), slices.Sorted(slices.Values(s.want))

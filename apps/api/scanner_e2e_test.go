@@ -58,7 +58,7 @@ func TestScanEndToEnd(t *testing.T) {
 
 	wantWeak := []string{"tls_protocol_weak", "http_not_redirected", "hsts_missing", "csp_missing", "x_frame_options_missing",
 		"x_content_type_options_missing", "server_version_disclosed", "security_txt_missing", "spf_missing", "dmarc_missing",
-		"mta_sts_missing", "caa_missing"}
+		"mta_sts_missing", "caa_missing", "dnssec_missing", "dkim_missing"}
 	ratings := map[string]int{}
 	for name, want := range map[string][]string{"Weak Co": wantWeak, "Good Co": {"hsts_preload_ready", "security_txt_present",
 		"dmarc_enforced", "mta_sts_enforced", "caa_present", "privacy_policy_found", "terms_found", "trust_center_found", "status_page_found"}} {

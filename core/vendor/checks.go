@@ -78,11 +78,24 @@ var catalog = []struct {
 		{"security_txt_missing", "info", "No valid security.txt (Contact and Expires)"},
 		{"security_txt_expired", "low", "security.txt has expired"},
 		{"security_txt_present", "positive", "security.txt published with Contact and Expires"}}},
+	{Check{Name: "cookies", Category: "application_security", Title: "Cookie attributes on the https home page (RFC 6265)"}, []code{
+		{"cookie_insecure", "low", "A cookie set by the home page lacks Secure, HttpOnly or SameSite"}}},
+	{Check{Name: "mixed_content", Category: "application_security", Title: "Active mixed content on the https home page"}, []code{
+		{"mixed_content", "low", "The https home page loads scripts, frames or stylesheets over http"}}},
+	{Check{Name: "git_directory", Category: "application_security", Title: "Exposed /.git directory"}, []code{
+		{"exposed_git", "high", "The web server serves its /.git directory"}}},
+	{Check{Name: "env_file", Category: "application_security", Title: "Exposed /.env file"}, []code{
+		{"exposed_env", "critical", "The web server serves a /.env file"}}},
+	{Check{Name: "server_status", Category: "application_security", Title: "Exposed /server-status page"}, []code{
+		{"exposed_server_status", "medium", "The web server's /server-status page is public"}}},
 	{Check{Name: "tls_certificate", Category: "network_security", Title: "TLS certificate on port 443"}, []code{
 		{"tls_cert_expired", "critical", "TLS certificate has expired"},
 		{"tls_cert_expiring_soon", "medium", "TLS certificate expires within 30 days"},
 		{"tls_cert_untrusted", "high", "TLS certificate chain does not verify"},
-		{"tls_cert_hostname_mismatch", "high", "TLS certificate does not name the host"}}},
+		{"tls_cert_hostname_mismatch", "high", "TLS certificate does not name the host"},
+		{"tls_chain_incomplete", "medium", "TLS chain is incomplete: it verifies only with the issuer fetched from the certificate's AIA"},
+		{"tls_weak_key", "medium", "TLS certificate key is RSA under 2048 bits"},
+		{"tls_weak_signature", "medium", "TLS certificate is signed with SHA-1 or MD5"}}},
 	{Check{Name: "tls_protocol", Category: "network_security", Title: "TLS protocol versions on port 443"}, []code{
 		{"tls_protocol_weak", "medium", "Server completes a TLS 1.0 or 1.1 handshake"}}},
 	{Check{Name: "spf", Category: "email_security", Title: "SPF record (RFC 7208)"}, []code{
@@ -90,16 +103,25 @@ var catalog = []struct {
 		{"spf_softfail", "low", "SPF ends in ~all (soft fail)"},
 		{"spf_permissive", "high", "SPF lets any host send (+all or ?all)"},
 		{"spf_malformed", "medium", "SPF record does not parse"}}},
+	{Check{Name: "spf_lookups", Category: "email_security", Title: "SPF DNS lookup limit (RFC 7208 section 4.6.4)"}, []code{
+		{"spf_too_many_lookups", "medium", "SPF evaluation needs more than 10 DNS lookups"}}},
 	{Check{Name: "dmarc", Category: "email_security", Title: "DMARC record (RFC 7489)"}, []code{
 		{"dmarc_missing", "medium", "No DMARC record"},
 		{"dmarc_policy_none", "low", "DMARC policy is none (monitoring only)"},
-		{"dmarc_enforced", "positive", "DMARC policy quarantines or rejects"}}},
+		{"dmarc_enforced", "positive", "DMARC policy quarantines or rejects"},
+		{"dmarc_partial", "low", "DMARC policy applies to only part of the mail (pct under 100)"}}},
+	{Check{Name: "dkim", Category: "email_security", Title: "DKIM keys at common selectors (RFC 6376)"}, []code{
+		{"dkim_missing", "low", "No DKIM key at any common selector"},
+		{"dkim_revoked", "low", "A DKIM key record is revoked (empty p=)"},
+		{"dkim_weak_key", "medium", "A DKIM key is RSA under 1024 bits"}}},
 	{Check{Name: "mta_sts", Category: "email_security", Title: "MTA-STS policy (RFC 8461)"}, []code{
 		{"mta_sts_missing", "low", "No enforced MTA-STS policy"},
 		{"mta_sts_enforced", "positive", "MTA-STS policy in enforce mode"}}},
 	{Check{Name: "caa", Category: "dns_health", Title: "CAA records (RFC 8659)"}, []code{
 		{"caa_missing", "low", "No CAA record restricts certificate issuance"},
 		{"caa_present", "positive", "CAA records restrict certificate issuance"}}},
+	{Check{Name: "dnssec", Category: "dns_health", Title: "DNSSEC (RFC 4033-4035)"}, []code{
+		{"dnssec_missing", "low", "The domain is not signed with DNSSEC"}}},
 	{Check{Name: "privacy_policy", Category: "privacy", Title: "Privacy policy link on the home page", Gap: 50}, []code{
 		{"privacy_policy_found", "positive", "Privacy policy linked from the home page"}}},
 	{Check{Name: "terms", Category: "compliance", Title: "Terms of service link on the home page", Gap: 30}, []code{

@@ -83,6 +83,9 @@ func TestCatalog(t *testing.T) {
 		"tls_cert_hostname_mismatch", "tls_protocol_weak", "spf_missing", "spf_softfail", "spf_permissive", "spf_malformed",
 		"dmarc_missing", "dmarc_policy_none", "dmarc_enforced", "mta_sts_missing", "mta_sts_enforced", "caa_missing", "caa_present",
 		"privacy_policy_found", "terms_found", "trust_center_found", "status_page_found",
+		// The second catalog (issue 25).
+		"dnssec_missing", "dkim_missing", "dkim_revoked", "dkim_weak_key", "spf_too_many_lookups", "dmarc_partial", "cookie_insecure",
+		"exposed_git", "exposed_env", "exposed_server_status", "mixed_content", "tls_chain_incomplete", "tls_weak_key", "tls_weak_signature",
 	}
 	var got []string
 	for _, c := range vendor.Checks() {
@@ -173,6 +176,18 @@ func TestRate(t *testing.T) {
 			risk:    []string{"application_security", "network_security"},
 			codes:   []string{"tls_cert_expired", "tls_cert_untrusted", "https_missing", "http_not_redirected", "hsts_missing"},
 			domains: map[string]int{"application_security": 45, "network_security": 35, "email_security": 100, "dns_health": 100, "compliance": 40, "privacy": 50},
+		},
+		{
+			// The second catalog: app 100-40-25-15-5-5 = 10; network
+			// 100-15-15-15 = 55; email 100-5-15-5+min(5,12) = 80; dns 95;
+			// compliance 40, privacy 50 (gaps).
+			// (43*10+26*55+9*80+10*95+6*40+6*50)/100 = 40.7.
+			name: "the second catalog", score: 41, recommend: "reject",
+			risk: []string{"application_security", "network_security", "email_security", "dns_health"},
+			codes: []string{"exposed_env", "exposed_git", "exposed_server_status", "cookie_insecure", "mixed_content",
+				"tls_chain_incomplete", "tls_weak_key", "tls_weak_signature", "dkim_missing", "spf_too_many_lookups", "dmarc_partial",
+				"dmarc_enforced", "dnssec_missing"},
+			domains: map[string]int{"application_security": 10, "network_security": 55, "email_security": 80, "dns_health": 95, "compliance": 40, "privacy": 50},
 		},
 		{
 			name: "a domain floors at zero", score: -2, recommend: "reject",
@@ -355,7 +370,7 @@ func TestApplyRating(t *testing.T) {
 	t.Parallel()
 	p := vendor.NewProfile(uuid.New(), uuid.New(), scanAt)
 	p.Scores.BreachHistory = []vendor.Breach{{Date: "2020-01-01", Description: "kept"}}
-	is := scan(t, "hsts_missing", "dmarc_enforced", "caa_not_checked")
+	is := scan(t, "hsts_missing", "dmarc_enforced", "caa_not_checked", "dnssec_not_checked")
 	g := p.ApplyRating(is, scanAt)
 	if g == nil || p.LatestGRC == nil {
 		t.Fatal("no assessment")
@@ -378,7 +393,7 @@ func TestApplyRating(t *testing.T) {
 		}
 	}
 	if slices.Contains(domains, "dns_health") {
-		t.Errorf("dns_health rated although its only check did not run: %v", domains)
+		t.Errorf("dns_health rated although none of its checks ran: %v", domains)
 	}
 	joined := strings.Join(g.EvidenceSummaries, "\n")
 	for _, want := range []string{"observed hsts_missing", "CAA records (RFC 8659) not checked: observed caa_not_checked", "dns_health not rated", "Privacy policy link on the home page: none found (-50 in privacy)"} {
@@ -393,7 +408,7 @@ func TestApplyRating(t *testing.T) {
 			t.Errorf("citation %+v", c)
 		}
 	}
-	if !slices.Equal(urls, []string{"src:hsts_missing", "src:caa_not_checked", "src:dmarc_enforced"}) {
+	if !slices.Equal(urls, []string{"src:hsts_missing", "src:caa_not_checked", "src:dnssec_not_checked", "src:dmarc_enforced"}) {
 		t.Errorf("citations = %v", urls)
 	}
 	g.DomainScores[0].Findings[0] = "scribbled"

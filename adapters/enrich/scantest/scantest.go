@@ -15,12 +15,15 @@
 package scantest
 
 import (
+	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/rsa"
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/base64"
 	"encoding/pem"
 	"errors"
 	"fmt"
@@ -48,12 +51,17 @@ type TLSMode int
 
 // TLS modes.
 const (
-	TLSValid      TLSMode = iota // a certificate from the test CA for the name asked (SNI)
-	TLSNone                      // nothing listens on 443
-	TLSExpired                   // from the CA, expired yesterday
-	TLSExpiring                  // from the CA, expires in 10 days
-	TLSSelfSigned                // self-signed
-	TLSMismatch                  // from the CA, for another name
+	TLSValid        TLSMode = iota // a certificate from the test CA for the name asked (SNI)
+	TLSNone                        // nothing listens on 443
+	TLSExpired                     // from the CA, expired yesterday
+	TLSExpiring                    // from the CA, expires in 10 days
+	TLSSelfSigned                  // self-signed
+	TLSMismatch                    // from the CA, for another name
+	TLSWeakKey                     // from the CA, with an RSA 1024-bit key
+	TLSRSA                         // from the CA, with an RSA 2048-bit key
+	TLSSHA1                        // from the CA, signed with ECDSA-SHA1
+	TLSIncomplete                  // from an intermediate CA the server does not send; the leaf's AIA names it (http://aia.<domain>/issuer.cer)
+	TLSIntermediate                // from an intermediate CA the server sends after the leaf
 )
 
 // HTTPMode is what a site does on port 80.
@@ -92,22 +100,38 @@ type Site struct {
 	// (404 when empty).
 	Home, SecurityTxt string
 
+	// Cookies are Set-Cookie header values of the home page.
+	Cookies []string
+	// Files are served with 200 at their paths ("/.env"); any other path
+	// answers 404, or 200 with CatchAll when it is set (a soft 404).
+	Files    map[string]string
+	CatchAll string
+
 	DNS DNSMode
-	// DNSSEC sets the AD bit on the zone's answers.
-	DNSSEC bool
+	// DNSSEC signs the zone: DNSKEY at the apex, DS for its parent, RRSIGs
+	// on answers to questions with the DO flag, and the AD bit set on every
+	// answer, as a validating resolver would, unless Unvalidated (a
+	// resolver that does not validate).
+	DNSSEC, Unvalidated bool
 	// TXT, DMARC (at _dmarc) and MTASTS (at _mta-sts) are TXT records; MX
 	// are mail exchanger names; CAA are records as "tag value".
 	TXT, DMARC, MTASTS, MX, CAA []string
+	// Records are TXT records at names under the domain, by the labels in
+	// front of it ("selector1._domainkey", "_spf").
+	Records map[string][]string
 	// MTASTSPolicy is served at https://mta-sts.<domain>/.well-known/mta-sts.txt
 	// (404 when empty).
 	MTASTSPolicy string
 
-	addr netip.Addr
+	addr   netip.Addr
+	dnskey *dns.DNSKEY
+	zsk    crypto.Signer
 }
 
 // Good is a hardened site: HTTPS only, preload-ready HSTS, a strict CSP,
-// nosniff, a current security.txt, policy and trust links, SPF -all,
-// DMARC reject, an enforced MTA-STS policy, CAA, DNSSEC.
+// nosniff, a current security.txt, policy and trust links, a cookie with
+// Secure, HttpOnly and SameSite, SPF -all, DMARC reject, a 2048-bit DKIM
+// key at selector1, an enforced MTA-STS policy, CAA, a signed zone.
 func Good(domain string) Site {
 	return Site{
 		Domain: domain,
@@ -121,6 +145,8 @@ func Good(domain string) Site {
 <a href="/legal/privacy">Privacy Policy</a> <a href="/legal/terms">Terms of Service</a>
 <a href="https://trust.` + domain + `/">Trust Center</a> <a href="https://status.` + domain + `/">System Status</a></body></html>`,
 		SecurityTxt:  "Contact: mailto:security@" + domain + "\nExpires: " + time.Now().Add(180*24*time.Hour).UTC().Format(time.RFC3339) + "\n",
+		Cookies:      []string{"session=s3cr3t; Path=/; Secure; HttpOnly; SameSite=Lax"},
+		Records:      map[string][]string{"selector1._domainkey": {DKIMRecord(2048)}},
 		DNSSEC:       true,
 		TXT:          []string{"v=spf1 mx -all"},
 		DMARC:        []string{"v=DMARC1; p=reject; rua=mailto:dmarc@" + domain},
@@ -141,6 +167,23 @@ func Weak(domain string) Site {
 		TXT: []string{"google-site-verification=abc"}, MX: []string{"mx." + domain}}
 }
 
+// DKIMRecord is a DKIM key record (RFC 6376 §3.6.1) of an RSA key with a
+// modulus of exactly bits bits (a random number: nothing is signed with
+// it, so it need not be a real key, which keeps keys under 1024 bits,
+// refused by crypto/rsa, possible).
+func DKIMRecord(bits int) string {
+	n, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), uint(bits-1)))
+	if err != nil {
+		panic(err)
+	}
+	n.SetBit(n, bits-1, 1).SetBit(n, 0, 1)
+	der, err := x509.MarshalPKIXPublicKey(&rsa.PublicKey{N: n, E: 65537})
+	if err != nil {
+		panic(err)
+	}
+	return "v=DKIM1; k=rsa; p=" + base64.StdEncoding.EncodeToString(der)
+}
+
 // World is a running fixture world.
 type World struct {
 	// Resolver is host:port of the DNS server.
@@ -149,10 +192,11 @@ type World struct {
 	Roots  *x509.CertPool
 	CAFile string
 
-	ca    *x509.Certificate
-	caKey *ecdsa.PrivateKey
-	sites []*Site
-	certs sync.Map // certKey -> *tls.Certificate
+	ca, inter       *x509.Certificate
+	caKey, interKey *ecdsa.PrivateKey
+	rsaKeys         sync.Map // bits -> *rsa.PrivateKey
+	sites           []*Site
+	certs           sync.Map // certKey -> *tls.Certificate
 
 	inflight, peak atomic.Int64
 	hold           atomic.Pointer[chan struct{}]
@@ -168,6 +212,11 @@ func Start(t testing.TB, sites ...Site) *World {
 	for i := range sites {
 		s := sites[i]
 		s.Domain = strings.ToLower(s.Domain)
+		if s.DNSSEC {
+			if err := s.sign(); err != nil {
+				t.Fatalf("scantest: zone key of %s: %v", s.Domain, err)
+			}
+		}
 		w.sites = append(w.sites, &s)
 	}
 	var closers []func()
@@ -282,6 +331,7 @@ func (w *World) listen(block int) (closers []func(), err error) {
 					http.Redirect(rw, r, "https://"+r.Host+r.URL.RequestURI(), http.StatusMovedPermanently)
 				})
 			}
+			h = w.aia(h)
 			srv := &http.Server{Handler: w.count(h), ErrorLog: log.New(io.Discard, "", 0), ReadHeaderTimeout: 5 * time.Second}
 			go func() { _ = srv.Serve(ln) }()
 			closers = append(closers, func() { _ = srv.Close() })
@@ -311,6 +361,19 @@ func (w *World) count(h http.Handler) http.Handler {
 	})
 }
 
+// aia serves the intermediate CA at http://aia.<domain>/issuer.cer (DER),
+// the caIssuers URL of TLSIncomplete certificates, and passes the rest on.
+func (w *World) aia(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(strings.ToLower(r.Host), "aia.") && r.URL.Path == "/issuer.cer" {
+			rw.Header().Set("Content-Type", "application/pkix-cert")
+			_, _ = rw.Write(w.inter.Raw)
+			return
+		}
+		next.ServeHTTP(rw, r)
+	})
+}
+
 // site serves a site's pages; mta-sts.<domain> serves the MTA-STS policy.
 func (w *World) site(s *Site) http.Handler {
 	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
@@ -332,6 +395,9 @@ func (w *World) site(s *Site) http.Handler {
 		}
 		switch r.URL.Path {
 		case "/":
+			for _, c := range s.Cookies {
+				rw.Header().Add("Set-Cookie", c)
+			}
 			rw.Header().Set("Content-Type", "text/html; charset=utf-8")
 			_, _ = io.WriteString(rw, s.Home)
 		case "/.well-known/security.txt":
@@ -342,6 +408,16 @@ func (w *World) site(s *Site) http.Handler {
 			rw.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			_, _ = io.WriteString(rw, s.SecurityTxt)
 		default:
+			if body, ok := s.Files[r.URL.Path]; ok {
+				rw.Header().Set("Content-Type", "text/plain; charset=utf-8")
+				_, _ = io.WriteString(rw, body)
+				return
+			}
+			if s.CatchAll != "" {
+				rw.Header().Set("Content-Type", "text/html; charset=utf-8")
+				_, _ = io.WriteString(rw, s.CatchAll)
+				return
+			}
 			http.NotFound(rw, r)
 		}
 	})
@@ -349,7 +425,9 @@ func (w *World) site(s *Site) http.Handler {
 
 // lookup finds the site that answers for a name: its domain, or one label
 // in front of it, with an optional www., mta-sts., _dmarc. or _mta-sts.
-// first. It returns the site and that first label ("" for none).
+// first, or one of its Records names (before the domain or that label).
+// It returns the site and that first label ("" for none; "rec:<name>" for
+// a Records name).
 func (w *World) lookup(name string) (*Site, string, bool) {
 	name = strings.TrimSuffix(strings.ToLower(name), ".")
 	for _, s := range w.sites {
@@ -360,6 +438,11 @@ func (w *World) lookup(name string) (*Site, string, bool) {
 			rest = strings.TrimSuffix(name, "."+s.Domain)
 		default:
 			continue
+		}
+		for name := range s.Records {
+			if rest == name || strings.HasPrefix(rest, name+".") && !strings.Contains(rest[len(name)+1:], ".") {
+				return s, "rec:" + name, true
+			}
 		}
 		labels := strings.Split(rest, ".")
 		special := ""
@@ -401,12 +484,25 @@ func (w *World) serveDNS(rw dns.ResponseWriter, q *dns.Msg) {
 		_ = rw.WriteMsg(m)
 		return
 	}
-	m.AuthenticatedData = s.DNSSEC
+	m.AuthenticatedData = s.DNSSEC && !s.Unvalidated
+	do := false
+	if opt := q.IsEdns0(); opt != nil {
+		do = opt.Do()
+		m.SetEdns0(1232, do)
+	}
 	hdr := dns.RR_Header{Name: qq.Name, Rrtype: qq.Qtype, Class: dns.ClassINET, Ttl: 60}
 	txt := func(recs []string) {
 		for _, r := range recs {
 			m.Answer = append(m.Answer, &dns.TXT{Hdr: hdr, Txt: split255(r)})
 		}
+	}
+	if rec, ok := strings.CutPrefix(special, "rec:"); ok {
+		if qq.Qtype == dns.TypeTXT {
+			txt(s.Records[rec])
+		}
+		s.signAnswer(m, do)
+		_ = rw.WriteMsg(m)
+		return
 	}
 	switch special {
 	case "_dmarc", "_mta-sts":
@@ -440,9 +536,58 @@ func (w *World) serveDNS(rw dns.ResponseWriter, q *dns.Msg) {
 					m.Answer = append(m.Answer, &dns.CAA{Hdr: hdr, Tag: tag, Value: val})
 				}
 			}
+		case dns.TypeDNSKEY:
+			if special == "" && s.dnskey != nil {
+				k := *s.dnskey
+				k.Hdr = hdr
+				m.Answer = append(m.Answer, &k)
+			}
+		case dns.TypeDS:
+			if special == "" && s.dnskey != nil {
+				k := *s.dnskey
+				k.Hdr.Name = qq.Name
+				if ds := k.ToDS(dns.SHA256); ds != nil {
+					ds.Hdr = hdr
+					m.Answer = append(m.Answer, ds)
+				}
+			}
 		}
 	}
+	s.signAnswer(m, do)
 	_ = rw.WriteMsg(m)
+}
+
+// sign gives a DNSSEC site its zone key (ECDSA P-256, RFC 6605).
+func (s *Site) sign() error {
+	k := &dns.DNSKEY{Hdr: dns.RR_Header{Name: dns.Fqdn(s.Domain), Rrtype: dns.TypeDNSKEY, Class: dns.ClassINET, Ttl: 60},
+		Flags: 257, Protocol: 3, Algorithm: dns.ECDSAP256SHA256}
+	priv, err := k.Generate(256)
+	if err != nil {
+		return err
+	}
+	signer, ok := priv.(crypto.Signer)
+	if !ok {
+		return fmt.Errorf("zone key %T is not a crypto.Signer", priv)
+	}
+	s.dnskey, s.zsk = k, signer
+	return nil
+}
+
+// signAnswer adds the RRSIG of the answer's RRset when the zone is signed
+// and the question asked for DNSSEC records (DO).
+func (s *Site) signAnswer(m *dns.Msg, do bool) {
+	if !do || s.zsk == nil || len(m.Answer) == 0 {
+		return
+	}
+	h := m.Answer[0].Header()
+	now := time.Now()
+	sig := &dns.RRSIG{Hdr: dns.RR_Header{Name: h.Name, Rrtype: dns.TypeRRSIG, Class: dns.ClassINET, Ttl: h.Ttl},
+		TypeCovered: h.Rrtype, Algorithm: s.dnskey.Algorithm, Labels: uint8(dns.CountLabel(h.Name)), OrigTtl: h.Ttl,
+		Expiration: uint32(now.Add(24 * time.Hour).Unix()), Inception: uint32(now.Add(-time.Hour).Unix()),
+		KeyTag: s.dnskey.KeyTag(), SignerName: dns.Fqdn(s.Domain)}
+	if err := sig.Sign(s.zsk, m.Answer); err == nil {
+		m.Answer = append(m.Answer, sig)
+	}
 }
 
 // split255 cuts a TXT record into strings of at most 255 bytes, as a zone
@@ -471,6 +616,19 @@ func (w *World) newCA(dir string) error {
 		return err
 	}
 	w.caKey = key
+	if w.interKey, err = ecdsa.GenerateKey(elliptic.P256(), rand.Reader); err != nil {
+		return err
+	}
+	itmpl := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "Vetted Scan Test Intermediate CA"},
+		NotBefore: tmpl.NotBefore, NotAfter: tmpl.NotAfter, IsCA: true, BasicConstraintsValid: true, MaxPathLenZero: true,
+		KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature}
+	ider, err := x509.CreateCertificate(rand.Reader, itmpl, w.ca, &w.interKey.PublicKey, key)
+	if err != nil {
+		return err
+	}
+	if w.inter, err = x509.ParseCertificate(ider); err != nil {
+		return err
+	}
 	w.Roots = x509.NewCertPool()
 	w.Roots.AddCert(w.ca)
 	w.CAFile = filepath.Join(dir, "scantest-ca.pem")
@@ -498,7 +656,7 @@ func (w *World) certificate(s *Site) func(*tls.ClientHelloInfo) (*tls.Certificat
 		if c, ok := w.certs.Load(k); ok {
 			return c.(*tls.Certificate), nil
 		}
-		c, err := w.issue(mode, name)
+		c, err := w.issue(mode, name, s.Domain)
 		if err != nil {
 			return nil, err
 		}
@@ -507,8 +665,17 @@ func (w *World) certificate(s *Site) func(*tls.ClientHelloInfo) (*tls.Certificat
 	}
 }
 
-func (w *World) issue(mode TLSMode, name string) (*tls.Certificate, error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+func (w *World) issue(mode TLSMode, name, domain string) (*tls.Certificate, error) {
+	var key crypto.Signer
+	var err error
+	switch mode {
+	case TLSWeakKey:
+		key, err = w.rsaKey(1024)
+	case TLSRSA:
+		key, err = w.rsaKey(2048)
+	default:
+		key, err = ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -517,7 +684,9 @@ func (w *World) issue(mode TLSMode, name string) (*tls.Certificate, error) {
 	tmpl := &x509.Certificate{SerialNumber: serial, Subject: pkix.Name{CommonName: name}, DNSNames: []string{name},
 		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(90 * 24 * time.Hour),
 		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
-	parent, signer := w.ca, w.caKey
+	var parent *x509.Certificate
+	var signer crypto.Signer
+	parent, signer = w.ca, w.caKey
 	switch mode {
 	case TLSExpired:
 		tmpl.NotBefore, tmpl.NotAfter = now.Add(-90*24*time.Hour), now.Add(-24*time.Hour)
@@ -527,10 +696,32 @@ func (w *World) issue(mode TLSMode, name string) (*tls.Certificate, error) {
 		parent, signer = tmpl, key
 	case TLSMismatch:
 		tmpl.Subject.CommonName, tmpl.DNSNames = "other.invalid", []string{"other.invalid"}
+	case TLSSHA1:
+		tmpl.SignatureAlgorithm = x509.ECDSAWithSHA1
+	case TLSIncomplete, TLSIntermediate:
+		parent, signer = w.inter, w.interKey
+		tmpl.IssuingCertificateURL = []string{"http://aia." + domain + "/issuer.cer"}
 	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, parent, &key.PublicKey, signer)
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, parent, key.Public(), signer)
 	if err != nil {
 		return nil, fmt.Errorf("issue %s: %w", name, err)
 	}
-	return &tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, nil
+	chain := [][]byte{der}
+	if mode == TLSIntermediate {
+		chain = append(chain, w.inter.Raw)
+	}
+	return &tls.Certificate{Certificate: chain, PrivateKey: key}, nil
+}
+
+// rsaKey is the world's RSA key of that size, made once.
+func (w *World) rsaKey(bits int) (*rsa.PrivateKey, error) {
+	if k, ok := w.rsaKeys.Load(bits); ok {
+		return k.(*rsa.PrivateKey), nil
+	}
+	k, err := rsa.GenerateKey(rand.Reader, bits)
+	if err != nil {
+		return nil, err
+	}
+	actual, _ := w.rsaKeys.LoadOrStore(bits, k)
+	return actual.(*rsa.PrivateKey), nil
 }
