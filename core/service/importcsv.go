@@ -141,10 +141,11 @@ func parseImportRows(batch []vendorlist.CSVRow) ([]importRow, []RowError) {
 			in.SponsorContact = opt("sponsor_contact")
 			in.UseCase = opt("use_case")
 			in.ComplianceComment = opt("compliance_comment")
+			in.Tier = opt("tier")
 			if dc := r.Get("data_collected"); dc != "" {
 				in.DataCollected = strings.Split(dc, ";")
 			}
-			if _, err := review.Apply(review.Fields{}, review.Input{Status: in.Status, SponsorContact: in.SponsorContact, DataCollected: in.DataCollected}); err != nil {
+			if _, err := review.Apply(review.Fields{}, review.Input{Status: in.Status, SponsorContact: in.SponsorContact, DataCollected: in.DataCollected, Tier: in.Tier}); err != nil {
 				// A condition may come on a later row of the same vendor:
 				// that rule is checked when the rows are merged.
 				for _, f := range core.Failures(err) {

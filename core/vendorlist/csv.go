@@ -29,7 +29,7 @@ const maxRecordFaults = 20
 var CSVColumns = []string{
 	"vendor_name", "website_url", "product_name",
 	"compliance_approval_status", "conditional_approval_condition", "sponsor_business_department",
-	"sponsor_contact", "use_case", "data_collected", "compliance_comment",
+	"sponsor_contact", "use_case", "data_collected", "compliance_comment", "tier",
 }
 
 // AssessmentColumns are the CSV columns that feed an assessment.
