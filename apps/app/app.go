@@ -55,6 +55,8 @@ type App struct {
 
 	log     *slog.Logger
 	closers []func(context.Context) error
+	// warnings are what /readyz tells platform admins (a stale key set).
+	warnings []api.ReadyWarning
 }
 
 // Build wires the adapters chosen by cfg (or given in ov) into the core.
@@ -110,7 +112,7 @@ func Build(ctx context.Context, cfg Config, ov Overrides) (*App, error) {
 			return nil, err
 		}
 	}
-	verifier, err := a.openVerifier(ctx, cfg)
+	verifier, err := a.openVerifier(ctx, cfg, clock)
 	if err != nil {
 		return nil, err
 	}
@@ -139,6 +141,7 @@ func Build(ctx context.Context, cfg Config, ov Overrides) (*App, error) {
 	if ready != nil {
 		opts.Ready = append(opts.Ready, ready)
 	}
+	opts.Warnings = a.warnings
 	if a.Server, err = api.New(a.Service, opts); err != nil {
 		return nil, err
 	}
@@ -193,15 +196,16 @@ func (a *App) openMailer(cfg Config) (ports.Mailer, error) {
 	return a.Mailbox, nil
 }
 
-func (a *App) openVerifier(ctx context.Context, cfg Config) (ports.TokenVerifier, error) {
+func (a *App) openVerifier(ctx context.Context, cfg Config, clock ports.Clock) (ports.TokenVerifier, error) {
 	if cfg.AuthJWKSURL != "" {
-		return auth.NewJWKS(ctx, auth.Config{JWKSURL: cfg.AuthJWKSURL, Issuer: cfg.AuthIssuer, Audience: cfg.AuthAudience, GroupsClaim: cfg.AuthGroupsClaim})
+		return a.openJWKS(ctx, cfg, clock)
 	}
 	secret, source, err := devSecret(cfg)
 	if err != nil {
 		return nil, err
 	}
-	dev, err := auth.NewDev([]byte(secret), auth.DevOptions{Issuer: cfg.AuthIssuer, Audience: cfg.AuthAudience, GroupsClaim: cfg.AuthGroupsClaim})
+	dev, err := auth.NewDev([]byte(secret), auth.DevOptions{Issuer: cfg.AuthIssuer, Audience: cfg.AuthAudience, GroupsClaim: cfg.AuthGroupsClaim,
+		Logger: a.log})
 	if err != nil {
 		return nil, err
 	}

@@ -49,7 +49,10 @@ type Config struct {
 	AuthIssuer      string
 	AuthAudience    string
 	AuthGroupsClaim string
-	SigningKey      string
+	// AuthJWKSMaxAge, when set, replaces the max-age the provider sends with
+	// its key set (VETTED_AUTH_JWKS_MAX_AGE; between 30 s and an hour).
+	AuthJWKSMaxAge time.Duration
+	SigningKey     string
 
 	// FetchAllowPrivate lets enrichment fetch private and loopback
 	// addresses (tests and closed networks only).
@@ -117,6 +120,7 @@ func FromLookup(lookup func(string) (string, bool)) (Config, error) {
 		AuthIssuer:        e.raw("VETTED_AUTH_ISSUER"),
 		AuthAudience:      e.raw("VETTED_AUTH_AUDIENCE"),
 		AuthGroupsClaim:   e.str("VETTED_AUTH_GROUPS_CLAIM", "cognito:groups"),
+		AuthJWKSMaxAge:    e.duration("VETTED_AUTH_JWKS_MAX_AGE", 0),
 		SigningKey:        e.raw("VETTED_SIGNING_KEY"),
 		FetchAllowPrivate: e.bool("VETTED_FETCH_ALLOW_PRIVATE", false),
 		IncidentFeedURL:   e.raw("VETTED_INCIDENT_FEED_URL"),
@@ -140,6 +144,9 @@ func FromLookup(lookup func(string) (string, bool)) (Config, error) {
 		c.PublicURL = u
 	}
 	checkOTel(e)
+	if d := c.AuthJWKSMaxAge; d != 0 && (d < MinJWKSMaxAge || d > MaxJWKSMaxAge) {
+		e.fail("VETTED_AUTH_JWKS_MAX_AGE", e.raw("VETTED_AUTH_JWKS_MAX_AGE"), "must be between 30s and 1h")
+	}
 	store, err := c.store()
 	if err != nil {
 		e.fail("VETTED_STORE", c.Store, err.Error())
@@ -150,6 +157,14 @@ func FromLookup(lookup func(string) (string, bool)) (Config, error) {
 	}
 	return c, nil
 }
+
+// MinJWKSMaxAge and MaxJWKSMaxAge bound VETTED_AUTH_JWKS_MAX_AGE: shorter
+// loads the provider for nothing, longer keeps a withdrawn signing key
+// trusted for over an hour.
+const (
+	MinJWKSMaxAge = 30 * time.Second
+	MaxJWKSMaxAge = time.Hour
+)
 
 // checkOTel validates the standard OpenTelemetry variables the tracer reads
 // (the SDK itself would only log a bad value at run time).
@@ -250,7 +265,8 @@ func EnvVars() []EnvVar {
 		{"VETTED_AUTH_JWKS_URL", "", "JWKS URL of production tokens"},
 		{"VETTED_AUTH_ISSUER", "", "required token issuer"},
 		{"VETTED_AUTH_AUDIENCE", "", "required token audience"},
-		{"VETTED_AUTH_GROUPS_CLAIM", "cognito:groups", "claim holding the caller's groups"},
+		{"VETTED_AUTH_GROUPS_CLAIM", "cognito:groups", "claim holding the caller's groups (an array of strings; no other claim is read)"},
+		{"VETTED_AUTH_JWKS_MAX_AGE", "the provider's max-age, within 1m-15m", "how long a fetched JWKS is used before it is fetched again (30s-1h)"},
 		{"VETTED_SIGNING_KEY", "generated", "HMAC key of mail links and blob URLs"},
 		{"VETTED_FETCH_ALLOW_PRIVATE", "false", "let enrichment fetch private addresses"},
 		{"VETTED_INCIDENT_FEED_URL", "", "JSON incident feed URL template"},

@@ -62,6 +62,8 @@ func TestFromLookupValues(t *testing.T) {
 			func(c app.Config) bool { return c.AdminAddr == "127.0.0.1:9090" }},
 		{"URLs", map[string]string{"VETTED_DATABASE_URL": "postgres://u:p@db:5432/vetted", "VETTED_REDIS_URL": "redis://r:6379/0"},
 			func(c app.Config) bool { return c.DatabaseURL != "" && c.RedisURL == "redis://r:6379/0" }},
+		{"JWKS max-age", map[string]string{"VETTED_AUTH_JWKS_MAX_AGE": "2m"},
+			func(c app.Config) bool { return c.AuthJWKSMaxAge == 2*time.Minute }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -96,6 +98,9 @@ func TestFromLookupRejects(t *testing.T) {
 		{"VETTED_REDIS_URL", "127.0.0.1:6379"},
 		{"VETTED_SMTP_URL", "mail.example.com:25"},
 		{"VETTED_AUTH_JWKS_URL", "not a url"},
+		{"VETTED_AUTH_JWKS_MAX_AGE", "soon"},
+		{"VETTED_AUTH_JWKS_MAX_AGE", "5s"},
+		{"VETTED_AUTH_JWKS_MAX_AGE", "2h"},
 		{"VETTED_LOG_FORMAT", "xml"},
 		{"VETTED_LOG_LEVEL", "chatty"},
 		{"VETTED_WORKER_CONCURRENCY", "0"},

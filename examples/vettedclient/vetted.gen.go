@@ -333,6 +333,33 @@ func (e SubscriberStatus) Valid() bool {
 	}
 }
 
+// Defines values for Tier.
+const (
+	TierCritical Tier = "critical"
+	TierEmpty    Tier = ""
+	TierHigh     Tier = "high"
+	TierLow      Tier = "low"
+	TierMedium   Tier = "medium"
+)
+
+// Valid indicates whether the value is a known member of the Tier enum.
+func (e Tier) Valid() bool {
+	switch e {
+	case TierCritical:
+		return true
+	case TierEmpty:
+		return true
+	case TierHigh:
+		return true
+	case TierLow:
+		return true
+	case TierMedium:
+		return true
+	default:
+		return false
+	}
+}
+
 // AccountJSON defines model for AccountJSON.
 type AccountJSON struct {
 	Active    bool               `json:"active"`
@@ -380,6 +407,9 @@ type AssessmentBody struct {
 	// ComplianceContact Who handles the review at compliance
 	ComplianceContact *string `json:"compliance_contact,omitempty"`
 
+	// ConditionDueAt When the condition of a conditional approval must be met: a date (midnight UTC) or an RFC 3339 date-time; empty clears it
+	ConditionDueAt *string `json:"condition_due_at,omitempty"`
+
 	// ConditionalApprovalCondition Required with conditional approval
 	ConditionalApprovalCondition *string `json:"conditional_approval_condition,omitempty"`
 
@@ -392,7 +422,10 @@ type AssessmentBody struct {
 
 	// SubmissionDate A date (2006-01-02) or an RFC 3339 date-time; empty clears it
 	SubmissionDate *string `json:"submission_date,omitempty"`
-	UseCase        *string `json:"use_case,omitempty"`
+
+	// Tier How critical the vendor is; sets the review cadence. Empty: not tiered
+	Tier    *Tier   `json:"tier,omitempty"`
+	UseCase *string `json:"use_case,omitempty"`
 
 	// VendorId One of vendor_id, vendor_profile_id, vendor_name names the vendor (here or in the query)
 	VendorId        *string `json:"vendor_id,omitempty"`
@@ -417,23 +450,32 @@ type AssessmentJSON struct {
 	ComplianceComment        string         `json:"compliance_comment"`
 
 	// ComplianceContact Who handles the review at compliance (kept for the original web client)
-	ComplianceContact            string             `json:"compliance_contact"`
+	ComplianceContact string `json:"compliance_contact"`
+
+	// ConditionDueAt When the condition of a conditional approval must be met; null when unset
+	ConditionDueAt               *time.Time         `json:"condition_due_at"`
 	ConditionalApprovalCondition string             `json:"conditional_approval_condition"`
 	CreatedAt                    time.Time          `json:"created_at"`
 	CreatedBy                    string             `json:"created_by"`
 	DataCollected                []string           `json:"data_collected"`
 	Id                           openapi_types.UUID `json:"id"`
-	SponsorBusinessDepartment    string             `json:"sponsor_business_department"`
-	SponsorContact               string             `json:"sponsor_contact"`
+
+	// LastReviewedAt When the status last became approved, conditional approval or rejected; null: never
+	LastReviewedAt            *time.Time `json:"last_reviewed_at"`
+	SponsorBusinessDepartment string     `json:"sponsor_business_department"`
+	SponsorContact            string     `json:"sponsor_contact"`
 
 	// SubmissionDate When the review was submitted; null when unset
 	SubmissionDate *openapi_types.Date `json:"submission_date"`
-	UpdatedAt      time.Time           `json:"updated_at"`
-	UpdatedBy      string              `json:"updated_by"`
-	UseCase        string              `json:"use_case"`
-	VendorId       openapi_types.UUID  `json:"vendor_id"`
-	VendorListId   openapi_types.UUID  `json:"vendor_list_id"`
-	VendorName     string              `json:"vendor_name"`
+
+	// Tier How critical a vendor is; it sets the review cadence. Empty: not tiered
+	Tier         Tier               `json:"tier"`
+	UpdatedAt    time.Time          `json:"updated_at"`
+	UpdatedBy    string             `json:"updated_by"`
+	UseCase      string             `json:"use_case"`
+	VendorId     openapi_types.UUID `json:"vendor_id"`
+	VendorListId openapi_types.UUID `json:"vendor_list_id"`
+	VendorName   string             `json:"vendor_name"`
 
 	// VendorProfileId null for a custom vendor
 	VendorProfileId *openapi_types.UUID `json:"vendor_profile_id"`
@@ -1173,6 +1215,9 @@ type SubscribersPostInBody_SubscriberEmail struct {
 type SubscribersPostOutBody struct {
 	Subscribers []SubscriberJSON `json:"subscribers"`
 }
+
+// Tier How critical a vendor is; it sets the review cadence. Empty: not tiered
+type Tier string
 
 // UploadURLOutBody defines model for UploadURLOutBody.
 type UploadURLOutBody struct {
@@ -6620,6 +6665,8 @@ type ListAccountsResponse struct {
 	JSON200 *AccountsOutBody
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *Problem
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -6640,6 +6687,11 @@ func (r ListAccountsResponse) GetJSON200() *AccountsOutBody {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ListAccountsResponse) GetApplicationproblemJSON401() *Problem {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListAccountsResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -9627,6 +9679,8 @@ type GetVendorResponse struct {
 	JSON200 *VendorViewJSON
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *Problem
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -9647,6 +9701,11 @@ func (r GetVendorResponse) GetJSON200() *VendorViewJSON {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r GetVendorResponse) GetApplicationproblemJSON401() *Problem {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetVendorResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -9807,6 +9866,8 @@ type GetVendorIncidentsResponse struct {
 	JSON200 *IncidentsOutBody
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *Problem
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -9827,6 +9888,11 @@ func (r GetVendorIncidentsResponse) GetJSON200() *IncidentsOutBody {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r GetVendorIncidentsResponse) GetApplicationproblemJSON401() *Problem {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetVendorIncidentsResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -9994,6 +10060,8 @@ type GetVendorSecurityInstancesResponse struct {
 	JSON200 *InstancesOutBody
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *Problem
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -10014,6 +10082,11 @@ func (r GetVendorSecurityInstancesResponse) GetJSON200() *InstancesOutBody {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r GetVendorSecurityInstancesResponse) GetApplicationproblemJSON401() *Problem {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetVendorSecurityInstancesResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -10077,6 +10150,8 @@ type ListVendorsResponse struct {
 	JSON200 *VendorsOutBody
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *Problem
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -10097,6 +10172,11 @@ func (r ListVendorsResponse) GetJSON200() *VendorsOutBody {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ListVendorsResponse) GetApplicationproblemJSON401() *Problem {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListVendorsResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -11225,6 +11305,13 @@ func ParseListAccountsResponse(rsp *http.Response) (*ListAccountsResponse, error
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Problem
@@ -13768,6 +13855,13 @@ func ParseGetVendorResponse(rsp *http.Response) (*GetVendorResponse, error) {
 		}
 		response.ApplicationproblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -13917,6 +14011,13 @@ func ParseGetVendorIncidentsResponse(rsp *http.Response) (*GetVendorIncidentsRes
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Problem
@@ -14075,6 +14176,13 @@ func ParseGetVendorSecurityInstancesResponse(rsp *http.Response) (*GetVendorSecu
 		}
 		response.ApplicationproblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -14142,6 +14250,13 @@ func ParseListVendorsResponse(rsp *http.Response) (*ListVendorsResponse, error) 
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest Problem
