@@ -42,10 +42,6 @@ type Options struct {
 	BlobsPath string
 	// Ready reports dependencies for /readyz besides the store (e.g. Redis).
 	Ready []func(context.Context) error
-	// Warnings are conditions /readyz reports to platform admins without
-	// answering 503, such as a sign-in key set gone stale: the process
-	// still serves.
-	Warnings []ReadyWarning
 	// RateLimit is requests per second per caller (0 = 100, negative = no
 	// limit); Burst is how many may come at once (0 = twice RateLimit).
 	RateLimit float64
@@ -58,13 +54,6 @@ type Options struct {
 	Logger *slog.Logger
 	// Metrics, when set, records request durations by route and status.
 	Metrics *obs.Metrics
-}
-
-// ReadyWarning is one condition /readyz reports to platform admins.
-type ReadyWarning struct {
-	Name string
-	// Check says what is wrong, or "" when nothing is.
-	Check func() string
 }
 
 // Server is the HTTP app.
@@ -99,7 +88,7 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 		s.log = slog.Default()
 	}
 	r.Use(s.observe) // before any route: chi refuses middleware after
-	s.api = humachi.New(r, Config())
+	s.api = huma.NewAPI(Config(), newRouteAdapter(r))
 	s.api.UseMiddleware(withOperation, s.authenticate)
 	s.register()
 	if opts.Blobs != nil {
@@ -200,11 +189,10 @@ var (
 
 // The refusals each kind of operation can answer, declared in the document
 // as problem+json responses. Every secured operation can be refused for the
-// token (401, or 403 when its e-mail signed in under another subject), the
-// rate limit (429) and an outage (503).
+// token (401), the rate limit (429) and an outage (503).
 var (
 	// directoryErrors: reads of the global directory, open to any caller.
-	directoryErrors = []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusUnprocessableEntity,
+	directoryErrors = []int{http.StatusUnauthorized, http.StatusNotFound, http.StatusUnprocessableEntity,
 		http.StatusTooManyRequests, http.StatusServiceUnavailable}
 	// accountErrors: routes that take account-id, and platform-admin routes.
 	accountErrors = []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound,
@@ -287,21 +275,4 @@ func Describe() huma.API {
 	s.api = humachi.New(s.router, Config())
 	s.register()
 	return s.api
-}
-
-// HealthWarningJSON is one condition /readyz reports to platform admins.
-type HealthWarningJSON struct {
-	Name    string `json:"name" doc:"What it concerns, e.g. auth"`
-	Message string `json:"message"`
-}
-
-// warnings gathers the conditions /readyz tells platform admins.
-func (s *Server) warnings() []HealthWarningJSON {
-	var out []HealthWarningJSON
-	for _, w := range s.opts.Warnings {
-		if msg := w.Check(); msg != "" {
-			out = append(out, HealthWarningJSON{Name: w.Name, Message: msg})
-		}
-	}
-	return out
 }

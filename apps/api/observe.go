@@ -145,6 +145,9 @@ func (s *Server) logAccess(ctx context.Context, r *http.Request, rec *recorder, 
 func route(r *http.Request) string {
 	if rc := chi.RouteContext(r.Context()); rc != nil {
 		if p := rc.RoutePattern(); p != "" {
+			if path, ok := routePatterns[p]; ok {
+				return path
+			}
 			return p
 		}
 	}

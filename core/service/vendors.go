@@ -30,14 +30,20 @@ func findVendor(ctx context.Context, tx ports.Tx, idOrName string) (vendor.Vendo
 		v   vendor.Vendor
 		err error
 	)
-	if id, perr := uuid.Parse(strings.TrimSpace(idOrName)); perr == nil {
+	id, perr := uuid.Parse(strings.TrimSpace(idOrName))
+	if perr == nil {
 		v, err = tx.Vendors().Get(ctx, id)
-	} else {
+	}
+	// A reference is a vendor's id, else its name: a vendor named like a
+	// UUID (that is no vendor's id) is reachable by its name too.
+	if perr != nil || errors.Is(err, core.ErrNotFound) {
 		n, nerr := vendor.ParseName(idOrName)
-		if nerr != nil {
+		if nerr != nil && perr != nil {
 			return v, core.Invalid("id_or_name", "must be a vendor UUID or name")
 		}
-		v, err = tx.Vendors().GetByName(ctx, n)
+		if nerr == nil {
+			v, err = tx.Vendors().GetByName(ctx, n)
+		}
 	}
 	if errors.Is(err, core.ErrNotFound) {
 		return v, core.NotFound("vendor %q is not in the directory", idOrName)
@@ -176,10 +182,10 @@ func (s *Service) readViews(ctx context.Context, refs map[string]uuid.UUID) erro
 }
 
 // names reports whether ref still finds v as findVendor would: by its id,
-// or by its canonical name.
+// or by its canonical name (also when the name looks like a UUID).
 func names(ref string, v vendor.Vendor) bool {
-	if id, err := uuid.Parse(strings.TrimSpace(ref)); err == nil {
-		return id == v.ID
+	if id, err := uuid.Parse(strings.TrimSpace(ref)); err == nil && id == v.ID {
+		return true
 	}
 	n, err := vendor.ParseName(ref)
 	return err == nil && n.Key() == v.Name.Key()
