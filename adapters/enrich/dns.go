@@ -167,8 +167,8 @@ func (d *DNS) exchange(ctx context.Context, m *dns.Msg, server string) (*dns.Msg
 		return nil, err
 	}
 	r, _, err := c.ExchangeWithConnContext(ctx, m, co.Conn)
-	if err == nil && (len(r.Question) != 1 || !strings.EqualFold(r.Question[0].Name, m.Question[0].Name) || r.Question[0].Qtype != m.Question[0].Qtype) {
-		err = fmt.Errorf("the answer is to another question")
+	if err == nil && len(r.Question) > 0 && (!strings.EqualFold(r.Question[0].Name, m.Question[0].Name) || r.Question[0].Qtype != m.Question[0].Qtype) {
+		err = errors.New("the answer is to another question")
 	}
 	d.release(server, co, err == nil)
 	if err == nil && r.Truncated {

@@ -365,7 +365,10 @@ func (r *scanRun) handshake(ctx context.Context, maxVersion uint16) (*tls.Connec
 
 // certificate checks the certificate the host presented on 443: its dates,
 // its chain (against RootCAs, at a time it was valid, so an expired
-// certificate is not also reported untrusted) and its names.
+// certificate is not also reported untrusted; a chain that fails for an
+// unknown authority is tried again with the issuer its AIA names, and is
+// then incomplete rather than untrusted), its names, its key and its
+// signature algorithm.
 func (r *scanRun) certificate(ctx context.Context, st *tls.ConnectionState, source string) {
 	if len(st.PeerCertificates) == 0 {
 		r.notChecked("tls_certificate", "the server sent no certificate", source)
