@@ -33,6 +33,8 @@ type AssessmentJSON struct {
 	Tier                         Tier           `json:"tier"`
 	ConditionDueAt               *time.Time     `json:"condition_due_at" doc:"When the condition of a conditional approval must be met; null when unset"`
 	LastReviewedAt               *time.Time     `json:"last_reviewed_at" doc:"When the status last became approved, conditional approval or rejected; null: never"`
+	NextReviewAt                 *time.Time     `json:"next_review_at" doc:"last_reviewed_at plus the tier's cadence (for a conditional approval, condition_due_at if earlier); null: never reviewed"`
+	ReviewState                  ReviewState    `json:"review_state"`
 	CreatedAt                    time.Time      `json:"created_at"`
 	CreatedBy                    string         `json:"created_by"`
 	UpdatedAt                    time.Time      `json:"updated_at"`
@@ -78,6 +80,7 @@ func assessmentJSON(a review.Assessment) AssessmentJSON {
 		DataCollected: nonNil(a.DataCollected), ComplianceComment: a.ComplianceComment, ComplianceContact: a.ComplianceContact,
 		SubmissionDate: optional(a.SubmissionDate), ApprovalDate: optional(a.ApprovalDate),
 		Tier: Tier(a.Tier), ConditionDueAt: optionalTime(a.ConditionDueAt), LastReviewedAt: optionalTime(a.LastReviewedAt),
+		NextReviewAt: optionalTime(a.Due.NextReviewAt), ReviewState: ReviewState(a.Due.State),
 		CreatedAt: a.CreatedAt, CreatedBy: a.CreatedBy, UpdatedAt: a.UpdatedAt, UpdatedBy: a.UpdatedBy}
 }
 
@@ -105,6 +108,8 @@ type assessmentsGetIn struct {
 	VendorID        string `query:"vendor-id" doc:"Only this vendor"`
 	VendorProfileID string `query:"vendor-profile-id" doc:"Only the vendor with this profile"`
 	AssessmentID    string `query:"assessment-id" doc:"Only this assessment"`
+	ReviewState     string `query:"review-state" doc:"Only assessments in this review state: never_reviewed, current, due_soon or overdue (several: comma-separated)"`
+	Sort            string `query:"sort" enum:"-updated_at,next_review_at,-next_review_at" doc:"Order: newest update first (default), or by next_review_at (never reviewed last)"`
 }
 
 type assessmentsOut struct {
@@ -182,11 +187,13 @@ type auditLogOut struct {
 
 func (s *Server) registerAssessments() {
 	tags := []string{"Assessments"}
+	s.registerReviews()
 	huma.Register(s.api, huma.Operation{OperationID: "list-assessments", Method: http.MethodGet, Path: "/vendor-assessments", Tags: tags,
 		Summary: "The assessments of a list (viewer or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *assessmentsGetIn) (*assessmentsOut, error) {
 			as, err := s.svc.Assessments(ctx, actor(ctx), in.AccountID, in.ref(),
-				service.AssessmentQuery{VendorID: in.VendorID, VendorProfileID: in.VendorProfileID, AssessmentID: in.AssessmentID})
+				service.AssessmentQuery{VendorID: in.VendorID, VendorProfileID: in.VendorProfileID, AssessmentID: in.AssessmentID,
+					ReviewStates: []string{in.ReviewState}, Sort: in.Sort})
 			if err != nil {
 				return nil, problem(ctx, err)
 			}

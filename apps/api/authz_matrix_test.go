@@ -182,6 +182,15 @@ func matrixRows() map[string]matrixRow {
 				body: map[string]any{"users": []string{email}}}
 		}},
 
+		// The review lifecycle.
+		"get-review-policy": {policy: viewerUp, otherStatus: 403, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+			return request{method: "GET", path: q("/review-policy", "account-id", pick(other, home.id, foreign.id))}
+		}},
+		"put-review-policy": {policy: managerUp, otherStatus: 403, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+			return request{method: "PUT", path: q("/review-policy", "account-id", pick(other, home.id, foreign.id)),
+				body: map[string]any{"overdue_repeat_weekly": true}}
+		}},
+
 		// Vendor lists.
 		"get-vendor-lists": {policy: viewerUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
 			acct, list := listsOf(home, foreign, other)

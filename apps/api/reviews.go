@@ -1,10 +1,13 @@
 package api
 
 import (
+	"context"
+	"net/http"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/core/service"
 )
 
 // Tier is how critical a vendor is to an organization; "" is not tiered.
@@ -21,4 +24,97 @@ func optionalTime(t time.Time) *time.Time {
 		return nil
 	}
 	return &t
+}
+
+// ReviewState is where an assessment stands in its review cycle.
+type ReviewState string
+
+// Schema is the ReviewState component.
+func (ReviewState) Schema(r huma.Registry) *huma.Schema {
+	return enum(r, "ReviewState", "never_reviewed until the status first becomes approved, conditional approval or rejected; "+
+		"due_soon from the first reminder offset before next_review_at through that day; overdue after it", review.StateValues())
+}
+
+// CadenceJSON is the review cadence in months per tier.
+type CadenceJSON struct {
+	Critical  int `json:"critical"`
+	High      int `json:"high"`
+	Medium    int `json:"medium"`
+	Low       int `json:"low"`
+	NotTiered int `json:"not_tiered"`
+}
+
+// ReviewPolicyJSON is an account's review policy.
+type ReviewPolicyJSON struct {
+	AccountID           string      `json:"account_id" format:"uuid"`
+	CadenceMonths       CadenceJSON `json:"cadence_months" doc:"Months from one review of a vendor to the next, per tier"`
+	ReminderOffsetsDays []int       `json:"reminder_offsets_days" doc:"Reminders are sent this many days before the due date (largest first), and on the due date"`
+	OverdueRepeatWeekly bool        `json:"overdue_repeat_weekly" doc:"Whether an overdue review is reminded of every week"`
+	IsDefault           bool        `json:"is_default" doc:"True while the account has never saved a policy"`
+	UpdatedAt           *time.Time  `json:"updated_at" doc:"null for the default policy"`
+	UpdatedBy           string      `json:"updated_by"`
+}
+
+func reviewPolicyJSON(v service.PolicyView) ReviewPolicyJSON {
+	c := v.Cadence
+	return ReviewPolicyJSON{AccountID: v.AccountID.String(),
+		CadenceMonths:       CadenceJSON{Critical: c.Critical, High: c.High, Medium: c.Medium, Low: c.Low, NotTiered: c.NotTiered},
+		ReminderOffsetsDays: nonNil(v.ReminderOffsets), OverdueRepeatWeekly: v.RepeatOverdue, IsDefault: v.Default,
+		UpdatedAt: optionalTime(v.UpdatedAt), UpdatedBy: v.UpdatedBy}
+}
+
+type cadenceBody struct {
+	Critical  *int `json:"critical,omitempty"`
+	High      *int `json:"high,omitempty"`
+	Medium    *int `json:"medium,omitempty"`
+	Low       *int `json:"low,omitempty"`
+	NotTiered *int `json:"not_tiered,omitempty"`
+}
+
+type reviewPolicyBody struct {
+	CadenceMonths       *cadenceBody `json:"cadence_months,omitempty" doc:"Months per tier, 1 to 120; an omitted tier keeps its value"`
+	ReminderOffsetsDays []int        `json:"reminder_offsets_days,omitempty" maxItems:"10" doc:"Days before the due date, 1 to 365 each; [] sends none before the due date; omitted keeps them"`
+	OverdueRepeatWeekly *bool        `json:"overdue_repeat_weekly,omitempty"`
+}
+
+type reviewPolicyIn struct {
+	AccountParam
+}
+
+type reviewPolicyPutIn struct {
+	AccountParam
+	Body reviewPolicyBody
+}
+
+type reviewPolicyOut struct {
+	Body ReviewPolicyJSON
+}
+
+func (s *Server) registerReviews() {
+	tags := []string{"Reviews"}
+	huma.Register(s.api, huma.Operation{OperationID: "get-review-policy", Method: http.MethodGet, Path: "/review-policy", Tags: tags,
+		Summary:  "The account's review policy: cadence per tier, reminder offsets, weekly overdue reminders (viewer or above)",
+		Security: secured, Errors: accountErrors},
+		func(ctx context.Context, in *reviewPolicyIn) (*reviewPolicyOut, error) {
+			v, err := s.svc.ReviewPolicy(ctx, actor(ctx), in.AccountID)
+			if err != nil {
+				return nil, problem(ctx, err)
+			}
+			return &reviewPolicyOut{Body: reviewPolicyJSON(v)}, nil
+		})
+	huma.Register(s.api, huma.Operation{OperationID: "put-review-policy", Method: http.MethodPut, Path: "/review-policy", Tags: tags,
+		Summary:  "Change the account's review policy (admin or owner); omitted values keep theirs, and every due date moves with it",
+		Security: secured, Errors: accountErrors},
+		func(ctx context.Context, in *reviewPolicyPutIn) (*reviewPolicyOut, error) {
+			b := in.Body
+			pin := review.PolicyInput{ReminderOffsets: b.ReminderOffsetsDays, RepeatOverdue: b.OverdueRepeatWeekly}
+			if c := b.CadenceMonths; c != nil {
+				pin.Critical, pin.High, pin.Medium, pin.Low, pin.NotTiered = c.Critical, c.High, c.Medium, c.Low, c.NotTiered
+			}
+			v, err := s.svc.PutReviewPolicy(ctx, actor(ctx), in.AccountID, pin)
+			if err != nil {
+				return nil, problem(ctx, err)
+			}
+			return &reviewPolicyOut{Body: reviewPolicyJSON(v)}, nil
+		})
 }

@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/vetted-dev/vetted/apps/api/apitest"
@@ -69,4 +70,154 @@ func containsLocation(t *testing.T, r *apitest.Resp, loc string) bool {
 		}
 	}
 	return false
+}
+
+// TestReviewPolicy: the default policy, a partial change by the owner, a
+// refused change that names the field and changes nothing, and due dates
+// that move with the policy.
+func TestReviewPolicy(t *testing.T) {
+	t.Parallel()
+	o := newOrg(t)
+	env := o.env
+	url := "/review-policy?account-id=" + o.acct
+	def := apitest.Must(t, env.Do(t, "GET", url, o.owner, nil), 200).Map(t)
+	c := def["cadence_months"].(map[string]any)
+	if c["critical"] != 6.0 || c["high"] != 12.0 || c["medium"] != 24.0 || c["low"] != 36.0 || c["not_tiered"] != 12.0 ||
+		def["overdue_repeat_weekly"] != true || def["is_default"] != true || def["updated_at"] != nil {
+		t.Fatalf("default policy = %v", def)
+	}
+	if offs := def["reminder_offsets_days"].([]any); len(offs) != 2 || offs[0] != 30.0 || offs[1] != 7.0 {
+		t.Fatalf("default offsets = %v", offs)
+	}
+	// Approved today, critical: due in six months.
+	asm := apitest.Must(t, env.Do(t, "POST", o.assessmentsURL(), o.owner,
+		map[string]any{"vendor_name": "Slack", "tier": "critical", "compliance_approval_status": "approved"}), 201).Map(t)
+	if asm["next_review_at"] != "2027-05-22T09:00:00Z" || asm["review_state"] != "current" {
+		t.Fatalf("approved critical = %v %v", asm["next_review_at"], asm["review_state"])
+	}
+	for _, bad := range []struct {
+		body map[string]any
+		loc  string
+	}{
+		{map[string]any{"cadence_months": map[string]any{"high": -1}}, "body.cadence_months.high"},
+		{map[string]any{"cadence_months": map[string]any{"low": 5000}}, "body.cadence_months.low"},
+		{map[string]any{"reminder_offsets_days": []int{30, -7}}, "body.reminder_offsets_days"},
+		{map[string]any{"reminder_offsets_days": []int{100000}}, "body.reminder_offsets_days"},
+	} {
+		r := apitest.Must(t, env.Do(t, "PUT", url, o.owner, bad.body), 422)
+		if !containsLocation(t, r, bad.loc) {
+			t.Fatalf("%v: 422 without %s: %s", bad.body, bad.loc, r.String())
+		}
+	}
+	if again := apitest.Must(t, env.Do(t, "GET", url, o.owner, nil), 200).Map(t); again["is_default"] != true {
+		t.Fatalf("a refused change was stored: %v", again)
+	}
+	put := apitest.Must(t, env.Do(t, "PUT", url, o.owner, map[string]any{"cadence_months": map[string]any{"critical": 1},
+		"reminder_offsets_days": []int{7, 45}}), 200).Map(t)
+	c = put["cadence_months"].(map[string]any)
+	if c["critical"] != 1.0 || c["high"] != 12.0 || put["is_default"] != false || put["updated_by"] != "owner@acme.test" ||
+		put["overdue_repeat_weekly"] != true {
+		t.Fatalf("changed policy = %v", put)
+	}
+	if offs := put["reminder_offsets_days"].([]any); len(offs) != 2 || offs[0] != 45.0 {
+		t.Fatalf("offsets = %v, want largest first", offs)
+	}
+	// The due date moved with the policy: one month, so due soon (45 days).
+	got := assessmentsOf(t, o, "&assessment-id="+asm["id"].(string))[0]
+	if got["next_review_at"] != "2026-12-22T09:00:00Z" || got["review_state"] != "due_soon" {
+		t.Fatalf("after the policy change = %v %v", got["next_review_at"], got["review_state"])
+	}
+}
+
+// TestAssessmentReviewStates: every answer carries the due date and state;
+// review-state filters, sort orders by next_review_at, and unknown values
+// are 422 naming the parameter.
+func TestAssessmentReviewStates(t *testing.T) {
+	t.Parallel()
+	o := newOrg(t)
+	env := o.env
+	env.SaveVendors(t, o.owner, o.acct, "Asana", "Box")
+	save := func(name string, body map[string]any) map[string]any {
+		body["vendor_name"] = name
+		r := env.Do(t, "PUT", o.assessmentsURL(), o.owner, body)
+		if r.Status != 200 && r.Status != 201 {
+			t.Fatalf("save %s: %d %s", name, r.Status, r.String())
+		}
+		return r.Map(t)
+	}
+	// Slack: approved long ago (critical) -> overdue; Zoom: conditional
+	// approval whose condition is due in a week -> due soon; Asana:
+	// approved today (low) -> current; Box: never reviewed.
+	save("Slack", map[string]any{"tier": "critical", "compliance_approval_status": "approved"})
+	env.Clock.Advance(200 * 24 * 3600e9) // 2027-06-10
+	save("Zoom", map[string]any{"tier": "low", "compliance_approval_status": "conditional approval",
+		"conditional_approval_condition": "SOC 2", "condition_due_at": "2027-06-17"})
+	save("Asana", map[string]any{"tier": "low", "compliance_approval_status": "rejected"})
+	box := save("Box", map[string]any{"use_case": "files"})
+	if box["review_state"] != "never_reviewed" || box["next_review_at"] != nil {
+		t.Fatalf("Box = %v", box)
+	}
+	names := func(extra string) []string {
+		var out []string
+		for _, a := range assessmentsOf(t, o, extra) {
+			out = append(out, a["vendor_name"].(string)+":"+a["review_state"].(string))
+		}
+		return out
+	}
+	for _, c := range []struct {
+		extra string
+		want  string
+	}{
+		{"&review-state=overdue", "[Slack:overdue]"},
+		{"&review-state=due_soon", "[Zoom:due_soon]"},
+		{"&review-state=current", "[Asana:current]"},
+		{"&review-state=never_reviewed", "[Box:never_reviewed]"},
+		{"&review-state=overdue,due_soon&sort=next_review_at", "[Slack:overdue Zoom:due_soon]"},
+		{"&sort=next_review_at", "[Slack:overdue Zoom:due_soon Asana:current Box:never_reviewed]"},
+		{"&sort=-next_review_at", "[Asana:current Zoom:due_soon Slack:overdue Box:never_reviewed]"},
+	} {
+		if got := fmt.Sprint(names(c.extra)); got != c.want {
+			t.Fatalf("%s: %s, want %s", c.extra, got, c.want)
+		}
+	}
+	for _, bad := range []struct{ extra, loc string }{
+		{"&review-state=late", "query.review-state"},
+		{"&sort=rating", "query.sort"},
+	} {
+		r := apitest.Must(t, env.Do(t, "GET", o.assessmentsURL()+bad.extra, o.owner, nil), 422)
+		if !containsLocation(t, r, bad.loc) {
+			t.Fatalf("%s: 422 without %s: %s", bad.extra, bad.loc, r.String())
+		}
+	}
+}
+
+// TestImportCSVTier: the tier column sets the tier (any case); a bad tier
+// refuses the batch naming its row and column.
+func TestImportCSVTier(t *testing.T) {
+	t.Parallel()
+	o := newOrg(t)
+	env := o.env
+	target := "/vendor-lists?operation=import-csv&account-id=" + o.acct + "&vendor-list-id=" + o.master
+	bad := apitest.Must(t, env.Do(t, "POST", target, o.owner, map[string]any{"csv": "vendor_name,tier\nSlack,high\nZoom,urgent\n"}), 422)
+	var p struct {
+		Errors []struct {
+			Row    int    `json:"row"`
+			Column string `json:"column"`
+		} `json:"errors"`
+	}
+	bad.JSON(t, &p)
+	if len(p.Errors) != 1 || p.Errors[0].Row != 2 || p.Errors[0].Column != "tier" {
+		t.Fatalf("bad tier: %s", bad.String())
+	}
+	if n := len(assessmentsOf(t, o, "")); n != 0 {
+		t.Fatalf("a refused batch stored %d assessments", n)
+	}
+	apitest.Must(t, env.Do(t, "POST", target, o.owner, map[string]any{"csv": "vendor_name,tier\nSlack,High\nZoom,\n"}), 200)
+	got := map[string]any{}
+	for _, a := range assessmentsOf(t, o, "") {
+		got[a["vendor_name"].(string)] = a["tier"]
+	}
+	if len(got) != 1 || got["Slack"] != "high" {
+		t.Fatalf("tiers after import = %v", got)
+	}
 }

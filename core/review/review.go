@@ -108,10 +108,13 @@ type Assessment struct {
 	// approval or rejected (zero: never). The writer sets it, in
 	// MarkReviewed, when a save changes the status to one of those.
 	LastReviewedAt time.Time
-	CreatedAt      time.Time
-	CreatedBy      string
-	UpdatedAt      time.Time
-	UpdatedBy      string
+	// Due is computed by the service from the policy in force when the
+	// assessment is answered (Schedule); stores neither keep nor return it.
+	Due       Due
+	CreatedAt time.Time
+	CreatedBy string
+	UpdatedAt time.Time
+	UpdatedBy string
 }
 
 // MaxText bounds free-text fields.

@@ -62,11 +62,20 @@ type AssessmentQuery struct {
 	VendorID        string
 	VendorProfileID string
 	AssessmentID    string
+	// ReviewStates keeps the assessments in one of these review states
+	// (each value may be a comma-separated list); none keeps all.
+	ReviewStates []string
+	// Sort is one of AssessmentSorts; empty is -updated_at.
+	Sort string
 }
 
 // Assessments returns the assessments of a list (viewer or above).
 func (s *Service) Assessments(ctx context.Context, a Actor, ref string, lr ListRef, q AssessmentQuery) ([]review.Assessment, error) {
 	f := ports.AssessmentFilter{}
+	states, sort, err := parseAssessmentView(q.ReviewStates, q.Sort)
+	if err != nil {
+		return nil, err
+	}
 	for _, x := range []struct {
 		field, raw string
 		dst        **uuid.UUID
@@ -81,16 +90,23 @@ func (s *Service) Assessments(ctx context.Context, a Actor, ref string, lr ListR
 		*x.dst = &id
 	}
 	var out []review.Assessment
-	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 		acc, l, err := s.listAccess(ctx, tx, a, ref, account.ReadRole, lr, false)
 		if err != nil {
 			return err
 		}
 		f.AccountID, f.ListID = acc.Account.ID, &l.ID
-		out, err = tx.Assessments().Find(ctx, f)
+		if out, err = tx.Assessments().Find(ctx, f); err != nil {
+			return err
+		}
+		p, _, err := policyOf(ctx, tx, acc.Account.ID)
+		schedule(out, p, s.now())
 		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return filterAssessments(out, states, sort), nil
 }
 
 // UpsertAssessment creates or updates the assessment of a vendor on a list
@@ -135,7 +151,7 @@ func (s *Service) UpsertAssessment(ctx context.Context, a Actor, ref string, lr 
 			return errors.New("upsert assessment: not stored")
 		}
 		out = after[0]
-		return nil
+		return s.scheduleOne(ctx, tx, &out)
 	})
 	return out, created, err
 }
@@ -151,6 +167,9 @@ func (s *Service) DeleteAssessment(ctx context.Context, a Actor, ref string, lr 
 			return err
 		}
 		if out, err = s.findAssessment(ctx, tx, acc.Account.ID, lr, assessmentID, sel); err != nil {
+			return err
+		}
+		if err := s.scheduleOne(ctx, tx, &out); err != nil {
 			return err
 		}
 		docs, err := tx.Documents().ListByAssessment(ctx, out.ID)
