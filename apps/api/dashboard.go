@@ -22,6 +22,8 @@ type DashboardMetricsJSON struct {
 	ActiveAssessments int `json:"activeAssessments" doc:"Assessments in progress or on hold"`
 	TotalVendors      int `json:"totalVendors" doc:"Distinct vendors on the lists in scope"`
 	FollowedVendors   int `json:"followedVendors" doc:"Of those, vendors with incident alerts on, on at least one list"`
+	ReviewsDueSoon    int `json:"reviewsDueSoon" doc:"Assessments whose review is due soon (review_state due_soon)"`
+	ReviewsOverdue    int `json:"reviewsOverdue" doc:"Assessments whose review is overdue (review_state overdue)"`
 }
 
 // IncidentFeedJSON is an incident as the dashboard's incident feed shows it.
@@ -100,7 +102,7 @@ func (s *Server) registerDashboard() {
 				return nil, problem(ctx, err)
 			}
 			return &dashboardOut{Body: DashboardMetricsJSON{ActiveAssessments: m.ActiveAssessments, TotalVendors: m.TotalVendors,
-				FollowedVendors: m.FollowedVendors}}, nil
+				FollowedVendors: m.FollowedVendors, ReviewsDueSoon: m.DueSoon, ReviewsOverdue: m.Overdue}}, nil
 		})
 	huma.Register(s.api, huma.Operation{OperationID: "get-recent-incidents", Method: http.MethodGet, Path: "/metrics/recent-incidents", Tags: tags,
 		Summary: "The newest incidents of the vendors the account follows, newest first (member or above)", Security: secured, Errors: accountErrors},

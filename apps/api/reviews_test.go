@@ -180,6 +180,10 @@ func TestAssessmentReviewStates(t *testing.T) {
 			t.Fatalf("%s: %s, want %s", c.extra, got, c.want)
 		}
 	}
+	dash := apitest.Must(t, env.Do(t, "GET", "/metrics/dashboard?account-id="+o.acct, o.owner, nil), 200).Map(t)
+	if dash["reviewsDueSoon"] != 1.0 || dash["reviewsOverdue"] != 1.0 {
+		t.Fatalf("dashboard = %v, want 1 due soon and 1 overdue", dash)
+	}
 	for _, bad := range []struct{ extra, loc string }{
 		{"&review-state=late", "query.review-state"},
 		{"&sort=rating", "query.sort"},

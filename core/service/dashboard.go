@@ -26,6 +26,8 @@ type Metrics struct {
 	FollowedVendors int
 	// ActiveAssessments counts the assessments under way (review.Status.Active).
 	ActiveAssessments int
+	// DueSoon and Overdue count the assessments in those review states.
+	DueSoon, Overdue int
 }
 
 // IncidentView is an incident with what a dashboard shows beside it.
@@ -120,7 +122,8 @@ func (s *Service) DashboardMetrics(ctx context.Context, a Actor, ref string, lr 
 			return err
 		}
 		m = Metrics{TotalVendors: c.Vendors, FollowedVendors: c.Followed, ActiveAssessments: c.Assessments}
-		return nil
+		m.DueSoon, m.Overdue, err = s.reviewCounts(ctx, tx, scope)
+		return err
 	})
 	return m, err
 }

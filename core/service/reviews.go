@@ -149,3 +149,26 @@ func parseAssessmentView(rawStates []string, sort string) ([]review.State, strin
 	}
 	return states, sort, errs.Err()
 }
+
+// reviewCounts counts the assessments of the lists in scope that are due
+// soon and overdue under the account's policy.
+func (s *Service) reviewCounts(ctx context.Context, tx ports.Tx, scope ports.ListScope) (dueSoon, overdue int, err error) {
+	as, err := tx.Assessments().Find(ctx, ports.AssessmentFilter{AccountID: scope.AccountID, ListID: scope.ListID})
+	if err != nil {
+		return 0, 0, err
+	}
+	p, _, err := policyOf(ctx, tx, scope.AccountID)
+	if err != nil {
+		return 0, 0, err
+	}
+	schedule(as, p, s.now())
+	for _, a := range as {
+		switch a.Due.State {
+		case review.DueSoon:
+			dueSoon++
+		case review.Overdue:
+			overdue++
+		}
+	}
+	return dueSoon, overdue, nil
+}
