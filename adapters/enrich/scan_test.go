@@ -470,8 +470,10 @@ func TestScanConcurrencyIsBounded(t *testing.T) {
 			t.Error("a scan recorded nothing")
 		}
 	}
-	if p := w.Peak(); p > 2 {
-		t.Fatalf("peak %d requests at once, want at most 2", p)
+	// A running scan makes at most five requests at once (security.txt
+	// beside the four exposed-file probes), so two make at most ten.
+	if p := w.Peak(); p > 2*5 {
+		t.Fatalf("peak %d requests at once, want at most 10 (two scans)", p)
 	}
 }
 
