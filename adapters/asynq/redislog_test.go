@@ -1,0 +1,69 @@
+package asynqadapter_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"
+)
+
+// lockedBuffer is a log sink that go-redis's goroutines may write to while
+// the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestRedisNoticesAreJSON makes go-redis log (a dial to a closed port
+// fails) with its logger set to a JSON slog logger: every line of the log
+// is a JSON record, and the notice is among them.
+func TestRedisNoticesAreJSON(t *testing.T) {
+	var logs lockedBuffer
+	asynqadapter.SetRedisLogger(slog.New(slog.NewJSONHandler(&logs, nil)))
+	t.Cleanup(func() { asynqadapter.SetRedisLogger(slog.Default()) })
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	_ = ln.Close() // nothing listens there now
+	rdb := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, DialerRetries: 1})
+	defer rdb.Close()
+	if err := rdb.Ping(context.Background()).Err(); err == nil {
+		t.Fatal("ping of a closed port succeeded")
+	}
+
+	var found bool
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("a log line is not JSON: %q", line)
+		}
+		if rec["component"] == "go-redis" && strings.Contains(rec["msg"].(string), "failed to dial") {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("go-redis's dial failure is not in the log:\n%s", logs.String())
+	}
+}
