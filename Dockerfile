@@ -1,8 +1,14 @@
 # syntax=docker/dockerfile:1
 # Vetted: one static binary (serve, worker, migrate, ...) on distroless, as non-root.
 #
-#   docker build -t vetted --build-arg VERSION=$(git describe --always) --build-arg COMMIT=$(git rev-parse HEAD) .
-#   docker run --rm -p 8080:8080 -e VETTED_HTTP_ADDR=:8080 vetted serve
+#   make docker      # tags ghcr.io/vetted-dev/vetted:$(VERSION) and ghcr.io/vetted-dev/vetted:local
+#   docker run --rm -p 8080:8080 -e VETTED_AUTH_DEV_SECRET=$(openssl rand -hex 32) ghcr.io/vetted-dev/vetted:local serve
+#
+# The image listens on :8080, which is not loopback: dev tokens there need
+# their secret given (VETTED_AUTH_DEV_SECRET), or real sign-in
+# (VETTED_AUTH_JWKS_URL). serve prints an admin token; data lives in
+# /tmp/vetted (SQLite) and goes with the container. apps/cmd/vetted's tests
+# start the example above.
 
 FROM golang:1.26-bookworm AS build
 WORKDIR /src

@@ -3,15 +3,18 @@ MODULES := . ./adapters ./apps ./examples
 GO ?= go
 TESTFLAGS ?= -race -count=1
 
-.PHONY: run test test-short lint openapi openapi-check openapi-clients fuzz bench migrate tidy build worker deploy-check docker
+.PHONY: run test test-short lint openapi openapi-check openapi-clients fuzz bench migrate tidy build worker deploy-check docker image-name
 
-## run: start the API on the embedded default (SQLite in .data/, in-process jobs)
-run:
-	$(GO) run ./apps/cmd/vetted serve
+## run: build bin/vetted and start the API on the embedded default (SQLite in
+## .data/, in-process jobs). The binary replaces the shell (exec), so the
+## server is make's own child: stopping make, or the server by its PID, stops
+## it (no `go run` parent left behind). Needs Go only (the console is prebuilt).
+run: build
+	exec ./bin/vetted serve
 
-## worker: start the asynq worker (needs VETTED_REDIS_URL)
-worker:
-	$(GO) run ./apps/cmd/vetted worker
+## worker: build bin/vetted and start the asynq worker (needs VETTED_REDIS_URL)
+worker: build
+	exec ./bin/vetted worker
 
 ## build: bin/vetted, stamped with the git version and commit (vetted version)
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -19,9 +22,17 @@ COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
 build:
 	mkdir -p bin && $(GO) build -ldflags "-X main.version=$(VERSION) -X main.commit=$(COMMIT)" -o bin/vetted ./apps/cmd/vetted
 
-## docker: the container image (distroless, non-root)
+## docker: the container image (distroless, non-root), tagged $(IMAGE):$(VERSION)
+## and $(IMAGE):local. deploy/k8s names $(IMAGE) (set the release's tag with
+## kustomize: cd deploy/k8s && kustomize edit set image $(IMAGE)=$(IMAGE):<version>);
+## deploy/compose.yaml runs $(IMAGE):local. deploy/k8s/validate.sh checks they agree.
+IMAGE ?= ghcr.io/vetted-dev/vetted
 docker:
-	docker build -t vetted:local --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) .
+	docker build -t $(IMAGE):$(VERSION) -t $(IMAGE):local --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) .
+
+## image-name: print the image repository that make docker tags (for scripts)
+image-name:
+	@echo $(IMAGE)
 
 ## deploy-check: validate deploy/k8s offline (kubeconform) and the compose file when Docker has compose
 deploy-check:

@@ -8,6 +8,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"io"
 	"log/slog"
@@ -42,6 +43,13 @@ type Options struct {
 	BlobsPath string
 	// Ready reports dependencies for /readyz besides the store (e.g. Redis).
 	Ready []func(context.Context) error
+	// Checks are further /readyz checks, each named in the answer (the
+	// store's schema version, on PostgreSQL).
+	Checks []ReadyCheck
+	// BodyReadTimeout bounds the reading of one request body (0:
+	// DefaultBodyReadTimeout) in place of huma's 5 s, which refused a slow
+	// client's import that the route's size limit allows.
+	BodyReadTimeout time.Duration
 	// RateLimit is requests per second per caller (0 = 100, negative = no
 	// limit); Burst is how many may come at once (0 = twice RateLimit).
 	RateLimit float64
@@ -55,6 +63,15 @@ type Options struct {
 	// Metrics, when set, records request durations by route and status.
 	Metrics *obs.Metrics
 }
+
+// ReadyCheck is one named check of /readyz.
+type ReadyCheck struct {
+	Name  string
+	Check func(context.Context) error
+}
+
+// DefaultBodyReadTimeout is Options.BodyReadTimeout when zero.
+const DefaultBodyReadTimeout = 60 * time.Second
 
 // Server is the HTTP app.
 type Server struct {
@@ -89,6 +106,14 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 	}
 	r.Use(s.observe) // before any route: chi refuses middleware after
 	s.api = huma.NewAPI(Config(), newRouteAdapter(r))
+	bodyTimeout := cmp.Or(opts.BodyReadTimeout, DefaultBodyReadTimeout)
+	// Register gives every operation with a body huma's 5 s before it adds
+	// it here, and reads the field again on each request.
+	s.api.OpenAPI().OnAddOperation = append(s.api.OpenAPI().OnAddOperation, func(_ *huma.OpenAPI, op *huma.Operation) {
+		if op.BodyReadTimeout > 0 {
+			op.BodyReadTimeout = bodyTimeout
+		}
+	})
 	s.api.UseMiddleware(withOperation, s.authenticate)
 	s.register()
 	if opts.Blobs != nil {
@@ -250,6 +275,9 @@ func (s *Server) registerHealth() {
 					name = "dependency-" + strconv.Itoa(i)
 				}
 				check(name, f(ctx))
+			}
+			for _, c := range s.opts.Checks {
+				check(c.Name, c.Check(ctx))
 			}
 			if len(down) > 0 {
 				return nil, huma.ErrorWithHeaders(huma.NewError(http.StatusServiceUnavailable, dependencyDown, down...),

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"time"
 
@@ -49,6 +50,10 @@ type App struct {
 	Mailbox *mailbox.Mailbox
 	// Dev mints dev tokens (nil when tokens come from a JWKS provider).
 	Dev *auth.Dev
+	// EphemeralDevSecret is the dev secret when it lives in this process
+	// only (the memory store, with no VETTED_AUTH_DEV_SECRET): serve prints
+	// it so that vetted token can mint tokens for others.
+	EphemeralDevSecret string
 	// Metrics are the process's Prometheus collectors, served on the
 	// admin listener (VETTED_ADMIN_ADDR).
 	Metrics *obs.Metrics
@@ -57,10 +62,18 @@ type App struct {
 	closers []func(context.Context) error
 	// warnings are what /readyz tells platform admins (a stale key set).
 	warnings []api.ReadyWarning
+	// ready are /readyz's checks besides the store's ping, by name.
+	ready []api.ReadyCheck
 }
 
 // Build wires the adapters chosen by cfg (or given in ov) into the core.
 func Build(ctx context.Context, cfg Config, ov Overrides) (*App, error) {
+	return build(ctx, cfg, ov, true)
+}
+
+// build is Build; withAPI false (the worker) builds neither the HTTP app
+// nor its token verifier, so the worker needs no sign-in settings.
+func build(ctx context.Context, cfg Config, ov Overrides, withAPI bool) (*App, error) {
 	a := &App{Config: cfg, log: ov.Logger, Metrics: obs.NewMetrics()}
 	if a.log == nil {
 		a.log = slog.Default()
@@ -112,10 +125,6 @@ func Build(ctx context.Context, cfg Config, ov Overrides) (*App, error) {
 			return nil, err
 		}
 	}
-	verifier, err := a.openVerifier(ctx, cfg, clock)
-	if err != nil {
-		return nil, err
-	}
 	var rl *relay.Relay
 	a.Service, err = service.New(service.Deps{Store: a.Store, Clock: clock, IDs: ports.UUIDv7{}, Blobs: blobs, Mailer: mailer,
 		Enricher: enricher, Incidents: incidents, Signer: signer, PublicURL: cfg.PublicURL, Logger: a.log,
@@ -136,12 +145,21 @@ func Build(ctx context.Context, cfg Config, ov Overrides) (*App, error) {
 	}
 	a.Relay = rl
 	a.Metrics.WatchOutbox(a.Store, clock)
+	if !withAPI {
+		ok = true
+		return a, nil
+	}
+	verifier, err := a.openVerifier(ctx, cfg, clock)
+	if err != nil {
+		return nil, err
+	}
 	opts := api.Options{Verifier: verifier, Blobs: blobHandler, BlobsPath: localblob.MountPath, RateLimit: cfg.RateLimit,
-		Burst: cfg.RateBurst, CORSOrigins: cfg.CORSOrigins, Logger: a.log, Metrics: a.Metrics}
+		Burst: cfg.RateBurst, CORSOrigins: cfg.CORSOrigins, Logger: a.log, Metrics: a.Metrics, BodyReadTimeout: cfg.HTTPBodyTimeout}
 	if ready != nil {
 		opts.Ready = append(opts.Ready, ready)
 	}
 	opts.Warnings = a.warnings
+	opts.Checks = a.ready
 	if a.Server, err = api.New(a.Service, opts); err != nil {
 		return nil, err
 	}
@@ -180,7 +198,18 @@ func (a *App) openBlobs(ctx context.Context, cfg Config, signer *signing.Signer,
 		b, err := openS3(ctx, cfg)
 		return b, nil, err
 	}
-	ls, err := localblob.New(filepath.Join(cfg.DataDir, "blobs"), cfg.PublicURL, signer, clock)
+	dir := filepath.Join(cfg.DataDir, blobsDir)
+	if store, _ := cfg.store(); store == StoreMemory {
+		// The memory store writes nothing to the data directory: its blobs
+		// live in a private temporary directory, removed on Close.
+		tmp, err := os.MkdirTemp("", "vetted-blobs-")
+		if err != nil {
+			return nil, nil, fmt.Errorf("blob directory: %w", err)
+		}
+		a.onClose(func(context.Context) error { return os.RemoveAll(tmp) })
+		dir = tmp
+	}
+	ls, err := localblob.New(dir, cfg.PublicURL, signer, clock)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -212,6 +241,9 @@ func (a *App) openVerifier(ctx context.Context, cfg Config, clock ports.Clock) (
 	a.log.Warn("dev tokens are on: whoever holds the secret can sign in as anyone; set VETTED_AUTH_JWKS_URL for real sign-in",
 		"secret", source)
 	a.Dev = dev
+	if cfg.AuthDevSecret == "" && cfg.Store == StoreMemory {
+		a.EphemeralDevSecret = secret
+	}
 	return dev, nil
 }
 
@@ -244,8 +276,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		return err
 	}
 	defer stopAdmin()
-	srv := &http.Server{Handler: a.Server.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 60 * time.Second,
-		WriteTimeout: 60 * time.Second, IdleTimeout: 2 * time.Minute, ErrorLog: slog.NewLogLogger(a.log.Handler(), slog.LevelWarn)}
+	srv := a.httpServer()
 	relayCtx, stopRelay := context.WithCancel(ctx)
 	defer stopRelay()
 	relayDone := make(chan error, 1)
@@ -265,6 +296,19 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	stopRelay()
 	<-relayDone
 	return err
+}
+
+// httpServer is the API's server. Its read and write deadlines leave a
+// request body VETTED_HTTP_BODY_TIMEOUT to arrive (huma's operations and
+// the blob upload handler alike), and the answer a minute more.
+func (a *App) httpServer() *http.Server {
+	const header, answer = 10 * time.Second, 60 * time.Second
+	body := a.Config.HTTPBodyTimeout
+	if body <= 0 {
+		body = DefaultHTTPBodyTimeout
+	}
+	return &http.Server{Handler: a.Server.Handler(), ReadHeaderTimeout: header, ReadTimeout: header + body,
+		WriteTimeout: header + body + answer, IdleTimeout: 2 * time.Minute, ErrorLog: slog.NewLogLogger(a.log.Handler(), slog.LevelWarn)}
 }
 
 // serveAdmin starts the admin listener (/metrics, /debug/pprof) when

@@ -8,13 +8,18 @@ package app
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/vetted-dev/vetted/adapters/auth"
 )
 
 // Config is every setting, read from the environment by FromEnv.
@@ -76,6 +81,11 @@ type Config struct {
 	// (VETTED_CORS_ORIGINS, comma-separated; "*" for any; empty for none).
 	CORSOrigins []string
 
+	// HTTPBodyTimeout bounds the reading of one request body
+	// (VETTED_HTTP_BODY_TIMEOUT, 60 s): a slow client may take that long to
+	// send an import or an upload.
+	HTTPBodyTimeout time.Duration
+
 	// RateLimit is requests per second per caller (VETTED_RATE_LIMIT, 100;
 	// negative: off) and RateBurst how many may come at once
 	// (VETTED_RATE_BURST, 200).
@@ -130,6 +140,7 @@ func FromLookup(lookup func(string) (string, bool)) (Config, error) {
 		PollInterval:      e.duration("VETTED_POLL_INTERVAL", 15*time.Minute),
 		ReenrichInterval:  e.duration("VETTED_REENRICH_INTERVAL", 24*time.Hour),
 		CORSOrigins:       e.origins("VETTED_CORS_ORIGINS"),
+		HTTPBodyTimeout:   e.positiveDuration("VETTED_HTTP_BODY_TIMEOUT", DefaultHTTPBodyTimeout),
 		ScanResolver:      e.addr("VETTED_SCAN_RESOLVER", ""),
 		ScanRootCAs:       e.raw("VETTED_SCAN_ROOT_CAS"),
 		ScanTimeout:       e.duration("VETTED_SCAN_TIMEOUT", 10*time.Second),
@@ -146,6 +157,9 @@ func FromLookup(lookup func(string) (string, bool)) (Config, error) {
 	checkOTel(e)
 	if d := c.AuthJWKSMaxAge; d != 0 && (d < MinJWKSMaxAge || d > MaxJWKSMaxAge) {
 		e.fail("VETTED_AUTH_JWKS_MAX_AGE", e.raw("VETTED_AUTH_JWKS_MAX_AGE"), "must be between 30s and 1h")
+	}
+	if n := len(c.AuthDevSecret); n > 0 && n < auth.MinDevSecretLen {
+		e.fail("VETTED_AUTH_DEV_SECRET", "(hidden)", fmt.Sprintf("shorter than %d characters", auth.MinDevSecretLen))
 	}
 	store, err := c.store()
 	if err != nil {
@@ -178,6 +192,76 @@ func checkOTel(e *envReader) {
 	e.bool("OTEL_SDK_DISABLED", false)
 }
 
+// DefaultHTTPBodyTimeout is how long a request body may take to arrive
+// unless VETTED_HTTP_BODY_TIMEOUT says otherwise: a 4 MB import at 64 KB/s.
+const DefaultHTTPBodyTimeout = 60 * time.Second
+
+// LoadServe reads the configuration of `vetted serve` through lookup: every
+// setting FromLookup checks one by one, and then the rules on settings
+// together (CheckServe). check-config calls it too, so that what it calls
+// valid, serve starts, and what serve refuses, it refuses.
+func LoadServe(lookup func(string) (string, bool)) (Config, error) {
+	c, err := FromLookup(lookup)
+	if err != nil {
+		return c, err
+	}
+	return c, c.CheckServe()
+}
+
+// CheckServe reports the settings that are each valid but that serve
+// cannot start with together, wrapping ErrConfig.
+func (c Config) CheckServe() error {
+	if err := c.devSecretRule(); err != nil {
+		return fmt.Errorf("VETTED_AUTH_DEV_SECRET is unset: %w: %w", err, ErrConfig)
+	}
+	return nil
+}
+
+// devSecretRule says when a dev secret must be given explicitly rather
+// than generated: a server that others can reach (a listen address that
+// is not loopback) or that shares its users with other servers
+// (PostgreSQL). Tokens from a JWKS provider need no dev secret.
+func (c Config) devSecretRule() error {
+	if c.AuthJWKSURL != "" || c.AuthDevSecret != "" {
+		return nil
+	}
+	store, err := c.store()
+	if err != nil {
+		return err
+	}
+	switch {
+	case store == StorePostgres:
+		return errors.New("dev tokens on PostgreSQL need VETTED_AUTH_DEV_SECRET set explicitly (or VETTED_AUTH_JWKS_URL for real sign-in)")
+	case !loopback(c.HTTPAddr):
+		return fmt.Errorf("dev tokens on the non-loopback address %s need VETTED_AUTH_DEV_SECRET set explicitly (or VETTED_AUTH_JWKS_URL for real sign-in)", c.HTTPAddr)
+	}
+	return nil
+}
+
+// DescribeStore names the store serve opens with c, for its start line
+// and check-config.
+func (c Config) DescribeStore() string {
+	store, _ := c.store()
+	switch store {
+	case StorePostgres:
+		return "PostgreSQL " + Redact(c.DatabaseURL)
+	case StoreMemory:
+		return "memory (nothing is written to disk; data is lost on exit)"
+	}
+	return "SQLite at " + filepath.Join(c.DataDir, DatabaseFile)
+}
+
+// DescribeEvidence names the blob store serve opens with c.
+func (c Config) DescribeEvidence() string {
+	if c.S3Endpoint != "" {
+		return "S3 " + c.S3Endpoint + " bucket " + c.S3Bucket
+	}
+	if store, _ := c.store(); store == StoreMemory {
+		return "a temporary directory removed on exit (memory store)"
+	}
+	return "local disk under " + filepath.Join(c.DataDir, blobsDir)
+}
+
 // Warnings lists settings that are valid but probably not what an operator
 // wants; check-config prints them and serve logs them.
 func (c Config) Warnings(lookup func(string) (string, bool)) []string {
@@ -187,10 +271,8 @@ func (c Config) Warnings(lookup func(string) (string, bool)) []string {
 			w = append(w, fmt.Sprintf("VETTED_HTTP_ADDR=%s listens on all interfaces but VETTED_PUBLIC_URL is unset: links in mail will point at %s", c.HTTPAddr, c.PublicURL))
 		}
 	}
-	if c.AuthJWKSURL == "" {
-		if v, _ := lookup("VETTED_AUTH_DEV_SECRET"); v == "" {
-			w = append(w, "neither VETTED_AUTH_JWKS_URL nor VETTED_AUTH_DEV_SECRET is set: dev tokens are on, with a secret generated and kept in VETTED_DATA_DIR/dev-secret")
-		}
+	if c.AuthJWKSURL == "" && c.AuthDevSecret == "" {
+		w = append(w, "neither VETTED_AUTH_JWKS_URL nor VETTED_AUTH_DEV_SECRET is set: dev tokens are on, "+c.devSecretOrigin())
 	}
 	// On SQLite the generated key is kept in the data directory (secrets.go):
 	// one process, and links survive its restarts.
@@ -244,13 +326,13 @@ func EnvVars() []EnvVar {
 	return []EnvVar{
 		{"VETTED_HTTP_ADDR", "127.0.0.1:8080", "API listen address"},
 		{"VETTED_PUBLIC_URL", "http:// + listen address", "base URL of mail links and local blob URLs"},
-		{"VETTED_DATA_DIR", ".data", "local data of the embedded default: vetted.db, blobs, dev-secret"},
+		{"VETTED_DATA_DIR", ".data", "local data of the SQLite store: vetted.db, blobs, dev-secret, signing-key (the memory store writes nothing)"},
 		{"VETTED_ADMIN_ADDR", "off", "listen address of /metrics and /debug/pprof"},
 		{"VETTED_LOG_FORMAT", "text", "text or json"},
 		{"VETTED_LOG_LEVEL", "info", "debug, info, warn or error"},
 		{"VETTED_STORE", "sqlite (postgres with VETTED_DATABASE_URL)", "sqlite, memory or postgres"},
 		{"VETTED_DATABASE_URL", "SQLite store", "PostgreSQL URL"},
-		{"VETTED_MIGRATE_ON_START", "true", "apply migrations when serve starts"},
+		{"VETTED_MIGRATE_ON_START", "true", "apply PostgreSQL migrations when serve or worker starts"},
 		{"VETTED_REDIS_URL", "in-process jobs", "Redis URL of the asynq job queue"},
 		{"VETTED_S3_ENDPOINT", "local disk", "S3 endpoint of the evidence store"},
 		{"VETTED_S3_BUCKET", "vetted-evidence", "S3 bucket"},
@@ -261,7 +343,7 @@ func EnvVars() []EnvVar {
 		{"VETTED_S3_CREATE_BUCKET", "false", "create the bucket at start"},
 		{"VETTED_SMTP_URL", "log mailbox", "smtp://user:pass@host:port (smtps:// for 465)"},
 		{"VETTED_MAIL_FROM", "", "sender address"},
-		{"VETTED_AUTH_DEV_SECRET", "generated", "HS256 secret of dev tokens"},
+		{"VETTED_AUTH_DEV_SECRET", "generated", "HS256 secret of dev tokens (required on PostgreSQL and on a non-loopback address unless VETTED_AUTH_JWKS_URL is set)"},
 		{"VETTED_AUTH_JWKS_URL", "", "JWKS URL of production tokens"},
 		{"VETTED_AUTH_ISSUER", "", "required token issuer"},
 		{"VETTED_AUTH_AUDIENCE", "", "required token audience"},
@@ -275,14 +357,32 @@ func EnvVars() []EnvVar {
 		{"VETTED_WORKER_CONCURRENCY", "10", "jobs run at once"},
 		{"VETTED_POLL_INTERVAL", "15m", "incident polling period"},
 		{"VETTED_REENRICH_INTERVAL", "24h", "re-enrichment period"},
+		{"VETTED_HTTP_BODY_TIMEOUT", "60s", "time a client may take to send one request body (slow imports and uploads)"},
 		{"VETTED_CORS_ORIGINS", "none", "browser origins allowed to call the API, comma-separated, or *"},
 		{"VETTED_SCAN_RESOLVER", "system resolver", "host:port of the DNS server the security scanner queries"},
 		{"VETTED_SCAN_ROOT_CAS", "", "PEM file of extra trusted roots for the scanner"},
-		{"VETTED_SCAN_TIMEOUT", "10s", "time limit of one vendor's scan"},
-		{"VETTED_SCAN_DNS_TIMEOUT", "5s", "time limit of one DNS query"},
+		{"VETTED_SCAN_TIMEOUT", "10s", "time limit of each connection, TLS handshake and fetch of a security scan"},
+		{"VETTED_SCAN_DNS_TIMEOUT", "5s", "time limit of each DNS query attempt of a security scan"},
 		{"VETTED_SCAN_CONCURRENCY", "8", "vendors scanned at once"},
 		{"OTEL_EXPORTER_OTLP_ENDPOINT", "off", "OTLP/HTTP collector; set to export traces (other OTEL_* variables apply)"},
 	}
+}
+
+// serveOnly are the settings of the HTTP listener and of sign-in, which
+// the worker (no HTTP API) does not read.
+var serveOnly = []string{"VETTED_HTTP_ADDR", "VETTED_HTTP_BODY_TIMEOUT", "VETTED_CORS_ORIGINS", "VETTED_RATE_LIMIT", "VETTED_RATE_BURST",
+	"VETTED_AUTH_DEV_SECRET", "VETTED_AUTH_JWKS_URL", "VETTED_AUTH_JWKS_MAX_AGE", "VETTED_AUTH_ISSUER", "VETTED_AUTH_AUDIENCE", "VETTED_AUTH_GROUPS_CLAIM"}
+
+// WorkerEnvVars lists the settings `vetted worker` reads: EnvVars without
+// the HTTP listener's and sign-in's.
+func WorkerEnvVars() []EnvVar {
+	var out []EnvVar
+	for _, v := range EnvVars() {
+		if !slices.Contains(serveOnly, v.Name) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // origins reads a comma-separated list of browser origins

@@ -58,6 +58,12 @@ func TestFromLookupValues(t *testing.T) {
 			func(c app.Config) bool { return !c.MigrateOnStart && c.S3CreateBucket }},
 		{"log settings", map[string]string{"VETTED_LOG_FORMAT": "JSON", "VETTED_LOG_LEVEL": "debug"},
 			func(c app.Config) bool { return c.LogFormat == "json" && c.LogLevel == slog.LevelDebug }},
+		{"body timeout", map[string]string{"VETTED_HTTP_BODY_TIMEOUT": "2m"},
+			func(c app.Config) bool { return c.HTTPBodyTimeout == 2*time.Minute }},
+		{"body timeout default", map[string]string{},
+			func(c app.Config) bool {
+				return c.HTTPBodyTimeout == app.DefaultHTTPBodyTimeout && app.DefaultHTTPBodyTimeout == time.Minute
+			}},
 		{"admin address", map[string]string{"VETTED_ADMIN_ADDR": "127.0.0.1:9090"},
 			func(c app.Config) bool { return c.AdminAddr == "127.0.0.1:9090" }},
 		{"URLs", map[string]string{"VETTED_DATABASE_URL": "postgres://u:p@db:5432/vetted", "VETTED_REDIS_URL": "redis://r:6379/0"},
@@ -108,6 +114,9 @@ func TestFromLookupRejects(t *testing.T) {
 		{"VETTED_POLL_INTERVAL", "15"},
 		{"OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4318"},
 		{"OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"},
+		{"VETTED_HTTP_BODY_TIMEOUT", "0s"},
+		{"VETTED_HTTP_BODY_TIMEOUT", "slow"},
+		{"VETTED_AUTH_DEV_SECRET", "too-short"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.k+"="+tt.v, func(t *testing.T) {
@@ -154,9 +163,87 @@ func TestWarnings(t *testing.T) {
 	if w := strings.Join(c.Warnings(lookup(map[string]string{})), "\n"); strings.Contains(w, "VETTED_SIGNING_KEY") {
 		t.Errorf("SQLite warns about the signing key it keeps:\n%s", w)
 	}
-	env = map[string]string{"VETTED_HTTP_ADDR": ":8080", "VETTED_PUBLIC_URL": "https://v.example.com", "VETTED_SIGNING_KEY": "k", "VETTED_AUTH_DEV_SECRET": "s"}
+	env = map[string]string{"VETTED_HTTP_ADDR": ":8080", "VETTED_PUBLIC_URL": "https://v.example.com", "VETTED_SIGNING_KEY": "k", "VETTED_AUTH_DEV_SECRET": "secret-0123456789abcdef"}
 	c, _ = app.FromLookup(lookup(env))
 	if w := c.Warnings(lookup(env)); len(w) != 0 {
 		t.Fatalf("unexpected warnings: %v", w)
+	}
+}
+
+// TestLoadServe is the one validation of serve and check-config: the
+// settings that are each valid but cannot start together are refused by
+// it, with ErrConfig naming what to set.
+func TestLoadServe(t *testing.T) {
+	t.Parallel()
+	const secret = "explicit-secret-0123456789"
+	for _, tt := range []struct {
+		name string
+		env  map[string]string
+		ok   bool
+	}{
+		{"nothing set", nil, true},
+		{"all interfaces with no secret", map[string]string{"VETTED_HTTP_ADDR": ":8080"}, false},
+		{"all interfaces with a secret", map[string]string{"VETTED_HTTP_ADDR": ":8080", "VETTED_AUTH_DEV_SECRET": secret}, true},
+		{"all interfaces with a JWKS URL", map[string]string{"VETTED_HTTP_ADDR": ":8080", "VETTED_AUTH_JWKS_URL": "https://idp.example.com/jwks.json"}, true},
+		{"memory on a LAN address", map[string]string{"VETTED_STORE": "memory", "VETTED_HTTP_ADDR": "192.168.1.20:8080"}, false},
+		{"PostgreSQL with no secret", map[string]string{"VETTED_DATABASE_URL": "postgres://db/vetted"}, false},
+		{"PostgreSQL with a secret", map[string]string{"VETTED_DATABASE_URL": "postgres://db/vetted", "VETTED_AUTH_DEV_SECRET": secret}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := app.LoadServe(lookup(tt.env))
+			if tt.ok != (err == nil) {
+				t.Fatalf("LoadServe = %v, want ok %v", err, tt.ok)
+			}
+			if err != nil && (!errors.Is(err, app.ErrConfig) || !strings.Contains(err.Error(), "VETTED_AUTH_DEV_SECRET")) {
+				t.Fatalf("err = %v, want an ErrConfig naming VETTED_AUTH_DEV_SECRET", err)
+			}
+		})
+	}
+}
+
+// TestDescribeStore names the store serve opens, for check-config and the
+// start line alike.
+func TestDescribeStore(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		env         map[string]string
+		store, blob string
+	}{
+		{map[string]string{"VETTED_DATA_DIR": "/srv/v"}, "SQLite at /srv/v/vetted.db", "local disk under /srv/v/blobs"},
+		{map[string]string{"VETTED_STORE": "memory", "VETTED_DATA_DIR": "/srv/v"}, "memory (nothing is written to disk", "temporary directory removed on exit"},
+		{map[string]string{"VETTED_DATABASE_URL": "postgres://u:pw@db/v"}, "PostgreSQL postgres://u:xxxxx@db/v", "local disk under .data/blobs"},
+		{map[string]string{"VETTED_S3_ENDPOINT": "https://s3.example.com", "VETTED_STORE": "memory"}, "memory", "S3 https://s3.example.com bucket vetted-evidence"},
+	} {
+		c, err := app.FromLookup(lookup(tt.env))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := c.DescribeStore(); !strings.HasPrefix(got, tt.store) {
+			t.Errorf("%v: store %q, want %q", tt.env, got, tt.store)
+		}
+		if got := c.DescribeEvidence(); !strings.Contains(got, tt.blob) {
+			t.Errorf("%v: evidence %q, want %q", tt.env, got, tt.blob)
+		}
+	}
+}
+
+// TestWorkerEnvVars: the worker's help lists no setting of the HTTP
+// listener or of sign-in, which it does not read, and keeps the rest.
+func TestWorkerEnvVars(t *testing.T) {
+	t.Parallel()
+	names := map[string]bool{}
+	for _, v := range app.WorkerEnvVars() {
+		names[v.Name] = true
+	}
+	for _, serveOnly := range []string{"VETTED_HTTP_ADDR", "VETTED_HTTP_BODY_TIMEOUT", "VETTED_CORS_ORIGINS", "VETTED_RATE_LIMIT", "VETTED_AUTH_DEV_SECRET", "VETTED_AUTH_JWKS_URL"} {
+		if names[serveOnly] {
+			t.Errorf("the worker lists %s", serveOnly)
+		}
+	}
+	for _, used := range []string{"VETTED_REDIS_URL", "VETTED_DATABASE_URL", "VETTED_SMTP_URL", "VETTED_SIGNING_KEY", "VETTED_PUBLIC_URL", "VETTED_WORKER_CONCURRENCY", "VETTED_SCAN_TIMEOUT"} {
+		if !names[used] {
+			t.Errorf("the worker does not list %s", used)
+		}
 	}
 }

@@ -95,6 +95,16 @@ func (e *envReader) duration(k string, def time.Duration) time.Duration {
 	return d
 }
 
+// positiveDuration is duration for a setting where zero makes no sense.
+func (e *envReader) positiveDuration(k string, def time.Duration) time.Duration {
+	d := e.duration(k, def)
+	if d == 0 {
+		e.fail(k, e.raw(k), "must be longer than 0s")
+		return def
+	}
+	return d
+}
+
 // addr reads a listen address host:port (host may be empty: all interfaces).
 func (e *envReader) addr(k, def string) string {
 	v := e.str(k, def)

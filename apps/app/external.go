@@ -26,6 +26,8 @@ func openSMTP(cfg Config) (ports.Mailer, error) { return smtp.New(cfg.SMTPURL) }
 
 // openAsynq returns the asynq queue the relay feeds, and its readiness check.
 func openAsynq(_ context.Context, a *App, cfg Config) (ports.JobQueue, func(context.Context) error, error) {
+	// go-redis's own notices go to the process log, in its format.
+	asynqadapter.SetRedisLogger(a.log)
 	rdb, err := asynqadapter.NewClient(cfg.RedisURL)
 	if err != nil {
 		return nil, nil, err
@@ -128,7 +130,7 @@ func newIncidentSource(a *App, cfg Config) (ports.IncidentSource, error) {
 // RunWorker runs the asynq worker, its scheduler and an outbox relay until
 // ctx ends. Handlers call the same use cases as the API.
 func RunWorker(ctx context.Context, cfg Config, log *slog.Logger) error {
-	a, err := Build(ctx, cfg, Overrides{Logger: log})
+	a, err := build(ctx, cfg, Overrides{Logger: log}, false)
 	if err != nil {
 		return err
 	}

@@ -3,9 +3,11 @@ package app
 import (
 	"context"
 	"log/slog"
+	"sync/atomic"
 
 	"github.com/uptrace/bun/extra/bunotel"
 	"github.com/vetted-dev/vetted/adapters/postgres"
+	"github.com/vetted-dev/vetted/apps/api"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -22,7 +24,27 @@ func openPostgres(ctx context.Context, a *App, cfg Config) (ports.Store, error) 
 			return nil, err
 		}
 	}
+	a.ready = append(a.ready, api.ReadyCheck{Name: "schema", Check: schemaCheck(st)})
 	return st, nil
+}
+
+// schemaCheck is /readyz's check that the database has every migration
+// this binary needs, so that a replica of a new release takes no traffic
+// before the migrate Job has run (VETTED_MIGRATE_ON_START=false). Once the
+// schema is current it stays so (migrations only add), and the answer is
+// remembered.
+func schemaCheck(st *postgres.Store) func(context.Context) error {
+	var current atomic.Bool
+	return func(ctx context.Context) error {
+		if current.Load() {
+			return nil
+		}
+		if err := st.CheckSchema(ctx); err != nil {
+			return err
+		}
+		current.Store(true)
+		return nil
+	}
 }
 
 // Migrate applies the PostgreSQL migrations (safe to run twice and from two

@@ -25,9 +25,13 @@ const signingKeyFile = "signing-key"
 // with cfg are signed with: VETTED_AUTH_DEV_SECRET, or the secret the server
 // keeps in its data directory. It creates nothing: vetted token calls it,
 // and a missing file means no server has run on that data directory yet.
+// The memory store keeps its secret in the serving process only.
 func LoadDevSecret(cfg Config) (string, error) {
 	if cfg.AuthDevSecret != "" {
 		return cfg.AuthDevSecret, nil
+	}
+	if store, _ := cfg.store(); store == StoreMemory {
+		return "", errors.New("the memory store keeps its dev secret in the serving process only: use the VETTED_AUTH_DEV_SECRET that vetted serve printed, or set one for both")
 	}
 	path := filepath.Join(cfg.DataDir, DevSecretFile)
 	secret, err := readSecret(path)
@@ -37,27 +41,38 @@ func LoadDevSecret(cfg Config) (string, error) {
 	return secret, err
 }
 
-// devSecret returns the secret of the dev token verifier: the configured
-// one, or one generated once and kept in the data directory. A server that
-// others can reach (a listen address that is not loopback) or that shares
-// its users with other servers (PostgreSQL) must be given it explicitly.
+// devSecret returns the secret of the dev token verifier and where it
+// came from: the configured one; on the memory store one made for this
+// process (it writes nothing to disk); else one generated once and kept in
+// the data directory. devSecretRule says where it must be configured.
 func devSecret(cfg Config) (secret, source string, err error) {
 	if cfg.AuthDevSecret != "" {
 		return cfg.AuthDevSecret, "VETTED_AUTH_DEV_SECRET", nil
 	}
-	store, err := cfg.store()
-	if err != nil {
+	if err := cfg.devSecretRule(); err != nil {
 		return "", "", err
 	}
-	switch {
-	case store == StorePostgres:
-		return "", "", errors.New("dev tokens on PostgreSQL need VETTED_AUTH_DEV_SECRET set explicitly (or VETTED_AUTH_JWKS_URL for real sign-in)")
-	case !loopback(cfg.HTTPAddr):
-		return "", "", fmt.Errorf("dev tokens on the non-loopback address %s need VETTED_AUTH_DEV_SECRET set explicitly (or VETTED_AUTH_JWKS_URL for real sign-in)", cfg.HTTPAddr)
+	if store, _ := cfg.store(); store == StoreMemory {
+		return randomHex(32), "made for this process (memory store)", nil
 	}
-	path := filepath.Join(cfg.DataDir, DevSecretFile)
-	secret, err = keptSecret(path)
-	return secret, path, err
+	source = cfg.devSecretOrigin()
+	secret, err = keptSecret(filepath.Join(cfg.DataDir, DevSecretFile))
+	return secret, source, err
+}
+
+// devSecretOrigin says where the dev secret of a server started with cfg
+// (and no VETTED_AUTH_DEV_SECRET) comes from, as it is before the start:
+// a warning that calls a reused secret "generated" misleads an operator
+// who wonders whether the old tokens still work.
+func (c Config) devSecretOrigin() string {
+	if store, _ := c.store(); store == StoreMemory {
+		return "with a secret made for this process only (the memory store writes nothing): its tokens stop working when it stops"
+	}
+	path := filepath.Join(c.DataDir, DevSecretFile)
+	if _, err := os.Stat(path); err == nil {
+		return "with the secret kept in " + path + " since the first start (tokens minted before still work)"
+	}
+	return "with a secret generated now and kept in " + path
 }
 
 // signingKey returns the HMAC key of mail links and blob URLs: the

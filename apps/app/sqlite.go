@@ -13,6 +13,9 @@ import (
 // DatabaseFile is the SQLite file of the embedded default, in the data directory.
 const DatabaseFile = "vetted.db"
 
+// blobsDir is the directory of the local blob store, in the data directory.
+const blobsDir = "blobs"
+
 // openSQLite opens and migrates the data directory's database, creating
 // both the first time. The schema is always brought up to date: there is no
 // other process to leave it to.

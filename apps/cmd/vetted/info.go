@@ -96,7 +96,8 @@ func versionCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 
 func checkConfigCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 	return func(context.Context) error {
-		cfg, err := app.FromLookup(e.lookup)
+		// The validation serve runs: what passes here, serve starts.
+		cfg, err := app.LoadServe(e.lookup)
 		if err != nil {
 			return err
 		}
@@ -109,11 +110,12 @@ func checkConfigCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 		tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 		fmt.Fprintf(tw, "listen\t%s\n", cfg.HTTPAddr)
 		fmt.Fprintf(tw, "public URL\t%s\n", cfg.PublicURL)
+		fmt.Fprintf(tw, "request bodies\tup to %s to arrive\n", cfg.HTTPBodyTimeout)
 		fmt.Fprintf(tw, "admin listener\t%s\n", pick(cfg.AdminAddr != "", cfg.AdminAddr+" (/metrics, /debug/pprof)", "off"))
 		fmt.Fprintf(tw, "logs\t%s, level %s\n", cfg.LogFormat, cfg.LogLevel)
-		fmt.Fprintf(tw, "store\t%s\n", pick(cfg.DatabaseURL != "", "PostgreSQL "+app.Redact(cfg.DatabaseURL), "memory (embedded default)"))
+		fmt.Fprintf(tw, "store\t%s\n", cfg.DescribeStore())
 		fmt.Fprintf(tw, "jobs\t%s\n", pick(cfg.RedisURL != "", "asynq on Redis "+app.Redact(cfg.RedisURL), "in process"))
-		fmt.Fprintf(tw, "evidence\t%s\n", pick(cfg.S3Endpoint != "", "S3 "+cfg.S3Endpoint+" bucket "+cfg.S3Bucket, "local disk under "+cfg.DataDir))
+		fmt.Fprintf(tw, "evidence\t%s\n", cfg.DescribeEvidence())
 		fmt.Fprintf(tw, "mail\t%s\n", pick(cfg.SMTPURL != "", "SMTP "+app.Redact(cfg.SMTPURL), "log mailbox"))
 		fmt.Fprintf(tw, "tokens\t%s\n", pick(cfg.AuthJWKSURL != "", "JWKS "+cfg.AuthJWKSURL, "dev HS256 secret"))
 		fmt.Fprintf(tw, "traces\t%s\n", pick(obs.TracingEnabled(e.lookup), "OTLP/HTTP to "+e.get("OTEL_EXPORTER_OTLP_ENDPOINT")+e.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"), "off"))

@@ -21,6 +21,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -66,10 +67,14 @@ type command struct {
 	name    string
 	summary string
 	// envVars names the variables the command reads (listed by --help);
-	// allEnv lists every setting of the service.
-	envVars []string
-	allEnv  bool
-	setup   func(fs *flag.FlagSet, e env) func(ctx context.Context) error
+	// allEnv lists every setting of the service; vars, when set, lists
+	// them instead. required are listed as such, without the default the
+	// service would use (a command that needs one has none).
+	envVars  []string
+	allEnv   bool
+	vars     func() []app.EnvVar
+	required []string
+	setup    func(fs *flag.FlagSet, e env) func(ctx context.Context) error
 }
 
 func commands() []command {
@@ -77,9 +82,9 @@ func commands() []command {
 		{name: "serve", summary: "Run the HTTP API and the outbox relay (the embedded default without VETTED_DATABASE_URL).",
 			allEnv: true, setup: serveCmd},
 		{name: "worker", summary: "Run the job worker, its scheduler and an outbox relay on Redis (VETTED_REDIS_URL).",
-			allEnv: true, setup: workerCmd},
+			vars: app.WorkerEnvVars, required: []string{"VETTED_REDIS_URL"}, setup: workerCmd},
 		{name: "migrate", summary: "Apply the PostgreSQL migrations (safe to run twice, and from two processes at once).",
-			envVars: []string{"VETTED_DATABASE_URL", "VETTED_LOG_FORMAT", "VETTED_LOG_LEVEL"}, setup: migrateCmd},
+			envVars: []string{"VETTED_DATABASE_URL", "VETTED_LOG_FORMAT", "VETTED_LOG_LEVEL"}, required: []string{"VETTED_DATABASE_URL"}, setup: migrateCmd},
 		{name: "token", summary: "Mint a dev token (HS256) signed with the server's dev secret (VETTED_AUTH_DEV_SECRET, or the one kept in VETTED_DATA_DIR).",
 			envVars: []string{"VETTED_AUTH_DEV_SECRET", "VETTED_DATA_DIR", "VETTED_AUTH_ISSUER", "VETTED_AUTH_AUDIENCE"}, setup: tokenCmd},
 		{name: "import", summary: "Import a CSV file of any length into a vendor list, in requests within the API's limits (500 rows, 1 MB).",
@@ -154,7 +159,10 @@ func (c command) help(w io.Writer, fs *flag.FlagSet) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, v := range vars {
 		def := ""
-		if v.Default != "" {
+		switch {
+		case slices.Contains(c.required, v.Name):
+			def = " (required)"
+		case v.Default != "":
 			def = " (default " + v.Default + ")"
 		}
 		fmt.Fprintf(tw, "  %s\t%s%s\n", v.Name, v.Meaning, def)
@@ -165,6 +173,9 @@ func (c command) help(w io.Writer, fs *flag.FlagSet) {
 // env lists the variables of the command with their meaning.
 func (c command) env() []app.EnvVar {
 	known := append(app.EnvVars(), importEnvVars()...)
+	if c.vars != nil {
+		return c.vars()
+	}
 	if c.allEnv {
 		return app.EnvVars()
 	}

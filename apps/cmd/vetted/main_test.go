@@ -34,7 +34,7 @@ func TestEveryCommandHasHelp(t *testing.T) {
 				if !strings.HasPrefix(out.String(), "usage: vetted "+c.name) || !strings.Contains(out.String(), "-help") {
 					t.Errorf("help of %s:\n%s", c.name, out)
 				}
-				if (c.allEnv || len(c.envVars) > 0) && !strings.Contains(out.String(), "environment:") {
+				if len(c.env()) > 0 && !strings.Contains(out.String(), "environment:") {
 					t.Errorf("help of %s lists no environment:\n%s", c.name, out)
 				}
 				if errb.Len() != 0 {
@@ -102,7 +102,8 @@ func TestServeRefusesABadEnvironmentBeforeListening(t *testing.T) {
 
 func TestCheckConfig(t *testing.T) {
 	t.Parallel()
-	e, out, _ := testEnv(map[string]string{"VETTED_HTTP_ADDR": ":19006", "VETTED_DATABASE_URL": "postgres://u:hunter2@db:5432/v"})
+	e, out, _ := testEnv(map[string]string{"VETTED_HTTP_ADDR": ":19006", "VETTED_DATABASE_URL": "postgres://u:hunter2@db:5432/v",
+		"VETTED_AUTH_DEV_SECRET": "explicit-secret-0123456789"})
 	if err := run(context.Background(), []string{"check-config"}, e); err != nil {
 		t.Fatal(err)
 	}
@@ -168,5 +169,66 @@ func TestImportCommandEndToEnd(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), `"vendors_added": 0`) || !strings.Contains(out.String(), `"dry_run": true`) {
 		t.Errorf("JSON summary:\n%s", out)
+	}
+}
+
+// helpOf runs `vetted <name> --help` and returns what it printed.
+func helpOf(t *testing.T, name string) string {
+	t.Helper()
+	e, out, _ := testEnv(nil)
+	if err := run(context.Background(), []string{name, "--help"}, e); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+// helpLine returns the help line of variable v.
+func helpLine(help, v string) string {
+	for _, l := range strings.Split(help, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), v+" ") {
+			return l
+		}
+	}
+	return ""
+}
+
+func TestHelpTexts(t *testing.T) {
+	t.Parallel()
+	worker := helpOf(t, "worker")
+	for _, serveOnly := range []string{"VETTED_HTTP_ADDR", "VETTED_HTTP_BODY_TIMEOUT", "VETTED_CORS_ORIGINS", "VETTED_RATE_LIMIT", "VETTED_AUTH_DEV_SECRET", "VETTED_AUTH_JWKS_URL"} {
+		if helpLine(worker, serveOnly) != "" {
+			t.Errorf("worker --help lists the serve-only %s", serveOnly)
+		}
+	}
+	if l := helpLine(worker, "VETTED_REDIS_URL"); !strings.Contains(l, "(required)") {
+		t.Errorf("worker --help: %q, want VETTED_REDIS_URL required", l)
+	}
+	migrate := helpOf(t, "migrate")
+	if l := helpLine(migrate, "VETTED_DATABASE_URL"); !strings.Contains(l, "(required)") || strings.Contains(l, "SQLite") {
+		t.Errorf("migrate --help: %q, want VETTED_DATABASE_URL required, with no SQLite default", l)
+	}
+	serve := helpOf(t, "serve")
+	// One description of the scan timeout, the scanner's own
+	// (docs/security-scanner.md, README): it bounds each connection,
+	// handshake and fetch, not a vendor's whole scan.
+	if l := helpLine(serve, "VETTED_SCAN_TIMEOUT"); !strings.Contains(l, "each connection, TLS handshake and fetch") {
+		t.Errorf("serve --help: %q", l)
+	}
+	doc, err := os.ReadFile("../../../docs/security-scanner.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), "| `VETTED_SCAN_TIMEOUT` | bound of each connection, handshake and fetch |") {
+		t.Error("docs/security-scanner.md describes VETTED_SCAN_TIMEOUT otherwise than the help")
+	}
+	if l := helpLine(serve, "VETTED_HTTP_BODY_TIMEOUT"); !strings.Contains(l, "(default 60s)") {
+		t.Errorf("serve --help: %q, want VETTED_HTTP_BODY_TIMEOUT with its default", l)
+	}
+	readme, err := os.ReadFile("../../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "`VETTED_HTTP_BODY_TIMEOUT`") {
+		t.Error("README does not document VETTED_HTTP_BODY_TIMEOUT")
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"path/filepath"
 	"time"
 
 	"github.com/vetted-dev/vetted/adapters/auth"
@@ -20,8 +19,11 @@ import (
 // slog's default, so that every library logs in the same format). The log
 // is gathered in memory (obs.LineBuffer); the caller runs the returned
 // function before it returns, which writes what is left.
-func setupProcess(e env) (app.Config, *slog.Logger, func(), error) {
-	cfg, err := app.FromLookup(e.lookup)
+//
+// load reads the configuration: app.LoadServe for serve (the validation
+// check-config runs), app.FromLookup for the other commands.
+func setupProcess(e env, load func(func(string) (string, bool)) (app.Config, error)) (app.Config, *slog.Logger, func(), error) {
+	cfg, err := load(e.lookup)
 	if err != nil {
 		return cfg, nil, nil, err
 	}
@@ -52,7 +54,7 @@ func startTracing(ctx context.Context, component string, log *slog.Logger) (func
 
 func serveCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 	return func(ctx context.Context) error {
-		cfg, log, flushLog, err := setupProcess(e)
+		cfg, log, flushLog, err := setupProcess(e, app.LoadServe)
 		if err != nil {
 			return err
 		}
@@ -71,14 +73,7 @@ func serveCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 		if err != nil {
 			return err
 		}
-		store := "PostgreSQL"
-		switch cfg.Store {
-		case app.StoreSQLite:
-			store = "SQLite at " + filepath.Join(cfg.DataDir, app.DatabaseFile)
-		case app.StoreMemory:
-			store = "memory (data is lost on exit)"
-		}
-		log.Info("vetted listening", "addr", ln.Addr().String(), "store", store, "docs", cfg.PublicURL+"/docs", "version", moduleVersion())
+		log.Info("vetted listening", "addr", ln.Addr().String(), "store", cfg.DescribeStore(), "docs", cfg.PublicURL+"/docs", "version", moduleVersion())
 		if a.Dev != nil {
 			const admin = "admin@vetted.local"
 			tok, err := a.Dev.Mint(auth.Claims{Subject: auth.DevSubject(admin), Email: admin, Name: "Dev Admin", EmailVerified: true,
@@ -86,9 +81,17 @@ func serveCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stdout, "\nDev platform-admin token (valid 30 days; the dev secret outlives restarts):\n\n  export TOKEN=%s\n\n", tok)
+			lasts := "the dev secret outlives restarts"
+			mintCmd := "go run ./apps/cmd/vetted token --email bob@acme.test"
+			if a.EphemeralDevSecret != "" {
+				// The memory store writes no secret to disk: the way to
+				// mint more tokens is the secret itself.
+				lasts = "until this process stops: the memory store keeps its dev secret in memory"
+				mintCmd = "VETTED_AUTH_DEV_SECRET=" + a.EphemeralDevSecret + " " + mintCmd
+			}
+			fmt.Fprintf(e.stdout, "\nDev platform-admin token (valid 30 days; %s):\n\n  export TOKEN=%s\n\n", lasts, tok)
 			fmt.Fprintf(e.stdout, "Try: curl -s -H \"Authorization: Bearer $TOKEN\" %s/accounts\n", cfg.PublicURL)
-			fmt.Fprintf(e.stdout, "Tokens for others: go run ./apps/cmd/vetted token --email bob@acme.test\n\n")
+			fmt.Fprintf(e.stdout, "Tokens for others: %s\n\n", mintCmd)
 		}
 		if err := a.Serve(ctx, ln); err != nil {
 			return err
@@ -100,7 +103,7 @@ func serveCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 
 func workerCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 	return func(ctx context.Context) error {
-		cfg, log, flushLog, err := setupProcess(e)
+		cfg, log, flushLog, err := setupProcess(e, app.FromLookup)
 		if err != nil {
 			return err
 		}
@@ -119,7 +122,7 @@ func workerCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 
 func migrateCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 	return func(ctx context.Context) error {
-		cfg, log, flushLog, err := setupProcess(e)
+		cfg, log, flushLog, err := setupProcess(e, app.FromLookup)
 		if err != nil {
 			return err
 		}
