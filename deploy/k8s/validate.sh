@@ -15,7 +15,7 @@ echo "k8s: schemas up to date with k8s.io/api"
 (cd schemagen && go run . -out ../schemas -check)
 
 echo "k8s: manifests"
-out=$(kc -skip Kustomization ./*.yaml) || { echo "$out"; exit 1; }
+out=$(kc -skip Kustomization ./*.yaml migrate/*.yaml) || { echo "$out"; exit 1; }
 echo "$out"
 case "$out" in *"Invalid: 0, Errors: 0"*) ;; *) echo "k8s: manifests are not valid"; exit 1 ;; esac
 
@@ -27,7 +27,44 @@ case "$out" in
 *) echo "$out"; echo "k8s: kubeconform did not reject all $want known-bad documents"; exit 1 ;;
 esac
 
+# What the schemas cannot say: the rules of a safe rollout.
+fail() { echo "k8s: $*"; exit 1; }
+
+echo "k8s: one image name: make docker's, compose's and every manifest's"
+image=$(make -s -C ../.. image-name)
+[ -n "$image" ] || fail "make image-name printed nothing"
+images=$(grep -h '^ *image:' ./*.yaml migrate/*.yaml | awk '{print $2}' | sort -u)
+[ "$images" = "$image" ] || fail "manifests name image(s) '$images', want '$image' untagged (the tag is set in kustomization.yaml)"
+grep -q "^  - name: $image\$" kustomization.yaml || fail "kustomization.yaml does not set the tag of $image (images:)"
+tag=$(grep -A1 "^  - name: $image\$" kustomization.yaml | awk '/newTag:/ {print $2}')
+[ -n "$tag" ] || fail "kustomization.yaml sets no newTag for $image"
+grep -q "^  image: $image:local\$" ../compose.yaml || fail "deploy/compose.yaml does not run $image:local (what make docker tags)"
+echo "$image:$tag everywhere"
+
+echo "k8s: rolling updates drop no request"
+grep -q '^ *preStop:' api-deployment.yaml || fail "the API Deployment has no preStop delay"
+grep -A3 '^ *preStop:' api-deployment.yaml | grep -q 'seconds: [1-9]' || fail "the API's preStop does not wait"
+grep -q 'path: /readyz' api-deployment.yaml || fail "the API's readiness probe is not /readyz (which checks the schema version)"
+grep -q 'maxUnavailable: 0' api-deployment.yaml || fail "the API rollout may take pods away before new ones are ready"
+
+echo "k8s: the admin listener (metrics, pprof) is not published on every interface by compose"
+grep -q '"127.0.0.1:9090:9090"' ../compose.yaml || fail "deploy/compose.yaml publishes the admin port beyond 127.0.0.1"
+grep -Eq '^ *- "(0.0.0.0:)?9090:9090"' ../compose.yaml && fail "deploy/compose.yaml publishes the admin port on all interfaces"
+
+echo "k8s: disruption budgets"
+grep -q '^  - pdb.yaml$' kustomization.yaml || fail "pdb.yaml is not in kustomization.yaml"
+for c in api worker; do
+	awk -v RS='---' '/kind: PodDisruptionBudget/ && /component: '"$c"'/' pdb.yaml | grep -q . || fail "no PodDisruptionBudget for the $c pods"
+done
+
+echo "k8s: the migrate Job can run again with a new image"
+grep -q '^  - migrate$' kustomization.yaml || fail "kustomization.yaml does not include migrate/"
+grep -q "^nameSuffix: -$tag\$" migrate/kustomization.yaml || fail "the migrate Job's name does not end with -$tag (the image tag): the next release's Job would be refused as a change to this one"
+awk '/^resources:/ {f=1; next} /^[a-z]/ {f=0} f' kustomization.yaml | grep -q 'job' && fail "a Job is listed directly in kustomization.yaml: it belongs to migrate/, named by release"
+
 if command -v kubectl >/dev/null 2>&1; then
 	echo "k8s: kustomization renders"
-	kubectl kustomize . >/dev/null
+	rendered=$(kubectl kustomize .)
+	echo "$rendered" | grep -q "^  name: vetted-migrate-$tag\$" || fail "kustomize does not name the migrate Job vetted-migrate-$tag"
+	[ "$(echo "$rendered" | grep -c "image: $image:$tag\$")" = 3 ] || fail "kustomize does not give every container $image:$tag"
 fi
