@@ -34,7 +34,11 @@ func jwksWarning(st auth.Status) string {
 	if !st.Stale {
 		return ""
 	}
-	return fmt.Sprintf("the sign-in key set (JWKS) is %s old, past its max-age of %s: fetching %s again has failed %d times (last: %s); "+
-		"tokens signed with keys it holds are still accepted, keys added or withdrawn since are not seen",
-		st.Age.Round(time.Second), st.MaxAge, st.URL, st.Failures, st.LastError)
+	why := "no fetch has ended yet"
+	if st.Failures > 0 {
+		why = fmt.Sprintf("failed fetches since the last good one: %d, the last one %s", st.Failures, st.LastError)
+	}
+	return fmt.Sprintf("the sign-in key set (JWKS) from %s is %s old, past its max-age of %s (%s); "+
+		"tokens signed with the keys it holds are still accepted, keys added or withdrawn since are not seen",
+		st.URL, st.Age.Round(time.Second), st.MaxAge, why)
 }
