@@ -202,6 +202,10 @@ type ListRepo interface {
 	// what the one before it saved; vendors not on the list are ignored.
 	// Stores whose units of work never run side by side need do nothing.
 	LockEntries(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) error
+	// EntriesAfter returns at most limit entries of a list that come after
+	// the key in the order of Entries (the zero key: from the first), with
+	// their products: a keyset page, stable under concurrent writes.
+	EntriesAfter(ctx context.Context, listID uuid.UUID, after EntryKey, limit int) ([]vendorlist.Entry, error)
 	// Counts counts over the lists of scope, in one set-based read whatever
 	// their number: the distinct vendors on them, those with alerts on on
 	// at least one of them, and the assessments on them whose status is

@@ -16,3 +16,10 @@ type ReviewPolicyRepo interface {
 	// Put stores the account's policy, replacing the one it had.
 	Put(ctx context.Context, accountID uuid.UUID, p review.Policy) error
 }
+
+// EntryKey is the position of an entry in a list's order (vendor name, then
+// vendor id), the cursor of ListRepo.EntriesAfter.
+type EntryKey struct {
+	VendorName string
+	VendorID   uuid.UUID
+}

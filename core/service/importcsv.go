@@ -139,6 +139,9 @@ func parseImportRows(batch []vendorlist.CSVRow) ([]importRow, []RowError) {
 			in.ConditionalApprovalCondition = opt("conditional_approval_condition")
 			in.SponsorBusinessDepartment = opt("sponsor_business_department")
 			in.SponsorContact = opt("sponsor_contact")
+			if in.SponsorContact == nil {
+				in.SponsorContact = opt("sponsor")
+			}
 			in.UseCase = opt("use_case")
 			in.ComplianceComment = opt("compliance_comment")
 			in.Tier = opt("tier")

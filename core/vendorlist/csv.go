@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -30,7 +31,14 @@ var CSVColumns = []string{
 	"vendor_name", "website_url", "product_name",
 	"compliance_approval_status", "conditional_approval_condition", "sponsor_business_department",
 	"sponsor_contact", "use_case", "data_collected", "compliance_comment", "tier",
+	"sponsor", // the export's name for sponsor_contact
 }
+
+// ExportOnlyColumns are the columns the register export computes
+// (next_review_at, review_state, rating, grade) or keeps elsewhere
+// (alerts_enabled): import-csv accepts them so that an exported file
+// imports as it is, and ignores their values.
+var ExportOnlyColumns = []string{"next_review_at", "review_state", "rating", "grade", "alerts_enabled"}
 
 // AssessmentColumns are the CSV columns that feed an assessment.
 var AssessmentColumns = CSVColumns[3:]
@@ -73,7 +81,7 @@ func ParseCSV(text string) ([]CSVRow, error) {
 		return nil, core.Invalid("csv", "is not valid CSV: %v", err)
 	}
 	known := map[string]bool{}
-	for _, c := range CSVColumns {
+	for _, c := range append(slices.Clone(CSVColumns), ExportOnlyColumns...) {
 		known[c] = true
 	}
 	var errs core.Fields

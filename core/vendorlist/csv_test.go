@@ -191,7 +191,7 @@ func TestCSVColumns(t *testing.T) {
 		t.Fatalf("vendor_name must be the first known column: %v", vendorlist.CSVColumns)
 	}
 	want := []string{"compliance_approval_status", "conditional_approval_condition", "sponsor_business_department",
-		"sponsor_contact", "use_case", "data_collected", "compliance_comment", "tier"}
+		"sponsor_contact", "use_case", "data_collected", "compliance_comment", "tier", "sponsor"}
 	if !reflect.DeepEqual(vendorlist.AssessmentColumns, want) {
 		t.Fatalf("AssessmentColumns = %v, want %v", vendorlist.AssessmentColumns, want)
 	}

@@ -90,6 +90,64 @@ var lifecycleCases = []testCase{
 		_, err = get(a.ID)
 		wantErr(t, "Get after the account is deleted", err, core.ErrNotFound)
 	}},
+	{"EntriesAfter pages a list in the order of Entries, each entry once, under concurrent writes", func(t *testing.T, f *fixture) {
+		a := f.org("Acme Org")
+		l, other := f.list(a.ID, vendorlist.MasterList), f.list(a.ID, "other")
+		vs := f.vendors("Acme", "beta", "Cobalt", "Delta", "Echo", "Foxtrot")
+		f.onList(l.ID, vs[:5]...)
+		f.onList(other.ID, vs[5])
+		f.product(l.ID, vs[1].ID, "Beta Mail")
+		whole := load(f, func(ctx context.Context, tx ports.Tx) ([]vendorlist.Entry, error) { return tx.Lists().Entries(ctx, l.ID) })
+		page := func(after ports.EntryKey, limit int) []vendorlist.Entry {
+			return load(f, func(ctx context.Context, tx ports.Tx) ([]vendorlist.Entry, error) {
+				return tx.Lists().EntriesAfter(ctx, l.ID, after, limit)
+			})
+		}
+		key := func(e vendorlist.Entry) ports.EntryKey { return ports.EntryKey{VendorName: e.VendorName, VendorID: e.VendorID} }
+		var walked []vendorlist.Entry
+		for after := (ports.EntryKey{}); ; {
+			p := page(after, 2)
+			walked = append(walked, p...)
+			if len(p) < 2 {
+				break
+			}
+			after = key(p[len(p)-1])
+		}
+		entryIDs := func(es []vendorlist.Entry) []uuid.UUID {
+			return idsOf(es, func(e vendorlist.Entry) uuid.UUID { return e.VendorID })
+		}
+		sameIDs(t, "walk in pages", entryIDs(walked), entryIDs(whole))
+		for _, e := range walked {
+			if e.VendorID == vs[1].ID && (len(e.Products) != 1 || e.Products[0].Name != "Beta Mail") {
+				t.Fatalf("products of a paged entry: %+v", e.Products)
+			}
+		}
+		// Writes between two pages: the walk sees every entry present
+		// throughout exactly once, never one taken off before it was reached.
+		first := page(ports.EntryKey{}, 2)
+		f.write(func(ctx context.Context, tx ports.Tx) error {
+			return tx.Lists().RemoveEntries(ctx, l.ID, []uuid.UUID{first[0].VendorID, whole[3].VendorID})
+		})
+		f.onList(l.ID, vs[5])
+		rest := page(key(first[1]), 10)
+		got := append(entryIDs(first), entryIDs(rest)...)
+		seen := map[uuid.UUID]int{}
+		for _, id := range got {
+			seen[id]++
+		}
+		for _, e := range whole {
+			if e.VendorID == whole[3].VendorID {
+				if seen[e.VendorID] != 0 {
+					t.Fatalf("an entry removed before it was reached was read")
+				}
+				continue
+			}
+			if seen[e.VendorID] != 1 {
+				t.Fatalf("entry %s seen %d times in %v", e.VendorName, seen[e.VendorID], got)
+			}
+		}
+		equal(t, "the entry added during the walk", seen[vs[5].ID], 1)
+	}},
 }
 
 func sameInts(t *testing.T, what string, got, want []int) {

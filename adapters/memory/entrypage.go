@@ -1,0 +1,31 @@
+package memory
+
+import (
+	"cmp"
+	"context"
+	"slices"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+func (r lists) EntriesAfter(ctx context.Context, listID uuid.UUID, after ports.EntryKey, limit int) ([]vendorlist.Entry, error) {
+	all, err := r.Entries(ctx, listID)
+	if err != nil {
+		return nil, err
+	}
+	start := 0
+	if after.VendorID != uuid.Nil {
+		start, _ = slices.BinarySearchFunc(all, after, func(e vendorlist.Entry, k ports.EntryKey) int {
+			c := cmp.Or(byVendorName(vendor.Name(e.VendorName), vendor.Name(k.VendorName)), slices.Compare(e.VendorID[:], k.VendorID[:]))
+			if c == 0 {
+				return -1 // the key itself is before the page
+			}
+			return c
+		})
+	}
+	end := min(len(all), start+max(limit, 1))
+	return slices.Clone(all[start:end]), nil
+}
