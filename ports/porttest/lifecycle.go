@@ -97,13 +97,17 @@ var lifecycleCases = []testCase{
 		f.onList(l.ID, vs[:5]...)
 		f.onList(other.ID, vs[5])
 		f.product(l.ID, vs[1].ID, "Beta Mail")
-		whole := load(f, func(ctx context.Context, tx ports.Tx) ([]vendorlist.Entry, error) { return tx.Lists().Entries(ctx, l.ID) })
+		whole := load(f, func(ctx context.Context, tx ports.Tx) ([]vendorlist.Entry, error) {
+			return tx.Lists().Entries(ctx, l.ID)
+		})
 		page := func(after ports.EntryKey, limit int) []vendorlist.Entry {
 			return load(f, func(ctx context.Context, tx ports.Tx) ([]vendorlist.Entry, error) {
 				return tx.Lists().EntriesAfter(ctx, l.ID, after, limit)
 			})
 		}
-		key := func(e vendorlist.Entry) ports.EntryKey { return ports.EntryKey{VendorName: e.VendorName, VendorID: e.VendorID} }
+		key := func(e vendorlist.Entry) ports.EntryKey {
+			return ports.EntryKey{VendorName: e.VendorName, VendorID: e.VendorID}
+		}
 		var walked []vendorlist.Entry
 		for after := (ports.EntryKey{}); ; {
 			p := page(after, 2)
