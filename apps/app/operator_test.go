@@ -3,15 +3,18 @@ package app_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -226,4 +229,60 @@ func TestReadyWaitsForTheSchema(t *testing.T) {
 	if status, body := ready(); status != http.StatusOK {
 		t.Fatalf("after the migrations: %d %s", status, body)
 	}
+}
+
+// TestRedisLogsAreJSON: with a JSON log, what go-redis says when Redis is
+// down (a dial that fails, on /readyz's ping) comes out as JSON records
+// through the app's logger, not as plain text.
+func TestRedisLogsAreJSON(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	_ = ln.Close() // nothing answers there now
+	var logs syncBuffer
+	cfg := embedded(t.TempDir())
+	cfg.RedisURL = "redis://" + addr + "/0"
+	a := build(t, cfg, app.Overrides{Store: memory.New(), Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	srv := httptest.NewServer(a.Server.Handler())
+	defer srv.Close()
+	res, err := http.Get(srv.URL + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = res.Body.Close()
+	if res.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("/readyz with Redis down: %d", res.StatusCode)
+	}
+	var fromRedis bool
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("a log line is not JSON: %q", line)
+		}
+		fromRedis = fromRedis || rec["component"] == "go-redis"
+	}
+	if !fromRedis {
+		t.Fatalf("go-redis's notice is not in the app's log:\n%s", logs.String())
+	}
+}
+
+// syncBuffer is a log sink that the app's goroutines write while the test
+// reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
