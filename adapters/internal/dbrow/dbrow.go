@@ -10,6 +10,7 @@ package dbrow
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -661,3 +662,147 @@ func (r Outbox) Core() outbox.Message {
 
 // noStatus is a null in the statuses of an entry (see bunrepo.Base.StatusesOf).
 func noStatus(s string) bool { return s == "" }
+
+// Time scans a time column as either store hands it over: a time.Time
+// (PostgreSQL) or the fixed-width UTC text SQLite keeps (RFC 3339 with
+// nanoseconds), always in UTC; NULL is the zero time.
+type Time struct{ time.Time }
+
+// Scan implements sql.Scanner.
+func (t *Time) Scan(src any) error {
+	switch v := src.(type) {
+	case time.Time:
+		t.Time = v.UTC()
+	case string:
+		return t.parse(v)
+	case []byte:
+		return t.parse(string(v))
+	case nil:
+		t.Time = time.Time{}
+	default:
+		return fmt.Errorf("scan %T into a time", src)
+	}
+	return nil
+}
+
+func (t *Time) parse(s string) error {
+	v, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return fmt.Errorf("scan time %q: %w", s, err)
+	}
+	t.Time = v.UTC()
+	return nil
+}
+
+// JSONStrings scans a JSON array of strings (a null element is "", as bun's
+// JSON columns read it); NULL is an empty slice.
+type JSONStrings []string
+
+// Scan implements sql.Scanner.
+func (j *JSONStrings) Scan(src any) error {
+	var b []byte
+	switch v := src.(type) {
+	case []byte:
+		b = v
+	case string:
+		b = []byte(v)
+	case nil:
+		*j = nil
+		return nil
+	default:
+		return fmt.Errorf("scan %T into JSON strings", src)
+	}
+	*j = (*j)[:0]
+	return json.Unmarshal(b, (*[]string)(j))
+}
+
+// Statuses scans the JSON array of the "status" values of a profile's
+// sections (see bunrepo.Base.StatusesOf): strings, or null for a section
+// without one, which reads as "". It parses the array itself, reusing its
+// own backing array from one row to the next, because list reads scan one
+// per entry; NULL is an empty array.
+type Statuses []string
+
+// Scan implements sql.Scanner.
+func (j *Statuses) Scan(src any) error {
+	var s string
+	switch v := src.(type) {
+	case string:
+		s = v
+	case []byte:
+		s = string(v)
+	case nil:
+		*j = (*j)[:0]
+		return nil
+	default:
+		return fmt.Errorf("scan %T into statuses", src)
+	}
+	out, err := parseStrings((*j)[:0], s)
+	if err != nil {
+		return fmt.Errorf("scan statuses %q: %w", s, err)
+	}
+	*j = out
+	return nil
+}
+
+// parseStrings appends to dst the elements of s, a JSON array of strings
+// and nulls (null is ""); a string with escapes is decoded by encoding/json.
+func parseStrings(dst []string, s string) ([]string, error) {
+	i := skipSpace(s, 0)
+	if i >= len(s) || s[i] != '[' {
+		return nil, errors.New("not a JSON array")
+	}
+	i = skipSpace(s, i+1)
+	if i < len(s) && s[i] == ']' {
+		return dst, nil
+	}
+	for {
+		switch {
+		case strings.HasPrefix(s[i:], "null"):
+			dst = append(dst, "")
+			i += len("null")
+		case i < len(s) && s[i] == '"':
+			end, escaped := i+1, false
+			for end < len(s) && s[end] != '"' {
+				if s[end] == '\\' {
+					escaped = true
+					end++
+				}
+				end++
+			}
+			if end >= len(s) {
+				return nil, errors.New("unterminated string")
+			}
+			if escaped {
+				var v string
+				if err := json.Unmarshal([]byte(s[i:end+1]), &v); err != nil {
+					return nil, err
+				}
+				dst = append(dst, v)
+			} else {
+				dst = append(dst, s[i+1:end])
+			}
+			i = end + 1
+		default:
+			return nil, errors.New("not a string or null")
+		}
+		i = skipSpace(s, i)
+		if i >= len(s) {
+			return nil, errors.New("unterminated array")
+		}
+		if s[i] == ']' {
+			return dst, nil
+		}
+		if s[i] != ',' {
+			return nil, errors.New("missing comma")
+		}
+		i = skipSpace(s, i+1)
+	}
+}
+
+func skipSpace(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
