@@ -1,0 +1,222 @@
+import { test, expect } from "@playwright/test";
+import { writeFileSync, appendFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { audit, call, masterList, newAccount, outDir, signIn } from "./helpers";
+
+const uniq = () => Math.random().toString(36).slice(2, 8);
+
+test("sign-in and dashboard: the dev form signs in, the account switcher lists the caller's accounts, counts show", async ({ page, request }) => {
+  await signIn(page, `owner-${uniq()}@acme.test`, true);
+  await expect(page.getByRole("combobox", { name: "Account", exact: true })).toHaveValue("Personal space");
+  await expect(page.getByTestId("stat-Vendors")).toHaveText("0");
+  await audit(page, "dashboard");
+  const acc = await newAccount(page, request, `Acme ${uniq()}`, [await page.evaluate(() => JSON.parse(atob(sessionStorage.getItem("vetted.token")!.split(".")[1])).email)]);
+  await page.reload();
+  await page.getByRole("combobox", { name: "Account", exact: true }).click();
+  await page.getByRole("option", { name: /Acme .* \(owner\)/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/app/a/${acc}$`));
+  // Signing out forgets the token: the next page asks to sign in again.
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/app\/signin/);
+  expect(await page.evaluate(() => sessionStorage.getItem("vetted.token"))).toBeNull();
+  expect(await page.evaluate(() => Object.keys(localStorage).length)).toBe(0);
+});
+
+test("lists: create a list, add vendors by name and by name + website, alerts, products (409 shown), remove", async ({ page, request }) => {
+  await signIn(page, `lists-${uniq()}@acme.test`);
+  await page.getByRole("link", { name: "Lists" }).click();
+  const name = `Suppliers ${uniq()}`;
+  await page.getByLabel("New list").fill(name);
+  await page.getByRole("button", { name: "Create list" }).click();
+  await page.getByRole("link", { name }).click();
+  await expect(page.getByRole("heading", { name })).toBeVisible();
+  const listId = page.url().split("/lists/")[1];
+
+  await page.getByLabel("Vendor name").fill("Globex");
+  await page.getByRole("button", { name: "Add vendor" }).click();
+  await expect(page.getByTestId("org-enrichment")).toContainText("quota");
+  await expect(page.getByTestId("org-enrichment")).toContainText("of 500 used");
+  await page.getByLabel("Vendor name").fill("Initech");
+  await page.getByLabel("Website (optional)").fill("https://initech.test");
+  await page.getByRole("button", { name: "Add vendor" }).click();
+  await expect(page.getByRole("link", { name: "Initech" })).toBeVisible();
+  await expect(page.getByTestId("shown-count")).toHaveText("2 of 2 vendors");
+
+  await page.getByLabel("Alerts for Globex").click({ force: true });
+  await page.getByLabel("Add product to Globex").fill("Widgets");
+  await page.getByLabel("Add product to Globex").press("Enter");
+  await expect(page.getByText("Widgets", { exact: true })).toBeVisible();
+  await page.getByLabel("Add product to Globex").fill("Widgets");
+  await page.getByLabel("Add product to Globex").press("Enter");
+  await expect(page.getByText("already on this vendor")).toBeVisible();
+
+  await page.getByLabel("Search").fill("initech");
+  await expect(page.getByTestId("shown-count")).toHaveText("1 of 2 vendors");
+  await page.getByLabel("Search").fill("");
+  await audit(page, "list");
+
+  await page.getByRole("button", { name: "Remove Initech" }).click();
+  await expect(page.getByRole("link", { name: "Initech" })).toHaveCount(0);
+
+  const held = await call(page, request, "GET", `/vendor-lists?account-id=individual&vendor-list-id=${listId}`);
+  expect(held.status).toBe(200);
+  expect(held.body.vendors.map((v: { vendor_name: string }) => v.vendor_name)).toEqual(["Globex"]);
+  expect(held.body.vendors[0].alerts_enabled).toBe(false);
+  expect(held.body.vendors[0].products.map((p: { product_name: string }) => p.product_name)).toEqual(["Widgets"]);
+});
+
+test("CSV import: dry run lists custom vendors, batches import with progress, a refused file names its row and column", async ({ page, request }) => {
+  await signIn(page, `csv-${uniq()}@acme.test`);
+  const list = await masterList(page, request, "individual");
+  await page.goto(`/app/a/individual/lists/${list}/import`);
+  const csv = "vendor_name,website_url,product_name,compliance_approval_status\nUmbrella,,Vaccines,in-progress\nUmbrella,,Antidotes,\nHooli,https://hooli.test,,\n";
+  await page.getByLabel("CSV file").setInputFiles({ name: "vendors.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+  await page.getByRole("button", { name: "Check (dry run)" }).click();
+  await expect(page.getByTestId("dry-run")).toContainText("3 rows");
+  await expect(page.getByTestId("dry-run")).toContainText("Umbrella");
+  await page.getByRole("button", { name: "Import", exact: true }).click();
+  await expect(page.getByTestId("import-progress")).toContainText("3 of 3 rows");
+  await expect(page.getByTestId("import-progress")).toContainText("Done");
+  await audit(page, "import");
+  const held = await call(page, request, "GET", `/vendor-lists?account-id=individual&vendor-list-id=${list}`);
+  const umbrella = held.body.vendors.find((v: { vendor_name: string }) => v.vendor_name === "Umbrella");
+  expect(umbrella.products.map((p: { product_name: string }) => p.product_name).sort()).toEqual(["Antidotes", "Vaccines"]);
+  expect(held.body.vendors.map((v: { vendor_name: string }) => v.vendor_name).sort()).toEqual(["Hooli", "Umbrella"]);
+
+  await page.getByLabel("CSV file").setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from("website_url\nhttps://x.test\n") });
+  await page.getByRole("button", { name: "Check (dry run)" }).click();
+  await expect(page.getByRole("alert")).toContainText("vendor_name");
+});
+
+test("vendor page: profile groups, incidents and the assessment tab", async ({ page, request }) => {
+  await signIn(page, `admin-${uniq()}@vetted.test`, true);
+  const vendor = `Stark ${uniq()}`;
+  const list = await masterList(page, request, "individual");
+  expect((await call(page, request, "POST", `/vendor-lists?account-id=individual&operation=save-vendors&vendor-list-id=${list}`, { vendors: [vendor] })).status).toBe(200);
+  expect((await call(page, request, "PATCH", `/vendor/${encodeURIComponent(vendor)}`, { company: { industry: "Defense", company_description: "Makes suits" } })).status).toBe(200);
+  expect((await call(page, request, "POST", `/vendor/${encodeURIComponent(vendor)}/incidents`, { title: "Credentials leaked", severity: "high", summary: "A key was found" })).status).toBe(201);
+  await page.goto(`/app/a/individual/lists/${list}`);
+  await page.getByRole("link", { name: vendor }).click();
+  await expect(page.getByRole("heading", { name: vendor })).toBeVisible();
+  await expect(page.getByText("Defense")).toBeVisible();
+  await page.getByRole("tab", { name: "Incidents" }).click();
+  await expect(page.getByText("Credentials leaked")).toBeVisible();
+  await page.getByRole("tab", { name: "Security" }).click();
+  await expect(page.getByText("Findings and signals")).toBeVisible();
+  await audit(page, "vendor");
+});
+
+test("assessment: conditional approval needs a condition (shown at the field), evidence upload, download and delete, the audit log", async ({ page, request }) => {
+  await signIn(page, `reviewer-${uniq()}@acme.test`);
+  const list = await masterList(page, request, "individual");
+  const vendor = `Wayne ${uniq()}`;
+  await call(page, request, "POST", `/vendor-lists?account-id=individual&operation=save-vendors&vendor-list-id=${list}`, { vendors: [vendor] });
+  await page.goto(`/app/a/individual/lists/${list}`);
+  await page.getByRole("link", { name: "start review" }).click();
+  await page.getByRole("combobox", { name: "Approval status", exact: true }).click();
+  await page.getByRole("option", { name: "conditional approval" }).click();
+  await page.getByLabel("Sponsor contact (e-mail)").fill("sponsor@acme.test");
+  await page.getByPlaceholder("Type and press Enter").fill("emails");
+  await page.getByPlaceholder("Type and press Enter").press("Enter");
+  await page.getByRole("button", { name: "Save review" }).click();
+  await expect(page.getByRole("alert")).toContainText("conditional_approval_condition");
+  await page.getByLabel("Condition of the approval").fill("SOC 2 report within 90 days");
+  await page.getByRole("button", { name: "Save review" }).click();
+  await expect(page.getByRole("status")).toHaveText("Saved.");
+
+  await page.getByLabel("Choose a file").setInputFiles({ name: "soc2.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4 evidence") });
+  await expect(page.getByText(/soc2\.pdf.*uploaded/)).toBeVisible();
+  await expect(page.getByTestId("audit-log")).toContainText("compliance_approval_status");
+  await audit(page, "assessment");
+
+  const held = await call(page, request, "GET", `/vendor-assessments?account-id=individual&vendor-list-id=${list}`);
+  const a = held.body.assessments.find((x: { vendor_name: string }) => x.vendor_name === vendor);
+  expect(a.compliance_approval_status).toBe("conditional approval");
+  expect(a.conditional_approval_condition).toBe("SOC 2 report within 90 days");
+  expect(a.data_collected).toEqual(["emails"]);
+  const docs = await call(page, request, "GET", `/vendor-assessments/documents?account-id=individual&assessment-id=${a.id}`);
+  expect(docs.body.documents).toHaveLength(1);
+  const url = await call(page, request, "GET", `/vendor-assessments/documents/download-url?account-id=individual&document-id=${docs.body.documents[0].id}`);
+  expect(await (await request.get(url.body.download_url)).text()).toBe("%PDF-1.4 evidence");
+
+  await page.getByRole("button", { name: "Delete soc2.pdf" }).click();
+  await expect(page.getByText("soc2.pdf")).toHaveCount(0);
+  expect((await call(page, request, "GET", `/vendor-assessments/documents?account-id=individual&assessment-id=${a.id}`)).body.documents).toHaveLength(0);
+});
+
+test("members: add with the default role, change a role, the last owner is neither demotable nor removable", async ({ page, request }) => {
+  const me = `boss-${uniq()}@acme.test`;
+  await signIn(page, me, true);
+  const acc = await newAccount(page, request, `Members ${uniq()}`, [me]);
+  await page.goto(`/app/a/${acc}/members`);
+  await expect(page.getByText("(last owner)")).toBeVisible();
+  await expect(page.getByRole("button", { name: `Remove ${me}` })).toHaveCount(0);
+  const bob = `bob-${uniq()}@acme.test`;
+  await page.getByRole("textbox", { name: "E-mail", exact: true }).fill(bob);
+  await expect(page.getByRole("combobox", { name: "Role", exact: true })).toHaveValue("member");
+  await page.getByRole("button", { name: "Add member" }).click();
+  await expect(page.getByText(bob)).toBeVisible();
+  await page.getByRole("combobox", { name: `Role of ${bob}` }).click();
+  await page.getByRole("option", { name: "admin" }).click();
+  await expect.poll(async () => (await call(page, request, "GET", `/users?account-id=${acc}`)).body.members.find((m: { email: string }) => m.email === bob)?.role).toBe("admin");
+  await audit(page, "members");
+  await page.getByRole("button", { name: `Remove ${bob}` }).click({ noWaitAfter: true }).catch(() => {});
+});
+
+test("subscribers: add one (pending until confirmed), remove it", async ({ page, request }) => {
+  await signIn(page, `subs-${uniq()}@acme.test`);
+  const list = await masterList(page, request, "individual");
+  await page.goto(`/app/a/individual/lists/${list}/subscribers`);
+  const who = `alerts-${uniq()}@elsewhere.test`;
+  await page.getByRole("textbox", { name: "E-mail", exact: true }).fill(who);
+  await page.getByRole("button", { name: "Add subscriber" }).click();
+  await expect(page.getByRole("row", { name: new RegExp(who) })).toContainText("pending");
+  await audit(page, "subscribers");
+  const held = await call(page, request, "GET", `/subscribers?account-id=individual&vendor-list-id=${list}`);
+  expect(held.body.subscribers.map((s: { email: string; status: string }) => [s.email, s.status])).toEqual([[who, "pending"]]);
+  await page.getByRole("button", { name: `Remove ${who}` }).click();
+  await expect(page.getByText(who)).toHaveCount(0);
+});
+
+test("platform admin: accounts, an enrichment run, a refused patch names its field, a backfill run", async ({ page, request }) => {
+  await signIn(page, `platform-${uniq()}@vetted.test`, true);
+  await page.getByRole("link", { name: "Platform admin" }).click();
+  const name = `Initrode ${uniq()}`;
+  await page.getByLabel("Account name").fill(name);
+  await page.getByLabel("Members (e-mails; the first is owner)").fill("peter@initrode.test");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("cell", { name, exact: true })).toBeVisible();
+  expect((await call(page, request, "GET", "/accounts")).body.accounts.some((a: { name: string }) => a.name === name)).toBe(true);
+
+  await page.getByLabel("Vendors (one per line)").fill("Cyberdyne");
+  await page.getByRole("button", { name: "Run enrichment" }).click();
+  await expect(page.getByTestId("enrich-run")).toContainText("Run");
+
+  await page.getByLabel("Vendor (name or id)").fill("Cyberdyne");
+  await page.getByLabel(/JSON merge patch/).fill('{"company": {"not_a_field": 1}}');
+  await page.getByRole("button", { name: "Apply patch" }).click();
+  await expect(page.getByRole("alert")).toContainText("not_a_field");
+
+  await page.getByRole("button", { name: "Start backfill" }).click();
+  await expect(page.getByTestId("backfill-run")).toContainText("Run");
+  await audit(page, "admin");
+  page.once("dialog", (d) => d.accept());
+  await page.getByRole("button", { name: `Delete account ${name}` }).click();
+  await expect(page.getByRole("cell", { name, exact: true })).toHaveCount(0);
+});
+
+test("a list of 500 vendors renders and scrolls (timing reported)", async ({ page, request }) => {
+  await signIn(page, `big-${uniq()}@acme.test`);
+  const list = await masterList(page, request, "individual");
+  const vendors = Array.from({ length: 500 }, (_, i) => `Vendor ${String(i).padStart(3, "0")} ${uniq()}`);
+  expect((await call(page, request, "POST", `/vendor-lists?account-id=individual&operation=save-vendors&vendor-list-id=${list}`, { vendors })).status).toBe(200);
+  const start = Date.now();
+  await page.goto(`/app/a/individual/lists/${list}`);
+  await expect(page.getByTestId("shown-count")).toHaveText("500 of 500 vendors");
+  await page.mouse.wheel(0, 4000);
+  const ms = Date.now() - start;
+  mkdirSync(outDir, { recursive: true });
+  appendFileSync(join(outDir, "timing.txt"), `list of 500 vendors: rendered and scrolled in ${ms} ms\n`);
+  console.log(`list of 500 vendors: rendered and scrolled in ${ms} ms`);
+  writeFileSync(join(outDir, "list-500.txt"), String(ms));
+});

@@ -1,0 +1,45 @@
+import { defineConfig } from "@playwright/test";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+// The browser suite drives Debian's chromium against `vetted serve` on the
+// embedded default (memory store), started on a free loopback port by
+// Playwright's webServer. VETTED_BIN names the binary (make console-e2e
+// builds it); screenshots go to VETTED_E2E_OUT (the run's temp dir).
+if (!process.env.VETTED_E2E_PORT) process.env.VETTED_E2E_PORT = String(20000 + Math.floor(Math.random() * 20000));
+const port = process.env.VETTED_E2E_PORT;
+export const outDir = process.env.VETTED_E2E_OUT ?? join(tmpdir(), "vetted-console-e2e");
+const bin = process.env.VETTED_BIN ?? "../../../bin/vetted";
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: join(outDir, "results"),
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  reporter: [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    headless: true,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"],
+    },
+    screenshot: "only-on-failure",
+  },
+  webServer: {
+    command: `${bin} serve`,
+    url: `http://127.0.0.1:${port}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      VETTED_STORE: "memory",
+      VETTED_HTTP_ADDR: `127.0.0.1:${port}`,
+      VETTED_DATA_DIR: join(outDir, "data"),
+      VETTED_LOG_LEVEL: "warn",
+      VETTED_RATE_LIMIT: "-1",
+    },
+  },
+});

@@ -1,0 +1,119 @@
+import { useSyncExternalStore, createContext, useContext } from "react";
+import { Navigate, Route, Routes, useLocation, useNavigate, useParams, Link } from "react-router";
+import { AppShell, Burger, Group, NavLink, Select, Text, Button, Title } from "@mantine/core";
+import { useDisclosure } from "@mantine/hooks";
+import { useQuery } from "@tanstack/react-query";
+import { api, unwrap } from "./api/client";
+import { claims, currentToken, onTokenChange, signOut, type ConsoleConfig } from "./auth";
+import { SignInPage, CallbackPage } from "./pages/SignIn";
+import { DashboardPage } from "./pages/Dashboard";
+import { ListsPage } from "./pages/Lists";
+import { ListPage } from "./pages/List";
+import { ImportPage } from "./pages/Import";
+import { VendorPage } from "./pages/Vendor";
+import { AssessmentPage } from "./pages/Assessment";
+import { MembersPage } from "./pages/Members";
+import { SubscribersPage } from "./pages/Subscribers";
+import { AdminPage } from "./pages/Admin";
+
+const ConfigContext = createContext<ConsoleConfig>({ dev_sign_in: false, groups_claim: "groups", admin_group: "Admins", oidc: null });
+export const useConfig = () => useContext(ConfigContext);
+
+/** useIsAdmin says whether to offer platform-admin pages (the server still decides). */
+export function useIsAdmin(): boolean {
+  const cfg = useConfig();
+  useSyncExternalStore(onTokenChange, currentToken);
+  return claims(cfg.groups_claim).groups.includes(cfg.admin_group);
+}
+
+export function App({ config }: { config: ConsoleConfig }) {
+  const token = useSyncExternalStore(onTokenChange, currentToken);
+  const location = useLocation();
+  return (
+    <ConfigContext.Provider value={config}>
+      <Routes>
+        <Route path="/signin" element={<SignInPage />} />
+        <Route path="/callback" element={<CallbackPage />} />
+        <Route
+          path="*"
+          element={token ? <Shell /> : <Navigate to="/signin" replace state={{ from: location.pathname + location.search }} />}
+        />
+      </Routes>
+    </ConfigContext.Provider>
+  );
+}
+
+function Shell() {
+  const [opened, { toggle }] = useDisclosure();
+  const cfg = useConfig();
+  const isAdmin = useIsAdmin();
+  return (
+    <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: "sm", collapsed: { mobile: !opened } }} padding="md">
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between">
+          <Group>
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Menu" />
+            <Title order={1} size="h3">
+              <Link to="/" style={{ color: "inherit", textDecoration: "none" }}>Vetted</Link>
+            </Title>
+          </Group>
+          <Group>
+            <Text size="sm" c="dimmed">{claims(cfg.groups_claim).email}</Text>
+            <Button variant="default" size="xs" onClick={signOut}>Sign out</Button>
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="md" aria-label="Main">
+        <Routes>
+          <Route path="/a/:acc/*" element={<AccountNav isAdmin={isAdmin} />} />
+          <Route path="*" element={<AccountNav isAdmin={isAdmin} />} />
+        </Routes>
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Routes>
+          <Route path="/" element={<Navigate to="/a/individual" replace />} />
+          <Route path="/a/:acc" element={<DashboardPage />} />
+          <Route path="/a/:acc/lists" element={<ListsPage />} />
+          <Route path="/a/:acc/lists/:list" element={<ListPage />} />
+          <Route path="/a/:acc/lists/:list/import" element={<ImportPage />} />
+          <Route path="/a/:acc/lists/:list/subscribers" element={<SubscribersPage />} />
+          <Route path="/a/:acc/lists/:list/vendors/:vendor/assessment" element={<AssessmentPage />} />
+          <Route path="/a/:acc/members" element={<MembersPage />} />
+          <Route path="/vendors/:vendor" element={<VendorPage />} />
+          <Route path="/admin" element={<AdminPage />} />
+          <Route path="*" element={<Text>Nothing here. <Link to="/">Home</Link></Text>} />
+        </Routes>
+      </AppShell.Main>
+    </AppShell>
+  );
+}
+
+function AccountNav({ isAdmin }: { isAdmin: boolean }) {
+  const { acc = "individual" } = useParams();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const accounts = useQuery({ queryKey: ["users"], queryFn: () => unwrap(api.GET("/users")) });
+  const options = [
+    { value: "individual", label: "Personal space" },
+    ...(accounts.data?.accounts ?? []).map((a) => ({ value: a.id, label: `${a.name} (${a.role})` })),
+  ];
+  const here = (p: string) => location.pathname === p;
+  return (
+    <>
+      <Select
+        label="Account"
+        data={options}
+        value={acc}
+        allowDeselect={false}
+        onChange={(v) => v && navigate(`/a/${v}`)}
+        mb="md"
+      />
+      <NavLink component={Link} to={`/a/${acc}`} label="Dashboard" active={here(`/a/${acc}`)} />
+      <NavLink component={Link} to={`/a/${acc}/lists`} label="Lists" active={location.pathname.startsWith(`/a/${acc}/lists`)} />
+      {acc !== "individual" && (
+        <NavLink component={Link} to={`/a/${acc}/members`} label="Members and roles" active={here(`/a/${acc}/members`)} />
+      )}
+      {isAdmin && <NavLink component={Link} to="/admin" label="Platform admin" active={here("/admin")} />}
+    </>
+  );
+}

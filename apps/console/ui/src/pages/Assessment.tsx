@@ -1,0 +1,181 @@
+import { useEffect, useState } from "react";
+import { Link, useParams } from "react-router";
+import {
+  Anchor, Button, Group, Paper, Pagination, Progress, Select, Stack, TagsInput, Text, Textarea, TextInput, Timeline, Title,
+} from "@mantine/core";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, fieldError, unwrap, type Schemas } from "../api/client";
+import { ErrorNote } from "../components/ErrorNote";
+import { uploadFile } from "./upload";
+
+const STATUSES: Schemas["ApprovalStatus"][] = ["not-started", "in-progress", "on-hold", "approved", "conditional approval", "rejected"];
+
+type Form = {
+  compliance_approval_status: Schemas["ApprovalStatus"];
+  conditional_approval_condition: string;
+  sponsor_business_department: string;
+  sponsor_contact: string;
+  use_case: string;
+  data_collected: string[];
+  compliance_comment: string;
+};
+
+const empty: Form = {
+  compliance_approval_status: "not-started", conditional_approval_condition: "", sponsor_business_department: "",
+  sponsor_contact: "", use_case: "", data_collected: [], compliance_comment: "",
+};
+
+export function AssessmentPage() {
+  const { acc = "individual", list = "", vendor = "" } = useParams();
+  const qc = useQueryClient();
+  const key = ["assessment", acc, list, vendor];
+  const read = useQuery({
+    queryKey: key,
+    queryFn: async () =>
+      (await unwrap(api.GET("/vendor-assessments", { params: { query: { "account-id": acc, "vendor-list-id": list, "vendor-id": vendor } } })))
+        .assessments[0] ?? null,
+  });
+  const name = useQuery({ queryKey: ["vendor", vendor], queryFn: () => unwrap(api.GET("/vendor/{id_or_name}", { params: { path: { id_or_name: vendor } } })) });
+  const a = read.data;
+  const [form, setForm] = useState<Form>(empty);
+  useEffect(() => {
+    if (a) setForm({
+      compliance_approval_status: a.compliance_approval_status, conditional_approval_condition: a.conditional_approval_condition,
+      sponsor_business_department: a.sponsor_business_department, sponsor_contact: a.sponsor_contact, use_case: a.use_case,
+      data_collected: a.data_collected, compliance_comment: a.compliance_comment,
+    });
+  }, [a]);
+  const set = <K extends keyof Form>(k: K) => (v: Form[K]) => setForm((f) => ({ ...f, [k]: v }));
+  const save = useMutation({
+    mutationFn: () =>
+      unwrap(api.PUT("/vendor-assessments", {
+        params: { query: { "account-id": acc, "vendor-list-id": list } },
+        body: { ...form, vendor_id: vendor },
+      })),
+    onSuccess: () => { qc.invalidateQueries({ queryKey: key }); qc.invalidateQueries({ queryKey: ["audit", acc] }); qc.invalidateQueries({ queryKey: ["assessments", acc, list] }); },
+  });
+  const needsCondition = form.compliance_approval_status === "conditional approval";
+  const err = (f: string) => fieldError(save.error, `body.${f}`);
+  return (
+    <Stack maw={900}>
+      <Title order={2}>Review of {name.data?.name ?? a?.vendor_name ?? "vendor"}</Title>
+      <Anchor component={Link} to={`/a/${acc}/lists/${list}`}>Back to the list</Anchor>
+      <ErrorNote error={read.error} />
+      <Paper withBorder p="md">
+        <form onSubmit={(e) => { e.preventDefault(); save.mutate(); }}>
+          <Stack>
+            <Select label="Approval status" data={STATUSES} value={form.compliance_approval_status} allowDeselect={false}
+              onChange={(v) => v && set("compliance_approval_status")(v as Schemas["ApprovalStatus"])} error={err("compliance_approval_status")} />
+            {needsCondition && (
+              <Textarea label="Condition of the approval" withAsterisk value={form.conditional_approval_condition}
+                onChange={(e) => set("conditional_approval_condition")(e.currentTarget.value)} error={err("conditional_approval_condition")} />
+            )}
+            <Group grow>
+              <TextInput label="Sponsor (business department)" value={form.sponsor_business_department}
+                onChange={(e) => set("sponsor_business_department")(e.currentTarget.value)} error={err("sponsor_business_department")} />
+              <TextInput label="Sponsor contact (e-mail)" type="email" value={form.sponsor_contact}
+                onChange={(e) => set("sponsor_contact")(e.currentTarget.value)} error={err("sponsor_contact")} />
+            </Group>
+            <TextInput label="Use case" value={form.use_case} onChange={(e) => set("use_case")(e.currentTarget.value)} error={err("use_case")} />
+            <TagsInput label="Data collected" placeholder="Type and press Enter" value={form.data_collected} onChange={set("data_collected")}
+              error={err("data_collected")} />
+            <Textarea label="Comment" value={form.compliance_comment} onChange={(e) => set("compliance_comment")(e.currentTarget.value)}
+              error={err("compliance_comment")} />
+            <ErrorNote error={save.error} />
+            {save.isSuccess && <Text fw={600} role="status">Saved.</Text>}
+            <Button type="submit" loading={save.isPending} w={160}>Save review</Button>
+          </Stack>
+        </form>
+      </Paper>
+      {a && <Documents acc={acc} list={list} assessment={a.id} />}
+      {a && <AuditLog acc={acc} assessment={a.id} />}
+    </Stack>
+  );
+}
+
+function Documents({ acc, list, assessment }: { acc: string; list: string; assessment: string }) {
+  const qc = useQueryClient();
+  const key = ["documents", acc, assessment];
+  const docs = useQuery({ queryKey: key, queryFn: () => unwrap(api.GET("/vendor-assessments/documents", { params: { query: { "account-id": acc, "assessment-id": assessment } } })) });
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [over, setOver] = useState(false);
+  const upload = async (file: File) => {
+    setError(null);
+    setProgress(0);
+    try {
+      const u = await unwrap(api.GET("/vendor-assessments/documents/upload-url", {
+        params: { query: { "account-id": acc, "vendor-list-id": list, "assessment-id": assessment, "file-name": file.name, "content-type": file.type || "application/octet-stream" } },
+      }));
+      await uploadFile(u, file, setProgress);
+      qc.invalidateQueries({ queryKey: key });
+    } catch (e) {
+      setError(e);
+    } finally {
+      setProgress(null);
+    }
+  };
+  const download = async (id: string) => {
+    try {
+      const d = await unwrap(api.GET("/vendor-assessments/documents/download-url", { params: { query: { "account-id": acc, "document-id": id } } }));
+      window.location.assign(d.download_url);
+    } catch (e) { setError(e); }
+  };
+  const remove = useMutation({
+    mutationFn: (id: string) => unwrap(api.DELETE("/vendor-assessments/documents", { params: { query: { "account-id": acc, "document-id": id } } })),
+    onSuccess: () => qc.invalidateQueries({ queryKey: key }),
+  });
+  return (
+    <Stack>
+      <Title order={3}>Evidence</Title>
+      <Paper
+        withBorder p="lg" bg={over ? "blue.0" : undefined}
+        onDragOver={(e) => { e.preventDefault(); setOver(true); }}
+        onDragLeave={() => setOver(false)}
+        onDrop={(e) => { e.preventDefault(); setOver(false); const f = e.dataTransfer.files[0]; if (f) void upload(f); }}
+        data-testid="dropzone"
+      >
+        <Text>Drop a file here, or <label style={{ textDecoration: "underline", cursor: "pointer" }}>choose one
+          <input type="file" hidden aria-label="Choose a file" onChange={(e) => { const f = e.currentTarget.files?.[0]; if (f) void upload(f); e.currentTarget.value = ""; }} />
+        </label>.</Text>
+        {progress !== null && <Progress value={progress} mt="sm" aria-label="Upload progress" />}
+      </Paper>
+      <ErrorNote error={error ?? docs.error ?? remove.error} />
+      {(docs.data?.documents ?? []).map((d) => (
+        <Group key={d.id} justify="space-between">
+          <Text>{d.file_name} <Text span size="sm" c="dimmed">({d.size_bytes} bytes, {d.status})</Text></Text>
+          <Group>
+            <Button size="xs" variant="default" onClick={() => download(d.id)} disabled={d.status !== "uploaded"} aria-label={`Download ${d.file_name}`}>Download</Button>
+            <Button size="xs" color="red" variant="light" onClick={() => remove.mutate(d.id)} aria-label={`Delete ${d.file_name}`}>Delete</Button>
+          </Group>
+        </Group>
+      ))}
+    </Stack>
+  );
+}
+
+function AuditLog({ acc, assessment }: { acc: string; assessment: string }) {
+  const [page, setPage] = useState(1);
+  const limit = 10;
+  const log = useQuery({
+    queryKey: ["audit", acc, assessment, page],
+    queryFn: () => unwrap(api.GET("/vendor-assessments/audit-log", { params: { query: { "account-id": acc, "assessment-id": assessment, page, limit } } })),
+  });
+  const total = log.data?.total_events ?? 0;
+  return (
+    <Stack>
+      <Title order={3}>History</Title>
+      <ErrorNote error={log.error} />
+      <Timeline bulletSize={14} lineWidth={2} data-testid="audit-log">
+        {(log.data?.events ?? []).map((e) => (
+          <Timeline.Item key={e.event_id} title={`${new Date(e.created_at).toLocaleString()} by ${e.submitted_by}`}>
+            {e.changes.map((c, i) => (
+              <Text size="sm" key={i}><b>{c.field}</b>: {c.old_value || "(empty)"} → {c.new_value || "(empty)"}</Text>
+            ))}
+          </Timeline.Item>
+        ))}
+      </Timeline>
+      {total > limit && <Pagination total={Math.ceil(total / limit)} value={page} onChange={setPage} aria-label="History pages" />}
+    </Stack>
+  );
+}

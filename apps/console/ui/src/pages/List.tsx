@@ -1,0 +1,212 @@
+import { useMemo, useState } from "react";
+import { Link, useParams } from "react-router";
+import {
+  Alert, Anchor, Badge, Button, Group, Pagination, Select, Stack, Switch, Table, Text, TextInput, Title, VisuallyHidden } from "@mantine/core";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { api, fieldError, Problem, unwrap, type Schemas } from "../api/client";
+import { ErrorNote } from "../components/ErrorNote";
+
+type Entry = Schemas["EntryJSON"];
+const PAGE = 50;
+
+export function ListPage() {
+  const { acc = "individual", list = "" } = useParams();
+  const qc = useQueryClient();
+  const key = ["list", acc, list];
+  const read = useQuery({
+    queryKey: key,
+    queryFn: () => unwrap(api.GET("/vendor-lists", { params: { query: { "account-id": acc, "vendor-list-id": list } } })),
+  });
+  const reviews = useQuery({
+    queryKey: ["assessments", acc, list],
+    queryFn: () => unwrap(api.GET("/vendor-assessments", { params: { query: { "account-id": acc, "vendor-list-id": list } } })),
+  });
+  const statusOf = useMemo(() => {
+    const m = new Map<string, string>();
+    for (const a of reviews.data?.assessments ?? []) m.set(a.vendor_id, a.compliance_approval_status);
+    return m;
+  }, [reviews.data]);
+
+  const [q, setQ] = useState("");
+  const [enrichment, setEnrichment] = useState<string | null>(null);
+  const [approval, setApproval] = useState<string | null>(null);
+  const [alerts, setAlerts] = useState<string | null>(null);
+  const [sort, setSort] = useState<string>("name");
+  const [page, setPage] = useState(1);
+  const entries = read.data?.vendors ?? [];
+  const shown = useMemo(() => {
+    const needle = q.trim().toLowerCase();
+    const out = entries.filter(
+      (e) =>
+        (!needle || e.vendor_name.toLowerCase().includes(needle) || e.products.some((p) => p.product_name.toLowerCase().includes(needle))) &&
+        (!enrichment || e.enrichment_status === enrichment) &&
+        (!approval || (statusOf.get(e.vendor_id) ?? "none") === approval) &&
+        (!alerts || String(e.alerts_enabled) === alerts),
+    );
+    const by: Record<string, (a: Entry, b: Entry) => number> = {
+      name: (a, b) => a.vendor_name.localeCompare(b.vendor_name),
+      "-added": (a, b) => b.added_at.localeCompare(a.added_at),
+      status: (a, b) => (statusOf.get(a.vendor_id) ?? "").localeCompare(statusOf.get(b.vendor_id) ?? ""),
+      enrichment: (a, b) => a.enrichment_status.localeCompare(b.enrichment_status),
+    };
+    return out.sort(by[sort]);
+  }, [entries, q, enrichment, approval, alerts, sort, statusOf]);
+  const pages = Math.max(1, Math.ceil(shown.length / PAGE));
+  const visible = shown.slice((Math.min(page, pages) - 1) * PAGE, Math.min(page, pages) * PAGE);
+
+  const save = useMutation({
+    mutationFn: (vendors: { vendor_name: string; website_url?: string }[]) =>
+      unwrap(
+        api.POST("/vendor-lists", {
+          params: { query: { "account-id": acc, operation: "save-vendors", "vendor-list-id": list } },
+          body: { vendors },
+        }),
+      ) as Promise<Schemas["SaveVendorsJSON"]>,
+    onSuccess: () => {
+      qc.invalidateQueries({ queryKey: key });
+      qc.invalidateQueries({ queryKey: ["lists", acc] });
+    },
+  });
+  const current = () => entries.map((e) => ({ vendor_name: e.vendor_name, ...(e.website_url ? { website_url: e.website_url } : {}) }));
+  const [name, setName] = useState("");
+  const [site, setSite] = useState("");
+
+  const toggle = useMutation({
+    mutationFn: (v: { id: string; on: boolean }) =>
+      unwrap(
+        api.PATCH("/vendor-lists", {
+          params: { query: { "account-id": acc, operation: "alerts-enabled", "vendor-list-id": list } },
+          body: { "vendor-id": v.id, alerts_enabled: v.on },
+        }),
+      ),
+    onSuccess: () => qc.invalidateQueries({ queryKey: key }),
+  });
+
+  const summary = save.data?.org_enrichment;
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>{read.data?.list?.name ?? "List"}</Title>
+        <Group>
+          <Button component={Link} to={`/a/${acc}/lists/${list}/import`} variant="default">Import CSV</Button>
+          <Button component={Link} to={`/a/${acc}/lists/${list}/subscribers`} variant="default">Subscribers</Button>
+        </Group>
+      </Group>
+      <ErrorNote error={read.error} />
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate([...current(), { vendor_name: name.trim(), ...(site.trim() ? { website_url: site.trim() } : {}) }], {
+            onSuccess: () => { setName(""); setSite(""); },
+          });
+        }}
+      >
+        <Group align="flex-start">
+          <TextInput label="Vendor name" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
+          <TextInput
+            label="Website (optional)"
+            placeholder="https://example.com"
+            value={site}
+            onChange={(e) => setSite(e.currentTarget.value)}
+            error={fieldError(save.error, `body.vendors[${entries.length}].website_url`)}
+          />
+          <Button type="submit" mt={25} loading={save.isPending}>Add vendor</Button>
+        </Group>
+      </form>
+      <ErrorNote error={save.error ?? toggle.error} />
+      {summary && (
+        <Alert title="Enrichment" color={summary.errors.length ? "yellow" : "blue"} data-testid="org-enrichment">
+          {summary.queued} queued, {summary.already_known} already known; quota {summary.quota.used} of {summary.quota.limit} used,{" "}
+          {summary.quota.remaining} remaining.
+          {summary.errors.map((e) => (
+            <Text key={e.vendor_name} size="sm">{e.vendor_name}: {e.message}</Text>
+          ))}
+        </Alert>
+      )}
+      <Group align="flex-end">
+        <TextInput label="Search" placeholder="Vendor or product" value={q} onChange={(e) => { setQ(e.currentTarget.value); setPage(1); }} />
+        <Select label="Enrichment" clearable value={enrichment} onChange={(v) => { setEnrichment(v); setPage(1); }}
+          data={[...new Set(entries.map((e) => e.enrichment_status))].sort()} />
+        <Select label="Approval" clearable value={approval} onChange={(v) => { setApproval(v); setPage(1); }}
+          data={["none", "not-started", "in-progress", "on-hold", "approved", "conditional approval", "rejected"]} />
+        <Select label="Alerts" clearable value={alerts} onChange={(v) => { setAlerts(v); setPage(1); }}
+          data={[{ value: "true", label: "on" }, { value: "false", label: "off" }]} />
+        <Select label="Sort" value={sort} allowDeselect={false} onChange={(v) => v && setSort(v)}
+          data={[{ value: "name", label: "Name" }, { value: "-added", label: "Newest" }, { value: "status", label: "Approval" }, { value: "enrichment", label: "Enrichment" }]} />
+      </Group>
+      <Text size="sm" c="dimmed" data-testid="shown-count">{shown.length} of {entries.length} vendors</Text>
+      <Table striped data-testid="vendors-table">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Vendor</Table.Th><Table.Th>Enrichment</Table.Th><Table.Th>Approval</Table.Th>
+            <Table.Th>Alerts</Table.Th><Table.Th>Products</Table.Th><Table.Th><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {visible.map((e) => (
+            <Table.Tr key={e.vendor_id}>
+              <Table.Td>
+                <Anchor component={Link} to={`/vendors/${e.vendor_id}`}>{e.vendor_name}</Anchor>
+                {e.is_custom && <Badge ml="xs" size="xs" variant="light">custom</Badge>}
+              </Table.Td>
+              <Table.Td>{e.enrichment_status}</Table.Td>
+              <Table.Td>
+                <Anchor component={Link} to={`/a/${acc}/lists/${list}/vendors/${e.vendor_id}/assessment`}>
+                  {statusOf.get(e.vendor_id) ?? "start review"}
+                </Anchor>
+              </Table.Td>
+              <Table.Td>
+                <Switch
+                  aria-label={`Alerts for ${e.vendor_name}`}
+                  checked={e.alerts_enabled}
+                  onChange={(ev) => toggle.mutate({ id: e.vendor_id, on: ev.currentTarget.checked })}
+                />
+              </Table.Td>
+              <Table.Td><Products acc={acc} list={list} entry={e} /></Table.Td>
+              <Table.Td>
+                <Button
+                  size="xs" variant="subtle" color="red" aria-label={`Remove ${e.vendor_name}`}
+                  onClick={() => save.mutate(current().filter((v) => v.vendor_name !== e.vendor_name))}
+                >
+                  Remove
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {pages > 1 && <Pagination total={pages} value={Math.min(page, pages)} onChange={setPage} aria-label="Pages" />}
+    </Stack>
+  );
+}
+
+function Products({ acc, list, entry }: { acc: string; list: string; entry: Entry }) {
+  const qc = useQueryClient();
+  const [name, setName] = useState("");
+  const add = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.POST("/vendor-lists/{vendor_list_id}/vendors/{vendor_id}/products", {
+          params: { path: { vendor_list_id: list, vendor_id: entry.vendor_id }, query: { "account-id": acc } },
+          body: { product_name: name },
+        }),
+      ),
+    onSuccess: () => { setName(""); qc.invalidateQueries({ queryKey: ["list", acc, list] }); },
+  });
+  const dup = add.error instanceof Problem && add.error.status === 409;
+  return (
+    <Stack gap={4}>
+      <Group gap={4}>{entry.products.map((p) => <Badge key={p.id} variant="outline">{p.product_name}</Badge>)}</Group>
+      <form onSubmit={(e) => { e.preventDefault(); if (name.trim()) add.mutate(); }}>
+        <TextInput
+          size="xs"
+          placeholder="Add product"
+          aria-label={`Add product to ${entry.vendor_name}`}
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={dup ? "already on this vendor" : add.error ? (add.error as Error).message : undefined}
+        />
+      </form>
+    </Stack>
+  );
+}
