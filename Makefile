@@ -3,7 +3,7 @@ MODULES := . ./adapters ./apps ./examples
 GO ?= go
 TESTFLAGS ?= -race -count=1
 
-.PHONY: run test test-short lint openapi openapi-check openapi-clients fuzz bench migrate tidy build worker deploy-check docker image-name
+.PHONY: console console-check console-test run test test-short lint openapi openapi-check openapi-clients fuzz bench migrate tidy build worker deploy-check docker image-name
 
 ## run: build bin/vetted and start the API on the embedded default (SQLite in
 ## .data/, in-process jobs). The binary replaces the shell (exec), so the
@@ -49,6 +49,7 @@ test:
 	echo "== ./apps/api on SQLite"; (cd apps && VETTED_TEST_STORE=sqlite $(GO) test $(TESTFLAGS) ./api/...) || status=1; \
 	if [ -n "$$VETTED_TEST_DATABASE_URL" ]; then echo "== ./apps/api on PostgreSQL"; \
 		(cd apps && VETTED_TEST_STORE=postgres $(GO) test $(TESTFLAGS) ./api/...) || status=1; fi; \
+	echo "== the web console (Vitest, Playwright in chromium)"; bash .ci/console.sh test || status=1; \
 	$(SUMMARIZE_SKIPS); rm -f "$$VETTED_TEST_SKIPLOG"; exit $$status
 
 # SUMMARIZE_SKIPS prints the one line: each suite skipped, how many tests,
@@ -56,6 +57,18 @@ test:
 SUMMARIZE_SKIPS = cut -d'|' -f1,2 "$$VETTED_TEST_SKIPLOG" | sort | uniq -c | \
 	awk '{ split($$2, a, "|"); s = s (NR > 1 ? ", " : "") a[1] " (" $$1 " tests, " a[2] " unset)" } \
 	END { print NR ? "== skipped for want of a server: " s "; bash .ci/run provides them all" : "== no suite skipped" }'
+
+## console: rebuild the web console (apps/console/dist) and its API types from openapi.yaml (needs Node)
+console:
+	bash .ci/console.sh build
+
+## console-check: fail when the committed console (built assets or API types) is stale
+console-check:
+	bash .ci/console.sh check
+
+## console-test: the console's Vitest and Playwright suites (Node and Debian's chromium)
+console-test:
+	bash .ci/console.sh test
 
 ## lint: gofmt, go vet, staticcheck when installed
 lint:
