@@ -44,6 +44,7 @@ type EntryJSON struct {
 	AlertsEnabled    bool          `json:"alerts_enabled"`
 	Products         []ProductJSON `json:"products"`
 	AddedAt          time.Time     `json:"added_at"`
+	*EntryReviewJSON
 }
 
 func listJSON(l vendorlist.List) ListJSON {
@@ -106,6 +107,7 @@ func (VendorEntry) Schema(r huma.Registry) *huma.Schema {
 type listsGetIn struct {
 	AccountParam
 	ListParams
+	ListShape
 }
 
 type listsGetOut struct {
@@ -113,6 +115,8 @@ type listsGetOut struct {
 		Lists   *[]ListJSON  `json:"lists,omitempty" doc:"Without vendor-list: the account's lists"`
 		List    *ListJSON    `json:"list,omitempty" doc:"With vendor-list: the list"`
 		Vendors *[]EntryJSON `json:"vendors,omitempty" doc:"With vendor-list: its vendors"`
+		// NextCursor is set by a shaped read with more rows to come.
+		NextCursor string `json:"next_cursor,omitempty" doc:"With limit: the cursor of the next page; absent on the last"`
 	}
 }
 
@@ -261,6 +265,9 @@ func (s *Server) registerLists() {
 				}
 				out.Body.Lists = &lists
 				return out, nil
+			}
+			if in.ListShape.given() {
+				return s.shapedList(ctx, in)
 			}
 			l, es, err := s.svc.ListWithVendors(ctx, a, in.AccountID, in.ref())
 			if err != nil {
