@@ -280,7 +280,7 @@ type DocumentRepo interface {
 	ListByAssessment(ctx context.Context, assessmentID uuid.UUID) ([]document.Document, error)
 	// ListByAccount returns every record of an account (for blob cleanup).
 	ListByAccount(ctx context.Context, accountID uuid.UUID) ([]document.Document, error)
-	// Update stores status and size of a record.
+	// Update stores the status, size and SHA-256 of a record.
 	Update(ctx context.Context, d document.Document) error
 	// Delete removes a record; core.ErrNotFound if absent.
 	Delete(ctx context.Context, accountID, id uuid.UUID) error

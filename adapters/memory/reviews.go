@@ -207,7 +207,7 @@ func (r documents) listBy(ix index[uuid.UUID, uuid.UUID], parent uuid.UUID) ([]d
 
 func (r documents) Update(_ context.Context, d document.Document) error {
 	return update(r.tx, r.d.documents, d.ID, "document", func(cur *document.Document) {
-		cur.Status, cur.SizeBytes = d.Status, d.SizeBytes
+		cur.Status, cur.SizeBytes, cur.SHA256 = d.Status, d.SizeBytes, d.SHA256
 	})
 }
 

@@ -15,7 +15,8 @@ type DocumentJSON struct {
 	AssessmentID string         `json:"assessment_id" format:"uuid"`
 	FileName     string         `json:"file_name"`
 	ContentType  string         `json:"content_type"`
-	SizeBytes    int64          `json:"size_bytes"`
+	SizeBytes    int64          `json:"size_bytes" doc:"Size of the stored file; 0 while pending"`
+	SHA256       string         `json:"sha256" doc:"Hex SHA-256 of the stored file, recorded when it turned uploaded; empty while pending"`
 	Status       DocumentStatus `json:"status"`
 	UploadedBy   string         `json:"uploaded_by"`
 	CreatedAt    time.Time      `json:"created_at"`
@@ -23,7 +24,7 @@ type DocumentJSON struct {
 
 func documentJSON(d document.Document) DocumentJSON {
 	return DocumentJSON{ID: d.ID.String(), AssessmentID: d.AssessmentID.String(), FileName: d.FileName, ContentType: d.ContentType,
-		SizeBytes: d.SizeBytes, Status: DocumentStatus(d.Status), UploadedBy: d.UploadedBy, CreatedAt: d.CreatedAt}
+		SizeBytes: d.SizeBytes, SHA256: d.SHA256, Status: DocumentStatus(d.Status), UploadedBy: d.UploadedBy, CreatedAt: d.CreatedAt}
 }
 
 type documentsIn struct {
@@ -93,9 +94,13 @@ func (s *Server) registerDocuments() {
 			return out, nil
 		})
 	huma.Register(s.api, huma.Operation{OperationID: "get-document-upload-url", Method: http.MethodGet, Path: "/vendor-assessments/documents/upload-url", Tags: tags,
-		Summary:     "A presigned upload for a new document (member or above)",
-		Description: "Send the file to upload_url with method and headers before expires_at (15 minutes). Allowed types and the 25 MB cap are enforced by the signed request.",
-		Security:    secured, Errors: accountErrors},
+		Summary: "A presigned upload for a new document (member or above)",
+		Description: "Send the file to upload_url with method and headers before expires_at (15 minutes). The URL stores one file, once: " +
+			"a second upload to it is refused (409 on the embedded store, 412 on S3) and the first file stays as it was. " +
+			"The signed request binds the content type; the 25 MB cap is enforced by the embedded store as the file arrives and, on S3, " +
+			"when the service first sees the file (a larger one is deleted and the document stays pending). " +
+			"Once stored, the document records the file's size and SHA-256 and the assessment's audit log records the upload.",
+		Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *uploadURLIn) (*uploadURLOut, error) {
 			up, err := s.svc.UploadURL(ctx, actor(ctx), in.AccountID, in.ref(), in.AssessmentID, in.FileName, in.ContentType)
 			if err != nil {
@@ -113,7 +118,9 @@ func (s *Server) registerDocuments() {
 			return out, nil
 		})
 	huma.Register(s.api, huma.Operation{OperationID: "get-document-download-url", Method: http.MethodGet, Path: "/vendor-assessments/documents/download-url", Tags: tags,
-		Summary: "A presigned download URL of an uploaded document (viewer or above)", Security: secured, Errors: accountErrors},
+		Summary:     "A presigned download URL of an uploaded document (viewer or above)",
+		Description: "The URL is valid for 5 minutes. It answers 404 once the document is deleted.",
+		Security:    secured, Errors: accountErrors},
 		func(ctx context.Context, in *documentRefIn) (*downloadURLOut, error) {
 			d, req, err := s.svc.DownloadURL(ctx, actor(ctx), in.AccountID, in.DocumentID)
 			if err != nil {
@@ -124,7 +131,10 @@ func (s *Server) registerDocuments() {
 			return out, nil
 		})
 	huma.Register(s.api, huma.Operation{OperationID: "delete-document", Method: http.MethodDelete, Path: "/vendor-assessments/documents", Tags: tags,
-		Summary: "Remove a document and its file (member or above)", Security: secured, Errors: accountErrors},
+		Summary: "Remove a document and its file (member or above)",
+		Description: "The file is deleted before the answer, so download URLs issued earlier answer 404 from then on " +
+			"(if the file store cannot be reached, the file is deleted later and no URL is issued for it again). The audit log records the removal.",
+		Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *documentRefIn) (*documentDeleteOut, error) {
 			d, err := s.svc.DeleteDocument(ctx, actor(ctx), in.AccountID, in.DocumentID)
 			if err != nil {

@@ -3,7 +3,6 @@ package api_test
 import (
 	"bytes"
 	"io"
-	"mime/multipart"
 	"net/http"
 	"os"
 	"strings"
@@ -40,85 +39,61 @@ func s3Org(t *testing.T) *org {
 	return o
 }
 
-// postForm uploads like a browser form post to an S3 POST policy.
-func postForm(t *testing.T, up uploadTicket, fields map[string]string, contentType string, file []byte) int {
-	t.Helper()
-	var body bytes.Buffer
-	w := multipart.NewWriter(&body)
-	for k, v := range fields {
-		if err := w.WriteField(k, v); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if contentType != "" {
-		_ = w.WriteField("Content-Type", contentType)
-	}
-	fw, err := w.CreateFormFile("file", "upload.bin")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _ = fw.Write(file)
-	_ = w.Close()
-	res, err := http.Post(up.UploadURL, w.FormDataContentType(), &body)
-	if err != nil {
-		t.Fatalf("upload: %v", err)
-	}
-	_, _ = io.Copy(io.Discard, res.Body)
-	_ = res.Body.Close()
-	return res.StatusCode
-}
-
 func TestDocumentsOnS3(t *testing.T) {
 	t.Parallel()
 	o := s3Org(t)
 	asm := newAssessment(t, o)
 	up := uploadURL(t, o, asm, "soc2.pdf", "application/pdf")
-	if up.Method != http.MethodPost || len(up.Fields) == 0 {
-		t.Fatalf("S3 upload is not a POST policy: %+v", up)
+	if up.Method != http.MethodPut || len(up.Fields) != 0 || up.Headers["Content-Type"] != "application/pdf" || up.Headers["If-None-Match"] != "*" {
+		t.Fatalf("S3 upload is not a conditional presigned PUT: %+v", up)
 	}
 	if docs := documentsOf(t, o, asm); len(docs) != 1 || docs[0]["status"] != "pending" {
 		t.Fatalf("before upload: %v", docs)
 	}
-	// The policy binds the content type: another type is refused by the server.
-	fields := map[string]string{}
-	for k, v := range up.Fields {
-		if !strings.EqualFold(k, "Content-Type") {
-			fields[k] = v
-		}
-	}
-	if code := postForm(t, up, fields, "text/html", []byte("<html>")); code < 400 {
-		t.Fatalf("upload with another content type: %d", code)
+	// The URL binds the content type: another type is refused by the server.
+	other := up
+	other.Headers = map[string]string{"Content-Type": "text/html", "If-None-Match": "*"}
+	if res := put(t, other, strings.NewReader("<html>"), 6); res.StatusCode != http.StatusForbidden {
+		t.Fatalf("upload with another content type: %d", res.StatusCode)
 	}
 	pdf := []byte("%PDF-1.7 evidence for the auditors")
-	if code := postForm(t, up, up.Fields, "", pdf); code >= 300 {
-		t.Fatalf("upload: status %d", code)
+	if res := put(t, up, bytes.NewReader(pdf), int64(len(pdf))); res.StatusCode/100 != 2 {
+		t.Fatalf("upload: status %d", res.StatusCode)
 	}
 	docs := documentsOf(t, o, asm)
 	if docs[0]["status"] != "uploaded" || int(docs[0]["size_bytes"].(float64)) != len(pdf) {
 		t.Fatalf("after upload: %v", docs)
 	}
-	var dl struct {
-		DownloadURL string `json:"download_url"`
-	}
-	apitest.Must(t, o.env.Do(t, "GET", "/vendor-assessments/documents/download-url?account-id="+o.acct+"&document-id="+up.DocumentID, o.owner, nil), 200).JSON(t, &dl)
-	res, err := http.Get(dl.DownloadURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, _ := io.ReadAll(res.Body)
-	_ = res.Body.Close()
-	if res.StatusCode != 200 || !bytes.Equal(got, pdf) {
-		t.Fatalf("download: %d %q", res.StatusCode, got)
+	dl := downloadURL(t, o, up.DocumentID)
+	if status, got := fetch(t, dl); status != 200 || !bytes.Equal(got, pdf) {
+		t.Fatalf("download: %d %q", status, got)
 	}
 	// A tampered download URL is refused by the server.
-	bad := strings.Replace(dl.DownloadURL, "X-Amz-Signature=", "X-Amz-Signature=0", 1)
-	if res, err := http.Get(bad); err != nil || res.StatusCode != http.StatusForbidden {
-		t.Fatalf("tampered download: %v %v", res.StatusCode, err)
+	bad := strings.Replace(dl, "X-Amz-Signature=", "X-Amz-Signature=0", 1)
+	if status, _ := fetch(t, bad); status != http.StatusForbidden {
+		t.Fatalf("tampered download: %d", status)
 	}
-	// Deleting the record deletes the object through the outbox.
-	apitest.Must(t, o.env.Do(t, "DELETE", "/vendor-assessments/documents?account-id="+o.acct+"&document-id="+up.DocumentID, o.owner, nil), 200)
-	o.env.Drain(t)
-	if res, err := http.Get(dl.DownloadURL); err != nil || res.StatusCode != http.StatusNotFound {
-		t.Fatalf("object still served after delete: %v %v", res.StatusCode, err)
+	// An object over the cap (the PUT cannot bind one) is deleted when the
+	// service first sees it, and its record stays pending.
+	big := uploadURL(t, o, asm, "big.pdf", "application/pdf")
+	const limit = 25 << 20
+	if res := put(t, big, io.LimitReader(zeros{}, limit+1), limit+1); res.StatusCode/100 != 2 {
+		t.Fatalf("oversize upload: %d", res.StatusCode)
 	}
+	for _, d := range documentsOf(t, o, asm) {
+		if d["id"] == big.DocumentID && (d["status"] != "pending" || d["size_bytes"] != 0.0) {
+			t.Fatalf("an oversize upload was taken: %v", d)
+		}
+	}
+	mustProblem(t, o.env.Do(t, "GET", "/vendor-assessments/documents/download-url?account-id="+o.acct+"&document-id="+big.DocumentID, o.owner, nil), 409)
+}
+
+func TestDocumentIsWrittenOnceOnS3(t *testing.T) {
+	t.Parallel()
+	checkWriteOnce(t, s3Org(t), http.StatusPreconditionFailed)
+}
+
+func TestDeletedDocumentIsGoneAtOnceOnS3(t *testing.T) {
+	t.Parallel()
+	checkGoneAtOnce(t, s3Org(t))
 }

@@ -2,6 +2,9 @@ package api_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -107,6 +110,9 @@ func TestDocumentRoundTrip(t *testing.T) {
 	if dl.DocumentID != up.DocumentID || dl.Method != "GET" || dl.ExpiresAt.IsZero() {
 		t.Fatalf("download ticket = %+v", dl)
 	}
+	if d := dl.ExpiresAt.Sub(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)); d < 4*time.Minute || d > 6*time.Minute {
+		t.Fatalf("download URL lives %v, want 5m", d)
+	}
 	res, err := http.Get(dl.DownloadURL)
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +124,8 @@ func TestDocumentRoundTrip(t *testing.T) {
 		t.Fatalf("download: %d %v %q", res.StatusCode, res.Header, got[:min(len(got), 40)])
 	}
 
-	// Delete: the record at once, the file through the outbox.
+	// Delete: the record and the file at once (the outbox deletes the file
+	// too, should the request's delete fail).
 	del := apitest.Must(t, env.Do(t, "DELETE", "/vendor-assessments/documents?account-id="+o.acct+"&document-id="+up.DocumentID, o.owner, nil), 200).Map(t)
 	if del["deleted"].(map[string]any)["id"] != up.DocumentID {
 		t.Fatalf("deleted = %v", del)
@@ -234,4 +241,117 @@ func TestDocumentUploadURLValidation(t *testing.T) {
 	apitest.Must(t, env.Do(t, "GET", "/vendor-assessments/documents?account-id="+o.acct+"&assessment-id="+asm, viewer, nil), 200)
 	mustProblem(t, env.Do(t, "DELETE", "/vendor-assessments/documents?account-id="+o.acct+"&document-id="+up["document_id"].(string), viewer, nil), 403)
 	mustProblem(t, env.Do(t, "GET", "/vendor-assessments/documents?account-id="+o.acct+"&assessment-id="+asm, env.Token("stranger@else.test"), nil), 403)
+}
+
+// downloadURL asks for a document's download URL.
+func downloadURL(t *testing.T, o *org, documentID string) string {
+	t.Helper()
+	var dl struct {
+		DownloadURL string `json:"download_url"`
+	}
+	apitest.Must(t, o.env.Do(t, "GET", "/vendor-assessments/documents/download-url?account-id="+o.acct+"&document-id="+documentID, o.owner, nil), 200).JSON(t, &dl)
+	return dl.DownloadURL
+}
+
+// fetch GETs a presigned download URL with plain net/http.
+func fetch(t *testing.T, u string) (int, []byte) {
+	t.Helper()
+	res, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, b
+}
+
+// checkWriteOnce uploads a file, then another with the same URL, which the
+// blob store must refuse with status refused; the first file comes back
+// unchanged, the record keeps its size and SHA-256, and the audit log
+// records the upload once.
+func checkWriteOnce(t *testing.T, o *org, refused int) {
+	t.Helper()
+	asm := newAssessment(t, o)
+	up := uploadURL(t, o, asm, "SOC 2 report.pdf", "application/pdf")
+	first, second := []byte("%PDF-1.7 the auditors' copy"), []byte("%PDF-1.7 a forged replacement, longer")
+	if res := put(t, up, bytes.NewReader(first), int64(len(first))); res.StatusCode/100 != 2 {
+		t.Fatalf("first upload: %d", res.StatusCode)
+	}
+	if res := put(t, up, bytes.NewReader(second), int64(len(second))); res.StatusCode != refused {
+		t.Fatalf("second upload with the same URL: %d, want %d", res.StatusCode, refused)
+	}
+	sum := sha256.Sum256(first)
+	docs := documentsOf(t, o, asm)
+	if len(docs) != 1 || docs[0]["status"] != "uploaded" || docs[0]["size_bytes"] != float64(len(first)) || docs[0]["sha256"] != hex.EncodeToString(sum[:]) {
+		t.Fatalf("document = %v; want uploaded, %d bytes, sha256 %x", docs, len(first), sum)
+	}
+	if res := put(t, up, bytes.NewReader(second), int64(len(second))); res.StatusCode != refused {
+		t.Fatalf("upload after the record turned uploaded: %d, want %d", res.StatusCode, refused)
+	}
+	if status, got := fetch(t, downloadURL(t, o, up.DocumentID)); status != 200 || !bytes.Equal(got, first) {
+		t.Fatalf("download: %d %q; want the first file", status, got)
+	}
+	// A second look reads the stored record, and records nothing more.
+	if docs := documentsOf(t, o, asm); docs[0]["sha256"] != hex.EncodeToString(sum[:]) || docs[0]["size_bytes"] != float64(len(first)) {
+		t.Fatalf("stored document = %v; want %d bytes, sha256 %x", docs[0], len(first), sum)
+	}
+	var log struct {
+		Events []struct {
+			SubmittedBy string `json:"submitted_by"`
+			Changes     []struct {
+				Field    string `json:"field"`
+				OldValue string `json:"old_value"`
+				NewValue string `json:"new_value"`
+			} `json:"changes"`
+		} `json:"events"`
+	}
+	apitest.Must(t, o.env.Do(t, "GET", "/vendor-assessments/audit-log?account-id="+o.acct+"&assessment-id="+asm, o.owner, nil), 200).JSON(t, &log)
+	var uploads []string
+	for _, e := range log.Events {
+		for _, c := range e.Changes {
+			if c.Field == "document" {
+				uploads = append(uploads, e.SubmittedBy+": "+c.OldValue+" -> "+c.NewValue)
+			}
+		}
+	}
+	want := fmt.Sprintf("owner@acme.test:  -> SOC 2 report.pdf (id %s, %d bytes, sha256 %x)", up.DocumentID, len(first), sum)
+	if len(uploads) != 1 || uploads[0] != want {
+		t.Fatalf("audit log records %q, want [%q]", uploads, want)
+	}
+}
+
+// checkGoneAtOnce deletes an uploaded document and expects its download URL,
+// issued before the delete, to answer 404 as soon as the DELETE has answered,
+// with the outbox not yet run, and no new URL to be issued.
+func checkGoneAtOnce(t *testing.T, o *org) {
+	t.Helper()
+	asm := newAssessment(t, o)
+	up := uploadURL(t, o, asm, "notes.txt", "text/plain")
+	content := []byte("confidential evidence")
+	if res := put(t, up, bytes.NewReader(content), int64(len(content))); res.StatusCode/100 != 2 {
+		t.Fatalf("upload: %d", res.StatusCode)
+	}
+	dl := downloadURL(t, o, up.DocumentID)
+	if status, got := fetch(t, dl); status != 200 || !bytes.Equal(got, content) {
+		t.Fatalf("download before delete: %d %q", status, got)
+	}
+	apitest.Must(t, o.env.Do(t, "DELETE", "/vendor-assessments/documents?account-id="+o.acct+"&document-id="+up.DocumentID, o.owner, nil), 200)
+	if status, got := fetch(t, dl); status != http.StatusNotFound || bytes.Contains(got, content) {
+		t.Fatalf("download URL issued before the delete: %d %q, want 404 at once", status, got)
+	}
+	mustProblem(t, o.env.Do(t, "GET", "/vendor-assessments/documents/download-url?account-id="+o.acct+"&document-id="+up.DocumentID, o.owner, nil), 404)
+	o.env.Drain(t) // the outbox's delete of a file already gone is harmless
+	if status, _ := fetch(t, dl); status != http.StatusNotFound {
+		t.Fatalf("download after the outbox ran: %d, want 404", status)
+	}
+}
+
+func TestDocumentIsWrittenOnce(t *testing.T) {
+	t.Parallel()
+	checkWriteOnce(t, newOrg(t), http.StatusConflict)
+}
+
+func TestDeletedDocumentIsGoneAtOnce(t *testing.T) {
+	t.Parallel()
+	checkGoneAtOnce(t, newOrg(t))
 }

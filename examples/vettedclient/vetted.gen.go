@@ -631,7 +631,12 @@ type DocumentJSON struct {
 	CreatedAt    time.Time          `json:"created_at"`
 	FileName     string             `json:"file_name"`
 	Id           openapi_types.UUID `json:"id"`
-	SizeBytes    int64              `json:"size_bytes"`
+
+	// Sha256 Hex SHA-256 of the stored file, recorded when it turned uploaded; empty while pending
+	Sha256 string `json:"sha256"`
+
+	// SizeBytes Size of the stored file; 0 while pending
+	SizeBytes int64 `json:"size_bytes"`
 
 	// Status pending until the file has been uploaded
 	Status     DocumentStatus `json:"status"`
@@ -2382,6 +2387,8 @@ type ClientInterface interface {
 
 	// DeleteDocument Remove a document and its file (member or above)
 	//
+	// The file is deleted before the answer, so download URLs issued earlier answer 404 from then on (if the file store cannot be reached, the file is deleted later and no URL is issued for it again). The audit log records the removal.
+	//
 	// Corresponds with DELETE /vendor-assessments/documents (the `DeleteDocument` operationId).
 	DeleteDocument(ctx context.Context, params *DeleteDocumentParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -2392,12 +2399,14 @@ type ClientInterface interface {
 
 	// GetDocumentDownloadUrl A presigned download URL of an uploaded document (viewer or above)
 	//
+	// The URL is valid for 5 minutes. It answers 404 once the document is deleted.
+	//
 	// Corresponds with GET /vendor-assessments/documents/download-url (the `GetDocumentDownloadUrl` operationId).
 	GetDocumentDownloadUrl(ctx context.Context, params *GetDocumentDownloadUrlParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetDocumentUploadUrl A presigned upload for a new document (member or above)
 	//
-	// Send the file to upload_url with method and headers before expires_at (15 minutes). Allowed types and the 25 MB cap are enforced by the signed request.
+	// Send the file to upload_url with method and headers before expires_at (15 minutes). The URL stores one file, once: a second upload to it is refused (409 on the embedded store, 412 on S3) and the first file stays as it was. The signed request binds the content type; the 25 MB cap is enforced by the embedded store as the file arrives and, on S3, when the service first sees the file (a larger one is deleted and the document stays pending). Once stored, the document records the file's size and SHA-256 and the assessment's audit log records the upload.
 	//
 	// Corresponds with GET /vendor-assessments/documents/upload-url (the `GetDocumentUploadUrl` operationId).
 	GetDocumentUploadUrl(ctx context.Context, params *GetDocumentUploadUrlParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3038,6 +3047,8 @@ func (c *Client) GetAssessmentAuditLog(ctx context.Context, params *GetAssessmen
 
 // DeleteDocument Remove a document and its file (member or above)
 //
+// The file is deleted before the answer, so download URLs issued earlier answer 404 from then on (if the file store cannot be reached, the file is deleted later and no URL is issued for it again). The audit log records the removal.
+//
 // Corresponds with DELETE /vendor-assessments/documents (the `DeleteDocument` operationId).
 func (c *Client) DeleteDocument(ctx context.Context, params *DeleteDocumentParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteDocumentRequest(c.Server, params)
@@ -3068,6 +3079,8 @@ func (c *Client) ListDocuments(ctx context.Context, params *ListDocumentsParams,
 
 // GetDocumentDownloadUrl A presigned download URL of an uploaded document (viewer or above)
 //
+// The URL is valid for 5 minutes. It answers 404 once the document is deleted.
+//
 // Corresponds with GET /vendor-assessments/documents/download-url (the `GetDocumentDownloadUrl` operationId).
 func (c *Client) GetDocumentDownloadUrl(ctx context.Context, params *GetDocumentDownloadUrlParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetDocumentDownloadUrlRequest(c.Server, params)
@@ -3083,7 +3096,7 @@ func (c *Client) GetDocumentDownloadUrl(ctx context.Context, params *GetDocument
 
 // GetDocumentUploadUrl A presigned upload for a new document (member or above)
 //
-// Send the file to upload_url with method and headers before expires_at (15 minutes). Allowed types and the 25 MB cap are enforced by the signed request.
+// Send the file to upload_url with method and headers before expires_at (15 minutes). The URL stores one file, once: a second upload to it is refused (409 on the embedded store, 412 on S3) and the first file stays as it was. The signed request binds the content type; the 25 MB cap is enforced by the embedded store as the file arrives and, on S3, when the service first sees the file (a larger one is deleted and the document stays pending). Once stored, the document records the file's size and SHA-256 and the assessment's audit log records the upload.
 //
 // Corresponds with GET /vendor-assessments/documents/upload-url (the `GetDocumentUploadUrl` operationId).
 func (c *Client) GetDocumentUploadUrl(ctx context.Context, params *GetDocumentUploadUrlParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -6356,6 +6369,8 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteDocumentWithResponse Remove a document and its file (member or above)
 	//
+	// The file is deleted before the answer, so download URLs issued earlier answer 404 from then on (if the file store cannot be reached, the file is deleted later and no URL is issued for it again). The audit log records the removal.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /vendor-assessments/documents (the `DeleteDocument` operationId).
@@ -6370,6 +6385,8 @@ type ClientWithResponsesInterface interface {
 
 	// GetDocumentDownloadUrlWithResponse A presigned download URL of an uploaded document (viewer or above)
 	//
+	// The URL is valid for 5 minutes. It answers 404 once the document is deleted.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /vendor-assessments/documents/download-url (the `GetDocumentDownloadUrl` operationId).
@@ -6377,7 +6394,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetDocumentUploadUrlWithResponse A presigned upload for a new document (member or above)
 	//
-	// Send the file to upload_url with method and headers before expires_at (15 minutes). Allowed types and the 25 MB cap are enforced by the signed request.
+	// Send the file to upload_url with method and headers before expires_at (15 minutes). The URL stores one file, once: a second upload to it is refused (409 on the embedded store, 412 on S3) and the first file stays as it was. The signed request binds the content type; the 25 MB cap is enforced by the embedded store as the file arrives and, on S3, when the service first sees the file (a larger one is deleted and the document stays pending). Once stored, the document records the file's size and SHA-256 and the assessment's audit log records the upload.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -10824,6 +10841,8 @@ func (c *ClientWithResponses) GetAssessmentAuditLogWithResponse(ctx context.Cont
 
 // DeleteDocumentWithResponse Remove a document and its file (member or above)
 //
+// The file is deleted before the answer, so download URLs issued earlier answer 404 from then on (if the file store cannot be reached, the file is deleted later and no URL is issued for it again). The audit log records the removal.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with DELETE /vendor-assessments/documents (the `DeleteDocument` operationId).
@@ -10850,6 +10869,8 @@ func (c *ClientWithResponses) ListDocumentsWithResponse(ctx context.Context, par
 
 // GetDocumentDownloadUrlWithResponse A presigned download URL of an uploaded document (viewer or above)
 //
+// The URL is valid for 5 minutes. It answers 404 once the document is deleted.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /vendor-assessments/documents/download-url (the `GetDocumentDownloadUrl` operationId).
@@ -10863,7 +10884,7 @@ func (c *ClientWithResponses) GetDocumentDownloadUrlWithResponse(ctx context.Con
 
 // GetDocumentUploadUrlWithResponse A presigned upload for a new document (member or above)
 //
-// Send the file to upload_url with method and headers before expires_at (15 minutes). Allowed types and the 25 MB cap are enforced by the signed request.
+// Send the file to upload_url with method and headers before expires_at (15 minutes). The URL stores one file, once: a second upload to it is refused (409 on the embedded store, 412 on S3) and the first file stays as it was. The signed request binds the content type; the 25 MB cap is enforced by the embedded store as the file arrives and, on S3, when the service first sees the file (a larger one is deleted and the document stays pending). Once stored, the document records the file's size and SHA-256 and the assessment's audit log records the upload.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -253,11 +253,14 @@ var documentCases = []testCase{
 		sameTime(t, "created_at", got.CreatedAt, d.CreatedAt)
 		_, err = getDocument(f, other.ID, d.ID)
 		wantErr(t, "Get from another account", err, core.ErrNotFound)
-		d.Status, d.SizeBytes = document.StatusUploaded, 1234
+		equal(t, "sha256 while pending", got.SHA256, "")
+		const sum = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+		d.Status, d.SizeBytes, d.SHA256 = document.StatusUploaded, 1234, sum
 		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Documents().Update(ctx, d) })
 		got, _ = getDocument(f, a.ID, d.ID)
 		equal(t, "updated status", got.Status, document.StatusUploaded)
 		equal(t, "updated size", got.SizeBytes, int64(1234))
+		equal(t, "updated sha256", got.SHA256, sum)
 		err = f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Documents().Delete(ctx, other.ID, d.ID) })
 		wantErr(t, "Delete from another account", err, core.ErrNotFound)
 		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Documents().Delete(ctx, a.ID, d.ID) })

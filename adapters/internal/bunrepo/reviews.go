@@ -173,7 +173,7 @@ func (r Documents) ListByAccount(ctx context.Context, accountID uuid.UUID) ([]do
 // Update stores status and size of a record.
 func (r Documents) Update(ctx context.Context, d document.Document) error {
 	row := dbrow.FromDocument(d)
-	res, err := r.DB.NewUpdate().Model(&row).Column("status", "size_bytes").WherePK().Exec(ctx)
+	res, err := r.DB.NewUpdate().Model(&row).Column("status", "size_bytes", "sha256").WherePK().Exec(ctx)
 	if err != nil {
 		return r.Translate(err, "update document %s", d.ID)
 	}

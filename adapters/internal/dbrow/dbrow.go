@@ -484,6 +484,7 @@ type Document struct {
 	FileName     string    `bun:"file_name"`
 	ContentType  string    `bun:"content_type"`
 	SizeBytes    int64     `bun:"size_bytes"`
+	SHA256       string    `bun:"sha256"`
 	Status       string    `bun:"status"`
 	ObjectKey    string    `bun:"object_key"`
 	UploadedBy   string    `bun:"uploaded_by"`
@@ -493,14 +494,14 @@ type Document struct {
 // FromDocument makes the row of d.
 func FromDocument(d document.Document) Document {
 	return Document{ID: d.ID, AccountID: d.AccountID, AssessmentID: d.AssessmentID, FileName: d.FileName,
-		ContentType: d.ContentType, SizeBytes: d.SizeBytes, Status: d.Status, ObjectKey: d.ObjectKey,
+		ContentType: d.ContentType, SizeBytes: d.SizeBytes, SHA256: d.SHA256, Status: d.Status, ObjectKey: d.ObjectKey,
 		UploadedBy: d.UploadedBy, CreatedAt: d.CreatedAt}
 }
 
 // Core rebuilds the document record.
 func (r Document) Core() document.Document {
 	return document.Document{ID: r.ID, AccountID: r.AccountID, AssessmentID: r.AssessmentID, FileName: r.FileName,
-		ContentType: r.ContentType, SizeBytes: r.SizeBytes, Status: r.Status, ObjectKey: r.ObjectKey,
+		ContentType: r.ContentType, SizeBytes: r.SizeBytes, SHA256: r.SHA256, Status: r.Status, ObjectKey: r.ObjectKey,
 		UploadedBy: r.UploadedBy, CreatedAt: utc(r.CreatedAt)}
 }
 

@@ -1,0 +1,9 @@
+package sqlite
+
+import "context"
+
+// RerunDocumentDigest runs the Go migration that adds documents.sha256 again,
+// as a migrator that died before recording it would.
+func RerunDocumentDigest(ctx context.Context, s *Store) error {
+	return documentDigestUp(ctx, s.writer)
+}
