@@ -61,9 +61,11 @@ test)
 		(cd apps && go build -o "$bin" ./cmd/vetted)
 	fi
 	out=${VETTED_E2E_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/vetted-console-e2e.XXXXXX")}
+	say "building the OpenID provider of the sign-in test (zitadel/oidc's example)"
+	(cd "$ui" && GOWORK=off go build -o "$out/op" ./e2e/op)
 	say "artifacts (screenshots, axe, timing) in $out"
 	(cd "$ui" && npx vitest run)
-	(cd "$ui" && VETTED_BIN="$bin" VETTED_E2E_OUT="$out" CHROMIUM="$chromium" npx playwright test)
+	(cd "$ui" && VETTED_BIN="$bin" VETTED_OP="$out/op" VETTED_E2E_OUT="$out" CHROMIUM="$chromium" npx playwright test)
 	say "axe: $(grep -c ': 0 violations\|(0 serious or critical)' "$out/axe.txt") pages with no serious or critical violation of $(grep -c 'rules passed' "$out/axe.txt")"
 	cat "$out/timing.txt" >&2
 	;;

@@ -1,6 +1,30 @@
-// This file only keeps the Go tool out of the console's Node sources and
+// This module keeps the Go tool out of the console's Node sources and
 // node_modules (a directory with its own go.mod is not part of the apps
-// module). The built console lands in ../dist, which apps/console embeds.
+// module; the built console lands in ../dist, which apps/console embeds),
+// and holds e2e/op, the OpenID provider of the browser suite.
 module github.com/vetted-dev/vetted/apps/console/ui
 
-go 1.26
+go 1.26.0
+
+require github.com/zitadel/oidc/v3 v3.51.17
+
+require (
+	github.com/bmatcuk/doublestar/v4 v4.10.4 // indirect
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/go-chi/chi/v5 v5.5.0 // indirect
+	github.com/go-jose/go-jose/v4 v4.1.6 // indirect
+	github.com/go-logr/logr v1.4.4 // indirect
+	github.com/go-logr/stdr v1.2.2 // indirect
+	github.com/google/uuid v1.6.0 // indirect
+	github.com/gorilla/securecookie v1.1.2 // indirect
+	github.com/muhlemmer/gu v0.3.1 // indirect
+	github.com/muhlemmer/httpforwarded v0.1.0 // indirect
+	github.com/rs/cors v1.11.1 // indirect
+	github.com/zitadel/schema v1.3.2 // indirect
+	go.opentelemetry.io/auto/sdk v1.2.1 // indirect
+	go.opentelemetry.io/otel v1.46.0 // indirect
+	go.opentelemetry.io/otel/metric v1.46.0 // indirect
+	go.opentelemetry.io/otel/trace v1.46.0 // indirect
+	golang.org/x/oauth2 v0.37.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
+)

@@ -6,8 +6,17 @@ import { join } from "node:path";
 // embedded default (memory store), started on a free loopback port by
 // Playwright's webServer. VETTED_BIN names the binary (make console-e2e
 // builds it); screenshots go to VETTED_E2E_OUT (the run's temp dir).
-if (!process.env.VETTED_E2E_PORT) process.env.VETTED_E2E_PORT = String(20000 + Math.floor(Math.random() * 20000));
+// Ports are chosen once, in the first process, and inherited by the workers.
+const pick = () => String(20000 + Math.floor(Math.random() * 20000));
+process.env.VETTED_E2E_PORT ??= pick();
+process.env.VETTED_E2E_OIDC_PORT ??= pick();
+process.env.VETTED_E2E_OP_PORT ??= pick();
 const port = process.env.VETTED_E2E_PORT;
+const oidcPort = process.env.VETTED_E2E_OIDC_PORT;
+const opPort = process.env.VETTED_E2E_OP_PORT;
+const issuer = `http://127.0.0.1:${opPort}/`;
+// VETTED_OP names the OpenID provider's binary (e2e/op; .ci/console.sh builds it).
+const op = process.env.VETTED_OP ?? "./op";
 export const outDir = process.env.VETTED_E2E_OUT ?? join(tmpdir(), "vetted-console-e2e");
 const bin = process.env.VETTED_BIN ?? "../../../bin/vetted";
 
@@ -29,7 +38,7 @@ export default defineConfig({
     },
     screenshot: "only-on-failure",
   },
-  webServer: {
+  webServer: [{
     command: `${bin} serve`,
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
@@ -41,5 +50,27 @@ export default defineConfig({
       VETTED_LOG_LEVEL: "warn",
       VETTED_RATE_LIMIT: "-1",
     },
-  },
+  }, {
+    // The OpenID provider, and a second server that signs in with it only.
+    command: op,
+    url: `${issuer}.well-known/openid-configuration`,
+    reuseExistingServer: false,
+    env: { OP_PORT: opPort, OP_CLIENT_ID: "vetted-console", OP_REDIRECT_URI: `http://127.0.0.1:${oidcPort}/app/callback` },
+  }, {
+    command: `${bin} serve`,
+    url: `http://127.0.0.1:${oidcPort}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      VETTED_STORE: "memory",
+      VETTED_HTTP_ADDR: `127.0.0.1:${oidcPort}`,
+      VETTED_DATA_DIR: join(outDir, "data-oidc"),
+      VETTED_LOG_LEVEL: "warn",
+      VETTED_AUTH_JWKS_URL: `${issuer}keys`,
+      VETTED_AUTH_ISSUER: issuer,
+      VETTED_AUTH_AUDIENCE: "vetted-console",
+      VETTED_OIDC_ISSUER: issuer,
+      VETTED_OIDC_CLIENT_ID: "vetted-console",
+    },
+  }],
 });
