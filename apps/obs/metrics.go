@@ -58,7 +58,7 @@ func NewMetrics() *Metrics {
 		}, []string{"result"}),
 		enrichments: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "vetted_enrichments_total",
-			Help: "Vendor enrichment runs, by result (ok, error).",
+			Help: "Vendor enrichments, by result: ok, partial (some requested sections failed), failed (none found anything, e.g. no website), skipped (every section skipped), error (the enricher could not run).",
 		}, []string{"result"}),
 		jwksFetches: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "vetted_auth_jwks_fetch_total",
@@ -227,7 +227,9 @@ func (t mailer) Send(ctx context.Context, mail notify.Mail) error {
 	return err
 }
 
-// Enricher wraps an enricher to count enrichment runs.
+// Enricher wraps an enricher to count enrichments by their outcome over
+// the requested sections (vendor.EnrichmentOutcome, the rule the job's
+// status follows), or "error" when the enricher returned one.
 func (m *Metrics) Enricher(next ports.Enricher) ports.Enricher { return enricher{next: next, m: m} }
 
 type enricher struct {
@@ -238,9 +240,9 @@ type enricher struct {
 func (e enricher) Enrich(ctx context.Context, v vendor.Vendor, p vendor.Profile, secs []vendor.Section) (ports.EnrichResult, error) {
 	res, err := e.next.Enrich(ctx, v, p, secs)
 	if e.m != nil {
-		result := "ok"
-		if err != nil {
-			result = "error"
+		result := "error"
+		if err == nil {
+			result, _ = vendor.EnrichmentOutcome(secs, res.Profile.Enrichment)
 		}
 		e.m.enrichments.WithLabelValues(result).Inc()
 	}

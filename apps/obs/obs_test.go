@@ -101,6 +101,17 @@ func (failingEnricher) Enrich(context.Context, vendor.Vendor, vendor.Profile, []
 	return ports.EnrichResult{}, errors.New("no route")
 }
 
+// stateEnricher records the given state for each section it is asked for.
+type stateEnricher map[vendor.Section]string
+
+func (e stateEnricher) Enrich(_ context.Context, _ vendor.Vendor, p vendor.Profile, secs []vendor.Section) (ports.EnrichResult, error) {
+	p.Enrichment = map[vendor.Section]vendor.SectionStatus{}
+	for _, s := range secs {
+		p.Enrichment[s] = vendor.SectionStatus{Status: e[s], Error: "why " + string(s)}
+	}
+	return ports.EnrichResult{Profile: p}, nil
+}
+
 func TestMailAndEnrichmentCounters(t *testing.T) {
 	t.Parallel()
 	m := obs.NewMetrics()
@@ -110,10 +121,24 @@ func TestMailAndEnrichmentCounters(t *testing.T) {
 	box.FailNext(1, errors.New("smtp down"))
 	_ = mailer.Send(context.Background(), notify.Mail{To: "b@x.test"})
 	_, _ = m.Enricher(failingEnricher{}).Enrich(context.Background(), vendor.Vendor{}, vendor.Profile{}, nil)
+	// Sections are what the outcome is read from: a vendor with no website
+	// has every web section failed, and is no "ok".
+	secs := []vendor.Section{vendor.SectionBasic, vendor.SectionSecurity, vendor.SectionMaturity}
+	for _, states := range []map[vendor.Section]string{
+		{vendor.SectionBasic: "failed", vendor.SectionSecurity: "failed", vendor.SectionMaturity: "skipped"},
+		{vendor.SectionBasic: "done", vendor.SectionSecurity: "failed", vendor.SectionMaturity: "skipped"},
+		{vendor.SectionBasic: "done", vendor.SectionSecurity: "done", vendor.SectionMaturity: "skipped"},
+		{vendor.SectionBasic: "failed", vendor.SectionSecurity: "failed"},
+	} {
+		_, _ = m.Enricher(stateEnricher(states)).Enrich(context.Background(), vendor.Vendor{}, vendor.Profile{}, secs)
+	}
 	want := `
-# HELP vetted_enrichments_total Vendor enrichment runs, by result (ok, error).
+# HELP vetted_enrichments_total Vendor enrichments, by result: ok, partial (some requested sections failed), failed (none found anything, e.g. no website), skipped (every section skipped), error (the enricher could not run).
 # TYPE vetted_enrichments_total counter
 vetted_enrichments_total{result="error"} 1
+vetted_enrichments_total{result="failed"} 2
+vetted_enrichments_total{result="ok"} 1
+vetted_enrichments_total{result="partial"} 1
 # HELP vetted_mails_total Mails handed to the transport, by result (sent, failed).
 # TYPE vetted_mails_total counter
 vetted_mails_total{result="failed"} 1

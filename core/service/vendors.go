@@ -1,6 +1,7 @@
 package service
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -368,6 +369,19 @@ func (s *Service) runEnrichJob(ctx context.Context, p outbox.Enrich) error {
 			return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status, j.Error = run.StatusFailed, eerr.Error() })
 		}
 	}
+	if outcome, reason := vendor.EnrichmentOutcome(secs, res.Profile.Enrichment); view.Profile == nil && res.Instances == nil &&
+		(outcome == vendor.OutcomeFailed || outcome == vendor.OutcomeSkipped) {
+		// Nothing was found (no website, a site that does not answer, no
+		// scan to rate): no profile is made of it, so the vendor stays
+		// custom, as save-vendors answered (is_custom: no profile yet),
+		// and a later run or createOnly enrichment tries it again.
+		status := run.StatusFailed
+		if outcome == vendor.OutcomeSkipped {
+			status, reason = run.StatusSkipped, cmp.Or(reason, errNoScan)
+		}
+		s.logEnrichment(ctx, view.Vendor, p.RunID, outcome, reason)
+		return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status, j.Error = status, reason })
+	}
 	var prof vendor.Profile
 	err = s.d.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
 		prof = res.Profile
@@ -388,18 +402,33 @@ func (s *Service) runEnrichJob(ctx context.Context, p outbox.Enrich) error {
 	if err != nil {
 		return err
 	}
-	failed := []string{}
-	for sec, st := range prof.Enrichment {
-		if st.Status == run.StatusFailed {
-			failed = append(failed, string(sec)+": "+st.Error)
-		}
+	if wantScores || res.Instances != nil {
+		secs = append(secs, vendor.SectionScores)
 	}
+	outcome, reason := vendor.EnrichmentOutcome(secs, prof.Enrichment)
+	s.logEnrichment(ctx, view.Vendor, p.RunID, outcome, reason)
 	return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) {
-		j.Status = run.StatusDone
-		if len(failed) > 0 {
-			j.Error = strings.Join(failed, "; ")
+		switch j.Status, j.Error = run.StatusDone, ""; outcome {
+		case vendor.OutcomePartial:
+			j.Error = reason
+		case vendor.OutcomeFailed:
+			j.Status, j.Error = run.StatusFailed, reason
 		}
 	})
+}
+
+// logEnrichment logs an enrichment that did not find everything, once per
+// vendor and run, at INFO: a vendor with no website is an everyday case,
+// not an operator's alarm; its reason is in the run's job too.
+func (s *Service) logEnrichment(ctx context.Context, v vendor.Vendor, runID uuid.UUID, outcome, reason string) {
+	if outcome == vendor.OutcomeOK || outcome == vendor.OutcomeSkipped {
+		return
+	}
+	msg := "enrichment failed"
+	if outcome == vendor.OutcomePartial {
+		msg = "enrichment partly failed"
+	}
+	s.log.InfoContext(ctx, msg, "vendor", v.Name.String(), "vendor_id", v.ID, "run_id", runID, "outcome", outcome, "reason", reason)
 }
 
 // Why the scores section did not rate: never scanned (skipped), or no

@@ -358,10 +358,24 @@ func (c *Clock) Advance(d time.Duration) {
 }
 
 // Enricher is a fake enricher: it fills company.company_description and
-// marks each requested section done, and counts calls per vendor.
+// marks each requested section done, and counts calls per vendor. For a
+// vendor given to Fail it finds nothing: every requested section failed,
+// as the real enricher records a vendor with no website.
 type Enricher struct {
 	mu    sync.Mutex
 	calls map[string]int
+	fail  map[string]string
+}
+
+// Fail makes every later enrichment of the vendor find nothing, each
+// section failed with reason.
+func (f *Enricher) Fail(vendorName, reason string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.fail == nil {
+		f.fail = map[string]string{}
+	}
+	f.fail[vendorName] = reason
 }
 
 // Enrich implements ports.Enricher.
@@ -371,14 +385,24 @@ func (f *Enricher) Enrich(_ context.Context, v vendor.Vendor, p vendor.Profile, 
 		f.calls = map[string]int{}
 	}
 	f.calls[v.Name.String()]++
+	reason, fails := f.fail[v.Name.String()]
 	f.mu.Unlock()
-	if p.Enrichment == nil {
-		p.Enrichment = map[vendor.Section]vendor.SectionStatus{}
+	// A copy: the caller's profile is not the enricher's to change.
+	enrichment := make(map[vendor.Section]vendor.SectionStatus, len(p.Enrichment)+len(secs))
+	for k, st := range p.Enrichment {
+		enrichment[k] = st
 	}
+	p.Enrichment = enrichment
 	for _, s := range secs {
-		p.Enrichment[s] = vendor.SectionStatus{Status: "done", Source: "fake", UpdatedAt: p.UpdatedAt}
+		st := vendor.SectionStatus{Status: "done", Source: "fake", UpdatedAt: p.UpdatedAt}
+		if fails {
+			st = vendor.SectionStatus{Status: "failed", Error: reason, UpdatedAt: p.UpdatedAt}
+		}
+		p.Enrichment[s] = st
 	}
-	p.Company.CompanyDescription = "Enriched " + v.Name.String()
+	if !fails {
+		p.Company.CompanyDescription = "Enriched " + v.Name.String()
+	}
 	return ports.EnrichResult{Profile: p}, nil
 }
 
