@@ -220,3 +220,27 @@ test("a list of 500 vendors renders and scrolls (timing reported)", async ({ pag
   console.log(`list of 500 vendors: rendered and scrolled in ${ms} ms`);
   writeFileSync(join(outDir, "list-500.txt"), String(ms));
 });
+
+test("the keyboard alone: sign in, reach a list, add a vendor", async ({ page, request }) => {
+  await page.goto("/app/");
+  await page.getByRole("textbox", { name: "E-mail", exact: true }).focus();
+  await page.keyboard.type(`keys-${uniq()}@acme.test`);
+  await page.keyboard.press("Tab"); // the platform-admin tick
+  await page.keyboard.press("Tab"); // the button
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+  const lists = page.getByRole("link", { name: "Lists" });
+  for (let i = 0; i < 20 && !(await lists.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: "Lists" })).toBeVisible();
+  const master = page.getByRole("link", { name: "master-list" });
+  for (let i = 0; i < 30 && !(await master.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+  await page.keyboard.press("Enter");
+  await page.getByLabel("Vendor name").focus();
+  await page.keyboard.type("Keyboard Works");
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("link", { name: "Keyboard Works" })).toBeVisible();
+  const list = page.url().split("/lists/")[1];
+  const held = await call(page, request, "GET", `/vendor-lists?account-id=individual&vendor-list-id=${list}`);
+  expect(held.body.vendors.map((v: { vendor_name: string }) => v.vendor_name)).toEqual(["Keyboard Works"]);
+});
