@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/uuid"
@@ -18,10 +22,18 @@ import (
 // named by VETTED_TEST_S3_ENDPOINT (versitygw in CI), in a bucket of its own.
 func s3Org(t *testing.T) *org {
 	t.Helper()
+	return s3OrgVia(t, func(endpoint string) string { return endpoint })
+}
+
+// s3OrgVia is s3Org with the app and its URLs reaching the S3 server at the
+// endpoint via returns for the real one.
+func s3OrgVia(t *testing.T, via func(endpoint string) string) *org {
+	t.Helper()
 	endpoint := os.Getenv("VETTED_TEST_S3_ENDPOINT")
 	if endpoint == "" {
 		testenv.Unavailable(t, "S3", "VETTED_TEST_S3_ENDPOINT", "this test starts no server (bash .ci/start-s3.sh)")
 	}
+	endpoint = via(endpoint)
 	key, secret := os.Getenv("VETTED_TEST_S3_ACCESS_KEY"), os.Getenv("VETTED_TEST_S3_SECRET_KEY")
 	if key == "" {
 		key, secret = "vettedtest", "vettedtestsecret"
@@ -96,4 +108,64 @@ func TestDocumentIsWrittenOnceOnS3(t *testing.T) {
 func TestDeletedDocumentIsGoneAtOnceOnS3(t *testing.T) {
 	t.Parallel()
 	checkGoneAtOnce(t, s3Org(t))
+}
+
+// cuttable is a loopback proxy to the S3 server that can be cut: while down
+// it answers 503 to everything, as an unreachable store would to the SDK
+// after its retries. It keeps the Host the client signed.
+type cuttable struct {
+	down atomic.Bool
+	rp   *httputil.ReverseProxy
+}
+
+func (c *cuttable) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if c.down.Load() {
+		http.Error(w, "store unreachable", http.StatusServiceUnavailable)
+		return
+	}
+	c.rp.ServeHTTP(w, r)
+}
+
+// When the store cannot be reached during the DELETE, the record is still
+// removed and no download URL is issued again; a URL issued before may serve
+// the file until the outbox deletes it (or the URL expires, 5 minutes),
+// which is the window docs/DECISIONS.md states.
+func TestDeletedDocumentWhileS3IsUnreachable(t *testing.T) {
+	t.Parallel()
+	proxy := &cuttable{}
+	o := s3OrgVia(t, func(endpoint string) string {
+		target, err := url.Parse(endpoint)
+		if err != nil {
+			t.Fatal(err)
+		}
+		proxy.rp = &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+			r.SetURL(target)
+			r.Out.Host = r.In.Host
+		}}
+		srv := httptest.NewServer(proxy)
+		t.Cleanup(srv.Close)
+		return srv.URL
+	})
+	asm := newAssessment(t, o)
+	up := uploadURL(t, o, asm, "notes.txt", "text/plain")
+	content := []byte("confidential evidence")
+	if res := put(t, up, bytes.NewReader(content), int64(len(content))); res.StatusCode/100 != 2 {
+		t.Fatalf("upload: %d", res.StatusCode)
+	}
+	dl := downloadURL(t, o, up.DocumentID)
+
+	proxy.down.Store(true)
+	apitest.Must(t, o.env.Do(t, "DELETE", "/vendor-assessments/documents?account-id="+o.acct+"&document-id="+up.DocumentID, o.owner, nil), 200)
+	mustProblem(t, o.env.Do(t, "GET", "/vendor-assessments/documents/download-url?account-id="+o.acct+"&document-id="+up.DocumentID, o.owner, nil), 404)
+	if docs := documentsOf(t, o, asm); len(docs) != 0 {
+		t.Fatalf("documents after delete: %v", docs)
+	}
+	proxy.down.Store(false)
+	if status, got := fetch(t, dl); status != 200 || !bytes.Equal(got, content) {
+		t.Fatalf("URL issued before the delete, store back, outbox not run: %d %q; want the file (the stated window)", status, got)
+	}
+	o.env.Drain(t)
+	if status, _ := fetch(t, dl); status != http.StatusNotFound {
+		t.Fatalf("after the outbox ran: %d, want 404", status)
+	}
 }

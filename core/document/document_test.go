@@ -89,3 +89,35 @@ func TestEveryAllowedTypeIsAccepted(t *testing.T) {
 		t.Fatalf("MaxSize %d, URLTTL %v; want 25 MB and 15 minutes", document.MaxSize, document.URLTTL)
 	}
 }
+
+func TestStoredAndAuditEvents(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 4, 1, 8, 0, 0, 0, time.UTC)
+	d, err := document.New(uuid.New(), uuid.New(), uuid.New(), "soc2.pdf", "application/pdf", "ann@example.com", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Stored(document.MaxSize+1, "ab"); !errors.Is(err, core.ErrInvalid) {
+		t.Fatalf("Stored over the cap = %v, want invalid", err)
+	}
+	const sum = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+	up, err := d.Stored(document.MaxSize, sum)
+	if err != nil || up.Status != document.StatusUploaded || up.SizeBytes != document.MaxSize || up.SHA256 != sum {
+		t.Fatalf("Stored = %+v, %v", up, err)
+	}
+	if d.Status != document.StatusPending {
+		t.Fatal("Stored changed its receiver")
+	}
+	evID := uuid.New()
+	ev := document.UploadEvent(evID, up, now)
+	want := "soc2.pdf (id " + d.ID.String() + ", 26214400 bytes, sha256 " + sum + ")"
+	if ev.ID != evID || ev.AssessmentID != d.AssessmentID || ev.AccountID != d.AccountID || ev.SubmittedBy != "ann@example.com" ||
+		len(ev.Changes) != 1 || ev.Changes[0].Field != "document" || ev.Changes[0].OldValue != "" || ev.Changes[0].NewValue != want {
+		t.Fatalf("upload event = %+v", ev)
+	}
+	del := document.DeleteEvent(uuid.New(), d, "bob@example.com", now)
+	if del.SubmittedBy != "bob@example.com" || len(del.Changes) != 1 || del.Changes[0].NewValue != "" ||
+		del.Changes[0].OldValue != "soc2.pdf (id "+d.ID.String()+", pending)" {
+		t.Fatalf("delete event = %+v", del)
+	}
+}
