@@ -129,6 +129,7 @@ require (
 )
 
 require (
+	github.com/arran4/golang-ical v0.3.4
 	github.com/go-chi/chi/v5 v5.5.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/client_model v0.6.3

@@ -47,6 +47,7 @@ type Tx interface {
 	Quota() QuotaRepo
 	Assessments() AssessmentRepo
 	ReviewPolicies() ReviewPolicyRepo
+	CalendarKeys() CalendarKeyRepo
 	Documents() DocumentRepo
 	Subscribers() SubscriberRepo
 	Incidents() IncidentRepo

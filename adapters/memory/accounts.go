@@ -169,6 +169,11 @@ func (r accounts) Delete(_ context.Context, id uuid.UUID) error {
 			del(r.tx, r.d.orgByName, strings.ToLower(a.Name))
 		}
 		del(r.tx, r.d.policies, id)
+		for kid, k := range r.d.calendarKeys {
+			if k.AccountID == id {
+				del(r.tx, r.d.calendarKeys, kid)
+			}
+		}
 		del(r.tx, r.d.accounts, id)
 		return nil
 	})

@@ -259,7 +259,8 @@ type outboxRow struct {
 // data holds the tables and their indexes. Unique indexes map a key to a row
 // id; index values map a parent to its children.
 type data struct {
-	policies map[uuid.UUID]review.Policy // review policies by account
+	policies     map[uuid.UUID]review.Policy     // review policies by account
+	calendarKeys map[uuid.UUID]ports.CalendarKey // calendar keys by id
 
 	users         map[uuid.UUID]account.User
 	userByEmail   map[string]uuid.UUID
@@ -322,8 +323,9 @@ type data struct {
 
 func newData() *data {
 	return &data{
-		policies: map[uuid.UUID]review.Policy{},
-		users:    map[uuid.UUID]account.User{}, userByEmail: map[string]uuid.UUID{}, userBySubject: map[string]uuid.UUID{},
+		policies:     map[uuid.UUID]review.Policy{},
+		calendarKeys: map[uuid.UUID]ports.CalendarKey{},
+		users:        map[uuid.UUID]account.User{}, userByEmail: map[string]uuid.UUID{}, userBySubject: map[string]uuid.UUID{},
 		accounts: map[uuid.UUID]account.Account{}, orgByName: map[string]uuid.UUID{},
 		members: map[pair]memberRow{}, membersByAccount: index[uuid.UUID, uuid.UUID]{}, membersByUser: index[uuid.UUID, uuid.UUID]{},
 		vendors: map[uuid.UUID]vendor.Vendor{}, vendorByKey: map[string]uuid.UUID{},

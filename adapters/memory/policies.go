@@ -41,3 +41,66 @@ func (r policies) Put(_ context.Context, accountID uuid.UUID, p review.Policy) e
 		return nil
 	})
 }
+
+func (t *tx) CalendarKeys() ports.CalendarKeyRepo { return calendarKeys{t} }
+
+type calendarKeys struct{ *tx }
+
+func (r calendarKeys) find(accountID, userID uuid.UUID) (ports.CalendarKey, bool) {
+	for _, k := range r.d.calendarKeys {
+		if k.AccountID == accountID && k.UserID == userID {
+			return k, true
+		}
+	}
+	return ports.CalendarKey{}, false
+}
+
+func (r calendarKeys) Get(_ context.Context, accountID, userID uuid.UUID) (ports.CalendarKey, error) {
+	if err := r.readable(); err != nil {
+		return ports.CalendarKey{}, err
+	}
+	if k, ok := r.find(accountID, userID); ok {
+		return k, nil
+	}
+	return ports.CalendarKey{}, notFound("calendar key of user", userID)
+}
+
+func (r calendarKeys) GetByID(_ context.Context, id uuid.UUID) (ports.CalendarKey, error) {
+	if err := r.readable(); err != nil {
+		return ports.CalendarKey{}, err
+	}
+	if k, ok := r.d.calendarKeys[id]; ok {
+		return k, nil
+	}
+	return ports.CalendarKey{}, notFound("calendar key", id)
+}
+
+func (r calendarKeys) Create(_ context.Context, k ports.CalendarKey) error {
+	return r.atomic(func() error {
+		if err := requireRow(r.d.accounts, k.AccountID, "account"); err != nil {
+			return err
+		}
+		if err := requireRow(r.d.users, k.UserID, "user"); err != nil {
+			return err
+		}
+		if _, ok := r.find(k.AccountID, k.UserID); ok {
+			return conflict("user %s already has a calendar key in account %s", k.UserID, k.AccountID)
+		}
+		if _, ok := r.d.calendarKeys[k.ID]; ok {
+			return conflict("calendar key %s exists", k.ID)
+		}
+		put(r.tx, r.d.calendarKeys, k.ID, k)
+		return nil
+	})
+}
+
+func (r calendarKeys) Delete(_ context.Context, accountID, userID uuid.UUID) error {
+	return r.atomic(func() error {
+		k, ok := r.find(accountID, userID)
+		if !ok {
+			return notFound("calendar key of user", userID)
+		}
+		del(r.tx, r.d.calendarKeys, k.ID)
+		return nil
+	})
+}

@@ -6,3 +6,5 @@ import (
 )
 
 func (t *tx) ReviewPolicies() ports.ReviewPolicyRepo { return bunrepo.ReviewPolicies{Base: t.b} }
+
+func (t *tx) CalendarKeys() ports.CalendarKeyRepo { return bunrepo.CalendarKeys{Base: t.b} }

@@ -191,6 +191,21 @@ func matrixRows() map[string]matrixRow {
 				body: map[string]any{"overdue_repeat_weekly": true}}
 		}},
 
+		"get-review-calendar": {policy: viewerUp, otherStatus: 403, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+			return request{method: "GET", path: q("/review-calendar", "account-id", pick(other, home.id, foreign.id))}
+		}},
+		"delete-review-calendar": {policy: viewerUp, otherStatus: 403, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+			return request{method: "DELETE", path: q("/review-calendar", "account-id", pick(other, home.id, foreign.id))}
+		}},
+		"get-review-calendar-feed": {policy: public, build: func(t *testing.T, w *matrixWorld, home, _ *tenant, _ bool) request {
+			link := apitest.Must(t, w.env.Do(t, "GET", q("/review-calendar", "account-id", home.id), home.owner, nil), 200).Map(t)["url"].(string)
+			return request{method: "GET", path: strings.TrimPrefix(link, w.env.URL)}
+		}},
+		"export-vendor-list": {policy: viewerUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+			acct, list := listsOf(home, foreign, other)
+			return request{method: "GET", path: q("/vendor-lists/export", "account-id", acct, "vendor-list-id", list, "format", "csv")}
+		}},
+
 		// Vendor lists.
 		"get-vendor-lists": {policy: viewerUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
 			acct, list := listsOf(home, foreign, other)

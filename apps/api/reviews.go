@@ -93,6 +93,7 @@ type reviewPolicyOut struct {
 func (s *Server) registerReviews() {
 	tags := []string{"Reviews"}
 	s.registerExport()
+	s.registerCalendar()
 	huma.Register(s.api, huma.Operation{OperationID: "get-review-policy", Method: http.MethodGet, Path: "/review-policy", Tags: tags,
 		Summary:  "The account's review policy: cadence per tier, reminder offsets, weekly overdue reminders (viewer or above)",
 		Security: secured, Errors: accountErrors},

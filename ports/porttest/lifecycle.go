@@ -152,6 +152,44 @@ var lifecycleCases = []testCase{
 		}
 		equal(t, "the entry added during the walk", seen[vs[5].ID], 1)
 	}},
+	{"CalendarKeys: one per member, found by member and by id, deleted, and gone with the account", func(t *testing.T, f *fixture) {
+		a, other := f.org("Acme Org"), f.org("Beta Org")
+		u := f.user("ann@example.com")
+		k := ports.CalendarKey{ID: newID(), AccountID: a.ID, UserID: u.ID, CreatedAt: f.tick()}
+		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.CalendarKeys().Create(ctx, k) })
+		got := load(f, func(ctx context.Context, tx ports.Tx) (ports.CalendarKey, error) {
+			return tx.CalendarKeys().Get(ctx, a.ID, u.ID)
+		})
+		equal(t, "id", got.ID, k.ID)
+		sameTime(t, "created_at", got.CreatedAt, k.CreatedAt)
+		byID := load(f, func(ctx context.Context, tx ports.Tx) (ports.CalendarKey, error) {
+			return tx.CalendarKeys().GetByID(ctx, k.ID)
+		})
+		equal(t, "account", byID.AccountID, a.ID)
+		equal(t, "user", byID.UserID, u.ID)
+		err := f.try(func(ctx context.Context, tx ports.Tx) error {
+			return tx.CalendarKeys().Create(ctx, ports.CalendarKey{ID: newID(), AccountID: a.ID, UserID: u.ID, CreatedAt: f.tick()})
+		})
+		wantErr(t, "a second key of the member", err, core.ErrConflict)
+		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (ports.CalendarKey, error) {
+			return tx.CalendarKeys().Get(ctx, other.ID, u.ID)
+		})
+		wantErr(t, "key in another account", err, core.ErrNotFound)
+		otherKey := ports.CalendarKey{ID: newID(), AccountID: other.ID, UserID: u.ID, CreatedAt: f.tick()}
+		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.CalendarKeys().Create(ctx, otherKey) })
+		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.CalendarKeys().Delete(ctx, a.ID, u.ID) })
+		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (ports.CalendarKey, error) {
+			return tx.CalendarKeys().GetByID(ctx, k.ID)
+		})
+		wantErr(t, "GetByID after Delete", err, core.ErrNotFound)
+		err = f.try(func(ctx context.Context, tx ports.Tx) error { return tx.CalendarKeys().Delete(ctx, a.ID, u.ID) })
+		wantErr(t, "Delete again", err, core.ErrNotFound)
+		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Delete(ctx, other.ID) })
+		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (ports.CalendarKey, error) {
+			return tx.CalendarKeys().GetByID(ctx, otherKey.ID)
+		})
+		wantErr(t, "key of a deleted account", err, core.ErrNotFound)
+	}},
 }
 
 func sameInts(t *testing.T, what string, got, want []int) {

@@ -6,6 +6,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
 	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/ports"
 )
 
 // ReviewPolicies is ports.ReviewPolicyRepo.
@@ -30,4 +31,41 @@ func (r ReviewPolicies) Put(ctx context.Context, accountID uuid.UUID, p review.P
 		Set("updated_at = EXCLUDED.updated_at, updated_by = EXCLUDED.updated_by").
 		Exec(ctx)
 	return r.Translate(err, "save review policy of account %s", accountID)
+}
+
+// CalendarKeys is ports.CalendarKeyRepo.
+type CalendarKeys struct{ Base }
+
+// Get returns the key of a member of an account.
+func (r CalendarKeys) Get(ctx context.Context, accountID, userID uuid.UUID) (ports.CalendarKey, error) {
+	var row dbrow.CalendarKey
+	if err := r.DB.NewSelect().Model(&row).Where("ck.account_id = ? AND ck.user_id = ?", accountID, userID).Scan(ctx); err != nil {
+		return ports.CalendarKey{}, r.Translate(err, "calendar key of user %s in account %s", userID, accountID)
+	}
+	return row.Core(), nil
+}
+
+// GetByID returns a key by its id.
+func (r CalendarKeys) GetByID(ctx context.Context, id uuid.UUID) (ports.CalendarKey, error) {
+	var row dbrow.CalendarKey
+	if err := r.DB.NewSelect().Model(&row).Where("ck.id = ?", id).Scan(ctx); err != nil {
+		return ports.CalendarKey{}, r.Translate(err, "calendar key %s", id)
+	}
+	return row.Core(), nil
+}
+
+// Create stores a key; the unique index refuses a second one per member.
+func (r CalendarKeys) Create(ctx context.Context, k ports.CalendarKey) error {
+	row := dbrow.FromCalendarKey(k)
+	_, err := r.DB.NewInsert().Model(&row).Exec(ctx)
+	return r.Translate(err, "create calendar key")
+}
+
+// Delete removes the key of a member.
+func (r CalendarKeys) Delete(ctx context.Context, accountID, userID uuid.UUID) error {
+	res, err := r.DB.NewDelete().Model((*dbrow.CalendarKey)(nil)).Where("account_id = ? AND user_id = ?", accountID, userID).Exec(ctx)
+	if err != nil {
+		return r.Translate(err, "delete calendar key")
+	}
+	return r.MustAffect(res, "calendar key of user %s in account %s", userID, accountID)
 }

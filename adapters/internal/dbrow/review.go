@@ -6,6 +6,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/ports"
 )
 
 // ReviewPolicy is a row of review_policies.
@@ -44,4 +45,24 @@ func (r ReviewPolicy) Core() review.Policy {
 	return review.Policy{Cadence: review.Cadence{Critical: r.CriticalMonths, High: r.HighMonths, Medium: r.MediumMonths,
 		Low: r.LowMonths, NotTiered: r.NotTieredMonths}, ReminderOffsets: offs, RepeatOverdue: r.RepeatOverdue,
 		UpdatedAt: utc(r.UpdatedAt), UpdatedBy: r.UpdatedBy}
+}
+
+// CalendarKey is a row of calendar_keys.
+type CalendarKey struct {
+	bun.BaseModel `bun:"table:calendar_keys,alias:ck"`
+
+	ID        uuid.UUID `bun:"id,pk"`
+	AccountID uuid.UUID `bun:"account_id"`
+	UserID    uuid.UUID `bun:"user_id"`
+	CreatedAt time.Time `bun:"created_at"`
+}
+
+// FromCalendarKey makes the row of k.
+func FromCalendarKey(k ports.CalendarKey) CalendarKey {
+	return CalendarKey{ID: k.ID, AccountID: k.AccountID, UserID: k.UserID, CreatedAt: k.CreatedAt}
+}
+
+// Core rebuilds the key.
+func (r CalendarKey) Core() ports.CalendarKey {
+	return ports.CalendarKey{ID: r.ID, AccountID: r.AccountID, UserID: r.UserID, CreatedAt: utc(r.CreatedAt)}
 }

@@ -1,0 +1,96 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	ics "github.com/arran4/golang-ical"
+	"github.com/danielgtaylor/huma/v2"
+	"github.com/vetted-dev/vetted/core/service"
+)
+
+// CalendarLinkJSON is a member's personal review calendar link.
+type CalendarLinkJSON struct {
+	AccountID string    `json:"account_id" format:"uuid"`
+	URL       string    `json:"url" format:"uri" doc:"Subscribe to it in a calendar app; it needs no token and works until revoked"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+type calendarLinkOut struct{ Body CalendarLinkJSON }
+
+type calendarFeedIn struct {
+	Token string `query:"token" required:"true" doc:"The key the link carries"`
+}
+
+type calendarFeedOut struct {
+	ContentType  string `header:"Content-Type"`
+	CacheControl string `header:"Cache-Control"`
+	Body         []byte
+}
+
+// calendarEvents renders the feed: one all-day event per review due, on
+// its due date (UTC), with a UID that stays the assessment's so that
+// calendar apps update an event in place when the date moves.
+func calendarEvents(f service.CalendarFeed) []byte {
+	cal := ics.NewCalendarFor("Vetted")
+	cal.SetMethod(ics.MethodPublish)
+	cal.SetName("Vendor reviews: " + f.AccountName)
+	cal.SetXWRCalName("Vendor reviews: " + f.AccountName)
+	cal.SetRefreshInterval("PT12H")
+	for _, e := range f.Events {
+		a := e.Assessment
+		ev := cal.AddEvent(a.ID.String() + "@vetted")
+		ev.SetDtStampTime(a.UpdatedAt)
+		ev.SetLastModifiedAt(a.UpdatedAt)
+		ev.SetAllDayStartAt(a.Due.NextReviewAt)
+		ev.SetAllDayEndAt(a.Due.NextReviewAt.AddDate(0, 0, 1))
+		ev.SetSummary("Review due: " + a.VendorName)
+		tier := string(a.Tier)
+		if tier == "" {
+			tier = "not tiered"
+		}
+		ev.SetDescription(fmt.Sprintf("%s on the list %s: %s (%s, status %s).", a.VendorName, e.ListName,
+			strings.ReplaceAll(string(a.Due.State), "_", " "), tier, a.Status))
+	}
+	return []byte(cal.Serialize())
+}
+
+func (s *Server) registerCalendar() {
+	tags := []string{"Reviews"}
+	huma.Register(s.api, huma.Operation{OperationID: "get-review-calendar", Method: http.MethodGet, Path: "/review-calendar", Tags: tags,
+		Summary:     "The caller's personal review calendar link for the account (viewer or above)",
+		Description: "The link carries a signed key and needs no token, so that calendar apps can subscribe to it; DELETE revokes it.",
+		Security:    secured, Errors: accountErrors},
+		func(ctx context.Context, in *reviewPolicyIn) (*calendarLinkOut, error) {
+			l, err := s.svc.ReviewCalendarLink(ctx, actor(ctx), in.AccountID)
+			if err != nil {
+				return nil, problem(ctx, err)
+			}
+			return &calendarLinkOut{Body: CalendarLinkJSON{AccountID: l.AccountID.String(), URL: l.URL, CreatedAt: l.CreatedAt}}, nil
+		})
+	huma.Register(s.api, huma.Operation{OperationID: "delete-review-calendar", Method: http.MethodDelete, Path: "/review-calendar", Tags: tags,
+		Summary:  "Revoke the caller's review calendar link for the account: it answers 404 from then on (viewer or above)",
+		Security: secured, Errors: accountErrors, DefaultStatus: http.StatusNoContent},
+		func(ctx context.Context, in *reviewPolicyIn) (*struct{}, error) {
+			if err := s.svc.RevokeReviewCalendar(ctx, actor(ctx), in.AccountID); err != nil {
+				return nil, problem(ctx, err)
+			}
+			return nil, nil
+		})
+	huma.Register(s.api, huma.Operation{OperationID: "get-review-calendar-feed", Method: http.MethodGet, Path: service.CalendarFeedPath, Tags: tags,
+		Summary:  "The reviews due of an account as an iCalendar feed (RFC 5545); the link's key is the credential",
+		Security: public, Errors: []int{http.StatusNotFound},
+		Responses: map[string]*huma.Response{"200": {Description: "OK", Content: map[string]*huma.MediaType{
+			"text/calendar": {Schema: &huma.Schema{Type: huma.TypeString}}}}}},
+		func(ctx context.Context, in *calendarFeedIn) (*calendarFeedOut, error) {
+			f, err := s.svc.ReviewCalendarFeed(ctx, in.Token)
+			if err != nil {
+				return nil, problem(ctx, err)
+			}
+			return &calendarFeedOut{ContentType: "text/calendar; charset=utf-8", CacheControl: "private, max-age=300",
+				Body: calendarEvents(f)}, nil
+		})
+}
