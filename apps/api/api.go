@@ -23,9 +23,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/rs/cors"
 	"github.com/vetted-dev/vetted/apps/obs"
-	"github.com/vetted-dev/vetted/core/memo"
 	"github.com/vetted-dev/vetted/core/service"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -43,6 +41,10 @@ type Options struct {
 	BlobsPath string
 	// Ready reports dependencies for /readyz besides the store (e.g. Redis).
 	Ready []func(context.Context) error
+	// Warnings are conditions /readyz reports to platform admins without
+	// answering 503, such as a sign-in key set gone stale: the process
+	// still serves.
+	Warnings []ReadyWarning
 	// Checks are further /readyz checks, each named in the answer (the
 	// store's schema version, on PostgreSQL).
 	Checks []ReadyCheck
@@ -62,6 +64,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Metrics, when set, records request durations by route and status.
 	Metrics *obs.Metrics
+	// Invalidation, when set, reports how this process hears of other
+	// processes' writes, for platform admins' /readyz; nil reports none.
+	Invalidation func() InvalidationJSON
 }
 
 // ReadyCheck is one named check of /readyz.
@@ -73,6 +78,13 @@ type ReadyCheck struct {
 // DefaultBodyReadTimeout is Options.BodyReadTimeout when zero.
 const DefaultBodyReadTimeout = 60 * time.Second
 
+// ReadyWarning is one condition /readyz reports to platform admins.
+type ReadyWarning struct {
+	Name string
+	// Check says what is wrong, or "" when nothing is.
+	Check func() string
+}
+
 // Server is the HTTP app.
 type Server struct {
 	svc     *service.Service
@@ -82,7 +94,7 @@ type Server struct {
 	handler http.Handler
 	limiter *limiter
 	log     *slog.Logger
-	views   memo.Map[*vendor.Profile, *VendorViewJSON] // see encodedView
+	views   viewMemo // see encodedView
 }
 
 // New builds the HTTP app over the service.
@@ -210,14 +222,19 @@ var (
 	secured = []map[string][]string{{bearerScheme: {}}}
 	// public operations declare an empty security requirement.
 	public = []map[string][]string{}
+	// optionalBearer operations answer anonymous callers, and tell a
+	// caller with a token more (an empty requirement: none needed); they
+	// never refuse a token (see authenticateOptional).
+	optionalBearer = []map[string][]string{{}, {bearerScheme: {}}}
 )
 
 // The refusals each kind of operation can answer, declared in the document
 // as problem+json responses. Every secured operation can be refused for the
-// token (401), the rate limit (429) and an outage (503).
+// token (401, or 403 when its e-mail signed in under another subject), the
+// rate limit (429) and an outage (503).
 var (
 	// directoryErrors: reads of the global directory, open to any caller.
-	directoryErrors = []int{http.StatusUnauthorized, http.StatusNotFound, http.StatusUnprocessableEntity,
+	directoryErrors = []int{http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusUnprocessableEntity,
 		http.StatusTooManyRequests, http.StatusServiceUnavailable}
 	// accountErrors: routes that take account-id, and platform-admin routes.
 	accountErrors = []int{http.StatusBadRequest, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound,
@@ -257,8 +274,9 @@ func (s *Server) registerHealth() {
 			return out, nil
 		})
 	huma.Register(s.api, huma.Operation{OperationID: "readyz", Method: http.MethodGet, Path: "/readyz", Summary: "Store and queue are reachable", Tags: []string{"Health"},
-		Security: public, Errors: []int{http.StatusServiceUnavailable}},
-		func(ctx context.Context, _ *struct{}) (*healthOut, error) {
+		Description: "Needs no token. With a platform admin's token the answer adds `invalidation`: how this replica hears of other replicas' writes to the vendor directory. A token that does not verify is answered as anonymous.",
+		Security:    optionalBearer, Errors: []int{http.StatusServiceUnavailable}},
+		func(ctx context.Context, _ *struct{}) (*readyOut, error) {
 			ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 			defer cancel()
 			var down []error
@@ -283,9 +301,7 @@ func (s *Server) registerHealth() {
 				return nil, huma.ErrorWithHeaders(huma.NewError(http.StatusServiceUnavailable, dependencyDown, down...),
 					http.Header{"Retry-After": {retryAfter}})
 			}
-			out := &healthOut{}
-			out.Body.Status = "ok"
-			return out, nil
+			return s.readyAnswer(ctx), nil
 		})
 }
 
@@ -303,4 +319,21 @@ func Describe() huma.API {
 	s.api = humachi.New(s.router, Config())
 	s.register()
 	return s.api
+}
+
+// HealthWarningJSON is one condition /readyz reports to platform admins.
+type HealthWarningJSON struct {
+	Name    string `json:"name" doc:"What it concerns, e.g. auth"`
+	Message string `json:"message"`
+}
+
+// warnings gathers the conditions /readyz tells platform admins.
+func (s *Server) warnings() []HealthWarningJSON {
+	var out []HealthWarningJSON
+	for _, w := range s.opts.Warnings {
+		if msg := w.Check(); msg != "" {
+			out = append(out, HealthWarningJSON{Name: w.Name, Message: msg})
+		}
+	}
+	return out
 }

@@ -25,6 +25,9 @@ func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 	if op := ctx.Operation(); op == nil || len(op.Security) == 0 {
 		next(ctx)
 		return
+	} else if anonymousAllowed(op) {
+		s.authenticateOptional(ctx, next)
+		return
 	}
 	// What a caller reads with a token is theirs alone: no cache keeps it.
 	ctx.SetHeader("Cache-Control", "no-store")
@@ -67,6 +70,37 @@ func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 	}
 	ri.actor = a
 	next(ctx)
+}
+
+// authenticateOptional serves an operation anonymous callers may call
+// (optionalBearer): a token that verifies and signs in makes the caller
+// known to it; with no token, or one that does not, the caller is served as
+// anonymous, never refused (a readiness probe must not fail on a token).
+// The rate limit does not apply, as to anonymous callers.
+func (s *Server) authenticateOptional(ctx huma.Context, next func(huma.Context)) {
+	scheme, token, ok := strings.Cut(ctx.Header("Authorization"), " ")
+	ri := reqInfoOf(ctx.Context())
+	if ok && strings.EqualFold(scheme, "Bearer") && strings.TrimSpace(token) != "" && ri != nil {
+		if id, err := s.opts.Verifier.Verify(ctx.Context(), strings.TrimSpace(token)); err == nil {
+			if a, err := s.svc.Identify(ctx.Context(), id); err == nil {
+				ctx.SetHeader("Cache-Control", "no-store")
+				noteSubject(ctx.Context(), id.Subject)
+				ri.actor = a
+			}
+		}
+	}
+	next(ctx)
+}
+
+// anonymousAllowed reports whether op declares an empty security
+// requirement besides the bearer one (optionalBearer).
+func anonymousAllowed(op *huma.Operation) bool {
+	for _, req := range op.Security {
+		if len(req) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 const platformAdminKey = "platform-admin-only"

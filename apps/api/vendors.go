@@ -14,11 +14,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/obs"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/memo"
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/service"
 	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/ports"
 )
 
 // VendorJSON is a vendor directory entry.
@@ -73,18 +76,19 @@ func (v *VendorViewJSON) encodedJSON() []byte { return v.raw }
 // encodedView is the JSON of a vendor view the service remembers (see
 // service.DirectoryTTL): GET /vendor answers it as it is while the service
 // serves the same profile, so the hot read encodes each view once. It is
-// keyed by the profile the service returned, which it never modifies; a
-// view read again that changed is a new profile (one that did not is kept,
-// so its JSON is kept for as long as the service serves it, renewed at
-// each DirectoryMaxAge).
+// remembered by vendor id with the profile the service returned, which the
+// service never modifies: a view read again that changed is a new profile
+// (one that did not is kept, so its JSON is kept for as long as the service
+// serves it, renewed at each DirectoryMaxAge). ForgetVendors drops entries
+// when another process announces a change.
 func (s *Server) encodedView(view service.VendorView) *VendorViewJSON {
 	if view.Profile == nil {
 		out := vendorViewJSON(view)
 		return &out
 	}
 	now := time.Now()
-	if enc, ok := s.views.Get(view.Profile, now); ok {
-		return enc
+	if e, ok := s.views.Get(view.Vendor.ID, now); ok && e.profile == view.Profile {
+		return e.json
 	}
 	out := vendorViewJSON(view)
 	raw, err := out.MarshalJSON()
@@ -92,8 +96,29 @@ func (s *Server) encodedView(view service.VendorView) *VendorViewJSON {
 		return &out
 	}
 	enc := &VendorViewJSON{raw: raw}
-	s.views.Put(view.Profile, enc, now.Add(service.DirectoryMaxAge), now)
+	s.views.Put(view.Vendor.ID, encodedEntry{profile: view.Profile, json: enc}, now.Add(service.DirectoryMaxAge), now)
 	return enc
+}
+
+// viewMemo holds the encoded vendor views by vendor id (see encodedView).
+type viewMemo = memo.Map[uuid.UUID, encodedEntry]
+
+// encodedEntry is a view's JSON with the profile it was encoded from.
+type encodedEntry struct {
+	profile *vendor.Profile
+	json    *VendorViewJSON
+}
+
+// ForgetVendors drops the encoded views of the vendors c names, or all of
+// them; a change feed's subscriber calls it with the service's.
+func (s *Server) ForgetVendors(c ports.Changed) {
+	if c.All {
+		s.views.Clear()
+		return
+	}
+	for _, id := range c.Vendors {
+		s.views.Delete(id)
+	}
 }
 
 // SecurityInstanceJSON is a finding or signal about a vendor.

@@ -58,6 +58,7 @@ type App struct {
 	// admin listener (VETTED_ADMIN_ADDR).
 	Metrics *obs.Metrics
 
+	changes *changeWatch // the change feed and its subscriber
 	log     *slog.Logger
 	closers []func(context.Context) error
 	// warnings are what /readyz tells platform admins (a stale key set).
@@ -125,9 +126,12 @@ func build(ctx context.Context, cfg Config, ov Overrides, withAPI bool) (*App, e
 			return nil, err
 		}
 	}
+	if a.changes, err = a.openChanges(cfg); err != nil {
+		return nil, err
+	}
 	var rl *relay.Relay
 	a.Service, err = service.New(service.Deps{Store: a.Store, Clock: clock, IDs: ports.UUIDv7{}, Blobs: blobs, Mailer: mailer,
-		Enricher: enricher, Incidents: incidents, Signer: signer, PublicURL: cfg.PublicURL, Logger: a.log,
+		Enricher: enricher, Incidents: incidents, Signer: signer, PublicURL: cfg.PublicURL, Logger: a.log, Changes: a.changes.feed,
 		Notify: func() {
 			if rl != nil {
 				rl.Notify()
@@ -155,6 +159,7 @@ func build(ctx context.Context, cfg Config, ov Overrides, withAPI bool) (*App, e
 	}
 	opts := api.Options{Verifier: verifier, Blobs: blobHandler, BlobsPath: localblob.MountPath, RateLimit: cfg.RateLimit,
 		Burst: cfg.RateBurst, CORSOrigins: cfg.CORSOrigins, Logger: a.log, Metrics: a.Metrics, BodyReadTimeout: cfg.HTTPBodyTimeout}
+	opts.Invalidation = a.changes.status
 	if ready != nil {
 		opts.Ready = append(opts.Ready, ready)
 	}
@@ -276,6 +281,7 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		return err
 	}
 	defer stopAdmin()
+	defer a.watchChanges(ctx)()
 	srv := a.httpServer()
 	relayCtx, stopRelay := context.WithCancel(ctx)
 	defer stopRelay()

@@ -40,6 +40,7 @@ type Config struct {
 	DatabaseURL     string
 	MigrateOnStart  bool
 	RedisURL        string
+	Invalidation    string // VETTED_INVALIDATION: InvalidationAuto or a mode by name
 	S3Endpoint      string
 	S3Bucket        string
 	S3Region        string
@@ -116,6 +117,7 @@ func FromLookup(lookup func(string) (string, bool)) (Config, error) {
 		DatabaseURL:       e.url("VETTED_DATABASE_URL", "postgres", "postgresql"),
 		MigrateOnStart:    e.bool("VETTED_MIGRATE_ON_START", true),
 		RedisURL:          e.url("VETTED_REDIS_URL", "redis", "rediss"),
+		Invalidation:      e.oneOf("VETTED_INVALIDATION", InvalidationAuto, InvalidationAuto, InvalidationRedis, InvalidationPostgres, InvalidationLocal, InvalidationNone),
 		S3Endpoint:        e.url("VETTED_S3_ENDPOINT", "http", "https"),
 		S3Bucket:          e.str("VETTED_S3_BUCKET", "vetted-evidence"),
 		S3Region:          e.str("VETTED_S3_REGION", "us-east-1"),

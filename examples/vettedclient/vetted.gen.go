@@ -83,13 +83,13 @@ func (e DocumentStatus) Valid() bool {
 
 // Defines values for HealthOutBodyStatus.
 const (
-	Ok HealthOutBodyStatus = "ok"
+	HealthOutBodyStatusOk HealthOutBodyStatus = "ok"
 )
 
 // Valid indicates whether the value is a known member of the HealthOutBodyStatus enum.
 func (e HealthOutBodyStatus) Valid() bool {
 	switch e {
-	case Ok:
+	case HealthOutBodyStatusOk:
 		return true
 	default:
 		return false
@@ -141,6 +141,30 @@ func (e InstanceKind) Valid() bool {
 	}
 }
 
+// Defines values for InvalidationJSONMode.
+const (
+	Local    InvalidationJSONMode = "local"
+	None     InvalidationJSONMode = "none"
+	Postgres InvalidationJSONMode = "postgres"
+	Redis    InvalidationJSONMode = "redis"
+)
+
+// Valid indicates whether the value is a known member of the InvalidationJSONMode enum.
+func (e InvalidationJSONMode) Valid() bool {
+	switch e {
+	case Local:
+		return true
+	case None:
+		return true
+	case Postgres:
+		return true
+	case Redis:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for JobStatus.
 const (
 	JobStatusDone    JobStatus = "done"
@@ -180,6 +204,45 @@ func (e ListOperation) Valid() bool {
 	case ImportCsv:
 		return true
 	case SaveVendors:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReadyOutBodyStatus.
+const (
+	ReadyOutBodyStatusOk ReadyOutBodyStatus = "ok"
+)
+
+// Valid indicates whether the value is a known member of the ReadyOutBodyStatus enum.
+func (e ReadyOutBodyStatus) Valid() bool {
+	switch e {
+	case ReadyOutBodyStatusOk:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ReviewState.
+const (
+	Current       ReviewState = "current"
+	DueSoon       ReviewState = "due_soon"
+	NeverReviewed ReviewState = "never_reviewed"
+	Overdue       ReviewState = "overdue"
+)
+
+// Valid indicates whether the value is a known member of the ReviewState enum.
+func (e ReviewState) Valid() bool {
+	switch e {
+	case Current:
+		return true
+	case DueSoon:
+		return true
+	case NeverReviewed:
+		return true
+	case Overdue:
 		return true
 	default:
 		return false
@@ -360,6 +423,84 @@ func (e Tier) Valid() bool {
 	}
 }
 
+// Defines values for ListAssessmentsParamsSort.
+const (
+	ListAssessmentsParamsSortMinusNextReviewAt ListAssessmentsParamsSort = "-next_review_at"
+	ListAssessmentsParamsSortMinusUpdatedAt    ListAssessmentsParamsSort = "-updated_at"
+	ListAssessmentsParamsSortNextReviewAt      ListAssessmentsParamsSort = "next_review_at"
+)
+
+// Valid indicates whether the value is a known member of the ListAssessmentsParamsSort enum.
+func (e ListAssessmentsParamsSort) Valid() bool {
+	switch e {
+	case ListAssessmentsParamsSortMinusNextReviewAt:
+		return true
+	case ListAssessmentsParamsSortMinusUpdatedAt:
+		return true
+	case ListAssessmentsParamsSortNextReviewAt:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetVendorListsParamsSort.
+const (
+	GetVendorListsParamsSortMinusRating  GetVendorListsParamsSort = "-rating"
+	GetVendorListsParamsSortName         GetVendorListsParamsSort = "name"
+	GetVendorListsParamsSortNextReviewAt GetVendorListsParamsSort = "next_review_at"
+	GetVendorListsParamsSortStatus       GetVendorListsParamsSort = "status"
+)
+
+// Valid indicates whether the value is a known member of the GetVendorListsParamsSort enum.
+func (e GetVendorListsParamsSort) Valid() bool {
+	switch e {
+	case GetVendorListsParamsSortMinusRating:
+		return true
+	case GetVendorListsParamsSortName:
+		return true
+	case GetVendorListsParamsSortNextReviewAt:
+		return true
+	case GetVendorListsParamsSortStatus:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetVendorListsParamsAlerts.
+const (
+	False GetVendorListsParamsAlerts = "false"
+	True  GetVendorListsParamsAlerts = "true"
+)
+
+// Valid indicates whether the value is a known member of the GetVendorListsParamsAlerts enum.
+func (e GetVendorListsParamsAlerts) Valid() bool {
+	switch e {
+	case False:
+		return true
+	case True:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ExportVendorListParamsFormat.
+const (
+	Csv ExportVendorListParamsFormat = "csv"
+)
+
+// Valid indicates whether the value is a known member of the ExportVendorListParamsFormat enum.
+func (e ExportVendorListParamsFormat) Valid() bool {
+	switch e {
+	case Csv:
+		return true
+	default:
+		return false
+	}
+}
+
 // AccountJSON defines model for AccountJSON.
 type AccountJSON struct {
 	Active    bool               `json:"active"`
@@ -461,9 +602,15 @@ type AssessmentJSON struct {
 	Id                           openapi_types.UUID `json:"id"`
 
 	// LastReviewedAt When the status last became approved, conditional approval or rejected; null: never
-	LastReviewedAt            *time.Time `json:"last_reviewed_at"`
-	SponsorBusinessDepartment string     `json:"sponsor_business_department"`
-	SponsorContact            string     `json:"sponsor_contact"`
+	LastReviewedAt *time.Time `json:"last_reviewed_at"`
+
+	// NextReviewAt last_reviewed_at plus the tier's cadence (for a conditional approval, condition_due_at if earlier); null: never reviewed
+	NextReviewAt *time.Time `json:"next_review_at"`
+
+	// ReviewState never_reviewed until the status first becomes approved, conditional approval or rejected; due_soon from the first reminder offset before next_review_at through that day; overdue after it
+	ReviewState               ReviewState `json:"review_state"`
+	SponsorBusinessDepartment string      `json:"sponsor_business_department"`
+	SponsorContact            string      `json:"sponsor_contact"`
 
 	// SubmissionDate When the review was submitted; null when unset
 	SubmissionDate *openapi_types.Date `json:"submission_date"`
@@ -545,6 +692,33 @@ type Breach struct {
 	Source      string `json:"source"`
 }
 
+// CadenceBody defines model for CadenceBody.
+type CadenceBody struct {
+	Critical  *int64 `json:"critical,omitempty"`
+	High      *int64 `json:"high,omitempty"`
+	Low       *int64 `json:"low,omitempty"`
+	Medium    *int64 `json:"medium,omitempty"`
+	NotTiered *int64 `json:"not_tiered,omitempty"`
+}
+
+// CadenceJSON defines model for CadenceJSON.
+type CadenceJSON struct {
+	Critical  int64 `json:"critical"`
+	High      int64 `json:"high"`
+	Low       int64 `json:"low"`
+	Medium    int64 `json:"medium"`
+	NotTiered int64 `json:"not_tiered"`
+}
+
+// CalendarLinkJSON defines model for CalendarLinkJSON.
+type CalendarLinkJSON struct {
+	AccountId openapi_types.UUID `json:"account_id"`
+	CreatedAt time.Time          `json:"created_at"`
+
+	// Url Subscribe to it in a calendar app; it needs no token and works until revoked
+	Url string `json:"url"`
+}
+
 // Citation defines model for Citation.
 type Citation struct {
 	RetrievedAt time.Time `json:"retrieved_at"`
@@ -593,6 +767,12 @@ type DashboardMetricsJSON struct {
 
 	// FollowedVendors Of those, vendors with incident alerts on, on at least one list
 	FollowedVendors int64 `json:"followedVendors"`
+
+	// ReviewsDueSoon Assessments whose review is due soon (review_state due_soon)
+	ReviewsDueSoon int64 `json:"reviewsDueSoon"`
+
+	// ReviewsOverdue Assessments whose review is overdue (review_state overdue)
+	ReviewsOverdue int64 `json:"reviewsOverdue"`
 
 	// TotalVendors Distinct vendors on the lists in scope
 	TotalVendors int64 `json:"totalVendors"`
@@ -697,14 +877,30 @@ type EnrichmentErrorJSON struct {
 
 // EntryJSON defines model for EntryJSON.
 type EntryJSON struct {
-	AddedAt          time.Time          `json:"added_at"`
-	AlertsEnabled    bool               `json:"alerts_enabled"`
-	EnrichmentStatus string             `json:"enrichment_status"`
-	IsCustom         bool               `json:"is_custom"`
-	Products         []ProductJSON      `json:"products"`
-	VendorId         openapi_types.UUID `json:"vendor_id"`
-	VendorName       string             `json:"vendor_name"`
-	WebsiteUrl       string             `json:"website_url"`
+	AddedAt       time.Time `json:"added_at"`
+	AlertsEnabled bool      `json:"alerts_enabled"`
+
+	// AssessmentId null when the vendor has no assessment on the list
+	AssessmentId *openapi_types.UUID `json:"assessment_id"`
+
+	// ComplianceApprovalStatus null when the vendor has no assessment on the list
+	ComplianceApprovalStatus *string       `json:"compliance_approval_status"`
+	EnrichmentStatus         string        `json:"enrichment_status"`
+	IsCustom                 bool          `json:"is_custom"`
+	NextReviewAt             *time.Time    `json:"next_review_at"`
+	Products                 []ProductJSON `json:"products"`
+
+	// Rating The profile's security_rating (0-100); null when none
+	Rating *int64 `json:"rating"`
+
+	// ReviewState never_reviewed until the status first becomes approved, conditional approval or rejected; due_soon from the first reminder offset before next_review_at through that day; overdue after it
+	ReviewState ReviewState `json:"review_state"`
+
+	// Tier How critical a vendor is; it sets the review cadence. Empty: not tiered
+	Tier       Tier               `json:"tier"`
+	VendorId   openapi_types.UUID `json:"vendor_id"`
+	VendorName string             `json:"vendor_name"`
+	WebsiteUrl string             `json:"website_url"`
 }
 
 // ExternalSignals defines model for ExternalSignals.
@@ -741,6 +937,14 @@ type HealthOutBody struct {
 
 // HealthOutBodyStatus ok when the process (healthz) or its dependencies (readyz) answer
 type HealthOutBodyStatus string
+
+// HealthWarningJSON defines model for HealthWarningJSON.
+type HealthWarningJSON struct {
+	Message string `json:"message"`
+
+	// Name What it concerns, e.g. auth
+	Name string `json:"name"`
+}
 
 // ImportCSVJSON defines model for ImportCSVJSON.
 type ImportCSVJSON struct {
@@ -834,6 +1038,21 @@ type InstancesOutBody struct {
 	VendorId  openapi_types.UUID     `json:"vendor_id"`
 }
 
+// InvalidationJSON defines model for InvalidationJSON.
+type InvalidationJSON struct {
+	// Connected Whether the notice subscription is listening now (false for none)
+	Connected bool `json:"connected"`
+
+	// MaxStalenessSeconds How old a vendor view changed by another process may be while notices do not arrive (not connected, or none)
+	MaxStalenessSeconds int64 `json:"max_staleness_seconds"`
+
+	// Mode redis: Redis pub/sub; postgres: PostgreSQL LISTEN/NOTIFY; local: in-process (a single process owns the store); none: no notices, views are at most max_staleness_seconds old
+	Mode InvalidationJSONMode `json:"mode"`
+}
+
+// InvalidationJSONMode redis: Redis pub/sub; postgres: PostgreSQL LISTEN/NOTIFY; local: in-process (a single process owns the store); none: no notices, views are at most max_staleness_seconds old
+type InvalidationJSONMode string
+
 // JobJSON defines model for JobJSON.
 type JobJSON struct {
 	// Created Backfill: incidents stored for this vendor
@@ -869,6 +1088,9 @@ type ListsGetOutBody struct {
 
 	// Lists Without vendor-list: the account's lists
 	Lists *[]ListJSON `json:"lists,omitempty"`
+
+	// NextCursor With limit: the cursor of the next page; absent on the last
+	NextCursor *string `json:"next_cursor,omitempty"`
 
 	// Vendors With vendor-list: its vendors
 	Vendors *[]EntryJSON `json:"vendors,omitempty"`
@@ -1023,6 +1245,21 @@ type ProductJSON struct {
 	VendorListId *openapi_types.UUID `json:"vendor_list_id,omitempty"`
 }
 
+// ReadyOutBody defines model for ReadyOutBody.
+type ReadyOutBody struct {
+	// Invalidation To platform admins only
+	Invalidation *InvalidationJSON `json:"invalidation,omitempty"`
+
+	// Status ok when the dependencies answer
+	Status ReadyOutBodyStatus `json:"status"`
+
+	// Warnings To platform admins only: conditions that do not make the process unready but need an operator, such as a sign-in key set (JWKS) older than its max-age
+	Warnings *[]HealthWarningJSON `json:"warnings,omitempty"`
+}
+
+// ReadyOutBodyStatus ok when the dependencies answer
+type ReadyOutBodyStatus string
+
 // RecordIncidentInBody defines model for RecordIncidentInBody.
 type RecordIncidentInBody struct {
 	AffectedService *string `json:"affected_service,omitempty"`
@@ -1050,6 +1287,40 @@ type RecordIncidentInBody struct {
 	Title   string  `json:"title"`
 	Url     *string `json:"url,omitempty"`
 }
+
+// ReviewPolicyBody defines model for ReviewPolicyBody.
+type ReviewPolicyBody struct {
+	// CadenceMonths Months per tier, 1 to 120; an omitted tier keeps its value
+	CadenceMonths       *CadenceBody `json:"cadence_months,omitempty"`
+	OverdueRepeatWeekly *bool        `json:"overdue_repeat_weekly,omitempty"`
+
+	// ReminderOffsetsDays Days before the due date, 1 to 365 each; [] sends none before the due date; omitted keeps them
+	ReminderOffsetsDays *[]int64 `json:"reminder_offsets_days,omitempty"`
+}
+
+// ReviewPolicyJSON defines model for ReviewPolicyJSON.
+type ReviewPolicyJSON struct {
+	AccountId openapi_types.UUID `json:"account_id"`
+
+	// CadenceMonths Months from one review of a vendor to the next, per tier
+	CadenceMonths CadenceJSON `json:"cadence_months"`
+
+	// IsDefault True while the account has never saved a policy
+	IsDefault bool `json:"is_default"`
+
+	// OverdueRepeatWeekly Whether an overdue review is reminded of every week
+	OverdueRepeatWeekly bool `json:"overdue_repeat_weekly"`
+
+	// ReminderOffsetsDays Reminders are sent this many days before the due date (largest first), and on the due date
+	ReminderOffsetsDays []int64 `json:"reminder_offsets_days"`
+
+	// UpdatedAt null for the default policy
+	UpdatedAt *time.Time `json:"updated_at"`
+	UpdatedBy string     `json:"updated_by"`
+}
+
+// ReviewState never_reviewed until the status first becomes approved, conditional approval or rejected; due_soon from the first reminder offset before next_review_at through that day; overdue after it
+type ReviewState string
 
 // Role Organization role, lowest to highest: viewer, member, admin, owner
 type Role string
@@ -1415,6 +1686,36 @@ type GetVendorsFromListParams struct {
 	VendorList *string `form:"vendor-list,omitempty" json:"vendor-list,omitempty"`
 }
 
+// DeleteReviewCalendarParams defines parameters for DeleteReviewCalendar.
+type DeleteReviewCalendarParams struct {
+	// AccountId Organization UUID, or individual for the caller's personal space
+	AccountId string `form:"account-id" json:"account-id"`
+}
+
+// GetReviewCalendarParams defines parameters for GetReviewCalendar.
+type GetReviewCalendarParams struct {
+	// AccountId Organization UUID, or individual for the caller's personal space
+	AccountId string `form:"account-id" json:"account-id"`
+}
+
+// GetReviewCalendarFeedParams defines parameters for GetReviewCalendarFeed.
+type GetReviewCalendarFeedParams struct {
+	// Token The key the link carries
+	Token string `form:"token" json:"token"`
+}
+
+// GetReviewPolicyParams defines parameters for GetReviewPolicy.
+type GetReviewPolicyParams struct {
+	// AccountId Organization UUID, or individual for the caller's personal space
+	AccountId string `form:"account-id" json:"account-id"`
+}
+
+// PutReviewPolicyParams defines parameters for PutReviewPolicy.
+type PutReviewPolicyParams struct {
+	// AccountId Organization UUID, or individual for the caller's personal space
+	AccountId string `form:"account-id" json:"account-id"`
+}
+
 // RemoveSubscribersParams defines parameters for RemoveSubscribers.
 type RemoveSubscribersParams struct {
 	// AccountId Organization UUID, or individual for the caller's personal space
@@ -1518,7 +1819,16 @@ type ListAssessmentsParams struct {
 
 	// AssessmentId Only this assessment
 	AssessmentId *string `form:"assessment-id,omitempty" json:"assessment-id,omitempty"`
+
+	// ReviewState Only assessments in this review state: never_reviewed, current, due_soon or overdue (several: comma-separated)
+	ReviewState *string `form:"review-state,omitempty" json:"review-state,omitempty"`
+
+	// Sort Order: newest update first (default), or by next_review_at (never reviewed last)
+	Sort *ListAssessmentsParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
 }
+
+// ListAssessmentsParamsSort defines parameters for ListAssessments.
+type ListAssessmentsParamsSort string
 
 // PostAssessmentParams defines parameters for PostAssessment.
 type PostAssessmentParams struct {
@@ -1647,7 +1957,34 @@ type GetVendorListsParams struct {
 
 	// VendorList List id or name
 	VendorList *string `form:"vendor-list,omitempty" json:"vendor-list,omitempty"`
+
+	// Limit Page size (1-500); with it the answer carries next_cursor while more rows follow
+	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor next_cursor of the previous page (same sort and filters)
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Q Case-insensitive search in vendor and product names
+	Q *string `form:"q,omitempty" json:"q,omitempty"`
+
+	// Sort Order (default name); ties by name
+	Sort *GetVendorListsParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
+
+	// ReviewState never_reviewed, current, due_soon or overdue (several: comma-separated)
+	ReviewState *string `form:"review-state,omitempty" json:"review-state,omitempty"`
+
+	// EnrichmentState none, queued, running, failed or done (several: comma-separated)
+	EnrichmentState *string `form:"enrichment-state,omitempty" json:"enrichment-state,omitempty"`
+
+	// Alerts Only entries with alerts on (true) or off (false)
+	Alerts *GetVendorListsParamsAlerts `form:"alerts,omitempty" json:"alerts,omitempty"`
 }
+
+// GetVendorListsParamsSort defines parameters for GetVendorLists.
+type GetVendorListsParamsSort string
+
+// GetVendorListsParamsAlerts defines parameters for GetVendorLists.
+type GetVendorListsParamsAlerts string
 
 // PatchVendorListsParams defines parameters for PatchVendorLists.
 type PatchVendorListsParams struct {
@@ -1682,6 +2019,24 @@ type PostVendorLists200JSONResponseBody struct {
 	union json.RawMessage
 }
 
+// ExportVendorListParams defines parameters for ExportVendorList.
+type ExportVendorListParams struct {
+	// AccountId Organization UUID, or individual for the caller's personal space
+	AccountId string `form:"account-id" json:"account-id"`
+
+	// VendorListId List id
+	VendorListId *string `form:"vendor-list-id,omitempty" json:"vendor-list-id,omitempty"`
+
+	// VendorList List id or name
+	VendorList *string `form:"vendor-list,omitempty" json:"vendor-list,omitempty"`
+
+	// Format csv (text/csv, one row per vendor and product)
+	Format *ExportVendorListParamsFormat `form:"format,omitempty" json:"format,omitempty"`
+}
+
+// ExportVendorListParamsFormat defines parameters for ExportVendorList.
+type ExportVendorListParamsFormat string
+
 // AddProductParams defines parameters for AddProduct.
 type AddProductParams struct {
 	// AccountId Organization UUID, or individual for the caller's personal space
@@ -1708,6 +2063,9 @@ type DeleteAccountsJSONRequestBody = DeleteAccountsInBody
 
 // CreateAccountJSONRequestBody defines body for CreateAccount for application/json ContentType.
 type CreateAccountJSONRequestBody = CreateAccountInBody
+
+// PutReviewPolicyJSONRequestBody defines body for PutReviewPolicy for application/json ContentType.
+type PutReviewPolicyJSONRequestBody = ReviewPolicyBody
 
 // RemoveSubscribersJSONRequestBody defines body for RemoveSubscribers for application/json ContentType.
 type RemoveSubscribersJSONRequestBody = SubscribersDeleteInBody
@@ -2255,8 +2613,46 @@ type ClientInterface interface {
 
 	// Readyz Store and queue are reachable
 	//
+	// Needs no token. With a platform admin's token the answer adds `invalidation`: how this replica hears of other replicas' writes to the vendor directory. A token that does not verify is answered as anonymous.
+	//
 	// Corresponds with GET /readyz (the `Readyz` operationId).
 	Readyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteReviewCalendar Revoke the caller's review calendar link for the account: it answers 404 from then on (viewer or above)
+	//
+	// Corresponds with DELETE /review-calendar (the `DeleteReviewCalendar` operationId).
+	DeleteReviewCalendar(ctx context.Context, params *DeleteReviewCalendarParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetReviewCalendar The caller's personal review calendar link for the account (viewer or above)
+	//
+	// The link carries a signed key and needs no token, so that calendar apps can subscribe to it; DELETE revokes it.
+	//
+	// Corresponds with GET /review-calendar (the `GetReviewCalendar` operationId).
+	GetReviewCalendar(ctx context.Context, params *GetReviewCalendarParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetReviewCalendarFeed The reviews due of an account as an iCalendar feed (RFC 5545); the link's key is the credential
+	//
+	// Corresponds with GET /review-calendar/feed.ics (the `GetReviewCalendarFeed` operationId).
+	GetReviewCalendarFeed(ctx context.Context, params *GetReviewCalendarFeedParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetReviewPolicy The account's review policy: cadence per tier, reminder offsets, weekly overdue reminders (viewer or above)
+	//
+	// Corresponds with GET /review-policy (the `GetReviewPolicy` operationId).
+	GetReviewPolicy(ctx context.Context, params *GetReviewPolicyParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutReviewPolicyWithBody Change the account's review policy (admin or owner); omitted values keep theirs, and every due date moves with it
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /review-policy (the `PutReviewPolicy` operationId).
+	PutReviewPolicyWithBody(ctx context.Context, params *PutReviewPolicyParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PutReviewPolicy Change the account's review policy (admin or owner); omitted values keep theirs, and every due date moves with it
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /review-policy (the `PutReviewPolicy` operationId).
+	PutReviewPolicy(ctx context.Context, params *PutReviewPolicyParams, body PutReviewPolicyJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RemoveSubscribersWithBody Unsubscribe addresses from a list, named in subscriber-email in the body or the query (member or above)
 	//
@@ -2448,6 +2844,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /vendor-lists (the `PostVendorLists` operationId).
 	PostVendorLists(ctx context.Context, params *PostVendorListsParams, body PostVendorListsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ExportVendorList The register as a file: one row per vendor and product of a list (viewer or above)
+	//
+	// Streamed as it is read, a page of the list at a time. Columns: vendor_name, website_url, product_name, tier, compliance_approval_status, next_review_at, review_state, rating, grade, sponsor, alerts_enabled, conditional_approval_condition. The file imports back through import-csv (computed columns are ignored there).
+	//
+	// Corresponds with GET /vendor-lists/export (the `ExportVendorList` operationId).
+	ExportVendorList(ctx context.Context, params *ExportVendorListParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// AddProductWithBody Add a product row to a vendor on a list (409 when it exists)
 	//
@@ -2715,9 +3118,107 @@ func (c *Client) GetVendorsFromList(ctx context.Context, params *GetVendorsFromL
 
 // Readyz Store and queue are reachable
 //
+// Needs no token. With a platform admin's token the answer adds `invalidation`: how this replica hears of other replicas' writes to the vendor directory. A token that does not verify is answered as anonymous.
+//
 // Corresponds with GET /readyz (the `Readyz` operationId).
 func (c *Client) Readyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewReadyzRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteReviewCalendar Revoke the caller's review calendar link for the account: it answers 404 from then on (viewer or above)
+//
+// Corresponds with DELETE /review-calendar (the `DeleteReviewCalendar` operationId).
+func (c *Client) DeleteReviewCalendar(ctx context.Context, params *DeleteReviewCalendarParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteReviewCalendarRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetReviewCalendar The caller's personal review calendar link for the account (viewer or above)
+//
+// The link carries a signed key and needs no token, so that calendar apps can subscribe to it; DELETE revokes it.
+//
+// Corresponds with GET /review-calendar (the `GetReviewCalendar` operationId).
+func (c *Client) GetReviewCalendar(ctx context.Context, params *GetReviewCalendarParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetReviewCalendarRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetReviewCalendarFeed The reviews due of an account as an iCalendar feed (RFC 5545); the link's key is the credential
+//
+// Corresponds with GET /review-calendar/feed.ics (the `GetReviewCalendarFeed` operationId).
+func (c *Client) GetReviewCalendarFeed(ctx context.Context, params *GetReviewCalendarFeedParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetReviewCalendarFeedRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetReviewPolicy The account's review policy: cadence per tier, reminder offsets, weekly overdue reminders (viewer or above)
+//
+// Corresponds with GET /review-policy (the `GetReviewPolicy` operationId).
+func (c *Client) GetReviewPolicy(ctx context.Context, params *GetReviewPolicyParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetReviewPolicyRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutReviewPolicyWithBody Change the account's review policy (admin or owner); omitted values keep theirs, and every due date moves with it
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /review-policy (the `PutReviewPolicy` operationId).
+func (c *Client) PutReviewPolicyWithBody(ctx context.Context, params *PutReviewPolicyParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutReviewPolicyRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PutReviewPolicy Change the account's review policy (admin or owner); omitted values keep theirs, and every due date moves with it
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /review-policy (the `PutReviewPolicy` operationId).
+func (c *Client) PutReviewPolicy(ctx context.Context, params *PutReviewPolicyParams, body PutReviewPolicyJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPutReviewPolicyRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -3199,6 +3700,23 @@ func (c *Client) PostVendorListsWithBody(ctx context.Context, params *PostVendor
 // Corresponds with POST /vendor-lists (the `PostVendorLists` operationId).
 func (c *Client) PostVendorLists(ctx context.Context, params *PostVendorListsParams, body PostVendorListsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPostVendorListsRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ExportVendorList The register as a file: one row per vendor and product of a list (viewer or above)
+//
+// Streamed as it is read, a page of the list at a time. Columns: vendor_name, website_url, product_name, tier, compliance_approval_status, next_review_at, review_state, rating, grade, sponsor, alerts_enabled, conditional_approval_condition. The file imports back through import-csv (computed columns are ignored there).
+//
+// Corresponds with GET /vendor-lists/export (the `ExportVendorList` operationId).
+func (c *Client) ExportVendorList(ctx context.Context, params *ExportVendorListParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExportVendorListRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -3919,6 +4437,269 @@ func NewReadyzRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewDeleteReviewCalendarRequest constructs an http.Request for the DeleteReviewCalendar method
+func NewDeleteReviewCalendarRequest(server string, params *DeleteReviewCalendarParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/review-calendar")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "account-id", params.AccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetReviewCalendarRequest constructs an http.Request for the GetReviewCalendar method
+func NewGetReviewCalendarRequest(server string, params *GetReviewCalendarParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/review-calendar")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "account-id", params.AccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetReviewCalendarFeedRequest constructs an http.Request for the GetReviewCalendarFeed method
+func NewGetReviewCalendarFeedRequest(server string, params *GetReviewCalendarFeedParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/review-calendar/feed.ics")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "token", params.Token, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetReviewPolicyRequest constructs an http.Request for the GetReviewPolicy method
+func NewGetReviewPolicyRequest(server string, params *GetReviewPolicyParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/review-policy")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "account-id", params.AccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPutReviewPolicyRequest calls the generic PutReviewPolicy builder with application/json body
+func NewPutReviewPolicyRequest(server string, params *PutReviewPolicyParams, body PutReviewPolicyJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPutReviewPolicyRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewPutReviewPolicyRequestWithBody constructs an http.Request for the PutReviewPolicy method, with any body, and a specified content type
+func NewPutReviewPolicyRequestWithBody(server string, params *PutReviewPolicyParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/review-policy")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "account-id", params.AccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewRemoveSubscribersRequest calls the generic RemoveSubscribers builder with application/json body
 func NewRemoveSubscribersRequest(server string, params *RemoveSubscribersParams, body RemoveSubscribersJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -4619,6 +5400,30 @@ func NewListAssessmentsRequest(server string, params *ListAssessmentsParams) (*h
 		if params.AssessmentId != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "assessment-id", *params.AssessmentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ReviewState != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "review-state", *params.ReviewState, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Sort != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "sort", *params.Sort, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -5376,6 +6181,90 @@ func NewGetVendorListsRequest(server string, params *GetVendorListsParams) (*htt
 
 		}
 
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Q != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "q", *params.Q, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Sort != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "sort", *params.Sort, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ReviewState != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "review-state", *params.ReviewState, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.EnrichmentState != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "enrichment-state", *params.EnrichmentState, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Alerts != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "alerts", *params.Alerts, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -5580,6 +6469,92 @@ func NewPostVendorListsRequestWithBody(server string, params *PostVendorListsPar
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewExportVendorListRequest constructs an http.Request for the ExportVendorList method
+func NewExportVendorListRequest(server string, params *ExportVendorListParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/vendor-lists/export")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "account-id", params.AccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.VendorListId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "vendor-list-id", *params.VendorListId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.VendorList != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "vendor-list", *params.VendorList, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Format != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "format", *params.Format, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -6225,10 +7200,56 @@ type ClientWithResponsesInterface interface {
 
 	// ReadyzWithResponse Store and queue are reachable
 	//
+	// Needs no token. With a platform admin's token the answer adds `invalidation`: how this replica hears of other replicas' writes to the vendor directory. A token that does not verify is answered as anonymous.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /readyz (the `Readyz` operationId).
 	ReadyzWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ReadyzResponse, error)
+
+	// DeleteReviewCalendarWithResponse Revoke the caller's review calendar link for the account: it answers 404 from then on (viewer or above)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /review-calendar (the `DeleteReviewCalendar` operationId).
+	DeleteReviewCalendarWithResponse(ctx context.Context, params *DeleteReviewCalendarParams, reqEditors ...RequestEditorFn) (*DeleteReviewCalendarResponse, error)
+
+	// GetReviewCalendarWithResponse The caller's personal review calendar link for the account (viewer or above)
+	//
+	// The link carries a signed key and needs no token, so that calendar apps can subscribe to it; DELETE revokes it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /review-calendar (the `GetReviewCalendar` operationId).
+	GetReviewCalendarWithResponse(ctx context.Context, params *GetReviewCalendarParams, reqEditors ...RequestEditorFn) (*GetReviewCalendarResponse, error)
+
+	// GetReviewCalendarFeedWithResponse The reviews due of an account as an iCalendar feed (RFC 5545); the link's key is the credential
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /review-calendar/feed.ics (the `GetReviewCalendarFeed` operationId).
+	GetReviewCalendarFeedWithResponse(ctx context.Context, params *GetReviewCalendarFeedParams, reqEditors ...RequestEditorFn) (*GetReviewCalendarFeedResponse, error)
+
+	// GetReviewPolicyWithResponse The account's review policy: cadence per tier, reminder offsets, weekly overdue reminders (viewer or above)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /review-policy (the `GetReviewPolicy` operationId).
+	GetReviewPolicyWithResponse(ctx context.Context, params *GetReviewPolicyParams, reqEditors ...RequestEditorFn) (*GetReviewPolicyResponse, error)
+
+	// PutReviewPolicyWithBodyWithResponse Change the account's review policy (admin or owner); omitted values keep theirs, and every due date moves with it
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /review-policy (the `PutReviewPolicy` operationId).
+	PutReviewPolicyWithBodyWithResponse(ctx context.Context, params *PutReviewPolicyParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutReviewPolicyResponse, error)
+
+	// PutReviewPolicyWithResponse Change the account's review policy (admin or owner); omitted values keep theirs, and every due date moves with it
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /review-policy (the `PutReviewPolicy` operationId).
+	PutReviewPolicyWithResponse(ctx context.Context, params *PutReviewPolicyParams, body PutReviewPolicyJSONRequestBody, reqEditors ...RequestEditorFn) (*PutReviewPolicyResponse, error)
 
 	// RemoveSubscribersWithBodyWithResponse Unsubscribe addresses from a list, named in subscriber-email in the body or the query (member or above)
 	//
@@ -6442,6 +7463,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /vendor-lists (the `PostVendorLists` operationId).
 	PostVendorListsWithResponse(ctx context.Context, params *PostVendorListsParams, body PostVendorListsJSONRequestBody, reqEditors ...RequestEditorFn) (*PostVendorListsResponse, error)
+
+	// ExportVendorListWithResponse The register as a file: one row per vendor and product of a list (viewer or above)
+	//
+	// Streamed as it is read, a page of the list at a time. Columns: vendor_name, website_url, product_name, tier, compliance_approval_status, next_review_at, review_state, rating, grade, sponsor, alerts_enabled, conditional_approval_condition. The file imports back through import-csv (computed columns are ignored there).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /vendor-lists/export (the `ExportVendorList` operationId).
+	ExportVendorListWithResponse(ctx context.Context, params *ExportVendorListParams, reqEditors ...RequestEditorFn) (*ExportVendorListResponse, error)
 
 	// AddProductWithBodyWithResponse Add a product row to a vendor on a list (409 when it exists)
 	//
@@ -7212,7 +8242,7 @@ type ReadyzResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
-	JSON200 *HealthOutBody
+	JSON200 *ReadyOutBody
 	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
 	ApplicationproblemJSON500 *Problem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
@@ -7220,7 +8250,7 @@ type ReadyzResponse struct {
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
-func (r ReadyzResponse) GetJSON200() *HealthOutBody {
+func (r ReadyzResponse) GetJSON200() *ReadyOutBody {
 	return r.JSON200
 }
 
@@ -7257,6 +8287,450 @@ func (r ReadyzResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ReadyzResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteReviewCalendarResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteReviewCalendarResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteReviewCalendarResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteReviewCalendarResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteReviewCalendarResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r DeleteReviewCalendarResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DeleteReviewCalendarResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeleteReviewCalendarResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteReviewCalendarResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteReviewCalendarResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteReviewCalendarResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteReviewCalendarResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteReviewCalendarResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetReviewCalendarResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CalendarLinkJSON
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetReviewCalendarResponse) GetJSON200() *CalendarLinkJSON {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetReviewCalendarResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetReviewCalendarResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetReviewCalendarResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetReviewCalendarResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetReviewCalendarResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetReviewCalendarResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetReviewCalendarResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetReviewCalendarResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetReviewCalendarResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetReviewCalendarResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetReviewCalendarResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetReviewCalendarResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetReviewCalendarFeedResponse200Headers the declared response headers of an HTTP 200 response for GetReviewCalendarFeed
+type GetReviewCalendarFeedResponse200Headers struct {
+	CacheControl *string
+	ContentType  *string
+}
+
+type GetReviewCalendarFeedResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetReviewCalendarFeedResponse200Headers
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetReviewCalendarFeedResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetReviewCalendarFeedResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetReviewCalendarFeedResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r GetReviewCalendarFeedResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetReviewCalendarFeedResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetReviewCalendarFeedResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetReviewCalendarFeedResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetReviewPolicyResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ReviewPolicyJSON
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetReviewPolicyResponse) GetJSON200() *ReviewPolicyJSON {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetReviewPolicyResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetReviewPolicyResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetReviewPolicyResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetReviewPolicyResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetReviewPolicyResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetReviewPolicyResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetReviewPolicyResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetReviewPolicyResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetReviewPolicyResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetReviewPolicyResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetReviewPolicyResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetReviewPolicyResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type PutReviewPolicyResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ReviewPolicyJSON
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PutReviewPolicyResponse) GetJSON200() *ReviewPolicyJSON {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r PutReviewPolicyResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r PutReviewPolicyResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r PutReviewPolicyResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r PutReviewPolicyResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r PutReviewPolicyResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r PutReviewPolicyResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r PutReviewPolicyResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r PutReviewPolicyResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PutReviewPolicyResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PutReviewPolicyResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PutReviewPolicyResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PutReviewPolicyResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -9273,6 +10747,96 @@ func (r PostVendorListsResponse) ContentType() string {
 	return ""
 }
 
+type ExportVendorListResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ExportVendorListResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ExportVendorListResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ExportVendorListResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ExportVendorListResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ExportVendorListResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ExportVendorListResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ExportVendorListResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ExportVendorListResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ExportVendorListResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ExportVendorListResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ExportVendorListResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ExportVendorListResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type AddProductResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -10577,6 +12141,8 @@ func (c *ClientWithResponses) GetVendorsFromListWithResponse(ctx context.Context
 
 // ReadyzWithResponse Store and queue are reachable
 //
+// Needs no token. With a platform admin's token the answer adds `invalidation`: how this replica hears of other replicas' writes to the vendor directory. A token that does not verify is answered as anonymous.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /readyz (the `Readyz` operationId).
@@ -10586,6 +12152,86 @@ func (c *ClientWithResponses) ReadyzWithResponse(ctx context.Context, reqEditors
 		return nil, err
 	}
 	return ParseReadyzResponse(rsp)
+}
+
+// DeleteReviewCalendarWithResponse Revoke the caller's review calendar link for the account: it answers 404 from then on (viewer or above)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /review-calendar (the `DeleteReviewCalendar` operationId).
+func (c *ClientWithResponses) DeleteReviewCalendarWithResponse(ctx context.Context, params *DeleteReviewCalendarParams, reqEditors ...RequestEditorFn) (*DeleteReviewCalendarResponse, error) {
+	rsp, err := c.DeleteReviewCalendar(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteReviewCalendarResponse(rsp)
+}
+
+// GetReviewCalendarWithResponse The caller's personal review calendar link for the account (viewer or above)
+//
+// The link carries a signed key and needs no token, so that calendar apps can subscribe to it; DELETE revokes it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /review-calendar (the `GetReviewCalendar` operationId).
+func (c *ClientWithResponses) GetReviewCalendarWithResponse(ctx context.Context, params *GetReviewCalendarParams, reqEditors ...RequestEditorFn) (*GetReviewCalendarResponse, error) {
+	rsp, err := c.GetReviewCalendar(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetReviewCalendarResponse(rsp)
+}
+
+// GetReviewCalendarFeedWithResponse The reviews due of an account as an iCalendar feed (RFC 5545); the link's key is the credential
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /review-calendar/feed.ics (the `GetReviewCalendarFeed` operationId).
+func (c *ClientWithResponses) GetReviewCalendarFeedWithResponse(ctx context.Context, params *GetReviewCalendarFeedParams, reqEditors ...RequestEditorFn) (*GetReviewCalendarFeedResponse, error) {
+	rsp, err := c.GetReviewCalendarFeed(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetReviewCalendarFeedResponse(rsp)
+}
+
+// GetReviewPolicyWithResponse The account's review policy: cadence per tier, reminder offsets, weekly overdue reminders (viewer or above)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /review-policy (the `GetReviewPolicy` operationId).
+func (c *ClientWithResponses) GetReviewPolicyWithResponse(ctx context.Context, params *GetReviewPolicyParams, reqEditors ...RequestEditorFn) (*GetReviewPolicyResponse, error) {
+	rsp, err := c.GetReviewPolicy(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetReviewPolicyResponse(rsp)
+}
+
+// PutReviewPolicyWithBodyWithResponse Change the account's review policy (admin or owner); omitted values keep theirs, and every due date moves with it
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /review-policy (the `PutReviewPolicy` operationId).
+func (c *ClientWithResponses) PutReviewPolicyWithBodyWithResponse(ctx context.Context, params *PutReviewPolicyParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PutReviewPolicyResponse, error) {
+	rsp, err := c.PutReviewPolicyWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutReviewPolicyResponse(rsp)
+}
+
+// PutReviewPolicyWithResponse Change the account's review policy (admin or owner); omitted values keep theirs, and every due date moves with it
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /review-policy (the `PutReviewPolicy` operationId).
+func (c *ClientWithResponses) PutReviewPolicyWithResponse(ctx context.Context, params *PutReviewPolicyParams, body PutReviewPolicyJSONRequestBody, reqEditors ...RequestEditorFn) (*PutReviewPolicyResponse, error) {
+	rsp, err := c.PutReviewPolicy(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePutReviewPolicyResponse(rsp)
 }
 
 // RemoveSubscribersWithBodyWithResponse Unsubscribe addresses from a list, named in subscriber-email in the body or the query (member or above)
@@ -10973,6 +12619,21 @@ func (c *ClientWithResponses) PostVendorListsWithResponse(ctx context.Context, p
 		return nil, err
 	}
 	return ParsePostVendorListsResponse(rsp)
+}
+
+// ExportVendorListWithResponse The register as a file: one row per vendor and product of a list (viewer or above)
+//
+// Streamed as it is read, a page of the list at a time. Columns: vendor_name, website_url, product_name, tier, compliance_approval_status, next_review_at, review_state, rating, grade, sponsor, alerts_enabled, conditional_approval_condition. The file imports back through import-csv (computed columns are ignored there).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /vendor-lists/export (the `ExportVendorList` operationId).
+func (c *ClientWithResponses) ExportVendorListWithResponse(ctx context.Context, params *ExportVendorListParams, reqEditors ...RequestEditorFn) (*ExportVendorListResponse, error) {
+	rsp, err := c.ExportVendorList(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExportVendorListResponse(rsp)
 }
 
 // AddProductWithBodyWithResponse Add a product row to a vendor on a list (409 when it exists)
@@ -11757,11 +13418,395 @@ func ParseReadyzResponse(rsp *http.Response) (*ReadyzResponse, error) {
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
-		var dest HealthOutBody
+		var dest ReadyOutBody
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeleteReviewCalendarResponse parses an HTTP response from a DeleteReviewCalendarWithResponse call
+func ParseDeleteReviewCalendarResponse(rsp *http.Response) (*DeleteReviewCalendarResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteReviewCalendarResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetReviewCalendarResponse parses an HTTP response from a GetReviewCalendarWithResponse call
+func ParseGetReviewCalendarResponse(rsp *http.Response) (*GetReviewCalendarResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetReviewCalendarResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CalendarLinkJSON
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetReviewCalendarFeedResponse parses an HTTP response from a GetReviewCalendarFeedWithResponse call
+func ParseGetReviewCalendarFeedResponse(rsp *http.Response) (*GetReviewCalendarFeedResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetReviewCalendarFeedResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetReviewCalendarFeedResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("Content-Type"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Type", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentType = &value
+		}
+		response.Headers200 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetReviewPolicyResponse parses an HTTP response from a GetReviewPolicyWithResponse call
+func ParseGetReviewPolicyResponse(rsp *http.Response) (*GetReviewPolicyResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetReviewPolicyResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ReviewPolicyJSON
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParsePutReviewPolicyResponse parses an HTTP response from a PutReviewPolicyWithResponse call
+func ParsePutReviewPolicyResponse(rsp *http.Response) (*PutReviewPolicyResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PutReviewPolicyResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ReviewPolicyJSON
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest Problem
@@ -13458,6 +15503,81 @@ func ParsePostVendorListsResponse(rsp *http.Response) (*PostVendorListsResponse,
 			return nil, err
 		}
 		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseExportVendorListResponse parses an HTTP response from a ExportVendorListWithResponse call
+func ParseExportVendorListResponse(rsp *http.Response) (*ExportVendorListResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ExportVendorListResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest Problem

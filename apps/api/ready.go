@@ -1,0 +1,55 @@
+package api
+
+import (
+	"context"
+	"time"
+
+	"github.com/vetted-dev/vetted/core/service"
+)
+
+// readyOut is /readyz's answer.
+type readyOut struct {
+	Body struct {
+		Status       string              `json:"status" enum:"ok" doc:"ok when the dependencies answer"`
+		Invalidation *InvalidationJSON   `json:"invalidation,omitempty" doc:"To platform admins only"`
+		Warnings     []HealthWarningJSON `json:"warnings,omitempty" doc:"To platform admins only: conditions that do not make the process unready but need an operator, such as a sign-in key set (JWKS) older than its max-age"`
+	}
+}
+
+// The change feeds a process may hear other processes' writes on.
+const (
+	InvalidationRedis    = "redis"
+	InvalidationPostgres = "postgres"
+	InvalidationLocal    = "local"
+	InvalidationNone     = "none"
+)
+
+// InvalidationJSON says how this process's remembered vendor views hear of
+// writes made by other processes (replicas, workers).
+type InvalidationJSON struct {
+	Mode string `json:"mode" enum:"redis,postgres,local,none" doc:"redis: Redis pub/sub; postgres: PostgreSQL LISTEN/NOTIFY; local: in-process (a single process owns the store); none: no notices, views are at most max_staleness_seconds old"`
+	// Connected is whether the feed listens now.
+	Connected bool `json:"connected" doc:"Whether the notice subscription is listening now (false for none)"`
+	// MaxStalenessSeconds bounds the age of a view when notices do not come.
+	MaxStalenessSeconds int `json:"max_staleness_seconds" doc:"How old a vendor view changed by another process may be while notices do not arrive (not connected, or none)"`
+}
+
+// NoInvalidation is what /readyz reports without Options.Invalidation.
+func NoInvalidation() InvalidationJSON {
+	return InvalidationJSON{Mode: InvalidationNone, MaxStalenessSeconds: int(service.DirectoryMaxAge / time.Second)}
+}
+
+// readyAnswer is /readyz's answer once every dependency answered.
+func (s *Server) readyAnswer(ctx context.Context) *readyOut {
+	out := &readyOut{}
+	out.Body.Status = "ok"
+	if actor(ctx).PlatformAdmin {
+		out.Body.Warnings = s.warnings()
+		inv := NoInvalidation()
+		if s.opts.Invalidation != nil {
+			inv = s.opts.Invalidation()
+		}
+		out.Body.Invalidation = &inv
+	}
+	return out
+}
