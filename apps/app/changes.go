@@ -112,6 +112,7 @@ func (a *App) watchChanges(ctx context.Context) (stop func()) {
 }
 
 func (w *changeWatch) evict(c ports.Changed) {
+	w.log.Debug("change notice", "vendors", len(c.Vendors), "all", c.All)
 	for _, f := range w.forget {
 		f(c)
 	}

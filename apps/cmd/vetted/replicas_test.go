@@ -315,7 +315,8 @@ func TestReplicasSeeEachOthersWrites(t *testing.T) {
 						break
 					}
 					if got == want || delay > 6*time.Second {
-						t.Errorf("try %d: %s wrote %q, %s read %q %v later (want the write within %v)", i, writer.name, want, reader.name, got, delay, seenWithin)
+						t.Errorf("try %d: %s wrote %q (answered at %s), %s read %q %v later (want the write within %v); %s's last notices:\n%s",
+							i, writer.name, want, written.UTC().Format("15:04:05.000"), reader.name, got, delay, seenWithin, reader.name, reader.lastNotices(3))
 						break
 					}
 					// Leave the CPU to the replicas between reads (the
@@ -379,6 +380,17 @@ const (
 	feedLost = "change feed lost"
 	feedBack = "catch-up"
 )
+
+// lastNotices is the last n change notices the replica logged (at debug).
+func (r *replica) lastNotices(n int) string {
+	var lines []string
+	for line := range strings.Lines(r.log.String()) {
+		if strings.Contains(line, "change notice") {
+			lines = append(lines, line)
+		}
+	}
+	return strings.Join(lines[max(0, len(lines)-n):], "")
+}
 
 // waitLog waits until the replica's log holds what at least n times.
 func (r *replica) waitLog(t *testing.T, what string, n int) {
