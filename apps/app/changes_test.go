@@ -1,0 +1,110 @@
+package app_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/apps/api"
+	"github.com/vetted-dev/vetted/apps/app"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// flakyFeed's first subscription hears one notice and is lost; the next
+// one listens until its ctx ends.
+type flakyFeed struct {
+	ports.ChangeFeed
+	notice   ports.Changed
+	mu       sync.Mutex
+	calls    int
+	relisten chan struct{} // closed when the second subscription listens
+}
+
+func (f *flakyFeed) Subscribe(ctx context.Context, ready func(), h func(ports.Changed)) error {
+	f.mu.Lock()
+	f.calls++
+	n := f.calls
+	f.mu.Unlock()
+	ready()
+	if n == 1 {
+		h(f.notice)
+		return errors.New("connection reset")
+	}
+	close(f.relisten)
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// syncLog is a log buffer the test reads while the loop writes.
+type syncLog struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *syncLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *syncLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+// After a lost subscription the loop listens again and then forgets every
+// remembered view (notices were missed meanwhile), and says so.
+func TestChangeWatchCatchesUpAfterALostSubscription(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	feed := &flakyFeed{notice: ports.Changed{Vendors: []uuid.UUID{uuid.New()}}, relisten: make(chan struct{})}
+	var (
+		mu    sync.Mutex
+		heard []ports.Changed
+	)
+	var logs syncLog
+	status := app.WatchChanges(ctx, app.InvalidationPostgres, feed, slog.New(slog.NewTextHandler(&logs, nil)), func(c ports.Changed) {
+		mu.Lock()
+		defer mu.Unlock()
+		heard = append(heard, c)
+	})
+	select {
+	case <-feed.relisten:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the loop did not subscribe again")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		mu.Lock()
+		n := len(heard)
+		mu.Unlock()
+		if n >= 2 && status().Connected {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("heard %v, status %+v", heard, status())
+		}
+		time.Sleep(time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(heard) != 2 || heard[0].All || heard[0].Vendors[0] != feed.notice.Vendors[0] || !heard[1].All {
+		t.Fatalf("forgot %+v, want the notice and then everything", heard)
+	}
+	if want := (api.InvalidationJSON{Mode: app.InvalidationPostgres, Connected: true, MaxStalenessSeconds: 5}); status() != want {
+		t.Fatalf("status %+v, want %+v", status(), want)
+	}
+	for _, line := range []string{"change feed lost", "connection reset", "catch-up"} {
+		if !strings.Contains(logs.String(), line) {
+			t.Errorf("the log does not say %q:\n%s", line, logs.String())
+		}
+	}
+}
