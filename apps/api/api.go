@@ -39,6 +39,9 @@ type Options struct {
 	Blobs http.Handler
 	// BlobsPath is where Blobs is mounted; default "/blobs/".
 	BlobsPath string
+	// Console, when set, serves the web console: it answers GET /, /app
+	// and everything under /app/ (apps/console), paths no API route uses.
+	Console http.Handler
 	// Ready reports dependencies for /readyz besides the store (e.g. Redis).
 	Ready []func(context.Context) error
 	// Warnings are conditions /readyz reports to platform admins without
@@ -132,6 +135,11 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 		r.Handle(opts.BlobsPath+"*", opts.Blobs)
 	}
 	s.registerLinks(r)
+	if opts.Console != nil {
+		r.Handle("/", opts.Console)
+		r.Handle("/app", opts.Console)
+		r.Handle("/app/*", opts.Console)
+	}
 	s.handler = corsHandler(opts.CORSOrigins, traced(noSniff(r)))
 	registerDocs(r, Config().Info.Title)
 	return s, nil

@@ -165,6 +165,9 @@ func build(ctx context.Context, cfg Config, ov Overrides, withAPI bool) (*App, e
 	}
 	opts.Warnings = a.warnings
 	opts.Checks = a.ready
+	if opts.Console, err = a.openConsole(cfg); err != nil {
+		return nil, err
+	}
 	if a.Server, err = api.New(a.Service, opts); err != nil {
 		return nil, err
 	}

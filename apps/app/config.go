@@ -58,7 +58,14 @@ type Config struct {
 	// AuthJWKSMaxAge, when set, replaces the max-age the provider sends with
 	// its key set (VETTED_AUTH_JWKS_MAX_AGE; between 30 s and an hour).
 	AuthJWKSMaxAge time.Duration
-	SigningKey     string
+	// OIDCIssuer and OIDCClientID let the web console sign people in with
+	// an OpenID provider (authorization code + PKCE in the browser); the
+	// API verifies the ID tokens it gets through the VETTED_AUTH_* settings.
+	OIDCIssuer, OIDCClientID, OIDCScope string
+	// ConsoleDevSignIn allows the console's dev sign-in form on an address
+	// other than loopback (it mints tokens for anyone who reaches it).
+	ConsoleDevSignIn bool
+	SigningKey       string
 
 	// FetchAllowPrivate lets enrichment fetch private and loopback
 	// addresses (tests and closed networks only).
@@ -133,6 +140,10 @@ func FromLookup(lookup func(string) (string, bool)) (Config, error) {
 		AuthAudience:      e.raw("VETTED_AUTH_AUDIENCE"),
 		AuthGroupsClaim:   e.str("VETTED_AUTH_GROUPS_CLAIM", "cognito:groups"),
 		AuthJWKSMaxAge:    e.duration("VETTED_AUTH_JWKS_MAX_AGE", 0),
+		OIDCIssuer:        e.url("VETTED_OIDC_ISSUER", "https", "http"),
+		OIDCClientID:      e.raw("VETTED_OIDC_CLIENT_ID"),
+		OIDCScope:         e.str("VETTED_OIDC_SCOPE", "openid email profile"),
+		ConsoleDevSignIn:  e.bool("VETTED_CONSOLE_DEV_SIGNIN", false),
 		SigningKey:        e.raw("VETTED_SIGNING_KEY"),
 		FetchAllowPrivate: e.bool("VETTED_FETCH_ALLOW_PRIVATE", false),
 		IncidentFeedURL:   e.raw("VETTED_INCIDENT_FEED_URL"),
@@ -351,6 +362,10 @@ func EnvVars() []EnvVar {
 		{"VETTED_AUTH_AUDIENCE", "", "required token audience"},
 		{"VETTED_AUTH_GROUPS_CLAIM", "cognito:groups", "claim holding the caller's groups (an array of strings; no other claim is read)"},
 		{"VETTED_AUTH_JWKS_MAX_AGE", "the provider's max-age, within 1m-15m", "how long a fetched JWKS is used before it is fetched again (30s-1h)"},
+		{"VETTED_OIDC_ISSUER", "", "OpenID provider the web console signs in with (authorization code + PKCE)"},
+		{"VETTED_OIDC_CLIENT_ID", "", "the console's client id at that provider (set VETTED_AUTH_AUDIENCE to it)"},
+		{"VETTED_OIDC_SCOPE", "openid email profile", "scopes the console asks for"},
+		{"VETTED_CONSOLE_DEV_SIGNIN", "false", "offer the console's dev sign-in form on a non-loopback address (it mints tokens for anyone who reaches it)"},
 		{"VETTED_SIGNING_KEY", "generated", "HMAC key of mail links and blob URLs"},
 		{"VETTED_FETCH_ALLOW_PRIVATE", "false", "let enrichment fetch private addresses"},
 		{"VETTED_INCIDENT_FEED_URL", "", "JSON incident feed URL template"},
@@ -373,7 +388,8 @@ func EnvVars() []EnvVar {
 // serveOnly are the settings of the HTTP listener and of sign-in, which
 // the worker (no HTTP API) does not read.
 var serveOnly = []string{"VETTED_HTTP_ADDR", "VETTED_HTTP_BODY_TIMEOUT", "VETTED_CORS_ORIGINS", "VETTED_RATE_LIMIT", "VETTED_RATE_BURST",
-	"VETTED_AUTH_DEV_SECRET", "VETTED_AUTH_JWKS_URL", "VETTED_AUTH_JWKS_MAX_AGE", "VETTED_AUTH_ISSUER", "VETTED_AUTH_AUDIENCE", "VETTED_AUTH_GROUPS_CLAIM"}
+	"VETTED_AUTH_DEV_SECRET", "VETTED_AUTH_JWKS_URL", "VETTED_AUTH_JWKS_MAX_AGE", "VETTED_AUTH_ISSUER", "VETTED_AUTH_AUDIENCE", "VETTED_AUTH_GROUPS_CLAIM",
+	"VETTED_OIDC_ISSUER", "VETTED_OIDC_CLIENT_ID", "VETTED_OIDC_SCOPE", "VETTED_CONSOLE_DEV_SIGNIN"}
 
 // WorkerEnvVars lists the settings `vetted worker` reads: EnvVars without
 // the HTTP listener's and sign-in's.

@@ -1,5 +1,5 @@
 import { test, expect } from "@playwright/test";
-import { writeFileSync, appendFileSync, mkdirSync } from "node:fs";
+import { writeFileSync, appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { audit, call, masterList, newAccount, outDir, signIn } from "./helpers";
 
@@ -243,4 +243,63 @@ test("the keyboard alone: sign in, reach a list, add a vendor", async ({ page, r
   const list = page.url().split("/lists/")[1];
   const held = await call(page, request, "GET", `/vendor-lists?account-id=individual&vendor-list-id=${list}`);
   expect(held.body.vendors.map((v: { vendor_name: string }) => v.vendor_name)).toEqual(["Keyboard Works"]);
+});
+
+test("reviews: tier and a condition due yesterday show overdue on the review, the list and Reviews due; the policy; the calendar feed until revoked; the register exported", async ({ page, request }) => {
+  const me = `lead-${uniq()}@acme.test`;
+  await signIn(page, me, true);
+  const acc = await newAccount(page, request, `Reviews ${uniq()}`, [me]);
+  const list = await masterList(page, request, acc);
+  const vendor = `Oscorp ${uniq()}`;
+  await call(page, request, "POST", `/vendor-lists?account-id=${acc}&operation=save-vendors&vendor-list-id=${list}`, { vendors: [vendor] });
+  await page.goto(`/app/a/${acc}/lists/${list}`);
+  await page.getByRole("link", { name: "start review" }).click();
+  await page.getByRole("combobox", { name: "Tier", exact: true }).click();
+  await page.getByRole("option", { name: "critical" }).click();
+  await page.getByRole("combobox", { name: "Approval status", exact: true }).click();
+  await page.getByRole("option", { name: "conditional approval" }).click();
+  await page.getByLabel("Condition of the approval").fill("Pen test report");
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  await page.getByLabel("Condition due by").fill(yesterday);
+  await page.getByRole("button", { name: "Save review" }).click();
+  await expect(page.getByTestId("schedule")).toContainText(`next review ${yesterday}`);
+  await expect(page.getByTestId("schedule")).toContainText("overdue");
+  await audit(page, "review-schedule");
+
+  await page.getByRole("link", { name: "Back to the list" }).click();
+  await expect(page.getByRole("row", { name: new RegExp(vendor) })).toContainText("overdue");
+  await expect(page.getByRole("row", { name: new RegExp(vendor) })).toContainText("critical");
+  const download = page.waitForEvent("download");
+  await page.getByRole("button", { name: "Export CSV" }).click();
+  const csv = readFileSync(await (await download).path(), "utf8");
+  expect(csv.split("\n")[0]).toContain("vendor_name");
+  expect(csv).toContain(vendor);
+  expect(csv).toContain("critical");
+
+  await page.getByRole("link", { name: "Reviews due" }).click();
+  await expect(page.getByTestId("reviews-due")).toContainText(vendor);
+  await expect(page.getByTestId("reviews-due")).toContainText("overdue");
+
+  const offsets = page.getByRole("textbox", { name: "Reminder offsets (days, comma-separated)" });
+  await offsets.fill("30, 400");
+  await page.getByRole("button", { name: "Save policy" }).click();
+  await expect(page.getByRole("alert")).toContainText("body.reminder_offsets_days");
+  await offsets.fill("30, 7");
+  await page.getByRole("textbox", { name: "critical", exact: true }).fill("3");
+  await page.getByRole("button", { name: "Save policy" }).click();
+  await expect(page.getByRole("status")).toHaveText("Policy saved.");
+  expect((await call(page, request, "GET", `/review-policy?account-id=${acc}`)).body.cadence_months.critical).toBe(3);
+  await audit(page, "reviews");
+
+  await page.getByRole("button", { name: "Get my calendar link" }).click();
+  const url = (await page.getByTestId("calendar-link").textContent())!.trim();
+  const feed = await request.get(url);
+  expect(feed.status()).toBe(200);
+  expect(feed.headers()["content-type"]).toContain("text/calendar");
+  const ics = await feed.text();
+  expect(ics).toContain("BEGIN:VCALENDAR");
+  expect(ics).toContain(vendor);
+  await page.getByRole("button", { name: "Revoke my link" }).click();
+  await expect(page.getByText("Link revoked.")).toBeVisible();
+  expect((await request.get(url)).status()).toBe(404);
 });

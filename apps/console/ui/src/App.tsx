@@ -15,6 +15,7 @@ import { AssessmentPage } from "./pages/Assessment";
 import { MembersPage } from "./pages/Members";
 import { SubscribersPage } from "./pages/Subscribers";
 import { AdminPage } from "./pages/Admin";
+import { ReviewsPage } from "./pages/Reviews";
 
 const ConfigContext = createContext<ConsoleConfig>({ dev_sign_in: false, groups_claim: "groups", admin_group: "Admins", oidc: null });
 export const useConfig = () => useContext(ConfigContext);
@@ -79,6 +80,7 @@ function Shell() {
           <Route path="/a/:acc/lists/:list/subscribers" element={<SubscribersPage />} />
           <Route path="/a/:acc/lists/:list/vendors/:vendor/assessment" element={<AssessmentPage />} />
           <Route path="/a/:acc/members" element={<MembersPage />} />
+          <Route path="/a/:acc/reviews" element={<ReviewsPage />} />
           <Route path="/vendors/:vendor" element={<VendorPage />} />
           <Route path="/admin" element={<AdminPage />} />
           <Route path="*" element={<Text>Nothing here. <Link to="/">Home</Link></Text>} />
@@ -110,6 +112,7 @@ function AccountNav({ isAdmin }: { isAdmin: boolean }) {
       />
       <NavLink component={Link} to={`/a/${acc}`} label="Dashboard" active={here(`/a/${acc}`)} />
       <NavLink component={Link} to={`/a/${acc}/lists`} label="Lists" active={location.pathname.startsWith(`/a/${acc}/lists`)} />
+      <NavLink component={Link} to={`/a/${acc}/reviews`} label="Reviews due" active={here(`/a/${acc}/reviews`)} />
       {acc !== "individual" && (
         <NavLink component={Link} to={`/a/${acc}/members`} label="Members and roles" active={here(`/a/${acc}/members`)} />
       )}

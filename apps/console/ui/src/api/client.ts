@@ -22,9 +22,13 @@ export class Problem extends Error {
     this.detail = body?.detail ?? "";
     this.errors = (body?.errors ?? []) as Problem["errors"];
   }
-  /** The message of the error at a location (e.g. "body.users[0].role"), if any. */
+  /**
+   * The message of the error at a location (e.g. "body.users[0].role") or
+   * inside it ("body.reminder_offsets_days[1]" for "body.reminder_offsets_days").
+   */
   at(location: string): string | undefined {
-    return this.errors.find((e) => e.location === location)?.message;
+    const inside = (l?: string) => l === location || l?.startsWith(`${location}[`) || l?.startsWith(`${location}.`);
+    return this.errors.find((e) => inside(e.location))?.message;
   }
 }
 

@@ -98,9 +98,68 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Store and queue are reachable */
+        /**
+         * Store and queue are reachable
+         * @description Needs no token. With a platform admin's token the answer adds `invalidation`: how this replica hears of other replicas' writes to the vendor directory. A token that does not verify is answered as anonymous.
+         */
         get: operations["readyz"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/review-calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's personal review calendar link for the account (viewer or above)
+         * @description The link carries a signed key and needs no token, so that calendar apps can subscribe to it; DELETE revokes it.
+         */
+        get: operations["get-review-calendar"];
+        put?: never;
+        post?: never;
+        /** Revoke the caller's review calendar link for the account: it answers 404 from then on (viewer or above) */
+        delete: operations["delete-review-calendar"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/review-calendar/feed.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The reviews due of an account as an iCalendar feed (RFC 5545); the link's key is the credential */
+        get: operations["get-review-calendar-feed"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/review-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's review policy: cadence per tier, reminder offsets, weekly overdue reminders (viewer or above) */
+        get: operations["get-review-policy"];
+        /** Change the account's review policy (admin or owner); omitted values keep theirs, and every due date moves with it */
+        put: operations["put-review-policy"];
         post?: never;
         delete?: never;
         options?: never;
@@ -198,7 +257,10 @@ export interface paths {
         get: operations["list-documents"];
         put?: never;
         post?: never;
-        /** Remove a document and its file (member or above) */
+        /**
+         * Remove a document and its file (member or above)
+         * @description The file is deleted before the answer, so download URLs issued earlier answer 404 from then on (if the file store cannot be reached, the file is deleted later and no URL is issued for it again). The audit log records the removal.
+         */
         delete: operations["delete-document"];
         options?: never;
         head?: never;
@@ -212,7 +274,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A presigned download URL of an uploaded document (viewer or above) */
+        /**
+         * A presigned download URL of an uploaded document (viewer or above)
+         * @description The URL is valid for 5 minutes. It answers 404 once the document is deleted.
+         */
         get: operations["get-document-download-url"];
         put?: never;
         post?: never;
@@ -231,7 +296,7 @@ export interface paths {
         };
         /**
          * A presigned upload for a new document (member or above)
-         * @description Send the file to upload_url with method and headers before expires_at (15 minutes). Allowed types and the 25 MB cap are enforced by the signed request.
+         * @description Send the file to upload_url with method and headers before expires_at (15 minutes). The URL stores one file, once: a second upload to it is refused (409 on the embedded store, 412 on S3) and the first file stays as it was. The signed request binds the content type; the 25 MB cap is enforced by the embedded store as the file arrives and, on S3, when the service first sees the file (a larger one is deleted and the document stays pending). Once stored, the document records the file's size and SHA-256 and the assessment's audit log records the upload.
          */
         get: operations["get-document-upload-url"];
         put?: never;
@@ -260,6 +325,26 @@ export interface paths {
         head?: never;
         /** Turn incident alerts for one vendor of a list on or off (operation=alerts-enabled) */
         patch: operations["patch-vendor-lists"];
+        trace?: never;
+    };
+    "/vendor-lists/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The register as a file: one row per vendor and product of a list (viewer or above)
+         * @description Streamed as it is read, a page of the list at a time. Columns: vendor_name, website_url, product_name, tier, compliance_approval_status, next_review_at, review_state, rating, grade, sponsor, alerts_enabled, conditional_approval_condition. The file imports back through import-csv (computed columns are ignored there).
+         */
+        get: operations["export-vendor-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/vendor-lists/{vendor_list_id}/vendors/{vendor_id}/products": {
@@ -469,6 +554,8 @@ export interface components {
             compliance_comment?: string;
             /** @description Who handles the review at compliance */
             compliance_contact?: string;
+            /** @description When the condition of a conditional approval must be met: a date (midnight UTC) or an RFC 3339 date-time; empty clears it */
+            condition_due_at?: string;
             /** @description Required with conditional approval */
             conditional_approval_condition?: string;
             /** @description Replaces the stored list; omitted keeps it */
@@ -478,6 +565,8 @@ export interface components {
             sponsor_contact?: string;
             /** @description A date (2006-01-02) or an RFC 3339 date-time; empty clears it */
             submission_date?: string;
+            /** @description How critical the vendor is; sets the review cadence. Empty: not tiered */
+            tier?: components["schemas"]["Tier"];
             use_case?: string;
             /** @description One of vendor_id, vendor_profile_id, vendor_name names the vendor (here or in the query) */
             vendor_id?: string;
@@ -499,6 +588,11 @@ export interface components {
             compliance_comment: string;
             /** @description Who handles the review at compliance (kept for the original web client) */
             compliance_contact: string;
+            /**
+             * Format: date-time
+             * @description When the condition of a conditional approval must be met; null when unset
+             */
+            condition_due_at: string | null;
             conditional_approval_condition: string;
             /** Format: date-time */
             created_at: string;
@@ -506,6 +600,17 @@ export interface components {
             data_collected: string[];
             /** Format: uuid */
             id: string;
+            /**
+             * Format: date-time
+             * @description When the status last became approved, conditional approval or rejected; null: never
+             */
+            last_reviewed_at: string | null;
+            /**
+             * Format: date-time
+             * @description last_reviewed_at plus the tier's cadence (for a conditional approval, condition_due_at if earlier); null: never reviewed
+             */
+            next_review_at: string | null;
+            review_state: components["schemas"]["ReviewState"];
             sponsor_business_department: string;
             sponsor_contact: string;
             /**
@@ -513,6 +618,7 @@ export interface components {
              * @description When the review was submitted; null when unset
              */
             submission_date: string | null;
+            tier: components["schemas"]["Tier"];
             /** Format: date-time */
             updated_at: string;
             updated_by: string;
@@ -582,6 +688,41 @@ export interface components {
             description: string;
             source: string;
         };
+        CadenceBody: {
+            /** Format: int64 */
+            critical?: number;
+            /** Format: int64 */
+            high?: number;
+            /** Format: int64 */
+            low?: number;
+            /** Format: int64 */
+            medium?: number;
+            /** Format: int64 */
+            not_tiered?: number;
+        };
+        CadenceJSON: {
+            /** Format: int64 */
+            critical: number;
+            /** Format: int64 */
+            high: number;
+            /** Format: int64 */
+            low: number;
+            /** Format: int64 */
+            medium: number;
+            /** Format: int64 */
+            not_tiered: number;
+        };
+        CalendarLinkJSON: {
+            /** Format: uuid */
+            account_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: uri
+             * @description Subscribe to it in a calendar app; it needs no token and works until revoked
+             */
+            url: string;
+        };
         Citation: {
             /** Format: date-time */
             retrieved_at: string;
@@ -632,6 +773,16 @@ export interface components {
             followedVendors: number;
             /**
              * Format: int64
+             * @description Assessments whose review is due soon (review_state due_soon)
+             */
+            reviewsDueSoon: number;
+            /**
+             * Format: int64
+             * @description Assessments whose review is overdue (review_state overdue)
+             */
+            reviewsOverdue: number;
+            /**
+             * Format: int64
              * @description Distinct vendors on the lists in scope
              */
             totalVendors: number;
@@ -661,7 +812,12 @@ export interface components {
             file_name: string;
             /** Format: uuid */
             id: string;
-            /** Format: int64 */
+            /** @description Hex SHA-256 of the stored file, recorded when it turned uploaded; empty while pending */
+            sha256: string;
+            /**
+             * Format: int64
+             * @description Size of the stored file; 0 while pending
+             */
             size_bytes: number;
             status: components["schemas"]["DocumentStatus"];
             uploaded_by: string;
@@ -713,9 +869,25 @@ export interface components {
             /** Format: date-time */
             added_at: string;
             alerts_enabled: boolean;
+            /**
+             * Format: uuid
+             * @description null when the vendor has no assessment on the list
+             */
+            assessment_id: string | null;
+            /** @description null when the vendor has no assessment on the list */
+            compliance_approval_status: string | null;
             enrichment_status: string;
             is_custom: boolean;
+            /** Format: date-time */
+            next_review_at: string | null;
             products: components["schemas"]["ProductJSON"][];
+            /**
+             * Format: int64
+             * @description The profile's security_rating (0-100); null when none
+             */
+            rating: number | null;
+            review_state: components["schemas"]["ReviewState"];
+            tier: components["schemas"]["Tier"];
             /** Format: uuid */
             vendor_id: string;
             vendor_name: string;
@@ -751,6 +923,11 @@ export interface components {
              * @enum {string}
              */
             status: "ok";
+        };
+        HealthWarningJSON: {
+            message: string;
+            /** @description What it concerns, e.g. auth */
+            name: string;
         };
         ImportCSVJSON: {
             /** Format: int64 */
@@ -846,6 +1023,20 @@ export interface components {
             /** Format: uuid */
             vendor_id: string;
         };
+        InvalidationJSON: {
+            /** @description Whether the notice subscription is listening now (false for none) */
+            connected: boolean;
+            /**
+             * Format: int64
+             * @description How old a vendor view changed by another process may be while notices do not arrive (not connected, or none)
+             */
+            max_staleness_seconds: number;
+            /**
+             * @description redis: Redis pub/sub; postgres: PostgreSQL LISTEN/NOTIFY; local: in-process (a single process owns the store); none: no notices, views are at most max_staleness_seconds old
+             * @enum {string}
+             */
+            mode: "redis" | "postgres" | "local" | "none";
+        };
         JobJSON: {
             /**
              * Format: int64
@@ -886,6 +1077,8 @@ export interface components {
             list?: components["schemas"]["ListJSON"];
             /** @description Without vendor-list: the account's lists */
             lists?: components["schemas"]["ListJSON"][];
+            /** @description With limit: the cursor of the next page; absent on the last */
+            next_cursor?: string;
             /** @description With vendor-list: its vendors */
             vendors?: components["schemas"]["EntryJSON"][];
         };
@@ -1021,6 +1214,17 @@ export interface components {
             /** Format: uuid */
             vendor_list_id?: string;
         };
+        ReadyOutBody: {
+            /** @description To platform admins only */
+            invalidation?: components["schemas"]["InvalidationJSON"];
+            /**
+             * @description ok when the dependencies answer
+             * @enum {string}
+             */
+            status: "ok";
+            /** @description To platform admins only: conditions that do not make the process unready but need an operator, such as a sign-in key set (JWKS) older than its max-age */
+            warnings?: components["schemas"]["HealthWarningJSON"][];
+        };
         RecordIncidentInBody: {
             affected_service?: string;
             /** @description Historical: stored without alerting anyone */
@@ -1044,6 +1248,36 @@ export interface components {
             title: string;
             url?: string;
         };
+        ReviewPolicyBody: {
+            /** @description Months per tier, 1 to 120; an omitted tier keeps its value */
+            cadence_months?: components["schemas"]["CadenceBody"];
+            overdue_repeat_weekly?: boolean;
+            /** @description Days before the due date, 1 to 365 each; [] sends none before the due date; omitted keeps them */
+            reminder_offsets_days?: number[];
+        };
+        ReviewPolicyJSON: {
+            /** Format: uuid */
+            account_id: string;
+            /** @description Months from one review of a vendor to the next, per tier */
+            cadence_months: components["schemas"]["CadenceJSON"];
+            /** @description True while the account has never saved a policy */
+            is_default: boolean;
+            /** @description Whether an overdue review is reminded of every week */
+            overdue_repeat_weekly: boolean;
+            /** @description Reminders are sent this many days before the due date (largest first), and on the due date */
+            reminder_offsets_days: number[];
+            /**
+             * Format: date-time
+             * @description null for the default policy
+             */
+            updated_at: string | null;
+            updated_by: string;
+        };
+        /**
+         * @description never_reviewed until the status first becomes approved, conditional approval or rejected; due_soon from the first reminder offset before next_review_at through that day; overdue after it
+         * @enum {string}
+         */
+        ReviewState: "never_reviewed" | "current" | "due_soon" | "overdue";
         /**
          * @description Organization role, lowest to highest: viewer, member, admin, owner
          * @enum {string}
@@ -1186,6 +1420,11 @@ export interface components {
         SubscribersPostOutBody: {
             subscribers: components["schemas"]["SubscriberJSON"][];
         };
+        /**
+         * @description How critical a vendor is; it sets the review cadence. Empty: not tiered
+         * @enum {string}
+         */
+        Tier: "critical" | "high" | "medium" | "low" | "";
         UploadURLOutBody: {
             /** Format: uuid */
             document_id: string;
@@ -1323,6 +1562,15 @@ export interface operations {
             };
             /** @description Unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1922,7 +2170,441 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HealthOutBody"];
+                    "application/json": components["schemas"]["ReadyOutBody"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "get-review-calendar": {
+        parameters: {
+            query: {
+                /** @description Organization UUID, or individual for the caller's personal space */
+                "account-id": string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarLinkJSON"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "delete-review-calendar": {
+        parameters: {
+            query: {
+                /** @description Organization UUID, or individual for the caller's personal space */
+                "account-id": string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "get-review-calendar-feed": {
+        parameters: {
+            query: {
+                /** @description The key the link carries */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "Cache-Control"?: string;
+                    "Content-Type"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "get-review-policy": {
+        parameters: {
+            query: {
+                /** @description Organization UUID, or individual for the caller's personal space */
+                "account-id": string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewPolicyJSON"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "put-review-policy": {
+        parameters: {
+            query: {
+                /** @description Organization UUID, or individual for the caller's personal space */
+                "account-id": string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewPolicyBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewPolicyJSON"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Internal Server Error */
@@ -2686,6 +3368,10 @@ export interface operations {
                 "vendor-profile-id"?: string;
                 /** @description Only this assessment */
                 "assessment-id"?: string;
+                /** @description Only assessments in this review state: never_reviewed, current, due_soon or overdue (several: comma-separated) */
+                "review-state"?: string;
+                /** @description Order: newest update first (default), or by next_review_at (never reviewed last) */
+                sort?: "-updated_at" | "next_review_at" | "-next_review_at";
             };
             header?: never;
             path?: never;
@@ -3641,6 +4327,20 @@ export interface operations {
                 "vendor-list-id"?: string;
                 /** @description List id or name */
                 "vendor-list"?: string;
+                /** @description Page size (1-500); with it the answer carries next_cursor while more rows follow */
+                limit?: number;
+                /** @description next_cursor of the previous page (same sort and filters) */
+                cursor?: string;
+                /** @description Case-insensitive search in vendor and product names */
+                q?: string;
+                /** @description Order (default name); ties by name */
+                sort?: "name" | "-rating" | "next_review_at" | "status";
+                /** @description never_reviewed, current, due_soon or overdue (several: comma-separated) */
+                "review-state"?: string;
+                /** @description none, queued, running, failed or done (several: comma-separated) */
+                "enrichment-state"?: string;
+                /** @description Only entries with alerts on (true) or off (false) */
+                alerts?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -4066,6 +4766,107 @@ export interface operations {
             };
         };
     };
+    "export-vendor-list": {
+        parameters: {
+            query: {
+                /** @description Organization UUID, or individual for the caller's personal space */
+                "account-id": string;
+                /** @description List id */
+                "vendor-list-id"?: string;
+                /** @description List id or name */
+                "vendor-list"?: string;
+                /** @description csv (text/csv, one row per vendor and product) */
+                format?: "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     "add-product": {
         parameters: {
             query: {
@@ -4415,6 +5216,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not Found */
             404: {
                 headers: {
@@ -4700,6 +5510,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not Found */
             404: {
                 headers: {
@@ -4885,6 +5704,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Not Found */
             404: {
                 headers: {
@@ -4957,6 +5785,15 @@ export interface operations {
             };
             /** @description Unauthorized */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

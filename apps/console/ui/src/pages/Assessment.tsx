@@ -1,16 +1,19 @@
 import { useEffect, useState } from "react";
 import { Link, useParams } from "react-router";
 import {
-  Anchor, Button, Group, Paper, Pagination, Progress, Select, Stack, TagsInput, Text, Textarea, TextInput, Timeline, Title,
+  Anchor, Badge, Button, Group, Paper, Pagination, Progress, Select, Stack, TagsInput, Text, Textarea, TextInput, Timeline, Title,
 } from "@mantine/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, fieldError, unwrap, type Schemas } from "../api/client";
 import { ErrorNote } from "../components/ErrorNote";
 import { uploadFile } from "./upload";
+import { STATE_LABEL, TIERS, day } from "./reviews";
 
 const STATUSES: Schemas["ApprovalStatus"][] = ["not-started", "in-progress", "on-hold", "approved", "conditional approval", "rejected"];
 
 type Form = {
+  tier: Schemas["Tier"];
+  condition_due_at: string;
   compliance_approval_status: Schemas["ApprovalStatus"];
   conditional_approval_condition: string;
   sponsor_business_department: string;
@@ -21,6 +24,7 @@ type Form = {
 };
 
 const empty: Form = {
+  tier: "", condition_due_at: "",
   compliance_approval_status: "not-started", conditional_approval_condition: "", sponsor_business_department: "",
   sponsor_contact: "", use_case: "", data_collected: [], compliance_comment: "",
 };
@@ -40,6 +44,7 @@ export function AssessmentPage() {
   const [form, setForm] = useState<Form>(empty);
   useEffect(() => {
     if (a) setForm({
+      tier: a.tier, condition_due_at: day(a.condition_due_at),
       compliance_approval_status: a.compliance_approval_status, conditional_approval_condition: a.conditional_approval_condition,
       sponsor_business_department: a.sponsor_business_department, sponsor_contact: a.sponsor_contact, use_case: a.use_case,
       data_collected: a.data_collected, compliance_comment: a.compliance_comment,
@@ -61,6 +66,12 @@ export function AssessmentPage() {
       <Title order={2}>Review of {name.data?.name ?? a?.vendor_name ?? "vendor"}</Title>
       <Anchor component={Link} to={`/a/${acc}/lists/${list}`}>Back to the list</Anchor>
       <ErrorNote error={read.error} />
+      {a && (
+        <Text data-testid="schedule">
+          Last reviewed {day(a.last_reviewed_at) || "never"}; next review {day(a.next_review_at) || "not scheduled"}
+          {" "}<Badge variant="light" c="dark.9" color={a.review_state === "overdue" ? "red" : a.review_state === "due_soon" ? "yellow" : "gray"}>{STATE_LABEL[a.review_state]}</Badge>
+        </Text>
+      )}
       <Paper withBorder p="md">
         <form onSubmit={(e) => { e.preventDefault(); save.mutate(); }}>
           <Stack>
@@ -70,6 +81,12 @@ export function AssessmentPage() {
               <Textarea label="Condition of the approval" withAsterisk value={form.conditional_approval_condition}
                 onChange={(e) => set("conditional_approval_condition")(e.currentTarget.value)} error={err("conditional_approval_condition")} />
             )}
+            {needsCondition && (
+              <TextInput label="Condition due by" type="date" value={form.condition_due_at}
+                onChange={(e) => set("condition_due_at")(e.currentTarget.value)} error={err("condition_due_at")} />
+            )}
+            <Select label="Tier" data={TIERS} value={form.tier} allowDeselect={false}
+              onChange={(v) => set("tier")((v ?? "") as Schemas["Tier"])} error={err("tier")} />
             <Group grow>
               <TextInput label="Sponsor (business department)" value={form.sponsor_business_department}
                 onChange={(e) => set("sponsor_business_department")(e.currentTarget.value)} error={err("sponsor_business_department")} />

@@ -5,6 +5,8 @@ import {
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, fieldError, Problem, unwrap, type Schemas } from "../api/client";
 import { ErrorNote } from "../components/ErrorNote";
+import { STATE_LABEL, day, grade } from "./reviews";
+import { currentToken } from "../auth";
 
 type Entry = Schemas["EntryJSON"];
 const PAGE = 50;
@@ -15,22 +17,21 @@ export function ListPage() {
   const key = ["list", acc, list];
   const read = useQuery({
     queryKey: key,
-    queryFn: () => unwrap(api.GET("/vendor-lists", { params: { query: { "account-id": acc, "vendor-list-id": list } } })),
-  });
-  const reviews = useQuery({
-    queryKey: ["assessments", acc, list],
-    queryFn: () => unwrap(api.GET("/vendor-assessments", { params: { query: { "account-id": acc, "vendor-list-id": list } } })),
+    // sort asks for the shaped entries: rating, tier, approval and review state with each.
+    queryFn: () => unwrap(api.GET("/vendor-lists", { params: { query: { "account-id": acc, "vendor-list-id": list, sort: "name" } } })),
   });
   const statusOf = useMemo(() => {
     const m = new Map<string, string>();
-    for (const a of reviews.data?.assessments ?? []) m.set(a.vendor_id, a.compliance_approval_status);
+    for (const e of read.data?.vendors ?? []) if (e.compliance_approval_status) m.set(e.vendor_id, e.compliance_approval_status);
     return m;
-  }, [reviews.data]);
+  }, [read.data]);
 
   const [q, setQ] = useState("");
   const [enrichment, setEnrichment] = useState<string | null>(null);
   const [approval, setApproval] = useState<string | null>(null);
   const [alerts, setAlerts] = useState<string | null>(null);
+  const [letter, setLetter] = useState<string | null>(null);
+  const [state, setState] = useState<string | null>(null);
   const [sort, setSort] = useState<string>("name");
   const [page, setPage] = useState(1);
   const entries = read.data?.vendors ?? [];
@@ -41,16 +42,20 @@ export function ListPage() {
         (!needle || e.vendor_name.toLowerCase().includes(needle) || e.products.some((p) => p.product_name.toLowerCase().includes(needle))) &&
         (!enrichment || e.enrichment_status === enrichment) &&
         (!approval || (statusOf.get(e.vendor_id) ?? "none") === approval) &&
-        (!alerts || String(e.alerts_enabled) === alerts),
+        (!alerts || String(e.alerts_enabled) === alerts) &&
+        (!letter || (grade(e.rating) || "none") === letter) &&
+        (!state || e.review_state === state),
     );
     const by: Record<string, (a: Entry, b: Entry) => number> = {
       name: (a, b) => a.vendor_name.localeCompare(b.vendor_name),
       "-added": (a, b) => b.added_at.localeCompare(a.added_at),
       status: (a, b) => (statusOf.get(a.vendor_id) ?? "").localeCompare(statusOf.get(b.vendor_id) ?? ""),
       enrichment: (a, b) => a.enrichment_status.localeCompare(b.enrichment_status),
+      "-rating": (a, b) => (b.rating ?? -1) - (a.rating ?? -1),
+      next_review_at: (a, b) => (a.next_review_at ?? "9999").localeCompare(b.next_review_at ?? "9999"),
     };
     return out.sort(by[sort]);
-  }, [entries, q, enrichment, approval, alerts, sort, statusOf]);
+  }, [entries, q, enrichment, approval, alerts, letter, state, sort, statusOf]);
   const pages = Math.max(1, Math.ceil(shown.length / PAGE));
   const visible = shown.slice((Math.min(page, pages) - 1) * PAGE, Math.min(page, pages) * PAGE);
 
@@ -88,6 +93,7 @@ export function ListPage() {
       <Group justify="space-between">
         <Title order={2}>{read.data?.list?.name ?? "List"}</Title>
         <Group>
+          <Button variant="default" onClick={() => exportCSV(acc, list, read.data?.list?.name ?? "vendors")}>Export CSV</Button>
           <Button component={Link} to={`/a/${acc}/lists/${list}/import`} variant="default">Import CSV</Button>
           <Button component={Link} to={`/a/${acc}/lists/${list}/subscribers`} variant="default">Subscribers</Button>
         </Group>
@@ -131,14 +137,19 @@ export function ListPage() {
           data={["none", "not-started", "in-progress", "on-hold", "approved", "conditional approval", "rejected"]} />
         <Select label="Alerts" clearable value={alerts} onChange={(v) => { setAlerts(v); setPage(1); }}
           data={[{ value: "true", label: "on" }, { value: "false", label: "off" }]} />
+        <Select label="Grade" clearable value={letter} onChange={(v) => { setLetter(v); setPage(1); }}
+          data={["A", "B", "C", "D", "F", "none"]} />
+        <Select label="Review" clearable value={state} onChange={(v) => { setState(v); setPage(1); }}
+          data={Object.entries(STATE_LABEL).map(([value, label]) => ({ value, label }))} />
         <Select label="Sort" value={sort} allowDeselect={false} onChange={(v) => v && setSort(v)}
-          data={[{ value: "name", label: "Name" }, { value: "-added", label: "Newest" }, { value: "status", label: "Approval" }, { value: "enrichment", label: "Enrichment" }]} />
+          data={[{ value: "name", label: "Name" }, { value: "-added", label: "Newest" }, { value: "status", label: "Approval" }, { value: "enrichment", label: "Enrichment" }, { value: "-rating", label: "Rating" }, { value: "next_review_at", label: "Next review" }]} />
       </Group>
       <Text size="sm" c="dimmed" data-testid="shown-count">{shown.length} of {entries.length} vendors</Text>
       <Table striped data-testid="vendors-table">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th>Vendor</Table.Th><Table.Th>Enrichment</Table.Th><Table.Th>Approval</Table.Th>
+            <Table.Th>Vendor</Table.Th><Table.Th>Enrichment</Table.Th><Table.Th>Rating</Table.Th><Table.Th>Tier</Table.Th>
+            <Table.Th>Approval</Table.Th><Table.Th>Next review</Table.Th>
             <Table.Th>Alerts</Table.Th><Table.Th>Products</Table.Th><Table.Th><VisuallyHidden>Actions</VisuallyHidden></Table.Th>
           </Table.Tr>
         </Table.Thead>
@@ -150,10 +161,18 @@ export function ListPage() {
                 {e.is_custom && <Badge ml="xs" size="xs" variant="light">custom</Badge>}
               </Table.Td>
               <Table.Td>{e.enrichment_status}</Table.Td>
+              <Table.Td>{e.rating ?? ""} {grade(e.rating)}</Table.Td>
+              <Table.Td>{e.tier}</Table.Td>
               <Table.Td>
                 <Anchor component={Link} to={`/a/${acc}/lists/${list}/vendors/${e.vendor_id}/assessment`}>
                   {statusOf.get(e.vendor_id) ?? "start review"}
                 </Anchor>
+              </Table.Td>
+              <Table.Td>
+                {day(e.next_review_at)}{" "}
+                {e.review_state && e.review_state !== "current" && (
+                  <Badge variant="light" c="dark.9" color={e.review_state === "overdue" ? "red" : "yellow"}>{STATE_LABEL[e.review_state]}</Badge>
+                )}
               </Table.Td>
               <Table.Td>
                 <Switch
@@ -209,4 +228,18 @@ function Products({ acc, list, entry }: { acc: string; list: string; entry: Entr
       </form>
     </Stack>
   );
+}
+
+/** exportCSV downloads the register (GET /vendor-lists/export) as a file. */
+async function exportCSV(acc: string, list: string, name: string) {
+  const res = await fetch(`/vendor-lists/export?account-id=${encodeURIComponent(acc)}&vendor-list-id=${encodeURIComponent(list)}&format=csv`, {
+    headers: { Authorization: `Bearer ${currentToken()}` },
+  });
+  if (!res.ok) throw new Error(`export: HTTP ${res.status}`);
+  const url = URL.createObjectURL(await res.blob());
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = `${name}.csv`;
+  a.click();
+  URL.revokeObjectURL(url);
 }
