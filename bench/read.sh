@@ -1,27 +1,35 @@
 #!/usr/bin/env bash
-# Read throughput of the service against a bare Go server, in one run.
+# Read throughput of the service against a bare Go server answering the same
+# bytes, in one run.
 #
-# It builds `vetted`, starts it on STORE (postgres: a PostgreSQL cluster of
-# its own, initdb in a temporary directory; sqlite: the embedded default in a
-# temporary data directory), seeds 1,000 directory vendors with a profile
-# each (500 on one account's master-list, 500 on another's), 100 assessments
-# and 20 members, starts a bare net/http JSON server (bench/bare), and runs
-# wrk (THREADS 2, CONNS 64, DURATION 8s) against each of:
-#   the bare server, GET /vendor/{id} (a random one of the 1,000 ids per
-#   request), GET /vendor-lists?vendor-list=master-list (500 entries),
-#   GET /vendor-assessments (100), GET /users?account-id= (21 members)
-# printing req/s, p50 and p99 and the ratio to the bare server. Each run
-# follows a WARMUP (2s; 0 for none) of the same load that is not counted:
+# It builds `vetted` (or runs VETTED_BIN, e.g. one built from an older
+# commit, for a before/after), starts it on STORE (postgres: a PostgreSQL
+# cluster of its own, initdb in a temporary directory; sqlite: the embedded
+# default in a temporary data directory), seeds 1,000 directory vendors with
+# a profile each (500 on one account's master-list, 500 on another's), 100
+# assessments, 20 members and LISTS (200) more lists of 25 vendors each on
+# the first account, and runs wrk (THREADS 2, CONNS 64, DURATION 8s) against:
+#   GET /vendor/{id} (a random one of the 1,000 ids per request),
+#   GET /vendor-lists?vendor-list=master-list (500 entries),
+#   GET /vendor-assessments (100), GET /users?account-id= (21 members),
+#   GET /metrics/dashboard (an account with LISTS + 1 lists)
+# Each answer is fetched once beforehand and served byte for byte by the
+# bare net/http server (bench/bare with a directory of recorded answers), and
+# each route is run against both: the table gives req/s, p50 and p99 of the
+# service, the bare server's req/s on the same paths and bytes, and their
+# ratio (the figure issue 24 sets at >= 0.3, p99 < 50 ms). The first row is
+# the bare server writing a small JSON object, the machine's yardstick. Each
+# run follows a WARMUP (2s; 0 for none) of the same load that is not counted:
 # what a server that has been running holds in memory (vendor views, signed-in
 # users, verified tokens, pooled connections) is there, as in steady service;
-# WARMUP=0 shows a cold start. The rate
-# limit is raised for the run (VETTED_RATE_LIMIT); logs go to a file at
-# LOG_LEVEL (info, as deployed).
+# WARMUP=0 shows a cold start. ROUTES picks routes by name (vendor list
+# assessments users dashboard; default all). The rate limit is raised for the
+# run (VETTED_RATE_LIMIT); logs go to a file at LOG_LEVEL (info, as deployed).
 #
 # Then, unless turned off:
 #   PROFILE=vendor  a CPU profile of the server under the load of one route
-#              (vendor, list, assessments or users), through pprof on the
-#              admin listener; its top functions
+#              (vendor, list, assessments, users or dashboard), through pprof
+#              on the admin listener; its top functions
 #   WRITES=1   the write benchmarks of apps/api on the same store
 #              (save-vendors of 500, import-csv of 500 rows)
 #   BIG=1      100,000 directory vendors (one set-based insert), then
@@ -42,6 +50,8 @@ WRITES=${WRITES:-1}
 BIG=${BIG:-1}
 LOG_LEVEL=${LOG_LEVEL:-info}
 WARMUP=${WARMUP:-2s}
+LISTS=${LISTS:-200}
+ROUTES=${ROUTES:-vendor list assessments users dashboard}
 . bench/lib.sh
 bench_init read
 
@@ -65,7 +75,12 @@ sqlite)
 esac
 
 say "build"
-go build -o "$work/vetted" ./apps/cmd/vetted
+if [ -n "${VETTED_BIN:-}" ]; then
+	cp "$VETTED_BIN" "$work/vetted"
+	echo "vetted: $VETTED_BIN"
+else
+	go build -o "$work/vetted" ./apps/cmd/vetted
+fi
 go build -o "$work/bare" bench/bare/main.go
 bare_port=$(free_port)
 "$work/bare" "127.0.0.1:$bare_port" &
@@ -83,7 +98,7 @@ stoppers+=("kill $serve_pid; wait $serve_pid")
 wait_for "vetted serve" 60 curl -sf "$base/readyz"
 wait_for "bare server" 30 listening "$bare_port"
 
-say "seed: 1,000 vendors with profiles, a master-list of 500, 100 assessments, 21 members"
+say "seed: 1,000 vendors with profiles, a master-list of 500, 100 assessments, 21 members, $LISTS more lists of 25"
 api() { # api <token> <method> <path> [body]
 	local args=(-sf -X "$2" -H "Authorization: Bearer $1" -H 'Content-Type: application/json')
 	[ $# -lt 4 ] || args+=(-d "$4")
@@ -106,6 +121,20 @@ xargs -P 8 -I{} sh -c 'curl -sf -o /dev/null -X PATCH -H "Authorization: Bearer 
 head -100 "$work/ids" | xargs -P 8 -I{} sh -c 'curl -sf -o /dev/null -X POST -H "Authorization: Bearer '"$owner"'" -H "Content-Type: application/json" "$base/vendor-assessments?account-id='"$acc"'&vendor-list-id='"$list"'" -d "{\"vendor_id\":\"{}\",\"compliance_approval_status\":\"in-progress\"}"'
 members=$(seq 1 20 | jq -R '{email: ("member" + . + "@read.test"), role: "member"}' | jq -sc .)
 api "$owner" POST "/users?account-id=$acc" "{\"users\":$members}" >/dev/null
+# LISTS more lists of 25 vendors of the master-list each (vendors with
+# profiles: nothing to enrich), for the dashboard; a request the loaded
+# server gave up on is sent again.
+try3() { for _ in 1 2 3; do "$@" && return 0; sleep 1; done; "$@"; }
+seed_list() { # seed_list <n>
+	local first=$((($1 * 7) % 475 + 1)) st
+	st=$(curl -s -o "$work/list.out" -w '%{http_code}' -X POST -H "Authorization: Bearer $owner" "$base/vendor-lists?account-id=$acc&vendor-list=Bench+List+$1")
+	[ "$st" = 201 ] || [ "$st" = 409 ] || { cat "$work/list.out" >&2; return 1; }
+	curl -s --fail-with-body -o "$work/list.out" -X POST -H "Authorization: Bearer $owner" -H "Content-Type: application/json" \
+		"$base/vendor-lists?account-id=$acc&operation=save-vendors&vendor-list=Bench+List+$1" \
+		-d "$(seq $first $((first + 24)) | jq -R '{vendor_name: ("Read Vendor " + .)}' | jq -sc '{vendors: .}')" ||
+		{ cat "$work/list.out" >&2; echo >&2; return 1; }
+}
+for n in $(seq 1 "$LISTS"); do try3 seed_list "$n"; done
 # Saving queued an enrichment of every new vendor (lookups go to a closed
 # port); the in-process runner works through them for a while after the
 # outbox is empty. The reads are measured once it is idle: the outbox
@@ -128,7 +157,28 @@ sed 's|^|/vendor/|' "$work/ids" >"$work/vendor.paths"
 echo "/vendor-lists?account-id=$acc&vendor-list=master-list" >"$work/list.paths"
 echo "/vendor-assessments?account-id=$acc&vendor-list-id=$list" >"$work/assessments.paths"
 echo "/users?account-id=$acc" >"$work/users.paths"
+echo "/metrics/dashboard?account-id=$acc" >"$work/dashboard.paths"
 echo "/" >"$work/bare.paths"
+[ "$(api "$owner" GET "/metrics/dashboard?account-id=$acc" | jq .totalVendors)" = 500 ] || { echo "the dashboard does not count 500 vendors" >&2; exit 1; }
+
+# Every answer once, for the bare server to serve the same bytes.
+say "recording every answer once for the same-bytes bare server"
+mkdir -p "$work/answers"
+cat "$work"/{vendor,list,assessments,users,dashboard}.paths | nl -ba -w1 -s' ' >"$work/answers.index"
+export work owner
+xargs -P 8 -L 1 sh -c 'printf %s "$1" >"$work/answers/$0.path" && curl -sf -o "$work/answers/$0.body" -H "Authorization: Bearer $owner" "$base$1"' <"$work/answers.index"
+[ "$(ls "$work/answers" | grep -c '\.body$')" = "$(wc -l <"$work/answers.index")" ] || { echo "some answers could not be recorded" >&2; exit 1; }
+same_port=$(free_port)
+"$work/bare" "127.0.0.1:$same_port" "$work/answers" 2>>"$work/bare.log" &
+stoppers+=("kill $!")
+wait_for "same-bytes bare server" 30 listening "$same_port"
+size_kb() { # mean answer size of a paths file, in KB
+	local f=$1 total=0 n=0 p b
+	while read -r i p; do
+		if grep -qxF "$p" "$f"; then b=$(stat -c %s "$work/answers/$i.body"); total=$((total + b)); n=$((n + 1)); fi
+	done <"$work/answers.index"
+	awk -v t="$total" -v n="$n" 'BEGIN { printf (t / n < 1000 ? "%.0f B" : "%.1f KB"), (t / n < 1000 ? t / n : t / n / 1000) }'
+}
 
 # load <name> <base> <paths>: prints RESULT req/s p50 p99 non-2xx requests socket-errors
 load() {
@@ -140,22 +190,33 @@ if [ "$WARMUP" = 0 ]; then
 else
 	say "wrk -t$THREADS -c$CONNS -d$DURATION per route ($STORE), each after a ${WARMUP} warm-up that is not counted"
 fi
-printf '%-52s %9s %8s %8s %6s %8s\n' route req/s p50_ms p99_ms ratio non-2xx
-bare_rps=
-run() { # run <label> <base> <paths>
-	local r rps p50 p99 bad n errs
-	[ "$WARMUP" = 0 ] || DURATION=$WARMUP load "$1" "$2" "$3" >/dev/null
-	r=$(load "$1" "$2" "$3")
-	read -r rps p50 p99 bad n errs <<<"$r"
-	[ -n "$bare_rps" ] || bare_rps=$rps
-	printf '%-52s %9s %8s %8s %6s %8s\n' "$1" "$rps" "$p50" "$p99" \
-		"$(awk -v a="$rps" -v b="$bare_rps" 'BEGIN { printf "%.2f", a / b }')" "$((bad + errs))"
+printf '%-48s %9s %9s %8s %8s %10s %6s %8s\n' route answer req/s p50_ms p99_ms same-bytes ratio non-2xx
+measure() { # measure <base> <paths>: "rps p50 p99 failures" after the warm-up
+	local rps p50 p99 bad n errs
+	[ "$WARMUP" = 0 ] || DURATION=$WARMUP load x "$1" "$2" >/dev/null
+	read -r rps p50 p99 bad n errs <<<"$(load x "$1" "$2")"
+	echo "$rps $p50 $p99 $((bad + errs))"
 }
-run "bare net/http JSON (bench/bare)" "http://127.0.0.1:$bare_port" "$work/bare.paths"
-run "GET /vendor/{id} (1,000 random ids)" "$base" "$work/vendor.paths"
-run "GET /vendor-lists?vendor-list=master-list (500)" "$base" "$work/list.paths"
-run "GET /vendor-assessments (100)" "$base" "$work/assessments.paths"
-run "GET /users?account-id= (21 members)" "$base" "$work/users.paths"
+run() { # run <label> <paths>: the service, then the bare server on the same bytes
+	local rps p50 p99 bad brps bp50 bp99 bbad
+	read -r rps p50 p99 bad <<<"$(measure "$base" "$2")"
+	read -r brps bp50 bp99 bbad <<<"$(measure "http://127.0.0.1:$same_port" "$2")"
+	[ "$bbad" = 0 ] || echo "the same-bytes bare server failed $bbad requests of $1" >&2
+	printf '%-48s %9s %9s %8s %8s %10s %6s %8s\n' "$1" "$(size_kb "$2")" "$rps" "$p50" "$p99" "$brps" \
+		"$(awk -v a="$rps" -v b="$brps" 'BEGIN { printf (a / b < 0.01 ? "%.4f" : "%.3f"), a / b }')" "$bad"
+}
+read -r rps p50 p99 bad <<<"$(measure "http://127.0.0.1:$bare_port" "$work/bare.paths")"
+printf '%-48s %9s %9s %8s %8s %10s %6s %8s\n' "bare net/http JSON (bench/bare)" "small" "$rps" "$p50" "$p99" - - "$bad"
+for r in $ROUTES; do
+	case $r in
+	vendor) run "GET /vendor/{id} (1,000 random ids)" "$work/vendor.paths" ;;
+	list) run "GET /vendor-lists?vendor-list=master-list (500)" "$work/list.paths" ;;
+	assessments) run "GET /vendor-assessments (100)" "$work/assessments.paths" ;;
+	users) run "GET /users?account-id= (21 members)" "$work/users.paths" ;;
+	dashboard) run "GET /metrics/dashboard ($((LISTS + 1)) lists)" "$work/dashboard.paths" ;;
+	*) echo "unknown route $r" >&2; exit 2 ;;
+	esac
+done
 echo "server RSS after the reads: $(rss_mib $serve_pid) MiB (peak $(hwm_mib $serve_pid) MiB)"
 
 if [ -n "${HOLD:-}" ]; then # keep everything up for a look by hand

@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # Soak test: CLIENTS (200) concurrent clients for DURATION (5m) of a mix of
-# reads and writes across 10 accounts (bench/soak.lua) against `vetted serve`
-# on PostgreSQL and Redis, with a separate `vetted worker`. Everything runs on
+# reads and writes across 10 accounts (bench/soak/main.go: vendor lists,
+# assessments, the dashboard, the directory, vendors, members, audit logs,
+# upserts of assessments some of which do not exist yet, alerts, products,
+# subscribers, and lists created and filled as the run goes, so each
+# account's dashboard covers more and more lists) against `vetted serve` on
+# PostgreSQL and Redis, with a separate `vetted worker`. Everything runs on
 # free loopback ports and is started here: a PostgreSQL cluster of its own
 # (initdb, in a temporary directory), a Redis of its own, the server and the
 # worker; all are stopped and removed on exit. It never touches another
 # server, and nothing it starts leaves the machine (lookups go to a closed
 # loopback port, so enrichment fetches nothing). The rate limit is raised.
 #
-# It prints the requests, the answers by status, the non-2xx and 5xx counts,
-# p99, the server's RSS after a warm-up and at the end, and the outbox
-# backlog at the end and how long it takes to drain; it fails when there is
-# a 5xx, when the RSS grew by more than 20%, or when the backlog does not
-# drain within 30 s.
+# It prints a table per route (requests, 2xx, 409, other 4xx, 5xx, transport
+# errors, p50, p99, max), the server's RSS after a warm-up and at the end,
+# and the outbox backlog at the end and how long it takes to drain; it fails
+# when there is a 5xx, when an upsert answered 409, when a route's p99 is
+# over P99_MS (500), when the RSS grew by more than 20%, or when the backlog
+# does not drain within 30 s.
 #   bash bench/soak.sh                        # 200 clients, 5 minutes
 #   DURATION=30s CLIENTS=50 bash bench/soak.sh  # a short run
 set -euo pipefail
@@ -20,12 +25,12 @@ cd "$(dirname "$0")/.."
 DURATION=${DURATION:-5m}
 CLIENTS=${CLIENTS:-200}
 WARMUP=${WARMUP:-15s}
+P99_MS=${P99_MS:-500}
 ACCOUNTS=10
-VENDORS=5
+VENDORS=6 # on each account's master-list; the first half have an assessment
 . bench/lib.sh
 bench_init soak
 
-command -v wrk >/dev/null || apt_install wrk
 command -v redis-server >/dev/null || apt_install redis-server
 for tool in curl jq; do command -v $tool >/dev/null || apt_install $tool; done
 say "load before: $(uptime)"
@@ -41,6 +46,7 @@ wait_for Redis 30 listening "$redis_port"
 
 say "vetted serve and vetted worker"
 go build -o "$work/vetted" ./apps/cmd/vetted
+go build -o "$work/load" bench/soak/main.go
 api_port=$(free_port)
 base="http://127.0.0.1:$api_port"
 export VETTED_DATABASE_URL=$db_url VETTED_REDIS_URL="redis://127.0.0.1:$redis_port/0" \
@@ -55,37 +61,35 @@ wait_for "vetted serve" 60 curl -sf "$base/readyz"
 worker_pid=$!
 stoppers+=("kill $worker_pid; wait $worker_pid")
 
-say "setup: $ACCOUNTS accounts, $VENDORS vendors with an assessment each"
+say "setup: $ACCOUNTS accounts, $VENDORS vendors each, half of them with an assessment"
 api() { # api <token> <method> <path> [body]
 	local args=(-sf -X "$2" -H "Authorization: Bearer $1" -H 'Content-Type: application/json')
 	[ $# -lt 4 ] || args+=(-d "$4")
 	curl "${args[@]}" "$base$3"
 }
 admin=$("$work/vetted" token --email admin@soak.test --admin --ttl 2h)
-echo "accounts = {" >"$work/data.lua"
 for a in $(seq 1 $ACCOUNTS); do
 	owner="owner$a@soak.test"
 	tok=$("$work/vetted" token --email "$owner" --ttl 2h)
 	acc=$(api "$admin" POST /accounts "{\"account\":\"Soak $a\",\"users\":[\"$owner\"]}" | jq -r .id)
 	names=$(seq 1 $VENDORS | jq -R "\"Soak Vendor $a-\" + ." | jq -sc .)
-	saved=$(api "$tok" POST "/vendor-lists?account-id=$acc&operation=save-vendors" "{\"vendors\":$names}")
+	saved=$(api "$tok" POST "/vendor-lists?account-id=$acc&operation=save-vendors" "{\"vendors\":$(jq -c 'map({vendor_name: .})' <<<"$names")}")
 	list=$(jq -r .list.id <<<"$saved")
-	vendors=() assessments=()
-	for v in $(jq -r '.added[].vendor_id' <<<"$saved"); do
-		vendors+=("\"$v\"")
-		assessments+=("\"$(api "$tok" POST "/vendor-assessments?account-id=$acc&vendor-list-id=$list" "{\"vendor_id\":\"$v\"}" | jq -r .id)\"")
+	assessments=()
+	for v in $(jq -r '.added[].vendor_id' <<<"$saved" | head -$((VENDORS / 2))); do
+		assessments+=("$(api "$tok" POST "/vendor-assessments?account-id=$acc&vendor-list-id=$list" "{\"vendor_id\":\"$v\"}" | jq -r .id)")
 	done
-	printf '  { id = "%s", token = "%s", list = "%s", vendors = { %s }, assessments = { %s } },\n' \
-		"$acc" "$tok" "$list" "$(IFS=,; echo "${vendors[*]}")" "$(IFS=,; echo "${assessments[*]}")" >>"$work/data.lua"
-done
-echo "}" >>"$work/data.lua"
+	jq -c --arg id "$acc" --arg token "$tok" --arg list "$list" --argjson names "$names" \
+		--argjson assessments "$(printf '%s\n' "${assessments[@]}" | jq -R . | jq -sc .)" \
+		'{id: $id, token: $token, list: $list, vendors: [.added[].vendor_id], vendor_names: [.added[].vendor_name], assessments: $assessments}' <<<"$saved"
+done | jq -s . >"$work/data.json"
 
 say "warm-up: $WARMUP with $CLIENTS clients"
-wrk -t2 -c"$CLIENTS" -d"$WARMUP" --timeout 10s -s bench/soak.lua "$base" -- "$work/data.lua" >"$work/warmup.out"
+"$work/load" -base "$base" -data "$work/data.json" -clients "$CLIENTS" -duration "$WARMUP" -quiet >"$work/warmup.out"
 rss_start=$(rss_kb $serve_pid)
 
 say "soak: $DURATION with $CLIENTS clients"
-wrk -t2 -c"$CLIENTS" -d"$DURATION" --timeout 10s -s bench/soak.lua "$base" -- "$work/data.lua" | tee "$work/soak.out"
+"$work/load" -base "$base" -data "$work/data.json" -clients "$CLIENTS" -duration "$DURATION" | tee "$work/soak.out"
 rss_end=$(rss_kb $serve_pid)
 outbox() { psql_q "SELECT count(*) FROM outbox WHERE delivered_at IS NULL"; }
 jobs() { # jobs <pending|active> (a list) or <retry|archived> (a sorted set): summed over the queues
@@ -105,9 +109,12 @@ for s in $(seq 0 30); do
 done
 
 fivexx=$(awk '/^5xx / {print $2}' "$work/soak.out")
+conflicts=$(awk '/^upsert-409 / {print $2}' "$work/soak.out")
+read -r worst worst_route <<<"$(awk '/^worst-p99 / {$1 = ""; print}' "$work/soak.out")"
 growth=$(awk -v a="$rss_start" -v b="$rss_end" 'BEGIN { printf "%.1f", (b - a) * 100 / a }')
 say "results"
-grep -E '^(requests|answers by status|non-2xx|5xx|socket errors|latency)' "$work/soak.out"
+grep -E '^(requests|5xx|upsert-409|errors|worst-p99)' "$work/soak.out"
+echo "lists per account at the end: $(psql_q "SELECT string_agg(n::text, ' ' ORDER BY n) FROM (SELECT count(*) AS n FROM lists GROUP BY account_id) c")"
 echo "server RSS: $((rss_start / 1024)) MiB after the warm-up, $((rss_end / 1024)) MiB at the end (${growth}%)"
 echo "worker RSS at the end: $(($(rss_kb $worker_pid) / 1024)) MiB"
 if [ "$drained" -ge 0 ]; then
@@ -119,6 +126,8 @@ echo "jobs queued or running at the end: $jobs_left, none left after ${jobs_done
 say "load after: $(uptime)"
 failed=0
 [ "${fivexx:-1}" = 0 ] || { echo "FAIL: ${fivexx:-?} answers were 5xx"; failed=1; }
+[ "${conflicts:-1}" = 0 ] || { echo "FAIL: ${conflicts:-?} upserts answered 409"; failed=1; }
+awk -v w="${worst:-1e9}" -v l="$P99_MS" 'BEGIN { exit !(w > l) }' && { echo "FAIL: p99 of $worst_route was $worst ms (over $P99_MS)"; failed=1; }
 awk -v g="$growth" 'BEGIN { exit !(g > 20) }' && { echo "FAIL: the server's RSS grew by ${growth}%"; failed=1; }
 [ "$drained" -ge 0 ] || { echo "FAIL: the outbox did not drain within 30 s"; failed=1; }
 if [ "$failed" = 0 ]; then echo "PASS"; else
