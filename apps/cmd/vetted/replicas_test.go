@@ -44,7 +44,17 @@ var (
 	buildErr  error
 )
 
-// vettedBinary builds this command once per test binary.
+// TestMain removes the binary vettedBinary built, if it did.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		_ = os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
+
+// vettedBinary builds this command once per test binary, when a test
+// first needs it.
 func vettedBinary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
