@@ -87,7 +87,7 @@ func commands() []command {
 			envVars: []string{"VETTED_DATABASE_URL", "VETTED_LOG_FORMAT", "VETTED_LOG_LEVEL"}, required: []string{"VETTED_DATABASE_URL"}, setup: migrateCmd},
 		{name: "token", summary: "Mint a dev token (HS256) signed with the server's dev secret (VETTED_AUTH_DEV_SECRET, or the one kept in VETTED_DATA_DIR).",
 			envVars: []string{"VETTED_AUTH_DEV_SECRET", "VETTED_DATA_DIR", "VETTED_AUTH_ISSUER", "VETTED_AUTH_AUDIENCE"}, setup: tokenCmd},
-		{name: "import", summary: "Import a CSV file of any length into a vendor list, in requests within the API's limits (500 rows, 1 MB).",
+		{name: "import", summary: importSummary,
 			envVars: []string{envAPIURL, envToken}, setup: importCmd},
 		{name: "check-config", summary: "Validate the environment (addresses, URLs, booleans, durations) and print what would be used; starts nothing.",
 			allEnv: true, setup: checkConfigCmd},
