@@ -48,6 +48,7 @@ type Tx interface {
 	Assessments() AssessmentRepo
 	ReviewPolicies() ReviewPolicyRepo
 	CalendarKeys() CalendarKeyRepo
+	Reminders() ReminderRepo
 	Documents() DocumentRepo
 	Subscribers() SubscriberRepo
 	Incidents() IncidentRepo

@@ -261,6 +261,7 @@ type outboxRow struct {
 type data struct {
 	policies     map[uuid.UUID]review.Policy     // review policies by account
 	calendarKeys map[uuid.UUID]ports.CalendarKey // calendar keys by id
+	reminderKeys map[string]time.Time            // reminder keys, when recorded
 
 	users         map[uuid.UUID]account.User
 	userByEmail   map[string]uuid.UUID
@@ -325,6 +326,7 @@ func newData() *data {
 	return &data{
 		policies:     map[uuid.UUID]review.Policy{},
 		calendarKeys: map[uuid.UUID]ports.CalendarKey{},
+		reminderKeys: map[string]time.Time{},
 		users:        map[uuid.UUID]account.User{}, userByEmail: map[string]uuid.UUID{}, userBySubject: map[string]uuid.UUID{},
 		accounts: map[uuid.UUID]account.Account{}, orgByName: map[string]uuid.UUID{},
 		members: map[pair]memberRow{}, membersByAccount: index[uuid.UUID, uuid.UUID]{}, membersByUser: index[uuid.UUID, uuid.UUID]{},

@@ -46,6 +46,7 @@ func Run(t *testing.T, open func(t *testing.T) ports.Store) {
 		{"Subscribers", subscriberCases},
 		{"Incidents", incidentCases},
 		{"Deliveries", deliveryCases},
+		{"Reminders", reminderCases},
 		{"Runs", runCases},
 		{"Outbox", outboxCases},
 		{"CaseFolding", foldingCases},

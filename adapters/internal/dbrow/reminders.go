@@ -1,0 +1,16 @@
+package dbrow
+
+import (
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// ReminderKey is a row of reminder_keys: a review reminder queued, or a
+// recipient's opt-out, by key (ports.ReminderRepo).
+type ReminderKey struct {
+	bun.BaseModel `bun:"table:reminder_keys,alias:rk"`
+
+	Key       string    `bun:"key,pk"`
+	CreatedAt time.Time `bun:"created_at"`
+}

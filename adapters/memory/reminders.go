@@ -1,0 +1,42 @@
+package memory
+
+import (
+	"context"
+	"time"
+
+	"github.com/vetted-dev/vetted/ports"
+)
+
+func (t *tx) Reminders() ports.ReminderRepo { return reminders{t} }
+
+type reminders struct{ *tx }
+
+func (r reminders) Record(_ context.Context, keys []string, now time.Time) ([]string, error) {
+	out := []string{}
+	err := r.atomic(func() error {
+		for _, k := range keys {
+			if _, ok := r.d.reminderKeys[k]; !ok {
+				put(r.tx, r.d.reminderKeys, k, now.UTC())
+				out = append(out, k)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (r reminders) Recorded(_ context.Context, keys []string) ([]string, error) {
+	if err := r.readable(); err != nil {
+		return nil, err
+	}
+	out := []string{}
+	for _, k := range keys {
+		if _, ok := r.d.reminderKeys[k]; ok {
+			out = append(out, k)
+		}
+	}
+	return out, nil
+}
