@@ -215,9 +215,12 @@ func (r Lists) Counts(ctx context.Context, scope ports.ListScope, statuses []rev
 		args = append(args, bun.List(in))
 	}
 	args = append(args, scoped...)
-	query := "SELECT count(DISTINCT e.vendor_id), count(DISTINCT CASE WHEN e.alerts_enabled THEN e.vendor_id END), " +
+	// The entries grouped by vendor once (one sort or hash), rather than two
+	// count(DISTINCT ...), each its own: on SQLite that halves the read.
+	query := "SELECT count(*), coalesce(sum(v.followed), 0), " +
 		"(SELECT count(*) FROM assessments AS s WHERE " + assessments + ") " +
-		"FROM lists AS l JOIN list_entries AS e ON e.list_id = l.id WHERE " + entries
+		"FROM (SELECT max(CASE WHEN e.alerts_enabled THEN 1 ELSE 0 END) AS followed " +
+		"FROM lists AS l JOIN list_entries AS e ON e.list_id = l.id WHERE " + entries + " GROUP BY e.vendor_id) AS v"
 	if err := r.DB.NewRaw(query, args...).Scan(ctx, &c.Vendors, &c.Followed, &c.Assessments); err != nil {
 		return c, r.Translate(err, "counts of account %s", scope.AccountID)
 	}
