@@ -1,37 +1,20 @@
 package asynqadapter_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/vetted-dev/vetted/internal/testenv"
 	"log/slog"
 	"net"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/redis/go-redis/v9"
 	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"
 )
 
-// lockedBuffer is a log sink that go-redis's goroutines may write to while
-// the test reads it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+// lockedBuffer is a log sink goroutines write while the test reads it.
+type lockedBuffer = testenv.Buffer
 
 // TestRedisNoticesAreJSON makes go-redis log (a dial to a closed port
 // fails) with its logger set to a JSON slog logger: every line of the log

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/vetted-dev/vetted/internal/testenv"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -25,33 +26,10 @@ func (c *fakeClock) now() time.Time          { return time.Now().Add(time.Durati
 func (c *fakeClock) advance(d time.Duration) { c.off.Add(int64(d)) }
 
 // logBuffer gathers log lines written from several goroutines.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
+type logBuffer struct{ testenv.Buffer }
 
 // lines returns the lines holding every one of parts.
-func (b *logBuffer) lines(parts ...string) []string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	var out []string
-	for _, l := range strings.Split(b.buf.String(), "\n") {
-		all := l != ""
-		for _, p := range parts {
-			all = all && strings.Contains(l, p)
-		}
-		if all {
-			out = append(out, l)
-		}
-	}
-	return out
-}
+func (b *logBuffer) lines(parts ...string) []string { return b.Lines(parts...) }
 
 func (b *logBuffer) logger() *slog.Logger {
 	return slog.New(slog.NewTextHandler(b, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -338,7 +316,7 @@ func TestJWKSGroupsClaim(t *testing.T) {
 	}
 	for _, problem := range []string{`a \"groups\" claim is ignored`, "is not an array of strings", "not a string"} {
 		if n := len(logs.lines("level=DEBUG", "token groups not counted", "issuer="+testIssuer, problem)); n != 1 {
-			t.Errorf("%q noted %d times at debug with the issuer, want once:\n%s", problem, n, logs.buf.String())
+			t.Errorf("%q noted %d times at debug with the issuer, want once:\n%s", problem, n, logs.String())
 		}
 	}
 }

@@ -2,14 +2,13 @@ package api_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/vetted-dev/vetted/internal/testenv"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	dto "github.com/prometheus/client_model/go"
@@ -20,24 +19,13 @@ import (
 )
 
 // logBuffer is a goroutine-safe JSON log sink.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
+type logBuffer struct{ testenv.Buffer }
 
 // records decodes every JSON line whose msg is msg.
 func (b *logBuffer) records(t *testing.T, msg string) []map[string]any {
 	t.Helper()
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	var out []map[string]any
-	sc := bufio.NewScanner(bytes.NewReader(b.buf.Bytes()))
+	sc := bufio.NewScanner(strings.NewReader(b.String()))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		var m map[string]any
@@ -49,12 +37,6 @@ func (b *logBuffer) records(t *testing.T, msg string) []map[string]any {
 		}
 	}
 	return out
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 func newLogged(t *testing.T) (*apitest.Env, *logBuffer) {

@@ -1,9 +1,9 @@
 package app_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
+	"github.com/vetted-dev/vetted/internal/testenv"
 	"log/slog"
 	"strings"
 	"sync"
@@ -41,23 +41,8 @@ func (f *flakyFeed) Subscribe(ctx context.Context, ready func(), h func(ports.Ch
 	return ctx.Err()
 }
 
-// syncLog is a log buffer the test reads while the loop writes.
-type syncLog struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *syncLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *syncLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
+// syncLog is a log sink goroutines write while the test reads it.
+type syncLog = testenv.Buffer
 
 // After a lost subscription the loop listens again and then forgets every
 // remembered view (notices were missed meanwhile), and says so.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/vetted-dev/vetted/internal/testenv"
 	"io"
 	"log/slog"
 	"net"
@@ -14,7 +15,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -268,21 +268,5 @@ func TestRedisLogsAreJSON(t *testing.T) {
 	}
 }
 
-// syncBuffer is a log sink that the app's goroutines write while the test
-// reads it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+// syncBuffer is a log sink goroutines write while the test reads it.
+type syncBuffer = testenv.Buffer

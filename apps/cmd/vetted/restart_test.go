@@ -4,34 +4,19 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/vetted-dev/vetted/internal/testenv"
 	"io"
 	"net"
 	"net/http"
 	"os"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
 
-// syncBuffer is an io.Writer that the test may read while serve writes.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+// syncBuffer is a log sink goroutines write while the test reads it.
+type syncBuffer = testenv.Buffer
 
 var printedToken = regexp.MustCompile(`export TOKEN=(\S+)`)
 
