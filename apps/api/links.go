@@ -67,6 +67,8 @@ func (s *Server) registerLinks(r chi.Router) {
 	r.Post(confirmPath, s.confirm)
 	r.Get(unsubscribePath, s.unsubscribePage)
 	r.Post(unsubscribePath, s.unsubscribe)
+	r.Get(service.ReminderUnsubscribePath, s.reminderUnsubscribePage)
+	r.Post(service.ReminderUnsubscribePath, s.reminderUnsubscribe)
 }
 
 // linkToken reads the token from the query, or for a POST from the form
@@ -148,6 +150,55 @@ func (s *Server) unsubscribe(w http.ResponseWriter, r *http.Request) {
 		msg = t.Subscriber.Email + " no longer receives incident alerts for the list " + t.ListName + "."
 	}
 	s.linkOK(w, r, "unsubscribed", t, linkPage{Title: "Unsubscribed", Message: msg})
+}
+
+func (s *Server) reminderUnsubscribePage(w http.ResponseWriter, r *http.Request) {
+	tok := linkToken(w, r)
+	o, err := s.svc.PeekReminderUnsubscribe(r.Context(), tok)
+	if err != nil {
+		s.linkError(w, r, err)
+		return
+	}
+	if o.Done {
+		s.reminderLinkOK(w, r, o, linkPage{Title: "Unsubscribed", Message: o.Email + " no longer receives review reminders from " + o.AccountName + "."})
+		return
+	}
+	s.reminderLinkOK(w, r, o, linkPage{Title: "Stop review reminders",
+		Message: "Stop sending review reminders from " + o.AccountName + " to " + o.Email + "?",
+		Action:  service.ReminderUnsubscribePath, Token: tok, Button: "Unsubscribe", OneClick: true})
+}
+
+func (s *Server) reminderUnsubscribe(w http.ResponseWriter, r *http.Request) {
+	tok := linkToken(w, r)
+	drainBody(w, r)
+	o, err := s.svc.UnsubscribeReminders(r.Context(), tok)
+	if err != nil {
+		s.linkError(w, r, err)
+		return
+	}
+	s.reminderLinkOK(w, r, o, linkPage{Title: "Unsubscribed", Message: o.Email + " no longer receives review reminders from " + o.AccountName + "."})
+}
+
+// ReminderLinkJSON is what a reminder unsubscribe link answers a JSON client.
+type ReminderLinkJSON struct {
+	Status  string `json:"status"` // subscribed or unsubscribed
+	Email   string `json:"email"`
+	Account string `json:"account"`
+}
+
+func (s *Server) reminderLinkOK(w http.ResponseWriter, r *http.Request, o service.ReminderOptOut, p linkPage) {
+	pageHeaders(w)
+	if wantsJSON(r) {
+		status := "subscribed"
+		if o.Done {
+			status = "unsubscribed"
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(ReminderLinkJSON{Status: status, Email: o.Email, Account: o.AccountName})
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_ = linkTemplate.Execute(w, p)
 }
 
 // wantsJSON reports whether the client asked for JSON rather than a page.

@@ -7,6 +7,7 @@ package notify
 import (
 	"bytes"
 	htmltemplate "html/template"
+	"strconv"
 	"strings"
 	texttemplate "text/template"
 	"time"
@@ -57,6 +58,33 @@ type AlertData struct {
 	UnsubscribeTo  string // mailto address for List-Unsubscribe, optional
 }
 
+// ReminderData fills a review reminder.
+type ReminderData struct {
+	AccountName    string
+	VendorName     string
+	ListName       string
+	DueDate        string // 2006-01-02
+	Days           int    // until the due date; 0 on it, negative when overdue
+	Status         string
+	AppURL         string
+	UnsubscribeURL string
+}
+
+// When says when the review is due, in words.
+func (d ReminderData) When() string {
+	switch {
+	case d.Days > 1:
+		return "is due in " + strconv.Itoa(d.Days) + " days, on " + d.DueDate
+	case d.Days == 1:
+		return "is due tomorrow, " + d.DueDate
+	case d.Days == 0:
+		return "is due today, " + d.DueDate
+	case d.Days == -1:
+		return "is overdue by 1 day (due " + d.DueDate + ")"
+	}
+	return "is overdue by " + strconv.Itoa(-d.Days) + " days (due " + d.DueDate + ")"
+}
+
 var textT = texttemplate.Must(texttemplate.New("").Parse(`
 {{define "member"}}{{if eq .Change "added"}}You were added to {{.AccountName}} on Vetted with the role "{{.Role}}"{{else}}Your role in {{.AccountName}} on Vetted changed from "{{.OldRole}}" to "{{.Role}}"{{end}}{{if .By}} by {{.By}}{{end}}.
 
@@ -82,6 +110,14 @@ Published: {{.PublishedAt.Format "2006-01-02 15:04 MST"}}
 You receive this because {{.VendorName}} is on the vendor list "{{.ListName}}" of {{.AccountName}}.
 
 Unsubscribe: {{.UnsubscribeURL}}
+{{end}}
+{{define "reminder"}}The review of {{.VendorName}} on the vendor list "{{.ListName}}" of {{.AccountName}} {{.When}}.
+
+Current status: {{.Status}}
+Open Vetted: {{.AppURL}}
+
+You receive this as the vendor's sponsor or an admin or owner of {{.AccountName}}.
+Stop review reminders from {{.AccountName}}: {{.UnsubscribeURL}}
 {{end}}`))
 
 var htmlT = htmltemplate.Must(htmltemplate.New("").Parse(`
@@ -96,7 +132,11 @@ var htmlT = htmltemplate.Must(htmltemplate.New("").Parse(`
 {{if .ImpactedData}}<p>Potentially impacted data: {{range $i, $d := .ImpactedData}}{{if $i}}, {{end}}{{$d}}{{end}}</p>{{end}}
 {{if .URL}}<p><a href="{{.URL}}">Details</a></p>{{end}}
 <p>Published {{.PublishedAt.Format "2006-01-02 15:04 MST"}}. You receive this because {{.VendorName}} is on the vendor list {{.ListName}} of {{.AccountName}}.</p>
-<p><a href="{{.UnsubscribeURL}}">Unsubscribe</a></p>{{end}}`))
+<p><a href="{{.UnsubscribeURL}}">Unsubscribe</a></p>{{end}}
+{{define "reminder"}}<p>The review of <b>{{.VendorName}}</b> on the vendor list <b>{{.ListName}}</b> of <b>{{.AccountName}}</b> {{.When}}.</p>
+<p>Current status: {{.Status}}</p>
+<p><a href="{{.AppURL}}">Open Vetted</a></p>
+<p>You receive this as the vendor's sponsor or an admin or owner of {{.AccountName}}. <a href="{{.UnsubscribeURL}}">Stop review reminders from {{.AccountName}}</a></p>{{end}}`))
 
 func render(name string, data any) (string, string) {
 	var t, h bytes.Buffer
@@ -135,6 +175,18 @@ func AlertMail(to, key string, d AlertData) Mail {
 	return Mail{To: to, Subject: oneLine("[Vetted] Incident at " + d.VendorName + ": " + d.Title), Text: text, HTML: html, Key: key,
 		Headers: map[string]string{
 			"List-Unsubscribe":      unsub,
+			"List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+		}}
+}
+
+// ReminderMail builds a review reminder with RFC 8058 one-click
+// unsubscribe headers, as incident alerts have.
+func ReminderMail(to, key string, d ReminderData) Mail {
+	text, html := render("reminder", d)
+	subj := "[Vetted] Review of " + d.VendorName + " " + d.When()
+	return Mail{To: to, Subject: oneLine(subj), Text: text, HTML: html, Key: key,
+		Headers: map[string]string{
+			"List-Unsubscribe":      "<" + d.UnsubscribeURL + ">",
 			"List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
 		}}
 }

@@ -156,3 +156,33 @@ func TestAlertSubjectIsOneLine(t *testing.T) {
 		t.Fatalf("subject has a line break: %q", m.Subject)
 	}
 }
+
+func TestReminderMail(t *testing.T) {
+	t.Parallel()
+	base := notify.ReminderData{AccountName: "Acme", VendorName: "Beta\r\nBcc: x@y", ListName: "Main", DueDate: "2026-07-15",
+		Status: "approved", AppURL: "https://app.vetted.test/app/", UnsubscribeURL: "https://app.vetted.test/reminders/unsubscribe?token=t"}
+	tests := []struct {
+		days int
+		when string
+	}{
+		{30, "is due in 30 days, on 2026-07-15"},
+		{1, "is due tomorrow, 2026-07-15"},
+		{0, "is due today, 2026-07-15"},
+		{-1, "is overdue by 1 day (due 2026-07-15)"},
+		{-14, "is overdue by 14 days (due 2026-07-15)"},
+	}
+	for _, tc := range tests {
+		d := base
+		d.Days = tc.days
+		m := notify.ReminderMail("ann@acme.test", "reminder:k", d)
+		if m.To != "ann@acme.test" || m.Key != "reminder:k" || strings.ContainsAny(m.Subject, "\r\n") {
+			t.Fatalf("mail %+v", m)
+		}
+		contains(t, "subject", m.Subject, "[Vetted] Review of Beta Bcc: x@y "+tc.when)
+		contains(t, "text", m.Text, tc.when, "approved", "https://app.vetted.test/app/", base.UnsubscribeURL)
+		contains(t, "html", m.HTML, tc.when, "<b>Main</b>", `href="https://app.vetted.test/reminders/unsubscribe?token=t"`)
+		if m.Headers["List-Unsubscribe"] != "<"+base.UnsubscribeURL+">" || m.Headers["List-Unsubscribe-Post"] != "List-Unsubscribe=One-Click" {
+			t.Fatalf("headers %v", m.Headers)
+		}
+	}
+}

@@ -23,14 +23,16 @@ const (
 	KindEnrich            Kind = "enrich:vendor"
 	KindBackfill          Kind = "backfill:run"
 	KindBlobDelete        Kind = "blob:delete"
+	KindReminderMail      Kind = "mail:review_reminder"
 	// Periodic kinds are enqueued by the scheduler, not the outbox.
-	KindPollIncidents Kind = "periodic:poll_incidents"
-	KindReenrichStale Kind = "periodic:reenrich_stale"
+	KindPollIncidents   Kind = "periodic:poll_incidents"
+	KindReenrichStale   Kind = "periodic:reenrich_stale"
+	KindReviewReminders Kind = "periodic:review_reminders"
 )
 
 // Kinds lists every kind.
 func Kinds() []Kind {
-	return []Kind{KindMemberMail, KindSubscriberConfirm, KindIncidentFanout, KindAlertMail, KindEnrich, KindBackfill, KindBlobDelete, KindPollIncidents, KindReenrichStale}
+	return []Kind{KindMemberMail, KindSubscriberConfirm, KindIncidentFanout, KindAlertMail, KindEnrich, KindBackfill, KindBlobDelete, KindReminderMail, KindPollIncidents, KindReenrichStale, KindReviewReminders}
 }
 
 // Queue names by urgency.
@@ -43,9 +45,9 @@ const (
 // Queue is where a kind runs.
 func (k Kind) Queue() string {
 	switch k {
-	case KindMemberMail, KindSubscriberConfirm, KindIncidentFanout, KindAlertMail:
+	case KindMemberMail, KindSubscriberConfirm, KindIncidentFanout, KindAlertMail, KindReminderMail:
 		return QueueCritical
-	case KindBackfill, KindPollIncidents, KindReenrichStale:
+	case KindBackfill, KindPollIncidents, KindReenrichStale, KindReviewReminders:
 		return QueueLow
 	}
 	return QueueDefault
@@ -103,6 +105,17 @@ type AlertMail struct {
 	VendorName  string `json:"vendor_name,omitempty"`
 	ListName    string `json:"list_name,omitempty"`
 	AccountName string `json:"account_name,omitempty"`
+}
+
+// ReminderMail is the payload of KindReminderMail: one review reminder to
+// one recipient, queued once by the periodic job under Key.
+type ReminderMail struct {
+	Key          string    `json:"key"`
+	AccountID    uuid.UUID `json:"account_id"`
+	AssessmentID uuid.UUID `json:"assessment_id"`
+	Email        string    `json:"email"`
+	DueDate      string    `json:"due_date"` // 2006-01-02
+	Offset       int       `json:"offset"`
 }
 
 // Enrich is the payload of KindEnrich.

@@ -16,6 +16,8 @@ func TestKindQueue(t *testing.T) {
 		outbox.KindSubscriberConfirm: outbox.QueueCritical,
 		outbox.KindIncidentFanout:    outbox.QueueCritical,
 		outbox.KindAlertMail:         outbox.QueueCritical,
+		outbox.KindReminderMail:      outbox.QueueCritical,
+		outbox.KindReviewReminders:   outbox.QueueLow,
 		outbox.KindEnrich:            outbox.QueueDefault,
 		outbox.KindBlobDelete:        outbox.QueueDefault,
 		outbox.KindBackfill:          outbox.QueueLow,
@@ -28,8 +30,8 @@ func TestKindQueue(t *testing.T) {
 			t.Errorf("%s.Queue() = %q, want %q", k, got, q)
 		}
 	}
-	if len(outbox.Kinds()) != 9 {
-		t.Fatalf("Kinds() = %v, want the 9 kinds", outbox.Kinds())
+	if len(outbox.Kinds()) != 11 {
+		t.Fatalf("Kinds() = %v, want the 11 kinds", outbox.Kinds())
 	}
 	seen := map[outbox.Kind]bool{}
 	for _, k := range outbox.Kinds() {

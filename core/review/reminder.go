@@ -2,6 +2,8 @@ package review
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -51,4 +53,56 @@ func DueReminder(d Due, p Policy, now time.Time) (Reminder, bool) {
 	}
 	r.Offset = best
 	return r, ok
+}
+
+// Owed is one reminder mail owed now: an assessment's reminder to one
+// recipient.
+type Owed struct {
+	AssessmentID uuid.UUID
+	Reminder     Reminder
+	Email        string
+}
+
+// Key is the delivery key of the mail (Reminder.Key).
+func (o Owed) Key() string { return o.Reminder.Key(o.AssessmentID, o.Email) }
+
+// OptOutKey is the key under which a recipient's opt-out of an account's
+// review reminders is recorded.
+func OptOutKey(accountID uuid.UUID, email string) string {
+	return "reminder-optout:" + accountID.String() + ":" + strings.ToLower(strings.TrimSpace(email))
+}
+
+// Recipients are who an assessment's reminders go to: its sponsor contact
+// and the account's staff (its admins and owners), each address once,
+// lower-case, the sponsor first.
+func Recipients(a Assessment, staff []string) []string {
+	var out []string
+	for _, e := range append([]string{a.SponsorContact}, staff...) {
+		e = strings.ToLower(strings.TrimSpace(e))
+		if e != "" && !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// OwedReminders lists the reminder mails owed at now for the assessments of
+// one account, whose Due is computed under its policy p: for each assessment
+// DueReminder says is owed a reminder, one mail to each of its Recipients,
+// except those optedOut says stopped the account's reminders. Whether a
+// mail went out already is the caller's to check, by Owed.Key.
+func OwedReminders(as []Assessment, p Policy, now time.Time, staff []string, optedOut func(email string) bool) []Owed {
+	var out []Owed
+	for _, a := range as {
+		r, ok := DueReminder(a.Due, p, now)
+		if !ok {
+			continue
+		}
+		for _, e := range Recipients(a, staff) {
+			if optedOut == nil || !optedOut(e) {
+				out = append(out, Owed{AssessmentID: a.ID, Reminder: r, Email: e})
+			}
+		}
+	}
+	return out
 }

@@ -65,6 +65,12 @@ func (s *Service) Handle(ctx context.Context, kind outbox.Kind, payload json.Raw
 			return err
 		}
 		return s.sendAlert(ctx, p)
+	case outbox.KindReminderMail:
+		var p outbox.ReminderMail
+		if err := decode(&p); err != nil {
+			return err
+		}
+		return s.sendReminder(ctx, p)
 	case outbox.KindEnrich:
 		var p outbox.Enrich
 		if err := decode(&p); err != nil {
@@ -87,6 +93,9 @@ func (s *Service) Handle(ctx context.Context, kind outbox.Kind, payload json.Raw
 		return s.PollIncidents(ctx)
 	case outbox.KindReenrichStale:
 		_, err := s.ReenrichStale(ctx, 30*24*time.Hour)
+		return err
+	case outbox.KindReviewReminders:
+		_, err := s.ReviewReminders(ctx)
 		return err
 	}
 	return fmt.Errorf("unknown job kind %q: %w", kind, ports.ErrPermanent)
