@@ -57,7 +57,9 @@ export function AssessmentPage() {
         params: { query: { "account-id": acc, "vendor-list-id": list } },
         body: { ...form, vendor_id: vendor },
       })),
-    onSuccess: () => { qc.invalidateQueries({ queryKey: key }); qc.invalidateQueries({ queryKey: ["audit", acc] }); qc.invalidateQueries({ queryKey: ["assessments", acc, list] }); },
+    onSuccess: () => {
+      for (const k of [key, ["audit", acc], ["list", acc, list], ["due", acc], ["dashboard", acc]]) qc.invalidateQueries({ queryKey: k });
+    },
   });
   const needsCondition = form.compliance_approval_status === "conditional approval";
   const err = (f: string) => fieldError(save.error, `body.${f}`);
