@@ -18,6 +18,8 @@ type SchedulerConfig struct {
 	PollIncidentsEvery time.Duration
 	// ReenrichStaleEvery enqueues KindReenrichStale this often.
 	ReenrichStaleEvery time.Duration
+	// ReviewRemindersEvery enqueues KindReviewReminders this often.
+	ReviewRemindersEvery time.Duration
 	// Logger receives asynq's logs and enqueue failures; nil discards them.
 	Logger *slog.Logger
 }
@@ -57,6 +59,7 @@ func NewScheduler(rdb redis.UniversalClient, cfg SchedulerConfig) (*Scheduler, e
 	}{
 		{outbox.KindPollIncidents, cfg.PollIncidentsEvery},
 		{outbox.KindReenrichStale, cfg.ReenrichStaleEvery},
+		{outbox.KindReviewReminders, cfg.ReviewRemindersEvery},
 	} {
 		if p.every <= 0 {
 			continue

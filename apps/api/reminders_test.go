@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"net"
 	"regexp"
 	"sort"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
+	"github.com/vetted-dev/vetted/apps/app"
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/notify"
 	"github.com/vetted-dev/vetted/core/outbox"
@@ -215,5 +217,39 @@ func TestReviewReminders(t *testing.T) {
 			runReminders(t, env, 1)
 			expect("the next due date", "owner@acme.test Slack", "sponsor@vendor.test Slack")
 		})
+	}
+}
+
+// TestServeSchedulesReviewReminders: on the embedded default, vetted serve
+// runs the review reminders job itself (at start, then every
+// VETTED_REMINDER_INTERVAL), so a reminder owed goes out with no worker.
+func TestServeSchedulesReviewReminders(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t, apitest.WithConfig(func(c *app.Config) { c.ReminderInterval = time.Hour }))
+	acct := env.NewAccount(t, "Acme", "owner@acme.test")
+	owner := env.Token("owner@acme.test", apitest.Verified())
+	master := env.SaveVendors(t, owner, acct, "Slack")["list"].(map[string]any)["id"].(string)
+	apitest.Must(t, env.Do(t, "POST", "/vendor-assessments?account-id="+acct+"&vendor-list-id="+master, owner, map[string]any{
+		"vendor_name": "Slack", "tier": "critical", "compliance_approval_status": "approved", "sponsor_contact": "sponsor@vendor.test"}), 201)
+	env.Drain(t)
+	env.Clock.Advance(6 * 31 * 24 * time.Hour) // past the due date (critical: 6 months)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- env.App.Serve(ctx, ln) }()
+	deadline := time.Now().Add(30 * time.Second) // bounds a stuck test; not a speed assertion
+	want := "owner@acme.test Slack,sponsor@vendor.test Slack"
+	for strings.Join(remindersSent(env), ",") != want {
+		if time.Now().After(deadline) {
+			t.Fatalf("reminders sent %q, want %q", remindersSent(env), want)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Serve: %v", err)
 	}
 }

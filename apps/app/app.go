@@ -18,6 +18,7 @@ import (
 	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/apps/api"
 	"github.com/vetted-dev/vetted/apps/obs"
+	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/relay"
 	"github.com/vetted-dev/vetted/core/service"
 	"github.com/vetted-dev/vetted/core/signing"
@@ -290,6 +291,17 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	defer stopRelay()
 	relayDone := make(chan error, 1)
 	go func() { relayDone <- a.Relay.Run(relayCtx) }()
+	if a.Jobs != nil && a.Config.ReminderInterval > 0 {
+		// The embedded default has no scheduler: the review reminders job
+		// is enqueued here, at start and then every interval (on Redis the
+		// worker's asynq scheduler does it).
+		periodicDone := make(chan struct{})
+		go func() {
+			jobs.Periodic(relayCtx, a.Jobs, outbox.KindReviewReminders, a.Config.ReminderInterval, a.log)
+			close(periodicDone)
+		}()
+		defer func() { stopRelay(); <-periodicDone }()
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

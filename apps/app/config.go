@@ -102,6 +102,9 @@ type Config struct {
 	WorkerConcurrency int
 	PollInterval      time.Duration
 	ReenrichInterval  time.Duration
+	// ReminderInterval is how often the review reminders job runs
+	// (VETTED_REMINDER_INTERVAL, 1h; 0 turns reminders off).
+	ReminderInterval time.Duration
 }
 
 // FromEnv reads the configuration from the process environment. Secrets
@@ -152,6 +155,7 @@ func FromLookup(lookup func(string) (string, bool)) (Config, error) {
 		WorkerConcurrency: e.int("VETTED_WORKER_CONCURRENCY", 10, 1),
 		PollInterval:      e.duration("VETTED_POLL_INTERVAL", 15*time.Minute),
 		ReenrichInterval:  e.duration("VETTED_REENRICH_INTERVAL", 24*time.Hour),
+		ReminderInterval:  e.duration("VETTED_REMINDER_INTERVAL", time.Hour),
 		CORSOrigins:       e.origins("VETTED_CORS_ORIGINS"),
 		HTTPBodyTimeout:   e.positiveDuration("VETTED_HTTP_BODY_TIMEOUT", DefaultHTTPBodyTimeout),
 		ScanResolver:      e.addr("VETTED_SCAN_RESOLVER", ""),
@@ -374,6 +378,7 @@ func EnvVars() []EnvVar {
 		{"VETTED_WORKER_CONCURRENCY", "10", "jobs run at once"},
 		{"VETTED_POLL_INTERVAL", "15m", "incident polling period"},
 		{"VETTED_REENRICH_INTERVAL", "24h", "re-enrichment period"},
+		{"VETTED_REMINDER_INTERVAL", "1h", "how often review reminders due are looked for and mailed (0: no reminders)"},
 		{"VETTED_HTTP_BODY_TIMEOUT", "60s", "time a client may take to send one request body (slow imports and uploads)"},
 		{"VETTED_CORS_ORIGINS", "none", "browser origins allowed to call the API, comma-separated, or *"},
 		{"VETTED_SCAN_RESOLVER", "system resolver", "host:port of the DNS server the security scanner queries"},

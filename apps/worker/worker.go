@@ -34,9 +34,9 @@ type Config struct {
 	// ShutdownTimeout is how long running jobs may finish on shutdown before
 	// they go back to their queue.
 	ShutdownTimeout time.Duration
-	// PollIncidentsEvery and ReenrichStaleEvery are the periods of the
-	// periodic jobs.
-	PollIncidentsEvery, ReenrichStaleEvery time.Duration
+	// PollIncidentsEvery, ReenrichStaleEvery and ReviewRemindersEvery are
+	// the periods of the periodic jobs.
+	PollIncidentsEvery, ReenrichStaleEvery, ReviewRemindersEvery time.Duration
 	// RelayInterval is how often the relay looks for new outbox messages
 	// when idle; RelayBatchSize how many it moves per unit of work.
 	RelayInterval  time.Duration
@@ -101,9 +101,10 @@ func Run(ctx context.Context, cfg Config, handler ports.JobHandler, store ports.
 		return fmt.Errorf("worker: %w", err)
 	}
 	scheduler, err := asynqadapter.NewScheduler(rdb, asynqadapter.SchedulerConfig{
-		PollIncidentsEvery: cfg.PollIncidentsEvery,
-		ReenrichStaleEvery: cfg.ReenrichStaleEvery,
-		Logger:             logger,
+		PollIncidentsEvery:   cfg.PollIncidentsEvery,
+		ReenrichStaleEvery:   cfg.ReenrichStaleEvery,
+		ReviewRemindersEvery: cfg.ReviewRemindersEvery,
+		Logger:               logger,
 	})
 	if err != nil {
 		return fmt.Errorf("worker: %w", err)

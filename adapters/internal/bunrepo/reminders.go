@@ -53,7 +53,7 @@ func (r Reminders) Recorded(ctx context.Context, keys []string) ([]string, error
 	out := []string{}
 	for c := range slices.Chunk(keys, reminderChunk) {
 		var got []string
-		if err := r.DB.NewSelect().Model((*dbrow.ReminderKey)(nil)).Column("key").Where("key IN (?)", bun.In(c)).Scan(ctx, &got); err != nil {
+		if err := r.DB.NewSelect().Model((*dbrow.ReminderKey)(nil)).Column("key").Where("key IN (?)", bun.List(c)).Scan(ctx, &got); err != nil {
 			return nil, r.Translate(err, "read reminder keys")
 		}
 		out = append(out, got...)
