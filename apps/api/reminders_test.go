@@ -100,7 +100,7 @@ func TestReviewReminders(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		opts []apitest.Option
-	}{{"memory", nil}, {"sqlite", []apitest.Option{apitest.OnSQLite()}}} {
+	}{{"store of VETTED_TEST_STORE", nil}, {"sqlite", []apitest.Option{apitest.OnSQLite()}}} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			env := apitest.New(t, tc.opts...)
