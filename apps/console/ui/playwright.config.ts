@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 // The browser suite drives Debian's chromium against `vetted serve` on the
-// embedded default (memory store), started on a free loopback port by
+// embedded default (SQLite in the run's directory), started on a free loopback port by
 // Playwright's webServer. VETTED_BIN names the binary (make console-e2e
 // builds it); screenshots go to VETTED_E2E_OUT (the run's temp dir).
 // Ports are chosen once, in the first process, and inherited by the workers.
@@ -43,10 +43,10 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
+    // The embedded default: SQLite in a data directory of the run's own.
     env: {
-      VETTED_STORE: "memory",
       VETTED_HTTP_ADDR: `127.0.0.1:${port}`,
-      VETTED_DATA_DIR: join(outDir, "data"),
+      VETTED_DATA_DIR: join(outDir, `data-${port}`),
       VETTED_LOG_LEVEL: "warn",
       VETTED_RATE_LIMIT: "-1",
     },

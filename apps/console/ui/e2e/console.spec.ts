@@ -86,6 +86,27 @@ test("CSV import: dry run lists custom vendors, batches import with progress, a 
   await page.getByLabel("CSV file").setInputFiles({ name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from("website_url\nhttps://x.test\n") });
   await page.getByRole("button", { name: "Check (dry run)" }).click();
   await expect(page.getByRole("alert")).toContainText("vendor_name");
+
+  // A file over both limits of one request (1,100 rows, 1.1 MB) goes in chunks; a bad cell far
+  // down is named by its row in the file.
+  const big = (await call(page, request, "POST", `/vendor-lists?account-id=individual&vendor-list=Big ${uniq()}`, {})).body.id;
+  const comment = "x".repeat(950);
+  const rows = Array.from({ length: 1100 }, (_, i) => `Bulk ${String(i).padStart(4, "0")},${comment}`);
+  await page.goto(`/app/a/individual/lists/${big}/import`);
+  const bad = ["vendor_name,compliance_comment", ...rows.slice(0, 700), ",no name", ...rows.slice(700)].join("\n");
+  await page.getByLabel("CSV file").setInputFiles({ name: "bad-big.csv", mimeType: "text/csv", buffer: Buffer.from(bad) });
+  await page.getByRole("button", { name: "Check (dry run)" }).click();
+  await expect(page.getByRole("alert").or(page.getByTestId("dry-run"))).toContainText("701");
+  const good = ["vendor_name,compliance_comment", ...rows].join("\n");
+  expect(good.length).toBeGreaterThan(1 << 20);
+  await page.getByLabel("CSV file").setInputFiles({ name: "big.csv", mimeType: "text/csv", buffer: Buffer.from(good) });
+  await page.getByRole("button", { name: "Check (dry run)" }).click();
+  await expect(page.getByTestId("dry-run")).toContainText("1100 rows");
+  await page.getByRole("button", { name: "Import", exact: true }).click();
+  await expect(page.getByTestId("import-progress")).toContainText("1100 of 1100 rows", { timeout: 60_000 });
+  await expect(page.getByTestId("import-progress")).toContainText("Done");
+  const heldBig = await call(page, request, "GET", `/vendor-lists?account-id=individual&vendor-list-id=${big}`);
+  expect(heldBig.body.vendors).toHaveLength(1100);
 });
 
 test("vendor page: profile groups, incidents and the assessment tab", async ({ page, request }) => {

@@ -4,13 +4,13 @@ import { Alert, Anchor, Button, Input, List, Progress, Stack, Text, Title } from
 import { useQueryClient } from "@tanstack/react-query";
 import { api, unwrap, type Schemas } from "../api/client";
 import { ErrorNote } from "../components/ErrorNote";
-import { importCSV, type ImportProgress } from "./importer";
+import { dryRun, importCSV, type DryRun, type ImportProgress } from "./importer";
 
 export function ImportPage() {
   const { acc = "individual", list = "" } = useParams();
   const qc = useQueryClient();
   const [file, setFile] = useState<File | null>(null);
-  const [dry, setDry] = useState<Schemas["ImportCSVJSON"] | null>(null);
+  const [dry, setDry] = useState<DryRun | null>(null);
   const [progress, setProgress] = useState<ImportProgress | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -23,15 +23,15 @@ export function ImportPage() {
       }),
     ) as Promise<Schemas["ImportCSVJSON"]>;
 
-  const run = async (dryRun: boolean) => {
+  const run = async (check: boolean) => {
     if (!file) return;
     setBusy(true);
     setError(null);
     setProgress(null);
     try {
       const csv = await file.text();
-      if (dryRun) {
-        setDry(await batch(csv, 0, true));
+      if (check) {
+        setDry(await dryRun(csv, batch));
       } else {
         await importCSV(csv, batch, setProgress);
         qc.invalidateQueries({ queryKey: ["list", acc, list] });
@@ -47,8 +47,8 @@ export function ImportPage() {
     <Stack maw={720}>
       <Title order={2}>Import vendors from CSV</Title>
       <Text size="sm">
-        A header row with <code>vendor_name</code> (required), and optionally <code>website_url</code>, <code>product_name</code> and the
-        assessment columns. The import merges and never removes. <Anchor component={Link} to={`/a/${acc}/lists/${list}`}>Back to the list</Anchor>
+        A header row with <code>vendor_name</code> (required), and optionally <code>website_url</code>, <code>product_name</code>,{" "}
+        <code>tier</code> and the assessment columns; a file of any length (sent 500 rows at a time). The import merges and never removes. <Anchor component={Link} to={`/a/${acc}/lists/${list}`}>Back to the list</Anchor>
       </Text>
       <Input.Wrapper label="CSV file" labelElement="label" id="csv-file">
         <input id="csv-file" type="file" accept=".csv,text/csv" style={{ display: "block" }}
@@ -57,8 +57,8 @@ export function ImportPage() {
       <Button disabled={!file} loading={busy && !progress} onClick={() => run(true)}>Check (dry run)</Button>
       {dry && (
         <Alert title="Dry run" color={dry.errors.length ? "yellow" : "blue"} data-testid="dry-run">
-          {dry.rows_total} rows. {dry.custom_vendors.length} vendors have no profile yet and will be queued for enrichment
-          {dry.custom_vendors.length ? `: ${dry.custom_vendors.slice(0, 20).join(", ")}${dry.custom_vendors.length > 20 ? "…" : ""}` : "."}
+          {dry.rows} rows. {dry.customVendors.length} vendors have no profile yet and will be queued for enrichment
+          {dry.customVendors.length ? `: ${dry.customVendors.slice(0, 20).join(", ")}${dry.customVendors.length > 20 ? "…" : ""}` : "."}
           {dry.errors.length > 0 && (
             <List size="sm">{dry.errors.map((e, i) => <List.Item key={i}>row {e.row}, column {e.column}: {e.message}</List.Item>)}</List>
           )}

@@ -1,33 +1,71 @@
 import { describe, expect, it } from "vitest";
-import { importCSV } from "./importer";
-import type { Schemas } from "../api/client";
+import { chunks, dryRun, importCSV, records } from "./importer";
+import { Problem, type Schemas } from "../api/client";
 
-const answer = (row_offset: number, rows: number, total: number): Schemas["ImportCSVJSON"] => ({
-  assessments_upserted: 0, custom_vendors: [], dry_run: false, errors: [],
-  has_more: row_offset + rows < total, next_row_offset: row_offset + rows,
+const answer = (rows: number, over: Partial<Schemas["ImportCSVJSON"]> = {}): Schemas["ImportCSVJSON"] => ({
+  assessments_upserted: 0, custom_vendors: [], dry_run: false, errors: [], has_more: false, next_row_offset: rows,
   org_enrichment: { already_known: 0, errors: [], queued: rows, quota: { limit: 500, used: 0, remaining: 500 } },
-  products_added: 1, row_offset, rows_processed: rows, rows_total: total, vendors_added: rows,
+  products_added: 1, row_offset: 0, rows_processed: rows, rows_total: rows, vendors_added: rows, ...over,
+});
+const file = (n: number) => "vendor_name\n" + Array.from({ length: n }, (_, i) => `Vendor ${i + 1}`).join("\n") + "\n";
+const dataRows = (csv: string) => records(csv).length - 1;
+
+describe("records", () => {
+  it("keeps a quoted newline inside its record and drops blank lines and CRs", () => {
+    expect(records('vendor_name,comment\r\nAcme,"two\nlines"\r\n\r\nGlobex,x\r\n')).toEqual(["vendor_name,comment", 'Acme,"two\nlines"', "Globex,x"]);
+  });
+});
+
+describe("chunks", () => {
+  it("cuts 1,200 rows into 500, 500 and 200, each with the header and its first file row", () => {
+    const cs = chunks(file(1200));
+    expect(cs.map((c) => [c.first, c.rows, dataRows(c.csv)])).toEqual([[1, 500, 500], [501, 500, 500], [1001, 200, 200]]);
+    expect(cs.every((c) => c.csv.startsWith("vendor_name\n"))).toBe(true);
+  });
+  it("keeps every request under the byte limit, a multi-byte character counted as its bytes", () => {
+    const row = "é".repeat(100); // 200 bytes
+    const cs = chunks("vendor_name\n" + Array(40).fill(row).join("\n"), 500, 1000);
+    expect(cs.every((c) => new TextEncoder().encode(c.csv).length <= 1000)).toBe(true);
+    expect(cs.reduce((n, c) => n + c.rows, 0)).toBe(40);
+  });
 });
 
 describe("importCSV", () => {
-  it("follows next_row_offset while has_more and adds up the batches", async () => {
-    const offsets: number[] = [];
+  it("sends every chunk, follows has_more inside one, and adds up", async () => {
+    const calls: [number, number][] = [];
     const reports: number[] = [];
-    const p = await importCSV("csv", async (_csv, off) => { offsets.push(off); return answer(off, Math.min(500, 1200 - off), 1200); }, (r) => reports.push(r.done));
-    expect(offsets).toEqual([0, 500, 1000]);
-    expect(reports).toEqual([500, 1000, 1200]);
-    expect(p).toMatchObject({ total: 1200, done: 1200, vendorsAdded: 1200, productsAdded: 3, queued: 1200, finished: true });
+    const p = await importCSV(file(700), async (csv, off) => {
+      const n = dataRows(csv);
+      calls.push([n, off]);
+      if (n === 500 && off === 0) return answer(250, { has_more: true, next_row_offset: 250, rows_total: 500 });
+      return answer(n - off, { row_offset: off, rows_total: n });
+    }, (r) => reports.push(r.done));
+    expect(calls).toEqual([[500, 0], [500, 250], [200, 0]]);
+    expect(reports.at(-1)).toBe(700);
+    expect(p).toMatchObject({ total: 700, done: 700, vendorsAdded: 700, finished: true });
   });
-  it("stops at a refused batch and throws its problem", async () => {
-    const offsets: number[] = [];
-    await expect(
-      importCSV("csv", async (_c, off) => { offsets.push(off); if (off > 0) throw new Error("row 501 column vendor_name"); return answer(0, 500, 900); }, () => {}),
-    ).rejects.toThrow("row 501");
-    expect(offsets).toEqual([0, 500]);
+  it("stops at a refused chunk and names the row of the file", async () => {
+    const sent: number[] = [];
+    const err = await importCSV(file(900), async (csv) => {
+      sent.push(dataRows(csv));
+      if (sent.length === 2) throw new Problem(422, { title: "Unprocessable Entity", errors: [{ location: "body.csv", row: 3, column: "vendor_name", message: "required" } as never] });
+      return answer(dataRows(csv));
+    }, () => {}).catch((e) => e);
+    expect(sent).toEqual([500, 400]);
+    expect((err as Problem).errors[0].row).toBe(503);
   });
   it("does not loop when the server makes no progress", async () => {
     let calls = 0;
-    await importCSV("csv", async () => { calls++; return { ...answer(0, 0, 10), has_more: true, next_row_offset: 0 }; }, () => {});
+    await importCSV(file(10), async () => { calls++; return answer(0, { has_more: true, next_row_offset: 0 }); }, () => {});
     expect(calls).toBe(1);
+  });
+});
+
+describe("dryRun", () => {
+  it("gathers custom vendors once and places row errors in the file", async () => {
+    const d = await dryRun(file(600), async (csv) => answer(dataRows(csv), {
+      custom_vendors: ["Acme"], errors: dataRows(csv) === 100 ? [{ row: 2, column: "website_url", message: "not a URL" }] : [],
+    }));
+    expect(d).toEqual({ rows: 600, customVendors: ["Acme"], errors: [{ row: 502, column: "website_url", message: "not a URL" }] });
   });
 });

@@ -1,9 +1,15 @@
-// importCSV sends a CSV in batches: each batch starts at the row the last
-// one said (`next_row_offset`) while `has_more` holds. A refused batch
-// throws its problem (with the row and column it names) and stops the
-// import; the batches before it stay, and running the import again changes
-// nothing for them (the server merges).
-import type { Schemas } from "../api/client";
+// The CSV import of a file of any length. The API takes at most 500 data
+// rows and 1 MB a request, so the file is cut, at record boundaries (a
+// quoted cell may hold a newline), into chunks within both limits, each sent
+// with the header row; within a chunk the server's batches are followed by
+// `next_row_offset` while `has_more` holds. Rows in errors are the server's
+// (counted within a chunk) moved to the file's data rows. A refused chunk
+// throws its problem and stops the import; the chunks before it stay, and
+// running the import again changes nothing for them (the server merges).
+import { Problem, type Schemas } from "../api/client";
+
+export const MAX_ROWS = 500;
+export const MAX_BYTES = 1 << 20;
 
 export type ImportProgress = {
   total: number;
@@ -15,25 +21,99 @@ export type ImportProgress = {
   finished: boolean;
 };
 
+export type DryRun = { rows: number; customVendors: string[]; errors: Schemas["RowErrorJSON"][] };
+
 type Batch = (csv: string, rowOffset: number, dryRun: boolean) => Promise<Schemas["ImportCSVJSON"]>;
 
+/** records splits CSV text into its records (header first), keeping each record's text. */
+export function records(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') quoted = !quoted;
+    else if (c === "\n" && !quoted) {
+      out.push(text.slice(start, i).replace(/\r$/, ""));
+      start = i + 1;
+    }
+  }
+  if (start < text.length) out.push(text.slice(start).replace(/\r$/, ""));
+  return out.filter((r, i) => i === 0 || r.trim() !== "");
+}
+
+export type Chunk = { first: number; rows: number; csv: string };
+
+/** chunks cuts a file into requests within the API's limits; first is the chunk's first data row (from 1). */
+export function chunks(text: string, maxRows = MAX_ROWS, maxBytes = MAX_BYTES): Chunk[] {
+  const [header = "", ...rows] = records(text);
+  const size = (s: string) => new TextEncoder().encode(s).length + 1;
+  const out: Chunk[] = [];
+  let cur: string[] = [];
+  let bytes = size(header);
+  let first = 1;
+  const flush = () => {
+    if (cur.length) out.push({ first, rows: cur.length, csv: [header, ...cur].join("\n") + "\n" });
+    first += cur.length;
+    cur = [];
+    bytes = size(header);
+  };
+  for (const r of rows) {
+    if (cur.length && (cur.length >= maxRows || bytes + size(r) > maxBytes)) flush();
+    cur.push(r);
+    bytes += size(r);
+  }
+  flush();
+  return out;
+}
+
+/** inFile moves the rows a problem names from its chunk to the file. */
+function inFile(err: unknown, first: number): unknown {
+  if (err instanceof Problem) for (const e of err.errors) if (e.row) e.row += first - 1;
+  return err;
+}
+
+export async function dryRun(csv: string, batch: Batch): Promise<DryRun> {
+  const out: DryRun = { rows: 0, customVendors: [], errors: [] };
+  const seen = new Set<string>();
+  for (const c of chunks(csv)) {
+    let r: Schemas["ImportCSVJSON"];
+    try {
+      r = await batch(c.csv, 0, true);
+    } catch (err) {
+      throw inFile(err, c.first);
+    }
+    out.rows += r.rows_total;
+    for (const v of r.custom_vendors) if (!seen.has(v)) { seen.add(v); out.customVendors.push(v); }
+    out.errors.push(...r.errors.map((e) => ({ ...e, row: e.row + c.first - 1 })));
+  }
+  return out;
+}
+
 export async function importCSV(csv: string, batch: Batch, report: (p: ImportProgress) => void): Promise<ImportProgress> {
-  const p: ImportProgress = { total: 0, done: 0, vendorsAdded: 0, productsAdded: 0, assessments: 0, queued: 0, finished: false };
-  let offset = 0;
-  for (;;) {
-    const r = await batch(csv, offset, false);
-    p.total = r.rows_total;
-    p.done = r.row_offset + r.rows_processed;
-    p.vendorsAdded += r.vendors_added;
-    p.productsAdded += r.products_added;
-    p.assessments += r.assessments_upserted;
-    p.queued += r.org_enrichment.queued;
-    if (!r.has_more || r.next_row_offset <= offset) {
-      p.finished = true;
+  const parts = chunks(csv);
+  const p: ImportProgress = { total: parts.reduce((n, c) => n + c.rows, 0), done: 0, vendorsAdded: 0, productsAdded: 0, assessments: 0, queued: 0, finished: false };
+  for (const c of parts) {
+    let offset = 0;
+    for (;;) {
+      let r: Schemas["ImportCSVJSON"];
+      try {
+        r = await batch(c.csv, offset, false);
+      } catch (err) {
+        throw inFile(err, c.first);
+      }
+      p.done = c.first - 1 + r.row_offset + r.rows_processed;
+      p.vendorsAdded += r.vendors_added;
+      p.productsAdded += r.products_added;
+      p.assessments += r.assessments_upserted;
+      p.queued += r.org_enrichment.queued;
+      if (!r.has_more || r.next_row_offset <= offset) break;
       report({ ...p });
-      return p;
+      offset = r.next_row_offset;
     }
     report({ ...p });
-    offset = r.next_row_offset;
   }
+  p.finished = true;
+  report({ ...p });
+  return p;
 }
