@@ -43,7 +43,7 @@ import type { components, paths } from "./vetted";
 type Metrics = components["schemas"]["DashboardMetricsJSON"];
 type Saved = paths["/vendor-lists"]["post"]["responses"]["200"]["content"]["application/json"];
 type Problem = components["schemas"]["Problem"];
-const m: Metrics = { activeAssessments: 1, totalVendors: 2, followedVendors: 1 };
+const m: Metrics = { activeAssessments: 1, totalVendors: 2, followedVendors: 1, reviewsDueSoon: 0, reviewsOverdue: 1 };
 const p: Problem = { status: 422, detail: "body.csv", errors: [{ location: "body.csv", row: 2, column: "vendor_name", message: "must not be empty" }] };
 function added(s: Saved): number { return "added" in s ? s.added.length : s.rows_processed; }
 export { m, p, added };
