@@ -2,12 +2,18 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
 	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/core/service"
+	"github.com/vetted-dev/vetted/ports"
 )
 
 // TestReviewRemindersSurviveARestart: on SQLite, the process stops after
@@ -51,5 +57,53 @@ func TestReviewRemindersSurviveARestart(t *testing.T) {
 	want := []string{"owner@acme.test Slack", "sponsor@vendor.test Slack"}
 	if got := remindersSent(second); !sameList(got, want) {
 		t.Fatalf("reminders after the restart %q, want %q once each", got, want)
+	}
+}
+
+// TestReminderOfAKilledWorkerIsSentOnce: a worker claimed a queued
+// reminder's delivery key and was killed before sending it. Runs of the
+// mail job within the lease send nothing and ask to run again later; the
+// first run after the lease sends it, and later runs send nothing more.
+func TestReminderOfAKilledWorkerIsSentOnce(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	acct := env.NewAccount(t, "Acme", "owner@acme.test")
+	owner := env.Token("owner@acme.test", apitest.Verified())
+	master := env.SaveVendors(t, owner, acct, "Slack")["list"].(map[string]any)["id"].(string)
+	a := apitest.Must(t, env.Do(t, "POST", "/vendor-assessments?account-id="+acct+"&vendor-list-id="+master, owner, map[string]any{
+		"vendor_name": "Slack", "tier": "critical", "compliance_approval_status": "approved", "sponsor_contact": "sponsor@vendor.test"}), 201).Map(t)
+	env.Drain(t)
+	env.Clock.Advance(6*31*24*time.Hour + 24*time.Hour) // overdue: the due-date window
+	id := uuid.MustParse(a["id"].(string))
+	due, err := time.Parse(time.RFC3339, a["next_review_at"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := review.Reminder{DueDate: due.UTC().Format(time.DateOnly)}
+	p := outbox.ReminderMail{Key: r.Key(id, "sponsor@vendor.test"), AccountID: uuid.MustParse(acct), AssessmentID: id,
+		Email: "sponsor@vendor.test", DueDate: r.DueDate}
+	payload, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = env.Store.InTx(context.Background(), func(ctx context.Context, tx ports.Tx) error {
+		_, err := tx.Deliveries().Claim(ctx, p.Key, env.Clock.Now(), service.MailLease) // the killed worker's claim
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func() error { return env.Svc.Handle(context.Background(), outbox.KindReminderMail, payload) }
+	if err := run(); !errors.Is(err, ports.ErrNotYet) || len(remindersSent(env)) != 0 {
+		t.Fatalf("run within the lease: %v, %q sent; want not yet, nothing sent", err, remindersSent(env))
+	}
+	env.Clock.Advance(service.MailLease)
+	for range 2 {
+		if err := run(); err != nil {
+			t.Fatalf("run after the lease: %v", err)
+		}
+	}
+	if got := remindersSent(env); !sameList(got, []string{"sponsor@vendor.test Slack"}) {
+		t.Fatalf("reminders %q, want the sponsor's once", got)
 	}
 }
