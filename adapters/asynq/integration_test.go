@@ -347,7 +347,8 @@ func TestWorkerStoppedMidTask(t *testing.T) {
 }
 
 func TestSchedulerEnqueuesPeriodicJobs(t *testing.T) {
-	t.Parallel()
+	// Not parallel: the two scheduler tests share Redis database 10, and
+	// each asserts what the other's scheduler enqueues does not run.
 	e := newEnv(t, 10, asynqadapter.QueueConfig{})
 	h := newFakeHandler(nil)
 	e.startServer(t, h, fastServer())

@@ -13,7 +13,8 @@ import (
 // TestSchedulerEnqueuesReviewReminders: the review reminders job is
 // scheduled beside incident polling, on its own period.
 func TestSchedulerEnqueuesReviewReminders(t *testing.T) {
-	t.Parallel()
+	// Not parallel: the two scheduler tests share Redis database 10, and
+	// each asserts what the other's scheduler enqueues does not run.
 	e := newEnv(t, 10, asynqadapter.QueueConfig{})
 	h := newFakeHandler(nil)
 	e.startServer(t, h, fastServer())
