@@ -12,7 +12,9 @@
 #   GET /vendor/{id} (a random one of the 1,000 ids per request),
 #   GET /vendor-lists?vendor-list=master-list (500 entries),
 #   GET /vendor-assessments (100), GET /users?account-id= (21 members),
-#   GET /metrics/dashboard (an account with LISTS + 1 lists)
+#   GET /metrics/dashboard (an account with LISTS + 1 lists),
+#   GET /vendor-lists?...&limit=100&sort=name (the first page of 100 of a
+#     list of 5,000 vendors, on a third account of the same owner)
 # Each answer is fetched once beforehand and served byte for byte by the
 # bare net/http server (bench/bare with a directory of recorded answers), and
 # each route is run against both: the table gives req/s, p50 and p99 of the
@@ -23,7 +25,7 @@
 # what a server that has been running holds in memory (vendor views, signed-in
 # users, verified tokens, pooled connections) is there, as in steady service;
 # WARMUP=0 shows a cold start. ROUTES picks routes by name (vendor list
-# assessments users dashboard; default all). The rate limit is raised for the
+# assessments users dashboard page; default all). The rate limit is raised for the
 # run (VETTED_RATE_LIMIT); logs go to a file at LOG_LEVEL (info, as deployed).
 #
 # Then, unless turned off:
@@ -51,7 +53,7 @@ BIG=${BIG:-1}
 LOG_LEVEL=${LOG_LEVEL:-info}
 WARMUP=${WARMUP:-2s}
 LISTS=${LISTS:-200}
-ROUTES=${ROUTES:-vendor list assessments users dashboard}
+ROUTES=${ROUTES:-vendor list assessments users dashboard page}
 . bench/lib.sh
 bench_init read
 
@@ -135,6 +137,14 @@ seed_list() { # seed_list <n>
 		{ cat "$work/list.out" >&2; echo >&2; return 1; }
 }
 for n in $(seq 1 "$LISTS"); do try3 seed_list "$n"; done
+# A list of 5,000 (the 1,000 vendors with profiles and 4,000 by name only)
+# on a third account of the owner, for the page of 100.
+if [[ " $ROUTES " == *" page "* ]]; then
+	acc3=$(api "$admin" POST /accounts '{"account":"Read Bench Big","users":["owner@read.test"]}' | jq -r .id)
+	{ seq 1 1000 | jq -R '{vendor_name: ("Read Vendor " + .)}'; seq 1 4000 | jq -R '{vendor_name: ("Big Vendor " + .)}'; } | jq -sc '{vendors: .}' >"$work/big.json"
+	api "$owner" POST "/vendor-lists?account-id=$acc3&operation=save-vendors" "@$work/big.json" >"$work/big.out"
+	[ "$(jq '.list.vendor_count' "$work/big.out")" = 5000 ] || { echo "the big list does not hold 5,000 vendors" >&2; exit 1; }
+fi
 # Saving queued an enrichment of every new vendor (lookups go to a closed
 # port); the in-process runner works through them for a while after the
 # outbox is empty. The reads are measured once it is idle: the outbox
@@ -158,13 +168,14 @@ echo "/vendor-lists?account-id=$acc&vendor-list=master-list" >"$work/list.paths"
 echo "/vendor-assessments?account-id=$acc&vendor-list-id=$list" >"$work/assessments.paths"
 echo "/users?account-id=$acc" >"$work/users.paths"
 echo "/metrics/dashboard?account-id=$acc" >"$work/dashboard.paths"
+echo "/vendor-lists?account-id=${acc3:-none}&vendor-list=master-list&limit=100&sort=name" >"$work/page.paths"
 echo "/" >"$work/bare.paths"
 [ "$(api "$owner" GET "/metrics/dashboard?account-id=$acc" | jq .totalVendors)" = 500 ] || { echo "the dashboard does not count 500 vendors" >&2; exit 1; }
 
 # Every answer once, for the bare server to serve the same bytes.
 say "recording every answer once for the same-bytes bare server"
 mkdir -p "$work/answers"
-cat "$work"/{vendor,list,assessments,users,dashboard}.paths | nl -ba -w1 -s' ' >"$work/answers.index"
+for r in $ROUTES; do cat "$work/$r.paths"; done | nl -ba -w1 -s' ' >"$work/answers.index"
 export work owner
 xargs -P 8 -L 1 sh -c 'printf %s "$1" >"$work/answers/$0.path" && curl -sf -o "$work/answers/$0.body" -H "Authorization: Bearer $owner" "$base$1"' <"$work/answers.index"
 [ "$(ls "$work/answers" | grep -c '\.body$')" = "$(wc -l <"$work/answers.index")" ] || { echo "some answers could not be recorded" >&2; exit 1; }
@@ -214,6 +225,7 @@ for r in $ROUTES; do
 	assessments) run "GET /vendor-assessments (100)" "$work/assessments.paths" ;;
 	users) run "GET /users?account-id= (21 members)" "$work/users.paths" ;;
 	dashboard) run "GET /metrics/dashboard ($((LISTS + 1)) lists)" "$work/dashboard.paths" ;;
+	page) run "GET /vendor-lists page of 100 (of 5,000)" "$work/page.paths" ;;
 	*) echo "unknown route $r" >&2; exit 2 ;;
 	esac
 done
