@@ -63,6 +63,11 @@ func newEnv(t *testing.T) *env {
 	return &env{store: s, srv: srv, clock: c, dir: dir}
 }
 
+// client is not http.DefaultClient: httptest.Server.Close closes the idle
+// connections of http.DefaultTransport, which broke a parallel test's request
+// that had just taken one ("http: CloseIdleConnections called").
+var client = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+
 func do(t *testing.T, method, u string, hdr map[string]string, body io.Reader) *http.Response {
 	t.Helper()
 	req, err := http.NewRequest(method, u, body)
@@ -72,7 +77,7 @@ func do(t *testing.T, method, u string, hdr map[string]string, body io.Reader) *
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -461,7 +466,7 @@ func TestConcurrentUploadsStoreOne(t *testing.T) {
 		wg.Go(func() {
 			req, _ := http.NewRequest(put.Method, put.URL, bytes.NewReader(bodies[i]))
 			req.Header.Set("Content-Type", "text/plain")
-			if resp, err := http.DefaultClient.Do(req); err == nil {
+			if resp, err := client.Do(req); err == nil {
 				codes[i] = resp.StatusCode
 				_ = resp.Body.Close()
 			}
