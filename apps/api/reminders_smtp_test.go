@@ -3,16 +3,13 @@ package api_test
 import (
 	"context"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
-	"github.com/vetted-dev/vetted/apps/app"
 	"github.com/vetted-dev/vetted/core/outbox"
-	"github.com/vetted-dev/vetted/internal/testenv"
 )
 
 // TestReviewReminderThroughSMTP: review reminders go out through a real
@@ -20,16 +17,7 @@ import (
 // URL stops the account's reminders to the owner, while the sponsor still
 // gets the next one.
 func TestReviewReminderThroughSMTP(t *testing.T) {
-	smtpAddr, web := os.Getenv("VETTED_TEST_SMTP_ADDR"), os.Getenv("VETTED_TEST_SMTP_WEB")
-	if smtpAddr == "" {
-		testenv.Unavailable(t, "SMTP", "VETTED_TEST_SMTP_ADDR", "this test starts no server (bash .ci/start-smtp.sh)")
-	}
-	if web == "" {
-		web = "127.0.0.1:1080"
-	}
-	env := apitest.New(t, apitest.WithConfiguredMailer(), apitest.WithConfig(func(c *app.Config) {
-		c.SMTPURL = "smtp://" + smtpAddr + "?tls=none"
-	}))
+	env, web := smtpEnv(t)
 	tag := strings.ReplaceAll(uuid.NewString(), "-", "")[:12]
 	owner, sponsor := "owner-"+tag+"@acme.test", "sponsor-"+tag+"@vendor.test"
 	acct := env.NewAccount(t, "Acme "+tag, owner)

@@ -45,10 +45,11 @@ func mailTo(t *testing.T, web, addr string) []capturedMail {
 	return out
 }
 
-// TestUnsubscribeThroughSMTP: an alert goes out through a real SMTP server
-// with RFC 8058 headers; POSTing its List-Unsubscribe URL stops every
-// further alert to that address.
-func TestUnsubscribeThroughSMTP(t *testing.T) {
+// smtpEnv is the API sending its mail to the SMTP server of
+// VETTED_TEST_SMTP_ADDR, and the address of that server's web API
+// (VETTED_TEST_SMTP_WEB, maildev's default when unset).
+func smtpEnv(t *testing.T) (*apitest.Env, string) {
+	t.Helper()
 	smtpAddr, web := os.Getenv("VETTED_TEST_SMTP_ADDR"), os.Getenv("VETTED_TEST_SMTP_WEB")
 	if smtpAddr == "" {
 		testenv.Unavailable(t, "SMTP", "VETTED_TEST_SMTP_ADDR", "this test starts no server (bash .ci/start-smtp.sh)")
@@ -59,6 +60,14 @@ func TestUnsubscribeThroughSMTP(t *testing.T) {
 	env := apitest.New(t, apitest.WithConfiguredMailer(), apitest.WithConfig(func(c *app.Config) {
 		c.SMTPURL = "smtp://" + smtpAddr + "?tls=none"
 	}))
+	return env, web
+}
+
+// TestUnsubscribeThroughSMTP: an alert goes out through a real SMTP server
+// with RFC 8058 headers; POSTing its List-Unsubscribe URL stops every
+// further alert to that address.
+func TestUnsubscribeThroughSMTP(t *testing.T) {
+	env, web := smtpEnv(t)
 	tag := strings.ReplaceAll(uuid.NewString(), "-", "")[:12]
 	owner := "owner-" + tag + "@acme.test"
 	acct := env.NewAccount(t, "Acme "+tag, owner)
