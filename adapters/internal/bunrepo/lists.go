@@ -55,11 +55,25 @@ func (r Lists) ListByAccount(ctx context.Context, accountID uuid.UUID) ([]vendor
 
 // Entries reads a list in two statements: the entries with their vendors
 // and profiles, then all product rows of the list. Both are scanned column
-// by column into plain values (dbrow.Time, dbrow.JSONStrings) rather than
+// by column into plain values (dbrow.Time, dbrow.Statuses) rather than
 // through bun's reflection over a model: for a list of 500 that scan was
 // the largest share of the read's Go CPU.
 func (r Lists) Entries(ctx context.Context, listID uuid.UUID) ([]vendorlist.Entry, error) {
-	rows, err := r.DB.NewSelect().
+	return r.entries(ctx, listID, nil, 0)
+}
+
+// EntriesAfter returns at most limit entries of a list after the key, in
+// the order of Entries (vendor name in byte order, then vendor id): a
+// keyset page, with the products of those vendors only.
+func (r Lists) EntriesAfter(ctx context.Context, listID uuid.UUID, after ports.EntryKey, limit int) ([]vendorlist.Entry, error) {
+	return r.entries(ctx, listID, &after, max(limit, 1))
+}
+
+// entries is Entries, or with a key a page of at most limit entries after
+// it (the products read for the page's vendors only).
+func (r Lists) entries(ctx context.Context, listID uuid.UUID, after *ports.EntryKey, limit int) ([]vendorlist.Entry, error) {
+	what := "entries of list %s"
+	q := r.DB.NewSelect().
 		TableExpr("list_entries AS e").
 		ColumnExpr("e.vendor_id, e.alerts_enabled, e.added_at").
 		ColumnExpr("v.name, v.website_url").
@@ -68,10 +82,18 @@ func (r Lists) Entries(ctx context.Context, listID uuid.UUID) ([]vendorlist.Entr
 		Join("JOIN vendors AS v ON v.id = e.vendor_id").
 		Join("LEFT JOIN profiles AS p ON p.vendor_id = e.vendor_id").
 		Where("e.list_id = ?", listID).
-		OrderExpr(r.ByName("v.name") + ", e.vendor_id").
-		Rows(ctx)
+		OrderExpr(r.ByName("v.name") + ", e.vendor_id")
+	if after != nil {
+		what = "page of list %s"
+		if after.VendorID != uuid.Nil {
+			name := r.ByName("v.name")
+			q = q.Where("("+name+" > ? OR ("+name+" = ? AND e.vendor_id > ?))", after.VendorName, after.VendorName, after.VendorID)
+		}
+		q = q.Limit(int64(limit))
+	}
+	rows, err := q.Rows(ctx)
 	if err != nil {
-		return nil, r.Translate(err, "entries of list %s", listID)
+		return nil, r.Translate(err, what, listID)
 	}
 	// One set of scan targets for every row (pointers handed to Scan
 	// escape, so targets declared per row would each be an allocation).
@@ -90,12 +112,22 @@ func (r Lists) Entries(ctx context.Context, listID uuid.UUID) ([]vendorlist.Entr
 		return nil
 	})
 	if err != nil {
-		return nil, r.Translate(err, "entries of list %s", listID)
+		return nil, r.Translate(err, what, listID)
 	}
-	rows, err = r.DB.NewSelect().Table("products").Column("id", "vendor_id", "name", "created_at").
-		Where("list_id = ?", listID).OrderExpr("created_at, " + r.ByName("name") + ", id").Rows(ctx)
+	if len(out) == 0 {
+		return out, nil
+	}
+	pq := r.DB.NewSelect().Table("products").Column("id", "vendor_id", "name", "created_at").Where("list_id = ?", listID)
+	if after != nil {
+		ids := make([]uuid.UUID, len(out))
+		for i := range out {
+			ids[i] = out[i].VendorID
+		}
+		pq = pq.Where("vendor_id IN (?)", bun.List(ids))
+	}
+	rows, err = pq.OrderExpr("created_at, " + r.ByName("name") + ", id").Rows(ctx)
 	if err != nil {
-		return nil, r.Translate(err, "products of list %s", listID)
+		return nil, r.Translate(err, "products of "+what, listID)
 	}
 	byVendor := make(map[uuid.UUID][]vendorlist.Product)
 	var (
@@ -111,13 +143,11 @@ func (r Lists) Entries(ctx context.Context, listID uuid.UUID) ([]vendorlist.Entr
 		return nil
 	})
 	if err != nil {
-		return nil, r.Translate(err, "products of list %s", listID)
+		return nil, r.Translate(err, "products of "+what, listID)
 	}
-	if len(byVendor) > 0 {
-		for i := range out {
-			if ps, ok := byVendor[out[i].VendorID]; ok {
-				out[i].Products = ps
-			}
+	for i := range out {
+		if ps, ok := byVendor[out[i].VendorID]; ok {
+			out[i].Products = ps
 		}
 	}
 	return out, nil

@@ -695,28 +695,6 @@ func (t *Time) parse(s string) error {
 	return nil
 }
 
-// JSONStrings scans a JSON array of strings (a null element is "", as bun's
-// JSON columns read it); NULL is an empty slice.
-type JSONStrings []string
-
-// Scan implements sql.Scanner.
-func (j *JSONStrings) Scan(src any) error {
-	var b []byte
-	switch v := src.(type) {
-	case []byte:
-		b = v
-	case string:
-		b = []byte(v)
-	case nil:
-		*j = nil
-		return nil
-	default:
-		return fmt.Errorf("scan %T into JSON strings", src)
-	}
-	*j = (*j)[:0]
-	return json.Unmarshal(b, (*[]string)(j))
-}
-
 // Statuses scans the JSON array of the "status" values of a profile's
 // sections (see bunrepo.Base.StatusesOf): strings, or null for a section
 // without one, which reads as "". It parses the array itself, reusing its
