@@ -7,9 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 fuzztime=${FUZZTIME:-10s}
 targets=(
-	".:./core/vendor:FuzzParseName"
-	".:./core/vendor:FuzzNormalizeWebsite"
-	".:./core/vendor:FuzzApplyPatch"
+	".:./core/directory:FuzzParseName"
+	".:./core/directory:FuzzNormalizeWebsite"
+	".:./core/directory:FuzzApplyPatch"
 	".:./core/vendorlist:FuzzParseCSV"
 	"adapters:./auth:FuzzVerify"
 	"apps:./api:FuzzListOperationBodies"

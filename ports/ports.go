@@ -14,13 +14,13 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/notify"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 )
 
@@ -115,54 +115,54 @@ type MemberRepo interface {
 // HasProfile is computed by the store from the profile table.
 type VendorRepo interface {
 	// Get returns an entry by id, or core.ErrNotFound.
-	Get(ctx context.Context, id uuid.UUID) (vendor.Vendor, error)
+	Get(ctx context.Context, id uuid.UUID) (directory.Vendor, error)
 	// GetByName returns an entry by canonical name, case-insensitively, or core.ErrNotFound.
-	GetByName(ctx context.Context, name vendor.Name) (vendor.Vendor, error)
+	GetByName(ctx context.Context, name directory.Name) (directory.Vendor, error)
 	// ListByIDs returns the entries among ids that exist (any order).
-	ListByIDs(ctx context.Context, ids []uuid.UUID) ([]vendor.Vendor, error)
+	ListByIDs(ctx context.Context, ids []uuid.UUID) ([]directory.Vendor, error)
 	// List returns every entry ordered by name.
-	List(ctx context.Context) ([]vendor.Vendor, error)
+	List(ctx context.Context) ([]directory.Vendor, error)
 	// Page returns at most limit entries whose names sort after the name
 	// after ("" for the first page), ordered by name in byte order (names
 	// are unique, so a name is a cursor that no insert can disturb).
-	Page(ctx context.Context, after vendor.Name, limit int) ([]vendor.Vendor, error)
+	Page(ctx context.Context, after directory.Name, limit int) ([]directory.Vendor, error)
 	// Ensure inserts the entries whose names are not in the directory yet and
 	// returns the stored entry for every input, in input order. An existing
 	// entry keeps its id; if it has no website and the input has one, the
 	// website and domain are filled in. One set-based call, not one per row.
-	Ensure(ctx context.Context, vs []vendor.Vendor) ([]vendor.Vendor, error)
+	Ensure(ctx context.Context, vs []directory.Vendor) ([]directory.Vendor, error)
 	// Update stores website, domain and aliases of an existing entry.
-	Update(ctx context.Context, v vendor.Vendor) error
+	Update(ctx context.Context, v directory.Vendor) error
 }
 
 // ProfileRepo stores vendor profiles (1:1 with a directory entry) and the
 // vendor's security instances.
 type ProfileRepo interface {
 	// Get returns the profile of a vendor, or core.ErrNotFound.
-	Get(ctx context.Context, vendorID uuid.UUID) (vendor.Profile, error)
+	Get(ctx context.Context, vendorID uuid.UUID) (directory.Profile, error)
 	// GetByID returns a profile by its own id (vendor_profile_id), or core.ErrNotFound.
-	GetByID(ctx context.Context, id uuid.UUID) (vendor.Profile, error)
+	GetByID(ctx context.Context, id uuid.UUID) (directory.Profile, error)
 	// ListByVendors returns the profiles of the vendors among vendorIDs that
 	// have one (any order). One call, not one per vendor.
-	ListByVendors(ctx context.Context, vendorIDs []uuid.UUID) ([]vendor.Profile, error)
+	ListByVendors(ctx context.Context, vendorIDs []uuid.UUID) ([]directory.Profile, error)
 	// Save inserts or updates the profile of p.VendorID.
-	Save(ctx context.Context, p vendor.Profile) error
+	Save(ctx context.Context, p directory.Profile) error
 	// Delete removes the profile, the vendor's security instances and its
 	// GRC assessment history; the directory entry and list memberships stay.
 	// core.ErrNotFound if none.
 	Delete(ctx context.Context, vendorID uuid.UUID) error
 	// Instances returns the vendor's security instances, most severe first.
-	Instances(ctx context.Context, vendorID uuid.UUID) ([]vendor.SecurityInstance, error)
+	Instances(ctx context.Context, vendorID uuid.UUID) ([]directory.SecurityInstance, error)
 	// ReplaceInstances replaces all security instances of a vendor.
-	ReplaceInstances(ctx context.Context, vendorID uuid.UUID, is []vendor.SecurityInstance) error
+	ReplaceInstances(ctx context.Context, vendorID uuid.UUID, is []directory.SecurityInstance) error
 	// AddGRCAssessment appends an assessment to the vendor's GRC history
 	// (the profile's LatestGRC is saved with the profile);
 	// core.ErrNotFound if the vendor does not exist.
-	AddGRCAssessment(ctx context.Context, vendorID uuid.UUID, a vendor.GRCAssessment) error
+	AddGRCAssessment(ctx context.Context, vendorID uuid.UUID, a directory.GRCAssessment) error
 	// GRCAssessments returns the vendor's GRC history, newest AssessedAt
 	// first, the later added first among equal times; empty, not an error,
 	// when there is none.
-	GRCAssessments(ctx context.Context, vendorID uuid.UUID) ([]vendor.GRCAssessment, error)
+	GRCAssessments(ctx context.Context, vendorID uuid.UUID) ([]directory.GRCAssessment, error)
 }
 
 // ListRepo stores vendor lists, their entries and product rows.
@@ -310,19 +310,19 @@ type SubscriberRepo interface {
 // IncidentRepo stores incidents, unique per (vendor, source, external id).
 type IncidentRepo interface {
 	// Create inserts one incident; core.ErrConflict if it exists.
-	Create(ctx context.Context, in vendor.Incident) error
+	Create(ctx context.Context, in directory.Incident) error
 	// Merge inserts the incidents that do not exist yet and returns those it inserted.
-	Merge(ctx context.Context, ins []vendor.Incident) ([]vendor.Incident, error)
+	Merge(ctx context.Context, ins []directory.Incident) ([]directory.Incident, error)
 	// Get returns an incident, or core.ErrNotFound.
-	Get(ctx context.Context, id uuid.UUID) (vendor.Incident, error)
+	Get(ctx context.Context, id uuid.UUID) (directory.Incident, error)
 	// ListByVendor returns a vendor's incidents, newest first.
-	ListByVendor(ctx context.Context, vendorID uuid.UUID) ([]vendor.Incident, error)
+	ListByVendor(ctx context.Context, vendorID uuid.UUID) ([]directory.Incident, error)
 	// Recent returns the newest incidents of the given vendors, at most
 	// limit, newest first (by published_at, then created_at, then id).
-	Recent(ctx context.Context, vendorIDs []uuid.UUID, limit int) ([]vendor.Incident, error)
+	Recent(ctx context.Context, vendorIDs []uuid.UUID, limit int) ([]directory.Incident, error)
 	// Latest returns, for each of the given vendors that has incidents, its
 	// newest one (newest as Recent orders them); the result is in no order.
-	Latest(ctx context.Context, vendorIDs []uuid.UUID) ([]vendor.Incident, error)
+	Latest(ctx context.Context, vendorIDs []uuid.UUID) ([]directory.Incident, error)
 }
 
 // DeliveryState is what Claim found for a delivery key.
@@ -493,25 +493,25 @@ type Mailer interface {
 // EnrichResult is what an enricher found for one vendor.
 type EnrichResult struct {
 	// Profile is the updated profile; the enricher starts from the current one.
-	Profile vendor.Profile
+	Profile directory.Profile
 	// Instances replaces the vendor's security instances when non-nil: the
 	// complete result of one scan, with a not-checked signal for every
-	// check that could not run (see vendor.Checks).
-	Instances []vendor.SecurityInstance
+	// check that could not run (see directory.Checks).
+	Instances []directory.SecurityInstance
 }
 
 // Enricher fills profile sections from public sources. It records per-section
 // status in Profile.Enrichment (including refusals and failures) and returns
 // an error only when nothing could be done at all. The scores section is not
-// the enricher's: the core rates the security instances (vendor.Rate), so the
+// the enricher's: the core rates the security instances (directory.Rate), so the
 // enricher is never asked for it.
 type Enricher interface {
-	Enrich(ctx context.Context, v vendor.Vendor, current vendor.Profile, sections []vendor.Section) (EnrichResult, error)
+	Enrich(ctx context.Context, v directory.Vendor, current directory.Profile, sections []directory.Section) (EnrichResult, error)
 }
 
 // IncidentSource fetches incidents published for a vendor since a time.
 type IncidentSource interface {
-	Fetch(ctx context.Context, v vendor.Vendor, since time.Time) ([]vendor.Incident, error)
+	Fetch(ctx context.Context, v directory.Vendor, since time.Time) ([]directory.Incident, error)
 }
 
 // JobQueue hands outbox messages to workers. Enqueue must be idempotent by

@@ -16,14 +16,14 @@
 //     TLS versions, security headers, security.txt, the home page's policy
 //     links) and the DNS records of the domain (SPF, DMARC, MX and MTA-STS,
 //     CAA, the AD bit), asked through github.com/miekg/dns. Every instance
-//     is a code of the catalog in core/vendor with its evidence; a check
+//     is a code of the catalog in core/directory with its evidence; a check
 //     that could not run is recorded as `<check>_not_checked`. The result
 //     replaces the vendor's security instances (EnrichResult.Instances).
 //   - privacy: the privacy policy page, read with simple keyword
 //     heuristics (see privacy.go): they only ever set a field to true or
 //     add to a list, because not finding a phrase proves nothing.
 //   - scores: not here. The core rates the security instances
-//     (vendor.Rate) after every scan; the enricher is never asked for it.
+//     (directory.Rate) after every scan; the enricher is never asked for it.
 //   - additional, maturity: no public source here; marked skipped.
 //
 // Every requested section gets a status (done, failed or skipped) with its
@@ -41,7 +41,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -105,12 +105,12 @@ func skipped(why string) outcome { return outcome{status: "skipped", err: why} }
 // run is one Enrich call.
 type run struct {
 	e    *Enricher
-	v    vendor.Vendor
-	prof vendor.Profile
+	v    directory.Vendor
+	prof directory.Profile
 	site *url.URL // nil: no website known
 	now  time.Time
 
-	instances []vendor.SecurityInstance
+	instances []directory.SecurityInstance
 
 	homeOnce sync.Once
 	homePage *Page
@@ -124,46 +124,46 @@ var errNoWebsite = errors.New("no website known")
 
 // Enrich runs the requested sections in pipeline order. It returns an
 // error only when ctx ends before it could record anything.
-func (e *Enricher) Enrich(ctx context.Context, v vendor.Vendor, current vendor.Profile, sections []vendor.Section) (ports.EnrichResult, error) {
+func (e *Enricher) Enrich(ctx context.Context, v directory.Vendor, current directory.Profile, sections []directory.Section) (ports.EnrichResult, error) {
 	if err := ctx.Err(); err != nil {
 		return ports.EnrichResult{}, err
 	}
 	r := &run{e: e, v: v, prof: clone(current), now: e.now().UTC()}
 	r.site = website(v)
-	order := vendor.SectionValues()
+	order := directory.SectionValues()
 	secs := slices.Clone(sections)
-	slices.SortStableFunc(secs, func(a, b vendor.Section) int {
+	slices.SortStableFunc(secs, func(a, b directory.Section) int {
 		return slices.Index(order, string(a)) - slices.Index(order, string(b))
 	})
 	secs = slices.Compact(secs)
 	for _, s := range secs {
 		var o outcome
 		switch s {
-		case vendor.SectionBasic:
+		case directory.SectionBasic:
 			o = r.basic(ctx)
-		case vendor.SectionLogo:
+		case directory.SectionLogo:
 			o = r.logo(ctx)
-		case vendor.SectionSecurity:
+		case directory.SectionSecurity:
 			o = r.security(ctx)
-		case vendor.SectionPrivacy:
+		case directory.SectionPrivacy:
 			o = r.privacy(ctx)
-		case vendor.SectionScores:
+		case directory.SectionScores:
 			continue // the core's (see the package comment)
-		case vendor.SectionAdditional, vendor.SectionMaturity:
+		case directory.SectionAdditional, directory.SectionMaturity:
 			o = skipped("no public source is configured for this section")
 		default:
 			o = skipped("unknown section")
 		}
-		r.prof.Enrichment[s] = vendor.SectionStatus{Status: o.status, UpdatedAt: r.now, Source: o.source, Error: o.err}
+		r.prof.Enrichment[s] = directory.SectionStatus{Status: o.status, UpdatedAt: r.now, Source: o.source, Error: o.err}
 	}
 	return ports.EnrichResult{Profile: r.prof, Instances: r.instances}, nil
 }
 
 // clone copies the parts of p the run writes to, so the caller's profile
 // is never changed through shared maps or slices.
-func clone(p vendor.Profile) vendor.Profile {
+func clone(p directory.Profile) directory.Profile {
 	out := p
-	out.Enrichment = make(map[vendor.Section]vendor.SectionStatus, len(p.Enrichment)+7)
+	out.Enrichment = make(map[directory.Section]directory.SectionStatus, len(p.Enrichment)+7)
 	for k, v := range p.Enrichment {
 		out.Enrichment[k] = v
 	}
@@ -174,7 +174,7 @@ func clone(p vendor.Profile) vendor.Profile {
 }
 
 // website is the vendor's site: its website_url, else https://<domain>.
-func website(v vendor.Vendor) *url.URL {
+func website(v directory.Vendor) *url.URL {
 	raw := v.WebsiteURL
 	if raw == "" && v.Domain != "" {
 		raw = "https://" + v.Domain + "/"
@@ -280,8 +280,8 @@ func setIf(dst *string, v string) {
 }
 
 // addAlias adds name unless it is empty, the vendor's own name or known.
-func addAlias(aliases []string, own vendor.Name, name string) []string {
-	n, err := vendor.ParseName(name)
+func addAlias(aliases []string, own directory.Name, name string) []string {
+	n, err := directory.ParseName(name)
 	if err != nil || n.Key() == own.Key() {
 		return aliases
 	}

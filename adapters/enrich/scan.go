@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/directory"
 )
 
 // Scanner defaults.
@@ -48,7 +48,7 @@ type ScanConfig struct {
 // Scanner is the outside-in security scan of a vendor: it connects to
 // ports 80 and 443 of the addresses DNS gives for the web host, and asks
 // DNS about the vendor's domain, then grades what it saw against the check
-// catalog of core/vendor. Every connection goes through the Fetcher's
+// catalog of core/directory. Every connection goes through the Fetcher's
 // policy (public addresses and ports 80/443 only, unless AllowPrivate).
 type Scanner struct {
 	dns     *DNS
@@ -121,7 +121,7 @@ type ScanResult struct {
 	// passed records nothing.
 	Observations []Observation
 	// Signals summarise the checks as yes/no (nil: not checked).
-	Signals vendor.ExternalSignals
+	Signals directory.ExternalSignals
 	// Privacy, Terms, Trust and Status are the policy and trust links of
 	// the home page ("" when none).
 	Privacy, Terms, Trust, Status string
@@ -131,11 +131,11 @@ type ScanResult struct {
 func (r ScanResult) Ran() bool {
 	n := 0
 	for _, o := range r.Observations {
-		if vendor.IsNotChecked(o.Code) {
+		if directory.IsNotChecked(o.Code) {
 			n++
 		}
 	}
-	return n < len(vendor.Checks())
+	return n < len(directory.Checks())
 }
 
 // Scan runs every check of the catalog against t, at most Concurrency
@@ -168,7 +168,7 @@ type scanRun struct {
 	t     Target
 	now   time.Time
 	obs   []Observation
-	sig   vendor.ExternalSignals
+	sig   directory.ExternalSignals
 	links links
 }
 
@@ -177,7 +177,7 @@ func (r *scanRun) record(code, evidence, source string) {
 }
 
 func (r *scanRun) notChecked(check, reason, source string) {
-	r.record(check+vendor.NotCheckedSuffix, reason, source)
+	r.record(check+directory.NotCheckedSuffix, reason, source)
 }
 
 // verdict records v, if it is not a pass, and reports whether it passed

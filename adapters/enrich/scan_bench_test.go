@@ -11,7 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/enrich"
 	"github.com/vetted-dev/vetted/adapters/enrich/scantest"
-	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/directory"
 )
 
 // BenchmarkScan500 scans 500 vendors at once against the fixture world
@@ -39,10 +39,10 @@ func benchScan(b *testing.B, world []worldSite) {
 	}
 	w := scantest.Start(b, sites...)
 	e := enrich.New(enrich.Config{Scanner: worldScanner(b, w, true, concurrency)})
-	vs := make([]vendor.Vendor, vendors)
+	vs := make([]directory.Vendor, vendors)
 	for i := range vs {
 		domain := fmt.Sprintf("v%d.%s", i, sites[i%len(sites)].Domain)
-		v, err := vendor.New(uuid.New(), domain, "https://"+domain+"/", time.Now())
+		v, err := directory.New(uuid.New(), domain, "https://"+domain+"/", time.Now())
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -55,7 +55,7 @@ func benchScan(b *testing.B, world []worldSite) {
 		var wg sync.WaitGroup
 		for _, v := range vs {
 			wg.Go(func() {
-				res, err := e.Enrich(context.Background(), v, vendor.NewProfile(uuid.New(), v.ID, time.Now()), []vendor.Section{vendor.SectionSecurity})
+				res, err := e.Enrich(context.Background(), v, directory.NewProfile(uuid.New(), v.ID, time.Now()), []directory.Section{directory.SectionSecurity})
 				if err != nil || len(res.Instances) == 0 {
 					b.Errorf("%s: %v, %d instances", v.Name, err, len(res.Instances))
 				}

@@ -11,7 +11,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/enrich"
 	"github.com/vetted-dev/vetted/adapters/enrich/scantest"
-	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/directory"
 )
 
 // goodCodes is what the hardened site of scantest.Good records: positives only.
@@ -232,13 +232,13 @@ func worldScanner(t testing.TB, w *scantest.World, allowPrivate bool, concurrenc
 	return enrich.NewScanner(enrich.ScanConfig{DNS: d, RootCAs: w.Roots, Timeout: 3 * time.Second, AllowPrivate: allowPrivate, Concurrency: concurrency})
 }
 
-func scanVendor(t testing.TB, e *enrich.Enricher, domain string) (vendor.Vendor, vendor.Profile, []vendor.SecurityInstance) {
+func scanVendor(t testing.TB, e *enrich.Enricher, domain string) (directory.Vendor, directory.Profile, []directory.SecurityInstance) {
 	t.Helper()
-	v, err := vendor.New(uuid.New(), domain, "https://"+domain+"/", time.Now())
+	v, err := directory.New(uuid.New(), domain, "https://"+domain+"/", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.Enrich(context.Background(), v, vendor.NewProfile(uuid.New(), v.ID, time.Now()), []vendor.Section{vendor.SectionSecurity})
+	res, err := e.Enrich(context.Background(), v, directory.NewProfile(uuid.New(), v.ID, time.Now()), []directory.Section{directory.SectionSecurity})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestScanWorld(t *testing.T) {
 				var codes []string
 				for _, in := range is {
 					codes = append(codes, in.Code)
-					info, ok := vendor.LookupCode(in.Code)
+					info, ok := directory.LookupCode(in.Code)
 					if !ok || in.Kind != info.Kind || in.Category != info.Category || in.Severity != info.Severity || in.Title != info.Title {
 						t.Errorf("instance %+v does not match the catalog %+v", in, info)
 					}
@@ -293,17 +293,17 @@ func TestScanWorld(t *testing.T) {
 				if !slices.Equal(got, want) {
 					t.Fatalf("codes =\n %v\nwant\n %v", got, want)
 				}
-				st := prof.Enrichment[vendor.SectionSecurity]
+				st := prof.Enrichment[directory.SectionSecurity]
 				if s.rated != (st.Status == "done") {
 					t.Errorf("security section = %+v, rated %v", st, s.rated)
 				}
-				r := vendor.Rate(is)
+				r := directory.Rate(is)
 				if s.rated != (r.Score != nil) {
 					t.Errorf("rating = %v, want rated %v", r.Score, s.rated)
 				}
 				results[i] = scanned{codes: codes, rating: r.Score}
 				if r.Score != nil {
-					t.Logf("rating %d (%s), domains %+v", *r.Score, vendor.Recommend(*r.Score, r.Worst, r.Coverage), r.Domains)
+					t.Logf("rating %d (%s), domains %+v", *r.Score, directory.Recommend(*r.Score, r.Worst, r.Coverage), r.Domains)
 				}
 			})
 		}
@@ -323,11 +323,11 @@ func TestScanWorld(t *testing.T) {
 	// with no more positives and the same checks run, rates no higher.
 	split := func(codes []string) (bad, good, skipped []string) {
 		for _, c := range codes {
-			info, _ := vendor.LookupCode(c)
+			info, _ := directory.LookupCode(c)
 			switch {
-			case vendor.IsNotChecked(c):
+			case directory.IsNotChecked(c):
 				skipped = append(skipped, c)
-			case info.Kind == vendor.KindFinding:
+			case info.Kind == directory.KindFinding:
 				bad = append(bad, c)
 			default:
 				good = append(good, c)
@@ -403,13 +403,13 @@ func TestScanFillsProfile(t *testing.T) {
 
 	e2 := enrich.New(enrich.Config{Scanner: worldScanner(t, w2, true, 2)})
 	_, p, is := scanVendor(t, e2, "blind.test")
-	if p.Security.ExternalSignals != (vendor.ExternalSignals{}) {
+	if p.Security.ExternalSignals != (directory.ExternalSignals{}) {
 		t.Errorf("signals of a blind scan = %+v, want all unknown", p.Security.ExternalSignals)
 	}
-	if st := p.Enrichment[vendor.SectionSecurity]; st.Status != "failed" || !strings.Contains(st.Error, "no security check could run") || !strings.Contains(st.Error, "SERVFAIL") {
+	if st := p.Enrichment[directory.SectionSecurity]; st.Status != "failed" || !strings.Contains(st.Error, "no security check could run") || !strings.Contains(st.Error, "SERVFAIL") {
 		t.Errorf("security section = %+v", st)
 	}
-	if len(is) != len(vendor.Checks()) {
+	if len(is) != len(directory.Checks()) {
 		t.Errorf("%d instances, want one not-checked signal per check", len(is))
 	}
 }
@@ -426,7 +426,7 @@ func TestScanRefusesPrivateTargets(t *testing.T) {
 	var got []string
 	for _, in := range is {
 		got = append(got, in.Code)
-		if vendor.IsNotChecked(in.Code) && !strings.Contains(in.Evidence, "refused: "+w.Addr("good.test").String()+" is a loopback address") {
+		if directory.IsNotChecked(in.Code) && !strings.Contains(in.Evidence, "refused: "+w.Addr("good.test").String()+" is a loopback address") {
 			t.Errorf("%s evidence = %q", in.Code, in.Evidence)
 		}
 	}

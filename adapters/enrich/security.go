@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/directory"
 )
 
 // security runs the outside-in scan of the vendor's website and domain. Its
@@ -25,9 +25,9 @@ func (r *run) security(ctx context.Context) outcome {
 	if err != nil {
 		return failed(source, err)
 	}
-	is := make([]vendor.SecurityInstance, 0, len(res.Observations))
+	is := make([]directory.SecurityInstance, 0, len(res.Observations))
 	for _, o := range res.Observations {
-		in, err := vendor.NewSecurityInstance(r.e.ids.New(), r.v.ID, o.Code, o.Evidence, o.Source, r.now)
+		in, err := directory.NewSecurityInstance(r.e.ids.New(), r.v.ID, o.Code, o.Evidence, o.Source, r.now)
 		if err != nil {
 			return failed(source, fmt.Errorf("scan recorded %s: %w", o.Code, err))
 		}
@@ -56,9 +56,9 @@ func (r *run) security(ctx context.Context) outcome {
 }
 
 // sortInstances orders most severe first, then by code.
-func sortInstances(is []vendor.SecurityInstance) {
-	rank := func(s string) int { return slices.Index(vendor.SeverityValues(), s) }
-	slices.SortStableFunc(is, func(a, b vendor.SecurityInstance) int {
+func sortInstances(is []directory.SecurityInstance) {
+	rank := func(s string) int { return slices.Index(directory.SeverityValues(), s) }
+	slices.SortStableFunc(is, func(a, b directory.SecurityInstance) int {
 		return cmp.Or(cmp.Compare(rank(a.Severity), rank(b.Severity)), cmp.Compare(a.Code, b.Code))
 	})
 }

@@ -3,7 +3,7 @@
 // a JSON feed behind a URL template (JSONFeed), and Multi, which combines
 // sources. Every fetch goes through the SSRF-safe enrich.Fetcher.
 //
-// Mapping to vendor.Incident: Source names the feed, ExternalID is the
+// Mapping to directory.Incident: Source names the feed, ExternalID is the
 // feed's own id (Statuspage incident id, Atom id, RSS guid, JSON id),
 // PublishedAt its publication time; Severity defaults to "medium" when the
 // feed has none the core accepts. Only incidents published at or after
@@ -20,7 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vetted-dev/vetted/adapters/enrich"
-	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/ports"
 	"golang.org/x/net/html"
 )
@@ -126,8 +126,8 @@ func NewMulti(onError func(error), sources ...ports.IncidentSource) (*Multi, err
 }
 
 // Fetch implements ports.IncidentSource.
-func (m *Multi) Fetch(ctx context.Context, v vendor.Vendor, since time.Time) ([]vendor.Incident, error) {
-	var out []vendor.Incident
+func (m *Multi) Fetch(ctx context.Context, v directory.Vendor, since time.Time) ([]directory.Incident, error) {
+	var out []directory.Incident
 	var errs []error
 	seen := map[string]bool{}
 	for _, s := range m.Sources {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/vetted-dev/vetted/adapters/enrich"
-	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -64,7 +64,7 @@ type jsonIncident struct {
 }
 
 // Fetch implements ports.IncidentSource.
-func (j *JSONFeed) Fetch(ctx context.Context, v vendor.Vendor, since time.Time) ([]vendor.Incident, error) {
+func (j *JSONFeed) Fetch(ctx context.Context, v directory.Vendor, since time.Time) ([]directory.Incident, error) {
 	if strings.Contains(j.tmpl, "{domain}") && v.Domain == "" {
 		return nil, nil
 	}
@@ -86,9 +86,9 @@ func (j *JSONFeed) Fetch(ctx context.Context, v vendor.Vendor, since time.Time) 
 	if err != nil {
 		return nil, fmt.Errorf("incident feed for %s: %w", v.Name, err)
 	}
-	var out []vendor.Incident
+	var out []directory.Incident
 	for _, it := range items {
-		in := vendor.Incident{
+		in := directory.Incident{
 			Source: j.source, ExternalID: strings.TrimSpace(it.ID), Title: strings.TrimSpace(it.Title),
 			Summary: plainText(it.Summary), URL: strings.TrimSpace(it.URL), PublishedAt: parseTime(it.PublishedAt),
 			Severity: severity(it.Severity), Status: strings.TrimSpace(it.Status), IncidentType: strings.TrimSpace(it.IncidentType),

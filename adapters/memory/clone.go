@@ -4,11 +4,11 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/core/vendor"
 )
 
 // The clone functions deep-copy values crossing the store's boundary: every
@@ -33,12 +33,12 @@ func cloneStrings(s []string) []string {
 	return slices.Clone(s)
 }
 
-func cloneVendor(v vendor.Vendor) vendor.Vendor {
+func cloneVendor(v directory.Vendor) directory.Vendor {
 	v.Aliases = cloneStrings(v.Aliases)
 	return v
 }
 
-func cloneProfile(p vendor.Profile) vendor.Profile {
+func cloneProfile(p directory.Profile) directory.Profile {
 	c := &p.Company
 	c.FoundedYear, c.EmployeeCount = clonePtr(c.FoundedYear), clonePtr(c.EmployeeCount)
 	c.Alias = slices.Clone(c.Alias)
@@ -62,13 +62,13 @@ func cloneProfile(p vendor.Profile) vendor.Profile {
 	sc.BreachHistory = slices.Clone(sc.BreachHistory)
 	p.Enrichment = maps.Clone(p.Enrichment)
 	if p.Enrichment == nil {
-		p.Enrichment = map[vendor.Section]vendor.SectionStatus{}
+		p.Enrichment = map[directory.Section]directory.SectionStatus{}
 	}
 	p.LatestGRC = p.LatestGRC.Clone()
 	return p
 }
 
-func cloneGRC(g vendor.GRCAssessment) vendor.GRCAssessment { return *g.Clone() }
+func cloneGRC(g directory.GRCAssessment) directory.GRCAssessment { return *g.Clone() }
 
 func cloneAssessment(a review.Assessment) review.Assessment {
 	a.VendorProfileID = clonePtr(a.VendorProfileID)
@@ -86,7 +86,7 @@ func cloneSubscriber(s subscriber.Subscriber) subscriber.Subscriber {
 	return s
 }
 
-func cloneIncident(in vendor.Incident) vendor.Incident {
+func cloneIncident(in directory.Incident) directory.Incident {
 	in.PotentiallyImpactedData = cloneStrings(in.PotentiallyImpactedData)
 	return in
 }

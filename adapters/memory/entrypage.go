@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -19,7 +19,7 @@ func (r lists) EntriesAfter(ctx context.Context, listID uuid.UUID, after ports.E
 	start := 0
 	if after.VendorID != uuid.Nil {
 		start, _ = slices.BinarySearchFunc(all, after, func(e vendorlist.Entry, k ports.EntryKey) int {
-			c := cmp.Or(byVendorName(vendor.Name(e.VendorName), vendor.Name(k.VendorName)), slices.Compare(e.VendorID[:], k.VendorID[:]))
+			c := cmp.Or(byVendorName(directory.Name(e.VendorName), directory.Name(k.VendorName)), slices.Compare(e.VendorID[:], k.VendorID[:]))
 			if c == 0 {
 				return -1 // the key itself is before the page
 			}

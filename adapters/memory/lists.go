@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -127,7 +127,7 @@ func (r lists) Entries(_ context.Context, listID uuid.UUID) ([]vendorlist.Entry,
 			return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)))
 		})
 		out = append(out, vendorlist.Entry{ListID: listID, VendorID: vid, VendorName: v.Name.String(),
-			WebsiteURL: v.WebsiteURL, IsCustom: !hasProfile, EnrichmentStatus: vendor.EnrichmentStatus(hasProfile, p.Enrichment),
+			WebsiteURL: v.WebsiteURL, IsCustom: !hasProfile, EnrichmentStatus: directory.EnrichmentStatus(hasProfile, p.Enrichment),
 			AlertsEnabled: row.alerts, Products: ps, AddedAt: row.addedAt})
 	}
 	slices.SortFunc(out, func(a, b vendorlist.Entry) int {

@@ -21,12 +21,12 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -274,12 +274,12 @@ type data struct {
 	membersByAccount index[uuid.UUID, uuid.UUID]
 	membersByUser    index[uuid.UUID, uuid.UUID]
 
-	vendors     map[uuid.UUID]vendor.Vendor
+	vendors     map[uuid.UUID]directory.Vendor
 	vendorByKey map[string]uuid.UUID
-	profiles    map[uuid.UUID]vendor.Profile // by vendor id
-	profileByID map[uuid.UUID]uuid.UUID      // profile id -> vendor id
-	instances   map[uuid.UUID][]vendor.SecurityInstance
-	grc         map[uuid.UUID][]vendor.GRCAssessment // by vendor id, in insertion order
+	profiles    map[uuid.UUID]directory.Profile // by vendor id
+	profileByID map[uuid.UUID]uuid.UUID         // profile id -> vendor id
+	instances   map[uuid.UUID][]directory.SecurityInstance
+	grc         map[uuid.UUID][]directory.GRCAssessment // by vendor id, in insertion order
 
 	lists          map[uuid.UUID]vendorlist.List
 	listByName     map[named]uuid.UUID // (account, lower-case name): unique that way, looked up exactly
@@ -312,7 +312,7 @@ type data struct {
 	subscriberByEmail map[named]uuid.UUID // (list, lower-case e-mail)
 	subscribersByList index[uuid.UUID, uuid.UUID]
 
-	incidents         map[uuid.UUID]vendor.Incident
+	incidents         map[uuid.UUID]directory.Incident
 	incidentByKey     map[incidentKey]uuid.UUID
 	incidentsByVendor index[uuid.UUID, uuid.UUID]
 
@@ -330,8 +330,8 @@ func newData() *data {
 		users:        map[uuid.UUID]account.User{}, userByEmail: map[string]uuid.UUID{}, userBySubject: map[string]uuid.UUID{},
 		accounts: map[uuid.UUID]account.Account{}, orgByName: map[string]uuid.UUID{},
 		members: map[pair]memberRow{}, membersByAccount: index[uuid.UUID, uuid.UUID]{}, membersByUser: index[uuid.UUID, uuid.UUID]{},
-		vendors: map[uuid.UUID]vendor.Vendor{}, vendorByKey: map[string]uuid.UUID{},
-		grc: map[uuid.UUID][]vendor.GRCAssessment{}, profiles: map[uuid.UUID]vendor.Profile{}, profileByID: map[uuid.UUID]uuid.UUID{}, instances: map[uuid.UUID][]vendor.SecurityInstance{},
+		vendors: map[uuid.UUID]directory.Vendor{}, vendorByKey: map[string]uuid.UUID{},
+		grc: map[uuid.UUID][]directory.GRCAssessment{}, profiles: map[uuid.UUID]directory.Profile{}, profileByID: map[uuid.UUID]uuid.UUID{}, instances: map[uuid.UUID][]directory.SecurityInstance{},
 		lists: map[uuid.UUID]vendorlist.List{}, listByName: map[named]uuid.UUID{}, listsByAccount: index[uuid.UUID, uuid.UUID]{},
 		entries: map[pair]entryRow{}, entriesByList: index[uuid.UUID, uuid.UUID]{}, entriesByVendor: index[uuid.UUID, uuid.UUID]{},
 		products: map[uuid.UUID]vendorlist.Product{}, productByName: map[productKey]uuid.UUID{}, productsByEntry: index[pair, uuid.UUID]{},
@@ -341,7 +341,7 @@ func newData() *data {
 		events: map[uuid.UUID]review.AuditEvent{}, eventsByAssessment: index[uuid.UUID, uuid.UUID]{},
 		documents: map[uuid.UUID]document.Document{}, documentsByAssessment: index[uuid.UUID, uuid.UUID]{}, documentsByAccount: index[uuid.UUID, uuid.UUID]{},
 		subscribers: map[uuid.UUID]subscriber.Subscriber{}, subscriberByEmail: map[named]uuid.UUID{}, subscribersByList: index[uuid.UUID, uuid.UUID]{},
-		incidents: map[uuid.UUID]vendor.Incident{}, incidentByKey: map[incidentKey]uuid.UUID{}, incidentsByVendor: index[uuid.UUID, uuid.UUID]{},
+		incidents: map[uuid.UUID]directory.Incident{}, incidentByKey: map[incidentKey]uuid.UUID{}, incidentsByVendor: index[uuid.UUID, uuid.UUID]{},
 		deliveries: map[string]deliveryRow{}, runs: map[uuid.UUID]run.Run{},
 		outbox: map[uuid.UUID]outboxRow{}, pending: map[uuid.UUID]struct{}{},
 	}

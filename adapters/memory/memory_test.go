@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/memory"
-	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/porttest"
 )
@@ -24,9 +24,9 @@ func BenchmarkRollbackOnLargeStore(b *testing.B) {
 	s := memory.New()
 	now := time.Now()
 	const size = 20000
-	vs := make([]vendor.Vendor, size)
+	vs := make([]directory.Vendor, size)
 	for i := range vs {
-		v, err := vendor.New(uuid.New(), fmt.Sprint("Vendor ", i), "", now)
+		v, err := directory.New(uuid.New(), fmt.Sprint("Vendor ", i), "", now)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -41,8 +41,8 @@ func BenchmarkRollbackOnLargeStore(b *testing.B) {
 	errRollback := errors.New("rollback")
 	for b.Loop() {
 		err := s.InTx(b.Context(), func(ctx context.Context, tx ports.Tx) error {
-			v, _ := vendor.New(uuid.New(), "Fresh", "", now)
-			if _, err := tx.Vendors().Ensure(ctx, []vendor.Vendor{v}); err != nil {
+			v, _ := directory.New(uuid.New(), "Fresh", "", now)
+			if _, err := tx.Vendors().Ensure(ctx, []directory.Vendor{v}); err != nil {
 				return err
 			}
 			return errRollback

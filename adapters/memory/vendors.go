@@ -6,50 +6,50 @@ import (
 	"slices"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/directory"
 )
 
 type vendors struct{ *tx }
 
 // vendor returns a copy of a stored entry with HasProfile computed.
-func (t *tx) vendor(id uuid.UUID) (vendor.Vendor, bool) {
+func (t *tx) vendor(id uuid.UUID) (directory.Vendor, bool) {
 	v, ok := t.d.vendors[id]
 	if !ok {
-		return vendor.Vendor{}, false
+		return directory.Vendor{}, false
 	}
 	v = cloneVendor(v)
 	_, v.HasProfile = t.d.profiles[id]
 	return v, true
 }
 
-func (r vendors) Get(_ context.Context, id uuid.UUID) (vendor.Vendor, error) {
+func (r vendors) Get(_ context.Context, id uuid.UUID) (directory.Vendor, error) {
 	if err := r.readable(); err != nil {
-		return vendor.Vendor{}, err
+		return directory.Vendor{}, err
 	}
 	v, ok := r.vendor(id)
 	if !ok {
-		return vendor.Vendor{}, notFound("vendor", id)
+		return directory.Vendor{}, notFound("vendor", id)
 	}
 	return v, nil
 }
 
-func (r vendors) GetByName(ctx context.Context, name vendor.Name) (vendor.Vendor, error) {
+func (r vendors) GetByName(ctx context.Context, name directory.Name) (directory.Vendor, error) {
 	if err := r.readable(); err != nil {
-		return vendor.Vendor{}, err
+		return directory.Vendor{}, err
 	}
 	id, ok := r.d.vendorByKey[name.Key()]
 	if !ok {
-		return vendor.Vendor{}, notFound("vendor", name)
+		return directory.Vendor{}, notFound("vendor", name)
 	}
 	return r.Get(ctx, id)
 }
 
-func (r vendors) ListByIDs(_ context.Context, ids []uuid.UUID) ([]vendor.Vendor, error) {
+func (r vendors) ListByIDs(_ context.Context, ids []uuid.UUID) ([]directory.Vendor, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
 	seen := map[uuid.UUID]bool{}
-	out := []vendor.Vendor{}
+	out := []directory.Vendor{}
 	for _, id := range ids {
 		if v, ok := r.vendor(id); ok && !seen[id] {
 			seen[id] = true
@@ -59,39 +59,39 @@ func (r vendors) ListByIDs(_ context.Context, ids []uuid.UUID) ([]vendor.Vendor,
 	return out, nil
 }
 
-func (r vendors) List(context.Context) ([]vendor.Vendor, error) {
+func (r vendors) List(context.Context) ([]directory.Vendor, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
-	out := make([]vendor.Vendor, 0, len(r.d.vendors))
+	out := make([]directory.Vendor, 0, len(r.d.vendors))
 	for id := range r.d.vendors {
 		v, _ := r.vendor(id)
 		out = append(out, v)
 	}
-	slices.SortFunc(out, func(a, b vendor.Vendor) int { return byVendorName(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b directory.Vendor) int { return byVendorName(a.Name, b.Name) })
 	return out, nil
 }
 
-func (r vendors) Page(_ context.Context, after vendor.Name, limit int) ([]vendor.Vendor, error) {
+func (r vendors) Page(_ context.Context, after directory.Name, limit int) ([]directory.Vendor, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
-	out := make([]vendor.Vendor, 0, min(limit, len(r.d.vendors)))
+	out := make([]directory.Vendor, 0, min(limit, len(r.d.vendors)))
 	for id := range r.d.vendors {
 		if v, _ := r.vendor(id); v.Name > after {
 			out = append(out, v)
 		}
 	}
-	slices.SortFunc(out, func(a, b vendor.Vendor) int { return cmp.Compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b directory.Vendor) int { return cmp.Compare(a.Name, b.Name) })
 	return out[:min(limit, len(out))], nil
 }
 
-func byVendorName(a, b vendor.Name) int {
+func byVendorName(a, b directory.Name) int {
 	return cmp.Or(cmp.Compare(a.Key(), b.Key()), cmp.Compare(a, b))
 }
 
-func (r vendors) Ensure(_ context.Context, vs []vendor.Vendor) ([]vendor.Vendor, error) {
-	out := make([]vendor.Vendor, 0, len(vs))
+func (r vendors) Ensure(_ context.Context, vs []directory.Vendor) ([]directory.Vendor, error) {
+	out := make([]directory.Vendor, 0, len(vs))
 	err := r.atomic(func() error {
 		for _, in := range vs {
 			id, ok := r.d.vendorByKey[in.Name.Key()]
@@ -121,34 +121,34 @@ func (r vendors) Ensure(_ context.Context, vs []vendor.Vendor) ([]vendor.Vendor,
 	return out, nil
 }
 
-func (r vendors) Update(_ context.Context, v vendor.Vendor) error {
-	return update(r.tx, r.d.vendors, v.ID, "vendor", func(cur *vendor.Vendor) {
+func (r vendors) Update(_ context.Context, v directory.Vendor) error {
+	return update(r.tx, r.d.vendors, v.ID, "vendor", func(cur *directory.Vendor) {
 		cur.WebsiteURL, cur.Domain, cur.Aliases = v.WebsiteURL, v.Domain, cloneStrings(v.Aliases)
 	})
 }
 
 type profiles struct{ *tx }
 
-func (r profiles) Get(_ context.Context, vendorID uuid.UUID) (vendor.Profile, error) {
+func (r profiles) Get(_ context.Context, vendorID uuid.UUID) (directory.Profile, error) {
 	return lookup(r.tx, r.d.profiles, vendorID, "profile of vendor", cloneProfile)
 }
 
-func (r profiles) GetByID(ctx context.Context, id uuid.UUID) (vendor.Profile, error) {
+func (r profiles) GetByID(ctx context.Context, id uuid.UUID) (directory.Profile, error) {
 	if err := r.readable(); err != nil {
-		return vendor.Profile{}, err
+		return directory.Profile{}, err
 	}
 	vendorID, ok := r.d.profileByID[id]
 	if !ok {
-		return vendor.Profile{}, notFound("profile", id)
+		return directory.Profile{}, notFound("profile", id)
 	}
 	return r.Get(ctx, vendorID)
 }
 
-func (r profiles) ListByVendors(_ context.Context, vendorIDs []uuid.UUID) ([]vendor.Profile, error) {
+func (r profiles) ListByVendors(_ context.Context, vendorIDs []uuid.UUID) ([]directory.Profile, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
-	out := []vendor.Profile{}
+	out := []directory.Profile{}
 	seen := map[uuid.UUID]bool{}
 	for _, id := range vendorIDs {
 		if p, ok := r.d.profiles[id]; ok && !seen[id] {
@@ -159,7 +159,7 @@ func (r profiles) ListByVendors(_ context.Context, vendorIDs []uuid.UUID) ([]ven
 	return out, nil
 }
 
-func (r profiles) Save(_ context.Context, p vendor.Profile) error {
+func (r profiles) Save(_ context.Context, p directory.Profile) error {
 	return r.atomic(func() error {
 		if err := requireRow(r.d.vendors, p.VendorID, "vendor"); err != nil {
 			return err
@@ -190,18 +190,18 @@ func (r profiles) Delete(_ context.Context, vendorID uuid.UUID) error {
 	})
 }
 
-func (r profiles) Instances(_ context.Context, vendorID uuid.UUID) ([]vendor.SecurityInstance, error) {
+func (r profiles) Instances(_ context.Context, vendorID uuid.UUID) ([]directory.SecurityInstance, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
 	out := slices.Clone(r.d.instances[vendorID])
 	if out == nil {
-		out = []vendor.SecurityInstance{}
+		out = []directory.SecurityInstance{}
 	}
 	return out, nil
 }
 
-func (r profiles) ReplaceInstances(_ context.Context, vendorID uuid.UUID, is []vendor.SecurityInstance) error {
+func (r profiles) ReplaceInstances(_ context.Context, vendorID uuid.UUID, is []directory.SecurityInstance) error {
 	return r.atomic(func() error {
 		if err := requireRow(r.d.vendors, vendorID, "vendor"); err != nil {
 			return err
@@ -211,7 +211,7 @@ func (r profiles) ReplaceInstances(_ context.Context, vendorID uuid.UUID, is []v
 			rows[i].VendorID = vendorID
 		}
 		// Stored in read order, so reads need no sorting.
-		slices.SortStableFunc(rows, func(a, b vendor.SecurityInstance) int {
+		slices.SortStableFunc(rows, func(a, b directory.SecurityInstance) int {
 			return cmp.Or(cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)), b.ObservedAt.Compare(a.ObservedAt))
 		})
 		if len(rows) == 0 {
@@ -223,7 +223,7 @@ func (r profiles) ReplaceInstances(_ context.Context, vendorID uuid.UUID, is []v
 	})
 }
 
-func (r profiles) AddGRCAssessment(_ context.Context, vendorID uuid.UUID, a vendor.GRCAssessment) error {
+func (r profiles) AddGRCAssessment(_ context.Context, vendorID uuid.UUID, a directory.GRCAssessment) error {
 	return r.atomic(func() error {
 		if err := requireRow(r.d.vendors, vendorID, "vendor"); err != nil {
 			return err
@@ -234,24 +234,24 @@ func (r profiles) AddGRCAssessment(_ context.Context, vendorID uuid.UUID, a vend
 	})
 }
 
-func (r profiles) GRCAssessments(_ context.Context, vendorID uuid.UUID) ([]vendor.GRCAssessment, error) {
+func (r profiles) GRCAssessments(_ context.Context, vendorID uuid.UUID) ([]directory.GRCAssessment, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
 	stored := r.d.grc[vendorID]
-	out := make([]vendor.GRCAssessment, 0, len(stored))
+	out := make([]directory.GRCAssessment, 0, len(stored))
 	for i := len(stored) - 1; i >= 0; i-- { // later added first among equal times
 		out = append(out, cloneGRC(stored[i]))
 	}
-	slices.SortStableFunc(out, func(a, b vendor.GRCAssessment) int { return b.AssessedAt.Compare(a.AssessedAt) })
+	slices.SortStableFunc(out, func(a, b directory.GRCAssessment) int { return b.AssessedAt.Compare(a.AssessedAt) })
 	return out, nil
 }
 
 // severityRank orders severities most severe first; unknown ones go last.
 func severityRank(s string) int {
-	i := slices.Index(vendor.SeverityValues(), s)
+	i := slices.Index(directory.SeverityValues(), s)
 	if i < 0 {
-		return len(vendor.SeverityValues())
+		return len(directory.SeverityValues())
 	}
 	return i
 }

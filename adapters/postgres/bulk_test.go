@@ -8,8 +8,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/postgres"
 	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -18,7 +18,7 @@ import (
 type bulkWorld struct {
 	org   account.Account
 	l     vendorlist.List
-	vs    []vendor.Vendor
+	vs    []directory.Vendor
 	users []account.User
 }
 
@@ -99,9 +99,9 @@ func bulkOps(e *env) []struct {
 			}
 		}},
 		{"Incidents.Merge", func(w bulkWorld) func(ctx context.Context, tx ports.Tx) error {
-			ins := make([]vendor.Incident, len(w.vs))
+			ins := make([]directory.Incident, len(w.vs))
 			for i, v := range w.vs {
-				ins[i], _ = vendor.NewIncident(vendor.Incident{ID: newID(), VendorID: v.ID, Title: "t", Source: "feed",
+				ins[i], _ = directory.NewIncident(directory.Incident{ID: newID(), VendorID: v.ID, Title: "t", Source: "feed",
 					ExternalID: fmt.Sprint(i), PublishedAt: e.now, CreatedAt: e.now})
 			}
 			return func(ctx context.Context, tx ports.Tx) error { _, err := tx.Incidents().Merge(ctx, ins); return err }

@@ -10,8 +10,8 @@ import (
 	"github.com/vetted-dev/vetted/adapters/postgres"
 	"github.com/vetted-dev/vetted/adapters/postgres/pgtest"
 	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -87,9 +87,9 @@ func (e *env) member(a account.Account, u account.User, role account.Role) {
 	e.write(func(ctx context.Context, tx ports.Tx) error { return tx.Members().Put(ctx, []account.Member{m}) })
 }
 
-func (e *env) newVendor(name, website string) vendor.Vendor {
+func (e *env) newVendor(name, website string) directory.Vendor {
 	e.t.Helper()
-	v, err := vendor.New(newID(), name, website, e.tick())
+	v, err := directory.New(newID(), name, website, e.tick())
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -97,18 +97,18 @@ func (e *env) newVendor(name, website string) vendor.Vendor {
 }
 
 // newVendors builds n vendors with distinct names starting with prefix.
-func (e *env) newVendors(prefix string, n int) []vendor.Vendor {
+func (e *env) newVendors(prefix string, n int) []directory.Vendor {
 	e.t.Helper()
-	out := make([]vendor.Vendor, n)
+	out := make([]directory.Vendor, n)
 	for i := range out {
 		out[i] = e.newVendor(fmt.Sprintf("%s %04d", prefix, i), fmt.Sprintf("https://%s-%d.example.com", prefix, i))
 	}
 	return out
 }
 
-func (e *env) ensure(vs ...vendor.Vendor) []vendor.Vendor {
+func (e *env) ensure(vs ...directory.Vendor) []directory.Vendor {
 	e.t.Helper()
-	var out []vendor.Vendor
+	var out []directory.Vendor
 	e.write(func(ctx context.Context, tx ports.Tx) (err error) {
 		out, err = tx.Vendors().Ensure(ctx, vs)
 		return err
@@ -126,7 +126,7 @@ func (e *env) list(accountID uuid.UUID, name string) vendorlist.List {
 	return l
 }
 
-func (e *env) onList(listID uuid.UUID, vs ...vendor.Vendor) {
+func (e *env) onList(listID uuid.UUID, vs ...directory.Vendor) {
 	e.t.Helper()
 	now := e.tick()
 	e.write(func(ctx context.Context, tx ports.Tx) error {
@@ -143,14 +143,14 @@ func (e *env) newProduct(listID, vendorID uuid.UUID, name string) vendorlist.Pro
 	return p
 }
 
-func (e *env) newAssessment(l vendorlist.List, v vendor.Vendor) review.Assessment {
+func (e *env) newAssessment(l vendorlist.List, v directory.Vendor) review.Assessment {
 	now := e.tick()
 	return review.Assessment{ID: newID(), AccountID: l.AccountID, ListID: l.ID, VendorID: v.ID, VendorName: v.Name.String(),
 		Fields: review.Fields{Status: review.NotStarted, DataCollected: []string{}}, CreatedAt: now, UpdatedAt: now,
 		CreatedBy: "ann@example.com", UpdatedBy: "ann@example.com"}
 }
 
-func vendorIDs(vs []vendor.Vendor) []uuid.UUID {
+func vendorIDs(vs []directory.Vendor) []uuid.UUID {
 	ids := make([]uuid.UUID, len(vs))
 	for i, v := range vs {
 		ids[i] = v.ID

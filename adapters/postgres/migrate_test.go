@@ -9,7 +9,7 @@ import (
 
 	"github.com/vetted-dev/vetted/adapters/postgres"
 	"github.com/vetted-dev/vetted/adapters/postgres/pgtest"
-	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -57,11 +57,11 @@ func TestScannerMigrationReplacesOldCodes(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	v := e.ensure(e.newVendor("Acme", "https://acme.example"))[0]
-	old := func(code, kind, category, severity string) vendor.SecurityInstance {
-		return vendor.SecurityInstance{ID: newID(), VendorID: v.ID, Kind: kind, Category: category, Code: code, Title: "old " + code,
+	old := func(code, kind, category, severity string) directory.SecurityInstance {
+		return directory.SecurityInstance{ID: newID(), VendorID: v.ID, Kind: kind, Category: category, Code: code, Title: "old " + code,
 			Severity: severity, Evidence: "seen " + code, Source: "https://acme.example/", ObservedAt: e.tick()}
 	}
-	olds := []vendor.SecurityInstance{
+	olds := []directory.SecurityInstance{
 		old("spf_record_missing", "finding", "email_security", "medium"),
 		old("dmarc_record_missing", "finding", "email_security", "medium"),
 		old("dmarc_policy_none", "finding", "email_security", "low"),
@@ -77,8 +77,8 @@ func TestScannerMigrationReplacesOldCodes(t *testing.T) {
 		"spf_record_present", "dmarc_record_present", "mta_sts_present", "dnssec_enabled", "dnssec_missing", "security_txt_present"} {
 		olds = append(olds, old(c, "finding", "application_security", "low"))
 	}
-	p := vendor.NewProfile(newID(), v.ID, e.tick())
-	p.LatestGRC = &vendor.GRCAssessment{AggregateScore: 64, Grade: "D", AssessedAt: e.tick()}
+	p := directory.NewProfile(newID(), v.ID, e.tick())
+	p.LatestGRC = &directory.GRCAssessment{AggregateScore: 64, Grade: "D", AssessedAt: e.tick()}
 	e.write(func(ctx context.Context, tx ports.Tx) error {
 		if err := tx.Profiles().Save(ctx, p); err != nil {
 			return err
@@ -90,7 +90,7 @@ func TestScannerMigrationReplacesOldCodes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got := mustView(e, func(ctx context.Context, tx ports.Tx) ([]vendor.SecurityInstance, error) {
+	got := mustView(e, func(ctx context.Context, tx ports.Tx) ([]directory.SecurityInstance, error) {
 		return tx.Profiles().Instances(ctx, v.ID)
 	})
 	want := []string{"tls_cert_expired", "hsts_missing", "dmarc_missing", "spf_missing", "tls_cert_expiring_soon",
@@ -98,7 +98,7 @@ func TestScannerMigrationReplacesOldCodes(t *testing.T) {
 	var codes []string
 	for _, in := range got {
 		codes = append(codes, in.Code)
-		info, ok := vendor.LookupCode(in.Code)
+		info, ok := directory.LookupCode(in.Code)
 		if !ok || in.Kind != info.Kind || in.Category != info.Category || in.Severity != info.Severity || in.Title != info.Title {
 			t.Errorf("%s = %s/%s/%s %q, catalog %+v", in.Code, in.Kind, in.Category, in.Severity, in.Title, info)
 		}
@@ -109,7 +109,7 @@ func TestScannerMigrationReplacesOldCodes(t *testing.T) {
 	if strings.Join(codes, " ") != strings.Join(want, " ") {
 		t.Fatalf("codes after migration =\n%v\nwant\n%v", codes, want)
 	}
-	hist := mustView(e, func(ctx context.Context, tx ports.Tx) ([]vendor.GRCAssessment, error) {
+	hist := mustView(e, func(ctx context.Context, tx ports.Tx) ([]directory.GRCAssessment, error) {
 		return tx.Profiles().GRCAssessments(ctx, v.ID)
 	})
 	if len(hist) != 1 || hist[0].AggregateScore != 64 || !hist[0].AssessedAt.Equal(p.LatestGRC.AssessedAt) {

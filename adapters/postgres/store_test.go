@@ -8,10 +8,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -22,7 +22,7 @@ func TestEnsure(t *testing.T) {
 	acme := e.ensure(e.newVendor("Acme", ""))[0]
 	beta := e.ensure(e.newVendor("Beta", "https://beta.example.com"))[0]
 
-	in := []vendor.Vendor{
+	in := []directory.Vendor{
 		e.newVendor("Gamma", "https://gamma.example.com"),   // new
 		e.newVendor("ACME Inc", "https://www.acme.example"), // existing, gains a website
 		e.newVendor("beta", "https://other.example.com"),    // existing, keeps its website
@@ -54,13 +54,13 @@ func TestEnsure(t *testing.T) {
 			t.Errorf("entry %d: nil aliases", tc.i)
 		}
 	}
-	all := mustView(e, func(ctx context.Context, tx ports.Tx) ([]vendor.Vendor, error) { return tx.Vendors().List(ctx) })
+	all := mustView(e, func(ctx context.Context, tx ports.Tx) ([]directory.Vendor, error) { return tx.Vendors().List(ctx) })
 	if len(all) != 3 {
 		t.Fatalf("directory holds %d entries, want 3", len(all))
 	}
 
 	// HasProfile follows the profile table.
-	p := vendor.NewProfile(newID(), beta.ID, e.tick())
+	p := directory.NewProfile(newID(), beta.ID, e.tick())
 	e.write(func(ctx context.Context, tx ports.Tx) error { return tx.Profiles().Save(ctx, p) })
 	again := e.ensure(e.newVendor("Beta", ""), e.newVendor("Acme", ""))
 	if !again[0].HasProfile || again[1].HasProfile {
@@ -88,7 +88,7 @@ func TestConstraints(t *testing.T) {
 	sub := subscriber.Subscriber{ID: newID(), AccountID: org.ID, ListID: l.ID, Email: "sub@example.com",
 		Status: subscriber.StatusPending, CreatedAt: e.tick()}
 	e.write(func(ctx context.Context, tx ports.Tx) error { return tx.Subscribers().Save(ctx, sub) })
-	inc, err := vendor.NewIncident(vendor.Incident{ID: newID(), VendorID: vs[0].ID, Title: "Breach", Source: "feed",
+	inc, err := directory.NewIncident(directory.Incident{ID: newID(), VendorID: vs[0].ID, Title: "Breach", Source: "feed",
 		ExternalID: "x-1", PublishedAt: e.tick(), CreatedAt: e.now})
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +167,7 @@ func TestConstraints(t *testing.T) {
 			return tx.Documents().Create(ctx, d)
 		}, core.ErrInvalid},
 		{"profile of a missing vendor", func(ctx context.Context, tx ports.Tx) error {
-			return tx.Profiles().Save(ctx, vendor.NewProfile(newID(), newID(), e.now))
+			return tx.Profiles().Save(ctx, directory.NewProfile(newID(), newID(), e.now))
 		}, core.ErrNotFound},
 		{"lock of a missing account", func(ctx context.Context, tx ports.Tx) error {
 			return tx.Accounts().Lock(ctx, newID())
@@ -196,8 +196,8 @@ func TestCascades(t *testing.T) {
 	type world struct {
 		org     account.Account
 		l       vendorlist.List
-		v       vendor.Vendor
-		p       vendor.Profile
+		v       directory.Vendor
+		p       directory.Profile
 		a       review.Assessment
 		d       document.Document
 		sub     subscriber.Subscriber
@@ -209,7 +209,7 @@ func TestCascades(t *testing.T) {
 		e.member(org, ann, account.RoleOwner)
 		l := e.list(org.ID, vendorlist.MasterList)
 		v := e.ensure(e.newVendor("Zeta", ""))[0]
-		p := vendor.NewProfile(newID(), v.ID, e.tick())
+		p := directory.NewProfile(newID(), v.ID, e.tick())
 		e.write(func(ctx context.Context, tx ports.Tx) error { return tx.Profiles().Save(ctx, p) })
 		e.onList(l.ID, v)
 		a := e.newAssessment(l, v)
@@ -294,7 +294,9 @@ func TestCascades(t *testing.T) {
 			return len(ids), err
 		})
 		// The global directory is not the account's.
-		if _, err := view(e, func(ctx context.Context, tx ports.Tx) (vendor.Profile, error) { return tx.Profiles().Get(ctx, w.v.ID) }); err != nil {
+		if _, err := view(e, func(ctx context.Context, tx ports.Tx) (directory.Profile, error) {
+			return tx.Profiles().Get(ctx, w.v.ID)
+		}); err != nil {
 			t.Errorf("profile after account deletion: %v", err)
 		}
 		gone(t, e, "account again", func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Lock(ctx, w.org.ID) })
@@ -322,7 +324,7 @@ func TestCascades(t *testing.T) {
 		e := newEnv(t)
 		w := build(e)
 		e.write(func(ctx context.Context, tx ports.Tx) error { return tx.Profiles().Delete(ctx, w.v.ID) })
-		v := mustView(e, func(ctx context.Context, tx ports.Tx) (vendor.Vendor, error) { return tx.Vendors().Get(ctx, w.v.ID) })
+		v := mustView(e, func(ctx context.Context, tx ports.Tx) (directory.Vendor, error) { return tx.Vendors().Get(ctx, w.v.ID) })
 		if v.HasProfile {
 			t.Error("vendor still has a profile")
 		}

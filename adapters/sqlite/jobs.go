@@ -9,9 +9,9 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
 	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/run"
-	"github.com/vetted-dev/vetted/core/vendor"
 )
 
 type runRepo struct{ bunrepo.Runs }
@@ -29,9 +29,9 @@ type outboxRepo struct{ bunrepo.Outbox }
 // subquery (SQLite has no DISTINCT ON); it walks incidents_vendor_published_idx.
 type incidentRepo struct{ bunrepo.Incidents }
 
-func (r incidentRepo) Latest(ctx context.Context, vendorIDs []uuid.UUID) ([]vendor.Incident, error) {
+func (r incidentRepo) Latest(ctx context.Context, vendorIDs []uuid.UUID) ([]directory.Incident, error) {
 	if len(vendorIDs) == 0 {
-		return []vendor.Incident{}, nil
+		return []directory.Incident{}, nil
 	}
 	var rows []dbrow.Incident
 	err := r.DB.NewSelect().Model(&rows).Where("i.vendor_id IN (?)", bun.List(vendorIDs)).

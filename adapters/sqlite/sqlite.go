@@ -36,7 +36,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
 	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
-	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/ports"
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
@@ -201,7 +201,7 @@ func byName(column string) string { return column }
 // json_each it replaces, with a json_extract of each value, parsed it once
 // per section more, and that was a quarter of reading a list.
 func statusesOf(column string) string {
-	secs := vendor.SectionValues()
+	secs := directory.SectionValues()
 	paths := make([]string, len(secs))
 	for i, sec := range secs {
 		paths[i] = "'$." + sec + ".status'"

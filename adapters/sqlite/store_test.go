@@ -15,10 +15,10 @@ import (
 	"github.com/vetted-dev/vetted/adapters/sqlite"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/run"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -253,7 +253,7 @@ func TestConstraints(t *testing.T) {
 			return tx.Members().Put(ctx, []account.Member{{AccountID: newID(), UserID: u.ID, Role: account.RoleOwner, CreatedAt: now}})
 		}, core.ErrNotFound},
 		{"profile of a missing vendor", func(ctx context.Context, tx ports.Tx) error {
-			return tx.Profiles().Save(ctx, vendor.NewProfile(newID(), newID(), now))
+			return tx.Profiles().Save(ctx, directory.NewProfile(newID(), newID(), now))
 		}, core.ErrNotFound},
 		{"audit event of a missing assessment", func(ctx context.Context, tx ports.Tx) error {
 			return tx.Assessments().AppendEvents(ctx, []review.AuditEvent{{ID: newID(), AssessmentID: newID(), AccountID: a.ID, CreatedAt: now}})

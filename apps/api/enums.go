@@ -3,11 +3,11 @@ package api
 import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/core/vendor"
 )
 
 // The enumerations of the API. Each is a named string type whose schema is
@@ -76,7 +76,7 @@ type Section string
 
 // Schema is the Section component.
 func (Section) Schema(r huma.Registry) *huma.Schema {
-	return enum(r, "Section", "A part of the enrichment pipeline", vendor.SectionValues())
+	return enum(r, "Section", "A part of the enrichment pipeline", directory.SectionValues())
 }
 
 // Severity is the severity of a security instance.
@@ -84,7 +84,7 @@ type Severity string
 
 // Schema is the Severity component.
 func (Severity) Schema(r huma.Registry) *huma.Schema {
-	return enum(r, "Severity", "Severity of a security instance, most severe first; positive marks a good practice", vendor.SeverityValues())
+	return enum(r, "Severity", "Severity of a security instance, most severe first; positive marks a good practice", directory.SeverityValues())
 }
 
 // IncidentSeverity is the severity of an incident.
@@ -92,7 +92,7 @@ type IncidentSeverity string
 
 // Schema is the IncidentSeverity component.
 func (IncidentSeverity) Schema(r huma.Registry) *huma.Schema {
-	return enum(r, "IncidentSeverity", "Severity of an incident, most severe first", vendor.IncidentSeverityValues())
+	return enum(r, "IncidentSeverity", "Severity of an incident, most severe first", directory.IncidentSeverityValues())
 }
 
 // InstanceKind is the kind of a security instance.
@@ -100,7 +100,7 @@ type InstanceKind string
 
 // Schema is the InstanceKind component.
 func (InstanceKind) Schema(r huma.Registry) *huma.Schema {
-	return enum(r, "InstanceKind", "finding: something to fix; signal: an observation", vendor.InstanceKindValues())
+	return enum(r, "InstanceKind", "finding: something to fix; signal: an observation", directory.InstanceKindValues())
 }
 
 // The operations of POST /vendor-lists (without one, it creates a list).

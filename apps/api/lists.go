@@ -11,8 +11,8 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/service"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 )
 
@@ -169,7 +169,7 @@ type VendorRefJSON struct {
 	IsCustom   bool   `json:"is_custom"`
 }
 
-func vendorRefs(vs []vendor.Vendor) []VendorRefJSON {
+func vendorRefs(vs []directory.Vendor) []VendorRefJSON {
 	out := make([]VendorRefJSON, 0, len(vs))
 	for _, v := range vs {
 		out = append(out, VendorRefJSON{VendorID: v.ID.String(), VendorName: v.Name.String(), IsCustom: v.IsCustom()})

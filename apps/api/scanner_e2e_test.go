@@ -12,15 +12,15 @@ import (
 	"github.com/vetted-dev/vetted/adapters/enrich/scantest"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
-	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/ports"
 )
 
 // scanView is the part of GET /vendor/{id_or_name} the scan fills.
 type scanView struct {
-	ID       string          `json:"id"`
-	Security vendor.Security `json:"security"`
-	Privacy  vendor.Privacy  `json:"privacy"`
+	ID       string             `json:"id"`
+	Security directory.Security `json:"security"`
+	Privacy  directory.Privacy  `json:"privacy"`
 	Scores   struct {
 		SecurityRating *int     `json:"security_rating"`
 		RiskScore      *int     `json:"risk_score"`
@@ -31,7 +31,7 @@ type scanView struct {
 		Status string `json:"status"`
 		Error  string `json:"error"`
 	} `json:"enrichment"`
-	GRC *vendor.GRCAssessment `json:"latest_grc_assessment"`
+	GRC *directory.GRCAssessment `json:"latest_grc_assessment"`
 }
 
 // TestScanEndToEnd enriches two vendors of the fixture world through the
@@ -72,13 +72,13 @@ func TestScanEndToEnd(t *testing.T) {
 		}
 		apitest.Must(t, env.Do(t, "GET", path+"/security-instances", owner, nil), 200).JSON(t, &list)
 		var codes []string
-		var is []vendor.SecurityInstance
+		var is []directory.SecurityInstance
 		for _, in := range list.Instances {
 			codes = append(codes, in.Code)
 			if in.Evidence == "" || in.Source == "" || in.ObservedAt.IsZero() || in.Kind == "" || in.Category == "" || in.Title == "" {
 				t.Errorf("%s: incomplete instance %+v", name, in)
 			}
-			is = append(is, vendor.SecurityInstance{ID: uuid.MustParse(in.ID), Kind: in.Kind, Category: in.Category, Code: in.Code,
+			is = append(is, directory.SecurityInstance{ID: uuid.MustParse(in.ID), Kind: in.Kind, Category: in.Category, Code: in.Code,
 				Title: in.Title, Severity: in.Severity, Evidence: in.Evidence, Source: in.Source, ObservedAt: in.ObservedAt})
 		}
 		if !slices.Equal(slices.Sorted(slices.Values(codes)), slices.Sorted(slices.Values(want))) {
@@ -87,14 +87,14 @@ func TestScanEndToEnd(t *testing.T) {
 
 		var v scanView
 		apitest.Must(t, env.Do(t, "GET", path, owner, nil), 200).JSON(t, &v)
-		r := vendor.Rate(is)
+		r := directory.Rate(is)
 		s := v.Scores
-		if s.SecurityRating == nil || *s.SecurityRating != *r.Score || *s.RiskScore != 100-*r.Score || s.Grade != vendor.Grade(*r.Score) ||
+		if s.SecurityRating == nil || *s.SecurityRating != *r.Score || *s.RiskScore != 100-*r.Score || s.Grade != directory.Grade(*r.Score) ||
 			!slices.Equal(s.RiskCategories, r.RiskCategories) {
 			t.Fatalf("%s scores = %+v, the model over its instances says %d %v", name, s, *r.Score, r.RiskCategories)
 		}
 		g := v.GRC
-		if g == nil || g.AggregateScore != *r.Score || g.Grade != s.Grade || g.Recommendation != vendor.Recommend(*r.Score, r.Worst, r.Coverage) ||
+		if g == nil || g.AggregateScore != *r.Score || g.Grade != s.Grade || g.Recommendation != directory.Recommend(*r.Score, r.Worst, r.Coverage) ||
 			len(g.DomainScores) != len(r.Domains) || len(g.EvidenceSummaries) == 0 || len(g.Citations) == 0 {
 			t.Fatalf("%s latest_grc_assessment = %+v", name, g)
 		}
@@ -111,7 +111,7 @@ func TestScanEndToEnd(t *testing.T) {
 		}
 		ratings[name] = *r.Score
 
-		var past []vendor.GRCAssessment
+		var past []directory.GRCAssessment
 		if err := env.Store.View(context.Background(), func(ctx context.Context, tx ports.Tx) error {
 			var err error
 			past, err = tx.Profiles().GRCAssessments(ctx, uuid.MustParse(v.ID))
@@ -184,12 +184,12 @@ func TestScanWithoutRating(t *testing.T) {
 			}
 			continue
 		}
-		if len(is) != len(vendor.Checks()) {
+		if len(is) != len(directory.Checks()) {
 			t.Fatalf("Gone Co: %d instances, want one per check", len(is))
 		}
 		for _, in := range is {
 			m := in.(map[string]any)
-			if !vendor.IsNotChecked(m["code"].(string)) || !strings.Contains(m["evidence"].(string), "gone.test does not exist (NXDOMAIN)") {
+			if !directory.IsNotChecked(m["code"].(string)) || !strings.Contains(m["evidence"].(string), "gone.test does not exist (NXDOMAIN)") {
 				t.Errorf("Gone Co instance %v", m)
 			}
 		}

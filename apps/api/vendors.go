@@ -17,10 +17,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/obs"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/memo"
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/service"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -49,13 +49,13 @@ type SectionStatusJSON struct {
 type VendorViewJSON struct {
 	VendorJSON
 	VendorProfileID     string                       `json:"vendor_profile_id,omitempty" format:"uuid"`
-	Company             vendor.Company               `json:"company"`
-	Security            vendor.Security              `json:"security"`
-	Privacy             vendor.Privacy               `json:"privacy"`
-	Maturity            vendor.Maturity              `json:"maturity"`
-	Scores              vendor.Scores                `json:"scores"`
+	Company             directory.Company            `json:"company"`
+	Security            directory.Security           `json:"security"`
+	Privacy             directory.Privacy            `json:"privacy"`
+	Maturity            directory.Maturity           `json:"maturity"`
+	Scores              directory.Scores             `json:"scores"`
 	Enrichment          map[string]SectionStatusJSON `json:"enrichment" doc:"Per section: basic, additional, maturity, security, privacy, logo, scores"`
-	LatestGRCAssessment *vendor.GRCAssessment        `json:"latest_grc_assessment,omitempty"`
+	LatestGRCAssessment *directory.GRCAssessment     `json:"latest_grc_assessment,omitempty"`
 	UpdatedAt           *time.Time                   `json:"updated_at,omitempty"`
 
 	raw []byte // this view as JSON, when already encoded
@@ -105,7 +105,7 @@ type viewMemo = memo.Map[uuid.UUID, encodedEntry]
 
 // encodedEntry is a view's JSON with the profile it was encoded from.
 type encodedEntry struct {
-	profile *vendor.Profile
+	profile *directory.Profile
 	json    *VendorViewJSON
 }
 
@@ -184,7 +184,7 @@ type RunJSON struct {
 	UpdatedAt time.Time     `json:"updated_at"`
 }
 
-func vendorJSON(v vendor.Vendor) VendorJSON {
+func vendorJSON(v directory.Vendor) VendorJSON {
 	return VendorJSON{ID: v.ID.String(), Name: v.Name.String(), WebsiteURL: v.WebsiteURL, Domain: v.Domain,
 		Aliases: nonNil(v.Aliases), IsCustom: v.IsCustom(), CreatedAt: v.CreatedAt}
 }
@@ -219,12 +219,12 @@ func vendorViewJSON(view service.VendorView) VendorViewJSON {
 	return out
 }
 
-func instanceJSON(i vendor.SecurityInstance) SecurityInstanceJSON {
+func instanceJSON(i directory.SecurityInstance) SecurityInstanceJSON {
 	return SecurityInstanceJSON{ID: i.ID.String(), Kind: InstanceKind(i.Kind), Category: i.Category, Code: i.Code, Title: i.Title,
 		Severity: Severity(i.Severity), Evidence: i.Evidence, Source: i.Source, ObservedAt: i.ObservedAt}
 }
 
-func incidentJSON(in vendor.Incident) IncidentJSON {
+func incidentJSON(in directory.Incident) IncidentJSON {
 	return IncidentJSON{ID: in.ID.String(), VendorID: in.VendorID.String(), Title: in.Title, Summary: in.Summary,
 		IncidentType: in.IncidentType, AffectedService: in.AffectedService, PotentiallyImpactedData: nonNil(in.PotentiallyImpactedData),
 		Status: in.Status, Severity: in.Severity, URL: in.URL, Source: in.Source, ExternalID: in.ExternalID,
@@ -277,7 +277,7 @@ type VendorsOutBody struct {
 // streamPage is how many vendors the whole directory is read by at a time.
 const streamPage = 2000
 
-func vendorsJSON(vs []vendor.Vendor) []VendorJSON {
+func vendorsJSON(vs []directory.Vendor) []VendorJSON {
 	out := make([]VendorJSON, 0, len(vs))
 	for _, v := range vs {
 		out = append(out, vendorJSON(v))
@@ -290,7 +290,7 @@ func vendorsJSON(vs []vendor.Vendor) []VendorJSON {
 // is a page's, whatever the size of the directory. A store that fails once
 // the answer has begun aborts the connection, so that the client sees a
 // truncated answer, never a short list that looks whole.
-func (s *Server) streamVendors(ctx context.Context, w io.Writer, page []vendor.Vendor, more bool) {
+func (s *Server) streamVendors(ctx context.Context, w io.Writer, page []directory.Vendor, more bool) {
 	bw := bufio.NewWriterSize(w, 32<<10)
 	enc := json.NewEncoder(bw)
 	_, _ = bw.WriteString(`{"vendors":[`)
@@ -328,7 +328,7 @@ const defaultVendorPage = 1000
 
 // A cursor is the last name of the page before, base64url-encoded: opaque
 // to clients, and stable whatever is added to the directory meanwhile.
-func encodeCursor(last vendor.Name) string {
+func encodeCursor(last directory.Name) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(last))
 }
 
@@ -506,7 +506,7 @@ func (s *Server) registerVendors() {
 		Tags: tags, Summary: "Record an incident by hand (platform admins); a live one alerts subscribers", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *recordIncidentIn) (*incidentOut, error) {
 			b := in.Body
-			inc := vendor.Incident{Title: b.Title, Summary: b.Summary, IncidentType: b.IncidentType, AffectedService: b.AffectedService,
+			inc := directory.Incident{Title: b.Title, Summary: b.Summary, IncidentType: b.IncidentType, AffectedService: b.AffectedService,
 				PotentiallyImpactedData: b.PotentiallyImpactedData, Status: b.Status, Severity: string(b.Severity), URL: b.URL,
 				Source: b.Source, ExternalID: b.ExternalID, Backfilled: b.Backfilled}
 			if b.PublishedAt != nil {

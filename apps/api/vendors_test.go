@@ -13,8 +13,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/service"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -351,8 +351,8 @@ func TestIncidentBackfill(t *testing.T) {
 	o := newOrg(t)
 	env := o.env
 	subscribeConfirmed(t, o, "master-list", "owner@acme.test")
-	env.Incidents.Add("Slack", vendor.Incident{Title: "Old outage", Source: "feed", ExternalID: "old-1", PublishedAt: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)})
-	env.Incidents.Add("Slack", vendor.Incident{Title: "Ancient outage", Source: "feed", ExternalID: "old-0", PublishedAt: time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)})
+	env.Incidents.Add("Slack", directory.Incident{Title: "Old outage", Source: "feed", ExternalID: "old-1", PublishedAt: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)})
+	env.Incidents.Add("Slack", directory.Incident{Title: "Ancient outage", Source: "feed", ExternalID: "old-0", PublishedAt: time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)})
 	env.Drain(t)
 	env.Mail.Reset()
 

@@ -9,9 +9,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/notify"
 	"github.com/vetted-dev/vetted/core/outbox"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/ports"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -228,7 +228,7 @@ func (t mailer) Send(ctx context.Context, mail notify.Mail) error {
 }
 
 // Enricher wraps an enricher to count enrichments by their outcome over
-// the requested sections (vendor.EnrichmentOutcome, the rule the job's
+// the requested sections (directory.EnrichmentOutcome, the rule the job's
 // status follows), or "error" when the enricher returned one.
 func (m *Metrics) Enricher(next ports.Enricher) ports.Enricher { return enricher{next: next, m: m} }
 
@@ -237,12 +237,12 @@ type enricher struct {
 	m    *Metrics
 }
 
-func (e enricher) Enrich(ctx context.Context, v vendor.Vendor, p vendor.Profile, secs []vendor.Section) (ports.EnrichResult, error) {
+func (e enricher) Enrich(ctx context.Context, v directory.Vendor, p directory.Profile, secs []directory.Section) (ports.EnrichResult, error) {
 	res, err := e.next.Enrich(ctx, v, p, secs)
 	if e.m != nil {
 		result := "error"
 		if err == nil {
-			result, _ = vendor.EnrichmentOutcome(secs, res.Profile.Enrichment)
+			result, _ = directory.EnrichmentOutcome(secs, res.Profile.Enrichment)
 		}
 		e.m.enrichments.WithLabelValues(result).Inc()
 	}

@@ -20,9 +20,9 @@ import (
 	"github.com/vetted-dev/vetted/adapters/mailbox"
 	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/apps/obs"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/notify"
 	"github.com/vetted-dev/vetted/core/outbox"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/ports"
 	"go.opentelemetry.io/otel/trace"
 )
@@ -97,17 +97,17 @@ vetted_jobs_total{kind="mail:member",result="not_yet"} 1
 
 type failingEnricher struct{}
 
-func (failingEnricher) Enrich(context.Context, vendor.Vendor, vendor.Profile, []vendor.Section) (ports.EnrichResult, error) {
+func (failingEnricher) Enrich(context.Context, directory.Vendor, directory.Profile, []directory.Section) (ports.EnrichResult, error) {
 	return ports.EnrichResult{}, errors.New("no route")
 }
 
 // stateEnricher records the given state for each section it is asked for.
-type stateEnricher map[vendor.Section]string
+type stateEnricher map[directory.Section]string
 
-func (e stateEnricher) Enrich(_ context.Context, _ vendor.Vendor, p vendor.Profile, secs []vendor.Section) (ports.EnrichResult, error) {
-	p.Enrichment = map[vendor.Section]vendor.SectionStatus{}
+func (e stateEnricher) Enrich(_ context.Context, _ directory.Vendor, p directory.Profile, secs []directory.Section) (ports.EnrichResult, error) {
+	p.Enrichment = map[directory.Section]directory.SectionStatus{}
 	for _, s := range secs {
-		p.Enrichment[s] = vendor.SectionStatus{Status: e[s], Error: "why " + string(s)}
+		p.Enrichment[s] = directory.SectionStatus{Status: e[s], Error: "why " + string(s)}
 	}
 	return ports.EnrichResult{Profile: p}, nil
 }
@@ -120,17 +120,17 @@ func TestMailAndEnrichmentCounters(t *testing.T) {
 	_ = mailer.Send(context.Background(), notify.Mail{To: "a@x.test"})
 	box.FailNext(1, errors.New("smtp down"))
 	_ = mailer.Send(context.Background(), notify.Mail{To: "b@x.test"})
-	_, _ = m.Enricher(failingEnricher{}).Enrich(context.Background(), vendor.Vendor{}, vendor.Profile{}, nil)
+	_, _ = m.Enricher(failingEnricher{}).Enrich(context.Background(), directory.Vendor{}, directory.Profile{}, nil)
 	// Sections are what the outcome is read from: a vendor with no website
 	// has every web section failed, and is no "ok".
-	secs := []vendor.Section{vendor.SectionBasic, vendor.SectionSecurity, vendor.SectionMaturity}
-	for _, states := range []map[vendor.Section]string{
-		{vendor.SectionBasic: "failed", vendor.SectionSecurity: "failed", vendor.SectionMaturity: "skipped"},
-		{vendor.SectionBasic: "done", vendor.SectionSecurity: "failed", vendor.SectionMaturity: "skipped"},
-		{vendor.SectionBasic: "done", vendor.SectionSecurity: "done", vendor.SectionMaturity: "skipped"},
-		{vendor.SectionBasic: "failed", vendor.SectionSecurity: "failed"},
+	secs := []directory.Section{directory.SectionBasic, directory.SectionSecurity, directory.SectionMaturity}
+	for _, states := range []map[directory.Section]string{
+		{directory.SectionBasic: "failed", directory.SectionSecurity: "failed", directory.SectionMaturity: "skipped"},
+		{directory.SectionBasic: "done", directory.SectionSecurity: "failed", directory.SectionMaturity: "skipped"},
+		{directory.SectionBasic: "done", directory.SectionSecurity: "done", directory.SectionMaturity: "skipped"},
+		{directory.SectionBasic: "failed", directory.SectionSecurity: "failed"},
 	} {
-		_, _ = m.Enricher(stateEnricher(states)).Enrich(context.Background(), vendor.Vendor{}, vendor.Profile{}, secs)
+		_, _ = m.Enricher(stateEnricher(states)).Enrich(context.Background(), directory.Vendor{}, directory.Profile{}, secs)
 	}
 	want := `
 # HELP vetted_enrichments_total Vendor enrichments, by result: ok, partial (some requested sections failed), failed (none found anything, e.g. no website), skipped (every section skipped), error (the enricher could not run).

@@ -8,9 +8,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -26,12 +26,12 @@ func (v VendorSel) empty() bool {
 	return strings.TrimSpace(v.VendorID) == "" && strings.TrimSpace(v.VendorProfileID) == "" && strings.TrimSpace(v.VendorName) == ""
 }
 
-func resolveVendor(ctx context.Context, tx ports.Tx, sel VendorSel) (vendor.Vendor, error) {
+func resolveVendor(ctx context.Context, tx ports.Tx, sel VendorSel) (directory.Vendor, error) {
 	switch {
 	case strings.TrimSpace(sel.VendorID) != "":
 		id, err := parseID("vendor_id", sel.VendorID)
 		if err != nil {
-			return vendor.Vendor{}, err
+			return directory.Vendor{}, err
 		}
 		v, err := tx.Vendors().Get(ctx, id)
 		if errors.Is(err, core.ErrNotFound) {
@@ -41,20 +41,20 @@ func resolveVendor(ctx context.Context, tx ports.Tx, sel VendorSel) (vendor.Vend
 	case strings.TrimSpace(sel.VendorProfileID) != "":
 		id, err := parseID("vendor_profile_id", sel.VendorProfileID)
 		if err != nil {
-			return vendor.Vendor{}, err
+			return directory.Vendor{}, err
 		}
 		p, err := tx.Profiles().GetByID(ctx, id)
 		if errors.Is(err, core.ErrNotFound) {
-			return vendor.Vendor{}, core.NotFound("vendor profile %s does not exist", id)
+			return directory.Vendor{}, core.NotFound("vendor profile %s does not exist", id)
 		}
 		if err != nil {
-			return vendor.Vendor{}, err
+			return directory.Vendor{}, err
 		}
 		return tx.Vendors().Get(ctx, p.VendorID)
 	case strings.TrimSpace(sel.VendorName) != "":
 		return findVendor(ctx, tx, sel.VendorName)
 	}
-	return vendor.Vendor{}, core.Invalid("vendor_id", "one of vendor_id, vendor_profile_id or vendor_name is required")
+	return directory.Vendor{}, core.Invalid("vendor_id", "one of vendor_id, vendor_profile_id or vendor_name is required")
 }
 
 // AssessmentQuery filters assessment reads.

@@ -8,15 +8,15 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/ports"
 )
 
 func TestDirectoryEvictDropsTheNamedVendorsByEveryReference(t *testing.T) {
 	d := newDirectory()
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
-	acme := VendorView{Vendor: vendor.Vendor{ID: uuid.New(), Name: "Acme"}}
-	globex := VendorView{Vendor: vendor.Vendor{ID: uuid.New(), Name: "Globex"}}
+	acme := VendorView{Vendor: directory.Vendor{ID: uuid.New(), Name: "Acme"}}
+	globex := VendorView{Vendor: directory.Vendor{ID: uuid.New(), Name: "Globex"}}
 	for ref, v := range map[string]VendorView{"Acme": acme, acme.Vendor.ID.String(): acme, "Globex": globex} {
 		d.put(ref, v, d.generation(), now)
 	}
@@ -38,7 +38,7 @@ func TestDirectoryEvictDropsTheNamedVendorsByEveryReference(t *testing.T) {
 func TestDirectoryViewReadAcrossAnEvictionIsNotRemembered(t *testing.T) {
 	d := newDirectory()
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
-	acme := VendorView{Vendor: vendor.Vendor{ID: uuid.New(), Name: "Acme"}}
+	acme := VendorView{Vendor: directory.Vendor{ID: uuid.New(), Name: "Acme"}}
 	tok := d.generation()                                        // the read starts, sees the store before the change ...
 	d.evict(ports.Changed{Vendors: []uuid.UUID{acme.Vendor.ID}}) // ... the notice comes ...
 	d.put("Acme", acme, tok, now)                                // ... and the read ends
@@ -86,22 +86,22 @@ func (fakeTx) Profiles() ports.ProfileRepo { return fakeProfiles{} }
 
 type fakeVendors struct{ ports.VendorRepo }
 
-func (fakeVendors) Update(context.Context, vendor.Vendor) error { return nil }
-func (fakeVendors) Ensure(_ context.Context, vs []vendor.Vendor) ([]vendor.Vendor, error) {
+func (fakeVendors) Update(context.Context, directory.Vendor) error { return nil }
+func (fakeVendors) Ensure(_ context.Context, vs []directory.Vendor) ([]directory.Vendor, error) {
 	return vs, nil
 }
-func (fakeVendors) Get(_ context.Context, id uuid.UUID) (vendor.Vendor, error) {
-	return vendor.Vendor{ID: id}, nil
+func (fakeVendors) Get(_ context.Context, id uuid.UUID) (directory.Vendor, error) {
+	return directory.Vendor{ID: id}, nil
 }
 
 type fakeProfiles struct{ ports.ProfileRepo }
 
-func (fakeProfiles) Save(context.Context, vendor.Profile) error { return nil }
-func (fakeProfiles) Delete(context.Context, uuid.UUID) error    { return nil }
+func (fakeProfiles) Save(context.Context, directory.Profile) error { return nil }
+func (fakeProfiles) Delete(context.Context, uuid.UUID) error       { return nil }
 
 func TestUnitOfWorkAnnouncesTheVendorsItWrote(t *testing.T) {
 	a, b := uuid.New(), uuid.New()
-	many := make([]vendor.Vendor, maxNamedChanges+1)
+	many := make([]directory.Vendor, maxNamedChanges+1)
 	for i := range many {
 		many[i].ID = uuid.New()
 	}
@@ -117,7 +117,7 @@ func TestUnitOfWorkAnnouncesTheVendorsItWrote(t *testing.T) {
 			return err
 		}, nil, nil},
 		{"an update and a profile save, a vendor once", func(ctx context.Context, tx ports.Tx) error {
-			return errors.Join(tx.Vendors().Update(ctx, vendor.Vendor{ID: a}), tx.Profiles().Save(ctx, vendor.Profile{VendorID: b}),
+			return errors.Join(tx.Vendors().Update(ctx, directory.Vendor{ID: a}), tx.Profiles().Save(ctx, directory.Profile{VendorID: b}),
 				tx.Profiles().Delete(ctx, a))
 		}, nil, []ports.Changed{{Vendors: []uuid.UUID{a, b}}}},
 		{"more than a notice names", func(ctx context.Context, tx ports.Tx) error {
@@ -125,7 +125,7 @@ func TestUnitOfWorkAnnouncesTheVendorsItWrote(t *testing.T) {
 			return err
 		}, nil, []ports.Changed{{All: true}}},
 		{"rolled back", func(ctx context.Context, tx ports.Tx) error {
-			_ = tx.Vendors().Update(ctx, vendor.Vendor{ID: a})
+			_ = tx.Vendors().Update(ctx, directory.Vendor{ID: a})
 			return boom
 		}, boom, nil},
 	}
@@ -152,7 +152,7 @@ func TestAFailedStageFailsTheUnitOfWork(t *testing.T) {
 	spy := &feedSpy{stageErr: boom}
 	w := watchedStore{Store: oneTxStore{}, dir: newDirectory(), feed: spy}
 	err := w.InTx(context.Background(), func(ctx context.Context, tx ports.Tx) error {
-		return tx.Vendors().Update(ctx, vendor.Vendor{ID: uuid.New()})
+		return tx.Vendors().Update(ctx, directory.Vendor{ID: uuid.New()})
 	})
 	if !errors.Is(err, boom) || len(spy.published) != 0 {
 		t.Fatalf("InTx: %v, published %v", err, spy.published)

@@ -7,8 +7,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -32,7 +32,7 @@ type Metrics struct {
 
 // IncidentView is an incident with what a dashboard shows beside it.
 type IncidentView struct {
-	Incident   vendor.Incident
+	Incident   directory.Incident
 	VendorName string
 	// Products are the product rows of the vendor on the lists in scope.
 	Products []string
@@ -42,7 +42,7 @@ type IncidentView struct {
 type VendorOverview struct {
 	Entry  vendorlist.Entry
 	Logo   string
-	Latest *vendor.Incident
+	Latest *directory.Incident
 }
 
 // Recent-incident limits of the dashboard.
@@ -191,7 +191,7 @@ func (s *Service) VendorsOverview(ctx context.Context, a Actor, ref string, lr L
 		for _, p := range profiles {
 			logos[p.VendorID] = p.Company.Logo
 		}
-		newest := make(map[uuid.UUID]vendor.Incident, len(latest))
+		newest := make(map[uuid.UUID]directory.Incident, len(latest))
 		for _, in := range latest {
 			newest[in.VendorID] = in
 		}

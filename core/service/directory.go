@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/memo"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -53,7 +53,7 @@ const (
 
 // directory remembers vendor views by the reference they were asked by (a
 // UUID or a name, as given), each with the generation it was read in.
-type directory struct {
+type viewCache struct {
 	gen       atomic.Uint64
 	evictions atomic.Uint64 // ForgetVendors calls so far
 	views     memo.Map[string, cachedView]
@@ -69,8 +69,8 @@ type cachedView struct {
 	fresh time.Time // until when it is served without reading it again
 }
 
-func newDirectory() *directory {
-	return &directory{views: memo.Map[string, cachedView]{Max: maxDirectoryViews}, due: map[string]uuid.UUID{}}
+func newDirectory() *viewCache {
+	return &viewCache{views: memo.Map[string, cachedView]{Max: maxDirectoryViews}, due: map[string]uuid.UUID{}}
 }
 
 // readToken is what a read of views started in: the generation, and how
@@ -78,16 +78,16 @@ func newDirectory() *directory {
 type readToken struct{ gen, evictions uint64 }
 
 // generation is read before a view is loaded and given to put with it.
-func (d *directory) generation() readToken {
+func (d *viewCache) generation() readToken {
 	return readToken{gen: d.gen.Load(), evictions: d.evictions.Load()}
 }
 
 // changed is called after a unit of work that touched vendors or profiles.
-func (d *directory) changed() { d.gen.Add(1) }
+func (d *viewCache) changed() { d.gen.Add(1) }
 
 // get returns the view remembered for ref, if it may be served, and
 // whether it is past DirectoryTTL (stale: to be read again).
-func (d *directory) get(ref string, now time.Time) (view VendorView, stale, ok bool) {
+func (d *viewCache) get(ref string, now time.Time) (view VendorView, stale, ok bool) {
 	c, ok := d.views.Get(ref, now)
 	if !ok || c.gen != d.gen.Load() {
 		return VendorView{}, false, false
@@ -99,7 +99,7 @@ func (d *directory) get(ref string, now time.Time) (view VendorView, stale, ok b
 // has changed since or views were evicted since (then the view may be older
 // than the change: a notice from another process may have come while it was
 // read, after the read had seen the store as it was before the change).
-func (d *directory) put(ref string, v VendorView, tok readToken, now time.Time) {
+func (d *viewCache) put(ref string, v VendorView, tok readToken, now time.Time) {
 	gen := tok.gen
 	if gen != d.gen.Load() || tok.evictions != d.evictions.Load() {
 		return
@@ -123,12 +123,12 @@ func freshFor() time.Duration {
 }
 
 // forget drops what is remembered for ref (a vendor no longer there).
-func (d *directory) forget(ref string) { d.views.Delete(ref) }
+func (d *viewCache) forget(ref string) { d.views.Delete(ref) }
 
 // evict drops the views of the vendors c names, by whatever reference they
 // were asked, or every view; a read under way when it is called is not
 // remembered (see put).
-func (d *directory) evict(c ports.Changed) {
+func (d *viewCache) evict(c ports.Changed) {
 	d.evictions.Add(1)
 	if c.All {
 		d.views.Clear()
@@ -146,7 +146,7 @@ func (d *directory) evict(c ports.Changed) {
 
 // markDue asks for ref, a reference to vendor id, to be read again; true
 // when the caller is to start the goroutine that does it (none runs).
-func (d *directory) markDue(ref string, id uuid.UUID) (start bool) {
+func (d *viewCache) markDue(ref string, id uuid.UUID) (start bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.due[ref] = id
@@ -160,7 +160,7 @@ func (d *directory) markDue(ref string, id uuid.UUID) (start bool) {
 // takeDue returns up to max references due with their vendors' ids, or
 // none, and then the goroutine that asked is to end (the next markDue
 // starts another).
-func (d *directory) takeDue(max int) map[string]uuid.UUID {
+func (d *viewCache) takeDue(max int) map[string]uuid.UUID {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if len(d.due) == 0 {
@@ -185,7 +185,7 @@ func (d *directory) takeDue(max int) map[string]uuid.UUID {
 // unit of work, published after it committed).
 type watchedStore struct {
 	ports.Store
-	dir   *directory
+	dir   *viewCache
 	feed  ports.ChangeFeed // nil: no other process hears of changes
 	onErr func(err error)  // a Publish that failed
 }
@@ -274,7 +274,7 @@ type watchedVendors struct {
 	written *changeSet
 }
 
-func (r watchedVendors) Ensure(ctx context.Context, vs []vendor.Vendor) ([]vendor.Vendor, error) {
+func (r watchedVendors) Ensure(ctx context.Context, vs []directory.Vendor) ([]directory.Vendor, error) {
 	out, err := r.VendorRepo.Ensure(ctx, vs)
 	for _, v := range out {
 		r.written.add(v.ID)
@@ -282,7 +282,7 @@ func (r watchedVendors) Ensure(ctx context.Context, vs []vendor.Vendor) ([]vendo
 	return out, err
 }
 
-func (r watchedVendors) Update(ctx context.Context, v vendor.Vendor) error {
+func (r watchedVendors) Update(ctx context.Context, v directory.Vendor) error {
 	r.written.add(v.ID)
 	return r.VendorRepo.Update(ctx, v)
 }
@@ -292,7 +292,7 @@ type watchedProfiles struct {
 	written *changeSet
 }
 
-func (r watchedProfiles) Save(ctx context.Context, p vendor.Profile) error {
+func (r watchedProfiles) Save(ctx context.Context, p directory.Profile) error {
 	r.written.add(p.VendorID)
 	return r.ProfileRepo.Save(ctx, p)
 }
@@ -302,12 +302,12 @@ func (r watchedProfiles) Delete(ctx context.Context, vendorID uuid.UUID) error {
 	return r.ProfileRepo.Delete(ctx, vendorID)
 }
 
-func (r watchedProfiles) ReplaceInstances(ctx context.Context, vendorID uuid.UUID, is []vendor.SecurityInstance) error {
+func (r watchedProfiles) ReplaceInstances(ctx context.Context, vendorID uuid.UUID, is []directory.SecurityInstance) error {
 	r.written.add(vendorID)
 	return r.ProfileRepo.ReplaceInstances(ctx, vendorID, is)
 }
 
-func (r watchedProfiles) AddGRCAssessment(ctx context.Context, vendorID uuid.UUID, a vendor.GRCAssessment) error {
+func (r watchedProfiles) AddGRCAssessment(ctx context.Context, vendorID uuid.UUID, a directory.GRCAssessment) error {
 	r.written.add(vendorID)
 	return r.ProfileRepo.AddGRCAssessment(ctx, vendorID, a)
 }

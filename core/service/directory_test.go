@@ -5,13 +5,13 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/directory"
 )
 
 func TestDirectoryServesAViewUntilMaxAgeOrChange(t *testing.T) {
 	d := newDirectory()
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-	view := VendorView{Vendor: vendor.Vendor{ID: uuid.New(), Name: "Acme"}}
+	view := VendorView{Vendor: directory.Vendor{ID: uuid.New(), Name: "Acme"}}
 
 	d.put("Acme", view, d.generation(), now)
 	if got, stale, ok := d.get("Acme", now.Add(DirectoryTTL*3/4)); !ok || stale || got.Vendor.ID != view.Vendor.ID {
@@ -74,7 +74,7 @@ func TestDirectoryDueViewsOneGoroutineInBatches(t *testing.T) {
 func TestDirectoryForget(t *testing.T) {
 	d := newDirectory()
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-	d.put("Acme", VendorView{Vendor: vendor.Vendor{ID: uuid.New(), Name: "Acme"}}, d.generation(), now)
+	d.put("Acme", VendorView{Vendor: directory.Vendor{ID: uuid.New(), Name: "Acme"}}, d.generation(), now)
 	d.forget("Acme")
 	if _, _, ok := d.get("Acme", now); ok {
 		t.Fatal("a forgotten view was served")
@@ -85,17 +85,17 @@ func TestDirectoryKeepsAViewReadAgainUnchanged(t *testing.T) {
 	d := newDirectory()
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	id := uuid.New()
-	first := VendorView{Vendor: vendor.Vendor{ID: id, Name: "Acme"}, Profile: &vendor.Profile{VendorID: id}}
+	first := VendorView{Vendor: directory.Vendor{ID: id, Name: "Acme"}, Profile: &directory.Profile{VendorID: id}}
 	d.put("Acme", first, d.generation(), now)
 
-	same := VendorView{Vendor: vendor.Vendor{ID: id, Name: "Acme"}, Profile: &vendor.Profile{VendorID: id}}
+	same := VendorView{Vendor: directory.Vendor{ID: id, Name: "Acme"}, Profile: &directory.Profile{VendorID: id}}
 	d.put("Acme", same, d.generation(), now.Add(DirectoryTTL))
 	got, stale, _ := d.get("Acme", now.Add(DirectoryTTL))
 	if got.Profile != first.Profile || stale {
 		t.Fatalf("an unchanged view read again: profile kept %v, stale %v; want the first profile, fresh", got.Profile == first.Profile, stale)
 	}
 
-	changed := VendorView{Vendor: vendor.Vendor{ID: id, Name: "Acme"}, Profile: &vendor.Profile{VendorID: id, Company: vendor.Company{Industry: "Software"}}}
+	changed := VendorView{Vendor: directory.Vendor{ID: id, Name: "Acme"}, Profile: &directory.Profile{VendorID: id, Company: directory.Company{Industry: "Software"}}}
 	d.put("Acme", changed, d.generation(), now.Add(DirectoryTTL))
 	if got, _, _ := d.get("Acme", now.Add(DirectoryTTL)); got.Profile != changed.Profile {
 		t.Fatal("a changed view read again was not remembered")

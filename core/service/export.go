@@ -6,8 +6,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -71,7 +71,7 @@ func (e *Export) Each(ctx context.Context, emit func(ExportRow) error) error {
 		var (
 			entries  []vendorlist.Entry
 			byVendor = map[uuid.UUID]review.Assessment{}
-			scores   = map[uuid.UUID]vendor.Scores{}
+			scores   = map[uuid.UUID]directory.Scores{}
 		)
 		err := e.s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 			var err error
@@ -111,7 +111,7 @@ func (e *Export) Each(ctx context.Context, emit func(ExportRow) error) error {
 	}
 }
 
-func emitEntry(en vendorlist.Entry, byVendor map[uuid.UUID]review.Assessment, scores map[uuid.UUID]vendor.Scores,
+func emitEntry(en vendorlist.Entry, byVendor map[uuid.UUID]review.Assessment, scores map[uuid.UUID]directory.Scores,
 	p review.Policy, now time.Time, emit func(ExportRow) error) error {
 	row := ExportRow{VendorName: en.VendorName, WebsiteURL: en.WebsiteURL, AlertsEnabled: en.AlertsEnabled}
 	if a, ok := byVendor[en.VendorID]; ok {

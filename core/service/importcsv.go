@@ -8,8 +8,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -110,14 +110,14 @@ func parseImportRows(batch []vendorlist.CSVRow) ([]importRow, []RowError) {
 			errs = append(errs, cellErrors(r.Row, col, err)...)
 		}
 		ir := importRow{row: r.Row}
-		n, err := vendor.ParseName(r.Get("vendor_name"))
+		n, err := directory.ParseName(r.Get("vendor_name"))
 		if err != nil {
 			bad("vendor_name", err)
 			continue
 		}
 		ir.ref.Name = n
 		if w := r.Get("website_url"); w != "" {
-			if ir.ref.WebsiteURL, _, err = vendor.NormalizeWebsite(w); err != nil {
+			if ir.ref.WebsiteURL, _, err = directory.NormalizeWebsite(w); err != nil {
 				bad("website_url", err)
 			}
 		}
@@ -210,7 +210,7 @@ func (s *Service) importBatch(ctx context.Context, tx ports.Tx, a Actor, account
 	if err != nil {
 		return err
 	}
-	vendorOf := func(n vendor.Name) vendor.Vendor { return stored[idx[n.Key()]] }
+	vendorOf := func(n directory.Name) directory.Vendor { return stored[idx[n.Key()]] }
 	current, err := tx.Lists().VendorIDs(ctx, l.ID)
 	if err != nil {
 		return err
@@ -220,7 +220,7 @@ func (s *Service) importBatch(ctx context.Context, tx ports.Tx, a Actor, account
 		on[id] = true
 	}
 	var added []uuid.UUID
-	var addedVs []vendor.Vendor
+	var addedVs []directory.Vendor
 	for _, v := range stored {
 		if v.IsCustom() {
 			res.CustomVendors = append(res.CustomVendors, v.Name.String())
@@ -272,7 +272,7 @@ func (s *Service) importBatch(ctx context.Context, tx ports.Tx, a Actor, account
 // a list; row is the CSV row it came from (0 for API calls).
 type assessmentChange struct {
 	row    int
-	vendor vendor.Vendor
+	vendor directory.Vendor
 	input  review.Input
 }
 

@@ -8,9 +8,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/run"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -177,8 +177,8 @@ type VendorInput struct {
 // SaveResult is the answer of save-vendors.
 type SaveResult struct {
 	List      vendorlist.List
-	Added     []vendor.Vendor
-	Removed   []vendor.Vendor
+	Added     []directory.Vendor
+	Removed   []directory.Vendor
 	Unchanged int
 	Quota     vendorlist.QuotaReport
 }
@@ -207,7 +207,7 @@ func (s *Service) SaveVendors(ctx context.Context, a Actor, ref string, lr ListR
 		if err != nil {
 			return err
 		}
-		byID := make(map[uuid.UUID]vendor.Vendor, len(stored))
+		byID := make(map[uuid.UUID]directory.Vendor, len(stored))
 		desired := make([]uuid.UUID, len(stored))
 		for i, v := range stored {
 			byID[v.ID] = v
@@ -228,7 +228,7 @@ func (s *Service) SaveVendors(ctx context.Context, a Actor, ref string, lr ListR
 		if err != nil {
 			return err
 		}
-		addedVs := make([]vendor.Vendor, 0, len(added))
+		addedVs := make([]directory.Vendor, 0, len(added))
 		for _, id := range added {
 			addedVs = append(addedVs, byID[id])
 		}
@@ -245,8 +245,8 @@ func (s *Service) SaveVendors(ctx context.Context, a Actor, ref string, lr ListR
 	return res, err
 }
 
-func sortVendors(vs []vendor.Vendor) []vendor.Vendor {
-	out := append([]vendor.Vendor(nil), vs...)
+func sortVendors(vs []directory.Vendor) []directory.Vendor {
+	out := append([]directory.Vendor(nil), vs...)
 	for i := 1; i < len(out); i++ {
 		for j := i; j > 0 && out[j].Name.Key() < out[j-1].Name.Key(); j-- {
 			out[j], out[j-1] = out[j-1], out[j]
@@ -256,13 +256,13 @@ func sortVendors(vs []vendor.Vendor) []vendor.Vendor {
 }
 
 // ensureVendors finds or creates directory entries for refs, in order.
-func (s *Service) ensureVendors(ctx context.Context, tx ports.Tx, refs []vendorlist.VendorRef) ([]vendor.Vendor, error) {
+func (s *Service) ensureVendors(ctx context.Context, tx ports.Tx, refs []vendorlist.VendorRef) ([]directory.Vendor, error) {
 	if len(refs) == 0 {
 		return nil, nil
 	}
-	cands := make([]vendor.Vendor, len(refs))
+	cands := make([]directory.Vendor, len(refs))
 	for i, r := range refs {
-		v, err := vendor.New(s.d.IDs.New(), r.Name.String(), r.WebsiteURL, s.now())
+		v, err := directory.New(s.d.IDs.New(), r.Name.String(), r.WebsiteURL, s.now())
 		if err != nil {
 			return nil, err
 		}
@@ -274,7 +274,7 @@ func (s *Service) ensureVendors(ctx context.Context, tx ports.Tx, refs []vendorl
 // queueEnrichment claims quota for the custom vendors among vs and queues an
 // enrichment run for them. A vendor the account has claimed before, or one
 // that already has a profile, counts as already known.
-func (s *Service) queueEnrichment(ctx context.Context, tx ports.Tx, a Actor, accountID uuid.UUID, vs []vendor.Vendor) (vendorlist.QuotaReport, error) {
+func (s *Service) queueEnrichment(ctx context.Context, tx ports.Tx, a Actor, accountID uuid.UUID, vs []directory.Vendor) (vendorlist.QuotaReport, error) {
 	rep := vendorlist.QuotaReport{Limit: vendorlist.EnrichmentQuota, Errors: []vendorlist.QuotaError{}}
 	var custom []uuid.UUID
 	for _, v := range vs {
@@ -303,7 +303,7 @@ func (s *Service) queueEnrichment(ctx context.Context, tx ports.Tx, a Actor, acc
 	for _, id := range claimed {
 		had[id] = true
 	}
-	var queue []vendor.Vendor
+	var queue []directory.Vendor
 	var claim []uuid.UUID
 	for _, v := range vs {
 		if !v.IsCustom() {
@@ -327,7 +327,7 @@ func (s *Service) queueEnrichment(ctx context.Context, tx ports.Tx, a Actor, acc
 	rep.Queued = len(queue)
 	rep.Used = used + len(claim)
 	if len(queue) > 0 {
-		if _, err := s.startEnrichRun(ctx, tx, a.Email, queue, vendor.SectionValues()); err != nil {
+		if _, err := s.startEnrichRun(ctx, tx, a.Email, queue, directory.SectionValues()); err != nil {
 			return rep, err
 		}
 	}
@@ -336,7 +336,7 @@ func (s *Service) queueEnrichment(ctx context.Context, tx ports.Tx, a Actor, acc
 
 // startEnrichRun records a run with one job per vendor (plus jobs already
 // settled, such as skipped ones) and queues the jobs in one outbox write.
-func (s *Service) startEnrichRun(ctx context.Context, tx ports.Tx, by string, vs []vendor.Vendor, sections []string, settled ...run.Job) (run.Run, error) {
+func (s *Service) startEnrichRun(ctx context.Context, tx ports.Tx, by string, vs []directory.Vendor, sections []string, settled ...run.Job) (run.Run, error) {
 	now := s.now()
 	r := run.Run{ID: s.d.IDs.New(), Kind: run.KindEnrich, Sections: sections, CreatedBy: by, CreatedAt: now, UpdatedAt: now}
 	msgs := make([]outbox.Message, 0, len(vs))

@@ -58,7 +58,7 @@ type Service struct {
 	d   Deps
 	log *slog.Logger
 	ids *memo.Map[string, knownIdentity] // users by token subject, see IdentityTTL
-	dir *directory                       // vendor views, see DirectoryTTL
+	dir *viewCache                       // vendor views, see DirectoryTTL
 }
 
 // New checks the dependencies and returns the service.

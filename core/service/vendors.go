@@ -13,22 +13,22 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/run"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
 
 // VendorView is a directory entry with its profile (nil for a custom vendor).
 type VendorView struct {
-	Vendor  vendor.Vendor
-	Profile *vendor.Profile
+	Vendor  directory.Vendor
+	Profile *directory.Profile
 }
 
-func findVendor(ctx context.Context, tx ports.Tx, idOrName string) (vendor.Vendor, error) {
+func findVendor(ctx context.Context, tx ports.Tx, idOrName string) (directory.Vendor, error) {
 	var (
-		v   vendor.Vendor
+		v   directory.Vendor
 		err error
 	)
 	id, perr := uuid.Parse(strings.TrimSpace(idOrName))
@@ -38,7 +38,7 @@ func findVendor(ctx context.Context, tx ports.Tx, idOrName string) (vendor.Vendo
 	// A reference is a vendor's id, else its name: a vendor named like a
 	// UUID (that is no vendor's id) is reachable by its name too.
 	if perr != nil || errors.Is(err, core.ErrNotFound) {
-		n, nerr := vendor.ParseName(idOrName)
+		n, nerr := directory.ParseName(idOrName)
 		if nerr != nil && perr != nil {
 			return v, core.Invalid("id_or_name", "must be a vendor UUID or name")
 		}
@@ -52,7 +52,7 @@ func findVendor(ctx context.Context, tx ports.Tx, idOrName string) (vendor.Vendo
 	return v, err
 }
 
-func loadView(ctx context.Context, tx ports.Tx, v vendor.Vendor) (VendorView, error) {
+func loadView(ctx context.Context, tx ports.Tx, v directory.Vendor) (VendorView, error) {
 	view := VendorView{Vendor: v}
 	p, err := tx.Profiles().Get(ctx, v.ID)
 	if err == nil {
@@ -69,14 +69,14 @@ const MaxVendorPage = 10_000
 // VendorsPage returns at most limit directory entries (1 to MaxVendorPage)
 // named after the name after (a cursor: "" for the first page), by name in
 // byte order, and whether more follow.
-func (s *Service) VendorsPage(ctx context.Context, _ Actor, after string, limit int) ([]vendor.Vendor, bool, error) {
+func (s *Service) VendorsPage(ctx context.Context, _ Actor, after string, limit int) ([]directory.Vendor, bool, error) {
 	if limit < 1 || limit > MaxVendorPage {
 		return nil, false, core.Invalid("limit", "must be between 1 and %d", MaxVendorPage)
 	}
-	var out []vendor.Vendor
+	var out []directory.Vendor
 	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 		var err error
-		out, err = tx.Vendors().Page(ctx, vendor.Name(after), limit+1)
+		out, err = tx.Vendors().Page(ctx, directory.Name(after), limit+1)
 		return err
 	})
 	if err != nil {
@@ -184,19 +184,19 @@ func (s *Service) readViews(ctx context.Context, refs map[string]uuid.UUID) erro
 
 // names reports whether ref still finds v as findVendor would: by its id,
 // or by its canonical name (also when the name looks like a UUID).
-func names(ref string, v vendor.Vendor) bool {
+func names(ref string, v directory.Vendor) bool {
 	if id, err := uuid.Parse(strings.TrimSpace(ref)); err == nil && id == v.ID {
 		return true
 	}
-	n, err := vendor.ParseName(ref)
+	n, err := directory.ParseName(ref)
 	return err == nil && n.Key() == v.Name.Key()
 }
 
 // SecurityInstances returns a vendor's findings and signals.
-func (s *Service) SecurityInstances(ctx context.Context, _ Actor, idOrName string) (vendor.Vendor, []vendor.SecurityInstance, error) {
+func (s *Service) SecurityInstances(ctx context.Context, _ Actor, idOrName string) (directory.Vendor, []directory.SecurityInstance, error) {
 	var (
-		v   vendor.Vendor
-		out []vendor.SecurityInstance
+		v   directory.Vendor
+		out []directory.SecurityInstance
 	)
 	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 		var err error
@@ -216,7 +216,7 @@ func (s *Service) Enrich(ctx context.Context, a Actor, names []string, sections 
 	if err := requirePlatformAdmin(a); err != nil {
 		return run.Run{}, err
 	}
-	secs, err := vendor.ParseSections(sections)
+	secs, err := directory.ParseSections(sections)
 	if err != nil {
 		return run.Run{}, err
 	}
@@ -232,7 +232,7 @@ func (s *Service) Enrich(ctx context.Context, a Actor, names []string, sections 
 	}
 	var r run.Run
 	err = s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
-		var vs []vendor.Vendor
+		var vs []directory.Vendor
 		var refs []string
 		for _, n := range names {
 			if id, perr := uuid.Parse(strings.TrimSpace(n)); perr == nil {
@@ -257,7 +257,7 @@ func (s *Service) Enrich(ctx context.Context, a Actor, names []string, sections 
 			return err
 		}
 		vs = append(vs, ensured...)
-		var queue []vendor.Vendor
+		var queue []directory.Vendor
 		var skipped []run.Job
 		seen := map[uuid.UUID]bool{}
 		for _, v := range vs {
@@ -281,7 +281,7 @@ func parseNames(raw []string) ([]vendorlist.VendorRef, error) {
 	var errs core.Fields
 	var out []vendorlist.VendorRef
 	for i, n := range raw {
-		p, err := vendor.ParseName(n)
+		p, err := directory.ParseName(n)
 		if err != nil {
 			errs.Add(core.Index("vendors", i), "must be a vendor name or UUID")
 			continue
@@ -355,13 +355,13 @@ func (s *Service) runEnrichJob(ctx context.Context, p outbox.Enrich) error {
 	if err != nil {
 		return err
 	}
-	cur := vendor.NewProfile(s.d.IDs.New(), view.Vendor.ID, s.now())
+	cur := directory.NewProfile(s.d.IDs.New(), view.Vendor.ID, s.now())
 	if view.Profile != nil {
 		cur = *view.Profile
 	}
-	secs, _ := vendor.ParseSections(p.Sections)
-	wantScores := slices.Contains(secs, vendor.SectionScores)
-	secs = slices.DeleteFunc(secs, func(sec vendor.Section) bool { return sec == vendor.SectionScores })
+	secs, _ := directory.ParseSections(p.Sections)
+	wantScores := slices.Contains(secs, directory.SectionScores)
+	secs = slices.DeleteFunc(secs, func(sec directory.Section) bool { return sec == directory.SectionScores })
 	res := ports.EnrichResult{Profile: cur}
 	if len(secs) > 0 {
 		var eerr error
@@ -369,20 +369,20 @@ func (s *Service) runEnrichJob(ctx context.Context, p outbox.Enrich) error {
 			return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status, j.Error = run.StatusFailed, eerr.Error() })
 		}
 	}
-	if outcome, reason := vendor.EnrichmentOutcome(secs, res.Profile.Enrichment); view.Profile == nil && res.Instances == nil &&
-		(outcome == vendor.OutcomeFailed || outcome == vendor.OutcomeSkipped) {
+	if outcome, reason := directory.EnrichmentOutcome(secs, res.Profile.Enrichment); view.Profile == nil && res.Instances == nil &&
+		(outcome == directory.OutcomeFailed || outcome == directory.OutcomeSkipped) {
 		// Nothing was found (no website, a site that does not answer, no
 		// scan to rate): no profile is made of it, so the vendor stays
 		// custom, as save-vendors answered (is_custom: no profile yet),
 		// and a later run or createOnly enrichment tries it again.
 		status := run.StatusFailed
-		if outcome == vendor.OutcomeSkipped {
+		if outcome == directory.OutcomeSkipped {
 			status, reason = run.StatusSkipped, cmp.Or(reason, errNoScan)
 		}
 		s.logEnrichment(ctx, view.Vendor, p.RunID, outcome, reason)
 		return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status, j.Error = status, reason })
 	}
-	var prof vendor.Profile
+	var prof directory.Profile
 	err = s.d.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
 		prof = res.Profile
 		prof.VendorID, prof.ID = view.Vendor.ID, cur.ID
@@ -403,15 +403,15 @@ func (s *Service) runEnrichJob(ctx context.Context, p outbox.Enrich) error {
 		return err
 	}
 	if wantScores || res.Instances != nil {
-		secs = append(secs, vendor.SectionScores)
+		secs = append(secs, directory.SectionScores)
 	}
-	outcome, reason := vendor.EnrichmentOutcome(secs, prof.Enrichment)
+	outcome, reason := directory.EnrichmentOutcome(secs, prof.Enrichment)
 	s.logEnrichment(ctx, view.Vendor, p.RunID, outcome, reason)
 	return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) {
 		switch j.Status, j.Error = run.StatusDone, ""; outcome {
-		case vendor.OutcomePartial:
+		case directory.OutcomePartial:
 			j.Error = reason
-		case vendor.OutcomeFailed:
+		case directory.OutcomeFailed:
 			j.Status, j.Error = run.StatusFailed, reason
 		}
 	})
@@ -420,12 +420,12 @@ func (s *Service) runEnrichJob(ctx context.Context, p outbox.Enrich) error {
 // logEnrichment logs an enrichment that did not find everything, once per
 // vendor and run, at INFO: a vendor with no website is an everyday case,
 // not an operator's alarm; its reason is in the run's job too.
-func (s *Service) logEnrichment(ctx context.Context, v vendor.Vendor, runID uuid.UUID, outcome, reason string) {
-	if outcome == vendor.OutcomeOK || outcome == vendor.OutcomeSkipped {
+func (s *Service) logEnrichment(ctx context.Context, v directory.Vendor, runID uuid.UUID, outcome, reason string) {
+	if outcome == directory.OutcomeOK || outcome == directory.OutcomeSkipped {
 		return
 	}
 	msg := "enrichment failed"
-	if outcome == vendor.OutcomePartial {
+	if outcome == directory.OutcomePartial {
 		msg = "enrichment partly failed"
 	}
 	s.log.InfoContext(ctx, msg, "vendor", v.Name.String(), "vendor_id", v.ID, "run_id", runID, "outcome", outcome, "reason", reason)
@@ -442,7 +442,7 @@ const (
 // security instances (the scan's when it ran now, else the stored ones) and
 // keeps the assessment in the history. Scores always follow the latest
 // scan, so it runs whenever a scan replaced the instances, requested or not.
-func (s *Service) rate(ctx context.Context, tx ports.Tx, prof *vendor.Profile, scanned []vendor.SecurityInstance) error {
+func (s *Service) rate(ctx context.Context, tx ports.Tx, prof *directory.Profile, scanned []directory.SecurityInstance) error {
 	is := scanned
 	if is == nil {
 		var err error
@@ -451,7 +451,7 @@ func (s *Service) rate(ctx context.Context, tx ports.Tx, prof *vendor.Profile, s
 		}
 	}
 	now := s.now()
-	st := vendor.SectionStatus{Status: run.StatusDone, UpdatedAt: now, Source: "security_instances"}
+	st := directory.SectionStatus{Status: run.StatusDone, UpdatedAt: now, Source: "security_instances"}
 	g := prof.ApplyRating(is, now)
 	switch {
 	case len(is) == 0:
@@ -463,9 +463,9 @@ func (s *Service) rate(ctx context.Context, tx ports.Tx, prof *vendor.Profile, s
 		st.Status, st.Error = run.StatusFailed, errNothingRated
 	}
 	if prof.Enrichment == nil {
-		prof.Enrichment = map[vendor.Section]vendor.SectionStatus{}
+		prof.Enrichment = map[directory.Section]directory.SectionStatus{}
 	}
-	prof.Enrichment[vendor.SectionScores] = st
+	prof.Enrichment[directory.SectionScores] = st
 	if g == nil {
 		return nil
 	}
@@ -483,7 +483,7 @@ func (s *Service) ReenrichStale(ctx context.Context, maxAge time.Duration) (int,
 		if err != nil {
 			return err
 		}
-		var stale []vendor.Vendor
+		var stale []directory.Vendor
 		cutoff := s.now().Add(-maxAge)
 		for _, v := range vs {
 			p, err := tx.Profiles().Get(ctx, v.ID)
@@ -501,7 +501,7 @@ func (s *Service) ReenrichStale(ctx context.Context, maxAge time.Duration) (int,
 		if n == 0 {
 			return nil
 		}
-		_, err = s.startEnrichRun(ctx, tx, "scheduler", stale, vendor.SectionValues())
+		_, err = s.startEnrichRun(ctx, tx, "scheduler", stale, directory.SectionValues())
 		return err
 	})
 	return n, err
@@ -523,7 +523,7 @@ func (s *Service) PatchVendor(ctx context.Context, a Actor, idOrName string, pat
 		if view, err = loadView(ctx, tx, v); err != nil {
 			return err
 		}
-		p := vendor.NewProfile(s.d.IDs.New(), v.ID, s.now())
+		p := directory.NewProfile(s.d.IDs.New(), v.ID, s.now())
 		if view.Profile != nil {
 			p = *view.Profile
 		}
@@ -543,11 +543,11 @@ func (s *Service) PatchVendor(ctx context.Context, a Actor, idOrName string, pat
 // DeleteVendor removes a vendor's profile, its security instances and its
 // GRC assessment history (platform admins); the directory entry and every
 // list membership stay.
-func (s *Service) DeleteVendor(ctx context.Context, a Actor, idOrName string) (vendor.Vendor, error) {
+func (s *Service) DeleteVendor(ctx context.Context, a Actor, idOrName string) (directory.Vendor, error) {
 	if err := requirePlatformAdmin(a); err != nil {
-		return vendor.Vendor{}, err
+		return directory.Vendor{}, err
 	}
-	var v vendor.Vendor
+	var v directory.Vendor
 	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
 		var err error
 		if v, err = findVendor(ctx, tx, idOrName); err != nil {
@@ -568,11 +568,11 @@ func (s *Service) DeleteVendor(ctx context.Context, a Actor, idOrName string) (v
 // RecordIncident records an incident by hand (platform admins). A live
 // incident alerts the confirmed subscribers of every list that carries the
 // vendor with alerts enabled.
-func (s *Service) RecordIncident(ctx context.Context, a Actor, idOrName string, in vendor.Incident) (vendor.Incident, error) {
+func (s *Service) RecordIncident(ctx context.Context, a Actor, idOrName string, in directory.Incident) (directory.Incident, error) {
 	if err := requirePlatformAdmin(a); err != nil {
-		return vendor.Incident{}, err
+		return directory.Incident{}, err
 	}
-	var out vendor.Incident
+	var out directory.Incident
 	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
 		v, err := findVendor(ctx, tx, idOrName)
 		if err != nil {
@@ -585,7 +585,7 @@ func (s *Service) RecordIncident(ctx context.Context, a Actor, idOrName string, 
 		if in.Source == "" {
 			in.Source = "manual"
 		}
-		if out, err = vendor.NewIncident(in); err != nil {
+		if out, err = directory.NewIncident(in); err != nil {
 			return err
 		}
 		if err := tx.Incidents().Create(ctx, out); err != nil {
@@ -603,8 +603,8 @@ func (s *Service) RecordIncident(ctx context.Context, a Actor, idOrName string, 
 }
 
 // Incidents returns a vendor's incidents.
-func (s *Service) Incidents(ctx context.Context, _ Actor, idOrName string) ([]vendor.Incident, error) {
-	var out []vendor.Incident
+func (s *Service) Incidents(ctx context.Context, _ Actor, idOrName string) ([]directory.Incident, error) {
+	var out []directory.Incident
 	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 		v, err := findVendor(ctx, tx, idOrName)
 		if err != nil {
@@ -625,7 +625,7 @@ func (s *Service) StartBackfill(ctx context.Context, a Actor, names []string, si
 	}
 	var r run.Run
 	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
-		var vs []vendor.Vendor
+		var vs []directory.Vendor
 		if len(names) == 0 {
 			var err error
 			if vs, err = tx.Vendors().List(ctx); err != nil {
@@ -692,8 +692,8 @@ func (s *Service) runBackfill(ctx context.Context, p outbox.Backfill) error {
 
 // fetchIncidents pulls a vendor's incidents and stores the new ones;
 // historical ones are marked backfilled, live ones are fanned out.
-func (s *Service) fetchIncidents(ctx context.Context, vendorID uuid.UUID, since time.Time, backfill bool) ([]vendor.Incident, error) {
-	var v vendor.Vendor
+func (s *Service) fetchIncidents(ctx context.Context, vendorID uuid.UUID, since time.Time, backfill bool) ([]directory.Incident, error) {
+	var v directory.Vendor
 	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 		var err error
 		v, err = tx.Vendors().Get(ctx, vendorID)
@@ -706,20 +706,20 @@ func (s *Service) fetchIncidents(ctx context.Context, vendorID uuid.UUID, since 
 	if err != nil {
 		return nil, err
 	}
-	ins := make([]vendor.Incident, 0, len(got))
+	ins := make([]directory.Incident, 0, len(got))
 	for _, g := range got {
 		g.ID, g.VendorID, g.Backfilled, g.CreatedAt = s.d.IDs.New(), v.ID, backfill, s.now()
 		if g.PublishedAt.IsZero() {
 			g.PublishedAt = s.now()
 		}
-		n, err := vendor.NewIncident(g)
+		n, err := directory.NewIncident(g)
 		if err != nil {
 			s.log.Warn("incident source returned an invalid incident", "vendor", v.Name, "err", err)
 			continue
 		}
 		ins = append(ins, n)
 	}
-	var inserted []vendor.Incident
+	var inserted []directory.Incident
 	err = s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
 		var err error
 		if inserted, err = tx.Incidents().Merge(ctx, ins); err != nil {
@@ -741,7 +741,7 @@ func (s *Service) fetchIncidents(ctx context.Context, vendorID uuid.UUID, since 
 // PollIncidents fetches recent incidents for every directory vendor that is
 // on at least one list; new ones are live and alert.
 func (s *Service) PollIncidents(ctx context.Context) error {
-	var vs []vendor.Vendor
+	var vs []directory.Vendor
 	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 		var err error
 		vs, err = tx.Vendors().List(ctx)

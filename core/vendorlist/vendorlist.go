@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/directory"
 )
 
 // MasterList is the default list every account and personal space has.
@@ -84,7 +84,7 @@ func NewProduct(id, listID, vendorID uuid.UUID, name string, now time.Time) (Pro
 
 // VendorRef is a vendor named in a request: a name and an optional website.
 type VendorRef struct {
-	Name       vendor.Name
+	Name       directory.Name
 	WebsiteURL string
 }
 
@@ -95,14 +95,14 @@ func ParseRefs(names, websites []string) ([]VendorRef, error) {
 	seen := map[string]int{}
 	out := make([]VendorRef, 0, len(names))
 	for i, raw := range names {
-		n, err := vendor.ParseName(raw)
+		n, err := directory.ParseName(raw)
 		if err != nil {
 			errs.AddErr(core.Nest(err, core.Index("vendors", i)))
 			continue
 		}
 		w := ""
 		if i < len(websites) && websites[i] != "" {
-			w, _, err = vendor.NormalizeWebsite(websites[i])
+			w, _, err = directory.NormalizeWebsite(websites[i])
 			if err != nil {
 				errs.AddErr(core.Nest(err, core.Index("vendors", i)))
 				continue

@@ -19,11 +19,11 @@ import (
 	"github.com/vetted-dev/vetted/adapters/localblob"
 	"github.com/vetted-dev/vetted/adapters/mailbox"
 	"github.com/vetted-dev/vetted/adapters/memory"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/relay"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/service"
 	"github.com/vetted-dev/vetted/core/signing"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -38,13 +38,13 @@ func main() {
 // and marks every requested section done.
 type offlineEnricher struct{ runs atomic.Int64 }
 
-func (e *offlineEnricher) Enrich(_ context.Context, v vendor.Vendor, p vendor.Profile, secs []vendor.Section) (ports.EnrichResult, error) {
+func (e *offlineEnricher) Enrich(_ context.Context, v directory.Vendor, p directory.Profile, secs []directory.Section) (ports.EnrichResult, error) {
 	e.runs.Add(1)
 	if p.Enrichment == nil {
-		p.Enrichment = map[vendor.Section]vendor.SectionStatus{}
+		p.Enrichment = map[directory.Section]directory.SectionStatus{}
 	}
 	for _, s := range secs {
-		p.Enrichment[s] = vendor.SectionStatus{Status: "done", Source: "offline example", UpdatedAt: time.Now().UTC()}
+		p.Enrichment[s] = directory.SectionStatus{Status: "done", Source: "offline example", UpdatedAt: time.Now().UTC()}
 	}
 	p.Company.CompanyDescription = "Profile of " + v.Name.String() + " (offline example)"
 	return ports.EnrichResult{Profile: p}, nil
@@ -53,7 +53,7 @@ func (e *offlineEnricher) Enrich(_ context.Context, v vendor.Vendor, p vendor.Pr
 // noIncidents is an incident source that knows none.
 type noIncidents struct{}
 
-func (noIncidents) Fetch(context.Context, vendor.Vendor, time.Time) ([]vendor.Incident, error) {
+func (noIncidents) Fetch(context.Context, directory.Vendor, time.Time) ([]directory.Incident, error) {
 	return nil, nil
 }
 

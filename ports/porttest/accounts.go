@@ -7,10 +7,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -250,7 +250,7 @@ type estate struct {
 	acc   account.Account
 	owner account.User
 	list  vendorlist.List
-	vs    []vendor.Vendor
+	vs    []directory.Vendor
 	prod  vendorlist.Product
 	asmt  review.Assessment
 	event review.AuditEvent
@@ -286,7 +286,7 @@ func testAccountDeleteCascades(t *testing.T, f *fixture) {
 		return tx.Users().Get(ctx, gone.owner.ID)
 	})
 	equal(t, "user of the deleted account stays", got.ID, gone.owner.ID)
-	vs := load(f, func(ctx context.Context, tx ports.Tx) ([]vendor.Vendor, error) {
+	vs := load(f, func(ctx context.Context, tx ports.Tx) ([]directory.Vendor, error) {
 		return tx.Vendors().ListByIDs(ctx, []uuid.UUID{gone.vs[0].ID, gone.vs[1].ID})
 	})
 	equal(t, "global vendors stay", len(vs), 2)

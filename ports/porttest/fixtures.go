@@ -7,12 +7,12 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -69,24 +69,24 @@ func (f *fixture) member(a account.Account, u account.User, role account.Role) {
 	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Members().Put(ctx, []account.Member{m}) })
 }
 
-func (f *fixture) newVendor(name, website string) vendor.Vendor {
+func (f *fixture) newVendor(name, website string) directory.Vendor {
 	f.t.Helper()
-	return must(vendor.New(newID(), name, website, f.tick()))(f.t)
+	return must(directory.New(newID(), name, website, f.tick()))(f.t)
 }
 
 // vendors ensures directory entries (without websites) named names.
-func (f *fixture) vendors(names ...string) []vendor.Vendor {
+func (f *fixture) vendors(names ...string) []directory.Vendor {
 	f.t.Helper()
-	in := make([]vendor.Vendor, len(names))
+	in := make([]directory.Vendor, len(names))
 	for i, n := range names {
 		in[i] = f.newVendor(n, "")
 	}
 	return f.ensure(in...)
 }
 
-func (f *fixture) ensure(in ...vendor.Vendor) []vendor.Vendor {
+func (f *fixture) ensure(in ...directory.Vendor) []directory.Vendor {
 	f.t.Helper()
-	var out []vendor.Vendor
+	var out []directory.Vendor
 	f.write(func(ctx context.Context, tx ports.Tx) (err error) {
 		out, err = tx.Vendors().Ensure(ctx, in)
 		return err
@@ -94,21 +94,21 @@ func (f *fixture) ensure(in ...vendor.Vendor) []vendor.Vendor {
 	return out
 }
 
-func (f *fixture) newProfile(vendorID uuid.UUID) vendor.Profile {
-	p := vendor.NewProfile(newID(), vendorID, f.tick())
+func (f *fixture) newProfile(vendorID uuid.UUID) directory.Profile {
+	p := directory.NewProfile(newID(), vendorID, f.tick())
 	rating := 87
 	p.Company.CompanyDescription = "Makes things"
 	p.Company.Alias = []string{"alias-one"}
 	p.Scores.SecurityRating = &rating
-	p.Scores.Grade = vendor.Grade(rating)
-	p.Enrichment[vendor.SectionBasic] = vendor.SectionStatus{Status: "done", UpdatedAt: f.now, Source: "web"}
-	p.LatestGRC = &vendor.GRCAssessment{AggregateScore: 80, Grade: "B", Recommendation: "approve",
-		DomainScores: []vendor.DomainScore{{Domain: "compliance", Score: 80, Weight: 1, Findings: []string{"soc2"}}},
+	p.Scores.Grade = directory.Grade(rating)
+	p.Enrichment[directory.SectionBasic] = directory.SectionStatus{Status: "done", UpdatedAt: f.now, Source: "web"}
+	p.LatestGRC = &directory.GRCAssessment{AggregateScore: 80, Grade: "B", Recommendation: "approve",
+		DomainScores: []directory.DomainScore{{Domain: "compliance", Score: 80, Weight: 1, Findings: []string{"soc2"}}},
 		AssessedAt:   f.now}
 	return p
 }
 
-func (f *fixture) profile(vendorID uuid.UUID) vendor.Profile {
+func (f *fixture) profile(vendorID uuid.UUID) directory.Profile {
 	f.t.Helper()
 	p := f.newProfile(vendorID)
 	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Profiles().Save(ctx, p) })
@@ -128,9 +128,9 @@ func (f *fixture) list(accountID uuid.UUID, name string) vendorlist.List {
 }
 
 // onList puts vendors on a list.
-func (f *fixture) onList(listID uuid.UUID, vs ...vendor.Vendor) {
+func (f *fixture) onList(listID uuid.UUID, vs ...directory.Vendor) {
 	f.t.Helper()
-	ids := idsOf(vs, func(v vendor.Vendor) uuid.UUID { return v.ID })
+	ids := idsOf(vs, func(v directory.Vendor) uuid.UUID { return v.ID })
 	now := f.tick()
 	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().AddEntries(ctx, listID, ids, now) })
 }
@@ -147,7 +147,7 @@ func (f *fixture) product(listID, vendorID uuid.UUID, name string) vendorlist.Pr
 	return p
 }
 
-func (f *fixture) newAssessment(l vendorlist.List, v vendor.Vendor) review.Assessment {
+func (f *fixture) newAssessment(l vendorlist.List, v directory.Vendor) review.Assessment {
 	f.t.Helper()
 	useCase := "payroll"
 	fields := must(review.Apply(review.Fields{}, review.Input{UseCase: &useCase, DataCollected: []string{"email", "name"}}))(f.t)
@@ -157,7 +157,7 @@ func (f *fixture) newAssessment(l vendorlist.List, v vendor.Vendor) review.Asses
 		UpdatedAt: now, UpdatedBy: "ann@example.com"}
 }
 
-func (f *fixture) assessment(l vendorlist.List, v vendor.Vendor) review.Assessment {
+func (f *fixture) assessment(l vendorlist.List, v directory.Vendor) review.Assessment {
 	f.t.Helper()
 	a := f.newAssessment(l, v)
 	f.saveAssessments(a)
@@ -203,10 +203,10 @@ func (f *fixture) subscriber(l vendorlist.List, email string, confirmed bool) su
 	return s
 }
 
-func (f *fixture) newIncident(vendorID uuid.UUID, externalID string) vendor.Incident {
+func (f *fixture) newIncident(vendorID uuid.UUID, externalID string) directory.Incident {
 	f.t.Helper()
 	now := f.tick()
-	return must(vendor.NewIncident(vendor.Incident{ID: newID(), VendorID: vendorID, Title: "Breach " + externalID,
+	return must(directory.NewIncident(directory.Incident{ID: newID(), VendorID: vendorID, Title: "Breach " + externalID,
 		Severity: "high", Source: "feed", ExternalID: externalID, PotentiallyImpactedData: []string{"email"},
 		PublishedAt: now, CreatedAt: now}))(f.t)
 }

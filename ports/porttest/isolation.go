@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/outbox"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -35,7 +35,7 @@ var isolationCases = []testCase{
 		p := f.profile(v.ID)
 		scribble(p.Company.Alias)
 		*p.Scores.SecurityRating = 1
-		p.Enrichment[vendor.SectionBasic] = vendor.SectionStatus{Status: "failed"}
+		p.Enrichment[directory.SectionBasic] = directory.SectionStatus{Status: "failed"}
 		p.LatestGRC.DomainScores[0].Findings[0] = "scribbled"
 		got, err := getProfile(f, v.ID)
 		if err != nil {
@@ -43,13 +43,13 @@ var isolationCases = []testCase{
 		}
 		scribble(got.Company.Alias)
 		*got.Scores.SecurityRating = 2
-		got.Enrichment[vendor.SectionLogo] = vendor.SectionStatus{Status: "failed"}
+		got.Enrichment[directory.SectionLogo] = directory.SectionStatus{Status: "failed"}
 		got.LatestGRC.Grade = "F"
 		again, _ := getProfile(f, v.ID)
 		sameStrings(t, "alias", again.Company.Alias, []string{"alias-one"})
 		equal(t, "security rating", *again.Scores.SecurityRating, 87)
 		equal(t, "enrichment sections", len(again.Enrichment), 1)
-		equal(t, "basic enrichment", again.Enrichment[vendor.SectionBasic].Status, "done")
+		equal(t, "basic enrichment", again.Enrichment[directory.SectionBasic].Status, "done")
 		equal(t, "grade", again.LatestGRC.Grade, "B")
 		sameStrings(t, "findings", again.LatestGRC.DomainScores[0].Findings, []string{"soc2"})
 	}},
@@ -112,9 +112,11 @@ var isolationCases = []testCase{
 			t.Fatal(err)
 		}
 		scribble(in.PotentiallyImpactedData)
-		got := load(f, func(ctx context.Context, tx ports.Tx) (vendor.Incident, error) { return tx.Incidents().Get(ctx, in.ID) })
+		got := load(f, func(ctx context.Context, tx ports.Tx) (directory.Incident, error) {
+			return tx.Incidents().Get(ctx, in.ID)
+		})
 		scribble(got.PotentiallyImpactedData)
-		again := load(f, func(ctx context.Context, tx ports.Tx) ([]vendor.Incident, error) {
+		again := load(f, func(ctx context.Context, tx ports.Tx) ([]directory.Incident, error) {
 			return tx.Incidents().ListByVendor(ctx, v.ID)
 		})
 		sameStrings(t, "impacted data", again[0].PotentiallyImpactedData, []string{"email"})

@@ -7,9 +7,9 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -148,18 +148,18 @@ var listCases = []testCase{
 		l := f.list(a.ID, vendorlist.MasterList)
 		vs := f.vendors("Custom", "Done", "Failed", "Queued", "Running", "Empty")
 		f.onList(l.ID, vs...)
-		sections := map[string]map[vendor.Section]string{
-			"Done":    {vendor.SectionBasic: "done", vendor.SectionSecurity: "skipped"},
-			"Failed":  {vendor.SectionBasic: "done", vendor.SectionSecurity: "failed"},
-			"Queued":  {vendor.SectionBasic: "failed", vendor.SectionSecurity: "queued", vendor.SectionPrivacy: "done"},
-			"Running": {vendor.SectionBasic: "queued", vendor.SectionSecurity: "running", vendor.SectionPrivacy: "failed"},
+		sections := map[string]map[directory.Section]string{
+			"Done":    {directory.SectionBasic: "done", directory.SectionSecurity: "skipped"},
+			"Failed":  {directory.SectionBasic: "done", directory.SectionSecurity: "failed"},
+			"Queued":  {directory.SectionBasic: "failed", directory.SectionSecurity: "queued", directory.SectionPrivacy: "done"},
+			"Running": {directory.SectionBasic: "queued", directory.SectionSecurity: "running", directory.SectionPrivacy: "failed"},
 			"Empty":   {},
 		}
 		for _, v := range vs[1:] {
 			p := f.newProfile(v.ID)
 			clear(p.Enrichment)
 			for sec, st := range sections[v.Name.String()] {
-				p.Enrichment[sec] = vendor.SectionStatus{Status: st, UpdatedAt: f.now, Source: "web", Error: "an error text"}
+				p.Enrichment[sec] = directory.SectionStatus{Status: st, UpdatedAt: f.now, Source: "web", Error: "an error text"}
 			}
 			f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Profiles().Save(ctx, p) })
 		}
@@ -308,7 +308,7 @@ func used(f *fixture, accountID uuid.UUID) int {
 	return load(f, func(ctx context.Context, tx ports.Tx) (int, error) { return tx.Quota().Used(ctx, accountID) })
 }
 
-func claim(f *fixture, accountID uuid.UUID, vs ...vendor.Vendor) {
+func claim(f *fixture, accountID uuid.UUID, vs ...directory.Vendor) {
 	f.t.Helper()
 	now := f.tick()
 	f.write(func(ctx context.Context, tx ports.Tx) error {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/account"
-	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -16,13 +16,13 @@ var errBoom = errors.New("boom")
 
 // leftNoTrace checks that a failed unit of work that created an org, a
 // user, a vendor and an outbox message left none of them behind.
-func leftNoTrace(t *testing.T, f *fixture, a account.Account, u account.User, v vendor.Vendor) {
+func leftNoTrace(t *testing.T, f *fixture, a account.Account, u account.User, v directory.Vendor) {
 	t.Helper()
 	_, err := loadErr(f, func(ctx context.Context, tx ports.Tx) (account.Account, error) { return tx.Accounts().Get(ctx, a.ID) })
 	wantErr(t, "account after rollback", err, core.ErrNotFound)
 	_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (account.User, error) { return tx.Users().Get(ctx, u.ID) })
 	wantErr(t, "user after rollback", err, core.ErrNotFound)
-	_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (vendor.Vendor, error) {
+	_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (directory.Vendor, error) {
 		return tx.Vendors().GetByName(ctx, v.Name)
 	})
 	wantErr(t, "vendor after rollback", err, core.ErrNotFound)
@@ -31,7 +31,7 @@ func leftNoTrace(t *testing.T, f *fixture, a account.Account, u account.User, v 
 }
 
 // writeMany is a unit of work body that writes to several repositories.
-func writeMany(f *fixture, a account.Account, u account.User, v vendor.Vendor) txFn {
+func writeMany(f *fixture, a account.Account, u account.User, v directory.Vendor) txFn {
 	m := f.newMessage()
 	return func(ctx context.Context, tx ports.Tx) error {
 		if err := tx.Accounts().Create(ctx, a); err != nil {
@@ -40,7 +40,7 @@ func writeMany(f *fixture, a account.Account, u account.User, v vendor.Vendor) t
 		if err := tx.Users().Save(ctx, u); err != nil {
 			return err
 		}
-		if _, err := tx.Vendors().Ensure(ctx, []vendor.Vendor{v}); err != nil {
+		if _, err := tx.Vendors().Ensure(ctx, []directory.Vendor{v}); err != nil {
 			return err
 		}
 		return tx.Outbox().Add(ctx, m)

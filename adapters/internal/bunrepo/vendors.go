@@ -6,7 +6,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
-	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/directory"
 )
 
 // Vendors holds the methods of ports.VendorRepo whose SQL is the same in
@@ -24,26 +24,26 @@ func (r Vendors) SelectVendors(rows any) *bun.SelectQuery {
 }
 
 // One returns the entry matching where, or core.ErrNotFound.
-func (r Vendors) One(ctx context.Context, what string, where string, arg any) (vendor.Vendor, error) {
+func (r Vendors) One(ctx context.Context, what string, where string, arg any) (directory.Vendor, error) {
 	var rows []dbrow.Vendor
 	if err := r.SelectVendors(&rows).Where(where, arg).Limit(1).Scan(ctx); err != nil {
-		return vendor.Vendor{}, r.Translate(err, "vendor %s", what)
+		return directory.Vendor{}, r.Translate(err, "vendor %s", what)
 	}
 	if len(rows) == 0 {
-		return vendor.Vendor{}, NotFound("vendor %s", what)
+		return directory.Vendor{}, NotFound("vendor %s", what)
 	}
 	return rows[0].Core(), nil
 }
 
 // Get returns an entry by id.
-func (r Vendors) Get(ctx context.Context, id uuid.UUID) (vendor.Vendor, error) {
+func (r Vendors) Get(ctx context.Context, id uuid.UUID) (directory.Vendor, error) {
 	return r.One(ctx, id.String(), "v.id = ?", id)
 }
 
 // ListByIDs returns the entries among ids that exist.
-func (r Vendors) ListByIDs(ctx context.Context, ids []uuid.UUID) ([]vendor.Vendor, error) {
+func (r Vendors) ListByIDs(ctx context.Context, ids []uuid.UUID) ([]directory.Vendor, error) {
 	if len(ids) == 0 {
-		return []vendor.Vendor{}, nil
+		return []directory.Vendor{}, nil
 	}
 	var rows []dbrow.Vendor
 	if err := r.SelectVendors(&rows).Where("v.id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
@@ -53,7 +53,7 @@ func (r Vendors) ListByIDs(ctx context.Context, ids []uuid.UUID) ([]vendor.Vendo
 }
 
 // List returns every entry by name.
-func (r Vendors) List(ctx context.Context) ([]vendor.Vendor, error) {
+func (r Vendors) List(ctx context.Context) ([]directory.Vendor, error) {
 	var rows []dbrow.Vendor
 	if err := r.SelectVendors(&rows).OrderExpr(r.ByName("v.name") + ", v.id").Scan(ctx); err != nil {
 		return nil, r.Translate(err, "list vendors")
@@ -62,7 +62,7 @@ func (r Vendors) List(ctx context.Context) ([]vendor.Vendor, error) {
 }
 
 // Page returns at most limit entries named after after, by name.
-func (r Vendors) Page(ctx context.Context, after vendor.Name, limit int) ([]vendor.Vendor, error) {
+func (r Vendors) Page(ctx context.Context, after directory.Name, limit int) ([]directory.Vendor, error) {
 	var rows []dbrow.Vendor
 	q := r.SelectVendors(&rows).OrderExpr(r.ByName("v.name")).Limit(int64(limit))
 	if after != "" {
@@ -75,7 +75,7 @@ func (r Vendors) Page(ctx context.Context, after vendor.Name, limit int) ([]vend
 }
 
 // Update stores website, domain and aliases of an existing entry.
-func (r Vendors) Update(ctx context.Context, v vendor.Vendor) error {
+func (r Vendors) Update(ctx context.Context, v directory.Vendor) error {
 	row := dbrow.FromVendor(v)
 	res, err := r.DB.NewUpdate().Model(&row).Column("website_url", "domain", "aliases").WherePK().Exec(ctx)
 	if err != nil {
@@ -88,25 +88,25 @@ func (r Vendors) Update(ctx context.Context, v vendor.Vendor) error {
 type Profiles struct{ Base }
 
 // Get returns the profile of a vendor.
-func (r Profiles) Get(ctx context.Context, vendorID uuid.UUID) (vendor.Profile, error) {
+func (r Profiles) Get(ctx context.Context, vendorID uuid.UUID) (directory.Profile, error) {
 	var row dbrow.Profile
 	if err := r.DB.NewSelect().Model(&row).Where("p.vendor_id = ?", vendorID).Scan(ctx); err != nil {
-		return vendor.Profile{}, r.Translate(err, "profile of vendor %s", vendorID)
+		return directory.Profile{}, r.Translate(err, "profile of vendor %s", vendorID)
 	}
 	return row.Core(), nil
 }
 
 // GetByID returns a profile by its own id.
-func (r Profiles) GetByID(ctx context.Context, id uuid.UUID) (vendor.Profile, error) {
+func (r Profiles) GetByID(ctx context.Context, id uuid.UUID) (directory.Profile, error) {
 	var row dbrow.Profile
 	if err := r.DB.NewSelect().Model(&row).Where("p.id = ?", id).Scan(ctx); err != nil {
-		return vendor.Profile{}, r.Translate(err, "profile %s", id)
+		return directory.Profile{}, r.Translate(err, "profile %s", id)
 	}
 	return row.Core(), nil
 }
 
 // Save inserts or updates the profile of p.VendorID.
-func (r Profiles) Save(ctx context.Context, p vendor.Profile) error {
+func (r Profiles) Save(ctx context.Context, p directory.Profile) error {
 	row := dbrow.FromProfile(p)
 	// The profile keeps the id it was first stored with.
 	_, err := r.DB.NewInsert().Model(&row).
@@ -136,9 +136,9 @@ func (r Profiles) Delete(ctx context.Context, vendorID uuid.UUID) error {
 
 // ListByVendors returns the profiles of the vendors among vendorIDs that
 // have one, in one statement.
-func (r Profiles) ListByVendors(ctx context.Context, vendorIDs []uuid.UUID) ([]vendor.Profile, error) {
+func (r Profiles) ListByVendors(ctx context.Context, vendorIDs []uuid.UUID) ([]directory.Profile, error) {
 	if len(vendorIDs) == 0 {
-		return []vendor.Profile{}, nil
+		return []directory.Profile{}, nil
 	}
 	var rows []dbrow.Profile
 	if err := r.DB.NewSelect().Model(&rows).Where("p.vendor_id IN (?)", bun.List(vendorIDs)).Scan(ctx); err != nil {
@@ -148,7 +148,7 @@ func (r Profiles) ListByVendors(ctx context.Context, vendorIDs []uuid.UUID) ([]v
 }
 
 // AddGRCAssessment appends an assessment to the vendor's GRC history.
-func (r Profiles) AddGRCAssessment(ctx context.Context, vendorID uuid.UUID, a vendor.GRCAssessment) error {
+func (r Profiles) AddGRCAssessment(ctx context.Context, vendorID uuid.UUID, a directory.GRCAssessment) error {
 	row := dbrow.GRC{VendorID: vendorID, Assessment: a, AssessedAt: a.AssessedAt}
 	_, err := r.DB.NewInsert().Model(&row).ExcludeColumn("id").Exec(ctx)
 	return r.Translate(err, "add GRC assessment of vendor %s", vendorID)
@@ -156,7 +156,7 @@ func (r Profiles) AddGRCAssessment(ctx context.Context, vendorID uuid.UUID, a ve
 
 // GRCAssessments returns the vendor's GRC history, newest first, the later
 // added first among equal times.
-func (r Profiles) GRCAssessments(ctx context.Context, vendorID uuid.UUID) ([]vendor.GRCAssessment, error) {
+func (r Profiles) GRCAssessments(ctx context.Context, vendorID uuid.UUID) ([]directory.GRCAssessment, error) {
 	var rows []dbrow.GRC
 	err := r.DB.NewSelect().Model(&rows).Where("g.vendor_id = ?", vendorID).OrderExpr("g.assessed_at DESC, g.id DESC").Scan(ctx)
 	if err != nil {
@@ -170,7 +170,7 @@ const severityRank = `CASE si.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1
 	WHEN 'low' THEN 3 WHEN 'info' THEN 4 WHEN 'positive' THEN 5 ELSE 6 END`
 
 // Instances returns the vendor's security instances, most severe first.
-func (r Profiles) Instances(ctx context.Context, vendorID uuid.UUID) ([]vendor.SecurityInstance, error) {
+func (r Profiles) Instances(ctx context.Context, vendorID uuid.UUID) ([]directory.SecurityInstance, error) {
 	var rows []dbrow.Instance
 	err := r.DB.NewSelect().Model(&rows).Where("si.vendor_id = ?", vendorID).
 		OrderExpr(severityRank).OrderExpr(r.ByName("si.category") + ", " + r.ByName("si.code") + ", si.id").Scan(ctx)
@@ -181,7 +181,7 @@ func (r Profiles) Instances(ctx context.Context, vendorID uuid.UUID) ([]vendor.S
 }
 
 // ReplaceInstances replaces all security instances of a vendor.
-func (r Profiles) ReplaceInstances(ctx context.Context, vendorID uuid.UUID, is []vendor.SecurityInstance) error {
+func (r Profiles) ReplaceInstances(ctx context.Context, vendorID uuid.UUID, is []directory.SecurityInstance) error {
 	if _, err := r.DB.NewDelete().Model((*dbrow.Instance)(nil)).Where("vendor_id = ?", vendorID).Exec(ctx); err != nil {
 		return r.Translate(err, "replace security instances of vendor %s", vendorID)
 	}
@@ -200,7 +200,7 @@ func (r Profiles) ReplaceInstances(ctx context.Context, vendorID uuid.UUID, is [
 type Incidents struct{ Base }
 
 // Create inserts one incident.
-func (r Incidents) Create(ctx context.Context, in vendor.Incident) error {
+func (r Incidents) Create(ctx context.Context, in directory.Incident) error {
 	row := dbrow.FromIncident(in)
 	_, err := r.DB.NewInsert().Model(&row).Exec(ctx)
 	return r.Translate(err, "create incident %s", in.ID)
@@ -208,9 +208,9 @@ func (r Incidents) Create(ctx context.Context, in vendor.Incident) error {
 
 // Merge inserts in one statement and answers the inserted incidents in
 // input order.
-func (r Incidents) Merge(ctx context.Context, ins []vendor.Incident) ([]vendor.Incident, error) {
+func (r Incidents) Merge(ctx context.Context, ins []directory.Incident) ([]directory.Incident, error) {
 	if len(ins) == 0 {
-		return []vendor.Incident{}, nil
+		return []directory.Incident{}, nil
 	}
 	rows := make([]dbrow.Incident, 0, len(ins))
 	for _, in := range ins {
@@ -225,7 +225,7 @@ func (r Incidents) Merge(ctx context.Context, ins []vendor.Incident) ([]vendor.I
 	for _, id := range inserted {
 		got[id] = true
 	}
-	out := make([]vendor.Incident, 0, len(inserted))
+	out := make([]directory.Incident, 0, len(inserted))
 	for _, row := range rows {
 		if got[row.ID] {
 			delete(got, row.ID) // a repeated id was inserted once
@@ -236,16 +236,16 @@ func (r Incidents) Merge(ctx context.Context, ins []vendor.Incident) ([]vendor.I
 }
 
 // Get returns an incident.
-func (r Incidents) Get(ctx context.Context, id uuid.UUID) (vendor.Incident, error) {
+func (r Incidents) Get(ctx context.Context, id uuid.UUID) (directory.Incident, error) {
 	var row dbrow.Incident
 	if err := r.DB.NewSelect().Model(&row).Where("i.id = ?", id).Scan(ctx); err != nil {
-		return vendor.Incident{}, r.Translate(err, "incident %s", id)
+		return directory.Incident{}, r.Translate(err, "incident %s", id)
 	}
 	return row.Core(), nil
 }
 
 // ListByVendor returns a vendor's incidents, newest first.
-func (r Incidents) ListByVendor(ctx context.Context, vendorID uuid.UUID) ([]vendor.Incident, error) {
+func (r Incidents) ListByVendor(ctx context.Context, vendorID uuid.UUID) ([]directory.Incident, error) {
 	var rows []dbrow.Incident
 	err := r.DB.NewSelect().Model(&rows).Where("i.vendor_id = ?", vendorID).OrderExpr(NewestIncident).Scan(ctx)
 	if err != nil {
@@ -258,9 +258,9 @@ func (r Incidents) ListByVendor(ctx context.Context, vendorID uuid.UUID) ([]vend
 const NewestIncident = "i.published_at DESC, i.created_at DESC, i.id DESC"
 
 // Recent returns the newest incidents of the given vendors, at most limit.
-func (r Incidents) Recent(ctx context.Context, vendorIDs []uuid.UUID, limit int) ([]vendor.Incident, error) {
+func (r Incidents) Recent(ctx context.Context, vendorIDs []uuid.UUID, limit int) ([]directory.Incident, error) {
 	if len(vendorIDs) == 0 || limit <= 0 {
-		return []vendor.Incident{}, nil
+		return []directory.Incident{}, nil
 	}
 	var rows []dbrow.Incident
 	err := r.DB.NewSelect().Model(&rows).Where("i.vendor_id IN (?)", bun.List(vendorIDs)).

@@ -19,12 +19,12 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 )
 
@@ -182,7 +182,7 @@ type Vendor struct {
 }
 
 // FromVendor makes the row of v; aliases are never stored as null.
-func FromVendor(v vendor.Vendor) Vendor {
+func FromVendor(v directory.Vendor) Vendor {
 	aliases := v.Aliases
 	if aliases == nil {
 		aliases = []string{}
@@ -191,12 +191,12 @@ func FromVendor(v vendor.Vendor) Vendor {
 }
 
 // Core rebuilds the directory entry.
-func (r Vendor) Core() vendor.Vendor {
+func (r Vendor) Core() directory.Vendor {
 	aliases := r.Aliases
 	if aliases == nil {
 		aliases = []string{}
 	}
-	return vendor.Vendor{ID: r.ID, Name: vendor.Name(r.Name), WebsiteURL: r.WebsiteURL, Domain: r.Domain,
+	return directory.Vendor{ID: r.ID, Name: directory.Name(r.Name), WebsiteURL: r.WebsiteURL, Domain: r.Domain,
 		Aliases: aliases, HasProfile: r.HasProfile, CreatedAt: utc(r.CreatedAt)}
 }
 
@@ -204,36 +204,36 @@ func (r Vendor) Core() vendor.Vendor {
 type Profile struct {
 	bun.BaseModel `bun:"table:profiles,alias:p"`
 
-	ID         uuid.UUID                               `bun:"id,pk"`
-	VendorID   uuid.UUID                               `bun:"vendor_id"`
-	Company    vendor.Company                          `bun:"company,type:jsonb"`
-	Security   vendor.Security                         `bun:"security,type:jsonb"`
-	Privacy    vendor.Privacy                          `bun:"privacy,type:jsonb"`
-	Maturity   vendor.Maturity                         `bun:"maturity,type:jsonb"`
-	Scores     vendor.Scores                           `bun:"scores,type:jsonb"`
-	Enrichment map[vendor.Section]vendor.SectionStatus `bun:"enrichment,type:jsonb"`
-	LatestGRC  *vendor.GRCAssessment                   `bun:"latest_grc,type:jsonb"`
-	CreatedAt  time.Time                               `bun:"created_at"`
-	UpdatedAt  time.Time                               `bun:"updated_at"`
+	ID         uuid.UUID                                     `bun:"id,pk"`
+	VendorID   uuid.UUID                                     `bun:"vendor_id"`
+	Company    directory.Company                             `bun:"company,type:jsonb"`
+	Security   directory.Security                            `bun:"security,type:jsonb"`
+	Privacy    directory.Privacy                             `bun:"privacy,type:jsonb"`
+	Maturity   directory.Maturity                            `bun:"maturity,type:jsonb"`
+	Scores     directory.Scores                              `bun:"scores,type:jsonb"`
+	Enrichment map[directory.Section]directory.SectionStatus `bun:"enrichment,type:jsonb"`
+	LatestGRC  *directory.GRCAssessment                      `bun:"latest_grc,type:jsonb"`
+	CreatedAt  time.Time                                     `bun:"created_at"`
+	UpdatedAt  time.Time                                     `bun:"updated_at"`
 }
 
 // FromProfile makes the row of p.
-func FromProfile(p vendor.Profile) Profile {
+func FromProfile(p directory.Profile) Profile {
 	enr := p.Enrichment
 	if enr == nil {
-		enr = map[vendor.Section]vendor.SectionStatus{}
+		enr = map[directory.Section]directory.SectionStatus{}
 	}
 	return Profile{ID: p.ID, VendorID: p.VendorID, Company: p.Company, Security: p.Security, Privacy: p.Privacy,
 		Maturity: p.Maturity, Scores: p.Scores, Enrichment: enr, LatestGRC: p.LatestGRC, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
 }
 
 // Core rebuilds the profile.
-func (r Profile) Core() vendor.Profile {
+func (r Profile) Core() directory.Profile {
 	enr := r.Enrichment
 	if enr == nil {
-		enr = map[vendor.Section]vendor.SectionStatus{}
+		enr = map[directory.Section]directory.SectionStatus{}
 	}
-	return vendor.Profile{ID: r.ID, VendorID: r.VendorID, Company: r.Company, Security: r.Security, Privacy: r.Privacy,
+	return directory.Profile{ID: r.ID, VendorID: r.VendorID, Company: r.Company, Security: r.Security, Privacy: r.Privacy,
 		Maturity: r.Maturity, Scores: r.Scores, Enrichment: enr, LatestGRC: r.LatestGRC,
 		CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt)}
 }
@@ -244,14 +244,14 @@ func (r Profile) Core() vendor.Profile {
 type GRC struct {
 	bun.BaseModel `bun:"table:grc_assessments,alias:g"`
 
-	ID         int64                `bun:"id,pk,autoincrement"`
-	VendorID   uuid.UUID            `bun:"vendor_id"`
-	Assessment vendor.GRCAssessment `bun:"assessment,type:jsonb"`
-	AssessedAt time.Time            `bun:"assessed_at"`
+	ID         int64                   `bun:"id,pk,autoincrement"`
+	VendorID   uuid.UUID               `bun:"vendor_id"`
+	Assessment directory.GRCAssessment `bun:"assessment,type:jsonb"`
+	AssessedAt time.Time               `bun:"assessed_at"`
 }
 
 // Core rebuilds the assessment.
-func (r GRC) Core() vendor.GRCAssessment { return r.Assessment }
+func (r GRC) Core() directory.GRCAssessment { return r.Assessment }
 
 // Instance is a row of security_instances.
 type Instance struct {
@@ -270,14 +270,14 @@ type Instance struct {
 }
 
 // FromInstance makes the row of i, belonging to vendorID.
-func FromInstance(vendorID uuid.UUID, i vendor.SecurityInstance) Instance {
+func FromInstance(vendorID uuid.UUID, i directory.SecurityInstance) Instance {
 	return Instance{ID: i.ID, VendorID: vendorID, Kind: i.Kind, Category: i.Category, Code: i.Code, Title: i.Title,
 		Severity: i.Severity, Evidence: i.Evidence, Source: i.Source, ObservedAt: i.ObservedAt}
 }
 
 // Core rebuilds the security instance.
-func (r Instance) Core() vendor.SecurityInstance {
-	return vendor.SecurityInstance{ID: r.ID, VendorID: r.VendorID, Kind: r.Kind, Category: r.Category, Code: r.Code,
+func (r Instance) Core() directory.SecurityInstance {
+	return directory.SecurityInstance{ID: r.ID, VendorID: r.VendorID, Kind: r.Kind, Category: r.Category, Code: r.Code,
 		Title: r.Title, Severity: r.Severity, Evidence: r.Evidence, Source: r.Source, ObservedAt: utc(r.ObservedAt)}
 }
 
@@ -331,7 +331,7 @@ func (v EntryView) Core(products []vendorlist.Product) vendorlist.Entry {
 		products = []vendorlist.Product{}
 	}
 	return vendorlist.Entry{ListID: v.ListID, VendorID: v.VendorID, VendorName: v.VendorName, WebsiteURL: v.WebsiteURL,
-		IsCustom: !v.HasProfile, EnrichmentStatus: vendor.EnrichmentStatusOf(v.HasProfile, slices.DeleteFunc(v.Statuses, noStatus)),
+		IsCustom: !v.HasProfile, EnrichmentStatus: directory.EnrichmentStatusOf(v.HasProfile, slices.DeleteFunc(v.Statuses, noStatus)),
 		AlertsEnabled: v.AlertsEnabled, Products: products, AddedAt: utc(v.AddedAt)}
 }
 
@@ -564,7 +564,7 @@ type Incident struct {
 }
 
 // FromIncident makes the row of in.
-func FromIncident(in vendor.Incident) Incident {
+func FromIncident(in directory.Incident) Incident {
 	return Incident{ID: in.ID, VendorID: in.VendorID, Title: in.Title, Summary: in.Summary, IncidentType: in.IncidentType,
 		AffectedService: in.AffectedService, PotentiallyImpactedData: in.PotentiallyImpactedData, Status: in.Status,
 		Severity: in.Severity, URL: in.URL, Source: in.Source, ExternalID: in.ExternalID, PublishedAt: in.PublishedAt,
@@ -572,12 +572,12 @@ func FromIncident(in vendor.Incident) Incident {
 }
 
 // Core rebuilds the incident.
-func (r Incident) Core() vendor.Incident {
+func (r Incident) Core() directory.Incident {
 	pid := r.PotentiallyImpactedData
 	if pid == nil {
 		pid = []string{}
 	}
-	return vendor.Incident{ID: r.ID, VendorID: r.VendorID, Title: r.Title, Summary: r.Summary, IncidentType: r.IncidentType,
+	return directory.Incident{ID: r.ID, VendorID: r.VendorID, Title: r.Title, Summary: r.Summary, IncidentType: r.IncidentType,
 		AffectedService: r.AffectedService, PotentiallyImpactedData: pid, Status: r.Status, Severity: r.Severity,
 		URL: r.URL, Source: r.Source, ExternalID: r.ExternalID, PublishedAt: utc(r.PublishedAt),
 		Backfilled: r.Backfilled, CreatedAt: utc(r.CreatedAt)}

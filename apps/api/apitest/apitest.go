@@ -24,8 +24,8 @@ import (
 	"github.com/vetted-dev/vetted/adapters/jobs"
 	"github.com/vetted-dev/vetted/adapters/mailbox"
 	"github.com/vetted-dev/vetted/apps/app"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/service"
-	"github.com/vetted-dev/vetted/core/vendor"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -379,7 +379,7 @@ func (f *Enricher) Fail(vendorName, reason string) {
 }
 
 // Enrich implements ports.Enricher.
-func (f *Enricher) Enrich(_ context.Context, v vendor.Vendor, p vendor.Profile, secs []vendor.Section) (ports.EnrichResult, error) {
+func (f *Enricher) Enrich(_ context.Context, v directory.Vendor, p directory.Profile, secs []directory.Section) (ports.EnrichResult, error) {
 	f.mu.Lock()
 	if f.calls == nil {
 		f.calls = map[string]int{}
@@ -388,15 +388,15 @@ func (f *Enricher) Enrich(_ context.Context, v vendor.Vendor, p vendor.Profile, 
 	reason, fails := f.fail[v.Name.String()]
 	f.mu.Unlock()
 	// A copy: the caller's profile is not the enricher's to change.
-	enrichment := make(map[vendor.Section]vendor.SectionStatus, len(p.Enrichment)+len(secs))
+	enrichment := make(map[directory.Section]directory.SectionStatus, len(p.Enrichment)+len(secs))
 	for k, st := range p.Enrichment {
 		enrichment[k] = st
 	}
 	p.Enrichment = enrichment
 	for _, s := range secs {
-		st := vendor.SectionStatus{Status: "done", Source: "fake", UpdatedAt: p.UpdatedAt}
+		st := directory.SectionStatus{Status: "done", Source: "fake", UpdatedAt: p.UpdatedAt}
 		if fails {
-			st = vendor.SectionStatus{Status: "failed", Error: reason, UpdatedAt: p.UpdatedAt}
+			st = directory.SectionStatus{Status: "failed", Error: reason, UpdatedAt: p.UpdatedAt}
 		}
 		p.Enrichment[s] = st
 	}
@@ -416,24 +416,24 @@ func (f *Enricher) Calls(name string) int {
 // Incidents is a fake incident source keyed by vendor name.
 type Incidents struct {
 	mu  sync.Mutex
-	byV map[string][]vendor.Incident
+	byV map[string][]directory.Incident
 }
 
 // Add makes the source return in for the vendor.
-func (f *Incidents) Add(vendorName string, in vendor.Incident) {
+func (f *Incidents) Add(vendorName string, in directory.Incident) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.byV == nil {
-		f.byV = map[string][]vendor.Incident{}
+		f.byV = map[string][]directory.Incident{}
 	}
 	f.byV[strings.ToLower(vendorName)] = append(f.byV[strings.ToLower(vendorName)], in)
 }
 
 // Fetch implements ports.IncidentSource.
-func (f *Incidents) Fetch(_ context.Context, v vendor.Vendor, since time.Time) ([]vendor.Incident, error) {
+func (f *Incidents) Fetch(_ context.Context, v directory.Vendor, since time.Time) ([]directory.Incident, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var out []vendor.Incident
+	var out []directory.Incident
 	for _, in := range f.byV[v.Name.Key()] {
 		if in.PublishedAt.IsZero() || !in.PublishedAt.Before(since) {
 			out = append(out, in)

@@ -1,7 +1,7 @@
-// Package vendor holds the global vendor directory: canonical vendor names,
+// Package directory holds the global vendor directory: canonical vendor names,
 // directory entries, profiles with their content groups, security instances
 // and incidents.
-package vendor
+package directory
 
 import (
 	"net"

@@ -1,4 +1,4 @@
-package vendor_test
+package directory_test
 
 import (
 	"encoding/json"
@@ -10,38 +10,38 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/vendor"
+	"github.com/vetted-dev/vetted/core/directory"
 )
 
 func TestParseSections(t *testing.T) {
 	t.Parallel()
-	all := []vendor.Section{
-		vendor.SectionBasic, vendor.SectionAdditional, vendor.SectionMaturity, vendor.SectionSecurity,
-		vendor.SectionPrivacy, vendor.SectionLogo, vendor.SectionScores,
+	all := []directory.Section{
+		directory.SectionBasic, directory.SectionAdditional, directory.SectionMaturity, directory.SectionSecurity,
+		directory.SectionPrivacy, directory.SectionLogo, directory.SectionScores,
 	}
 	tests := []struct {
 		name    string
 		in      []string
-		want    []vendor.Section
+		want    []directory.Section
 		invalid bool
 	}{
 		{name: "nil means all", in: nil, want: all},
 		{name: "empty means all", in: []string{}, want: all},
-		{name: "subset keeps order given", in: []string{"scores", "basic"}, want: []vendor.Section{vendor.SectionScores, vendor.SectionBasic}},
-		{name: "case and spaces", in: []string{" Security ", "PRIVACY"}, want: []vendor.Section{vendor.SectionSecurity, vendor.SectionPrivacy}},
-		{name: "dedupe", in: []string{"logo", "Logo", "logo"}, want: []vendor.Section{vendor.SectionLogo}},
+		{name: "subset keeps order given", in: []string{"scores", "basic"}, want: []directory.Section{directory.SectionScores, directory.SectionBasic}},
+		{name: "case and spaces", in: []string{" Security ", "PRIVACY"}, want: []directory.Section{directory.SectionSecurity, directory.SectionPrivacy}},
+		{name: "dedupe", in: []string{"logo", "Logo", "logo"}, want: []directory.Section{directory.SectionLogo}},
 		{name: "unknown", in: []string{"basic", "financials"}, invalid: true},
 		{name: "blank", in: []string{""}, invalid: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := vendor.ParseSections(tt.in)
+			got, err := directory.ParseSections(tt.in)
 			if tt.invalid {
 				if !errors.Is(err, core.ErrInvalid) {
 					t.Fatalf("err = %v, want ErrInvalid", err)
 				}
-				if !strings.Contains(err.Error(), strings.Join(vendor.SectionValues(), ", ")) {
+				if !strings.Contains(err.Error(), strings.Join(directory.SectionValues(), ", ")) {
 					t.Fatalf("error %q does not list the allowed sections", err)
 				}
 				return
@@ -66,7 +66,7 @@ func TestGrade(t *testing.T) {
 		{69, "D"}, {60, "D"}, {59, "F"}, {0, "F"}, {-1, "F"},
 	}
 	for _, tt := range tests {
-		if got := vendor.Grade(tt.score); got != tt.want {
+		if got := directory.Grade(tt.score); got != tt.want {
 			t.Errorf("Grade(%d) = %q, want %q", tt.score, got, tt.want)
 		}
 	}
@@ -91,9 +91,9 @@ var (
 
 // sample builds a fresh profile with values in every patchable group, with
 // slices and pointers that a patch could write through.
-func sample() vendor.Profile {
-	p := vendor.NewProfile(uuid.New(), uuid.New(), created)
-	p.Company = vendor.Company{
+func sample() directory.Profile {
+	p := directory.NewProfile(uuid.New(), uuid.New(), created)
+	p.Company = directory.Company{
 		CompanyDescription: "Chat for teams",
 		Industry:           "Software",
 		FoundedYear:        ptr(2009),
@@ -101,14 +101,14 @@ func sample() vendor.Profile {
 		Alias:              []string{"Slack", "Slack HQ"},
 		WebsiteURL:         "https://slack.com",
 	}
-	p.Security = vendor.Security{
+	p.Security = directory.Security{
 		ComplianceCertifications: []string{"SOC 2", "ISO 27001"},
 		TrustCenterURL:           "https://slack.com/trust",
-		ExternalSignals:          vendor.ExternalSignals{TLS: ptr(true), HSTS: ptr(true), SPF: ptr(false), TLSExpiresAt: "2027-01-01"},
+		ExternalSignals:          directory.ExternalSignals{TLS: ptr(true), HSTS: ptr(true), SPF: ptr(false), TLSExpiresAt: "2027-01-01"},
 	}
-	p.Privacy = vendor.Privacy{DataCollected: []string{"email"}, GDPRCompliant: ptr(true)}
-	p.Maturity = vendor.Maturity{CompanyType: "public", PopularityIndex: ptr(90)}
-	p.Scores = vendor.Scores{SecurityRating: ptr(85), Grade: "B"}
+	p.Privacy = directory.Privacy{DataCollected: []string{"email"}, GDPRCompliant: ptr(true)}
+	p.Maturity = directory.Maturity{CompanyType: "public", PopularityIndex: ptr(90)}
+	p.Scores = directory.Scores{SecurityRating: ptr(85), Grade: "B"}
 	return p
 }
 
@@ -117,12 +117,12 @@ func TestApplyPatchMerges(t *testing.T) {
 	tests := []struct {
 		name  string
 		patch string
-		check func(t *testing.T, before, after vendor.Profile)
+		check func(t *testing.T, before, after directory.Profile)
 	}{
 		{
 			name:  "company fields replaced, others kept",
 			patch: `{"company":{"industry":"Collaboration","founded_year":2010,"alias":["Slack Technologies"]}}`,
-			check: func(t *testing.T, before, after vendor.Profile) {
+			check: func(t *testing.T, before, after directory.Profile) {
 				want := before.Company
 				want.Industry, want.FoundedYear, want.Alias = "Collaboration", ptr(2010), []string{"Slack Technologies"}
 				if !reflect.DeepEqual(after.Company, want) {
@@ -133,7 +133,7 @@ func TestApplyPatchMerges(t *testing.T) {
 		{
 			name:  "security, privacy and maturity in one patch",
 			patch: `{"security":{"status_page_url":"https://status.slack.com"},"privacy":{"gdpr_compliant":false,"data_collected":["email","name"]},"maturity":{"funding_round":"IPO"}}`,
-			check: func(t *testing.T, before, after vendor.Profile) {
+			check: func(t *testing.T, before, after directory.Profile) {
 				if after.Security.StatusPageURL != "https://status.slack.com" || after.Security.TrustCenterURL != before.Security.TrustCenterURL {
 					t.Fatalf("security = %+v", after.Security)
 				}
@@ -148,7 +148,7 @@ func TestApplyPatchMerges(t *testing.T) {
 		{
 			name:  "nested external_signals merge",
 			patch: `{"security":{"external_signals":{"spf":true,"dmarc":true}}}`,
-			check: func(t *testing.T, before, after vendor.Profile) {
+			check: func(t *testing.T, before, after directory.Profile) {
 				want := before.Security.ExternalSignals
 				want.SPF, want.DMARC = ptr(true), ptr(true)
 				if !reflect.DeepEqual(after.Security.ExternalSignals, want) {
@@ -159,7 +159,7 @@ func TestApplyPatchMerges(t *testing.T) {
 		{
 			name:  "null removes a pointer field",
 			patch: `{"company":{"employee_count":null}}`,
-			check: func(t *testing.T, _, after vendor.Profile) {
+			check: func(t *testing.T, _, after directory.Profile) {
 				if after.Company.EmployeeCount != nil {
 					t.Fatalf("employee_count = %v, want removed", *after.Company.EmployeeCount)
 				}
@@ -168,7 +168,7 @@ func TestApplyPatchMerges(t *testing.T) {
 		{
 			name:  "null removes a string field",
 			patch: `{"company":{"industry":null}}`,
-			check: func(t *testing.T, _, after vendor.Profile) {
+			check: func(t *testing.T, _, after directory.Profile) {
 				if after.Company.Industry != "" {
 					t.Fatalf("industry = %q, want removed", after.Company.Industry)
 				}
@@ -177,7 +177,7 @@ func TestApplyPatchMerges(t *testing.T) {
 		{
 			name:  "null removes a list",
 			patch: `{"company":{"alias":null}}`,
-			check: func(t *testing.T, _, after vendor.Profile) {
+			check: func(t *testing.T, _, after directory.Profile) {
 				if len(after.Company.Alias) != 0 {
 					t.Fatalf("alias = %q, want removed", after.Company.Alias)
 				}
@@ -186,7 +186,7 @@ func TestApplyPatchMerges(t *testing.T) {
 		{
 			name:  "null removes a nested signal",
 			patch: `{"security":{"external_signals":{"hsts":null,"tls_expires_at":null}}}`,
-			check: func(t *testing.T, before, after vendor.Profile) {
+			check: func(t *testing.T, before, after directory.Profile) {
 				want := before.Security.ExternalSignals
 				want.HSTS, want.TLSExpiresAt = nil, ""
 				if !reflect.DeepEqual(after.Security.ExternalSignals, want) {
@@ -197,7 +197,7 @@ func TestApplyPatchMerges(t *testing.T) {
 		{
 			name:  "scores and enrichment untouched",
 			patch: `{"company":{"logo":"https://cdn/x.png"}}`,
-			check: func(t *testing.T, before, after vendor.Profile) {
+			check: func(t *testing.T, before, after directory.Profile) {
 				if !reflect.DeepEqual(after.Scores, before.Scores) || after.ID != before.ID || after.VendorID != before.VendorID || !after.CreatedAt.Equal(before.CreatedAt) {
 					t.Fatalf("patch changed more than company: %+v", after)
 				}
@@ -274,7 +274,7 @@ func TestApplyPatchRefuses(t *testing.T) {
 func TestNewIncident(t *testing.T) {
 	t.Parallel()
 	id := uuid.New()
-	got, err := vendor.NewIncident(vendor.Incident{ID: id, Title: "  Credential leak  "})
+	got, err := directory.NewIncident(directory.Incident{ID: id, Title: "  Credential leak  "})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +284,7 @@ func TestNewIncident(t *testing.T) {
 	if got.PotentiallyImpactedData == nil || len(got.PotentiallyImpactedData) != 0 {
 		t.Fatalf("PotentiallyImpactedData = %#v, want empty non-nil", got.PotentiallyImpactedData)
 	}
-	kept, err := vendor.NewIncident(vendor.Incident{ID: id, Title: "x", Severity: "critical", Status: "resolved", Source: "feed", ExternalID: "CVE-1", PotentiallyImpactedData: []string{"email"}})
+	kept, err := directory.NewIncident(directory.Incident{ID: id, Title: "x", Severity: "critical", Status: "resolved", Source: "feed", ExternalID: "CVE-1", PotentiallyImpactedData: []string{"email"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,20 +294,20 @@ func TestNewIncident(t *testing.T) {
 
 	tests := []struct {
 		name  string
-		in    vendor.Incident
+		in    directory.Incident
 		field string
 	}{
-		{"empty title", vendor.Incident{Title: " "}, "title"},
-		{"long title", vendor.Incident{Title: strings.Repeat("x", 501)}, "title"},
-		{"long multibyte title", vendor.Incident{Title: strings.Repeat("é", 501)}, "title"},
-		{"bad severity", vendor.Incident{Title: "x", Severity: "severe"}, "severity"},
-		{"positive is no incident severity", vendor.Incident{Title: "x", Severity: "positive"}, "severity"},
-		{"severity case", vendor.Incident{Title: "x", Severity: "HIGH"}, "severity"},
+		{"empty title", directory.Incident{Title: " "}, "title"},
+		{"long title", directory.Incident{Title: strings.Repeat("x", 501)}, "title"},
+		{"long multibyte title", directory.Incident{Title: strings.Repeat("é", 501)}, "title"},
+		{"bad severity", directory.Incident{Title: "x", Severity: "severe"}, "severity"},
+		{"positive is no incident severity", directory.Incident{Title: "x", Severity: "positive"}, "severity"},
+		{"severity case", directory.Incident{Title: "x", Severity: "HIGH"}, "severity"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := vendor.NewIncident(tt.in)
+			_, err := directory.NewIncident(tt.in)
 			fs := core.Failures(err)
 			if !errors.Is(err, core.ErrInvalid) || len(fs) == 0 || fs[0].Field != tt.field {
 				t.Fatalf("err = %v, want a validation error on %s", err, tt.field)
@@ -315,28 +315,28 @@ func TestNewIncident(t *testing.T) {
 		})
 	}
 	for _, sev := range []string{"critical", "high", "medium", "low", "info"} {
-		if _, err := vendor.NewIncident(vendor.Incident{Title: "x", Severity: sev}); err != nil {
+		if _, err := directory.NewIncident(directory.Incident{Title: "x", Severity: sev}); err != nil {
 			t.Errorf("severity %q: %v", sev, err)
 		}
 	}
 	for _, title := range []string{strings.Repeat("x", 500), strings.Repeat("é", 500)} {
-		if _, err := vendor.NewIncident(vendor.Incident{Title: title}); err != nil {
+		if _, err := directory.NewIncident(directory.Incident{Title: title}); err != nil {
 			t.Errorf("500-character title: %v", err)
 		}
 	}
 }
 
 func TestEnrichmentStatus(t *testing.T) {
-	st := func(ss ...string) map[vendor.Section]vendor.SectionStatus {
-		m := map[vendor.Section]vendor.SectionStatus{}
+	st := func(ss ...string) map[directory.Section]directory.SectionStatus {
+		m := map[directory.Section]directory.SectionStatus{}
 		for i, s := range ss {
-			m[vendor.Section(vendor.SectionValues()[i])] = vendor.SectionStatus{Status: s}
+			m[directory.Section(directory.SectionValues()[i])] = directory.SectionStatus{Status: s}
 		}
 		return m
 	}
 	cases := []struct {
 		has  bool
-		secs map[vendor.Section]vendor.SectionStatus
+		secs map[directory.Section]directory.SectionStatus
 		want string
 	}{
 		{false, st("done"), ""},
@@ -347,7 +347,7 @@ func TestEnrichmentStatus(t *testing.T) {
 		{true, st("queued", "running", "failed"), "running"},
 	}
 	for _, c := range cases {
-		if got := vendor.EnrichmentStatus(c.has, c.secs); got != c.want {
+		if got := directory.EnrichmentStatus(c.has, c.secs); got != c.want {
 			t.Fatalf("EnrichmentStatus(%v, %v) = %q, want %q", c.has, c.secs, got, c.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package vendor
+package directory
 
 import (
 	"encoding/json"
