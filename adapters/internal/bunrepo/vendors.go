@@ -149,7 +149,7 @@ func (r Profiles) ListByVendors(ctx context.Context, vendorIDs []uuid.UUID) ([]d
 
 // AddGRCAssessment appends an assessment to the vendor's GRC history.
 func (r Profiles) AddGRCAssessment(ctx context.Context, vendorID uuid.UUID, a directory.GRCAssessment) error {
-	row := dbrow.GRC{VendorID: vendorID, Assessment: a, AssessedAt: a.AssessedAt}
+	row := dbrow.FromGRC(vendorID, a)
 	_, err := r.DB.NewInsert().Model(&row).ExcludeColumn("id").Exec(ctx)
 	return r.Translate(err, "add GRC assessment of vendor %s", vendorID)
 }

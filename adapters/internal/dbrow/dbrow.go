@@ -200,41 +200,36 @@ func (r Vendor) Core() directory.Vendor {
 		Aliases: aliases, HasProfile: r.HasProfile, CreatedAt: utc(r.CreatedAt)}
 }
 
-// Profile is a row of profiles; each content group is one JSON column.
+// Profile is a row of profiles; each content group is one JSON column, in
+// the stored shapes of profilejson.go.
 type Profile struct {
 	bun.BaseModel `bun:"table:profiles,alias:p"`
 
-	ID         uuid.UUID                                     `bun:"id,pk"`
-	VendorID   uuid.UUID                                     `bun:"vendor_id"`
-	Company    directory.Company                             `bun:"company,type:jsonb"`
-	Security   directory.Security                            `bun:"security,type:jsonb"`
-	Privacy    directory.Privacy                             `bun:"privacy,type:jsonb"`
-	Maturity   directory.Maturity                            `bun:"maturity,type:jsonb"`
-	Scores     directory.Scores                              `bun:"scores,type:jsonb"`
-	Enrichment map[directory.Section]directory.SectionStatus `bun:"enrichment,type:jsonb"`
-	LatestGRC  *directory.GRCAssessment                      `bun:"latest_grc,type:jsonb"`
-	CreatedAt  time.Time                                     `bun:"created_at"`
-	UpdatedAt  time.Time                                     `bun:"updated_at"`
+	ID         uuid.UUID                    `bun:"id,pk"`
+	VendorID   uuid.UUID                    `bun:"vendor_id"`
+	Company    companyJSON                  `bun:"company,type:jsonb"`
+	Security   securityJSON                 `bun:"security,type:jsonb"`
+	Privacy    privacyJSON                  `bun:"privacy,type:jsonb"`
+	Maturity   maturityJSON                 `bun:"maturity,type:jsonb"`
+	Scores     scoresJSON                   `bun:"scores,type:jsonb"`
+	Enrichment map[string]sectionStatusJSON `bun:"enrichment,type:jsonb"`
+	LatestGRC  *grcJSON                     `bun:"latest_grc,type:jsonb"`
+	CreatedAt  time.Time                    `bun:"created_at"`
+	UpdatedAt  time.Time                    `bun:"updated_at"`
 }
 
-// FromProfile makes the row of p.
+// FromProfile makes the row of p; its enrichment is never stored as null.
 func FromProfile(p directory.Profile) Profile {
-	enr := p.Enrichment
-	if enr == nil {
-		enr = map[directory.Section]directory.SectionStatus{}
-	}
-	return Profile{ID: p.ID, VendorID: p.VendorID, Company: p.Company, Security: p.Security, Privacy: p.Privacy,
-		Maturity: p.Maturity, Scores: p.Scores, Enrichment: enr, LatestGRC: p.LatestGRC, CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
+	return Profile{ID: p.ID, VendorID: p.VendorID, Company: fromCompany(p.Company), Security: fromSecurity(p.Security),
+		Privacy: privacyJSON(p.Privacy), Maturity: maturityJSON(p.Maturity), Scores: fromScores(p.Scores),
+		Enrichment: fromEnrichment(p.Enrichment), LatestGRC: fromGRCPtr(p.LatestGRC), CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
 }
 
 // Core rebuilds the profile.
 func (r Profile) Core() directory.Profile {
-	enr := r.Enrichment
-	if enr == nil {
-		enr = map[directory.Section]directory.SectionStatus{}
-	}
-	return directory.Profile{ID: r.ID, VendorID: r.VendorID, Company: r.Company, Security: r.Security, Privacy: r.Privacy,
-		Maturity: r.Maturity, Scores: r.Scores, Enrichment: enr, LatestGRC: r.LatestGRC,
+	return directory.Profile{ID: r.ID, VendorID: r.VendorID, Company: r.Company.core(), Security: r.Security.core(),
+		Privacy: directory.Privacy(r.Privacy), Maturity: directory.Maturity(r.Maturity), Scores: r.Scores.core(),
+		Enrichment: enrichmentCore(r.Enrichment), LatestGRC: r.LatestGRC.corePtr(),
 		CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt)}
 }
 
@@ -244,14 +239,19 @@ func (r Profile) Core() directory.Profile {
 type GRC struct {
 	bun.BaseModel `bun:"table:grc_assessments,alias:g"`
 
-	ID         int64                   `bun:"id,pk,autoincrement"`
-	VendorID   uuid.UUID               `bun:"vendor_id"`
-	Assessment directory.GRCAssessment `bun:"assessment,type:jsonb"`
-	AssessedAt time.Time               `bun:"assessed_at"`
+	ID         int64     `bun:"id,pk,autoincrement"`
+	VendorID   uuid.UUID `bun:"vendor_id"`
+	Assessment grcJSON   `bun:"assessment,type:jsonb"`
+	AssessedAt time.Time `bun:"assessed_at"`
+}
+
+// FromGRC makes the row of a, an assessment of vendorID.
+func FromGRC(vendorID uuid.UUID, a directory.GRCAssessment) GRC {
+	return GRC{VendorID: vendorID, Assessment: fromGRC(a), AssessedAt: a.AssessedAt}
 }
 
 // Core rebuilds the assessment.
-func (r GRC) Core() directory.GRCAssessment { return r.Assessment }
+func (r GRC) Core() directory.GRCAssessment { return r.Assessment.core() }
 
 // Instance is a row of security_instances.
 type Instance struct {
@@ -601,28 +601,37 @@ type Run struct {
 	Kind      string    `bun:"kind"`
 	Sections  []string  `bun:"sections,type:jsonb"`
 	CreatedBy string    `bun:"created_by"`
-	Jobs      []run.Job `bun:"jobs,type:jsonb"`
+	Jobs      []jobJSON `bun:"jobs,type:jsonb"`
 	CreatedAt time.Time `bun:"created_at"`
 	UpdatedAt time.Time `bun:"updated_at"`
 }
 
+// jobJSON is the stored shape of one job in runs.jobs; its keys are what
+// the databases already hold (see TestStoredRunJSON).
+type jobJSON struct {
+	ID         uuid.UUID `json:"job_id"`
+	VendorID   uuid.UUID `json:"vendor_id"`
+	VendorName string    `json:"vendor_name"`
+	Status     string    `json:"status"`
+	Error      string    `json:"error,omitempty"`
+	Created    int       `json:"created,omitempty"`
+}
+
 // FromRun makes the row of r.
 func FromRun(r run.Run) Run {
-	return Run{ID: r.ID, Kind: r.Kind, Sections: r.Sections, CreatedBy: r.CreatedBy, Jobs: r.Jobs,
+	return Run{ID: r.ID, Kind: r.Kind, Sections: r.Sections, CreatedBy: r.CreatedBy,
+		Jobs:      mapKeepNil(r.Jobs, func(j run.Job) jobJSON { return jobJSON(j) }),
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
 }
 
-// Core rebuilds the run.
+// Core rebuilds the run; absent sections and jobs read as empty lists.
 func (r Run) Core() run.Run {
 	secs := r.Sections
 	if secs == nil {
 		secs = []string{}
 	}
-	jobs := r.Jobs
-	if jobs == nil {
-		jobs = []run.Job{}
-	}
-	return run.Run{ID: r.ID, Kind: r.Kind, Sections: secs, CreatedBy: r.CreatedBy, Jobs: jobs,
+	return run.Run{ID: r.ID, Kind: r.Kind, Sections: secs, CreatedBy: r.CreatedBy,
+		Jobs:      Map(r.Jobs, func(j jobJSON) run.Job { return run.Job(j) }),
 		CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt)}
 }
 
