@@ -49,13 +49,13 @@ type SectionStatusJSON struct {
 type VendorViewJSON struct {
 	VendorJSON
 	VendorProfileID     string                       `json:"vendor_profile_id,omitempty" format:"uuid"`
-	Company             directory.Company            `json:"company"`
-	Security            directory.Security           `json:"security"`
-	Privacy             directory.Privacy            `json:"privacy"`
-	Maturity            directory.Maturity           `json:"maturity"`
-	Scores              directory.Scores             `json:"scores"`
+	Company             Company                      `json:"company"`
+	Security            Security                     `json:"security"`
+	Privacy             Privacy                      `json:"privacy"`
+	Maturity            Maturity                     `json:"maturity"`
+	Scores              Scores                       `json:"scores"`
 	Enrichment          map[string]SectionStatusJSON `json:"enrichment" doc:"Per section: basic, additional, maturity, security, privacy, logo, scores"`
-	LatestGRCAssessment *directory.GRCAssessment     `json:"latest_grc_assessment,omitempty"`
+	LatestGRCAssessment *GRCAssessment               `json:"latest_grc_assessment,omitempty"`
 	UpdatedAt           *time.Time                   `json:"updated_at,omitempty"`
 
 	raw []byte // this view as JSON, when already encoded
@@ -202,11 +202,12 @@ func vendorViewJSON(view service.VendorView) VendorViewJSON {
 	if p := view.Profile; p != nil {
 		out.IsCustom = false
 		out.VendorProfileID = p.ID.String()
-		out.Company, out.Security, out.Privacy, out.Maturity, out.Scores = p.Company, p.Security, p.Privacy, p.Maturity, p.Scores
+		out.Company, out.Security, out.Privacy = Company(p.Company), securityJSON(p.Security), Privacy(p.Privacy)
+		out.Maturity, out.Scores = Maturity(p.Maturity), scoresJSON(p.Scores)
 		for sec, st := range p.Enrichment {
 			out.Enrichment[string(sec)] = SectionStatusJSON{Status: JobStatus(st.Status), UpdatedAt: st.UpdatedAt, Source: st.Source, Error: st.Error}
 		}
-		out.LatestGRCAssessment = p.LatestGRC
+		out.LatestGRCAssessment = grcJSON(p.LatestGRC)
 		updated := p.UpdatedAt
 		out.UpdatedAt = &updated
 	}
