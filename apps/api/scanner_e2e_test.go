@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/enrich/scantest"
+	"github.com/vetted-dev/vetted/apps/api"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
 	"github.com/vetted-dev/vetted/core/directory"
@@ -18,9 +19,9 @@ import (
 
 // scanView is the part of GET /vendor/{id_or_name} the scan fills.
 type scanView struct {
-	ID       string             `json:"id"`
-	Security directory.Security `json:"security"`
-	Privacy  directory.Privacy  `json:"privacy"`
+	ID       string       `json:"id"`
+	Security api.Security `json:"security"`
+	Privacy  api.Privacy  `json:"privacy"`
 	Scores   struct {
 		SecurityRating *int     `json:"security_rating"`
 		RiskScore      *int     `json:"risk_score"`
@@ -31,7 +32,7 @@ type scanView struct {
 		Status string `json:"status"`
 		Error  string `json:"error"`
 	} `json:"enrichment"`
-	GRC *directory.GRCAssessment `json:"latest_grc_assessment"`
+	GRC *api.GRCAssessment `json:"latest_grc_assessment"`
 }
 
 // TestScanEndToEnd enriches two vendors of the fixture world through the
