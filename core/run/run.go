@@ -36,12 +36,12 @@ func JobStatusValues() []string {
 
 // Job is the work for one vendor in a run.
 type Job struct {
-	ID         uuid.UUID `json:"job_id"`
-	VendorID   uuid.UUID `json:"vendor_id"`
-	VendorName string    `json:"vendor_name"`
-	Status     string    `json:"status"`
-	Error      string    `json:"error,omitempty"`
-	Created    int       `json:"created,omitempty"`
+	ID         uuid.UUID
+	VendorID   uuid.UUID
+	VendorName string
+	Status     string
+	Error      string // why it failed or was skipped
+	Created    int    // backfill: the incidents stored for this vendor
 }
 
 // Run is an enrichment or backfill run.
