@@ -9,6 +9,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,17 +27,47 @@ func New(key []byte) (*Signer, error) {
 	return &Signer{key: append([]byte(nil), key...)}, nil
 }
 
-// Claims is what a token carries.
-type Claims struct {
-	Purpose string `json:"p"`
-	Subject string `json:"s"`
-	Expires int64  `json:"e"`
+// claims is what a token carries.
+type claims struct {
+	Purpose string
+	Subject string
+	Expires int64 // Unix seconds
+}
+
+// A token's body is the JSON object {"p": purpose, "s": subject, "e":
+// expiry}. Links already mailed carry it for months, so its keys are
+// written and read here one by one rather than left to struct tags: the
+// format cannot change with a Go name.
+func (c claims) encode() []byte {
+	p, _ := json.Marshal(c.Purpose) // a string always encodes
+	s, _ := json.Marshal(c.Subject)
+	b := make([]byte, 0, len(p)+len(s)+40)
+	b = append(append(b, `{"p":`...), p...)
+	b = append(append(b, `,"s":`...), s...)
+	b = strconv.AppendInt(append(b, `,"e":`...), c.Expires, 10)
+	return append(b, '}')
+}
+
+// decodeClaims reads a token's body; a member that is absent stays zero.
+func decodeClaims(body []byte) (claims, error) {
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(body, &doc); err != nil {
+		return claims{}, err
+	}
+	var c claims
+	for key, dst := range map[string]any{"p": &c.Purpose, "s": &c.Subject, "e": &c.Expires} {
+		if v, ok := doc[key]; ok {
+			if err := json.Unmarshal(v, dst); err != nil {
+				return claims{}, err
+			}
+		}
+	}
+	return c, nil
 }
 
 // Sign returns a URL-safe token for purpose and subject, valid until exp.
 func (s *Signer) Sign(purpose, subject string, exp time.Time) string {
-	body, _ := json.Marshal(Claims{Purpose: purpose, Subject: subject, Expires: exp.Unix()})
-	b := base64.RawURLEncoding.EncodeToString(body)
+	b := base64.RawURLEncoding.EncodeToString(claims{Purpose: purpose, Subject: subject, Expires: exp.Unix()}.encode())
 	return b + "." + s.mac(b)
 }
 
@@ -50,8 +81,8 @@ func (s *Signer) Verify(purpose, token string, now time.Time) (string, error) {
 	if err != nil {
 		return "", core.Forbidden("the link is malformed")
 	}
-	var c Claims
-	if err := json.Unmarshal(raw, &c); err != nil || c.Purpose != purpose {
+	c, err := decodeClaims(raw)
+	if err != nil || c.Purpose != purpose {
 		return "", core.Forbidden("the link is not valid for this action")
 	}
 	if now.Unix() > c.Expires {
