@@ -1,0 +1,146 @@
+// Package outboxjson is the JSON form of outbox payloads: what the SQL
+// stores keep in outbox.payload and what the Redis queue carries as a task's
+// payload. The core hands typed payloads (outbox.MemberMail, ...) through
+// its ports; their keys are fixed here, once, so that renaming a field in
+// the core changes neither a stored row nor a task already queued.
+// TestStoredPayloads holds them to documents the earlier code wrote.
+package outboxjson
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/outbox"
+)
+
+// Encode writes the payload of a message of kind. A kind with a payload
+// type takes only that type; the other kinds (the periodic ones) carry no
+// payload of their own, and whatever value they were given is written by
+// encoding/json as it is (nil as null, struct{}{} as {}).
+func Encode(kind outbox.Kind, payload any) (json.RawMessage, error) {
+	c, ok := codecs[kind]
+	if !ok {
+		b, err := json.Marshal(payload)
+		if err != nil {
+			return nil, fmt.Errorf("outbox payload of %s: %w", kind, err)
+		}
+		return b, nil
+	}
+	return c.encode(payload)
+}
+
+// Decode reads a payload of kind into the core's typed value. A payload it
+// cannot read, or one of a kind without a payload type, is returned as it
+// is (a json.RawMessage): the job's handler then refuses it as a payload of
+// the wrong type, permanently, as it refused JSON it could not decode.
+func Decode(kind outbox.Kind, raw []byte) any {
+	if c, ok := codecs[kind]; ok {
+		if v, err := c.decode(raw); err == nil {
+			return v
+		}
+	}
+	return json.RawMessage(raw)
+}
+
+// codec converts one payload type to and from its JSON form.
+type codec struct {
+	encode func(any) (json.RawMessage, error)
+	decode func([]byte) (any, error)
+}
+
+// typed makes the codec of core payload type C whose JSON form is J.
+func typed[C, J any](to func(C) J, from func(J) C) codec {
+	return codec{
+		encode: func(p any) (json.RawMessage, error) {
+			c, ok := p.(C)
+			if !ok {
+				return nil, fmt.Errorf("outbox payload is %T, want %T", p, *new(C))
+			}
+			return json.Marshal(to(c))
+		},
+		decode: func(raw []byte) (any, error) {
+			var j J
+			if err := json.Unmarshal(raw, &j); err != nil {
+				return nil, err
+			}
+			return from(j), nil
+		},
+	}
+}
+
+// codecs are the payload types by kind. The JSON forms have the core
+// types' fields one to one, so each converts with a Go conversion, and a
+// field added to or renamed in the core stops the build here.
+var codecs = map[outbox.Kind]codec{
+	outbox.KindMemberMail: typed(func(p outbox.MemberMail) memberMail { return memberMail(p) },
+		func(j memberMail) outbox.MemberMail { return outbox.MemberMail(j) }),
+	outbox.KindSubscriberConfirm: typed(func(p outbox.SubscriberConfirm) subscriberConfirm { return subscriberConfirm(p) },
+		func(j subscriberConfirm) outbox.SubscriberConfirm { return outbox.SubscriberConfirm(j) }),
+	outbox.KindIncidentFanout: typed(func(p outbox.IncidentFanout) incidentFanout { return incidentFanout(p) },
+		func(j incidentFanout) outbox.IncidentFanout { return outbox.IncidentFanout(j) }),
+	outbox.KindAlertMail: typed(func(p outbox.AlertMail) alertMail { return alertMail(p) },
+		func(j alertMail) outbox.AlertMail { return outbox.AlertMail(j) }),
+	outbox.KindReminderMail: typed(func(p outbox.ReminderMail) reminderMail { return reminderMail(p) },
+		func(j reminderMail) outbox.ReminderMail { return outbox.ReminderMail(j) }),
+	outbox.KindEnrich: typed(func(p outbox.Enrich) enrich { return enrich(p) },
+		func(j enrich) outbox.Enrich { return outbox.Enrich(j) }),
+	outbox.KindBackfill: typed(func(p outbox.Backfill) backfill { return backfill(p) },
+		func(j backfill) outbox.Backfill { return outbox.Backfill(j) }),
+	outbox.KindBlobDelete: typed(func(p outbox.BlobDelete) blobDelete { return blobDelete(p) },
+		func(j blobDelete) outbox.BlobDelete { return outbox.BlobDelete(j) }),
+}
+
+type memberMail struct {
+	EventID     uuid.UUID `json:"event_id"`
+	AccountID   uuid.UUID `json:"account_id"`
+	AccountName string    `json:"account_name"`
+	Email       string    `json:"email"`
+	Role        string    `json:"role"`
+	OldRole     string    `json:"old_role,omitempty"`
+	Change      string    `json:"change"`
+	By          string    `json:"by"`
+}
+
+type subscriberConfirm struct {
+	EventID      uuid.UUID `json:"event_id"`
+	SubscriberID uuid.UUID `json:"subscriber_id"`
+}
+
+type incidentFanout struct {
+	IncidentID uuid.UUID `json:"incident_id"`
+}
+
+type alertMail struct {
+	IncidentID   uuid.UUID `json:"incident_id"`
+	SubscriberID uuid.UUID `json:"subscriber_id"`
+	VendorName   string    `json:"vendor_name,omitempty"`
+	ListName     string    `json:"list_name,omitempty"`
+	AccountName  string    `json:"account_name,omitempty"`
+}
+
+type reminderMail struct {
+	Key          string    `json:"key"`
+	AccountID    uuid.UUID `json:"account_id"`
+	AssessmentID uuid.UUID `json:"assessment_id"`
+	Email        string    `json:"email"`
+	DueDate      string    `json:"due_date"`
+	Offset       int       `json:"offset"`
+}
+
+type enrich struct {
+	RunID    uuid.UUID `json:"run_id"`
+	JobID    uuid.UUID `json:"job_id"`
+	VendorID uuid.UUID `json:"vendor_id"`
+	Sections []string  `json:"sections"`
+}
+
+type backfill struct {
+	RunID uuid.UUID  `json:"run_id"`
+	Since *time.Time `json:"since,omitempty"`
+}
+
+type blobDelete struct {
+	Keys []string `json:"keys"`
+}
