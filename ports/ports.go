@@ -8,7 +8,6 @@ package ports
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"time"
 
@@ -520,11 +519,13 @@ type JobQueue interface {
 	Enqueue(ctx context.Context, m outbox.Message) error
 }
 
-// JobHandler runs one job; the core's dispatcher implements it. An error
-// wrapping ErrPermanent is not retried; one wrapping ErrNotYet is retried
-// after the delay it names (RetryAfter) and does not count as a failure.
+// JobHandler runs one job; the core's dispatcher implements it. The
+// payload is the message's typed payload (see outbox.Message), as the queue
+// read it back. An error wrapping ErrPermanent is not retried; one wrapping
+// ErrNotYet is retried after the delay it names (RetryAfter) and does not
+// count as a failure.
 type JobHandler interface {
-	Handle(ctx context.Context, kind outbox.Kind, payload json.RawMessage) error
+	Handle(ctx context.Context, kind outbox.Kind, payload any) error
 }
 
 // Identity is a verified caller, as the token says.

@@ -2,7 +2,6 @@ package asynqadapter_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"testing"
@@ -91,7 +90,7 @@ func TestHandlerMapsErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			var got []outbox.Kind
-			h := asynqadapter.Handler(handlerFunc(func(_ context.Context, k outbox.Kind, _ json.RawMessage) error {
+			h := asynqadapter.Handler(handlerFunc(func(_ context.Context, k outbox.Kind, _ any) error {
 				got = append(got, k)
 				return tt.err
 			}))
@@ -136,8 +135,8 @@ func TestPingFailsWhenRedisIsDown(t *testing.T) {
 	}
 }
 
-type handlerFunc func(context.Context, outbox.Kind, json.RawMessage) error
+type handlerFunc func(context.Context, outbox.Kind, any) error
 
-func (f handlerFunc) Handle(ctx context.Context, k outbox.Kind, p json.RawMessage) error {
+func (f handlerFunc) Handle(ctx context.Context, k outbox.Kind, p any) error {
 	return f(ctx, k, p)
 }

@@ -2,7 +2,6 @@ package asynqadapter_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"sync"
 	"sync/atomic"
@@ -41,10 +40,10 @@ func newFakeHandler(outcome func(ctx context.Context, key string, n int) error) 
 	return &fakeHandler{successes: map[string]int{}, outcome: outcome}
 }
 
-func (h *fakeHandler) Handle(ctx context.Context, kind outbox.Kind, payload json.RawMessage) error {
+func (h *fakeHandler) Handle(ctx context.Context, kind outbox.Kind, payload any) error {
 	key := string(kind)
 	var p outbox.AlertMail
-	if json.Unmarshal(payload, &p) == nil && p.SubscriberID != uuid.Nil {
+	if outbox.Into(payload, &p) == nil && p.SubscriberID != uuid.Nil {
 		key = p.IncidentID.String() + ":" + p.SubscriberID.String()
 	}
 	h.mu.Lock()

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
+	"github.com/vetted-dev/vetted/adapters/internal/outboxjson"
 	"github.com/vetted-dev/vetted/core/outbox"
 )
 
@@ -104,7 +105,11 @@ func (q *Queue) Enqueue(ctx context.Context, m outbox.Message) error {
 	if q.cfg.Timeout > 0 {
 		opts = append(opts, asynq.Timeout(q.cfg.Timeout))
 	}
-	_, err := q.client.EnqueueContext(ctx, asynq.NewTask(string(m.Kind), m.Payload), opts...)
+	payload, err := outboxjson.Encode(m.Kind, m.Payload)
+	if err != nil {
+		return fmt.Errorf("asynq: enqueue %s %s: %w", m.Kind, m.ID, err)
+	}
+	_, err = q.client.EnqueueContext(ctx, asynq.NewTask(string(m.Kind), payload), opts...)
 	if err == nil || errors.Is(err, asynq.ErrTaskIDConflict) || errors.Is(err, asynq.ErrDuplicateTask) {
 		return nil
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
+	"github.com/vetted-dev/vetted/adapters/internal/outboxjson"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -120,7 +121,8 @@ func NewServer(rdb redis.UniversalClient, handler ports.JobHandler, cfg ServerCo
 }
 
 // Handler adapts a ports.JobHandler to asynq: the task type is the outbox
-// kind and the payload its JSON. Errors wrapping ports.ErrPermanent, and
+// kind and the payload its JSON (outboxjson), read back into the core's
+// typed payload for the handler. Errors wrapping ports.ErrPermanent, and
 // task types no outbox kind names, skip the retries and go to the archive.
 func Handler(h ports.JobHandler) asynq.Handler {
 	kinds := outbox.Kinds()
@@ -129,7 +131,7 @@ func Handler(h ports.JobHandler) asynq.Handler {
 		if !slices.Contains(kinds, kind) {
 			return fmt.Errorf("unknown task type %q: %w", t.Type(), asynq.SkipRetry)
 		}
-		err := h.Handle(ctx, kind, t.Payload())
+		err := h.Handle(ctx, kind, outboxjson.Decode(kind, t.Payload()))
 		if errors.Is(err, ports.ErrPermanent) {
 			return fmt.Errorf("%w (%w)", err, asynq.SkipRetry)
 		}

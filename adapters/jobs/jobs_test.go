@@ -2,9 +2,9 @@ package jobs_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -17,9 +17,9 @@ import (
 )
 
 // handlerFunc adapts a function to ports.JobHandler.
-type handlerFunc func(ctx context.Context, kind outbox.Kind, payload json.RawMessage) error
+type handlerFunc func(ctx context.Context, kind outbox.Kind, payload any) error
 
-func (f handlerFunc) Handle(ctx context.Context, kind outbox.Kind, payload json.RawMessage) error {
+func (f handlerFunc) Handle(ctx context.Context, kind outbox.Kind, payload any) error {
 	return f(ctx, kind, payload)
 }
 
@@ -32,17 +32,14 @@ type recorder struct {
 	errs  map[int]error
 }
 
-func (r *recorder) Handle(_ context.Context, _ outbox.Kind, payload json.RawMessage) error {
-	var p struct{ N int }
-	if err := json.Unmarshal(payload, &p); err != nil {
-		return err
-	}
+func (r *recorder) Handle(_ context.Context, _ outbox.Kind, payload any) error {
+	n := payload.(map[string]int)["n"] // as msg made it; the queue hands it on as it is
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.calls = append(r.calls, p.N)
-	if r.fail[p.N] > 0 {
-		r.fail[p.N]--
-		return r.errs[p.N]
+	r.calls = append(r.calls, n)
+	if r.fail[n] > 0 {
+		r.fail[n]--
+		return r.errs[n]
 	}
 	return nil
 }
@@ -161,7 +158,7 @@ func TestEnqueueIsIdempotentByID(t *testing.T) {
 
 func TestPanicIsAFailure(t *testing.T) {
 	t.Parallel()
-	q := newQueue(t, handlerFunc(func(context.Context, outbox.Kind, json.RawMessage) error { panic("boom") }), jobs.Options{MaxRetry: 1})
+	q := newQueue(t, handlerFunc(func(context.Context, outbox.Kind, any) error { panic("boom") }), jobs.Options{MaxRetry: 1})
 	if err := q.Enqueue(t.Context(), msg(outbox.KindBlobDelete, 1)); err != nil {
 		t.Fatal(err)
 	}
@@ -179,8 +176,8 @@ func TestPriorityByKindQueue(t *testing.T) {
 		order []outbox.Kind
 	)
 	first := msg(outbox.KindEnrich, 0)
-	h := handlerFunc(func(_ context.Context, kind outbox.Kind, payload json.RawMessage) error {
-		if string(payload) == string(first.Payload) {
+	h := handlerFunc(func(_ context.Context, kind outbox.Kind, payload any) error {
+		if reflect.DeepEqual(payload, first.Payload) {
 			<-gate // hold the only worker while the others queue up
 			return nil
 		}
@@ -212,7 +209,7 @@ func TestWorkersAreBounded(t *testing.T) {
 		mu          sync.Mutex
 		now, atMost int
 	)
-	h := handlerFunc(func(context.Context, outbox.Kind, json.RawMessage) error {
+	h := handlerFunc(func(context.Context, outbox.Kind, any) error {
 		mu.Lock()
 		now++
 		atMost = max(atMost, now)
@@ -272,7 +269,7 @@ func TestCloseFinishesQueuedJobs(t *testing.T) {
 func TestCloseCancelsStuckHandlersAtTheDeadline(t *testing.T) {
 	t.Parallel()
 	started := make(chan struct{})
-	h := handlerFunc(func(ctx context.Context, _ outbox.Kind, _ json.RawMessage) error {
+	h := handlerFunc(func(ctx context.Context, _ outbox.Kind, _ any) error {
 		close(started)
 		<-ctx.Done()
 		return ctx.Err()

@@ -2,7 +2,6 @@ package jobs_test
 
 import (
 	"context"
-	"encoding/json"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -21,9 +20,9 @@ func TestPeriodic(t *testing.T) {
 		runs  int32
 	}{{time.Hour, 1}, {time.Millisecond, 3}} {
 		var runs atomic.Int32
-		q, err := jobs.New(handlerFunc(func(_ context.Context, kind outbox.Kind, payload json.RawMessage) error {
-			if kind != outbox.KindReviewReminders || string(payload) != "{}" {
-				t.Errorf("ran %s %s", kind, payload)
+		q, err := jobs.New(handlerFunc(func(_ context.Context, kind outbox.Kind, payload any) error {
+			if kind != outbox.KindReviewReminders || payload != (struct{}{}) {
+				t.Errorf("ran %s %#v", kind, payload)
 			}
 			runs.Add(1)
 			return nil

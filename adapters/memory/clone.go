@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/vetted-dev/vetted/adapters/internal/outboxjson"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/review"
@@ -97,7 +98,19 @@ func cloneRun(r run.Run) run.Run {
 	return r
 }
 
-func cloneMessage(m outbox.Message) outbox.Message {
-	m.Payload = slices.Clone(m.Payload)
+// newOutboxRow is the row of m, its payload encoded.
+func newOutboxRow(m outbox.Message) (outboxRow, error) {
+	b, err := outboxjson.Encode(m.Kind, m.Payload)
+	if err != nil {
+		return outboxRow{}, err
+	}
+	m.Payload = nil
+	return outboxRow{msg: m, payload: b}, nil
+}
+
+// message rebuilds the message of a row, with a payload of its own.
+func (r outboxRow) message() outbox.Message {
+	m := r.msg
+	m.Payload = outboxjson.Decode(m.Kind, r.payload)
 	return m
 }

@@ -46,7 +46,11 @@ func (r outboxRepo) Add(_ context.Context, ms ...outbox.Message) error {
 			if _, ok := r.d.outbox[m.ID]; ok {
 				return conflict("outbox message %s exists", m.ID)
 			}
-			put(r.tx, r.d.outbox, m.ID, outboxRow{msg: cloneMessage(m)})
+			row, err := newOutboxRow(m)
+			if err != nil {
+				return err
+			}
+			put(r.tx, r.d.outbox, m.ID, row)
 			put(r.tx, r.d.pending, m.ID, struct{}{})
 		}
 		return nil
@@ -59,19 +63,19 @@ func (r outboxRepo) Claim(_ context.Context, limit int, now time.Time) ([]outbox
 	if err := r.writable(); err != nil {
 		return nil, err
 	}
-	due := []outbox.Message{}
+	due := []outboxRow{}
 	for id := range r.d.pending {
 		if row := r.d.outbox[id]; !row.nextAttempt.After(now) {
-			due = append(due, row.msg)
+			due = append(due, row)
 		}
 	}
-	slices.SortFunc(due, func(a, b outbox.Message) int {
-		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), slices.Compare(a.ID[:], b.ID[:]))
+	slices.SortFunc(due, func(a, b outboxRow) int {
+		return cmp.Or(a.msg.CreatedAt.Compare(b.msg.CreatedAt), slices.Compare(a.msg.ID[:], b.msg.ID[:]))
 	})
 	n := min(max(limit, 0), len(due))
 	out := make([]outbox.Message, 0, n)
-	for _, m := range due[:n] {
-		out = append(out, cloneMessage(m))
+	for _, row := range due[:n] {
+		out = append(out, row.message())
 	}
 	return out, nil
 }

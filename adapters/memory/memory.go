@@ -14,6 +14,7 @@ package memory
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sync"
 	"time"
@@ -251,8 +252,12 @@ type entryRow struct {
 	addedAt time.Time
 }
 
+// outboxRow is a message with its payload in the JSON form the SQL stores
+// keep (outboxjson): storing it copies it, and refuses a payload of the
+// wrong type for its kind, as they do.
 type outboxRow struct {
 	msg         outbox.Message
+	payload     json.RawMessage
 	nextAttempt time.Time
 }
 

@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/url"
 	"sort"
 	"strings"
@@ -36,11 +35,7 @@ func recordIncident(t *testing.T, o *org, vendorName, title string, backfilled b
 // replay runs an outbox job again, as a relay that handed it over twice would.
 func replay(t *testing.T, env *apitest.Env, kind outbox.Kind, payload any) {
 	t.Helper()
-	b, err := json.Marshal(payload)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := env.Svc.Handle(context.Background(), kind, b); err != nil {
+	if err := env.Svc.Handle(context.Background(), kind, payload); err != nil {
 		t.Fatalf("replay %s: %v", kind, err)
 	}
 }

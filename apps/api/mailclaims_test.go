@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"testing"
 	"time"
@@ -16,15 +15,11 @@ import (
 )
 
 // memberMailJob is the payload of a member mail and its delivery key.
-func memberMailJob(t *testing.T, email string) (json.RawMessage, string) {
+func memberMailJob(t *testing.T, email string) (outbox.MemberMail, string) {
 	t.Helper()
 	p := outbox.MemberMail{EventID: uuid.Must(uuid.NewV7()), AccountID: uuid.Must(uuid.NewV7()), AccountName: "Acme",
 		Email: email, Role: "member", Change: "added", By: "o@a.test"}
-	b, err := json.Marshal(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b, "member:" + p.EventID.String()
+	return p, "member:" + p.EventID.String()
 }
 
 // TestMailClaimOfADeadWorkerExpires: a worker claimed a mail's key and died

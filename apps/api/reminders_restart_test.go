@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"testing"
 	"time"
@@ -35,7 +34,7 @@ func TestReviewRemindersSurviveARestart(t *testing.T) {
 		"vendor_name": "Slack", "tier": "critical", "compliance_approval_status": "approved", "sponsor_contact": "sponsor@vendor.test"}), 201)
 	first.Drain(t)
 	first.Clock.Advance(overdue)
-	if err := first.Svc.Handle(context.Background(), outbox.KindReviewReminders, []byte("{}")); err != nil {
+	if err := first.Svc.Handle(context.Background(), outbox.KindReviewReminders, nil); err != nil {
 		t.Fatal(err)
 	}
 	if n := first.Pending(t); n != 2 {
@@ -82,10 +81,6 @@ func TestReminderOfAKilledWorkerIsSentOnce(t *testing.T) {
 	r := review.Reminder{DueDate: due.UTC().Format(time.DateOnly)}
 	p := outbox.ReminderMail{Key: r.Key(id, "sponsor@vendor.test"), AccountID: uuid.MustParse(acct), AssessmentID: id,
 		Email: "sponsor@vendor.test", DueDate: r.DueDate}
-	payload, err := json.Marshal(p)
-	if err != nil {
-		t.Fatal(err)
-	}
 	err = env.Store.InTx(context.Background(), func(ctx context.Context, tx ports.Tx) error {
 		_, err := tx.Deliveries().Claim(ctx, p.Key, env.Clock.Now(), service.MailLease) // the killed worker's claim
 		return err
@@ -93,7 +88,7 @@ func TestReminderOfAKilledWorkerIsSentOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func() error { return env.Svc.Handle(context.Background(), outbox.KindReminderMail, payload) }
+	run := func() error { return env.Svc.Handle(context.Background(), outbox.KindReminderMail, p) }
 	if err := run(); !errors.Is(err, ports.ErrNotYet) || len(remindersSent(env)) != 0 {
 		t.Fatalf("run within the lease: %v, %q sent; want not yet, nothing sent", err, remindersSent(env))
 	}

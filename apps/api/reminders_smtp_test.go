@@ -29,7 +29,7 @@ func TestReviewReminderThroughSMTP(t *testing.T) {
 	env.Drain(t)
 	run := func() {
 		t.Helper()
-		if err := env.Svc.Handle(context.Background(), outbox.KindReviewReminders, []byte("{}")); err != nil {
+		if err := env.Svc.Handle(context.Background(), outbox.KindReviewReminders, nil); err != nil {
 			t.Fatal(err)
 		}
 		env.Drain(t)

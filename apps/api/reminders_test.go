@@ -43,7 +43,7 @@ func runReminders(t *testing.T, env *apitest.Env, workers int) int {
 	var wg sync.WaitGroup
 	errs := make([]error, workers)
 	for i := range workers {
-		wg.Go(func() { errs[i] = env.Svc.Handle(context.Background(), outbox.KindReviewReminders, []byte("{}")) })
+		wg.Go(func() { errs[i] = env.Svc.Handle(context.Background(), outbox.KindReviewReminders, nil) })
 	}
 	wg.Wait()
 	for _, err := range errs {
@@ -156,7 +156,7 @@ func TestReviewReminders(t *testing.T) {
 			expect("31 days before")
 
 			at("2027-10-23") // the 30-day window; Zoom deleted between the job and the send
-			if err := env.Svc.Handle(context.Background(), outbox.KindReviewReminders, []byte("{}")); err != nil {
+			if err := env.Svc.Handle(context.Background(), outbox.KindReviewReminders, nil); err != nil {
 				t.Fatal(err)
 			}
 			apitest.Must(t, env.Do(t, "DELETE", "/vendor-assessments?account-id="+acct+"&assessment-id="+zoom["id"].(string), owner, nil), 200)

@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"log/slog"
 	"sync"
@@ -24,7 +23,7 @@ type kindCounter struct {
 	n  map[outbox.Kind]int
 }
 
-func (c *kindCounter) Handle(ctx context.Context, kind outbox.Kind, payload json.RawMessage) error {
+func (c *kindCounter) Handle(ctx context.Context, kind outbox.Kind, payload any) error {
 	err := c.h.Handle(ctx, kind, payload)
 	c.mu.Lock()
 	c.n[kind]++

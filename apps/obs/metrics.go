@@ -3,7 +3,6 @@ package obs
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"time"
 
@@ -180,7 +179,7 @@ type jobHandler struct {
 	tracer trace.Tracer
 }
 
-func (j jobHandler) Handle(ctx context.Context, kind outbox.Kind, payload json.RawMessage) error {
+func (j jobHandler) Handle(ctx context.Context, kind outbox.Kind, payload any) error {
 	ctx, span := j.tracer.Start(ctx, "job "+string(kind), trace.WithSpanKind(trace.SpanKindConsumer),
 		trace.WithAttributes(attribute.String("vetted.job.kind", string(kind)), attribute.String("messaging.system", "vetted")))
 	defer span.End()

@@ -59,16 +59,16 @@ func TestLoggerFromContext(t *testing.T) {
 	}
 }
 
-type handlerFunc func(context.Context, outbox.Kind, json.RawMessage) error
+type handlerFunc func(context.Context, outbox.Kind, any) error
 
-func (f handlerFunc) Handle(ctx context.Context, k outbox.Kind, p json.RawMessage) error {
+func (f handlerFunc) Handle(ctx context.Context, k outbox.Kind, p any) error {
 	return f(ctx, k, p)
 }
 
 func TestJobsCountedByKindAndResult(t *testing.T) {
 	t.Parallel()
 	m := obs.NewMetrics()
-	h := m.Jobs(handlerFunc(func(ctx context.Context, k outbox.Kind, _ json.RawMessage) error {
+	h := m.Jobs(handlerFunc(func(ctx context.Context, k outbox.Kind, _ any) error {
 		switch k {
 		case outbox.KindEnrich:
 			return errors.New("timeout")

@@ -3,7 +3,6 @@ package worker_test
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -146,7 +145,7 @@ type hookHandler struct {
 	point string
 }
 
-func (h hookHandler) Handle(ctx context.Context, kind outbox.Kind, payload json.RawMessage) error {
+func (h hookHandler) Handle(ctx context.Context, kind outbox.Kind, payload any) error {
 	if h.point == atJobStart {
 		waitToBeKilled(h.point)
 	}

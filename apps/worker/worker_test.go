@@ -2,7 +2,7 @@ package worker_test
 
 import (
 	"context"
-	"encoding/json"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -29,13 +29,13 @@ func newRecorder() *recorder {
 	return &recorder{byKey: map[string]int{}, byKind: map[outbox.Kind]int{}}
 }
 
-func (r *recorder) Handle(ctx context.Context, kind outbox.Kind, payload json.RawMessage) error {
+func (r *recorder) Handle(ctx context.Context, kind outbox.Kind, payload any) error {
 	if r.hold != nil {
 		r.hold(ctx)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.byKey[string(payload)]++
+	r.byKey[fmt.Sprint(payload)]++
 	r.byKind[kind]++
 	return nil
 }
@@ -95,7 +95,7 @@ func write(t *testing.T, s ports.Store, n int) []string {
 	for i := range ms {
 		ms[i] = outbox.New(uuid.Must(uuid.NewV7()), outbox.KindAlertMail,
 			outbox.AlertMail{IncidentID: uuid.Must(uuid.NewV7()), SubscriberID: uuid.Must(uuid.NewV7())}, time.Now())
-		keys[i] = string(ms[i].Payload)
+		keys[i] = fmt.Sprint(ms[i].Payload)
 	}
 	err := s.InTx(t.Context(), func(ctx context.Context, tx ports.Tx) error { return tx.Outbox().Add(ctx, ms...) })
 	if err != nil {

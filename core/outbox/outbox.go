@@ -5,7 +5,8 @@
 package outbox
 
 import (
-	"encoding/json"
+	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/google/uuid"
@@ -55,84 +56,101 @@ func (k Kind) Queue() string {
 
 // Message is one outbox row. ID is a time-ordered UUIDv7 and serves as the
 // job id on the queue, so relaying a message twice cannot enqueue it twice.
+//
+// Payload is a value of the type below that its kind takes (MemberMail for
+// KindMemberMail, ...); the periodic kinds take none. The core hands it on
+// as it is: the stores and queues that write it down give it a form of
+// their own (adapters/internal/outboxjson), so no wire format lives here.
 type Message struct {
 	ID        uuid.UUID
 	Kind      Kind
-	Payload   json.RawMessage
+	Payload   any
 	CreatedAt time.Time
 	Attempts  int
 	LastError string
 }
 
-// New builds a message with a JSON payload.
+// New builds a message with its payload.
 func New(id uuid.UUID, kind Kind, payload any, now time.Time) Message {
-	b, err := json.Marshal(payload)
-	if err != nil {
-		panic("outbox: unmarshalable payload: " + err.Error()) // payloads are our own structs
+	return Message{ID: id, Kind: kind, Payload: payload, CreatedAt: now.UTC()}
+}
+
+// Into stores payload in *dst when payload is a value of dst's type, as
+// a job's handler takes the payload of its kind; any other payload (one a
+// store or queue could not read back, say) is an error.
+func Into(payload, dst any) error {
+	d := reflect.ValueOf(dst)
+	if d.Kind() != reflect.Pointer || d.IsNil() {
+		return fmt.Errorf("outbox: Into needs a pointer, not %T", dst)
 	}
-	return Message{ID: id, Kind: kind, Payload: b, CreatedAt: now.UTC()}
+	p := reflect.ValueOf(payload)
+	if !p.IsValid() || p.Type() != d.Elem().Type() {
+		return fmt.Errorf("payload is %T, not %s", payload, d.Elem().Type())
+	}
+	d.Elem().Set(p)
+	return nil
 }
 
 // MemberMail is the payload of KindMemberMail.
 type MemberMail struct {
-	EventID     uuid.UUID `json:"event_id"`
-	AccountID   uuid.UUID `json:"account_id"`
-	AccountName string    `json:"account_name"`
-	Email       string    `json:"email"`
-	Role        string    `json:"role"`
-	OldRole     string    `json:"old_role,omitempty"`
-	Change      string    `json:"change"` // added or role_changed
-	By          string    `json:"by"`
+	EventID     uuid.UUID
+	AccountID   uuid.UUID
+	AccountName string
+	Email       string
+	Role        string
+	OldRole     string
+	Change      string // added or role_changed
+	By          string
 }
 
 // SubscriberConfirm is the payload of KindSubscriberConfirm.
 type SubscriberConfirm struct {
-	EventID      uuid.UUID `json:"event_id"`
-	SubscriberID uuid.UUID `json:"subscriber_id"`
+	EventID      uuid.UUID
+	SubscriberID uuid.UUID
 }
 
 // IncidentFanout is the payload of KindIncidentFanout.
 type IncidentFanout struct {
-	IncidentID uuid.UUID `json:"incident_id"`
+	IncidentID uuid.UUID
 }
 
 // AlertMail is the payload of KindAlertMail: one mail to one subscriber.
 type AlertMail struct {
-	IncidentID   uuid.UUID `json:"incident_id"`
-	SubscriberID uuid.UUID `json:"subscriber_id"`
+	IncidentID   uuid.UUID
+	SubscriberID uuid.UUID
 	// Names fixed at fan-out time, so that each of thousands of mail jobs
 	// does not read them again.
-	VendorName  string `json:"vendor_name,omitempty"`
-	ListName    string `json:"list_name,omitempty"`
-	AccountName string `json:"account_name,omitempty"`
+	VendorName  string
+	ListName    string
+	AccountName string
 }
 
 // ReminderMail is the payload of KindReminderMail: one review reminder to
 // one recipient, queued once by the periodic job under Key.
 type ReminderMail struct {
-	Key          string    `json:"key"`
-	AccountID    uuid.UUID `json:"account_id"`
-	AssessmentID uuid.UUID `json:"assessment_id"`
-	Email        string    `json:"email"`
-	DueDate      string    `json:"due_date"` // 2006-01-02
-	Offset       int       `json:"offset"`
+	Key          string
+	AccountID    uuid.UUID
+	AssessmentID uuid.UUID
+	Email        string
+	DueDate      string // 2006-01-02
+	Offset       int
 }
 
 // Enrich is the payload of KindEnrich.
 type Enrich struct {
-	RunID    uuid.UUID `json:"run_id"`
-	JobID    uuid.UUID `json:"job_id"`
-	VendorID uuid.UUID `json:"vendor_id"`
-	Sections []string  `json:"sections"`
+	RunID    uuid.UUID
+	JobID    uuid.UUID
+	VendorID uuid.UUID
+	Sections []string
 }
 
 // Backfill is the payload of KindBackfill.
 type Backfill struct {
-	RunID uuid.UUID  `json:"run_id"`
-	Since *time.Time `json:"since,omitempty"`
+	RunID uuid.UUID
+	Since *time.Time
 }
 
 // BlobDelete is the payload of KindBlobDelete.
 type BlobDelete struct {
-	Keys []string `json:"keys"`
+	Keys []string
 }

@@ -1,7 +1,6 @@
 package outbox_test
 
 import (
-	"encoding/json"
 	"testing"
 	"time"
 
@@ -51,31 +50,27 @@ func TestNew(t *testing.T) {
 		t.Fatalf("New = %+v", m)
 	}
 	var got outbox.Enrich
-	if err := json.Unmarshal(m.Payload, &got); err != nil {
+	if err := outbox.Into(m.Payload, &got); err != nil {
 		t.Fatal(err)
 	}
 	if got.RunID != run || got.JobID != job || got.VendorID != vendor || len(got.Sections) != 1 || got.Sections[0] != "basic" {
-		t.Fatalf("payload = %s", m.Payload)
-	}
-	var raw map[string]any
-	_ = json.Unmarshal(m.Payload, &raw)
-	for _, k := range []string{"run_id", "job_id", "vendor_id", "sections"} {
-		if _, ok := raw[k]; !ok {
-			t.Errorf("payload %s lacks %q", m.Payload, k)
-		}
-	}
-	b := outbox.New(id, outbox.KindBackfill, outbox.Backfill{RunID: run}, now)
-	if string(b.Payload) != `{"run_id":"`+run.String()+`"}` {
-		t.Fatalf("backfill payload without since = %s", b.Payload)
+		t.Fatalf("payload = %+v", m.Payload)
 	}
 }
 
-func TestNewPanicsOnUnmarshalablePayload(t *testing.T) {
+// Into takes only a payload of the type the handler asks for.
+func TestInto(t *testing.T) {
 	t.Parallel()
-	defer func() {
-		if recover() == nil {
-			t.Fatal("New with a channel payload did not panic")
+	var b outbox.BlobDelete
+	for _, p := range []any{nil, outbox.Enrich{}, &outbox.BlobDelete{}, []byte(`{"keys":["k"]}`)} {
+		if err := outbox.Into(p, &b); err == nil {
+			t.Errorf("Into(%#v, *BlobDelete) took it", p)
 		}
-	}()
-	outbox.New(uuid.New(), outbox.KindBlobDelete, make(chan int), time.Now())
+	}
+	if err := outbox.Into(outbox.BlobDelete{Keys: []string{"k"}}, b); err == nil {
+		t.Error("Into a non-pointer did not fail")
+	}
+	if err := outbox.Into(outbox.BlobDelete{Keys: []string{"k"}}, &b); err != nil || len(b.Keys) != 1 {
+		t.Fatalf("Into = %v, %+v", err, b)
+	}
 }

@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -31,9 +30,9 @@ const (
 // Handle runs one job (it implements ports.JobHandler). Handlers are
 // idempotent: mail is claimed by delivery key before it is sent and marked
 // sent after, so a retried job does not mail twice (see buildAndDeliver).
-func (s *Service) Handle(ctx context.Context, kind outbox.Kind, payload json.RawMessage) error {
+func (s *Service) Handle(ctx context.Context, kind outbox.Kind, payload any) error {
 	decode := func(v any) error {
-		if err := json.Unmarshal(payload, v); err != nil {
+		if err := outbox.Into(payload, v); err != nil {
 			return fmt.Errorf("%s: bad payload: %v: %w", kind, err, ports.ErrPermanent)
 		}
 		return nil

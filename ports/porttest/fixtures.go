@@ -2,7 +2,6 @@ package porttest
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 
 	"github.com/google/uuid"
@@ -232,11 +231,11 @@ func (f *fixture) newMessage() outbox.Message {
 	return outbox.New(newID(), outbox.KindBlobDelete, outbox.BlobDelete{Keys: []string{"k"}}, f.tick())
 }
 
-// payloadKeys decodes the keys of a BlobDelete payload.
+// payloadKeys returns the keys of a BlobDelete payload.
 func payloadKeys(t *testing.T, m outbox.Message) []string {
 	t.Helper()
 	var p outbox.BlobDelete
-	if err := json.Unmarshal(m.Payload, &p); err != nil {
+	if err := outbox.Into(m.Payload, &p); err != nil {
 		t.Fatalf("payload of %v: %v", m.ID, err)
 	}
 	return p.Keys

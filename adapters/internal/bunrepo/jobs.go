@@ -64,7 +64,11 @@ func (r Outbox) Add(ctx context.Context, ms ...outbox.Message) error {
 	now := time.Now().UTC()
 	rows := make([]dbrow.Outbox, 0, len(ms))
 	for _, m := range ms {
-		rows = append(rows, dbrow.FromMessage(m, now))
+		row, err := dbrow.FromMessage(m, now)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, row)
 	}
 	_, err := r.DB.NewInsert().Model(&rows).Exec(ctx)
 	return r.Translate(err, "add to outbox")

@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+	"github.com/vetted-dev/vetted/adapters/internal/outboxjson"
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
@@ -649,25 +650,28 @@ type Outbox struct {
 	DeliveredAt *time.Time      `bun:"delivered_at"`
 }
 
-// FromMessage makes the row of m, due at once. A message without a creation
-// time is stamped now; an empty payload is stored as JSON null.
-func FromMessage(m outbox.Message, now time.Time) Outbox {
-	payload := m.Payload
-	if len(payload) == 0 {
-		payload = json.RawMessage("null")
+// FromMessage makes the row of m, due at once, its payload in the JSON form
+// of outboxjson (a kind without a payload of its own and a nil payload is
+// stored as JSON null). A message without a creation time is stamped now.
+// A payload of the wrong type for its kind is an error.
+func FromMessage(m outbox.Message, now time.Time) (Outbox, error) {
+	payload, err := outboxjson.Encode(m.Kind, m.Payload)
+	if err != nil {
+		return Outbox{}, fmt.Errorf("outbox message %s: %w", m.ID, err)
 	}
 	created := m.CreatedAt
 	if created.IsZero() {
 		created = now
 	}
 	return Outbox{ID: m.ID, Kind: string(m.Kind), Payload: payload, CreatedAt: created, Attempts: m.Attempts,
-		LastError: m.LastError, AvailableAt: created}
+		LastError: m.LastError, AvailableAt: created}, nil
 }
 
-// Core rebuilds the message.
+// Core rebuilds the message with its typed payload (see outboxjson.Decode
+// for one it cannot read).
 func (r Outbox) Core() outbox.Message {
-	return outbox.Message{ID: r.ID, Kind: outbox.Kind(r.Kind), Payload: r.Payload, CreatedAt: utc(r.CreatedAt),
-		Attempts: r.Attempts, LastError: r.LastError}
+	return outbox.Message{ID: r.ID, Kind: outbox.Kind(r.Kind), Payload: outboxjson.Decode(outbox.Kind(r.Kind), r.Payload),
+		CreatedAt: utc(r.CreatedAt), Attempts: r.Attempts, LastError: r.LastError}
 }
 
 // noStatus is a null in the statuses of an entry (see bunrepo.Base.StatusesOf).
