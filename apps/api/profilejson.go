@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/internal/convert"
 )
 
 // The profile groups as the API answers them (GET and PATCH /vendor). They
@@ -132,7 +133,7 @@ func securityJSON(s directory.Security) Security {
 // scoresJSON keeps a nil breach history nil (the view answers it as []).
 func scoresJSON(s directory.Scores) Scores {
 	return Scores{SecurityRating: s.SecurityRating, RiskScore: s.RiskScore, Grade: s.Grade, RiskCategories: s.RiskCategories,
-		BreachHistory: convertKeepNil(s.BreachHistory, func(b directory.Breach) Breach { return Breach(b) })}
+		BreachHistory: convert.Slice(s.BreachHistory, func(b directory.Breach) Breach { return Breach(b) })}
 }
 
 // grcJSON answers an assessment; its lists stay null when the core's are
@@ -142,22 +143,8 @@ func grcJSON(a *directory.GRCAssessment) *GRCAssessment {
 		return nil
 	}
 	return &GRCAssessment{AggregateScore: a.AggregateScore, Grade: a.Grade,
-		DomainScores:     convertKeepNil(a.DomainScores, func(d directory.DomainScore) DomainScore { return DomainScore(d) }),
+		DomainScores:     convert.Slice(a.DomainScores, func(d directory.DomainScore) DomainScore { return DomainScore(d) }),
 		IntegrationDepth: a.IntegrationDepth, Recommendation: a.Recommendation, EvidenceSummaries: a.EvidenceSummaries,
-		Citations:  convertKeepNil(a.Citations, func(c directory.Citation) Citation { return Citation(c) }),
+		Citations:  convert.Slice(a.Citations, func(c directory.Citation) Citation { return Citation(c) }),
 		AssessedAt: a.AssessedAt}
-}
-
-// convertKeepNil converts each element with f; nil stays nil, so that a
-// list the core never had answers null, as it did when the core's types
-// were answered directly.
-func convertKeepNil[T, R any](in []T, f func(T) R) []R {
-	if in == nil {
-		return nil
-	}
-	out := make([]R, len(in))
-	for i, v := range in {
-		out[i] = f(v)
-	}
-	return out
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/internal/convert"
 )
 
 // Map converts rows with f; never nil, so empty answers are empty lists.
@@ -621,7 +622,7 @@ type jobJSON struct {
 // FromRun makes the row of r.
 func FromRun(r run.Run) Run {
 	return Run{ID: r.ID, Kind: r.Kind, Sections: r.Sections, CreatedBy: r.CreatedBy,
-		Jobs:      mapKeepNil(r.Jobs, func(j run.Job) jobJSON { return jobJSON(j) }),
+		Jobs:      convert.Slice(r.Jobs, func(j run.Job) jobJSON { return jobJSON(j) }),
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
 }
 

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/internal/convert"
 )
 
 // The stored shapes of a profile's JSON columns (profiles.company,
@@ -104,12 +105,12 @@ type scoresJSON struct {
 
 func fromScores(s directory.Scores) scoresJSON {
 	return scoresJSON{SecurityRating: s.SecurityRating, RiskScore: s.RiskScore, Grade: s.Grade, RiskCategories: s.RiskCategories,
-		BreachHistory: mapKeepNil(s.BreachHistory, func(b directory.Breach) breachJSON { return breachJSON(b) })}
+		BreachHistory: convert.Slice(s.BreachHistory, func(b directory.Breach) breachJSON { return breachJSON(b) })}
 }
 
 func (j scoresJSON) core() directory.Scores {
 	return directory.Scores{SecurityRating: j.SecurityRating, RiskScore: j.RiskScore, Grade: j.Grade, RiskCategories: j.RiskCategories,
-		BreachHistory: mapKeepNil(j.BreachHistory, func(b breachJSON) directory.Breach { return directory.Breach(b) })}
+		BreachHistory: convert.Slice(j.BreachHistory, func(b breachJSON) directory.Breach { return directory.Breach(b) })}
 }
 
 type sectionStatusJSON struct {
@@ -163,17 +164,17 @@ type grcJSON struct {
 
 func fromGRC(a directory.GRCAssessment) grcJSON {
 	return grcJSON{AggregateScore: a.AggregateScore, Grade: a.Grade,
-		DomainScores:     mapKeepNil(a.DomainScores, func(d directory.DomainScore) domainScoreJSON { return domainScoreJSON(d) }),
+		DomainScores:     convert.Slice(a.DomainScores, func(d directory.DomainScore) domainScoreJSON { return domainScoreJSON(d) }),
 		IntegrationDepth: a.IntegrationDepth, Recommendation: a.Recommendation, EvidenceSummaries: a.EvidenceSummaries,
-		Citations:  mapKeepNil(a.Citations, func(c directory.Citation) citationJSON { return citationJSON(c) }),
+		Citations:  convert.Slice(a.Citations, func(c directory.Citation) citationJSON { return citationJSON(c) }),
 		AssessedAt: a.AssessedAt}
 }
 
 func (j grcJSON) core() directory.GRCAssessment {
 	return directory.GRCAssessment{AggregateScore: j.AggregateScore, Grade: j.Grade,
-		DomainScores:     mapKeepNil(j.DomainScores, func(d domainScoreJSON) directory.DomainScore { return directory.DomainScore(d) }),
+		DomainScores:     convert.Slice(j.DomainScores, func(d domainScoreJSON) directory.DomainScore { return directory.DomainScore(d) }),
 		IntegrationDepth: j.IntegrationDepth, Recommendation: j.Recommendation, EvidenceSummaries: j.EvidenceSummaries,
-		Citations:  mapKeepNil(j.Citations, func(c citationJSON) directory.Citation { return directory.Citation(c) }),
+		Citations:  convert.Slice(j.Citations, func(c citationJSON) directory.Citation { return directory.Citation(c) }),
 		AssessedAt: j.AssessedAt}
 }
 
@@ -192,17 +193,4 @@ func (j *grcJSON) corePtr() *directory.GRCAssessment {
 	}
 	a := j.core()
 	return &a
-}
-
-// mapKeepNil converts each element with f; a nil slice stays nil, so a
-// stored null reads back and is written again as null.
-func mapKeepNil[T, R any](in []T, f func(T) R) []R {
-	if in == nil {
-		return nil
-	}
-	out := make([]R, len(in))
-	for i, v := range in {
-		out[i] = f(v)
-	}
-	return out
 }
