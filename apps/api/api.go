@@ -1,5 +1,5 @@
 // Package api is Vetted's HTTP API: huma operations on a chi router, one per
-// route of the contract, each calling one use case of core/service. Auth is
+// route of the contract, each calling one use case of the core's areas (core/usecases wires them). Auth is
 // a bearer JWT checked by a ports.TokenVerifier on every operation that
 // declares the "bearer" security scheme; core errors become RFC 9457
 // problem+json responses in one place (errors.go).
@@ -23,7 +23,12 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/rs/cors"
 	"github.com/vetted-dev/vetted/apps/obs"
-	"github.com/vetted-dev/vetted/core/service"
+	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/alerts"
+	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/lists"
+	"github.com/vetted-dev/vetted/core/usecases"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -90,19 +95,25 @@ type ReadyWarning struct {
 
 // Server is the HTTP app.
 type Server struct {
-	svc     *service.Service
-	opts    Options
-	api     huma.API
-	router  chi.Router
-	handler http.Handler
-	limiter *limiter
-	log     *slog.Logger
-	views   viewMemo // see encodedView
+	// The areas of the core the handlers call.
+	accounts    *accounts.Service
+	lists       *lists.Service
+	vendors     *vendors.Service
+	assessments *assessments.Service
+	alerts      *alerts.Service
+	ready       func(context.Context) error
+	opts        Options
+	api         huma.API
+	router      chi.Router
+	handler     http.Handler
+	limiter     *limiter
+	log         *slog.Logger
+	views       viewMemo // see encodedView
 }
 
-// New builds the HTTP app over the service.
-func New(svc *service.Service, opts Options) (*Server, error) {
-	if svc == nil || opts.Verifier == nil {
+// New builds the HTTP app over the use cases.
+func New(uc *usecases.UseCases, opts Options) (*Server, error) {
+	if uc == nil || opts.Verifier == nil {
 		return nil, errMissing
 	}
 	if opts.BlobsPath == "" {
@@ -115,7 +126,8 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 		opts.Burst = max(1, int(opts.RateLimit*2))
 	}
 	r := chi.NewMux()
-	s := &Server{svc: svc, opts: opts, router: r, limiter: newLimiter(opts.RateLimit, opts.Burst), log: opts.Logger}
+	s := &Server{accounts: uc.Accounts, lists: uc.Lists, vendors: uc.Vendors, assessments: uc.Assessments, alerts: uc.Alerts,
+		ready: uc.Ready, opts: opts, router: r, limiter: newLimiter(opts.RateLimit, opts.Burst), log: opts.Logger}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -294,7 +306,7 @@ func (s *Server) registerHealth() {
 					down = append(down, &ProblemDetail{Location: name, Message: dependencyDown})
 				}
 			}
-			check("store", s.svc.Ready(ctx))
+			check("store", s.ready(ctx))
 			for i, f := range s.opts.Ready {
 				name := "queue"
 				if i > 0 {

@@ -82,7 +82,15 @@ func (s *Server) registerDocuments() {
 	huma.Register(s.api, huma.Operation{OperationID: "list-documents", Method: http.MethodGet, Path: "/vendor-assessments/documents", Tags: tags,
 		Summary: "The documents of an assessment (viewer or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *documentsIn) (*documentsOut, error) {
-			ds, err := s.svc.Documents(ctx, actor(ctx), in.AccountID, in.AssessmentID)
+			acc, err := in.accountRef()
+			if err != nil {
+				return nil, problem(ctx, err)
+			}
+			aid, err := in.assessmentID()
+			if err != nil {
+				return nil, problem(ctx, err)
+			}
+			ds, err := s.assessments.Documents(ctx, actor(ctx), acc, aid)
 			if err != nil {
 				return nil, problem(ctx, err)
 			}
@@ -102,7 +110,15 @@ func (s *Server) registerDocuments() {
 			"Once stored, the document records the file's size and SHA-256 and the assessment's audit log records the upload.",
 		Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *uploadURLIn) (*uploadURLOut, error) {
-			up, err := s.svc.UploadURL(ctx, actor(ctx), in.AccountID, in.ref(), in.AssessmentID, in.FileName, in.ContentType)
+			acc, lr, err := refs(in.AccountParam, in.ListParams)
+			if err != nil {
+				return nil, problem(ctx, err)
+			}
+			aid, err := in.assessmentID()
+			if err != nil {
+				return nil, problem(ctx, err)
+			}
+			up, err := s.assessments.UploadURL(ctx, actor(ctx), acc, lr, aid, in.FileName, in.ContentType)
 			if err != nil {
 				return nil, problem(ctx, err)
 			}
@@ -122,7 +138,15 @@ func (s *Server) registerDocuments() {
 		Description: "The URL is valid for 5 minutes. It answers 404 once the document is deleted.",
 		Security:    secured, Errors: accountErrors},
 		func(ctx context.Context, in *documentRefIn) (*downloadURLOut, error) {
-			d, req, err := s.svc.DownloadURL(ctx, actor(ctx), in.AccountID, in.DocumentID)
+			acc, err := in.accountRef()
+			if err != nil {
+				return nil, problem(ctx, err)
+			}
+			did, err := in.documentID()
+			if err != nil {
+				return nil, problem(ctx, err)
+			}
+			d, req, err := s.assessments.DownloadURL(ctx, actor(ctx), acc, did)
 			if err != nil {
 				return nil, problem(ctx, err)
 			}
@@ -136,7 +160,15 @@ func (s *Server) registerDocuments() {
 			"(if the file store cannot be reached, the file is deleted later and no URL is issued for it again). The audit log records the removal.",
 		Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *documentRefIn) (*documentDeleteOut, error) {
-			d, err := s.svc.DeleteDocument(ctx, actor(ctx), in.AccountID, in.DocumentID)
+			acc, err := in.accountRef()
+			if err != nil {
+				return nil, problem(ctx, err)
+			}
+			did, err := in.documentID()
+			if err != nil {
+				return nil, problem(ctx, err)
+			}
+			d, err := s.assessments.DeleteDocument(ctx, actor(ctx), acc, did)
 			if err != nil {
 				return nil, problem(ctx, err)
 			}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
-	"github.com/vetted-dev/vetted/core/service"
+	"github.com/vetted-dev/vetted/core/assessments"
 )
 
 // ExportColumns are the columns of the register export, in order. The
@@ -23,7 +23,7 @@ type exportIn struct {
 	Format string `query:"format" enum:"csv" default:"csv" doc:"csv (text/csv, one row per vendor and product)"`
 }
 
-func exportRecord(r service.ExportRow) []string {
+func exportRecord(r assessments.ExportRow) []string {
 	next, rating := "", ""
 	if !r.Due.NextReviewAt.IsZero() {
 		next = r.Due.NextReviewAt.UTC().Format(time.RFC3339)
@@ -45,7 +45,11 @@ func (s *Server) registerExport() {
 		Responses: map[string]*huma.Response{"200": {Description: "OK", Content: map[string]*huma.MediaType{
 			"text/csv": {Schema: &huma.Schema{Type: huma.TypeString}}}}}},
 		func(ctx context.Context, in *exportIn) (*huma.StreamResponse, error) {
-			ex, err := s.svc.OpenExport(ctx, actor(ctx), in.AccountID, in.ref())
+			acc, lr, err := refs(in.AccountParam, in.ListParams)
+			if err != nil {
+				return nil, problem(ctx, err)
+			}
+			ex, err := s.assessments.OpenExport(ctx, actor(ctx), acc, lr)
 			if err != nil {
 				return nil, problem(ctx, err)
 			}
@@ -54,7 +58,7 @@ func (s *Server) registerExport() {
 				hctx.SetHeader("Content-Disposition", `attachment; filename="`+ex.List().ID.String()+`.csv"`)
 				w := csv.NewWriter(hctx.BodyWriter())
 				_ = w.Write(ExportColumns)
-				err := ex.Each(ctx, func(r service.ExportRow) error { return w.Write(exportRecord(r)) })
+				err := ex.Each(ctx, func(r assessments.ExportRow) error { return w.Write(exportRecord(r)) })
 				w.Flush()
 				if err == nil {
 					err = w.Error()

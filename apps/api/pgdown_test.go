@@ -16,7 +16,7 @@ import (
 	"github.com/vetted-dev/vetted/adapters/postgres"
 	"github.com/vetted-dev/vetted/adapters/postgres/pgtest"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
-	"github.com/vetted-dev/vetted/core/service"
+	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/signing"
 	"github.com/vetted-dev/vetted/internal/tcpproxy"
 	"github.com/vetted-dev/vetted/ports"
@@ -186,8 +186,8 @@ func linkCalls(t *testing.T, w *matrixWorld) []outageCall {
 		t.Fatal(err)
 	}
 	exp := time.Now().Add(time.Hour)
-	confirm := "/subscribers/confirm?token=" + url.QueryEscape(signer.Sign(service.PurposeConfirm, id, exp))
-	unsubscribe := "/unsubscribe?token=" + url.QueryEscape(signer.Sign(service.PurposeUnsubscribe, id, exp))
+	confirm := "/subscribers/confirm?token=" + url.QueryEscape(signer.Sign(alerts.PurposeConfirm, id, exp))
+	unsubscribe := "/unsubscribe?token=" + url.QueryEscape(signer.Sign(alerts.PurposeUnsubscribe, id, exp))
 	var out []outageCall
 	for _, r := range []request{{"GET", confirm, nil}, {"POST", confirm, nil}, {"GET", unsubscribe, nil}, {"POST", unsubscribe, nil}} {
 		out = append(out, outageCall{"link", r, ""})

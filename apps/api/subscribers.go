@@ -103,7 +103,11 @@ func (s *Server) registerSubscribers() {
 	huma.Register(s.api, huma.Operation{OperationID: "list-subscribers", Method: http.MethodGet, Path: "/subscribers", Tags: tags,
 		Summary: "The alert subscribers of a list with their state (viewer or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *subscribersListIn) (*subscribersGetOut, error) {
-			l, ss, err := s.svc.Subscribers(ctx, actor(ctx), in.AccountID, in.ref())
+			acc, lr, err := refs(in.AccountParam, in.ListParams)
+			if err != nil {
+				return nil, problem(ctx, err)
+			}
+			l, ss, err := s.alerts.Subscribers(ctx, actor(ctx), acc, lr)
 			if err != nil {
 				return nil, problem(ctx, err)
 			}
@@ -116,7 +120,11 @@ func (s *Server) registerSubscribers() {
 		Description:   "A verified member of the account is confirmed at once; anyone else stays pending and gets a confirmation mail.",
 		DefaultStatus: http.StatusCreated, Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *subscribersPostIn) (*subscribersPostOut, error) {
-			ss, err := s.svc.AddSubscribers(ctx, actor(ctx), in.AccountID, in.ref(), in.Body.SubscriberEmail)
+			acc, lr, err := refs(in.AccountParam, in.ListParams)
+			if err != nil {
+				return nil, problem(ctx, err)
+			}
+			ss, err := s.alerts.AddSubscribers(ctx, actor(ctx), acc, lr, in.Body.SubscriberEmail)
 			if err != nil {
 				return nil, problem(ctx, err)
 			}
@@ -134,7 +142,11 @@ func (s *Server) registerSubscribers() {
 			if in.Body != nil {
 				emails = append(emails, in.Body.SubscriberEmail...)
 			}
-			removed, err := s.svc.RemoveSubscribers(ctx, actor(ctx), in.AccountID, in.ref(), emails)
+			acc, lr, err := refs(in.AccountParam, in.ListParams)
+			if err != nil {
+				return nil, problem(ctx, err)
+			}
+			removed, err := s.alerts.RemoveSubscribers(ctx, actor(ctx), acc, lr, emails)
 			if err != nil {
 				return nil, problem(ctx, err)
 			}

@@ -28,9 +28,9 @@ import (
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
 	"github.com/vetted-dev/vetted/apps/worker"
+	"github.com/vetted-dev/vetted/core/deliver"
 	"github.com/vetted-dev/vetted/core/notify"
 	"github.com/vetted-dev/vetted/core/outbox"
-	"github.com/vetted-dev/vetted/core/service"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -111,7 +111,7 @@ func runChild(dir string) error {
 	cfg := worker.Config{RedisURL: os.Getenv(redisEnv), Concurrency: 2, ShutdownTimeout: time.Second,
 		RelayInterval: 20 * time.Millisecond, MinBackoff: 10 * time.Millisecond, MaxBackoff: 50 * time.Millisecond,
 		TaskCheckInterval: 20 * time.Millisecond, DelayedTaskCheckInterval: 50 * time.Millisecond, Clock: aheadClock(offset)}
-	return worker.Run(ctx, cfg, hookHandler{a.Service, point}, a.Store, log)
+	return worker.Run(ctx, cfg, hookHandler{a.UseCases, point}, a.Store, log)
 }
 
 // waitToBeKilled tells the test the worker reached point and stops there.
@@ -447,7 +447,7 @@ func killAnywhere(t *testing.T, rng *rand.Rand, n int) tally {
 
 func (w *killWorld) restartAndCount() tally {
 	w.expireLeases()
-	w.start("", service.MailLease-time.Second)
+	w.start("", deliver.MailLease-time.Second)
 	w.awaitDone()
 	w.stop()
 	return w.count()

@@ -10,10 +10,10 @@ import (
 	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"
 	"github.com/vetted-dev/vetted/adapters/asynq/asynqtest"
 	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/deliver"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/service"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -139,7 +139,7 @@ func TestReviewRemindersSurviveAKilledWorker(t *testing.T) {
 			w.awaitPoint(p.point)
 			w.kill()
 			w.expireLeases()
-			w.start("", service.MailLease-time.Second)
+			w.start("", deliver.MailLease-time.Second)
 			w.awaitReminders(n)
 			w.stop()
 			if got := w.count(); got != p.want {

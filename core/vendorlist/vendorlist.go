@@ -14,10 +14,6 @@ import (
 // MasterList is the default list every account and personal space has.
 const MasterList = "master-list"
 
-// EnrichmentQuota is the number of distinct custom vendors an organization may
-// have enriched.
-const EnrichmentQuota = 500
-
 // MaxNameLen bounds list and product names.
 const MaxNameLen = 200
 

@@ -1,4 +1,4 @@
-package service
+package assessments
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
@@ -72,27 +73,27 @@ func (sc scope) vendorIDs(followedOnly bool) []uuid.UUID {
 
 // dashboardScope resolves the account for a member or above, and the lists
 // in scope: the one named by lr, or all of them when lr names none.
-func (s *Service) dashboardScope(ctx context.Context, tx ports.Tx, a Actor, ref string, lr ListRef) (Access, scope, error) {
-	acc, err := s.access(ctx, tx, a, ref, account.WriteRole)
+func (s *Service) dashboardScope(ctx context.Context, tx ports.Tx, a access.Actor, ref access.AccountRef, lr access.ListRef) (access.Access, scope, error) {
+	acc, err := access.Account(ctx, tx, a, ref, account.WriteRole)
 	if err != nil {
-		return Access{}, scope{}, err
+		return access.Access{}, scope{}, err
 	}
 	var sc scope
-	if lr.empty() {
+	if lr.Empty() {
 		if sc.lists, err = tx.Lists().ListByAccount(ctx, acc.Account.ID); err != nil {
-			return Access{}, scope{}, err
+			return access.Access{}, scope{}, err
 		}
 	} else {
-		l, err := s.resolveList(ctx, tx, acc.Account.ID, lr, false)
+		l, err := access.List(ctx, tx, acc.Account.ID, lr, false)
 		if err != nil {
-			return Access{}, scope{}, err
+			return access.Access{}, scope{}, err
 		}
 		sc.lists = []vendorlist.List{l}
 	}
 	for _, l := range sc.lists {
 		es, err := tx.Lists().Entries(ctx, l.ID)
 		if err != nil {
-			return Access{}, scope{}, err
+			return access.Access{}, scope{}, err
 		}
 		sc.entries = append(sc.entries, es...)
 	}
@@ -102,16 +103,16 @@ func (s *Service) dashboardScope(ctx context.Context, tx ports.Tx, a Actor, ref 
 // DashboardMetrics counts vendors, followed vendors and active assessments
 // on one list of the account, or on all of them, in one set-based read
 // whatever the number of lists.
-func (s *Service) DashboardMetrics(ctx context.Context, a Actor, ref string, lr ListRef) (Metrics, error) {
+func (s *Service) DashboardMetrics(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef) (Metrics, error) {
 	var m Metrics
-	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, err := s.access(ctx, tx, a, ref, account.WriteRole)
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, err := access.Account(ctx, tx, a, ref, account.WriteRole)
 		if err != nil {
 			return err
 		}
 		scope := ports.ListScope{AccountID: acc.Account.ID}
-		if !lr.empty() {
-			l, err := s.resolveList(ctx, tx, acc.Account.ID, lr, false)
+		if !lr.Empty() {
+			l, err := access.List(ctx, tx, acc.Account.ID, lr, false)
 			if err != nil {
 				return err
 			}
@@ -131,7 +132,7 @@ func (s *Service) DashboardMetrics(ctx context.Context, a Actor, ref string, lr 
 // RecentIncidents returns the newest incidents of the vendors the account
 // follows (alerts on) on one list or on all of them, at most limit
 // (0 means DefaultIncidentLimit).
-func (s *Service) RecentIncidents(ctx context.Context, a Actor, ref string, lr ListRef, limit int) ([]IncidentView, error) {
+func (s *Service) RecentIncidents(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, limit int) ([]IncidentView, error) {
 	if limit == 0 {
 		limit = DefaultIncidentLimit
 	}
@@ -139,7 +140,7 @@ func (s *Service) RecentIncidents(ctx context.Context, a Actor, ref string, lr L
 		return nil, core.Invalid("limit", "must be between 1 and %d", MaxIncidentLimit)
 	}
 	var out []IncidentView
-	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 		_, sc, err := s.dashboardScope(ctx, tx, a, ref, lr)
 		if err != nil {
 			return err
@@ -168,11 +169,11 @@ func (s *Service) RecentIncidents(ctx context.Context, a Actor, ref string, lr L
 
 // VendorsOverview returns the vendors of a list (master-list when lr names
 // none) with their logo and latest incident.
-func (s *Service) VendorsOverview(ctx context.Context, a Actor, ref string, lr ListRef) ([]VendorOverview, error) {
+func (s *Service) VendorsOverview(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef) ([]VendorOverview, error) {
 	var out []VendorOverview
-	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
-		if lr.empty() {
-			lr = ListRef{Ref: vendorlist.MasterList}
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		if lr.Empty() {
+			lr = access.MasterList
 		}
 		_, sc, err := s.dashboardScope(ctx, tx, a, ref, lr)
 		if err != nil {

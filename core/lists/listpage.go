@@ -1,10 +1,8 @@
-package service
+package lists
 
 import (
 	"cmp"
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"math"
 	"slices"
 	"strconv"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
@@ -32,8 +31,11 @@ func EnrichmentStates() []string { return []string{"none", "queued", "running", 
 
 // ListQuery shapes a list read. The zero query reads the whole list.
 type ListQuery struct {
-	Limit            int
-	Cursor           string
+	Limit int
+	// Cursor is the NextCursor of the previous page. apps/api encodes it
+	// for the wire; a cursor it could not decode is the zero Cursor, which
+	// no page gives and which is refused here.
+	Cursor           *Cursor
 	Q                string
 	Sort             string
 	ReviewStates     []string
@@ -43,7 +45,7 @@ type ListQuery struct {
 
 // Paged reports whether any shaping parameter was given.
 func (q ListQuery) Paged() bool {
-	return q.Limit != 0 || q.Cursor != "" || q.Q != "" || q.Sort != "" || len(nonBlank(q.ReviewStates)) > 0 ||
+	return q.Limit != 0 || q.Cursor != nil || q.Q != "" || q.Sort != "" || len(nonBlank(q.ReviewStates)) > 0 ||
 		len(nonBlank(q.EnrichmentStates)) > 0 || q.Alerts != ""
 }
 
@@ -71,23 +73,18 @@ type ListRow struct {
 type ListPage struct {
 	List vendorlist.List
 	Rows []ListRow
-	// NextCursor is empty on the last page.
-	NextCursor string
+	// NextCursor is nil on the last page.
+	NextCursor *Cursor
 }
 
-// listCursor is the position after which a page starts: the sort, the
-// last row's sort value, name and vendor id (keyset, so that inserts and
+// Cursor is the position after which a page starts: the sort, the last
+// row's sort value, name and vendor id (keyset, so that inserts and
 // deletes elsewhere in the list never shift a page).
-type listCursor struct {
-	Sort string    `json:"s"`
-	Num  int64     `json:"k"`
-	Name string    `json:"n"`
-	ID   uuid.UUID `json:"i"`
-}
-
-func (c listCursor) encode() string {
-	b, _ := json.Marshal(c)
-	return base64.RawURLEncoding.EncodeToString(b)
+type Cursor struct {
+	Sort string
+	Num  int64
+	Name string
+	ID   uuid.UUID
 }
 
 type listView struct {
@@ -97,7 +94,7 @@ type listView struct {
 	alerts *bool
 	q      string
 	limit  int
-	after  *listCursor
+	after  *Cursor
 }
 
 func parseListQuery(q ListQuery) (listView, error) {
@@ -130,19 +127,14 @@ func parseListQuery(q ListQuery) (listView, error) {
 	if q.Limit < 0 || q.Limit > MaxListPage {
 		errs.Add("limit", "must be between 1 and %d", MaxListPage)
 	}
-	if c := strings.TrimSpace(q.Cursor); c != "" {
-		var lc listCursor
-		b, err := base64.RawURLEncoding.DecodeString(c)
-		if err == nil {
-			err = json.Unmarshal(b, &lc)
-		}
+	if lc := q.Cursor; lc != nil {
 		switch {
-		case err != nil || lc.ID == uuid.Nil:
+		case lc.ID == uuid.Nil:
 			errs.Add("cursor", "is not a cursor this API gave")
 		case lc.Sort != v.sort:
 			errs.Add("cursor", "was given for sort=%s, not sort=%s", lc.Sort, v.sort)
 		default:
-			v.after = &lc
+			v.after = lc
 		}
 	}
 	return v, errs.Err()
@@ -152,15 +144,15 @@ func parseListQuery(q ListQuery) (listView, error) {
 // search text (vendor and product names, case-insensitive), review states,
 // enrichment states and alerts, in one of ListSorts, and cut to pages of
 // q.Limit after q.Cursor when a limit is given.
-func (s *Service) ListRead(ctx context.Context, a Actor, ref string, lr ListRef, q ListQuery) (ListPage, error) {
+func (s *Service) ListRead(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, q ListQuery) (ListPage, error) {
 	v, err := parseListQuery(q)
 	if err != nil {
 		return ListPage{}, err
 	}
 	var out ListPage
 	var rows []ListRow
-	err = s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, l, err := s.listAccess(ctx, tx, a, ref, account.ReadRole, lr, false)
+	err = s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, l, err := access.AccountList(ctx, tx, a, ref, account.ReadRole, lr, false)
 		if err != nil {
 			return err
 		}
@@ -179,11 +171,9 @@ func (s *Service) ListRead(ctx context.Context, a Actor, ref string, lr ListRef,
 		if err != nil {
 			return err
 		}
-		p, _, err := policyOf(ctx, tx, acc.Account.ID)
-		if err != nil {
+		if err := s.d.Assessments.Schedule(ctx, tx, acc.Account.ID, as); err != nil {
 			return err
 		}
-		schedule(as, p, s.now())
 		byVendor := make(map[uuid.UUID]*review.Assessment, len(as))
 		for i := range as {
 			byVendor[as[i].VendorID] = &as[i]
@@ -208,22 +198,23 @@ func (s *Service) ListRead(ctx context.Context, a Actor, ref string, lr ListRef,
 	slices.SortStableFunc(rows, func(x, y ListRow) int { return v.compare(v.key(x), v.key(y)) })
 	if v.after != nil {
 		after := *v.after
-		start, _ := slices.BinarySearchFunc(rows, after, func(r ListRow, c listCursor) int {
+		start, _ := slices.BinarySearchFunc(rows, after, func(r ListRow, c Cursor) int {
 			return cmp.Or(v.compare(v.key(r), c), -1) // the cursor's own row is before the page
 		})
 		rows = rows[start:]
 	}
 	if v.limit > 0 && len(rows) > v.limit {
 		rows = rows[:v.limit]
-		out.NextCursor = v.key(rows[len(rows)-1]).encode()
+		next := v.key(rows[len(rows)-1])
+		out.NextCursor = &next
 	}
 	out.Rows = rows
 	return out, nil
 }
 
 // key is the sort position of a row.
-func (v listView) key(r ListRow) listCursor {
-	c := listCursor{Sort: v.sort, Name: r.VendorName, ID: r.VendorID}
+func (v listView) key(r ListRow) Cursor {
+	c := Cursor{Sort: v.sort, Name: r.VendorName, ID: r.VendorID}
 	switch v.sort {
 	case "-rating":
 		c.Num = -1 // no rating: last
@@ -245,7 +236,7 @@ func (v listView) key(r ListRow) listCursor {
 	return c
 }
 
-func (listView) compare(a, b listCursor) int {
+func (listView) compare(a, b Cursor) int {
 	return cmp.Or(cmp.Compare(a.Num, b.Num), cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)),
 		cmp.Compare(a.Name, b.Name), slices.Compare(a.ID[:], b.ID[:]))
 }

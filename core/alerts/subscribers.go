@@ -1,11 +1,12 @@
-package service
+package alerts
 
 import (
 	"context"
 	"errors"
-
 	"github.com/google/uuid"
+
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/subscriber"
@@ -27,17 +28,17 @@ func verifiedMembers(ctx context.Context, tx ports.Tx, accountID uuid.UUID) (map
 }
 
 // Subscribers lists the subscribers of a list with their state (viewer or above).
-func (s *Service) Subscribers(ctx context.Context, a Actor, ref string, lr ListRef) (vendorlist.List, []subscriber.Subscriber, error) {
+func (s *Service) Subscribers(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef) (vendorlist.List, []subscriber.Subscriber, error) {
 	var (
 		l   vendorlist.List
 		out []subscriber.Subscriber
 	)
-	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 		var (
-			acc Access
+			acc access.Access
 			err error
 		)
-		if acc, l, err = s.listAccess(ctx, tx, a, ref, account.ReadRole, lr, false); err != nil {
+		if acc, l, err = access.AccountList(ctx, tx, a, ref, account.ReadRole, lr, false); err != nil {
 			return err
 		}
 		if out, err = tx.Subscribers().List(ctx, l.ID); err != nil {
@@ -56,8 +57,8 @@ func (s *Service) Subscribers(ctx context.Context, a Actor, ref string, lr ListR
 // member of the account is confirmed at once; anyone else is pending and
 // gets a confirmation mail. Adding a pending subscriber again re-sends the
 // confirmation; a confirmed one is left as it is.
-func (s *Service) AddSubscribers(ctx context.Context, a Actor, ref string, lr ListRef, emails []string) ([]subscriber.Subscriber, error) {
-	norm, err := normalizeEmails("subscriber-email", emails)
+func (s *Service) AddSubscribers(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, emails []string) ([]subscriber.Subscriber, error) {
+	norm, err := account.NormalizeEmails("subscriber-email", emails)
 	if err != nil {
 		return nil, err
 	}
@@ -68,8 +69,8 @@ func (s *Service) AddSubscribers(ctx context.Context, a Actor, ref string, lr Li
 		return nil, core.Invalid("subscriber-email", "at most 500 addresses per request")
 	}
 	var out []subscriber.Subscriber
-	err = s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, l, err := s.listAccess(ctx, tx, a, ref, account.WriteRole, lr, false)
+	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, false)
 		if err != nil {
 			return err
 		}
@@ -77,7 +78,7 @@ func (s *Service) AddSubscribers(ctx context.Context, a Actor, ref string, lr Li
 		if err != nil {
 			return err
 		}
-		now := s.now()
+		now := s.d.Now()
 		for _, e := range norm {
 			sub, err := tx.Subscribers().GetByEmail(ctx, l.ID, e)
 			switch {
@@ -91,7 +92,7 @@ func (s *Service) AddSubscribers(ctx context.Context, a Actor, ref string, lr Li
 			if sub.Status != subscriber.StatusConfirmed {
 				if verified {
 					sub.Status, sub.ConfirmedAt = subscriber.StatusConfirmed, &now
-				} else if err := s.emit(ctx, tx, outbox.KindSubscriberConfirm, outbox.SubscriberConfirm{EventID: s.d.IDs.New(), SubscriberID: sub.ID}); err != nil {
+				} else if err := s.d.Emit(ctx, tx, outbox.KindSubscriberConfirm, outbox.SubscriberConfirm{EventID: s.d.IDs.New(), SubscriberID: sub.ID}); err != nil {
 					return err
 				}
 			}
@@ -107,16 +108,16 @@ func (s *Service) AddSubscribers(ctx context.Context, a Actor, ref string, lr Li
 
 // RemoveSubscribers removes subscribers from a list (member or above). It is
 // all-or-nothing: an e-mail that is not subscribed is not found.
-func (s *Service) RemoveSubscribers(ctx context.Context, a Actor, ref string, lr ListRef, emails []string) ([]string, error) {
-	norm, err := normalizeEmails("subscriber-email", emails)
+func (s *Service) RemoveSubscribers(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, emails []string) ([]string, error) {
+	norm, err := account.NormalizeEmails("subscriber-email", emails)
 	if err != nil {
 		return nil, err
 	}
 	if len(norm) == 0 {
 		return nil, core.Invalid("subscriber-email", "is required")
 	}
-	err = s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
-		_, l, err := s.listAccess(ctx, tx, a, ref, account.WriteRole, lr, false)
+	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		_, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, false)
 		if err != nil {
 			return err
 		}
@@ -145,7 +146,7 @@ type LinkTarget struct {
 }
 
 func (s *Service) linkTarget(ctx context.Context, purpose, token string) (LinkTarget, error) {
-	subj, err := s.d.Signer.Verify(purpose, token, s.now())
+	subj, err := s.d.Signer.Verify(purpose, token, s.d.Now())
 	if err != nil {
 		return LinkTarget{}, err
 	}
@@ -154,7 +155,7 @@ func (s *Service) linkTarget(ctx context.Context, purpose, token string) (LinkTa
 		return LinkTarget{}, core.Forbidden("the link is malformed")
 	}
 	var t LinkTarget
-	err = s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 		if t.Subscriber, err = tx.Subscribers().Get(ctx, id); err != nil {
 			return err
 		}
@@ -182,9 +183,9 @@ func (s *Service) ConfirmSubscriber(ctx context.Context, token string) (LinkTarg
 	if t.Subscriber.Status == subscriber.StatusConfirmed {
 		return t, nil
 	}
-	now := s.now()
+	now := s.d.Now()
 	t.Subscriber.Status, t.Subscriber.ConfirmedAt = subscriber.StatusConfirmed, &now
-	err = s.write(ctx, func(ctx context.Context, tx ports.Tx) error { return tx.Subscribers().Save(ctx, t.Subscriber) })
+	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error { return tx.Subscribers().Save(ctx, t.Subscriber) })
 	return t, err
 }
 
@@ -198,7 +199,7 @@ func (s *Service) Unsubscribe(ctx context.Context, token string) (LinkTarget, er
 	if err != nil {
 		return t, err
 	}
-	err = s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
 		_, err := tx.Subscribers().Delete(ctx, t.Subscriber.ListID, []string{t.Subscriber.Email})
 		return err
 	})

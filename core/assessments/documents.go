@@ -1,17 +1,27 @@
-package service
+package assessments
 
 import (
 	"context"
 	"errors"
 	"strings"
 
+	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/ports"
 )
+
+// ParseDocumentID reads a document-id.
+func ParseDocumentID(raw string) (uuid.UUID, error) {
+	if strings.TrimSpace(raw) == "" {
+		return uuid.Nil, core.Invalid("document-id", "is required")
+	}
+	return access.ParseID("document-id", raw)
+}
 
 // Upload is a pending document with the request that uploads its file.
 type Upload struct {
@@ -22,21 +32,21 @@ type Upload struct {
 // UploadURL creates a pending document on an assessment of a list and
 // returns a presigned upload bound to the content type and the size cap
 // (member or above).
-func (s *Service) UploadURL(ctx context.Context, a Actor, ref string, lr ListRef, assessmentID, fileName, contentType string) (Upload, error) {
+func (s *Service) UploadURL(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, assessmentID uuid.UUID, fileName, contentType string) (Upload, error) {
 	var up Upload
-	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, l, err := s.listAccess(ctx, tx, a, ref, account.WriteRole, lr, false)
+	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, false)
 		if err != nil {
 			return err
 		}
-		asm, err := s.findAssessment(ctx, tx, acc.Account.ID, ListRef{}, assessmentID, VendorSel{})
+		asm, err := s.findAssessment(ctx, tx, acc.Account.ID, access.ListRef{}, assessmentID, VendorSel{})
 		if err != nil {
 			return err
 		}
 		if asm.ListID != l.ID {
 			return core.NotFound("assessment %s is not on this list", asm.ID)
 		}
-		d, err := document.New(s.d.IDs.New(), acc.Account.ID, asm.ID, fileName, contentType, a.Email, s.now())
+		d, err := document.New(s.d.IDs.New(), acc.Account.ID, asm.ID, fileName, contentType, a.Email, s.d.Now())
 		if err != nil {
 			return err
 		}
@@ -53,14 +63,14 @@ func (s *Service) UploadURL(ctx context.Context, a Actor, ref string, lr ListRef
 // Documents lists the documents of an assessment (viewer or above). Pending
 // records whose object now exists turn uploaded with their size; an object
 // over the size cap is deleted and its record stays pending.
-func (s *Service) Documents(ctx context.Context, a Actor, ref, assessmentID string) ([]document.Document, error) {
+func (s *Service) Documents(ctx context.Context, a access.Actor, ref access.AccountRef, assessmentID uuid.UUID) ([]document.Document, error) {
 	var docs []document.Document
-	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, err := s.access(ctx, tx, a, ref, account.ReadRole)
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
 		if err != nil {
 			return err
 		}
-		asm, err := s.findAssessment(ctx, tx, acc.Account.ID, ListRef{}, assessmentID, VendorSel{})
+		asm, err := s.findAssessment(ctx, tx, acc.Account.ID, access.ListRef{}, assessmentID, VendorSel{})
 		if err != nil {
 			return err
 		}
@@ -94,7 +104,7 @@ func (s *Service) refreshDocument(ctx context.Context, d document.Document) (doc
 		return d, err
 	}
 	if _, err := d.Stored(size, ""); err != nil {
-		s.log.Warn("deleting oversize evidence upload", "document", d.ID, "size", size)
+		s.d.Log.Warn("deleting oversize evidence upload", "document", d.ID, "size", size)
 		return d, s.d.Blobs.Delete(ctx, d.ObjectKey)
 	}
 	sum, err := s.d.Blobs.Digest(ctx, d.ObjectKey)
@@ -106,7 +116,7 @@ func (s *Service) refreshDocument(ctx context.Context, d document.Document) (doc
 	}
 	next, err := d.Stored(sum.Size, sum.SHA256)
 	if err != nil {
-		s.log.Warn("deleting oversize evidence upload", "document", d.ID, "size", sum.Size)
+		s.d.Log.Warn("deleting oversize evidence upload", "document", d.ID, "size", sum.Size)
 		return d, s.d.Blobs.Delete(ctx, d.ObjectKey)
 	}
 	err = s.d.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
@@ -124,22 +134,15 @@ func (s *Service) refreshDocument(ctx context.Context, d document.Document) (doc
 		if err := tx.Documents().Update(ctx, next); err != nil {
 			return err
 		}
-		return tx.Assessments().AppendEvents(ctx, []review.AuditEvent{document.UploadEvent(s.d.IDs.New(), next, s.now())})
+		return tx.Assessments().AppendEvents(ctx, []review.AuditEvent{document.UploadEvent(s.d.IDs.New(), next, s.d.Now())})
 	})
 	return next, err
 }
 
-func (s *Service) document(ctx context.Context, a Actor, ref, documentID string, min account.Role) (document.Document, error) {
-	if strings.TrimSpace(documentID) == "" {
-		return document.Document{}, core.Invalid("document-id", "is required")
-	}
-	id, err := parseID("document-id", documentID)
-	if err != nil {
-		return document.Document{}, err
-	}
+func (s *Service) document(ctx context.Context, a access.Actor, ref access.AccountRef, id uuid.UUID, min account.Role) (document.Document, error) {
 	var d document.Document
-	err = s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, err := s.access(ctx, tx, a, ref, min)
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, err := access.Account(ctx, tx, a, ref, min)
 		if err != nil {
 			return err
 		}
@@ -153,8 +156,8 @@ func (s *Service) document(ctx context.Context, a Actor, ref, documentID string,
 }
 
 // DownloadURL returns a presigned download URL of an uploaded document.
-func (s *Service) DownloadURL(ctx context.Context, a Actor, ref, documentID string) (document.Document, ports.PresignedRequest, error) {
-	d, err := s.document(ctx, a, ref, documentID, account.ReadRole)
+func (s *Service) DownloadURL(ctx context.Context, a access.Actor, ref access.AccountRef, id uuid.UUID) (document.Document, ports.PresignedRequest, error) {
+	d, err := s.document(ctx, a, ref, id, account.ReadRole)
 	if err != nil {
 		return d, ports.PresignedRequest{}, err
 	}
@@ -175,25 +178,25 @@ func (s *Service) DownloadURL(ctx context.Context, a Actor, ref, documentID stri
 // download URLs answer 404 from the moment this returns; when the store
 // cannot be reached the outbox deletes it later, and no URL is issued for it
 // again because the record is gone. The audit log records the removal.
-func (s *Service) DeleteDocument(ctx context.Context, a Actor, ref, documentID string) (document.Document, error) {
-	d, err := s.document(ctx, a, ref, documentID, account.WriteRole)
+func (s *Service) DeleteDocument(ctx context.Context, a access.Actor, ref access.AccountRef, id uuid.UUID) (document.Document, error) {
+	d, err := s.document(ctx, a, ref, id, account.WriteRole)
 	if err != nil {
 		return d, err
 	}
-	err = s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
 		if err := tx.Documents().Delete(ctx, d.AccountID, d.ID); err != nil {
 			return err
 		}
-		if err := tx.Assessments().AppendEvents(ctx, []review.AuditEvent{document.DeleteEvent(s.d.IDs.New(), d, a.Email, s.now())}); err != nil {
+		if err := tx.Assessments().AppendEvents(ctx, []review.AuditEvent{document.DeleteEvent(s.d.IDs.New(), d, a.Email, s.d.Now())}); err != nil {
 			return err
 		}
-		return s.emit(ctx, tx, outbox.KindBlobDelete, outbox.BlobDelete{Keys: []string{d.ObjectKey}})
+		return s.d.Emit(ctx, tx, outbox.KindBlobDelete, outbox.BlobDelete{Keys: []string{d.ObjectKey}})
 	})
 	if err != nil {
 		return d, err
 	}
 	if err := s.d.Blobs.Delete(ctx, d.ObjectKey); err != nil {
-		s.log.Warn("evidence file not deleted at once; the outbox retries", "document", d.ID, "error", err)
+		s.d.Log.Warn("evidence file not deleted at once; the outbox retries", "document", d.ID, "error", err)
 	}
 	return d, nil
 }

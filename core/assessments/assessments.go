@@ -1,48 +1,120 @@
-package service
+// Package assessments holds the use cases of reviewing vendors: the
+// assessment of each vendor on a list with its audit log, the account's
+// review policy and the schedule it gives every review (reviews.go), the
+// reminders and the calendar feed of reviews coming due, evidence
+// documents, the register export and the dashboard.
+package assessments
 
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/deliver"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/core/signing"
+	"github.com/vetted-dev/vetted/core/uow"
 	"github.com/vetted-dev/vetted/ports"
 )
 
-// VendorSel names the vendor of an assessment: one of the three is enough;
-// the first given wins in the order vendor_id, vendor_profile_id, vendor_name.
-type VendorSel struct {
-	VendorID        string
-	VendorProfileID string
-	VendorName      string
+// Deps are the ports the assessment use cases need.
+type Deps struct {
+	uow.Unit
+	Blobs  ports.BlobStore
+	Mail   deliver.Mail
+	Signer *signing.Signer
+	// PublicURL is the base URL for links in mail and feeds (no trailing slash).
+	PublicURL string
+	// Log receives operational messages; nil means slog.Default().
+	Log *slog.Logger
 }
 
-func (v VendorSel) empty() bool {
-	return strings.TrimSpace(v.VendorID) == "" && strings.TrimSpace(v.VendorProfileID) == "" && strings.TrimSpace(v.VendorName) == ""
+// Service implements the assessment use cases.
+type Service struct{ d Deps }
+
+// New checks the dependencies and returns the service.
+func New(d Deps) (*Service, error) {
+	missing := d.Missing()
+	if d.Blobs == nil {
+		missing = append(missing, "Blobs")
+	}
+	if d.Mail.Mailer == nil {
+		missing = append(missing, "Mailer")
+	}
+	if d.Signer == nil {
+		missing = append(missing, "Signer")
+	}
+	if len(missing) > 0 {
+		return nil, errors.New("assessments: missing dependencies: " + strings.Join(missing, ", "))
+	}
+	if d.Log == nil {
+		d.Log = slog.Default()
+	}
+	return &Service{d: d}, nil
 }
+
+// VendorSel names the vendor of an assessment: one of the three is enough;
+// the first given wins in the order vendor_id, vendor_profile_id, vendor_name.
+// The zero VendorSel names none.
+type VendorSel struct {
+	VendorID        uuid.UUID
+	VendorProfileID uuid.UUID
+	VendorName      *directory.Ref
+}
+
+// ParseVendorSel reads the three selectors; only the one that wins is read.
+func ParseVendorSel(vendorID, vendorProfileID, vendorName string) (VendorSel, error) {
+	switch {
+	case strings.TrimSpace(vendorID) != "":
+		id, err := access.ParseID("vendor_id", vendorID)
+		return VendorSel{VendorID: id}, err
+	case strings.TrimSpace(vendorProfileID) != "":
+		id, err := access.ParseID("vendor_profile_id", vendorProfileID)
+		return VendorSel{VendorProfileID: id}, err
+	case strings.TrimSpace(vendorName) != "":
+		ref, err := directory.ParseRef(vendorName)
+		if err != nil {
+			return VendorSel{}, err
+		}
+		return VendorSel{VendorName: &ref}, nil
+	}
+	return VendorSel{}, nil
+}
+
+// Empty reports whether v names no vendor.
+func (v VendorSel) Empty() bool {
+	return v.VendorID == uuid.Nil && v.VendorProfileID == uuid.Nil && v.VendorName == nil
+}
+
+// ParseAssessmentID reads an assessment-id, which routes that name one
+// assessment require.
+func ParseAssessmentID(raw string) (uuid.UUID, error) {
+	if strings.TrimSpace(raw) == "" {
+		return uuid.Nil, errNoAssessment
+	}
+	return access.ParseID("assessment-id", raw)
+}
+
+var errNoAssessment = core.Invalid("assessment-id", "assessment-id (or vendor-id / vendor-profile-id) is required")
 
 func resolveVendor(ctx context.Context, tx ports.Tx, sel VendorSel) (directory.Vendor, error) {
 	switch {
-	case strings.TrimSpace(sel.VendorID) != "":
-		id, err := parseID("vendor_id", sel.VendorID)
-		if err != nil {
-			return directory.Vendor{}, err
-		}
+	case sel.VendorID != uuid.Nil:
+		id := sel.VendorID
 		v, err := tx.Vendors().Get(ctx, id)
 		if errors.Is(err, core.ErrNotFound) {
 			return v, core.NotFound("vendor %s is not in the directory", id)
 		}
 		return v, err
-	case strings.TrimSpace(sel.VendorProfileID) != "":
-		id, err := parseID("vendor_profile_id", sel.VendorProfileID)
-		if err != nil {
-			return directory.Vendor{}, err
-		}
+	case sel.VendorProfileID != uuid.Nil:
+		id := sel.VendorProfileID
 		p, err := tx.Profiles().GetByID(ctx, id)
 		if errors.Is(err, core.ErrNotFound) {
 			return directory.Vendor{}, core.NotFound("vendor profile %s does not exist", id)
@@ -51,17 +123,17 @@ func resolveVendor(ctx context.Context, tx ports.Tx, sel VendorSel) (directory.V
 			return directory.Vendor{}, err
 		}
 		return tx.Vendors().Get(ctx, p.VendorID)
-	case strings.TrimSpace(sel.VendorName) != "":
-		return findVendor(ctx, tx, sel.VendorName)
+	case sel.VendorName != nil:
+		return access.Vendor(ctx, tx, *sel.VendorName)
 	}
 	return directory.Vendor{}, core.Invalid("vendor_id", "one of vendor_id, vendor_profile_id or vendor_name is required")
 }
 
 // AssessmentQuery filters assessment reads.
 type AssessmentQuery struct {
-	VendorID        string
-	VendorProfileID string
-	AssessmentID    string
+	VendorID        *uuid.UUID
+	VendorProfileID *uuid.UUID
+	AssessmentID    *uuid.UUID
 	// ReviewStates keeps the assessments in one of these review states
 	// (each value may be a comma-separated list); none keeps all.
 	ReviewStates []string
@@ -70,28 +142,15 @@ type AssessmentQuery struct {
 }
 
 // Assessments returns the assessments of a list (viewer or above).
-func (s *Service) Assessments(ctx context.Context, a Actor, ref string, lr ListRef, q AssessmentQuery) ([]review.Assessment, error) {
-	f := ports.AssessmentFilter{}
+func (s *Service) Assessments(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, q AssessmentQuery) ([]review.Assessment, error) {
+	f := ports.AssessmentFilter{VendorID: q.VendorID, VendorProfileID: q.VendorProfileID, ID: q.AssessmentID}
 	states, sort, err := parseAssessmentView(q.ReviewStates, q.Sort)
 	if err != nil {
 		return nil, err
 	}
-	for _, x := range []struct {
-		field, raw string
-		dst        **uuid.UUID
-	}{{"vendor-id", q.VendorID, &f.VendorID}, {"vendor-profile-id", q.VendorProfileID, &f.VendorProfileID}, {"assessment-id", q.AssessmentID, &f.ID}} {
-		if strings.TrimSpace(x.raw) == "" {
-			continue
-		}
-		id, err := parseID(x.field, x.raw)
-		if err != nil {
-			return nil, err
-		}
-		*x.dst = &id
-	}
 	var out []review.Assessment
-	err = s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, l, err := s.listAccess(ctx, tx, a, ref, account.ReadRole, lr, false)
+	err = s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, l, err := access.AccountList(ctx, tx, a, ref, account.ReadRole, lr, false)
 		if err != nil {
 			return err
 		}
@@ -99,9 +158,7 @@ func (s *Service) Assessments(ctx context.Context, a Actor, ref string, lr ListR
 		if out, err = tx.Assessments().Find(ctx, f); err != nil {
 			return err
 		}
-		p, _, err := policyOf(ctx, tx, acc.Account.ID)
-		schedule(out, p, s.now())
-		return err
+		return s.Schedule(ctx, tx, acc.Account.ID, out)
 	})
 	if err != nil {
 		return nil, err
@@ -112,13 +169,13 @@ func (s *Service) Assessments(ctx context.Context, a Actor, ref string, lr ListR
 // UpsertAssessment creates or updates the assessment of a vendor on a list
 // (member or above). The vendor is put on the list if it is not there yet.
 // Only real changes are saved and audited; created tells whether it is new.
-func (s *Service) UpsertAssessment(ctx context.Context, a Actor, ref string, lr ListRef, sel VendorSel, in review.Input) (review.Assessment, bool, error) {
+func (s *Service) UpsertAssessment(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, sel VendorSel, in review.Input) (review.Assessment, bool, error) {
 	var (
 		out     review.Assessment
 		created bool
 	)
-	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, l, err := s.listAccess(ctx, tx, a, ref, account.WriteRole, lr, false)
+	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, false)
 		if err != nil {
 			return err
 		}
@@ -129,7 +186,7 @@ func (s *Service) UpsertAssessment(ctx context.Context, a Actor, ref string, lr 
 		// The entry exists and is locked before the assessment is read: a
 		// concurrent upsert of the same one waits here, then finds what
 		// this one saved and updates it (no 409 for the loser of a race).
-		if err := tx.Lists().AddEntries(ctx, l.ID, []uuid.UUID{v.ID}, s.now()); err != nil {
+		if err := tx.Lists().AddEntries(ctx, l.ID, []uuid.UUID{v.ID}, s.d.Now()); err != nil {
 			return err
 		}
 		if err := tx.Lists().LockEntries(ctx, l.ID, []uuid.UUID{v.ID}); err != nil {
@@ -140,7 +197,7 @@ func (s *Service) UpsertAssessment(ctx context.Context, a Actor, ref string, lr 
 			return err
 		}
 		created = len(before) == 0
-		if _, err := s.upsertAssessments(ctx, tx, a, acc.Account.ID, l, []assessmentChange{{vendor: v, input: in}}); err != nil {
+		if _, err := s.Upsert(ctx, tx, a, acc.Account.ID, l, []review.Request{{Vendor: v, Input: in}}); err != nil {
 			return err
 		}
 		after, err := tx.Assessments().ListByVendors(ctx, l.ID, []uuid.UUID{v.ID})
@@ -159,10 +216,10 @@ func (s *Service) UpsertAssessment(ctx context.Context, a Actor, ref string, lr 
 // DeleteAssessment deletes an assessment named by assessment-id, or by
 // vendor-id / vendor-profile-id within a list, with its audit events and
 // documents (their files are deleted through the outbox).
-func (s *Service) DeleteAssessment(ctx context.Context, a Actor, ref string, lr ListRef, assessmentID string, sel VendorSel) (review.Assessment, error) {
+func (s *Service) DeleteAssessment(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, assessmentID uuid.UUID, sel VendorSel) (review.Assessment, error) {
 	var out review.Assessment
-	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, err := s.access(ctx, tx, a, ref, account.WriteRole)
+	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, err := access.Account(ctx, tx, a, ref, account.WriteRole)
 		if err != nil {
 			return err
 		}
@@ -184,31 +241,28 @@ func (s *Service) DeleteAssessment(ctx context.Context, a Actor, ref string, lr 
 			keys = append(keys, d.ObjectKey)
 		}
 		if len(keys) > 0 {
-			return s.emit(ctx, tx, outbox.KindBlobDelete, outbox.BlobDelete{Keys: keys})
+			return s.d.Emit(ctx, tx, outbox.KindBlobDelete, outbox.BlobDelete{Keys: keys})
 		}
 		return nil
 	})
 	return out, err
 }
 
-func (s *Service) findAssessment(ctx context.Context, tx ports.Tx, accountID uuid.UUID, lr ListRef, assessmentID string, sel VendorSel) (review.Assessment, error) {
-	if strings.TrimSpace(assessmentID) != "" {
-		id, err := parseID("assessment-id", assessmentID)
-		if err != nil {
-			return review.Assessment{}, err
-		}
+func (s *Service) findAssessment(ctx context.Context, tx ports.Tx, accountID uuid.UUID, lr access.ListRef, assessmentID uuid.UUID, sel VendorSel) (review.Assessment, error) {
+	if assessmentID != uuid.Nil {
+		id := assessmentID
 		asm, err := tx.Assessments().Get(ctx, accountID, id)
 		if errors.Is(err, core.ErrNotFound) {
 			return asm, core.NotFound("assessment %s", id)
 		}
 		return asm, err
 	}
-	if sel.empty() {
-		return review.Assessment{}, core.Invalid("assessment-id", "assessment-id (or vendor-id / vendor-profile-id) is required")
+	if sel.Empty() {
+		return review.Assessment{}, errNoAssessment
 	}
 	f := ports.AssessmentFilter{AccountID: accountID}
-	if !lr.empty() {
-		l, err := s.resolveList(ctx, tx, accountID, lr, false)
+	if !lr.Empty() {
+		l, err := access.List(ctx, tx, accountID, lr, false)
 		if err != nil {
 			return review.Assessment{}, err
 		}
@@ -248,7 +302,7 @@ type AuditPage struct {
 
 // AuditLog returns a page of the approval audit of an assessment, newest
 // first. page starts at 1; limit defaults to 20 and may be at most 100.
-func (s *Service) AuditLog(ctx context.Context, a Actor, ref, assessmentID string, page, limit int) (AuditPage, error) {
+func (s *Service) AuditLog(ctx context.Context, a access.Actor, ref access.AccountRef, assessmentID uuid.UUID, page, limit int) (AuditPage, error) {
 	var errs core.Fields
 	if page == 0 {
 		page = 1
@@ -266,12 +320,12 @@ func (s *Service) AuditLog(ctx context.Context, a Actor, ref, assessmentID strin
 		return AuditPage{}, err
 	}
 	out := AuditPage{Page: page, Limit: limit}
-	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, err := s.access(ctx, tx, a, ref, account.ReadRole)
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
 		if err != nil {
 			return err
 		}
-		asm, err := s.findAssessment(ctx, tx, acc.Account.ID, ListRef{}, assessmentID, VendorSel{})
+		asm, err := s.findAssessment(ctx, tx, acc.Account.ID, access.ListRef{}, assessmentID, VendorSel{})
 		if err != nil {
 			return err
 		}

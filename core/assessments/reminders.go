@@ -1,4 +1,4 @@
-package service
+package assessments
 
 import (
 	"context"
@@ -39,7 +39,7 @@ const ReminderUnsubscribePath = "/reminders/unsubscribe"
 // logged and the others still run; the error joins the failures.
 func (s *Service) ReviewReminders(ctx context.Context) (int, error) {
 	var accs []account.Account
-	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) (err error) {
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) (err error) {
 		accs, err = tx.Accounts().ListOrganizations(ctx)
 		return err
 	})
@@ -54,14 +54,14 @@ func (s *Service) ReviewReminders(ctx context.Context) (int, error) {
 		}
 		n, err := s.queueReminders(ctx, acc.ID)
 		if err != nil {
-			s.log.Error("review reminders", "account", acc.ID, "err", err)
+			s.d.Log.Error("review reminders", "account", acc.ID, "err", err)
 			errs = append(errs, fmt.Errorf("account %s: %w", acc.ID, err))
 			continue
 		}
 		total += n
 	}
 	if total > 0 {
-		s.log.Info("review reminders queued", "mails", total)
+		s.d.Log.Info("review reminders queued", "mails", total)
 	}
 	return total, errors.Join(errs...)
 }
@@ -104,7 +104,7 @@ func optedOut(ctx context.Context, tx ports.Tx, accountID uuid.UUID, emails []st
 // owes now that were not queued before.
 func (s *Service) queueReminders(ctx context.Context, accountID uuid.UUID) (int, error) {
 	var n int
-	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
 		n = 0
 		acc, err := tx.Accounts().Get(ctx, accountID)
 		if errors.Is(err, core.ErrNotFound) {
@@ -113,7 +113,7 @@ func (s *Service) queueReminders(ctx context.Context, accountID uuid.UUID) (int,
 		if err != nil || !acc.Active {
 			return err
 		}
-		now := s.now()
+		now := s.d.Now()
 		p, _, err := policyOf(ctx, tx, accountID)
 		if err != nil {
 			return err
@@ -163,12 +163,12 @@ func (s *Service) queueReminders(ctx context.Context, accountID uuid.UUID) (int,
 	return n, err
 }
 
-// sendReminder delivers one queued reminder, unless since it was queued the
+// SendReminder delivers one queued reminder, unless since it was queued the
 // account became inactive, the assessment was deleted or its due date moved,
 // the recipient is no longer its sponsor or an admin or owner, or the
 // recipient stopped the account's reminders.
-func (s *Service) sendReminder(ctx context.Context, p outbox.ReminderMail) error {
-	err := s.buildAndDeliver(ctx, p.Key, func(ctx context.Context, tx ports.Tx) (notify.Mail, bool, error) {
+func (s *Service) SendReminder(ctx context.Context, p outbox.ReminderMail) error {
+	err := s.d.Mail.Build(ctx, p.Key, func(ctx context.Context, tx ports.Tx) (notify.Mail, bool, error) {
 		acc, err := tx.Accounts().Get(ctx, p.AccountID)
 		if err != nil || !acc.Active {
 			return notify.Mail{}, false, err
@@ -198,8 +198,8 @@ func (s *Service) sendReminder(ctx context.Context, p outbox.ReminderMail) error
 		if err != nil {
 			return notify.Mail{}, false, err
 		}
-		now := s.now()
-		tok := s.d.Signer.Sign(PurposeReminderUnsubscribe, p.AccountID.String()+" "+p.Email, now.Add(UnsubscribeTTL))
+		now := s.d.Now()
+		tok := s.d.Signer.Sign(PurposeReminderUnsubscribe, p.AccountID.String()+" "+p.Email, now.Add(notify.UnsubscribeTTL))
 		return notify.ReminderMail(p.Email, p.Key, notify.ReminderData{
 			AccountName: acc.Name, VendorName: a.VendorName, ListName: l.Name, DueDate: p.DueDate,
 			Days: review.DaysUntil(now, a.Due.NextReviewAt), Status: a.Status.String(), AppURL: s.d.PublicURL + "/app/",
@@ -224,7 +224,7 @@ type ReminderOptOut struct {
 // reminderLink reads a reminder unsubscribe link: a forged or expired one
 // is refused (403), one of an account deleted since is not found.
 func (s *Service) reminderLink(ctx context.Context, tx ports.Tx, token string) (ReminderOptOut, error) {
-	subj, err := s.d.Signer.Verify(PurposeReminderUnsubscribe, token, s.now())
+	subj, err := s.d.Signer.Verify(PurposeReminderUnsubscribe, token, s.d.Now())
 	if err != nil {
 		return ReminderOptOut{}, err
 	}
@@ -244,7 +244,7 @@ func (s *Service) reminderLink(ctx context.Context, tx ports.Tx, token string) (
 // PeekReminderUnsubscribe checks a reminder unsubscribe link without acting.
 func (s *Service) PeekReminderUnsubscribe(ctx context.Context, token string) (ReminderOptOut, error) {
 	var o ReminderOptOut
-	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) (err error) {
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) (err error) {
 		o, err = s.reminderLink(ctx, tx, token)
 		return err
 	})
@@ -255,11 +255,11 @@ func (s *Service) PeekReminderUnsubscribe(ctx context.Context, token string) (Re
 // the link's address (RFC 8058 one-click); doing it again is success.
 func (s *Service) UnsubscribeReminders(ctx context.Context, token string) (ReminderOptOut, error) {
 	var o ReminderOptOut
-	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) (err error) {
+	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) (err error) {
 		if o, err = s.reminderLink(ctx, tx, token); err != nil || o.Done {
 			return err
 		}
-		_, err = tx.Reminders().Record(ctx, []string{review.OptOutKey(o.AccountID, o.Email)}, s.now())
+		_, err = tx.Reminders().Record(ctx, []string{review.OptOutKey(o.AccountID, o.Email)}, s.d.Now())
 		o.Done = true
 		return err
 	})

@@ -1,4 +1,4 @@
-package service
+package assessments
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/ports"
@@ -34,10 +35,10 @@ type CalendarLink struct {
 
 // ReviewCalendarLink returns the caller's personal feed link for an account
 // (viewer or above), making its key the first time.
-func (s *Service) ReviewCalendarLink(ctx context.Context, a Actor, ref string) (CalendarLink, error) {
+func (s *Service) ReviewCalendarLink(ctx context.Context, a access.Actor, ref access.AccountRef) (CalendarLink, error) {
 	var k ports.CalendarKey
-	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, err := s.access(ctx, tx, a, ref, account.ReadRole)
+	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
 		if err != nil {
 			return err
 		}
@@ -45,7 +46,7 @@ func (s *Service) ReviewCalendarLink(ctx context.Context, a Actor, ref string) (
 		if !errors.Is(err, core.ErrNotFound) {
 			return err
 		}
-		k = ports.CalendarKey{ID: s.d.IDs.New(), AccountID: acc.Account.ID, UserID: a.UserID, CreatedAt: s.now()}
+		k = ports.CalendarKey{ID: s.d.IDs.New(), AccountID: acc.Account.ID, UserID: a.UserID, CreatedAt: s.d.Now()}
 		return tx.CalendarKeys().Create(ctx, k)
 	})
 	if err != nil {
@@ -57,9 +58,9 @@ func (s *Service) ReviewCalendarLink(ctx context.Context, a Actor, ref string) (
 
 // RevokeReviewCalendar deletes the caller's feed key for an account (if
 // any): its link answers 404 from then on, and the next link is a new one.
-func (s *Service) RevokeReviewCalendar(ctx context.Context, a Actor, ref string) error {
-	return s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, err := s.access(ctx, tx, a, ref, account.ReadRole)
+func (s *Service) RevokeReviewCalendar(ctx context.Context, a access.Actor, ref access.AccountRef) error {
+	return s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
 		if err != nil {
 			return err
 		}
@@ -89,7 +90,7 @@ type CalendarFeed struct {
 // account) is not found: the link says nothing about why.
 func (s *Service) ReviewCalendarFeed(ctx context.Context, token string) (CalendarFeed, error) {
 	gone := core.NotFound("no such calendar")
-	subj, err := s.d.Signer.Verify(calendarPurpose, token, s.now())
+	subj, err := s.d.Signer.Verify(calendarPurpose, token, s.d.Now())
 	if err != nil {
 		return CalendarFeed{}, gone
 	}
@@ -98,7 +99,7 @@ func (s *Service) ReviewCalendarFeed(ctx context.Context, token string) (Calenda
 		return CalendarFeed{}, gone
 	}
 	var out CalendarFeed
-	err = s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 		k, err := tx.CalendarKeys().GetByID(ctx, id)
 		if errors.Is(err, core.ErrNotFound) {
 			return gone
@@ -122,7 +123,7 @@ func (s *Service) ReviewCalendarFeed(ctx context.Context, token string) (Calenda
 		if err != nil {
 			return err
 		}
-		schedule(as, p, s.now())
+		schedule(as, p, s.d.Now())
 		ls, err := tx.Lists().ListByAccount(ctx, k.AccountID)
 		if err != nil {
 			return err

@@ -1,4 +1,10 @@
-package service
+// Package vendors holds the use cases of the global vendor directory:
+// reading entries with their profiles (through ports.VendorViews), the
+// platform admins' edits, enrichment runs and their jobs, incidents (by
+// hand, polled and backfilled) and the periodic re-enrichment. Lists ask it
+// to add vendors and to start enrichment through the narrow interface
+// lists.Directory.
+package vendors
 
 import (
 	"cmp"
@@ -6,54 +12,110 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
+	"log/slog"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/run"
+	"github.com/vetted-dev/vetted/core/uow"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
 
-// VendorView is a directory entry with its profile (nil for a custom vendor).
-type VendorView struct {
-	Vendor  directory.Vendor
-	Profile *directory.Profile
+// Deps are the ports the directory use cases need.
+type Deps struct {
+	uow.Unit
+	Enricher  ports.Enricher
+	Incidents ports.IncidentSource
+	// Views is where GetVendor reads; nil reads the store (StoreViews).
+	Views ports.VendorViews
+	// Log receives operational messages; nil means slog.Default().
+	Log *slog.Logger
 }
 
-func findVendor(ctx context.Context, tx ports.Tx, idOrName string) (directory.Vendor, error) {
-	var (
-		v   directory.Vendor
-		err error
-	)
-	id, perr := uuid.Parse(strings.TrimSpace(idOrName))
-	if perr == nil {
-		v, err = tx.Vendors().Get(ctx, id)
+// Service implements the directory use cases.
+type Service struct{ d Deps }
+
+// New checks the dependencies and returns the service.
+func New(d Deps) (*Service, error) {
+	missing := d.Missing()
+	if d.Enricher == nil {
+		missing = append(missing, "Enricher")
 	}
-	// A reference is a vendor's id, else its name: a vendor named like a
-	// UUID (that is no vendor's id) is reachable by its name too.
-	if perr != nil || errors.Is(err, core.ErrNotFound) {
-		n, nerr := directory.ParseName(idOrName)
-		if nerr != nil && perr != nil {
-			return v, core.Invalid("id_or_name", "must be a vendor UUID or name")
-		}
-		if nerr == nil {
-			v, err = tx.Vendors().GetByName(ctx, n)
-		}
+	if d.Incidents == nil {
+		missing = append(missing, "Incidents")
 	}
-	if errors.Is(err, core.ErrNotFound) {
-		return v, core.NotFound("vendor %q is not in the directory", idOrName)
+	if len(missing) > 0 {
+		return nil, errors.New("vendors: missing dependencies: " + strings.Join(missing, ", "))
 	}
-	return v, err
+	if d.Log == nil {
+		d.Log = slog.Default()
+	}
+	if d.Views == nil {
+		d.Views = StoreViews{Store: d.Store}
+	}
+	return &Service{d: d}, nil
 }
 
-func loadView(ctx context.Context, tx ports.Tx, v directory.Vendor) (VendorView, error) {
-	view := VendorView{Vendor: v}
+// StoreViews reads vendor views from the store, one unit of work each.
+type StoreViews struct{ Store ports.Store }
+
+// View finds the vendor ref names and reads its profile.
+func (r StoreViews) View(ctx context.Context, ref directory.Ref) (directory.View, error) {
+	var view directory.View
+	err := r.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		v, err := access.Vendor(ctx, tx, ref)
+		if err != nil {
+			return err
+		}
+		view, err = loadView(ctx, tx, v)
+		return err
+	})
+	return view, err
+}
+
+// ViewsByID reads the views of the vendors among ids that exist, in one
+// unit of work of two set-based queries (entries by id, their profiles).
+func (r StoreViews) ViewsByID(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]directory.View, error) {
+	views := map[uuid.UUID]directory.View{}
+	err := r.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		vs, err := tx.Vendors().ListByIDs(ctx, ids)
+		if err != nil {
+			return err
+		}
+		found := make([]uuid.UUID, 0, len(vs))
+		for _, v := range vs {
+			views[v.ID] = directory.View{Vendor: v}
+			found = append(found, v.ID)
+		}
+		ps, err := tx.Profiles().ListByVendors(ctx, found)
+		if err != nil {
+			return err
+		}
+		for i := range ps {
+			view := views[ps[i].VendorID]
+			view.Profile = &ps[i]
+			views[ps[i].VendorID] = view
+		}
+		return nil
+	})
+	return views, err
+}
+
+// GetVendor returns an entry with its profile, by UUID or canonical name.
+// It may come from a cache (Deps.Views); callers must not modify it.
+func (s *Service) GetVendor(ctx context.Context, _ access.Actor, ref directory.Ref) (directory.View, error) {
+	return s.d.Views.View(ctx, ref)
+}
+
+func loadView(ctx context.Context, tx ports.Tx, v directory.Vendor) (directory.View, error) {
+	view := directory.View{Vendor: v}
 	p, err := tx.Profiles().Get(ctx, v.ID)
 	if err == nil {
 		view.Profile = &p
@@ -69,12 +131,12 @@ const MaxVendorPage = 10_000
 // VendorsPage returns at most limit directory entries (1 to MaxVendorPage)
 // named after the name after (a cursor: "" for the first page), by name in
 // byte order, and whether more follow.
-func (s *Service) VendorsPage(ctx context.Context, _ Actor, after string, limit int) ([]directory.Vendor, bool, error) {
+func (s *Service) VendorsPage(ctx context.Context, _ access.Actor, after string, limit int) ([]directory.Vendor, bool, error) {
 	if limit < 1 || limit > MaxVendorPage {
 		return nil, false, core.Invalid("limit", "must be between 1 and %d", MaxVendorPage)
 	}
 	var out []directory.Vendor
-	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 		var err error
 		out, err = tx.Vendors().Page(ctx, directory.Name(after), limit+1)
 		return err
@@ -86,121 +148,15 @@ func (s *Service) VendorsPage(ctx context.Context, _ Actor, after string, limit 
 	return out[:min(limit, len(out))], more, nil
 }
 
-// GetVendor returns an entry with its profile, by UUID or canonical name.
-// It may come from memory (see DirectoryTTL and DirectoryMaxAge); callers
-// must not modify it.
-func (s *Service) GetVendor(ctx context.Context, _ Actor, idOrName string) (VendorView, error) {
-	view, stale, ok := s.dir.get(idOrName, s.now())
-	if !ok {
-		return s.readVendor(ctx, idOrName)
-	}
-	if stale && s.dir.markDue(idOrName, view.Vendor.ID) {
-		go s.refreshViews()
-	}
-	return view, nil
-}
-
-// readVendor reads a view from the store and remembers it.
-func (s *Service) readVendor(ctx context.Context, idOrName string) (VendorView, error) {
-	now := s.now()
-	gen := s.dir.generation()
-	var view VendorView
-	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
-		v, err := findVendor(ctx, tx, idOrName)
-		if err != nil {
-			return err
-		}
-		view, err = loadView(ctx, tx, v)
-		return err
-	})
-	if err != nil {
-		return view, err
-	}
-	s.dir.put(idOrName, view, gen, now)
-	return view, nil
-}
-
-// refreshViews reads again the views GetVendor found stale, a batch at a
-// time (see refreshGather), until none are due.
-func (s *Service) refreshViews() {
-	for {
-		time.Sleep(refreshGather)
-		refs := s.dir.takeDue(refreshBatch)
-		if refs == nil {
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), refreshTimeout)
-		err := s.readViews(ctx, refs)
-		cancel()
-		if err != nil {
-			// The stale views are served until DirectoryMaxAge; the next
-			// read past that goes to the store and reports the failure.
-			s.log.Warn("read vendor views again", "views", len(refs), "err", err)
-		}
-	}
-}
-
-// readViews reads the views of refs (references with their vendors' ids)
-// in one unit of work of two set-based queries, and remembers them. A
-// reference by name whose vendor no longer has that name, or a vendor no
-// longer there, is forgotten: the next read resolves it afresh.
-func (s *Service) readViews(ctx context.Context, refs map[string]uuid.UUID) error {
-	now := s.now()
-	gen := s.dir.generation()
-	views := map[uuid.UUID]VendorView{}
-	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
-		vs, err := tx.Vendors().ListByIDs(ctx, slices.Collect(maps.Values(refs)))
-		if err != nil {
-			return err
-		}
-		ids := make([]uuid.UUID, len(vs))
-		for i, v := range vs {
-			ids[i] = v.ID
-			views[v.ID] = VendorView{Vendor: v}
-		}
-		ps, err := tx.Profiles().ListByVendors(ctx, ids)
-		if err != nil {
-			return err
-		}
-		for i := range ps {
-			view := views[ps[i].VendorID]
-			view.Profile = &ps[i]
-			views[ps[i].VendorID] = view
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	for ref, id := range refs {
-		if view, ok := views[id]; ok && names(ref, view.Vendor) {
-			s.dir.put(ref, view, gen, now)
-		} else {
-			s.dir.forget(ref)
-		}
-	}
-	return nil
-}
-
-// names reports whether ref still finds v as findVendor would: by its id,
-// or by its canonical name (also when the name looks like a UUID).
-func names(ref string, v directory.Vendor) bool {
-	if id, err := uuid.Parse(strings.TrimSpace(ref)); err == nil && id == v.ID {
-		return true
-	}
-	n, err := directory.ParseName(ref)
-	return err == nil && n.Key() == v.Name.Key()
-}
-
 // SecurityInstances returns a vendor's findings and signals.
-func (s *Service) SecurityInstances(ctx context.Context, _ Actor, idOrName string) (directory.Vendor, []directory.SecurityInstance, error) {
+func (s *Service) SecurityInstances(ctx context.Context, _ access.Actor, ref directory.Ref) (directory.Vendor, []directory.SecurityInstance, error) {
 	var (
 		v   directory.Vendor
 		out []directory.SecurityInstance
 	)
-	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 		var err error
-		if v, err = findVendor(ctx, tx, idOrName); err != nil {
+		if v, err = access.Vendor(ctx, tx, ref); err != nil {
 			return err
 		}
 		out, err = tx.Profiles().Instances(ctx, v.ID)
@@ -212,8 +168,8 @@ func (s *Service) SecurityInstances(ctx context.Context, _ Actor, idOrName strin
 // Enrich starts an enrichment run for vendors named by name or id (platform
 // admins). Unknown names are added to the directory first. With createOnly,
 // vendors that already have a profile are skipped.
-func (s *Service) Enrich(ctx context.Context, a Actor, names []string, sections []string, createOnly bool) (run.Run, error) {
-	if err := requirePlatformAdmin(a); err != nil {
+func (s *Service) Enrich(ctx context.Context, a access.Actor, names []string, sections []string, createOnly bool) (run.Run, error) {
+	if err := access.RequirePlatformAdmin(a); err != nil {
 		return run.Run{}, err
 	}
 	secs, err := directory.ParseSections(sections)
@@ -231,7 +187,7 @@ func (s *Service) Enrich(ctx context.Context, a Actor, names []string, sections 
 		secNames[i] = string(sct)
 	}
 	var r run.Run
-	err = s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
 		var vs []directory.Vendor
 		var refs []string
 		for _, n := range names {
@@ -252,7 +208,7 @@ func (s *Service) Enrich(ctx context.Context, a Actor, names []string, sections 
 		if err != nil {
 			return err
 		}
-		ensured, err := s.ensureVendors(ctx, tx, parsed)
+		ensured, err := s.EnsureVendors(ctx, tx, parsed)
 		if err != nil {
 			return err
 		}
@@ -271,7 +227,7 @@ func (s *Service) Enrich(ctx context.Context, a Actor, names []string, sections 
 			}
 			queue = append(queue, v)
 		}
-		r, err = s.startEnrichRun(ctx, tx, a.Email, queue, secNames, skipped...)
+		r, err = s.StartEnrichRun(ctx, tx, a.Email, queue, secNames, skipped...)
 		return err
 	})
 	return r, err
@@ -292,16 +248,13 @@ func parseNames(raw []string) ([]vendorlist.VendorRef, error) {
 }
 
 // Run returns an enrichment or backfill run (platform admins).
-func (s *Service) Run(ctx context.Context, a Actor, kind, id string) (run.Run, error) {
-	if err := requirePlatformAdmin(a); err != nil {
-		return run.Run{}, err
-	}
-	rid, err := parseID("run_id", id)
-	if err != nil {
+func (s *Service) Run(ctx context.Context, a access.Actor, kind string, rid uuid.UUID) (run.Run, error) {
+	if err := access.RequirePlatformAdmin(a); err != nil {
 		return run.Run{}, err
 	}
 	var r run.Run
-	err = s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var err error
 		r, err = tx.Runs().Get(ctx, rid)
 		if err == nil && r.Kind != kind {
 			err = core.ErrNotFound
@@ -326,7 +279,7 @@ func (s *Service) setJob(ctx context.Context, runID, jobID uuid.UUID, mut func(*
 		for _, j := range r.Jobs {
 			if j.ID == jobID {
 				mut(&j)
-				r.SetJob(j, s.now())
+				r.SetJob(j, s.d.Now())
 				return tx.Runs().Save(ctx, r)
 			}
 		}
@@ -334,14 +287,14 @@ func (s *Service) setJob(ctx context.Context, runID, jobID uuid.UUID, mut func(*
 	})
 }
 
-// runEnrichJob enriches one vendor: the fetching happens outside any unit of
+// EnrichJob enriches one vendor: the fetching happens outside any unit of
 // work; the result is stored in one.
-func (s *Service) runEnrichJob(ctx context.Context, p outbox.Enrich) error {
+func (s *Service) EnrichJob(ctx context.Context, p outbox.Enrich) error {
 	if err := s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status = run.StatusRunning }); err != nil {
 		return err
 	}
-	var view VendorView
-	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	var view directory.View
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 		v, err := tx.Vendors().Get(ctx, p.VendorID)
 		if err != nil {
 			return err
@@ -355,7 +308,7 @@ func (s *Service) runEnrichJob(ctx context.Context, p outbox.Enrich) error {
 	if err != nil {
 		return err
 	}
-	cur := directory.NewProfile(s.d.IDs.New(), view.Vendor.ID, s.now())
+	cur := directory.NewProfile(s.d.IDs.New(), view.Vendor.ID, s.d.Now())
 	if view.Profile != nil {
 		cur = *view.Profile
 	}
@@ -386,7 +339,7 @@ func (s *Service) runEnrichJob(ctx context.Context, p outbox.Enrich) error {
 	err = s.d.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
 		prof = res.Profile
 		prof.VendorID, prof.ID = view.Vendor.ID, cur.ID
-		prof.UpdatedAt = s.now()
+		prof.UpdatedAt = s.d.Now()
 		if res.Instances != nil {
 			if err := tx.Profiles().ReplaceInstances(ctx, view.Vendor.ID, res.Instances); err != nil {
 				return err
@@ -428,7 +381,7 @@ func (s *Service) logEnrichment(ctx context.Context, v directory.Vendor, runID u
 	if outcome == directory.OutcomePartial {
 		msg = "enrichment partly failed"
 	}
-	s.log.InfoContext(ctx, msg, "vendor", v.Name.String(), "vendor_id", v.ID, "run_id", runID, "outcome", outcome, "reason", reason)
+	s.d.Log.InfoContext(ctx, msg, "vendor", v.Name.String(), "vendor_id", v.ID, "run_id", runID, "outcome", outcome, "reason", reason)
 }
 
 // Why the scores section did not rate: never scanned (skipped), or no
@@ -450,7 +403,7 @@ func (s *Service) rate(ctx context.Context, tx ports.Tx, prof *directory.Profile
 			return fmt.Errorf("rate vendor %s: %w", prof.VendorID, err)
 		}
 	}
-	now := s.now()
+	now := s.d.Now()
 	st := directory.SectionStatus{Status: run.StatusDone, UpdatedAt: now, Source: "security_instances"}
 	g := prof.ApplyRating(is, now)
 	switch {
@@ -478,13 +431,13 @@ func (s *Service) rate(ctx context.Context, tx ports.Tx, prof *directory.Profile
 // ReenrichStale queues a run for profiles not updated within maxAge.
 func (s *Service) ReenrichStale(ctx context.Context, maxAge time.Duration) (int, error) {
 	var n int
-	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
 		vs, err := tx.Vendors().List(ctx)
 		if err != nil {
 			return err
 		}
 		var stale []directory.Vendor
-		cutoff := s.now().Add(-maxAge)
+		cutoff := s.d.Now().Add(-maxAge)
 		for _, v := range vs {
 			p, err := tx.Profiles().Get(ctx, v.ID)
 			if errors.Is(err, core.ErrNotFound) {
@@ -501,7 +454,7 @@ func (s *Service) ReenrichStale(ctx context.Context, maxAge time.Duration) (int,
 		if n == 0 {
 			return nil
 		}
-		_, err = s.startEnrichRun(ctx, tx, "scheduler", stale, directory.SectionValues())
+		_, err = s.StartEnrichRun(ctx, tx, "scheduler", stale, directory.SectionValues())
 		return err
 	})
 	return n, err
@@ -510,31 +463,31 @@ func (s *Service) ReenrichStale(ctx context.Context, maxAge time.Duration) (int,
 // PatchVendor applies a JSON merge patch over the whitelisted profile
 // fields (platform admins); it creates the profile if there is none. No
 // enrichment runs.
-func (s *Service) PatchVendor(ctx context.Context, a Actor, idOrName string, patch map[string]json.RawMessage) (VendorView, error) {
-	if err := requirePlatformAdmin(a); err != nil {
-		return VendorView{}, err
+func (s *Service) PatchVendor(ctx context.Context, a access.Actor, ref directory.Ref, patch map[string]json.RawMessage) (directory.View, error) {
+	if err := access.RequirePlatformAdmin(a); err != nil {
+		return directory.View{}, err
 	}
-	var view VendorView
-	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
-		v, err := findVendor(ctx, tx, idOrName)
+	var view directory.View
+	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		v, err := access.Vendor(ctx, tx, ref)
 		if err != nil {
 			return err
 		}
 		if view, err = loadView(ctx, tx, v); err != nil {
 			return err
 		}
-		p := directory.NewProfile(s.d.IDs.New(), v.ID, s.now())
+		p := directory.NewProfile(s.d.IDs.New(), v.ID, s.d.Now())
 		if view.Profile != nil {
 			p = *view.Profile
 		}
-		if err := p.ApplyPatch(patch, s.now()); err != nil {
+		if err := p.ApplyPatch(patch, s.d.Now()); err != nil {
 			return err
 		}
 		if err := tx.Profiles().Save(ctx, p); err != nil {
 			return err
 		}
 		v.HasProfile = true
-		view = VendorView{Vendor: v, Profile: &p}
+		view = directory.View{Vendor: v, Profile: &p}
 		return nil
 	})
 	return view, err
@@ -543,14 +496,14 @@ func (s *Service) PatchVendor(ctx context.Context, a Actor, idOrName string, pat
 // DeleteVendor removes a vendor's profile, its security instances and its
 // GRC assessment history (platform admins); the directory entry and every
 // list membership stay.
-func (s *Service) DeleteVendor(ctx context.Context, a Actor, idOrName string) (directory.Vendor, error) {
-	if err := requirePlatformAdmin(a); err != nil {
+func (s *Service) DeleteVendor(ctx context.Context, a access.Actor, ref directory.Ref) (directory.Vendor, error) {
+	if err := access.RequirePlatformAdmin(a); err != nil {
 		return directory.Vendor{}, err
 	}
 	var v directory.Vendor
-	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
 		var err error
-		if v, err = findVendor(ctx, tx, idOrName); err != nil {
+		if v, err = access.Vendor(ctx, tx, ref); err != nil {
 			return err
 		}
 		if err := tx.Profiles().Delete(ctx, v.ID); err != nil {
@@ -568,19 +521,19 @@ func (s *Service) DeleteVendor(ctx context.Context, a Actor, idOrName string) (d
 // RecordIncident records an incident by hand (platform admins). A live
 // incident alerts the confirmed subscribers of every list that carries the
 // vendor with alerts enabled.
-func (s *Service) RecordIncident(ctx context.Context, a Actor, idOrName string, in directory.Incident) (directory.Incident, error) {
-	if err := requirePlatformAdmin(a); err != nil {
+func (s *Service) RecordIncident(ctx context.Context, a access.Actor, ref directory.Ref, in directory.Incident) (directory.Incident, error) {
+	if err := access.RequirePlatformAdmin(a); err != nil {
 		return directory.Incident{}, err
 	}
 	var out directory.Incident
-	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
-		v, err := findVendor(ctx, tx, idOrName)
+	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		v, err := access.Vendor(ctx, tx, ref)
 		if err != nil {
 			return err
 		}
-		in.ID, in.VendorID, in.CreatedAt = s.d.IDs.New(), v.ID, s.now()
+		in.ID, in.VendorID, in.CreatedAt = s.d.IDs.New(), v.ID, s.d.Now()
 		if in.PublishedAt.IsZero() {
-			in.PublishedAt = s.now()
+			in.PublishedAt = s.d.Now()
 		}
 		if in.Source == "" {
 			in.Source = "manual"
@@ -597,16 +550,16 @@ func (s *Service) RecordIncident(ctx context.Context, a Actor, idOrName string, 
 		if out.Backfilled {
 			return nil
 		}
-		return s.emit(ctx, tx, outbox.KindIncidentFanout, outbox.IncidentFanout{IncidentID: out.ID})
+		return s.d.Emit(ctx, tx, outbox.KindIncidentFanout, outbox.IncidentFanout{IncidentID: out.ID})
 	})
 	return out, err
 }
 
 // Incidents returns a vendor's incidents.
-func (s *Service) Incidents(ctx context.Context, _ Actor, idOrName string) ([]directory.Incident, error) {
+func (s *Service) Incidents(ctx context.Context, _ access.Actor, ref directory.Ref) ([]directory.Incident, error) {
 	var out []directory.Incident
-	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
-		v, err := findVendor(ctx, tx, idOrName)
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		v, err := access.Vendor(ctx, tx, ref)
 		if err != nil {
 			return err
 		}
@@ -619,27 +572,27 @@ func (s *Service) Incidents(ctx context.Context, _ Actor, idOrName string) ([]di
 // StartBackfill starts a historical-incident backfill (platform admins) for
 // the named vendors, or for the whole directory when none are named.
 // Backfilled incidents are stored as historical and never alert.
-func (s *Service) StartBackfill(ctx context.Context, a Actor, names []string, since *time.Time) (run.Run, error) {
-	if err := requirePlatformAdmin(a); err != nil {
+func (s *Service) StartBackfill(ctx context.Context, a access.Actor, refs []directory.Ref, since *time.Time) (run.Run, error) {
+	if err := access.RequirePlatformAdmin(a); err != nil {
 		return run.Run{}, err
 	}
 	var r run.Run
-	err := s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
 		var vs []directory.Vendor
-		if len(names) == 0 {
+		if len(refs) == 0 {
 			var err error
 			if vs, err = tx.Vendors().List(ctx); err != nil {
 				return err
 			}
 		}
-		for _, n := range names {
-			v, err := findVendor(ctx, tx, n)
+		for _, ref := range refs {
+			v, err := access.Vendor(ctx, tx, ref)
 			if err != nil {
 				return err
 			}
 			vs = append(vs, v)
 		}
-		r = run.Run{ID: s.d.IDs.New(), Kind: run.KindBackfill, CreatedBy: a.Email, CreatedAt: s.now(), UpdatedAt: s.now()}
+		r = run.Run{ID: s.d.IDs.New(), Kind: run.KindBackfill, CreatedBy: a.Email, CreatedAt: s.d.Now(), UpdatedAt: s.d.Now()}
 		seen := map[uuid.UUID]bool{}
 		for _, v := range vs {
 			if !seen[v.ID] {
@@ -650,14 +603,14 @@ func (s *Service) StartBackfill(ctx context.Context, a Actor, names []string, si
 		if err := tx.Runs().Create(ctx, r); err != nil {
 			return err
 		}
-		return s.emit(ctx, tx, outbox.KindBackfill, outbox.Backfill{RunID: r.ID, Since: since})
+		return s.d.Emit(ctx, tx, outbox.KindBackfill, outbox.Backfill{RunID: r.ID, Since: since})
 	})
 	return r, err
 }
 
-func (s *Service) runBackfill(ctx context.Context, p outbox.Backfill) error {
+func (s *Service) RunBackfill(ctx context.Context, p outbox.Backfill) error {
 	var r run.Run
-	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 		var err error
 		r, err = tx.Runs().Get(ctx, p.RunID)
 		return err
@@ -694,7 +647,7 @@ func (s *Service) runBackfill(ctx context.Context, p outbox.Backfill) error {
 // historical ones are marked backfilled, live ones are fanned out.
 func (s *Service) fetchIncidents(ctx context.Context, vendorID uuid.UUID, since time.Time, backfill bool) ([]directory.Incident, error) {
 	var v directory.Vendor
-	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 		var err error
 		v, err = tx.Vendors().Get(ctx, vendorID)
 		return err
@@ -708,19 +661,19 @@ func (s *Service) fetchIncidents(ctx context.Context, vendorID uuid.UUID, since 
 	}
 	ins := make([]directory.Incident, 0, len(got))
 	for _, g := range got {
-		g.ID, g.VendorID, g.Backfilled, g.CreatedAt = s.d.IDs.New(), v.ID, backfill, s.now()
+		g.ID, g.VendorID, g.Backfilled, g.CreatedAt = s.d.IDs.New(), v.ID, backfill, s.d.Now()
 		if g.PublishedAt.IsZero() {
-			g.PublishedAt = s.now()
+			g.PublishedAt = s.d.Now()
 		}
 		n, err := directory.NewIncident(g)
 		if err != nil {
-			s.log.Warn("incident source returned an invalid incident", "vendor", v.Name, "err", err)
+			s.d.Log.Warn("incident source returned an invalid incident", "vendor", v.Name, "err", err)
 			continue
 		}
 		ins = append(ins, n)
 	}
 	var inserted []directory.Incident
-	err = s.write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
 		var err error
 		if inserted, err = tx.Incidents().Merge(ctx, ins); err != nil {
 			return err
@@ -729,7 +682,7 @@ func (s *Service) fetchIncidents(ctx context.Context, vendorID uuid.UUID, since 
 			return nil
 		}
 		for _, in := range inserted {
-			if err := s.emit(ctx, tx, outbox.KindIncidentFanout, outbox.IncidentFanout{IncidentID: in.ID}); err != nil {
+			if err := s.d.Emit(ctx, tx, outbox.KindIncidentFanout, outbox.IncidentFanout{IncidentID: in.ID}); err != nil {
 				return err
 			}
 		}
@@ -742,7 +695,7 @@ func (s *Service) fetchIncidents(ctx context.Context, vendorID uuid.UUID, since 
 // on at least one list; new ones are live and alert.
 func (s *Service) PollIncidents(ctx context.Context) error {
 	var vs []directory.Vendor
-	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 		var err error
 		vs, err = tx.Vendors().List(ctx)
 		return err
@@ -750,7 +703,7 @@ func (s *Service) PollIncidents(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	since := s.now().Add(-24 * time.Hour)
+	since := s.d.Now().Add(-24 * time.Hour)
 	var errs []error
 	for _, v := range vs {
 		if _, err := s.fetchIncidents(ctx, v.ID, since, false); err != nil {
@@ -758,7 +711,43 @@ func (s *Service) PollIncidents(ctx context.Context) error {
 		}
 	}
 	if len(errs) > 0 {
-		s.log.Warn("incident poll had failures", "count", len(errs), "first", errs[0])
+		s.d.Log.Warn("incident poll had failures", "count", len(errs), "first", errs[0])
 	}
 	return nil
+}
+
+// EnsureVendors finds or creates directory entries for refs, in order.
+func (s *Service) EnsureVendors(ctx context.Context, tx ports.Tx, refs []vendorlist.VendorRef) ([]directory.Vendor, error) {
+	if len(refs) == 0 {
+		return nil, nil
+	}
+	cands := make([]directory.Vendor, len(refs))
+	for i, r := range refs {
+		v, err := directory.New(s.d.IDs.New(), r.Name.String(), r.WebsiteURL, s.d.Now())
+		if err != nil {
+			return nil, err
+		}
+		cands[i] = v
+	}
+	return tx.Vendors().Ensure(ctx, cands)
+}
+
+// StartEnrichRun records a run with one job per vendor (plus jobs already
+// settled, such as skipped ones) and queues the jobs in one outbox write.
+func (s *Service) StartEnrichRun(ctx context.Context, tx ports.Tx, by string, vs []directory.Vendor, sections []string, settled ...run.Job) (run.Run, error) {
+	now := s.d.Now()
+	r := run.Run{ID: s.d.IDs.New(), Kind: run.KindEnrich, Sections: sections, CreatedBy: by, CreatedAt: now, UpdatedAt: now}
+	msgs := make([]outbox.Message, 0, len(vs))
+	for _, v := range vs {
+		j := run.Job{ID: s.d.IDs.New(), VendorID: v.ID, VendorName: v.Name.String(), Status: run.StatusQueued}
+		r.Jobs = append(r.Jobs, j)
+		msgs = append(msgs, outbox.New(s.d.IDs.New(), outbox.KindEnrich, outbox.Enrich{RunID: r.ID, JobID: j.ID, VendorID: v.ID, Sections: sections}, now))
+	}
+	r.Jobs = append(r.Jobs, settled...)
+	if len(msgs) > 0 {
+		if err := tx.Outbox().Add(ctx, msgs...); err != nil {
+			return r, err
+		}
+	}
+	return r, tx.Runs().Create(ctx, r)
 }

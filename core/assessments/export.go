@@ -1,10 +1,11 @@
-package service
+package assessments
 
 import (
 	"context"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
@@ -44,10 +45,10 @@ func (e *Export) List() vendorlist.List { return e.list }
 
 // OpenExport checks that the caller may read the list (viewer or above)
 // and resolves it, so that a refusal is answered before anything is written.
-func (s *Service) OpenExport(ctx context.Context, a Actor, ref string, lr ListRef) (*Export, error) {
+func (s *Service) OpenExport(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef) (*Export, error) {
 	e := &Export{s: s}
-	err := s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, l, err := s.listAccess(ctx, tx, a, ref, account.ReadRole, lr, false)
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, l, err := access.AccountList(ctx, tx, a, ref, account.ReadRole, lr, false)
 		if err != nil {
 			return err
 		}
@@ -65,7 +66,7 @@ func (s *Service) OpenExport(ctx context.Context, a Actor, ref string, lr ListRe
 // ExportPage entries at a time, each page in a read of its own (keyset:
 // an entry present throughout is exported once even while others write).
 func (e *Export) Each(ctx context.Context, emit func(ExportRow) error) error {
-	now := e.s.now()
+	now := e.s.d.Now()
 	after := ports.EntryKey{}
 	for {
 		var (
@@ -73,7 +74,7 @@ func (e *Export) Each(ctx context.Context, emit func(ExportRow) error) error {
 			byVendor = map[uuid.UUID]review.Assessment{}
 			scores   = map[uuid.UUID]directory.Scores{}
 		)
-		err := e.s.d.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		err := e.s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 			var err error
 			if entries, err = tx.Lists().EntriesAfter(ctx, e.list.ID, after, ExportPage); err != nil || len(entries) == 0 {
 				return err
