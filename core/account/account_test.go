@@ -170,3 +170,16 @@ func TestNormalizeEmailRefusesControlCharacters(t *testing.T) {
 		}
 	}
 }
+
+func TestNormalizeEmails(t *testing.T) {
+	t.Parallel()
+	got, err := account.NormalizeEmails("users", []string{"Ann@Acme.test", " ann@acme.test", "bob@acme.test"})
+	if err != nil || strings.Join(got, ",") != "ann@acme.test,bob@acme.test" {
+		t.Fatalf("NormalizeEmails = %v, %v", got, err)
+	}
+	_, err = account.NormalizeEmails("users", []string{"ann@acme.test", "nope", "also nope"})
+	fs := core.Failures(err)
+	if len(fs) != 2 || fs[0].Field != "users[1]" || fs[1].Field != "users[2]" {
+		t.Fatalf("failures %+v", fs)
+	}
+}
