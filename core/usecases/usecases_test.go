@@ -1,0 +1,73 @@
+package usecases_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/signing"
+	"github.com/vetted-dev/vetted/core/usecases"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// Each fake is the port with no method implemented: these tests reach only
+// the wiring and the dispatcher, and the blob store's Delete.
+type (
+	store struct{ ports.Store }
+	blobs struct {
+		ports.BlobStore
+		deleted []string
+	}
+	mailer    struct{ ports.Mailer }
+	enricher  struct{ ports.Enricher }
+	incidents struct{ ports.IncidentSource }
+)
+
+func (b *blobs) Delete(_ context.Context, keys ...string) error {
+	b.deleted = append(b.deleted, keys...)
+	return nil
+}
+
+func TestNewNamesWhatIsMissing(t *testing.T) {
+	t.Parallel()
+	_, err := usecases.New(usecases.Deps{})
+	if err == nil || !strings.Contains(err.Error(), "Store, Clock, IDs, Blobs, Mailer, Enricher, Incidents, Signer") {
+		t.Fatalf("New: %v", err)
+	}
+}
+
+func TestDispatch(t *testing.T) {
+	t.Parallel()
+	signer, err := signing.New([]byte("0123456789abcdef0123456789abcdef"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &blobs{}
+	uc, err := usecases.New(usecases.Deps{Store: store{}, Clock: ports.SystemClock{}, IDs: ports.UUIDv7{}, Blobs: b, Mailer: mailer{},
+		Enricher: enricher{}, Incidents: incidents{}, Signer: signer})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if uc.Accounts == nil || uc.Lists == nil || uc.Vendors == nil || uc.Assessments == nil || uc.Alerts == nil {
+		t.Fatal("an area is not wired")
+	}
+	ctx := context.Background()
+	if err := uc.Handle(ctx, "no-such-kind", nil); !errors.Is(err, ports.ErrPermanent) {
+		t.Fatalf("unknown kind: %v", err)
+	}
+	// A payload that does not decode cannot be fixed by a retry.
+	for _, k := range []outbox.Kind{outbox.KindMemberMail, outbox.KindSubscriberConfirm, outbox.KindIncidentFanout, outbox.KindAlertMail,
+		outbox.KindReminderMail, outbox.KindEnrich, outbox.KindBackfill, outbox.KindBlobDelete} {
+		if err := uc.Handle(ctx, k, json.RawMessage(`[`)); !errors.Is(err, ports.ErrPermanent) {
+			t.Errorf("%s with a bad payload: %v", k, err)
+		}
+	}
+	payload, _ := json.Marshal(outbox.BlobDelete{Keys: []string{"a", "b"}})
+	if err := uc.Handle(ctx, outbox.KindBlobDelete, payload); err != nil || !slices.Equal(b.deleted, []string{"a", "b"}) {
+		t.Fatalf("blob delete: %v, deleted %v", err, b.deleted)
+	}
+}
