@@ -2,6 +2,7 @@ package alerts_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/deliver"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/notify"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/signing"
@@ -34,6 +36,11 @@ type store struct {
 	subs    map[uuid.UUID]subscriber.Subscriber
 	outbox  []outbox.Message
 	sent    map[string]bool
+	// For the fan-out: the incidents, the vendor they are of, and whether
+	// the list has alerts on for it.
+	incidents []directory.Incident
+	vendor    directory.Vendor
+	alertsOn  bool
 }
 
 func (s *store) InTx(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
@@ -55,6 +62,29 @@ func (t tx) Members() ports.MemberRepo         { return members{s: t.s} }
 func (t tx) Subscribers() ports.SubscriberRepo { return subs{s: t.s} }
 func (t tx) Outbox() ports.OutboxRepo          { return box{s: t.s} }
 func (t tx) Deliveries() ports.DeliveryRepo    { return deliveries{s: t.s} }
+func (t tx) Incidents() ports.IncidentRepo     { return incidents{s: t.s} }
+func (t tx) Vendors() ports.VendorRepo         { return vendors{s: t.s} }
+
+type incidents struct {
+	ports.IncidentRepo
+	s *store
+}
+
+func (r incidents) Get(_ context.Context, id uuid.UUID) (directory.Incident, error) {
+	for _, in := range r.s.incidents {
+		if in.ID == id {
+			return in, nil
+		}
+	}
+	return directory.Incident{}, core.ErrNotFound
+}
+
+type vendors struct {
+	ports.VendorRepo
+	s *store
+}
+
+func (r vendors) Get(context.Context, uuid.UUID) (directory.Vendor, error) { return r.s.vendor, nil }
 
 // deliveries remembers the keys sent.
 type deliveries struct{ s *store }
@@ -111,6 +141,10 @@ type members struct {
 
 func (r members) List(context.Context, uuid.UUID) ([]account.Member, error) { return r.s.members, nil }
 
+func (r lists) Entries(context.Context, uuid.UUID) ([]vendorlist.Entry, error) {
+	return []vendorlist.Entry{{ListID: r.s.list.ID, VendorID: r.s.vendor.ID, AlertsEnabled: r.s.alertsOn}}, nil
+}
+
 type subs struct{ s *store }
 
 func (r subs) List(context.Context, uuid.UUID) ([]subscriber.Subscriber, error) {
@@ -162,7 +196,15 @@ func (r subs) Delete(_ context.Context, _ uuid.UUID, emails []string) (int, erro
 	return n, nil
 }
 
-func (r subs) Recipients(context.Context, uuid.UUID) ([]subscriber.Recipient, error) { return nil, nil }
+func (r subs) Recipients(context.Context, uuid.UUID) ([]subscriber.Recipient, error) {
+	var out []subscriber.Recipient
+	for _, s := range r.s.subs {
+		if s.Status == subscriber.StatusConfirmed && r.s.alertsOn {
+			out = append(out, subscriber.Recipient{SubscriberID: s.ID, AccountID: s.AccountID, ListName: r.s.list.Name, Email: s.Email})
+		}
+	}
+	return out, nil
+}
 
 type box struct {
 	ports.OutboxRepo
@@ -344,5 +386,54 @@ func TestSubscriberLimitsAndRemoval(t *testing.T) {
 	// An outsider is forbidden.
 	if _, err := svc.AddSubscribers(ctx, access.Actor{UserID: uuid.New()}, ref, lr, []string{"x@example.test"}); !errors.Is(err, core.ErrForbidden) {
 		t.Fatalf("outsider: %v", err)
+	}
+}
+
+// TestIncidentFanOut: a live incident makes one alert per confirmed
+// subscriber of a list with alerts on; a backfilled one none; an alert
+// whose list turned alerts off since is not mailed.
+func TestIncidentFanOut(t *testing.T) {
+	t.Parallel()
+	svc, st, _, caller, lr, mails := setup(t)
+	ctx := context.Background()
+	st.vendor, st.alertsOn = directory.Vendor{ID: uuid.New(), Name: "Slack"}, true
+	live := directory.Incident{ID: uuid.New(), VendorID: st.vendor.ID, Title: "Breach"}
+	old := directory.Incident{ID: uuid.New(), VendorID: st.vendor.ID, Title: "Old", Backfilled: true}
+	st.incidents = []directory.Incident{live, old}
+	if _, err := svc.AddSubscribers(ctx, caller, access.AccountRef{ID: st.acc.ID}, lr, []string{"ann@acme.test", "pending@example.test"}); err != nil {
+		t.Fatal(err)
+	}
+	st.outbox = nil
+	for _, id := range []uuid.UUID{old.ID, uuid.New(), live.ID} {
+		if err := svc.FanOut(ctx, outbox.IncidentFanout{IncidentID: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(st.outbox) != 1 || st.outbox[0].Kind != outbox.KindAlertMail {
+		t.Fatalf("fan-out queued %+v", st.outbox)
+	}
+	var p outbox.AlertMail
+	if err := json.Unmarshal(st.outbox[0].Payload, &p); err != nil {
+		t.Fatal(err)
+	}
+	if p.AccountName != "Acme" || p.VendorName != "Slack" || p.ListName != "Critical" {
+		t.Fatalf("alert %+v", p)
+	}
+	st.alertsOn = false
+	if err := svc.SendAlert(ctx, p); err != nil || len(mails.sent) != 0 {
+		t.Fatalf("alerts off since: %v, %d sent", err, len(mails.sent))
+	}
+	st.alertsOn = true
+	for range 2 {
+		if err := svc.SendAlert(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(mails.sent) != 1 || mails.sent[0].To != "ann@acme.test" || mails.sent[0].Key != alerts.AlertKey(live.ID, p.SubscriberID) {
+		t.Fatalf("sent %+v", mails.sent)
+	}
+	p.SubscriberID = uuid.New() // unsubscribed since
+	if err := svc.SendAlert(ctx, p); err != nil {
+		t.Fatal(err)
 	}
 }
