@@ -32,6 +32,14 @@ func (b *blobs) Delete(_ context.Context, keys ...string) error {
 	return nil
 }
 
+// errDown is the store's answer to everything: the dispatch tests check
+// that each kind reaches its area, which then asks the store.
+var errDown = errors.New("store down")
+
+func (store) InTx(context.Context, func(context.Context, ports.Tx) error) error { return errDown }
+func (store) View(context.Context, func(context.Context, ports.Tx) error) error { return errDown }
+func (store) Ping(context.Context) error                                        { return errDown }
+
 func TestNewNamesWhatIsMissing(t *testing.T) {
 	t.Parallel()
 	_, err := usecases.New(usecases.Deps{})
@@ -65,6 +73,19 @@ func TestDispatch(t *testing.T) {
 		if err := uc.Handle(ctx, k, json.RawMessage(`[`)); !errors.Is(err, ports.ErrPermanent) {
 			t.Errorf("%s with a bad payload: %v", k, err)
 		}
+	}
+	// Every kind with a good payload reaches the area that owns it.
+	for k, p := range map[outbox.Kind]any{outbox.KindMemberMail: outbox.MemberMail{}, outbox.KindSubscriberConfirm: outbox.SubscriberConfirm{},
+		outbox.KindIncidentFanout: outbox.IncidentFanout{}, outbox.KindAlertMail: outbox.AlertMail{}, outbox.KindReminderMail: outbox.ReminderMail{},
+		outbox.KindEnrich: outbox.Enrich{}, outbox.KindBackfill: outbox.Backfill{}, outbox.KindPollIncidents: struct{}{},
+		outbox.KindReenrichStale: struct{}{}, outbox.KindReviewReminders: struct{}{}} {
+		b, _ := json.Marshal(p)
+		if err := uc.Handle(ctx, k, b); !errors.Is(err, errDown) {
+			t.Errorf("%s: %v, want the store's error", k, err)
+		}
+	}
+	if err := uc.Ready(ctx); !errors.Is(err, errDown) {
+		t.Fatalf("Ready: %v", err)
 	}
 	payload, _ := json.Marshal(outbox.BlobDelete{Keys: []string{"a", "b"}})
 	if err := uc.Handle(ctx, outbox.KindBlobDelete, payload); err != nil || !slices.Equal(b.deleted, []string{"a", "b"}) {
