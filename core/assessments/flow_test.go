@@ -257,3 +257,54 @@ func TestCalendarAndDashboard(t *testing.T) {
 		t.Fatalf("overview: %+v, %v", ov, err)
 	}
 }
+
+// TestAssessmentReadsSortAndSelect: reads sort by next review either way
+// (never reviewed last), and a vendor is selected by id, by profile or by
+// name, each unknown one answered as not found.
+func TestAssessmentReadsSortAndSelect(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	zoom, beta := directory.Vendor{ID: uuid.New(), Name: "Zoom"}, directory.Vendor{ID: uuid.New(), Name: "Beta"}
+	f.w.vendors = append(f.w.vendors, zoom, beta)
+	for _, v := range []directory.Vendor{f.slack, zoom, beta} {
+		if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, access.MasterList, assessments.VendorSel{VendorID: v.ID},
+			review.Input{Status: ptr("approved")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.w.asms[0].LastReviewedAt = clock{}.Now().AddDate(0, -6, 0) // Slack: due first
+	f.w.asms[2].LastReviewedAt = time.Time{}                     // Beta: never reviewed
+	order := func(sort string) string {
+		as, err := f.s.Assessments(ctx, f.viewr, f.ref, access.MasterList, assessments.AssessmentQuery{Sort: sort})
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := make([]string, len(as))
+		for i, a := range as {
+			names[i] = a.VendorName
+		}
+		return strings.Join(names, ",")
+	}
+	if got := order("next_review_at"); got != "Slack,Zoom,Beta" {
+		t.Errorf("next_review_at: %s", got)
+	}
+	if got := order("-next_review_at"); got != "Zoom,Slack,Beta" {
+		t.Errorf("-next_review_at: %s", got)
+	}
+	name, _ := directory.ParseRef("zoom")
+	if a, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, access.MasterList, assessments.VendorSel{VendorName: &name}, review.Input{}); err != nil || a.VendorID != zoom.ID {
+		t.Fatalf("by name: %+v, %v", a, err)
+	}
+	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, access.MasterList, assessments.VendorSel{VendorProfileID: uuid.New()}, review.Input{}); !errors.Is(err, core.ErrNotFound) {
+		t.Fatalf("an unknown profile: %v", err)
+	}
+	id := f.w.asms[1].ID
+	if as, err := f.s.Assessments(ctx, f.viewr, f.ref, access.MasterList, assessments.AssessmentQuery{AssessmentID: &id}); err != nil || len(as) != 1 {
+		t.Fatalf("by id: %+v, %v", as, err)
+	}
+	m, err := f.s.DashboardMetrics(ctx, f.owner, f.ref, access.MasterList)
+	if err != nil || m.TotalVendors != 3 {
+		t.Fatalf("metrics of one list: %+v, %v", m, err)
+	}
+}

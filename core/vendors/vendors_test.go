@@ -246,10 +246,14 @@ func (enricher) Enrich(_ context.Context, v directory.Vendor, cur directory.Prof
 		return ports.EnrichResult{Profile: cur}, nil
 	}
 	cur.Company.CompanyDescription = string(v.Name)
+	res := ports.EnrichResult{Profile: cur}
 	for _, s := range secs {
 		cur.Enrichment[s] = directory.SectionStatus{Status: run.StatusDone}
+		if s == directory.SectionSecurity {
+			res.Instances = []directory.SecurityInstance{} // a scan that found nothing to rate
+		}
 	}
-	return ports.EnrichResult{Profile: cur}, nil
+	return res, nil
 }
 
 // incidents are what the source publishes for every vendor.
@@ -439,5 +443,48 @@ func TestIncidentBackfillAndPoll(t *testing.T) {
 	// The poll finds the same incident again: nothing new, nothing alerts.
 	if err := s.PollIncidents(ctx); err != nil || len(d.incidents) != 1 || len(d.outbox) != 0 {
 		t.Fatalf("poll: %v, %d incidents, %v", err, len(d.incidents), d.kinds())
+	}
+}
+
+// TestScanRates: a security scan replaces the instances and rates them,
+// requested or not; with nothing rated the scores section says why.
+func TestScanRates(t *testing.T) {
+	t.Parallel()
+	acme := vendor("Acme", "https://acme.test")
+	d := newDir(acme)
+	s := newService(t, d)
+	ctx := context.Background()
+	r, err := s.Enrich(ctx, admin, []string{"Acme"}, []string{"security"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p outbox.Enrich
+	if err := json.Unmarshal(d.outbox[0].Payload, &p); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.EnrichJob(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	prof := d.profiles[acme.ID]
+	if st := prof.Enrichment[directory.SectionScores]; st.Status != run.StatusSkipped || st.Error == "" {
+		t.Fatalf("scores %+v", st)
+	}
+	if got, _ := s.Run(ctx, admin, run.KindEnrich, r.ID); got.Jobs[0].Status != run.StatusDone {
+		t.Fatalf("job %+v", got.Jobs[0])
+	}
+	// A job of a run that is gone, or of a vendor that is gone, ends quietly.
+	if err := s.EnrichJob(ctx, outbox.Enrich{RunID: uuid.New(), JobID: uuid.New(), VendorID: uuid.New()}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestStoreViewsByID(t *testing.T) {
+	t.Parallel()
+	acme, beta := vendor("Acme", ""), vendor("Beta", "")
+	d := newDir(acme, beta)
+	d.profiles[acme.ID] = directory.NewProfile(uuid.New(), acme.ID, clock{}.Now())
+	views, err := vendors.StoreViews{Store: d}.ViewsByID(context.Background(), []uuid.UUID{acme.ID, beta.ID, uuid.New()})
+	if err != nil || len(views) != 2 || views[acme.ID].Profile == nil || views[beta.ID].Profile != nil {
+		t.Fatalf("views %+v, %v", views, err)
 	}
 }
