@@ -85,6 +85,10 @@ type AccountRepo interface {
 	Lock(ctx context.Context, id uuid.UUID) error
 	// ListOrganizations returns every non-personal account, by name.
 	ListOrganizations(ctx context.Context) ([]account.Account, error)
+	// ListReviewing returns every active account, personal spaces
+	// included, that holds at least one assessment, by id: the accounts
+	// the review reminder job walks.
+	ListReviewing(ctx context.Context) ([]account.Account, error)
 	// ListForUser returns the non-personal accounts the user is a member of,
 	// with the user's role, by account name.
 	ListForUser(ctx context.Context, userID uuid.UUID) ([]account.Membership, error)
