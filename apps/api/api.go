@@ -174,8 +174,11 @@ func noSniff(next http.Handler) http.Handler {
 // corsMaxAge is how long a browser may cache a preflight answer.
 const corsMaxAge = 10 * time.Minute
 
-// Config is the huma configuration, shared with the OpenAPI generator.
+// Config is the huma configuration, shared with the OpenAPI generator. It
+// also sets huma's package-level settings the API needs (useHumaSettings),
+// since every API this package builds starts from it.
 func Config() huma.Config {
+	useHumaSettings()
 	cfg := huma.DefaultConfig("Vetted API", Version)
 	cfg.Formats = map[string]huma.Format{"application/json": jsonFormat, "json": jsonFormat}
 	cfg.CreateHooks = nil // no $schema links in bodies: plain JSON answers

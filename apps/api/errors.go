@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/validation"
@@ -111,11 +112,26 @@ func dropVagueAlternatives(ds []*ProblemDetail) []*ProblemDetail {
 	return out
 }
 
-func init() {
-	huma.NewError = newProblem
-	// Lists are answered as [] when empty, never null: say so in the
-	// document, so generated clients get plain slices and arrays.
-	huma.DefaultArrayNullable = false
+// humaSettings is set once, by the first API built (Config): see useHumaSettings.
+var humaSettings sync.Once
+
+// useHumaSettings sets the two huma settings this API depends on. huma v2
+// offers neither per API, only as package variables: huma.Register reads
+// huma.NewError to document every error response and huma.WriteErr (through
+// huma.NewErrorWithContext) to answer huma's own refusals, and the schema
+// generator reads huma.DefaultArrayNullable. So they are set here, when an API
+// is configured (New, Describe), rather than in an init function: a program
+// that imports this package without building an API keeps huma's defaults.
+// They are the same values for every API this package builds, so setting them
+// once per process is enough, and sync.Once makes concurrent builds (parallel
+// tests) safe.
+func useHumaSettings() {
+	humaSettings.Do(func() {
+		huma.NewError = newProblem
+		// Lists are answered as [] when empty, never null: say so in the
+		// document, so generated clients get plain slices and arrays.
+		huma.DefaultArrayNullable = false
+	})
 }
 
 // retryAfter is what a client is told to wait when a dependency is down.
