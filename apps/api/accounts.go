@@ -92,24 +92,24 @@ type deleteAccountsOut struct {
 
 func (s *Server) registerAccounts() {
 	tags := []string{"Accounts"}
-	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "create-account", Method: http.MethodPost, Path: "/accounts", Tags: tags,
+	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "create-account", Method: http.MethodPost, Path: "/accounts", Tags: tags,
 		Summary: "Create an organization (platform admins)", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *createAccountIn) (*createAccountOut, error) {
 			v, err := s.svc.CreateAccount(ctx, actor(ctx), in.Body.Account, in.Body.Users)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &createAccountOut{}
 			out.Body.AccountJSON = accountJSON(v.Account)
 			out.Body.Members = membersJSON(v.Members)
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "list-accounts", Method: http.MethodGet, Path: "/accounts", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "list-accounts", Method: http.MethodGet, Path: "/accounts", Tags: tags,
 		Summary: "List accounts (all for platform admins, the caller's own otherwise)", Security: secured, Errors: directoryErrors},
 		func(ctx context.Context, _ *struct{}) (*accountsOut, error) {
 			as, err := s.svc.ListAccounts(ctx, actor(ctx))
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &accountsOut{}
 			out.Body.Accounts = make([]AccountJSON, 0, len(as))
@@ -118,7 +118,7 @@ func (s *Server) registerAccounts() {
 			}
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "delete-accounts", Method: http.MethodDelete, Path: "/accounts", Tags: tags,
+	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "delete-accounts", Method: http.MethodDelete, Path: "/accounts", Tags: tags,
 		Summary: "Delete accounts with everything they own (platform admins)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *deleteAccountsIn) (*deleteAccountsOut, error) {
 			ids := collect(in.AccountID, in.AccountIDs)
@@ -127,7 +127,7 @@ func (s *Server) registerAccounts() {
 			}
 			deleted, err := s.svc.DeleteAccounts(ctx, actor(ctx), ids)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &deleteAccountsOut{}
 			out.Body.Deleted = make([]string, 0, len(deleted))
@@ -246,7 +246,7 @@ func memberInputs(us []UserRoleJSON) []service.MemberInput {
 
 func (s *Server) registerUsers() {
 	tags := []string{"Users"}
-	huma.Register(s.api, huma.Operation{OperationID: "list-users", Method: http.MethodGet, Path: "/users", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "list-users", Method: http.MethodGet, Path: "/users", Tags: tags,
 		Summary: "The caller's organizations, or one organization's members", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *usersIn) (*usersOut, error) {
 			out := &usersOut{}
@@ -254,7 +254,7 @@ func (s *Server) registerUsers() {
 			if in.AccountID == "" {
 				ms, err := s.svc.MyAccounts(ctx, a)
 				if err != nil {
-					return nil, problem(ctx, err)
+					return nil, err
 				}
 				accs := make([]AccountRoleJSON, 0, len(ms))
 				for _, m := range ms {
@@ -265,35 +265,35 @@ func (s *Server) registerUsers() {
 			}
 			ms, err := s.svc.Members(ctx, a, in.AccountID)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			members := membersJSON(ms)
 			out.Body.Members = &members
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "add-users", Method: http.MethodPost, Path: "/users", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "add-users", Method: http.MethodPost, Path: "/users", Tags: tags,
 		Summary: "Add members (owner or admin; only an owner may add an owner)", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *usersWriteIn) (*membersOut, error) {
 			ms, err := s.svc.AddMembers(ctx, actor(ctx), in.AccountID, memberInputs(in.Body.Users))
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &membersOut{}
 			out.Body.Members = membersJSON(ms)
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "change-user-roles", Method: http.MethodPatch, Path: "/users", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "change-user-roles", Method: http.MethodPatch, Path: "/users", Tags: tags,
 		Summary: "Change members' roles (only an owner sets owner; the last owner cannot be demoted)", Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *usersWriteIn) (*membersOut, error) {
 			ms, err := s.svc.ChangeRoles(ctx, actor(ctx), in.AccountID, memberInputs(in.Body.Users))
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &membersOut{}
 			out.Body.Members = membersJSON(ms)
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "remove-users", Method: http.MethodDelete, Path: "/users", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "remove-users", Method: http.MethodDelete, Path: "/users", Tags: tags,
 		Summary: "Remove members (the last owner cannot be removed)", Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *usersDeleteIn) (*usersDeleteOut, error) {
 			emails := make([]string, 0, len(in.Body.Users))
@@ -302,7 +302,7 @@ func (s *Server) registerUsers() {
 			}
 			removed, err := s.svc.RemoveMembers(ctx, actor(ctx), in.AccountID, emails)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &usersDeleteOut{}
 			out.Body.Removed = removed

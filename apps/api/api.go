@@ -277,14 +277,14 @@ type healthOut struct {
 const dependencyDown = "unavailable"
 
 func (s *Server) registerHealth() {
-	huma.Register(s.api, huma.Operation{OperationID: "healthz", Method: http.MethodGet, Path: "/healthz", Summary: "Process is up", Tags: []string{"Health"},
+	register(s.api, huma.Operation{OperationID: "healthz", Method: http.MethodGet, Path: "/healthz", Summary: "Process is up", Tags: []string{"Health"},
 		Security: public},
 		func(ctx context.Context, _ *struct{}) (*healthOut, error) {
 			out := &healthOut{}
 			out.Body.Status = "ok"
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "readyz", Method: http.MethodGet, Path: "/readyz", Summary: "Store and queue are reachable", Tags: []string{"Health"},
+	register(s.api, huma.Operation{OperationID: "readyz", Method: http.MethodGet, Path: "/readyz", Summary: "Store and queue are reachable", Tags: []string{"Health"},
 		Description: "Needs no token. With a platform admin's token the answer adds `invalidation`: how this replica hears of other replicas' writes to the vendor directory. A token that does not verify is answered as anonymous.",
 		Security:    optionalBearer, Errors: []int{http.StatusServiceUnavailable}},
 		func(ctx context.Context, _ *struct{}) (*readyOut, error) {

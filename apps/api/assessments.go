@@ -188,14 +188,14 @@ type auditLogOut struct {
 func (s *Server) registerAssessments() {
 	tags := []string{"Assessments"}
 	s.registerReviews()
-	huma.Register(s.api, huma.Operation{OperationID: "list-assessments", Method: http.MethodGet, Path: "/vendor-assessments", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "list-assessments", Method: http.MethodGet, Path: "/vendor-assessments", Tags: tags,
 		Summary: "The assessments of a list (viewer or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *assessmentsGetIn) (*assessmentsOut, error) {
 			as, err := s.svc.Assessments(ctx, actor(ctx), in.AccountID, in.ref(),
 				service.AssessmentQuery{VendorID: in.VendorID, VendorProfileID: in.VendorProfileID, AssessmentID: in.AssessmentID,
 					ReviewStates: []string{in.ReviewState}, Sort: in.Sort})
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &assessmentsOut{}
 			out.Body.Assessments = make([]AssessmentJSON, 0, len(as))
@@ -229,7 +229,7 @@ func (s *Server) registerAssessments() {
 		}
 		a, created, err := s.svc.UpsertAssessment(ctx, actor(ctx), in.AccountID, in.ref(), sel, input)
 		if err != nil {
-			return nil, problem(ctx, err)
+			return nil, err
 		}
 		status := http.StatusOK
 		if created {
@@ -241,31 +241,31 @@ func (s *Server) registerAssessments() {
 		"201": s.jsonResponse("the assessment was created", AssessmentJSON{}),
 	}
 	for _, m := range []string{http.MethodPost, http.MethodPut} {
-		huma.Register(s.api, huma.Operation{OperationID: strings.ToLower(m) + "-assessment", Method: m, Path: "/vendor-assessments", Tags: tags,
+		register(s.api, huma.Operation{OperationID: strings.ToLower(m) + "-assessment", Method: m, Path: "/vendor-assessments", Tags: tags,
 			Summary:   "Create or update the assessment of a vendor on a list (member or above); omitted fields keep their values",
 			Security:  secured,
 			Errors:    writeErrors,
 			Responses: upsertResponses},
 			upsert)
 	}
-	huma.Register(s.api, huma.Operation{OperationID: "delete-assessment", Method: http.MethodDelete, Path: "/vendor-assessments", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "delete-assessment", Method: http.MethodDelete, Path: "/vendor-assessments", Tags: tags,
 		Summary: "Delete an assessment with its audit log and documents (member or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *assessmentDeleteIn) (*assessmentDeleteOut, error) {
 			a, err := s.svc.DeleteAssessment(ctx, actor(ctx), in.AccountID, in.ref(), in.AssessmentID,
 				service.VendorSel{VendorID: in.VendorID, VendorProfileID: in.VendorProfileID})
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &assessmentDeleteOut{}
 			out.Body.Deleted = assessmentJSON(a)
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "get-assessment-audit-log", Method: http.MethodGet, Path: "/vendor-assessments/audit-log", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "get-assessment-audit-log", Method: http.MethodGet, Path: "/vendor-assessments/audit-log", Tags: tags,
 		Summary: "The approval audit of an assessment, newest first (viewer or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *auditLogIn) (*auditLogOut, error) {
 			p, err := s.svc.AuditLog(ctx, actor(ctx), in.AccountID, in.AssessmentID, in.Page, in.Limit)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &auditLogOut{}
 			out.Body.AssessmentID = strings.TrimSpace(in.AssessmentID)

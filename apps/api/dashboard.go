@@ -94,22 +94,22 @@ type vendorsFromListOut struct{ Body []VendorOverviewJSON }
 
 func (s *Server) registerDashboard() {
 	tags := []string{"Dashboard"}
-	huma.Register(s.api, huma.Operation{OperationID: "get-dashboard-metrics", Method: http.MethodGet, Path: "/metrics/dashboard", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "get-dashboard-metrics", Method: http.MethodGet, Path: "/metrics/dashboard", Tags: tags,
 		Summary: "Counts for the dashboard: vendors, followed vendors, active assessments (member or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *dashboardIn) (*dashboardOut, error) {
 			m, err := s.svc.DashboardMetrics(ctx, actor(ctx), in.AccountID, service.ListRef{ID: in.ListID})
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			return &dashboardOut{Body: DashboardMetricsJSON{ActiveAssessments: m.ActiveAssessments, TotalVendors: m.TotalVendors,
 				FollowedVendors: m.FollowedVendors, ReviewsDueSoon: m.DueSoon, ReviewsOverdue: m.Overdue}}, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "get-recent-incidents", Method: http.MethodGet, Path: "/metrics/recent-incidents", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "get-recent-incidents", Method: http.MethodGet, Path: "/metrics/recent-incidents", Tags: tags,
 		Summary: "The newest incidents of the vendors the account follows, newest first (member or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *recentIncidentsIn) (*recentIncidentsOut, error) {
 			ins, err := s.svc.RecentIncidents(ctx, actor(ctx), in.AccountID, service.ListRef{ID: in.ListID}, in.Limit)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &recentIncidentsOut{Body: make([]IncidentFeedJSON, 0, len(ins))}
 			for _, v := range ins {
@@ -117,12 +117,12 @@ func (s *Server) registerDashboard() {
 			}
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "get-vendors-from-list", Method: http.MethodGet, Path: "/metrics/vendors-from-list", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "get-vendors-from-list", Method: http.MethodGet, Path: "/metrics/vendors-from-list", Tags: tags,
 		Summary: "The vendors of a list (default master-list) with their logo and latest incident (member or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *vendorsFromListIn) (*vendorsFromListOut, error) {
 			vs, err := s.svc.VendorsOverview(ctx, actor(ctx), in.AccountID, in.ref())
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &vendorsFromListOut{Body: make([]VendorOverviewJSON, 0, len(vs))}
 			for _, v := range vs {

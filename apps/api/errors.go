@@ -181,6 +181,24 @@ func operationOf(ctx context.Context) *huma.Operation {
 	return nil
 }
 
+// register adds an operation to the API, like huma.Register, with the one
+// error mapping of the API around its handler: a handler returns the errors
+// of its use cases as they are, and every one of them reaches the client
+// through problem. Without it, huma would answer an error it does not know
+// with its text (a driver's message, a wrapped error's words) and log
+// nothing. Every operation is registered here, so the mapping cannot be
+// forgotten by a handler; TestUnexpectedStoreErrorsDoNotLeak calls every
+// operation of the document to hold that.
+func register[I, O any](api huma.API, op huma.Operation, handler func(context.Context, *I) (*O, error)) {
+	huma.Register(api, op, func(ctx context.Context, in *I) (*O, error) {
+		out, err := handler(ctx, in)
+		if err != nil {
+			return nil, problem(ctx, err)
+		}
+		return out, nil
+	})
+}
+
 // problem turns the error of a use case into the answer the client gets.
 // Expected failures (*core.Error) keep their detail and their fields, placed
 // with huma's prefixes (query., path., header., body.) by looking the field

@@ -36,7 +36,7 @@ func exportRecord(r service.ExportRow) []string {
 }
 
 func (s *Server) registerExport() {
-	huma.Register(s.api, huma.Operation{OperationID: "export-vendor-list", Method: http.MethodGet, Path: "/vendor-lists/export",
+	register(s.api, huma.Operation{OperationID: "export-vendor-list", Method: http.MethodGet, Path: "/vendor-lists/export",
 		Tags: []string{"Vendor lists"}, Security: secured, Errors: accountErrors,
 		Summary: "The register as a file: one row per vendor and product of a list (viewer or above)",
 		Description: "Streamed as it is read, a page of the list at a time. Columns: vendor_name, website_url, product_name, tier, " +
@@ -47,7 +47,7 @@ func (s *Server) registerExport() {
 		func(ctx context.Context, in *exportIn) (*huma.StreamResponse, error) {
 			ex, err := s.svc.OpenExport(ctx, actor(ctx), in.AccountID, in.ref())
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			return &huma.StreamResponse{Body: func(hctx huma.Context) {
 				hctx.SetHeader("Content-Type", "text/csv; charset=utf-8")

@@ -40,7 +40,7 @@ func (s *Server) shapedList(ctx context.Context, in *listsGetIn) (*listsGetOut, 
 	page, err := s.svc.ListRead(ctx, actor(ctx), in.AccountID, in.ref(), service.ListQuery{Limit: p.Limit, Cursor: p.Cursor,
 		Q: p.Q, Sort: p.Sort, ReviewStates: []string{p.ReviewState}, EnrichmentStates: []string{p.EnrichmentState}, Alerts: p.Alerts})
 	if err != nil {
-		return nil, problem(ctx, err)
+		return nil, err
 	}
 	out := &listsGetOut{}
 	lj := listJSON(page.List)
