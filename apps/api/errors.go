@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -181,15 +182,26 @@ func operationOf(ctx context.Context) *huma.Operation {
 	return nil
 }
 
+// errorsMappedKey marks, in an operation's Metadata, that register added it.
+const errorsMappedKey = "errors-mapped"
+
 // register adds an operation to the API, like huma.Register, with the one
 // error mapping of the API around its handler: a handler returns the errors
 // of its use cases as they are, and every one of them reaches the client
 // through problem. Without it, huma would answer an error it does not know
 // with its text (a driver's message, a wrapped error's words) and log
 // nothing. Every operation is registered here, so the mapping cannot be
-// forgotten by a handler; TestUnexpectedStoreErrorsDoNotLeak calls every
-// operation of the document to hold that.
+// forgotten by a handler: TestEveryOperationMapsItsErrors finds an
+// operation added by huma.Register itself (it lacks errorsMappedKey), and
+// TestUnexpectedStoreErrorsDoNotLeak calls every operation of the document
+// with a failing store.
 func register[I, O any](api huma.API, op huma.Operation, handler func(context.Context, *I) (*O, error)) {
+	// A copy: operations share their Metadata maps (platformAdminOnly).
+	op.Metadata = maps.Clone(op.Metadata)
+	if op.Metadata == nil {
+		op.Metadata = map[string]any{}
+	}
+	op.Metadata[errorsMappedKey] = true
 	huma.Register(api, op, func(ctx context.Context, in *I) (*O, error) {
 		out, err := handler(ctx, in)
 		if err != nil {
