@@ -94,24 +94,24 @@ type deleteAccountsOut struct {
 
 func (s *Server) registerAccounts() {
 	tags := []string{"Accounts"}
-	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "create-account", Method: http.MethodPost, Path: "/accounts", Tags: tags,
+	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "create-account", Method: http.MethodPost, Path: "/accounts", Tags: tags,
 		Summary: "Create an organization (platform admins)", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *createAccountIn) (*createAccountOut, error) {
 			v, err := s.accounts.CreateAccount(ctx, actor(ctx), in.Body.Account, in.Body.Users)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &createAccountOut{}
 			out.Body.AccountJSON = accountJSON(v.Account)
 			out.Body.Members = membersJSON(v.Members)
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "list-accounts", Method: http.MethodGet, Path: "/accounts", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "list-accounts", Method: http.MethodGet, Path: "/accounts", Tags: tags,
 		Summary: "List accounts (all for platform admins, the caller's own otherwise)", Security: secured, Errors: directoryErrors},
 		func(ctx context.Context, _ *struct{}) (*accountsOut, error) {
 			as, err := s.accounts.ListAccounts(ctx, actor(ctx))
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &accountsOut{}
 			out.Body.Accounts = make([]AccountJSON, 0, len(as))
@@ -120,7 +120,7 @@ func (s *Server) registerAccounts() {
 			}
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "delete-accounts", Method: http.MethodDelete, Path: "/accounts", Tags: tags,
+	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "delete-accounts", Method: http.MethodDelete, Path: "/accounts", Tags: tags,
 		Summary: "Delete accounts with everything they own (platform admins)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *deleteAccountsIn) (*deleteAccountsOut, error) {
 			ids := collect(in.AccountID, in.AccountIDs)
@@ -131,13 +131,13 @@ func (s *Server) registerAccounts() {
 			for _, raw := range ids {
 				id, err := access.ParseID("account_ids", raw)
 				if err != nil {
-					return nil, problem(ctx, err)
+					return nil, err
 				}
 				parsed = append(parsed, id)
 			}
 			deleted, err := s.accounts.DeleteAccounts(ctx, actor(ctx), parsed)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &deleteAccountsOut{}
 			out.Body.Deleted = make([]string, 0, len(deleted))
@@ -256,7 +256,7 @@ func memberInputs(us []UserRoleJSON) []accounts.MemberInput {
 
 func (s *Server) registerUsers() {
 	tags := []string{"Users"}
-	huma.Register(s.api, huma.Operation{OperationID: "list-users", Method: http.MethodGet, Path: "/users", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "list-users", Method: http.MethodGet, Path: "/users", Tags: tags,
 		Summary: "The caller's organizations, or one organization's members", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *usersIn) (*usersOut, error) {
 			out := &usersOut{}
@@ -264,7 +264,7 @@ func (s *Server) registerUsers() {
 			if in.AccountID == "" {
 				ms, err := s.accounts.MyAccounts(ctx, a)
 				if err != nil {
-					return nil, problem(ctx, err)
+					return nil, err
 				}
 				accs := make([]AccountRoleJSON, 0, len(ms))
 				for _, m := range ms {
@@ -275,47 +275,47 @@ func (s *Server) registerUsers() {
 			}
 			acc, err := access.ParseAccountRef(in.AccountID)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			ms, err := s.accounts.Members(ctx, a, acc)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			members := membersJSON(ms)
 			out.Body.Members = &members
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "add-users", Method: http.MethodPost, Path: "/users", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "add-users", Method: http.MethodPost, Path: "/users", Tags: tags,
 		Summary: "Add members (owner or admin; only an owner may add an owner)", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *usersWriteIn) (*membersOut, error) {
 			acc, err := in.accountRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			ms, err := s.accounts.AddMembers(ctx, actor(ctx), acc, memberInputs(in.Body.Users))
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &membersOut{}
 			out.Body.Members = membersJSON(ms)
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "change-user-roles", Method: http.MethodPatch, Path: "/users", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "change-user-roles", Method: http.MethodPatch, Path: "/users", Tags: tags,
 		Summary: "Change members' roles (only an owner sets owner; the last owner cannot be demoted)", Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *usersWriteIn) (*membersOut, error) {
 			acc, err := in.accountRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			ms, err := s.accounts.ChangeRoles(ctx, actor(ctx), acc, memberInputs(in.Body.Users))
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &membersOut{}
 			out.Body.Members = membersJSON(ms)
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "remove-users", Method: http.MethodDelete, Path: "/users", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "remove-users", Method: http.MethodDelete, Path: "/users", Tags: tags,
 		Summary: "Remove members (the last owner cannot be removed)", Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *usersDeleteIn) (*usersDeleteOut, error) {
 			emails := make([]string, 0, len(in.Body.Users))
@@ -324,11 +324,11 @@ func (s *Server) registerUsers() {
 			}
 			acc, err := in.accountRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			removed, err := s.accounts.RemoveMembers(ctx, actor(ctx), acc, emails)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &usersDeleteOut{}
 			out.Body.Removed = removed

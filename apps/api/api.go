@@ -186,8 +186,11 @@ func noSniff(next http.Handler) http.Handler {
 // corsMaxAge is how long a browser may cache a preflight answer.
 const corsMaxAge = 10 * time.Minute
 
-// Config is the huma configuration, shared with the OpenAPI generator.
+// Config is the huma configuration, shared with the OpenAPI generator. It
+// also sets huma's package-level settings the API needs (useHumaSettings),
+// since every API this package builds starts from it.
 func Config() huma.Config {
+	useHumaSettings()
 	cfg := huma.DefaultConfig("Vetted API", Version)
 	cfg.Formats = map[string]huma.Format{"application/json": jsonFormat, "json": jsonFormat}
 	cfg.CreateHooks = nil // no $schema links in bodies: plain JSON answers
@@ -286,14 +289,14 @@ type healthOut struct {
 const dependencyDown = "unavailable"
 
 func (s *Server) registerHealth() {
-	huma.Register(s.api, huma.Operation{OperationID: "healthz", Method: http.MethodGet, Path: "/healthz", Summary: "Process is up", Tags: []string{"Health"},
+	register(s.api, huma.Operation{OperationID: "healthz", Method: http.MethodGet, Path: "/healthz", Summary: "Process is up", Tags: []string{"Health"},
 		Security: public},
 		func(ctx context.Context, _ *struct{}) (*healthOut, error) {
 			out := &healthOut{}
 			out.Body.Status = "ok"
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "readyz", Method: http.MethodGet, Path: "/readyz", Summary: "Store and queue are reachable", Tags: []string{"Health"},
+	register(s.api, huma.Operation{OperationID: "readyz", Method: http.MethodGet, Path: "/readyz", Summary: "Store and queue are reachable", Tags: []string{"Health"},
 		Description: "Needs no token. With a platform admin's token the answer adds `invalidation`: how this replica hears of other replicas' writes to the vendor directory. A token that does not verify is answered as anonymous.",
 		Security:    optionalBearer, Errors: []int{http.StatusServiceUnavailable}},
 		func(ctx context.Context, _ *struct{}) (*readyOut, error) {

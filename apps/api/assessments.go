@@ -188,12 +188,12 @@ type auditLogOut struct {
 func (s *Server) registerAssessments() {
 	tags := []string{"Assessments"}
 	s.registerReviews()
-	huma.Register(s.api, huma.Operation{OperationID: "list-assessments", Method: http.MethodGet, Path: "/vendor-assessments", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "list-assessments", Method: http.MethodGet, Path: "/vendor-assessments", Tags: tags,
 		Summary: "The assessments of a list (viewer or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *assessmentsGetIn) (*assessmentsOut, error) {
 			acc, lr, err := refs(in.AccountParam, in.ListParams)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			q := assessments.AssessmentQuery{ReviewStates: []string{in.ReviewState}, Sort: in.Sort}
 			for _, id := range []struct {
@@ -201,12 +201,12 @@ func (s *Server) registerAssessments() {
 				dst        **uuid.UUID
 			}{{"vendor-id", in.VendorID, &q.VendorID}, {"vendor-profile-id", in.VendorProfileID, &q.VendorProfileID}, {"assessment-id", in.AssessmentID, &q.AssessmentID}} {
 				if *id.dst, err = optionalID(id.field, id.raw); err != nil {
-					return nil, problem(ctx, err)
+					return nil, err
 				}
 			}
 			as, err := s.assessments.Assessments(ctx, actor(ctx), acc, lr, q)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &assessmentsOut{}
 			out.Body.Assessments = make([]AssessmentJSON, 0, len(as))
@@ -235,16 +235,16 @@ func (s *Server) registerAssessments() {
 		}
 		acc, lr, err := refs(in.AccountParam, in.ListParams)
 		if err != nil {
-			return nil, problem(ctx, err)
+			return nil, err
 		}
 		sel, err := assessments.ParseVendorSel(firstNonEmpty(in.VendorID, in.vendorID, b.VendorID),
 			firstNonEmpty(in.VendorProfileID, in.vendorProfileID, b.VendorProfileID), firstNonEmpty(in.VendorName, in.vendorName, b.VendorName))
 		if err != nil {
-			return nil, problem(ctx, err)
+			return nil, err
 		}
 		a, created, err := s.assessments.UpsertAssessment(ctx, actor(ctx), acc, lr, sel, input)
 		if err != nil {
-			return nil, problem(ctx, err)
+			return nil, err
 		}
 		status := http.StatusOK
 		if created {
@@ -256,19 +256,19 @@ func (s *Server) registerAssessments() {
 		"201": s.jsonResponse("the assessment was created", AssessmentJSON{}),
 	}
 	for _, m := range []string{http.MethodPost, http.MethodPut} {
-		huma.Register(s.api, huma.Operation{OperationID: strings.ToLower(m) + "-assessment", Method: m, Path: "/vendor-assessments", Tags: tags,
+		register(s.api, huma.Operation{OperationID: strings.ToLower(m) + "-assessment", Method: m, Path: "/vendor-assessments", Tags: tags,
 			Summary:   "Create or update the assessment of a vendor on a list (member or above); omitted fields keep their values",
 			Security:  secured,
 			Errors:    writeErrors,
 			Responses: upsertResponses},
 			upsert)
 	}
-	huma.Register(s.api, huma.Operation{OperationID: "delete-assessment", Method: http.MethodDelete, Path: "/vendor-assessments", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "delete-assessment", Method: http.MethodDelete, Path: "/vendor-assessments", Tags: tags,
 		Summary: "Delete an assessment with its audit log and documents (member or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *assessmentDeleteIn) (*assessmentDeleteOut, error) {
 			acc, lr, err := refs(in.AccountParam, in.ListParams)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			// assessment-id wins; only without it is the vendor read.
 			var (
@@ -281,30 +281,30 @@ func (s *Server) registerAssessments() {
 				sel, err = assessments.ParseVendorSel(in.VendorID, in.VendorProfileID, "")
 			}
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			a, err := s.assessments.DeleteAssessment(ctx, actor(ctx), acc, lr, id, sel)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &assessmentDeleteOut{}
 			out.Body.Deleted = assessmentJSON(a)
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "get-assessment-audit-log", Method: http.MethodGet, Path: "/vendor-assessments/audit-log", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "get-assessment-audit-log", Method: http.MethodGet, Path: "/vendor-assessments/audit-log", Tags: tags,
 		Summary: "The approval audit of an assessment, newest first (viewer or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *auditLogIn) (*auditLogOut, error) {
 			acc, err := in.accountRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			aid, err := in.assessmentID()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			p, err := s.assessments.AuditLog(ctx, actor(ctx), acc, aid, in.Page, in.Limit)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &auditLogOut{}
 			out.Body.AssessmentID = strings.TrimSpace(in.AssessmentID)

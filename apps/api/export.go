@@ -36,7 +36,7 @@ func exportRecord(r assessments.ExportRow) []string {
 }
 
 func (s *Server) registerExport() {
-	huma.Register(s.api, huma.Operation{OperationID: "export-vendor-list", Method: http.MethodGet, Path: "/vendor-lists/export",
+	register(s.api, huma.Operation{OperationID: "export-vendor-list", Method: http.MethodGet, Path: "/vendor-lists/export",
 		Tags: []string{"Vendor lists"}, Security: secured, Errors: accountErrors,
 		Summary: "The register as a file: one row per vendor and product of a list (viewer or above)",
 		Description: "Streamed as it is read, a page of the list at a time. Columns: vendor_name, website_url, product_name, tier, " +
@@ -47,11 +47,11 @@ func (s *Server) registerExport() {
 		func(ctx context.Context, in *exportIn) (*huma.StreamResponse, error) {
 			acc, lr, err := refs(in.AccountParam, in.ListParams)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			ex, err := s.assessments.OpenExport(ctx, actor(ctx), acc, lr)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			return &huma.StreamResponse{Body: func(hctx huma.Context) {
 				hctx.SetHeader("Content-Type", "text/csv; charset=utf-8")

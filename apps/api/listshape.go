@@ -83,11 +83,11 @@ func (s *Server) shapedList(ctx context.Context, in *listsGetIn) (*listsGetOut, 
 	p := in.ListShape
 	acc, lr, err := refs(in.AccountParam, in.ListParams)
 	if err != nil {
-		return nil, problem(ctx, err)
+		return nil, err
 	}
 	page, err := s.lists.ListRead(ctx, actor(ctx), acc, lr, p.query())
 	if err != nil {
-		return nil, problem(ctx, err)
+		return nil, err
 	}
 	out := &listsGetOut{}
 	lj := listJSON(page.List)

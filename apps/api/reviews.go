@@ -94,21 +94,21 @@ func (s *Server) registerReviews() {
 	tags := []string{"Reviews"}
 	s.registerExport()
 	s.registerCalendar()
-	huma.Register(s.api, huma.Operation{OperationID: "get-review-policy", Method: http.MethodGet, Path: "/review-policy", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "get-review-policy", Method: http.MethodGet, Path: "/review-policy", Tags: tags,
 		Summary:  "The account's review policy: cadence per tier, reminder offsets, weekly overdue reminders (viewer or above)",
 		Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *reviewPolicyIn) (*reviewPolicyOut, error) {
 			acc, err := in.accountRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			v, err := s.assessments.ReviewPolicy(ctx, actor(ctx), acc)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			return &reviewPolicyOut{Body: reviewPolicyJSON(v)}, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "put-review-policy", Method: http.MethodPut, Path: "/review-policy", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "put-review-policy", Method: http.MethodPut, Path: "/review-policy", Tags: tags,
 		Summary:  "Change the account's review policy (admin or owner); omitted values keep theirs, and every due date moves with it",
 		Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *reviewPolicyPutIn) (*reviewPolicyOut, error) {
@@ -119,11 +119,11 @@ func (s *Server) registerReviews() {
 			}
 			acc, err := in.accountRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			v, err := s.assessments.PutReviewPolicy(ctx, actor(ctx), acc, pin)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			return &reviewPolicyOut{Body: reviewPolicyJSON(v)}, nil
 		})

@@ -426,7 +426,7 @@ type incidentOut struct{ Body IncidentJSON }
 
 func (s *Server) registerVendors() {
 	tags := []string{"Vendors"}
-	huma.Register(s.api, huma.Operation{OperationID: "list-vendors", Method: http.MethodGet, Path: "/vendors/all", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "list-vendors", Method: http.MethodGet, Path: "/vendors/all", Tags: tags,
 		Summary: "List the whole vendor directory", Security: secured, Errors: directoryErrors,
 		Description: "Without limit and cursor: the whole directory, written as it is read, a page at a time " +
 			"(each vendor once, by name; a vendor added meanwhile may be left out). With limit or cursor: one page, " +
@@ -438,7 +438,7 @@ func (s *Server) registerVendors() {
 			if in.Cursor != "" {
 				var err error
 				if after, err = decodeCursor(in.Cursor); err != nil {
-					return nil, problem(ctx, err)
+					return nil, err
 				}
 			}
 			whole := in.Limit == 0 && in.Cursor == ""
@@ -449,7 +449,7 @@ func (s *Server) registerVendors() {
 			// store that does not answer still gets its problem answer.
 			vs, more, err := s.vendors.VendorsPage(ctx, actor(ctx), after, limit)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			return &huma.StreamResponse{Body: func(hctx huma.Context) {
 				hctx.SetHeader("Content-Type", "application/json")
@@ -464,29 +464,29 @@ func (s *Server) registerVendors() {
 				s.streamVendors(ctx, hctx.BodyWriter(), vs, more)
 			}}, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "get-vendor", Method: http.MethodGet, Path: "/vendor/{id_or_name}", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "get-vendor", Method: http.MethodGet, Path: "/vendor/{id_or_name}", Tags: tags,
 		Summary: "A vendor with its profile groups (empty groups for a custom vendor)", Security: secured, Errors: directoryErrors},
 		func(ctx context.Context, in *vendorRefIn) (*vendorViewOut, error) {
 			ref, err := in.vendorRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			view, err := s.vendors.GetVendor(ctx, actor(ctx), ref)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			return &vendorViewOut{Body: s.encodedView(view)}, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "get-vendor-security-instances", Method: http.MethodGet, Path: "/vendor/{id_or_name}/security-instances",
+	register(s.api, huma.Operation{OperationID: "get-vendor-security-instances", Method: http.MethodGet, Path: "/vendor/{id_or_name}/security-instances",
 		Tags: tags, Summary: "A vendor's security findings and signals", Security: secured, Errors: directoryErrors},
 		func(ctx context.Context, in *vendorRefIn) (*instancesOut, error) {
 			ref, err := in.vendorRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			v, is, err := s.vendors.SecurityInstances(ctx, actor(ctx), ref)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &instancesOut{}
 			out.Body.VendorID = v.ID.String()
@@ -496,16 +496,16 @@ func (s *Server) registerVendors() {
 			}
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "get-vendor-incidents", Method: http.MethodGet, Path: "/vendor/{id_or_name}/incidents",
+	register(s.api, huma.Operation{OperationID: "get-vendor-incidents", Method: http.MethodGet, Path: "/vendor/{id_or_name}/incidents",
 		Tags: tags, Summary: "A vendor's incidents, live and historical", Security: secured, Errors: directoryErrors},
 		func(ctx context.Context, in *vendorRefIn) (*incidentsOut, error) {
 			ref, err := in.vendorRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			ins, err := s.vendors.Incidents(ctx, actor(ctx), ref)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &incidentsOut{}
 			out.Body.Incidents = make([]IncidentJSON, 0, len(ins))
@@ -514,7 +514,7 @@ func (s *Server) registerVendors() {
 			}
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "record-vendor-incident", Method: http.MethodPost, Path: "/vendor/{id_or_name}/incidents",
+	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "record-vendor-incident", Method: http.MethodPost, Path: "/vendor/{id_or_name}/incidents",
 		Tags: tags, Summary: "Record an incident by hand (platform admins); a live one alerts subscribers", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *recordIncidentIn) (*incidentOut, error) {
 			b := in.Body
@@ -526,15 +526,15 @@ func (s *Server) registerVendors() {
 			}
 			ref, err := in.vendorRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			got, err := s.vendors.RecordIncident(ctx, actor(ctx), ref, inc)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			return &incidentOut{Body: incidentJSON(got)}, nil
 		})
-	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "enrich-vendors", Method: http.MethodPost, Path: "/vendor/enrich", Tags: tags,
+	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "enrich-vendors", Method: http.MethodPost, Path: "/vendor/enrich", Tags: tags,
 		Summary: "Start an enrichment run (platform admins); progress at GET /vendor/enrich/{run_id}", DefaultStatus: http.StatusAccepted, Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *enrichIn) (*enrichOut, error) {
 			sections := make([]string, len(in.Body.Sections))
@@ -543,26 +543,26 @@ func (s *Server) registerVendors() {
 			}
 			r, err := s.vendors.Enrich(ctx, actor(ctx), in.Body.Vendors, sections, in.Body.CreateOnly)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &enrichOut{}
 			out.Body.RunID, out.Body.Status, out.Body.Jobs = r.ID.String(), RunStatus(r.Status()), jobsJSON(r.Jobs)
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "get-enrich-run", Method: http.MethodGet, Path: "/vendor/enrich/{run_id}", Tags: tags,
+	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "get-enrich-run", Method: http.MethodGet, Path: "/vendor/enrich/{run_id}", Tags: tags,
 		Summary: "Progress of an enrichment run (platform admins)", Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *runIn) (*runOut, error) {
 			id, err := in.runID()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			r, err := s.vendors.Run(ctx, actor(ctx), run.KindEnrich, id)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			return &runOut{Body: runJSON(r)}, nil
 		})
-	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "patch-vendor", Method: http.MethodPatch, Path: "/vendor/{id_or_name}", Tags: tags,
+	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "patch-vendor", Method: http.MethodPatch, Path: "/vendor/{id_or_name}", Tags: tags,
 		Summary:     "Edit whitelisted profile fields with a JSON merge patch (platform admins); no enrichment runs",
 		Description: "Body: `{\"company\": {...}, \"security\": {...}, \"privacy\": {...}, \"maturity\": {...}}`; null removes a value. A field outside the whitelist is 422, naming it.",
 		Security:    secured,
@@ -573,31 +573,31 @@ func (s *Server) registerVendors() {
 		func(ctx context.Context, in *patchVendorIn) (*vendorViewOut, error) {
 			ref, err := in.vendorRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			view, err := s.vendors.PatchVendor(ctx, actor(ctx), ref, in.Body)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := vendorViewJSON(view)
 			return &vendorViewOut{Body: &out}, nil
 		})
-	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "delete-vendor", Method: http.MethodDelete, Path: "/vendor/{id_or_name}", Tags: tags,
+	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "delete-vendor", Method: http.MethodDelete, Path: "/vendor/{id_or_name}", Tags: tags,
 		Summary: "Remove a vendor's profile and security instances (platform admins); the entry and list memberships stay", Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *vendorRefIn) (*deleteVendorOut, error) {
 			ref, err := in.vendorRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			v, err := s.vendors.DeleteVendor(ctx, actor(ctx), ref)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &deleteVendorOut{}
 			out.Body.Deleted = vendorJSON(v)
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "start-incident-backfill", Method: http.MethodPost, Path: "/vendors/incident-backfill", Tags: tags,
+	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "start-incident-backfill", Method: http.MethodPost, Path: "/vendors/incident-backfill", Tags: tags,
 		Summary: "Backfill historical incidents (platform admins); they never alert", DefaultStatus: http.StatusAccepted, Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *backfillIn) (*backfillOut, error) {
 			var (
@@ -609,32 +609,32 @@ func (s *Server) registerVendors() {
 				for _, n := range in.Body.Vendors {
 					ref, err := directory.ParseRef(n)
 					if err != nil {
-						return nil, problem(ctx, err)
+						return nil, err
 					}
 					names = append(names, ref)
 				}
 				if since, err = parseSince(in.Body.Since); err != nil {
-					return nil, problem(ctx, err)
+					return nil, err
 				}
 			}
 			r, err := s.vendors.StartBackfill(ctx, actor(ctx), names, since)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &backfillOut{}
 			out.Body.RunID, out.Body.Status = r.ID.String(), RunStatus(r.Status())
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "get-incident-backfill", Method: http.MethodGet, Path: "/vendors/incident-backfill/{run_id}", Tags: tags,
+	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "get-incident-backfill", Method: http.MethodGet, Path: "/vendors/incident-backfill/{run_id}", Tags: tags,
 		Summary: "Status of an incident backfill run (platform admins)", Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *runIn) (*runOut, error) {
 			id, err := in.runID()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			r, err := s.vendors.Run(ctx, actor(ctx), run.KindBackfill, id)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			return &runOut{Body: runJSON(r)}, nil
 		})

@@ -90,7 +90,7 @@ func (r wAccounts) Get(_ context.Context, id uuid.UUID) (account.Account, error)
 	}
 	return r.w.acc, nil
 }
-func (r wAccounts) ListOrganizations(context.Context) ([]account.Account, error) {
+func (r wAccounts) ListReviewing(context.Context) ([]account.Account, error) {
 	return []account.Account{r.w.acc}, nil
 }
 

@@ -19,7 +19,8 @@ import (
 )
 
 // Review reminders (issue 22 item 4). The periodic job (KindReviewReminders)
-// works out, per active organization, which reminder mails are owed now
+// works out, per active account that holds an assessment (organizations
+// and personal spaces alike), which reminder mails are owed now
 // (review.OwedReminders) and records their keys (ports.ReminderRepo) in the
 // unit of work that queues them to the outbox, so each is queued once
 // however many workers run the job at once or again after a restart. Each
@@ -35,12 +36,12 @@ const PurposeReminderUnsubscribe = "reminder-unsubscribe"
 const ReminderUnsubscribePath = "/reminders/unsubscribe"
 
 // ReviewReminders queues the review reminder mails owed now in every active
-// organization and returns how many it queued. An account that fails is
+// account with an assessment and returns how many it queued. An account that fails is
 // logged and the others still run; the error joins the failures.
 func (s *Service) ReviewReminders(ctx context.Context) (int, error) {
 	var accs []account.Account
 	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) (err error) {
-		accs, err = tx.Accounts().ListOrganizations(ctx)
+		accs, err = tx.Accounts().ListReviewing(ctx)
 		return err
 	})
 	if err != nil {
@@ -201,7 +202,7 @@ func (s *Service) SendReminder(ctx context.Context, p outbox.ReminderMail) error
 		now := s.d.Now()
 		tok := s.d.Signer.Sign(PurposeReminderUnsubscribe, p.AccountID.String()+" "+p.Email, now.Add(notify.UnsubscribeTTL))
 		return notify.ReminderMail(p.Email, p.Key, notify.ReminderData{
-			AccountName: acc.Name, VendorName: a.VendorName, ListName: l.Name, DueDate: p.DueDate,
+			AccountName: reminderAccountName(acc), VendorName: a.VendorName, ListName: l.Name, DueDate: p.DueDate,
 			Days: review.DaysUntil(now, a.Due.NextReviewAt), Status: a.Status.String(), AppURL: s.d.PublicURL + "/app/",
 			UnsubscribeURL: s.d.PublicURL + ReminderUnsubscribePath + "?token=" + url.QueryEscape(tok),
 		}), true, nil
@@ -210,6 +211,15 @@ func (s *Service) SendReminder(ctx context.Context, p outbox.ReminderMail) error
 		return nil // the account, assessment or list is gone
 	}
 	return err
+}
+
+// reminderAccountName is how a reminder names its account: a personal
+// space is the reader's own, not an account called "individual".
+func reminderAccountName(acc account.Account) string {
+	if acc.Personal {
+		return "your personal space"
+	}
+	return acc.Name
 }
 
 // ReminderOptOut is who a reminder unsubscribe link names.
@@ -238,7 +248,7 @@ func (s *Service) reminderLink(ctx context.Context, tx ports.Tx, token string) (
 		return ReminderOptOut{}, err
 	}
 	out, err := optedOut(ctx, tx, accID, []string{email})
-	return ReminderOptOut{AccountID: accID, AccountName: acc.Name, Email: email, Done: out[email]}, err
+	return ReminderOptOut{AccountID: accID, AccountName: reminderAccountName(acc), Email: email, Done: out[email]}, err
 }
 
 // PeekReminderUnsubscribe checks a reminder unsubscribe link without acting.

@@ -3,6 +3,7 @@ package lists
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,23 +12,21 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/account"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/uow"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
 
-// readStore is one account with one list whose entries, assessments and
-// profiles a list read shapes.
+// readStore is one account with one list whose entries (with their
+// ratings) and assessments a list read shapes.
 type readStore struct {
 	ports.Store
-	acc      uuid.UUID
-	user     uuid.UUID
-	list     vendorlist.List
-	entries  []vendorlist.Entry
-	asms     []review.Assessment
-	profiles []directory.Profile
+	acc     uuid.UUID
+	user    uuid.UUID
+	list    vendorlist.List
+	entries []vendorlist.Entry
+	asms    []review.Assessment
 }
 
 func (s *readStore) View(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
@@ -42,7 +41,6 @@ type readTx struct {
 func (t readTx) Accounts() ports.AccountRepo       { return readAccounts{s: t.s} }
 func (t readTx) Lists() ports.ListRepo             { return readLists{s: t.s} }
 func (t readTx) Assessments() ports.AssessmentRepo { return readAssessments{s: t.s} }
-func (t readTx) Profiles() ports.ProfileRepo       { return readProfiles{s: t.s} }
 
 type readAccounts struct {
 	ports.AccountRepo
@@ -67,6 +65,22 @@ func (r readLists) Get(context.Context, uuid.UUID, uuid.UUID) (vendorlist.List, 
 func (r readLists) Entries(context.Context, uuid.UUID) ([]vendorlist.Entry, error) {
 	return append([]vendorlist.Entry(nil), r.s.entries...), nil
 }
+func (r readLists) EntryKeys(context.Context, uuid.UUID) ([]ports.EntryKey, error) {
+	out := make([]ports.EntryKey, len(r.s.entries))
+	for i, e := range r.s.entries {
+		out[i] = ports.EntryKey{VendorName: e.VendorName, VendorID: e.VendorID}
+	}
+	return out, nil
+}
+func (r readLists) EntriesOf(_ context.Context, _ uuid.UUID, ids []uuid.UUID) ([]vendorlist.Entry, error) {
+	var out []vendorlist.Entry
+	for _, e := range r.s.entries {
+		if slices.Contains(ids, e.VendorID) {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
 
 type readAssessments struct {
 	ports.AssessmentRepo
@@ -75,15 +89,6 @@ type readAssessments struct {
 
 func (r readAssessments) ListByVendors(context.Context, uuid.UUID, []uuid.UUID) ([]review.Assessment, error) {
 	return append([]review.Assessment(nil), r.s.asms...), nil
-}
-
-type readProfiles struct {
-	ports.ProfileRepo
-	s *readStore
-}
-
-func (r readProfiles) ListByVendors(context.Context, []uuid.UUID) ([]directory.Profile, error) {
-	return r.s.profiles, nil
 }
 
 // overdue schedules every assessment as overdue on a fixed day.
@@ -106,11 +111,15 @@ func readFixture() (*Service, *readStore, access.Actor) {
 			e.Products = []vendorlist.Product{{Name: "Beta Chat"}}
 			e.EnrichmentStatus = "done"
 		}
+		switch name {
+		case "Zoom":
+			e.Rating = rating(40)
+		case "acme":
+			e.Rating = rating(90)
+		}
 		st.entries = append(st.entries, e)
 	}
 	st.asms = []review.Assessment{{ID: uuid.New(), VendorID: st.entries[3].VendorID}} // Delta
-	st.profiles = []directory.Profile{{VendorID: st.entries[0].VendorID, Scores: directory.Scores{SecurityRating: rating(40)}},
-		{VendorID: st.entries[1].VendorID, Scores: directory.Scores{SecurityRating: rating(90)}}}
 	s := &Service{d: Deps{Unit: uow.Unit{Store: st, Clock: fixedClock{}}, Assessments: overdue{}}}
 	return s, st, access.Actor{UserID: st.user}
 }
@@ -165,6 +174,15 @@ func TestListReadShapes(t *testing.T) {
 	p = read(ListQuery{Limit: 2, Sort: "-rating", Cursor: p.NextCursor})
 	if names(p) != "Beta,Delta" || p.NextCursor != nil || p.Rows[1].Assessment == nil {
 		t.Fatalf("second page %s, next %v", names(p), p.NextCursor)
+	}
+	// Pages by name with nothing filtered are chosen from the keys.
+	p = read(ListQuery{Limit: 2})
+	if names(p) != "acme,Beta" || p.NextCursor == nil {
+		t.Fatalf("first page by name %s, next %v", names(p), p.NextCursor)
+	}
+	p = read(ListQuery{Limit: 2, Cursor: p.NextCursor})
+	if names(p) != "Delta,Zoom" || p.NextCursor != nil || p.Rows[0].Assessment == nil || *p.Rows[1].Rating != 40 {
+		t.Fatalf("second page by name %s, next %v", names(p), p.NextCursor)
 	}
 	if !(ListQuery{Limit: 1}).Paged() || (ListQuery{ReviewStates: []string{" , "}}).Paged() {
 		t.Error("Paged is wrong")

@@ -56,8 +56,11 @@ type Entry struct {
 	IsCustom         bool
 	EnrichmentStatus string
 	AlertsEnabled    bool
-	Products         []Product
-	AddedAt          time.Time
+	// Rating is the vendor's security rating, nil while it has none: a
+	// list read shows it beside each vendor without reading the profiles.
+	Rating   *int
+	Products []Product
+	AddedAt  time.Time
 }
 
 // Product is a product row of a vendor on a list.
