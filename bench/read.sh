@@ -137,7 +137,8 @@ seed_list() { # seed_list <n>
 		{ cat "$work/list.out" >&2; echo >&2; return 1; }
 }
 for n in $(seq 1 "$LISTS"); do try3 seed_list "$n"; done
-# A list of 5,000 (the 1,000 vendors with profiles and 4,000 by name only)
+# A list of 5,000 (the 1,000 vendors with profiles and 4,000 by name only,
+# "Big Vendor N"; the BIG part adds "Directory Vendor N", which must not collide)
 # on a third account of the owner, for the page of 100.
 if [[ " $ROUTES " == *" page "* ]]; then
 	acc3=$(api "$admin" POST /accounts '{"account":"Read Bench Big","users":["owner@read.test"]}' | jq -r .id)
@@ -263,13 +264,13 @@ if [ "$BIG" = 1 ]; then
 	say "GET /vendors/all with 100,000 directory vendors"
 	if [ "$STORE" = postgres ]; then
 		sql "INSERT INTO vendors (id, name, website_url, domain, created_at)
-			SELECT gen_random_uuid(), 'Big Vendor ' || g, 'https://big' || g || '.example', 'big' || g || '.example', now()
+			SELECT gen_random_uuid(), 'Directory Vendor ' || g, 'https://dir' || g || '.example', 'dir' || g || '.example', now()
 			FROM generate_series(1, 99000) g"
 	else
 		sql "WITH RECURSIVE g(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM g WHERE n < 99000)
 			INSERT INTO vendors (id, name, name_key, website_url, domain, created_at)
 			SELECT lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-a' || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))),
-				'Big Vendor ' || n, 'big vendor ' || n, 'https://big' || n || '.example', 'big' || n || '.example',
+				'Directory Vendor ' || n, 'directory vendor ' || n, 'https://dir' || n || '.example', 'dir' || n || '.example',
 				(SELECT created_at FROM vendors LIMIT 1)
 			FROM g"
 	fi

@@ -84,6 +84,10 @@ type AccountRepo interface {
 	Lock(ctx context.Context, id uuid.UUID) error
 	// ListOrganizations returns every non-personal account, by name.
 	ListOrganizations(ctx context.Context) ([]account.Account, error)
+	// ListReviewing returns every active account, personal spaces
+	// included, that holds at least one assessment, by id: the accounts
+	// the review reminder job walks.
+	ListReviewing(ctx context.Context) ([]account.Account, error)
 	// ListForUser returns the non-personal accounts the user is a member of,
 	// with the user's role, by account name.
 	ListForUser(ctx context.Context, userID uuid.UUID) ([]account.Membership, error)
@@ -207,6 +211,13 @@ type ListRepo interface {
 	// the key in the order of Entries (the zero key: from the first), with
 	// their products: a keyset page, stable under concurrent writes.
 	EntriesAfter(ctx context.Context, listID uuid.UUID, after EntryKey, limit int) ([]vendorlist.Entry, error)
+	// EntryKeys returns the key (vendor name and id) of every entry of a
+	// list in the order of Entries: a page in another order is chosen from
+	// these without reading whole entries.
+	EntryKeys(ctx context.Context, listID uuid.UUID) ([]EntryKey, error)
+	// EntriesOf returns the entries of the given vendors on a list, as
+	// Entries has them and in its order; vendors not on it are left out.
+	EntriesOf(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) ([]vendorlist.Entry, error)
 	// Counts counts over the lists of scope, in one set-based read whatever
 	// their number: the distinct vendors on them, those with alerts on on
 	// at least one of them, and the assessments on them whose status is

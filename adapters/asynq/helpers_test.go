@@ -42,8 +42,7 @@ func newFakeHandler(outcome func(ctx context.Context, key string, n int) error) 
 
 func (h *fakeHandler) Handle(ctx context.Context, kind outbox.Kind, payload any) error {
 	key := string(kind)
-	var p outbox.AlertMail
-	if outbox.Into(payload, &p) == nil && p.SubscriberID != uuid.Nil {
+	if p, ok := payload.(outbox.AlertMail); ok && p.SubscriberID != uuid.Nil {
 		key = p.IncidentID.String() + ":" + p.SubscriberID.String()
 	}
 	h.mu.Lock()

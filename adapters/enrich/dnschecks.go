@@ -1,6 +1,7 @@
 package enrich
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -312,10 +313,10 @@ func (r *scanRun) dkim(ctx context.Context) {
 			switch {
 			case k.revoked:
 				revoked = append(revoked, fmt.Sprintf("%s: %q", name, rec))
-				revokedSrc = cmpOr(revokedSrc, dnsSource(name, "TXT"))
+				revokedSrc = cmp.Or(revokedSrc, dnsSource(name, "TXT"))
 			case k.keyType == "rsa" && k.rsaBits > 0 && k.rsaBits < dkimMinBits:
 				weak = append(weak, fmt.Sprintf("%s: RSA %d bits", name, k.rsaBits))
-				weakSrc = cmpOr(weakSrc, dnsSource(name, "TXT"))
+				weakSrc = cmp.Or(weakSrc, dnsSource(name, "TXT"))
 			}
 		}
 	}

@@ -32,6 +32,7 @@
 package enrich
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -237,7 +238,7 @@ func (r *run) basic(ctx context.Context) outcome {
 	if len(m.Orgs) > 0 {
 		o = m.Orgs[0]
 	}
-	if d := firstNonEmpty(o.Description, m.OGDescription, m.Description); d != "" {
+	if d := cmp.Or(o.Description, m.OGDescription, m.Description); d != "" {
 		c.CompanyDescription = d
 	}
 	if o.FoundedYear != nil {
@@ -262,15 +263,6 @@ func (r *run) basic(ctx context.Context) outcome {
 	setIf(&r.prof.Security.TrustCenterURL, l.trust)
 	setIf(&r.prof.Security.StatusPageURL, l.status)
 	return done(page.URL.String())
-}
-
-func firstNonEmpty(ss ...string) string {
-	for _, s := range ss {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 func setIf(dst *string, v string) {
@@ -351,7 +343,7 @@ func (r *run) logo(ctx context.Context) outcome {
 			}
 		}
 	}
-	if u := firstNonEmpty(candidates...); u != "" {
+	if u := cmp.Or(candidates...); u != "" {
 		r.prof.Company.Logo = u
 		return done(page.URL.String())
 	}

@@ -1,6 +1,7 @@
 package enrich
 
 import (
+	"cmp"
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/base64"
@@ -132,7 +133,7 @@ func parseDKIM(rec string) (k dkimKey, ok bool) {
 	if !has {
 		return k, false
 	}
-	k.keyType = strings.ToLower(cmpOr(t["k"], "rsa"))
+	k.keyType = strings.ToLower(cmp.Or(t["k"], "rsa"))
 	p = strings.Join(strings.Fields(p), "")
 	if p == "" {
 		k.revoked = true
@@ -157,13 +158,6 @@ func parseDKIM(rec string) (k dkimKey, ok bool) {
 
 // dkimMinBits is the smallest RSA key verifiers accept (RFC 8301 §3.2).
 const dkimMinBits = 1024
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
 
 // checkCookies reads the Set-Cookie headers of the https home page: a
 // cookie without Secure, HttpOnly or a valid SameSite (Strict, Lax, None)

@@ -1,6 +1,7 @@
 package enrich_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
 	"github.com/vetted-dev/vetted/adapters/enrich"
 	"github.com/vetted-dev/vetted/adapters/enrich/scantest"
 	"github.com/vetted-dev/vetted/core/directory"
@@ -265,7 +267,7 @@ func TestScanWorld(t *testing.T) {
 	results := make([]scanned, len(sites))
 	t.Run("sites", func(t *testing.T) {
 		for i, s := range sites {
-			domain := cmpOr(s.domain, s.site.Domain)
+			domain := cmp.Or(s.domain, s.site.Domain)
 			t.Run(domain, func(t *testing.T) {
 				t.Parallel()
 				v, prof, is := scanVendor(t, e, domain)
@@ -313,7 +315,7 @@ func TestScanWorld(t *testing.T) {
 	}
 	byDomain := map[string]scanned{}
 	for i, s := range sites {
-		byDomain[cmpOr(s.domain, s.site.Domain)] = results[i]
+		byDomain[cmp.Or(s.domain, s.site.Domain)] = results[i]
 	}
 	// The hand-made order of the three graded sites.
 	if g, f, wk := *byDomain["good.test"].rating, *byDomain["fair.test"].rating, *byDomain["weak.test"].rating; !(g == 100 && g > f && f > wk) {
@@ -362,13 +364,6 @@ func TestScanWorld(t *testing.T) {
 	if pairs < 6 {
 		t.Errorf("only %d comparable pairs: the world no longer tests monotonicity", pairs)
 	}
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // TestScanFillsProfile checks the signals and links a scan of the good

@@ -2,6 +2,7 @@ package localblob_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -289,7 +290,7 @@ func TestDownloadRefused(t *testing.T) {
 			if tt.url != nil {
 				u = tt.url(t, u)
 			}
-			method := cmpOr(tt.method, http.MethodGet)
+			method := cmp.Or(tt.method, http.MethodGet)
 			resp := do(t, method, u, nil, nil)
 			body, _ := io.ReadAll(resp.Body)
 			if resp.StatusCode != tt.want {
@@ -300,13 +301,6 @@ func TestDownloadRefused(t *testing.T) {
 			}
 		})
 	}
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 func TestKeysAreValidated(t *testing.T) {

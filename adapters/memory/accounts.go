@@ -97,6 +97,20 @@ func (r accounts) Lock(ctx context.Context, id uuid.UUID) error {
 	return err
 }
 
+func (r accounts) ListReviewing(context.Context) ([]account.Account, error) {
+	if err := r.readable(); err != nil {
+		return nil, err
+	}
+	out := []account.Account{}
+	for _, a := range r.d.accounts {
+		if a.Active && len(r.d.assessmentsByAccount.of(a.ID)) > 0 {
+			out = append(out, a)
+		}
+	}
+	slices.SortFunc(out, func(a, b account.Account) int { return slices.Compare(a.ID[:], b.ID[:]) })
+	return out, nil
+}
+
 func (r accounts) ListOrganizations(context.Context) ([]account.Account, error) {
 	if err := r.readable(); err != nil {
 		return nil, err

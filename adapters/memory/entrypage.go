@@ -29,3 +29,27 @@ func (r lists) EntriesAfter(ctx context.Context, listID uuid.UUID, after ports.E
 	end := min(len(all), start+max(limit, 1))
 	return slices.Clone(all[start:end]), nil
 }
+
+func (r lists) EntryKeys(ctx context.Context, listID uuid.UUID) ([]ports.EntryKey, error) {
+	all, err := r.Entries(ctx, listID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ports.EntryKey, len(all))
+	for i, e := range all {
+		out[i] = ports.EntryKey{VendorName: e.VendorName, VendorID: e.VendorID}
+	}
+	return out, nil
+}
+
+func (r lists) EntriesOf(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) ([]vendorlist.Entry, error) {
+	all, err := r.Entries(ctx, listID)
+	if err != nil {
+		return nil, err
+	}
+	want := make(map[uuid.UUID]bool, len(vendorIDs))
+	for _, id := range vendorIDs {
+		want[id] = true
+	}
+	return slices.DeleteFunc(all, func(e vendorlist.Entry) bool { return !want[e.VendorID] }), nil
+}

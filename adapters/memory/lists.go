@@ -128,7 +128,7 @@ func (r lists) Entries(_ context.Context, listID uuid.UUID) ([]vendorlist.Entry,
 		})
 		out = append(out, vendorlist.Entry{ListID: listID, VendorID: vid, VendorName: v.Name.String(),
 			WebsiteURL: v.WebsiteURL, IsCustom: !hasProfile, EnrichmentStatus: directory.EnrichmentStatus(hasProfile, p.Enrichment),
-			AlertsEnabled: row.alerts, Products: ps, AddedAt: row.addedAt})
+			AlertsEnabled: row.alerts, Rating: clonePtr(p.Scores.SecurityRating), Products: ps, AddedAt: row.addedAt})
 	}
 	slices.SortFunc(out, func(a, b vendorlist.Entry) int {
 		return cmp.Or(byVendorName(r.d.vendors[a.VendorID].Name, r.d.vendors[b.VendorID].Name), slices.Compare(a.VendorID[:], b.VendorID[:]))

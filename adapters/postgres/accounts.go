@@ -54,3 +54,7 @@ func (r accountRepo) Lock(ctx context.Context, id uuid.UUID) error {
 	err := q.Scan(ctx, &got)
 	return translate(err, "lock account %s", id)
 }
+
+// intAt is the integer at key of a jsonb object column (NULL when absent or
+// null).
+func intAt(column, key string) string { return "(" + column + "->>'" + key + "')::int" }

@@ -2,6 +2,7 @@ package s3_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -24,6 +25,7 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/wait"
 
+	"github.com/vetted-dev/vetted/adapters/internal/dockerprobe"
 	"github.com/vetted-dev/vetted/adapters/s3"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/internal/testenv"
@@ -47,14 +49,14 @@ func server(t *testing.T) s3.Config {
 	cfg := s3.Config{
 		Endpoint:  os.Getenv("VETTED_TEST_S3_ENDPOINT"),
 		Region:    "us-east-1",
-		AccessKey: cmpOr(os.Getenv("VETTED_TEST_S3_ACCESS_KEY"), defaultAccessKey),
-		SecretKey: cmpOr(os.Getenv("VETTED_TEST_S3_SECRET_KEY"), defaultSecretKey),
+		AccessKey: cmp.Or(os.Getenv("VETTED_TEST_S3_ACCESS_KEY"), defaultAccessKey),
+		SecretKey: cmp.Or(os.Getenv("VETTED_TEST_S3_SECRET_KEY"), defaultSecretKey),
 		PathStyle: true,
 	}
 	if cfg.Endpoint != "" {
 		return cfg
 	}
-	if !dockerHealthy() {
+	if dockerprobe.Healthy() != nil {
 		testenv.Unavailable(t, "S3", "VETTED_TEST_S3_ENDPOINT", "Docker is not available (run .ci/start-s3.sh)")
 	}
 	ctx := context.Background()
@@ -78,28 +80,6 @@ func server(t *testing.T) s3.Config {
 	}
 	cfg.Endpoint = ep
 	return cfg
-}
-
-// dockerHealthy reports whether testcontainers can reach a Docker daemon.
-func dockerHealthy() (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	p, err := testcontainers.ProviderDocker.GetProvider()
-	if err != nil {
-		return false
-	}
-	defer p.Close()
-	return p.Health(context.Background()) == nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 var notBucketChar = regexp.MustCompile(`[^a-z0-9-]+`)
@@ -264,7 +244,7 @@ func TestUploadRefusedByServer(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			k := key + "-" + notBucketChar.ReplaceAllString(tt.name, "-")
-			put, err := st.PresignPut(context.Background(), k, ct, 1024, cmp(tt.ttl, 15*time.Minute))
+			put, err := st.PresignPut(context.Background(), k, ct, 1024, cmp.Or(tt.ttl, 15*time.Minute))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -381,7 +361,7 @@ func TestDownloadRefusedByServer(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			dl, err := st.PresignGet(ctx, key, "secret.txt", cmp(tt.ttl, time.Minute))
+			dl, err := st.PresignGet(ctx, key, "secret.txt", cmp.Or(tt.ttl, time.Minute))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -445,11 +425,4 @@ func TestCreateBucketIsIdempotent(t *testing.T) {
 	if err := st.Ping(context.Background()); err == nil {
 		t.Fatal("Ping of a missing bucket succeeded")
 	}
-}
-
-func cmp(a, b time.Duration) time.Duration {
-	if a != 0 {
-		return a
-	}
-	return b
 }

@@ -1,6 +1,7 @@
 package smtp_test
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -16,6 +17,7 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/wait"
 
+	"github.com/vetted-dev/vetted/adapters/internal/dockerprobe"
 	"github.com/vetted-dev/vetted/adapters/smtp"
 	"github.com/vetted-dev/vetted/internal/testenv"
 )
@@ -32,12 +34,12 @@ const maildevImage = "maildev/maildev:2.2.1"
 func maildev(t *testing.T) (smtpAddr, webAddr string) {
 	t.Helper()
 	if a := os.Getenv("VETTED_TEST_SMTP_ADDR"); a != "" {
-		return a, cmpOr(os.Getenv("VETTED_TEST_SMTP_WEB"), "127.0.0.1:1080")
+		return a, cmp.Or(os.Getenv("VETTED_TEST_SMTP_WEB"), "127.0.0.1:1080")
 	}
 	if reachable("127.0.0.1:1025") && reachable("127.0.0.1:1080") {
 		return "127.0.0.1:1025", "127.0.0.1:1080"
 	}
-	if !dockerHealthy() {
+	if dockerprobe.Healthy() != nil {
 		testenv.Unavailable(t, "SMTP", "VETTED_TEST_SMTP_ADDR", "no maildev answers on 127.0.0.1:1025 and Docker is not available")
 	}
 	ctx := context.Background()
@@ -71,28 +73,6 @@ func reachable(addr string) bool {
 	}
 	_ = c.Close()
 	return true
-}
-
-// dockerHealthy reports whether testcontainers can reach a Docker daemon.
-func dockerHealthy() (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	p, err := testcontainers.ProviderDocker.GetProvider()
-	if err != nil {
-		return false
-	}
-	defer p.Close()
-	return p.Health(context.Background()) == nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // maildevMail is the part of maildev's GET /email answer the test reads.

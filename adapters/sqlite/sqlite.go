@@ -176,7 +176,7 @@ func (s *Store) run(ctx context.Context, db *bun.DB, opts *sql.TxOptions, fn fun
 			_ = btx.Rollback()
 		}
 	}()
-	if err := fn(ctx, &tx{b: bunrepo.Base{DB: btx, Translate: translate, ByName: byName, StatusesOf: statusesOf}}); err != nil {
+	if err := fn(ctx, &tx{b: bunrepo.Base{DB: btx, Translate: translate, ByName: byName, StatusesOf: statusesOf, IntAt: intAt}}); err != nil {
 		return err
 	}
 	if err := btx.Commit(); err != nil {
@@ -246,3 +246,6 @@ func (dialect) AppendTime(b []byte, t time.Time) []byte {
 	b = t.UTC().AppendFormat(b, TimeFormat)
 	return append(b, '\'')
 }
+
+// intAt is the integer at key of a JSON object column (NULL when absent).
+func intAt(column, key string) string { return "json_extract(" + column + ", '$." + key + "')" }

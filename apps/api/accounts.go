@@ -9,8 +9,10 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/account"
-	"github.com/vetted-dev/vetted/core/service"
+	"github.com/vetted-dev/vetted/core/accounts"
 )
 
 // AccountJSON is an organization.
@@ -92,24 +94,24 @@ type deleteAccountsOut struct {
 
 func (s *Server) registerAccounts() {
 	tags := []string{"Accounts"}
-	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "create-account", Method: http.MethodPost, Path: "/accounts", Tags: tags,
+	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "create-account", Method: http.MethodPost, Path: "/accounts", Tags: tags,
 		Summary: "Create an organization (platform admins)", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *createAccountIn) (*createAccountOut, error) {
-			v, err := s.svc.CreateAccount(ctx, actor(ctx), in.Body.Account, in.Body.Users)
+			v, err := s.accounts.CreateAccount(ctx, actor(ctx), in.Body.Account, in.Body.Users)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &createAccountOut{}
 			out.Body.AccountJSON = accountJSON(v.Account)
 			out.Body.Members = membersJSON(v.Members)
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "list-accounts", Method: http.MethodGet, Path: "/accounts", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "list-accounts", Method: http.MethodGet, Path: "/accounts", Tags: tags,
 		Summary: "List accounts (all for platform admins, the caller's own otherwise)", Security: secured, Errors: directoryErrors},
 		func(ctx context.Context, _ *struct{}) (*accountsOut, error) {
-			as, err := s.svc.ListAccounts(ctx, actor(ctx))
+			as, err := s.accounts.ListAccounts(ctx, actor(ctx))
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &accountsOut{}
 			out.Body.Accounts = make([]AccountJSON, 0, len(as))
@@ -118,16 +120,24 @@ func (s *Server) registerAccounts() {
 			}
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "delete-accounts", Method: http.MethodDelete, Path: "/accounts", Tags: tags,
+	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "delete-accounts", Method: http.MethodDelete, Path: "/accounts", Tags: tags,
 		Summary: "Delete accounts with everything they own (platform admins)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *deleteAccountsIn) (*deleteAccountsOut, error) {
 			ids := collect(in.AccountID, in.AccountIDs)
 			if in.Body != nil {
 				ids = append(ids, collect(in.Body.AccountID, in.Body.AccountIDs)...)
 			}
-			deleted, err := s.svc.DeleteAccounts(ctx, actor(ctx), ids)
+			parsed := make([]uuid.UUID, 0, len(ids))
+			for _, raw := range ids {
+				id, err := access.ParseID("account_ids", raw)
+				if err != nil {
+					return nil, err
+				}
+				parsed = append(parsed, id)
+			}
+			deleted, err := s.accounts.DeleteAccounts(ctx, actor(ctx), parsed)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &deleteAccountsOut{}
 			out.Body.Deleted = make([]string, 0, len(deleted))
@@ -236,25 +246,25 @@ type usersDeleteOut struct {
 	}
 }
 
-func memberInputs(us []UserRoleJSON) []service.MemberInput {
-	out := make([]service.MemberInput, 0, len(us))
+func memberInputs(us []UserRoleJSON) []accounts.MemberInput {
+	out := make([]accounts.MemberInput, 0, len(us))
 	for _, u := range us {
-		out = append(out, service.MemberInput{Email: u.Email, Role: string(u.Role)})
+		out = append(out, accounts.MemberInput{Email: u.Email, Role: string(u.Role)})
 	}
 	return out
 }
 
 func (s *Server) registerUsers() {
 	tags := []string{"Users"}
-	huma.Register(s.api, huma.Operation{OperationID: "list-users", Method: http.MethodGet, Path: "/users", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "list-users", Method: http.MethodGet, Path: "/users", Tags: tags,
 		Summary: "The caller's organizations, or one organization's members", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *usersIn) (*usersOut, error) {
 			out := &usersOut{}
 			a := actor(ctx)
 			if in.AccountID == "" {
-				ms, err := s.svc.MyAccounts(ctx, a)
+				ms, err := s.accounts.MyAccounts(ctx, a)
 				if err != nil {
-					return nil, problem(ctx, err)
+					return nil, err
 				}
 				accs := make([]AccountRoleJSON, 0, len(ms))
 				for _, m := range ms {
@@ -263,46 +273,62 @@ func (s *Server) registerUsers() {
 				out.Body.Accounts = &accs
 				return out, nil
 			}
-			ms, err := s.svc.Members(ctx, a, in.AccountID)
+			acc, err := access.ParseAccountRef(in.AccountID)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			ms, err := s.accounts.Members(ctx, a, acc)
+			if err != nil {
+				return nil, err
 			}
 			members := membersJSON(ms)
 			out.Body.Members = &members
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "add-users", Method: http.MethodPost, Path: "/users", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "add-users", Method: http.MethodPost, Path: "/users", Tags: tags,
 		Summary: "Add members (owner or admin; only an owner may add an owner)", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *usersWriteIn) (*membersOut, error) {
-			ms, err := s.svc.AddMembers(ctx, actor(ctx), in.AccountID, memberInputs(in.Body.Users))
+			acc, err := in.accountRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			ms, err := s.accounts.AddMembers(ctx, actor(ctx), acc, memberInputs(in.Body.Users))
+			if err != nil {
+				return nil, err
 			}
 			out := &membersOut{}
 			out.Body.Members = membersJSON(ms)
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "change-user-roles", Method: http.MethodPatch, Path: "/users", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "change-user-roles", Method: http.MethodPatch, Path: "/users", Tags: tags,
 		Summary: "Change members' roles (only an owner sets owner; the last owner cannot be demoted)", Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *usersWriteIn) (*membersOut, error) {
-			ms, err := s.svc.ChangeRoles(ctx, actor(ctx), in.AccountID, memberInputs(in.Body.Users))
+			acc, err := in.accountRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			ms, err := s.accounts.ChangeRoles(ctx, actor(ctx), acc, memberInputs(in.Body.Users))
+			if err != nil {
+				return nil, err
 			}
 			out := &membersOut{}
 			out.Body.Members = membersJSON(ms)
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "remove-users", Method: http.MethodDelete, Path: "/users", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "remove-users", Method: http.MethodDelete, Path: "/users", Tags: tags,
 		Summary: "Remove members (the last owner cannot be removed)", Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *usersDeleteIn) (*usersDeleteOut, error) {
 			emails := make([]string, 0, len(in.Body.Users))
 			for _, u := range in.Body.Users {
 				emails = append(emails, u.Email)
 			}
-			removed, err := s.svc.RemoveMembers(ctx, actor(ctx), in.AccountID, emails)
+			acc, err := in.accountRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			removed, err := s.accounts.RemoveMembers(ctx, actor(ctx), acc, emails)
+			if err != nil {
+				return nil, err
 			}
 			out := &usersDeleteOut{}
 			out.Body.Removed = removed

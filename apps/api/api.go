@@ -1,5 +1,5 @@
 // Package api is Vetted's HTTP API: huma operations on a chi router, one per
-// route of the contract, each calling one use case of core/service. Auth is
+// route of the contract, each calling one use case of the core's areas (core/usecases wires them). Auth is
 // a bearer JWT checked by a ports.TokenVerifier on every operation that
 // declares the "bearer" security scheme; core errors become RFC 9457
 // problem+json responses in one place (errors.go).
@@ -23,7 +23,12 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/rs/cors"
 	"github.com/vetted-dev/vetted/apps/obs"
-	"github.com/vetted-dev/vetted/core/service"
+	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/alerts"
+	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/lists"
+	"github.com/vetted-dev/vetted/core/usecases"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -90,19 +95,25 @@ type ReadyWarning struct {
 
 // Server is the HTTP app.
 type Server struct {
-	svc     *service.Service
-	opts    Options
-	api     huma.API
-	router  chi.Router
-	handler http.Handler
-	limiter *limiter
-	log     *slog.Logger
-	views   viewMemo // see encodedView
+	// The areas of the core the handlers call.
+	accounts    *accounts.Service
+	lists       *lists.Service
+	vendors     *vendors.Service
+	assessments *assessments.Service
+	alerts      *alerts.Service
+	ready       func(context.Context) error
+	opts        Options
+	api         huma.API
+	router      chi.Router
+	handler     http.Handler
+	limiter     *limiter
+	log         *slog.Logger
+	views       viewMemo // see encodedView
 }
 
-// New builds the HTTP app over the service.
-func New(svc *service.Service, opts Options) (*Server, error) {
-	if svc == nil || opts.Verifier == nil {
+// New builds the HTTP app over the use cases.
+func New(uc *usecases.UseCases, opts Options) (*Server, error) {
+	if uc == nil || opts.Verifier == nil {
 		return nil, errMissing
 	}
 	if opts.BlobsPath == "" {
@@ -115,7 +126,8 @@ func New(svc *service.Service, opts Options) (*Server, error) {
 		opts.Burst = max(1, int(opts.RateLimit*2))
 	}
 	r := chi.NewMux()
-	s := &Server{svc: svc, opts: opts, router: r, limiter: newLimiter(opts.RateLimit, opts.Burst), log: opts.Logger}
+	s := &Server{accounts: uc.Accounts, lists: uc.Lists, vendors: uc.Vendors, assessments: uc.Assessments, alerts: uc.Alerts,
+		ready: uc.Ready, opts: opts, router: r, limiter: newLimiter(opts.RateLimit, opts.Burst), log: opts.Logger}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -174,8 +186,11 @@ func noSniff(next http.Handler) http.Handler {
 // corsMaxAge is how long a browser may cache a preflight answer.
 const corsMaxAge = 10 * time.Minute
 
-// Config is the huma configuration, shared with the OpenAPI generator.
+// Config is the huma configuration, shared with the OpenAPI generator. It
+// also sets huma's package-level settings the API needs (useHumaSettings),
+// since every API this package builds starts from it.
 func Config() huma.Config {
+	useHumaSettings()
 	cfg := huma.DefaultConfig("Vetted API", Version)
 	cfg.Formats = map[string]huma.Format{"application/json": jsonFormat, "json": jsonFormat}
 	cfg.CreateHooks = nil // no $schema links in bodies: plain JSON answers
@@ -274,14 +289,14 @@ type healthOut struct {
 const dependencyDown = "unavailable"
 
 func (s *Server) registerHealth() {
-	huma.Register(s.api, huma.Operation{OperationID: "healthz", Method: http.MethodGet, Path: "/healthz", Summary: "Process is up", Tags: []string{"Health"},
+	register(s.api, huma.Operation{OperationID: "healthz", Method: http.MethodGet, Path: "/healthz", Summary: "Process is up", Tags: []string{"Health"},
 		Security: public},
 		func(ctx context.Context, _ *struct{}) (*healthOut, error) {
 			out := &healthOut{}
 			out.Body.Status = "ok"
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "readyz", Method: http.MethodGet, Path: "/readyz", Summary: "Store and queue are reachable", Tags: []string{"Health"},
+	register(s.api, huma.Operation{OperationID: "readyz", Method: http.MethodGet, Path: "/readyz", Summary: "Store and queue are reachable", Tags: []string{"Health"},
 		Description: "Needs no token. With a platform admin's token the answer adds `invalidation`: how this replica hears of other replicas' writes to the vendor directory. A token that does not verify is answered as anonymous.",
 		Security:    optionalBearer, Errors: []int{http.StatusServiceUnavailable}},
 		func(ctx context.Context, _ *struct{}) (*readyOut, error) {
@@ -294,7 +309,7 @@ func (s *Server) registerHealth() {
 					down = append(down, &ProblemDetail{Location: name, Message: dependencyDown})
 				}
 			}
-			check("store", s.svc.Ready(ctx))
+			check("store", s.ready(ctx))
 			for i, f := range s.opts.Ready {
 				name := "queue"
 				if i > 0 {

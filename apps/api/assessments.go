@@ -8,8 +8,8 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/service"
 )
 
 // AssessmentJSON is an organization's review record of a vendor on a list.
@@ -188,14 +188,25 @@ type auditLogOut struct {
 func (s *Server) registerAssessments() {
 	tags := []string{"Assessments"}
 	s.registerReviews()
-	huma.Register(s.api, huma.Operation{OperationID: "list-assessments", Method: http.MethodGet, Path: "/vendor-assessments", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "list-assessments", Method: http.MethodGet, Path: "/vendor-assessments", Tags: tags,
 		Summary: "The assessments of a list (viewer or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *assessmentsGetIn) (*assessmentsOut, error) {
-			as, err := s.svc.Assessments(ctx, actor(ctx), in.AccountID, in.ref(),
-				service.AssessmentQuery{VendorID: in.VendorID, VendorProfileID: in.VendorProfileID, AssessmentID: in.AssessmentID,
-					ReviewStates: []string{in.ReviewState}, Sort: in.Sort})
+			acc, lr, err := refs(in.AccountParam, in.ListParams)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			q := assessments.AssessmentQuery{ReviewStates: []string{in.ReviewState}, Sort: in.Sort}
+			for _, id := range []struct {
+				field, raw string
+				dst        **uuid.UUID
+			}{{"vendor-id", in.VendorID, &q.VendorID}, {"vendor-profile-id", in.VendorProfileID, &q.VendorProfileID}, {"assessment-id", in.AssessmentID, &q.AssessmentID}} {
+				if *id.dst, err = optionalID(id.field, id.raw); err != nil {
+					return nil, err
+				}
+			}
+			as, err := s.assessments.Assessments(ctx, actor(ctx), acc, lr, q)
+			if err != nil {
+				return nil, err
 			}
 			out := &assessmentsOut{}
 			out.Body.Assessments = make([]AssessmentJSON, 0, len(as))
@@ -208,11 +219,6 @@ func (s *Server) registerAssessments() {
 		b := in.Body
 		if b == nil {
 			b = &assessmentBody{}
-		}
-		sel := service.VendorSel{
-			VendorID:        firstNonEmpty(in.VendorID, in.vendorID, b.VendorID),
-			VendorProfileID: firstNonEmpty(in.VendorProfileID, in.vendorProfileID, b.VendorProfileID),
-			VendorName:      firstNonEmpty(in.VendorName, in.vendorName, b.VendorName),
 		}
 		var approval *string
 		if b.ComplianceApprovalStatus != nil {
@@ -227,9 +233,18 @@ func (s *Server) registerAssessments() {
 			t := string(*b.Tier)
 			input.Tier = &t
 		}
-		a, created, err := s.svc.UpsertAssessment(ctx, actor(ctx), in.AccountID, in.ref(), sel, input)
+		acc, lr, err := refs(in.AccountParam, in.ListParams)
 		if err != nil {
-			return nil, problem(ctx, err)
+			return nil, err
+		}
+		sel, err := assessments.ParseVendorSel(firstNonEmpty(in.VendorID, in.vendorID, b.VendorID),
+			firstNonEmpty(in.VendorProfileID, in.vendorProfileID, b.VendorProfileID), firstNonEmpty(in.VendorName, in.vendorName, b.VendorName))
+		if err != nil {
+			return nil, err
+		}
+		a, created, err := s.assessments.UpsertAssessment(ctx, actor(ctx), acc, lr, sel, input)
+		if err != nil {
+			return nil, err
 		}
 		status := http.StatusOK
 		if created {
@@ -241,31 +256,55 @@ func (s *Server) registerAssessments() {
 		"201": s.jsonResponse("the assessment was created", AssessmentJSON{}),
 	}
 	for _, m := range []string{http.MethodPost, http.MethodPut} {
-		huma.Register(s.api, huma.Operation{OperationID: strings.ToLower(m) + "-assessment", Method: m, Path: "/vendor-assessments", Tags: tags,
+		register(s.api, huma.Operation{OperationID: strings.ToLower(m) + "-assessment", Method: m, Path: "/vendor-assessments", Tags: tags,
 			Summary:   "Create or update the assessment of a vendor on a list (member or above); omitted fields keep their values",
 			Security:  secured,
 			Errors:    writeErrors,
 			Responses: upsertResponses},
 			upsert)
 	}
-	huma.Register(s.api, huma.Operation{OperationID: "delete-assessment", Method: http.MethodDelete, Path: "/vendor-assessments", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "delete-assessment", Method: http.MethodDelete, Path: "/vendor-assessments", Tags: tags,
 		Summary: "Delete an assessment with its audit log and documents (member or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *assessmentDeleteIn) (*assessmentDeleteOut, error) {
-			a, err := s.svc.DeleteAssessment(ctx, actor(ctx), in.AccountID, in.ref(), in.AssessmentID,
-				service.VendorSel{VendorID: in.VendorID, VendorProfileID: in.VendorProfileID})
+			acc, lr, err := refs(in.AccountParam, in.ListParams)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			// assessment-id wins; only without it is the vendor read.
+			var (
+				id  uuid.UUID
+				sel assessments.VendorSel
+			)
+			if strings.TrimSpace(in.AssessmentID) != "" {
+				id, err = assessments.ParseAssessmentID(in.AssessmentID)
+			} else {
+				sel, err = assessments.ParseVendorSel(in.VendorID, in.VendorProfileID, "")
+			}
+			if err != nil {
+				return nil, err
+			}
+			a, err := s.assessments.DeleteAssessment(ctx, actor(ctx), acc, lr, id, sel)
+			if err != nil {
+				return nil, err
 			}
 			out := &assessmentDeleteOut{}
 			out.Body.Deleted = assessmentJSON(a)
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "get-assessment-audit-log", Method: http.MethodGet, Path: "/vendor-assessments/audit-log", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "get-assessment-audit-log", Method: http.MethodGet, Path: "/vendor-assessments/audit-log", Tags: tags,
 		Summary: "The approval audit of an assessment, newest first (viewer or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *auditLogIn) (*auditLogOut, error) {
-			p, err := s.svc.AuditLog(ctx, actor(ctx), in.AccountID, in.AssessmentID, in.Page, in.Limit)
+			acc, err := in.accountRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			aid, err := in.assessmentID()
+			if err != nil {
+				return nil, err
+			}
+			p, err := s.assessments.AuditLog(ctx, actor(ctx), acc, aid, in.Page, in.Limit)
+			if err != nil {
+				return nil, err
 			}
 			out := &auditLogOut{}
 			out.Body.AssessmentID = strings.TrimSpace(in.AssessmentID)

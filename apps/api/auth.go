@@ -12,7 +12,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/service"
+	"github.com/vetted-dev/vetted/core/access"
 )
 
 // errNoRequestState: an operation served without observe's request state,
@@ -52,7 +52,7 @@ func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 		_ = huma.WriteErr(s.api, ctx, http.StatusTooManyRequests, "rate limit exceeded; retry later")
 		return
 	}
-	a, err := s.svc.Identify(ctx.Context(), id)
+	a, err := s.accounts.Identify(ctx.Context(), id)
 	if err != nil {
 		s.writeProblem(ctx, err)
 		return
@@ -60,7 +60,7 @@ func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 	// Platform-admin operations are refused before their input is even
 	// validated, so a caller without the privilege learns nothing from them.
 	if only, _ := ctx.Operation().Metadata[platformAdminKey].(bool); only && !a.PlatformAdmin {
-		s.writeProblem(ctx, service.ErrPlatformAdminOnly)
+		s.writeProblem(ctx, access.ErrPlatformAdminOnly)
 		return
 	}
 	ri := reqInfoOf(ctx.Context())
@@ -82,7 +82,7 @@ func (s *Server) authenticateOptional(ctx huma.Context, next func(huma.Context))
 	ri := reqInfoOf(ctx.Context())
 	if ok && strings.EqualFold(scheme, "Bearer") && strings.TrimSpace(token) != "" && ri != nil {
 		if id, err := s.opts.Verifier.Verify(ctx.Context(), strings.TrimSpace(token)); err == nil {
-			if a, err := s.svc.Identify(ctx.Context(), id); err == nil {
+			if a, err := s.accounts.Identify(ctx.Context(), id); err == nil {
 				ctx.SetHeader("Cache-Control", "no-store")
 				noteSubject(ctx.Context(), id.Subject)
 				ri.actor = a
@@ -110,11 +110,11 @@ const platformAdminKey = "platform-admin-only"
 var platformAdminOnly = map[string]any{platformAdminKey: true}
 
 // actor returns the authenticated caller of an operation.
-func actor(ctx context.Context) service.Actor {
+func actor(ctx context.Context) access.Actor {
 	if ri := reqInfoOf(ctx); ri != nil {
 		return ri.actor
 	}
-	return service.Actor{}
+	return access.Actor{}
 }
 
 // limiter is a per-caller token bucket. It is per process: behind several

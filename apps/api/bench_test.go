@@ -98,3 +98,23 @@ func BenchmarkAlertFanout10k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGetVendor reads one vendor with its profile by name, the API's
+// hot read, through HTTP: after the first read it comes from the vendor-view
+// cache (adapters/dircache) and the encoded answer the API keeps.
+func BenchmarkGetVendor(b *testing.B) {
+	env := apitest.New(b)
+	acct := env.NewAccount(b, "Bench", "o@bench.test")
+	tok := env.Token("o@bench.test")
+	env.SaveVendors(b, tok, acct, "Read Vendor")
+	admin := env.Token("ops@bench.test", apitest.Admin())
+	if r := env.Do(b, http.MethodPatch, "/vendor/Read%20Vendor", admin, map[string]any{"company": map[string]any{"industry": "Chat"}}); r.Status != http.StatusOK {
+		b.Fatalf("patch: status %d: %s", r.Status, r.Body)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if r := env.Do(b, http.MethodGet, "/vendor/Read%20Vendor", tok, nil); r.Status != http.StatusOK {
+			b.Fatalf("status %d: %s", r.Status, r.Body)
+		}
+	}
+}

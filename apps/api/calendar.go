@@ -9,7 +9,7 @@ import (
 
 	ics "github.com/arran4/golang-ical"
 	"github.com/danielgtaylor/huma/v2"
-	"github.com/vetted-dev/vetted/core/service"
+	"github.com/vetted-dev/vetted/core/assessments"
 )
 
 // CalendarLinkJSON is a member's personal review calendar link.
@@ -34,7 +34,7 @@ type calendarFeedOut struct {
 // calendarEvents renders the feed: one all-day event per review due, on
 // its due date (UTC), with a UID that stays the assessment's so that
 // calendar apps update an event in place when the date moves.
-func calendarEvents(f service.CalendarFeed) []byte {
+func calendarEvents(f assessments.CalendarFeed) []byte {
 	cal := ics.NewCalendarFor("Vetted")
 	cal.SetMethod(ics.MethodPublish)
 	cal.SetName("Vendor reviews: " + f.AccountName)
@@ -60,35 +60,43 @@ func calendarEvents(f service.CalendarFeed) []byte {
 
 func (s *Server) registerCalendar() {
 	tags := []string{"Reviews"}
-	huma.Register(s.api, huma.Operation{OperationID: "get-review-calendar", Method: http.MethodGet, Path: "/review-calendar", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "get-review-calendar", Method: http.MethodGet, Path: "/review-calendar", Tags: tags,
 		Summary:     "The caller's personal review calendar link for the account (viewer or above)",
 		Description: "The link carries a signed key and needs no token, so that calendar apps can subscribe to it; DELETE revokes it.",
 		Security:    secured, Errors: accountErrors},
 		func(ctx context.Context, in *reviewPolicyIn) (*calendarLinkOut, error) {
-			l, err := s.svc.ReviewCalendarLink(ctx, actor(ctx), in.AccountID)
+			acc, err := in.accountRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			l, err := s.assessments.ReviewCalendarLink(ctx, actor(ctx), acc)
+			if err != nil {
+				return nil, err
 			}
 			return &calendarLinkOut{Body: CalendarLinkJSON{AccountID: l.AccountID.String(), URL: l.URL, CreatedAt: l.CreatedAt}}, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "delete-review-calendar", Method: http.MethodDelete, Path: "/review-calendar", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "delete-review-calendar", Method: http.MethodDelete, Path: "/review-calendar", Tags: tags,
 		Summary:  "Revoke the caller's review calendar link for the account: it answers 404 from then on (viewer or above)",
 		Security: secured, Errors: accountErrors, DefaultStatus: http.StatusNoContent},
 		func(ctx context.Context, in *reviewPolicyIn) (*struct{}, error) {
-			if err := s.svc.RevokeReviewCalendar(ctx, actor(ctx), in.AccountID); err != nil {
-				return nil, problem(ctx, err)
+			acc, err := in.accountRef()
+			if err != nil {
+				return nil, err
+			}
+			if err := s.assessments.RevokeReviewCalendar(ctx, actor(ctx), acc); err != nil {
+				return nil, err
 			}
 			return nil, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "get-review-calendar-feed", Method: http.MethodGet, Path: service.CalendarFeedPath, Tags: tags,
+	register(s.api, huma.Operation{OperationID: "get-review-calendar-feed", Method: http.MethodGet, Path: assessments.CalendarFeedPath, Tags: tags,
 		Summary:  "The reviews due of an account as an iCalendar feed (RFC 5545); the link's key is the credential",
 		Security: public, Errors: []int{http.StatusNotFound},
 		Responses: map[string]*huma.Response{"200": {Description: "OK", Content: map[string]*huma.MediaType{
 			"text/calendar": {Schema: &huma.Schema{Type: huma.TypeString}}}}}},
 		func(ctx context.Context, in *calendarFeedIn) (*calendarFeedOut, error) {
-			f, err := s.svc.ReviewCalendarFeed(ctx, in.Token)
+			f, err := s.assessments.ReviewCalendarFeed(ctx, in.Token)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			return &calendarFeedOut{ContentType: "text/calendar; charset=utf-8", CacheControl: "private, max-age=300",
 				Body: calendarEvents(f)}, nil

@@ -103,32 +103,41 @@ func TestProblemLocations(t *testing.T) {
 	}
 }
 
-// downStore is a store whose server went away: every unit of work fails
-// the way the PostgreSQL adapter reports a lost connection.
+// downStore is a store whose server went away: while down, every unit of
+// work fails the way the PostgreSQL adapter reports a lost connection, or
+// with err when it is set.
 type downStore struct {
 	ports.Store
 	down atomic.Bool
+	err  error
+}
+
+func (s *downStore) failure() error {
+	if s.err != nil {
+		return s.err
+	}
+	return errDown
 }
 
 var errDown = core.Unavailable(errors.New("dial tcp 127.0.0.1:5432: connect: connection refused"), "the database is unavailable; try again shortly")
 
 func (s *downStore) InTx(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
 	if s.down.Load() {
-		return errDown
+		return s.failure()
 	}
 	return s.Store.InTx(ctx, fn)
 }
 
 func (s *downStore) View(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
 	if s.down.Load() {
-		return errDown
+		return s.failure()
 	}
 	return s.Store.View(ctx, fn)
 }
 
 func (s *downStore) Ping(ctx context.Context) error {
 	if s.down.Load() {
-		return errDown
+		return s.failure()
 	}
 	return s.Store.Ping(ctx)
 }

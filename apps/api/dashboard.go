@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/core/service"
 )
 
 // The dashboard reads of the original web client's home page
@@ -94,22 +94,38 @@ type vendorsFromListOut struct{ Body []VendorOverviewJSON }
 
 func (s *Server) registerDashboard() {
 	tags := []string{"Dashboard"}
-	huma.Register(s.api, huma.Operation{OperationID: "get-dashboard-metrics", Method: http.MethodGet, Path: "/metrics/dashboard", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "get-dashboard-metrics", Method: http.MethodGet, Path: "/metrics/dashboard", Tags: tags,
 		Summary: "Counts for the dashboard: vendors, followed vendors, active assessments (member or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *dashboardIn) (*dashboardOut, error) {
-			m, err := s.svc.DashboardMetrics(ctx, actor(ctx), in.AccountID, service.ListRef{ID: in.ListID})
+			acc, err := in.accountRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			lr, err := access.ParseListRef(in.ListID, "")
+			if err != nil {
+				return nil, err
+			}
+			m, err := s.assessments.DashboardMetrics(ctx, actor(ctx), acc, lr)
+			if err != nil {
+				return nil, err
 			}
 			return &dashboardOut{Body: DashboardMetricsJSON{ActiveAssessments: m.ActiveAssessments, TotalVendors: m.TotalVendors,
 				FollowedVendors: m.FollowedVendors, ReviewsDueSoon: m.DueSoon, ReviewsOverdue: m.Overdue}}, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "get-recent-incidents", Method: http.MethodGet, Path: "/metrics/recent-incidents", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "get-recent-incidents", Method: http.MethodGet, Path: "/metrics/recent-incidents", Tags: tags,
 		Summary: "The newest incidents of the vendors the account follows, newest first (member or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *recentIncidentsIn) (*recentIncidentsOut, error) {
-			ins, err := s.svc.RecentIncidents(ctx, actor(ctx), in.AccountID, service.ListRef{ID: in.ListID}, in.Limit)
+			acc, err := in.accountRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			lr, err := access.ParseListRef(in.ListID, "")
+			if err != nil {
+				return nil, err
+			}
+			ins, err := s.assessments.RecentIncidents(ctx, actor(ctx), acc, lr, in.Limit)
+			if err != nil {
+				return nil, err
 			}
 			out := &recentIncidentsOut{Body: make([]IncidentFeedJSON, 0, len(ins))}
 			for _, v := range ins {
@@ -117,12 +133,16 @@ func (s *Server) registerDashboard() {
 			}
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "get-vendors-from-list", Method: http.MethodGet, Path: "/metrics/vendors-from-list", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "get-vendors-from-list", Method: http.MethodGet, Path: "/metrics/vendors-from-list", Tags: tags,
 		Summary: "The vendors of a list (default master-list) with their logo and latest incident (member or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *vendorsFromListIn) (*vendorsFromListOut, error) {
-			vs, err := s.svc.VendorsOverview(ctx, actor(ctx), in.AccountID, in.ref())
+			acc, lr, err := refs(in.AccountParam, in.ListParams)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			vs, err := s.assessments.VendorsOverview(ctx, actor(ctx), acc, lr)
+			if err != nil {
+				return nil, err
 			}
 			out := &vendorsFromListOut{Body: make([]VendorOverviewJSON, 0, len(vs))}
 			for _, v := range vs {

@@ -79,12 +79,20 @@ type documentDeleteOut struct {
 
 func (s *Server) registerDocuments() {
 	tags := []string{"Evidence documents"}
-	huma.Register(s.api, huma.Operation{OperationID: "list-documents", Method: http.MethodGet, Path: "/vendor-assessments/documents", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "list-documents", Method: http.MethodGet, Path: "/vendor-assessments/documents", Tags: tags,
 		Summary: "The documents of an assessment (viewer or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *documentsIn) (*documentsOut, error) {
-			ds, err := s.svc.Documents(ctx, actor(ctx), in.AccountID, in.AssessmentID)
+			acc, err := in.accountRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			aid, err := in.assessmentID()
+			if err != nil {
+				return nil, err
+			}
+			ds, err := s.assessments.Documents(ctx, actor(ctx), acc, aid)
+			if err != nil {
+				return nil, err
 			}
 			out := &documentsOut{}
 			out.Body.Documents = make([]DocumentJSON, 0, len(ds))
@@ -93,7 +101,7 @@ func (s *Server) registerDocuments() {
 			}
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "get-document-upload-url", Method: http.MethodGet, Path: "/vendor-assessments/documents/upload-url", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "get-document-upload-url", Method: http.MethodGet, Path: "/vendor-assessments/documents/upload-url", Tags: tags,
 		Summary: "A presigned upload for a new document (member or above)",
 		Description: "Send the file to upload_url with method and headers before expires_at (15 minutes). The URL stores one file, once: " +
 			"a second upload to it is refused (409 on the embedded store, 412 on S3) and the first file stays as it was. " +
@@ -102,9 +110,17 @@ func (s *Server) registerDocuments() {
 			"Once stored, the document records the file's size and SHA-256 and the assessment's audit log records the upload.",
 		Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *uploadURLIn) (*uploadURLOut, error) {
-			up, err := s.svc.UploadURL(ctx, actor(ctx), in.AccountID, in.ref(), in.AssessmentID, in.FileName, in.ContentType)
+			acc, lr, err := refs(in.AccountParam, in.ListParams)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			aid, err := in.assessmentID()
+			if err != nil {
+				return nil, err
+			}
+			up, err := s.assessments.UploadURL(ctx, actor(ctx), acc, lr, aid, in.FileName, in.ContentType)
+			if err != nil {
+				return nil, err
 			}
 			out := &uploadURLOut{}
 			out.Body.DocumentID, out.Body.UploadURL, out.Body.Method = up.Document.ID.String(), up.Request.URL, up.Request.Method
@@ -117,28 +133,44 @@ func (s *Server) registerDocuments() {
 			}
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "get-document-download-url", Method: http.MethodGet, Path: "/vendor-assessments/documents/download-url", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "get-document-download-url", Method: http.MethodGet, Path: "/vendor-assessments/documents/download-url", Tags: tags,
 		Summary:     "A presigned download URL of an uploaded document (viewer or above)",
 		Description: "The URL is valid for 5 minutes. It answers 404 once the document is deleted.",
 		Security:    secured, Errors: accountErrors},
 		func(ctx context.Context, in *documentRefIn) (*downloadURLOut, error) {
-			d, req, err := s.svc.DownloadURL(ctx, actor(ctx), in.AccountID, in.DocumentID)
+			acc, err := in.accountRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			did, err := in.documentID()
+			if err != nil {
+				return nil, err
+			}
+			d, req, err := s.assessments.DownloadURL(ctx, actor(ctx), acc, did)
+			if err != nil {
+				return nil, err
 			}
 			out := &downloadURLOut{}
 			out.Body.DocumentID, out.Body.DownloadURL, out.Body.Method, out.Body.ExpiresAt = d.ID.String(), req.URL, req.Method, req.ExpiresAt
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "delete-document", Method: http.MethodDelete, Path: "/vendor-assessments/documents", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "delete-document", Method: http.MethodDelete, Path: "/vendor-assessments/documents", Tags: tags,
 		Summary: "Remove a document and its file (member or above)",
 		Description: "The file is deleted before the answer, so download URLs issued earlier answer 404 from then on " +
 			"(if the file store cannot be reached, the file is deleted later and no URL is issued for it again). The audit log records the removal.",
 		Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *documentRefIn) (*documentDeleteOut, error) {
-			d, err := s.svc.DeleteDocument(ctx, actor(ctx), in.AccountID, in.DocumentID)
+			acc, err := in.accountRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			did, err := in.documentID()
+			if err != nil {
+				return nil, err
+			}
+			d, err := s.assessments.DeleteDocument(ctx, actor(ctx), acc, did)
+			if err != nil {
+				return nil, err
 			}
 			out := &documentDeleteOut{}
 			out.Body.Deleted = documentJSON(d)

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/validation"
@@ -111,11 +113,26 @@ func dropVagueAlternatives(ds []*ProblemDetail) []*ProblemDetail {
 	return out
 }
 
-func init() {
-	huma.NewError = newProblem
-	// Lists are answered as [] when empty, never null: say so in the
-	// document, so generated clients get plain slices and arrays.
-	huma.DefaultArrayNullable = false
+// humaSettings is set once, by the first API built (Config): see useHumaSettings.
+var humaSettings sync.Once
+
+// useHumaSettings sets the two huma settings this API depends on. huma v2
+// offers neither per API, only as package variables: huma.Register reads
+// huma.NewError to document every error response and huma.WriteErr (through
+// huma.NewErrorWithContext) to answer huma's own refusals, and the schema
+// generator reads huma.DefaultArrayNullable. So they are set here, when an API
+// is configured (New, Describe), rather than in an init function: a program
+// that imports this package without building an API keeps huma's defaults.
+// They are the same values for every API this package builds, so setting them
+// once per process is enough, and sync.Once makes concurrent builds (parallel
+// tests) safe.
+func useHumaSettings() {
+	humaSettings.Do(func() {
+		huma.NewError = newProblem
+		// Lists are answered as [] when empty, never null: say so in the
+		// document, so generated clients get plain slices and arrays.
+		huma.DefaultArrayNullable = false
+	})
 }
 
 // retryAfter is what a client is told to wait when a dependency is down.
@@ -163,6 +180,35 @@ func operationOf(ctx context.Context) *huma.Operation {
 		return ri.op
 	}
 	return nil
+}
+
+// errorsMappedKey marks, in an operation's Metadata, that register added it.
+const errorsMappedKey = "errors-mapped"
+
+// register adds an operation to the API, like huma.Register, with the one
+// error mapping of the API around its handler: a handler returns the errors
+// of its use cases as they are, and every one of them reaches the client
+// through problem. Without it, huma would answer an error it does not know
+// with its text (a driver's message, a wrapped error's words) and log
+// nothing. Every operation is registered here, so the mapping cannot be
+// forgotten by a handler: TestEveryOperationMapsItsErrors finds an
+// operation added by huma.Register itself (it lacks errorsMappedKey), and
+// TestUnexpectedStoreErrorsDoNotLeak calls every operation of the document
+// with a failing store.
+func register[I, O any](api huma.API, op huma.Operation, handler func(context.Context, *I) (*O, error)) {
+	// A copy: operations share their Metadata maps (platformAdminOnly).
+	op.Metadata = maps.Clone(op.Metadata)
+	if op.Metadata == nil {
+		op.Metadata = map[string]any{}
+	}
+	op.Metadata[errorsMappedKey] = true
+	huma.Register(api, op, func(ctx context.Context, in *I) (*O, error) {
+		out, err := handler(ctx, in)
+		if err != nil {
+			return nil, problem(ctx, err)
+		}
+		return out, nil
+	})
 }
 
 // problem turns the error of a use case into the answer the client gets.

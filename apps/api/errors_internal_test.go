@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/apps/obs"
 )
 
@@ -27,5 +28,27 @@ func TestClientGoneIsNotAnInternalError(t *testing.T) {
 	p, _ = buildProblem(obs.WithLogger(context.Background(), log), fmt.Errorf("members of acme: %w", context.Canceled))
 	if p.Status != http.StatusInternalServerError || logged.Len() == 0 {
 		t.Fatalf("canceled with the client waiting: status %d, logged %q; want 500, logged", p.Status, logged.String())
+	}
+}
+
+// TestEveryOperationMapsItsErrors: every operation of the document was
+// added through register, so that its errors pass the one mapping (an
+// operation added by huma.Register itself would answer an unknown error with
+// its text).
+func TestEveryOperationMapsItsErrors(t *testing.T) {
+	n := 0
+	for path, item := range Describe().OpenAPI().Paths {
+		for _, op := range []*huma.Operation{item.Get, item.Put, item.Post, item.Delete, item.Patch, item.Head, item.Options} {
+			if op == nil {
+				continue
+			}
+			n++
+			if mapped, _ := op.Metadata[errorsMappedKey].(bool); !mapped {
+				t.Errorf("%s %s (%s) was not added by register: its errors skip the mapping", op.Method, path, op.OperationID)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("the document has no operations")
 	}
 }

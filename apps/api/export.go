@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
-	"github.com/vetted-dev/vetted/core/service"
+	"github.com/vetted-dev/vetted/core/assessments"
 )
 
 // ExportColumns are the columns of the register export, in order. The
@@ -23,7 +23,7 @@ type exportIn struct {
 	Format string `query:"format" enum:"csv" default:"csv" doc:"csv (text/csv, one row per vendor and product)"`
 }
 
-func exportRecord(r service.ExportRow) []string {
+func exportRecord(r assessments.ExportRow) []string {
 	next, rating := "", ""
 	if !r.Due.NextReviewAt.IsZero() {
 		next = r.Due.NextReviewAt.UTC().Format(time.RFC3339)
@@ -36,7 +36,7 @@ func exportRecord(r service.ExportRow) []string {
 }
 
 func (s *Server) registerExport() {
-	huma.Register(s.api, huma.Operation{OperationID: "export-vendor-list", Method: http.MethodGet, Path: "/vendor-lists/export",
+	register(s.api, huma.Operation{OperationID: "export-vendor-list", Method: http.MethodGet, Path: "/vendor-lists/export",
 		Tags: []string{"Vendor lists"}, Security: secured, Errors: accountErrors,
 		Summary: "The register as a file: one row per vendor and product of a list (viewer or above)",
 		Description: "Streamed as it is read, a page of the list at a time. Columns: vendor_name, website_url, product_name, tier, " +
@@ -45,16 +45,20 @@ func (s *Server) registerExport() {
 		Responses: map[string]*huma.Response{"200": {Description: "OK", Content: map[string]*huma.MediaType{
 			"text/csv": {Schema: &huma.Schema{Type: huma.TypeString}}}}}},
 		func(ctx context.Context, in *exportIn) (*huma.StreamResponse, error) {
-			ex, err := s.svc.OpenExport(ctx, actor(ctx), in.AccountID, in.ref())
+			acc, lr, err := refs(in.AccountParam, in.ListParams)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			ex, err := s.assessments.OpenExport(ctx, actor(ctx), acc, lr)
+			if err != nil {
+				return nil, err
 			}
 			return &huma.StreamResponse{Body: func(hctx huma.Context) {
 				hctx.SetHeader("Content-Type", "text/csv; charset=utf-8")
 				hctx.SetHeader("Content-Disposition", `attachment; filename="`+ex.List().ID.String()+`.csv"`)
 				w := csv.NewWriter(hctx.BodyWriter())
 				_ = w.Write(ExportColumns)
-				err := ex.Each(ctx, func(r service.ExportRow) error { return w.Write(exportRecord(r)) })
+				err := ex.Each(ctx, func(r assessments.ExportRow) error { return w.Write(exportRecord(r)) })
 				w.Flush()
 				if err == nil {
 					err = w.Error()

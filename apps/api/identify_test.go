@@ -65,7 +65,7 @@ func TestAnotherSubjectsEmailIsForbidden(t *testing.T) {
 		}
 	}
 	apitest.Must(t, env.Do(t, "GET", "/accounts", first, nil), 200)
-	u, err := env.Svc.Identify(context.Background(), ports.Identity{Subject: "sub-kim@subjects.test", Email: "kim@subjects.test", EmailVerified: true})
+	u, err := env.Svc.Accounts.Identify(context.Background(), ports.Identity{Subject: "sub-kim@subjects.test", Email: "kim@subjects.test", EmailVerified: true})
 	if err != nil || u.Email != "kim@subjects.test" {
 		t.Fatalf("the first sign-in after the refusal: %+v, %v", u, err)
 	}

@@ -10,7 +10,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/service"
+	"github.com/vetted-dev/vetted/core/alerts"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/subscriber"
 )
 
@@ -67,8 +68,8 @@ func (s *Server) registerLinks(r chi.Router) {
 	r.Post(confirmPath, s.confirm)
 	r.Get(unsubscribePath, s.unsubscribePage)
 	r.Post(unsubscribePath, s.unsubscribe)
-	r.Get(service.ReminderUnsubscribePath, s.reminderUnsubscribePage)
-	r.Post(service.ReminderUnsubscribePath, s.reminderUnsubscribe)
+	r.Get(assessments.ReminderUnsubscribePath, s.reminderUnsubscribePage)
+	r.Post(assessments.ReminderUnsubscribePath, s.reminderUnsubscribe)
 }
 
 // linkToken reads the token from the query, or for a POST from the form
@@ -94,7 +95,7 @@ func drainBody(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) confirmPage(w http.ResponseWriter, r *http.Request) {
 	tok := linkToken(w, r)
-	t, err := s.svc.PeekLink(r.Context(), service.PurposeConfirm, tok)
+	t, err := s.alerts.PeekLink(r.Context(), alerts.PurposeConfirm, tok)
 	if err != nil {
 		s.linkError(w, r, err)
 		return
@@ -112,7 +113,7 @@ func (s *Server) confirmPage(w http.ResponseWriter, r *http.Request) {
 func (s *Server) confirm(w http.ResponseWriter, r *http.Request) {
 	tok := linkToken(w, r)
 	drainBody(w, r)
-	t, err := s.svc.ConfirmSubscriber(r.Context(), tok)
+	t, err := s.alerts.ConfirmSubscriber(r.Context(), tok)
 	if err != nil {
 		s.linkError(w, r, err)
 		return
@@ -123,7 +124,7 @@ func (s *Server) confirm(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) unsubscribePage(w http.ResponseWriter, r *http.Request) {
 	tok := linkToken(w, r)
-	t, err := s.svc.PeekLink(r.Context(), service.PurposeUnsubscribe, tok)
+	t, err := s.alerts.PeekLink(r.Context(), alerts.PurposeUnsubscribe, tok)
 	if errors.Is(err, core.ErrNotFound) {
 		s.linkOK(w, r, "unsubscribed", t, linkPage{Title: "Unsubscribed", Message: "This address no longer receives these incident alerts."})
 		return
@@ -140,7 +141,7 @@ func (s *Server) unsubscribePage(w http.ResponseWriter, r *http.Request) {
 func (s *Server) unsubscribe(w http.ResponseWriter, r *http.Request) {
 	tok := linkToken(w, r)
 	drainBody(w, r)
-	t, err := s.svc.Unsubscribe(r.Context(), tok)
+	t, err := s.alerts.Unsubscribe(r.Context(), tok)
 	if err != nil {
 		s.linkError(w, r, err)
 		return
@@ -154,7 +155,7 @@ func (s *Server) unsubscribe(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) reminderUnsubscribePage(w http.ResponseWriter, r *http.Request) {
 	tok := linkToken(w, r)
-	o, err := s.svc.PeekReminderUnsubscribe(r.Context(), tok)
+	o, err := s.assessments.PeekReminderUnsubscribe(r.Context(), tok)
 	if err != nil {
 		s.linkError(w, r, err)
 		return
@@ -165,13 +166,13 @@ func (s *Server) reminderUnsubscribePage(w http.ResponseWriter, r *http.Request)
 	}
 	s.reminderLinkOK(w, r, o, linkPage{Title: "Stop review reminders",
 		Message: "Stop sending review reminders from " + o.AccountName + " to " + o.Email + "?",
-		Action:  service.ReminderUnsubscribePath, Token: tok, Button: "Unsubscribe", OneClick: true})
+		Action:  assessments.ReminderUnsubscribePath, Token: tok, Button: "Unsubscribe", OneClick: true})
 }
 
 func (s *Server) reminderUnsubscribe(w http.ResponseWriter, r *http.Request) {
 	tok := linkToken(w, r)
 	drainBody(w, r)
-	o, err := s.svc.UnsubscribeReminders(r.Context(), tok)
+	o, err := s.assessments.UnsubscribeReminders(r.Context(), tok)
 	if err != nil {
 		s.linkError(w, r, err)
 		return
@@ -186,7 +187,7 @@ type ReminderLinkJSON struct {
 	Account string `json:"account"`
 }
 
-func (s *Server) reminderLinkOK(w http.ResponseWriter, r *http.Request, o service.ReminderOptOut, p linkPage) {
+func (s *Server) reminderLinkOK(w http.ResponseWriter, r *http.Request, o assessments.ReminderOptOut, p linkPage) {
 	pageHeaders(w)
 	if wantsJSON(r) {
 		status := "subscribed"
@@ -223,7 +224,7 @@ type LinkResultJSON struct {
 	VendorList string `json:"vendor_list"`
 }
 
-func (s *Server) linkOK(w http.ResponseWriter, r *http.Request, status string, t service.LinkTarget, p linkPage) {
+func (s *Server) linkOK(w http.ResponseWriter, r *http.Request, status string, t alerts.LinkTarget, p linkPage) {
 	pageHeaders(w)
 	if wantsJSON(r) {
 		w.Header().Set("Content-Type", "application/json")

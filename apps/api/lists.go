@@ -11,8 +11,9 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/core/service"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 )
 
@@ -249,15 +250,19 @@ func (ListOperationResult) Schema(r huma.Registry) *huma.Schema {
 
 func (s *Server) registerLists() {
 	tags := []string{"Vendor lists"}
-	huma.Register(s.api, huma.Operation{OperationID: "get-vendor-lists", Method: http.MethodGet, Path: "/vendor-lists", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "get-vendor-lists", Method: http.MethodGet, Path: "/vendor-lists", Tags: tags,
 		Summary: "List the account's vendor lists, or one list with its vendors", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *listsGetIn) (*listsGetOut, error) {
 			out := &listsGetOut{}
 			a := actor(ctx)
 			if in.VendorList == "" && in.ListID == "" {
-				ls, err := s.svc.Lists(ctx, a, in.AccountID)
+				acc, err := in.accountRef()
 				if err != nil {
-					return nil, problem(ctx, err)
+					return nil, err
+				}
+				ls, err := s.lists.Lists(ctx, a, acc)
+				if err != nil {
+					return nil, err
 				}
 				lists := make([]ListJSON, 0, len(ls))
 				for _, l := range ls {
@@ -269,9 +274,13 @@ func (s *Server) registerLists() {
 			if in.ListShape.given() {
 				return s.shapedList(ctx, in)
 			}
-			l, es, err := s.svc.ListWithVendors(ctx, a, in.AccountID, in.ref())
+			acc, lr, err := refs(in.AccountParam, in.ListParams)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			l, es, err := s.lists.ListWithVendors(ctx, a, acc, lr)
+			if err != nil {
+				return nil, err
 			}
 			lj := listJSON(l)
 			out.Body.List = &lj
@@ -282,7 +291,7 @@ func (s *Server) registerLists() {
 			out.Body.Vendors = &vendors
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "post-vendor-lists", Method: http.MethodPost, Path: "/vendor-lists", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "post-vendor-lists", Method: http.MethodPost, Path: "/vendor-lists", Tags: tags,
 		Summary:      "Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors) or merge a CSV (operation=import-csv)",
 		Security:     secured,
 		Errors:       append(slices.Clone(writeErrors), http.StatusRequestEntityTooLarge),
@@ -292,19 +301,22 @@ func (s *Server) registerLists() {
 		}},
 		func(ctx context.Context, in *listsPostIn) (*listsPostOut, error) {
 			a := actor(ctx)
-			ref := service.ListRef{ID: in.ListID, Ref: in.VendorList}
 			switch in.Operation {
 			case opSaveVendors:
 				if in.Body == nil || in.Body.Vendors == nil {
-					return nil, problem(ctx, core.Invalid("vendors", "is required for save-vendors (an empty array empties the list)"))
+					return nil, core.Invalid("vendors", "is required for save-vendors (an empty array empties the list)")
 				}
-				vs := make([]service.VendorInput, 0, len(in.Body.Vendors))
+				vs := make([]lists.VendorInput, 0, len(in.Body.Vendors))
 				for _, v := range in.Body.Vendors {
-					vs = append(vs, service.VendorInput{Name: v.VendorName, WebsiteURL: v.WebsiteURL})
+					vs = append(vs, lists.VendorInput{Name: v.VendorName, WebsiteURL: v.WebsiteURL})
 				}
-				res, err := s.svc.SaveVendors(ctx, a, in.AccountID, ref, vs)
+				acc, ref, err := refs(in.AccountParam, ListParams{ListID: in.ListID, VendorList: in.VendorList})
 				if err != nil {
-					return nil, problem(ctx, err)
+					return nil, err
+				}
+				res, err := s.lists.SaveVendors(ctx, a, acc, ref, vs)
+				if err != nil {
+					return nil, err
 				}
 				return &listsPostOut{Status: http.StatusOK, Body: ListOperationResult{saved: &SaveVendorsJSON{
 					List: listJSON(res.List), Added: vendorRefs(res.Added), Removed: vendorRefs(res.Removed),
@@ -312,12 +324,16 @@ func (s *Server) registerLists() {
 				}}}, nil
 			case opImportCSV:
 				if in.Body == nil || in.Body.CSV == nil {
-					return nil, problem(ctx, core.Invalid("csv", "is required for import-csv"))
+					return nil, core.Invalid("csv", "is required for import-csv")
 				}
-				res, err := s.svc.ImportCSV(ctx, a, in.AccountID, ref, service.ImportInput{CSV: *in.Body.CSV, DryRun: in.Body.DryRun,
+				acc, ref, err := refs(in.AccountParam, ListParams{ListID: in.ListID, VendorList: in.VendorList})
+				if err != nil {
+					return nil, err
+				}
+				res, err := s.lists.ImportCSV(ctx, a, acc, ref, lists.ImportInput{CSV: *in.Body.CSV, DryRun: in.Body.DryRun,
 					RowOffset: in.Body.RowOffset, RowLimit: in.Body.RowLimit})
 				if err != nil {
-					return nil, problem(ctx, err)
+					return nil, err
 				}
 				errs := make([]RowErrorJSON, 0, len(res.Errors))
 				for _, e := range res.Errors {
@@ -331,11 +347,15 @@ func (s *Server) registerLists() {
 				}}}, nil
 			}
 			if strings.TrimSpace(in.VendorList) == "" {
-				return nil, problem(ctx, core.Invalid("vendor-list", "name the list to create with vendor-list, or choose an operation"))
+				return nil, core.Invalid("vendor-list", "name the list to create with vendor-list, or choose an operation")
 			}
-			l, err := s.svc.CreateList(ctx, a, in.AccountID, in.VendorList)
+			acc, err := in.accountRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			l, err := s.lists.CreateList(ctx, a, acc, in.VendorList)
+			if err != nil {
+				return nil, err
 			}
 			created := listJSON(l)
 			return &listsPostOut{Status: http.StatusCreated, Body: ListOperationResult{created: &created}}, nil
@@ -351,12 +371,20 @@ func (s *Server) registerLists() {
 		}
 	}
 	type entryOut struct{ Body EntryJSON }
-	huma.Register(s.api, huma.Operation{OperationID: "patch-vendor-lists", Method: http.MethodPatch, Path: "/vendor-lists", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "patch-vendor-lists", Method: http.MethodPatch, Path: "/vendor-lists", Tags: tags,
 		Summary: "Turn incident alerts for one vendor of a list on or off (operation=alerts-enabled)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *alertsIn) (*entryOut, error) {
-			e, err := s.svc.SetAlerts(ctx, actor(ctx), in.AccountID, in.ref(), in.Body.VendorID, *in.Body.AlertsEnabled)
+			acc, lr, err := refs(in.AccountParam, in.ListParams)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			vid, err := access.ParseID("vendor-id", in.Body.VendorID)
+			if err != nil {
+				return nil, err
+			}
+			e, err := s.lists.SetAlerts(ctx, actor(ctx), acc, lr, vid, *in.Body.AlertsEnabled)
+			if err != nil {
+				return nil, err
 			}
 			return &entryOut{Body: entryJSON(e)}, nil
 		})
@@ -370,12 +398,16 @@ func (s *Server) registerLists() {
 			Deleted ListJSON `json:"deleted"`
 		}
 	}
-	huma.Register(s.api, huma.Operation{OperationID: "delete-vendor-list", Method: http.MethodDelete, Path: "/vendor-lists", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "delete-vendor-list", Method: http.MethodDelete, Path: "/vendor-lists", Tags: tags,
 		Summary: "Delete a list (by vendor-list-id or vendor-list) with its entries, assessments and subscribers", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *deleteIn) (*deleteOut, error) {
-			l, err := s.svc.DeleteList(ctx, actor(ctx), in.AccountID, in.ref())
+			acc, lr, err := refs(in.AccountParam, in.ListParams)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			l, err := s.lists.DeleteList(ctx, actor(ctx), acc, lr)
+			if err != nil {
+				return nil, err
 			}
 			out := &deleteOut{}
 			out.Body.Deleted = listJSON(l)
@@ -391,12 +423,24 @@ func (s *Server) registerLists() {
 		}
 	}
 	type productOut struct{ Body ProductJSON }
-	huma.Register(s.api, huma.Operation{OperationID: "add-product", Method: http.MethodPost, Path: "/vendor-lists/{vendor_list_id}/vendors/{vendor_id}/products",
+	register(s.api, huma.Operation{OperationID: "add-product", Method: http.MethodPost, Path: "/vendor-lists/{vendor_list_id}/vendors/{vendor_id}/products",
 		Tags: tags, Summary: "Add a product row to a vendor on a list (409 when it exists)", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *productIn) (*productOut, error) {
-			p, err := s.svc.AddProduct(ctx, actor(ctx), in.AccountID, in.ListID, in.VendorID, in.Body.ProductName)
+			acc, err := in.accountRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			lr, err := access.ParseListRef(in.ListID, "")
+			if err != nil {
+				return nil, err
+			}
+			vid, err := access.ParseID("vendor_id", in.VendorID)
+			if err != nil {
+				return nil, err
+			}
+			p, err := s.lists.AddProduct(ctx, actor(ctx), acc, lr.ID, vid, in.Body.ProductName)
+			if err != nil {
+				return nil, err
 			}
 			return &productOut{Body: productJSON(p, true)}, nil
 		})

@@ -4,7 +4,12 @@ import (
 	"context"
 	"time"
 
-	"github.com/vetted-dev/vetted/core/service"
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/lists"
 )
 
 // ListShape are the parameters of a shaped list read (issue 22). Without
@@ -19,9 +24,48 @@ type ListShape struct {
 	Alerts          string `query:"alerts" enum:"true,false" doc:"Only entries with alerts on (true) or off (false)"`
 }
 
-func (p ListShape) given() bool {
-	return service.ListQuery{Limit: p.Limit, Cursor: p.Cursor, Q: p.Q, Sort: p.Sort, ReviewStates: []string{p.ReviewState},
-		EnrichmentStates: []string{p.EnrichmentState}, Alerts: p.Alerts}.Paged()
+func (p ListShape) given() bool { return p.Cursor != "" || p.query().Paged() }
+
+// query is the list read the parameters ask for.
+func (p ListShape) query() lists.ListQuery {
+	return lists.ListQuery{Limit: p.Limit, Cursor: decodeListCursor(p.Cursor), Q: p.Q, Sort: p.Sort, ReviewStates: []string{p.ReviewState},
+		EnrichmentStates: []string{p.EnrichmentState}, Alerts: p.Alerts}
+}
+
+// listCursorJSON is a list read's cursor on the wire: the base64url of
+// this JSON, opaque to clients.
+type listCursorJSON struct {
+	Sort string    `json:"s"`
+	Num  int64     `json:"k"`
+	Name string    `json:"n"`
+	ID   uuid.UUID `json:"i"`
+}
+
+// encodeListCursor writes a next page's cursor; "" on the last page.
+func encodeListCursor(c *lists.Cursor) string {
+	if c == nil {
+		return ""
+	}
+	b, _ := json.Marshal(listCursorJSON{Sort: c.Sort, Num: c.Num, Name: c.Name, ID: c.ID})
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// decodeListCursor reads a cursor: nil when none is given, and the zero
+// cursor, which the list read refuses, when it is not one this API gave.
+func decodeListCursor(raw string) *lists.Cursor {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return nil
+	}
+	var c listCursorJSON
+	b, err := base64.RawURLEncoding.DecodeString(raw)
+	if err == nil {
+		err = json.Unmarshal(b, &c)
+	}
+	if err != nil {
+		return &lists.Cursor{}
+	}
+	return &lists.Cursor{Sort: c.Sort, Num: c.Num, Name: c.Name, ID: c.ID}
 }
 
 // EntryReviewJSON is what a shaped list read adds to each entry: the
@@ -37,10 +81,13 @@ type EntryReviewJSON struct {
 
 func (s *Server) shapedList(ctx context.Context, in *listsGetIn) (*listsGetOut, error) {
 	p := in.ListShape
-	page, err := s.svc.ListRead(ctx, actor(ctx), in.AccountID, in.ref(), service.ListQuery{Limit: p.Limit, Cursor: p.Cursor,
-		Q: p.Q, Sort: p.Sort, ReviewStates: []string{p.ReviewState}, EnrichmentStates: []string{p.EnrichmentState}, Alerts: p.Alerts})
+	acc, lr, err := refs(in.AccountParam, in.ListParams)
 	if err != nil {
-		return nil, problem(ctx, err)
+		return nil, err
+	}
+	page, err := s.lists.ListRead(ctx, actor(ctx), acc, lr, p.query())
+	if err != nil {
+		return nil, err
 	}
 	out := &listsGetOut{}
 	lj := listJSON(page.List)
@@ -58,6 +105,6 @@ func (s *Server) shapedList(ctx context.Context, in *listsGetIn) (*listsGetOut, 
 		vendors = append(vendors, e)
 	}
 	out.Body.Vendors = &vendors
-	out.Body.NextCursor = page.NextCursor
+	out.Body.NextCursor = encodeListCursor(page.NextCursor)
 	return out, nil
 }

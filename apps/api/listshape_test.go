@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -155,5 +156,62 @@ func TestListPagingUnderWrites(t *testing.T) {
 	}
 	if writes.Load() == 0 {
 		t.Fatalf("the other client wrote nothing during the walk")
+	}
+}
+
+// TestListPageByNameAsWholeRead: pages by name with nothing filtered are
+// chosen from the entries' keys alone (the store reads whole entries for
+// the page only); walked to the end they give what the whole read by name
+// gives, vendor for vendor and field for field, names of mixed case
+// included, and the same as a walk the filtering path makes (alerts=true
+// keeps every vendor here but takes the path that reads every entry).
+func TestListPageByNameAsWholeRead(t *testing.T) {
+	t.Parallel()
+	o := newOrg(t) // Slack, Zoom on master-list
+	env := o.env
+	apitest.Must(t, env.Do(t, "POST", "/vendor-lists?operation=import-csv&account-id="+o.acct+"&vendor-list-id="+o.master, o.owner,
+		map[string]any{"csv": "vendor_name,product_name,tier,compliance_approval_status\nasana,Work Graph,high,approved\nBox,,,\n" +
+			"zendesk,,low,rejected\nAtlassian,Jira,critical,in-progress\nbrex,,,\nÉclair Labs,,,\nadobe,,medium,\n"}), 200)
+	whole := func(extra string) []byte {
+		t.Helper()
+		return apitest.Must(t, env.Do(t, "GET", "/vendor-lists?account-id="+o.acct+"&vendor-list-id="+o.master+"&sort=name"+extra, o.owner, nil), 200).Body
+	}
+	walk := func(extra string) (rows []json.RawMessage, pages int) {
+		t.Helper()
+		cursor := ""
+		for {
+			var p struct {
+				Vendors    []json.RawMessage `json:"vendors"`
+				NextCursor string            `json:"next_cursor"`
+			}
+			apitest.Must(t, env.Do(t, "GET", "/vendor-lists?account-id="+o.acct+"&vendor-list-id="+o.master+"&sort=name&limit=3"+extra+"&cursor="+cursor, o.owner, nil), 200).JSON(t, &p)
+			rows, pages = append(rows, p.Vendors...), pages+1
+			if p.NextCursor == "" {
+				return rows, pages
+			}
+			cursor = p.NextCursor
+		}
+	}
+	var all struct {
+		Vendors []json.RawMessage `json:"vendors"`
+	}
+	if err := json.Unmarshal(whole(""), &all); err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Vendors) != 9 {
+		t.Fatalf("whole read: %d vendors, want 9", len(all.Vendors))
+	}
+	byKeys, pages := walk("")
+	filtered, _ := walk("&alerts=true")
+	if pages != 3 {
+		t.Fatalf("9 vendors in pages of 3: %d pages, want 3", pages)
+	}
+	for i := range all.Vendors {
+		if i >= len(byKeys) || i >= len(filtered) {
+			t.Fatalf("walks gave %d and %d rows, want %d", len(byKeys), len(filtered), len(all.Vendors))
+		}
+		if string(byKeys[i]) != string(all.Vendors[i]) || string(filtered[i]) != string(all.Vendors[i]) {
+			t.Fatalf("row %d:\n by keys  %s\n filtered %s\n whole    %s", i, byKeys[i], filtered[i], all.Vendors[i])
+		}
 	}
 }

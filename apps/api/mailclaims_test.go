@@ -8,9 +8,9 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
+	"github.com/vetted-dev/vetted/core/deliver"
 	"github.com/vetted-dev/vetted/core/notify"
 	"github.com/vetted-dev/vetted/core/outbox"
-	"github.com/vetted-dev/vetted/core/service"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -32,7 +32,7 @@ func TestMailClaimOfADeadWorkerExpires(t *testing.T) {
 	ctx := context.Background()
 	payload, key := memberMailJob(t, "new@a.test")
 	err := env.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
-		_, err := tx.Deliveries().Claim(ctx, key, env.Clock.Now(), service.MailLease)
+		_, err := tx.Deliveries().Claim(ctx, key, env.Clock.Now(), deliver.MailLease)
 		return err
 	})
 	if err != nil {
@@ -45,8 +45,8 @@ func TestMailClaimOfADeadWorkerExpires(t *testing.T) {
 		advance time.Duration
 		wait    time.Duration
 	}{
-		{0, service.MailLease},
-		{service.MailLease - time.Minute, time.Minute},
+		{0, deliver.MailLease},
+		{deliver.MailLease - time.Minute, time.Minute},
 	} {
 		env.Clock.Advance(tt.advance)
 		err := run()
@@ -63,7 +63,7 @@ func TestMailClaimOfADeadWorkerExpires(t *testing.T) {
 	if err := run(); err != nil {
 		t.Fatalf("run once the lease is over: %v", err)
 	}
-	env.Clock.Advance(10 * service.MailLease)
+	env.Clock.Advance(10 * deliver.MailLease)
 	if err := run(); err != nil {
 		t.Fatalf("run again: %v", err)
 	}

@@ -21,7 +21,7 @@ import (
 // logBuffer is a goroutine-safe JSON log sink.
 type logBuffer struct{ testenv.Buffer }
 
-// records decodes every JSON line whose msg is msg.
+// records decodes every JSON line whose msg is msg (every line for "").
 func (b *logBuffer) records(t *testing.T, msg string) []map[string]any {
 	t.Helper()
 	var out []map[string]any
@@ -32,7 +32,7 @@ func (b *logBuffer) records(t *testing.T, msg string) []map[string]any {
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
 			t.Fatalf("log line is not JSON: %s", sc.Text())
 		}
-		if m["msg"] == msg {
+		if msg == "" || m["msg"] == msg {
 			out = append(out, m)
 		}
 	}

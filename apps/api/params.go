@@ -1,8 +1,13 @@
 package api
 
 import (
+	"strings"
+
 	"github.com/danielgtaylor/huma/v2"
-	"github.com/vetted-dev/vetted/core/service"
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/directory"
 )
 
 // Parameters shared by many operations, declared once and embedded in each
@@ -19,8 +24,6 @@ type ListParams struct {
 	ListID     string `query:"vendor-list-id" doc:"List id"`
 	VendorList string `query:"vendor-list" doc:"List id or name"`
 }
-
-func (p ListParams) ref() service.ListRef { return service.ListRef{ID: p.ListID, Ref: p.VendorList} }
 
 // AssessmentParam names an assessment.
 type AssessmentParam struct {
@@ -57,4 +60,52 @@ func (q *LegacyVendorQuery) Resolve(ctx huma.Context) []error {
 	v := u.Query()
 	q.vendorID, q.vendorProfileID, q.vendorName = v.Get("vendor-id"), v.Get("vendor-profile-id"), v.Get("vendor-name")
 	return nil
+}
+
+// The references a request names are parsed here, once, at the edge: the
+// use cases take typed values that cannot be malformed.
+
+// accountRef parses account-id.
+func (p AccountParam) accountRef() (access.AccountRef, error) {
+	return access.ParseAccountRef(p.AccountID)
+}
+
+// listRef parses vendor-list-id and vendor-list.
+func (p ListParams) listRef() (access.ListRef, error) {
+	return access.ParseListRef(p.ListID, p.VendorList)
+}
+
+// refs parses the account and the list a request names, in that order.
+func refs(a AccountParam, l ListParams) (access.AccountRef, access.ListRef, error) {
+	acc, err := a.accountRef()
+	if err != nil {
+		return acc, access.ListRef{}, err
+	}
+	lr, err := l.listRef()
+	return acc, lr, err
+}
+
+// assessmentID parses assessment-id.
+func (p AssessmentParam) assessmentID() (uuid.UUID, error) {
+	return assessments.ParseAssessmentID(p.AssessmentID)
+}
+
+// documentID parses document-id.
+func (p DocumentParam) documentID() (uuid.UUID, error) {
+	return assessments.ParseDocumentID(p.DocumentID)
+}
+
+// vendorRef parses the vendor of the path.
+func (p VendorPath) vendorRef() (directory.Ref, error) { return directory.ParseRef(p.IDOrName) }
+
+// runID parses the run of the path.
+func (p RunPath) runID() (uuid.UUID, error) { return access.ParseID("run_id", p.RunID) }
+
+// optionalID parses an id given in field, nil when it is blank.
+func optionalID(field, raw string) (*uuid.UUID, error) {
+	if strings.TrimSpace(raw) == "" {
+		return nil, nil
+	}
+	id, err := access.ParseID(field, raw)
+	return &id, err
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/vetted-dev/vetted/adapters/postgres"
 	"github.com/vetted-dev/vetted/adapters/postgres/pgtest"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
-	"github.com/vetted-dev/vetted/core/service"
+	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/signing"
 	"github.com/vetted-dev/vetted/internal/tcpproxy"
 	"github.com/vetted-dev/vetted/ports"
@@ -102,24 +102,7 @@ func TestPostgresDown(t *testing.T) {
 	onceOnly(t)
 	proxy, store, direct := pgBehindProxy(t)
 	w := newMatrixWorld(t, apitest.WithStore(func(testing.TB) ports.Store { return store }))
-
-	var calls []outageCall
-	rows := matrixRows()
-	for _, id := range operationIDs(w.env) {
-		row, ok := rows[id]
-		if !ok {
-			t.Fatalf("operation %q has no row in the authorization matrix", id)
-		}
-		token := w.a.owner
-		switch row.policy {
-		case public:
-			token = ""
-		case platformOnly:
-			token = w.admin
-		}
-		calls = append(calls, outageCall{id, row.build(t, w, w.a, w.b, false), token})
-	}
-	calls = append(calls, linkCalls(t, w)...)
+	calls := everyCall(t, w)
 	before := snapshot(t, direct)
 
 	proxy.Cut()
@@ -162,6 +145,31 @@ type outageCall struct {
 	token string
 }
 
+// everyCall is a valid request for every operation of the API's OpenAPI
+// document, as the authorization matrix builds them, by a caller who may
+// make it (the owner of account A, a platform admin, or nobody for a public
+// operation), then the mail-link routes.
+func everyCall(t *testing.T, w *matrixWorld) []outageCall {
+	t.Helper()
+	var calls []outageCall
+	rows := matrixRows()
+	for _, id := range operationIDs(w.env) {
+		row, ok := rows[id]
+		if !ok {
+			t.Fatalf("operation %q has no row in the authorization matrix", id)
+		}
+		token := w.a.owner
+		switch row.policy {
+		case public:
+			token = ""
+		case platformOnly:
+			token = w.admin
+		}
+		calls = append(calls, outageCall{id, row.build(t, w, w.a, w.b, false), token})
+	}
+	return append(calls, linkCalls(t, w)...)
+}
+
 // linkCalls are the mail-link routes (not in the OpenAPI document) with a
 // valid token for a subscriber of A.
 func linkCalls(t *testing.T, w *matrixWorld) []outageCall {
@@ -186,8 +194,8 @@ func linkCalls(t *testing.T, w *matrixWorld) []outageCall {
 		t.Fatal(err)
 	}
 	exp := time.Now().Add(time.Hour)
-	confirm := "/subscribers/confirm?token=" + url.QueryEscape(signer.Sign(service.PurposeConfirm, id, exp))
-	unsubscribe := "/unsubscribe?token=" + url.QueryEscape(signer.Sign(service.PurposeUnsubscribe, id, exp))
+	confirm := "/subscribers/confirm?token=" + url.QueryEscape(signer.Sign(alerts.PurposeConfirm, id, exp))
+	unsubscribe := "/unsubscribe?token=" + url.QueryEscape(signer.Sign(alerts.PurposeUnsubscribe, id, exp))
 	var out []outageCall
 	for _, r := range []request{{"GET", confirm, nil}, {"POST", confirm, nil}, {"GET", unsubscribe, nil}, {"POST", unsubscribe, nil}} {
 		out = append(out, outageCall{"link", r, ""})

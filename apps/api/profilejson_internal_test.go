@@ -7,7 +7,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/core/service"
 )
 
 // TestPatchPathsAreAnswered holds the two contracts of a profile field
@@ -17,7 +16,7 @@ import (
 func TestPatchPathsAreAnswered(t *testing.T) {
 	t.Parallel()
 	p := directory.NewProfile(uuid.New(), uuid.New(), time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	b, err := json.Marshal(vendorViewJSON(service.VendorView{Vendor: directory.Vendor{ID: p.VendorID, Name: "Acme"}, Profile: &p}))
+	b, err := json.Marshal(vendorViewJSON(directory.View{Vendor: directory.Vendor{ID: p.VendorID, Name: "Acme"}, Profile: &p}))
 	if err != nil {
 		t.Fatal(err)
 	}

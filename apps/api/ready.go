@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/vetted-dev/vetted/core/service"
+	"github.com/vetted-dev/vetted/adapters/dircache"
 )
 
 // readyOut is /readyz's answer.
@@ -36,7 +36,7 @@ type InvalidationJSON struct {
 
 // NoInvalidation is what /readyz reports without Options.Invalidation.
 func NoInvalidation() InvalidationJSON {
-	return InvalidationJSON{Mode: InvalidationNone, MaxStalenessSeconds: int(service.DirectoryMaxAge / time.Second)}
+	return InvalidationJSON{Mode: InvalidationNone, MaxStalenessSeconds: int(dircache.MaxAge / time.Second)}
 }
 
 // readyAnswer is /readyz's answer once every dependency answered.

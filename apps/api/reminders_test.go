@@ -253,3 +253,32 @@ func TestServeSchedulesReviewReminders(t *testing.T) {
 		t.Fatalf("Serve: %v", err)
 	}
 }
+
+// TestReviewRemindersInAPersonalSpace: a review in a user's personal space
+// is reminded like one in an organization (the user is its owner), once per
+// window, and the mail names the space as the reader's own.
+func TestReviewRemindersInAPersonalSpace(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	solo := env.Token("solo@example.test", apitest.Verified())
+	saved := env.SaveVendors(t, solo, "individual", "Slack")
+	master := saved["list"].(map[string]any)["id"].(string)
+	apitest.Must(t, env.Do(t, "POST", "/vendor-assessments?account-id=individual&vendor-list-id="+master, solo,
+		map[string]any{"vendor_name": "Slack", "tier": "high", "compliance_approval_status": "approved", "sponsor_contact": "it@solo.test"}), 201)
+	env.Drain(t)
+	env.Mail.Reset()
+	env.Clock.Advance(365*24*time.Hour + time.Hour) // past the due date a year after the review
+	runReminders(t, env, 1)
+	want := []string{"it@solo.test Slack", "solo@example.test Slack"}
+	if got := remindersSent(env); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("reminders %q, want %q", got, want)
+	}
+	if m := mailsTo(env, "solo@example.test")[0]; !strings.Contains(m.Text, "of your personal space") || strings.Contains(m.Text, "individual") {
+		t.Fatalf("reminder text names the space wrongly:\n%s", m.Text)
+	}
+	env.Mail.Reset()
+	runReminders(t, env, 1)
+	if got := remindersSent(env); len(got) != 0 {
+		t.Fatalf("the same window again sent %q", got)
+	}
+}

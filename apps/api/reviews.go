@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/service"
 )
 
 // Tier is how critical a vendor is to an organization; "" is not tiered.
@@ -55,7 +55,7 @@ type ReviewPolicyJSON struct {
 	UpdatedBy           string      `json:"updated_by"`
 }
 
-func reviewPolicyJSON(v service.PolicyView) ReviewPolicyJSON {
+func reviewPolicyJSON(v assessments.PolicyView) ReviewPolicyJSON {
 	c := v.Cadence
 	return ReviewPolicyJSON{AccountID: v.AccountID.String(),
 		CadenceMonths:       CadenceJSON{Critical: c.Critical, High: c.High, Medium: c.Medium, Low: c.Low, NotTiered: c.NotTiered},
@@ -94,17 +94,21 @@ func (s *Server) registerReviews() {
 	tags := []string{"Reviews"}
 	s.registerExport()
 	s.registerCalendar()
-	huma.Register(s.api, huma.Operation{OperationID: "get-review-policy", Method: http.MethodGet, Path: "/review-policy", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "get-review-policy", Method: http.MethodGet, Path: "/review-policy", Tags: tags,
 		Summary:  "The account's review policy: cadence per tier, reminder offsets, weekly overdue reminders (viewer or above)",
 		Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *reviewPolicyIn) (*reviewPolicyOut, error) {
-			v, err := s.svc.ReviewPolicy(ctx, actor(ctx), in.AccountID)
+			acc, err := in.accountRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			v, err := s.assessments.ReviewPolicy(ctx, actor(ctx), acc)
+			if err != nil {
+				return nil, err
 			}
 			return &reviewPolicyOut{Body: reviewPolicyJSON(v)}, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "put-review-policy", Method: http.MethodPut, Path: "/review-policy", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "put-review-policy", Method: http.MethodPut, Path: "/review-policy", Tags: tags,
 		Summary:  "Change the account's review policy (admin or owner); omitted values keep theirs, and every due date moves with it",
 		Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *reviewPolicyPutIn) (*reviewPolicyOut, error) {
@@ -113,9 +117,13 @@ func (s *Server) registerReviews() {
 			if c := b.CadenceMonths; c != nil {
 				pin.Critical, pin.High, pin.Medium, pin.Low, pin.NotTiered = c.Critical, c.High, c.Medium, c.Low, c.NotTiered
 			}
-			v, err := s.svc.PutReviewPolicy(ctx, actor(ctx), in.AccountID, pin)
+			acc, err := in.accountRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			v, err := s.assessments.PutReviewPolicy(ctx, actor(ctx), acc, pin)
+			if err != nil {
+				return nil, err
 			}
 			return &reviewPolicyOut{Body: reviewPolicyJSON(v)}, nil
 		})

@@ -100,31 +100,39 @@ type subscribersDeleteOut struct {
 
 func (s *Server) registerSubscribers() {
 	tags := []string{"Subscribers"}
-	huma.Register(s.api, huma.Operation{OperationID: "list-subscribers", Method: http.MethodGet, Path: "/subscribers", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "list-subscribers", Method: http.MethodGet, Path: "/subscribers", Tags: tags,
 		Summary: "The alert subscribers of a list with their state (viewer or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *subscribersListIn) (*subscribersGetOut, error) {
-			l, ss, err := s.svc.Subscribers(ctx, actor(ctx), in.AccountID, in.ref())
+			acc, lr, err := refs(in.AccountParam, in.ListParams)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			l, ss, err := s.alerts.Subscribers(ctx, actor(ctx), acc, lr)
+			if err != nil {
+				return nil, err
 			}
 			out := &subscribersGetOut{}
 			out.Body.VendorListID, out.Body.Subscribers = l.ID.String(), subscribersJSON(ss)
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "add-subscribers", Method: http.MethodPost, Path: "/subscribers", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "add-subscribers", Method: http.MethodPost, Path: "/subscribers", Tags: tags,
 		Summary:       "Subscribe addresses to a list's incident alerts (member or above)",
 		Description:   "A verified member of the account is confirmed at once; anyone else stays pending and gets a confirmation mail.",
 		DefaultStatus: http.StatusCreated, Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *subscribersPostIn) (*subscribersPostOut, error) {
-			ss, err := s.svc.AddSubscribers(ctx, actor(ctx), in.AccountID, in.ref(), in.Body.SubscriberEmail)
+			acc, lr, err := refs(in.AccountParam, in.ListParams)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			ss, err := s.alerts.AddSubscribers(ctx, actor(ctx), acc, lr, in.Body.SubscriberEmail)
+			if err != nil {
+				return nil, err
 			}
 			out := &subscribersPostOut{}
 			out.Body.Subscribers = subscribersJSON(ss)
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "remove-subscribers", Method: http.MethodDelete, Path: "/subscribers", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "remove-subscribers", Method: http.MethodDelete, Path: "/subscribers", Tags: tags,
 		Summary: "Unsubscribe addresses from a list, named in subscriber-email in the body or the query (member or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *subscribersDeleteIn) (*subscribersDeleteOut, error) {
 			var emails []string
@@ -134,9 +142,13 @@ func (s *Server) registerSubscribers() {
 			if in.Body != nil {
 				emails = append(emails, in.Body.SubscriberEmail...)
 			}
-			removed, err := s.svc.RemoveSubscribers(ctx, actor(ctx), in.AccountID, in.ref(), emails)
+			acc, lr, err := refs(in.AccountParam, in.ListParams)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			removed, err := s.alerts.RemoveSubscribers(ctx, actor(ctx), acc, lr, emails)
+			if err != nil {
+				return nil, err
 			}
 			out := &subscribersDeleteOut{}
 			out.Body.Removed = removed

@@ -15,12 +15,12 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/adapters/dircache"
 	"github.com/vetted-dev/vetted/apps/obs"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/memo"
 	"github.com/vetted-dev/vetted/core/run"
-	"github.com/vetted-dev/vetted/core/service"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -74,14 +74,14 @@ func (v VendorViewJSON) MarshalJSON() ([]byte, error) {
 func (v *VendorViewJSON) encodedJSON() []byte { return v.raw }
 
 // encodedView is the JSON of a vendor view the service remembers (see
-// service.DirectoryTTL): GET /vendor answers it as it is while the service
+// dircache.TTL): GET /vendor answers it as it is while the service
 // serves the same profile, so the hot read encodes each view once. It is
 // remembered by vendor id with the profile the service returned, which the
 // service never modifies: a view read again that changed is a new profile
 // (one that did not is kept, so its JSON is kept for as long as the service
 // serves it, renewed at each DirectoryMaxAge). ForgetVendors drops entries
 // when another process announces a change.
-func (s *Server) encodedView(view service.VendorView) *VendorViewJSON {
+func (s *Server) encodedView(view directory.View) *VendorViewJSON {
 	if view.Profile == nil {
 		out := vendorViewJSON(view)
 		return &out
@@ -96,7 +96,7 @@ func (s *Server) encodedView(view service.VendorView) *VendorViewJSON {
 		return &out
 	}
 	enc := &VendorViewJSON{raw: raw}
-	s.views.Put(view.Vendor.ID, encodedEntry{profile: view.Profile, json: enc}, now.Add(service.DirectoryMaxAge), now)
+	s.views.Put(view.Vendor.ID, encodedEntry{profile: view.Profile, json: enc}, now.Add(dircache.MaxAge), now)
 	return enc
 }
 
@@ -197,7 +197,7 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
-func vendorViewJSON(view service.VendorView) VendorViewJSON {
+func vendorViewJSON(view directory.View) VendorViewJSON {
 	out := VendorViewJSON{VendorJSON: vendorJSON(view.Vendor), Enrichment: map[string]SectionStatusJSON{}}
 	if p := view.Profile; p != nil {
 		out.IsCustom = false
@@ -307,7 +307,7 @@ func (s *Server) streamVendors(ctx context.Context, w io.Writer, page []director
 			break
 		}
 		var err error
-		if page, more, err = s.svc.VendorsPage(ctx, actor(ctx), page[len(page)-1].Name.String(), streamPage); err != nil {
+		if page, more, err = s.vendors.VendorsPage(ctx, actor(ctx), page[len(page)-1].Name.String(), streamPage); err != nil {
 			obs.Logger(ctx).ErrorContext(ctx, "GET /vendors/all: the directory could not be read to the end; answer aborted", "error", err)
 			panic(http.ErrAbortHandler)
 		}
@@ -427,7 +427,7 @@ type incidentOut struct{ Body IncidentJSON }
 
 func (s *Server) registerVendors() {
 	tags := []string{"Vendors"}
-	huma.Register(s.api, huma.Operation{OperationID: "list-vendors", Method: http.MethodGet, Path: "/vendors/all", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "list-vendors", Method: http.MethodGet, Path: "/vendors/all", Tags: tags,
 		Summary: "List the whole vendor directory", Security: secured, Errors: directoryErrors,
 		Description: "Without limit and cursor: the whole directory, written as it is read, a page at a time " +
 			"(each vendor once, by name; a vendor added meanwhile may be left out). With limit or cursor: one page, " +
@@ -439,7 +439,7 @@ func (s *Server) registerVendors() {
 			if in.Cursor != "" {
 				var err error
 				if after, err = decodeCursor(in.Cursor); err != nil {
-					return nil, problem(ctx, err)
+					return nil, err
 				}
 			}
 			whole := in.Limit == 0 && in.Cursor == ""
@@ -448,9 +448,9 @@ func (s *Server) registerVendors() {
 			}
 			// The first page is read before anything is written, so that a
 			// store that does not answer still gets its problem answer.
-			vs, more, err := s.svc.VendorsPage(ctx, actor(ctx), after, limit)
+			vs, more, err := s.vendors.VendorsPage(ctx, actor(ctx), after, limit)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			return &huma.StreamResponse{Body: func(hctx huma.Context) {
 				hctx.SetHeader("Content-Type", "application/json")
@@ -465,21 +465,29 @@ func (s *Server) registerVendors() {
 				s.streamVendors(ctx, hctx.BodyWriter(), vs, more)
 			}}, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "get-vendor", Method: http.MethodGet, Path: "/vendor/{id_or_name}", Tags: tags,
+	register(s.api, huma.Operation{OperationID: "get-vendor", Method: http.MethodGet, Path: "/vendor/{id_or_name}", Tags: tags,
 		Summary: "A vendor with its profile groups (empty groups for a custom vendor)", Security: secured, Errors: directoryErrors},
 		func(ctx context.Context, in *vendorRefIn) (*vendorViewOut, error) {
-			view, err := s.svc.GetVendor(ctx, actor(ctx), in.IDOrName)
+			ref, err := in.vendorRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			view, err := s.vendors.GetVendor(ctx, actor(ctx), ref)
+			if err != nil {
+				return nil, err
 			}
 			return &vendorViewOut{Body: s.encodedView(view)}, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "get-vendor-security-instances", Method: http.MethodGet, Path: "/vendor/{id_or_name}/security-instances",
+	register(s.api, huma.Operation{OperationID: "get-vendor-security-instances", Method: http.MethodGet, Path: "/vendor/{id_or_name}/security-instances",
 		Tags: tags, Summary: "A vendor's security findings and signals", Security: secured, Errors: directoryErrors},
 		func(ctx context.Context, in *vendorRefIn) (*instancesOut, error) {
-			v, is, err := s.svc.SecurityInstances(ctx, actor(ctx), in.IDOrName)
+			ref, err := in.vendorRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			v, is, err := s.vendors.SecurityInstances(ctx, actor(ctx), ref)
+			if err != nil {
+				return nil, err
 			}
 			out := &instancesOut{}
 			out.Body.VendorID = v.ID.String()
@@ -489,12 +497,16 @@ func (s *Server) registerVendors() {
 			}
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{OperationID: "get-vendor-incidents", Method: http.MethodGet, Path: "/vendor/{id_or_name}/incidents",
+	register(s.api, huma.Operation{OperationID: "get-vendor-incidents", Method: http.MethodGet, Path: "/vendor/{id_or_name}/incidents",
 		Tags: tags, Summary: "A vendor's incidents, live and historical", Security: secured, Errors: directoryErrors},
 		func(ctx context.Context, in *vendorRefIn) (*incidentsOut, error) {
-			ins, err := s.svc.Incidents(ctx, actor(ctx), in.IDOrName)
+			ref, err := in.vendorRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			ins, err := s.vendors.Incidents(ctx, actor(ctx), ref)
+			if err != nil {
+				return nil, err
 			}
 			out := &incidentsOut{}
 			out.Body.Incidents = make([]IncidentJSON, 0, len(ins))
@@ -503,7 +515,7 @@ func (s *Server) registerVendors() {
 			}
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "record-vendor-incident", Method: http.MethodPost, Path: "/vendor/{id_or_name}/incidents",
+	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "record-vendor-incident", Method: http.MethodPost, Path: "/vendor/{id_or_name}/incidents",
 		Tags: tags, Summary: "Record an incident by hand (platform admins); a live one alerts subscribers", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *recordIncidentIn) (*incidentOut, error) {
 			b := in.Body
@@ -513,37 +525,45 @@ func (s *Server) registerVendors() {
 			if b.PublishedAt != nil {
 				inc.PublishedAt = b.PublishedAt.UTC()
 			}
-			got, err := s.svc.RecordIncident(ctx, actor(ctx), in.IDOrName, inc)
+			ref, err := in.vendorRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			got, err := s.vendors.RecordIncident(ctx, actor(ctx), ref, inc)
+			if err != nil {
+				return nil, err
 			}
 			return &incidentOut{Body: incidentJSON(got)}, nil
 		})
-	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "enrich-vendors", Method: http.MethodPost, Path: "/vendor/enrich", Tags: tags,
+	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "enrich-vendors", Method: http.MethodPost, Path: "/vendor/enrich", Tags: tags,
 		Summary: "Start an enrichment run (platform admins); progress at GET /vendor/enrich/{run_id}", DefaultStatus: http.StatusAccepted, Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *enrichIn) (*enrichOut, error) {
 			sections := make([]string, len(in.Body.Sections))
 			for i, sec := range in.Body.Sections {
 				sections[i] = string(sec)
 			}
-			r, err := s.svc.Enrich(ctx, actor(ctx), in.Body.Vendors, sections, in.Body.CreateOnly)
+			r, err := s.vendors.Enrich(ctx, actor(ctx), in.Body.Vendors, sections, in.Body.CreateOnly)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &enrichOut{}
 			out.Body.RunID, out.Body.Status, out.Body.Jobs = r.ID.String(), RunStatus(r.Status()), jobsJSON(r.Jobs)
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "get-enrich-run", Method: http.MethodGet, Path: "/vendor/enrich/{run_id}", Tags: tags,
+	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "get-enrich-run", Method: http.MethodGet, Path: "/vendor/enrich/{run_id}", Tags: tags,
 		Summary: "Progress of an enrichment run (platform admins)", Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *runIn) (*runOut, error) {
-			r, err := s.svc.Run(ctx, actor(ctx), run.KindEnrich, in.RunID)
+			id, err := in.runID()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			r, err := s.vendors.Run(ctx, actor(ctx), run.KindEnrich, id)
+			if err != nil {
+				return nil, err
 			}
 			return &runOut{Body: runJSON(r)}, nil
 		})
-	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "patch-vendor", Method: http.MethodPatch, Path: "/vendor/{id_or_name}", Tags: tags,
+	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "patch-vendor", Method: http.MethodPatch, Path: "/vendor/{id_or_name}", Tags: tags,
 		Summary:     "Edit whitelisted profile fields with a JSON merge patch (platform admins); no enrichment runs",
 		Description: "Body: `{\"company\": {...}, \"security\": {...}, \"privacy\": {...}, \"maturity\": {...}}`; null removes a value. A field outside the whitelist is 422, naming it.",
 		Security:    secured,
@@ -552,52 +572,70 @@ func (s *Server) registerVendors() {
 			"application/merge-patch+json": {Schema: &huma.Schema{Type: "object", AdditionalProperties: true}},
 		}}},
 		func(ctx context.Context, in *patchVendorIn) (*vendorViewOut, error) {
-			view, err := s.svc.PatchVendor(ctx, actor(ctx), in.IDOrName, in.Body)
+			ref, err := in.vendorRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			view, err := s.vendors.PatchVendor(ctx, actor(ctx), ref, in.Body)
+			if err != nil {
+				return nil, err
 			}
 			out := vendorViewJSON(view)
 			return &vendorViewOut{Body: &out}, nil
 		})
-	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "delete-vendor", Method: http.MethodDelete, Path: "/vendor/{id_or_name}", Tags: tags,
+	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "delete-vendor", Method: http.MethodDelete, Path: "/vendor/{id_or_name}", Tags: tags,
 		Summary: "Remove a vendor's profile and security instances (platform admins); the entry and list memberships stay", Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *vendorRefIn) (*deleteVendorOut, error) {
-			v, err := s.svc.DeleteVendor(ctx, actor(ctx), in.IDOrName)
+			ref, err := in.vendorRef()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			v, err := s.vendors.DeleteVendor(ctx, actor(ctx), ref)
+			if err != nil {
+				return nil, err
 			}
 			out := &deleteVendorOut{}
 			out.Body.Deleted = vendorJSON(v)
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "start-incident-backfill", Method: http.MethodPost, Path: "/vendors/incident-backfill", Tags: tags,
+	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "start-incident-backfill", Method: http.MethodPost, Path: "/vendors/incident-backfill", Tags: tags,
 		Summary: "Backfill historical incidents (platform admins); they never alert", DefaultStatus: http.StatusAccepted, Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *backfillIn) (*backfillOut, error) {
 			var (
-				names []string
+				names []directory.Ref
 				since *time.Time
 				err   error
 			)
 			if in.Body != nil {
-				names = in.Body.Vendors
+				for _, n := range in.Body.Vendors {
+					ref, err := directory.ParseRef(n)
+					if err != nil {
+						return nil, err
+					}
+					names = append(names, ref)
+				}
 				if since, err = parseSince(in.Body.Since); err != nil {
-					return nil, problem(ctx, err)
+					return nil, err
 				}
 			}
-			r, err := s.svc.StartBackfill(ctx, actor(ctx), names, since)
+			r, err := s.vendors.StartBackfill(ctx, actor(ctx), names, since)
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
 			}
 			out := &backfillOut{}
 			out.Body.RunID, out.Body.Status = r.ID.String(), RunStatus(r.Status())
 			return out, nil
 		})
-	huma.Register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "get-incident-backfill", Method: http.MethodGet, Path: "/vendors/incident-backfill/{run_id}", Tags: tags,
+	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "get-incident-backfill", Method: http.MethodGet, Path: "/vendors/incident-backfill/{run_id}", Tags: tags,
 		Summary: "Status of an incident backfill run (platform admins)", Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *runIn) (*runOut, error) {
-			r, err := s.svc.Run(ctx, actor(ctx), run.KindBackfill, in.RunID)
+			id, err := in.runID()
 			if err != nil {
-				return nil, problem(ctx, err)
+				return nil, err
+			}
+			r, err := s.vendors.Run(ctx, actor(ctx), run.KindBackfill, id)
+			if err != nil {
+				return nil, err
 			}
 			return &runOut{Body: runJSON(r)}, nil
 		})

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/adapters/dircache"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/core/service"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -440,7 +440,7 @@ func TestVendorAdminRoutes(t *testing.T) {
 }
 
 // TestVendorReadAfterWrite: GET /vendor may be served from memory
-// (service.DirectoryTTL), yet a change made through this process shows in
+// (dircache.TTL), yet a change made through this process shows in
 // the next read, by id and by name: a PATCH, a DELETE, an enrichment run.
 func TestVendorReadAfterWrite(t *testing.T) {
 	t.Parallel()
@@ -482,9 +482,9 @@ func TestVendorReadAfterWrite(t *testing.T) {
 
 // TestVendorChangedElsewhere: a change another process makes (here,
 // straight through the store, as the asynq worker would) is not seen while
-// the view is fresh (service.DirectoryTTL); past it the remembered view is
+// the view is fresh (dircache.TTL); past it the remembered view is
 // answered once more while it is read again, and the next reads see the
-// change; past service.DirectoryMaxAge a view is never answered.
+// change; past dircache.MaxAge a view is never answered.
 func TestVendorChangedElsewhere(t *testing.T) {
 	t.Parallel()
 	o := newOrg(t)
@@ -524,7 +524,7 @@ func TestVendorChangedElsewhere(t *testing.T) {
 	if got := industry(); got != "Chat" {
 		t.Fatalf("within DirectoryTTL: industry %v, want the remembered Chat", got)
 	}
-	env.Clock.Advance(service.DirectoryTTL)
+	env.Clock.Advance(dircache.TTL)
 	if got := industry(); got != "Chat" {
 		t.Fatalf("just past DirectoryTTL: industry %v, want the remembered Chat while it is read again", got)
 	}
@@ -536,7 +536,7 @@ func TestVendorChangedElsewhere(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	elsewhere("Video")
-	env.Clock.Advance(service.DirectoryMaxAge)
+	env.Clock.Advance(dircache.MaxAge)
 	if got := industry(); got != "Video" {
 		t.Fatalf("past DirectoryMaxAge: industry %v, want Video at once", got)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vetted-dev/vetted/adapters/auth"
+	"github.com/vetted-dev/vetted/adapters/dircache"
 	"github.com/vetted-dev/vetted/adapters/jobs"
 	"github.com/vetted-dev/vetted/adapters/localblob"
 	"github.com/vetted-dev/vetted/adapters/mailbox"
@@ -20,8 +21,9 @@ import (
 	"github.com/vetted-dev/vetted/apps/obs"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/relay"
-	"github.com/vetted-dev/vetted/core/service"
 	"github.com/vetted-dev/vetted/core/signing"
+	"github.com/vetted-dev/vetted/core/usecases"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -40,11 +42,14 @@ type Overrides struct {
 
 // App is a wired Vetted process.
 type App struct {
-	Config  Config
-	Service *service.Service
-	Server  *api.Server
-	Store   ports.Store
-	Relay   *relay.Relay
+	Config Config
+	// UseCases are the core's areas, wired over the adapters.
+	UseCases *usecases.UseCases
+	// Views is the cache of vendor views the directory reads through.
+	Views  *dircache.Cache
+	Server *api.Server
+	Store  ports.Store
+	Relay  *relay.Relay
 	// Jobs is the in-process queue of the embedded default (nil on Redis).
 	Jobs *jobs.Queue
 	// Mailbox is the log mailbox of the embedded default (nil with SMTP).
@@ -131,8 +136,12 @@ func build(ctx context.Context, cfg Config, ov Overrides, withAPI bool) (*App, e
 		return nil, err
 	}
 	var rl *relay.Relay
-	a.Service, err = service.New(service.Deps{Store: a.Store, Clock: clock, IDs: ports.UUIDv7{}, Blobs: blobs, Mailer: mailer,
-		Enricher: enricher, Incidents: incidents, Signer: signer, PublicURL: cfg.PublicURL, Logger: a.log, Changes: a.changes.feed,
+	// The use cases write through the cache's watch, so that a write to
+	// vendors makes this process's remembered views stale and is announced
+	// to the other processes on the change feed.
+	a.Views = dircache.New(vendors.StoreViews{Store: a.Store}, dircache.Options{Clock: clock, Logger: a.log})
+	a.UseCases, err = usecases.New(usecases.Deps{Store: a.Views.Watch(a.Store, a.changes.feed), Views: a.Views, Clock: clock, IDs: ports.UUIDv7{},
+		Blobs: blobs, Mailer: mailer, Enricher: enricher, Incidents: incidents, Signer: signer, PublicURL: cfg.PublicURL, Logger: a.log,
 		Notify: func() {
 			if rl != nil {
 				rl.Notify()
@@ -169,7 +178,7 @@ func build(ctx context.Context, cfg Config, ov Overrides, withAPI bool) (*App, e
 	if opts.Console, err = a.openConsole(cfg); err != nil {
 		return nil, err
 	}
-	if a.Server, err = api.New(a.Service, opts); err != nil {
+	if a.Server, err = api.New(a.UseCases, opts); err != nil {
 		return nil, err
 	}
 	ok = true
@@ -268,7 +277,7 @@ func (a *App) openQueue(ctx context.Context, cfg Config, jo jobs.Options) (ports
 	if jo.Workers == 0 {
 		jo.Workers = cfg.WorkerConcurrency
 	}
-	q, err := jobs.New(a.Metrics.Jobs(a.Service), jo)
+	q, err := jobs.New(a.Metrics.Jobs(a.UseCases), jo)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -9,10 +9,10 @@ import (
 	"time"
 
 	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"
+	"github.com/vetted-dev/vetted/adapters/dircache"
 	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/adapters/postgres"
 	"github.com/vetted-dev/vetted/apps/api"
-	"github.com/vetted-dev/vetted/core/service"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -104,7 +104,7 @@ func (a *App) watchChanges(ctx context.Context) (stop func()) {
 	if w == nil || w.feed == nil {
 		return func() {}
 	}
-	w.forget = []func(ports.Changed){a.Service.ForgetVendors, a.Server.ForgetVendors}
+	w.forget = []func(ports.Changed){a.Views.ForgetVendors, a.Server.ForgetVendors}
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { w.run(ctx) })
@@ -121,7 +121,7 @@ func (w *changeWatch) evict(c ports.Changed) {
 // run listens, and listens again after the connection is lost. Notices sent
 // while it did not listen are lost, so once it listens again it forgets
 // every remembered view (the catch-up); until then views from other
-// processes are at most service.DirectoryMaxAge old.
+// processes are at most dircache.MaxAge old.
 func (w *changeWatch) run(ctx context.Context) {
 	var (
 		lostAt time.Time // zero while no notice may have been missed
@@ -147,7 +147,7 @@ func (w *changeWatch) run(ctx context.Context) {
 		if lostAt.IsZero() {
 			lostAt = time.Now()
 			w.log.Warn("change feed lost; vendor views changed by other processes show within the directory's max age until it is back",
-				"max_age", service.DirectoryMaxAge, "err", err)
+				"max_age", dircache.MaxAge, "err", err)
 		} else {
 			w.log.Debug("change feed still down", "err", err)
 		}

@@ -141,5 +141,5 @@ func RunWorker(ctx context.Context, cfg Config, log *slog.Logger) error {
 	}
 	defer stopAdmin()
 	return worker.Run(ctx, worker.Config{RedisURL: cfg.RedisURL, Concurrency: cfg.WorkerConcurrency,
-		PollIncidentsEvery: cfg.PollInterval, ReenrichStaleEvery: cfg.ReenrichInterval, ReviewRemindersEvery: cfg.ReminderInterval}, a.Metrics.Jobs(a.Service), a.Store, log)
+		PollIncidentsEvery: cfg.PollInterval, ReenrichStaleEvery: cfg.ReenrichInterval, ReviewRemindersEvery: cfg.ReminderInterval}, a.Metrics.Jobs(a.UseCases), a.Store, log)
 }

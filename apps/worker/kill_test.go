@@ -21,15 +21,17 @@ import (
 	"github.com/redis/go-redis/v9"
 	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"
 	"github.com/vetted-dev/vetted/adapters/asynq/asynqtest"
+	"github.com/vetted-dev/vetted/adapters/postgres"
+	"github.com/vetted-dev/vetted/adapters/postgres/pgtest"
 	"github.com/vetted-dev/vetted/adapters/smtp"
 	"github.com/vetted-dev/vetted/adapters/smtp/smtptest"
 	"github.com/vetted-dev/vetted/adapters/sqlite"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
 	"github.com/vetted-dev/vetted/apps/worker"
+	"github.com/vetted-dev/vetted/core/deliver"
 	"github.com/vetted-dev/vetted/core/notify"
 	"github.com/vetted-dev/vetted/core/outbox"
-	"github.com/vetted-dev/vetted/core/service"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -49,6 +51,7 @@ import (
 // Environment of the worker process.
 const (
 	childEnv  = "VETTED_KILLTEST_CHILD" // the data directory; set only in the worker process
+	dbEnv     = "VETTED_KILLTEST_DB"    // a PostgreSQL URL: the store instead of SQLite in the data directory
 	redisEnv  = "VETTED_KILLTEST_REDIS"
 	smtpEnv   = "VETTED_KILLTEST_SMTP"
 	pointEnv  = "VETTED_KILLTEST_POINT"  // where the worker stops and waits to be killed
@@ -99,7 +102,11 @@ func runChild(dir string) error {
 	if err != nil {
 		return err
 	}
-	a, err := app.Build(ctx, app.Config{Store: app.StoreSQLite, DataDir: dir, RedisURL: os.Getenv(redisEnv),
+	store, dbURL := app.StoreSQLite, os.Getenv(dbEnv)
+	if dbURL != "" {
+		store = app.StorePostgres
+	}
+	a, err := app.Build(ctx, app.Config{Store: store, DataDir: dir, DatabaseURL: dbURL, RedisURL: os.Getenv(redisEnv),
 		PublicURL: "http://127.0.0.1:1", SigningKey: "killtest-signing-key-0123456789", AuthDevSecret: "killtest-secret-0123456789abcdef"},
 		app.Overrides{Clock: aheadClock(offset), Mailer: hookMailer{m, point}, Enricher: &apitest.Enricher{},
 			Incidents: &apitest.Incidents{}, Logger: log})
@@ -110,7 +117,7 @@ func runChild(dir string) error {
 	cfg := worker.Config{RedisURL: os.Getenv(redisEnv), Concurrency: 2, ShutdownTimeout: time.Second,
 		RelayInterval: 20 * time.Millisecond, MinBackoff: 10 * time.Millisecond, MaxBackoff: 50 * time.Millisecond,
 		TaskCheckInterval: 20 * time.Millisecond, DelayedTaskCheckInterval: 50 * time.Millisecond, Clock: aheadClock(offset)}
-	return worker.Run(ctx, cfg, hookHandler{a.Service, point}, a.Store, log)
+	return worker.Run(ctx, cfg, hookHandler{a.UseCases, point}, a.Store, log)
 }
 
 // waitToBeKilled tells the test the worker reached point and stops there.
@@ -129,9 +136,20 @@ type hookMailer struct {
 	point string
 }
 
+// sentPoint lets one mail at a time reach the SMTP server when the worker
+// is to stop after a send: the first one sent holds it until the process
+// is killed, so a second mail job running beside it (concurrency 2) cannot
+// also be sent and left unmarked, which would make the count depend on
+// timing.
+var sentPoint sync.Mutex
+
 func (h hookMailer) Send(ctx context.Context, m notify.Mail) error {
 	if h.point == atClaimed {
 		waitToBeKilled(h.point)
+	}
+	if h.point == atSent {
+		sentPoint.Lock()
+		defer sentPoint.Unlock() // only when the send failed: after a send the process waits to be killed
 	}
 	err := h.next.Send(ctx, m)
 	if err == nil && h.point == atSent {
@@ -156,15 +174,17 @@ func (h hookHandler) Handle(ctx context.Context, kind outbox.Kind, payload any) 
 	return err
 }
 
-// killWorld is one scenario: a data directory, a Redis database, an SMTP
-// server, the mails seeded, and the worker process of the moment.
+// killWorld is one scenario: a store (an SQLite file in a data directory,
+// or a PostgreSQL database), a Redis database, an SMTP server, the mails
+// seeded, and the worker process of the moment.
 type killWorld struct {
 	t     *testing.T
 	dir   string
+	dbURL string // the PostgreSQL database; empty: SQLite in dir
 	redis string
 	rdb   *redis.Client
 	smtp  *smtptest.Server
-	store *sqlite.Store
+	store ports.Store
 	keys  []string
 
 	child  *exec.Cmd
@@ -190,6 +210,26 @@ func newKillWorld(t *testing.T) *killWorld {
 	return w
 }
 
+// newKillWorldOn is newKillWorld on the store named: "sqlite", or
+// "postgres" (a migrated database of its own on the test server).
+func newKillWorldOn(t *testing.T, store string) *killWorld {
+	t.Helper()
+	if store == "sqlite" {
+		return newKillWorld(t)
+	}
+	dbURL := pgtest.NewMigratedDatabase(t)
+	w := &killWorld{t: t, dir: t.TempDir(), dbURL: dbURL, redis: asynqtest.URL(t, 11), smtp: smtptest.Start(t)}
+	w.rdb = asynqtest.Client(t, w.redis)
+	t.Cleanup(func() { _ = w.rdb.Close() })
+	s, err := postgres.Open(t.Context(), dbURL, postgres.WithApplicationName("killtest"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	w.store = s
+	return w
+}
+
 // seed writes n member mails to the outbox.
 func (w *killWorld) seed(n int) {
 	w.t.Helper()
@@ -210,7 +250,7 @@ func (w *killWorld) seed(n int) {
 func (w *killWorld) start(point string, offset time.Duration) {
 	w.t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+w.dir, redisEnv+"="+w.redis, smtpEnv+"="+w.smtp.Addr(),
+	cmd.Env = append(os.Environ(), childEnv+"="+w.dir, dbEnv+"="+w.dbURL, redisEnv+"="+w.redis, smtpEnv+"="+w.smtp.Addr(),
 		pointEnv+"="+point, offsetEnv+"="+offset.String())
 	w.stderr = filepath.Join(w.t.TempDir(), "worker.log")
 	logFile, err := os.Create(w.stderr)
@@ -446,7 +486,7 @@ func killAnywhere(t *testing.T, rng *rand.Rand, n int) tally {
 
 func (w *killWorld) restartAndCount() tally {
 	w.expireLeases()
-	w.start("", service.MailLease-time.Second)
+	w.start("", deliver.MailLease-time.Second)
 	w.awaitDone()
 	w.stop()
 	return w.count()

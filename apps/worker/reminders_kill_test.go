@@ -10,10 +10,10 @@ import (
 	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"
 	"github.com/vetted-dev/vetted/adapters/asynq/asynqtest"
 	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/deliver"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/service"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -119,10 +119,20 @@ func (w *killWorld) awaitReminders(n int) {
 // out twice with one Message-ID (as every mail does, see
 // TestMailSurvivesAKilledWorker), the others once.
 //
+// It runs on SQLite and on PostgreSQL, whose units of work do run side by
+// side (the job's reminder keys and the mails' delivery claims are rows
+// there too).
+//
 // Not parallel: it borrows Redis database 11, as TestMailSurvivesAKilledWorker.
 func TestReviewRemindersSurviveAKilledWorker(t *testing.T) {
 	asynqtest.BaseURL(t)
 	const n = 3
+	for _, store := range []string{"sqlite", "postgres"} {
+		t.Run(store, func(t *testing.T) { reminderKills(t, store, n) })
+	}
+}
+
+func reminderKills(t *testing.T, store string, n int) {
 	for _, p := range []struct {
 		point string
 		want  tally
@@ -133,13 +143,13 @@ func TestReviewRemindersSurviveAKilledWorker(t *testing.T) {
 		{atSent, tally{runs: 1, mails: n, once: n - 1, duplicated: 1}},
 	} {
 		t.Run(p.point, func(t *testing.T) {
-			w := newKillWorld(t)
+			w := newKillWorldOn(t, store)
 			w.seedReminders(n)
 			w.start(p.point, 0)
 			w.awaitPoint(p.point)
 			w.kill()
 			w.expireLeases()
-			w.start("", service.MailLease-time.Second)
+			w.start("", deliver.MailLease-time.Second)
 			w.awaitReminders(n)
 			w.stop()
 			if got := w.count(); got != p.want {

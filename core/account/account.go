@@ -60,48 +60,6 @@ const (
 	ManageRole = RoleAdmin
 )
 
-// CheckAssign enforces who may give a role to a new member: owners and admins
-// manage members; an owner may assign any role; an admin may not assign owner.
-func CheckAssign(actor, target Role) error {
-	if !actor.AtLeast(ManageRole) {
-		return core.Forbidden("only an owner or admin may manage members")
-	}
-	if target == RoleOwner && actor != RoleOwner {
-		return core.Forbidden("only an owner may assign the owner role")
-	}
-	return nil
-}
-
-// CheckChange enforces a role change from 'from' to 'to' by actor, given the
-// number of owners the account has now: only an owner may set owner, an admin
-// may not change an owner, and the last owner cannot be demoted.
-func CheckChange(actor, from, to Role, owners int) error {
-	if err := CheckAssign(actor, to); err != nil {
-		return err
-	}
-	if from == RoleOwner && actor != RoleOwner {
-		return core.Forbidden("only an owner may change an owner's role")
-	}
-	if from == RoleOwner && to != RoleOwner && owners <= 1 {
-		return core.Conflict("the last owner cannot be demoted")
-	}
-	return nil
-}
-
-// CheckRemove enforces removal of a member holding role 'target'.
-func CheckRemove(actor, target Role, owners int) error {
-	if !actor.AtLeast(ManageRole) {
-		return core.Forbidden("only an owner or admin may remove members")
-	}
-	if target == RoleOwner && actor != RoleOwner {
-		return core.Forbidden("only an owner may remove an owner")
-	}
-	if target == RoleOwner && owners <= 1 {
-		return core.Conflict("the last owner cannot be removed")
-	}
-	return nil
-}
-
 // Account is an organization, or a user's personal space (Personal, whose id
 // equals the user's id and which the API addresses as "individual").
 type Account struct {
@@ -175,15 +133,4 @@ func NormalizeEmail(s string) (string, error) {
 		return "", core.Invalid("email", "%q is not a valid e-mail address", s)
 	}
 	return strings.ToLower(s), nil
-}
-
-// CountOwners counts owners among members.
-func CountOwners(ms []Member) int {
-	n := 0
-	for _, m := range ms {
-		if m.Role == RoleOwner {
-			n++
-		}
-	}
-	return n
 }

@@ -5,8 +5,6 @@
 package outbox
 
 import (
-	"fmt"
-	"reflect"
 	"time"
 
 	"github.com/google/uuid"
@@ -73,22 +71,6 @@ type Message struct {
 // New builds a message with its payload.
 func New(id uuid.UUID, kind Kind, payload any, now time.Time) Message {
 	return Message{ID: id, Kind: kind, Payload: payload, CreatedAt: now.UTC()}
-}
-
-// Into stores payload in *dst when payload is a value of dst's type, as
-// a job's handler takes the payload of its kind; any other payload (one a
-// store or queue could not read back, say) is an error.
-func Into(payload, dst any) error {
-	d := reflect.ValueOf(dst)
-	if d.Kind() != reflect.Pointer || d.IsNil() {
-		return fmt.Errorf("outbox: Into needs a pointer, not %T", dst)
-	}
-	p := reflect.ValueOf(payload)
-	if !p.IsValid() || p.Type() != d.Elem().Type() {
-		return fmt.Errorf("payload is %T, not %s", payload, d.Elem().Type())
-	}
-	d.Elem().Set(p)
-	return nil
 }
 
 // MemberMail is the payload of KindMemberMail.

@@ -49,28 +49,11 @@ func TestNew(t *testing.T) {
 	if m.ID != id || m.Kind != outbox.KindEnrich || m.Attempts != 0 || m.LastError != "" || m.CreatedAt.Location() != time.UTC || !m.CreatedAt.Equal(now) {
 		t.Fatalf("New = %+v", m)
 	}
-	var got outbox.Enrich
-	if err := outbox.Into(m.Payload, &got); err != nil {
-		t.Fatal(err)
+	got, ok := m.Payload.(outbox.Enrich)
+	if !ok {
+		t.Fatalf("payload is %T", m.Payload)
 	}
 	if got.RunID != run || got.JobID != job || got.VendorID != vendor || len(got.Sections) != 1 || got.Sections[0] != "basic" {
 		t.Fatalf("payload = %+v", m.Payload)
-	}
-}
-
-// Into takes only a payload of the type the handler asks for.
-func TestInto(t *testing.T) {
-	t.Parallel()
-	var b outbox.BlobDelete
-	for _, p := range []any{nil, outbox.Enrich{}, &outbox.BlobDelete{}, []byte(`{"keys":["k"]}`)} {
-		if err := outbox.Into(p, &b); err == nil {
-			t.Errorf("Into(%#v, *BlobDelete) took it", p)
-		}
-	}
-	if err := outbox.Into(outbox.BlobDelete{Keys: []string{"k"}}, b); err == nil {
-		t.Error("Into a non-pointer did not fail")
-	}
-	if err := outbox.Into(outbox.BlobDelete{Keys: []string{"k"}}, &b); err != nil || len(b.Keys) != 1 {
-		t.Fatalf("Into = %v, %+v", err, b)
 	}
 }

@@ -14,10 +14,6 @@ import (
 // MasterList is the default list every account and personal space has.
 const MasterList = "master-list"
 
-// EnrichmentQuota is the number of distinct custom vendors an organization may
-// have enriched.
-const EnrichmentQuota = 500
-
 // MaxNameLen bounds list and product names.
 const MaxNameLen = 200
 
@@ -60,8 +56,11 @@ type Entry struct {
 	IsCustom         bool
 	EnrichmentStatus string
 	AlertsEnabled    bool
-	Products         []Product
-	AddedAt          time.Time
+	// Rating is the vendor's security rating, nil while it has none: a
+	// list read shows it beside each vendor without reading the profiles.
+	Rating   *int
+	Products []Product
+	AddedAt  time.Time
 }
 
 // Product is a product row of a vendor on a list.

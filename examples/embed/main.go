@@ -19,11 +19,14 @@ import (
 	"github.com/vetted-dev/vetted/adapters/localblob"
 	"github.com/vetted-dev/vetted/adapters/mailbox"
 	"github.com/vetted-dev/vetted/adapters/memory"
+	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/relay"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/service"
 	"github.com/vetted-dev/vetted/core/signing"
+	"github.com/vetted-dev/vetted/core/usecases"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -76,7 +79,7 @@ func run(ctx context.Context, w io.Writer) error {
 
 	store, enricher, mail := memory.New(), &offlineEnricher{}, mailbox.New()
 	var rl *relay.Relay
-	svc, err := service.New(service.Deps{Store: store, Clock: ports.SystemClock{}, IDs: ports.UUIDv7{},
+	uc, err := usecases.New(usecases.Deps{Store: store, Clock: ports.SystemClock{}, IDs: ports.UUIDv7{},
 		Blobs: blobs, Mailer: mail, Enricher: enricher, Incidents: noIncidents{},
 		Signer: signer, PublicURL: publicURL,
 		// Wake the relay when a write commits side effects.
@@ -90,8 +93,8 @@ func run(ctx context.Context, w io.Writer) error {
 	}
 	// Side effects (enrichment, mail, alerts) are written to the outbox in
 	// the same unit of work as the change; the relay hands them to a queue,
-	// here the in-process job runner, whose handler is the service itself.
-	queue, err := jobs.New(svc, jobs.Options{Workers: 4})
+	// here the in-process job runner, whose handler is the use cases' dispatcher.
+	queue, err := jobs.New(uc, jobs.Options{Workers: 4})
 	if err != nil {
 		return err
 	}
@@ -104,20 +107,20 @@ func run(ctx context.Context, w io.Writer) error {
 	go func() { relayDone <- rl.Run(relayCtx) }()
 	defer func() { stopRelay(); <-relayDone }()
 
-	admin, err := svc.Identify(ctx, ports.Identity{Subject: "ops", Email: "ops@example.test", EmailVerified: true, Groups: []string{ports.PlatformAdminGroup}})
+	admin, err := uc.Accounts.Identify(ctx, ports.Identity{Subject: "ops", Email: "ops@example.test", EmailVerified: true, Groups: []string{ports.PlatformAdminGroup}})
 	if err != nil {
 		return err
 	}
-	acc, err := svc.CreateAccount(ctx, admin, "Acme", []string{"owner@acme.test"})
+	acc, err := uc.Accounts.CreateAccount(ctx, admin, "Acme", []string{"owner@acme.test"})
 	if err != nil {
 		return err
 	}
-	owner, err := svc.Identify(ctx, ports.Identity{Subject: "owner", Email: "owner@acme.test", EmailVerified: true})
+	owner, err := uc.Accounts.Identify(ctx, ports.Identity{Subject: "owner", Email: "owner@acme.test", EmailVerified: true})
 	if err != nil {
 		return err
 	}
-	ref := acc.Account.ID.String()
-	res, err := svc.SaveVendors(ctx, owner, ref, service.ListRef{}, []service.VendorInput{{Name: "Slack"}, {Name: "Zoom Video Communications, Inc."}})
+	ref := access.AccountRef{ID: acc.Account.ID}
+	res, err := uc.Lists.SaveVendors(ctx, owner, ref, access.ListRef{}, []lists.VendorInput{{Name: "Slack"}, {Name: "Zoom Video Communications, Inc."}})
 	if err != nil {
 		return err
 	}
@@ -130,13 +133,17 @@ func run(ctx context.Context, w io.Writer) error {
 	fmt.Fprintf(w, "enrichment ran %d times; %d mails sent\n", enricher.runs.Load(), len(mail.Sent()))
 
 	status, cond := "conditional approval", "SSO enforced"
-	asm, _, err := svc.UpsertAssessment(ctx, owner, ref, service.ListRef{ID: res.List.ID.String()}, service.VendorSel{VendorName: "Slack"},
+	slack, err := directory.ParseRef("Slack")
+	if err != nil {
+		return err
+	}
+	asm, _, err := uc.Assessments.UpsertAssessment(ctx, owner, ref, access.ListRef{ID: res.List.ID}, assessments.VendorSel{VendorName: &slack},
 		review.Input{Status: &status, ConditionalApprovalCondition: &cond})
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "assessment of %s: %s (%s)\n", asm.VendorName, asm.Status, asm.ConditionalApprovalCondition)
-	_, entries, err := svc.ListWithVendors(ctx, owner, ref, service.ListRef{Ref: "master-list"})
+	_, entries, err := uc.Lists.ListWithVendors(ctx, owner, ref, access.MasterList)
 	if err != nil {
 		return err
 	}

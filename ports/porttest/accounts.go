@@ -2,6 +2,7 @@ package porttest
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/google/uuid"
@@ -162,6 +163,28 @@ var accountCases = []testCase{
 			return tx.Accounts().ListOrganizations(ctx)
 		})
 		sameIDs(t, "organizations", orgIDs(got), []uuid.UUID{a.ID, b.ID, c.ID})
+	}},
+	{"ListReviewing returns the active accounts with an assessment, personal spaces included, by id", func(t *testing.T, f *fixture) {
+		ann := f.user("ann@example.com")
+		reviewing, idle, personal := f.org("Reviewing"), f.org("Idle"), f.personal(ann)
+		off := f.newOrg("Inactive")
+		off.Active = false
+		if err := createAccount(f, off); err != nil {
+			t.Fatal(err)
+		}
+		v := f.vendors("Acme")[0]
+		for _, acc := range []uuid.UUID{reviewing.ID, personal.ID, off.ID} {
+			l := f.list(acc, vendorlist.MasterList)
+			f.onList(l.ID, v)
+			f.assessment(l, v)
+		}
+		f.list(idle.ID, vendorlist.MasterList)
+		got := load(f, func(ctx context.Context, tx ports.Tx) ([]account.Account, error) {
+			return tx.Accounts().ListReviewing(ctx)
+		})
+		want := []uuid.UUID{reviewing.ID, personal.ID}
+		slices.SortFunc(want, func(a, b uuid.UUID) int { return slices.Compare(a[:], b[:]) })
+		sameIDs(t, "accounts reviewing", orgIDs(got), want)
 	}},
 	{"ListForUser returns the user's organizations with roles by name", func(t *testing.T, f *fixture) {
 		ann, bob := f.user("ann@example.com"), f.user("bob@example.com")

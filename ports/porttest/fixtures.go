@@ -234,9 +234,9 @@ func (f *fixture) newMessage() outbox.Message {
 // payloadKeys returns the keys of a BlobDelete payload.
 func payloadKeys(t *testing.T, m outbox.Message) []string {
 	t.Helper()
-	var p outbox.BlobDelete
-	if err := outbox.Into(m.Payload, &p); err != nil {
-		t.Fatalf("payload of %v: %v", m.ID, err)
+	p, ok := m.Payload.(outbox.BlobDelete)
+	if !ok {
+		t.Fatalf("payload of %v is %T, not BlobDelete", m.ID, m.Payload)
 	}
 	return p.Keys
 }

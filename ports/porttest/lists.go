@@ -2,6 +2,8 @@ package porttest
 
 import (
 	"context"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -167,6 +169,74 @@ var listCases = []testCase{
 		for _, e := range entries(f, l.ID) {
 			equal(t, "enrichment status of "+e.VendorName, e.EnrichmentStatus, want[e.VendorName])
 		}
+	}},
+	{"Entries and their pages carry each vendor's security rating, nil while it has none", func(t *testing.T, f *fixture) {
+		a := f.org("Acme Org")
+		l := f.list(a.ID, vendorlist.MasterList)
+		vs := f.vendors("Custom", "Rated", "Unrated", "Zero")
+		f.onList(l.ID, vs...)
+		for _, v := range vs[1:] {
+			p := f.newProfile(v.ID)
+			switch v.Name.String() {
+			case "Rated":
+				p.Scores.SecurityRating = new(87)
+			case "Zero":
+				p.Scores.SecurityRating = new(0)
+			default:
+				p.Scores.SecurityRating = nil
+			}
+			f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Profiles().Save(ctx, p) })
+		}
+		want := map[string]string{"Custom": "none", "Rated": "87", "Unrated": "none", "Zero": "0"}
+		show := func(r *int) string {
+			if r == nil {
+				return "none"
+			}
+			return strconv.Itoa(*r)
+		}
+		for _, e := range entries(f, l.ID) {
+			equal(t, "rating of "+e.VendorName, show(e.Rating), want[e.VendorName])
+		}
+		page := load(f, func(ctx context.Context, tx ports.Tx) ([]vendorlist.Entry, error) {
+			return tx.Lists().EntriesAfter(ctx, l.ID, ports.EntryKey{}, 10)
+		})
+		equal(t, "page length", len(page), 4)
+		for _, e := range page {
+			equal(t, "rating on a page of "+e.VendorName, show(e.Rating), want[e.VendorName])
+		}
+	}},
+	{"EntryKeys name every entry in the order of Entries; EntriesOf reads the given vendors' entries as Entries has them", func(t *testing.T, f *fixture) {
+		a := f.org("Acme Org")
+		l, other := f.list(a.ID, vendorlist.MasterList), f.list(a.ID, "Other")
+		vs := f.ensure(f.newVendor("beta", ""), f.newVendor("Alpha", "https://alpha.example"), f.newVendor("Zeta", ""), f.newVendor("Mu", ""))
+		f.profile(vs[1].ID)
+		f.onList(l.ID, vs[:3]...)
+		f.onList(other.ID, vs[3])
+		f.product(l.ID, vs[1].ID, "Payroll")
+		all := entries(f, l.ID)
+		keys := load(f, func(ctx context.Context, tx ports.Tx) ([]ports.EntryKey, error) {
+			return tx.Lists().EntryKeys(ctx, l.ID)
+		})
+		equal(t, "keys", len(keys), len(all))
+		for i, k := range keys {
+			equal(t, "key name", k.VendorName, all[i].VendorName)
+			equal(t, "key vendor", k.VendorID, all[i].VendorID)
+		}
+		some := load(f, func(ctx context.Context, tx ports.Tx) ([]vendorlist.Entry, error) {
+			return tx.Lists().EntriesOf(ctx, l.ID, []uuid.UUID{vs[2].ID, vs[1].ID, vs[3].ID, newID()})
+		})
+		want := slices.DeleteFunc(slices.Clone(all), func(e vendorlist.Entry) bool { return e.VendorID == vs[0].ID })
+		equal(t, "entries of the vendors on the list", len(some), len(want))
+		for i := range some {
+			equal(t, "vendor", some[i].VendorID, want[i].VendorID)
+			equal(t, "website", some[i].WebsiteURL, want[i].WebsiteURL)
+			equal(t, "custom", some[i].IsCustom, want[i].IsCustom)
+			equal(t, "products", strings.Join(productNames(some[i].Products), ","), strings.Join(productNames(want[i].Products), ","))
+		}
+		none := load(f, func(ctx context.Context, tx ports.Tx) ([]vendorlist.Entry, error) {
+			return tx.Lists().EntriesOf(ctx, l.ID, nil)
+		})
+		equal(t, "no vendors asked, no entries", len(none), 0)
 	}},
 	{"AddEntries leaves vendors already on the list as they are", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")

@@ -27,8 +27,9 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
-	"github.com/testcontainers/testcontainers-go"
 	tcredis "github.com/testcontainers/testcontainers-go/modules/redis"
+
+	"github.com/vetted-dev/vetted/adapters/internal/dockerprobe"
 	"github.com/vetted-dev/vetted/internal/testenv"
 )
 
@@ -50,7 +51,7 @@ func BaseURL(t testing.TB) string {
 		return u
 	}
 	once.Do(func() {
-		if err := dockerHealthy(); err != nil {
+		if err := dockerprobe.Healthy(); err != nil {
 			noDocker = err
 			return
 		}
@@ -70,24 +71,6 @@ func BaseURL(t testing.TB) string {
 		t.Fatal(startErr)
 	}
 	return started
-}
-
-// dockerHealthy asks testcontainers whether Docker answers; like
-// testcontainers.SkipIfProviderIsNotHealthy, but returning the reason so the
-// caller can fail under CI instead of skipping.
-func dockerHealthy() (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("docker provider panicked: %v", r)
-		}
-	}()
-	p, err := testcontainers.ProviderDocker.GetProvider()
-	if err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	return p.Health(ctx)
 }
 
 // MarkerKey is the key that marks a database as claimed by this helper.

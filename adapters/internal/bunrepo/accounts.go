@@ -165,6 +165,19 @@ func (r Accounts) ListOrganizations(ctx context.Context) ([]account.Account, err
 	return dbrow.Map(rows, dbrow.Account.Core), nil
 }
 
+// ListReviewing returns the active accounts with an assessment, by id.
+func (r Accounts) ListReviewing(ctx context.Context) ([]account.Account, error) {
+	var rows []dbrow.Account
+	err := r.DB.NewSelect().Model(&rows).
+		Where("a.active").
+		Where("EXISTS (SELECT 1 FROM assessments AS s WHERE s.account_id = a.id)").
+		Order("a.id").Scan(ctx)
+	if err != nil {
+		return nil, r.Translate(err, "list accounts with assessments")
+	}
+	return dbrow.Map(rows, dbrow.Account.Core), nil
+}
+
 // memberships selects accounts joined with one user's membership in them.
 func (r Accounts) memberships(rows *[]dbrow.Membership, userID uuid.UUID) *bun.SelectQuery {
 	return r.DB.NewSelect().Model(rows).

@@ -32,6 +32,10 @@ type Base struct {
 	// distinct or not, with nulls allowed for absent sections: list entries
 	// read their state from it without decoding every section's record.
 	StatusesOf func(column string) string
+	// IntAt is the expression of the integer at key of a JSON object
+	// column, NULL when absent or null (a profile's security rating read
+	// beside a list entry).
+	IntAt func(column, key string) string
 }
 
 // NotFound is the error for an absent row.

@@ -59,19 +59,65 @@ func (r Lists) ListByAccount(ctx context.Context, accountID uuid.UUID) ([]vendor
 // through bun's reflection over a model: for a list of 500 that scan was
 // the largest share of the read's Go CPU.
 func (r Lists) Entries(ctx context.Context, listID uuid.UUID) ([]vendorlist.Entry, error) {
-	return r.entries(ctx, listID, nil, 0)
+	return r.entries(ctx, listID, entrySel{})
 }
 
 // EntriesAfter returns at most limit entries of a list after the key, in
 // the order of Entries (vendor name in byte order, then vendor id): a
 // keyset page, with the products of those vendors only.
 func (r Lists) EntriesAfter(ctx context.Context, listID uuid.UUID, after ports.EntryKey, limit int) ([]vendorlist.Entry, error) {
-	return r.entries(ctx, listID, &after, max(limit, 1))
+	return r.entries(ctx, listID, entrySel{after: &after, limit: max(limit, 1)})
 }
 
-// entries is Entries, or with a key a page of at most limit entries after
-// it (the products read for the page's vendors only).
-func (r Lists) entries(ctx context.Context, listID uuid.UUID, after *ports.EntryKey, limit int) ([]vendorlist.Entry, error) {
+// EntriesOf returns the entries of the given vendors on a list, in the
+// order of Entries, with their products (vendors not on it are left out).
+func (r Lists) EntriesOf(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) ([]vendorlist.Entry, error) {
+	if len(vendorIDs) == 0 {
+		return []vendorlist.Entry{}, nil
+	}
+	return r.entries(ctx, listID, entrySel{ids: vendorIDs})
+}
+
+// EntryKeys returns the name and id of every vendor on a list, in the
+// order of Entries: what a page in another order is chosen from, without
+// reading the rest of each entry.
+func (r Lists) EntryKeys(ctx context.Context, listID uuid.UUID) ([]ports.EntryKey, error) {
+	rows, err := r.DB.NewSelect().
+		TableExpr("list_entries AS e").
+		ColumnExpr("v.name, e.vendor_id").
+		Join("JOIN vendors AS v ON v.id = e.vendor_id").
+		Where("e.list_id = ?", listID).
+		OrderExpr(r.ByName("v.name") + ", e.vendor_id").
+		Rows(ctx)
+	if err != nil {
+		return nil, r.Translate(err, "entry keys of list %s", listID)
+	}
+	var k ports.EntryKey
+	out := make([]ports.EntryKey, 0, 64)
+	err = scanAll(rows, func(rows *sql.Rows) error {
+		if err := rows.Scan(&k.VendorName, &k.VendorID); err != nil {
+			return err
+		}
+		out = append(out, k)
+		return nil
+	})
+	if err != nil {
+		return nil, r.Translate(err, "entry keys of list %s", listID)
+	}
+	return out, nil
+}
+
+// entrySel narrows a read of entries: the zero value reads them all.
+type entrySel struct {
+	after *ports.EntryKey // with limit: a keyset page after the key
+	limit int
+	ids   []uuid.UUID // these vendors only
+}
+
+// entries is Entries narrowed by sel (the products read for the selected
+// vendors only).
+func (r Lists) entries(ctx context.Context, listID uuid.UUID, sel entrySel) ([]vendorlist.Entry, error) {
+	after, limit := sel.after, sel.limit
 	what := "entries of list %s"
 	q := r.DB.NewSelect().
 		TableExpr("list_entries AS e").
@@ -79,6 +125,7 @@ func (r Lists) entries(ctx context.Context, listID uuid.UUID, after *ports.Entry
 		ColumnExpr("v.name, v.website_url").
 		ColumnExpr("p.id IS NOT NULL").
 		ColumnExpr(r.StatusesOf("p.enrichment")).
+		ColumnExpr(r.IntAt("p.scores", "security_rating")).
 		Join("JOIN vendors AS v ON v.id = e.vendor_id").
 		Join("LEFT JOIN profiles AS p ON p.vendor_id = e.vendor_id").
 		Where("e.list_id = ?", listID).
@@ -91,6 +138,10 @@ func (r Lists) entries(ctx context.Context, listID uuid.UUID, after *ports.Entry
 		}
 		q = q.Limit(int64(limit))
 	}
+	if sel.ids != nil {
+		what = "some entries of list %s"
+		q = q.Where("e.vendor_id IN (?)", bun.List(sel.ids))
+	}
 	rows, err := q.Rows(ctx)
 	if err != nil {
 		return nil, r.Translate(err, what, listID)
@@ -101,13 +152,18 @@ func (r Lists) entries(ctx context.Context, listID uuid.UUID, after *ports.Entry
 		v        dbrow.EntryView
 		added    dbrow.Time
 		statuses dbrow.Statuses
+		rating   sql.NullInt64
 	)
 	out := make([]vendorlist.Entry, 0, 64)
 	err = scanAll(rows, func(rows *sql.Rows) error {
-		if err := rows.Scan(&v.VendorID, &v.AlertsEnabled, &added, &v.VendorName, &v.WebsiteURL, &v.HasProfile, &statuses); err != nil {
+		if err := rows.Scan(&v.VendorID, &v.AlertsEnabled, &added, &v.VendorName, &v.WebsiteURL, &v.HasProfile, &statuses, &rating); err != nil {
 			return err
 		}
-		v.ListID, v.AddedAt, v.Statuses = listID, added.Time, statuses
+		v.ListID, v.AddedAt, v.Statuses, v.Rating = listID, added.Time, statuses, nil
+		if rating.Valid {
+			n := int(rating.Int64)
+			v.Rating = &n
+		}
 		out = append(out, v.Core(nil))
 		return nil
 	})
@@ -118,7 +174,7 @@ func (r Lists) entries(ctx context.Context, listID uuid.UUID, after *ports.Entry
 		return out, nil
 	}
 	pq := r.DB.NewSelect().Table("products").Column("id", "vendor_id", "name", "created_at").Where("list_id = ?", listID)
-	if after != nil {
+	if after != nil || sel.ids != nil {
 		ids := make([]uuid.UUID, len(out))
 		for i := range out {
 			ids[i] = out[i].VendorID

@@ -325,6 +325,7 @@ type EntryView struct {
 	WebsiteURL    string    `bun:"website_url"`
 	HasProfile    bool      `bun:"has_profile"`
 	Statuses      []string  `bun:"statuses,type:jsonb"` // of its profile's sections; "" for a null (a section without one)
+	Rating        *int      `bun:"rating"`              // its profile's security rating
 }
 
 // Core rebuilds the entry with its products.
@@ -334,7 +335,7 @@ func (v EntryView) Core(products []vendorlist.Product) vendorlist.Entry {
 	}
 	return vendorlist.Entry{ListID: v.ListID, VendorID: v.VendorID, VendorName: v.VendorName, WebsiteURL: v.WebsiteURL,
 		IsCustom: !v.HasProfile, EnrichmentStatus: directory.EnrichmentStatusOf(v.HasProfile, slices.DeleteFunc(v.Statuses, noStatus)),
-		AlertsEnabled: v.AlertsEnabled, Products: products, AddedAt: utc(v.AddedAt)}
+		AlertsEnabled: v.AlertsEnabled, Rating: v.Rating, Products: products, AddedAt: utc(v.AddedAt)}
 }
 
 // Product is a row of products.

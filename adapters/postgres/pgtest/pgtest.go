@@ -20,9 +20,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/testcontainers/testcontainers-go"
 	tcpostgres "github.com/testcontainers/testcontainers-go/modules/postgres"
 	"github.com/uptrace/bun/driver/pgdriver"
+
+	"github.com/vetted-dev/vetted/adapters/internal/dockerprobe"
 	"github.com/vetted-dev/vetted/adapters/postgres"
 	"github.com/vetted-dev/vetted/internal/testenv"
 )
@@ -47,7 +48,7 @@ func URL(t testing.TB) string {
 	if u := os.Getenv(EnvURL); u != "" {
 		return u
 	}
-	if err := dockerHealthy(); err != nil {
+	if err := dockerprobe.Healthy(); err != nil {
 		testenv.Unavailable(t, "PostgreSQL", EnvURL, fmt.Sprintf("Docker does not answer: %v", err))
 	}
 	containerOnce.Do(func() {
@@ -71,25 +72,6 @@ func URL(t testing.TB) string {
 		testenv.Unavailable(t, "PostgreSQL", EnvURL, fmt.Sprintf("its container did not start: %v", containerErr))
 	}
 	return containerURL
-}
-
-// dockerHealthy asks Docker the same question as
-// testcontainers.SkipIfProviderIsNotHealthy, but answers with an error so
-// that CI=true can fail instead of skip (and so it works for benchmarks).
-func dockerHealthy() (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("docker provider panicked: %v", r)
-		}
-	}()
-	p, err := testcontainers.ProviderDocker.GetProvider()
-	if err != nil {
-		return err
-	}
-	defer p.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	return p.Health(ctx)
 }
 
 // NewDatabase creates an empty database with a random name on the test

@@ -25,7 +25,7 @@ import (
 	"github.com/vetted-dev/vetted/adapters/mailbox"
 	"github.com/vetted-dev/vetted/apps/app"
 	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/core/service"
+	"github.com/vetted-dev/vetted/core/usecases"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -33,7 +33,7 @@ import (
 type Env struct {
 	URL       string
 	App       *app.App
-	Svc       *service.Service
+	Svc       *usecases.UseCases
 	Store     ports.Store
 	Mail      *mailbox.Mailbox
 	Clock     *Clock
@@ -146,7 +146,7 @@ func New(t testing.TB, opts ...Option) *Env {
 	if err != nil {
 		t.Fatalf("build app: %v", err)
 	}
-	e.App, e.Svc, e.Store = a, a.Service, a.Store
+	e.App, e.Svc, e.Store = a, a.UseCases, a.Store
 	mu.Lock()
 	h = a.Server.Handler()
 	mu.Unlock()

@@ -1,0 +1,160 @@
+package dircache
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+func TestDirectoryEvictDropsTheNamedVendorsByEveryReference(t *testing.T) {
+	d := newDirectory()
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	acme := directory.View{Vendor: directory.Vendor{ID: uuid.New(), Name: "Acme"}}
+	globex := directory.View{Vendor: directory.Vendor{ID: uuid.New(), Name: "Globex"}}
+	for ref, v := range map[string]directory.View{"Acme": acme, acme.Vendor.ID.String(): acme, "Globex": globex} {
+		d.put(ref, v, d.generation(), now)
+	}
+	d.evict(ports.Changed{Vendors: []uuid.UUID{acme.Vendor.ID}})
+	for _, ref := range []string{"Acme", acme.Vendor.ID.String()} {
+		if _, _, ok := d.get(ref, now); ok {
+			t.Errorf("%s: served after its vendor was evicted", ref)
+		}
+	}
+	if _, _, ok := d.get("Globex", now); !ok {
+		t.Error("another vendor's view was dropped")
+	}
+	d.evict(ports.Changed{All: true})
+	if _, _, ok := d.get("Globex", now); ok {
+		t.Error("a view was served after every vendor was evicted")
+	}
+}
+
+func TestDirectoryViewReadAcrossAnEvictionIsNotRemembered(t *testing.T) {
+	d := newDirectory()
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	acme := directory.View{Vendor: directory.Vendor{ID: uuid.New(), Name: "Acme"}}
+	tok := d.generation()                                        // the read starts, sees the store before the change ...
+	d.evict(ports.Changed{Vendors: []uuid.UUID{acme.Vendor.ID}}) // ... the notice comes ...
+	d.put("Acme", acme, tok, now)                                // ... and the read ends
+	if _, _, ok := d.get("Acme", now); ok {
+		t.Fatal("a view read before a notice was remembered after it")
+	}
+	d.put("Acme", acme, d.generation(), now)
+	if _, _, ok := d.get("Acme", now); !ok {
+		t.Fatal("a view read after the notice was not remembered")
+	}
+}
+
+// feedSpy records what the store announces, and when.
+type feedSpy struct {
+	staged, published []ports.Changed
+	stageErr          error
+}
+
+func (f *feedSpy) Stage(_ context.Context, _ ports.Tx, c ports.Changed) error {
+	f.staged = append(f.staged, c)
+	return f.stageErr
+}
+
+func (f *feedSpy) Publish(_ context.Context, c ports.Changed) error {
+	f.published = append(f.published, c)
+	return nil
+}
+
+func (f *feedSpy) Subscribe(context.Context, func(), func(ports.Changed)) error {
+	return errors.New("not a subscriber")
+}
+
+// oneTxStore runs every unit of work on a fake Tx whose vendor and profile
+// writes succeed and store nothing.
+type oneTxStore struct{ ports.Store }
+
+func (oneTxStore) InTx(ctx context.Context, fn func(ctx context.Context, tx ports.Tx) error) error {
+	return fn(ctx, fakeTx{})
+}
+
+type fakeTx struct{ ports.Tx }
+
+func (fakeTx) Vendors() ports.VendorRepo   { return fakeVendors{} }
+func (fakeTx) Profiles() ports.ProfileRepo { return fakeProfiles{} }
+
+type fakeVendors struct{ ports.VendorRepo }
+
+func (fakeVendors) Update(context.Context, directory.Vendor) error { return nil }
+func (fakeVendors) Ensure(_ context.Context, vs []directory.Vendor) ([]directory.Vendor, error) {
+	return vs, nil
+}
+func (fakeVendors) Get(_ context.Context, id uuid.UUID) (directory.Vendor, error) {
+	return directory.Vendor{ID: id}, nil
+}
+
+type fakeProfiles struct{ ports.ProfileRepo }
+
+func (fakeProfiles) Save(context.Context, directory.Profile) error { return nil }
+func (fakeProfiles) Delete(context.Context, uuid.UUID) error       { return nil }
+
+func TestUnitOfWorkAnnouncesTheVendorsItWrote(t *testing.T) {
+	a, b := uuid.New(), uuid.New()
+	many := make([]directory.Vendor, maxNamedChanges+1)
+	for i := range many {
+		many[i].ID = uuid.New()
+	}
+	boom := errors.New("boom")
+	cases := []struct {
+		name    string
+		fn      func(ctx context.Context, tx ports.Tx) error
+		wantErr error
+		want    []ports.Changed // staged and published
+	}{
+		{"reads only", func(ctx context.Context, tx ports.Tx) error {
+			_, err := tx.Vendors().Get(ctx, a)
+			return err
+		}, nil, nil},
+		{"an update and a profile save, a vendor once", func(ctx context.Context, tx ports.Tx) error {
+			return errors.Join(tx.Vendors().Update(ctx, directory.Vendor{ID: a}), tx.Profiles().Save(ctx, directory.Profile{VendorID: b}),
+				tx.Profiles().Delete(ctx, a))
+		}, nil, []ports.Changed{{Vendors: []uuid.UUID{a, b}}}},
+		{"more than a notice names", func(ctx context.Context, tx ports.Tx) error {
+			_, err := tx.Vendors().Ensure(ctx, many)
+			return err
+		}, nil, []ports.Changed{{All: true}}},
+		{"rolled back", func(ctx context.Context, tx ports.Tx) error {
+			_ = tx.Vendors().Update(ctx, directory.Vendor{ID: a})
+			return boom
+		}, boom, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			spy := &feedSpy{}
+			w := watchedStore{Store: oneTxStore{}, dir: newDirectory(), feed: spy}
+			if err := w.InTx(context.Background(), c.fn); !errors.Is(err, c.wantErr) {
+				t.Fatalf("InTx: %v, want %v", err, c.wantErr)
+			}
+			for what, got := range map[string][]ports.Changed{"staged": spy.staged, "published": spy.published} {
+				if !slices.EqualFunc(got, c.want, func(x, y ports.Changed) bool {
+					return x.All == y.All && slices.Equal(x.Vendors, y.Vendors)
+				}) {
+					t.Errorf("%s %v, want %v", what, got, c.want)
+				}
+			}
+		})
+	}
+}
+
+func TestAFailedStageFailsTheUnitOfWork(t *testing.T) {
+	boom := errors.New("notify failed")
+	spy := &feedSpy{stageErr: boom}
+	w := watchedStore{Store: oneTxStore{}, dir: newDirectory(), feed: spy}
+	err := w.InTx(context.Background(), func(ctx context.Context, tx ports.Tx) error {
+		return tx.Vendors().Update(ctx, directory.Vendor{ID: uuid.New()})
+	})
+	if !errors.Is(err, boom) || len(spy.published) != 0 {
+		t.Fatalf("InTx: %v, published %v", err, spy.published)
+	}
+}

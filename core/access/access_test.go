@@ -1,0 +1,298 @@
+package access_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// fakeTx answers the reads access makes from a few rows; every other
+// repository method is nil and would panic, which no test reaches.
+type fakeTx struct {
+	ports.Tx
+	memberships []account.Membership // with Membership.Account and the member's user in userOf
+	userOf      map[uuid.UUID]uuid.UUID
+	lists       []vendorlist.List
+	vendors     []directory.Vendor
+}
+
+func (t *fakeTx) Accounts() ports.AccountRepo { return fakeAccounts{t: t} }
+func (t *fakeTx) Lists() ports.ListRepo       { return fakeLists{t: t} }
+func (t *fakeTx) Vendors() ports.VendorRepo   { return fakeVendors{t: t} }
+
+type fakeAccounts struct {
+	ports.AccountRepo
+	t *fakeTx
+}
+
+func (r fakeAccounts) MembershipOf(_ context.Context, accountID, userID uuid.UUID) (account.Membership, error) {
+	for _, m := range r.t.memberships {
+		if m.Account.ID == accountID && r.t.userOf[accountID] == userID {
+			return m, nil
+		}
+	}
+	return account.Membership{}, core.ErrNotFound
+}
+
+type fakeLists struct {
+	ports.ListRepo
+	t *fakeTx
+}
+
+func (r fakeLists) Get(_ context.Context, accountID, id uuid.UUID) (vendorlist.List, error) {
+	for _, l := range r.t.lists {
+		if l.AccountID == accountID && l.ID == id {
+			return l, nil
+		}
+	}
+	return vendorlist.List{}, core.ErrNotFound
+}
+
+func (r fakeLists) GetByName(_ context.Context, accountID uuid.UUID, name string) (vendorlist.List, error) {
+	for _, l := range r.t.lists {
+		if l.AccountID == accountID && l.Name == name {
+			return l, nil
+		}
+	}
+	return vendorlist.List{}, core.ErrNotFound
+}
+
+type fakeVendors struct {
+	ports.VendorRepo
+	t *fakeTx
+}
+
+func (r fakeVendors) Get(_ context.Context, id uuid.UUID) (directory.Vendor, error) {
+	for _, v := range r.t.vendors {
+		if v.ID == id {
+			return v, nil
+		}
+	}
+	return directory.Vendor{}, core.ErrNotFound
+}
+
+func (r fakeVendors) GetByName(_ context.Context, n directory.Name) (directory.Vendor, error) {
+	for _, v := range r.t.vendors {
+		if v.Name.Key() == n.Key() {
+			return v, nil
+		}
+	}
+	return directory.Vendor{}, core.ErrNotFound
+}
+
+func wantKind(t *testing.T, err, kind error) {
+	t.Helper()
+	if kind == nil {
+		if err != nil {
+			t.Fatalf("unexpected error: %v", err)
+		}
+		return
+	}
+	if !errors.Is(err, kind) {
+		t.Fatalf("error %v, want %v", err, kind)
+	}
+}
+
+func TestParseAccountRef(t *testing.T) {
+	t.Parallel()
+	id := uuid.New()
+	for _, tt := range []struct {
+		raw    string
+		want   access.AccountRef
+		detail string // of the refusal
+	}{
+		{" individual ", access.AccountRef{Personal: true}, ""},
+		{id.String(), access.AccountRef{ID: id}, ""},
+		{"  ", access.AccountRef{}, "is required"},
+		{"acme", access.AccountRef{}, `must be an account UUID or "individual"`},
+	} {
+		got, err := access.ParseAccountRef(tt.raw)
+		if tt.detail != "" {
+			e, ok := core.AsError(err)
+			if !ok || e.Field != "account-id" || e.Detail != tt.detail {
+				t.Errorf("%q: error %v, want account-id %s", tt.raw, err, tt.detail)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("%q: %+v, %v; want %+v", tt.raw, got, err, tt.want)
+		}
+		if got.String() != strings.TrimSpace(tt.raw) {
+			t.Errorf("%q: String() = %q", tt.raw, got.String())
+		}
+	}
+}
+
+func TestParseListRef(t *testing.T) {
+	t.Parallel()
+	id := uuid.New()
+	for _, tt := range []struct {
+		listID, list string
+		want         access.ListRef
+		bad          bool
+	}{
+		{"", "", access.ListRef{}, false},
+		{id.String(), "ignored", access.ListRef{ID: id}, false},
+		{"", " " + id.String(), access.ListRef{ID: id}, false},
+		{"", "  My   vendors ", access.ListRef{Name: "My vendors"}, false},
+		{"nope", "", access.ListRef{}, true},
+	} {
+		got, err := access.ParseListRef(tt.listID, tt.list)
+		if tt.bad {
+			if e, ok := core.AsError(err); !ok || e.Field != "vendor-list-id" {
+				t.Errorf("%q: error %v, want vendor-list-id", tt.listID, err)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("(%q, %q): %+v, %v; want %+v", tt.listID, tt.list, got, err, tt.want)
+		}
+	}
+	if !(access.ListRef{}).Empty() || access.MasterList.Empty() {
+		t.Error("Empty is wrong")
+	}
+}
+
+// world is an organization with a viewer, a member and an inactive
+// organization, and each user's personal space.
+type world struct {
+	tx                    *fakeTx
+	org, closed           uuid.UUID
+	viewer, member, other access.Actor
+}
+
+func newWorld() world {
+	w := world{org: uuid.New(), closed: uuid.New(),
+		viewer: access.Actor{UserID: uuid.New()}, member: access.Actor{UserID: uuid.New()}, other: access.Actor{UserID: uuid.New()}}
+	w.tx = &fakeTx{userOf: map[uuid.UUID]uuid.UUID{}}
+	add := func(acc account.Account, user uuid.UUID, role account.Role) {
+		w.tx.memberships = append(w.tx.memberships, account.Membership{Account: acc, Role: role})
+		w.tx.userOf[acc.ID] = user
+	}
+	// One member per account is all the fake keeps; the member's org and
+	// personal spaces are enough for the rules.
+	add(account.Account{ID: w.org, Name: "Acme", Active: true}, w.member.UserID, account.RoleMember)
+	add(account.Account{ID: w.closed, Name: "Closed"}, w.viewer.UserID, account.RoleOwner)
+	add(account.NewPersonal(w.viewer.UserID, time.Time{}), w.viewer.UserID, account.RoleOwner)
+	return w
+}
+
+func TestAccountAccess(t *testing.T) {
+	t.Parallel()
+	w := newWorld()
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name  string
+		a     access.Actor
+		ref   access.AccountRef
+		min   account.Role
+		want  error
+		inMsg string
+	}{
+		{"a member reads", w.member, access.AccountRef{ID: w.org}, account.ReadRole, nil, ""},
+		{"a member writes", w.member, access.AccountRef{ID: w.org}, account.WriteRole, nil, ""},
+		{"a member does not manage", w.member, access.AccountRef{ID: w.org}, account.ManageRole, core.ErrForbidden, "needs the admin role"},
+		{"a non-member is forbidden", w.other, access.AccountRef{ID: w.org}, account.ReadRole, core.ErrForbidden, "not a member"},
+		{"an unknown account is forbidden too", w.other, access.AccountRef{ID: uuid.New()}, account.ReadRole, core.ErrForbidden, "not a member"},
+		{"an inactive account is forbidden", w.viewer, access.AccountRef{ID: w.closed}, account.ReadRole, core.ErrForbidden, "not active"},
+		{"the personal space as individual", w.viewer, access.AccountRef{Personal: true}, account.ManageRole, nil, ""},
+		{"the personal space by id is refused", w.viewer, access.AccountRef{ID: w.viewer.UserID}, account.ReadRole, core.ErrForbidden, "individual"},
+		{"someone else's personal space", w.member, access.AccountRef{ID: w.viewer.UserID}, account.ReadRole, core.ErrForbidden, "not a member"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := access.Account(ctx, w.tx, tt.a, tt.ref, tt.min)
+			wantKind(t, err, tt.want)
+			if err != nil && !strings.Contains(err.Error(), tt.inMsg) {
+				t.Fatalf("error %q does not say %q", err, tt.inMsg)
+			}
+			if err == nil && got.Account.ID == uuid.Nil {
+				t.Fatal("no account resolved")
+			}
+		})
+	}
+}
+
+func TestListResolution(t *testing.T) {
+	t.Parallel()
+	w := newWorld()
+	ctx := context.Background()
+	master := vendorlist.List{ID: uuid.New(), AccountID: w.org, Name: vendorlist.MasterList}
+	mine := vendorlist.List{ID: uuid.New(), AccountID: w.org, Name: "Mine"}
+	elsewhere := vendorlist.List{ID: uuid.New(), AccountID: uuid.New(), Name: "Mine"}
+	w.tx.lists = []vendorlist.List{master, mine, elsewhere}
+	for _, tt := range []struct {
+		name          string
+		ref           access.ListRef
+		defaultMaster bool
+		want          uuid.UUID
+		err           error
+	}{
+		{"by id", access.ListRef{ID: mine.ID}, false, mine.ID, nil},
+		{"by name", access.ListRef{Name: "Mine"}, false, mine.ID, nil},
+		{"none names master-list where allowed", access.ListRef{}, true, master.ID, nil},
+		{"none is invalid elsewhere", access.ListRef{}, false, uuid.Nil, core.ErrInvalid},
+		{"another account's list is not found", access.ListRef{ID: elsewhere.ID}, false, uuid.Nil, core.ErrNotFound},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, l, err := access.AccountList(ctx, w.tx, w.member, access.AccountRef{ID: w.org}, account.WriteRole, tt.ref, tt.defaultMaster)
+			wantKind(t, err, tt.err)
+			if l.ID != tt.want {
+				t.Fatalf("list %s, want %s", l.ID, tt.want)
+			}
+		})
+	}
+	if _, _, err := access.AccountList(ctx, w.tx, w.other, access.AccountRef{ID: w.org}, account.ReadRole, access.ListRef{ID: mine.ID}, false); !errors.Is(err, core.ErrForbidden) {
+		t.Fatalf("a non-member resolved a list: %v", err)
+	}
+}
+
+func TestVendorLookup(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	acme := directory.Vendor{ID: uuid.New(), Name: "Acme"}
+	// A vendor named like a UUID that is no vendor's id is found by name.
+	odd := directory.Vendor{ID: uuid.New(), Name: directory.Name(uuid.NewString())}
+	tx := &fakeTx{vendors: []directory.Vendor{acme, odd}}
+	for _, tt := range []struct {
+		raw  string
+		want uuid.UUID
+		err  error
+	}{
+		{acme.ID.String(), acme.ID, nil},
+		{"ACME", acme.ID, nil},
+		{string(odd.Name), odd.ID, nil},
+		{"Globex", uuid.Nil, core.ErrNotFound},
+	} {
+		ref, err := directory.ParseRef(tt.raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := access.Vendor(ctx, tx, ref)
+		wantKind(t, err, tt.err)
+		if v.ID != tt.want {
+			t.Errorf("%q: vendor %s, want %s", tt.raw, v.ID, tt.want)
+		}
+	}
+}
+
+func TestPlatformAdmin(t *testing.T) {
+	t.Parallel()
+	wantKind(t, access.RequirePlatformAdmin(access.Actor{}), core.ErrForbidden)
+	wantKind(t, access.RequirePlatformAdmin(access.Actor{PlatformAdmin: true}), nil)
+	if id, err := access.ParseID("x", " "+uuid.Nil.String()+" "); err != nil || id != uuid.Nil {
+		t.Fatalf("ParseID: %v %v", id, err)
+	}
+	if _, err := access.ParseID("x", "nope"); !errors.Is(err, core.ErrInvalid) {
+		t.Fatalf("ParseID(nope): %v", err)
+	}
+}

@@ -1,0 +1,567 @@
+// Package accounts holds the use cases of accounts and their members: who
+// signs in (Identify), organizations (platform admins create and delete
+// them), and their members, whose rules live on the Roster (roster.go).
+package accounts
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/deliver"
+	"github.com/vetted-dev/vetted/core/memo"
+	"github.com/vetted-dev/vetted/core/notify"
+	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/uow"
+	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// Deps are the ports the account use cases need.
+type Deps struct {
+	uow.Unit
+	// Mail sends the member mails.
+	Mail deliver.Mail
+	// PublicURL is the base URL for links in mail (no trailing slash).
+	PublicURL string
+}
+
+// Service implements the account use cases.
+type Service struct {
+	d   Deps
+	ids *memo.Map[string, knownIdentity] // users by token subject, see IdentityTTL
+}
+
+// New checks the dependencies and returns the service.
+func New(d Deps) (*Service, error) {
+	missing := d.Missing()
+	if d.Mail.Mailer == nil {
+		missing = append(missing, "Mailer")
+	}
+	if len(missing) > 0 {
+		return nil, errors.New("accounts: missing dependencies: " + strings.Join(missing, ", "))
+	}
+	return &Service{d: d, ids: &memo.Map[string, knownIdentity]{Max: maxIdentities}}, nil
+}
+
+// IdentityTTL is how long a signed-in user is remembered by token subject,
+// so that a caller's requests after the first skip the store on sign-in.
+// Nothing but Identify changes a user's e-mail, name or verification, and
+// users are never deleted, so a remembered user is only ever older than the
+// token's claims, which Identify compares before it trusts the memory.
+const IdentityTTL = time.Minute
+
+// maxIdentities bounds the memory of signed-in users (memo.Map.Max).
+const maxIdentities = 100_000
+
+// Identify provisions the caller's user on first sight of a token (linking a
+// member added earlier by e-mail) and keeps e-mail, name and verification in
+// step with the token. It writes only when something changed.
+func (s *Service) Identify(ctx context.Context, id ports.Identity) (access.Actor, error) {
+	now := s.d.Now()
+	// The claims of a token seen within IdentityTTL: checked and found in
+	// step with the user then, so nothing to parse or compare again.
+	if k, ok := s.ids.Get(id.Subject, now); ok && k.email == id.Email && k.name == id.Name && k.verified == id.EmailVerified {
+		return actorOf(k.user, id), nil
+	}
+	if strings.TrimSpace(id.Subject) == "" {
+		return access.Actor{}, core.Unauthenticated("token has no subject")
+	}
+	email, err := account.NormalizeEmail(id.Email)
+	if err != nil {
+		return access.Actor{}, core.Unauthenticated("token has no valid email claim")
+	}
+	// A name claim that is not plain text (control characters) is ignored
+	// rather than refusing the sign-in: the IdP vouches for the e-mail, not
+	// for the name.
+	name, err := core.PlainText("name", id.Name, account.MaxNameLen)
+	if err != nil {
+		name = ""
+	}
+	current := func(u account.User) bool {
+		return u.Email == email && (u.Name == name || name == "") && (u.EmailVerified || !id.EmailVerified)
+	}
+	remember := func(u account.User) {
+		s.ids.Put(id.Subject, knownIdentity{user: u, email: id.Email, name: id.Name, verified: id.EmailVerified}, now.Add(IdentityTTL), now)
+	}
+	var u account.User
+	err = s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		u, err = tx.Users().GetBySubject(ctx, id.Subject)
+		return err
+	})
+	if err == nil && current(u) {
+		remember(u)
+		return actorOf(u, id), nil
+	}
+	if err != nil && !errors.Is(err, core.ErrNotFound) {
+		return access.Actor{}, err
+	}
+	err = s.d.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+		u, err = tx.Users().GetBySubject(ctx, id.Subject)
+		if errors.Is(err, core.ErrNotFound) {
+			u, err = tx.Users().GetByEmail(ctx, email)
+			if err == nil && u.Subject != "" && u.Subject != id.Subject {
+				// The token is genuine but may not act as that user: its
+				// provider account is not the one the e-mail signed in with.
+				return core.Forbidden("the e-mail %s of this token belongs to another sign-in (another token subject); "+
+					"sign in with the account that first used it", email)
+			}
+			if errors.Is(err, core.ErrNotFound) {
+				u, err = s.newUser(ctx, tx, email)
+			}
+		}
+		if err != nil {
+			return err
+		}
+		u.Subject = id.Subject
+		u.Email = email
+		if name != "" {
+			u.Name = name
+		}
+		// Once verified, an e-mail stays verified for this user.
+		u.EmailVerified = u.EmailVerified || id.EmailVerified
+		return tx.Users().Save(ctx, u)
+	})
+	if err != nil {
+		return access.Actor{}, err
+	}
+	remember(u)
+	return actorOf(u, id), nil
+}
+
+// knownIdentity is a user as a token's claims left it, with those claims.
+type knownIdentity struct {
+	user        account.User
+	email, name string
+	verified    bool
+}
+
+func actorOf(u account.User, id ports.Identity) access.Actor {
+	return access.Actor{UserID: u.ID, Email: u.Email, Name: u.Name, Verified: u.EmailVerified, PlatformAdmin: id.IsPlatformAdmin()}
+}
+
+// newUser creates a user by e-mail with its personal space and master list.
+func (s *Service) newUser(ctx context.Context, tx ports.Tx, email string) (account.User, error) {
+	now := s.d.Now()
+	u := account.User{ID: s.d.IDs.New(), Email: email, CreatedAt: now}
+	if err := tx.Users().Save(ctx, u); err != nil {
+		return account.User{}, err
+	}
+	personal := account.NewPersonal(u.ID, now)
+	if err := tx.Accounts().Create(ctx, personal); err != nil {
+		return account.User{}, err
+	}
+	if err := tx.Members().Put(ctx, []account.Member{{AccountID: u.ID, UserID: u.ID, Role: account.RoleOwner, CreatedAt: now}}); err != nil {
+		return account.User{}, err
+	}
+	if err := s.createMasterList(ctx, tx, u.ID); err != nil {
+		return account.User{}, err
+	}
+	return u, nil
+}
+
+// createMasterList gives a new account the list every account keeps.
+func (s *Service) createMasterList(ctx context.Context, tx ports.Tx, accountID uuid.UUID) error {
+	l, err := vendorlist.New(s.d.IDs.New(), accountID, vendorlist.MasterList, s.d.Now())
+	if err != nil {
+		return err
+	}
+	return tx.Lists().Create(ctx, l)
+}
+
+// usersByEmail returns the users for emails, creating the missing ones.
+func (s *Service) usersByEmail(ctx context.Context, tx ports.Tx, emails []string) (map[string]account.User, error) {
+	found, err := tx.Users().ListByEmails(ctx, emails)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]account.User, len(emails))
+	for _, u := range found {
+		out[u.Email] = u
+	}
+	for _, e := range emails {
+		if _, ok := out[e]; ok {
+			continue
+		}
+		u, err := s.newUser(ctx, tx, e)
+		if err != nil {
+			return nil, err
+		}
+		out[e] = u
+	}
+	return out, nil
+}
+
+// AccountView is an account with its members.
+type AccountView struct {
+	Account account.Account
+	Members []account.Member
+}
+
+// CreateAccount creates an organization (platform admins only): the first
+// user becomes owner, the others admin; master-list is created with it and
+// every member is told by e-mail.
+func (s *Service) CreateAccount(ctx context.Context, a access.Actor, name string, users []string) (AccountView, error) {
+	if err := access.RequirePlatformAdmin(a); err != nil {
+		return AccountView{}, err
+	}
+	emails, err := account.NormalizeEmails("users", users)
+	if err != nil {
+		return AccountView{}, err
+	}
+	if len(emails) == 0 {
+		return AccountView{}, core.Invalid("users", "must name at least one user, who becomes the owner")
+	}
+	acc, err := account.NewAccount(s.d.IDs.New(), name, s.d.Now())
+	if err != nil {
+		return AccountView{}, err
+	}
+	var view AccountView
+	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		if err := tx.Accounts().Create(ctx, acc); err != nil {
+			return err
+		}
+		if err := s.createMasterList(ctx, tx, acc.ID); err != nil {
+			return err
+		}
+		us, err := s.usersByEmail(ctx, tx, emails)
+		if err != nil {
+			return err
+		}
+		ms := make([]account.Member, 0, len(emails))
+		for i, e := range emails {
+			role := account.RoleAdmin
+			if i == 0 {
+				role = account.RoleOwner
+			}
+			ms = append(ms, account.Member{AccountID: acc.ID, UserID: us[e].ID, Role: role, CreatedAt: s.d.Now()})
+			if err := s.emitMemberMail(ctx, tx, acc, e, role, 0, a); err != nil {
+				return err
+			}
+		}
+		if err := tx.Members().Put(ctx, ms); err != nil {
+			return err
+		}
+		view.Account = acc
+		view.Members, err = tx.Members().List(ctx, acc.ID)
+		return err
+	})
+	return view, err
+}
+
+// ListAccounts lists every organization for platform admins and the caller's
+// own organizations otherwise.
+func (s *Service) ListAccounts(ctx context.Context, a access.Actor) ([]account.Account, error) {
+	var out []account.Account
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		if a.PlatformAdmin {
+			var err error
+			out, err = tx.Accounts().ListOrganizations(ctx)
+			return err
+		}
+		ms, err := tx.Accounts().ListForUser(ctx, a.UserID)
+		for _, m := range ms {
+			out = append(out, m.Account)
+		}
+		return err
+	})
+	return out, err
+}
+
+// DeleteAccounts deletes organizations with everything they own (platform
+// admins only). It is all-or-nothing: an unknown id deletes nothing.
+// Repeated ids count once; the deleted ids are returned in order.
+func (s *Service) DeleteAccounts(ctx context.Context, a access.Actor, ids []uuid.UUID) ([]uuid.UUID, error) {
+	if err := access.RequirePlatformAdmin(a); err != nil {
+		return nil, err
+	}
+	if len(ids) == 0 {
+		return nil, core.Invalid("account_id", "account_id or account_ids is required")
+	}
+	unique := make([]uuid.UUID, 0, len(ids))
+	seen := map[uuid.UUID]bool{}
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			unique = append(unique, id)
+		}
+	}
+	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var keys []string
+		for _, id := range unique {
+			acc, err := tx.Accounts().Get(ctx, id)
+			if err == nil && acc.Personal {
+				err = core.ErrNotFound
+			}
+			if err != nil {
+				if errors.Is(err, core.ErrNotFound) {
+					return core.NotFound("account %s", id)
+				}
+				return err
+			}
+			docs, err := tx.Documents().ListByAccount(ctx, id)
+			if err != nil {
+				return err
+			}
+			for _, d := range docs {
+				keys = append(keys, d.ObjectKey)
+			}
+			if err := tx.Accounts().Delete(ctx, id); err != nil {
+				return err
+			}
+		}
+		if len(keys) > 0 {
+			return s.d.Emit(ctx, tx, outbox.KindBlobDelete, outbox.BlobDelete{Keys: keys})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return unique, nil
+}
+
+// MyAccounts returns the caller's organizations with the caller's role.
+func (s *Service) MyAccounts(ctx context.Context, a access.Actor) ([]account.Membership, error) {
+	var out []account.Membership
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var err error
+		out, err = tx.Accounts().ListForUser(ctx, a.UserID)
+		return err
+	})
+	return out, err
+}
+
+// Members lists an account's members (viewer or above).
+func (s *Service) Members(ctx context.Context, a access.Actor, ref access.AccountRef) ([]account.Member, error) {
+	var out []account.Member
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
+		if err != nil {
+			return err
+		}
+		out, err = tx.Members().List(ctx, acc.Account.ID)
+		return err
+	})
+	return out, err
+}
+
+// MemberInput names a member and a role ("" = member).
+type MemberInput struct {
+	Email string
+	Role  string
+}
+
+type parsedMember struct {
+	email string
+	role  account.Role
+}
+
+func parseMembers(in []MemberInput) ([]parsedMember, error) {
+	if len(in) == 0 {
+		return nil, core.Invalid("users", "must name at least one user")
+	}
+	var errs core.Fields
+	seen := map[string]bool{}
+	out := make([]parsedMember, 0, len(in))
+	for i, m := range in {
+		e, err := account.NormalizeEmail(m.Email)
+		if err != nil {
+			errs.AddErr(core.Nest(err, core.Index("users", i)))
+			continue
+		}
+		r, err := account.ParseRole(m.Role)
+		if err != nil {
+			errs.AddErr(core.Nest(err, core.Index("users", i)))
+			continue
+		}
+		if seen[e] {
+			errs.Add(core.Index("users", i)+".email", "%s appears twice", e)
+			continue
+		}
+		seen[e] = true
+		out = append(out, parsedMember{email: e, role: r})
+	}
+	return out, errs.Err()
+}
+
+// manageable resolves an organization account whose members the actor may
+// manage, locks it for the rest of the unit of work and reads its roster.
+func (s *Service) manageable(ctx context.Context, tx ports.Tx, a access.Actor, ref access.AccountRef) (access.Access, *Roster, error) {
+	acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
+	if err != nil {
+		return access.Access{}, nil, err
+	}
+	if acc.Account.Personal {
+		return access.Access{}, nil, core.Invalid("account-id", "a personal space has no other members")
+	}
+	if !acc.Role.AtLeast(account.ManageRole) {
+		return access.Access{}, nil, core.Forbidden("only an owner or admin may manage members; you are %s", acc.Role)
+	}
+	if err := tx.Accounts().Lock(ctx, acc.Account.ID); err != nil {
+		return access.Access{}, nil, err
+	}
+	r, err := loadRoster(ctx, tx, acc.Account.ID, acc.Role)
+	return acc, r, err
+}
+
+// AddMembers adds members by e-mail (owner or admin; only an owner may add an
+// owner). An e-mail that is already a member is a conflict. Each new member
+// is told by e-mail.
+func (s *Service) AddMembers(ctx context.Context, a access.Actor, ref access.AccountRef, in []MemberInput) ([]account.Member, error) {
+	ms, err := parseMembers(in)
+	if err != nil {
+		return nil, err
+	}
+	var out []account.Member
+	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, roster, err := s.manageable(ctx, tx, a, ref)
+		if err != nil {
+			return err
+		}
+		for _, m := range ms {
+			if err := roster.Assign(m.role); err != nil {
+				return err
+			}
+		}
+		emails := make([]string, 0, len(ms))
+		for _, m := range ms {
+			if roster.Has(m.email) {
+				return core.Conflict("%s is already a member; change the role with PATCH", m.email)
+			}
+			emails = append(emails, m.email)
+		}
+		us, err := s.usersByEmail(ctx, tx, emails)
+		if err != nil {
+			return err
+		}
+		rows := make([]account.Member, 0, len(ms))
+		for _, m := range ms {
+			rows = append(rows, account.Member{AccountID: acc.Account.ID, UserID: us[m.email].ID, Role: m.role, CreatedAt: s.d.Now()})
+			if err := s.emitMemberMail(ctx, tx, acc.Account, m.email, m.role, 0, a); err != nil {
+				return err
+			}
+		}
+		if err := tx.Members().Put(ctx, rows); err != nil {
+			return err
+		}
+		out, err = pickMembers(ctx, tx, acc.Account.ID, emails)
+		return err
+	})
+	return out, err
+}
+
+// ChangeRoles changes members' roles (see Roster.ChangeRole). The affected
+// people are told by e-mail when their role actually changes.
+func (s *Service) ChangeRoles(ctx context.Context, a access.Actor, ref access.AccountRef, in []MemberInput) ([]account.Member, error) {
+	ms, err := parseMembers(in)
+	if err != nil {
+		return nil, err
+	}
+	var out []account.Member
+	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, roster, err := s.manageable(ctx, tx, a, ref)
+		if err != nil {
+			return err
+		}
+		var changed []account.Member
+		emails := make([]string, 0, len(ms))
+		for _, m := range ms {
+			emails = append(emails, m.email)
+			cur, old, did, err := roster.ChangeRole(m.email, m.role)
+			if err != nil {
+				return err
+			}
+			if !did {
+				continue
+			}
+			changed = append(changed, cur)
+			if err := s.emitMemberMail(ctx, tx, acc.Account, m.email, m.role, old, a); err != nil {
+				return err
+			}
+		}
+		if len(changed) > 0 {
+			if err := tx.Members().Put(ctx, changed); err != nil {
+				return err
+			}
+		}
+		out, err = pickMembers(ctx, tx, acc.Account.ID, emails)
+		return err
+	})
+	return out, err
+}
+
+// RemoveMembers removes members by e-mail (see Roster.Remove). Unknown
+// e-mails are not found.
+func (s *Service) RemoveMembers(ctx context.Context, a access.Actor, ref access.AccountRef, emails []string) ([]string, error) {
+	norm, err := account.NormalizeEmails("users", emails)
+	if err != nil {
+		return nil, err
+	}
+	if len(norm) == 0 {
+		return nil, core.Invalid("users", "must name at least one user")
+	}
+	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, roster, err := s.manageable(ctx, tx, a, ref)
+		if err != nil {
+			return err
+		}
+		ids := make([]uuid.UUID, 0, len(norm))
+		for _, e := range norm {
+			m, err := roster.Remove(e)
+			if err != nil {
+				return err
+			}
+			ids = append(ids, m.UserID)
+		}
+		return tx.Members().Delete(ctx, acc.Account.ID, ids)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return norm, nil
+}
+
+func pickMembers(ctx context.Context, tx ports.Tx, accountID uuid.UUID, emails []string) ([]account.Member, error) {
+	all, err := tx.Members().List(ctx, accountID)
+	if err != nil {
+		return nil, err
+	}
+	want := map[string]bool{}
+	for _, e := range emails {
+		want[e] = true
+	}
+	out := make([]account.Member, 0, len(emails))
+	for _, m := range all {
+		if want[m.Email] {
+			out = append(out, m)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Email < out[j].Email })
+	return out, nil
+}
+
+func (s *Service) emitMemberMail(ctx context.Context, tx ports.Tx, acc account.Account, email string, role, old account.Role, by access.Actor) error {
+	p := outbox.MemberMail{EventID: s.d.IDs.New(), AccountID: acc.ID, AccountName: acc.Name, Email: email, Role: role.String(), Change: "added", By: by.Email}
+	if old != 0 {
+		p.Change = "role_changed"
+		p.OldRole = old.String()
+	}
+	return s.d.Emit(ctx, tx, outbox.KindMemberMail, p)
+}
+
+// SendMemberMail delivers the mail of a member change (the KindMemberMail job).
+func (s *Service) SendMemberMail(ctx context.Context, p outbox.MemberMail) error {
+	m := notify.MemberMail(p.Email, "member:"+p.EventID.String(), notify.MemberData{AccountName: p.AccountName, Role: p.Role,
+		OldRole: p.OldRole, Change: p.Change, By: p.By, AppURL: s.d.PublicURL + "/docs"})
+	return s.d.Mail.Once(ctx, m)
+}
+
+// Ready reports whether the store answers.
+func (s *Service) Ready(ctx context.Context) error { return s.d.Store.Ping(ctx) }

@@ -1,0 +1,51 @@
+// Package alerts holds the use cases of incident alerts: the subscribers of
+// a list and the confirmation of their address (subscribers.go), and the
+// fan-out of an incident to one mail per confirmed subscriber of every list
+// that carries the vendor with alerts on (fanout.go).
+package alerts
+
+import (
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/vetted-dev/vetted/core/deliver"
+	"github.com/vetted-dev/vetted/core/signing"
+	"github.com/vetted-dev/vetted/core/uow"
+)
+
+// Deps are the ports the alert use cases need.
+type Deps struct {
+	uow.Unit
+	Mail   deliver.Mail
+	Signer *signing.Signer
+	// PublicURL is the base URL for links in mail (no trailing slash).
+	PublicURL string
+}
+
+// Service implements the alert use cases.
+type Service struct{ d Deps }
+
+// New checks the dependencies and returns the service.
+func New(d Deps) (*Service, error) {
+	missing := d.Missing()
+	if d.Mail.Mailer == nil {
+		missing = append(missing, "Mailer")
+	}
+	if d.Signer == nil {
+		missing = append(missing, "Signer")
+	}
+	if len(missing) > 0 {
+		return nil, errors.New("alerts: missing dependencies: " + strings.Join(missing, ", "))
+	}
+	return &Service{d: d}, nil
+}
+
+// ConfirmTTL is how long a subscriber's confirmation link works.
+const ConfirmTTL = 7 * 24 * time.Hour
+
+// Token purposes for signed links.
+const (
+	PurposeConfirm     = "subscriber-confirm"
+	PurposeUnsubscribe = "unsubscribe"
+)

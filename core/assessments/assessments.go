@@ -1,0 +1,336 @@
+// Package assessments holds the use cases of reviewing vendors: the
+// assessment of each vendor on a list with its audit log, the account's
+// review policy and the schedule it gives every review (reviews.go), the
+// reminders and the calendar feed of reviews coming due, evidence
+// documents, the register export and the dashboard.
+package assessments
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/deliver"
+	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/core/signing"
+	"github.com/vetted-dev/vetted/core/uow"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// Deps are the ports the assessment use cases need.
+type Deps struct {
+	uow.Unit
+	Blobs  ports.BlobStore
+	Mail   deliver.Mail
+	Signer *signing.Signer
+	// PublicURL is the base URL for links in mail and feeds (no trailing slash).
+	PublicURL string
+	// Log receives operational messages; nil means slog.Default().
+	Log *slog.Logger
+}
+
+// Service implements the assessment use cases.
+type Service struct{ d Deps }
+
+// New checks the dependencies and returns the service.
+func New(d Deps) (*Service, error) {
+	missing := d.Missing()
+	if d.Blobs == nil {
+		missing = append(missing, "Blobs")
+	}
+	if d.Mail.Mailer == nil {
+		missing = append(missing, "Mailer")
+	}
+	if d.Signer == nil {
+		missing = append(missing, "Signer")
+	}
+	if len(missing) > 0 {
+		return nil, errors.New("assessments: missing dependencies: " + strings.Join(missing, ", "))
+	}
+	if d.Log == nil {
+		d.Log = slog.Default()
+	}
+	return &Service{d: d}, nil
+}
+
+// VendorSel names the vendor of an assessment: one of the three is enough;
+// the first given wins in the order vendor_id, vendor_profile_id, vendor_name.
+// The zero VendorSel names none.
+type VendorSel struct {
+	VendorID        uuid.UUID
+	VendorProfileID uuid.UUID
+	VendorName      *directory.Ref
+}
+
+// ParseVendorSel reads the three selectors; only the one that wins is read.
+func ParseVendorSel(vendorID, vendorProfileID, vendorName string) (VendorSel, error) {
+	switch {
+	case strings.TrimSpace(vendorID) != "":
+		id, err := access.ParseID("vendor_id", vendorID)
+		return VendorSel{VendorID: id}, err
+	case strings.TrimSpace(vendorProfileID) != "":
+		id, err := access.ParseID("vendor_profile_id", vendorProfileID)
+		return VendorSel{VendorProfileID: id}, err
+	case strings.TrimSpace(vendorName) != "":
+		ref, err := directory.ParseRef(vendorName)
+		if err != nil {
+			return VendorSel{}, err
+		}
+		return VendorSel{VendorName: &ref}, nil
+	}
+	return VendorSel{}, nil
+}
+
+// Empty reports whether v names no vendor.
+func (v VendorSel) Empty() bool {
+	return v.VendorID == uuid.Nil && v.VendorProfileID == uuid.Nil && v.VendorName == nil
+}
+
+// ParseAssessmentID reads an assessment-id, which routes that name one
+// assessment require.
+func ParseAssessmentID(raw string) (uuid.UUID, error) {
+	if strings.TrimSpace(raw) == "" {
+		return uuid.Nil, errNoAssessment
+	}
+	return access.ParseID("assessment-id", raw)
+}
+
+var errNoAssessment = core.Invalid("assessment-id", "assessment-id (or vendor-id / vendor-profile-id) is required")
+
+func resolveVendor(ctx context.Context, tx ports.Tx, sel VendorSel) (directory.Vendor, error) {
+	switch {
+	case sel.VendorID != uuid.Nil:
+		id := sel.VendorID
+		v, err := tx.Vendors().Get(ctx, id)
+		if errors.Is(err, core.ErrNotFound) {
+			return v, core.NotFound("vendor %s is not in the directory", id)
+		}
+		return v, err
+	case sel.VendorProfileID != uuid.Nil:
+		id := sel.VendorProfileID
+		p, err := tx.Profiles().GetByID(ctx, id)
+		if errors.Is(err, core.ErrNotFound) {
+			return directory.Vendor{}, core.NotFound("vendor profile %s does not exist", id)
+		}
+		if err != nil {
+			return directory.Vendor{}, err
+		}
+		return tx.Vendors().Get(ctx, p.VendorID)
+	case sel.VendorName != nil:
+		return access.Vendor(ctx, tx, *sel.VendorName)
+	}
+	return directory.Vendor{}, core.Invalid("vendor_id", "one of vendor_id, vendor_profile_id or vendor_name is required")
+}
+
+// AssessmentQuery filters assessment reads.
+type AssessmentQuery struct {
+	VendorID        *uuid.UUID
+	VendorProfileID *uuid.UUID
+	AssessmentID    *uuid.UUID
+	// ReviewStates keeps the assessments in one of these review states
+	// (each value may be a comma-separated list); none keeps all.
+	ReviewStates []string
+	// Sort is one of AssessmentSorts; empty is -updated_at.
+	Sort string
+}
+
+// Assessments returns the assessments of a list (viewer or above).
+func (s *Service) Assessments(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, q AssessmentQuery) ([]review.Assessment, error) {
+	f := ports.AssessmentFilter{VendorID: q.VendorID, VendorProfileID: q.VendorProfileID, ID: q.AssessmentID}
+	states, sort, err := parseAssessmentView(q.ReviewStates, q.Sort)
+	if err != nil {
+		return nil, err
+	}
+	var out []review.Assessment
+	err = s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, l, err := access.AccountList(ctx, tx, a, ref, account.ReadRole, lr, false)
+		if err != nil {
+			return err
+		}
+		f.AccountID, f.ListID = acc.Account.ID, &l.ID
+		if out, err = tx.Assessments().Find(ctx, f); err != nil {
+			return err
+		}
+		return s.Schedule(ctx, tx, acc.Account.ID, out)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return filterAssessments(out, states, sort), nil
+}
+
+// UpsertAssessment creates or updates the assessment of a vendor on a list
+// (member or above). The vendor is put on the list if it is not there yet.
+// Only real changes are saved and audited; created tells whether it is new.
+func (s *Service) UpsertAssessment(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, sel VendorSel, in review.Input) (review.Assessment, bool, error) {
+	var (
+		out     review.Assessment
+		created bool
+	)
+	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, false)
+		if err != nil {
+			return err
+		}
+		v, err := resolveVendor(ctx, tx, sel)
+		if err != nil {
+			return err
+		}
+		// The entry exists and is locked before the assessment is read: a
+		// concurrent upsert of the same one waits here, then finds what
+		// this one saved and updates it (no 409 for the loser of a race).
+		if err := tx.Lists().AddEntries(ctx, l.ID, []uuid.UUID{v.ID}, s.d.Now()); err != nil {
+			return err
+		}
+		if err := tx.Lists().LockEntries(ctx, l.ID, []uuid.UUID{v.ID}); err != nil {
+			return err
+		}
+		before, err := tx.Assessments().ListByVendors(ctx, l.ID, []uuid.UUID{v.ID})
+		if err != nil {
+			return err
+		}
+		created = len(before) == 0
+		if _, err := s.Upsert(ctx, tx, a, acc.Account.ID, l, []review.Request{{Vendor: v, Input: in}}); err != nil {
+			return err
+		}
+		after, err := tx.Assessments().ListByVendors(ctx, l.ID, []uuid.UUID{v.ID})
+		if err != nil {
+			return err
+		}
+		if len(after) != 1 {
+			return errors.New("upsert assessment: not stored")
+		}
+		out = after[0]
+		return s.scheduleOne(ctx, tx, &out)
+	})
+	return out, created, err
+}
+
+// DeleteAssessment deletes an assessment named by assessment-id, or by
+// vendor-id / vendor-profile-id within a list, with its audit events and
+// documents (their files are deleted through the outbox).
+func (s *Service) DeleteAssessment(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, assessmentID uuid.UUID, sel VendorSel) (review.Assessment, error) {
+	var out review.Assessment
+	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, err := access.Account(ctx, tx, a, ref, account.WriteRole)
+		if err != nil {
+			return err
+		}
+		if out, err = s.findAssessment(ctx, tx, acc.Account.ID, lr, assessmentID, sel); err != nil {
+			return err
+		}
+		if err := s.scheduleOne(ctx, tx, &out); err != nil {
+			return err
+		}
+		docs, err := tx.Documents().ListByAssessment(ctx, out.ID)
+		if err != nil {
+			return err
+		}
+		if err := tx.Assessments().Delete(ctx, acc.Account.ID, out.ID); err != nil {
+			return err
+		}
+		var keys []string
+		for _, d := range docs {
+			keys = append(keys, d.ObjectKey)
+		}
+		if len(keys) > 0 {
+			return s.d.Emit(ctx, tx, outbox.KindBlobDelete, outbox.BlobDelete{Keys: keys})
+		}
+		return nil
+	})
+	return out, err
+}
+
+func (s *Service) findAssessment(ctx context.Context, tx ports.Tx, accountID uuid.UUID, lr access.ListRef, assessmentID uuid.UUID, sel VendorSel) (review.Assessment, error) {
+	if assessmentID != uuid.Nil {
+		id := assessmentID
+		asm, err := tx.Assessments().Get(ctx, accountID, id)
+		if errors.Is(err, core.ErrNotFound) {
+			return asm, core.NotFound("assessment %s", id)
+		}
+		return asm, err
+	}
+	if sel.Empty() {
+		return review.Assessment{}, errNoAssessment
+	}
+	f := ports.AssessmentFilter{AccountID: accountID}
+	if !lr.Empty() {
+		l, err := access.List(ctx, tx, accountID, lr, false)
+		if err != nil {
+			return review.Assessment{}, err
+		}
+		f.ListID = &l.ID
+	}
+	v, err := resolveVendor(ctx, tx, sel)
+	if err != nil {
+		return review.Assessment{}, err
+	}
+	f.VendorID = &v.ID
+	found, err := tx.Assessments().Find(ctx, f)
+	if err != nil {
+		return review.Assessment{}, err
+	}
+	switch len(found) {
+	case 0:
+		return review.Assessment{}, core.NotFound("no assessment of vendor %s", v.Name)
+	case 1:
+		return found[0], nil
+	}
+	return review.Assessment{}, core.Invalid("vendor-list-id", "the vendor is assessed on several lists; name the list or use assessment-id")
+}
+
+// Audit paging bounds.
+const (
+	DefaultAuditLimit = 20
+	MaxAuditLimit     = 100
+)
+
+// AuditPage is one page of an assessment's audit log.
+type AuditPage struct {
+	Events []review.AuditEvent
+	Page   int
+	Limit  int
+	Total  int
+}
+
+// AuditLog returns a page of the approval audit of an assessment, newest
+// first. page starts at 1; limit defaults to 20 and may be at most 100.
+func (s *Service) AuditLog(ctx context.Context, a access.Actor, ref access.AccountRef, assessmentID uuid.UUID, page, limit int) (AuditPage, error) {
+	var errs core.Fields
+	if page == 0 {
+		page = 1
+	}
+	if limit == 0 {
+		limit = DefaultAuditLimit
+	}
+	if page < 1 {
+		errs.Add("page", "must be 1 or more")
+	}
+	if limit < 1 || limit > MaxAuditLimit {
+		errs.Add("limit", "must be between 1 and %d", MaxAuditLimit)
+	}
+	if err := errs.Err(); err != nil {
+		return AuditPage{}, err
+	}
+	out := AuditPage{Page: page, Limit: limit}
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
+		if err != nil {
+			return err
+		}
+		asm, err := s.findAssessment(ctx, tx, acc.Account.ID, access.ListRef{}, assessmentID, VendorSel{})
+		if err != nil {
+			return err
+		}
+		out.Events, out.Total, err = tx.Assessments().Events(ctx, asm.ID, (page-1)*limit, limit)
+		return err
+	})
+	return out, err
+}

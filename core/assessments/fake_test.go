@@ -1,0 +1,474 @@
+package assessments_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/notify"
+	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// world is one organization as the assessment use cases see it: members
+// by role, lists with entries, the directory's vendors, assessments with
+// their events, the policy, calendar keys, reminder keys, documents,
+// incidents, delivery keys and the outbox. Units of work run one at a time
+// and are not rolled back.
+type world struct {
+	mu        sync.Mutex
+	acc       account.Account
+	roles     map[uuid.UUID]account.Role
+	emails    map[uuid.UUID]string
+	lists     []vendorlist.List
+	entries   map[uuid.UUID][]uuid.UUID
+	vendors   []directory.Vendor
+	asms      []review.Assessment
+	events    []review.AuditEvent
+	policy    *review.Policy
+	calKeys   []ports.CalendarKey
+	reminders map[string]bool
+	docs      []document.Document
+	incidents []directory.Incident
+	sent      map[string]bool
+	outbox    []outbox.Message
+}
+
+func (w *world) InTx(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return fn(ctx, wtx{w: w})
+}
+func (w *world) View(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+	return w.InTx(ctx, fn)
+}
+func (w *world) Ping(context.Context) error { return nil }
+
+type wtx struct {
+	ports.Tx
+	w *world
+}
+
+func (t wtx) Accounts() ports.AccountRepo            { return wAccounts{w: t.w} }
+func (t wtx) Members() ports.MemberRepo              { return wMembers{w: t.w} }
+func (t wtx) Lists() ports.ListRepo                  { return wLists{w: t.w} }
+func (t wtx) Vendors() ports.VendorRepo              { return wVendors{w: t.w} }
+func (t wtx) Profiles() ports.ProfileRepo            { return wProfiles{} }
+func (t wtx) Assessments() ports.AssessmentRepo      { return wAssessments{w: t.w} }
+func (t wtx) ReviewPolicies() ports.ReviewPolicyRepo { return wPolicies{w: t.w} }
+func (t wtx) CalendarKeys() ports.CalendarKeyRepo    { return wCal{w: t.w} }
+func (t wtx) Reminders() ports.ReminderRepo          { return wReminders{w: t.w} }
+func (t wtx) Documents() ports.DocumentRepo          { return wDocs{w: t.w} }
+func (t wtx) Incidents() ports.IncidentRepo          { return wIncidents{w: t.w} }
+func (t wtx) Deliveries() ports.DeliveryRepo         { return wDeliveries{w: t.w} }
+func (t wtx) Outbox() ports.OutboxRepo               { return wOutbox{w: t.w} }
+
+type wAccounts struct {
+	ports.AccountRepo
+	w *world
+}
+
+func (r wAccounts) MembershipOf(_ context.Context, id, user uuid.UUID) (account.Membership, error) {
+	role, ok := r.w.roles[user]
+	if id != r.w.acc.ID || !ok {
+		return account.Membership{}, core.ErrNotFound
+	}
+	return account.Membership{Account: r.w.acc, Role: role}, nil
+}
+func (r wAccounts) Get(_ context.Context, id uuid.UUID) (account.Account, error) {
+	if id != r.w.acc.ID {
+		return account.Account{}, core.ErrNotFound
+	}
+	return r.w.acc, nil
+}
+func (r wAccounts) ListReviewing(context.Context) ([]account.Account, error) {
+	return []account.Account{r.w.acc}, nil
+}
+
+type wMembers struct {
+	ports.MemberRepo
+	w *world
+}
+
+func (r wMembers) List(context.Context, uuid.UUID) ([]account.Member, error) {
+	var out []account.Member
+	for u, role := range r.w.roles {
+		out = append(out, account.Member{AccountID: r.w.acc.ID, UserID: u, Email: r.w.emails[u], Role: role})
+	}
+	slices.SortFunc(out, func(a, b account.Member) int { return strings.Compare(a.Email, b.Email) })
+	return out, nil
+}
+
+type wLists struct {
+	ports.ListRepo
+	w *world
+}
+
+func (r wLists) Get(_ context.Context, _, id uuid.UUID) (vendorlist.List, error) {
+	for _, l := range r.w.lists {
+		if l.ID == id {
+			return l, nil
+		}
+	}
+	return vendorlist.List{}, core.ErrNotFound
+}
+func (r wLists) GetByName(_ context.Context, _ uuid.UUID, name string) (vendorlist.List, error) {
+	for _, l := range r.w.lists {
+		if l.Name == name {
+			return l, nil
+		}
+	}
+	return vendorlist.List{}, core.ErrNotFound
+}
+func (r wLists) ListByAccount(context.Context, uuid.UUID) ([]vendorlist.List, error) {
+	return slices.Clone(r.w.lists), nil
+}
+func (r wLists) entry(l, v uuid.UUID) vendorlist.Entry {
+	e := vendorlist.Entry{ListID: l, VendorID: v, AlertsEnabled: true}
+	for _, x := range r.w.vendors {
+		if x.ID == v {
+			e.VendorName = string(x.Name)
+		}
+	}
+	return e
+}
+func (r wLists) Entries(_ context.Context, l uuid.UUID) ([]vendorlist.Entry, error) {
+	var out []vendorlist.Entry
+	for _, v := range r.w.entries[l] {
+		out = append(out, r.entry(l, v))
+	}
+	return out, nil
+}
+func (r wLists) EntriesAfter(ctx context.Context, l uuid.UUID, after ports.EntryKey, limit int) ([]vendorlist.Entry, error) {
+	es, _ := r.Entries(ctx, l)
+	slices.SortFunc(es, func(a, b vendorlist.Entry) int { return strings.Compare(a.VendorName, b.VendorName) })
+	es = slices.DeleteFunc(es, func(e vendorlist.Entry) bool { return after.VendorName != "" && e.VendorName <= after.VendorName })
+	return es[:min(limit, len(es))], nil
+}
+func (r wLists) AddEntries(_ context.Context, l uuid.UUID, vs []uuid.UUID, _ time.Time) error {
+	for _, v := range vs {
+		if !slices.Contains(r.w.entries[l], v) {
+			r.w.entries[l] = append(r.w.entries[l], v)
+		}
+	}
+	return nil
+}
+func (r wLists) LockEntries(context.Context, uuid.UUID, []uuid.UUID) error { return nil }
+func (r wLists) Counts(_ context.Context, scope ports.ListScope, statuses []review.Status) (ports.ListCounts, error) {
+	var c ports.ListCounts
+	seen := map[uuid.UUID]bool{}
+	for l, vs := range r.w.entries {
+		if scope.ListID != nil && *scope.ListID != l {
+			continue
+		}
+		for _, v := range vs {
+			if !seen[v] {
+				seen[v] = true
+				c.Vendors++
+				c.Followed++
+			}
+		}
+	}
+	for _, a := range r.w.asms {
+		if slices.Contains(statuses, a.Status) && (scope.ListID == nil || *scope.ListID == a.ListID) {
+			c.Assessments++
+		}
+	}
+	return c, nil
+}
+
+type wVendors struct {
+	ports.VendorRepo
+	w *world
+}
+
+func (r wVendors) Get(_ context.Context, id uuid.UUID) (directory.Vendor, error) {
+	for _, v := range r.w.vendors {
+		if v.ID == id {
+			return v, nil
+		}
+	}
+	return directory.Vendor{}, core.ErrNotFound
+}
+func (r wVendors) GetByName(_ context.Context, n directory.Name) (directory.Vendor, error) {
+	for _, v := range r.w.vendors {
+		if v.Name.Key() == n.Key() {
+			return v, nil
+		}
+	}
+	return directory.Vendor{}, core.ErrNotFound
+}
+
+type wProfiles struct{ ports.ProfileRepo }
+
+func (wProfiles) ListByVendors(context.Context, []uuid.UUID) ([]directory.Profile, error) {
+	return nil, nil
+}
+func (wProfiles) GetByID(context.Context, uuid.UUID) (directory.Profile, error) {
+	return directory.Profile{}, core.ErrNotFound
+}
+
+type wAssessments struct {
+	ports.AssessmentRepo
+	w *world
+}
+
+func (r wAssessments) Get(_ context.Context, _, id uuid.UUID) (review.Assessment, error) {
+	for _, a := range r.w.asms {
+		if a.ID == id {
+			return a, nil
+		}
+	}
+	return review.Assessment{}, core.ErrNotFound
+}
+func (r wAssessments) ListByVendors(_ context.Context, l uuid.UUID, vs []uuid.UUID) ([]review.Assessment, error) {
+	var out []review.Assessment
+	for _, a := range r.w.asms {
+		if a.ListID == l && slices.Contains(vs, a.VendorID) {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+func (r wAssessments) Find(_ context.Context, f ports.AssessmentFilter) ([]review.Assessment, error) {
+	var out []review.Assessment
+	for _, a := range r.w.asms {
+		if (f.ListID == nil || *f.ListID == a.ListID) && (f.VendorID == nil || *f.VendorID == a.VendorID) && (f.ID == nil || *f.ID == a.ID) {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+func (r wAssessments) Save(_ context.Context, as []review.Assessment) error {
+	for _, a := range as {
+		i := slices.IndexFunc(r.w.asms, func(x review.Assessment) bool { return x.ID == a.ID })
+		if i < 0 {
+			r.w.asms = append(r.w.asms, a)
+		} else {
+			r.w.asms[i] = a
+		}
+	}
+	return nil
+}
+func (r wAssessments) Delete(_ context.Context, _, id uuid.UUID) error {
+	r.w.asms = slices.DeleteFunc(r.w.asms, func(a review.Assessment) bool { return a.ID == id })
+	return nil
+}
+func (r wAssessments) AppendEvents(_ context.Context, es []review.AuditEvent) error {
+	r.w.events = append(r.w.events, es...)
+	return nil
+}
+func (r wAssessments) Events(_ context.Context, id uuid.UUID, offset, limit int) ([]review.AuditEvent, int, error) {
+	var es []review.AuditEvent
+	for _, e := range r.w.events {
+		if e.AssessmentID == id {
+			es = append(es, e)
+		}
+	}
+	n := len(es)
+	es = es[min(offset, n):min(offset+limit, n)]
+	return es, n, nil
+}
+
+type wPolicies struct{ w *world }
+
+func (r wPolicies) Get(context.Context, uuid.UUID) (review.Policy, error) {
+	if r.w.policy == nil {
+		return review.Policy{}, core.ErrNotFound
+	}
+	return *r.w.policy, nil
+}
+func (r wPolicies) Put(_ context.Context, _ uuid.UUID, p review.Policy) error {
+	r.w.policy = &p
+	return nil
+}
+
+type wCal struct{ w *world }
+
+func (r wCal) Get(_ context.Context, acc, user uuid.UUID) (ports.CalendarKey, error) {
+	for _, k := range r.w.calKeys {
+		if k.AccountID == acc && k.UserID == user {
+			return k, nil
+		}
+	}
+	return ports.CalendarKey{}, core.ErrNotFound
+}
+func (r wCal) GetByID(_ context.Context, id uuid.UUID) (ports.CalendarKey, error) {
+	for _, k := range r.w.calKeys {
+		if k.ID == id {
+			return k, nil
+		}
+	}
+	return ports.CalendarKey{}, core.ErrNotFound
+}
+func (r wCal) Create(_ context.Context, k ports.CalendarKey) error {
+	r.w.calKeys = append(r.w.calKeys, k)
+	return nil
+}
+func (r wCal) Delete(_ context.Context, acc, user uuid.UUID) error {
+	n := len(r.w.calKeys)
+	r.w.calKeys = slices.DeleteFunc(r.w.calKeys, func(k ports.CalendarKey) bool { return k.AccountID == acc && k.UserID == user })
+	if n == len(r.w.calKeys) {
+		return core.ErrNotFound
+	}
+	return nil
+}
+
+type wReminders struct{ w *world }
+
+func (r wReminders) Record(_ context.Context, keys []string, _ time.Time) ([]string, error) {
+	var fresh []string
+	for _, k := range keys {
+		if !r.w.reminders[k] {
+			r.w.reminders[k] = true
+			fresh = append(fresh, k)
+		}
+	}
+	return fresh, nil
+}
+func (r wReminders) Recorded(_ context.Context, keys []string) ([]string, error) {
+	var out []string
+	for _, k := range keys {
+		if r.w.reminders[k] {
+			out = append(out, k)
+		}
+	}
+	return out, nil
+}
+
+type wDocs struct{ w *world }
+
+func (r wDocs) Create(_ context.Context, d document.Document) error {
+	r.w.docs = append(r.w.docs, d)
+	return nil
+}
+func (r wDocs) Get(_ context.Context, _, id uuid.UUID) (document.Document, error) {
+	for _, d := range r.w.docs {
+		if d.ID == id {
+			return d, nil
+		}
+	}
+	return document.Document{}, core.ErrNotFound
+}
+func (r wDocs) ListByAssessment(_ context.Context, id uuid.UUID) ([]document.Document, error) {
+	var out []document.Document
+	for _, d := range r.w.docs {
+		if d.AssessmentID == id {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+func (r wDocs) ListByAccount(context.Context, uuid.UUID) ([]document.Document, error) {
+	return slices.Clone(r.w.docs), nil
+}
+func (r wDocs) Update(_ context.Context, d document.Document) error {
+	for i := range r.w.docs {
+		if r.w.docs[i].ID == d.ID {
+			r.w.docs[i] = d
+		}
+	}
+	return nil
+}
+func (r wDocs) Delete(_ context.Context, _, id uuid.UUID) error {
+	r.w.docs = slices.DeleteFunc(r.w.docs, func(d document.Document) bool { return d.ID == id })
+	return nil
+}
+
+type wIncidents struct {
+	ports.IncidentRepo
+	w *world
+}
+
+func (r wIncidents) Recent(_ context.Context, vs []uuid.UUID, limit int) ([]directory.Incident, error) {
+	var out []directory.Incident
+	for _, in := range r.w.incidents {
+		if slices.Contains(vs, in.VendorID) {
+			out = append(out, in)
+		}
+	}
+	return out[:min(limit, len(out))], nil
+}
+func (r wIncidents) Latest(ctx context.Context, vs []uuid.UUID) ([]directory.Incident, error) {
+	return r.Recent(ctx, vs, len(r.w.incidents))
+}
+
+type wDeliveries struct{ w *world }
+
+func (r wDeliveries) Claim(_ context.Context, key string, now time.Time, _ time.Duration) (ports.Delivery, error) {
+	if r.w.sent[key] {
+		return ports.Delivery{State: ports.DeliverySent}, nil
+	}
+	return ports.Delivery{State: ports.DeliveryClaimed, ClaimedAt: now}, nil
+}
+func (r wDeliveries) MarkSent(_ context.Context, key string, _ time.Time) error {
+	r.w.sent[key] = true
+	return nil
+}
+func (r wDeliveries) Release(context.Context, string) error { return nil }
+
+type wOutbox struct {
+	ports.OutboxRepo
+	w *world
+}
+
+func (r wOutbox) Add(_ context.Context, ms ...outbox.Message) error {
+	r.w.outbox = append(r.w.outbox, ms...)
+	return nil
+}
+
+// blobStore holds object sizes by key.
+type blobStore struct {
+	mu      sync.Mutex
+	objects map[string]int64
+}
+
+func (b *blobStore) PresignPut(_ context.Context, key, _ string, _ int64, _ time.Duration) (ports.PresignedRequest, error) {
+	return ports.PresignedRequest{URL: "https://blobs.test/" + key, Method: "PUT"}, nil
+}
+func (b *blobStore) PresignGet(_ context.Context, key, _ string, _ time.Duration) (ports.PresignedRequest, error) {
+	return ports.PresignedRequest{URL: "https://blobs.test/" + key, Method: "GET"}, nil
+}
+func (b *blobStore) Stat(_ context.Context, key string) (int64, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n, ok := b.objects[key]
+	if !ok {
+		return 0, core.ErrNotFound
+	}
+	return n, nil
+}
+func (b *blobStore) Digest(ctx context.Context, key string) (ports.BlobDigest, error) {
+	n, err := b.Stat(ctx, key)
+	return ports.BlobDigest{Size: n, SHA256: strings.Repeat("a", 64)}, err
+}
+func (b *blobStore) Delete(_ context.Context, keys ...string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, k := range keys {
+		delete(b.objects, k)
+	}
+	return nil
+}
+
+// mailbox records what was sent.
+type mailbox struct {
+	mu   sync.Mutex
+	sent []notify.Mail
+}
+
+func (m *mailbox) Send(_ context.Context, ml notify.Mail) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.sent = append(m.sent, ml)
+	return nil
+}

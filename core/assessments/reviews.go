@@ -1,0 +1,287 @@
+package assessments
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// PolicyView is an account's review policy as answered.
+type PolicyView struct {
+	AccountID uuid.UUID
+	review.Policy
+	// Default is true while the account has never saved a policy.
+	Default bool
+}
+
+// policyOf returns the policy in force for an account: the saved one, or
+// the default.
+func policyOf(ctx context.Context, tx ports.Tx, accountID uuid.UUID) (review.Policy, bool, error) {
+	p, err := tx.ReviewPolicies().Get(ctx, accountID)
+	if errors.Is(err, core.ErrNotFound) {
+		return review.DefaultPolicy(), true, nil
+	}
+	return p, false, err
+}
+
+// ReviewPolicy returns an account's review policy (viewer or above).
+func (s *Service) ReviewPolicy(ctx context.Context, a access.Actor, ref access.AccountRef) (PolicyView, error) {
+	var out PolicyView
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
+		if err != nil {
+			return err
+		}
+		out.AccountID = acc.Account.ID
+		out.Policy, out.Default, err = policyOf(ctx, tx, acc.Account.ID)
+		return err
+	})
+	return out, err
+}
+
+// PutReviewPolicy changes an account's review policy (admin or owner);
+// omitted values keep theirs. Every due date moves with it: none is stored.
+func (s *Service) PutReviewPolicy(ctx context.Context, a access.Actor, ref access.AccountRef, in review.PolicyInput) (PolicyView, error) {
+	var out PolicyView
+	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, err := access.Account(ctx, tx, a, ref, account.ManageRole)
+		if err != nil {
+			return err
+		}
+		cur, _, err := policyOf(ctx, tx, acc.Account.ID)
+		if err != nil {
+			return err
+		}
+		next, err := review.ApplyPolicy(cur, in)
+		if err != nil {
+			return err
+		}
+		next.UpdatedAt, next.UpdatedBy = s.d.Now(), a.Email
+		if err := tx.ReviewPolicies().Put(ctx, acc.Account.ID, next); err != nil {
+			return err
+		}
+		out = PolicyView{AccountID: acc.Account.ID, Policy: next}
+		return nil
+	})
+	return out, err
+}
+
+// schedule sets Due on each assessment from the policy and the clock.
+func schedule(as []review.Assessment, p review.Policy, now time.Time) {
+	for i := range as {
+		as[i].Due = review.Schedule(as[i].Fields, as[i].LastReviewedAt, p, now)
+	}
+}
+
+// Schedule sets Due on assessments of an account from its policy in tx.
+func (s *Service) Schedule(ctx context.Context, tx ports.Tx, accountID uuid.UUID, as []review.Assessment) error {
+	p, _, err := policyOf(ctx, tx, accountID)
+	if err != nil {
+		return err
+	}
+	schedule(as, p, s.d.Now())
+	return nil
+}
+
+// scheduleOne computes the Due of one assessment of an account in tx.
+func (s *Service) scheduleOne(ctx context.Context, tx ports.Tx, a *review.Assessment) error {
+	p, _, err := policyOf(ctx, tx, a.AccountID)
+	if err != nil {
+		return err
+	}
+	a.Due = review.Schedule(a.Fields, a.LastReviewedAt, p, s.d.Now())
+	return nil
+}
+
+// AssessmentSorts are the values of sort on assessment reads: by next
+// review (soonest first, never reviewed last), or by last update (newest
+// first, the default).
+func AssessmentSorts() []string { return []string{"-updated_at", "next_review_at", "-next_review_at"} }
+
+// filterAssessments keeps the assessments in one of the states (none: all)
+// and sorts them.
+func filterAssessments(as []review.Assessment, states []review.State, sort string) []review.Assessment {
+	if len(states) > 0 {
+		as = slices.DeleteFunc(as, func(a review.Assessment) bool { return !slices.Contains(states, a.Due.State) })
+	}
+	if sort == "next_review_at" || sort == "-next_review_at" {
+		desc := strings.HasPrefix(sort, "-")
+		slices.SortStableFunc(as, func(x, y review.Assessment) int {
+			xz, yz := x.Due.NextReviewAt.IsZero(), y.Due.NextReviewAt.IsZero()
+			switch {
+			case xz && yz:
+				return 0
+			case xz: // never reviewed: last either way
+				return 1
+			case yz:
+				return -1
+			}
+			c := x.Due.NextReviewAt.Compare(y.Due.NextReviewAt)
+			if desc {
+				c = -c
+			}
+			return cmp.Or(c, strings.Compare(x.VendorName, y.VendorName))
+		})
+	}
+	return as
+}
+
+// parseAssessmentView checks the review-state and sort parameters.
+func parseAssessmentView(rawStates []string, sort string) ([]review.State, string, error) {
+	var errs core.Fields
+	var states []review.State
+	for _, raw := range rawStates {
+		for _, part := range strings.Split(raw, ",") {
+			if part = strings.TrimSpace(part); part == "" {
+				continue
+			}
+			st, err := review.ParseState("review-state", part)
+			if !errs.AddErr(err) {
+				states = append(states, st)
+			}
+		}
+	}
+	sort = strings.TrimSpace(sort)
+	if sort == "" {
+		sort = "-updated_at"
+	}
+	if !slices.Contains(AssessmentSorts(), sort) {
+		errs.Add("sort", "%q is not one of: %s", sort, strings.Join(AssessmentSorts(), ", "))
+	}
+	return states, sort, errs.Err()
+}
+
+// reviewCounts counts the assessments of the lists in scope that are due
+// soon and overdue under the account's policy.
+func (s *Service) reviewCounts(ctx context.Context, tx ports.Tx, scope ports.ListScope) (dueSoon, overdue int, err error) {
+	as, err := tx.Assessments().Find(ctx, ports.AssessmentFilter{AccountID: scope.AccountID, ListID: scope.ListID})
+	if err != nil {
+		return 0, 0, err
+	}
+	p, _, err := policyOf(ctx, tx, scope.AccountID)
+	if err != nil {
+		return 0, 0, err
+	}
+	schedule(as, p, s.d.Now())
+	for _, a := range as {
+		switch a.Due.State {
+		case review.DueSoon:
+			dueSoon++
+		case review.Overdue:
+			overdue++
+		}
+	}
+	return dueSoon, overdue, nil
+}
+
+// Upsert applies changes in order (several for one vendor merge,
+// later ones winning), creating assessments that do not exist, and saves
+// only those that actually changed, each with one audit event. It returns
+// the saved assessments. A validation failure names the field, or for
+// changes from CSV rows the cell (row and column) of the csv field.
+func (s *Service) Upsert(ctx context.Context, tx ports.Tx, a access.Actor, accountID uuid.UUID, l vendorlist.List, changes []review.Request) ([]review.Assessment, error) {
+	if len(changes) == 0 {
+		return nil, nil
+	}
+	var ids []uuid.UUID
+	seen := map[uuid.UUID]bool{}
+	for _, c := range changes {
+		if !seen[c.Vendor.ID] {
+			seen[c.Vendor.ID] = true
+			ids = append(ids, c.Vendor.ID)
+		}
+	}
+	// Concurrent upserts of one assessment take turns from here on, so each
+	// reads, and audits against, what the one before it saved.
+	if err := tx.Lists().LockEntries(ctx, l.ID, ids); err != nil {
+		return nil, err
+	}
+	existing, err := tx.Assessments().ListByVendors(ctx, l.ID, ids)
+	if err != nil {
+		return nil, err
+	}
+	type state struct {
+		orig  review.Assessment
+		cur   review.Assessment
+		isNew bool
+	}
+	states := map[uuid.UUID]*state{}
+	for _, e := range existing {
+		states[e.VendorID] = &state{orig: e, cur: e}
+	}
+	now := s.d.Now()
+	var errs core.Fields
+	var cells []vendorlist.RowError
+	for _, c := range changes {
+		st, ok := states[c.Vendor.ID]
+		if !ok {
+			asm := review.Assessment{ID: s.d.IDs.New(), AccountID: accountID, ListID: l.ID, VendorID: c.Vendor.ID,
+				VendorName: c.Vendor.Name.String(), CreatedAt: now, CreatedBy: a.Email}
+			asm.Status = review.NotStarted
+			asm.DataCollected = []string{}
+			if c.Vendor.HasProfile { // custom vendors have none: no lookup
+				if p, err := tx.Profiles().Get(ctx, c.Vendor.ID); err == nil {
+					pid := p.ID
+					asm.VendorProfileID = &pid
+				} else if !errors.Is(err, core.ErrNotFound) {
+					return nil, err
+				}
+			}
+			st = &state{orig: asm, cur: asm, isNew: true}
+			st.orig.Fields = review.Fields{}
+			states[c.Vendor.ID] = st
+		}
+		next, err := review.Apply(st.cur.Fields, c.Input)
+		switch {
+		case err == nil:
+			prev := st.cur.Status
+			st.cur.Fields = next
+			review.MarkReviewed(&st.cur, prev, now)
+		case c.Row > 0 && errors.Is(err, core.ErrInvalid):
+			for _, f := range core.Failures(err) {
+				cells = append(cells, vendorlist.RowError{Row: c.Row, Column: f.Field, Message: f.Detail})
+			}
+		case !errs.AddErr(err):
+			return nil, err
+		}
+	}
+	if len(cells) > 0 {
+		return nil, vendorlist.RefuseBatch(cells)
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	var save []review.Assessment
+	var events []review.AuditEvent
+	for _, id := range ids {
+		st := states[id]
+		changes := review.Diff(st.orig.Fields, st.cur.Fields)
+		if len(changes) == 0 && !st.isNew {
+			continue
+		}
+		st.cur.UpdatedAt, st.cur.UpdatedBy = now, a.Email
+		save = append(save, st.cur)
+		if len(changes) > 0 {
+			events = append(events, review.AuditEvent{ID: s.d.IDs.New(), AssessmentID: st.cur.ID, AccountID: accountID,
+				CreatedAt: now, SubmittedBy: a.Email, Changes: changes})
+		}
+	}
+	if err := tx.Assessments().Save(ctx, save); err != nil {
+		return nil, err
+	}
+	if err := tx.Assessments().AppendEvents(ctx, events); err != nil {
+		return nil, err
+	}
+	return save, nil
+}

@@ -1,0 +1,237 @@
+package lists
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// ImportInput is an import-csv request.
+type ImportInput struct {
+	CSV       string
+	DryRun    bool
+	RowOffset int
+	RowLimit  int
+}
+
+// ImportResult is the answer of import-csv for one batch.
+type ImportResult struct {
+	DryRun              bool
+	RowsTotal           int
+	RowOffset           int
+	RowsProcessed       int
+	NextRowOffset       int
+	HasMore             bool
+	VendorsAdded        int
+	ProductsAdded       int
+	AssessmentsUpserted int
+	CustomVendors       []string
+	Errors              []vendorlist.RowError
+	Quota               vendorlist.QuotaReport
+}
+
+var errDryRun = errors.New("dry run: roll back")
+
+// ImportCSV merges one batch of a CSV into a list: vendors are added (never
+// removed), every product_name becomes a product row, and assessment columns
+// upsert the vendor's assessment. A batch is all-or-nothing: a bad cell
+// refuses the whole batch with every bad cell named. Re-running a batch
+// changes nothing. A dry run does the same work in a unit of work that is
+// rolled back, so it reports exactly what the real run would do and writes
+// nothing; its bad cells are reported in Errors instead of refusing.
+func (s *Service) ImportCSV(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, in ImportInput) (ImportResult, error) {
+	rows, err := vendorlist.ParseCSV(in.CSV)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	batch, next, more, err := vendorlist.Batch(rows, in.RowOffset, in.RowLimit)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	parsed, rowErrs := parseImportRows(batch)
+	if len(rowErrs) > 0 && !in.DryRun {
+		return ImportResult{}, vendorlist.RefuseBatch(rowErrs)
+	}
+	res := ImportResult{DryRun: in.DryRun, RowsTotal: len(rows), RowOffset: in.RowOffset, RowsProcessed: len(batch),
+		NextRowOffset: next, HasMore: more, Errors: rowErrs, CustomVendors: []string{}}
+	if res.Errors == nil {
+		res.Errors = []vendorlist.RowError{}
+	}
+	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, true)
+		if err != nil {
+			return err
+		}
+		if err := s.importBatch(ctx, tx, a, acc.Account.ID, l, parsed, &res); err != nil {
+			return err
+		}
+		if in.DryRun {
+			return errDryRun
+		}
+		return nil
+	})
+	if errors.Is(err, errDryRun) {
+		err = nil
+	}
+	if err != nil {
+		return ImportResult{}, err
+	}
+	return res, nil
+}
+
+type importRow struct {
+	row        int
+	ref        vendorlist.VendorRef
+	product    string
+	assessment *review.Input
+}
+
+func parseImportRows(batch []vendorlist.CSVRow) ([]importRow, []vendorlist.RowError) {
+	var errs []vendorlist.RowError
+	out := make([]importRow, 0, len(batch))
+	for _, r := range batch {
+		before := len(errs)
+		bad := func(col string, err error) {
+			errs = append(errs, vendorlist.CellErrors(r.Row, col, err)...)
+		}
+		ir := importRow{row: r.Row}
+		n, err := directory.ParseName(r.Get("vendor_name"))
+		if err != nil {
+			bad("vendor_name", err)
+			continue
+		}
+		ir.ref.Name = n
+		if w := r.Get("website_url"); w != "" {
+			if ir.ref.WebsiteURL, _, err = directory.NormalizeWebsite(w); err != nil {
+				bad("website_url", err)
+			}
+		}
+		if p := r.Get("product_name"); p != "" {
+			if ir.product, err = vendorlist.ParseName("product_name", p); err != nil {
+				bad("product_name", err)
+			}
+		}
+		if r.HasAssessment() {
+			in := review.Input{}
+			opt := func(col string) *string {
+				v := r.Get(col)
+				if v == "" {
+					return nil
+				}
+				return &v
+			}
+			in.Status = opt("compliance_approval_status")
+			in.ConditionalApprovalCondition = opt("conditional_approval_condition")
+			in.SponsorBusinessDepartment = opt("sponsor_business_department")
+			in.SponsorContact = opt("sponsor_contact")
+			if in.SponsorContact == nil {
+				in.SponsorContact = opt("sponsor")
+			}
+			in.UseCase = opt("use_case")
+			in.ComplianceComment = opt("compliance_comment")
+			in.Tier = opt("tier")
+			if dc := r.Get("data_collected"); dc != "" {
+				in.DataCollected = strings.Split(dc, ";")
+			}
+			if _, err := review.Apply(review.Fields{}, review.Input{Status: in.Status, SponsorContact: in.SponsorContact, DataCollected: in.DataCollected, Tier: in.Tier}); err != nil {
+				// A condition may come on a later row of the same vendor:
+				// that rule is checked when the rows are merged.
+				for _, f := range core.Failures(err) {
+					if f.Field != "conditional_approval_condition" {
+						errs = append(errs, vendorlist.RowError{Row: r.Row, Column: f.Field, Message: f.Detail})
+					}
+				}
+			}
+			ir.assessment = &in
+		}
+		if len(errs) == before { // a dry run reports bad rows and processes the rest
+			out = append(out, ir)
+		}
+	}
+	return out, errs
+}
+
+func (s *Service) importBatch(ctx context.Context, tx ports.Tx, a access.Actor, accountID uuid.UUID, l vendorlist.List, rows []importRow, res *ImportResult) error {
+	refs := make([]vendorlist.VendorRef, 0, len(rows))
+	idx := map[string]int{}
+	for _, r := range rows {
+		k := r.ref.Name.Key()
+		if i, ok := idx[k]; ok {
+			if refs[i].WebsiteURL == "" {
+				refs[i].WebsiteURL = r.ref.WebsiteURL
+			}
+			continue
+		}
+		idx[k] = len(refs)
+		refs = append(refs, r.ref)
+	}
+	stored, err := s.d.Directory.EnsureVendors(ctx, tx, refs)
+	if err != nil {
+		return err
+	}
+	vendorOf := func(n directory.Name) directory.Vendor { return stored[idx[n.Key()]] }
+	current, err := tx.Lists().VendorIDs(ctx, l.ID)
+	if err != nil {
+		return err
+	}
+	on := make(map[uuid.UUID]bool, len(current))
+	for _, id := range current {
+		on[id] = true
+	}
+	var added []uuid.UUID
+	var addedVs []directory.Vendor
+	for _, v := range stored {
+		if v.IsCustom() {
+			res.CustomVendors = append(res.CustomVendors, v.Name.String())
+		}
+		if !on[v.ID] {
+			on[v.ID] = true
+			added = append(added, v.ID)
+			addedVs = append(addedVs, v)
+		}
+	}
+	if err := tx.Lists().AddEntries(ctx, l.ID, added, s.d.Now()); err != nil {
+		return err
+	}
+	res.VendorsAdded = len(added)
+	var products []vendorlist.Product
+	var changes []review.Request
+	for _, r := range rows {
+		v := vendorOf(r.ref.Name)
+		if r.product != "" {
+			p, err := vendorlist.NewProduct(s.d.IDs.New(), l.ID, v.ID, r.product, s.d.Now())
+			if err != nil {
+				return err
+			}
+			products = append(products, p)
+		}
+		if r.assessment != nil {
+			changes = append(changes, review.Request{Row: r.row, Vendor: v, Input: *r.assessment})
+		}
+	}
+	if res.ProductsAdded, err = tx.Lists().MergeProducts(ctx, products); err != nil {
+		return err
+	}
+	saved, err := s.d.Assessments.Upsert(ctx, tx, a, accountID, l, changes)
+	if err != nil {
+		if !res.DryRun || !errors.Is(err, core.ErrInvalid) {
+			return err
+		}
+		for _, f := range core.Failures(err) {
+			res.Errors = append(res.Errors, vendorlist.RowError{Row: f.Row, Column: f.Column, Message: f.Detail})
+		}
+		saved = nil
+	}
+	res.AssessmentsUpserted = len(saved)
+	res.Quota, err = s.queueEnrichment(ctx, tx, a, accountID, addedVs)
+	return err
+}

@@ -1,0 +1,291 @@
+package lists
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// List read bounds.
+const (
+	MaxListPage = 500
+)
+
+// ListSorts are the orders of a list read.
+func ListSorts() []string { return []string{"name", "-rating", "next_review_at", "status"} }
+
+// EnrichmentStates are the values of the enrichment-state filter ("none":
+// no profile or no section state yet).
+func EnrichmentStates() []string { return []string{"none", "queued", "running", "failed", "done"} }
+
+// ListQuery shapes a list read. The zero query reads the whole list.
+type ListQuery struct {
+	Limit int
+	// Cursor is the NextCursor of the previous page. apps/api encodes it
+	// for the wire; a cursor it could not decode is the zero Cursor, which
+	// no page gives and which is refused here.
+	Cursor           *Cursor
+	Q                string
+	Sort             string
+	ReviewStates     []string
+	EnrichmentStates []string
+	Alerts           string // "", "true" or "false"
+}
+
+// Paged reports whether any shaping parameter was given.
+func (q ListQuery) Paged() bool {
+	return q.Limit != 0 || q.Cursor != nil || q.Q != "" || q.Sort != "" || len(nonBlank(q.ReviewStates)) > 0 ||
+		len(nonBlank(q.EnrichmentStates)) > 0 || q.Alerts != ""
+}
+
+func nonBlank(vs []string) []string {
+	var out []string
+	for _, v := range vs {
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// ListRow is an entry of a list read with its review and rating.
+type ListRow struct {
+	vendorlist.Entry
+	// Assessment is nil when the vendor has none on the list.
+	Assessment *review.Assessment
+	Rating     *int
+}
+
+// ListPage is one answer of a shaped list read.
+type ListPage struct {
+	List vendorlist.List
+	Rows []ListRow
+	// NextCursor is nil on the last page.
+	NextCursor *Cursor
+}
+
+// Cursor is the position after which a page starts: the sort, the last
+// row's sort value, name and vendor id (keyset, so that inserts and
+// deletes elsewhere in the list never shift a page).
+type Cursor struct {
+	Sort string
+	Num  int64
+	Name string
+	ID   uuid.UUID
+}
+
+type listView struct {
+	sort   string
+	states []review.State
+	enrich []string
+	alerts *bool
+	q      string
+	limit  int
+	after  *Cursor
+}
+
+func parseListQuery(q ListQuery) (listView, error) {
+	var errs core.Fields
+	v := listView{sort: cmp.Or(strings.TrimSpace(q.Sort), "name"), q: strings.ToLower(strings.TrimSpace(q.Q)), limit: q.Limit}
+	if !slices.Contains(ListSorts(), v.sort) {
+		errs.Add("sort", "%q is not one of: %s", v.sort, strings.Join(ListSorts(), ", "))
+	}
+	for _, s := range nonBlank(q.ReviewStates) {
+		st, err := review.ParseState("review-state", s)
+		if !errs.AddErr(err) {
+			v.states = append(v.states, st)
+		}
+	}
+	for _, s := range nonBlank(q.EnrichmentStates) {
+		if !slices.Contains(EnrichmentStates(), s) {
+			errs.Add("enrichment-state", "%q is not one of: %s", s, strings.Join(EnrichmentStates(), ", "))
+			continue
+		}
+		v.enrich = append(v.enrich, s)
+	}
+	if a := strings.TrimSpace(q.Alerts); a != "" {
+		b, err := strconv.ParseBool(a)
+		if err != nil || (a != "true" && a != "false") {
+			errs.Add("alerts", "%q is not one of: true, false", a)
+		} else {
+			v.alerts = &b
+		}
+	}
+	if q.Limit < 0 || q.Limit > MaxListPage {
+		errs.Add("limit", "must be between 1 and %d", MaxListPage)
+	}
+	if lc := q.Cursor; lc != nil {
+		switch {
+		case lc.ID == uuid.Nil:
+			errs.Add("cursor", "is not a cursor this API gave")
+		case lc.Sort != v.sort:
+			errs.Add("cursor", "was given for sort=%s, not sort=%s", lc.Sort, v.sort)
+		default:
+			v.after = lc
+		}
+	}
+	return v, errs.Err()
+}
+
+// ListRead reads one list shaped by q (viewer or above): filtered by the
+// search text (vendor and product names, case-insensitive), review states,
+// enrichment states and alerts, in one of ListSorts, and cut to pages of
+// q.Limit after q.Cursor when a limit is given.
+func (s *Service) ListRead(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, q ListQuery) (ListPage, error) {
+	v, err := parseListQuery(q)
+	if err != nil {
+		return ListPage{}, err
+	}
+	var out ListPage
+	var rows []ListRow
+	err = s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, l, err := access.AccountList(ctx, tx, a, ref, account.ReadRole, lr, false)
+		if err != nil {
+			return err
+		}
+		out.List = l
+		var es []vendorlist.Entry
+		if v.pageByName() {
+			es, err = v.namePage(ctx, tx, l.ID)
+		} else {
+			es, err = tx.Lists().Entries(ctx, l.ID)
+		}
+		if err != nil {
+			return err
+		}
+		rows = make([]ListRow, 0, len(es))
+		ids := make([]uuid.UUID, 0, len(es))
+		for _, e := range es {
+			rows = append(rows, ListRow{Entry: e})
+			ids = append(ids, e.VendorID)
+		}
+		as, err := tx.Assessments().ListByVendors(ctx, l.ID, ids)
+		if err != nil {
+			return err
+		}
+		if err := s.d.Assessments.Schedule(ctx, tx, acc.Account.ID, as); err != nil {
+			return err
+		}
+		byVendor := make(map[uuid.UUID]*review.Assessment, len(as))
+		for i := range as {
+			byVendor[as[i].VendorID] = &as[i]
+		}
+		for i := range rows {
+			rows[i].Assessment, rows[i].Rating = byVendor[rows[i].VendorID], rows[i].Entry.Rating
+		}
+		return nil
+	})
+	if err != nil {
+		return ListPage{}, err
+	}
+	rows = slices.DeleteFunc(rows, func(r ListRow) bool { return !v.keep(r) })
+	slices.SortStableFunc(rows, func(x, y ListRow) int { return v.compare(v.key(x), v.key(y)) })
+	if v.after != nil {
+		after := *v.after
+		start, _ := slices.BinarySearchFunc(rows, after, func(r ListRow, c Cursor) int {
+			return cmp.Or(v.compare(v.key(r), c), -1) // the cursor's own row is before the page
+		})
+		rows = rows[start:]
+	}
+	if v.limit > 0 && len(rows) > v.limit {
+		rows = rows[:v.limit]
+		next := v.key(rows[len(rows)-1])
+		out.NextCursor = &next
+	}
+	out.Rows = rows
+	return out, nil
+}
+
+// pageByName reports whether a page can be chosen from the entries' keys
+// alone: by name, with nothing to filter on, and a page size given.
+func (v listView) pageByName() bool {
+	return v.limit > 0 && v.sort == "name" && v.q == "" && len(v.states) == 0 && len(v.enrich) == 0 && v.alerts == nil
+}
+
+// namePage reads the entries of one page by name, and one more when the
+// list goes on (so that the caller knows to give a cursor): the keys of the
+// whole list are ordered here, whole entries are read for the page only.
+// A list of 5,000 vendors costs 101 entries, not 5,000.
+func (v listView) namePage(ctx context.Context, tx ports.Tx, listID uuid.UUID) ([]vendorlist.Entry, error) {
+	keys, err := tx.Lists().EntryKeys(ctx, listID)
+	if err != nil {
+		return nil, err
+	}
+	at := func(k ports.EntryKey) Cursor { return Cursor{Sort: v.sort, Name: k.VendorName, ID: k.VendorID} }
+	slices.SortFunc(keys, func(a, b ports.EntryKey) int { return v.compare(at(a), at(b)) })
+	if v.after != nil {
+		start, _ := slices.BinarySearchFunc(keys, *v.after, func(k ports.EntryKey, c Cursor) int {
+			return cmp.Or(v.compare(at(k), c), -1) // the cursor's own row is before the page
+		})
+		keys = keys[start:]
+	}
+	keys = keys[:min(len(keys), v.limit+1)]
+	ids := make([]uuid.UUID, len(keys))
+	for i, k := range keys {
+		ids[i] = k.VendorID
+	}
+	return tx.Lists().EntriesOf(ctx, listID, ids)
+}
+
+// key is the sort position of a row.
+func (v listView) key(r ListRow) Cursor {
+	c := Cursor{Sort: v.sort, Name: r.VendorName, ID: r.VendorID}
+	switch v.sort {
+	case "-rating":
+		c.Num = -1 // no rating: last
+		if r.Rating != nil {
+			c.Num = int64(*r.Rating)
+		}
+		c.Num = -c.Num
+	case "next_review_at":
+		c.Num = math.MaxInt64 // never reviewed or not assessed: last
+		if r.Assessment != nil && !r.Assessment.Due.NextReviewAt.IsZero() {
+			c.Num = r.Assessment.Due.NextReviewAt.Unix()
+		}
+	case "status":
+		c.Num = int64(len(review.StatusValues())) // not assessed: last
+		if r.Assessment != nil {
+			c.Num = int64(slices.Index(review.StatusValues(), string(r.Assessment.Status)))
+		}
+	}
+	return c
+}
+
+func (listView) compare(a, b Cursor) int {
+	return cmp.Or(cmp.Compare(a.Num, b.Num), cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)),
+		cmp.Compare(a.Name, b.Name), slices.Compare(a.ID[:], b.ID[:]))
+}
+
+// keep applies the search text and the filters.
+func (v listView) keep(r ListRow) bool {
+	if v.q != "" && !strings.Contains(strings.ToLower(r.VendorName), v.q) &&
+		!slices.ContainsFunc(r.Products, func(p vendorlist.Product) bool { return strings.Contains(strings.ToLower(p.Name), v.q) }) {
+		return false
+	}
+	if len(v.states) > 0 {
+		st := review.NeverReviewed
+		if r.Assessment != nil {
+			st = r.Assessment.Due.State
+		}
+		if !slices.Contains(v.states, st) {
+			return false
+		}
+	}
+	if len(v.enrich) > 0 && !slices.Contains(v.enrich, cmp.Or(r.EnrichmentStatus, "none")) {
+		return false
+	}
+	return v.alerts == nil || *v.alerts == r.AlertsEnabled
+}

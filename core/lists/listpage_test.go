@@ -1,0 +1,216 @@
+package lists
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/core/uow"
+	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// readStore is one account with one list whose entries (with their
+// ratings) and assessments a list read shapes.
+type readStore struct {
+	ports.Store
+	acc     uuid.UUID
+	user    uuid.UUID
+	list    vendorlist.List
+	entries []vendorlist.Entry
+	asms    []review.Assessment
+}
+
+func (s *readStore) View(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+	return fn(ctx, readTx{s: s})
+}
+
+type readTx struct {
+	ports.Tx
+	s *readStore
+}
+
+func (t readTx) Accounts() ports.AccountRepo       { return readAccounts{s: t.s} }
+func (t readTx) Lists() ports.ListRepo             { return readLists{s: t.s} }
+func (t readTx) Assessments() ports.AssessmentRepo { return readAssessments{s: t.s} }
+
+type readAccounts struct {
+	ports.AccountRepo
+	s *readStore
+}
+
+func (r readAccounts) MembershipOf(_ context.Context, accountID, userID uuid.UUID) (account.Membership, error) {
+	if accountID != r.s.acc || userID != r.s.user {
+		return account.Membership{}, core.ErrNotFound
+	}
+	return account.Membership{Account: account.Account{ID: r.s.acc, Active: true}, Role: account.RoleViewer}, nil
+}
+
+type readLists struct {
+	ports.ListRepo
+	s *readStore
+}
+
+func (r readLists) Get(context.Context, uuid.UUID, uuid.UUID) (vendorlist.List, error) {
+	return r.s.list, nil
+}
+func (r readLists) Entries(context.Context, uuid.UUID) ([]vendorlist.Entry, error) {
+	return append([]vendorlist.Entry(nil), r.s.entries...), nil
+}
+func (r readLists) EntryKeys(context.Context, uuid.UUID) ([]ports.EntryKey, error) {
+	out := make([]ports.EntryKey, len(r.s.entries))
+	for i, e := range r.s.entries {
+		out[i] = ports.EntryKey{VendorName: e.VendorName, VendorID: e.VendorID}
+	}
+	return out, nil
+}
+func (r readLists) EntriesOf(_ context.Context, _ uuid.UUID, ids []uuid.UUID) ([]vendorlist.Entry, error) {
+	var out []vendorlist.Entry
+	for _, e := range r.s.entries {
+		if slices.Contains(ids, e.VendorID) {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+type readAssessments struct {
+	ports.AssessmentRepo
+	s *readStore
+}
+
+func (r readAssessments) ListByVendors(context.Context, uuid.UUID, []uuid.UUID) ([]review.Assessment, error) {
+	return append([]review.Assessment(nil), r.s.asms...), nil
+}
+
+// overdue schedules every assessment as overdue on a fixed day.
+type overdue struct{ Assessments }
+
+func (overdue) Schedule(_ context.Context, _ ports.Tx, _ uuid.UUID, as []review.Assessment) error {
+	for i := range as {
+		as[i].Due = review.Due{State: review.Overdue, NextReviewAt: time.Date(2026, 1, i+1, 0, 0, 0, 0, time.UTC)}
+	}
+	return nil
+}
+
+func readFixture() (*Service, *readStore, access.Actor) {
+	st := &readStore{acc: uuid.New(), user: uuid.New()}
+	st.list = vendorlist.List{ID: uuid.New(), AccountID: st.acc, Name: "Critical"}
+	rating := func(n int) *int { return &n }
+	for i, name := range []string{"Zoom", "acme", "Beta", "Delta"} {
+		e := vendorlist.Entry{ListID: st.list.ID, VendorID: uuid.New(), VendorName: name, AlertsEnabled: i%2 == 0}
+		if name == "Beta" {
+			e.Products = []vendorlist.Product{{Name: "Beta Chat"}}
+			e.EnrichmentStatus = "done"
+		}
+		switch name {
+		case "Zoom":
+			e.Rating = rating(40)
+		case "acme":
+			e.Rating = rating(90)
+		}
+		st.entries = append(st.entries, e)
+	}
+	st.asms = []review.Assessment{{ID: uuid.New(), VendorID: st.entries[3].VendorID}} // Delta
+	s := &Service{d: Deps{Unit: uow.Unit{Store: st, Clock: fixedClock{}}, Assessments: overdue{}}}
+	return s, st, access.Actor{UserID: st.user}
+}
+
+func names(p ListPage) string {
+	out := make([]string, len(p.Rows))
+	for i, r := range p.Rows {
+		out[i] = r.VendorName
+	}
+	return strings.Join(out, ",")
+}
+
+func TestListReadShapes(t *testing.T) {
+	t.Parallel()
+	s, st, a := readFixture()
+	ctx := context.Background()
+	ref, lr := access.AccountRef{ID: st.acc}, access.ListRef{ID: st.list.ID}
+	read := func(q ListQuery) ListPage {
+		t.Helper()
+		p, err := s.ListRead(ctx, a, ref, lr, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, tt := range []struct {
+		name string
+		q    ListQuery
+		want string
+	}{
+		{"by name, case-insensitive", ListQuery{}, "acme,Beta,Delta,Zoom"},
+		{"best rating first, none last", ListQuery{Sort: "-rating"}, "acme,Zoom,Beta,Delta"},
+		{"soonest review first, none last", ListQuery{Sort: "next_review_at"}, "Delta,acme,Beta,Zoom"},
+		{"by status, not assessed last", ListQuery{Sort: "status"}, "Delta,acme,Beta,Zoom"},
+		{"search in vendor and product names", ListQuery{Q: " chat "}, "Beta"},
+		{"review states", ListQuery{ReviewStates: []string{"overdue"}}, "Delta"},
+		{"never reviewed", ListQuery{ReviewStates: []string{"never_reviewed, current"}}, "acme,Beta,Zoom"},
+		{"enrichment states", ListQuery{EnrichmentStates: []string{"none"}}, "acme,Delta,Zoom"},
+		{"alerts on", ListQuery{Alerts: "true"}, "Beta,Zoom"},
+		{"alerts off", ListQuery{Alerts: "false"}, "acme,Delta"},
+	} {
+		if got := names(read(tt.q)); got != tt.want {
+			t.Errorf("%s: %s, want %s", tt.name, got, tt.want)
+		}
+	}
+
+	// Pages of two, walked with the cursor; rows carry their review and rating.
+	p := read(ListQuery{Limit: 2, Sort: "-rating"})
+	if names(p) != "acme,Zoom" || p.NextCursor == nil || *p.Rows[0].Rating != 90 {
+		t.Fatalf("first page %s, next %v", names(p), p.NextCursor)
+	}
+	p = read(ListQuery{Limit: 2, Sort: "-rating", Cursor: p.NextCursor})
+	if names(p) != "Beta,Delta" || p.NextCursor != nil || p.Rows[1].Assessment == nil {
+		t.Fatalf("second page %s, next %v", names(p), p.NextCursor)
+	}
+	// Pages by name with nothing filtered are chosen from the keys.
+	p = read(ListQuery{Limit: 2})
+	if names(p) != "acme,Beta" || p.NextCursor == nil {
+		t.Fatalf("first page by name %s, next %v", names(p), p.NextCursor)
+	}
+	p = read(ListQuery{Limit: 2, Cursor: p.NextCursor})
+	if names(p) != "Delta,Zoom" || p.NextCursor != nil || p.Rows[0].Assessment == nil || *p.Rows[1].Rating != 40 {
+		t.Fatalf("second page by name %s, next %v", names(p), p.NextCursor)
+	}
+	if !(ListQuery{Limit: 1}).Paged() || (ListQuery{ReviewStates: []string{" , "}}).Paged() {
+		t.Error("Paged is wrong")
+	}
+}
+
+func TestListReadRefusesBadShapes(t *testing.T) {
+	t.Parallel()
+	s, st, a := readFixture()
+	ctx := context.Background()
+	ref, lr := access.AccountRef{ID: st.acc}, access.ListRef{ID: st.list.ID}
+	other := Cursor{Sort: "name", ID: uuid.New()}
+	_, err := s.ListRead(ctx, a, ref, lr, ListQuery{Sort: "size", ReviewStates: []string{"late"}, EnrichmentStates: []string{"maybe"},
+		Alerts: "yes", Limit: MaxListPage + 1, Cursor: &Cursor{}})
+	fields := map[string]bool{}
+	for _, f := range core.Failures(err) {
+		fields[f.Field] = true
+	}
+	for _, want := range []string{"sort", "review-state", "enrichment-state", "alerts", "limit", "cursor"} {
+		if !fields[want] {
+			t.Errorf("no failure names %s (%v)", want, err)
+		}
+	}
+	_, err = s.ListRead(ctx, a, ref, lr, ListQuery{Sort: "-rating", Cursor: &other})
+	if e, ok := core.AsError(err); !ok || !strings.Contains(e.Error(), "was given for sort=name") {
+		t.Fatalf("a cursor of another sort: %v", err)
+	}
+	if _, err := s.ListRead(ctx, access.Actor{UserID: uuid.New()}, ref, lr, ListQuery{}); !errors.Is(err, core.ErrForbidden) {
+		t.Fatalf("outsider: %v", err)
+	}
+}

@@ -1,0 +1,303 @@
+// Package lists holds the use cases of an account's vendor lists: the
+// lists themselves, their vendors (save-vendors, CSV import, products,
+// alerts), the shaped list read, and the enrichment quota (quota.go). It
+// reaches the directory and the assessments only through the narrow
+// interfaces Directory and Assessments, which the wiring fills with
+// vendors.Service and assessments.Service.
+package lists
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/core/run"
+	"github.com/vetted-dev/vetted/core/uow"
+	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// Directory is what lists need of the vendor directory: to add the vendors
+// a list names, and to queue enrichment of those within the quota.
+type Directory interface {
+	EnsureVendors(ctx context.Context, tx ports.Tx, refs []vendorlist.VendorRef) ([]directory.Vendor, error)
+	StartEnrichRun(ctx context.Context, tx ports.Tx, by string, vs []directory.Vendor, sections []string, settled ...run.Job) (run.Run, error)
+}
+
+// Assessments is what lists need of the assessments area: to apply the
+// assessment columns of a CSV import, and to schedule the reviews a list
+// read shows.
+type Assessments interface {
+	Upsert(ctx context.Context, tx ports.Tx, by access.Actor, accountID uuid.UUID, l vendorlist.List, rs []review.Request) ([]review.Assessment, error)
+	Schedule(ctx context.Context, tx ports.Tx, accountID uuid.UUID, as []review.Assessment) error
+}
+
+// Deps are the ports and areas the list use cases need.
+type Deps struct {
+	uow.Unit
+	Directory   Directory
+	Assessments Assessments
+}
+
+// Service implements the list use cases.
+type Service struct{ d Deps }
+
+// New checks the dependencies and returns the service.
+func New(d Deps) (*Service, error) {
+	missing := d.Missing()
+	if d.Directory == nil {
+		missing = append(missing, "Directory")
+	}
+	if d.Assessments == nil {
+		missing = append(missing, "Assessments")
+	}
+	if len(missing) > 0 {
+		return nil, errors.New("lists: missing dependencies: " + strings.Join(missing, ", "))
+	}
+	return &Service{d: d}, nil
+}
+
+// Lists returns the account's lists.
+func (s *Service) Lists(ctx context.Context, a access.Actor, ref access.AccountRef) ([]vendorlist.List, error) {
+	var out []vendorlist.List
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
+		if err != nil {
+			return err
+		}
+		out, err = tx.Lists().ListByAccount(ctx, acc.Account.ID)
+		return err
+	})
+	return out, err
+}
+
+// ListWithVendors returns one list and its entries.
+func (s *Service) ListWithVendors(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef) (vendorlist.List, []vendorlist.Entry, error) {
+	var (
+		l  vendorlist.List
+		es []vendorlist.Entry
+	)
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var (
+			err error
+		)
+		if _, l, err = access.AccountList(ctx, tx, a, ref, account.ReadRole, lr, false); err != nil {
+			return err
+		}
+		es, err = tx.Lists().Entries(ctx, l.ID)
+		return err
+	})
+	return l, es, err
+}
+
+// CreateList creates a list; a duplicate name in the account is a conflict.
+func (s *Service) CreateList(ctx context.Context, a access.Actor, ref access.AccountRef, name string) (vendorlist.List, error) {
+	var l vendorlist.List
+	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, err := access.Account(ctx, tx, a, ref, account.WriteRole)
+		if err != nil {
+			return err
+		}
+		if l, err = vendorlist.New(s.d.IDs.New(), acc.Account.ID, name, s.d.Now()); err != nil {
+			return err
+		}
+		if err := tx.Lists().Create(ctx, l); err != nil {
+			if errors.Is(err, core.ErrConflict) {
+				return core.Conflict("the account already has a list named %q", l.Name)
+			}
+			return err
+		}
+		return nil
+	})
+	return l, err
+}
+
+// DeleteList deletes a list with its entries, assessments, documents and
+// subscribers. master-list cannot be deleted: every account keeps one.
+func (s *Service) DeleteList(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef) (vendorlist.List, error) {
+	var l vendorlist.List
+	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var (
+			acc access.Access
+			err error
+		)
+		if acc, l, err = access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, false); err != nil {
+			return err
+		}
+		if l.Name == vendorlist.MasterList {
+			return core.Invalid("vendor-list", "%s cannot be deleted; every account keeps it", vendorlist.MasterList)
+		}
+		keys, err := s.listDocumentKeys(ctx, tx, acc.Account.ID, l.ID)
+		if err != nil {
+			return err
+		}
+		if err := tx.Lists().Delete(ctx, acc.Account.ID, l.ID); err != nil {
+			return err
+		}
+		if len(keys) > 0 {
+			return s.d.Emit(ctx, tx, outbox.KindBlobDelete, outbox.BlobDelete{Keys: keys})
+		}
+		return nil
+	})
+	return l, err
+}
+
+func (s *Service) listDocumentKeys(ctx context.Context, tx ports.Tx, accountID, listID uuid.UUID) ([]string, error) {
+	as, err := tx.Assessments().Find(ctx, ports.AssessmentFilter{AccountID: accountID, ListID: &listID})
+	if err != nil {
+		return nil, err
+	}
+	var keys []string
+	for _, asm := range as {
+		docs, err := tx.Documents().ListByAssessment(ctx, asm.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range docs {
+			keys = append(keys, d.ObjectKey)
+		}
+	}
+	return keys, nil
+}
+
+// VendorInput is a vendor named in a request body.
+type VendorInput struct {
+	Name       string
+	WebsiteURL string
+}
+
+// SaveResult is the answer of save-vendors.
+type SaveResult struct {
+	List      vendorlist.List
+	Added     []directory.Vendor
+	Removed   []directory.Vendor
+	Unchanged int
+	Quota     vendorlist.QuotaReport
+}
+
+// SaveVendors replaces the membership of a list with the given set: vendors
+// omitted are removed, new ones added (created in the directory when
+// unknown), and new custom vendors are queued for enrichment within the
+// account's quota. Over quota, the vendor is still saved, just not queued.
+func (s *Service) SaveVendors(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, in []VendorInput) (SaveResult, error) {
+	names := make([]string, len(in))
+	sites := make([]string, len(in))
+	for i, v := range in {
+		names[i], sites[i] = v.Name, v.WebsiteURL
+	}
+	refs, err := vendorlist.ParseRefs(names, sites)
+	if err != nil {
+		return SaveResult{}, err
+	}
+	var res SaveResult
+	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, true)
+		if err != nil {
+			return err
+		}
+		stored, err := s.d.Directory.EnsureVendors(ctx, tx, refs)
+		if err != nil {
+			return err
+		}
+		byID := make(map[uuid.UUID]directory.Vendor, len(stored))
+		desired := make([]uuid.UUID, len(stored))
+		for i, v := range stored {
+			byID[v.ID] = v
+			desired[i] = v.ID
+		}
+		current, err := tx.Lists().VendorIDs(ctx, l.ID)
+		if err != nil {
+			return err
+		}
+		added, removed, unchanged := vendorlist.Diff(current, desired)
+		if err := tx.Lists().AddEntries(ctx, l.ID, added, s.d.Now()); err != nil {
+			return err
+		}
+		if err := tx.Lists().RemoveEntries(ctx, l.ID, removed); err != nil {
+			return err
+		}
+		gone, err := tx.Vendors().ListByIDs(ctx, removed)
+		if err != nil {
+			return err
+		}
+		addedVs := make([]directory.Vendor, 0, len(added))
+		for _, id := range added {
+			addedVs = append(addedVs, byID[id])
+		}
+		report, err := s.queueEnrichment(ctx, tx, a, acc.Account.ID, addedVs)
+		if err != nil {
+			return err
+		}
+		if res.List, err = tx.Lists().Get(ctx, acc.Account.ID, l.ID); err != nil {
+			return err
+		}
+		res.Added, res.Removed, res.Unchanged, res.Quota = addedVs, sortVendors(gone), unchanged, report
+		return nil
+	})
+	return res, err
+}
+
+func sortVendors(vs []directory.Vendor) []directory.Vendor {
+	out := append([]directory.Vendor(nil), vs...)
+	for i := 1; i < len(out); i++ {
+		for j := i; j > 0 && out[j].Name.Key() < out[j-1].Name.Key(); j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	return out
+}
+
+// AddProduct adds a product row to a vendor on a list; a duplicate is a conflict.
+func (s *Service) AddProduct(ctx context.Context, a access.Actor, ref access.AccountRef, listID, vid uuid.UUID, name string) (vendorlist.Product, error) {
+	var p vendorlist.Product
+	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		_, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, access.ListRef{ID: listID}, false)
+		if err != nil {
+			return err
+		}
+		if p, err = vendorlist.NewProduct(s.d.IDs.New(), l.ID, vid, name, s.d.Now()); err != nil {
+			return err
+		}
+		err = tx.Lists().AddProduct(ctx, p)
+		switch {
+		case errors.Is(err, core.ErrConflict):
+			return core.Conflict("product %q already exists for this vendor on the list", p.Name)
+		case errors.Is(err, core.ErrNotFound):
+			return core.NotFound("vendor %s is not on the list", vid)
+		}
+		return err
+	})
+	return p, err
+}
+
+// SetAlerts turns incident alerts for one vendor of a list on or off.
+func (s *Service) SetAlerts(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, vid uuid.UUID, enabled bool) (vendorlist.Entry, error) {
+	var e vendorlist.Entry
+	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		_, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, false)
+		if err != nil {
+			return err
+		}
+		if err := tx.Lists().SetAlerts(ctx, l.ID, vid, enabled); err != nil {
+			if errors.Is(err, core.ErrNotFound) {
+				return core.NotFound("vendor %s is not on the list", vid)
+			}
+			return err
+		}
+		es, err := tx.Lists().Entries(ctx, l.ID)
+		for _, x := range es {
+			if x.VendorID == vid {
+				e = x
+			}
+		}
+		return err
+	})
+	return e, err
+}

@@ -1,0 +1,354 @@
+package lists
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/core/run"
+	"github.com/vetted-dev/vetted/core/uow"
+	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// listDB is one account's lists with their entries and products, the
+// directory's vendors, the quota claims and the outbox. Units of work run
+// one at a time; a dry run's rollback is not replayed (the tests check a
+// dry run through its report).
+type listDB struct {
+	acc      uuid.UUID
+	user     uuid.UUID
+	lists    map[uuid.UUID]vendorlist.List
+	entries  map[uuid.UUID][]uuid.UUID // list -> vendors
+	products []vendorlist.Product
+	alerts   map[[2]uuid.UUID]bool
+	vendors  map[uuid.UUID]directory.Vendor
+	claims   map[uuid.UUID]bool
+	outbox   []outbox.Message
+}
+
+func (d *listDB) InTx(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+	return fn(ctx, listTx{d: d})
+}
+func (d *listDB) View(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+	return fn(ctx, listTx{d: d})
+}
+func (d *listDB) Ping(context.Context) error { return nil }
+
+type listTx struct {
+	ports.Tx
+	d *listDB
+}
+
+func (t listTx) Accounts() ports.AccountRepo       { return listAccounts{d: t.d} }
+func (t listTx) Lists() ports.ListRepo             { return listRepo{d: t.d} }
+func (t listTx) Vendors() ports.VendorRepo         { return listVendors{d: t.d} }
+func (t listTx) Quota() ports.QuotaRepo            { return quotaRepo{t: &quotaTx{claims: t.d.claims}} }
+func (t listTx) Assessments() ports.AssessmentRepo { return noAssessments{} }
+func (t listTx) Outbox() ports.OutboxRepo          { return listOutbox{d: t.d} }
+
+type listAccounts struct {
+	ports.AccountRepo
+	d *listDB
+}
+
+func (r listAccounts) MembershipOf(_ context.Context, id, user uuid.UUID) (account.Membership, error) {
+	if id != r.d.acc || user != r.d.user {
+		return account.Membership{}, core.ErrNotFound
+	}
+	return account.Membership{Account: account.Account{ID: id, Active: true}, Role: account.RoleMember}, nil
+}
+func (r listAccounts) Lock(context.Context, uuid.UUID) error { return nil }
+
+type listRepo struct {
+	ports.ListRepo
+	d *listDB
+}
+
+func (r listRepo) Create(_ context.Context, l vendorlist.List) error {
+	for _, x := range r.d.lists {
+		if x.Name == l.Name {
+			return core.ErrConflict
+		}
+	}
+	r.d.lists[l.ID] = l
+	return nil
+}
+func (r listRepo) Get(_ context.Context, _, id uuid.UUID) (vendorlist.List, error) {
+	l, ok := r.d.lists[id]
+	if !ok {
+		return l, core.ErrNotFound
+	}
+	l.VendorCount = len(r.d.entries[id])
+	return l, nil
+}
+func (r listRepo) GetByName(ctx context.Context, acc uuid.UUID, name string) (vendorlist.List, error) {
+	for id, l := range r.d.lists {
+		if l.Name == name {
+			return r.Get(ctx, acc, id)
+		}
+	}
+	return vendorlist.List{}, core.ErrNotFound
+}
+func (r listRepo) ListByAccount(context.Context, uuid.UUID) ([]vendorlist.List, error) {
+	var out []vendorlist.List
+	for _, l := range r.d.lists {
+		out = append(out, l)
+	}
+	slices.SortFunc(out, func(a, b vendorlist.List) int { return strings.Compare(a.Name, b.Name) })
+	return out, nil
+}
+func (r listRepo) Delete(_ context.Context, _, id uuid.UUID) error { delete(r.d.lists, id); return nil }
+func (r listRepo) VendorIDs(_ context.Context, id uuid.UUID) ([]uuid.UUID, error) {
+	return slices.Clone(r.d.entries[id]), nil
+}
+func (r listRepo) Entries(_ context.Context, id uuid.UUID) ([]vendorlist.Entry, error) {
+	var out []vendorlist.Entry
+	for _, v := range r.d.entries[id] {
+		e := vendorlist.Entry{ListID: id, VendorID: v, VendorName: string(r.d.vendors[v].Name), AlertsEnabled: r.d.alerts[[2]uuid.UUID{id, v}]}
+		for _, p := range r.d.products {
+			if p.ListID == id && p.VendorID == v {
+				e.Products = append(e.Products, p)
+			}
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+func (r listRepo) AddEntries(_ context.Context, id uuid.UUID, vs []uuid.UUID, _ time.Time) error {
+	for _, v := range vs {
+		if !slices.Contains(r.d.entries[id], v) {
+			r.d.entries[id] = append(r.d.entries[id], v)
+			r.d.alerts[[2]uuid.UUID{id, v}] = true
+		}
+	}
+	return nil
+}
+func (r listRepo) RemoveEntries(_ context.Context, id uuid.UUID, vs []uuid.UUID) error {
+	r.d.entries[id] = slices.DeleteFunc(r.d.entries[id], func(v uuid.UUID) bool { return slices.Contains(vs, v) })
+	return nil
+}
+func (r listRepo) SetAlerts(_ context.Context, id, v uuid.UUID, on bool) error {
+	if !slices.Contains(r.d.entries[id], v) {
+		return core.ErrNotFound
+	}
+	r.d.alerts[[2]uuid.UUID{id, v}] = on
+	return nil
+}
+func (r listRepo) AddProduct(_ context.Context, p vendorlist.Product) error {
+	if !slices.Contains(r.d.entries[p.ListID], p.VendorID) {
+		return core.ErrNotFound
+	}
+	for _, x := range r.d.products {
+		if x.ListID == p.ListID && x.VendorID == p.VendorID && strings.EqualFold(x.Name, p.Name) {
+			return core.ErrConflict
+		}
+	}
+	r.d.products = append(r.d.products, p)
+	return nil
+}
+func (r listRepo) MergeProducts(ctx context.Context, ps []vendorlist.Product) (int, error) {
+	n := 0
+	for _, p := range ps {
+		if r.AddProduct(ctx, p) == nil {
+			n++
+		}
+	}
+	return n, nil
+}
+
+type listVendors struct {
+	ports.VendorRepo
+	d *listDB
+}
+
+func (r listVendors) ListByIDs(_ context.Context, ids []uuid.UUID) ([]directory.Vendor, error) {
+	var out []directory.Vendor
+	for _, id := range ids {
+		out = append(out, r.d.vendors[id])
+	}
+	return out, nil
+}
+
+type noAssessments struct{ ports.AssessmentRepo }
+
+func (noAssessments) Find(context.Context, ports.AssessmentFilter) ([]review.Assessment, error) {
+	return nil, nil
+}
+
+type listOutbox struct {
+	ports.OutboxRepo
+	d *listDB
+}
+
+func (r listOutbox) Add(_ context.Context, ms ...outbox.Message) error {
+	r.d.outbox = append(r.d.outbox, ms...)
+	return nil
+}
+
+// directoryOf adds vendors by name to the listDB, and counts the runs.
+type directoryOf struct {
+	d    *listDB
+	runs int
+}
+
+func (x *directoryOf) EnsureVendors(_ context.Context, _ ports.Tx, refs []vendorlist.VendorRef) ([]directory.Vendor, error) {
+	out := make([]directory.Vendor, len(refs))
+	for i, r := range refs {
+		for _, v := range x.d.vendors {
+			if v.Name.Key() == r.Name.Key() {
+				out[i] = v
+			}
+		}
+		if out[i].ID == uuid.Nil {
+			out[i] = directory.Vendor{ID: uuid.New(), Name: r.Name, WebsiteURL: r.WebsiteURL}
+			x.d.vendors[out[i].ID] = out[i]
+		}
+	}
+	return out, nil
+}
+
+func (x *directoryOf) StartEnrichRun(context.Context, ports.Tx, string, []directory.Vendor, []string, ...run.Job) (run.Run, error) {
+	x.runs++
+	return run.Run{}, nil
+}
+
+// upserts counts the assessment rows a CSV import hands over.
+type upserts struct {
+	Assessments
+	rows int
+}
+
+func (u *upserts) Upsert(_ context.Context, _ ports.Tx, _ access.Actor, _ uuid.UUID, _ vendorlist.List, rs []review.Request) ([]review.Assessment, error) {
+	u.rows += len(rs)
+	return make([]review.Assessment, len(rs)), nil
+}
+
+func listFixture(t *testing.T) (*Service, *listDB, *directoryOf, *upserts, access.Actor, access.AccountRef) {
+	t.Helper()
+	d := &listDB{acc: uuid.New(), user: uuid.New(), lists: map[uuid.UUID]vendorlist.List{}, entries: map[uuid.UUID][]uuid.UUID{},
+		alerts: map[[2]uuid.UUID]bool{}, vendors: map[uuid.UUID]directory.Vendor{}, claims: map[uuid.UUID]bool{}}
+	master, err := vendorlist.New(uuid.New(), d.acc, vendorlist.MasterList, fixedClock{}.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.lists[master.ID] = master
+	dir, up := &directoryOf{d: d}, &upserts{}
+	s, err := New(Deps{Unit: uow.Unit{Store: d, Clock: fixedClock{}, IDs: ports.UUIDv7{}}, Directory: dir, Assessments: up})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, d, dir, up, access.Actor{UserID: d.user, Email: "ann@acme.test"}, access.AccountRef{ID: d.acc}
+}
+
+func TestSaveVendorsReplacesTheMembership(t *testing.T) {
+	t.Parallel()
+	s, _, dir, _, a, ref := listFixture(t)
+	ctx := context.Background()
+	res, err := s.SaveVendors(ctx, a, ref, access.ListRef{}, []VendorInput{{Name: "Zoom"}, {Name: "Acme", WebsiteURL: "https://acme.test"}})
+	if err != nil || len(res.Added) != 2 || res.List.Name != vendorlist.MasterList || res.Quota.Queued != 2 || dir.runs != 1 {
+		t.Fatalf("first save: %+v, %v (runs %d)", res, err, dir.runs)
+	}
+	res, err = s.SaveVendors(ctx, a, ref, access.MasterList, []VendorInput{{Name: "acme"}, {Name: "Beta"}})
+	if err != nil || len(res.Added) != 1 || len(res.Removed) != 1 || res.Removed[0].Name != "Zoom" || res.Unchanged != 1 || res.List.VendorCount != 2 {
+		t.Fatalf("second save: %+v, %v", res, err)
+	}
+	if _, err := s.SaveVendors(ctx, a, ref, access.ListRef{}, []VendorInput{{Name: " "}}); !errors.Is(err, core.ErrInvalid) {
+		t.Fatalf("a blank name: %v", err)
+	}
+	if _, err := s.SaveVendors(ctx, access.Actor{UserID: uuid.New()}, ref, access.ListRef{}, nil); !errors.Is(err, core.ErrForbidden) {
+		t.Fatalf("an outsider: %v", err)
+	}
+}
+
+func TestListsProductsAndAlerts(t *testing.T) {
+	t.Parallel()
+	s, d, _, _, a, ref := listFixture(t)
+	ctx := context.Background()
+	l, err := s.CreateList(ctx, a, ref, "Critical")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateList(ctx, a, ref, "Critical"); !errors.Is(err, core.ErrConflict) {
+		t.Fatalf("a duplicate name: %v", err)
+	}
+	if ls, err := s.Lists(ctx, a, ref); err != nil || len(ls) != 2 {
+		t.Fatalf("lists: %v, %v", ls, err)
+	}
+	res, err := s.SaveVendors(ctx, a, ref, access.ListRef{ID: l.ID}, []VendorInput{{Name: "Acme"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acme := res.Added[0].ID
+	if _, err := s.AddProduct(ctx, a, ref, l.ID, acme, "Chat"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddProduct(ctx, a, ref, l.ID, acme, "chat"); !errors.Is(err, core.ErrConflict) {
+		t.Fatalf("a duplicate product: %v", err)
+	}
+	if _, err := s.AddProduct(ctx, a, ref, l.ID, uuid.New(), "Chat"); !errors.Is(err, core.ErrNotFound) {
+		t.Fatalf("a product of a vendor not on the list: %v", err)
+	}
+	e, err := s.SetAlerts(ctx, a, ref, access.ListRef{Name: "Critical"}, acme, false)
+	if err != nil || e.AlertsEnabled || e.VendorID != acme {
+		t.Fatalf("alerts off: %+v, %v", e, err)
+	}
+	if _, err := s.SetAlerts(ctx, a, ref, access.ListRef{ID: l.ID}, uuid.New(), true); !errors.Is(err, core.ErrNotFound) {
+		t.Fatalf("alerts of a vendor not on the list: %v", err)
+	}
+	if got, es, err := s.ListWithVendors(ctx, a, ref, access.ListRef{ID: l.ID}); err != nil || got.ID != l.ID || len(es) != 1 || len(es[0].Products) != 1 {
+		t.Fatalf("list with vendors: %+v %v", es, err)
+	}
+	if _, err := s.DeleteList(ctx, a, ref, access.MasterList); !errors.Is(err, core.ErrInvalid) {
+		t.Fatalf("master-list deleted: %v", err)
+	}
+	if _, err := s.DeleteList(ctx, a, ref, access.ListRef{ID: l.ID}); err != nil || len(d.lists) != 1 {
+		t.Fatalf("delete: %v", err)
+	}
+}
+
+func TestImportCSV(t *testing.T) {
+	t.Parallel()
+	s, _, _, up, a, ref := listFixture(t)
+	ctx := context.Background()
+	csv := "vendor_name,website_url,product_name,compliance_approval_status\n" +
+		"Acme,https://acme.test,Chat,approved\n" +
+		"Acme,,Mail,\n" +
+		"Beta,,,\n"
+	res, err := s.ImportCSV(ctx, a, ref, access.ListRef{}, ImportInput{CSV: csv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.RowsTotal != 3 || res.VendorsAdded != 2 || res.ProductsAdded != 2 || res.AssessmentsUpserted != 1 || up.rows != 1 ||
+		len(res.CustomVendors) != 2 || res.Quota.Queued != 2 || res.HasMore {
+		t.Fatalf("import: %+v", res)
+	}
+	// Again: nothing new.
+	res, err = s.ImportCSV(ctx, a, ref, access.ListRef{}, ImportInput{CSV: csv})
+	if err != nil || res.VendorsAdded != 0 || res.ProductsAdded != 0 {
+		t.Fatalf("import again: %+v, %v", res, err)
+	}
+	// A bad cell refuses the batch naming the cell; a dry run reports it.
+	bad := "vendor_name,tier\nAcme,ultra\n"
+	_, err = s.ImportCSV(ctx, a, ref, access.ListRef{}, ImportInput{CSV: bad})
+	if fs := core.Failures(err); len(fs) != 1 || fs[0].Field != vendorlist.CSVField || fs[0].Row != 1 || fs[0].Column != "tier" {
+		t.Fatalf("a bad cell: %v %+v", err, fs)
+	}
+	res, err = s.ImportCSV(ctx, a, ref, access.ListRef{}, ImportInput{CSV: bad, DryRun: true})
+	if err != nil || !res.DryRun || len(res.Errors) != 1 || res.Errors[0].Column != "tier" {
+		t.Fatalf("dry run: %+v, %v", res, err)
+	}
+	if _, err := s.ImportCSV(ctx, a, ref, access.ListRef{}, ImportInput{CSV: "nope"}); !errors.Is(err, core.ErrInvalid) {
+		t.Fatalf("no header: %v", err)
+	}
+}

@@ -1,0 +1,62 @@
+// Package uow is what every use-case package does around a unit of work:
+// run it and wake the outbox relay afterwards (Write), add a message to the
+// outbox inside it (Emit), and read the clock in UTC (Now). It is shared so
+// that each area takes these three ports once, not a copy of the helpers.
+package uow
+
+import (
+	"context"
+	"time"
+
+	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// Unit is the store with the clock and id source a use case writes with.
+type Unit struct {
+	Store ports.Store
+	Clock ports.Clock
+	IDs   ports.IDs
+	// Notify, when set, is called after a unit of work that may have
+	// written to the outbox commits, to wake the relay.
+	Notify func()
+}
+
+// Missing names the required ports of u that are nil.
+func (u Unit) Missing() []string {
+	var out []string
+	if u.Store == nil {
+		out = append(out, "Store")
+	}
+	if u.Clock == nil {
+		out = append(out, "Clock")
+	}
+	if u.IDs == nil {
+		out = append(out, "IDs")
+	}
+	return out
+}
+
+// Now is the clock's time in UTC.
+func (u Unit) Now() time.Time { return u.Clock.Now().UTC() }
+
+// View runs a read-only unit of work.
+func (u Unit) View(ctx context.Context, fn func(ctx context.Context, tx ports.Tx) error) error {
+	return u.Store.View(ctx, fn)
+}
+
+// Write runs fn in a unit of work and wakes the relay afterwards.
+func (u Unit) Write(ctx context.Context, fn func(ctx context.Context, tx ports.Tx) error) error {
+	if err := u.Store.InTx(ctx, fn); err != nil {
+		return err
+	}
+	if u.Notify != nil {
+		u.Notify()
+	}
+	return nil
+}
+
+// Emit adds one message to the outbox in tx.
+func (u Unit) Emit(ctx context.Context, tx ports.Tx, kind outbox.Kind, payload any) error {
+	return tx.Outbox().Add(ctx, outbox.New(u.IDs.New(), kind, payload, u.Now()))
+}

@@ -1,0 +1,77 @@
+package uow_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/uow"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+type store struct {
+	added []outbox.Message
+}
+
+func (s *store) InTx(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+	return fn(ctx, tx{s: s})
+}
+func (s *store) View(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+	return fn(ctx, tx{s: s})
+}
+func (s *store) Ping(context.Context) error { return nil }
+
+type tx struct {
+	ports.Tx
+	s *store
+}
+
+func (t tx) Outbox() ports.OutboxRepo { return box{s: t.s} }
+
+type box struct {
+	ports.OutboxRepo
+	s *store
+}
+
+func (b box) Add(_ context.Context, ms ...outbox.Message) error {
+	b.s.added = append(b.s.added, ms...)
+	return nil
+}
+
+type clock struct{}
+
+func (clock) Now() time.Time {
+	return time.Date(2026, 11, 25, 10, 0, 0, 0, time.FixedZone("CET", 3600))
+}
+
+func TestUnit(t *testing.T) {
+	t.Parallel()
+	if got := (uow.Unit{}).Missing(); !slices.Equal(got, []string{"Store", "Clock", "IDs"}) {
+		t.Fatalf("Missing = %v", got)
+	}
+	s := &store{}
+	woken := 0
+	u := uow.Unit{Store: s, Clock: clock{}, IDs: ports.UUIDv7{}, Notify: func() { woken++ }}
+	if u.Now().Location() != time.UTC || u.Now().Hour() != 9 {
+		t.Fatalf("Now = %v, want UTC", u.Now())
+	}
+	ctx := context.Background()
+	err := u.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		return u.Emit(ctx, tx, outbox.KindBlobDelete, outbox.BlobDelete{Keys: []string{"a"}})
+	})
+	if err != nil || woken != 1 || len(s.added) != 1 || s.added[0].Kind != outbox.KindBlobDelete || s.added[0].ID == uuid.Nil {
+		t.Fatalf("Write: %v, woken %d, added %+v", err, woken, s.added)
+	}
+	// A unit of work that fails wakes nobody.
+	boom := errors.New("boom")
+	if err := u.Write(ctx, func(context.Context, ports.Tx) error { return boom }); !errors.Is(err, boom) || woken != 1 {
+		t.Fatalf("failed Write: %v, woken %d", err, woken)
+	}
+	if err := u.View(ctx, func(context.Context, ports.Tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+}

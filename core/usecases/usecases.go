@@ -1,0 +1,102 @@
+// Package usecases wires Vetted's use-case packages from one set of ports
+// and dispatches the jobs of the outbox to them (dispatch.go). It is the
+// top of the core's import graph: nothing in the core imports it, and it
+// holds no rule of its own.
+package usecases
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+
+	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/alerts"
+	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/deliver"
+	"github.com/vetted-dev/vetted/core/lists"
+	"github.com/vetted-dev/vetted/core/signing"
+	"github.com/vetted-dev/vetted/core/uow"
+	"github.com/vetted-dev/vetted/core/vendors"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// Deps are the ports of every area. All are required except Views, Notify
+// and Logger.
+type Deps struct {
+	Store     ports.Store
+	Clock     ports.Clock
+	IDs       ports.IDs
+	Blobs     ports.BlobStore
+	Mailer    ports.Mailer
+	Enricher  ports.Enricher
+	Incidents ports.IncidentSource
+	Signer    *signing.Signer
+	// Views is where vendor reads go (a cache such as adapters/dircache);
+	// nil reads the store.
+	Views ports.VendorViews
+	// PublicURL is the base URL for links in mail (no trailing slash).
+	PublicURL string
+	// Logger receives operational messages; nil means slog.Default().
+	Logger *slog.Logger
+	// Notify, when set, is called after a unit of work that wrote to the
+	// outbox commits, to wake the relay.
+	Notify func()
+}
+
+// UseCases are the areas of the core, wired together.
+type UseCases struct {
+	Accounts    *accounts.Service
+	Lists       *lists.Service
+	Vendors     *vendors.Service
+	Assessments *assessments.Service
+	Alerts      *alerts.Service
+
+	store ports.Store
+	blobs ports.BlobStore
+}
+
+// New checks the dependencies and wires the areas.
+func New(d Deps) (*UseCases, error) {
+	var missing []string
+	for _, p := range []struct {
+		name string
+		nil  bool
+	}{{"Store", d.Store == nil}, {"Clock", d.Clock == nil}, {"IDs", d.IDs == nil}, {"Blobs", d.Blobs == nil},
+		{"Mailer", d.Mailer == nil}, {"Enricher", d.Enricher == nil}, {"Incidents", d.Incidents == nil}, {"Signer", d.Signer == nil}} {
+		if p.nil {
+			missing = append(missing, p.name)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, errors.New("usecases: missing dependencies: " + strings.Join(missing, ", "))
+	}
+	log := d.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	public := strings.TrimRight(d.PublicURL, "/")
+	unit := uow.Unit{Store: d.Store, Clock: d.Clock, IDs: d.IDs, Notify: d.Notify}
+	mail := deliver.Mail{Store: d.Store, Clock: d.Clock, Mailer: d.Mailer, Log: log}
+	u := &UseCases{store: d.Store, blobs: d.Blobs}
+	var err error
+	if u.Accounts, err = accounts.New(accounts.Deps{Unit: unit, Mail: mail, PublicURL: public}); err != nil {
+		return nil, err
+	}
+	if u.Vendors, err = vendors.New(vendors.Deps{Unit: unit, Enricher: d.Enricher, Incidents: d.Incidents, Views: d.Views, Log: log}); err != nil {
+		return nil, err
+	}
+	if u.Assessments, err = assessments.New(assessments.Deps{Unit: unit, Blobs: d.Blobs, Mail: mail, Signer: d.Signer, PublicURL: public, Log: log}); err != nil {
+		return nil, err
+	}
+	if u.Lists, err = lists.New(lists.Deps{Unit: unit, Directory: u.Vendors, Assessments: u.Assessments}); err != nil {
+		return nil, err
+	}
+	if u.Alerts, err = alerts.New(alerts.Deps{Unit: unit, Mail: mail, Signer: d.Signer, PublicURL: public}); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// Ready reports whether the store answers.
+func (u *UseCases) Ready(ctx context.Context) error { return u.store.Ping(ctx) }

@@ -1,0 +1,753 @@
+// Package vendors holds the use cases of the global vendor directory:
+// reading entries with their profiles (through ports.VendorViews), the
+// platform admins' edits, enrichment runs and their jobs, incidents (by
+// hand, polled and backfilled) and the periodic re-enrichment. Lists ask it
+// to add vendors and to start enrichment through the narrow interface
+// lists.Directory.
+package vendors
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/run"
+	"github.com/vetted-dev/vetted/core/uow"
+	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// Deps are the ports the directory use cases need.
+type Deps struct {
+	uow.Unit
+	Enricher  ports.Enricher
+	Incidents ports.IncidentSource
+	// Views is where GetVendor reads; nil reads the store (StoreViews).
+	Views ports.VendorViews
+	// Log receives operational messages; nil means slog.Default().
+	Log *slog.Logger
+}
+
+// Service implements the directory use cases.
+type Service struct{ d Deps }
+
+// New checks the dependencies and returns the service.
+func New(d Deps) (*Service, error) {
+	missing := d.Missing()
+	if d.Enricher == nil {
+		missing = append(missing, "Enricher")
+	}
+	if d.Incidents == nil {
+		missing = append(missing, "Incidents")
+	}
+	if len(missing) > 0 {
+		return nil, errors.New("vendors: missing dependencies: " + strings.Join(missing, ", "))
+	}
+	if d.Log == nil {
+		d.Log = slog.Default()
+	}
+	if d.Views == nil {
+		d.Views = StoreViews{Store: d.Store}
+	}
+	return &Service{d: d}, nil
+}
+
+// StoreViews reads vendor views from the store, one unit of work each.
+type StoreViews struct{ Store ports.Store }
+
+// View finds the vendor ref names and reads its profile.
+func (r StoreViews) View(ctx context.Context, ref directory.Ref) (directory.View, error) {
+	var view directory.View
+	err := r.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		v, err := access.Vendor(ctx, tx, ref)
+		if err != nil {
+			return err
+		}
+		view, err = loadView(ctx, tx, v)
+		return err
+	})
+	return view, err
+}
+
+// ViewsByID reads the views of the vendors among ids that exist, in one
+// unit of work of two set-based queries (entries by id, their profiles).
+func (r StoreViews) ViewsByID(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]directory.View, error) {
+	views := map[uuid.UUID]directory.View{}
+	err := r.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		vs, err := tx.Vendors().ListByIDs(ctx, ids)
+		if err != nil {
+			return err
+		}
+		found := make([]uuid.UUID, 0, len(vs))
+		for _, v := range vs {
+			views[v.ID] = directory.View{Vendor: v}
+			found = append(found, v.ID)
+		}
+		ps, err := tx.Profiles().ListByVendors(ctx, found)
+		if err != nil {
+			return err
+		}
+		for i := range ps {
+			view := views[ps[i].VendorID]
+			view.Profile = &ps[i]
+			views[ps[i].VendorID] = view
+		}
+		return nil
+	})
+	return views, err
+}
+
+// GetVendor returns an entry with its profile, by UUID or canonical name.
+// It may come from a cache (Deps.Views); callers must not modify it.
+func (s *Service) GetVendor(ctx context.Context, _ access.Actor, ref directory.Ref) (directory.View, error) {
+	return s.d.Views.View(ctx, ref)
+}
+
+func loadView(ctx context.Context, tx ports.Tx, v directory.Vendor) (directory.View, error) {
+	view := directory.View{Vendor: v}
+	p, err := tx.Profiles().Get(ctx, v.ID)
+	if err == nil {
+		view.Profile = &p
+	} else if !errors.Is(err, core.ErrNotFound) {
+		return view, err
+	}
+	return view, nil
+}
+
+// MaxVendorPage bounds a page of the directory.
+const MaxVendorPage = 10_000
+
+// VendorsPage returns at most limit directory entries (1 to MaxVendorPage)
+// named after the name after (a cursor: "" for the first page), by name in
+// byte order, and whether more follow.
+func (s *Service) VendorsPage(ctx context.Context, _ access.Actor, after string, limit int) ([]directory.Vendor, bool, error) {
+	if limit < 1 || limit > MaxVendorPage {
+		return nil, false, core.Invalid("limit", "must be between 1 and %d", MaxVendorPage)
+	}
+	var out []directory.Vendor
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var err error
+		out, err = tx.Vendors().Page(ctx, directory.Name(after), limit+1)
+		return err
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	more := len(out) > limit
+	return out[:min(limit, len(out))], more, nil
+}
+
+// SecurityInstances returns a vendor's findings and signals.
+func (s *Service) SecurityInstances(ctx context.Context, _ access.Actor, ref directory.Ref) (directory.Vendor, []directory.SecurityInstance, error) {
+	var (
+		v   directory.Vendor
+		out []directory.SecurityInstance
+	)
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var err error
+		if v, err = access.Vendor(ctx, tx, ref); err != nil {
+			return err
+		}
+		out, err = tx.Profiles().Instances(ctx, v.ID)
+		return err
+	})
+	return v, out, err
+}
+
+// Enrich starts an enrichment run for vendors named by name or id (platform
+// admins). Unknown names are added to the directory first. With createOnly,
+// vendors that already have a profile are skipped.
+func (s *Service) Enrich(ctx context.Context, a access.Actor, names []string, sections []string, createOnly bool) (run.Run, error) {
+	if err := access.RequirePlatformAdmin(a); err != nil {
+		return run.Run{}, err
+	}
+	secs, err := directory.ParseSections(sections)
+	if err != nil {
+		return run.Run{}, err
+	}
+	if len(names) == 0 {
+		return run.Run{}, core.Invalid("vendors", "must name at least one vendor")
+	}
+	if len(names) > 1000 {
+		return run.Run{}, core.Invalid("vendors", "at most 1000 vendors per run")
+	}
+	secNames := make([]string, len(secs))
+	for i, sct := range secs {
+		secNames[i] = string(sct)
+	}
+	var r run.Run
+	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var vs []directory.Vendor
+		var refs []string
+		for _, n := range names {
+			if id, perr := uuid.Parse(strings.TrimSpace(n)); perr == nil {
+				v, err := tx.Vendors().Get(ctx, id)
+				if errors.Is(err, core.ErrNotFound) {
+					return core.NotFound("vendor %s is not in the directory", id)
+				}
+				if err != nil {
+					return err
+				}
+				vs = append(vs, v)
+				continue
+			}
+			refs = append(refs, n)
+		}
+		parsed, err := parseNames(refs)
+		if err != nil {
+			return err
+		}
+		ensured, err := s.EnsureVendors(ctx, tx, parsed)
+		if err != nil {
+			return err
+		}
+		vs = append(vs, ensured...)
+		var queue []directory.Vendor
+		var skipped []run.Job
+		seen := map[uuid.UUID]bool{}
+		for _, v := range vs {
+			if seen[v.ID] {
+				continue
+			}
+			seen[v.ID] = true
+			if createOnly && v.HasProfile {
+				skipped = append(skipped, run.Job{ID: s.d.IDs.New(), VendorID: v.ID, VendorName: v.Name.String(), Status: run.StatusSkipped, Error: "has a profile (createOnly)"})
+				continue
+			}
+			queue = append(queue, v)
+		}
+		r, err = s.StartEnrichRun(ctx, tx, a.Email, queue, secNames, skipped...)
+		return err
+	})
+	return r, err
+}
+
+func parseNames(raw []string) ([]vendorlist.VendorRef, error) {
+	var errs core.Fields
+	var out []vendorlist.VendorRef
+	for i, n := range raw {
+		p, err := directory.ParseName(n)
+		if err != nil {
+			errs.Add(core.Index("vendors", i), "must be a vendor name or UUID")
+			continue
+		}
+		out = append(out, vendorlist.VendorRef{Name: p})
+	}
+	return out, errs.Err()
+}
+
+// Run returns an enrichment or backfill run (platform admins).
+func (s *Service) Run(ctx context.Context, a access.Actor, kind string, rid uuid.UUID) (run.Run, error) {
+	if err := access.RequirePlatformAdmin(a); err != nil {
+		return run.Run{}, err
+	}
+	var r run.Run
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var err error
+		r, err = tx.Runs().Get(ctx, rid)
+		if err == nil && r.Kind != kind {
+			err = core.ErrNotFound
+		}
+		if errors.Is(err, core.ErrNotFound) {
+			return core.NotFound("run %s", rid)
+		}
+		return err
+	})
+	return r, err
+}
+
+func (s *Service) setJob(ctx context.Context, runID, jobID uuid.UUID, mut func(*run.Job)) error {
+	return s.d.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+		r, err := tx.Runs().GetForUpdate(ctx, runID)
+		if errors.Is(err, core.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		for _, j := range r.Jobs {
+			if j.ID == jobID {
+				mut(&j)
+				r.SetJob(j, s.d.Now())
+				return tx.Runs().Save(ctx, r)
+			}
+		}
+		return nil
+	})
+}
+
+// EnrichJob enriches one vendor: the fetching happens outside any unit of
+// work; the result is stored in one.
+func (s *Service) EnrichJob(ctx context.Context, p outbox.Enrich) error {
+	if err := s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status = run.StatusRunning }); err != nil {
+		return err
+	}
+	var view directory.View
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		v, err := tx.Vendors().Get(ctx, p.VendorID)
+		if err != nil {
+			return err
+		}
+		view, err = loadView(ctx, tx, v)
+		return err
+	})
+	if errors.Is(err, core.ErrNotFound) {
+		return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status, j.Error = run.StatusFailed, "vendor no longer exists" })
+	}
+	if err != nil {
+		return err
+	}
+	cur := directory.NewProfile(s.d.IDs.New(), view.Vendor.ID, s.d.Now())
+	if view.Profile != nil {
+		cur = *view.Profile
+	}
+	secs, _ := directory.ParseSections(p.Sections)
+	wantScores := slices.Contains(secs, directory.SectionScores)
+	secs = slices.DeleteFunc(secs, func(sec directory.Section) bool { return sec == directory.SectionScores })
+	res := ports.EnrichResult{Profile: cur}
+	if len(secs) > 0 {
+		var eerr error
+		if res, eerr = s.d.Enricher.Enrich(ctx, view.Vendor, cur, secs); eerr != nil {
+			return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status, j.Error = run.StatusFailed, eerr.Error() })
+		}
+	}
+	if outcome, reason := directory.EnrichmentOutcome(secs, res.Profile.Enrichment); view.Profile == nil && res.Instances == nil &&
+		(outcome == directory.OutcomeFailed || outcome == directory.OutcomeSkipped) {
+		// Nothing was found (no website, a site that does not answer, no
+		// scan to rate): no profile is made of it, so the vendor stays
+		// custom, as save-vendors answered (is_custom: no profile yet),
+		// and a later run or createOnly enrichment tries it again.
+		status := run.StatusFailed
+		if outcome == directory.OutcomeSkipped {
+			status, reason = run.StatusSkipped, cmp.Or(reason, errNoScan)
+		}
+		s.logEnrichment(ctx, view.Vendor, p.RunID, outcome, reason)
+		return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status, j.Error = status, reason })
+	}
+	var prof directory.Profile
+	err = s.d.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+		prof = res.Profile
+		prof.VendorID, prof.ID = view.Vendor.ID, cur.ID
+		prof.UpdatedAt = s.d.Now()
+		if res.Instances != nil {
+			if err := tx.Profiles().ReplaceInstances(ctx, view.Vendor.ID, res.Instances); err != nil {
+				return err
+			}
+		}
+		if wantScores || res.Instances != nil {
+			if err := s.rate(ctx, tx, &prof, res.Instances); err != nil {
+				return err
+			}
+		}
+		return tx.Profiles().Save(ctx, prof)
+	})
+	if err != nil {
+		return err
+	}
+	if wantScores || res.Instances != nil {
+		secs = append(secs, directory.SectionScores)
+	}
+	outcome, reason := directory.EnrichmentOutcome(secs, prof.Enrichment)
+	s.logEnrichment(ctx, view.Vendor, p.RunID, outcome, reason)
+	return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) {
+		switch j.Status, j.Error = run.StatusDone, ""; outcome {
+		case directory.OutcomePartial:
+			j.Error = reason
+		case directory.OutcomeFailed:
+			j.Status, j.Error = run.StatusFailed, reason
+		}
+	})
+}
+
+// logEnrichment logs an enrichment that did not find everything, once per
+// vendor and run, at INFO: a vendor with no website is an everyday case,
+// not an operator's alarm; its reason is in the run's job too.
+func (s *Service) logEnrichment(ctx context.Context, v directory.Vendor, runID uuid.UUID, outcome, reason string) {
+	if outcome == directory.OutcomeOK || outcome == directory.OutcomeSkipped {
+		return
+	}
+	msg := "enrichment failed"
+	if outcome == directory.OutcomePartial {
+		msg = "enrichment partly failed"
+	}
+	s.d.Log.InfoContext(ctx, msg, "vendor", v.Name.String(), "vendor_id", v.ID, "run_id", runID, "outcome", outcome, "reason", reason)
+}
+
+// Why the scores section did not rate: never scanned (skipped), or no
+// check could run (failed).
+const (
+	errNoScan       = "no security scan yet; run the security section first"
+	errNothingRated = "no security check could run (see the vendor's security instances); no rating"
+)
+
+// rate computes the scores group and the latest GRC assessment from the
+// security instances (the scan's when it ran now, else the stored ones) and
+// keeps the assessment in the history. Scores always follow the latest
+// scan, so it runs whenever a scan replaced the instances, requested or not.
+func (s *Service) rate(ctx context.Context, tx ports.Tx, prof *directory.Profile, scanned []directory.SecurityInstance) error {
+	is := scanned
+	if is == nil {
+		var err error
+		if is, err = tx.Profiles().Instances(ctx, prof.VendorID); err != nil {
+			return fmt.Errorf("rate vendor %s: %w", prof.VendorID, err)
+		}
+	}
+	now := s.d.Now()
+	st := directory.SectionStatus{Status: run.StatusDone, UpdatedAt: now, Source: "security_instances"}
+	g := prof.ApplyRating(is, now)
+	switch {
+	case len(is) == 0:
+		// Nothing to rate yet (no website, or the security section has not
+		// run): not a failure of the pipeline, so the vendor does not read
+		// as failed on its lists.
+		st.Status, st.Error = run.StatusSkipped, errNoScan
+	case g == nil:
+		st.Status, st.Error = run.StatusFailed, errNothingRated
+	}
+	if prof.Enrichment == nil {
+		prof.Enrichment = map[directory.Section]directory.SectionStatus{}
+	}
+	prof.Enrichment[directory.SectionScores] = st
+	if g == nil {
+		return nil
+	}
+	if err := tx.Profiles().AddGRCAssessment(ctx, prof.VendorID, *g); err != nil {
+		return fmt.Errorf("rate vendor %s: %w", prof.VendorID, err)
+	}
+	return nil
+}
+
+// ReenrichStale queues a run for profiles not updated within maxAge.
+func (s *Service) ReenrichStale(ctx context.Context, maxAge time.Duration) (int, error) {
+	var n int
+	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		vs, err := tx.Vendors().List(ctx)
+		if err != nil {
+			return err
+		}
+		var stale []directory.Vendor
+		cutoff := s.d.Now().Add(-maxAge)
+		for _, v := range vs {
+			p, err := tx.Profiles().Get(ctx, v.ID)
+			if errors.Is(err, core.ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if p.UpdatedAt.Before(cutoff) {
+				stale = append(stale, v)
+			}
+		}
+		n = len(stale)
+		if n == 0 {
+			return nil
+		}
+		_, err = s.StartEnrichRun(ctx, tx, "scheduler", stale, directory.SectionValues())
+		return err
+	})
+	return n, err
+}
+
+// PatchVendor applies a JSON merge patch over the whitelisted profile
+// fields (platform admins); it creates the profile if there is none. No
+// enrichment runs.
+func (s *Service) PatchVendor(ctx context.Context, a access.Actor, ref directory.Ref, patch map[string]json.RawMessage) (directory.View, error) {
+	if err := access.RequirePlatformAdmin(a); err != nil {
+		return directory.View{}, err
+	}
+	var view directory.View
+	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		v, err := access.Vendor(ctx, tx, ref)
+		if err != nil {
+			return err
+		}
+		if view, err = loadView(ctx, tx, v); err != nil {
+			return err
+		}
+		p := directory.NewProfile(s.d.IDs.New(), v.ID, s.d.Now())
+		if view.Profile != nil {
+			p = *view.Profile
+		}
+		if err := p.ApplyPatch(patch, s.d.Now()); err != nil {
+			return err
+		}
+		if err := tx.Profiles().Save(ctx, p); err != nil {
+			return err
+		}
+		v.HasProfile = true
+		view = directory.View{Vendor: v, Profile: &p}
+		return nil
+	})
+	return view, err
+}
+
+// DeleteVendor removes a vendor's profile, its security instances and its
+// GRC assessment history (platform admins); the directory entry and every
+// list membership stay.
+func (s *Service) DeleteVendor(ctx context.Context, a access.Actor, ref directory.Ref) (directory.Vendor, error) {
+	if err := access.RequirePlatformAdmin(a); err != nil {
+		return directory.Vendor{}, err
+	}
+	var v directory.Vendor
+	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var err error
+		if v, err = access.Vendor(ctx, tx, ref); err != nil {
+			return err
+		}
+		if err := tx.Profiles().Delete(ctx, v.ID); err != nil {
+			if errors.Is(err, core.ErrNotFound) {
+				return core.NotFound("vendor %q has no profile", v.Name)
+			}
+			return err
+		}
+		v.HasProfile = false
+		return nil
+	})
+	return v, err
+}
+
+// RecordIncident records an incident by hand (platform admins). A live
+// incident alerts the confirmed subscribers of every list that carries the
+// vendor with alerts enabled.
+func (s *Service) RecordIncident(ctx context.Context, a access.Actor, ref directory.Ref, in directory.Incident) (directory.Incident, error) {
+	if err := access.RequirePlatformAdmin(a); err != nil {
+		return directory.Incident{}, err
+	}
+	var out directory.Incident
+	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		v, err := access.Vendor(ctx, tx, ref)
+		if err != nil {
+			return err
+		}
+		in.ID, in.VendorID, in.CreatedAt = s.d.IDs.New(), v.ID, s.d.Now()
+		if in.PublishedAt.IsZero() {
+			in.PublishedAt = s.d.Now()
+		}
+		if in.Source == "" {
+			in.Source = "manual"
+		}
+		if out, err = directory.NewIncident(in); err != nil {
+			return err
+		}
+		if err := tx.Incidents().Create(ctx, out); err != nil {
+			if errors.Is(err, core.ErrConflict) {
+				return core.Conflict("incident %q from %s is already recorded", out.ExternalID, out.Source)
+			}
+			return err
+		}
+		if out.Backfilled {
+			return nil
+		}
+		return s.d.Emit(ctx, tx, outbox.KindIncidentFanout, outbox.IncidentFanout{IncidentID: out.ID})
+	})
+	return out, err
+}
+
+// Incidents returns a vendor's incidents.
+func (s *Service) Incidents(ctx context.Context, _ access.Actor, ref directory.Ref) ([]directory.Incident, error) {
+	var out []directory.Incident
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		v, err := access.Vendor(ctx, tx, ref)
+		if err != nil {
+			return err
+		}
+		out, err = tx.Incidents().ListByVendor(ctx, v.ID)
+		return err
+	})
+	return out, err
+}
+
+// StartBackfill starts a historical-incident backfill (platform admins) for
+// the named vendors, or for the whole directory when none are named.
+// Backfilled incidents are stored as historical and never alert.
+func (s *Service) StartBackfill(ctx context.Context, a access.Actor, refs []directory.Ref, since *time.Time) (run.Run, error) {
+	if err := access.RequirePlatformAdmin(a); err != nil {
+		return run.Run{}, err
+	}
+	var r run.Run
+	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var vs []directory.Vendor
+		if len(refs) == 0 {
+			var err error
+			if vs, err = tx.Vendors().List(ctx); err != nil {
+				return err
+			}
+		}
+		for _, ref := range refs {
+			v, err := access.Vendor(ctx, tx, ref)
+			if err != nil {
+				return err
+			}
+			vs = append(vs, v)
+		}
+		r = run.Run{ID: s.d.IDs.New(), Kind: run.KindBackfill, CreatedBy: a.Email, CreatedAt: s.d.Now(), UpdatedAt: s.d.Now()}
+		seen := map[uuid.UUID]bool{}
+		for _, v := range vs {
+			if !seen[v.ID] {
+				seen[v.ID] = true
+				r.Jobs = append(r.Jobs, run.Job{ID: s.d.IDs.New(), VendorID: v.ID, VendorName: v.Name.String(), Status: run.StatusQueued})
+			}
+		}
+		if err := tx.Runs().Create(ctx, r); err != nil {
+			return err
+		}
+		return s.d.Emit(ctx, tx, outbox.KindBackfill, outbox.Backfill{RunID: r.ID, Since: since})
+	})
+	return r, err
+}
+
+func (s *Service) RunBackfill(ctx context.Context, p outbox.Backfill) error {
+	var r run.Run
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var err error
+		r, err = tx.Runs().Get(ctx, p.RunID)
+		return err
+	})
+	if errors.Is(err, core.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	since := time.Time{}
+	if p.Since != nil {
+		since = *p.Since
+	}
+	for _, j := range r.Jobs {
+		if j.Status == run.StatusDone || j.Status == run.StatusSkipped {
+			continue // a retried run resumes where it stopped
+		}
+		inserted, ferr := s.fetchIncidents(ctx, j.VendorID, since, true)
+		if err := s.setJob(ctx, r.ID, j.ID, func(x *run.Job) {
+			if ferr != nil {
+				x.Status, x.Error = run.StatusFailed, ferr.Error()
+				return
+			}
+			x.Status, x.Created, x.Error = run.StatusDone, len(inserted), ""
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fetchIncidents pulls a vendor's incidents and stores the new ones;
+// historical ones are marked backfilled, live ones are fanned out.
+func (s *Service) fetchIncidents(ctx context.Context, vendorID uuid.UUID, since time.Time, backfill bool) ([]directory.Incident, error) {
+	var v directory.Vendor
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var err error
+		v, err = tx.Vendors().Get(ctx, vendorID)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	got, err := s.d.Incidents.Fetch(ctx, v, since)
+	if err != nil {
+		return nil, err
+	}
+	ins := make([]directory.Incident, 0, len(got))
+	for _, g := range got {
+		g.ID, g.VendorID, g.Backfilled, g.CreatedAt = s.d.IDs.New(), v.ID, backfill, s.d.Now()
+		if g.PublishedAt.IsZero() {
+			g.PublishedAt = s.d.Now()
+		}
+		n, err := directory.NewIncident(g)
+		if err != nil {
+			s.d.Log.Warn("incident source returned an invalid incident", "vendor", v.Name, "err", err)
+			continue
+		}
+		ins = append(ins, n)
+	}
+	var inserted []directory.Incident
+	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var err error
+		if inserted, err = tx.Incidents().Merge(ctx, ins); err != nil {
+			return err
+		}
+		if backfill {
+			return nil
+		}
+		for _, in := range inserted {
+			if err := s.d.Emit(ctx, tx, outbox.KindIncidentFanout, outbox.IncidentFanout{IncidentID: in.ID}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return inserted, err
+}
+
+// PollIncidents fetches recent incidents for every directory vendor that is
+// on at least one list; new ones are live and alert.
+func (s *Service) PollIncidents(ctx context.Context) error {
+	var vs []directory.Vendor
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var err error
+		vs, err = tx.Vendors().List(ctx)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	since := s.d.Now().Add(-24 * time.Hour)
+	var errs []error
+	for _, v := range vs {
+		if _, err := s.fetchIncidents(ctx, v.ID, since, false); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		s.d.Log.Warn("incident poll had failures", "count", len(errs), "first", errs[0])
+	}
+	return nil
+}
+
+// EnsureVendors finds or creates directory entries for refs, in order.
+func (s *Service) EnsureVendors(ctx context.Context, tx ports.Tx, refs []vendorlist.VendorRef) ([]directory.Vendor, error) {
+	if len(refs) == 0 {
+		return nil, nil
+	}
+	cands := make([]directory.Vendor, len(refs))
+	for i, r := range refs {
+		v, err := directory.New(s.d.IDs.New(), r.Name.String(), r.WebsiteURL, s.d.Now())
+		if err != nil {
+			return nil, err
+		}
+		cands[i] = v
+	}
+	return tx.Vendors().Ensure(ctx, cands)
+}
+
+// StartEnrichRun records a run with one job per vendor (plus jobs already
+// settled, such as skipped ones) and queues the jobs in one outbox write.
+func (s *Service) StartEnrichRun(ctx context.Context, tx ports.Tx, by string, vs []directory.Vendor, sections []string, settled ...run.Job) (run.Run, error) {
+	now := s.d.Now()
+	r := run.Run{ID: s.d.IDs.New(), Kind: run.KindEnrich, Sections: sections, CreatedBy: by, CreatedAt: now, UpdatedAt: now}
+	msgs := make([]outbox.Message, 0, len(vs))
+	for _, v := range vs {
+		j := run.Job{ID: s.d.IDs.New(), VendorID: v.ID, VendorName: v.Name.String(), Status: run.StatusQueued}
+		r.Jobs = append(r.Jobs, j)
+		msgs = append(msgs, outbox.New(s.d.IDs.New(), outbox.KindEnrich, outbox.Enrich{RunID: r.ID, JobID: j.ID, VendorID: v.ID, Sections: sections}, now))
+	}
+	r.Jobs = append(r.Jobs, settled...)
+	if len(msgs) > 0 {
+		if err := tx.Outbox().Add(ctx, msgs...); err != nil {
+			return r, err
+		}
+	}
+	return r, tx.Runs().Create(ctx, r)
+}
