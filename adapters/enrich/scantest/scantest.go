@@ -123,6 +123,16 @@ type Site struct {
 	// (404 when empty).
 	MTASTSPolicy string
 
+	// NS are the name servers the zone names at its apex (a parked
+	// domain's are its parking service's).
+	NS []string
+	// CertOrg is the organization (O) in the subject of the site's
+	// certificates, as an OV or EV certificate carries it.
+	CertOrg string
+	// Redirect, when set, answers every request for a page of the site
+	// with a 301 to it.
+	Redirect string
+
 	addr   netip.Addr
 	dnskey *dns.DNSKEY
 	zsk    crypto.Signer
@@ -390,6 +400,10 @@ func (w *World) site(s *Site) http.Handler {
 			_, _ = io.WriteString(rw, s.MTASTSPolicy)
 			return
 		}
+		if s.Redirect != "" {
+			http.Redirect(rw, r, s.Redirect, http.StatusMovedPermanently)
+			return
+		}
 		for k, v := range s.Headers {
 			rw.Header().Set(k, v)
 		}
@@ -529,6 +543,12 @@ func (w *World) serveDNS(rw dns.ResponseWriter, q *dns.Msg) {
 					m.Answer = append(m.Answer, &dns.MX{Hdr: hdr, Preference: uint16(10 * (i + 1)), Mx: dns.Fqdn(mx)})
 				}
 			}
+		case dns.TypeNS:
+			for _, ns := range s.NS {
+				if special == "" {
+					m.Answer = append(m.Answer, &dns.NS{Hdr: hdr, Ns: dns.Fqdn(ns)})
+				}
+			}
 		case dns.TypeCAA:
 			for _, c := range s.CAA {
 				tag, val, _ := strings.Cut(c, " ")
@@ -656,7 +676,7 @@ func (w *World) certificate(s *Site) func(*tls.ClientHelloInfo) (*tls.Certificat
 		if c, ok := w.certs.Load(k); ok {
 			return c.(*tls.Certificate), nil
 		}
-		c, err := w.issue(mode, name, s.Domain)
+		c, err := w.issue(mode, name, s.Domain, s.CertOrg)
 		if err != nil {
 			return nil, err
 		}
@@ -665,7 +685,7 @@ func (w *World) certificate(s *Site) func(*tls.ClientHelloInfo) (*tls.Certificat
 	}
 }
 
-func (w *World) issue(mode TLSMode, name, domain string) (*tls.Certificate, error) {
+func (w *World) issue(mode TLSMode, name, domain, org string) (*tls.Certificate, error) {
 	var key crypto.Signer
 	var err error
 	switch mode {
@@ -684,6 +704,9 @@ func (w *World) issue(mode TLSMode, name, domain string) (*tls.Certificate, erro
 	tmpl := &x509.Certificate{SerialNumber: serial, Subject: pkix.Name{CommonName: name}, DNSNames: []string{name},
 		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(90 * 24 * time.Hour),
 		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	if org != "" {
+		tmpl.Subject.Organization = []string{org}
+	}
 	var parent *x509.Certificate
 	var signer crypto.Signer
 	parent, signer = w.ca, w.caKey
