@@ -131,9 +131,10 @@ servers:
 			if err != nil {
 				var ne net.Error
 				if errors.As(err, &ne) && ne.Timeout() {
-					err = fmt.Errorf("no answer within %s (timeout)", d.timeout)
+					last = fmt.Errorf("%w: %s: %s: %w", ErrDNS, q, server, dnsTimeout(d.timeout))
+				} else {
+					last = fmt.Errorf("%w: %s: %s: %v", ErrDNS, q, server, err)
 				}
-				last = fmt.Errorf("%w: %s: %s: %v", ErrDNS, q, server, err)
 				if ctx.Err() != nil {
 					return answer{}, last
 				}
@@ -324,6 +325,19 @@ func (d *DNS) lookupHost(ctx context.Context, host string) ([]netip.Addr, error)
 	}
 	return nil, noSuchHost(host + " has no A or AAAA record")
 }
+
+// errDNSTimeout marks a DNS question no server answered in time, so that
+// website discovery can tell a slow zone from a broken one; the scan only
+// reads the message.
+var errDNSTimeout = errors.New("dns timeout")
+
+// dnsTimeout is an errDNSTimeout that says how long was waited.
+type dnsTimeout time.Duration
+
+func (e dnsTimeout) Error() string {
+	return fmt.Sprintf("no answer within %s (timeout)", time.Duration(e))
+}
+func (e dnsTimeout) Is(target error) bool { return target == errDNSTimeout }
 
 // ErrNoSuchHost marks a host name that resolved to nothing.
 var ErrNoSuchHost = errors.New("no such host")
