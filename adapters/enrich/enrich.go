@@ -26,6 +26,12 @@
 //     (directory.Rate) after every scan; the enricher is never asked for it.
 //   - additional, maturity: no public source here; marked skipped.
 //
+// Website discovery (discover.go, Discoverer) finds the site of a vendor
+// known by name only: it tries the domains the name most likely has
+// through the scanner's resolver and fetch policy, refuses parked,
+// for-sale, default and redirected ones, and keeps the one whose page
+// names the vendor, with every candidate's verdict as evidence.
+//
 // Every requested section gets a status (done, failed or skipped) with its
 // source URL and error; sections not requested are left untouched. A fetch
 // the safety policy refuses is recorded as failed with "refused: why".
