@@ -392,16 +392,15 @@ func (d *Discoverer) home(ctx context.Context, v *vendorName, domain string) (*P
 			}
 			return nil, "", "", err
 		}
-		loc := p.Header.Get("Location")
-		if p.Status < 300 || p.Status > 399 || loc == "" {
+		next, loc, redirect := p.location()
+		if !redirect {
 			if p.Status < 200 || p.Status > 299 {
 				return nil, VerdictHTTPError, fmt.Sprintf("%s answered HTTP %d", u, p.Status), nil
 			}
 			return p, "", "", nil
 		}
-		next, err := p.URL.Parse(loc)
 		switch {
-		case err != nil:
+		case next == nil:
 			return nil, VerdictHTTPError, fmt.Sprintf("%s redirects to %q, not a URL", u, loc), nil
 		case next.Scheme != "https":
 			return nil, VerdictNoHTTPS, fmt.Sprintf("%s redirects to %s, not https", u, next), nil

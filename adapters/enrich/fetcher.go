@@ -212,6 +212,21 @@ func (f *Fetcher) get(ctx context.Context, client *http.Client, rawURL string, m
 	return p, nil
 }
 
+// location is where a redirect answer points: ok is false when p is not
+// a 3xx answer with a Location header, and next is nil when the header
+// (raw) is not a URL. A relative Location is resolved against p.URL.
+func (p *Page) location() (next *url.URL, raw string, ok bool) {
+	raw = p.Header.Get("Location")
+	if p.Status < 300 || p.Status > 399 || raw == "" {
+		return nil, raw, false
+	}
+	next, err := p.URL.Parse(raw)
+	if err != nil {
+		return nil, raw, true
+	}
+	return next, raw, true
+}
+
 // refusedOnly strips the url.Error and net.OpError layers so the message
 // is just "refused: why", and keeps ErrRefused matchable.
 func refusedOnly(err error) error {

@@ -486,13 +486,8 @@ func (r *scanRun) followHTTP(ctx context.Context, start string) plainResult {
 			res.first = p.Status
 		}
 		res.chain = append(res.chain, u)
-		loc := p.Header.Get("Location")
-		if p.Status < 300 || p.Status > 399 || loc == "" {
-			res.page = p
-			return res
-		}
-		next, err := p.URL.Parse(loc)
-		if err != nil || (next.Scheme != "http" && next.Scheme != "https") {
+		next, _, ok := p.location()
+		if !ok || next == nil || (next.Scheme != "http" && next.Scheme != "https") {
 			res.page = p
 			return res
 		}
