@@ -22,6 +22,8 @@ func discoveryWorld() []scantest.Site {
 	corvid.CertOrg = "Corvid Labs, Inc."
 	plainview := scantest.Company("plainview.com", scantest.Title("Plainview"))
 	plainview.TLS, plainview.HTTP = scantest.TLSNone, scantest.HTTPServe
+	selfsigned := scantest.Company("selfie.com", scantest.Title("Selfie"))
+	selfsigned.TLS = scantest.TLSSelfSigned
 	return []scantest.Site{
 		scantest.Company("zentrix.com", scantest.Title("Zentrix | Vendor risk analytics")),
 		scantest.RedirectTo("quillbyte.com", "https://quillbyte.io/"),
@@ -43,6 +45,8 @@ func discoveryWorld() []scantest.Site {
 		scantest.ComingSoon("sundial.com"),
 		plainview,
 		{Domain: "slowpoke.com", DNS: scantest.DNSTimeout},
+		scantest.RedirectTo("ironclad.com", "http://ironclad.com/home"),
+		selfsigned,
 		scantest.Company("brauhaus.de", scantest.Title("Brauhaus GmbH")),
 		scantest.Company("fjordhaus.com", scantest.Title("Fjördhaus")),
 	}
@@ -116,6 +120,8 @@ func discoveryTable() []discoveryCase {
 		{vendor: "Tessellate", allUnresolvable: true, verdicts: v("tessellate.com", "generic_page"), reasons: r("tessellate.com", "welcome to nginx")},
 		{vendor: "Sundial", allUnresolvable: true, verdicts: v("sundial.com", "generic_page"), reasons: r("sundial.com", "coming soon")},
 		{vendor: "Plainview", allUnresolvable: true, verdicts: v("plainview.com", "no_https"), reasons: r("plainview.com", "connection refused")},
+		{vendor: "Ironclad", allUnresolvable: true, verdicts: v("ironclad.com", "no_https"), reasons: r("ironclad.com", "not https")},
+		{vendor: "Selfie", allUnresolvable: true, verdicts: v("selfie.com", "no_https"), reasons: r("selfie.com", "certificate is not valid")},
 		{vendor: "Slowpoke", allUnresolvable: true, verdicts: v("slowpoke.com", "timeout"), reasons: r("slowpoke.com", "timeout")},
 		{vendor: "Qwertyuiop Zzyzx", allUnresolvable: true},
 	}
