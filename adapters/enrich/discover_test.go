@@ -372,6 +372,34 @@ func TestCompareNames(t *testing.T) {
 	}
 }
 
+// TestPageMarkers: parking and for-sale pages by their phrases and the
+// services they load or link to (by host, so jordan.com is not dan.com),
+// unless the service is the vendor itself; default pages by their title
+// or opening words.
+func TestPageMarkers(t *testing.T) {
+	t.Parallel()
+	page := func(title, body string) string {
+		return "<html><head><title>" + title + "</title></head><body>" + body + "</body></html>"
+	}
+	for _, c := range []struct {
+		vendor, body, want string
+	}{
+		{"Acme", page("Acme", `<a href="https://www.dan.com/buy-domain/acme.com">Offer</a>`), "for_sale"},
+		{"Acme", page("acme.com", `<p>This domain may be for sale.</p>`), "for_sale"},
+		{"Acme", page("acme.com", `<script src="//www.parkingcrew.net/js/p.js"></script>`), "parked"},
+		{"Acme", page("acme.com", `<p>This domain is parked free, courtesy of a registrar.</p>`), "parked"},
+		{"Acme", page("Apache2 Ubuntu Default Page: It works", `<p>It works!</p>`), "generic_page"},
+		{"Acme", page("", `<h1>It works!</h1>`), "generic_page"},
+		{"Acme", page("Index of /", `<a href="a.txt">a.txt</a>`), "generic_page"},
+		{"Acme", page("Acme", `<a href="https://jordan.com/">Jordan</a> <a href="https://sedo.company.test/">x</a>`), ""},
+		{"Sedo", page("Sedo", `<a href="https://sedo.com/search">Search domains</a>`), ""},
+	} {
+		if got := enrich.PageVerdict(c.vendor, c.body); got != c.want {
+			t.Errorf("%s on %s: %q, want %q", c.vendor, c.body, got, c.want)
+		}
+	}
+}
+
 // BenchmarkDiscover discovers every vendor of the truth table, one after
 // the other (time per vendor), and all of them ten times over at once
 // (vendors per second through a scanner limit of 8).
