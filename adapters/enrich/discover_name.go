@@ -74,14 +74,19 @@ func parseVendorName(raw string) *vendorName {
 	return v
 }
 
-var literalDomain = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*(\.[a-z0-9-]+)*\.[a-z]{2,}$`)
+var (
+	literalDomain = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*(\.[a-z0-9-]+)*\.[a-z]{2,}$`)
+	// countryTLD is a preference's suffix ("de", "co.uk"); anything else
+	// is ignored rather than asked of DNS.
+	countryTLD = regexp.MustCompile(`^[a-z]{2,}(\.[a-z]{2,})?$`)
+)
 
 // candidate is a domain to try.
 type candidate struct {
 	domain string
 }
 
-// candidates are the domains to try, most likely first, at most max:
+// candidates are the domains to try, most likely first, at most limit:
 // the name's words joined, without its descriptive last words, hyphenated,
 // and behind get/try/use, each under .com, the account's country TLDs,
 // .io, .co, .ai, .dev, .net and .org, ordered by the sum of the form's and
@@ -131,7 +136,7 @@ func (v *vendorName) candidates(prefs DiscoverPrefs, limit int) []candidate {
 	tlds := []tld{{genericTLDs[0].tld, genericTLDs[0].weight}}
 	for _, c := range prefs.CountryTLDs {
 		c = strings.ToLower(strings.Trim(strings.TrimSpace(c), "."))
-		if c != "" && !slices.ContainsFunc(tlds, func(t tld) bool { return t.name == c }) {
+		if countryTLD.MatchString(c) && !slices.ContainsFunc(tlds, func(t tld) bool { return t.name == c }) {
 			tlds = append(tlds, tld{c, countryTLDWeight})
 		}
 	}

@@ -316,7 +316,7 @@ func TestDiscoverSharesLimit(t *testing.T) {
 // written out (ü as ue).
 func TestDiscoveryCandidates(t *testing.T) {
 	t.Parallel()
-	got := enrich.DiscoveryCandidates("Corvid Labs, Inc.", 8, "de")
+	got := enrich.DiscoveryCandidates("Corvid Labs, Inc.", 8, ".DE", "de", "../x")
 	want := []string{"corvidlabs.com", "corvidlabs.de", "corvid.com", "corvidlabs.io", "corvid.de", "corvid-labs.com", "corvidlabs.co", "corvidlabs.ai"}
 	if !slices.Equal(got, want) {
 		t.Errorf("Corvid Labs: %v, want %v", got, want)
