@@ -11,6 +11,7 @@ require (
 	github.com/lestrrat-go/jwx/v3 v3.3.0
 	github.com/miekg/dns v1.1.73
 	github.com/redis/go-redis/v9 v9.23.0
+	github.com/standard-webhooks/standard-webhooks/libraries v0.0.1
 	github.com/testcontainers/testcontainers-go v0.44.0
 	github.com/testcontainers/testcontainers-go/modules/postgres v0.44.0
 	github.com/testcontainers/testcontainers-go/modules/redis v0.44.0
