@@ -54,6 +54,7 @@ type Tx interface {
 	Deliveries() DeliveryRepo
 	Runs() RunRepo
 	Outbox() OutboxRepo
+	Webhooks() WebhookRepo
 }
 
 // UserRepo stores users. Emails are stored lower-case and are unique.

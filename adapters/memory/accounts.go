@@ -183,6 +183,11 @@ func (r accounts) Delete(_ context.Context, id uuid.UUID) error {
 			del(r.tx, r.d.orgByName, strings.ToLower(a.Name))
 		}
 		del(r.tx, r.d.policies, id)
+		for eid, e := range r.d.endpoints {
+			if e.AccountID == id {
+				r.deleteEndpoint(eid)
+			}
+		}
 		for kid, k := range r.d.calendarKeys {
 			if k.AccountID == id {
 				del(r.tx, r.d.calendarKeys, kid)

@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"time"
+
 	"maps"
 	"slices"
 
@@ -105,7 +107,12 @@ func newOutboxRow(m outbox.Message) (outboxRow, error) {
 		return outboxRow{}, err
 	}
 	m.Payload = nil
-	return outboxRow{msg: m, payload: b}, nil
+	// A message due later waits until DueAt, as available_at does in SQL.
+	var next time.Time
+	if m.DueAt.After(m.CreatedAt) {
+		next = m.DueAt
+	}
+	return outboxRow{msg: m, payload: b, nextAttempt: next}, nil
 }
 
 // message rebuilds the message of a row, with a payload of its own.

@@ -29,6 +29,7 @@ import (
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -153,6 +154,7 @@ func (t *tx) Incidents() ports.IncidentRepo     { return incidents{t} }
 func (t *tx) Deliveries() ports.DeliveryRepo    { return deliveries{t} }
 func (t *tx) Runs() ports.RunRepo               { return runs{t} }
 func (t *tx) Outbox() ports.OutboxRepo          { return outboxRepo{t} }
+func (t *tx) Webhooks() ports.WebhookRepo       { return webhooks{t} }
 
 // put stores m[k] = v and records how to undo it.
 func put[K comparable, V any](t *tx, m map[K]V, k K, v V) {
@@ -268,6 +270,11 @@ type data struct {
 	calendarKeys map[uuid.UUID]ports.CalendarKey // calendar keys by id
 	reminderKeys map[string]time.Time            // reminder keys, when recorded
 
+	// Outbound webhooks: few rows per account, so they are scanned.
+	endpoints  map[uuid.UUID]webhook.Endpoint
+	whDelivery map[uuid.UUID]webhook.Delivery
+	whAttempts map[attemptKey]webhook.Attempt
+
 	users         map[uuid.UUID]account.User
 	userByEmail   map[string]uuid.UUID
 	userBySubject map[string]uuid.UUID
@@ -332,7 +339,8 @@ func newData() *data {
 		policies:     map[uuid.UUID]review.Policy{},
 		calendarKeys: map[uuid.UUID]ports.CalendarKey{},
 		reminderKeys: map[string]time.Time{},
-		users:        map[uuid.UUID]account.User{}, userByEmail: map[string]uuid.UUID{}, userBySubject: map[string]uuid.UUID{},
+		endpoints:    map[uuid.UUID]webhook.Endpoint{}, whDelivery: map[uuid.UUID]webhook.Delivery{}, whAttempts: map[attemptKey]webhook.Attempt{},
+		users: map[uuid.UUID]account.User{}, userByEmail: map[string]uuid.UUID{}, userBySubject: map[string]uuid.UUID{},
 		accounts: map[uuid.UUID]account.Account{}, orgByName: map[string]uuid.UUID{},
 		members: map[pair]memberRow{}, membersByAccount: index[uuid.UUID, uuid.UUID]{}, membersByUser: index[uuid.UUID, uuid.UUID]{},
 		vendors: map[uuid.UUID]directory.Vendor{}, vendorByKey: map[string]uuid.UUID{},

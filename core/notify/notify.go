@@ -70,6 +70,16 @@ type ReminderData struct {
 	UnsubscribeURL string
 }
 
+// WebhookDisabledData fills the mail to an account's admins and owners
+// when an endpoint is disabled after a day of failed deliveries.
+type WebhookDisabledData struct {
+	AccountName string
+	URL         string
+	LastError   string
+	Attempts    int
+	AppURL      string
+}
+
 // When says when the review is due, in words.
 func (d ReminderData) When() string {
 	switch {
@@ -118,6 +128,14 @@ Open Vetted: {{.AppURL}}
 
 You receive this as the vendor's sponsor or an admin or owner of {{.AccountName}}.
 Stop review reminders from {{.AccountName}}: {{.UnsubscribeURL}}
+{{end}}
+{{define "webhook_disabled"}}The webhook endpoint {{.URL}} of {{.AccountName}} was disabled: its deliveries failed for 24 hours ({{.Attempts}} attempts).
+{{if .LastError}}
+Last error: {{.LastError}}
+{{end}}
+It gets no new events until it is registered again. Open Vetted: {{.AppURL}}
+
+You receive this as an admin or owner of {{.AccountName}}.
 {{end}}`))
 
 var htmlT = htmltemplate.Must(htmltemplate.New("").Parse(`
@@ -136,7 +154,11 @@ var htmlT = htmltemplate.Must(htmltemplate.New("").Parse(`
 {{define "reminder"}}<p>The review of <b>{{.VendorName}}</b> on the vendor list <b>{{.ListName}}</b> of <b>{{.AccountName}}</b> {{.When}}.</p>
 <p>Current status: {{.Status}}</p>
 <p><a href="{{.AppURL}}">Open Vetted</a></p>
-<p>You receive this as the vendor's sponsor or an admin or owner of {{.AccountName}}. <a href="{{.UnsubscribeURL}}">Stop review reminders from {{.AccountName}}</a></p>{{end}}`))
+<p>You receive this as the vendor's sponsor or an admin or owner of {{.AccountName}}. <a href="{{.UnsubscribeURL}}">Stop review reminders from {{.AccountName}}</a></p>{{end}}
+{{define "webhook_disabled"}}<p>The webhook endpoint <b>{{.URL}}</b> of <b>{{.AccountName}}</b> was disabled: its deliveries failed for 24 hours ({{.Attempts}} attempts).</p>
+{{if .LastError}}<p>Last error: {{.LastError}}</p>{{end}}
+<p>It gets no new events until it is registered again. <a href="{{.AppURL}}">Open Vetted</a></p>
+<p>You receive this as an admin or owner of {{.AccountName}}.</p>{{end}}`))
 
 func render(name string, data any) (string, string) {
 	var t, h bytes.Buffer
@@ -189,6 +211,13 @@ func ReminderMail(to, key string, d ReminderData) Mail {
 			"List-Unsubscribe":      "<" + d.UnsubscribeURL + ">",
 			"List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
 		}}
+}
+
+// WebhookDisabledMail builds the mail that an endpoint was disabled.
+func WebhookDisabledMail(to, key string, d WebhookDisabledData) Mail {
+	text, html := render("webhook_disabled", d)
+	return Mail{To: to, Subject: oneLine("[Vetted] Webhook endpoint disabled: " + d.URL), Text: text, HTML: html, Key: key,
+		Headers: map[string]string{}}
 }
 
 // oneLine folds all whitespace, line breaks included, so text from incident

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/webhook"
 )
 
 // Kind names a side effect; it doubles as the job type on the queue.
@@ -23,6 +24,12 @@ const (
 	KindBackfill          Kind = "backfill:run"
 	KindBlobDelete        Kind = "blob:delete"
 	KindReminderMail      Kind = "mail:review_reminder"
+	// Outbound webhooks (core/webhooks): an event to fan out to the
+	// endpoints that want it, one attempt of one delivery, and the mail to
+	// an account's admins that an endpoint was disabled.
+	KindWebhookEvent        Kind = "webhook:event"
+	KindWebhookAttempt      Kind = "webhook:attempt"
+	KindWebhookDisabledMail Kind = "mail:webhook_disabled"
 	// Periodic kinds are enqueued by the scheduler, not the outbox.
 	KindPollIncidents   Kind = "periodic:poll_incidents"
 	KindReenrichStale   Kind = "periodic:reenrich_stale"
@@ -31,7 +38,8 @@ const (
 
 // Kinds lists every kind.
 func Kinds() []Kind {
-	return []Kind{KindMemberMail, KindSubscriberConfirm, KindIncidentFanout, KindAlertMail, KindEnrich, KindBackfill, KindBlobDelete, KindReminderMail, KindPollIncidents, KindReenrichStale, KindReviewReminders}
+	return []Kind{KindMemberMail, KindSubscriberConfirm, KindIncidentFanout, KindAlertMail, KindEnrich, KindBackfill, KindBlobDelete, KindReminderMail, KindPollIncidents, KindReenrichStale, KindReviewReminders,
+		KindWebhookEvent, KindWebhookAttempt, KindWebhookDisabledMail}
 }
 
 // Queue names by urgency.
@@ -44,7 +52,7 @@ const (
 // Queue is where a kind runs.
 func (k Kind) Queue() string {
 	switch k {
-	case KindMemberMail, KindSubscriberConfirm, KindIncidentFanout, KindAlertMail, KindReminderMail:
+	case KindMemberMail, KindSubscriberConfirm, KindIncidentFanout, KindAlertMail, KindReminderMail, KindWebhookDisabledMail:
 		return QueueCritical
 	case KindBackfill, KindPollIncidents, KindReenrichStale, KindReviewReminders:
 		return QueueLow
@@ -64,6 +72,11 @@ type Message struct {
 	Kind      Kind
 	Payload   any
 	CreatedAt time.Time
+	// DueAt, when set and later than CreatedAt, is when the relay may hand
+	// the message over first: a job scheduled for later (the next attempt
+	// of a webhook delivery), kept by the store until then, so that it
+	// survives restarts and queue outages as every message does.
+	DueAt     time.Time
 	Attempts  int
 	LastError string
 }
@@ -135,4 +148,27 @@ type Backfill struct {
 // BlobDelete is the payload of KindBlobDelete.
 type BlobDelete struct {
 	Keys []string
+}
+
+// WebhookEvent is the payload of KindWebhookEvent: the event to fan out.
+type WebhookEvent struct {
+	Event webhook.Event
+}
+
+// WebhookAttempt is the payload of KindWebhookAttempt: attempt Number of
+// one delivery. The delivery (its endpoint and event) is read from the
+// store, so a retry scheduled for hours later sends what was stored.
+type WebhookAttempt struct {
+	DeliveryID uuid.UUID
+	Number     int
+}
+
+// WebhookDisabledMail is the payload of KindWebhookDisabledMail: the mail
+// to the admins and owners of an endpoint's account that it was disabled.
+type WebhookDisabledMail struct {
+	EndpointID uuid.UUID
+	AccountID  uuid.UUID
+	URL        string
+	LastError  string
+	Attempts   int
 }

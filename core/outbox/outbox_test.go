@@ -11,26 +11,29 @@ import (
 func TestKindQueue(t *testing.T) {
 	t.Parallel()
 	want := map[outbox.Kind]string{
-		outbox.KindMemberMail:        outbox.QueueCritical,
-		outbox.KindSubscriberConfirm: outbox.QueueCritical,
-		outbox.KindIncidentFanout:    outbox.QueueCritical,
-		outbox.KindAlertMail:         outbox.QueueCritical,
-		outbox.KindReminderMail:      outbox.QueueCritical,
-		outbox.KindReviewReminders:   outbox.QueueLow,
-		outbox.KindEnrich:            outbox.QueueDefault,
-		outbox.KindBlobDelete:        outbox.QueueDefault,
-		outbox.KindBackfill:          outbox.QueueLow,
-		outbox.KindPollIncidents:     outbox.QueueLow,
-		outbox.KindReenrichStale:     outbox.QueueLow,
-		outbox.Kind("something:new"): outbox.QueueDefault,
+		outbox.KindMemberMail:          outbox.QueueCritical,
+		outbox.KindSubscriberConfirm:   outbox.QueueCritical,
+		outbox.KindIncidentFanout:      outbox.QueueCritical,
+		outbox.KindAlertMail:           outbox.QueueCritical,
+		outbox.KindReminderMail:        outbox.QueueCritical,
+		outbox.KindWebhookDisabledMail: outbox.QueueCritical,
+		outbox.KindWebhookEvent:        outbox.QueueDefault,
+		outbox.KindWebhookAttempt:      outbox.QueueDefault,
+		outbox.KindReviewReminders:     outbox.QueueLow,
+		outbox.KindEnrich:              outbox.QueueDefault,
+		outbox.KindBlobDelete:          outbox.QueueDefault,
+		outbox.KindBackfill:            outbox.QueueLow,
+		outbox.KindPollIncidents:       outbox.QueueLow,
+		outbox.KindReenrichStale:       outbox.QueueLow,
+		outbox.Kind("something:new"):   outbox.QueueDefault,
 	}
 	for k, q := range want {
 		if got := k.Queue(); got != q {
 			t.Errorf("%s.Queue() = %q, want %q", k, got, q)
 		}
 	}
-	if len(outbox.Kinds()) != 11 {
-		t.Fatalf("Kinds() = %v, want the 11 kinds", outbox.Kinds())
+	if len(outbox.Kinds()) != 14 {
+		t.Fatalf("Kinds() = %v, want the 14 kinds", outbox.Kinds())
 	}
 	seen := map[outbox.Kind]bool{}
 	for _, k := range outbox.Kinds() {

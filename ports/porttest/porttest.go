@@ -47,6 +47,7 @@ func Run(t *testing.T, open func(t *testing.T) ports.Store) {
 		{"Incidents", incidentCases},
 		{"Deliveries", deliveryCases},
 		{"Reminders", reminderCases},
+		{"Webhooks", webhookCases},
 		{"Runs", runCases},
 		{"Outbox", outboxCases},
 		{"CaseFolding", foldingCases},

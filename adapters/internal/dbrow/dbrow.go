@@ -652,7 +652,7 @@ type Outbox struct {
 	DeliveredAt *time.Time      `bun:"delivered_at"`
 }
 
-// FromMessage makes the row of m, due at once, its payload in the JSON form
+// FromMessage makes the row of m, due at once (or at m.DueAt), its payload in the JSON form
 // of outboxjson (a kind without a payload of its own and a nil payload is
 // stored as JSON null). A message without a creation time is stamped now.
 // A payload of the wrong type for its kind is an error.
@@ -665,8 +665,14 @@ func FromMessage(m outbox.Message, now time.Time) (Outbox, error) {
 	if created.IsZero() {
 		created = now
 	}
+	// A message due later (outbox.Message.DueAt) waits in the store until
+	// then: the relay claims by available_at.
+	available := created
+	if m.DueAt.After(created) {
+		available = m.DueAt.UTC()
+	}
 	return Outbox{ID: m.ID, Kind: string(m.Kind), Payload: payload, CreatedAt: created, Attempts: m.Attempts,
-		LastError: m.LastError, AvailableAt: created}, nil
+		LastError: m.LastError, AvailableAt: available}, nil
 }
 
 // Core rebuilds the message with its typed payload (see outboxjson.Decode

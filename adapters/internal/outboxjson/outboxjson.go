@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/webhook"
 )
 
 // Encode writes the payload of a message of kind. A kind with a payload
@@ -90,6 +91,12 @@ var codecs = map[outbox.Kind]codec{
 		func(j backfill) outbox.Backfill { return outbox.Backfill(j) }),
 	outbox.KindBlobDelete: typed(func(p outbox.BlobDelete) blobDelete { return blobDelete(p) },
 		func(j blobDelete) outbox.BlobDelete { return outbox.BlobDelete(j) }),
+	outbox.KindWebhookEvent: typed(func(p outbox.WebhookEvent) webhookEvent { return webhookEvent{Event: FromEvent(p.Event)} },
+		func(j webhookEvent) outbox.WebhookEvent { return outbox.WebhookEvent{Event: j.Event.Core()} }),
+	outbox.KindWebhookAttempt: typed(func(p outbox.WebhookAttempt) webhookAttempt { return webhookAttempt(p) },
+		func(j webhookAttempt) outbox.WebhookAttempt { return outbox.WebhookAttempt(j) }),
+	outbox.KindWebhookDisabledMail: typed(func(p outbox.WebhookDisabledMail) webhookDisabledMail { return webhookDisabledMail(p) },
+		func(j webhookDisabledMail) outbox.WebhookDisabledMail { return outbox.WebhookDisabledMail(j) }),
 }
 
 type memberMail struct {
@@ -143,4 +150,67 @@ type backfill struct {
 
 type blobDelete struct {
 	Keys []string `json:"keys"`
+}
+
+type webhookEvent struct {
+	Event Event `json:"event"`
+}
+
+type webhookAttempt struct {
+	DeliveryID uuid.UUID `json:"delivery_id"`
+	Number     int       `json:"number"`
+}
+
+type webhookDisabledMail struct {
+	EndpointID uuid.UUID `json:"endpoint_id"`
+	AccountID  uuid.UUID `json:"account_id"`
+	URL        string    `json:"url"`
+	LastError  string    `json:"last_error,omitempty"`
+	Attempts   int       `json:"attempts"`
+}
+
+// Event is the stored form of a webhook event: in the outbox (KindWebhookEvent)
+// and in a delivery row, which keeps what each retry sends. It is this
+// store's form, not the wire form receivers get (adapters/webhook has that).
+type Event struct {
+	ID         uuid.UUID `json:"id"`
+	Type       string    `json:"type"`
+	AccountID  uuid.UUID `json:"account_id"`
+	OccurredAt time.Time `json:"occurred_at"`
+	Data       eventData `json:"data"`
+}
+
+type eventData struct {
+	VendorID     uuid.UUID   `json:"vendor_id"`
+	VendorName   string      `json:"vendor_name,omitempty"`
+	IncidentID   uuid.UUID   `json:"incident_id"`
+	Title        string      `json:"title,omitempty"`
+	Severity     string      `json:"severity,omitempty"`
+	URL          string      `json:"url,omitempty"`
+	PublishedAt  time.Time   `json:"published_at"`
+	AssessmentID uuid.UUID   `json:"assessment_id"`
+	ListID       uuid.UUID   `json:"list_id"`
+	ListName     string      `json:"list_name,omitempty"`
+	OldStatus    string      `json:"old_status,omitempty"`
+	NewStatus    string      `json:"new_status,omitempty"`
+	DueDate      string      `json:"due_date,omitempty"`
+	DaysLeft     int         `json:"days_left,omitempty"`
+	Added        []uuid.UUID `json:"added,omitempty"`
+	Removed      []uuid.UUID `json:"removed,omitempty"`
+	OldGrade     string      `json:"old_grade,omitempty"`
+	NewGrade     string      `json:"new_grade,omitempty"`
+	OldScore     int         `json:"old_score,omitempty"`
+	NewScore     int         `json:"new_score,omitempty"`
+	Reasons      []string    `json:"reasons,omitempty"`
+	EndpointID   uuid.UUID   `json:"endpoint_id"`
+}
+
+// FromEvent is the stored form of e.
+func FromEvent(e webhook.Event) Event {
+	return Event{ID: e.ID, Type: string(e.Type), AccountID: e.AccountID, OccurredAt: e.OccurredAt.UTC(), Data: eventData(e.Data)}
+}
+
+// Core is the event of the stored form.
+func (e Event) Core() webhook.Event {
+	return webhook.Event{ID: e.ID, Type: webhook.EventType(e.Type), AccountID: e.AccountID, OccurredAt: e.OccurredAt.UTC(), Data: webhook.Data(e.Data)}
 }

@@ -1,0 +1,104 @@
+package dbrow
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/uptrace/bun"
+	"github.com/vetted-dev/vetted/adapters/internal/outboxjson"
+	"github.com/vetted-dev/vetted/core/webhook"
+)
+
+// WebhookEndpoint is a row of webhook_endpoints.
+type WebhookEndpoint struct {
+	bun.BaseModel `bun:"table:webhook_endpoints,alias:we"`
+
+	ID          uuid.UUID  `bun:"id,pk"`
+	AccountID   uuid.UUID  `bun:"account_id"`
+	URL         string     `bun:"url"`
+	Description string     `bun:"description"`
+	Events      []string   `bun:"events,type:jsonb"`
+	Secret      string     `bun:"secret"`
+	CreatedAt   time.Time  `bun:"created_at"`
+	CreatedBy   string     `bun:"created_by"`
+	DisabledAt  *time.Time `bun:"disabled_at"`
+}
+
+// FromEndpoint makes the row of e.
+func FromEndpoint(e webhook.Endpoint) WebhookEndpoint {
+	events := make([]string, len(e.Events))
+	for i, t := range e.Events {
+		events[i] = string(t)
+	}
+	return WebhookEndpoint{ID: e.ID, AccountID: e.AccountID, URL: e.URL, Description: e.Description, Events: events,
+		Secret: e.Secret, CreatedAt: e.CreatedAt.UTC(), CreatedBy: e.CreatedBy, DisabledAt: utcPtr(e.DisabledAt)}
+}
+
+// Core rebuilds the endpoint.
+func (r WebhookEndpoint) Core() webhook.Endpoint {
+	events := make([]webhook.EventType, len(r.Events))
+	for i, t := range r.Events {
+		events[i] = webhook.EventType(t)
+	}
+	return webhook.Endpoint{ID: r.ID, AccountID: r.AccountID, URL: r.URL, Description: r.Description, Events: events,
+		Secret: r.Secret, CreatedAt: utc(r.CreatedAt), CreatedBy: r.CreatedBy, DisabledAt: utcPtr(r.DisabledAt)}
+}
+
+// WebhookDelivery is a row of webhook_deliveries; the event is kept in
+// outboxjson's stored form, the one the outbox carried it in.
+type WebhookDelivery struct {
+	bun.BaseModel `bun:"table:webhook_deliveries,alias:wd"`
+
+	ID         uuid.UUID        `bun:"id,pk"`
+	EndpointID uuid.UUID        `bun:"endpoint_id"`
+	AccountID  uuid.UUID        `bun:"account_id"`
+	Event      outboxjson.Event `bun:"event,type:jsonb"`
+	CreatedAt  time.Time        `bun:"created_at"`
+}
+
+// FromWebhookDelivery makes the row of d.
+func FromWebhookDelivery(d webhook.Delivery) WebhookDelivery {
+	return WebhookDelivery{ID: d.ID, EndpointID: d.EndpointID, AccountID: d.AccountID, Event: outboxjson.FromEvent(d.Event), CreatedAt: d.CreatedAt.UTC()}
+}
+
+// Core rebuilds the delivery.
+func (r WebhookDelivery) Core() webhook.Delivery {
+	return webhook.Delivery{ID: r.ID, EndpointID: r.EndpointID, AccountID: r.AccountID, Event: r.Event.Core(), CreatedAt: utc(r.CreatedAt)}
+}
+
+// WebhookAttempt is a row of webhook_attempts.
+type WebhookAttempt struct {
+	bun.BaseModel `bun:"table:webhook_attempts,alias:wa"`
+
+	DeliveryID  uuid.UUID  `bun:"delivery_id,pk"`
+	Number      int        `bun:"number,pk"`
+	EndpointID  uuid.UUID  `bun:"endpoint_id"`
+	EventType   string     `bun:"event_type"`
+	EventID     uuid.UUID  `bun:"event_id"`
+	At          time.Time  `bun:"at"`
+	StatusCode  int        `bun:"status_code"`
+	DurationNS  int64      `bun:"duration_ns"`
+	Error       string     `bun:"error"`
+	NextRetryAt *time.Time `bun:"next_retry_at"`
+}
+
+// FromWebhookAttempt makes the row of a.
+func FromWebhookAttempt(a webhook.Attempt) WebhookAttempt {
+	var next *time.Time
+	if !a.NextRetryAt.IsZero() {
+		at := a.NextRetryAt.UTC()
+		next = &at
+	}
+	return WebhookAttempt{DeliveryID: a.DeliveryID, Number: a.Number, EndpointID: a.EndpointID, EventType: string(a.EventType),
+		EventID: a.EventID, At: a.At.UTC(), StatusCode: a.StatusCode, DurationNS: int64(a.Duration), Error: a.Error, NextRetryAt: next}
+}
+
+// Core rebuilds the attempt.
+func (r WebhookAttempt) Core() webhook.Attempt {
+	var next time.Time
+	if r.NextRetryAt != nil {
+		next = utc(*r.NextRetryAt)
+	}
+	return webhook.Attempt{DeliveryID: r.DeliveryID, Number: r.Number, EndpointID: r.EndpointID, EventType: webhook.EventType(r.EventType),
+		EventID: r.EventID, At: utc(r.At), StatusCode: r.StatusCode, Duration: time.Duration(r.DurationNS), Error: r.Error, NextRetryAt: next}
+}
