@@ -175,21 +175,21 @@ type webhookDisabledMail struct {
 type Event struct {
 	ID         uuid.UUID `json:"id"`
 	Type       string    `json:"type"`
-	AccountID  uuid.UUID `json:"account_id"`
+	AccountID  uuid.UUID `json:"account_id,omitzero"` // none for a directory event
 	OccurredAt time.Time `json:"occurred_at"`
 	Data       eventData `json:"data"`
 }
 
 type eventData struct {
-	VendorID     uuid.UUID   `json:"vendor_id"`
+	VendorID     uuid.UUID   `json:"vendor_id,omitzero"`
 	VendorName   string      `json:"vendor_name,omitempty"`
-	IncidentID   uuid.UUID   `json:"incident_id"`
+	IncidentID   uuid.UUID   `json:"incident_id,omitzero"`
 	Title        string      `json:"title,omitempty"`
 	Severity     string      `json:"severity,omitempty"`
 	URL          string      `json:"url,omitempty"`
-	PublishedAt  time.Time   `json:"published_at"`
-	AssessmentID uuid.UUID   `json:"assessment_id"`
-	ListID       uuid.UUID   `json:"list_id"`
+	PublishedAt  time.Time   `json:"published_at,omitzero"`
+	AssessmentID uuid.UUID   `json:"assessment_id,omitzero"`
+	ListID       uuid.UUID   `json:"list_id,omitzero"`
 	ListName     string      `json:"list_name,omitempty"`
 	OldStatus    string      `json:"old_status,omitempty"`
 	NewStatus    string      `json:"new_status,omitempty"`
@@ -202,7 +202,7 @@ type eventData struct {
 	OldScore     int         `json:"old_score,omitempty"`
 	NewScore     int         `json:"new_score,omitempty"`
 	Reasons      []string    `json:"reasons,omitempty"`
-	EndpointID   uuid.UUID   `json:"endpoint_id"`
+	EndpointID   uuid.UUID   `json:"endpoint_id,omitzero"`
 }
 
 // FromEvent is the stored form of e.

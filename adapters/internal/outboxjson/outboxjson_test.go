@@ -28,6 +28,10 @@ var storedPayloads = []storedPayload{
 	{outbox.KindBackfill, `{"run_id":"0190a000-0000-7000-8000-00000000000a"}`},
 	{outbox.KindBlobDelete, `{"keys":["a/b","c"]}`},
 	{outbox.KindBlobDelete, `{"keys":null}`},
+	{outbox.KindWebhookEvent, `{"event":{"id":"0190a000-0000-7000-8000-00000000000a","type":"list.vendors_changed","account_id":"0190a000-0000-7000-8000-00000000000a","occurred_at":"2026-01-02T03:04:05Z","data":{"list_id":"0190a000-0000-7000-8000-00000000000a","list_name":"Main","added":["0190a000-0000-7000-8000-00000000000a"]}}}`},
+	{outbox.KindWebhookEvent, `{"event":{"id":"0190a000-0000-7000-8000-00000000000a","type":"incident.created","occurred_at":"2026-01-02T03:04:05Z","data":{"vendor_id":"0190a000-0000-7000-8000-00000000000b","incident_id":"0190a000-0000-7000-8000-00000000000c","title":"Breach","severity":"high","published_at":"2026-01-02T00:00:00Z"}}}`},
+	{outbox.KindWebhookAttempt, `{"delivery_id":"0190a000-0000-7000-8000-00000000000a","number":2}`},
+	{outbox.KindWebhookDisabledMail, `{"endpoint_id":"0190a000-0000-7000-8000-00000000000a","account_id":"0190a000-0000-7000-8000-00000000000b","url":"https://h.example/x","last_error":"500","attempts":7}`},
 }
 
 type storedPayload struct {
