@@ -42,11 +42,19 @@ type WebhookRepo interface {
 	Attempts(ctx context.Context, endpointID uuid.UUID, offset, limit int) ([]webhook.Attempt, int, error)
 }
 
-// WebhookSender makes one attempt to deliver an event to an endpoint,
-// signed with its secret under messageID (the webhook-id header, the same
-// on every attempt of a delivery). adapters/webhook implements it.
+// WebhookSender is the transport of outbound webhooks; adapters/webhook
+// implements it (Standard Webhooks signing, the scanner's address rules).
 type WebhookSender interface {
+	// Send makes one attempt to deliver an event to an endpoint, signed
+	// with its secret under messageID (the webhook-id header, the same on
+	// every attempt of a delivery).
 	Send(ctx context.Context, e webhook.Endpoint, messageID string, ev webhook.Event) webhook.Outcome
+	// NextRetry says when attempt number attempt (from 1), which failed at
+	// now, is tried again, for a delivery first tried at firstAt; false
+	// once the retry window is over.
+	NextRetry(attempt int, firstAt, now time.Time) (time.Time, bool)
+	// NewSecret makes the signing secret of a new endpoint.
+	NewSecret() (string, error)
 	// CheckURL vets a URL when an endpoint is registered, under the
 	// sender's own address rules; a refused URL is core.ErrInvalid on the
 	// field "url".

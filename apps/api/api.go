@@ -29,6 +29,7 @@ import (
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/usecases"
 	"github.com/vetted-dev/vetted/core/vendors"
+	"github.com/vetted-dev/vetted/core/webhooks"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -101,6 +102,7 @@ type Server struct {
 	vendors     *vendors.Service
 	assessments *assessments.Service
 	alerts      *alerts.Service
+	webhooks    *webhooks.Service
 	ready       func(context.Context) error
 	opts        Options
 	api         huma.API
@@ -127,7 +129,7 @@ func New(uc *usecases.UseCases, opts Options) (*Server, error) {
 	}
 	r := chi.NewMux()
 	s := &Server{accounts: uc.Accounts, lists: uc.Lists, vendors: uc.Vendors, assessments: uc.Assessments, alerts: uc.Alerts,
-		ready: uc.Ready, opts: opts, router: r, limiter: newLimiter(opts.RateLimit, opts.Burst), log: opts.Logger}
+		webhooks: uc.Webhooks, ready: uc.Ready, opts: opts, router: r, limiter: newLimiter(opts.RateLimit, opts.Burst), log: opts.Logger}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -275,6 +277,7 @@ func (s *Server) register() {
 	s.registerAssessments()
 	s.registerDocuments()
 	s.registerSubscribers()
+	s.registerWebhooks()
 	s.registerDashboard()
 }
 

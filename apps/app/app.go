@@ -126,6 +126,10 @@ func build(ctx context.Context, cfg Config, ov Overrides, withAPI bool) (*App, e
 		}
 	}
 	enricher = a.Metrics.Enricher(enricher)
+	hooks, err := newWebhookSender(a, cfg)
+	if err != nil {
+		return nil, err
+	}
 	incidents := ov.Incidents
 	if incidents == nil {
 		if incidents, err = newIncidentSource(a, cfg); err != nil {
@@ -141,7 +145,7 @@ func build(ctx context.Context, cfg Config, ov Overrides, withAPI bool) (*App, e
 	// to the other processes on the change feed.
 	a.Views = dircache.New(vendors.StoreViews{Store: a.Store}, dircache.Options{Clock: clock, Logger: a.log})
 	a.UseCases, err = usecases.New(usecases.Deps{Store: a.Views.Watch(a.Store, a.changes.feed), Views: a.Views, Clock: clock, IDs: ports.UUIDv7{},
-		Blobs: blobs, Mailer: mailer, Enricher: enricher, Incidents: incidents, Signer: signer, PublicURL: cfg.PublicURL, Logger: a.log,
+		Blobs: blobs, Mailer: mailer, Enricher: enricher, Incidents: incidents, Signer: signer, Webhooks: hooks, PublicURL: cfg.PublicURL, Logger: a.log,
 		Notify: func() {
 			if rl != nil {
 				rl.Notify()

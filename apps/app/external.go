@@ -11,6 +11,7 @@ import (
 	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"
 	"github.com/vetted-dev/vetted/adapters/enrich"
 	"github.com/vetted-dev/vetted/adapters/feeds"
+	"github.com/vetted-dev/vetted/adapters/webhook"
 	"github.com/vetted-dev/vetted/adapters/s3"
 	"github.com/vetted-dev/vetted/adapters/smtp"
 	"github.com/vetted-dev/vetted/apps/worker"
@@ -103,6 +104,30 @@ func newEnricher(a *App, cfg Config) (ports.Enricher, error) {
 	s := enrich.NewScanner(enrich.ScanConfig{DNS: d, RootCAs: roots, Timeout: cfg.ScanTimeout, Concurrency: cfg.ScanConcurrency,
 		AllowPrivate: cfg.FetchAllowPrivate})
 	return enrich.New(enrich.Config{Fetcher: f, Scanner: s}), nil
+}
+
+// newWebhookSender is the transport of outbound webhooks, dialling through
+// the scanner's fetcher: the same address rules (no private, loopback or
+// metadata address, ports 443 and 80 only, unless VETTED_FETCH_ALLOW_PRIVATE
+// lifts both, as it does for the scanner), the same resolver and roots.
+func newWebhookSender(a *App, cfg Config) (ports.WebhookSender, error) {
+	f, err := a.fetcher(cfg)
+	if err != nil {
+		return nil, err
+	}
+	roots, err := rootCAs(cfg)
+	if err != nil {
+		return nil, err
+	}
+	var tc *tls.Config
+	if roots != nil {
+		tc = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
+	}
+	s, err := webhook.NewSender(webhook.SenderConfig{Fetcher: f, AllowPrivate: cfg.FetchAllowPrivate, TLSConfig: tc})
+	if err != nil {
+		return nil, err
+	}
+	return webhook.Port{Sender: s}, nil
 }
 
 // newIncidentSource reads vendors' status pages and, when configured, a

@@ -116,6 +116,19 @@ type Member struct {
 	CreatedAt time.Time
 }
 
+// Staff returns the e-mails of the admins and owners among ms, in order:
+// who is told what concerns the running of an account (review reminders,
+// a webhook endpoint disabled).
+func Staff(ms []Member) []string {
+	var out []string
+	for _, m := range ms {
+		if m.Role.AtLeast(RoleAdmin) {
+			out = append(out, m.Email)
+		}
+	}
+	return out
+}
+
 // Membership is an account seen from one user, with that user's role.
 type Membership struct {
 	Account Account

@@ -16,6 +16,7 @@ import (
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -71,6 +72,12 @@ func (t wtx) Documents() ports.DocumentRepo          { return wDocs{w: t.w} }
 func (t wtx) Incidents() ports.IncidentRepo          { return wIncidents{w: t.w} }
 func (t wtx) Deliveries() ports.DeliveryRepo         { return wDeliveries{w: t.w} }
 func (t wtx) Outbox() ports.OutboxRepo               { return wOutbox{w: t.w} }
+func (t wtx) Webhooks() ports.WebhookRepo            { return wWebhooks{} }
+
+// wWebhooks is an account without webhook endpoints.
+type wWebhooks struct{ ports.WebhookRepo }
+
+func (wWebhooks) List(context.Context, uuid.UUID) ([]webhook.Endpoint, error) { return nil, nil }
 
 type wAccounts struct {
 	ports.AccountRepo

@@ -15,6 +15,7 @@ import (
 	"github.com/vetted-dev/vetted/core/notify"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -73,13 +74,7 @@ func staffOf(ctx context.Context, tx ports.Tx, accountID uuid.UUID) ([]string, e
 	if err != nil {
 		return nil, err
 	}
-	var out []string
-	for _, m := range ms {
-		if m.Role.AtLeast(account.RoleAdmin) {
-			out = append(out, m.Email)
-		}
-	}
-	return out, nil
+	return account.Staff(ms), nil
 }
 
 // optedOut reads which of emails stopped the account's reminders.
@@ -124,6 +119,9 @@ func (s *Service) queueReminders(ctx context.Context, accountID uuid.UUID) (int,
 			return err
 		}
 		schedule(as, p, now)
+		if err := s.reviewEvents(ctx, tx, accountID, as, p, now); err != nil {
+			return err
+		}
 		staff, err := staffOf(ctx, tx, accountID)
 		if err != nil {
 			return err
@@ -162,6 +160,65 @@ func (s *Service) queueReminders(ctx context.Context, accountID uuid.UUID) (int,
 		return tx.Outbox().Add(ctx, msgs...)
 	})
 	return n, err
+}
+
+// reviewEvents records review.due_soon and review.overdue for the
+// assessments of an account that reached a reminder window, once per
+// assessment, due date and window (a reminder key of their own), and only
+// while an endpoint of the account wants them: an account without one
+// records nothing, so an endpoint added later still hears of the next
+// window.
+func (s *Service) reviewEvents(ctx context.Context, tx ports.Tx, accountID uuid.UUID, as []review.Assessment, p review.Policy, now time.Time) error {
+	es, err := tx.Webhooks().List(ctx, accountID)
+	if err != nil {
+		return err
+	}
+	wants := func(t webhook.EventType) bool {
+		return slices.ContainsFunc(es, func(e webhook.Endpoint) bool { return e.Wants(t) })
+	}
+	soon, overdue := wants(webhook.ReviewDueSoon), wants(webhook.ReviewOverdue)
+	if !soon && !overdue {
+		return nil
+	}
+	type due struct {
+		a    review.Assessment
+		r    review.Reminder
+		days int
+	}
+	var keys []string
+	byKey := map[string]due{}
+	for _, a := range as {
+		r, ok := review.DueReminder(a.Due, p, now)
+		days := review.DaysUntil(now, a.Due.NextReviewAt)
+		if !ok || (days < 0 && !overdue) || (days >= 0 && !soon) {
+			continue
+		}
+		k := fmt.Sprintf("webhook:review:%s:%s:%d", a.ID, r.DueDate, r.Offset)
+		keys = append(keys, k)
+		byKey[k] = due{a, r, days}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	fresh, err := tx.Reminders().Record(ctx, keys, now)
+	if err != nil || len(fresh) == 0 {
+		return err
+	}
+	ls, err := tx.Lists().ListByAccount(ctx, accountID)
+	if err != nil {
+		return err
+	}
+	names := make(map[uuid.UUID]string, len(ls))
+	for _, l := range ls {
+		names[l.ID] = l.Name
+	}
+	for _, k := range fresh {
+		d := byKey[k]
+		if err := s.d.Event(ctx, tx, webhook.ReviewDue(webhookRef(d.a, names[d.a.ListID]), d.r.DueDate, d.days, now)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // SendReminder delivers one queued reminder, unless since it was queued the

@@ -14,6 +14,7 @@ import (
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -276,6 +277,15 @@ func (s *Service) Upsert(ctx context.Context, tx ports.Tx, a access.Actor, accou
 			events = append(events, review.AuditEvent{ID: s.d.IDs.New(), AssessmentID: st.cur.ID, AccountID: accountID,
 				CreatedAt: now, SubmittedBy: a.Email, Changes: changes})
 		}
+		// A new assessment starts as not-started: only a status it is
+		// created with, or moved to, is a change to tell of.
+		old := cmp.Or(st.orig.Status, review.NotStarted)
+		if old != st.cur.Status {
+			ev := webhook.StatusChange(webhookRef(st.cur, l.Name), old.String(), st.cur.Status.String(), now)
+			if err := s.d.Event(ctx, tx, ev); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if err := tx.Assessments().Save(ctx, save); err != nil {
 		return nil, err
@@ -284,4 +294,10 @@ func (s *Service) Upsert(ctx context.Context, tx ports.Tx, a access.Actor, accou
 		return nil, err
 	}
 	return save, nil
+}
+
+// webhookRef names an assessment in its webhook events.
+func webhookRef(a review.Assessment, listName string) webhook.Assessment {
+	return webhook.Assessment{AccountID: a.AccountID, AssessmentID: a.ID, VendorID: a.VendorID, VendorName: a.VendorName,
+		ListID: a.ListID, ListName: listName}
 }

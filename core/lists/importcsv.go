@@ -202,6 +202,9 @@ func (s *Service) importBatch(ctx context.Context, tx ports.Tx, a access.Actor, 
 	if err := tx.Lists().AddEntries(ctx, l.ID, added, s.d.Now()); err != nil {
 		return err
 	}
+	if err := s.vendorsChanged(ctx, tx, l, added, nil); err != nil {
+		return err
+	}
 	res.VendorsAdded = len(added)
 	var products []vendorlist.Product
 	var changes []review.Request

@@ -21,6 +21,7 @@ import (
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/uow"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -223,6 +224,9 @@ func (s *Service) SaveVendors(ctx context.Context, a access.Actor, ref access.Ac
 		if err := tx.Lists().RemoveEntries(ctx, l.ID, removed); err != nil {
 			return err
 		}
+		if err := s.vendorsChanged(ctx, tx, l, added, removed); err != nil {
+			return err
+		}
 		gone, err := tx.Vendors().ListByIDs(ctx, removed)
 		if err != nil {
 			return err
@@ -300,4 +304,13 @@ func (s *Service) SetAlerts(ctx context.Context, a access.Actor, ref access.Acco
 		return err
 	})
 	return e, err
+}
+
+// vendorsChanged records list.vendors_changed when vendors came onto or
+// left a list, in the unit of work that changed it.
+func (s *Service) vendorsChanged(ctx context.Context, tx ports.Tx, l vendorlist.List, added, removed []uuid.UUID) error {
+	if len(added) == 0 && len(removed) == 0 {
+		return nil
+	}
+	return s.d.Event(ctx, tx, webhook.VendorsChanged(l.AccountID, l.ID, l.Name, added, removed, s.d.Now()))
 }

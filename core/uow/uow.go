@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -20,6 +21,10 @@ type Unit struct {
 	// Notify, when set, is called after a unit of work that may have
 	// written to the outbox commits, to wake the relay.
 	Notify func()
+	// Events, when set, takes the outbound webhook events a unit of work
+	// records (core/webhooks.Service.Emit, wired by core/usecases), so the
+	// areas tell what happened without importing the webhooks area.
+	Events func(ctx context.Context, tx ports.Tx, ev webhook.Event) error
 }
 
 // Missing names the required ports of u that are nil.
@@ -54,6 +59,15 @@ func (u Unit) Write(ctx context.Context, fn func(ctx context.Context, tx ports.T
 		u.Notify()
 	}
 	return nil
+}
+
+// Event records a webhook event in tx, in the unit of work of the change
+// it tells of; without Events wired it does nothing.
+func (u Unit) Event(ctx context.Context, tx ports.Tx, ev webhook.Event) error {
+	if u.Events == nil {
+		return nil
+	}
+	return u.Events(ctx, tx, ev)
 }
 
 // Emit adds one message to the outbox in tx.

@@ -35,6 +35,12 @@ func (u *UseCases) Handle(ctx context.Context, kind outbox.Kind, payload any) er
 		return run(kind, payload, func(p outbox.Backfill) error { return u.Vendors.RunBackfill(ctx, p) })
 	case outbox.KindBlobDelete:
 		return run(kind, payload, func(p outbox.BlobDelete) error { return u.blobs.Delete(ctx, p.Keys...) })
+	case outbox.KindWebhookEvent:
+		return run(kind, payload, func(p outbox.WebhookEvent) error { return u.Webhooks.FanOut(ctx, p) })
+	case outbox.KindWebhookAttempt:
+		return run(kind, payload, func(p outbox.WebhookAttempt) error { return u.Webhooks.Attempt(ctx, p) })
+	case outbox.KindWebhookDisabledMail:
+		return run(kind, payload, func(p outbox.WebhookDisabledMail) error { return u.Webhooks.SendDisabledMail(ctx, p) })
 	case outbox.KindPollIncidents:
 		return u.Vendors.PollIncidents(ctx)
 	case outbox.KindReenrichStale:

@@ -18,6 +18,7 @@ import (
 	"github.com/vetted-dev/vetted/core/signing"
 	"github.com/vetted-dev/vetted/core/uow"
 	"github.com/vetted-dev/vetted/core/vendors"
+	"github.com/vetted-dev/vetted/core/webhooks"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -32,6 +33,8 @@ type Deps struct {
 	Enricher  ports.Enricher
 	Incidents ports.IncidentSource
 	Signer    *signing.Signer
+	// Webhooks is the transport of outbound webhooks (adapters/webhook).
+	Webhooks ports.WebhookSender
 	// Views is where vendor reads go (a cache such as adapters/dircache);
 	// nil reads the store.
 	Views ports.VendorViews
@@ -51,6 +54,7 @@ type UseCases struct {
 	Vendors     *vendors.Service
 	Assessments *assessments.Service
 	Alerts      *alerts.Service
+	Webhooks    *webhooks.Service
 
 	store ports.Store
 	blobs ports.BlobStore
@@ -63,7 +67,8 @@ func New(d Deps) (*UseCases, error) {
 		name string
 		nil  bool
 	}{{"Store", d.Store == nil}, {"Clock", d.Clock == nil}, {"IDs", d.IDs == nil}, {"Blobs", d.Blobs == nil},
-		{"Mailer", d.Mailer == nil}, {"Enricher", d.Enricher == nil}, {"Incidents", d.Incidents == nil}, {"Signer", d.Signer == nil}} {
+		{"Mailer", d.Mailer == nil}, {"Enricher", d.Enricher == nil}, {"Incidents", d.Incidents == nil}, {"Signer", d.Signer == nil},
+		{"Webhooks", d.Webhooks == nil}} {
 		if p.nil {
 			missing = append(missing, p.name)
 		}
@@ -80,6 +85,12 @@ func New(d Deps) (*UseCases, error) {
 	mail := deliver.Mail{Store: d.Store, Clock: d.Clock, Mailer: d.Mailer, Log: log}
 	u := &UseCases{store: d.Store, blobs: d.Blobs}
 	var err error
+	// The webhooks area comes first: every other area records its events
+	// through the unit's Events, which is the webhooks area's Emit.
+	if u.Webhooks, err = webhooks.New(webhooks.Deps{Unit: unit, Mail: mail, Sender: d.Webhooks, PublicURL: public, Log: log}); err != nil {
+		return nil, err
+	}
+	unit.Events = u.Webhooks.Emit
 	if u.Accounts, err = accounts.New(accounts.Deps{Unit: unit, Mail: mail, PublicURL: public}); err != nil {
 		return nil, err
 	}

@@ -40,10 +40,12 @@ func (store) InTx(context.Context, func(context.Context, ports.Tx) error) error 
 func (store) View(context.Context, func(context.Context, ports.Tx) error) error { return errDown }
 func (store) Ping(context.Context) error                                        { return errDown }
 
+type sender struct{ ports.WebhookSender }
+
 func TestNewNamesWhatIsMissing(t *testing.T) {
 	t.Parallel()
 	_, err := usecases.New(usecases.Deps{})
-	if err == nil || !strings.Contains(err.Error(), "Store, Clock, IDs, Blobs, Mailer, Enricher, Incidents, Signer") {
+	if err == nil || !strings.Contains(err.Error(), "Store, Clock, IDs, Blobs, Mailer, Enricher, Incidents, Signer, Webhooks") {
 		t.Fatalf("New: %v", err)
 	}
 }
@@ -56,11 +58,11 @@ func TestDispatch(t *testing.T) {
 	}
 	b := &blobs{}
 	uc, err := usecases.New(usecases.Deps{Store: store{}, Clock: ports.SystemClock{}, IDs: ports.UUIDv7{}, Blobs: b, Mailer: mailer{},
-		Enricher: enricher{}, Incidents: incidents{}, Signer: signer})
+		Enricher: enricher{}, Incidents: incidents{}, Signer: signer, Webhooks: sender{}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if uc.Accounts == nil || uc.Lists == nil || uc.Vendors == nil || uc.Assessments == nil || uc.Alerts == nil {
+	if uc.Accounts == nil || uc.Lists == nil || uc.Vendors == nil || uc.Assessments == nil || uc.Alerts == nil || uc.Webhooks == nil {
 		t.Fatal("an area is not wired")
 	}
 	ctx := context.Background()
@@ -70,7 +72,8 @@ func TestDispatch(t *testing.T) {
 	// A payload of another type (one a store could not read back hands on
 	// raw) cannot be fixed by a retry.
 	for _, k := range []outbox.Kind{outbox.KindMemberMail, outbox.KindSubscriberConfirm, outbox.KindIncidentFanout, outbox.KindAlertMail,
-		outbox.KindReminderMail, outbox.KindEnrich, outbox.KindBackfill, outbox.KindBlobDelete} {
+		outbox.KindReminderMail, outbox.KindEnrich, outbox.KindBackfill, outbox.KindBlobDelete,
+		outbox.KindWebhookEvent, outbox.KindWebhookAttempt, outbox.KindWebhookDisabledMail} {
 		if err := uc.Handle(ctx, k, json.RawMessage(`[`)); !errors.Is(err, ports.ErrPermanent) {
 			t.Errorf("%s with a bad payload: %v", k, err)
 		}
@@ -79,7 +82,9 @@ func TestDispatch(t *testing.T) {
 	for k, p := range map[outbox.Kind]any{outbox.KindMemberMail: outbox.MemberMail{}, outbox.KindSubscriberConfirm: outbox.SubscriberConfirm{},
 		outbox.KindIncidentFanout: outbox.IncidentFanout{}, outbox.KindAlertMail: outbox.AlertMail{}, outbox.KindReminderMail: outbox.ReminderMail{},
 		outbox.KindEnrich: outbox.Enrich{}, outbox.KindBackfill: outbox.Backfill{}, outbox.KindPollIncidents: struct{}{},
-		outbox.KindReenrichStale: struct{}{}, outbox.KindReviewReminders: struct{}{}} {
+		outbox.KindReenrichStale: struct{}{}, outbox.KindReviewReminders: struct{}{},
+		outbox.KindWebhookEvent: outbox.WebhookEvent{}, outbox.KindWebhookAttempt: outbox.WebhookAttempt{},
+		outbox.KindWebhookDisabledMail: outbox.WebhookDisabledMail{}} {
 		if err := uc.Handle(ctx, k, p); !errors.Is(err, errDown) {
 			t.Errorf("%s: %v, want the store's error", k, err)
 		}

@@ -25,6 +25,7 @@ import (
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/uow"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -550,7 +551,7 @@ func (s *Service) RecordIncident(ctx context.Context, a access.Actor, ref direct
 		if out.Backfilled {
 			return nil
 		}
-		return s.d.Emit(ctx, tx, outbox.KindIncidentFanout, outbox.IncidentFanout{IncidentID: out.ID})
+		return s.announceIncident(ctx, tx, v, out)
 	})
 	return out, err
 }
@@ -643,6 +644,15 @@ func (s *Service) RunBackfill(ctx context.Context, p outbox.Backfill) error {
 	return nil
 }
 
+// announceIncident queues the alert fan-out of a live incident and its
+// webhook event (incident.created), in the unit of work that recorded it.
+func (s *Service) announceIncident(ctx context.Context, tx ports.Tx, v directory.Vendor, in directory.Incident) error {
+	if err := s.d.Emit(ctx, tx, outbox.KindIncidentFanout, outbox.IncidentFanout{IncidentID: in.ID}); err != nil {
+		return err
+	}
+	return s.d.Event(ctx, tx, webhook.IncidentEvent(v, in))
+}
+
 // fetchIncidents pulls a vendor's incidents and stores the new ones;
 // historical ones are marked backfilled, live ones are fanned out.
 func (s *Service) fetchIncidents(ctx context.Context, vendorID uuid.UUID, since time.Time, backfill bool) ([]directory.Incident, error) {
@@ -682,7 +692,7 @@ func (s *Service) fetchIncidents(ctx context.Context, vendorID uuid.UUID, since 
 			return nil
 		}
 		for _, in := range inserted {
-			if err := s.d.Emit(ctx, tx, outbox.KindIncidentFanout, outbox.IncidentFanout{IncidentID: in.ID}); err != nil {
+			if err := s.announceIncident(ctx, tx, v, in); err != nil {
 				return err
 			}
 		}

@@ -15,10 +15,12 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/vetted-dev/vetted/adapters/enrich"
 	"github.com/vetted-dev/vetted/adapters/jobs"
 	"github.com/vetted-dev/vetted/adapters/localblob"
 	"github.com/vetted-dev/vetted/adapters/mailbox"
 	"github.com/vetted-dev/vetted/adapters/memory"
+	"github.com/vetted-dev/vetted/adapters/webhook"
 	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/directory"
@@ -78,10 +80,15 @@ func run(ctx context.Context, w io.Writer) error {
 	defer blobs.Close()
 
 	store, enricher, mail := memory.New(), &offlineEnricher{}, mailbox.New()
+	// Outbound webhooks dial through the scanner's SSRF-safe fetcher.
+	sender, err := webhook.NewSender(webhook.SenderConfig{Fetcher: enrich.NewFetcher(enrich.FetcherConfig{})})
+	if err != nil {
+		return err
+	}
 	var rl *relay.Relay
 	uc, err := usecases.New(usecases.Deps{Store: store, Clock: ports.SystemClock{}, IDs: ports.UUIDv7{},
 		Blobs: blobs, Mailer: mail, Enricher: enricher, Incidents: noIncidents{},
-		Signer: signer, PublicURL: publicURL,
+		Signer: signer, Webhooks: webhook.Port{Sender: sender}, PublicURL: publicURL,
 		// Wake the relay when a write commits side effects.
 		Notify: func() {
 			if rl != nil {
