@@ -11,9 +11,9 @@ import (
 	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"
 	"github.com/vetted-dev/vetted/adapters/enrich"
 	"github.com/vetted-dev/vetted/adapters/feeds"
-	"github.com/vetted-dev/vetted/adapters/webhook"
 	"github.com/vetted-dev/vetted/adapters/s3"
 	"github.com/vetted-dev/vetted/adapters/smtp"
+	"github.com/vetted-dev/vetted/adapters/webhook"
 	"github.com/vetted-dev/vetted/apps/worker"
 	"github.com/vetted-dev/vetted/ports"
 )

@@ -43,7 +43,9 @@ var webhookCases = []testCase{
 		e1 := f.endpoint(a.ID, webhook.IncidentCreated, webhook.ReviewOverdue)
 		e2 := f.endpoint(a.ID, webhook.Ping)
 		eb := f.endpoint(b.ID, webhook.IncidentCreated)
-		got := load(f, func(ctx context.Context, tx ports.Tx) (webhook.Endpoint, error) { return tx.Webhooks().Get(ctx, a.ID, e1.ID) })
+		got := load(f, func(ctx context.Context, tx ports.Tx) (webhook.Endpoint, error) {
+			return tx.Webhooks().Get(ctx, a.ID, e1.ID)
+		})
 		equal(t, "url", got.URL, e1.URL)
 		equal(t, "secret", got.Secret, e1.Secret)
 		equal(t, "description", got.Description, "ops")
@@ -51,16 +53,24 @@ var webhookCases = []testCase{
 		sameStrings(t, "events", got.Events, e1.Events)
 		sameTime(t, "created at", got.CreatedAt, e1.CreatedAt)
 		equal(t, "enabled", got.DisabledAt == nil, true)
-		_, err := loadErr(f, func(ctx context.Context, tx ports.Tx) (webhook.Endpoint, error) { return tx.Webhooks().Get(ctx, b.ID, e1.ID) })
+		_, err := loadErr(f, func(ctx context.Context, tx ports.Tx) (webhook.Endpoint, error) {
+			return tx.Webhooks().Get(ctx, b.ID, e1.ID)
+		})
 		wantErr(t, "another account's endpoint", err, core.ErrNotFound)
-		list := load(f, func(ctx context.Context, tx ports.Tx) ([]webhook.Endpoint, error) { return tx.Webhooks().List(ctx, a.ID) })
+		list := load(f, func(ctx context.Context, tx ports.Tx) ([]webhook.Endpoint, error) {
+			return tx.Webhooks().List(ctx, a.ID)
+		})
 		sameIDs(t, "list", endpointIDs(list), []uuid.UUID{e1.ID, e2.ID})
 		err = f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Webhooks().Delete(ctx, b.ID, e1.ID) })
 		wantErr(t, "delete from another account", err, core.ErrNotFound)
 		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Delete(ctx, a.ID) })
-		list = load(f, func(ctx context.Context, tx ports.Tx) ([]webhook.Endpoint, error) { return tx.Webhooks().List(ctx, a.ID) })
+		list = load(f, func(ctx context.Context, tx ports.Tx) ([]webhook.Endpoint, error) {
+			return tx.Webhooks().List(ctx, a.ID)
+		})
 		equal(t, "after account delete", len(list), 0)
-		list = load(f, func(ctx context.Context, tx ports.Tx) ([]webhook.Endpoint, error) { return tx.Webhooks().List(ctx, b.ID) })
+		list = load(f, func(ctx context.Context, tx ports.Tx) ([]webhook.Endpoint, error) {
+			return tx.Webhooks().List(ctx, b.ID)
+		})
 		sameIDs(t, "other account kept", endpointIDs(list), []uuid.UUID{eb.ID})
 	}},
 	{"ForVendor finds the endpoints of accounts carrying the vendor; Disable keeps the first time", func(t *testing.T, f *fixture) {
@@ -72,12 +82,16 @@ var webhookCases = []testCase{
 		f.onList(f.list(b.ID, "B2").ID, v)
 		ea, eb := f.endpoint(a.ID, webhook.IncidentCreated), f.endpoint(b.ID, webhook.RatingChanged)
 		f.endpoint(c.ID, webhook.IncidentCreated)
-		got := load(f, func(ctx context.Context, tx ports.Tx) ([]webhook.Endpoint, error) { return tx.Webhooks().ForVendor(ctx, v.ID) })
+		got := load(f, func(ctx context.Context, tx ports.Tx) ([]webhook.Endpoint, error) {
+			return tx.Webhooks().ForVendor(ctx, v.ID)
+		})
 		sameIDs(t, "for vendor", endpointIDs(got), []uuid.UUID{ea.ID, eb.ID})
 		first := f.tick()
 		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Webhooks().Disable(ctx, ea.ID, first) })
 		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Webhooks().Disable(ctx, ea.ID, f.tick()) })
-		e := load(f, func(ctx context.Context, tx ports.Tx) (webhook.Endpoint, error) { return tx.Webhooks().Get(ctx, a.ID, ea.ID) })
+		e := load(f, func(ctx context.Context, tx ports.Tx) (webhook.Endpoint, error) {
+			return tx.Webhooks().Get(ctx, a.ID, ea.ID)
+		})
 		if e.DisabledAt == nil {
 			t.Fatal("not disabled")
 		}
@@ -98,7 +112,9 @@ var webhookCases = []testCase{
 			return err
 		})
 		sameIDs(t, "fresh", idsOf(fresh, func(d webhook.Delivery) uuid.UUID { return d.ID }), []uuid.UUID{d2.ID})
-		got := load(f, func(ctx context.Context, tx ports.Tx) (webhook.Delivery, error) { return tx.Webhooks().Delivery(ctx, d.ID) })
+		got := load(f, func(ctx context.Context, tx ports.Tx) (webhook.Delivery, error) {
+			return tx.Webhooks().Delivery(ctx, d.ID)
+		})
 		equal(t, "event id", got.Event.ID, d.Event.ID)
 		equal(t, "event type", got.Event.Type, webhook.ListVendorsChanged)
 		equal(t, "list name", got.Event.Data.ListName, "Main")
@@ -149,7 +165,9 @@ var webhookCases = []testCase{
 		equal(t, "last page", len(p.as), 1)
 		equal(t, "oldest", p.as[0].Number, 1)
 		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Webhooks().Delete(ctx, a.ID, e.ID) })
-		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (webhook.Delivery, error) { return tx.Webhooks().Delivery(ctx, d.ID) })
+		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (webhook.Delivery, error) {
+			return tx.Webhooks().Delivery(ctx, d.ID)
+		})
 		wantErr(t, "delivery gone with endpoint", err, core.ErrNotFound)
 		p = load(f, func(ctx context.Context, tx ports.Tx) (page, error) {
 			as, n, err := tx.Webhooks().Attempts(ctx, e.ID, 0, 10)
