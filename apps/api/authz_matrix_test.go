@@ -48,6 +48,15 @@ type tenant struct {
 	master, second       string // list ids
 	vendor, vendorName   string // a vendor on master-list
 	assessment, document string // an assessment with an uploaded document
+	webhook              string // a webhook endpoint
+}
+
+// matrixHook registers a webhook endpoint in tn as its owner. The URL does
+// not resolve (.invalid), so a ping queued to it fails fast and offline.
+func matrixHook(t *testing.T, w *matrixWorld, tn *tenant) string {
+	r := apitest.Must(t, w.env.Do(t, "POST", q("/webhooks", "account-id", tn.id), tn.owner,
+		map[string]any{"url": "https://hooks.invalid/" + w.unique("hook"), "events": []string{"incident.created"}}), 201)
+	return r.Map(t)["id"].(string)
 }
 
 // matrixWorld is the environment of the matrix: the callers are members of
@@ -295,6 +304,28 @@ func matrixRows() map[string]matrixRow {
 			return request{method: "DELETE", path: q("/vendor-assessments/documents", "account-id", home.id, "document-id", up.DocumentID)}
 		}},
 
+		// Webhooks: every member reads them, admins and owners manage them.
+		"list-webhooks": {policy: viewerUp, otherStatus: 403, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+			return request{method: "GET", path: q("/webhooks", "account-id", pick(other, home.id, foreign.id))}
+		}},
+		"create-webhook": {policy: managerUp, otherStatus: 403, build: func(_ *testing.T, w *matrixWorld, home, foreign *tenant, other bool) request {
+			return request{method: "POST", path: q("/webhooks", "account-id", pick(other, home.id, foreign.id)),
+				body: map[string]any{"url": "https://hooks.invalid/" + w.unique("new"), "events": []string{"list.vendors_changed"}}}
+		}},
+		"delete-webhook": {policy: managerUp, otherStatus: 404, build: func(t *testing.T, w *matrixWorld, home, foreign *tenant, other bool) request {
+			tn := home
+			if other {
+				tn = foreign
+			}
+			return request{method: "DELETE", path: q("/webhooks", "account-id", home.id, "webhook-id", matrixHook(t, w, tn))}
+		}},
+		"list-webhook-deliveries": {policy: viewerUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+			return request{method: "GET", path: q("/webhooks/deliveries", "account-id", home.id, "webhook-id", pick(other, home.webhook, foreign.webhook))}
+		}},
+		"test-webhook": {policy: managerUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+			return request{method: "POST", path: q("/webhooks/test", "account-id", home.id, "webhook-id", pick(other, home.webhook, foreign.webhook))}
+		}},
+
 		// Subscribers.
 		"list-subscribers": {policy: viewerUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
 			acct, list := listsOf(home, foreign, other)
@@ -382,6 +413,7 @@ func newMatrixWorld(t *testing.T, opts ...apitest.Option) *matrixWorld {
 			t.Fatalf("upload: %d", res.StatusCode)
 		}
 		tn.document = up.DocumentID
+		tn.webhook = matrixHook(t, w, tn)
 		return tn
 	}
 	w.a, w.b = mk("Matrix A", "owner@a.matrix"), mk("Matrix B", "owner@b.matrix")
