@@ -361,7 +361,9 @@ func TestWebhookRedirectIsNotFollowed(t *testing.T) {
 // downQueue is a job queue that is down.
 type downQueue struct{}
 
-func (downQueue) Enqueue(context.Context, outbox.Message) error { return errors.New("queue unreachable") }
+func (downQueue) Enqueue(context.Context, outbox.Message) error {
+	return errors.New("queue unreachable")
+}
 
 // TestWebhookEventSurvivesAQueueOutage: while the queue cannot take jobs the
 // event stays in the outbox, and is delivered once it can.
