@@ -420,3 +420,54 @@ func pendingKind(t *testing.T, env *apitest.Env, kind outbox.Kind) bool {
 	}
 	return found
 }
+
+// TestWebhookAssessmentAndReviewEvents: a status change is told once; a
+// review entering a reminder window is told once per window however often
+// the reminder job runs, due_soon before the due date and overdue after it.
+func TestWebhookAssessmentAndReviewEvents(t *testing.T) {
+	t.Parallel()
+	env := loopbackEnv(t)
+	rcv := newReceiver(t, nil)
+	acct := env.NewAccount(t, "Reviewing", "owner@rev.test")
+	tok := env.Token("owner@rev.test", apitest.Verified())
+	saved := env.SaveVendors(t, tok, acct, "Slack")
+	master := saved["list"].(map[string]any)["id"].(string)
+	_, secret := createHook(t, env, tok, acct, rcv.srv.URL, "assessment.status_changed", "review.due_soon", "review.overdue")
+	rcv.mu.Lock()
+	rcv.secret = secret
+	rcv.mu.Unlock()
+	path := q("/vendor-assessments", "account-id", acct, "vendor-list-id", master)
+	apitest.Must(t, env.Do(t, "POST", path, tok, map[string]any{"vendor_name": "Slack", "tier": "high",
+		"compliance_approval_status": "approved", "sponsor_contact": "s@vendor.test"}), 201)
+	apitest.Must(t, env.Do(t, "POST", path, tok, map[string]any{"vendor_name": "Slack", "sponsor_contact": "t@vendor.test"}), 200)
+	env.Drain(t)
+	hits := rcv.got()
+	if len(hits) != 1 || hits[0].typ != "assessment.status_changed" || !hits[0].verified {
+		t.Fatalf("after the upserts: %+v", hits)
+	}
+	data := hits[0].body["data"].(map[string]any)
+	if data["old_status"] != "not-started" || data["new_status"] != "approved" || data["list_name"] != "master-list" {
+		t.Fatalf("status event data %v", data)
+	}
+	for _, c := range []struct {
+		day, typ string
+		total    int
+	}{{"2027-11-01", "review.due_soon", 2}, {"2027-11-02", "", 2}, {"2027-11-30", "review.overdue", 3}} {
+		d, _ := time.Parse(time.DateOnly, c.day)
+		env.Clock.Advance(d.Add(9*time.Hour).Sub(env.Clock.Now()))
+		for range 2 {
+			if err := env.Svc.Handle(t.Context(), outbox.KindReviewReminders, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		env.Drain(t)
+		hits = rcv.got()
+		if len(hits) != c.total || (c.typ != "" && hits[len(hits)-1].typ != c.typ) {
+			t.Fatalf("on %s: %d requests (%+v), want %d ending with %s", c.day, len(hits), hits, c.total, c.typ)
+		}
+	}
+	last := hits[len(hits)-1].body["data"].(map[string]any)
+	if last["due_date"] != "2027-11-22" || last["days_left"].(float64) >= 0 {
+		t.Fatalf("overdue data %v", last)
+	}
+}
