@@ -454,7 +454,7 @@ func TestWebhookAssessmentAndReviewEvents(t *testing.T) {
 		total    int
 	}{{"2027-11-01", "review.due_soon", 2}, {"2027-11-02", "", 2}, {"2027-11-30", "review.overdue", 3}} {
 		d, _ := time.Parse(time.DateOnly, c.day)
-		env.Clock.Advance(d.Add(9*time.Hour).Sub(env.Clock.Now()))
+		env.Clock.Advance(d.Add(9 * time.Hour).Sub(env.Clock.Now()))
 		for range 2 {
 			if err := env.Svc.Handle(t.Context(), outbox.KindReviewReminders, nil); err != nil {
 				t.Fatal(err)
