@@ -19,11 +19,16 @@ func IncidentEvent(v directory.Vendor, in directory.Incident) Event {
 }
 
 // RatingChange is vendor.rating_changed, told to every account that
-// carries the vendor on a list. This is the hook the rating history (issue
-// 23 part 2) calls when a change that matters is found: in the unit of
-// work that records it, uow.Unit.Event(ctx, tx, webhook.RatingChange(...)).
-func RatingChange(v directory.Vendor, oldGrade, newGrade string, oldScore, newScore int, reasons []string, at time.Time) Event {
-	return Event{Type: RatingChanged, OccurredAt: at, Data: Data{VendorID: v.ID, VendorName: v.Name.String(),
+// carries the vendor on a list. It is the hook for the rating history
+// (issue 23 part 2): where a change that matters is recorded (the rating
+// branch's vendors.recordRating, next to its KindRatingChanged), in the
+// same unit of work:
+//
+//	ev := webhook.RatingChange(rec.VendorID, name, oldGrade, newGrade, oldScore, newScore, reasons, now)
+//	ev.ID = rec.ID // one event per rating record
+//	return s.d.Event(ctx, tx, ev)
+func RatingChange(vendorID uuid.UUID, vendorName, oldGrade, newGrade string, oldScore, newScore int, reasons []string, at time.Time) Event {
+	return Event{Type: RatingChanged, OccurredAt: at, Data: Data{VendorID: vendorID, VendorName: vendorName,
 		OldGrade: oldGrade, NewGrade: newGrade, OldScore: oldScore, NewScore: newScore, Reasons: reasons}}
 }
 
