@@ -49,6 +49,8 @@ export default defineConfig({
       VETTED_DATA_DIR: join(outDir, `data-${port}`),
       VETTED_LOG_LEVEL: "warn",
       VETTED_RATE_LIMIT: "-1",
+      // The webhooks test's receiver listens on loopback.
+      VETTED_FETCH_ALLOW_PRIVATE: "true",
     },
   }, {
     // The OpenID provider, and a second server that signs in with it only.

@@ -16,6 +16,7 @@ import { MembersPage } from "./pages/Members";
 import { SubscribersPage } from "./pages/Subscribers";
 import { AdminPage } from "./pages/Admin";
 import { ReviewsPage } from "./pages/Reviews";
+import { WebhooksPage } from "./pages/Webhooks";
 
 const ConfigContext = createContext<ConsoleConfig>({ dev_sign_in: false, groups_claim: "groups", admin_group: "Admins", oidc: null });
 export const useConfig = () => useContext(ConfigContext);
@@ -81,6 +82,7 @@ function Shell() {
           <Route path="/a/:acc/lists/:list/vendors/:vendor/assessment" element={<AssessmentPage />} />
           <Route path="/a/:acc/members" element={<MembersPage />} />
           <Route path="/a/:acc/reviews" element={<ReviewsPage />} />
+          <Route path="/a/:acc/webhooks" element={<WebhooksPage />} />
           <Route path="/vendors/:vendor" element={<VendorPage />} />
           <Route path="/admin" element={<AdminPage />} />
           <Route path="*" element={<Text>Nothing here. <Link to="/">Home</Link></Text>} />
@@ -116,6 +118,7 @@ function AccountNav({ isAdmin }: { isAdmin: boolean }) {
       {acc !== "individual" && (
         <NavLink component={Link} to={`/a/${acc}/members`} label="Members and roles" active={here(`/a/${acc}/members`)} />
       )}
+      <NavLink component={Link} to={`/a/${acc}/webhooks`} label="Webhooks" active={here(`/a/${acc}/webhooks`)} />
       {isAdmin && <NavLink component={Link} to="/admin" label="Platform admin" active={here("/admin")} />}
     </>
   );
