@@ -32,7 +32,8 @@ func TestParseEvents(t *testing.T) {
 func TestDeliveryIdentity(t *testing.T) {
 	t.Parallel()
 	ev, e1, e2 := uuid.New(), uuid.New(), uuid.New()
-	if webhook.DeliveryID(ev, e1) != webhook.DeliveryID(ev, e1) || webhook.DeliveryID(ev, e1) == webhook.DeliveryID(ev, e2) {
+	again := webhook.DeliveryID(ev, e1)
+	if webhook.DeliveryID(ev, e1) != again || again == webhook.DeliveryID(ev, e2) {
 		t.Fatal("a delivery id is not one per event and endpoint")
 	}
 	if id := webhook.MessageID(webhook.DeliveryID(ev, e1)); !strings.HasPrefix(id, "msg_") || len(id) != 36 || strings.Contains(id, "-") {
