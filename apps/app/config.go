@@ -371,7 +371,7 @@ func EnvVars() []EnvVar {
 		{"VETTED_OIDC_SCOPE", "openid email profile", "scopes the console asks for"},
 		{"VETTED_CONSOLE_DEV_SIGNIN", "false", "offer the console's dev sign-in form on a non-loopback address (it mints tokens for anyone who reaches it)"},
 		{"VETTED_SIGNING_KEY", "generated", "HMAC key of mail links and blob URLs"},
-		{"VETTED_FETCH_ALLOW_PRIVATE", "false", "let enrichment fetch private addresses"},
+		{"VETTED_FETCH_ALLOW_PRIVATE", "false", "let enrichment and outbound webhooks reach private and loopback addresses on any port"},
 		{"VETTED_INCIDENT_FEED_URL", "", "JSON incident feed URL template"},
 		{"VETTED_RATE_LIMIT", "100", "requests per second per caller (negative: no limit)"},
 		{"VETTED_RATE_BURST", "200", "requests a caller may send at once before the rate applies"},
