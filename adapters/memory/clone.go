@@ -109,7 +109,7 @@ func newOutboxRow(m outbox.Message) (outboxRow, error) {
 	m.Payload = nil
 	// A message due later waits until DueAt, as available_at does in SQL.
 	var next time.Time
-	if m.DueAt.After(m.CreatedAt) {
+	if !m.DueAt.IsZero() {
 		next = m.DueAt
 	}
 	return outboxRow{msg: m, payload: b, nextAttempt: next}, nil

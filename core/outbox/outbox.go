@@ -72,10 +72,10 @@ type Message struct {
 	Kind      Kind
 	Payload   any
 	CreatedAt time.Time
-	// DueAt, when set and later than CreatedAt, is when the relay may hand
-	// the message over first: a job scheduled for later (the next attempt
-	// of a webhook delivery), kept by the store until then, so that it
-	// survives restarts and queue outages as every message does.
+	// DueAt, when set, is when the relay may hand the message over first:
+	// a job scheduled for later (the next attempt of a webhook delivery),
+	// kept by the store until then, so that it survives restarts and queue
+	// outages as every message does.
 	DueAt     time.Time
 	Attempts  int
 	LastError string

@@ -335,7 +335,10 @@ func (s *Service) Attempt(ctx context.Context, p outbox.WebhookAttempt) error {
 		if out.Err != nil {
 			if at, more := s.d.Sender.NextRetry(p.Number, d.CreatedAt, now); more {
 				att.NextRetryAt = at
-				next = outbox.New(s.d.IDs.New(), outbox.KindWebhookAttempt, outbox.WebhookAttempt{DeliveryID: d.ID, Number: p.Number + 1}, now)
+				// Stamped with its due time as well, so that a retry
+				// waiting hours does not read as an outbox backlog that
+				// old (the backlog-age metric counts from CreatedAt).
+				next = outbox.New(s.d.IDs.New(), outbox.KindWebhookAttempt, outbox.WebhookAttempt{DeliveryID: d.ID, Number: p.Number + 1}, at)
 				next.DueAt = at
 			} else {
 				disable = d.Event.Type != webhook.Ping
