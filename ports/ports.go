@@ -166,6 +166,18 @@ type ProfileRepo interface {
 	// first, the later added first among equal times; empty, not an error,
 	// when there is none.
 	GRCAssessments(ctx context.Context, vendorID uuid.UUID) ([]directory.GRCAssessment, error)
+	// AddRating appends a scan's record to the vendor's rating history;
+	// core.ErrNotFound if the vendor does not exist.
+	AddRating(ctx context.Context, r directory.RatingRecord) error
+	// Ratings returns up to limit records of the vendor's rating history,
+	// newest ScannedAt first (then highest id), after the cursor when it
+	// is not nil; empty, not an error, when there are none.
+	Ratings(ctx context.Context, vendorID uuid.UUID, after *directory.RatingCursor, limit int) ([]directory.RatingRecord, error)
+	// GetRating returns one record by id, or core.ErrNotFound.
+	GetRating(ctx context.Context, id uuid.UUID) (directory.RatingRecord, error)
+	// RatingEvents returns up to limit records of the vendors among
+	// vendorIDs that carry a change (RatingRecord.IsEvent), newest first.
+	RatingEvents(ctx context.Context, vendorIDs []uuid.UUID, limit int) ([]directory.RatingRecord, error)
 }
 
 // ListRepo stores vendor lists, their entries and product rows.
@@ -517,6 +529,13 @@ type EnrichResult struct {
 // enricher is never asked for it.
 type Enricher interface {
 	Enrich(ctx context.Context, v directory.Vendor, current directory.Profile, sections []directory.Section) (EnrichResult, error)
+}
+
+// WebsiteFinder discovers the website of a vendor known by name only
+// (website discovery). It returns the evidence whether or not a website
+// was found, and an error only when ctx ended or nothing could be tried.
+type WebsiteFinder interface {
+	FindWebsite(ctx context.Context, name directory.Name) (directory.WebsiteDiscovery, error)
 }
 
 // IncidentSource fetches incidents published for a vendor since a time.

@@ -203,8 +203,13 @@ type Profile struct {
 	Scores     Scores
 	Enrichment map[Section]SectionStatus
 	LatestGRC  *GRCAssessment
-	CreatedAt  time.Time
-	UpdatedAt  time.Time
+	// WebsiteSource says where Company.WebsiteURL came from ("" when the
+	// vendor has no website yet); Discovery is the evidence of the last
+	// website discovery, nil when none ran.
+	WebsiteSource WebsiteSource
+	Discovery     *WebsiteDiscovery
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
 }
 
 // NewProfile builds an empty profile for a vendor.
@@ -295,8 +300,8 @@ func NewIncident(in Incident) (Incident, error) {
 
 // EnrichmentStatus summarises per-section enrichment states for a list
 // entry: "" when there is no profile or no section state, else the most
-// pressing state present (running, queued, failed), else "done". Every
-// store reports list entries through this one rule.
+// pressing state present (running, queued, needs_website, failed), else
+// "done". Every store reports list entries through this one rule.
 func EnrichmentStatus(hasProfile bool, secs map[Section]SectionStatus) string {
 	statuses := make([]string, 0, len(secs))
 	for _, s := range secs {
@@ -312,7 +317,10 @@ func EnrichmentStatusOf(hasProfile bool, statuses []string) string {
 	if !hasProfile || len(statuses) == 0 {
 		return ""
 	}
-	for _, s := range []string{"running", "queued", "failed"} {
+	// needs_website comes before failed: the web sections of a vendor
+	// whose website could not be found are not failures of the pipeline
+	// but wait for a person to give the website.
+	for _, s := range []string{"running", "queued", StatusNeedsWebsite, "failed"} {
 		if slices.Contains(statuses, s) {
 			return s
 		}

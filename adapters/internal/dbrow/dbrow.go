@@ -216,6 +216,7 @@ type Profile struct {
 	Scores     scoresJSON                   `bun:"scores,type:jsonb"`
 	Enrichment map[string]sectionStatusJSON `bun:"enrichment,type:jsonb"`
 	LatestGRC  *grcJSON                     `bun:"latest_grc,type:jsonb"`
+	Website    *websiteJSON                 `bun:"website,type:jsonb"`
 	CreatedAt  time.Time                    `bun:"created_at"`
 	UpdatedAt  time.Time                    `bun:"updated_at"`
 }
@@ -224,15 +225,18 @@ type Profile struct {
 func FromProfile(p directory.Profile) Profile {
 	return Profile{ID: p.ID, VendorID: p.VendorID, Company: fromCompany(p.Company), Security: fromSecurity(p.Security),
 		Privacy: privacyJSON(p.Privacy), Maturity: maturityJSON(p.Maturity), Scores: fromScores(p.Scores),
-		Enrichment: fromEnrichment(p.Enrichment), LatestGRC: fromGRCPtr(p.LatestGRC), CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
+		Enrichment: fromEnrichment(p.Enrichment), LatestGRC: fromGRCPtr(p.LatestGRC), Website: fromWebsite(p),
+		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
 }
 
 // Core rebuilds the profile.
 func (r Profile) Core() directory.Profile {
-	return directory.Profile{ID: r.ID, VendorID: r.VendorID, Company: r.Company.core(), Security: r.Security.core(),
+	p := directory.Profile{ID: r.ID, VendorID: r.VendorID, Company: r.Company.core(), Security: r.Security.core(),
 		Privacy: directory.Privacy(r.Privacy), Maturity: directory.Maturity(r.Maturity), Scores: r.Scores.core(),
 		Enrichment: enrichmentCore(r.Enrichment), LatestGRC: r.LatestGRC.corePtr(),
 		CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt)}
+	r.Website.applyTo(&p)
+	return p
 }
 
 // GRC is one assessment of a vendor's GRC history, kept whole as JSON (as
