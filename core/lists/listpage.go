@@ -12,6 +12,7 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
@@ -26,8 +27,11 @@ const (
 func ListSorts() []string { return []string{"name", "-rating", "next_review_at", "status"} }
 
 // EnrichmentStates are the values of the enrichment-state filter ("none":
-// no profile or no section state yet).
-func EnrichmentStates() []string { return []string{"none", "queued", "running", "failed", "done"} }
+// no profile or no section state yet; "needs_website": known by name only,
+// and website discovery found no site).
+func EnrichmentStates() []string {
+	return []string{"none", "queued", "running", directory.StatusNeedsWebsite, "failed", "done"}
+}
 
 // ListQuery shapes a list read. The zero query reads the whole list.
 type ListQuery struct {

@@ -18,6 +18,8 @@ func TestKindQueue(t *testing.T) {
 		outbox.KindReminderMail:      outbox.QueueCritical,
 		outbox.KindReviewReminders:   outbox.QueueLow,
 		outbox.KindEnrich:            outbox.QueueDefault,
+		outbox.KindRatingChanged:     outbox.QueueCritical,
+		outbox.KindRatingMail:        outbox.QueueCritical,
 		outbox.KindBlobDelete:        outbox.QueueDefault,
 		outbox.KindBackfill:          outbox.QueueLow,
 		outbox.KindPollIncidents:     outbox.QueueLow,
@@ -29,8 +31,8 @@ func TestKindQueue(t *testing.T) {
 			t.Errorf("%s.Queue() = %q, want %q", k, got, q)
 		}
 	}
-	if len(outbox.Kinds()) != 11 {
-		t.Fatalf("Kinds() = %v, want the 11 kinds", outbox.Kinds())
+	if len(outbox.Kinds()) != 13 {
+		t.Fatalf("Kinds() = %v, want the 13 kinds", outbox.Kinds())
 	}
 	seen := map[outbox.Kind]bool{}
 	for _, k := range outbox.Kinds() {

@@ -33,6 +33,10 @@ type Deps struct {
 	uow.Unit
 	Enricher  ports.Enricher
 	Incidents ports.IncidentSource
+	// Websites discovers the website of a vendor known by name only
+	// before it is enriched; nil: no discovery (such a vendor's web
+	// sections fail with "no website known", as before).
+	Websites ports.WebsiteFinder
 	// Views is where GetVendor reads; nil reads the store (StoreViews).
 	Views ports.VendorViews
 	// Log receives operational messages; nil means slog.Default().
@@ -315,14 +319,18 @@ func (s *Service) EnrichJob(ctx context.Context, p outbox.Enrich) error {
 	secs, _ := directory.ParseSections(p.Sections)
 	wantScores := slices.Contains(secs, directory.SectionScores)
 	secs = slices.DeleteFunc(secs, func(sec directory.Section) bool { return sec == directory.SectionScores })
+	vendor, secs, discovered, needsWebsite, err := s.findWebsite(ctx, view, &cur, secs)
+	if err != nil {
+		return err // the context ended: the job is tried again
+	}
 	res := ports.EnrichResult{Profile: cur}
 	if len(secs) > 0 {
 		var eerr error
-		if res, eerr = s.d.Enricher.Enrich(ctx, view.Vendor, cur, secs); eerr != nil {
+		if res, eerr = s.d.Enricher.Enrich(ctx, vendor, cur, secs); eerr != nil {
 			return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status, j.Error = run.StatusFailed, eerr.Error() })
 		}
 	}
-	if outcome, reason := directory.EnrichmentOutcome(secs, res.Profile.Enrichment); view.Profile == nil && res.Instances == nil &&
+	if outcome, reason := directory.EnrichmentOutcome(secs, res.Profile.Enrichment); view.Profile == nil && res.Instances == nil && !needsWebsite &&
 		(outcome == directory.OutcomeFailed || outcome == directory.OutcomeSkipped) {
 		// Nothing was found (no website, a site that does not answer, no
 		// scan to rate): no profile is made of it, so the vendor stays
@@ -336,10 +344,24 @@ func (s *Service) EnrichJob(ctx context.Context, p outbox.Enrich) error {
 		return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status, j.Error = status, reason })
 	}
 	var prof directory.Profile
-	err = s.d.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
 		prof = res.Profile
 		prof.VendorID, prof.ID = view.Vendor.ID, cur.ID
 		prof.UpdatedAt = s.d.Now()
+		if discovered {
+			// Only the website and domain it had not: a website given
+			// meanwhile (save-vendors, an import) wins.
+			stored, err := tx.Vendors().Get(ctx, vendor.ID)
+			if err != nil {
+				return err
+			}
+			if stored.WebsiteURL == "" && stored.Domain == "" {
+				stored.WebsiteURL, stored.Domain = vendor.WebsiteURL, vendor.Domain
+				if err := tx.Vendors().Update(ctx, stored); err != nil {
+					return err
+				}
+			}
+		}
 		if res.Instances != nil {
 			if err := tx.Profiles().ReplaceInstances(ctx, view.Vendor.ID, res.Instances); err != nil {
 				return err
@@ -359,6 +381,11 @@ func (s *Service) EnrichJob(ctx context.Context, p outbox.Enrich) error {
 		secs = append(secs, directory.SectionScores)
 	}
 	outcome, reason := directory.EnrichmentOutcome(secs, prof.Enrichment)
+	if needsWebsite && outcome != directory.OutcomeFailed {
+		// Not a failure: the job is skipped with the reason, and the
+		// vendor reads needs_website on its lists.
+		return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status, j.Error = run.StatusSkipped, errNeedsWebsite })
+	}
 	s.logEnrichment(ctx, view.Vendor, p.RunID, outcome, reason)
 	return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) {
 		switch j.Status, j.Error = run.StatusDone, ""; outcome {
@@ -419,6 +446,11 @@ func (s *Service) rate(ctx context.Context, tx ports.Tx, prof *directory.Profile
 		prof.Enrichment = map[directory.Section]directory.SectionStatus{}
 	}
 	prof.Enrichment[directory.SectionScores] = st
+	if scanned != nil {
+		if err := s.recordRating(ctx, tx, *prof, scanned, now); err != nil {
+			return err
+		}
+	}
 	if g == nil {
 		return nil
 	}
@@ -426,6 +458,48 @@ func (s *Service) rate(ctx context.Context, tx ports.Tx, prof *directory.Profile
 		return fmt.Errorf("rate vendor %s: %w", prof.VendorID, err)
 	}
 	return nil
+}
+
+// recordRating keeps a scan's rating, grade and findings in the vendor's
+// rating history, with what changed that matters since the scan before
+// (directory.RatingChanges); a change is an event, emitted in the same
+// unit of work (KindRatingChanged), so it is alerted exactly when the
+// record is kept.
+func (s *Service) recordRating(ctx context.Context, tx ports.Tx, prof directory.Profile, scanned []directory.SecurityInstance, now time.Time) error {
+	rec := directory.NewRatingRecord(s.d.IDs.New(), prof, scanned, now)
+	last, err := tx.Profiles().Ratings(ctx, prof.VendorID, nil, 1)
+	if err != nil {
+		return fmt.Errorf("rating history of vendor %s: %w", prof.VendorID, err)
+	}
+	var prev *directory.RatingRecord
+	if len(last) > 0 {
+		prev = &last[0]
+	}
+	rec.Changes = directory.RatingChanges(prev, rec)
+	if err := tx.Profiles().AddRating(ctx, rec); err != nil {
+		return fmt.Errorf("rating history of vendor %s: %w", prof.VendorID, err)
+	}
+	if !rec.IsEvent() {
+		return nil
+	}
+	return s.d.Emit(ctx, tx, outbox.KindRatingChanged, outbox.RatingChanged{EventID: rec.ID, VendorID: rec.VendorID})
+}
+
+// RatingHistory is a page of a vendor's rating history, newest first,
+// after the cursor when it is not nil.
+func (s *Service) RatingHistory(ctx context.Context, _ access.Actor, ref directory.Ref, after *directory.RatingCursor, limit int) (
+	directory.Vendor, []directory.RatingRecord, error) {
+	var v directory.Vendor
+	var out []directory.RatingRecord
+	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var err error
+		if v, err = access.Vendor(ctx, tx, ref); err != nil {
+			return err
+		}
+		out, err = tx.Profiles().Ratings(ctx, v.ID, after, limit)
+		return err
+	})
+	return v, out, err
 }
 
 // ReenrichStale queues a run for profiles not updated within maxAge.
