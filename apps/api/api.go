@@ -276,6 +276,7 @@ func (s *Server) register() {
 	s.registerDocuments()
 	s.registerSubscribers()
 	s.registerDashboard()
+	s.registerRatings()
 }
 
 type healthOut struct {

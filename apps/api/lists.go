@@ -41,7 +41,7 @@ type EntryJSON struct {
 	VendorName       string        `json:"vendor_name"`
 	WebsiteURL       string        `json:"website_url"`
 	IsCustom         bool          `json:"is_custom"`
-	EnrichmentStatus string        `json:"enrichment_status"`
+	EnrichmentStatus string        `json:"enrichment_status" doc:"Empty (no profile yet), queued, running, needs_website (known by name only, no website found), failed or done"`
 	AlertsEnabled    bool          `json:"alerts_enabled"`
 	Products         []ProductJSON `json:"products"`
 	AddedAt          time.Time     `json:"added_at"`

@@ -37,10 +37,10 @@ type VendorJSON struct {
 
 // SectionStatusJSON is the enrichment state of one profile section.
 type SectionStatusJSON struct {
-	Status    JobStatus `json:"status"`
-	UpdatedAt time.Time `json:"updated_at"`
-	Source    string    `json:"source"`
-	Error     string    `json:"error,omitempty"`
+	Status    SectionState `json:"status"`
+	UpdatedAt time.Time    `json:"updated_at"`
+	Source    string       `json:"source"`
+	Error     string       `json:"error,omitempty"`
 }
 
 // VendorViewJSON is a directory entry with its profile groups. A custom
@@ -56,7 +56,10 @@ type VendorViewJSON struct {
 	Scores              Scores                       `json:"scores"`
 	Enrichment          map[string]SectionStatusJSON `json:"enrichment" doc:"Per section: basic, additional, maturity, security, privacy, logo, scores"`
 	LatestGRCAssessment *GRCAssessment               `json:"latest_grc_assessment,omitempty"`
-	UpdatedAt           *time.Time                   `json:"updated_at,omitempty"`
+	// WebsiteSource and WebsiteDiscovery say where website_url came from.
+	WebsiteSource    WebsiteSource         `json:"website_source,omitempty" doc:"Where website_url came from; absent while none is known"`
+	WebsiteDiscovery *WebsiteDiscoveryJSON `json:"website_discovery,omitempty" doc:"The evidence of the last website discovery; absent when none ran"`
+	UpdatedAt        *time.Time            `json:"updated_at,omitempty"`
 
 	raw []byte // this view as JSON, when already encoded
 }
@@ -205,9 +208,10 @@ func vendorViewJSON(view directory.View) VendorViewJSON {
 		out.Company, out.Security, out.Privacy = Company(p.Company), securityJSON(p.Security), Privacy(p.Privacy)
 		out.Maturity, out.Scores = Maturity(p.Maturity), scoresJSON(p.Scores)
 		for sec, st := range p.Enrichment {
-			out.Enrichment[string(sec)] = SectionStatusJSON{Status: JobStatus(st.Status), UpdatedAt: st.UpdatedAt, Source: st.Source, Error: st.Error}
+			out.Enrichment[string(sec)] = SectionStatusJSON{Status: SectionState(st.Status), UpdatedAt: st.UpdatedAt, Source: st.Source, Error: st.Error}
 		}
 		out.LatestGRCAssessment = grcJSON(p.LatestGRC)
+		out.WebsiteSource, out.WebsiteDiscovery = WebsiteSource(p.WebsiteSource), websiteDiscoveryJSON(p.Discovery)
 		updated := p.UpdatedAt
 		out.UpdatedAt = &updated
 	}

@@ -485,21 +485,43 @@ func (s *Service) recordRating(ctx context.Context, tx ports.Tx, prof directory.
 	return s.d.Emit(ctx, tx, outbox.KindRatingChanged, outbox.RatingChanged{EventID: rec.ID, VendorID: rec.VendorID})
 }
 
+// Page sizes of the rating history.
+const (
+	DefaultRatingPage = 20
+	MaxRatingPage     = 100
+)
+
 // RatingHistory is a page of a vendor's rating history, newest first,
-// after the cursor when it is not nil.
+// after the cursor when it is not nil (a zero cursor is one the API did
+// not give); next is the cursor of the following page, nil on the last.
 func (s *Service) RatingHistory(ctx context.Context, _ access.Actor, ref directory.Ref, after *directory.RatingCursor, limit int) (
-	directory.Vendor, []directory.RatingRecord, error) {
-	var v directory.Vendor
-	var out []directory.RatingRecord
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	v directory.Vendor, page []directory.RatingRecord, next *directory.RatingCursor, err error) {
+	if limit == 0 {
+		limit = DefaultRatingPage
+	}
+	if limit < 1 || limit > MaxRatingPage {
+		return v, nil, nil, core.Invalid("limit", "must be between 1 and %d", MaxRatingPage)
+	}
+	if after != nil && after.ID == uuid.Nil {
+		return v, nil, nil, core.Invalid("cursor", "is not a cursor of this rating history")
+	}
+	err = s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 		var err error
 		if v, err = access.Vendor(ctx, tx, ref); err != nil {
 			return err
 		}
-		out, err = tx.Profiles().Ratings(ctx, v.ID, after, limit)
+		page, err = tx.Profiles().Ratings(ctx, v.ID, after, limit+1)
 		return err
 	})
-	return v, out, err
+	if err != nil {
+		return v, nil, nil, err
+	}
+	if len(page) > limit {
+		page = page[:limit]
+		last := page[limit-1]
+		next = &directory.RatingCursor{At: last.ScannedAt, ID: last.ID}
+	}
+	return v, page, next, nil
 }
 
 // ReenrichStale queues a run for profiles not updated within maxAge.
