@@ -105,7 +105,8 @@ func newEnricher(a *App, cfg Config) (ports.Enricher, ports.WebsiteFinder, error
 	}
 	s := enrich.NewScanner(enrich.ScanConfig{DNS: d, RootCAs: roots, Timeout: cfg.ScanTimeout, Concurrency: cfg.ScanConcurrency,
 		AllowPrivate: cfg.FetchAllowPrivate})
-	finder := enrich.WebsiteFinder{D: enrich.NewDiscoverer(enrich.DiscoverConfig{Scanner: s})}
+	finder := enrich.WebsiteFinder{D: enrich.NewDiscoverer(enrich.DiscoverConfig{Scanner: s}),
+		Prefs: enrich.DiscoverPrefs{CountryTLDs: cfg.DiscoverCountryTLDs}}
 	return enrich.New(enrich.Config{Fetcher: f, Scanner: s}), finder, nil
 }
 
