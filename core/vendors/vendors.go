@@ -346,6 +346,16 @@ func (s *Service) EnrichJob(ctx context.Context, p outbox.Enrich) error {
 	var prof directory.Profile
 	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
 		prof = res.Profile
+		if needsWebsite {
+			// Nothing was read but the discovery's evidence: it goes onto
+			// the profile as it is now, so that an edit made while the
+			// discovery ran (an admin's PATCH) is not lost.
+			if stored, err := tx.Profiles().Get(ctx, view.Vendor.ID); err == nil {
+				prof = mergeSections(stored, res.Profile, secs)
+			} else if !errors.Is(err, core.ErrNotFound) {
+				return err
+			}
+		}
 		prof.VendorID, prof.ID = view.Vendor.ID, cur.ID
 		prof.UpdatedAt = s.d.Now()
 		if discovered {

@@ -70,3 +70,19 @@ func (s *Service) findWebsite(ctx context.Context, view directory.View, cur *dir
 	rest = slices.DeleteFunc(slices.Clone(secs), directory.IsWebSection)
 	return v, rest, false, true, nil
 }
+
+// mergeSections is stored with what an enrichment that read nothing from
+// the web recorded: its discovery evidence and the states of its web
+// sections and of the other sections it ran (rest).
+func mergeSections(stored, got directory.Profile, rest []directory.Section) directory.Profile {
+	stored.Discovery, stored.WebsiteSource = got.Discovery, got.WebsiteSource
+	if stored.Enrichment == nil {
+		stored.Enrichment = map[directory.Section]directory.SectionStatus{}
+	}
+	for sec, st := range got.Enrichment {
+		if directory.IsWebSection(sec) && st.Status == directory.StatusNeedsWebsite || slices.Contains(rest, sec) {
+			stored.Enrichment[sec] = st
+		}
+	}
+	return stored
+}

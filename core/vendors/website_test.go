@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/outbox"
@@ -151,5 +152,37 @@ func TestRatingEvents(t *testing.T) {
 	}
 	if ch := d.ratings[2].Changes; len(ch) != 1 || ch[0].Kind != directory.ChangeCertExpiring {
 		t.Fatalf("changes %+v", ch)
+	}
+}
+
+// editingFinder finds nothing, and while it looks, an admin edits the
+// vendor's profile.
+type editingFinder struct {
+	d      *dir
+	vendor directory.Vendor
+}
+
+func (f editingFinder) FindWebsite(context.Context, directory.Name) (directory.WebsiteDiscovery, error) {
+	p := directory.NewProfile(uuid.New(), f.vendor.ID, clock{}.Now())
+	p.Company.Industry = "Defense"
+	f.d.profiles[f.vendor.ID] = p // the store is not locked during a discovery
+	return directory.WebsiteDiscovery{Threshold: 0.7}, nil
+}
+
+// TestNeedsWebsiteKeepsAnEdit: a discovery that finds nothing adds its
+// evidence to the profile as it is when it ends, not as it was read.
+func TestNeedsWebsiteKeepsAnEdit(t *testing.T) {
+	t.Parallel()
+	stark := vendor("Stark", "")
+	d := newDir(stark)
+	s, err := vendors.New(vendors.Deps{Unit: uow.Unit{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}}, Enricher: enricher{},
+		Incidents: incidents{}, Websites: editingFinder{d: d, vendor: stark}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	enrichAll(t, s, d, "Stark")
+	p := d.profiles[stark.ID]
+	if p.Company.Industry != "Defense" || p.Discovery == nil || directory.EnrichmentStatus(true, p.Enrichment) != directory.StatusNeedsWebsite {
+		t.Fatalf("profile %+v", p)
 	}
 }
