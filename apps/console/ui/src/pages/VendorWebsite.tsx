@@ -52,7 +52,7 @@ export function WebsiteEvidence({ v }: { v: View }) {
           </Text>
         ) : (
           <Text>
-            No site named the vendor with at least {percent(d.threshold)} confidence: it <b>needs a website</b>. An admin can give one.
+            No site named the vendor with at least {percent(d.threshold)} confidence: it <b>needs a website</b>. Give it by adding the vendor to a list with its website.
           </Text>
         )}
         <Text size="sm" c="dimmed">
