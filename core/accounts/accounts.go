@@ -80,7 +80,7 @@ func (s *Service) Identify(ctx context.Context, id ports.Identity) (access.Actor
 	// A name claim that is not plain text (control characters) is ignored
 	// rather than refusing the sign-in: the IdP vouches for the e-mail, not
 	// for the name.
-	name, err := core.PlainText("name", id.Name, account.MaxNameLen)
+	name, err := core.PlainText("Identity.Name", id.Name, account.MaxNameLen)
 	if err != nil {
 		name = ""
 	}
@@ -211,12 +211,12 @@ func (s *Service) CreateAccount(ctx context.Context, a access.Actor, name string
 	if err := access.RequirePlatformAdmin(a); err != nil {
 		return AccountView{}, err
 	}
-	emails, err := account.NormalizeEmails("users", users)
+	emails, err := account.NormalizeEmails("Users", users)
 	if err != nil {
 		return AccountView{}, err
 	}
 	if len(emails) == 0 {
-		return AccountView{}, core.Invalid("users", "must name at least one user, who becomes the owner")
+		return AccountView{}, core.Invalid("Users", "must name at least one user, who becomes the owner")
 	}
 	acc, err := account.NewAccount(s.d.IDs.New(), name, s.d.Now())
 	if err != nil {
@@ -282,7 +282,7 @@ func (s *Service) DeleteAccounts(ctx context.Context, a access.Actor, ids []uuid
 		return nil, err
 	}
 	if len(ids) == 0 {
-		return nil, core.Invalid("account_id", "account_id or account_ids is required")
+		return nil, core.Invalid("AccountIDs", "account_id or account_ids is required")
 	}
 	unique := make([]uuid.UUID, 0, len(ids))
 	seen := map[uuid.UUID]bool{}
@@ -365,7 +365,7 @@ type parsedMember struct {
 
 func parseMembers(in []MemberInput) ([]parsedMember, error) {
 	if len(in) == 0 {
-		return nil, core.Invalid("users", "must name at least one user")
+		return nil, core.Invalid("Users", "must name at least one user")
 	}
 	var errs core.Fields
 	seen := map[string]bool{}
@@ -373,16 +373,16 @@ func parseMembers(in []MemberInput) ([]parsedMember, error) {
 	for i, m := range in {
 		e, err := account.NormalizeEmail(m.Email)
 		if err != nil {
-			errs.AddErr(core.Nest(err, core.Index("users", i)))
+			errs.AddErr(core.Nest(err, core.Index("Users", i)))
 			continue
 		}
 		r, err := account.ParseRole(m.Role)
 		if err != nil {
-			errs.AddErr(core.Nest(err, core.Index("users", i)))
+			errs.AddErr(core.Nest(err, core.Index("Users", i)))
 			continue
 		}
 		if seen[e] {
-			errs.Add(core.Index("users", i)+".email", "%s appears twice", e)
+			errs.Add(core.Index("Users", i)+".Email", "%s appears twice", e)
 			continue
 		}
 		seen[e] = true
@@ -399,7 +399,7 @@ func (s *Service) manageable(ctx context.Context, tx ports.Tx, a access.Actor, r
 		return access.Access{}, nil, err
 	}
 	if acc.Account.Personal {
-		return access.Access{}, nil, core.Invalid("account-id", "a personal space has no other members")
+		return access.Access{}, nil, core.Invalid("AccountRef", "a personal space has no other members")
 	}
 	if !acc.Role.AtLeast(account.ManageRole) {
 		return access.Access{}, nil, core.Forbidden("only an owner or admin may manage members; you are %s", acc.Role)
@@ -500,12 +500,12 @@ func (s *Service) ChangeRoles(ctx context.Context, a access.Actor, ref access.Ac
 // RemoveMembers removes members by e-mail (see Roster.Remove). Unknown
 // e-mails are not found.
 func (s *Service) RemoveMembers(ctx context.Context, a access.Actor, ref access.AccountRef, emails []string) ([]string, error) {
-	norm, err := account.NormalizeEmails("users", emails)
+	norm, err := account.NormalizeEmails("Users", emails)
 	if err != nil {
 		return nil, err
 	}
 	if len(norm) == 0 {
-		return nil, core.Invalid("users", "must name at least one user")
+		return nil, core.Invalid("Users", "must name at least one user")
 	}
 	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
 		acc, roster, err := s.manageable(ctx, tx, a, ref)

@@ -73,10 +73,10 @@ type VendorSel struct {
 func ParseVendorSel(vendorID, vendorProfileID, vendorName string) (VendorSel, error) {
 	switch {
 	case strings.TrimSpace(vendorID) != "":
-		id, err := access.ParseID("vendor_id", vendorID)
+		id, err := access.ParseID("VendorSel.VendorID", vendorID)
 		return VendorSel{VendorID: id}, err
 	case strings.TrimSpace(vendorProfileID) != "":
-		id, err := access.ParseID("vendor_profile_id", vendorProfileID)
+		id, err := access.ParseID("VendorSel.VendorProfileID", vendorProfileID)
 		return VendorSel{VendorProfileID: id}, err
 	case strings.TrimSpace(vendorName) != "":
 		ref, err := directory.ParseRef(vendorName)
@@ -99,10 +99,10 @@ func ParseAssessmentID(raw string) (uuid.UUID, error) {
 	if strings.TrimSpace(raw) == "" {
 		return uuid.Nil, errNoAssessment
 	}
-	return access.ParseID("assessment-id", raw)
+	return access.ParseID("AssessmentID", raw)
 }
 
-var errNoAssessment = core.Invalid("assessment-id", "assessment-id (or vendor-id / vendor-profile-id) is required")
+var errNoAssessment = core.Invalid("AssessmentID", "assessment-id (or vendor-id / vendor-profile-id) is required")
 
 func resolveVendor(ctx context.Context, tx ports.Tx, sel VendorSel) (directory.Vendor, error) {
 	switch {
@@ -126,7 +126,7 @@ func resolveVendor(ctx context.Context, tx ports.Tx, sel VendorSel) (directory.V
 	case sel.VendorName != nil:
 		return access.Vendor(ctx, tx, *sel.VendorName)
 	}
-	return directory.Vendor{}, core.Invalid("vendor_id", "one of vendor_id, vendor_profile_id or vendor_name is required")
+	return directory.Vendor{}, core.Invalid("VendorSel", "one of vendor_id, vendor_profile_id or vendor_name is required")
 }
 
 // AssessmentQuery filters assessment reads.
@@ -283,7 +283,7 @@ func (s *Service) findAssessment(ctx context.Context, tx ports.Tx, accountID uui
 	case 1:
 		return found[0], nil
 	}
-	return review.Assessment{}, core.Invalid("vendor-list-id", "the vendor is assessed on several lists; name the list or use assessment-id")
+	return review.Assessment{}, core.Invalid("ListRef", "the vendor is assessed on several lists; name the list or use assessment-id")
 }
 
 // Audit paging bounds.
@@ -311,10 +311,10 @@ func (s *Service) AuditLog(ctx context.Context, a access.Actor, ref access.Accou
 		limit = DefaultAuditLimit
 	}
 	if page < 1 {
-		errs.Add("page", "must be 1 or more")
+		errs.Add("Page", "must be 1 or more")
 	}
 	if limit < 1 || limit > MaxAuditLimit {
-		errs.Add("limit", "must be between 1 and %d", MaxAuditLimit)
+		errs.Add("Limit", "must be between 1 and %d", MaxAuditLimit)
 	}
 	if err := errs.Err(); err != nil {
 		return AuditPage{}, err

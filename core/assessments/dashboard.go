@@ -137,7 +137,7 @@ func (s *Service) RecentIncidents(ctx context.Context, a access.Actor, ref acces
 		limit = DefaultIncidentLimit
 	}
 	if limit < 1 || limit > MaxIncidentLimit {
-		return nil, core.Invalid("limit", "must be between 1 and %d", MaxIncidentLimit)
+		return nil, core.Invalid("Limit", "must be between 1 and %d", MaxIncidentLimit)
 	}
 	var out []IncidentView
 	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {

@@ -18,9 +18,9 @@ import (
 // ParseDocumentID reads a document-id.
 func ParseDocumentID(raw string) (uuid.UUID, error) {
 	if strings.TrimSpace(raw) == "" {
-		return uuid.Nil, core.Invalid("document-id", "is required")
+		return uuid.Nil, core.Invalid("DocumentID", "is required")
 	}
-	return access.ParseID("document-id", raw)
+	return access.ParseID("DocumentID", raw)
 }
 
 // Upload is a pending document with the request that uploads its file.

@@ -29,7 +29,7 @@ func ParseRef(s string) (Ref, error) {
 		r.name = n
 	}
 	if ierr != nil && nerr != nil {
-		return Ref{}, core.Invalid("id_or_name", "must be a vendor UUID or name")
+		return Ref{}, core.Invalid("VendorRef", "must be a vendor UUID or name")
 	}
 	return r, nil
 }

@@ -225,8 +225,8 @@ func TestParseCSVRefusesRaggedAndNonUTF8Rows(t *testing.T) {
 			ce, _ := core.AsError(err)
 			var got []cell
 			for _, e := range ce.Errs {
-				if e.Field != "csv" {
-					t.Errorf("fault at field %q, want csv", e.Field)
+				if e.Field != vendorlist.CSVField {
+					t.Errorf("fault at field %q, want %q", e.Field, vendorlist.CSVField)
 				}
 				got = append(got, cell{e.Row, e.Column})
 			}

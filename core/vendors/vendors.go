@@ -133,7 +133,7 @@ const MaxVendorPage = 10_000
 // byte order, and whether more follow.
 func (s *Service) VendorsPage(ctx context.Context, _ access.Actor, after string, limit int) ([]directory.Vendor, bool, error) {
 	if limit < 1 || limit > MaxVendorPage {
-		return nil, false, core.Invalid("limit", "must be between 1 and %d", MaxVendorPage)
+		return nil, false, core.Invalid("Limit", "must be between 1 and %d", MaxVendorPage)
 	}
 	var out []directory.Vendor
 	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
@@ -177,10 +177,10 @@ func (s *Service) Enrich(ctx context.Context, a access.Actor, names []string, se
 		return run.Run{}, err
 	}
 	if len(names) == 0 {
-		return run.Run{}, core.Invalid("vendors", "must name at least one vendor")
+		return run.Run{}, core.Invalid("Vendors", "must name at least one vendor")
 	}
 	if len(names) > 1000 {
-		return run.Run{}, core.Invalid("vendors", "at most 1000 vendors per run")
+		return run.Run{}, core.Invalid("Vendors", "at most 1000 vendors per run")
 	}
 	secNames := make([]string, len(secs))
 	for i, sct := range secs {
@@ -239,7 +239,7 @@ func parseNames(raw []string) ([]vendorlist.VendorRef, error) {
 	for i, n := range raw {
 		p, err := directory.ParseName(n)
 		if err != nil {
-			errs.Add(core.Index("vendors", i), "must be a vendor name or UUID")
+			errs.Add(core.Index("Vendors", i), "must be a vendor name or UUID")
 			continue
 		}
 		out = append(out, vendorlist.VendorRef{Name: p})
