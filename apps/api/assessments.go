@@ -171,7 +171,7 @@ type auditLogIn struct {
 	AccountParam
 	AssessmentParam
 	Page  int `query:"page" default:"1" minimum:"1" doc:"Page number from 1"`
-	Limit int `query:"limit" default:"20" minimum:"1" maximum:"100" doc:"Events per page"`
+	Limit int `query:"limit" default:"20" minimum:"1" limit:"audit-page" doc:"Events per page"`
 }
 
 type auditLogOut struct {

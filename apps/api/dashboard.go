@@ -78,7 +78,7 @@ type dashboardIn struct {
 type recentIncidentsIn struct {
 	AccountParam
 	ScopeParam
-	Limit int `query:"limit" minimum:"0" maximum:"50" doc:"At most this many incidents (default 5)"`
+	Limit int `query:"limit" minimum:"0" limit:"incidents" doc:"At most this many incidents (default 5)"`
 }
 
 type vendorsFromListIn struct {

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"maps"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -209,6 +210,7 @@ func register[I, O any](api huma.API, op huma.Operation, handler func(context.Co
 		}
 		return out, nil
 	})
+	applyLimits(api, op, reflect.TypeFor[I]())
 }
 
 // problem turns the error of a use case into the answer the client gets.

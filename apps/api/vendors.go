@@ -320,7 +320,7 @@ func (s *Server) streamVendors(ctx context.Context, w io.Writer, page []director
 // is the whole directory, as the contract has it; with either, a page of
 // the directory by name, walked with next_cursor.
 type vendorsPageIn struct {
-	Limit  int    `query:"limit" minimum:"1" maximum:"10000" doc:"At most this many vendors, by name, with next_cursor when more follow (1000 when only cursor is given). Without limit and cursor: the whole directory"`
+	Limit  int    `query:"limit" minimum:"1" limit:"vendor-page" doc:"At most this many vendors, by name, with next_cursor when more follow (1000 when only cursor is given). Without limit and cursor: the whole directory"`
 	Cursor string `query:"cursor" maxLength:"1024" doc:"The next_cursor of the page before"`
 }
 
