@@ -187,6 +187,7 @@ const (
 // UUID or a name, as given), each with the generation it was read in.
 type viewCache struct {
 	gen       atomic.Uint64
+	versions  atomic.Uint64 // the last directory.View.Version given
 	evictions atomic.Uint64 // ForgetVendors calls so far
 	views     memo.Map[string, cachedView]
 
@@ -236,11 +237,14 @@ func (d *viewCache) put(ref string, v directory.View, tok readToken, now time.Ti
 	if gen != d.gen.Load() || tok.evictions != d.evictions.Load() {
 		return
 	}
-	// A view read again and found as it was stays the value it was, so
-	// what is derived from it and keyed by it (the API's encoded answer)
-	// stays valid.
-	if old, ok := d.views.Get(ref, now); ok && old.gen == gen && reflect.DeepEqual(old.view, v) {
+	// A view read again and found as it was keeps its version, so what is
+	// derived from it and remembered by it (the API's encoded answer)
+	// stays valid; any other gets a new one.
+	if old, ok := d.views.Get(ref, now); ok && old.gen == gen &&
+		reflect.DeepEqual(old.view.Vendor, v.Vendor) && reflect.DeepEqual(old.view.Profile, v.Profile) {
 		v = old.view
+	} else {
+		v.Version = d.versions.Add(1)
 	}
 	d.views.Put(ref, cachedView{view: v, gen: gen, fresh: now.Add(freshFor())}, now.Add(MaxAge), now)
 }
