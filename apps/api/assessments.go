@@ -294,11 +294,7 @@ func (s *Server) registerAssessments() {
 	register(s.api, huma.Operation{OperationID: "get-assessment-audit-log", Method: http.MethodGet, Path: "/vendor-assessments/audit-log", Tags: tags,
 		Summary: "The approval audit of an assessment, newest first (viewer or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *auditLogIn) (*auditLogOut, error) {
-			acc, err := in.accountRef()
-			if err != nil {
-				return nil, err
-			}
-			aid, err := in.assessmentID()
+			acc, aid, err := accountAnd(in.AccountParam, in.assessmentID)
 			if err != nil {
 				return nil, err
 			}

@@ -85,6 +85,17 @@ func refs(a AccountParam, l ListParams) (access.AccountRef, access.ListRef, erro
 	return acc, lr, err
 }
 
+// accountAnd parses the account a request names and then the id of what
+// it acts on in it (in.assessmentID, in.documentID), in that order.
+func accountAnd(a AccountParam, id func() (uuid.UUID, error)) (access.AccountRef, uuid.UUID, error) {
+	acc, err := a.accountRef()
+	if err != nil {
+		return acc, uuid.Nil, err
+	}
+	parsed, err := id()
+	return acc, parsed, err
+}
+
 // assessmentID parses assessment-id.
 func (p AssessmentParam) assessmentID() (uuid.UUID, error) {
 	return assessments.ParseAssessmentID(p.AssessmentID)
