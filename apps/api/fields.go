@@ -1,8 +1,11 @@
 package api
 
 import (
+	"maps"
 	"regexp"
 	"strings"
+
+	"github.com/vetted-dev/vetted/core/vendorlist"
 )
 
 // wireNames is the one table from the Go-side paths the core names its
@@ -11,7 +14,7 @@ import (
 // "Users[2].Email" to "users[2].email", the indices kept in order. Where
 // the name sits in the request (query, path, header or body) is read from
 // the operation (location), so a name serves every operation that has it.
-var wireNames = map[string]string{
+var wireNames = withAssessmentColumns(map[string]string{
 	// References parsed at the edge (core/access, core/assessments, core/directory).
 	"AccountRef":                "account-id",
 	"ListRef":                   "vendor-list-id",
@@ -58,32 +61,26 @@ var wireNames = map[string]string{
 	"Emails":   "subscriber-email",
 	"Emails[]": "subscriber-email[]",
 
-	// Assessments, the review policy, documents (core/assessments, core/review, core/document).
-	"Input.Status":                       "compliance_approval_status",
-	"Input.ConditionalApprovalCondition": "conditional_approval_condition",
-	"Input.SponsorBusinessDepartment":    "sponsor_business_department",
-	"Input.SponsorContact":               "sponsor_contact",
-	"Input.UseCase":                      "use_case",
-	"Input.DataCollected":                "data_collected",
-	"Input.ComplianceComment":            "compliance_comment",
-	"Input.ComplianceContact":            "compliance_contact",
-	"Input.SubmissionDate":               "submission_date",
-	"Input.ApprovalDate":                 "approval_date",
-	"Input.Tier":                         "tier",
-	"Input.ConditionDueAt":               "condition_due_at",
-	"PolicyInput.Critical":               "cadence_months.critical",
-	"PolicyInput.High":                   "cadence_months.high",
-	"PolicyInput.Medium":                 "cadence_months.medium",
-	"PolicyInput.Low":                    "cadence_months.low",
-	"PolicyInput.NotTiered":              "cadence_months.not_tiered",
-	"PolicyInput.ReminderOffsets":        "reminder_offsets_days",
-	"ReviewStates":                       "review-state",
-	"Sort":                               "sort",
-	"Page":                               "page",
-	"Limit":                              "limit",
-	"FileName":                           "file-name",
-	"ContentType":                        "content-type",
-	"Size":                               "file",
+	// Assessments, the review policy, documents (core/assessments, core/review,
+	// core/document). The fields of an assessment that a CSV import also
+	// reads are added by withAssessmentColumns; these are the others.
+	"Input.ComplianceContact":     "compliance_contact",
+	"Input.SubmissionDate":        "submission_date",
+	"Input.ApprovalDate":          "approval_date",
+	"Input.ConditionDueAt":        "condition_due_at",
+	"PolicyInput.Critical":        "cadence_months.critical",
+	"PolicyInput.High":            "cadence_months.high",
+	"PolicyInput.Medium":          "cadence_months.medium",
+	"PolicyInput.Low":             "cadence_months.low",
+	"PolicyInput.NotTiered":       "cadence_months.not_tiered",
+	"PolicyInput.ReminderOffsets": "reminder_offsets_days",
+	"ReviewStates":                "review-state",
+	"Sort":                        "sort",
+	"Page":                        "page",
+	"Limit":                       "limit",
+	"FileName":                    "file-name",
+	"ContentType":                 "content-type",
+	"Size":                        "file",
 
 	// The directory (core/directory, core/vendors).
 	"Sections":          "enrichmentSections",
@@ -91,6 +88,16 @@ var wireNames = map[string]string{
 	"Incident.Severity": "severity",
 	"Code":              "code",
 	"Evidence":          "evidence",
+})
+
+// withAssessmentColumns adds to names the fields of an assessment's input
+// that a CSV import reads, under their column's name: the contract spells
+// each of these fields one way in the JSON body and in the CSV file (the
+// register export writes the same names), so the spelling is declared once,
+// by the CSV format (vendorlist).
+func withAssessmentColumns(names map[string]string) map[string]string {
+	maps.Copy(names, vendorlist.AssessmentInputColumns())
+	return names
 }
 
 // patchPrefix heads the fields of a PATCH /vendor merge patch: the patch is

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -57,6 +58,11 @@ var assessmentInputColumns = map[string]string{
 	"Input.ComplianceComment":            "compliance_comment",
 	"Input.Tier":                         "tier",
 }
+
+// AssessmentInputColumns returns the CSV column of each field of an
+// assessment's input that an import reads (a copy: keys are Go-side paths,
+// "Input.Tier").
+func AssessmentInputColumns() map[string]string { return maps.Clone(assessmentInputColumns) }
 
 // AssessmentCell returns the bad cell a failure of an assessment's input
 // names, in the given data row.
