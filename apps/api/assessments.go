@@ -129,7 +129,7 @@ type assessmentBody struct {
 	SponsorBusinessDepartment    *string         `json:"sponsor_business_department,omitempty"`
 	SponsorContact               *string         `json:"sponsor_contact,omitempty" doc:"E-mail address"`
 	UseCase                      *string         `json:"use_case,omitempty"`
-	DataCollected                []string        `json:"data_collected,omitempty" maxItems:"200" doc:"Replaces the stored list; omitted keeps it"`
+	DataCollected                []string        `json:"data_collected,omitempty" limit:"data-collected" doc:"Replaces the stored list; omitted keeps it"`
 	ComplianceComment            *string         `json:"compliance_comment,omitempty"`
 	ComplianceContact            *string         `json:"compliance_contact,omitempty" doc:"Who handles the review at compliance"`
 	SubmissionDate               *string         `json:"submission_date,omitempty" doc:"A date (2006-01-02) or an RFC 3339 date-time; empty clears it"`

@@ -20,12 +20,14 @@ import (
 // its maximum (a number) or maxItems (a list), so no tag repeats a
 // constant of the core and changing one changes the document with it.
 var coreLimits = map[string]int{
-	"csv-rows":    vendorlist.MaxCSVRows,        // import-csv's row_limit
-	"list-page":   lists.MaxListPage,            // a shaped list read's limit
-	"vendor-page": vendors.MaxVendorPage,        // a page of the directory
-	"audit-page":  assessments.MaxAuditLimit,    // a page of the audit log
-	"incidents":   assessments.MaxIncidentLimit, // the dashboard's recent incidents
-	"reminders":   review.MaxReminders,          // the review policy's reminder offsets
+	"csv-rows":       vendorlist.MaxCSVRows,        // import-csv's row_limit
+	"list-page":      lists.MaxListPage,            // a shaped list read's limit
+	"vendor-page":    vendors.MaxVendorPage,        // a page of the directory
+	"audit-page":     assessments.MaxAuditLimit,    // a page of the audit log
+	"incidents":      assessments.MaxIncidentLimit, // the dashboard's recent incidents
+	"reminders":      review.MaxReminders,          // the review policy's reminder offsets
+	"data-collected": review.MaxDataCollected,      // an assessment's data_collected
+	"run-vendors":    vendors.MaxRunVendors,        // the vendors of an enrichment run
 }
 
 // applyLimits sets the bounds of the fields of in (an operation's input

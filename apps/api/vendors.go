@@ -362,7 +362,7 @@ type incidentsOut struct {
 
 type enrichIn struct {
 	Body struct {
-		Vendors    []string  `json:"vendors" minItems:"1" maxItems:"1000" doc:"Vendor names or ids; unknown names are added to the directory"`
+		Vendors    []string  `json:"vendors" minItems:"1" limit:"run-vendors" doc:"Vendor names or ids; unknown names are added to the directory"`
 		Sections   []Section `json:"enrichmentSections,omitempty" doc:"Sections to run; omitted = the full pipeline"`
 		CreateOnly bool      `json:"createOnly,omitempty" doc:"Only vendors without a profile; the others are skipped"`
 	}

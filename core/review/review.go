@@ -120,6 +120,9 @@ type Assessment struct {
 // MaxText bounds free-text fields.
 const MaxText = 10000
 
+// MaxDataCollected bounds the entries of data_collected.
+const MaxDataCollected = 200
+
 // Apply validates in against the current fields and returns the merged fields.
 func Apply(cur Fields, in Input) (Fields, error) {
 	var errs core.Fields
@@ -188,8 +191,8 @@ func Apply(cur Fields, in Input) (Fields, error) {
 				dc = append(dc, d)
 			}
 		}
-		if len(dc) > 200 {
-			errs.Add("Input.DataCollected", "must have at most 200 entries")
+		if len(dc) > MaxDataCollected {
+			errs.Add("Input.DataCollected", "must have at most %d entries", MaxDataCollected)
 		}
 		next.DataCollected = dc
 	}

@@ -125,6 +125,9 @@ func loadView(ctx context.Context, tx ports.Tx, v directory.Vendor) (directory.V
 	return view, nil
 }
 
+// MaxRunVendors bounds the vendors one enrichment run names.
+const MaxRunVendors = 1000
+
 // MaxVendorPage bounds a page of the directory.
 const MaxVendorPage = 10_000
 
@@ -179,8 +182,8 @@ func (s *Service) Enrich(ctx context.Context, a access.Actor, names []string, se
 	if len(names) == 0 {
 		return run.Run{}, core.Invalid("Vendors", "must name at least one vendor")
 	}
-	if len(names) > 1000 {
-		return run.Run{}, core.Invalid("Vendors", "at most 1000 vendors per run")
+	if len(names) > MaxRunVendors {
+		return run.Run{}, core.Invalid("Vendors", "at most %d vendors per run", MaxRunVendors)
 	}
 	secNames := make([]string, len(secs))
 	for i, sct := range secs {
