@@ -85,14 +85,15 @@ func refs(a AccountParam, l ListParams) (access.AccountRef, access.ListRef, erro
 	return acc, lr, err
 }
 
-// accountAnd parses the account a request names and then the id of what
-// it acts on in it (in.assessmentID, in.documentID), in that order.
-func accountAnd(a AccountParam, id func() (uuid.UUID, error)) (access.AccountRef, uuid.UUID, error) {
+// accountAnd parses the account a request names and then what it acts on
+// in it (in.assessmentID, in.documentID, ScopeParam.listRef), in that order.
+func accountAnd[T any](a AccountParam, parse func() (T, error)) (access.AccountRef, T, error) {
 	acc, err := a.accountRef()
 	if err != nil {
-		return acc, uuid.Nil, err
+		var zero T
+		return acc, zero, err
 	}
-	parsed, err := id()
+	parsed, err := parse()
 	return acc, parsed, err
 }
 

@@ -415,81 +415,82 @@ func (s *Service) manageable(ctx context.Context, tx ports.Tx, a access.Actor, r
 // owner). An e-mail that is already a member is a conflict. Each new member
 // is told by e-mail.
 func (s *Service) AddMembers(ctx context.Context, a access.Actor, ref access.AccountRef, in []MemberInput) ([]account.Member, error) {
-	ms, err := parseMembers(in)
-	if err != nil {
-		return nil, err
-	}
-	var out []account.Member
-	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, roster, err := s.manageable(ctx, tx, a, ref)
-		if err != nil {
-			return err
-		}
+	return s.editMembers(ctx, a, ref, in, func(ctx context.Context, tx ports.Tx, acc access.Access, roster *Roster, ms []parsedMember) ([]string, error) {
 		for _, m := range ms {
 			if err := roster.Assign(m.role); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		emails := make([]string, 0, len(ms))
 		for _, m := range ms {
 			if roster.Has(m.email) {
-				return core.Conflict("%s is already a member; change the role with PATCH", m.email)
+				return nil, core.Conflict("%s is already a member; change the role with PATCH", m.email)
 			}
 			emails = append(emails, m.email)
 		}
 		us, err := s.usersByEmail(ctx, tx, emails)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		rows := make([]account.Member, 0, len(ms))
 		for _, m := range ms {
 			rows = append(rows, account.Member{AccountID: acc.Account.ID, UserID: us[m.email].ID, Role: m.role, CreatedAt: s.d.Now()})
 			if err := s.emitMemberMail(ctx, tx, acc.Account, m.email, m.role, 0, a); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		if err := tx.Members().Put(ctx, rows); err != nil {
-			return err
-		}
-		out, err = pickMembers(ctx, tx, acc.Account.ID, emails)
-		return err
+		return emails, tx.Members().Put(ctx, rows)
 	})
-	return out, err
 }
 
 // ChangeRoles changes members' roles (see Roster.ChangeRole). The affected
 // people are told by e-mail when their role actually changes.
 func (s *Service) ChangeRoles(ctx context.Context, a access.Actor, ref access.AccountRef, in []MemberInput) ([]account.Member, error) {
-	ms, err := parseMembers(in)
-	if err != nil {
-		return nil, err
-	}
-	var out []account.Member
-	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, roster, err := s.manageable(ctx, tx, a, ref)
-		if err != nil {
-			return err
-		}
+	return s.editMembers(ctx, a, ref, in, func(ctx context.Context, tx ports.Tx, acc access.Access, roster *Roster, ms []parsedMember) ([]string, error) {
 		var changed []account.Member
 		emails := make([]string, 0, len(ms))
 		for _, m := range ms {
 			emails = append(emails, m.email)
 			cur, old, did, err := roster.ChangeRole(m.email, m.role)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if !did {
 				continue
 			}
 			changed = append(changed, cur)
 			if err := s.emitMemberMail(ctx, tx, acc.Account, m.email, m.role, old, a); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		if len(changed) > 0 {
 			if err := tx.Members().Put(ctx, changed); err != nil {
-				return err
+				return nil, err
 			}
+		}
+		return emails, nil
+	})
+}
+
+// editMembers is the frame of AddMembers and ChangeRoles: it parses the
+// members a request names, runs edit in one unit of work under the lock of
+// an account the actor manages (manageable), and answers the members of the
+// e-mails edit returns, as stored.
+func (s *Service) editMembers(ctx context.Context, a access.Actor, ref access.AccountRef, in []MemberInput,
+	edit func(ctx context.Context, tx ports.Tx, acc access.Access, roster *Roster, ms []parsedMember) ([]string, error)) ([]account.Member, error) {
+	ms, err := parseMembers(in)
+	if err != nil {
+		return nil, err
+	}
+	var out []account.Member
+	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, roster, err := s.manageable(ctx, tx, a, ref)
+		if err != nil {
+			return err
+		}
+		emails, err := edit(ctx, tx, acc, roster, ms)
+		if err != nil {
+			return err
 		}
 		out, err = pickMembers(ctx, tx, acc.Account.ID, emails)
 		return err

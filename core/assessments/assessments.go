@@ -248,6 +248,16 @@ func (s *Service) DeleteAssessment(ctx context.Context, a access.Actor, ref acce
 	return out, err
 }
 
+// readableAssessment finds an assessment by id in an account the actor may
+// read (viewer or above): the audit log and the documents read through it.
+func (s *Service) readableAssessment(ctx context.Context, tx ports.Tx, a access.Actor, ref access.AccountRef, assessmentID uuid.UUID) (review.Assessment, error) {
+	acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
+	if err != nil {
+		return review.Assessment{}, err
+	}
+	return s.findAssessment(ctx, tx, acc.Account.ID, access.ListRef{}, assessmentID, VendorSel{})
+}
+
 func (s *Service) findAssessment(ctx context.Context, tx ports.Tx, accountID uuid.UUID, lr access.ListRef, assessmentID uuid.UUID, sel VendorSel) (review.Assessment, error) {
 	if assessmentID != uuid.Nil {
 		id := assessmentID
@@ -321,11 +331,7 @@ func (s *Service) AuditLog(ctx context.Context, a access.Actor, ref access.Accou
 	}
 	out := AuditPage{Page: page, Limit: limit}
 	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
-		if err != nil {
-			return err
-		}
-		asm, err := s.findAssessment(ctx, tx, acc.Account.ID, access.ListRef{}, assessmentID, VendorSel{})
+		asm, err := s.readableAssessment(ctx, tx, a, ref, assessmentID)
 		if err != nil {
 			return err
 		}
