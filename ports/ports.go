@@ -607,10 +607,13 @@ func (UUIDv7) New() uuid.UUID { return uuid.Must(uuid.NewV7()) }
 // work changed, so that every process drops what it remembers of them (the
 // vendor views of GetVendor and their encoded answers). All means every
 // vendor: too many changed to name them one by one, or notices may have been
-// missed (a subscription that was lost and is listening again).
+// missed (a subscription that was lost and is listening again). Data means
+// the unit of work committed a write of any kind (lists, reviews, members,
+// policies...): answers remembered of account reads are stale.
 type Changed struct {
 	Vendors []uuid.UUID
 	All     bool
+	Data    bool
 }
 
 // ChangeFeed carries Changed notices between the processes that share a

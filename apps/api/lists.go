@@ -131,7 +131,7 @@ type listsPostIn struct {
 		CSV       *string       `json:"csv,omitempty" doc:"import-csv: CSV text with a header row"`
 		DryRun    bool          `json:"dry_run,omitempty" doc:"import-csv: validate and report only"`
 		RowOffset int           `json:"row_offset,omitempty" minimum:"0" doc:"import-csv: first data row of the batch (0-based)"`
-		RowLimit  int           `json:"row_limit,omitempty" minimum:"0" maximum:"500" doc:"import-csv: rows in the batch (default 100)"`
+		RowLimit  int           `json:"row_limit,omitempty" minimum:"0" limit:"csv-rows" doc:"import-csv: rows in the batch (default 100)"`
 	} `required:"false"`
 }
 

@@ -15,7 +15,7 @@ import (
 // ListShape are the parameters of a shaped list read (issue 22). Without
 // any of them a list read answers the whole list, as the contract says.
 type ListShape struct {
-	Limit           int    `query:"limit" minimum:"0" maximum:"500" doc:"Page size (1-500); with it the answer carries next_cursor while more rows follow"`
+	Limit           int    `query:"limit" minimum:"0" limit:"list-page" doc:"Page size (1-500); with it the answer carries next_cursor while more rows follow"`
 	Cursor          string `query:"cursor" doc:"next_cursor of the previous page (same sort and filters)"`
 	Q               string `query:"q" maxLength:"200" doc:"Case-insensitive search in vendor and product names"`
 	Sort            string `query:"sort" enum:"name,-rating,next_review_at,status" doc:"Order (default name); ties by name"`

@@ -170,7 +170,7 @@ func build(ctx context.Context, cfg Config, ov Overrides, withAPI bool) (*App, e
 	if err != nil {
 		return nil, err
 	}
-	opts := api.Options{Verifier: verifier, Blobs: blobHandler, BlobsPath: localblob.MountPath, RateLimit: cfg.RateLimit,
+	opts := api.Options{Verifier: verifier, Clock: clock, Blobs: blobHandler, BlobsPath: localblob.MountPath, RateLimit: cfg.RateLimit,
 		Burst: cfg.RateBurst, CORSOrigins: cfg.CORSOrigins, Logger: a.log, Metrics: a.Metrics, BodyReadTimeout: cfg.HTTPBodyTimeout}
 	opts.Invalidation = a.changes.status
 	if ready != nil {
@@ -184,6 +184,9 @@ func build(ctx context.Context, cfg Config, ov Overrides, withAPI bool) (*App, e
 	if a.Server, err = api.New(a.UseCases, opts); err != nil {
 		return nil, err
 	}
+	// What this process commits, its API's remembered answers forget at
+	// once (the change feed tells the other processes).
+	a.Views.OnCommit(a.Server.ForgetVendors)
 	ok = true
 	return a, nil
 }

@@ -185,7 +185,7 @@ func (s *Service) recent(ctx context.Context, a access.Actor, ref access.Account
 		limit = DefaultIncidentLimit
 	}
 	if limit < 1 || limit > MaxIncidentLimit {
-		return core.Invalid("limit", "must be between 1 and %d", MaxIncidentLimit)
+		return core.Invalid("Limit", "must be between 1 and %d", MaxIncidentLimit)
 	}
 	return s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 		_, sc, err := s.dashboardScope(ctx, tx, a, ref, lr)

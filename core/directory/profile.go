@@ -48,7 +48,7 @@ func ParseSections(in []string) ([]Section, error) {
 			}
 		}
 		if !ok {
-			return nil, core.Invalid("enrichmentSections", "%q is not one of %s", s, strings.Join(SectionValues(), ", "))
+			return nil, core.Invalid("Sections", "%q is not one of %s", s, strings.Join(SectionValues(), ", "))
 		}
 		if !seen[sec] {
 			seen[sec] = true
@@ -269,19 +269,19 @@ type Incident struct {
 // NewIncident validates an incident.
 func NewIncident(in Incident) (Incident, error) {
 	var errs core.Fields
-	title, err := core.PlainText("title", in.Title, 500)
+	title, err := core.PlainText("Incident.Title", in.Title, 500)
 	switch {
 	case err != nil:
 		errs.AddErr(err)
 	case title == "":
-		errs.Add("title", "must not be empty")
+		errs.Add("Incident.Title", "must not be empty")
 	}
 	in.Title = title
 	if in.Severity == "" {
 		in.Severity = "medium"
 	}
 	if !slices.Contains(IncidentSeverityValues(), in.Severity) {
-		errs.Add("severity", "must be one of %s", strings.Join(IncidentSeverityValues(), ", "))
+		errs.Add("Incident.Severity", "must be one of %s", strings.Join(IncidentSeverityValues(), ", "))
 	}
 	if in.Status == "" {
 		in.Status = "open"

@@ -129,6 +129,9 @@ func loadView(ctx context.Context, tx ports.Tx, v directory.Vendor) (directory.V
 	return view, nil
 }
 
+// MaxRunVendors bounds the vendors one enrichment run names.
+const MaxRunVendors = 1000
+
 // MaxVendorPage bounds a page of the directory.
 const MaxVendorPage = 10_000
 
@@ -137,7 +140,7 @@ const MaxVendorPage = 10_000
 // byte order, and whether more follow.
 func (s *Service) VendorsPage(ctx context.Context, _ access.Actor, after string, limit int) ([]directory.Vendor, bool, error) {
 	if limit < 1 || limit > MaxVendorPage {
-		return nil, false, core.Invalid("limit", "must be between 1 and %d", MaxVendorPage)
+		return nil, false, core.Invalid("Limit", "must be between 1 and %d", MaxVendorPage)
 	}
 	var out []directory.Vendor
 	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
@@ -181,10 +184,10 @@ func (s *Service) Enrich(ctx context.Context, a access.Actor, names []string, se
 		return run.Run{}, err
 	}
 	if len(names) == 0 {
-		return run.Run{}, core.Invalid("vendors", "must name at least one vendor")
+		return run.Run{}, core.Invalid("Vendors", "must name at least one vendor")
 	}
-	if len(names) > 1000 {
-		return run.Run{}, core.Invalid("vendors", "at most 1000 vendors per run")
+	if len(names) > MaxRunVendors {
+		return run.Run{}, core.Invalid("Vendors", "at most %d vendors per run", MaxRunVendors)
 	}
 	secNames := make([]string, len(secs))
 	for i, sct := range secs {
@@ -243,7 +246,7 @@ func parseNames(raw []string) ([]vendorlist.VendorRef, error) {
 	for i, n := range raw {
 		p, err := directory.ParseName(n)
 		if err != nil {
-			errs.Add(core.Index("vendors", i), "must be a vendor name or UUID")
+			errs.Add(core.Index("Vendors", i), "must be a vendor name or UUID")
 			continue
 		}
 		out = append(out, vendorlist.VendorRef{Name: p})
@@ -510,10 +513,10 @@ func (s *Service) RatingHistory(ctx context.Context, _ access.Actor, ref directo
 		limit = DefaultRatingPage
 	}
 	if limit < 1 || limit > MaxRatingPage {
-		return v, nil, nil, core.Invalid("limit", "must be between 1 and %d", MaxRatingPage)
+		return v, nil, nil, core.Invalid("RatingQuery.Limit", "must be between 1 and %d", MaxRatingPage)
 	}
 	if after != nil && after.ID == uuid.Nil {
-		return v, nil, nil, core.Invalid("cursor", "is not a cursor of this rating history")
+		return v, nil, nil, core.Invalid("RatingQuery.Cursor", "is not a cursor of this rating history")
 	}
 	err = s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 		var err error
