@@ -47,8 +47,21 @@ func (k Kind) Error() string { return string(k) }
 type Error struct {
 	// Kind classifies the failure.
 	Kind Kind
-	// Field names the input at fault as the request spells it
-	// ("account-id", "users[0].email", "csv"); empty when no single input is.
+	// Field names the input at fault by its Go-side path; empty when no
+	// single input is. The core knows no wire format, so it names what it
+	// was given as Go spells it, and apps/api maps each path to the name
+	// the request used, in one table (apps/api/fields.go). The scheme:
+	//   - a parameter of a use case or parse function by its type or name
+	//     in UpperCamelCase: "AccountRef", "AssessmentID", "Emails";
+	//   - a field of a struct parameter as Struct.Field: "ListRef.ID",
+	//     "ListQuery.Sort", "Input.Tier" (review.Input), "PolicyInput.High";
+	//   - an element of a list by its index: "Users[0].Email", "Vendors[3]";
+	//   - where two use cases would give one Go name two request names,
+	//     the path names the struct ("ListQuery.Limit" beside "Limit").
+	// Two documents the core reads keep their own names: the cells of a
+	// CSV input are named by Row and Column (the file's header), under the
+	// Field "CSV"; the paths of a PATCH /vendor merge patch follow "Patch."
+	// as the client wrote them ("Patch.company.industry").
 	Field string
 	// Row and Column locate a bad cell of a CSV input: Row is the 1-based
 	// data row (the header is not counted), Column the header name.
@@ -153,8 +166,8 @@ func Cause(kind Kind, err error, format string, args ...any) error {
 }
 
 // WithField returns err attributed to another input field: a value parsed by
-// a shared rule (a vendor name) reports the field of the request it came
-// from ("vendors[3]"). Errors that are not *Error are returned as they are.
+// a shared rule (a vendor name) reports the field of the input it came
+// from ("Vendors[3]"). Errors that are not *Error are returned as they are.
 func WithField(err error, field string) error {
 	ce, ok := AsError(err)
 	if !ok {
@@ -173,7 +186,7 @@ func WithField(err error, field string) error {
 }
 
 // Nest returns err with every field placed under prefix: an e-mail error of
-// field "email" becomes "users[2].email". Errors that are not *Error are
+// field "Email" becomes "Users[2].Email". Errors that are not *Error are
 // returned as they are.
 func Nest(err error, prefix string) error {
 	ce, ok := AsError(err)
@@ -219,7 +232,7 @@ func joinField(prefix, field string) string {
 	return prefix + "." + field
 }
 
-// Index names element i of a list input: Index("users", 2) is "users[2]".
+// Index names element i of a list input: Index("Users", 2) is "Users[2]".
 func Index(field string, i int) string { return field + "[" + strconv.Itoa(i) + "]" }
 
 // Fields collects the validation failures of one request.

@@ -21,8 +21,8 @@ func TestErrorKinds(t *testing.T) {
 		{"conflict", core.Conflict("dup"), core.ErrConflict},
 		{"forbidden", core.Forbidden("no"), core.ErrForbidden},
 		{"unauthenticated", core.Unauthenticated("no token"), core.ErrUnauthenticated},
-		{"invalid", core.Invalid("account-id", "must be a UUID"), core.ErrInvalid},
-		{"too large", core.TooLarge("csv", "is big"), core.ErrTooLarge},
+		{"invalid", core.Invalid("AccountRef", "must be a UUID"), core.ErrInvalid},
+		{"too large", core.TooLarge("CSV", "is big"), core.ErrTooLarge},
 		{"unavailable", core.Unavailable(io.EOF, "down"), core.ErrUnavailable},
 		{"wrapped with context", fmt.Errorf("save vendors: %w", core.NotFound("gone")), core.ErrNotFound},
 		{"plain wrap of a kind", fmt.Errorf("x: %w", core.ErrConflict), core.ErrConflict},
@@ -65,19 +65,19 @@ func TestFields(t *testing.T) {
 	}
 
 	var one core.Fields
-	one.Add("users[0].email", "is not an e-mail address")
+	one.Add("Users[0].Email", "is not an e-mail address")
 	err := one.Err()
 	ce, ok := core.AsError(err)
-	if !ok || ce.Field != "users[0].email" || ce.Detail != "is not an e-mail address" || len(ce.Errs) != 0 {
+	if !ok || ce.Field != "Users[0].Email" || ce.Detail != "is not an e-mail address" || len(ce.Errs) != 0 {
 		t.Fatalf("one failure = %+v, want the failure itself", ce)
 	}
-	if got := err.Error(); got != "users[0].email: is not an e-mail address" {
+	if got := err.Error(); got != "Users[0].Email: is not an e-mail address" {
 		t.Fatalf("Error() = %q: the detail must not repeat itself", got)
 	}
 
 	var two core.Fields
-	two.Add("page", "must be 1 or more")
-	if !two.AddErr(core.Invalid("limit", "too big")) {
+	two.Add("Page", "must be 1 or more")
+	if !two.AddErr(core.Invalid("Limit", "too big")) {
 		t.Fatal("AddErr refused a validation error")
 	}
 	if two.AddErr(core.NotFound("x")) || two.AddErr(errors.New("boom")) {
@@ -91,32 +91,32 @@ func TestFields(t *testing.T) {
 	for _, f := range core.Failures(err) {
 		fields = append(fields, f.Field)
 	}
-	if !reflect.DeepEqual(fields, []string{"page", "limit"}) {
+	if !reflect.DeepEqual(fields, []string{"Page", "Limit"}) {
 		t.Fatalf("failures = %q", fields)
 	}
 }
 
 func TestFieldPaths(t *testing.T) {
 	t.Parallel()
-	base := core.Invalid("email", "is not an e-mail address")
-	if ce, _ := core.AsError(core.Nest(base, core.Index("users", 2))); ce.Field != "users[2].email" {
+	base := core.Invalid("Email", "is not an e-mail address")
+	if ce, _ := core.AsError(core.Nest(base, core.Index("Users", 2))); ce.Field != "Users[2].Email" {
 		t.Fatalf("Nest = %q", ce.Field)
 	}
-	if ce, _ := core.AsError(core.WithField(base, "subscriber-email[1]")); ce.Field != "subscriber-email[1]" {
+	if ce, _ := core.AsError(core.WithField(base, "Emails[1]")); ce.Field != "Emails[1]" {
 		t.Fatalf("WithField = %q", ce.Field)
 	}
-	if ce, _ := core.AsError(base); ce.Field != "email" {
+	if ce, _ := core.AsError(base); ce.Field != "Email" {
 		t.Fatal("Nest or WithField changed the original error")
 	}
-	cell, _ := core.AsError(core.AtCell(base, "csv", 3, "sponsor_contact"))
-	if cell.Field != "csv" || cell.Row != 3 || cell.Column != "sponsor_contact" || cell.Detail != base.(*core.Error).Detail {
+	cell, _ := core.AsError(core.AtCell(base, "CSV", 3, "sponsor_contact"))
+	if cell.Field != "CSV" || cell.Row != 3 || cell.Column != "sponsor_contact" || cell.Detail != base.(*core.Error).Detail {
 		t.Fatalf("AtCell = %+v", cell)
 	}
-	if got := cell.Error(); got != "csv row 3 column sponsor_contact: is not an e-mail address" {
+	if got := cell.Error(); got != "CSV row 3 column sponsor_contact: is not an e-mail address" {
 		t.Fatalf("cell Error() = %q", got)
 	}
 	plain := errors.New("boom")
-	if core.Nest(plain, "x") != plain || core.WithField(plain, "x") != plain || core.AtCell(plain, "csv", 1, "a") != plain {
+	if core.Nest(plain, "x") != plain || core.WithField(plain, "x") != plain || core.AtCell(plain, "CSV", 1, "a") != plain {
 		t.Fatal("errors that are not *Error must pass through unchanged")
 	}
 }

@@ -167,6 +167,18 @@ type ProfileRepo interface {
 	// first, the later added first among equal times; empty, not an error,
 	// when there is none.
 	GRCAssessments(ctx context.Context, vendorID uuid.UUID) ([]directory.GRCAssessment, error)
+	// AddRating appends a scan's record to the vendor's rating history;
+	// core.ErrNotFound if the vendor does not exist.
+	AddRating(ctx context.Context, r directory.RatingRecord) error
+	// Ratings returns up to limit records of the vendor's rating history,
+	// newest ScannedAt first (then highest id), after the cursor when it
+	// is not nil; empty, not an error, when there are none.
+	Ratings(ctx context.Context, vendorID uuid.UUID, after *directory.RatingCursor, limit int) ([]directory.RatingRecord, error)
+	// GetRating returns one record by id, or core.ErrNotFound.
+	GetRating(ctx context.Context, id uuid.UUID) (directory.RatingRecord, error)
+	// RatingEvents returns up to limit records of the vendors among
+	// vendorIDs that carry a change (RatingRecord.IsEvent), newest first.
+	RatingEvents(ctx context.Context, vendorIDs []uuid.UUID, limit int) ([]directory.RatingRecord, error)
 }
 
 // ListRepo stores vendor lists, their entries and product rows.
@@ -520,6 +532,13 @@ type Enricher interface {
 	Enrich(ctx context.Context, v directory.Vendor, current directory.Profile, sections []directory.Section) (EnrichResult, error)
 }
 
+// WebsiteFinder discovers the website of a vendor known by name only
+// (website discovery). It returns the evidence whether or not a website
+// was found, and an error only when ctx ended or nothing could be tried.
+type WebsiteFinder interface {
+	FindWebsite(ctx context.Context, name directory.Name) (directory.WebsiteDiscovery, error)
+}
+
 // IncidentSource fetches incidents published for a vendor since a time.
 type IncidentSource interface {
 	Fetch(ctx context.Context, v directory.Vendor, since time.Time) ([]directory.Incident, error)
@@ -589,10 +608,13 @@ func (UUIDv7) New() uuid.UUID { return uuid.Must(uuid.NewV7()) }
 // work changed, so that every process drops what it remembers of them (the
 // vendor views of GetVendor and their encoded answers). All means every
 // vendor: too many changed to name them one by one, or notices may have been
-// missed (a subscription that was lost and is listening again).
+// missed (a subscription that was lost and is listening again). Data means
+// the unit of work committed a write of any kind (lists, reviews, members,
+// policies...): answers remembered of account reads are stale.
 type Changed struct {
 	Vendors []uuid.UUID
 	All     bool
+	Data    bool
 }
 
 // ChangeFeed carries Changed notices between the processes that share a

@@ -87,18 +87,29 @@ func TestDirectoryKeepsAViewReadAgainUnchanged(t *testing.T) {
 	id := uuid.New()
 	first := directory.View{Vendor: directory.Vendor{ID: id, Name: "Acme"}, Profile: &directory.Profile{VendorID: id}}
 	d.put("Acme", first, d.generation(), now)
+	v1, _, _ := d.get("Acme", now)
+	if v1.Version == 0 {
+		t.Fatal("a remembered view has no version")
+	}
 
 	same := directory.View{Vendor: directory.Vendor{ID: id, Name: "Acme"}, Profile: &directory.Profile{VendorID: id}}
 	d.put("Acme", same, d.generation(), now.Add(TTL))
 	got, stale, _ := d.get("Acme", now.Add(TTL))
-	if got.Profile != first.Profile || stale {
-		t.Fatalf("an unchanged view read again: profile kept %v, stale %v; want the first profile, fresh", got.Profile == first.Profile, stale)
+	if got.Version != v1.Version || stale {
+		t.Fatalf("an unchanged view read again: version %d (was %d), stale %v; want the same version, fresh", got.Version, v1.Version, stale)
 	}
 
 	changed := directory.View{Vendor: directory.Vendor{ID: id, Name: "Acme"}, Profile: &directory.Profile{VendorID: id, Company: directory.Company{Industry: "Software"}}}
 	d.put("Acme", changed, d.generation(), now.Add(TTL))
-	if got, _, _ := d.get("Acme", now.Add(TTL)); got.Profile != changed.Profile {
-		t.Fatal("a changed view read again was not remembered")
+	got, _, _ = d.get("Acme", now.Add(TTL))
+	if got.Profile.Company.Industry != "Software" || got.Version == v1.Version || got.Version == 0 {
+		t.Fatalf("a changed view read again: industry %q, version %d (was %d); want the new view with a new version", got.Profile.Company.Industry, got.Version, v1.Version)
+	}
+
+	renamed := directory.View{Vendor: directory.Vendor{ID: id, Name: "Acme Corp"}, Profile: changed.Profile}
+	d.put("Acme", renamed, d.generation(), now.Add(TTL))
+	if again, _, _ := d.get("Acme", now.Add(TTL)); again.Version == got.Version {
+		t.Fatal("a renamed vendor kept the version of its old view")
 	}
 }
 

@@ -112,18 +112,18 @@ func TestUnitOfWorkAnnouncesTheVendorsItWrote(t *testing.T) {
 		wantErr error
 		want    []ports.Changed // staged and published
 	}{
-		{"reads only", func(ctx context.Context, tx ports.Tx) error {
+		{"reads only: a unit of work that commits says data changed", func(ctx context.Context, tx ports.Tx) error {
 			_, err := tx.Vendors().Get(ctx, a)
 			return err
-		}, nil, nil},
+		}, nil, []ports.Changed{{Data: true}}},
 		{"an update and a profile save, a vendor once", func(ctx context.Context, tx ports.Tx) error {
 			return errors.Join(tx.Vendors().Update(ctx, directory.Vendor{ID: a}), tx.Profiles().Save(ctx, directory.Profile{VendorID: b}),
 				tx.Profiles().Delete(ctx, a))
-		}, nil, []ports.Changed{{Vendors: []uuid.UUID{a, b}}}},
+		}, nil, []ports.Changed{{Vendors: []uuid.UUID{a, b}, Data: true}}},
 		{"more than a notice names", func(ctx context.Context, tx ports.Tx) error {
 			_, err := tx.Vendors().Ensure(ctx, many)
 			return err
-		}, nil, []ports.Changed{{All: true}}},
+		}, nil, []ports.Changed{{All: true, Data: true}}},
 		{"rolled back", func(ctx context.Context, tx ports.Tx) error {
 			_ = tx.Vendors().Update(ctx, directory.Vendor{ID: a})
 			return boom
@@ -132,13 +132,16 @@ func TestUnitOfWorkAnnouncesTheVendorsItWrote(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			spy := &feedSpy{}
-			w := watchedStore{Store: oneTxStore{}, dir: newDirectory(), feed: spy}
+			cache := New(nil, Options{})
+			var told []ports.Changed
+			cache.OnCommit(func(c ports.Changed) { told = append(told, c) })
+			w := cache.Watch(oneTxStore{}, spy)
 			if err := w.InTx(context.Background(), c.fn); !errors.Is(err, c.wantErr) {
 				t.Fatalf("InTx: %v, want %v", err, c.wantErr)
 			}
-			for what, got := range map[string][]ports.Changed{"staged": spy.staged, "published": spy.published} {
+			for what, got := range map[string][]ports.Changed{"staged": spy.staged, "published": spy.published, "told here": told} {
 				if !slices.EqualFunc(got, c.want, func(x, y ports.Changed) bool {
-					return x.All == y.All && slices.Equal(x.Vendors, y.Vendors)
+					return x.All == y.All && x.Data == y.Data && slices.Equal(x.Vendors, y.Vendors)
 				}) {
 					t.Errorf("%s %v, want %v", what, got, c.want)
 				}

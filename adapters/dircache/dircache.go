@@ -43,10 +43,30 @@ type Options struct {
 
 // Cache is a ports.VendorViews that remembers what its Loader read.
 type Cache struct {
-	load  Loader
-	dir   *viewCache
-	clock ports.Clock
-	log   *slog.Logger
+	load     Loader
+	dir      *viewCache
+	clock    ports.Clock
+	log      *slog.Logger
+	onCommit atomic.Pointer[[]func(ports.Changed)]
+}
+
+// OnCommit adds f to what is told, in this process, of every unit of work
+// that committed through the watched store (Watch), with what it changed
+// (Data is always set: each one wrote something). Other caches of this
+// process (the API's encoded answers) forget with it what they remembered;
+// other processes hear the same through the feed.
+func (c *Cache) OnCommit(f func(ports.Changed)) {
+	for {
+		old := c.onCommit.Load()
+		var fs []func(ports.Changed)
+		if old != nil {
+			fs = slices.Clone(*old)
+		}
+		fs = append(fs, f)
+		if c.onCommit.CompareAndSwap(old, &fs) {
+			return
+		}
+	}
 }
 
 // New returns a cache in front of load.
@@ -66,7 +86,7 @@ func New(load Loader, o Options) *Cache {
 // views stale when it ends, and one that wrote to them announces the
 // vendors on feed (nil: no other process hears of changes).
 func (c *Cache) Watch(store ports.Store, feed ports.ChangeFeed) ports.Store {
-	return watchedStore{Store: store, dir: c.dir, feed: feed, onErr: func(err error) {
+	return watchedStore{Store: store, dir: c.dir, feed: feed, onCommit: &c.onCommit, onErr: func(err error) {
 		c.log.Warn("announce changed vendors (other processes see them within the directory's max age)", "err", err)
 	}}
 }
@@ -187,6 +207,7 @@ const (
 // UUID or a name, as given), each with the generation it was read in.
 type viewCache struct {
 	gen       atomic.Uint64
+	versions  atomic.Uint64 // the last directory.View.Version given
 	evictions atomic.Uint64 // ForgetVendors calls so far
 	views     memo.Map[string, cachedView]
 
@@ -236,11 +257,14 @@ func (d *viewCache) put(ref string, v directory.View, tok readToken, now time.Ti
 	if gen != d.gen.Load() || tok.evictions != d.evictions.Load() {
 		return
 	}
-	// A view read again and found as it was stays the value it was, so
-	// what is derived from it and keyed by it (the API's encoded answer)
-	// stays valid.
-	if old, ok := d.views.Get(ref, now); ok && old.gen == gen && reflect.DeepEqual(old.view, v) {
+	// A view read again and found as it was keeps its version, so what is
+	// derived from it and remembered by it (the API's encoded answer)
+	// stays valid; any other gets a new one.
+	if old, ok := d.views.Get(ref, now); ok && old.gen == gen &&
+		reflect.DeepEqual(old.view.Vendor, v.Vendor) && reflect.DeepEqual(old.view.Profile, v.Profile) {
 		v = old.view
+	} else {
+		v.Version = d.versions.Add(1)
 	}
 	d.views.Put(ref, cachedView{view: v, gen: gen, fresh: now.Add(freshFor())}, now.Add(MaxAge), now)
 }
@@ -312,14 +336,16 @@ func (d *viewCache) takeDue(max int) map[string]uuid.UUID {
 
 // watchedStore is the store as the use cases see it: a unit of work that
 // reaches the vendor or profile repositories moves the directory's
-// generation on when it ends, whatever it did with them, and one that wrote
-// to them announces the vendors it wrote on the change feed (staged in the
-// unit of work, published after it committed).
+// generation on when it ends, whatever it did with them, and every unit of
+// work that commits announces on the change feed that data changed, with
+// the vendors it wrote (staged in the unit of work, published after it
+// committed), and tells this process's OnCommit listeners the same.
 type watchedStore struct {
 	ports.Store
-	dir   *viewCache
-	feed  ports.ChangeFeed // nil: no other process hears of changes
-	onErr func(err error)  // a Publish that failed
+	dir      *viewCache
+	feed     ports.ChangeFeed // nil: no other process hears of changes
+	onCommit *atomic.Pointer[[]func(ports.Changed)]
+	onErr    func(err error) // a Publish that failed
 }
 
 func (w watchedStore) InTx(ctx context.Context, fn func(ctx context.Context, tx ports.Tx) error) error {
@@ -335,15 +361,23 @@ func (w watchedStore) InTx(ctx context.Context, fn func(ctx context.Context, tx 
 		if err := fn(ctx, watchedTx{Tx: tx, touched: &touched, written: written}); err != nil {
 			return err
 		}
-		if c, ok := written.changed(); ok && w.feed != nil {
-			return w.feed.Stage(ctx, tx, c)
+		if w.feed != nil {
+			return w.feed.Stage(ctx, tx, written.changed())
 		}
 		return nil
 	})
-	if err != nil || w.feed == nil {
+	if err != nil {
 		return err
 	}
-	if c, ok := written.changed(); ok {
+	c := written.changed()
+	if w.onCommit != nil {
+		if fs := w.onCommit.Load(); fs != nil {
+			for _, f := range *fs {
+				f(c)
+			}
+		}
+	}
+	if w.feed != nil {
 		if perr := w.feed.Publish(ctx, c); perr != nil && w.onErr != nil {
 			w.onErr(perr)
 		}
@@ -377,10 +411,12 @@ func (c *changeSet) add(ids ...uuid.UUID) {
 	}
 }
 
-func (c *changeSet) changed() (ports.Changed, bool) {
+// changed is the notice of a unit of work that committed: data changed,
+// and the vendors it wrote.
+func (c *changeSet) changed() ports.Changed {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return ports.Changed{Vendors: slices.Clone(c.vendors), All: c.all}, c.all || len(c.vendors) > 0
+	return ports.Changed{Vendors: slices.Clone(c.vendors), All: c.all, Data: true}
 }
 
 type watchedTx struct {

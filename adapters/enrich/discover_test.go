@@ -13,44 +13,9 @@ import (
 	"github.com/vetted-dev/vetted/adapters/enrich/scantest"
 )
 
-// discoveryWorld is the loopback world of website discovery: vendors' own
-// sites under .com, .io, .de, hyphenated, behind "get" and "try", and the
-// decoys a guessed domain runs into. Its zone answers for these names
-// only, so every other candidate is NXDOMAIN, as most guesses are.
-func discoveryWorld() []scantest.Site {
-	corvid := scantest.Company("corvid.com", scantest.SiteName("Corvid", "Corvid"))
-	corvid.CertOrg = "Corvid Labs, Inc."
-	plainview := scantest.Company("plainview.com", scantest.Title("Plainview"))
-	plainview.TLS, plainview.HTTP = scantest.TLSNone, scantest.HTTPServe
-	selfsigned := scantest.Company("selfie.com", scantest.Title("Selfie"))
-	selfsigned.TLS = scantest.TLSSelfSigned
-	return []scantest.Site{
-		scantest.Company("zentrix.com", scantest.Title("Zentrix | Vendor risk analytics")),
-		scantest.RedirectTo("quillbyte.com", "https://quillbyte.io/"),
-		scantest.Company("quillbyte.io", scantest.SiteName("Home", "Quillbyte")),
-		scantest.Company("blue-harbor.com", scantest.OrgLD("Shipping insights", "Blue Harbor")),
-		scantest.ParkedNS("pallas.com", "sedoparking.com", scantest.Title("Pallas")),
-		scantest.Company("getpallas.com", scantest.Title("Pallas — Payroll for teams")),
-		corvid,
-		scantest.ForSale("driftwood.com"),
-		scantest.Company("trydriftwood.com", scantest.Title("Driftwood")),
-		scantest.ParkingPage("marlow.com"),
-		scantest.RedirectTo("halcyonpay.com", "https://megacorp-holdings.com/brands/halcyon"),
-		scantest.Company("vertexlabs.io", scantest.Title("Vertex Labs")),
-		scantest.Company("vertex.com", scantest.SiteName("Vertex Software | Accounting", "Vertex Software")),
-		scantest.Company("orbit.com", scantest.Title("Orbit Rockets | Launch services")),
-		scantest.Company("orbit.io", scantest.Title("Orbit | Observability")),
-		scantest.Company("kestrel.com", scantest.SiteName("Kestral", "Kestral")),
-		scantest.NginxDefault("tessellate.com"),
-		scantest.ComingSoon("sundial.com"),
-		plainview,
-		{Domain: "slowpoke.com", DNS: scantest.DNSTimeout},
-		scantest.RedirectTo("ironclad.com", "http://ironclad.com/home"),
-		selfsigned,
-		scantest.Company("brauhaus.de", scantest.Title("Brauhaus GmbH")),
-		scantest.Company("fjordhaus.com", scantest.Title("Fjördhaus")),
-	}
-}
+// discoveryWorld is the loopback world of website discovery
+// (scantest.DiscoveryWorld).
+func discoveryWorld() []scantest.Site { return scantest.DiscoveryWorld() }
 
 // discoveryCase is one vendor of the truth table: the website it must
 // get ("" for none), where its page names it, and the verdict (and a word

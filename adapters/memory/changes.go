@@ -42,9 +42,9 @@ func (f *ChangeFeed) Publish(_ context.Context, c ports.Changed) error {
 	for s := range f.subs {
 		s.mu.Lock()
 		if len(s.pending) >= maxPending {
-			s.pending = append(s.pending[:0], ports.Changed{All: true})
+			s.pending = append(s.pending[:0], ports.Changed{All: true, Data: true})
 		} else {
-			s.pending = append(s.pending, ports.Changed{Vendors: slices.Clone(c.Vendors), All: c.All})
+			s.pending = append(s.pending, ports.Changed{Vendors: slices.Clone(c.Vendors), All: c.All, Data: c.Data})
 		}
 		s.mu.Unlock()
 		select {

@@ -68,7 +68,14 @@ func cloneProfile(p directory.Profile) directory.Profile {
 		p.Enrichment = map[directory.Section]directory.SectionStatus{}
 	}
 	p.LatestGRC = p.LatestGRC.Clone()
+	p.Discovery = p.Discovery.Clone()
 	return p
+}
+
+func cloneRating(r directory.RatingRecord) directory.RatingRecord {
+	r.Rating, r.CertExpiresAt = clonePtr(r.Rating), clonePtr(r.CertExpiresAt)
+	r.Findings, r.Changes = slices.Clone(r.Findings), slices.Clone(r.Changes)
+	return r
 }
 
 func cloneGRC(g directory.GRCAssessment) directory.GRCAssessment { return *g.Clone() }

@@ -292,6 +292,7 @@ type data struct {
 	profileByID map[uuid.UUID]uuid.UUID         // profile id -> vendor id
 	instances   map[uuid.UUID][]directory.SecurityInstance
 	grc         map[uuid.UUID][]directory.GRCAssessment // by vendor id, in insertion order
+	ratings     map[uuid.UUID][]directory.RatingRecord  // by vendor id, in insertion order
 
 	lists          map[uuid.UUID]vendorlist.List
 	listByName     map[named]uuid.UUID // (account, lower-case name): unique that way, looked up exactly
@@ -344,7 +345,7 @@ func newData() *data {
 		accounts: map[uuid.UUID]account.Account{}, orgByName: map[string]uuid.UUID{},
 		members: map[pair]memberRow{}, membersByAccount: index[uuid.UUID, uuid.UUID]{}, membersByUser: index[uuid.UUID, uuid.UUID]{},
 		vendors: map[uuid.UUID]directory.Vendor{}, vendorByKey: map[string]uuid.UUID{},
-		grc: map[uuid.UUID][]directory.GRCAssessment{}, profiles: map[uuid.UUID]directory.Profile{}, profileByID: map[uuid.UUID]uuid.UUID{}, instances: map[uuid.UUID][]directory.SecurityInstance{},
+		grc: map[uuid.UUID][]directory.GRCAssessment{}, ratings: map[uuid.UUID][]directory.RatingRecord{}, profiles: map[uuid.UUID]directory.Profile{}, profileByID: map[uuid.UUID]uuid.UUID{}, instances: map[uuid.UUID][]directory.SecurityInstance{},
 		lists: map[uuid.UUID]vendorlist.List{}, listByName: map[named]uuid.UUID{}, listsByAccount: index[uuid.UUID, uuid.UUID]{},
 		entries: map[pair]entryRow{}, entriesByList: index[uuid.UUID, uuid.UUID]{}, entriesByVendor: index[uuid.UUID, uuid.UUID]{},
 		products: map[uuid.UUID]vendorlist.Product{}, productByName: map[productKey]uuid.UUID{}, productsByEntry: index[pair, uuid.UUID]{},

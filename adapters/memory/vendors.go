@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"slices"
@@ -186,6 +187,7 @@ func (r profiles) Delete(_ context.Context, vendorID uuid.UUID) error {
 		del(r.tx, r.d.profileByID, p.ID)
 		del(r.tx, r.d.instances, vendorID)
 		del(r.tx, r.d.grc, vendorID)
+		del(r.tx, r.d.ratings, vendorID)
 		return nil
 	})
 }
@@ -244,6 +246,74 @@ func (r profiles) GRCAssessments(_ context.Context, vendorID uuid.UUID) ([]direc
 		out = append(out, cloneGRC(stored[i]))
 	}
 	slices.SortStableFunc(out, func(a, b directory.GRCAssessment) int { return b.AssessedAt.Compare(a.AssessedAt) })
+	return out, nil
+}
+
+func (r profiles) AddRating(_ context.Context, rec directory.RatingRecord) error {
+	return r.atomic(func() error {
+		if err := requireRow(r.d.vendors, rec.VendorID, "vendor"); err != nil {
+			return err
+		}
+		put(r.tx, r.d.ratings, rec.VendorID, append(slices.Clone(r.d.ratings[rec.VendorID]), cloneRating(rec)))
+		return nil
+	})
+}
+
+// newestRating orders records newest first, the higher id first among
+// equal times, as the SQL stores do.
+func newestRating(a, b directory.RatingRecord) int {
+	return cmp.Or(b.ScannedAt.Compare(a.ScannedAt), bytes.Compare(b.ID[:], a.ID[:]))
+}
+
+func (r profiles) Ratings(_ context.Context, vendorID uuid.UUID, after *directory.RatingCursor, limit int) ([]directory.RatingRecord, error) {
+	if err := r.readable(); err != nil {
+		return nil, err
+	}
+	all := slices.SortedFunc(slices.Values(r.d.ratings[vendorID]), newestRating)
+	out := []directory.RatingRecord{}
+	for _, rec := range all {
+		if after != nil && newestRating(rec, directory.RatingRecord{ScannedAt: after.At, ID: after.ID}) <= 0 {
+			continue
+		}
+		if len(out) == limit {
+			break
+		}
+		out = append(out, cloneRating(rec))
+	}
+	return out, nil
+}
+
+func (r profiles) GetRating(_ context.Context, id uuid.UUID) (directory.RatingRecord, error) {
+	if err := r.readable(); err != nil {
+		return directory.RatingRecord{}, err
+	}
+	for _, recs := range r.d.ratings {
+		for _, rec := range recs {
+			if rec.ID == id {
+				return cloneRating(rec), nil
+			}
+		}
+	}
+	return directory.RatingRecord{}, notFound("rating record", id)
+}
+
+func (r profiles) RatingEvents(_ context.Context, vendorIDs []uuid.UUID, limit int) ([]directory.RatingRecord, error) {
+	if err := r.readable(); err != nil {
+		return nil, err
+	}
+	var all []directory.RatingRecord
+	for _, id := range slices.Compact(slices.SortedFunc(slices.Values(vendorIDs), func(a, b uuid.UUID) int { return bytes.Compare(a[:], b[:]) })) {
+		for _, rec := range r.d.ratings[id] {
+			if rec.IsEvent() {
+				all = append(all, cloneRating(rec))
+			}
+		}
+	}
+	slices.SortFunc(all, newestRating)
+	out := all[:min(len(all), max(limit, 0))]
+	if out == nil {
+		out = []directory.RatingRecord{}
+	}
 	return out, nil
 }
 

@@ -16,14 +16,6 @@ const collateC = ` COLLATE "C"`
 // byName sorts a text column by name.
 func byName(column string) string { return column + collateC }
 
-// statusesOf is the JSON array of the "status" values of a jsonb object of
-// objects, repeats included (the callers ask which occur); [] for NULL or
-// an empty object. One JSON path call: the subquery over jsonb_each with a
-// DISTINCT aggregate it replaces was half the time of reading a list.
-func statusesOf(column string) string {
-	return "coalesce(jsonb_path_query_array(" + column + ", '$.*.status'), '[]'::jsonb)"
-}
-
 // lowerKey is the expression of the unique indexes on names and e-mails
 // that compare case-insensitively.
 func lowerKey(column string) string { return "lower(" + column + ")" }
@@ -54,7 +46,3 @@ func (r accountRepo) Lock(ctx context.Context, id uuid.UUID) error {
 	err := q.Scan(ctx, &got)
 	return translate(err, "lock account %s", id)
 }
-
-// intAt is the integer at key of a jsonb object column (NULL when absent or
-// null).
-func intAt(column, key string) string { return "(" + column + "->>'" + key + "')::int" }

@@ -7,9 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/postgres"
 	"github.com/vetted-dev/vetted/adapters/postgres/pgtest"
 	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -151,5 +153,43 @@ func TestDeliveryLeaseMigration(t *testing.T) {
 	claim("member:new", e.tick())
 	if got := claim("member:new", e.tick()); got.State != ports.DeliveryBusy {
 		t.Fatalf("a key claimed after the migration is %v a second later, want busy", got.State)
+	}
+}
+
+// TestProfileListColumnsMigration: a profile saved before the list columns
+// were kept (they read as their defaults here) reads on its list with its
+// section state and rating once the migration has run, twice over.
+func TestProfileListColumnsMigration(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	a := e.org("Acme")
+	l := e.list(a.ID, vendorlist.MasterList)
+	v := e.ensure(e.newVendor("Slack", "https://slack.com"))[0]
+	p := directory.NewProfile(newID(), v.ID, e.tick())
+	clear(p.Enrichment)
+	p.Enrichment[directory.SectionBasic] = directory.SectionStatus{Status: "done", UpdatedAt: e.now}
+	p.Enrichment[directory.SectionSecurity] = directory.SectionStatus{Status: "running", UpdatedAt: e.now}
+	p.Scores.SecurityRating = new(64)
+	e.write(func(ctx context.Context, tx ports.Tx) error {
+		if err := tx.Profiles().Save(ctx, p); err != nil {
+			return err
+		}
+		return tx.Lists().AddEntries(ctx, l.ID, []uuid.UUID{v.ID}, e.tick())
+	})
+	if _, err := e.s.SQLDB().ExecContext(e.ctx, "UPDATE profiles SET section_statuses = '[]', security_rating = NULL"); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := postgres.RerunMigration(e.ctx, e.s, "20261212100000_profile_list_columns.tx.up.sql"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var es []vendorlist.Entry
+	e.write(func(ctx context.Context, tx ports.Tx) (err error) {
+		es, err = tx.Lists().Entries(ctx, l.ID)
+		return err
+	})
+	if len(es) != 1 || es[0].EnrichmentStatus != "running" || es[0].Rating == nil || *es[0].Rating != 64 {
+		t.Fatalf("entry after the migration: %+v", es)
 	}
 }

@@ -145,7 +145,7 @@ func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, tx ports.
 // closed first and the second run dials afresh. Reads are safe to repeat.
 func (s *Store) View(ctx context.Context, fn func(ctx context.Context, tx ports.Tx) error) error {
 	view := func() error {
-		return fn(ctx, &tx{b: bunrepo.Base{DB: s.reader, Translate: translate, ByName: byName, StatusesOf: statusesOf, IntAt: intAt}, readOnly: true})
+		return fn(ctx, &tx{b: bunrepo.Base{DB: s.reader, Translate: translate, ByName: byName}, readOnly: true})
 	}
 	err := view()
 	if err != nil && (unavailable(err) || errors.Is(err, core.ErrUnavailable)) && ctx.Err() == nil {
@@ -163,7 +163,7 @@ func (s *Store) run(ctx context.Context, opts *sql.TxOptions, fn func(ctx contex
 	var err error
 	for attempt := 1; ; attempt++ {
 		err = s.db.RunInTx(ctx, opts, func(ctx context.Context, btx bun.Tx) error {
-			b := bunrepo.Base{DB: btx, Translate: translate, ByName: byName, StatusesOf: statusesOf, IntAt: intAt}
+			b := bunrepo.Base{DB: btx, Translate: translate, ByName: byName}
 			return fn(ctx, &tx{b: b, readOnly: opts.ReadOnly})
 		})
 		if err == nil || attempt >= s.maxAttempts || !retryable(err) {

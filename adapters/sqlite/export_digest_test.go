@@ -7,3 +7,9 @@ import "context"
 func RerunDocumentDigest(ctx context.Context, s *Store) error {
 	return documentDigestUp(ctx, s.writer)
 }
+
+// RerunProfileListColumns runs the Go migration that adds and fills
+// profiles.section_statuses and security_rating again.
+func RerunProfileListColumns(ctx context.Context, s *Store) error {
+	return profileListColumnsUp(ctx, s.writer)
+}

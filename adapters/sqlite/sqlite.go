@@ -36,7 +36,6 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
 	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/ports"
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
@@ -176,7 +175,7 @@ func (s *Store) run(ctx context.Context, db *bun.DB, opts *sql.TxOptions, fn fun
 			_ = btx.Rollback()
 		}
 	}()
-	if err := fn(ctx, &tx{b: bunrepo.Base{DB: btx, Translate: translate, ByName: byName, StatusesOf: statusesOf, IntAt: intAt}}); err != nil {
+	if err := fn(ctx, &tx{b: bunrepo.Base{DB: btx, Translate: translate, ByName: byName}}); err != nil {
 		return err
 	}
 	if err := btx.Commit(); err != nil {
@@ -194,20 +193,6 @@ var _ ports.Tx = (*tx)(nil)
 // byName sorts a text column by name: SQLite's default collation, BINARY,
 // compares bytes, which is the byte order Vetted sorts names in.
 func byName(column string) string { return column }
-
-// statusesOf is the JSON array of the "status" of every section in a
-// profile's enrichment column, null for a section it lacks; [] for NULL.
-// One json_extract with a path per section parses the column once: the
-// json_each it replaces, with a json_extract of each value, parsed it once
-// per section more, and that was a quarter of reading a list.
-func statusesOf(column string) string {
-	secs := directory.SectionValues()
-	paths := make([]string, len(secs))
-	for i, sec := range secs {
-		paths[i] = "'$." + sec + ".status'"
-	}
-	return "coalesce(json_extract(" + column + ", " + strings.Join(paths, ", ") + "), '[]')"
-}
 
 // emailKey is the column itself: e-mails are stored lower-case, folded in Go.
 func emailKey(column string) string { return column }
@@ -246,6 +231,3 @@ func (dialect) AppendTime(b []byte, t time.Time) []byte {
 	b = t.UTC().AppendFormat(b, TimeFormat)
 	return append(b, '\'')
 }
-
-// intAt is the integer at key of a JSON object column (NULL when absent).
-func intAt(column, key string) string { return "json_extract(" + column + ", '$." + key + "')" }

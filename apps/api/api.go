@@ -40,6 +40,9 @@ const Version = "1.0.0"
 type Options struct {
 	// Verifier checks bearer tokens. Required.
 	Verifier ports.TokenVerifier
+	// Clock is the use cases' clock, by which remembered answers age (see
+	// answers.go); nil is the system clock.
+	Clock ports.Clock
 	// Blobs, when set, is mounted at BlobsPath (the local blob store's
 	// signed-URL handler of the embedded default).
 	Blobs http.Handler
@@ -111,6 +114,7 @@ type Server struct {
 	limiter     *limiter
 	log         *slog.Logger
 	views       viewMemo // see encodedView
+	answers     *answers // see answers.go
 }
 
 // New builds the HTTP app over the use cases.
@@ -143,7 +147,8 @@ func New(uc *usecases.UseCases, opts Options) (*Server, error) {
 			op.BodyReadTimeout = bodyTimeout
 		}
 	})
-	s.api.UseMiddleware(withOperation, s.authenticate)
+	s.answers = newAnswers(opts.Clock)
+	s.api.UseMiddleware(withOperation, s.authenticate, s.answers.middleware)
 	s.register()
 	if opts.Blobs != nil {
 		r.Handle(opts.BlobsPath+"*", opts.Blobs)
@@ -279,6 +284,7 @@ func (s *Server) register() {
 	s.registerSubscribers()
 	s.registerWebhooks()
 	s.registerDashboard()
+	s.registerRatings()
 }
 
 type healthOut struct {

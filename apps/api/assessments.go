@@ -129,7 +129,7 @@ type assessmentBody struct {
 	SponsorBusinessDepartment    *string         `json:"sponsor_business_department,omitempty"`
 	SponsorContact               *string         `json:"sponsor_contact,omitempty" doc:"E-mail address"`
 	UseCase                      *string         `json:"use_case,omitempty"`
-	DataCollected                []string        `json:"data_collected,omitempty" maxItems:"200" doc:"Replaces the stored list; omitted keeps it"`
+	DataCollected                []string        `json:"data_collected,omitempty" limit:"data-collected" doc:"Replaces the stored list; omitted keeps it"`
 	ComplianceComment            *string         `json:"compliance_comment,omitempty"`
 	ComplianceContact            *string         `json:"compliance_contact,omitempty" doc:"Who handles the review at compliance"`
 	SubmissionDate               *string         `json:"submission_date,omitempty" doc:"A date (2006-01-02) or an RFC 3339 date-time; empty clears it"`
@@ -171,7 +171,7 @@ type auditLogIn struct {
 	AccountParam
 	AssessmentParam
 	Page  int `query:"page" default:"1" minimum:"1" doc:"Page number from 1"`
-	Limit int `query:"limit" default:"20" minimum:"1" maximum:"100" doc:"Events per page"`
+	Limit int `query:"limit" default:"20" minimum:"1" limit:"audit-page" doc:"Events per page"`
 }
 
 type auditLogOut struct {
@@ -294,11 +294,7 @@ func (s *Server) registerAssessments() {
 	register(s.api, huma.Operation{OperationID: "get-assessment-audit-log", Method: http.MethodGet, Path: "/vendor-assessments/audit-log", Tags: tags,
 		Summary: "The approval audit of an assessment, newest first (viewer or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *auditLogIn) (*auditLogOut, error) {
-			acc, err := in.accountRef()
-			if err != nil {
-				return nil, err
-			}
-			aid, err := in.assessmentID()
+			acc, aid, err := accountAnd(in.AccountParam, in.assessmentID)
 			if err != nil {
 				return nil, err
 			}

@@ -128,6 +128,9 @@ func matrixRows() map[string]matrixRow {
 		"get-vendor-security-instances": {policy: anyUser, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
 			return request{method: "GET", path: "/vendor/" + pick(other, home.vendor, foreign.vendor) + "/security-instances"}
 		}},
+		"get-vendor-rating-history": {policy: anyUser, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+			return request{method: "GET", path: "/vendor/" + pick(other, home.vendor, foreign.vendor) + "/rating-history"}
+		}},
 		"get-vendor-incidents": {policy: anyUser, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
 			return request{method: "GET", path: "/vendor/" + pick(other, home.vendorName, foreign.vendorName) + "/incidents"}
 		}},
@@ -357,6 +360,10 @@ func matrixRows() map[string]matrixRow {
 		"get-recent-incidents": {policy: memberUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
 			acct, list := listsOf(home, foreign, other)
 			return request{method: "GET", path: q("/metrics/recent-incidents", "account-id", acct, "vendor-list-id", list)}
+		}},
+		"get-recent-rating-changes": {policy: memberUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+			acct, list := listsOf(home, foreign, other)
+			return request{method: "GET", path: q("/metrics/recent-rating-changes", "account-id", acct, "vendor-list-id", list)}
 		}},
 		"get-vendors-from-list": {policy: memberUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
 			acct, list := listsOf(home, foreign, other)

@@ -70,6 +70,9 @@ type ScopeParam struct {
 	ListID string `query:"vendor-list-id" doc:"Only this list; omitted: every list of the account"`
 }
 
+// listRef parses vendor-list-id; none names every list.
+func (p ScopeParam) listRef() (access.ListRef, error) { return access.ParseListRef(p.ListID, "") }
+
 type dashboardIn struct {
 	AccountParam
 	ScopeParam
@@ -78,7 +81,7 @@ type dashboardIn struct {
 type recentIncidentsIn struct {
 	AccountParam
 	ScopeParam
-	Limit int `query:"limit" minimum:"0" maximum:"50" doc:"At most this many incidents (default 5)"`
+	Limit int `query:"limit" minimum:"0" limit:"incidents" doc:"At most this many incidents (default 5)"`
 }
 
 type vendorsFromListIn struct {
@@ -97,11 +100,7 @@ func (s *Server) registerDashboard() {
 	register(s.api, huma.Operation{OperationID: "get-dashboard-metrics", Method: http.MethodGet, Path: "/metrics/dashboard", Tags: tags,
 		Summary: "Counts for the dashboard: vendors, followed vendors, active assessments (member or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *dashboardIn) (*dashboardOut, error) {
-			acc, err := in.accountRef()
-			if err != nil {
-				return nil, err
-			}
-			lr, err := access.ParseListRef(in.ListID, "")
+			acc, lr, err := accountAnd(in.AccountParam, in.listRef)
 			if err != nil {
 				return nil, err
 			}
@@ -115,11 +114,7 @@ func (s *Server) registerDashboard() {
 	register(s.api, huma.Operation{OperationID: "get-recent-incidents", Method: http.MethodGet, Path: "/metrics/recent-incidents", Tags: tags,
 		Summary: "The newest incidents of the vendors the account follows, newest first (member or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *recentIncidentsIn) (*recentIncidentsOut, error) {
-			acc, err := in.accountRef()
-			if err != nil {
-				return nil, err
-			}
-			lr, err := access.ParseListRef(in.ListID, "")
+			acc, lr, err := accountAnd(in.AccountParam, in.listRef)
 			if err != nil {
 				return nil, err
 			}

@@ -82,11 +82,7 @@ func (s *Server) registerDocuments() {
 	register(s.api, huma.Operation{OperationID: "list-documents", Method: http.MethodGet, Path: "/vendor-assessments/documents", Tags: tags,
 		Summary: "The documents of an assessment (viewer or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *documentsIn) (*documentsOut, error) {
-			acc, err := in.accountRef()
-			if err != nil {
-				return nil, err
-			}
-			aid, err := in.assessmentID()
+			acc, aid, err := accountAnd(in.AccountParam, in.assessmentID)
 			if err != nil {
 				return nil, err
 			}
@@ -138,11 +134,7 @@ func (s *Server) registerDocuments() {
 		Description: "The URL is valid for 5 minutes. It answers 404 once the document is deleted.",
 		Security:    secured, Errors: accountErrors},
 		func(ctx context.Context, in *documentRefIn) (*downloadURLOut, error) {
-			acc, err := in.accountRef()
-			if err != nil {
-				return nil, err
-			}
-			did, err := in.documentID()
+			acc, did, err := accountAnd(in.AccountParam, in.documentID)
 			if err != nil {
 				return nil, err
 			}
@@ -160,11 +152,7 @@ func (s *Server) registerDocuments() {
 			"(if the file store cannot be reached, the file is deleted later and no URL is issued for it again). The audit log records the removal.",
 		Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *documentRefIn) (*documentDeleteOut, error) {
-			acc, err := in.accountRef()
-			if err != nil {
-				return nil, err
-			}
-			did, err := in.documentID()
+			acc, did, err := accountAnd(in.AccountParam, in.documentID)
 			if err != nil {
 				return nil, err
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/vetted-dev/vetted/apps/api"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 )
 
@@ -111,21 +112,41 @@ func TestEnrichmentThatFindsNothingLeavesTheVendorCustom(t *testing.T) {
 	}
 }
 
-// The same with the real enricher: a vendor saved without a website has
-// every web section failed ("no website known"), stays custom and is
-// counted failed. Nothing leaves the machine: there is no site to fetch.
-func TestRealEnricherLeavesAVendorWithoutWebsiteCustom(t *testing.T) {
+// The same with the real enricher, which discovers websites: a vendor
+// saved by name whose website cannot be found (no candidate domain exists
+// here) is not failed but needs a website: its web sections and its list
+// entry say needs_website, its profile keeps the discovery's evidence, and
+// it is not counted as a failed enrichment. Nothing leaves the machine:
+// the test's resolver answers every name NXDOMAIN.
+func TestRealEnricherMarksAVendorWithoutWebsiteNeedsWebsite(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t, apitest.WithConfiguredEnricher())
 	acct := env.NewAccount(t, "Acme", "owner@acme.test")
 	owner := env.Token("owner@acme.test")
 	env.SaveVendors(t, owner, acct, "Nowhere Labs")
 	env.Drain(t)
-	v := apitest.Must(t, env.Do(t, "GET", "/vendor/Nowhere Labs", owner, nil), http.StatusOK).Map(t)
-	if v["is_custom"] != true {
-		t.Fatalf("vendor without a website after enrichment: %v", v)
+	var v struct {
+		WebsiteURL       string                           `json:"website_url"`
+		WebsiteSource    string                           `json:"website_source"`
+		WebsiteDiscovery *api.WebsiteDiscoveryJSON        `json:"website_discovery"`
+		Enrichment       map[string]api.SectionStatusJSON `json:"enrichment"`
 	}
-	if got := enrichmentCounts(t, env); got["failed"] != 1 || len(got) != 1 {
-		t.Fatalf("vetted_enrichments_total %v; want failed 1", got)
+	apitest.Must(t, env.Do(t, "GET", "/vendor/Nowhere Labs", owner, nil), http.StatusOK).JSON(t, &v)
+	d := v.WebsiteDiscovery
+	if v.WebsiteURL != "" || v.WebsiteSource != "" || d == nil || d.Website != "" || len(d.Candidates) == 0 || d.Candidates[0].Verdict != "unresolvable" {
+		t.Fatalf("vendor without a website after enrichment: %+v", v)
+	}
+	for _, sec := range []string{"basic", "security", "privacy", "logo"} {
+		if st := v.Enrichment[sec]; st.Status != "needs_website" {
+			t.Errorf("%s section %+v, want needs_website", sec, st)
+		}
+	}
+	list := apitest.Must(t, env.Do(t, "GET", "/vendor-lists?account-id="+acct+"&vendor-list=master-list", owner, nil), http.StatusOK).Map(t)
+	entries := list["vendors"].([]any)
+	if len(entries) != 1 || entries[0].(map[string]any)["enrichment_status"] != "needs_website" {
+		t.Fatalf("list entries %v, want Nowhere Labs needs_website", entries)
+	}
+	if got := enrichmentCounts(t, env); got["failed"] != 0 {
+		t.Fatalf("vetted_enrichments_total %v; want no failure", got)
 	}
 }

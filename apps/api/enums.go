@@ -140,3 +140,32 @@ func enum(r huma.Registry, name, doc string, values []string) *huma.Schema {
 	}
 	return &huma.Schema{Ref: "#/components/schemas/" + name}
 }
+
+// SectionState is the state of one profile section: a job's states, and
+// needs_website for the web sections of a vendor whose website discovery
+// found no site.
+type SectionState string
+
+// Schema is the SectionState component.
+func (SectionState) Schema(r huma.Registry) *huma.Schema {
+	return enum(r, "SectionState", "State of one enrichment section: a job's states, or needs_website when no website is known or found",
+		directory.SectionStatusValues())
+}
+
+// WebsiteSource is where a vendor's website came from.
+type WebsiteSource string
+
+// Schema is the WebsiteSource component.
+func (WebsiteSource) Schema(r huma.Registry) *huma.Schema {
+	return enum(r, "WebsiteSource", "given: a user or admin gave it (never replaced); discovered: website discovery chose it from the name",
+		directory.WebsiteSourceValues())
+}
+
+// RatingChangeKind is a change of a vendor's rating that matters.
+type RatingChangeKind string
+
+// Schema is the RatingChangeKind component.
+func (RatingChangeKind) Schema(r huma.Registry) *huma.Schema {
+	return enum(r, "RatingChangeKind", "grade_drop: a letter or more; new_finding: a critical or high finding; certificate_expiring: within 14 days",
+		directory.RatingChangeKindValues())
+}

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"maps"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -209,6 +210,7 @@ func register[I, O any](api huma.API, op huma.Operation, handler func(context.Co
 		}
 		return out, nil
 	})
+	applyLimits(api, op, reflect.TypeFor[I]())
 }
 
 // problem turns the error of a use case into the answer the client gets.
@@ -293,13 +295,17 @@ func detailOf(op *huma.Operation, e *core.Error) *ProblemDetail {
 	return &ProblemDetail{Message: e.Detail, Location: location(op, e.Field), Row: e.Row, Column: e.Column}
 }
 
-// location places a field the core names ("account-id", "users[0].email")
-// where the request carried it, with huma's prefixes: a parameter of the
-// operation is in its place (query, path, header), anything else is in the body.
+// location places a field the core names by its Go-side path ("AccountRef",
+// "Users[0].Email") where the request carried it, with huma's prefixes:
+// the path becomes the request's name first (wireName, the one table of
+// fields.go), then a parameter of the operation is in its place (query,
+// path, header) and anything else is in the body ("query.account-id",
+// "body.users[0].email").
 func location(op *huma.Operation, field string) string {
 	if field == "" {
 		return ""
 	}
+	field = wireName(field)
 	root := field
 	if i := strings.IndexAny(field, ".["); i >= 0 {
 		root = field[:i]

@@ -41,7 +41,7 @@ type EntryJSON struct {
 	VendorName       string        `json:"vendor_name"`
 	WebsiteURL       string        `json:"website_url"`
 	IsCustom         bool          `json:"is_custom"`
-	EnrichmentStatus string        `json:"enrichment_status"`
+	EnrichmentStatus string        `json:"enrichment_status" doc:"Empty (no profile yet), queued, running, needs_website (known by name only, no website found), failed or done"`
 	AlertsEnabled    bool          `json:"alerts_enabled"`
 	Products         []ProductJSON `json:"products"`
 	AddedAt          time.Time     `json:"added_at"`
@@ -131,7 +131,7 @@ type listsPostIn struct {
 		CSV       *string       `json:"csv,omitempty" doc:"import-csv: CSV text with a header row"`
 		DryRun    bool          `json:"dry_run,omitempty" doc:"import-csv: validate and report only"`
 		RowOffset int           `json:"row_offset,omitempty" minimum:"0" doc:"import-csv: first data row of the batch (0-based)"`
-		RowLimit  int           `json:"row_limit,omitempty" minimum:"0" maximum:"500" doc:"import-csv: rows in the batch (default 100)"`
+		RowLimit  int           `json:"row_limit,omitempty" minimum:"0" limit:"csv-rows" doc:"import-csv: rows in the batch (default 100)"`
 	} `required:"false"`
 }
 

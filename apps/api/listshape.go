@@ -15,12 +15,12 @@ import (
 // ListShape are the parameters of a shaped list read (issue 22). Without
 // any of them a list read answers the whole list, as the contract says.
 type ListShape struct {
-	Limit           int    `query:"limit" minimum:"0" maximum:"500" doc:"Page size (1-500); with it the answer carries next_cursor while more rows follow"`
+	Limit           int    `query:"limit" minimum:"0" limit:"list-page" doc:"Page size (1-500); with it the answer carries next_cursor while more rows follow"`
 	Cursor          string `query:"cursor" doc:"next_cursor of the previous page (same sort and filters)"`
 	Q               string `query:"q" maxLength:"200" doc:"Case-insensitive search in vendor and product names"`
 	Sort            string `query:"sort" enum:"name,-rating,next_review_at,status" doc:"Order (default name); ties by name"`
 	ReviewState     string `query:"review-state" doc:"never_reviewed, current, due_soon or overdue (several: comma-separated)"`
-	EnrichmentState string `query:"enrichment-state" doc:"none, queued, running, failed or done (several: comma-separated)"`
+	EnrichmentState string `query:"enrichment-state" doc:"none, queued, running, needs_website, failed or done (several: comma-separated)"`
 	Alerts          string `query:"alerts" enum:"true,false" doc:"Only entries with alerts on (true) or off (false)"`
 }
 

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
@@ -142,6 +143,14 @@ func TestListPagingUnderWrites(t *testing.T) {
 				break
 			}
 			cursor = p.NextCursor
+			// The other client writes between every two pages (the walk
+			// may otherwise outrun it: pages can be answered from memory).
+			for before, deadline := writes.Load(), time.Now().Add(10*time.Second); writes.Load() == before; {
+				if time.Now().After(deadline) {
+					t.Fatalf("the other client wrote nothing for 10 s")
+				}
+				time.Sleep(time.Millisecond)
+			}
 		}
 		for i := range 60 {
 			if n := seen[fmt.Sprintf("Stable %02d", i)]; n != 1 {

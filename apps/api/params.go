@@ -85,6 +85,18 @@ func refs(a AccountParam, l ListParams) (access.AccountRef, access.ListRef, erro
 	return acc, lr, err
 }
 
+// accountAnd parses the account a request names and then what it acts on
+// in it (in.assessmentID, in.documentID, ScopeParam.listRef), in that order.
+func accountAnd[T any](a AccountParam, parse func() (T, error)) (access.AccountRef, T, error) {
+	acc, err := a.accountRef()
+	if err != nil {
+		var zero T
+		return acc, zero, err
+	}
+	parsed, err := parse()
+	return acc, parsed, err
+}
+
 // assessmentID parses assessment-id.
 func (p AssessmentParam) assessmentID() (uuid.UUID, error) {
 	return assessments.ParseAssessmentID(p.AssessmentID)

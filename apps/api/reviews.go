@@ -73,7 +73,7 @@ type cadenceBody struct {
 
 type reviewPolicyBody struct {
 	CadenceMonths       *cadenceBody `json:"cadence_months,omitempty" doc:"Months per tier, 1 to 120; an omitted tier keeps its value"`
-	ReminderOffsetsDays []int        `json:"reminder_offsets_days,omitempty" maxItems:"10" doc:"Days before the due date, 1 to 365 each; [] sends none before the due date; omitted keeps them"`
+	ReminderOffsetsDays []int        `json:"reminder_offsets_days,omitempty" limit:"reminders" doc:"Days before the due date, 1 to 365 each; [] sends none before the due date; omitted keeps them"`
 	OverdueRepeatWeekly *bool        `json:"overdue_repeat_weekly,omitempty"`
 }
 

@@ -141,9 +141,10 @@ func TestScanEndToEnd(t *testing.T) {
 
 // TestScanWithoutRating: a vendor whose domain does not exist (a resolver
 // that answers "no such host") gets a not-checked signal per check and no
-// rating, not an F; a vendor without a website is never scanned, and since
-// nothing is found it gets no profile at all (it stays custom). Asking for
-// the scores section alone does not invent a rating either.
+// rating, not an F; a vendor without a website whose website discovery
+// finds none is never scanned: it needs a website (its web sections say
+// so, with the discovery's evidence). Asking for the scores section alone
+// does not invent a rating either.
 func TestScanWithoutRating(t *testing.T) {
 	t.Parallel()
 	w := scantest.Start(t)
@@ -161,13 +162,10 @@ func TestScanWithoutRating(t *testing.T) {
 	env.Drain(t)
 	for name, want := range map[string]struct{ status, reason string }{
 		"Gone Co":   {"failed", "no security check could run"},
-		"Nosite Co": {"", ""}, // no profile: nothing was found, nothing rated
+		"Nosite Co": {"skipped", "no security scan yet"}, // nothing scanned, nothing rated
 	} {
 		var v scanView
 		apitest.Must(t, env.Do(t, "GET", "/vendor/"+url.PathEscape(name), owner, nil), 200).JSON(t, &v)
-		if none := len(v.Enrichment) == 0; none != (name == "Nosite Co") {
-			t.Errorf("%s enrichment sections %v: want none only for the vendor without a website", name, v.Enrichment)
-		}
 		if v.Scores.SecurityRating != nil || v.Scores.RiskScore != nil || v.Scores.Grade != "" || v.GRC != nil {
 			t.Errorf("%s scores = %+v, grc %+v: want no rating", name, v.Scores, v.GRC)
 		}
@@ -176,6 +174,9 @@ func TestScanWithoutRating(t *testing.T) {
 		}
 		if st := v.Enrichment["security"]; name == "Gone Co" && st.Status != "failed" {
 			t.Errorf("%s security section = %+v", name, st)
+		}
+		if st := v.Enrichment["security"]; name == "Nosite Co" && st.Status != directory.StatusNeedsWebsite {
+			t.Errorf("%s security section = %+v, want needs_website", name, st)
 		}
 		list := apitest.Must(t, env.Do(t, "GET", "/vendor/"+url.PathEscape(name)+"/security-instances", owner, nil), 200).Map(t)
 		is := list["instances"].([]any)

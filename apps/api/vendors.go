@@ -37,10 +37,10 @@ type VendorJSON struct {
 
 // SectionStatusJSON is the enrichment state of one profile section.
 type SectionStatusJSON struct {
-	Status    JobStatus `json:"status"`
-	UpdatedAt time.Time `json:"updated_at"`
-	Source    string    `json:"source"`
-	Error     string    `json:"error,omitempty"`
+	Status    SectionState `json:"status"`
+	UpdatedAt time.Time    `json:"updated_at"`
+	Source    string       `json:"source"`
+	Error     string       `json:"error,omitempty"`
 }
 
 // VendorViewJSON is a directory entry with its profile groups. A custom
@@ -56,7 +56,10 @@ type VendorViewJSON struct {
 	Scores              Scores                       `json:"scores"`
 	Enrichment          map[string]SectionStatusJSON `json:"enrichment" doc:"Per section: basic, additional, maturity, security, privacy, logo, scores"`
 	LatestGRCAssessment *GRCAssessment               `json:"latest_grc_assessment,omitempty"`
-	UpdatedAt           *time.Time                   `json:"updated_at,omitempty"`
+	// WebsiteSource and WebsiteDiscovery say where website_url came from.
+	WebsiteSource    WebsiteSource         `json:"website_source,omitempty" doc:"Where website_url came from; absent while none is known"`
+	WebsiteDiscovery *WebsiteDiscoveryJSON `json:"website_discovery,omitempty" doc:"The evidence of the last website discovery; absent when none ran"`
+	UpdatedAt        *time.Time            `json:"updated_at,omitempty"`
 
 	raw []byte // this view as JSON, when already encoded
 }
@@ -75,19 +78,21 @@ func (v *VendorViewJSON) encodedJSON() []byte { return v.raw }
 
 // encodedView is the JSON of a vendor view the service remembers (see
 // dircache.TTL): GET /vendor answers it as it is while the service
-// serves the same profile, so the hot read encodes each view once. It is
-// remembered by vendor id with the profile the service returned, which the
-// service never modifies: a view read again that changed is a new profile
-// (one that did not is kept, so its JSON is kept for as long as the service
-// serves it, renewed at each DirectoryMaxAge). ForgetVendors drops entries
-// when another process announces a change.
+// serves the same view, so the hot read encodes each view once. It is
+// remembered by vendor id with the version of the view it was encoded
+// from (directory.View.Version, given by the cache the directory reads
+// through): a view read again that changed has a new version, one that did
+// not keeps it, so its JSON is kept for as long as the service serves it,
+// renewed at each dircache.MaxAge. An unversioned view (no cache) or one
+// without a profile is encoded each time. ForgetVendors drops entries when
+// another process announces a change.
 func (s *Server) encodedView(view directory.View) *VendorViewJSON {
-	if view.Profile == nil {
+	if view.Profile == nil || view.Version == 0 {
 		out := vendorViewJSON(view)
 		return &out
 	}
 	now := time.Now()
-	if e, ok := s.views.Get(view.Vendor.ID, now); ok && e.profile == view.Profile {
+	if e, ok := s.views.Get(view.Vendor.ID, now); ok && e.version == view.Version {
 		return e.json
 	}
 	out := vendorViewJSON(view)
@@ -96,22 +101,23 @@ func (s *Server) encodedView(view directory.View) *VendorViewJSON {
 		return &out
 	}
 	enc := &VendorViewJSON{raw: raw}
-	s.views.Put(view.Vendor.ID, encodedEntry{profile: view.Profile, json: enc}, now.Add(dircache.MaxAge), now)
+	s.views.Put(view.Vendor.ID, encodedEntry{version: view.Version, json: enc}, now.Add(dircache.MaxAge), now)
 	return enc
 }
 
 // viewMemo holds the encoded vendor views by vendor id (see encodedView).
 type viewMemo = memo.Map[uuid.UUID, encodedEntry]
 
-// encodedEntry is a view's JSON with the profile it was encoded from.
+// encodedEntry is a view's JSON with the version it was encoded from.
 type encodedEntry struct {
-	profile *directory.Profile
+	version uint64
 	json    *VendorViewJSON
 }
 
 // ForgetVendors drops the encoded views of the vendors c names, or all of
 // them; a change feed's subscriber calls it with the service's.
 func (s *Server) ForgetVendors(c ports.Changed) {
+	s.answers.forget() // every notice: see answers.go
 	if c.All {
 		s.views.Clear()
 		return
@@ -205,9 +211,10 @@ func vendorViewJSON(view directory.View) VendorViewJSON {
 		out.Company, out.Security, out.Privacy = Company(p.Company), securityJSON(p.Security), Privacy(p.Privacy)
 		out.Maturity, out.Scores = Maturity(p.Maturity), scoresJSON(p.Scores)
 		for sec, st := range p.Enrichment {
-			out.Enrichment[string(sec)] = SectionStatusJSON{Status: JobStatus(st.Status), UpdatedAt: st.UpdatedAt, Source: st.Source, Error: st.Error}
+			out.Enrichment[string(sec)] = SectionStatusJSON{Status: SectionState(st.Status), UpdatedAt: st.UpdatedAt, Source: st.Source, Error: st.Error}
 		}
 		out.LatestGRCAssessment = grcJSON(p.LatestGRC)
+		out.WebsiteSource, out.WebsiteDiscovery = WebsiteSource(p.WebsiteSource), websiteDiscoveryJSON(p.Discovery)
 		updated := p.UpdatedAt
 		out.UpdatedAt = &updated
 	}
@@ -320,7 +327,7 @@ func (s *Server) streamVendors(ctx context.Context, w io.Writer, page []director
 // is the whole directory, as the contract has it; with either, a page of
 // the directory by name, walked with next_cursor.
 type vendorsPageIn struct {
-	Limit  int    `query:"limit" minimum:"1" maximum:"10000" doc:"At most this many vendors, by name, with next_cursor when more follow (1000 when only cursor is given). Without limit and cursor: the whole directory"`
+	Limit  int    `query:"limit" minimum:"1" limit:"vendor-page" doc:"At most this many vendors, by name, with next_cursor when more follow (1000 when only cursor is given). Without limit and cursor: the whole directory"`
 	Cursor string `query:"cursor" maxLength:"1024" doc:"The next_cursor of the page before"`
 }
 
@@ -360,7 +367,7 @@ type incidentsOut struct {
 
 type enrichIn struct {
 	Body struct {
-		Vendors    []string  `json:"vendors" minItems:"1" maxItems:"1000" doc:"Vendor names or ids; unknown names are added to the directory"`
+		Vendors    []string  `json:"vendors" minItems:"1" limit:"run-vendors" doc:"Vendor names or ids; unknown names are added to the directory"`
 		Sections   []Section `json:"enrichmentSections,omitempty" doc:"Sections to run; omitted = the full pipeline"`
 		CreateOnly bool      `json:"createOnly,omitempty" doc:"Only vendors without a profile; the others are skipped"`
 	}

@@ -30,10 +30,13 @@ import (
 // Overrides replace adapters the configuration would build (tests inject
 // fakes and a controllable clock here). Zero fields are built from Config.
 type Overrides struct {
-	Store     ports.Store
-	Clock     ports.Clock
-	Mailer    ports.Mailer
-	Enricher  ports.Enricher
+	Store    ports.Store
+	Clock    ports.Clock
+	Mailer   ports.Mailer
+	Enricher ports.Enricher
+	// Websites is the website discovery; with an Enricher override and
+	// no Websites, there is none.
+	Websites  ports.WebsiteFinder
 	Incidents ports.IncidentSource
 	Logger    *slog.Logger
 	// Jobs tunes the in-process job runner (tests use short backoffs).
@@ -119,9 +122,9 @@ func build(ctx context.Context, cfg Config, ov Overrides, withAPI bool) (*App, e
 		}
 	}
 	mailer = a.Metrics.Mailer(mailer)
-	enricher := ov.Enricher
+	enricher, websites := ov.Enricher, ov.Websites
 	if enricher == nil {
-		if enricher, err = newEnricher(a, cfg); err != nil {
+		if enricher, websites, err = newEnricher(a, cfg); err != nil {
 			return nil, err
 		}
 	}
@@ -145,7 +148,7 @@ func build(ctx context.Context, cfg Config, ov Overrides, withAPI bool) (*App, e
 	// to the other processes on the change feed.
 	a.Views = dircache.New(vendors.StoreViews{Store: a.Store}, dircache.Options{Clock: clock, Logger: a.log})
 	a.UseCases, err = usecases.New(usecases.Deps{Store: a.Views.Watch(a.Store, a.changes.feed), Views: a.Views, Clock: clock, IDs: ports.UUIDv7{},
-		Blobs: blobs, Mailer: mailer, Enricher: enricher, Incidents: incidents, Signer: signer, Webhooks: hooks, PublicURL: cfg.PublicURL, Logger: a.log,
+		Blobs: blobs, Mailer: mailer, Enricher: enricher, Websites: websites, Incidents: incidents, Signer: signer, Webhooks: hooks, PublicURL: cfg.PublicURL, Logger: a.log,
 		Notify: func() {
 			if rl != nil {
 				rl.Notify()
@@ -171,7 +174,7 @@ func build(ctx context.Context, cfg Config, ov Overrides, withAPI bool) (*App, e
 	if err != nil {
 		return nil, err
 	}
-	opts := api.Options{Verifier: verifier, Blobs: blobHandler, BlobsPath: localblob.MountPath, RateLimit: cfg.RateLimit,
+	opts := api.Options{Verifier: verifier, Clock: clock, Blobs: blobHandler, BlobsPath: localblob.MountPath, RateLimit: cfg.RateLimit,
 		Burst: cfg.RateBurst, CORSOrigins: cfg.CORSOrigins, Logger: a.log, Metrics: a.Metrics, BodyReadTimeout: cfg.HTTPBodyTimeout}
 	opts.Invalidation = a.changes.status
 	if ready != nil {
@@ -185,6 +188,9 @@ func build(ctx context.Context, cfg Config, ov Overrides, withAPI bool) (*App, e
 	if a.Server, err = api.New(a.UseCases, opts); err != nil {
 		return nil, err
 	}
+	// What this process commits, its API's remembered answers forget at
+	// once (the change feed tells the other processes).
+	a.Views.OnCommit(a.Server.ForgetVendors)
 	ok = true
 	return a, nil
 }

@@ -80,8 +80,13 @@ type Config struct {
 	// ScanDNSTimeout each DNS query attempt.
 	ScanTimeout    time.Duration
 	ScanDNSTimeout time.Duration
-	// ScanConcurrency is how many security scans run at once per process.
+	// ScanConcurrency is how many security scans run at once per process;
+	// website discoveries share these slots.
 	ScanConcurrency int
+	// DiscoverCountryTLDs are the country domains website discovery tries
+	// after .com ("de", "co.uk"): the directory is global, so they are
+	// the deployment's, not an account's.
+	DiscoverCountryTLDs []string
 	// IncidentFeedURL is a JSON incident feed URL template ({domain}, {name}).
 	IncidentFeedURL string
 
@@ -117,52 +122,53 @@ func FromEnv() (Config, error) { return FromLookup(os.LookupEnv) }
 func FromLookup(lookup func(string) (string, bool)) (Config, error) {
 	e := &envReader{lookup: lookup}
 	c := Config{
-		HTTPAddr:          e.addr("VETTED_HTTP_ADDR", "127.0.0.1:8080"),
-		PublicURL:         e.raw("VETTED_PUBLIC_URL"),
-		DataDir:           e.str("VETTED_DATA_DIR", ".data"),
-		Store:             e.raw("VETTED_STORE"),
-		AdminAddr:         e.addr("VETTED_ADMIN_ADDR", ""),
-		LogFormat:         e.oneOf("VETTED_LOG_FORMAT", "text", "text", "json"),
-		LogLevel:          e.level("VETTED_LOG_LEVEL", slog.LevelInfo),
-		DatabaseURL:       e.url("VETTED_DATABASE_URL", "postgres", "postgresql"),
-		MigrateOnStart:    e.bool("VETTED_MIGRATE_ON_START", true),
-		RedisURL:          e.url("VETTED_REDIS_URL", "redis", "rediss"),
-		Invalidation:      e.oneOf("VETTED_INVALIDATION", InvalidationAuto, InvalidationAuto, InvalidationRedis, InvalidationPostgres, InvalidationLocal, InvalidationNone),
-		S3Endpoint:        e.url("VETTED_S3_ENDPOINT", "http", "https"),
-		S3Bucket:          e.str("VETTED_S3_BUCKET", "vetted-evidence"),
-		S3Region:          e.str("VETTED_S3_REGION", "us-east-1"),
-		S3AccessKey:       e.raw("VETTED_S3_ACCESS_KEY"),
-		S3SecretKey:       e.raw("VETTED_S3_SECRET_KEY"),
-		S3PathStyle:       e.bool("VETTED_S3_PATH_STYLE", true),
-		S3CreateBucket:    e.bool("VETTED_S3_CREATE_BUCKET", false),
-		SMTPURL:           e.url("VETTED_SMTP_URL", "smtp", "smtps"),
-		MailFrom:          e.raw("VETTED_MAIL_FROM"),
-		AuthDevSecret:     e.raw("VETTED_AUTH_DEV_SECRET"),
-		AuthJWKSURL:       e.url("VETTED_AUTH_JWKS_URL", "https", "http"),
-		AuthIssuer:        e.raw("VETTED_AUTH_ISSUER"),
-		AuthAudience:      e.raw("VETTED_AUTH_AUDIENCE"),
-		AuthGroupsClaim:   e.str("VETTED_AUTH_GROUPS_CLAIM", "cognito:groups"),
-		AuthJWKSMaxAge:    e.duration("VETTED_AUTH_JWKS_MAX_AGE", 0),
-		OIDCIssuer:        e.url("VETTED_OIDC_ISSUER", "https", "http"),
-		OIDCClientID:      e.raw("VETTED_OIDC_CLIENT_ID"),
-		OIDCScope:         e.str("VETTED_OIDC_SCOPE", "openid email profile"),
-		ConsoleDevSignIn:  e.bool("VETTED_CONSOLE_DEV_SIGNIN", false),
-		SigningKey:        e.raw("VETTED_SIGNING_KEY"),
-		FetchAllowPrivate: e.bool("VETTED_FETCH_ALLOW_PRIVATE", false),
-		IncidentFeedURL:   e.raw("VETTED_INCIDENT_FEED_URL"),
-		RateLimit:         e.float("VETTED_RATE_LIMIT", 100),
-		RateBurst:         e.int("VETTED_RATE_BURST", 200, 1),
-		WorkerConcurrency: e.int("VETTED_WORKER_CONCURRENCY", 10, 1),
-		PollInterval:      e.duration("VETTED_POLL_INTERVAL", 15*time.Minute),
-		ReenrichInterval:  e.duration("VETTED_REENRICH_INTERVAL", 24*time.Hour),
-		ReminderInterval:  e.duration("VETTED_REMINDER_INTERVAL", time.Hour),
-		CORSOrigins:       e.origins("VETTED_CORS_ORIGINS"),
-		HTTPBodyTimeout:   e.positiveDuration("VETTED_HTTP_BODY_TIMEOUT", DefaultHTTPBodyTimeout),
-		ScanResolver:      e.addr("VETTED_SCAN_RESOLVER", ""),
-		ScanRootCAs:       e.raw("VETTED_SCAN_ROOT_CAS"),
-		ScanTimeout:       e.duration("VETTED_SCAN_TIMEOUT", 10*time.Second),
-		ScanDNSTimeout:    e.duration("VETTED_SCAN_DNS_TIMEOUT", 5*time.Second),
-		ScanConcurrency:   e.int("VETTED_SCAN_CONCURRENCY", 8, 1),
+		HTTPAddr:            e.addr("VETTED_HTTP_ADDR", "127.0.0.1:8080"),
+		PublicURL:           e.raw("VETTED_PUBLIC_URL"),
+		DataDir:             e.str("VETTED_DATA_DIR", ".data"),
+		Store:               e.raw("VETTED_STORE"),
+		AdminAddr:           e.addr("VETTED_ADMIN_ADDR", ""),
+		LogFormat:           e.oneOf("VETTED_LOG_FORMAT", "text", "text", "json"),
+		LogLevel:            e.level("VETTED_LOG_LEVEL", slog.LevelInfo),
+		DatabaseURL:         e.url("VETTED_DATABASE_URL", "postgres", "postgresql"),
+		MigrateOnStart:      e.bool("VETTED_MIGRATE_ON_START", true),
+		RedisURL:            e.url("VETTED_REDIS_URL", "redis", "rediss"),
+		Invalidation:        e.oneOf("VETTED_INVALIDATION", InvalidationAuto, InvalidationAuto, InvalidationRedis, InvalidationPostgres, InvalidationLocal, InvalidationNone),
+		S3Endpoint:          e.url("VETTED_S3_ENDPOINT", "http", "https"),
+		S3Bucket:            e.str("VETTED_S3_BUCKET", "vetted-evidence"),
+		S3Region:            e.str("VETTED_S3_REGION", "us-east-1"),
+		S3AccessKey:         e.raw("VETTED_S3_ACCESS_KEY"),
+		S3SecretKey:         e.raw("VETTED_S3_SECRET_KEY"),
+		S3PathStyle:         e.bool("VETTED_S3_PATH_STYLE", true),
+		S3CreateBucket:      e.bool("VETTED_S3_CREATE_BUCKET", false),
+		SMTPURL:             e.url("VETTED_SMTP_URL", "smtp", "smtps"),
+		MailFrom:            e.raw("VETTED_MAIL_FROM"),
+		AuthDevSecret:       e.raw("VETTED_AUTH_DEV_SECRET"),
+		AuthJWKSURL:         e.url("VETTED_AUTH_JWKS_URL", "https", "http"),
+		AuthIssuer:          e.raw("VETTED_AUTH_ISSUER"),
+		AuthAudience:        e.raw("VETTED_AUTH_AUDIENCE"),
+		AuthGroupsClaim:     e.str("VETTED_AUTH_GROUPS_CLAIM", "cognito:groups"),
+		AuthJWKSMaxAge:      e.duration("VETTED_AUTH_JWKS_MAX_AGE", 0),
+		OIDCIssuer:          e.url("VETTED_OIDC_ISSUER", "https", "http"),
+		OIDCClientID:        e.raw("VETTED_OIDC_CLIENT_ID"),
+		OIDCScope:           e.str("VETTED_OIDC_SCOPE", "openid email profile"),
+		ConsoleDevSignIn:    e.bool("VETTED_CONSOLE_DEV_SIGNIN", false),
+		SigningKey:          e.raw("VETTED_SIGNING_KEY"),
+		FetchAllowPrivate:   e.bool("VETTED_FETCH_ALLOW_PRIVATE", false),
+		IncidentFeedURL:     e.raw("VETTED_INCIDENT_FEED_URL"),
+		RateLimit:           e.float("VETTED_RATE_LIMIT", 100),
+		RateBurst:           e.int("VETTED_RATE_BURST", 200, 1),
+		WorkerConcurrency:   e.int("VETTED_WORKER_CONCURRENCY", 10, 1),
+		PollInterval:        e.duration("VETTED_POLL_INTERVAL", 15*time.Minute),
+		ReenrichInterval:    e.duration("VETTED_REENRICH_INTERVAL", 24*time.Hour),
+		ReminderInterval:    e.duration("VETTED_REMINDER_INTERVAL", time.Hour),
+		CORSOrigins:         e.origins("VETTED_CORS_ORIGINS"),
+		HTTPBodyTimeout:     e.positiveDuration("VETTED_HTTP_BODY_TIMEOUT", DefaultHTTPBodyTimeout),
+		ScanResolver:        e.addr("VETTED_SCAN_RESOLVER", ""),
+		ScanRootCAs:         e.raw("VETTED_SCAN_ROOT_CAS"),
+		ScanTimeout:         e.duration("VETTED_SCAN_TIMEOUT", 10*time.Second),
+		ScanDNSTimeout:      e.duration("VETTED_SCAN_DNS_TIMEOUT", 5*time.Second),
+		ScanConcurrency:     e.int("VETTED_SCAN_CONCURRENCY", 8, 1),
+		DiscoverCountryTLDs: e.words("VETTED_DISCOVER_COUNTRY_TLDS"),
 	}
 	if c.PublicURL == "" {
 		c.PublicURL = publicURLFor(c.HTTPAddr)
@@ -386,6 +392,7 @@ func EnvVars() []EnvVar {
 		{"VETTED_SCAN_TIMEOUT", "10s", "time limit of each connection, TLS handshake and fetch of a security scan"},
 		{"VETTED_SCAN_DNS_TIMEOUT", "5s", "time limit of each DNS query attempt of a security scan"},
 		{"VETTED_SCAN_CONCURRENCY", "8", "vendors scanned at once"},
+		{"VETTED_DISCOVER_COUNTRY_TLDS", "", "country domains website discovery tries after .com, comma-separated (de,co.uk)"},
 		{"OTEL_EXPORTER_OTLP_ENDPOINT", "off", "OTLP/HTTP collector; set to export traces (other OTEL_* variables apply)"},
 	}
 }
@@ -410,6 +417,17 @@ func WorkerEnvVars() []EnvVar {
 
 // origins reads a comma-separated list of browser origins
 // (scheme://host[:port], no path) or "*".
+// words are the comma-separated words of k, blanks dropped.
+func (e *envReader) words(k string) []string {
+	var out []string
+	for _, w := range strings.Split(e.raw(k), ",") {
+		if w = strings.TrimSpace(w); w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 func (e *envReader) origins(k string) []string {
 	var out []string
 	for _, o := range strings.Split(e.raw(k), ",") {

@@ -88,22 +88,27 @@ func (a *App) fetcher(cfg Config) (*enrich.Fetcher, error) {
 	return enrich.NewFetcher(fc), nil
 }
 
-func newEnricher(a *App, cfg Config) (ports.Enricher, error) {
+// newEnricher builds the enricher and the website discovery of vendors
+// known by name only; they share the scanner, so discoveries and scans
+// together stay within ScanConcurrency.
+func newEnricher(a *App, cfg Config) (ports.Enricher, ports.WebsiteFinder, error) {
 	f, err := a.fetcher(cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	d, err := scanDNS(cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	roots, err := rootCAs(cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	s := enrich.NewScanner(enrich.ScanConfig{DNS: d, RootCAs: roots, Timeout: cfg.ScanTimeout, Concurrency: cfg.ScanConcurrency,
 		AllowPrivate: cfg.FetchAllowPrivate})
-	return enrich.New(enrich.Config{Fetcher: f, Scanner: s}), nil
+	finder := enrich.WebsiteFinder{D: enrich.NewDiscoverer(enrich.DiscoverConfig{Scanner: s}),
+		Prefs: enrich.DiscoverPrefs{CountryTLDs: cfg.DiscoverCountryTLDs}}
+	return enrich.New(enrich.Config{Fetcher: f, Scanner: s}), finder, nil
 }
 
 // newWebhookSender is the transport of outbound webhooks, dialling through

@@ -86,7 +86,6 @@ func TestMain(m *testing.M) {
 func runChild(dir string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	fmt.Println("started") // the test may stop it from now on
 	// A child whose test died is not left behind: stdin closes with it.
 	go func() {
 		_, _ = io.Copy(io.Discard, os.Stdin)
@@ -114,6 +113,9 @@ func runChild(dir string) error {
 		return err
 	}
 	defer a.Close(context.Background())
+	// The test may stop it from now on: a stop during Build (its
+	// migrations) would end it with Build's error instead of gracefully.
+	fmt.Println("started")
 	cfg := worker.Config{RedisURL: os.Getenv(redisEnv), Concurrency: 2, ShutdownTimeout: time.Second,
 		RelayInterval: 20 * time.Millisecond, MinBackoff: 10 * time.Millisecond, MaxBackoff: 50 * time.Millisecond,
 		TaskCheckInterval: 20 * time.Millisecond, DelayedTaskCheckInterval: 50 * time.Millisecond, Clock: aheadClock(offset)}

@@ -60,13 +60,13 @@ func ParseAccountRef(raw string) (AccountRef, error) {
 	raw = strings.TrimSpace(raw)
 	switch raw {
 	case "":
-		return AccountRef{}, core.Invalid("account-id", "is required")
+		return AccountRef{}, core.Invalid("AccountRef", "is required")
 	case Individual:
 		return AccountRef{Personal: true}, nil
 	}
 	id, err := uuid.Parse(raw)
 	if err != nil {
-		return AccountRef{}, core.Invalid("account-id", "must be an account UUID or %q", Individual)
+		return AccountRef{}, core.Invalid("AccountRef", "must be an account UUID or %q", Individual)
 	}
 	return AccountRef{ID: id}, nil
 }
@@ -136,7 +136,7 @@ var MasterList = ListRef{Name: vendorlist.MasterList}
 func ParseListRef(listID, list string) (ListRef, error) {
 	switch {
 	case strings.TrimSpace(listID) != "":
-		id, err := ParseID("vendor-list-id", listID)
+		id, err := ParseID("ListRef.ID", listID)
 		return ListRef{ID: id}, err
 	case strings.TrimSpace(list) != "":
 		if id, err := uuid.Parse(strings.TrimSpace(list)); err == nil {
@@ -165,7 +165,7 @@ func List(ctx context.Context, tx ports.Tx, accountID uuid.UUID, r ListRef, defa
 	case defaultMaster:
 		l, err = tx.Lists().GetByName(ctx, accountID, vendorlist.MasterList)
 	default:
-		return l, core.Invalid("vendor-list-id", "vendor-list-id or vendor-list is required")
+		return l, core.Invalid("ListRef", "vendor-list-id or vendor-list is required")
 	}
 	if errors.Is(err, core.ErrNotFound) {
 		return l, core.NotFound("vendor list not found in this account")

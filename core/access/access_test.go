@@ -119,8 +119,8 @@ func TestParseAccountRef(t *testing.T) {
 		got, err := access.ParseAccountRef(tt.raw)
 		if tt.detail != "" {
 			e, ok := core.AsError(err)
-			if !ok || e.Field != "account-id" || e.Detail != tt.detail {
-				t.Errorf("%q: error %v, want account-id %s", tt.raw, err, tt.detail)
+			if !ok || e.Field != "AccountRef" || e.Detail != tt.detail {
+				t.Errorf("%q: error %v, want AccountRef %s", tt.raw, err, tt.detail)
 			}
 			continue
 		}
@@ -149,8 +149,8 @@ func TestParseListRef(t *testing.T) {
 	} {
 		got, err := access.ParseListRef(tt.listID, tt.list)
 		if tt.bad {
-			if e, ok := core.AsError(err); !ok || e.Field != "vendor-list-id" {
-				t.Errorf("%q: error %v, want vendor-list-id", tt.listID, err)
+			if e, ok := core.AsError(err); !ok || e.Field != "ListRef.ID" {
+				t.Errorf("%q: error %v, want ListRef.ID", tt.listID, err)
 			}
 			continue
 		}

@@ -40,7 +40,7 @@ func ParseRole(s string) (Role, error) {
 			return r, nil
 		}
 	}
-	return 0, core.Invalid("role", "must be one of %s", strings.Join(RoleValues(), ", "))
+	return 0, core.Invalid("Role", "must be one of %s", strings.Join(RoleValues(), ", "))
 }
 
 // String returns the role's wire name.
@@ -75,12 +75,12 @@ const MaxNameLen = 200
 
 // NewAccount validates and builds an organization account.
 func NewAccount(id uuid.UUID, name string, now time.Time) (Account, error) {
-	n, err := cleanName("account", name)
+	n, err := cleanName("Account.Name", name)
 	if err != nil {
 		return Account{}, err
 	}
 	if n == "" {
-		return Account{}, core.Invalid("account", "must not be empty")
+		return Account{}, core.Invalid("Account.Name", "must not be empty")
 	}
 	return Account{ID: id, Name: n, Active: true, CreatedAt: now.UTC()}, nil
 }
@@ -139,11 +139,11 @@ type Membership struct {
 func NormalizeEmail(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if strings.IndexFunc(s, unicode.IsControl) >= 0 || !utf8.ValidString(s) {
-		return "", core.Invalid("email", "%q is not a valid e-mail address", s)
+		return "", core.Invalid("Email", "%q is not a valid e-mail address", s)
 	}
 	a, err := mail.ParseAddress(s)
 	if err != nil || a.Address != s || a.Name != "" || len(s) > 254 {
-		return "", core.Invalid("email", "%q is not a valid e-mail address", s)
+		return "", core.Invalid("Email", "%q is not a valid e-mail address", s)
 	}
 	return strings.ToLower(s), nil
 }

@@ -80,7 +80,7 @@ func (s *Service) Identify(ctx context.Context, id ports.Identity) (access.Actor
 	// A name claim that is not plain text (control characters) is ignored
 	// rather than refusing the sign-in: the IdP vouches for the e-mail, not
 	// for the name.
-	name, err := core.PlainText("name", id.Name, account.MaxNameLen)
+	name, err := core.PlainText("Identity.Name", id.Name, account.MaxNameLen)
 	if err != nil {
 		name = ""
 	}
@@ -211,12 +211,12 @@ func (s *Service) CreateAccount(ctx context.Context, a access.Actor, name string
 	if err := access.RequirePlatformAdmin(a); err != nil {
 		return AccountView{}, err
 	}
-	emails, err := account.NormalizeEmails("users", users)
+	emails, err := account.NormalizeEmails("Users", users)
 	if err != nil {
 		return AccountView{}, err
 	}
 	if len(emails) == 0 {
-		return AccountView{}, core.Invalid("users", "must name at least one user, who becomes the owner")
+		return AccountView{}, core.Invalid("Users", "must name at least one user, who becomes the owner")
 	}
 	acc, err := account.NewAccount(s.d.IDs.New(), name, s.d.Now())
 	if err != nil {
@@ -282,7 +282,7 @@ func (s *Service) DeleteAccounts(ctx context.Context, a access.Actor, ids []uuid
 		return nil, err
 	}
 	if len(ids) == 0 {
-		return nil, core.Invalid("account_id", "account_id or account_ids is required")
+		return nil, core.Invalid("AccountIDs", "account_id or account_ids is required")
 	}
 	unique := make([]uuid.UUID, 0, len(ids))
 	seen := map[uuid.UUID]bool{}
@@ -365,7 +365,7 @@ type parsedMember struct {
 
 func parseMembers(in []MemberInput) ([]parsedMember, error) {
 	if len(in) == 0 {
-		return nil, core.Invalid("users", "must name at least one user")
+		return nil, core.Invalid("Users", "must name at least one user")
 	}
 	var errs core.Fields
 	seen := map[string]bool{}
@@ -373,16 +373,16 @@ func parseMembers(in []MemberInput) ([]parsedMember, error) {
 	for i, m := range in {
 		e, err := account.NormalizeEmail(m.Email)
 		if err != nil {
-			errs.AddErr(core.Nest(err, core.Index("users", i)))
+			errs.AddErr(core.Nest(err, core.Index("Users", i)))
 			continue
 		}
 		r, err := account.ParseRole(m.Role)
 		if err != nil {
-			errs.AddErr(core.Nest(err, core.Index("users", i)))
+			errs.AddErr(core.Nest(err, core.Index("Users", i)))
 			continue
 		}
 		if seen[e] {
-			errs.Add(core.Index("users", i)+".email", "%s appears twice", e)
+			errs.Add(core.Index("Users", i)+".Email", "%s appears twice", e)
 			continue
 		}
 		seen[e] = true
@@ -399,7 +399,7 @@ func (s *Service) manageable(ctx context.Context, tx ports.Tx, a access.Actor, r
 		return access.Access{}, nil, err
 	}
 	if acc.Account.Personal {
-		return access.Access{}, nil, core.Invalid("account-id", "a personal space has no other members")
+		return access.Access{}, nil, core.Invalid("AccountRef", "a personal space has no other members")
 	}
 	if !acc.Role.AtLeast(account.ManageRole) {
 		return access.Access{}, nil, core.Forbidden("only an owner or admin may manage members; you are %s", acc.Role)
@@ -415,81 +415,82 @@ func (s *Service) manageable(ctx context.Context, tx ports.Tx, a access.Actor, r
 // owner). An e-mail that is already a member is a conflict. Each new member
 // is told by e-mail.
 func (s *Service) AddMembers(ctx context.Context, a access.Actor, ref access.AccountRef, in []MemberInput) ([]account.Member, error) {
-	ms, err := parseMembers(in)
-	if err != nil {
-		return nil, err
-	}
-	var out []account.Member
-	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, roster, err := s.manageable(ctx, tx, a, ref)
-		if err != nil {
-			return err
-		}
+	return s.editMembers(ctx, a, ref, in, func(ctx context.Context, tx ports.Tx, acc access.Access, roster *Roster, ms []parsedMember) ([]string, error) {
 		for _, m := range ms {
 			if err := roster.Assign(m.role); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		emails := make([]string, 0, len(ms))
 		for _, m := range ms {
 			if roster.Has(m.email) {
-				return core.Conflict("%s is already a member; change the role with PATCH", m.email)
+				return nil, core.Conflict("%s is already a member; change the role with PATCH", m.email)
 			}
 			emails = append(emails, m.email)
 		}
 		us, err := s.usersByEmail(ctx, tx, emails)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		rows := make([]account.Member, 0, len(ms))
 		for _, m := range ms {
 			rows = append(rows, account.Member{AccountID: acc.Account.ID, UserID: us[m.email].ID, Role: m.role, CreatedAt: s.d.Now()})
 			if err := s.emitMemberMail(ctx, tx, acc.Account, m.email, m.role, 0, a); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		if err := tx.Members().Put(ctx, rows); err != nil {
-			return err
-		}
-		out, err = pickMembers(ctx, tx, acc.Account.ID, emails)
-		return err
+		return emails, tx.Members().Put(ctx, rows)
 	})
-	return out, err
 }
 
 // ChangeRoles changes members' roles (see Roster.ChangeRole). The affected
 // people are told by e-mail when their role actually changes.
 func (s *Service) ChangeRoles(ctx context.Context, a access.Actor, ref access.AccountRef, in []MemberInput) ([]account.Member, error) {
-	ms, err := parseMembers(in)
-	if err != nil {
-		return nil, err
-	}
-	var out []account.Member
-	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, roster, err := s.manageable(ctx, tx, a, ref)
-		if err != nil {
-			return err
-		}
+	return s.editMembers(ctx, a, ref, in, func(ctx context.Context, tx ports.Tx, acc access.Access, roster *Roster, ms []parsedMember) ([]string, error) {
 		var changed []account.Member
 		emails := make([]string, 0, len(ms))
 		for _, m := range ms {
 			emails = append(emails, m.email)
 			cur, old, did, err := roster.ChangeRole(m.email, m.role)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if !did {
 				continue
 			}
 			changed = append(changed, cur)
 			if err := s.emitMemberMail(ctx, tx, acc.Account, m.email, m.role, old, a); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		if len(changed) > 0 {
 			if err := tx.Members().Put(ctx, changed); err != nil {
-				return err
+				return nil, err
 			}
+		}
+		return emails, nil
+	})
+}
+
+// editMembers is the frame of AddMembers and ChangeRoles: it parses the
+// members a request names, runs edit in one unit of work under the lock of
+// an account the actor manages (manageable), and answers the members of the
+// e-mails edit returns, as stored.
+func (s *Service) editMembers(ctx context.Context, a access.Actor, ref access.AccountRef, in []MemberInput,
+	edit func(ctx context.Context, tx ports.Tx, acc access.Access, roster *Roster, ms []parsedMember) ([]string, error)) ([]account.Member, error) {
+	ms, err := parseMembers(in)
+	if err != nil {
+		return nil, err
+	}
+	var out []account.Member
+	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		acc, roster, err := s.manageable(ctx, tx, a, ref)
+		if err != nil {
+			return err
+		}
+		emails, err := edit(ctx, tx, acc, roster, ms)
+		if err != nil {
+			return err
 		}
 		out, err = pickMembers(ctx, tx, acc.Account.ID, emails)
 		return err
@@ -500,12 +501,12 @@ func (s *Service) ChangeRoles(ctx context.Context, a access.Actor, ref access.Ac
 // RemoveMembers removes members by e-mail (see Roster.Remove). Unknown
 // e-mails are not found.
 func (s *Service) RemoveMembers(ctx context.Context, a access.Actor, ref access.AccountRef, emails []string) ([]string, error) {
-	norm, err := account.NormalizeEmails("users", emails)
+	norm, err := account.NormalizeEmails("Users", emails)
 	if err != nil {
 		return nil, err
 	}
 	if len(norm) == 0 {
-		return nil, core.Invalid("users", "must name at least one user")
+		return nil, core.Invalid("Users", "must name at least one user")
 	}
 	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
 		acc, roster, err := s.manageable(ctx, tx, a, ref)

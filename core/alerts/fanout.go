@@ -8,6 +8,7 @@ import (
 	"net/url"
 
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/notify"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/subscriber"
@@ -63,33 +64,61 @@ func (s *Service) FanOut(ctx context.Context, p outbox.IncidentFanout) error {
 		if in.Backfilled {
 			return nil
 		}
-		rs, err := tx.Subscribers().Recipients(ctx, in.VendorID)
-		if err != nil {
-			return err
-		}
-		v, err := tx.Vendors().Get(ctx, in.VendorID)
-		if err != nil {
-			return err
-		}
-		accounts := map[uuid.UUID]string{}
-		msgs := make([]outbox.Message, 0, len(rs))
-		for _, r := range rs {
-			name, ok := accounts[r.AccountID]
-			if !ok {
-				acc, err := tx.Accounts().Get(ctx, r.AccountID)
-				if err != nil {
-					return err
-				}
-				name, accounts[r.AccountID] = acc.Name, acc.Name
-			}
-			msgs = append(msgs, outbox.New(s.d.IDs.New(), outbox.KindAlertMail, outbox.AlertMail{IncidentID: in.ID, SubscriberID: r.SubscriberID,
-				VendorName: v.Name.String(), ListName: r.ListName, AccountName: name}, s.d.Now()))
-		}
-		if len(msgs) == 0 {
-			return nil
-		}
-		return tx.Outbox().Add(ctx, msgs...)
+		return s.fanOut(ctx, tx, in.VendorID, func(r subscriber.Recipient, vendor, account string) (outbox.Kind, any) {
+			return outbox.KindAlertMail, outbox.AlertMail{IncidentID: in.ID, SubscriberID: r.SubscriberID,
+				VendorName: vendor, ListName: r.ListName, AccountName: account}
+		})
 	})
+}
+
+// FanOutRating splits a rating change event (KindRatingChanged) into one
+// mail job per confirmed subscriber of every list that carries the vendor
+// with alerts enabled, as FanOut does for an incident.
+func (s *Service) FanOutRating(ctx context.Context, p outbox.RatingChanged) error {
+	return s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+		rec, err := tx.Profiles().GetRating(ctx, p.EventID)
+		if errors.Is(err, core.ErrNotFound) {
+			return nil // the vendor's profile was deleted since
+		}
+		if err != nil {
+			return err
+		}
+		return s.fanOut(ctx, tx, rec.VendorID, func(r subscriber.Recipient, vendor, account string) (outbox.Kind, any) {
+			return outbox.KindRatingMail, outbox.RatingMail{EventID: rec.ID, SubscriberID: r.SubscriberID,
+				VendorName: vendor, ListName: r.ListName, AccountName: account}
+		})
+	})
+}
+
+// fanOut adds one message per recipient of the vendor's alerts, made by
+// mk with the vendor's and the recipient's account's names.
+func (s *Service) fanOut(ctx context.Context, tx ports.Tx, vendorID uuid.UUID, mk func(r subscriber.Recipient, vendor, account string) (outbox.Kind, any)) error {
+	rs, err := tx.Subscribers().Recipients(ctx, vendorID)
+	if err != nil {
+		return err
+	}
+	v, err := tx.Vendors().Get(ctx, vendorID)
+	if err != nil {
+		return err
+	}
+	accounts := map[uuid.UUID]string{}
+	msgs := make([]outbox.Message, 0, len(rs))
+	for _, r := range rs {
+		name, ok := accounts[r.AccountID]
+		if !ok {
+			acc, err := tx.Accounts().Get(ctx, r.AccountID)
+			if err != nil {
+				return err
+			}
+			name, accounts[r.AccountID] = acc.Name, acc.Name
+		}
+		kind, payload := mk(r, v.Name.String(), name)
+		msgs = append(msgs, outbox.New(s.d.IDs.New(), kind, payload, s.d.Now()))
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	return tx.Outbox().Add(ctx, msgs...)
 }
 
 // AlertKey is the delivery key of the alert for one incident and subscriber.
@@ -105,37 +134,86 @@ func (s *Service) SendAlert(ctx context.Context, p outbox.AlertMail) error {
 		if err != nil {
 			return notify.Mail{}, false, err
 		}
-		sub, err := tx.Subscribers().Get(ctx, p.SubscriberID)
-		if err != nil {
+		sub, ok, err := s.stillAlerting(ctx, tx, p.SubscriberID, in.VendorID)
+		if err != nil || !ok || in.Backfilled {
 			return notify.Mail{}, false, err
 		}
-		if in.Backfilled || sub.Status != subscriber.StatusConfirmed {
-			return notify.Mail{}, false, nil // the recipient's choice since the fan-out is respected
-		}
-		// Re-check the recipient's list now: alerts may have been turned
-		// off, or the vendor taken off the list, since the fan-out.
-		entries, err := tx.Lists().Entries(ctx, sub.ListID)
-		if err != nil {
-			return notify.Mail{}, false, err
-		}
-		alertsOn := false
-		for _, e := range entries {
-			if e.VendorID == in.VendorID {
-				alertsOn = e.AlertsEnabled
-			}
-		}
-		if !alertsOn {
-			return notify.Mail{}, false, nil
-		}
-		tok := s.d.Signer.Sign(PurposeUnsubscribe, sub.ID.String(), s.d.Now().Add(notify.UnsubscribeTTL))
 		return notify.AlertMail(sub.Email, AlertKey(in.ID, sub.ID), notify.AlertData{
 			VendorName: p.VendorName, ListName: p.ListName, AccountName: p.AccountName, Title: in.Title, Summary: in.Summary,
 			Severity: in.Severity, Status: in.Status, URL: in.URL, PublishedAt: in.PublishedAt, ImpactedData: in.PotentiallyImpactedData,
-			UnsubscribeURL: s.d.PublicURL + "/unsubscribe?token=" + url.QueryEscape(tok),
+			UnsubscribeURL: s.unsubscribeURL(sub),
 		}), true, nil
 	})
 	if errors.Is(err, core.ErrNotFound) {
 		return nil // unsubscribed or deleted since the fan-out
 	}
 	return err
+}
+
+// RatingAlertKey is the delivery key of the mail of one rating change
+// event to one subscriber.
+func RatingAlertKey(eventID, subscriberID fmt.Stringer) string {
+	return "rating-alert:" + eventID.String() + ":" + subscriberID.String()
+}
+
+// SendRatingAlert mails one rating change of the fan-out, once per event
+// and subscriber, unless the recipient or the list changed their mind.
+func (s *Service) SendRatingAlert(ctx context.Context, p outbox.RatingMail) error {
+	err := s.d.Mail.Build(ctx, RatingAlertKey(p.EventID, p.SubscriberID), func(ctx context.Context, tx ports.Tx) (notify.Mail, bool, error) {
+		rec, err := tx.Profiles().GetRating(ctx, p.EventID)
+		if err != nil {
+			return notify.Mail{}, false, err
+		}
+		sub, ok, err := s.stillAlerting(ctx, tx, p.SubscriberID, rec.VendorID)
+		if err != nil || !ok {
+			return notify.Mail{}, false, err
+		}
+		prev, err := tx.Profiles().Ratings(ctx, rec.VendorID, &directory.RatingCursor{At: rec.ScannedAt, ID: rec.ID}, 1)
+		if err != nil {
+			return notify.Mail{}, false, err
+		}
+		d := notify.RatingAlertData{VendorName: p.VendorName, ListName: p.ListName, AccountName: p.AccountName, Grade: rec.Grade,
+			ScannedAt: rec.ScannedAt, UnsubscribeURL: s.unsubscribeURL(sub)}
+		if len(prev) > 0 {
+			d.PreviousGrade = prev[0].Grade
+		}
+		for _, c := range rec.Changes {
+			d.Changes = append(d.Changes, c.Detail)
+		}
+		return notify.RatingAlertMail(sub.Email, RatingAlertKey(rec.ID, sub.ID), d), true, nil
+	})
+	if errors.Is(err, core.ErrNotFound) {
+		return nil // unsubscribed or deleted since the fan-out
+	}
+	return err
+}
+
+// stillAlerting reads the subscriber and reports whether it still gets
+// the vendor's alerts: confirmed, and its list still carries the vendor
+// with alerts on (they may have been turned off, or the vendor taken off
+// the list, since the fan-out).
+func (s *Service) stillAlerting(ctx context.Context, tx ports.Tx, subscriberID, vendorID uuid.UUID) (subscriber.Subscriber, bool, error) {
+	sub, err := tx.Subscribers().Get(ctx, subscriberID)
+	if err != nil {
+		return sub, false, err
+	}
+	if sub.Status != subscriber.StatusConfirmed {
+		return sub, false, nil // the recipient's choice since the fan-out is respected
+	}
+	entries, err := tx.Lists().Entries(ctx, sub.ListID)
+	if err != nil {
+		return sub, false, err
+	}
+	for _, e := range entries {
+		if e.VendorID == vendorID {
+			return sub, e.AlertsEnabled, nil
+		}
+	}
+	return sub, false, nil
+}
+
+// unsubscribeURL is the one-click unsubscribe link of an alert mail.
+func (s *Service) unsubscribeURL(sub subscriber.Subscriber) string {
+	tok := s.d.Signer.Sign(PurposeUnsubscribe, sub.ID.String(), s.d.Now().Add(notify.UnsubscribeTTL))
+	return s.d.PublicURL + "/unsubscribe?token=" + url.QueryEscape(tok)
 }

@@ -58,15 +58,15 @@ func (s *Service) Subscribers(ctx context.Context, a access.Actor, ref access.Ac
 // gets a confirmation mail. Adding a pending subscriber again re-sends the
 // confirmation; a confirmed one is left as it is.
 func (s *Service) AddSubscribers(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, emails []string) ([]subscriber.Subscriber, error) {
-	norm, err := account.NormalizeEmails("subscriber-email", emails)
+	norm, err := account.NormalizeEmails("Emails", emails)
 	if err != nil {
 		return nil, err
 	}
 	if len(norm) == 0 {
-		return nil, core.Invalid("subscriber-email", "is required")
+		return nil, core.Invalid("Emails", "is required")
 	}
 	if len(norm) > 500 {
-		return nil, core.Invalid("subscriber-email", "at most 500 addresses per request")
+		return nil, core.Invalid("Emails", "at most 500 addresses per request")
 	}
 	var out []subscriber.Subscriber
 	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
@@ -109,12 +109,12 @@ func (s *Service) AddSubscribers(ctx context.Context, a access.Actor, ref access
 // RemoveSubscribers removes subscribers from a list (member or above). It is
 // all-or-nothing: an e-mail that is not subscribed is not found.
 func (s *Service) RemoveSubscribers(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, emails []string) ([]string, error) {
-	norm, err := account.NormalizeEmails("subscriber-email", emails)
+	norm, err := account.NormalizeEmails("Emails", emails)
 	if err != nil {
 		return nil, err
 	}
 	if len(norm) == 0 {
-		return nil, core.Invalid("subscriber-email", "is required")
+		return nil, core.Invalid("Emails", "is required")
 	}
 	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
 		_, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, false)

@@ -40,6 +40,8 @@ type store struct {
 	incidents []directory.Incident
 	vendor    directory.Vendor
 	alertsOn  bool
+	// The rating history, oldest first.
+	ratings []directory.RatingRecord
 }
 
 func (s *store) InTx(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
@@ -63,6 +65,7 @@ func (t tx) Outbox() ports.OutboxRepo          { return box{s: t.s} }
 func (t tx) Deliveries() ports.DeliveryRepo    { return deliveries{s: t.s} }
 func (t tx) Incidents() ports.IncidentRepo     { return incidents{s: t.s} }
 func (t tx) Vendors() ports.VendorRepo         { return vendors{s: t.s} }
+func (t tx) Profiles() ports.ProfileRepo       { return profiles{s: t.s} }
 
 type incidents struct {
 	ports.IncidentRepo

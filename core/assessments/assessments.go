@@ -73,10 +73,10 @@ type VendorSel struct {
 func ParseVendorSel(vendorID, vendorProfileID, vendorName string) (VendorSel, error) {
 	switch {
 	case strings.TrimSpace(vendorID) != "":
-		id, err := access.ParseID("vendor_id", vendorID)
+		id, err := access.ParseID("VendorSel.VendorID", vendorID)
 		return VendorSel{VendorID: id}, err
 	case strings.TrimSpace(vendorProfileID) != "":
-		id, err := access.ParseID("vendor_profile_id", vendorProfileID)
+		id, err := access.ParseID("VendorSel.VendorProfileID", vendorProfileID)
 		return VendorSel{VendorProfileID: id}, err
 	case strings.TrimSpace(vendorName) != "":
 		ref, err := directory.ParseRef(vendorName)
@@ -99,10 +99,10 @@ func ParseAssessmentID(raw string) (uuid.UUID, error) {
 	if strings.TrimSpace(raw) == "" {
 		return uuid.Nil, errNoAssessment
 	}
-	return access.ParseID("assessment-id", raw)
+	return access.ParseID("AssessmentID", raw)
 }
 
-var errNoAssessment = core.Invalid("assessment-id", "assessment-id (or vendor-id / vendor-profile-id) is required")
+var errNoAssessment = core.Invalid("AssessmentID", "assessment-id (or vendor-id / vendor-profile-id) is required")
 
 func resolveVendor(ctx context.Context, tx ports.Tx, sel VendorSel) (directory.Vendor, error) {
 	switch {
@@ -126,7 +126,7 @@ func resolveVendor(ctx context.Context, tx ports.Tx, sel VendorSel) (directory.V
 	case sel.VendorName != nil:
 		return access.Vendor(ctx, tx, *sel.VendorName)
 	}
-	return directory.Vendor{}, core.Invalid("vendor_id", "one of vendor_id, vendor_profile_id or vendor_name is required")
+	return directory.Vendor{}, core.Invalid("VendorSel", "one of vendor_id, vendor_profile_id or vendor_name is required")
 }
 
 // AssessmentQuery filters assessment reads.
@@ -248,6 +248,16 @@ func (s *Service) DeleteAssessment(ctx context.Context, a access.Actor, ref acce
 	return out, err
 }
 
+// readableAssessment finds an assessment by id in an account the actor may
+// read (viewer or above): the audit log and the documents read through it.
+func (s *Service) readableAssessment(ctx context.Context, tx ports.Tx, a access.Actor, ref access.AccountRef, assessmentID uuid.UUID) (review.Assessment, error) {
+	acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
+	if err != nil {
+		return review.Assessment{}, err
+	}
+	return s.findAssessment(ctx, tx, acc.Account.ID, access.ListRef{}, assessmentID, VendorSel{})
+}
+
 func (s *Service) findAssessment(ctx context.Context, tx ports.Tx, accountID uuid.UUID, lr access.ListRef, assessmentID uuid.UUID, sel VendorSel) (review.Assessment, error) {
 	if assessmentID != uuid.Nil {
 		id := assessmentID
@@ -283,7 +293,7 @@ func (s *Service) findAssessment(ctx context.Context, tx ports.Tx, accountID uui
 	case 1:
 		return found[0], nil
 	}
-	return review.Assessment{}, core.Invalid("vendor-list-id", "the vendor is assessed on several lists; name the list or use assessment-id")
+	return review.Assessment{}, core.Invalid("ListRef", "the vendor is assessed on several lists; name the list or use assessment-id")
 }
 
 // Audit paging bounds.
@@ -311,21 +321,17 @@ func (s *Service) AuditLog(ctx context.Context, a access.Actor, ref access.Accou
 		limit = DefaultAuditLimit
 	}
 	if page < 1 {
-		errs.Add("page", "must be 1 or more")
+		errs.Add("Page", "must be 1 or more")
 	}
 	if limit < 1 || limit > MaxAuditLimit {
-		errs.Add("limit", "must be between 1 and %d", MaxAuditLimit)
+		errs.Add("Limit", "must be between 1 and %d", MaxAuditLimit)
 	}
 	if err := errs.Err(); err != nil {
 		return AuditPage{}, err
 	}
 	out := AuditPage{Page: page, Limit: limit}
 	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
-		if err != nil {
-			return err
-		}
-		asm, err := s.findAssessment(ctx, tx, acc.Account.ID, access.ListRef{}, assessmentID, VendorSel{})
+		asm, err := s.readableAssessment(ctx, tx, a, ref, assessmentID)
 		if err != nil {
 			return err
 		}

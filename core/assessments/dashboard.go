@@ -133,31 +133,13 @@ func (s *Service) DashboardMetrics(ctx context.Context, a access.Actor, ref acce
 // follows (alerts on) on one list or on all of them, at most limit
 // (0 means DefaultIncidentLimit).
 func (s *Service) RecentIncidents(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, limit int) ([]IncidentView, error) {
-	if limit == 0 {
-		limit = DefaultIncidentLimit
-	}
-	if limit < 1 || limit > MaxIncidentLimit {
-		return nil, core.Invalid("limit", "must be between 1 and %d", MaxIncidentLimit)
-	}
 	var out []IncidentView
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
-		_, sc, err := s.dashboardScope(ctx, tx, a, ref, lr)
-		if err != nil {
-			return err
-		}
+	err := s.recent(ctx, a, ref, lr, limit, func(ctx context.Context, tx ports.Tx, sc scope, limit int) error {
 		ins, err := tx.Incidents().Recent(ctx, sc.vendorIDs(true), limit)
 		if err != nil {
 			return err
 		}
-		names, products := map[uuid.UUID]string{}, map[uuid.UUID][]string{}
-		for _, e := range sc.entries {
-			names[e.VendorID] = e.VendorName
-			for _, p := range e.Products {
-				if !slices.Contains(products[e.VendorID], p.Name) {
-					products[e.VendorID] = append(products[e.VendorID], p.Name)
-				}
-			}
-		}
+		names, products := sc.names()
 		out = make([]IncidentView, 0, len(ins))
 		for _, in := range ins {
 			out = append(out, IncidentView{Incident: in, VendorName: names[in.VendorID], Products: products[in.VendorID]})
@@ -165,6 +147,67 @@ func (s *Service) RecentIncidents(ctx context.Context, a access.Actor, ref acces
 		return nil
 	})
 	return out, err
+}
+
+// RatingChangeView is a rating change event (a scan's record with
+// changes) as the dashboard shows it beside incidents.
+type RatingChangeView struct {
+	Record     directory.RatingRecord
+	VendorName string
+	Products   []string
+}
+
+// RecentRatingChanges returns the newest rating change events of the
+// vendors the account follows (alerts on), as RecentIncidents does for
+// incidents.
+func (s *Service) RecentRatingChanges(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, limit int) ([]RatingChangeView, error) {
+	var out []RatingChangeView
+	err := s.recent(ctx, a, ref, lr, limit, func(ctx context.Context, tx ports.Tx, sc scope, limit int) error {
+		recs, err := tx.Profiles().RatingEvents(ctx, sc.vendorIDs(true), limit)
+		if err != nil {
+			return err
+		}
+		names, products := sc.names()
+		out = make([]RatingChangeView, 0, len(recs))
+		for _, r := range recs {
+			out = append(out, RatingChangeView{Record: r, VendorName: names[r.VendorID], Products: products[r.VendorID]})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// recent checks the limit of a dashboard feed (DefaultIncidentLimit when
+// 0) and runs read over the scope of the account and list.
+func (s *Service) recent(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, limit int,
+	read func(ctx context.Context, tx ports.Tx, sc scope, limit int) error) error {
+	if limit == 0 {
+		limit = DefaultIncidentLimit
+	}
+	if limit < 1 || limit > MaxIncidentLimit {
+		return core.Invalid("Limit", "must be between 1 and %d", MaxIncidentLimit)
+	}
+	return s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		_, sc, err := s.dashboardScope(ctx, tx, a, ref, lr)
+		if err != nil {
+			return err
+		}
+		return read(ctx, tx, sc, limit)
+	})
+}
+
+// names are the vendors' names in scope and their product rows.
+func (sc scope) names() (map[uuid.UUID]string, map[uuid.UUID][]string) {
+	names, products := map[uuid.UUID]string{}, map[uuid.UUID][]string{}
+	for _, e := range sc.entries {
+		names[e.VendorID] = e.VendorName
+		for _, p := range e.Products {
+			if !slices.Contains(products[e.VendorID], p.Name) {
+				products[e.VendorID] = append(products[e.VendorID], p.Name)
+			}
+		}
+	}
+	return names, products
 }
 
 // VendorsOverview returns the vendors of a list (master-list when lr names

@@ -18,9 +18,9 @@ import (
 // ParseDocumentID reads a document-id.
 func ParseDocumentID(raw string) (uuid.UUID, error) {
 	if strings.TrimSpace(raw) == "" {
-		return uuid.Nil, core.Invalid("document-id", "is required")
+		return uuid.Nil, core.Invalid("DocumentID", "is required")
 	}
-	return access.ParseID("document-id", raw)
+	return access.ParseID("DocumentID", raw)
 }
 
 // Upload is a pending document with the request that uploads its file.
@@ -66,11 +66,7 @@ func (s *Service) UploadURL(ctx context.Context, a access.Actor, ref access.Acco
 func (s *Service) Documents(ctx context.Context, a access.Actor, ref access.AccountRef, assessmentID uuid.UUID) ([]document.Document, error) {
 	var docs []document.Document
 	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
-		if err != nil {
-			return err
-		}
-		asm, err := s.findAssessment(ctx, tx, acc.Account.ID, access.ListRef{}, assessmentID, VendorSel{})
+		asm, err := s.readableAssessment(ctx, tx, a, ref, assessmentID)
 		if err != nil {
 			return err
 		}

@@ -147,7 +147,7 @@ func parseAssessmentView(rawStates []string, sort string) ([]review.State, strin
 			if part = strings.TrimSpace(part); part == "" {
 				continue
 			}
-			st, err := review.ParseState("review-state", part)
+			st, err := review.ParseState("ReviewStates", part)
 			if !errs.AddErr(err) {
 				states = append(states, st)
 			}
@@ -158,7 +158,7 @@ func parseAssessmentView(rawStates []string, sort string) ([]review.State, strin
 		sort = "-updated_at"
 	}
 	if !slices.Contains(AssessmentSorts(), sort) {
-		errs.Add("sort", "%q is not one of: %s", sort, strings.Join(AssessmentSorts(), ", "))
+		errs.Add("Sort", "%q is not one of: %s", sort, strings.Join(AssessmentSorts(), ", "))
 	}
 	return states, sort, errs.Err()
 }
@@ -251,7 +251,7 @@ func (s *Service) Upsert(ctx context.Context, tx ports.Tx, a access.Actor, accou
 			review.MarkReviewed(&st.cur, prev, now)
 		case c.Row > 0 && errors.Is(err, core.ErrInvalid):
 			for _, f := range core.Failures(err) {
-				cells = append(cells, vendorlist.RowError{Row: c.Row, Column: f.Field, Message: f.Detail})
+				cells = append(cells, vendorlist.AssessmentCell(c.Row, f))
 			}
 		case !errs.AddErr(err):
 			return nil, err

@@ -148,7 +148,7 @@ func TestConditionalApprovalAcrossRows(t *testing.T) {
 
 	// Through the API (row 0) a failure names the field, not a cell.
 	_, err = s.Upsert(ctx, tx, by, l.AccountID, l, []review.Request{{Vendor: slack, Input: review.Input{Tier: ptr("ultra")}}})
-	if fs := core.Failures(err); len(fs) != 1 || fs[0].Field != "tier" || fs[0].Row != 0 {
+	if fs := core.Failures(err); len(fs) != 1 || fs[0].Field != "Input.Tier" || fs[0].Row != 0 {
 		t.Fatalf("an API change: %v %+v", err, fs)
 	}
 }
@@ -163,8 +163,8 @@ func TestReferences(t *testing.T) {
 	}{
 		{id.String(), "x", "y", assessments.VendorSel{VendorID: id}, ""},
 		{"", id.String(), "y", assessments.VendorSel{VendorProfileID: id}, ""},
-		{"nope", "", "", assessments.VendorSel{}, "vendor_id"},
-		{"", "nope", "", assessments.VendorSel{}, "vendor_profile_id"},
+		{"nope", "", "", assessments.VendorSel{}, "VendorSel.VendorID"},
+		{"", "nope", "", assessments.VendorSel{}, "VendorSel.VendorProfileID"},
 		{"", "", "", assessments.VendorSel{}, ""},
 	} {
 		got, err := assessments.ParseVendorSel(tt.id, tt.profile, tt.name)
@@ -184,16 +184,16 @@ func TestReferences(t *testing.T) {
 	if !(assessments.VendorSel{}).Empty() {
 		t.Fatal("the zero selection is not empty")
 	}
-	if _, err := assessments.ParseAssessmentID(" "); !errors.Is(err, core.ErrInvalid) || !containsField(err, "assessment-id") {
+	if _, err := assessments.ParseAssessmentID(" "); !errors.Is(err, core.ErrInvalid) || !containsField(err, "AssessmentID") {
 		t.Fatalf("no assessment-id: %v", err)
 	}
 	if got, err := assessments.ParseAssessmentID(id.String()); err != nil || got != id {
 		t.Fatalf("assessment-id: %v %v", got, err)
 	}
-	if _, err := assessments.ParseDocumentID(""); !containsField(err, "document-id") {
+	if _, err := assessments.ParseDocumentID(""); !containsField(err, "DocumentID") {
 		t.Fatalf("no document-id: %v", err)
 	}
-	if _, err := assessments.ParseDocumentID("nope"); !containsField(err, "document-id") {
+	if _, err := assessments.ParseDocumentID("nope"); !containsField(err, "DocumentID") {
 		t.Fatalf("bad document-id: %v", err)
 	}
 }

@@ -190,10 +190,10 @@ func IsNotChecked(code string) bool {
 func NewSecurityInstance(id, vendorID uuid.UUID, code, evidence, source string, observedAt time.Time) (SecurityInstance, error) {
 	info, ok := codeInfo[code]
 	if !ok {
-		return SecurityInstance{}, core.Invalid("code", "%q is not a security check code", code)
+		return SecurityInstance{}, core.Invalid("Code", "%q is not a security check code", code)
 	}
 	if strings.TrimSpace(evidence) == "" {
-		return SecurityInstance{}, core.Invalid("evidence", "%s needs evidence of what was observed", code)
+		return SecurityInstance{}, core.Invalid("Evidence", "%s needs evidence of what was observed", code)
 	}
 	return SecurityInstance{ID: id, VendorID: vendorID, Kind: info.Kind, Category: info.Category, Code: code, Title: info.Title,
 		Severity: info.Severity, Evidence: evidence, Source: source, ObservedAt: observedAt.UTC()}, nil

@@ -28,7 +28,7 @@ var legalSuffix = regexp.MustCompile(`(?i)[\s,]+(inc|incorporated|llc|l\.l\.c|lt
 
 // ParseName canonicalises a raw vendor name.
 func ParseName(raw string) (Name, error) {
-	s, err := core.PlainText("vendor_name", raw, 4*MaxNameLen)
+	s, err := core.PlainText("VendorName", raw, 4*MaxNameLen)
 	if err != nil {
 		return "", err
 	}
@@ -41,10 +41,10 @@ func ParseName(raw string) (Name, error) {
 		s = t
 	}
 	if s == "" {
-		return "", core.Invalid("vendor_name", "must not be empty")
+		return "", core.Invalid("VendorName", "must not be empty")
 	}
 	if utf8.RuneCountInString(s) > MaxNameLen {
-		return "", core.Invalid("vendor_name", "must be at most %d characters", MaxNameLen)
+		return "", core.Invalid("VendorName", "must be at most %d characters", MaxNameLen)
 	}
 	return Name(s), nil
 }
@@ -63,23 +63,23 @@ func NormalizeWebsite(raw string) (website, domain string, err error) {
 		return "", "", nil
 	}
 	if strings.IndexFunc(raw, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 || !utf8.ValidString(raw) {
-		return "", "", core.Invalid("website_url", "must be a URL without spaces or control characters")
+		return "", "", core.Invalid("WebsiteURL", "must be a URL without spaces or control characters")
 	}
 	if !strings.Contains(raw, "://") {
 		raw = "https://" + raw
 	}
 	u, perr := url.Parse(raw)
 	if perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || u.User != nil {
-		return "", "", core.Invalid("website_url", "must be an http or https URL")
+		return "", "", core.Invalid("WebsiteURL", "must be an http or https URL")
 	}
 	host := strings.ToLower(u.Hostname())
 	if net.ParseIP(host) == nil && !isHostName(host) {
-		return "", "", core.Invalid("website_url", "must name a public host")
+		return "", "", core.Invalid("WebsiteURL", "must name a public host")
 	}
 	u.Host = strings.ToLower(u.Host)
 	u.Fragment = ""
 	if len(u.String()) > 2000 {
-		return "", "", core.Invalid("website_url", "must be at most 2000 characters")
+		return "", "", core.Invalid("WebsiteURL", "must be at most 2000 characters")
 	}
 	return u.String(), strings.TrimPrefix(host, "www."), nil
 }

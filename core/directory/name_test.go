@@ -70,8 +70,8 @@ func TestParseName(t *testing.T) {
 				if !errors.Is(err, core.ErrInvalid) {
 					t.Fatalf("ParseName(%q) = %q, %v; want ErrInvalid", tt.in, got, err)
 				}
-				if !strings.Contains(err.Error(), "vendor_name") {
-					t.Fatalf("error %q does not name vendor_name", err)
+				if !strings.Contains(err.Error(), "VendorName") {
+					t.Fatalf("error %q does not name VendorName", err)
 				}
 				return
 			}

@@ -128,6 +128,11 @@ func editableAt(path string) (editableField, bool) {
 	return editable[i], true
 }
 
+// patchField is the error field of a path of the merge patch: the patch is
+// a document the core reads, like a CSV file, so its paths are named as the
+// client wrote them, under the Go-side name of the document ("Patch").
+func patchField(path string) string { return "Patch." + path }
+
 // editableUnder lists the entries below path, an object such as
 // "security.external_signals"; none when path names no object.
 func editableUnder(path string) []editableField {
@@ -150,12 +155,12 @@ func (p *Profile) ApplyPatch(patch map[string]json.RawMessage, now time.Time) er
 	next := *p
 	for _, g := range sortedKeys(patch) {
 		if !slices.Contains(PatchableGroups, g) {
-			errs.Add(g, "is not an editable group (editable: %s)", strings.Join(PatchableGroups, ", "))
+			errs.Add(patchField(g), "is not an editable group (editable: %s)", strings.Join(PatchableGroups, ", "))
 			continue
 		}
 		var members map[string]json.RawMessage
 		if err := json.Unmarshal(patch[g], &members); err != nil {
-			errs.Add(g, "must be an object")
+			errs.Add(patchField(g), "must be an object")
 			continue
 		}
 		next.mergeMembers(&errs, g, g, members)
@@ -177,16 +182,16 @@ func (p *Profile) mergeMembers(errs *core.Fields, group, path string, members ma
 		rel := strings.TrimPrefix(at, group+".")
 		if f, ok := editableAt(at); ok {
 			if f.set(p, value) != nil {
-				errs.Add(group, "has a value of the wrong type: %s must be %s", rel, f.want)
+				errs.Add(patchField(group), "has a value of the wrong type: %s must be %s", rel, f.want)
 			}
 			continue
 		}
 		under := editableUnder(at)
 		switch {
 		case len(under) == 0 && path == group:
-			errs.Add(at, "is not an editable field")
+			errs.Add(patchField(at), "is not an editable field")
 		case len(under) == 0:
-			errs.Add(group, "has a value of the wrong type: %s is not a field of %s", name, strings.TrimPrefix(path, group+"."))
+			errs.Add(patchField(group), "has a value of the wrong type: %s is not a field of %s", name, strings.TrimPrefix(path, group+"."))
 		case string(value) == "null":
 			for _, f := range under {
 				_ = f.set(p, value) // null is every field's zero value
@@ -194,7 +199,7 @@ func (p *Profile) mergeMembers(errs *core.Fields, group, path string, members ma
 		default:
 			var inner map[string]json.RawMessage
 			if json.Unmarshal(value, &inner) != nil {
-				errs.Add(group, "has a value of the wrong type: %s must be an object or null", rel)
+				errs.Add(patchField(group), "has a value of the wrong type: %s must be an object or null", rel)
 				continue
 			}
 			p.mergeMembers(errs, group, at, inner)

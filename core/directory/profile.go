@@ -48,7 +48,7 @@ func ParseSections(in []string) ([]Section, error) {
 			}
 		}
 		if !ok {
-			return nil, core.Invalid("enrichmentSections", "%q is not one of %s", s, strings.Join(SectionValues(), ", "))
+			return nil, core.Invalid("Sections", "%q is not one of %s", s, strings.Join(SectionValues(), ", "))
 		}
 		if !seen[sec] {
 			seen[sec] = true
@@ -203,8 +203,13 @@ type Profile struct {
 	Scores     Scores
 	Enrichment map[Section]SectionStatus
 	LatestGRC  *GRCAssessment
-	CreatedAt  time.Time
-	UpdatedAt  time.Time
+	// WebsiteSource says where Company.WebsiteURL came from ("" when the
+	// vendor has no website yet); Discovery is the evidence of the last
+	// website discovery, nil when none ran.
+	WebsiteSource WebsiteSource
+	Discovery     *WebsiteDiscovery
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
 }
 
 // NewProfile builds an empty profile for a vendor.
@@ -264,19 +269,19 @@ type Incident struct {
 // NewIncident validates an incident.
 func NewIncident(in Incident) (Incident, error) {
 	var errs core.Fields
-	title, err := core.PlainText("title", in.Title, 500)
+	title, err := core.PlainText("Incident.Title", in.Title, 500)
 	switch {
 	case err != nil:
 		errs.AddErr(err)
 	case title == "":
-		errs.Add("title", "must not be empty")
+		errs.Add("Incident.Title", "must not be empty")
 	}
 	in.Title = title
 	if in.Severity == "" {
 		in.Severity = "medium"
 	}
 	if !slices.Contains(IncidentSeverityValues(), in.Severity) {
-		errs.Add("severity", "must be one of %s", strings.Join(IncidentSeverityValues(), ", "))
+		errs.Add("Incident.Severity", "must be one of %s", strings.Join(IncidentSeverityValues(), ", "))
 	}
 	if in.Status == "" {
 		in.Status = "open"
@@ -295,8 +300,8 @@ func NewIncident(in Incident) (Incident, error) {
 
 // EnrichmentStatus summarises per-section enrichment states for a list
 // entry: "" when there is no profile or no section state, else the most
-// pressing state present (running, queued, failed), else "done". Every
-// store reports list entries through this one rule.
+// pressing state present (running, queued, needs_website, failed), else
+// "done". Every store reports list entries through this one rule.
 func EnrichmentStatus(hasProfile bool, secs map[Section]SectionStatus) string {
 	statuses := make([]string, 0, len(secs))
 	for _, s := range secs {
@@ -312,7 +317,10 @@ func EnrichmentStatusOf(hasProfile bool, statuses []string) string {
 	if !hasProfile || len(statuses) == 0 {
 		return ""
 	}
-	for _, s := range []string{"running", "queued", "failed"} {
+	// needs_website comes before failed: the web sections of a vendor
+	// whose website could not be found are not failures of the pipeline
+	// but wait for a person to give the website.
+	for _, s := range []string{"running", "queued", StatusNeedsWebsite, "failed"} {
 		if slices.Contains(statuses, s) {
 			return s
 		}

@@ -256,7 +256,7 @@ func TestApplyPatchRefuses(t *testing.T) {
 			for _, n := range tt.names {
 				found := false
 				for _, f := range fs {
-					if f.Field == n {
+					if f.Field == "Patch."+n {
 						found = true
 					}
 				}
@@ -297,12 +297,12 @@ func TestNewIncident(t *testing.T) {
 		in    directory.Incident
 		field string
 	}{
-		{"empty title", directory.Incident{Title: " "}, "title"},
-		{"long title", directory.Incident{Title: strings.Repeat("x", 501)}, "title"},
-		{"long multibyte title", directory.Incident{Title: strings.Repeat("é", 501)}, "title"},
-		{"bad severity", directory.Incident{Title: "x", Severity: "severe"}, "severity"},
-		{"positive is no incident severity", directory.Incident{Title: "x", Severity: "positive"}, "severity"},
-		{"severity case", directory.Incident{Title: "x", Severity: "HIGH"}, "severity"},
+		{"empty title", directory.Incident{Title: " "}, "Incident.Title"},
+		{"long title", directory.Incident{Title: strings.Repeat("x", 501)}, "Incident.Title"},
+		{"long multibyte title", directory.Incident{Title: strings.Repeat("é", 501)}, "Incident.Title"},
+		{"bad severity", directory.Incident{Title: "x", Severity: "severe"}, "Incident.Severity"},
+		{"positive is no incident severity", directory.Incident{Title: "x", Severity: "positive"}, "Incident.Severity"},
+		{"severity case", directory.Incident{Title: "x", Severity: "HIGH"}, "Incident.Severity"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -119,8 +119,8 @@ func TestNewSecurityInstance(t *testing.T) {
 		t.Fatalf("not-checked instance = %+v, %v", nc, err)
 	}
 	for _, tc := range []struct{ code, evidence, field string }{
-		{"spf_record_missing", "x", "code"},
-		{"hsts_missing", " ", "evidence"},
+		{"spf_record_missing", "x", "Code"},
+		{"hsts_missing", " ", "Evidence"},
 	} {
 		_, err := directory.NewSecurityInstance(id, vid, tc.code, tc.evidence, "", scanAt)
 		if fs := core.Failures(err); !errors.Is(err, core.ErrInvalid) || len(fs) == 0 || fs[0].Field != tc.field {

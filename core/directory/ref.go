@@ -29,7 +29,7 @@ func ParseRef(s string) (Ref, error) {
 		r.name = n
 	}
 	if ierr != nil && nerr != nil {
-		return Ref{}, core.Invalid("id_or_name", "must be a vendor UUID or name")
+		return Ref{}, core.Invalid("VendorRef", "must be a vendor UUID or name")
 	}
 	return r, nil
 }
@@ -60,4 +60,11 @@ func (r Ref) Finds(v Vendor) bool {
 type View struct {
 	Vendor  Vendor
 	Profile *Profile
+	// Version names the content of the view for whoever remembers what
+	// is derived from it (the API's encoded answer): a cache in front of
+	// the store gives every view it reads that differs from the one it
+	// held a new number, unique in the process, and keeps the number of
+	// one read again unchanged. Zero means unversioned (read straight from
+	// the store): nothing may be remembered by it.
+	Version uint64
 }

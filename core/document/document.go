@@ -72,18 +72,18 @@ func New(id, accountID, assessmentID uuid.UUID, fileName, contentType, by string
 	var errs core.Fields
 	// A file name goes into a Content-Disposition header on download:
 	// unlike other names, even white-space controls are refused.
-	name, err := core.PlainText("file-name", fileName, 255)
+	name, err := core.PlainText("FileName", fileName, 255)
 	switch {
 	case err != nil:
 		errs.AddErr(err)
 	case strings.IndexFunc(fileName, unicode.IsControl) >= 0:
-		errs.Add("file-name", "must not contain control characters or line breaks")
+		errs.Add("FileName", "must not contain control characters or line breaks")
 	case name == "":
-		errs.Add("file-name", "must not be empty")
+		errs.Add("FileName", "must not be empty")
 	case name == "." || name == "..":
-		errs.Add("file-name", "must be a file name, not %q", name)
+		errs.Add("FileName", "must be a file name, not %q", name)
 	case strings.ContainsAny(name, `/\"`):
-		errs.Add("file-name", "must be a file name without /, \\ or quotes")
+		errs.Add("FileName", "must be a file name without /, \\ or quotes")
 	}
 	ct := strings.ToLower(strings.TrimSpace(contentType))
 	ok := false
@@ -93,7 +93,7 @@ func New(id, accountID, assessmentID uuid.UUID, fileName, contentType, by string
 		}
 	}
 	if !ok {
-		errs.Add("content-type", "%q is not allowed (allowed: %s)", contentType, strings.Join(AllowedTypes, ", "))
+		errs.Add("ContentType", "%q is not allowed (allowed: %s)", contentType, strings.Join(AllowedTypes, ", "))
 	}
 	if err := errs.Err(); err != nil {
 		return Document{}, err
@@ -108,7 +108,7 @@ func New(id, accountID, assessmentID uuid.UUID, fileName, contentType, by string
 // deleted by the caller); the record stays pending.
 func (d Document) Stored(size int64, sha256 string) (Document, error) {
 	if size > MaxSize {
-		return d, core.Invalid("file", "%d bytes exceeds the cap of %d", size, MaxSize)
+		return d, core.Invalid("Size", "%d bytes exceeds the cap of %d", size, MaxSize)
 	}
 	d.Status, d.SizeBytes, d.SHA256 = StatusUploaded, size, sha256
 	return d, nil

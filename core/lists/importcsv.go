@@ -116,7 +116,7 @@ func parseImportRows(batch []vendorlist.CSVRow) ([]importRow, []vendorlist.RowEr
 			}
 		}
 		if p := r.Get("product_name"); p != "" {
-			if ir.product, err = vendorlist.ParseName("product_name", p); err != nil {
+			if ir.product, err = vendorlist.ParseName("Product.Name", p); err != nil {
 				bad("product_name", err)
 			}
 		}
@@ -146,8 +146,8 @@ func parseImportRows(batch []vendorlist.CSVRow) ([]importRow, []vendorlist.RowEr
 				// A condition may come on a later row of the same vendor:
 				// that rule is checked when the rows are merged.
 				for _, f := range core.Failures(err) {
-					if f.Field != "conditional_approval_condition" {
-						errs = append(errs, vendorlist.RowError{Row: r.Row, Column: f.Field, Message: f.Detail})
+					if cell := vendorlist.AssessmentCell(r.Row, f); cell.Column != "conditional_approval_condition" {
+						errs = append(errs, cell)
 					}
 				}
 			}

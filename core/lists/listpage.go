@@ -12,6 +12,7 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
@@ -26,8 +27,11 @@ const (
 func ListSorts() []string { return []string{"name", "-rating", "next_review_at", "status"} }
 
 // EnrichmentStates are the values of the enrichment-state filter ("none":
-// no profile or no section state yet).
-func EnrichmentStates() []string { return []string{"none", "queued", "running", "failed", "done"} }
+// no profile or no section state yet; "needs_website": known by name only,
+// and website discovery found no site).
+func EnrichmentStates() []string {
+	return []string{"none", "queued", "running", directory.StatusNeedsWebsite, "failed", "done"}
+}
 
 // ListQuery shapes a list read. The zero query reads the whole list.
 type ListQuery struct {
@@ -101,17 +105,17 @@ func parseListQuery(q ListQuery) (listView, error) {
 	var errs core.Fields
 	v := listView{sort: cmp.Or(strings.TrimSpace(q.Sort), "name"), q: strings.ToLower(strings.TrimSpace(q.Q)), limit: q.Limit}
 	if !slices.Contains(ListSorts(), v.sort) {
-		errs.Add("sort", "%q is not one of: %s", v.sort, strings.Join(ListSorts(), ", "))
+		errs.Add("ListQuery.Sort", "%q is not one of: %s", v.sort, strings.Join(ListSorts(), ", "))
 	}
 	for _, s := range nonBlank(q.ReviewStates) {
-		st, err := review.ParseState("review-state", s)
+		st, err := review.ParseState("ListQuery.ReviewStates", s)
 		if !errs.AddErr(err) {
 			v.states = append(v.states, st)
 		}
 	}
 	for _, s := range nonBlank(q.EnrichmentStates) {
 		if !slices.Contains(EnrichmentStates(), s) {
-			errs.Add("enrichment-state", "%q is not one of: %s", s, strings.Join(EnrichmentStates(), ", "))
+			errs.Add("ListQuery.EnrichmentStates", "%q is not one of: %s", s, strings.Join(EnrichmentStates(), ", "))
 			continue
 		}
 		v.enrich = append(v.enrich, s)
@@ -119,20 +123,20 @@ func parseListQuery(q ListQuery) (listView, error) {
 	if a := strings.TrimSpace(q.Alerts); a != "" {
 		b, err := strconv.ParseBool(a)
 		if err != nil || (a != "true" && a != "false") {
-			errs.Add("alerts", "%q is not one of: true, false", a)
+			errs.Add("ListQuery.Alerts", "%q is not one of: true, false", a)
 		} else {
 			v.alerts = &b
 		}
 	}
 	if q.Limit < 0 || q.Limit > MaxListPage {
-		errs.Add("limit", "must be between 1 and %d", MaxListPage)
+		errs.Add("ListQuery.Limit", "must be between 1 and %d", MaxListPage)
 	}
 	if lc := q.Cursor; lc != nil {
 		switch {
 		case lc.ID == uuid.Nil:
-			errs.Add("cursor", "is not a cursor this API gave")
+			errs.Add("ListQuery.Cursor", "is not a cursor this API gave")
 		case lc.Sort != v.sort:
-			errs.Add("cursor", "was given for sort=%s, not sort=%s", lc.Sort, v.sort)
+			errs.Add("ListQuery.Cursor", "was given for sort=%s, not sort=%s", lc.Sort, v.sort)
 		default:
 			v.after = lc
 		}

@@ -201,7 +201,7 @@ func TestListReadRefusesBadShapes(t *testing.T) {
 	for _, f := range core.Failures(err) {
 		fields[f.Field] = true
 	}
-	for _, want := range []string{"sort", "review-state", "enrichment-state", "alerts", "limit", "cursor"} {
+	for _, want := range []string{"ListQuery.Sort", "ListQuery.ReviewStates", "ListQuery.EnrichmentStates", "ListQuery.Alerts", "ListQuery.Limit", "ListQuery.Cursor"} {
 		if !fields[want] {
 			t.Errorf("no failure names %s (%v)", want, err)
 		}

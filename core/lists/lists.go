@@ -133,7 +133,7 @@ func (s *Service) DeleteList(ctx context.Context, a access.Actor, ref access.Acc
 			return err
 		}
 		if l.Name == vendorlist.MasterList {
-			return core.Invalid("vendor-list", "%s cannot be deleted; every account keeps it", vendorlist.MasterList)
+			return core.Invalid("ListRef.Name", "%s cannot be deleted; every account keeps it", vendorlist.MasterList)
 		}
 		keys, err := s.listDocumentKeys(ctx, tx, acc.Account.ID, l.ID)
 		if err != nil {

@@ -52,3 +52,50 @@ func TestBounded(t *testing.T) {
 		t.Fatalf("%d entries after overflowing with expired ones, want 2", m.Len())
 	}
 }
+
+// TestForget covers the three ways a caller drops entries: one key, the
+// keys a predicate picks, and all of them.
+func TestForget(t *testing.T) {
+	var m memo.Map[string, int]
+	m.Delete("a") // on an empty map: nothing to do
+	m.Clear()
+	for i := range 6 {
+		m.Put(fmt.Sprint(i), i, t0.Add(time.Minute), t0)
+	}
+	m.Delete("0")
+	if _, ok := m.Get("0", t0); ok || m.Len() != 5 {
+		t.Fatalf("after Delete: %d entries, deleted key held %v", m.Len(), ok)
+	}
+	m.DeleteFunc(func(_ string, v int) bool { return v%2 == 1 })
+	if m.Len() != 2 {
+		t.Fatalf("after DeleteFunc of the odd values: %d entries, want 2", m.Len())
+	}
+	for _, k := range []string{"2", "4"} {
+		if v, ok := m.Get(k, t0); !ok || fmt.Sprint(v) != k {
+			t.Fatalf("even value %s dropped: %d %v", k, v, ok)
+		}
+	}
+	m.Clear()
+	if m.Len() != 0 {
+		t.Fatalf("after Clear: %d entries", m.Len())
+	}
+	m.Put("again", 1, t0.Add(time.Minute), t0) // usable after Clear
+	if v, ok := m.Get("again", t0); !ok || v != 1 {
+		t.Fatalf("after Clear and Put: %d %v", v, ok)
+	}
+}
+
+// TestDefaultMax: a zero Max holds 10,000 live entries before it drops.
+func TestDefaultMax(t *testing.T) {
+	var m memo.Map[int, int]
+	for i := range 10_000 {
+		m.Put(i, i, t0.Add(time.Minute), t0)
+	}
+	if m.Len() != 10_000 {
+		t.Fatalf("%d entries, want 10000", m.Len())
+	}
+	m.Put(-1, 0, t0.Add(time.Minute), t0)
+	if m.Len() != 1 {
+		t.Fatalf("%d entries after the 10,001st, want 1", m.Len())
+	}
+}

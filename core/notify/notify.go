@@ -58,6 +58,19 @@ type AlertData struct {
 	UnsubscribeTo  string // mailto address for List-Unsubscribe, optional
 }
 
+// RatingAlertData fills a rating change alert: what changed that matters
+// in a scan of the vendor (directory.RatingChanges, as sentences).
+type RatingAlertData struct {
+	VendorName     string
+	ListName       string
+	AccountName    string
+	Grade          string // "" when the scan could not rate
+	PreviousGrade  string
+	Changes        []string
+	ScannedAt      time.Time
+	UnsubscribeURL string
+}
+
 // ReminderData fills a review reminder.
 type ReminderData struct {
 	AccountName    string
@@ -121,6 +134,15 @@ You receive this because {{.VendorName}} is on the vendor list "{{.ListName}}" o
 
 Unsubscribe: {{.UnsubscribeURL}}
 {{end}}
+{{define "rating"}}The security posture of {{.VendorName}} changed{{if .Grade}} (grade {{if .PreviousGrade}}{{.PreviousGrade}} -> {{end}}{{.Grade}}){{end}}
+{{range .Changes}}
+- {{.}}{{end}}
+
+Scanned: {{.ScannedAt.Format "2006-01-02 15:04 MST"}}
+You receive this because {{.VendorName}} is on the vendor list "{{.ListName}}" of {{.AccountName}}.
+
+Unsubscribe: {{.UnsubscribeURL}}
+{{end}}
 {{define "reminder"}}The review of {{.VendorName}} on the vendor list "{{.ListName}}" of {{.AccountName}} {{.When}}.
 
 Current status: {{.Status}}
@@ -150,6 +172,11 @@ var htmlT = htmltemplate.Must(htmltemplate.New("").Parse(`
 {{if .ImpactedData}}<p>Potentially impacted data: {{range $i, $d := .ImpactedData}}{{if $i}}, {{end}}{{$d}}{{end}}</p>{{end}}
 {{if .URL}}<p><a href="{{.URL}}">Details</a></p>{{end}}
 <p>Published {{.PublishedAt.Format "2006-01-02 15:04 MST"}}. You receive this because {{.VendorName}} is on the vendor list {{.ListName}} of {{.AccountName}}.</p>
+<p><a href="{{.UnsubscribeURL}}">Unsubscribe</a></p>{{end}}
+{{define "rating"}}<h2>The security posture of {{.VendorName}} changed</h2>
+{{if .Grade}}<p>Grade {{if .PreviousGrade}}{{.PreviousGrade}} &rarr; {{end}}<b>{{.Grade}}</b></p>{{end}}
+<ul>{{range .Changes}}<li>{{.}}</li>{{end}}</ul>
+<p>Scanned {{.ScannedAt.Format "2006-01-02 15:04 MST"}}. You receive this because {{.VendorName}} is on the vendor list {{.ListName}} of {{.AccountName}}.</p>
 <p><a href="{{.UnsubscribeURL}}">Unsubscribe</a></p>{{end}}
 {{define "reminder"}}<p>The review of <b>{{.VendorName}}</b> on the vendor list <b>{{.ListName}}</b> of <b>{{.AccountName}}</b> {{.When}}.</p>
 <p>Current status: {{.Status}}</p>
@@ -190,15 +217,27 @@ func ConfirmMail(to, key string, d ConfirmData) Mail {
 // AlertMail builds an incident alert with RFC 8058 one-click unsubscribe headers.
 func AlertMail(to, key string, d AlertData) Mail {
 	text, html := render("alert", d)
-	unsub := "<" + d.UnsubscribeURL + ">"
-	if d.UnsubscribeTo != "" {
-		unsub += ", <mailto:" + d.UnsubscribeTo + "?subject=unsubscribe>"
-	}
 	return Mail{To: to, Subject: oneLine("[Vetted] Incident at " + d.VendorName + ": " + d.Title), Text: text, HTML: html, Key: key,
-		Headers: map[string]string{
-			"List-Unsubscribe":      unsub,
-			"List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-		}}
+		Headers: oneClick(d.UnsubscribeURL, d.UnsubscribeTo)}
+}
+
+// RatingAlertMail builds a rating change alert, with the one-click
+// unsubscribe headers of incident alerts: it goes to the same
+// subscribers, whose unsubscribe link stops both.
+func RatingAlertMail(to, key string, d RatingAlertData) Mail {
+	text, html := render("rating", d)
+	return Mail{To: to, Subject: oneLine("[Vetted] Security posture of " + d.VendorName + " changed"), Text: text, HTML: html, Key: key,
+		Headers: oneClick(d.UnsubscribeURL, "")}
+}
+
+// oneClick is the RFC 8058 one-click unsubscribe headers of a mail to a
+// subscriber (mailto, optional, is a second way to unsubscribe).
+func oneClick(unsubscribeURL, mailto string) map[string]string {
+	unsub := "<" + unsubscribeURL + ">"
+	if mailto != "" {
+		unsub += ", <mailto:" + mailto + "?subject=unsubscribe>"
+	}
+	return map[string]string{"List-Unsubscribe": unsub, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"}
 }
 
 // ReminderMail builds a review reminder with RFC 8058 one-click
@@ -206,11 +245,7 @@ func AlertMail(to, key string, d AlertData) Mail {
 func ReminderMail(to, key string, d ReminderData) Mail {
 	text, html := render("reminder", d)
 	subj := "[Vetted] Review of " + d.VendorName + " " + d.When()
-	return Mail{To: to, Subject: oneLine(subj), Text: text, HTML: html, Key: key,
-		Headers: map[string]string{
-			"List-Unsubscribe":      "<" + d.UnsubscribeURL + ">",
-			"List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-		}}
+	return Mail{To: to, Subject: oneLine(subj), Text: text, HTML: html, Key: key, Headers: oneClick(d.UnsubscribeURL, "")}
 }
 
 // WebhookDisabledMail builds the mail that an endpoint was disabled.

@@ -30,6 +30,12 @@ const (
 	KindWebhookEvent        Kind = "webhook:event"
 	KindWebhookAttempt      Kind = "webhook:attempt"
 	KindWebhookDisabledMail Kind = "mail:webhook_disabled"
+	// KindRatingChanged is a change of a vendor's rating that matters (a
+	// scan's record with changes): it is fanned out to the subscribers of
+	// the lists alerting on the vendor, and is the event outbound webhooks
+	// send as vendor.rating_changed.
+	KindRatingChanged Kind = "alert:rating_changed"
+	KindRatingMail    Kind = "mail:rating_alert"
 	// Periodic kinds are enqueued by the scheduler, not the outbox.
 	KindPollIncidents   Kind = "periodic:poll_incidents"
 	KindReenrichStale   Kind = "periodic:reenrich_stale"
@@ -38,7 +44,7 @@ const (
 
 // Kinds lists every kind.
 func Kinds() []Kind {
-	return []Kind{KindMemberMail, KindSubscriberConfirm, KindIncidentFanout, KindAlertMail, KindEnrich, KindBackfill, KindBlobDelete, KindReminderMail, KindPollIncidents, KindReenrichStale, KindReviewReminders,
+	return []Kind{KindMemberMail, KindSubscriberConfirm, KindIncidentFanout, KindAlertMail, KindEnrich, KindBackfill, KindBlobDelete, KindReminderMail, KindRatingChanged, KindRatingMail, KindPollIncidents, KindReenrichStale, KindReviewReminders,
 		KindWebhookEvent, KindWebhookAttempt, KindWebhookDisabledMail}
 }
 
@@ -52,7 +58,7 @@ const (
 // Queue is where a kind runs.
 func (k Kind) Queue() string {
 	switch k {
-	case KindMemberMail, KindSubscriberConfirm, KindIncidentFanout, KindAlertMail, KindReminderMail, KindWebhookDisabledMail:
+	case KindMemberMail, KindSubscriberConfirm, KindIncidentFanout, KindAlertMail, KindReminderMail, KindRatingChanged, KindRatingMail, KindWebhookDisabledMail:
 		return QueueCritical
 	case KindBackfill, KindPollIncidents, KindReenrichStale, KindReviewReminders:
 		return QueueLow
@@ -129,6 +135,24 @@ type ReminderMail struct {
 	Email        string
 	DueDate      string // 2006-01-02
 	Offset       int
+}
+
+// RatingChanged is the payload of KindRatingChanged: the rating history
+// record (directory.RatingRecord) that carries the changes, and its vendor.
+type RatingChanged struct {
+	EventID  uuid.UUID
+	VendorID uuid.UUID
+}
+
+// RatingMail is the payload of KindRatingMail: the mail of one rating
+// change to one subscriber.
+type RatingMail struct {
+	EventID      uuid.UUID
+	SubscriberID uuid.UUID
+	// Names fixed at fan-out time, as for AlertMail.
+	VendorName  string
+	ListName    string
+	AccountName string
 }
 
 // Enrich is the payload of KindEnrich.

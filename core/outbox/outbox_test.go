@@ -20,6 +20,8 @@ func TestKindQueue(t *testing.T) {
 		outbox.KindWebhookEvent:        outbox.QueueDefault,
 		outbox.KindWebhookAttempt:      outbox.QueueDefault,
 		outbox.KindReviewReminders:     outbox.QueueLow,
+		outbox.KindRatingChanged:       outbox.QueueCritical,
+		outbox.KindRatingMail:          outbox.QueueCritical,
 		outbox.KindEnrich:              outbox.QueueDefault,
 		outbox.KindBlobDelete:          outbox.QueueDefault,
 		outbox.KindBackfill:            outbox.QueueLow,
@@ -32,8 +34,8 @@ func TestKindQueue(t *testing.T) {
 			t.Errorf("%s.Queue() = %q, want %q", k, got, q)
 		}
 	}
-	if len(outbox.Kinds()) != 14 {
-		t.Fatalf("Kinds() = %v, want the 14 kinds", outbox.Kinds())
+	if len(outbox.Kinds()) != 16 {
+		t.Fatalf("Kinds() = %v, want the 16 kinds", outbox.Kinds())
 	}
 	seen := map[outbox.Kind]bool{}
 	for _, k := range outbox.Kinds() {

@@ -40,7 +40,7 @@ func ParseStatus(s string) (Status, error) {
 			return Status(v), nil
 		}
 	}
-	return "", core.Invalid("compliance_approval_status", "%q is not one of: %s", s, strings.Join(StatusValues(), ", "))
+	return "", core.Invalid("Input.Status", "%q is not one of: %s", s, strings.Join(StatusValues(), ", "))
 }
 
 // String returns the wire value.
@@ -120,6 +120,9 @@ type Assessment struct {
 // MaxText bounds free-text fields.
 const MaxText = 10000
 
+// MaxDataCollected bounds the entries of data_collected.
+const MaxDataCollected = 200
+
 // Apply validates in against the current fields and returns the merged fields.
 func Apply(cur Fields, in Input) (Fields, error) {
 	var errs core.Fields
@@ -144,11 +147,11 @@ func Apply(cur Fields, in Input) (Fields, error) {
 		}
 		*dst = v
 	}
-	text("conditional_approval_condition", in.ConditionalApprovalCondition, &next.ConditionalApprovalCondition)
-	text("sponsor_business_department", in.SponsorBusinessDepartment, &next.SponsorBusinessDepartment)
-	text("use_case", in.UseCase, &next.UseCase)
-	text("compliance_comment", in.ComplianceComment, &next.ComplianceComment)
-	text("compliance_contact", in.ComplianceContact, &next.ComplianceContact)
+	text("Input.ConditionalApprovalCondition", in.ConditionalApprovalCondition, &next.ConditionalApprovalCondition)
+	text("Input.SponsorBusinessDepartment", in.SponsorBusinessDepartment, &next.SponsorBusinessDepartment)
+	text("Input.UseCase", in.UseCase, &next.UseCase)
+	text("Input.ComplianceComment", in.ComplianceComment, &next.ComplianceComment)
+	text("Input.ComplianceContact", in.ComplianceContact, &next.ComplianceContact)
 	date := func(field string, p *string, dst *string) {
 		if p == nil {
 			return
@@ -158,8 +161,8 @@ func Apply(cur Fields, in Input) (Fields, error) {
 			*dst = d
 		}
 	}
-	date("submission_date", in.SubmissionDate, &next.SubmissionDate)
-	date("approval_date", in.ApprovalDate, &next.ApprovalDate)
+	date("Input.SubmissionDate", in.SubmissionDate, &next.SubmissionDate)
+	date("Input.ApprovalDate", in.ApprovalDate, &next.ApprovalDate)
 	if in.Tier != nil {
 		t, err := ParseTier(*in.Tier)
 		if !errs.AddErr(err) {
@@ -167,7 +170,7 @@ func Apply(cur Fields, in Input) (Fields, error) {
 		}
 	}
 	if in.ConditionDueAt != nil {
-		t, err := ParseInstant("condition_due_at", *in.ConditionDueAt)
+		t, err := ParseInstant("Input.ConditionDueAt", *in.ConditionDueAt)
 		if !errs.AddErr(err) {
 			next.ConditionDueAt = t
 		}
@@ -176,7 +179,7 @@ func Apply(cur Fields, in Input) (Fields, error) {
 		v := strings.TrimSpace(*in.SponsorContact)
 		if v != "" {
 			e, err := account.NormalizeEmail(v)
-			errs.AddErr(core.WithField(err, "sponsor_contact"))
+			errs.AddErr(core.WithField(err, "Input.SponsorContact"))
 			v = e
 		}
 		next.SponsorContact = v
@@ -188,8 +191,8 @@ func Apply(cur Fields, in Input) (Fields, error) {
 				dc = append(dc, d)
 			}
 		}
-		if len(dc) > 200 {
-			errs.Add("data_collected", "must have at most 200 entries")
+		if len(dc) > MaxDataCollected {
+			errs.Add("Input.DataCollected", "must have at most %d entries", MaxDataCollected)
 		}
 		next.DataCollected = dc
 	}
@@ -197,7 +200,7 @@ func Apply(cur Fields, in Input) (Fields, error) {
 		next.DataCollected = []string{}
 	}
 	if next.Status == ConditionalApproval && next.ConditionalApprovalCondition == "" {
-		errs.Add("conditional_approval_condition", "is required when compliance_approval_status is %q", ConditionalApproval)
+		errs.Add("Input.ConditionalApprovalCondition", "is required when compliance_approval_status is %q", ConditionalApproval)
 	}
 	return next, errs.Err()
 }

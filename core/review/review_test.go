@@ -31,7 +31,7 @@ func TestParseStatus(t *testing.T) {
 			t.Errorf("ParseStatus(%q): err = %v, want ErrInvalid", bad, err)
 			continue
 		}
-		if !strings.Contains(err.Error(), strings.Join(want, ", ")) || !strings.Contains(err.Error(), "compliance_approval_status") {
+		if !strings.Contains(err.Error(), strings.Join(want, ", ")) || !strings.Contains(err.Error(), "Input.Status") {
 			t.Errorf("ParseStatus(%q): error %q does not name the field and list the values", bad, err)
 		}
 	}
@@ -186,16 +186,16 @@ func TestApplyRefuses(t *testing.T) {
 		in     review.Input
 		fields []string
 	}{
-		{"bad status", review.Fields{}, review.Input{Status: ptr("Approved")}, []string{"compliance_approval_status"}},
-		{"conditional approval without condition", review.Fields{}, review.Input{Status: ptr("conditional approval")}, []string{"conditional_approval_condition"}},
-		{"condition cleared under conditional approval", review.Fields{Status: review.ConditionalApproval, ConditionalApprovalCondition: "DPA"}, review.Input{ConditionalApprovalCondition: ptr("  ")}, []string{"conditional_approval_condition"}},
-		{"sponsor contact not an address", review.Fields{}, review.Input{SponsorContact: ptr("Jane <jane@example.com>")}, []string{"sponsor_contact"}},
-		{"too many data entries", review.Fields{}, review.Input{DataCollected: strings.Split(strings.Repeat("x,", 200)+"x", ",")}, []string{"data_collected"}},
-		{"long use case", review.Fields{}, review.Input{UseCase: ptr(long)}, []string{"use_case"}},
-		{"long comment", review.Fields{}, review.Input{ComplianceComment: ptr(long)}, []string{"compliance_comment"}},
-		{"long department", review.Fields{}, review.Input{SponsorBusinessDepartment: ptr(long)}, []string{"sponsor_business_department"}},
-		{"long condition", review.Fields{}, review.Input{ConditionalApprovalCondition: ptr(long)}, []string{"conditional_approval_condition"}},
-		{"several at once", review.Fields{}, review.Input{Status: ptr("nope"), UseCase: ptr(long), SponsorContact: ptr("x")}, []string{"compliance_approval_status", "use_case", "sponsor_contact"}},
+		{"bad status", review.Fields{}, review.Input{Status: ptr("Approved")}, []string{"Input.Status"}},
+		{"conditional approval without condition", review.Fields{}, review.Input{Status: ptr("conditional approval")}, []string{"Input.ConditionalApprovalCondition"}},
+		{"condition cleared under conditional approval", review.Fields{Status: review.ConditionalApproval, ConditionalApprovalCondition: "DPA"}, review.Input{ConditionalApprovalCondition: ptr("  ")}, []string{"Input.ConditionalApprovalCondition"}},
+		{"sponsor contact not an address", review.Fields{}, review.Input{SponsorContact: ptr("Jane <jane@example.com>")}, []string{"Input.SponsorContact"}},
+		{"too many data entries", review.Fields{}, review.Input{DataCollected: strings.Split(strings.Repeat("x,", 200)+"x", ",")}, []string{"Input.DataCollected"}},
+		{"long use case", review.Fields{}, review.Input{UseCase: ptr(long)}, []string{"Input.UseCase"}},
+		{"long comment", review.Fields{}, review.Input{ComplianceComment: ptr(long)}, []string{"Input.ComplianceComment"}},
+		{"long department", review.Fields{}, review.Input{SponsorBusinessDepartment: ptr(long)}, []string{"Input.SponsorBusinessDepartment"}},
+		{"long condition", review.Fields{}, review.Input{ConditionalApprovalCondition: ptr(long)}, []string{"Input.ConditionalApprovalCondition"}},
+		{"several at once", review.Fields{}, review.Input{Status: ptr("nope"), UseCase: ptr(long), SponsorContact: ptr("x")}, []string{"Input.Status", "Input.UseCase", "Input.SponsorContact"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -282,7 +282,7 @@ func TestApplyExtraFieldsOfTheOriginalClient(t *testing.T) {
 		t.Fatalf("clearing one date: %+v, %v", cleared, err)
 	}
 	_, err = review.Apply(review.Fields{}, review.Input{SubmissionDate: ptr("yesterday"), ApprovalDate: ptr("2026-02-30")})
-	if got := fieldErrors(t, err); len(got) != 2 || got[0] != "submission_date" || got[1] != "approval_date" {
+	if got := fieldErrors(t, err); len(got) != 2 || got[0] != "Input.SubmissionDate" || got[1] != "Input.ApprovalDate" {
 		t.Fatalf("field errors = %v", got)
 	}
 }

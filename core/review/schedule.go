@@ -89,7 +89,7 @@ type PolicyInput struct {
 }
 
 // ApplyPolicy validates in against cur and returns the merged policy; each
-// bad value is named (cadence_months.<tier>, reminder_offsets_days).
+// bad value is named by its field (PolicyInput.High, PolicyInput.ReminderOffsets).
 func ApplyPolicy(cur Policy, in PolicyInput) (Policy, error) {
 	var errs core.Fields
 	next := cur
@@ -98,15 +98,15 @@ func ApplyPolicy(cur Policy, in PolicyInput) (Policy, error) {
 		v    *int
 		dst  *int
 	}{
-		{"critical", in.Critical, &next.Cadence.Critical}, {"high", in.High, &next.Cadence.High},
-		{"medium", in.Medium, &next.Cadence.Medium}, {"low", in.Low, &next.Cadence.Low},
-		{"not_tiered", in.NotTiered, &next.Cadence.NotTiered},
+		{"Critical", in.Critical, &next.Cadence.Critical}, {"High", in.High, &next.Cadence.High},
+		{"Medium", in.Medium, &next.Cadence.Medium}, {"Low", in.Low, &next.Cadence.Low},
+		{"NotTiered", in.NotTiered, &next.Cadence.NotTiered},
 	} {
 		if c.v == nil {
 			continue
 		}
 		if *c.v < 1 || *c.v > MaxCadenceMonths {
-			errs.Add("cadence_months."+c.name, "must be between 1 and %d months, not %d", MaxCadenceMonths, *c.v)
+			errs.Add("PolicyInput."+c.name, "must be between 1 and %d months, not %d", MaxCadenceMonths, *c.v)
 			continue
 		}
 		*c.dst = *c.v
@@ -115,11 +115,11 @@ func ApplyPolicy(cur Policy, in PolicyInput) (Policy, error) {
 		offs := slices.Clone(in.ReminderOffsets)
 		ok := len(offs) <= MaxReminders
 		if !ok {
-			errs.Add("reminder_offsets_days", "must have at most %d entries", MaxReminders)
+			errs.Add("PolicyInput.ReminderOffsets", "must have at most %d entries", MaxReminders)
 		}
 		for _, d := range offs {
 			if d < 1 || d > MaxReminderOffset {
-				errs.Add("reminder_offsets_days", "must be days between 1 and %d before the due date, not %d", MaxReminderOffset, d)
+				errs.Add("PolicyInput.ReminderOffsets", "must be days between 1 and %d before the due date, not %d", MaxReminderOffset, d)
 				ok = false
 			}
 		}

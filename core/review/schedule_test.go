@@ -103,12 +103,12 @@ func TestApplyPolicy(t *testing.T) {
 		in    review.PolicyInput
 		field string
 	}{
-		{"negative cadence", review.PolicyInput{High: ptr(-1)}, "cadence_months.high"},
-		{"zero cadence", review.PolicyInput{NotTiered: ptr(0)}, "cadence_months.not_tiered"},
-		{"absurd cadence", review.PolicyInput{Low: ptr(1200)}, "cadence_months.low"},
-		{"negative offset", review.PolicyInput{ReminderOffsets: []int{30, -7}}, "reminder_offsets_days"},
-		{"absurd offset", review.PolicyInput{ReminderOffsets: []int{5000}}, "reminder_offsets_days"},
-		{"too many offsets", review.PolicyInput{ReminderOffsets: []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}}, "reminder_offsets_days"},
+		{"negative cadence", review.PolicyInput{High: ptr(-1)}, "PolicyInput.High"},
+		{"zero cadence", review.PolicyInput{NotTiered: ptr(0)}, "PolicyInput.NotTiered"},
+		{"absurd cadence", review.PolicyInput{Low: ptr(1200)}, "PolicyInput.Low"},
+		{"negative offset", review.PolicyInput{ReminderOffsets: []int{30, -7}}, "PolicyInput.ReminderOffsets"},
+		{"absurd offset", review.PolicyInput{ReminderOffsets: []int{5000}}, "PolicyInput.ReminderOffsets"},
+		{"too many offsets", review.PolicyInput{ReminderOffsets: []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}}, "PolicyInput.ReminderOffsets"},
 	} {
 		_, err := review.ApplyPolicy(review.DefaultPolicy(), tc.in)
 		if !errors.Is(err, core.ErrInvalid) || len(core.Failures(err)) == 0 || core.Failures(err)[0].Field != tc.field {

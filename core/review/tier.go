@@ -34,7 +34,7 @@ func ParseTier(s string) (Tier, error) {
 			return Tier(v), nil
 		}
 	}
-	return "", core.Invalid("tier", "%q is not one of: %s (or empty: not tiered)", s, strings.Join(TierValues(), ", "))
+	return "", core.Invalid("Input.Tier", "%q is not one of: %s (or empty: not tiered)", s, strings.Join(TierValues(), ", "))
 }
 
 // String returns the wire value ("" when not tiered).

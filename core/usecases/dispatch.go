@@ -27,6 +27,10 @@ func (u *UseCases) Handle(ctx context.Context, kind outbox.Kind, payload any) er
 		return run(kind, payload, func(p outbox.IncidentFanout) error { return u.Alerts.FanOut(ctx, p) })
 	case outbox.KindAlertMail:
 		return run(kind, payload, func(p outbox.AlertMail) error { return u.Alerts.SendAlert(ctx, p) })
+	case outbox.KindRatingChanged:
+		return run(kind, payload, func(p outbox.RatingChanged) error { return u.Alerts.FanOutRating(ctx, p) })
+	case outbox.KindRatingMail:
+		return run(kind, payload, func(p outbox.RatingMail) error { return u.Alerts.SendRatingAlert(ctx, p) })
 	case outbox.KindReminderMail:
 		return run(kind, payload, func(p outbox.ReminderMail) error { return u.Assessments.SendReminder(ctx, p) })
 	case outbox.KindEnrich:

@@ -25,12 +25,15 @@ import (
 // Deps are the ports of every area. All are required except Views, Notify
 // and Logger.
 type Deps struct {
-	Store     ports.Store
-	Clock     ports.Clock
-	IDs       ports.IDs
-	Blobs     ports.BlobStore
-	Mailer    ports.Mailer
-	Enricher  ports.Enricher
+	Store    ports.Store
+	Clock    ports.Clock
+	IDs      ports.IDs
+	Blobs    ports.BlobStore
+	Mailer   ports.Mailer
+	Enricher ports.Enricher
+	// Websites discovers the websites of vendors known by name only;
+	// nil: no discovery.
+	Websites  ports.WebsiteFinder
 	Incidents ports.IncidentSource
 	Signer    *signing.Signer
 	// Webhooks is the transport of outbound webhooks (adapters/webhook).
@@ -94,7 +97,7 @@ func New(d Deps) (*UseCases, error) {
 	if u.Accounts, err = accounts.New(accounts.Deps{Unit: unit, Mail: mail, PublicURL: public}); err != nil {
 		return nil, err
 	}
-	if u.Vendors, err = vendors.New(vendors.Deps{Unit: unit, Enricher: d.Enricher, Incidents: d.Incidents, Views: d.Views, Log: log}); err != nil {
+	if u.Vendors, err = vendors.New(vendors.Deps{Unit: unit, Enricher: d.Enricher, Websites: d.Websites, Incidents: d.Incidents, Views: d.Views, Log: log}); err != nil {
 		return nil, err
 	}
 	if u.Assessments, err = assessments.New(assessments.Deps{Unit: unit, Blobs: d.Blobs, Mail: mail, Signer: d.Signer, PublicURL: public, Log: log}); err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -43,6 +44,36 @@ var ExportOnlyColumns = []string{"next_review_at", "review_state", "rating", "gr
 // AssessmentColumns are the CSV columns that feed an assessment.
 var AssessmentColumns = CSVColumns[3:]
 
+// assessmentInputColumns maps the fields of an assessment's input, as the
+// errors of review.Apply name them (Go-side paths, see core/errors.go), to
+// the CSV column each is read from: a bad value of a row is reported at its
+// cell. The sponsor column is an alias of sponsor_contact and reported as it.
+var assessmentInputColumns = map[string]string{
+	"Input.Status":                       "compliance_approval_status",
+	"Input.ConditionalApprovalCondition": "conditional_approval_condition",
+	"Input.SponsorBusinessDepartment":    "sponsor_business_department",
+	"Input.SponsorContact":               "sponsor_contact",
+	"Input.UseCase":                      "use_case",
+	"Input.DataCollected":                "data_collected",
+	"Input.ComplianceComment":            "compliance_comment",
+	"Input.Tier":                         "tier",
+}
+
+// AssessmentInputColumns returns the CSV column of each field of an
+// assessment's input that an import reads (a copy: keys are Go-side paths,
+// "Input.Tier").
+func AssessmentInputColumns() map[string]string { return maps.Clone(assessmentInputColumns) }
+
+// AssessmentCell returns the bad cell a failure of an assessment's input
+// names, in the given data row.
+func AssessmentCell(row int, f *core.Error) RowError {
+	col, ok := assessmentInputColumns[f.Field]
+	if !ok {
+		col = f.Field
+	}
+	return RowError{Row: row, Column: col, Message: f.Detail}
+}
+
 // CSVRow is one data row; Row is 1-based and counts data rows only.
 type CSVRow struct {
 	Row    int
@@ -67,7 +98,7 @@ func (r CSVRow) HasAssessment() bool {
 // file with any record CheckRecord faults (named by data row and column).
 func ParseCSV(text string) ([]CSVRow, error) {
 	if len(text) > MaxCSVBytes {
-		return nil, core.TooLarge("csv", "is %d bytes; the limit is %d bytes (%s)", len(text), MaxCSVBytes, MaxCSVSize)
+		return nil, core.TooLarge(CSVField, "is %d bytes; the limit is %d bytes (%s)", len(text), MaxCSVBytes, MaxCSVSize)
 	}
 	text = strings.TrimPrefix(text, "\ufeff")
 	r := csv.NewReader(strings.NewReader(text))
@@ -75,10 +106,10 @@ func ParseCSV(text string) ([]CSVRow, error) {
 	r.TrimLeadingSpace = true
 	header, err := r.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, core.Invalid("csv", "must have a header row")
+		return nil, core.Invalid(CSVField, "must have a header row")
 	}
 	if err != nil {
-		return nil, core.Invalid("csv", "is not valid CSV: %v", err)
+		return nil, core.Invalid(CSVField, "is not valid CSV: %v", err)
 	}
 	known := map[string]bool{}
 	for _, c := range append(slices.Clone(CSVColumns), ExportOnlyColumns...) {
@@ -91,15 +122,15 @@ func ParseCSV(text string) ([]CSVRow, error) {
 		h = strings.ToLower(strings.TrimSpace(h))
 		cols[i] = h
 		if !known[h] {
-			errs.Add("csv", "unknown column %q (known: %s)", h, strings.Join(CSVColumns, ", "))
+			errs.Add(CSVField, "unknown column %q (known: %s)", h, strings.Join(CSVColumns, ", "))
 		}
 		if seen[h] {
-			errs.Add("csv", "column %q appears twice", h)
+			errs.Add(CSVField, "column %q appears twice", h)
 		}
 		seen[h] = true
 	}
 	if !seen["vendor_name"] {
-		errs.Add("csv", "header must include vendor_name")
+		errs.Add(CSVField, "header must include vendor_name")
 	}
 	if err := errs.Err(); err != nil {
 		return nil, err
@@ -115,17 +146,17 @@ func ParseCSV(text string) ([]CSVRow, error) {
 			break
 		}
 		if err != nil {
-			return nil, core.Invalid("csv", "is not valid CSV: %v", err)
+			return nil, core.Invalid(CSVField, "is not valid CSV: %v", err)
 		}
 		if Blank(rec) {
 			continue
 		}
 		n++
 		if n > MaxCSVRows {
-			return nil, core.Invalid("csv", "has more than %d data rows", MaxCSVRows)
+			return nil, core.Invalid(CSVField, "has more than %d data rows", MaxCSVRows)
 		}
 		for _, f := range CheckRecord(cols, rec) {
-			faults = append(faults, &core.Error{Kind: core.ErrInvalid, Field: "csv", Row: n, Column: f.Column, Detail: f.Message})
+			faults = append(faults, &core.Error{Kind: core.ErrInvalid, Field: CSVField, Row: n, Column: f.Column, Detail: f.Message})
 		}
 		if len(faults) > 0 {
 			continue // the file is refused; keep reading only to name every fault
@@ -150,7 +181,7 @@ func refuseRecords(faults []*core.Error) error {
 		detail += fmt.Sprintf(" (the first %d of %d faults)", maxRecordFaults, len(faults))
 		faults = faults[:maxRecordFaults]
 	}
-	return &core.Error{Kind: core.ErrInvalid, Field: "csv", Detail: detail, Errs: faults}
+	return &core.Error{Kind: core.ErrInvalid, Field: CSVField, Detail: detail, Errs: faults}
 }
 
 // RecordFault is what is wrong with one record of a CSV file; Column is the
@@ -200,16 +231,16 @@ func Blank(rec []string) bool {
 // Batch selects rows [offset, offset+limit) and reports whether more follow.
 func Batch(rows []CSVRow, offset, limit int) (batch []CSVRow, next int, more bool, err error) {
 	if offset < 0 {
-		return nil, 0, false, core.Invalid("row_offset", "must be 0 or more")
+		return nil, 0, false, core.Invalid("RowOffset", "must be 0 or more")
 	}
 	if limit == 0 {
 		limit = DefaultRowLimit
 	}
 	if limit < 1 || limit > MaxCSVRows {
-		return nil, 0, false, core.Invalid("row_limit", "must be between 1 and %d", MaxCSVRows)
+		return nil, 0, false, core.Invalid("RowLimit", "must be between 1 and %d", MaxCSVRows)
 	}
 	if offset > len(rows) {
-		return nil, 0, false, core.Invalid("row_offset", "is past the last row (%d rows)", len(rows))
+		return nil, 0, false, core.Invalid("RowOffset", "is past the last row (%d rows)", len(rows))
 	}
 	end := offset + limit
 	if end > len(rows) {

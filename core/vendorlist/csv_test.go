@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -225,8 +226,8 @@ func TestParseCSVRefusesRaggedAndNonUTF8Rows(t *testing.T) {
 			ce, _ := core.AsError(err)
 			var got []cell
 			for _, e := range ce.Errs {
-				if e.Field != "csv" {
-					t.Errorf("fault at field %q, want csv", e.Field)
+				if e.Field != vendorlist.CSVField {
+					t.Errorf("fault at field %q, want %q", e.Field, vendorlist.CSVField)
 				}
 				got = append(got, cell{e.Row, e.Column})
 			}
@@ -245,5 +246,28 @@ func TestParseCSVRefusesRaggedAndNonUTF8Rows(t *testing.T) {
 	ce, ok := core.AsError(err)
 	if !ok || len(ce.Errs) != 20 || !strings.Contains(ce.Detail, "first 20 of 30") {
 		t.Fatalf("30 short rows: %v", err)
+	}
+}
+
+// A failure of an assessment's input on a CSV row is placed at the column
+// its value was read from; the map handed out is a copy.
+func TestAssessmentCell(t *testing.T) {
+	f := &core.Error{Kind: core.ErrInvalid, Field: "Input.Tier", Detail: "is not a tier"}
+	if got := vendorlist.AssessmentCell(4, f); got != (vendorlist.RowError{Row: 4, Column: "tier", Message: "is not a tier"}) {
+		t.Fatalf("AssessmentCell = %+v", got)
+	}
+	other := &core.Error{Kind: core.ErrInvalid, Field: "Elsewhere", Detail: "x"}
+	if got := vendorlist.AssessmentCell(1, other); got.Column != "Elsewhere" {
+		t.Fatalf("a field no column reads: column %q, want the field", got.Column)
+	}
+	cols := vendorlist.AssessmentInputColumns()
+	for path, col := range cols {
+		if !slices.Contains(vendorlist.AssessmentColumns, col) {
+			t.Errorf("%s reads %q, not an assessment column", path, col)
+		}
+	}
+	cols["Input.Tier"] = "changed"
+	if vendorlist.AssessmentInputColumns()["Input.Tier"] != "tier" {
+		t.Fatal("AssessmentInputColumns handed out its own map")
 	}
 }

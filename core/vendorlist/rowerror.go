@@ -10,7 +10,7 @@ type RowError struct {
 }
 
 // CSVField is the request field that carries the CSV text.
-const CSVField = "csv"
+const CSVField = "CSV"
 
 // RefuseBatch refuses a CSV batch, naming every bad cell.
 func RefuseBatch(errs []RowError) error {

@@ -40,7 +40,7 @@ type List struct {
 
 // New validates and builds a list.
 func New(id, accountID uuid.UUID, name string, now time.Time) (List, error) {
-	n, err := ParseName("vendor-list", name)
+	n, err := ParseName("List.Name", name)
 	if err != nil {
 		return List{}, err
 	}
@@ -74,7 +74,7 @@ type Product struct {
 
 // NewProduct validates and builds a product row.
 func NewProduct(id, listID, vendorID uuid.UUID, name string, now time.Time) (Product, error) {
-	n, err := ParseName("product_name", name)
+	n, err := ParseName("Product.Name", name)
 	if err != nil {
 		return Product{}, err
 	}
@@ -96,14 +96,14 @@ func ParseRefs(names, websites []string) ([]VendorRef, error) {
 	for i, raw := range names {
 		n, err := directory.ParseName(raw)
 		if err != nil {
-			errs.AddErr(core.Nest(err, core.Index("vendors", i)))
+			errs.AddErr(core.Nest(err, core.Index("Vendors", i)))
 			continue
 		}
 		w := ""
 		if i < len(websites) && websites[i] != "" {
 			w, _, err = directory.NormalizeWebsite(websites[i])
 			if err != nil {
-				errs.AddErr(core.Nest(err, core.Index("vendors", i)))
+				errs.AddErr(core.Nest(err, core.Index("Vendors", i)))
 				continue
 			}
 		}

@@ -50,8 +50,8 @@ func TestNew(t *testing.T) {
 	if l.ID != id || l.AccountID != acct || l.Name != "Tier 1" || l.VendorCount != 0 || l.CreatedAt.Location() != time.UTC || !l.CreatedAt.Equal(now) {
 		t.Fatalf("New = %+v", l)
 	}
-	if _, err := vendorlist.New(id, acct, "", now); !errors.Is(err, core.ErrInvalid) || !strings.Contains(err.Error(), "vendor-list") {
-		t.Fatalf("empty list name: err = %v, want ErrInvalid on vendor-list", err)
+	if _, err := vendorlist.New(id, acct, "", now); !errors.Is(err, core.ErrInvalid) || !strings.Contains(err.Error(), "List.Name") {
+		t.Fatalf("empty list name: err = %v, want ErrInvalid on List.Name", err)
 	}
 	p, err := vendorlist.NewProduct(id, id, acct, " Slack  Enterprise ", now)
 	if err != nil || p.Name != "Slack Enterprise" {
@@ -100,12 +100,12 @@ func TestParseRefs(t *testing.T) {
 			names:    []string{"Good", "", "Bad Site", strings.Repeat("x", 201)},
 			websites: []string{"", "", "ftp://bad.example", ""},
 			want:     []ref{{"Good", ""}},
-			fields:   []string{"vendors[1].vendor_name", "vendors[2].website_url", "vendors[3].vendor_name"},
+			fields:   []string{"Vendors[1].VendorName", "Vendors[2].WebsiteURL", "Vendors[3].VendorName"},
 		},
 		{
 			name:   "two-digit index",
 			names:  []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "\x01"},
-			fields: []string{"vendors[10].vendor_name"},
+			fields: []string{"Vendors[10].VendorName"},
 		},
 	}
 	for _, tt := range tests {
@@ -145,8 +145,8 @@ func TestParseRefsErrorMessage(t *testing.T) {
 	t.Parallel()
 	_, err := vendorlist.ParseRefs([]string{" "}, nil)
 	fs := core.Failures(err)
-	if len(fs) != 1 || fs[0].Field != "vendors[0].vendor_name" || fs[0].Detail != "must not be empty" {
-		t.Fatalf("err = %v, want vendors[0].vendor_name: must not be empty", err)
+	if len(fs) != 1 || fs[0].Field != "Vendors[0].VendorName" || fs[0].Detail != "must not be empty" {
+		t.Fatalf("err = %v, want Vendors[0].VendorName: must not be empty", err)
 	}
 }
 

@@ -34,6 +34,10 @@ type Deps struct {
 	uow.Unit
 	Enricher  ports.Enricher
 	Incidents ports.IncidentSource
+	// Websites discovers the website of a vendor known by name only
+	// before it is enriched; nil: no discovery (such a vendor's web
+	// sections fail with "no website known", as before).
+	Websites ports.WebsiteFinder
 	// Views is where GetVendor reads; nil reads the store (StoreViews).
 	Views ports.VendorViews
 	// Log receives operational messages; nil means slog.Default().
@@ -126,6 +130,9 @@ func loadView(ctx context.Context, tx ports.Tx, v directory.Vendor) (directory.V
 	return view, nil
 }
 
+// MaxRunVendors bounds the vendors one enrichment run names.
+const MaxRunVendors = 1000
+
 // MaxVendorPage bounds a page of the directory.
 const MaxVendorPage = 10_000
 
@@ -134,7 +141,7 @@ const MaxVendorPage = 10_000
 // byte order, and whether more follow.
 func (s *Service) VendorsPage(ctx context.Context, _ access.Actor, after string, limit int) ([]directory.Vendor, bool, error) {
 	if limit < 1 || limit > MaxVendorPage {
-		return nil, false, core.Invalid("limit", "must be between 1 and %d", MaxVendorPage)
+		return nil, false, core.Invalid("Limit", "must be between 1 and %d", MaxVendorPage)
 	}
 	var out []directory.Vendor
 	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
@@ -178,10 +185,10 @@ func (s *Service) Enrich(ctx context.Context, a access.Actor, names []string, se
 		return run.Run{}, err
 	}
 	if len(names) == 0 {
-		return run.Run{}, core.Invalid("vendors", "must name at least one vendor")
+		return run.Run{}, core.Invalid("Vendors", "must name at least one vendor")
 	}
-	if len(names) > 1000 {
-		return run.Run{}, core.Invalid("vendors", "at most 1000 vendors per run")
+	if len(names) > MaxRunVendors {
+		return run.Run{}, core.Invalid("Vendors", "at most %d vendors per run", MaxRunVendors)
 	}
 	secNames := make([]string, len(secs))
 	for i, sct := range secs {
@@ -240,7 +247,7 @@ func parseNames(raw []string) ([]vendorlist.VendorRef, error) {
 	for i, n := range raw {
 		p, err := directory.ParseName(n)
 		if err != nil {
-			errs.Add(core.Index("vendors", i), "must be a vendor name or UUID")
+			errs.Add(core.Index("Vendors", i), "must be a vendor name or UUID")
 			continue
 		}
 		out = append(out, vendorlist.VendorRef{Name: p})
@@ -316,14 +323,18 @@ func (s *Service) EnrichJob(ctx context.Context, p outbox.Enrich) error {
 	secs, _ := directory.ParseSections(p.Sections)
 	wantScores := slices.Contains(secs, directory.SectionScores)
 	secs = slices.DeleteFunc(secs, func(sec directory.Section) bool { return sec == directory.SectionScores })
+	vendor, secs, discovered, needsWebsite, err := s.findWebsite(ctx, view, &cur, secs)
+	if err != nil {
+		return err // the context ended: the job is tried again
+	}
 	res := ports.EnrichResult{Profile: cur}
 	if len(secs) > 0 {
 		var eerr error
-		if res, eerr = s.d.Enricher.Enrich(ctx, view.Vendor, cur, secs); eerr != nil {
+		if res, eerr = s.d.Enricher.Enrich(ctx, vendor, cur, secs); eerr != nil {
 			return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status, j.Error = run.StatusFailed, eerr.Error() })
 		}
 	}
-	if outcome, reason := directory.EnrichmentOutcome(secs, res.Profile.Enrichment); view.Profile == nil && res.Instances == nil &&
+	if outcome, reason := directory.EnrichmentOutcome(secs, res.Profile.Enrichment); view.Profile == nil && res.Instances == nil && !needsWebsite &&
 		(outcome == directory.OutcomeFailed || outcome == directory.OutcomeSkipped) {
 		// Nothing was found (no website, a site that does not answer, no
 		// scan to rate): no profile is made of it, so the vendor stays
@@ -337,10 +348,34 @@ func (s *Service) EnrichJob(ctx context.Context, p outbox.Enrich) error {
 		return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status, j.Error = status, reason })
 	}
 	var prof directory.Profile
-	err = s.d.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
 		prof = res.Profile
+		if needsWebsite {
+			// Nothing was read but the discovery's evidence: it goes onto
+			// the profile as it is now, so that an edit made while the
+			// discovery ran (an admin's PATCH) is not lost.
+			if stored, err := tx.Profiles().Get(ctx, view.Vendor.ID); err == nil {
+				prof = mergeSections(stored, res.Profile, secs)
+			} else if !errors.Is(err, core.ErrNotFound) {
+				return err
+			}
+		}
 		prof.VendorID, prof.ID = view.Vendor.ID, cur.ID
 		prof.UpdatedAt = s.d.Now()
+		if discovered {
+			// Only the website and domain it had not: a website given
+			// meanwhile (save-vendors, an import) wins.
+			stored, err := tx.Vendors().Get(ctx, vendor.ID)
+			if err != nil {
+				return err
+			}
+			if stored.WebsiteURL == "" && stored.Domain == "" {
+				stored.WebsiteURL, stored.Domain = vendor.WebsiteURL, vendor.Domain
+				if err := tx.Vendors().Update(ctx, stored); err != nil {
+					return err
+				}
+			}
+		}
 		if res.Instances != nil {
 			if err := tx.Profiles().ReplaceInstances(ctx, view.Vendor.ID, res.Instances); err != nil {
 				return err
@@ -360,6 +395,11 @@ func (s *Service) EnrichJob(ctx context.Context, p outbox.Enrich) error {
 		secs = append(secs, directory.SectionScores)
 	}
 	outcome, reason := directory.EnrichmentOutcome(secs, prof.Enrichment)
+	if needsWebsite && outcome != directory.OutcomeFailed {
+		// Not a failure: the job is skipped with the reason, and the
+		// vendor reads needs_website on its lists.
+		return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status, j.Error = run.StatusSkipped, errNeedsWebsite })
+	}
 	s.logEnrichment(ctx, view.Vendor, p.RunID, outcome, reason)
 	return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) {
 		switch j.Status, j.Error = run.StatusDone, ""; outcome {
@@ -420,6 +460,11 @@ func (s *Service) rate(ctx context.Context, tx ports.Tx, prof *directory.Profile
 		prof.Enrichment = map[directory.Section]directory.SectionStatus{}
 	}
 	prof.Enrichment[directory.SectionScores] = st
+	if scanned != nil {
+		if err := s.recordRating(ctx, tx, *prof, scanned, now); err != nil {
+			return err
+		}
+	}
 	if g == nil {
 		return nil
 	}
@@ -427,6 +472,105 @@ func (s *Service) rate(ctx context.Context, tx ports.Tx, prof *directory.Profile
 		return fmt.Errorf("rate vendor %s: %w", prof.VendorID, err)
 	}
 	return nil
+}
+
+// recordRating keeps a scan's rating, grade and findings in the vendor's
+// rating history, with what changed that matters since the scan before
+// (directory.RatingChanges); a change is an event, emitted in the same
+// unit of work (KindRatingChanged), so it is alerted exactly when the
+// record is kept.
+func (s *Service) recordRating(ctx context.Context, tx ports.Tx, prof directory.Profile, scanned []directory.SecurityInstance, now time.Time) error {
+	rec := directory.NewRatingRecord(s.d.IDs.New(), prof, scanned, now)
+	last, err := tx.Profiles().Ratings(ctx, prof.VendorID, nil, 1)
+	if err != nil {
+		return fmt.Errorf("rating history of vendor %s: %w", prof.VendorID, err)
+	}
+	var prev *directory.RatingRecord
+	if len(last) > 0 {
+		prev = &last[0]
+	}
+	rec.Changes = directory.RatingChanges(prev, rec)
+	if err := tx.Profiles().AddRating(ctx, rec); err != nil {
+		return fmt.Errorf("rating history of vendor %s: %w", prof.VendorID, err)
+	}
+	if !rec.IsEvent() {
+		return nil
+	}
+	if err := s.d.Emit(ctx, tx, outbox.KindRatingChanged, outbox.RatingChanged{EventID: rec.ID, VendorID: rec.VendorID}); err != nil {
+		return err
+	}
+	v, err := tx.Vendors().Get(ctx, rec.VendorID)
+	if err != nil {
+		return fmt.Errorf("vendor %s of a rating change: %w", rec.VendorID, err)
+	}
+	return s.d.Event(ctx, tx, ratingEvent(v.Name.String(), prev, rec))
+}
+
+// ratingEvent is the webhook event (vendor.rating_changed) of a record that
+// carries changes: the grade and score before and after, and a reason per
+// change. The event's id is the record's, so that it is the same event the
+// subscribers' mail tells of.
+func ratingEvent(vendorName string, prev *directory.RatingRecord, rec directory.RatingRecord) webhook.Event {
+	score := func(r *int) int {
+		if r == nil {
+			return 0
+		}
+		return *r
+	}
+	var oldGrade string
+	var oldScore int
+	if prev != nil {
+		oldGrade, oldScore = prev.Grade, score(prev.Rating)
+	}
+	reasons := make([]string, len(rec.Changes))
+	for i, c := range rec.Changes {
+		reasons[i] = string(c.Kind)
+		if c.Detail != "" {
+			reasons[i] += ": " + c.Detail
+		}
+	}
+	ev := webhook.RatingChange(rec.VendorID, vendorName, oldGrade, rec.Grade, oldScore, score(rec.Rating), reasons, rec.ScannedAt)
+	ev.ID = rec.ID
+	return ev
+}
+
+// Page sizes of the rating history.
+const (
+	DefaultRatingPage = 20
+	MaxRatingPage     = 100
+)
+
+// RatingHistory is a page of a vendor's rating history, newest first,
+// after the cursor when it is not nil (a zero cursor is one the API did
+// not give); next is the cursor of the following page, nil on the last.
+func (s *Service) RatingHistory(ctx context.Context, _ access.Actor, ref directory.Ref, after *directory.RatingCursor, limit int) (
+	v directory.Vendor, page []directory.RatingRecord, next *directory.RatingCursor, err error) {
+	if limit == 0 {
+		limit = DefaultRatingPage
+	}
+	if limit < 1 || limit > MaxRatingPage {
+		return v, nil, nil, core.Invalid("RatingQuery.Limit", "must be between 1 and %d", MaxRatingPage)
+	}
+	if after != nil && after.ID == uuid.Nil {
+		return v, nil, nil, core.Invalid("RatingQuery.Cursor", "is not a cursor of this rating history")
+	}
+	err = s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		var err error
+		if v, err = access.Vendor(ctx, tx, ref); err != nil {
+			return err
+		}
+		page, err = tx.Profiles().Ratings(ctx, v.ID, after, limit+1)
+		return err
+	})
+	if err != nil {
+		return v, nil, nil, err
+	}
+	if len(page) > limit {
+		page = page[:limit]
+		last := page[limit-1]
+		next = &directory.RatingCursor{At: last.ScannedAt, ID: last.ID}
+	}
+	return v, page, next, nil
 }
 
 // ReenrichStale queues a run for profiles not updated within maxAge.

@@ -30,6 +30,7 @@ type dir struct {
 	profiles  map[uuid.UUID]directory.Profile
 	instances map[uuid.UUID][]directory.SecurityInstance
 	grc       map[uuid.UUID][]directory.GRCAssessment
+	ratings   []directory.RatingRecord // newest last
 	incidents []directory.Incident
 	runs      map[uuid.UUID]run.Run
 	outbox    []outbox.Message
@@ -108,6 +109,15 @@ func (r vendorRepo) Page(ctx context.Context, after directory.Name, limit int) (
 	all = slices.DeleteFunc(all, func(v directory.Vendor) bool { return string(v.Name) <= string(after) })
 	return all[:min(limit, len(all))], nil
 }
+func (r vendorRepo) Update(_ context.Context, v directory.Vendor) error {
+	for i := range r.d.vendors {
+		if r.d.vendors[i].ID == v.ID {
+			r.d.vendors[i].WebsiteURL, r.d.vendors[i].Domain = v.WebsiteURL, v.Domain
+			return nil
+		}
+	}
+	return core.ErrNotFound
+}
 func (r vendorRepo) Ensure(ctx context.Context, vs []directory.Vendor) ([]directory.Vendor, error) {
 	out := make([]directory.Vendor, len(vs))
 	for i, v := range vs {
@@ -163,6 +173,21 @@ func (r profileRepo) ReplaceInstances(_ context.Context, id uuid.UUID, is []dire
 func (r profileRepo) AddGRCAssessment(_ context.Context, id uuid.UUID, a directory.GRCAssessment) error {
 	r.d.grc[id] = append(r.d.grc[id], a)
 	return nil
+}
+func (r profileRepo) AddRating(_ context.Context, rec directory.RatingRecord) error {
+	r.d.ratings = append(r.d.ratings, rec)
+	return nil
+}
+
+// Ratings is the newest first, without paging (the tests read the latest).
+func (r profileRepo) Ratings(_ context.Context, id uuid.UUID, _ *directory.RatingCursor, limit int) ([]directory.RatingRecord, error) {
+	var out []directory.RatingRecord
+	for i := len(r.d.ratings) - 1; i >= 0 && len(out) < limit; i-- {
+		if r.d.ratings[i].VendorID == id {
+			out = append(out, r.d.ratings[i])
+		}
+	}
+	return out, nil
 }
 
 type incidentRepo struct {
@@ -239,7 +264,9 @@ type enricher struct{}
 
 func (enricher) Enrich(_ context.Context, v directory.Vendor, cur directory.Profile, secs []directory.Section) (ports.EnrichResult, error) {
 	if v.WebsiteURL == "" {
-		cur.Enrichment = map[directory.Section]directory.SectionStatus{}
+		if cur.Enrichment == nil {
+			cur.Enrichment = map[directory.Section]directory.SectionStatus{}
+		}
 		for _, s := range secs {
 			cur.Enrichment[s] = directory.SectionStatus{Status: run.StatusSkipped, Error: "no website"}
 		}

@@ -19,14 +19,9 @@ func IncidentEvent(v directory.Vendor, in directory.Incident) Event {
 }
 
 // RatingChange is vendor.rating_changed, told to every account that
-// carries the vendor on a list. It is the hook for the rating history
-// (issue 23 part 2): where a change that matters is recorded (the rating
-// branch's vendors.recordRating, next to its KindRatingChanged), in the
-// same unit of work:
-//
-//	ev := webhook.RatingChange(rec.VendorID, name, oldGrade, newGrade, oldScore, newScore, reasons, now)
-//	ev.ID = rec.ID // one event per rating record
-//	return s.d.Event(ctx, tx, ev)
+// carries the vendor on a list; vendors.recordRating records it in the unit
+// of work that keeps a scan's rating with changes that matter, with the
+// rating record's id as the event's.
 func RatingChange(vendorID uuid.UUID, vendorName, oldGrade, newGrade string, oldScore, newScore int, reasons []string, at time.Time) Event {
 	return Event{Type: RatingChanged, OccurredAt: at, Data: Data{VendorID: vendorID, VendorName: vendorName,
 		OldGrade: oldGrade, NewGrade: newGrade, OldScore: oldScore, NewScore: newScore, Reasons: reasons}}

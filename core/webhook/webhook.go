@@ -69,13 +69,13 @@ func (e Endpoint) Wants(t EventType) bool {
 // each known, duplicates dropped, in the order of EventTypes.
 func ParseEvents(in []string) ([]EventType, error) {
 	if len(in) == 0 {
-		return nil, core.Invalid("events", "name at least one of: %s", strings.Join(typeNames(), ", "))
+		return nil, core.Invalid("CreateInput.Events", "name at least one of: %s", strings.Join(typeNames(), ", "))
 	}
 	want := map[EventType]bool{}
 	for _, s := range in {
 		t := EventType(strings.TrimSpace(s))
 		if !slices.Contains(EventTypes(), t) {
-			return nil, core.Invalid("events", "%q is not one of: %s", s, strings.Join(typeNames(), ", "))
+			return nil, core.Invalid("CreateInput.Events", "%q is not one of: %s", s, strings.Join(typeNames(), ", "))
 		}
 		want[t] = true
 	}
@@ -100,7 +100,7 @@ func typeNames() []string {
 func CheckDescription(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if len(s) > MaxDescription {
-		return "", core.Invalid("description", "is longer than %d characters", MaxDescription)
+		return "", core.Invalid("CreateInput.Description", "is longer than %d characters", MaxDescription)
 	}
 	return s, nil
 }

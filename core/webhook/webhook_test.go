@@ -20,7 +20,7 @@ func TestParseEvents(t *testing.T) {
 	}
 	for _, in := range [][]string{nil, {"webhook.ping"}, {"vendor.deleted"}} {
 		_, err := webhook.ParseEvents(in)
-		if f := core.Failures(err); !errors.Is(err, core.ErrInvalid) || len(f) != 1 || f[0].Field != "events" {
+		if f := core.Failures(err); !errors.Is(err, core.ErrInvalid) || len(f) != 1 || f[0].Field != "CreateInput.Events" {
 			t.Errorf("ParseEvents(%v) = %v", in, err)
 		}
 	}

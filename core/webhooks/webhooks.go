@@ -80,7 +80,7 @@ func (s *Service) Create(ctx context.Context, a access.Actor, ref access.Account
 	var errs core.Fields
 	raw := strings.TrimSpace(in.URL)
 	if raw == "" {
-		errs.Add("url", "is required")
+		errs.Add("CreateInput.URL", "is required")
 	} else if err := s.d.Sender.CheckURL(raw); err != nil && !errs.AddErr(err) {
 		return webhook.Endpoint{}, err
 	}
@@ -110,7 +110,7 @@ func (s *Service) Create(ctx context.Context, a access.Actor, ref access.Account
 			return err
 		}
 		if len(have) >= webhook.MaxEndpoints {
-			return core.Invalid("url", "the account has %d endpoints, the most it may have; delete one first", len(have))
+			return core.Invalid("CreateInput.URL", "the account has %d endpoints, the most it may have; delete one first", len(have))
 		}
 		e = webhook.Endpoint{ID: s.d.IDs.New(), AccountID: acc.Account.ID, URL: raw, Description: desc, Events: events,
 			Secret: secret, CreatedAt: s.d.Now(), CreatedBy: a.Email}
@@ -167,10 +167,10 @@ type AttemptPage struct {
 // member may read it. limit 0 takes the default.
 func (s *Service) Deliveries(ctx context.Context, a access.Actor, ref access.AccountRef, id uuid.UUID, offset, limit int) (AttemptPage, error) {
 	if offset < 0 {
-		return AttemptPage{}, core.Invalid("offset", "must not be negative")
+		return AttemptPage{}, core.Invalid("DeliveryQuery.Offset", "must not be negative")
 	}
 	if limit < 0 || limit > MaxPageSize {
-		return AttemptPage{}, core.Invalid("limit", "must be between 1 and %d", MaxPageSize)
+		return AttemptPage{}, core.Invalid("DeliveryQuery.Limit", "must be between 1 and %d", MaxPageSize)
 	}
 	if limit == 0 {
 		limit = DefaultPageSize

@@ -252,7 +252,7 @@ func TestCreateListAndRoles(t *testing.T) {
 	f := newFixture(t)
 	ctx := t.Context()
 	_, err := f.svc.Create(ctx, f.owner, f.ref, webhooks.CreateInput{})
-	if fs := core.Failures(err); len(fs) != 2 || fs[0].Field != "url" || fs[1].Field != "events" {
+	if fs := core.Failures(err); len(fs) != 2 || fs[0].Field != "CreateInput.URL" || fs[1].Field != "CreateInput.Events" {
 		t.Fatalf("empty input: %v", err)
 	}
 	f.snd.urlErr = core.Invalid("url", "refused: a loopback address")

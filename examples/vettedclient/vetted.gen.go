@@ -210,6 +210,42 @@ func (e ListOperation) Valid() bool {
 	}
 }
 
+// Defines values for RatingChangeFeedJSONKind.
+const (
+	RatingChange RatingChangeFeedJSONKind = "rating_change"
+)
+
+// Valid indicates whether the value is a known member of the RatingChangeFeedJSONKind enum.
+func (e RatingChangeFeedJSONKind) Valid() bool {
+	switch e {
+	case RatingChange:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RatingChangeKind.
+const (
+	CertificateExpiring RatingChangeKind = "certificate_expiring"
+	GradeDrop           RatingChangeKind = "grade_drop"
+	NewFinding          RatingChangeKind = "new_finding"
+)
+
+// Valid indicates whether the value is a known member of the RatingChangeKind enum.
+func (e RatingChangeKind) Valid() bool {
+	switch e {
+	case CertificateExpiring:
+		return true
+	case GradeDrop:
+		return true
+	case NewFinding:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ReadyOutBodyStatus.
 const (
 	ReadyOutBodyStatusOk ReadyOutBodyStatus = "ok"
@@ -342,6 +378,36 @@ func (e Section) Valid() bool {
 	case SectionScores:
 		return true
 	case SectionSecurity:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SectionState.
+const (
+	SectionStateDone         SectionState = "done"
+	SectionStateFailed       SectionState = "failed"
+	SectionStateNeedsWebsite SectionState = "needs_website"
+	SectionStateQueued       SectionState = "queued"
+	SectionStateRunning      SectionState = "running"
+	SectionStateSkipped      SectionState = "skipped"
+)
+
+// Valid indicates whether the value is a known member of the SectionState enum.
+func (e SectionState) Valid() bool {
+	switch e {
+	case SectionStateDone:
+		return true
+	case SectionStateFailed:
+		return true
+	case SectionStateNeedsWebsite:
+		return true
+	case SectionStateQueued:
+		return true
+	case SectionStateRunning:
+		return true
+	case SectionStateSkipped:
 		return true
 	default:
 		return false
@@ -483,6 +549,24 @@ func (e WebhooksCreateInBodyEvents) Valid() bool {
 	case ReviewOverdue:
 		return true
 	case VendorRatingChanged:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebsiteSource.
+const (
+	Discovered WebsiteSource = "discovered"
+	Given      WebsiteSource = "given"
+)
+
+// Valid indicates whether the value is a known member of the WebsiteSource enum.
+func (e WebsiteSource) Valid() bool {
+	switch e {
+	case Discovered:
+		return true
+	case Given:
 		return true
 	default:
 		return false
@@ -950,11 +1034,13 @@ type EntryJSON struct {
 	AssessmentId *openapi_types.UUID `json:"assessment_id"`
 
 	// ComplianceApprovalStatus null when the vendor has no assessment on the list
-	ComplianceApprovalStatus *string       `json:"compliance_approval_status"`
-	EnrichmentStatus         string        `json:"enrichment_status"`
-	IsCustom                 bool          `json:"is_custom"`
-	NextReviewAt             *time.Time    `json:"next_review_at"`
-	Products                 []ProductJSON `json:"products"`
+	ComplianceApprovalStatus *string `json:"compliance_approval_status"`
+
+	// EnrichmentStatus Empty (no profile yet), queued, running, needs_website (known by name only, no website found), failed or done
+	EnrichmentStatus string        `json:"enrichment_status"`
+	IsCustom         bool          `json:"is_custom"`
+	NextReviewAt     *time.Time    `json:"next_review_at"`
+	Products         []ProductJSON `json:"products"`
 
 	// Rating The profile's security_rating (0-100); null when none
 	Rating *int64 `json:"rating"`
@@ -1311,6 +1397,76 @@ type ProductJSON struct {
 	VendorListId *openapi_types.UUID `json:"vendor_list_id,omitempty"`
 }
 
+// RatingChangeFeedJSON defines model for RatingChangeFeedJSON.
+type RatingChangeFeedJSON struct {
+	Changes []RatingChangeJSON `json:"changes"`
+	Grade   string             `json:"grade"`
+
+	// Id The rating history record's id
+	Id openapi_types.UUID `json:"id"`
+
+	// Kind Always rating_change, to tell these items from incidents in a merged feed
+	Kind RatingChangeFeedJSONKind `json:"kind"`
+
+	// Product The vendor's product rows on the lists in scope, comma-separated
+	Product        string             `json:"product"`
+	ScannedAt      time.Time          `json:"scanned_at"`
+	SecurityRating *int64             `json:"security_rating"`
+	VendorId       openapi_types.UUID `json:"vendor_id"`
+	VendorName     string             `json:"vendor_name"`
+}
+
+// RatingChangeFeedJSONKind Always rating_change, to tell these items from incidents in a merged feed
+type RatingChangeFeedJSONKind string
+
+// RatingChangeJSON defines model for RatingChangeJSON.
+type RatingChangeJSON struct {
+	Detail string `json:"detail"`
+
+	// Kind grade_drop: a letter or more; new_finding: a critical or high finding; certificate_expiring: within 14 days
+	Kind RatingChangeKind `json:"kind"`
+}
+
+// RatingChangeKind grade_drop: a letter or more; new_finding: a critical or high finding; certificate_expiring: within 14 days
+type RatingChangeKind string
+
+// RatingFindingJSON defines model for RatingFindingJSON.
+type RatingFindingJSON struct {
+	Code string `json:"code"`
+
+	// Severity Severity of a security instance, most severe first; positive marks a good practice
+	Severity Severity `json:"severity"`
+	Title    string   `json:"title"`
+}
+
+// RatingHistoryBody defines model for RatingHistoryBody.
+type RatingHistoryBody struct {
+	// History Newest first
+	History []RatingRecordJSON `json:"history"`
+
+	// NextCursor When older scans follow: the cursor of the next page
+	NextCursor *string            `json:"next_cursor,omitempty"`
+	VendorId   openapi_types.UUID `json:"vendor_id"`
+}
+
+// RatingRecordJSON defines model for RatingRecordJSON.
+type RatingRecordJSON struct {
+	// CertificateExpiresAt When the site's certificate expires; null when none was read
+	CertificateExpiresAt *time.Time `json:"certificate_expires_at"`
+
+	// Changes What changed that matters since the scan before: an alert when not empty
+	Changes  []RatingChangeJSON  `json:"changes"`
+	Findings []RatingFindingJSON `json:"findings"`
+
+	// Grade A-F; empty when not rated
+	Grade     string             `json:"grade"`
+	Id        openapi_types.UUID `json:"id"`
+	ScannedAt time.Time          `json:"scanned_at"`
+
+	// SecurityRating 0-100; null when no check could run
+	SecurityRating *int64 `json:"security_rating"`
+}
+
 // ReadyOutBody defines model for ReadyOutBody.
 type ReadyOutBody struct {
 	// Invalidation To platform admins only
@@ -1453,14 +1609,17 @@ type Scores struct {
 // Section A part of the enrichment pipeline
 type Section string
 
+// SectionState State of one enrichment section: a job's states, or needs_website when no website is known or found
+type SectionState string
+
 // SectionStatusJSON defines model for SectionStatusJSON.
 type SectionStatusJSON struct {
 	Error  *string `json:"error,omitempty"`
 	Source string  `json:"source"`
 
-	// Status State of one job of a run, or of one enrichment section
-	Status    JobStatus `json:"status"`
-	UpdatedAt time.Time `json:"updated_at"`
+	// Status State of one enrichment section: a job's states, or needs_website when no website is known or found
+	Status    SectionState `json:"status"`
+	UpdatedAt time.Time    `json:"updated_at"`
 }
 
 // Security defines model for Security.
@@ -1700,7 +1859,13 @@ type VendorViewJSON struct {
 	Security        Security            `json:"security"`
 	UpdatedAt       *time.Time          `json:"updated_at,omitempty"`
 	VendorProfileId *openapi_types.UUID `json:"vendor_profile_id,omitempty"`
-	WebsiteUrl      string              `json:"website_url"`
+
+	// WebsiteDiscovery The evidence of the last website discovery; absent when none ran
+	WebsiteDiscovery *WebsiteDiscoveryJSON `json:"website_discovery,omitempty"`
+
+	// WebsiteSource Where website_url came from; absent while none is known
+	WebsiteSource *WebsiteSource `json:"website_source,omitempty"`
+	WebsiteUrl    string         `json:"website_url"`
 }
 
 // VendorsOutBody defines model for VendorsOutBody.
@@ -1819,6 +1984,47 @@ type WebhooksTestOutBody struct {
 	MessageId string `json:"message_id"`
 }
 
+// WebsiteCandidateJSON defines model for WebsiteCandidateJSON.
+type WebsiteCandidateJSON struct {
+	Chosen     bool    `json:"chosen"`
+	Confidence float64 `json:"confidence"`
+	Domain     string  `json:"domain"`
+
+	// MatchSource Where: title, og:site_name, json-ld organization or certificate organization
+	MatchSource string `json:"match_source"`
+
+	// MatchText The name on its page that came closest (empty when none)
+	MatchText string `json:"match_text"`
+	Reason    string `json:"reason"`
+
+	// Url The page read, after redirects (empty when none was)
+	Url string `json:"url"`
+
+	// Verdict kept, unresolvable, no_https, refused, http_error, parked, for_sale, unrelated_redirect, generic_page, name_mismatch, timeout or skipped
+	Verdict string `json:"verdict"`
+}
+
+// WebsiteDiscoveryJSON defines model for WebsiteDiscoveryJSON.
+type WebsiteDiscoveryJSON struct {
+	// Candidates Every domain considered, most likely first, with why it was kept or refused
+	Candidates   []WebsiteCandidateJSON `json:"candidates"`
+	Confidence   float64                `json:"confidence"`
+	DiscoveredAt time.Time              `json:"discovered_at"`
+	Domain       string                 `json:"domain"`
+	ElapsedMs    int64                  `json:"elapsed_ms"`
+	MatchSource  string                 `json:"match_source"`
+
+	// MatchText The name the chosen site's page gave
+	MatchText string  `json:"match_text"`
+	Threshold float64 `json:"threshold"`
+
+	// Website The site chosen; empty when no candidate reached the threshold (the vendor needs a website)
+	Website string `json:"website"`
+}
+
+// WebsiteSource given: a user or admin gave it (never replaced); discovered: website discovery chose it from the name
+type WebsiteSource string
+
 // DeleteAccountsParams defines parameters for DeleteAccounts.
 type DeleteAccountsParams struct {
 	// AccountId One account to delete
@@ -1839,6 +2045,18 @@ type GetDashboardMetricsParams struct {
 
 // GetRecentIncidentsParams defines parameters for GetRecentIncidents.
 type GetRecentIncidentsParams struct {
+	// AccountId Organization UUID, or individual for the caller's personal space
+	AccountId string `form:"account-id" json:"account-id"`
+
+	// VendorListId Only this list; omitted: every list of the account
+	VendorListId *string `form:"vendor-list-id,omitempty" json:"vendor-list-id,omitempty"`
+
+	// Limit At most this many incidents (default 5)
+	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// GetRecentRatingChangesParams defines parameters for GetRecentRatingChanges.
+type GetRecentRatingChangesParams struct {
 	// AccountId Organization UUID, or individual for the caller's personal space
 	AccountId string `form:"account-id" json:"account-id"`
 
@@ -2148,7 +2366,7 @@ type GetVendorListsParams struct {
 	// ReviewState never_reviewed, current, due_soon or overdue (several: comma-separated)
 	ReviewState *string `form:"review-state,omitempty" json:"review-state,omitempty"`
 
-	// EnrichmentState none, queued, running, failed or done (several: comma-separated)
+	// EnrichmentState none, queued, running, needs_website, failed or done (several: comma-separated)
 	EnrichmentState *string `form:"enrichment-state,omitempty" json:"enrichment-state,omitempty"`
 
 	// Alerts Only entries with alerts on (true) or off (false)
@@ -2223,6 +2441,15 @@ type PatchVendorJSONBody map[string]interface{}
 
 // PatchVendorApplicationMergePatchPlusJSONBody defines parameters for PatchVendor.
 type PatchVendorApplicationMergePatchPlusJSONBody map[string]interface{}
+
+// GetVendorRatingHistoryParams defines parameters for GetVendorRatingHistory.
+type GetVendorRatingHistoryParams struct {
+	// Limit Page size (default 20, at most 100)
+	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor next_cursor of the previous page
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
 
 // ListVendorsParams defines parameters for ListVendors.
 type ListVendorsParams struct {
@@ -2829,6 +3056,11 @@ type ClientInterface interface {
 	// Corresponds with GET /metrics/recent-incidents (the `GetRecentIncidents` operationId).
 	GetRecentIncidents(ctx context.Context, params *GetRecentIncidentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetRecentRatingChanges The newest rating changes that mattered (grade drop, new critical or high finding, certificate expiring) of the vendors the account follows, newest first (member or above)
+	//
+	// Corresponds with GET /metrics/recent-rating-changes (the `GetRecentRatingChanges` operationId).
+	GetRecentRatingChanges(ctx context.Context, params *GetRecentRatingChangesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetVendorsFromList The vendors of a list (default master-list) with their logo and latest incident (member or above)
 	//
 	// Corresponds with GET /metrics/vendors-from-list (the `GetVendorsFromList` operationId).
@@ -3164,6 +3396,11 @@ type ClientInterface interface {
 	// Corresponds with POST /vendor/{id_or_name}/incidents (the `RecordVendorIncident` operationId).
 	RecordVendorIncident(ctx context.Context, idOrName string, body RecordVendorIncidentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetVendorRatingHistory A vendor's rating history: every scan's rating, grade and findings, and the changes that mattered, newest first
+	//
+	// Corresponds with GET /vendor/{id_or_name}/rating-history (the `GetVendorRatingHistory` operationId).
+	GetVendorRatingHistory(ctx context.Context, idOrName string, params *GetVendorRatingHistoryParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetVendorSecurityInstances A vendor's security findings and signals
 	//
 	// Corresponds with GET /vendor/{id_or_name}/security-instances (the `GetVendorSecurityInstances` operationId).
@@ -3354,6 +3591,21 @@ func (c *Client) GetDashboardMetrics(ctx context.Context, params *GetDashboardMe
 // Corresponds with GET /metrics/recent-incidents (the `GetRecentIncidents` operationId).
 func (c *Client) GetRecentIncidents(ctx context.Context, params *GetRecentIncidentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetRecentIncidentsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetRecentRatingChanges The newest rating changes that mattered (grade drop, new critical or high finding, certificate expiring) of the vendors the account follows, newest first (member or above)
+//
+// Corresponds with GET /metrics/recent-rating-changes (the `GetRecentRatingChanges` operationId).
+func (c *Client) GetRecentRatingChanges(ctx context.Context, params *GetRecentRatingChangesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetRecentRatingChangesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -4209,6 +4461,21 @@ func (c *Client) RecordVendorIncident(ctx context.Context, idOrName string, body
 	return c.Client.Do(req)
 }
 
+// GetVendorRatingHistory A vendor's rating history: every scan's rating, grade and findings, and the changes that mattered, newest first
+//
+// Corresponds with GET /vendor/{id_or_name}/rating-history (the `GetVendorRatingHistory` operationId).
+func (c *Client) GetVendorRatingHistory(ctx context.Context, idOrName string, params *GetVendorRatingHistoryParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetVendorRatingHistoryRequest(c.Server, idOrName, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetVendorSecurityInstances A vendor's security findings and signals
 //
 // Corresponds with GET /vendor/{id_or_name}/security-instances (the `GetVendorSecurityInstances` operationId).
@@ -4635,6 +4902,80 @@ func NewGetRecentIncidentsRequest(server string, params *GetRecentIncidentsParam
 	}
 
 	operationPath := fmt.Sprintf("/metrics/recent-incidents")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "account-id", params.AccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.VendorListId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "vendor-list-id", *params.VendorListId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetRecentRatingChangesRequest constructs an http.Request for the GetRecentRatingChanges method
+func NewGetRecentRatingChangesRequest(server string, params *GetRecentRatingChangesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/metrics/recent-rating-changes")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -7280,6 +7621,79 @@ func NewRecordVendorIncidentRequestWithBody(server string, idOrName string, cont
 	return req, nil
 }
 
+// NewGetVendorRatingHistoryRequest constructs an http.Request for the GetVendorRatingHistory method
+func NewGetVendorRatingHistoryRequest(server string, idOrName string, params *GetVendorRatingHistoryParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id_or_name", idOrName, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/vendor/%s/rating-history", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetVendorSecurityInstancesRequest constructs an http.Request for the GetVendorSecurityInstances method
 func NewGetVendorSecurityInstancesRequest(server string, idOrName string) (*http.Request, error) {
 	var err error
@@ -7865,6 +8279,13 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /metrics/recent-incidents (the `GetRecentIncidents` operationId).
 	GetRecentIncidentsWithResponse(ctx context.Context, params *GetRecentIncidentsParams, reqEditors ...RequestEditorFn) (*GetRecentIncidentsResponse, error)
 
+	// GetRecentRatingChangesWithResponse The newest rating changes that mattered (grade drop, new critical or high finding, certificate expiring) of the vendors the account follows, newest first (member or above)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /metrics/recent-rating-changes (the `GetRecentRatingChanges` operationId).
+	GetRecentRatingChangesWithResponse(ctx context.Context, params *GetRecentRatingChangesParams, reqEditors ...RequestEditorFn) (*GetRecentRatingChangesResponse, error)
+
 	// GetVendorsFromListWithResponse The vendors of a list (default master-list) with their logo and latest incident (member or above)
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -8243,6 +8664,13 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /vendor/{id_or_name}/incidents (the `RecordVendorIncident` operationId).
 	RecordVendorIncidentWithResponse(ctx context.Context, idOrName string, body RecordVendorIncidentJSONRequestBody, reqEditors ...RequestEditorFn) (*RecordVendorIncidentResponse, error)
+
+	// GetVendorRatingHistoryWithResponse A vendor's rating history: every scan's rating, grade and findings, and the changes that mattered, newest first
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /vendor/{id_or_name}/rating-history (the `GetVendorRatingHistory` operationId).
+	GetVendorRatingHistoryWithResponse(ctx context.Context, idOrName string, params *GetVendorRatingHistoryParams, reqEditors ...RequestEditorFn) (*GetVendorRatingHistoryResponse, error)
 
 	// GetVendorSecurityInstancesWithResponse A vendor's security findings and signals
 	//
@@ -8857,6 +9285,103 @@ func (r GetRecentIncidentsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetRecentIncidentsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetRecentRatingChangesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *[]RatingChangeFeedJSON
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetRecentRatingChangesResponse) GetJSON200() *[]RatingChangeFeedJSON {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetRecentRatingChangesResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetRecentRatingChangesResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetRecentRatingChangesResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetRecentRatingChangesResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetRecentRatingChangesResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetRecentRatingChangesResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetRecentRatingChangesResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetRecentRatingChangesResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetRecentRatingChangesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetRecentRatingChangesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetRecentRatingChangesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetRecentRatingChangesResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -12356,6 +12881,96 @@ func (r RecordVendorIncidentResponse) ContentType() string {
 	return ""
 }
 
+type GetVendorRatingHistoryResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RatingHistoryBody
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetVendorRatingHistoryResponse) GetJSON200() *RatingHistoryBody {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetVendorRatingHistoryResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetVendorRatingHistoryResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetVendorRatingHistoryResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetVendorRatingHistoryResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetVendorRatingHistoryResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetVendorRatingHistoryResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetVendorRatingHistoryResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetVendorRatingHistoryResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetVendorRatingHistoryResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetVendorRatingHistoryResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetVendorRatingHistoryResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type GetVendorSecurityInstancesResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -13326,6 +13941,19 @@ func (c *ClientWithResponses) GetRecentIncidentsWithResponse(ctx context.Context
 	return ParseGetRecentIncidentsResponse(rsp)
 }
 
+// GetRecentRatingChangesWithResponse The newest rating changes that mattered (grade drop, new critical or high finding, certificate expiring) of the vendors the account follows, newest first (member or above)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /metrics/recent-rating-changes (the `GetRecentRatingChanges` operationId).
+func (c *ClientWithResponses) GetRecentRatingChangesWithResponse(ctx context.Context, params *GetRecentRatingChangesParams, reqEditors ...RequestEditorFn) (*GetRecentRatingChangesResponse, error) {
+	rsp, err := c.GetRecentRatingChanges(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetRecentRatingChangesResponse(rsp)
+}
+
 // GetVendorsFromListWithResponse The vendors of a list (default master-list) with their logo and latest incident (member or above)
 //
 // Returns a wrapper object for the known response body format(s).
@@ -14011,6 +14639,19 @@ func (c *ClientWithResponses) RecordVendorIncidentWithResponse(ctx context.Conte
 	return ParseRecordVendorIncidentResponse(rsp)
 }
 
+// GetVendorRatingHistoryWithResponse A vendor's rating history: every scan's rating, grade and findings, and the changes that mattered, newest first
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /vendor/{id_or_name}/rating-history (the `GetVendorRatingHistory` operationId).
+func (c *ClientWithResponses) GetVendorRatingHistoryWithResponse(ctx context.Context, idOrName string, params *GetVendorRatingHistoryParams, reqEditors ...RequestEditorFn) (*GetVendorRatingHistoryResponse, error) {
+	rsp, err := c.GetVendorRatingHistory(ctx, idOrName, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetVendorRatingHistoryResponse(rsp)
+}
+
 // GetVendorSecurityInstancesWithResponse A vendor's security findings and signals
 //
 // Returns a wrapper object for the known response body format(s).
@@ -14539,6 +15180,88 @@ func ParseGetRecentIncidentsResponse(rsp *http.Response) (*GetRecentIncidentsRes
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest []IncidentFeedJSON
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetRecentRatingChangesResponse parses an HTTP response from a GetRecentRatingChangesWithResponse call
+func ParseGetRecentRatingChangesResponse(rsp *http.Response) (*GetRecentRatingChangesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetRecentRatingChangesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest []RatingChangeFeedJSON
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -17539,6 +18262,81 @@ func ParseRecordVendorIncidentResponse(rsp *http.Response) (*RecordVendorInciden
 			return nil, err
 		}
 		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetVendorRatingHistoryResponse parses an HTTP response from a GetVendorRatingHistoryWithResponse call
+func ParseGetVendorRatingHistoryResponse(rsp *http.Response) (*GetVendorRatingHistoryResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetVendorRatingHistoryResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RatingHistoryBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest Problem

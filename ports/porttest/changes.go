@@ -53,6 +53,13 @@ var feedCases = []struct {
 		announce(t, e, e.A, want)
 		sameChange(t, "heard", next(t, heard), want)
 	}},
+	{"a write of account data is heard as such, with its vendors or alone", func(t *testing.T, e FeedEnv) {
+		heard := listen(t, e.B)
+		for _, want := range []ports.Changed{{Data: true}, {Data: true, Vendors: []uuid.UUID{newID()}}, {Data: true, All: true}} {
+			announce(t, e, e.A, want)
+			sameChange(t, "heard", next(t, heard), want)
+		}
+	}},
 	{"every vendor is heard as every vendor", func(t *testing.T, e FeedEnv) {
 		heard := listen(t, e.B)
 		announce(t, e, e.A, ports.Changed{All: true})
@@ -191,7 +198,7 @@ func next(t *testing.T, heard <-chan ports.Changed) ports.Changed {
 
 func sameChange(t *testing.T, what string, got, want ports.Changed) {
 	t.Helper()
-	if got.All != want.All || !slices.Equal(got.Vendors, want.Vendors) {
+	if got.All != want.All || got.Data != want.Data || !slices.Equal(got.Vendors, want.Vendors) {
 		t.Fatalf("%s: %+v, want %+v", what, got, want)
 	}
 }

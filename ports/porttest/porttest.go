@@ -37,6 +37,7 @@ func Run(t *testing.T, open func(t *testing.T) ports.Store) {
 		{"Members", memberCases},
 		{"Vendors", vendorCases},
 		{"Profiles", profileCases},
+		{"Ratings", ratingCases},
 		{"Lists", listCases},
 		{"Counts", countCases},
 		{"Quota", quotaCases},

@@ -84,3 +84,81 @@ func OrgLD(title, name string) string {
 	}
 	return Title(title) + `<script type="application/ld+json">` + string(ld) + `</script>`
 }
+
+// DiscoveryWorld is the loopback world of website discovery: vendors' own
+// sites under .com, .io, .de, hyphenated, behind "get" and "try", and the
+// decoys a guessed domain runs into. Its zone answers for these names
+// only, so every other candidate is NXDOMAIN, as most guesses are.
+func DiscoveryWorld() []Site {
+	corvid := Company("corvid.com", SiteName("Corvid", "Corvid"))
+	corvid.CertOrg = "Corvid Labs, Inc."
+	plainview := Company("plainview.com", Title("Plainview"))
+	plainview.TLS, plainview.HTTP = TLSNone, HTTPServe
+	selfsigned := Company("selfie.com", Title("Selfie"))
+	selfsigned.TLS = TLSSelfSigned
+	return []Site{
+		Company("zentrix.com", Title("Zentrix | Vendor risk analytics")),
+		RedirectTo("quillbyte.com", "https://quillbyte.io/"),
+		Company("quillbyte.io", SiteName("Home", "Quillbyte")),
+		Company("blue-harbor.com", OrgLD("Shipping insights", "Blue Harbor")),
+		ParkedNS("pallas.com", "sedoparking.com", Title("Pallas")),
+		Company("getpallas.com", Title("Pallas — Payroll for teams")),
+		corvid,
+		ForSale("driftwood.com"),
+		Company("trydriftwood.com", Title("Driftwood")),
+		ParkingPage("marlow.com"),
+		RedirectTo("halcyonpay.com", "https://megacorp-holdings.com/brands/halcyon"),
+		Company("vertexlabs.io", Title("Vertex Labs")),
+		Company("vertex.com", SiteName("Vertex Software | Accounting", "Vertex Software")),
+		Company("orbit.com", Title("Orbit Rockets | Launch services")),
+		Company("orbit.io", Title("Orbit | Observability")),
+		Company("kestrel.com", SiteName("Kestral", "Kestral")),
+		NginxDefault("tessellate.com"),
+		ComingSoon("sundial.com"),
+		plainview,
+		{Domain: "slowpoke.com", DNS: DNSTimeout},
+		RedirectTo("ironclad.com", "http://ironclad.com/home"),
+		selfsigned,
+		Company("brauhaus.de", Title("Brauhaus GmbH")),
+		Company("fjordhaus.com", Title("Fjördhaus")),
+	}
+}
+
+// DiscoveryVendor is a vendor of DiscoveryWorld and the website its
+// discovery must find ("" when none: it needs a website).
+type DiscoveryVendor struct {
+	Name    string
+	Website string
+	// CountryTLDs are the country domains to prefer ("de" for Brauhaus).
+	CountryTLDs []string
+}
+
+// DiscoveryVendors are the vendors of DiscoveryWorld with the websites
+// they must get: clear picks, parked and for-sale decoys, look-alikes,
+// unrelated redirects, two vendors whose names differ by one word, and
+// names with no domain at all.
+func DiscoveryVendors() []DiscoveryVendor {
+	return []DiscoveryVendor{
+		{Name: "Zentrix", Website: "https://zentrix.com/"},
+		{Name: "Quillbyte", Website: "https://quillbyte.io/"},
+		{Name: "Blue Harbor", Website: "https://blue-harbor.com/"},
+		{Name: "Pallas", Website: "https://getpallas.com/"},
+		{Name: "Corvid Labs, Inc.", Website: "https://corvid.com/"},
+		{Name: "Driftwood", Website: "https://trydriftwood.com/"},
+		{Name: "Brauhaus GmbH", Website: "https://brauhaus.de/", CountryTLDs: []string{"de"}},
+		{Name: "Fjördhaus", Website: "https://fjordhaus.com/"},
+		{Name: "Vertex Labs", Website: "https://vertexlabs.io/"},
+		{Name: "Vertex Software", Website: "https://vertex.com/"},
+		{Name: "Orbit", Website: "https://orbit.io/"},
+		{Name: "Marlow"},
+		{Name: "Halcyon Pay"},
+		{Name: "Kestrel"},
+		{Name: "Tessellate"},
+		{Name: "Sundial"},
+		{Name: "Plainview"},
+		{Name: "Ironclad"},
+		{Name: "Selfie"},
+		{Name: "Slowpoke"},
+		{Name: "Qwertyuiop Zzyzx"},
+	}
+}

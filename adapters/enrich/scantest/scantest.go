@@ -210,6 +210,14 @@ type World struct {
 
 	inflight, peak atomic.Int64
 	hold           atomic.Pointer[chan struct{}]
+	tlsModes       sync.Map // domain -> TLSMode, set by SetTLS
+}
+
+// SetTLS changes what the site of domain does on port 443 from the next
+// handshake on (a certificate swapped for an expiring one between two
+// scans, say). Any mode but TLSNone: whether 443 listens is fixed at Start.
+func (w *World) SetTLS(domain string, mode TLSMode) {
+	w.tlsModes.Store(strings.ToLower(domain), mode)
 }
 
 // Start builds the world of the given sites; it stops when t ends.
@@ -669,6 +677,9 @@ func (w *World) certificate(s *Site) func(*tls.ClientHelloInfo) (*tls.Certificat
 			name = s.Domain
 		}
 		mode := s.TLS
+		if m, ok := w.tlsModes.Load(s.Domain); ok {
+			mode = m.(TLSMode)
+		}
 		if strings.HasPrefix(name, "mta-sts.") {
 			mode = TLSValid
 		}

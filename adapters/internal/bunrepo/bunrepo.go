@@ -27,15 +27,6 @@ type Base struct {
 	// ByName is the ORDER BY term that sorts a text column "by name", which
 	// in Vetted means byte order (Go's sort.Strings) whatever the collation.
 	ByName func(column string) string
-	// StatusesOf is the expression of the JSON array of the "status"
-	// values in a JSON object of objects (a profile's enrichment column),
-	// distinct or not, with nulls allowed for absent sections: list entries
-	// read their state from it without decoding every section's record.
-	StatusesOf func(column string) string
-	// IntAt is the expression of the integer at key of a JSON object
-	// column, NULL when absent or null (a profile's security rating read
-	// beside a list entry).
-	IntAt func(column, key string) string
 }
 
 // NotFound is the error for an absent row.

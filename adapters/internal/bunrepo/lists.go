@@ -124,8 +124,7 @@ func (r Lists) entries(ctx context.Context, listID uuid.UUID, sel entrySel) ([]v
 		ColumnExpr("e.vendor_id, e.alerts_enabled, e.added_at").
 		ColumnExpr("v.name, v.website_url").
 		ColumnExpr("p.id IS NOT NULL").
-		ColumnExpr(r.StatusesOf("p.enrichment")).
-		ColumnExpr(r.IntAt("p.scores", "security_rating")).
+		ColumnExpr("p.section_statuses, p.security_rating").
 		Join("JOIN vendors AS v ON v.id = e.vendor_id").
 		Join("LEFT JOIN profiles AS p ON p.vendor_id = e.vendor_id").
 		Where("e.list_id = ?", listID).

@@ -113,7 +113,7 @@ func (r Profiles) Save(ctx context.Context, p directory.Profile) error {
 		On("CONFLICT (vendor_id) DO UPDATE").
 		Set("company = EXCLUDED.company, security = EXCLUDED.security, privacy = EXCLUDED.privacy").
 		Set("maturity = EXCLUDED.maturity, scores = EXCLUDED.scores, enrichment = EXCLUDED.enrichment").
-		Set("latest_grc = EXCLUDED.latest_grc, updated_at = EXCLUDED.updated_at").
+		Set("latest_grc = EXCLUDED.latest_grc, website = EXCLUDED.website, updated_at = EXCLUDED.updated_at").
 		Exec(ctx)
 	return r.Translate(err, "save profile of vendor %s", p.VendorID)
 }
@@ -130,8 +130,11 @@ func (r Profiles) Delete(ctx context.Context, vendorID uuid.UUID) error {
 	if _, err = r.DB.NewDelete().Model((*dbrow.Instance)(nil)).Where("vendor_id = ?", vendorID).Exec(ctx); err != nil {
 		return r.Translate(err, "delete security instances of vendor %s", vendorID)
 	}
-	_, err = r.DB.NewDelete().Model((*dbrow.GRC)(nil)).Where("vendor_id = ?", vendorID).Exec(ctx)
-	return r.Translate(err, "delete GRC assessments of vendor %s", vendorID)
+	if _, err = r.DB.NewDelete().Model((*dbrow.GRC)(nil)).Where("vendor_id = ?", vendorID).Exec(ctx); err != nil {
+		return r.Translate(err, "delete GRC assessments of vendor %s", vendorID)
+	}
+	_, err = r.DB.NewDelete().Model((*dbrow.Rating)(nil)).Where("vendor_id = ?", vendorID).Exec(ctx)
+	return r.Translate(err, "delete rating history of vendor %s", vendorID)
 }
 
 // ListByVendors returns the profiles of the vendors among vendorIDs that
@@ -163,6 +166,52 @@ func (r Profiles) GRCAssessments(ctx context.Context, vendorID uuid.UUID) ([]dir
 		return nil, r.Translate(err, "GRC assessments of vendor %s", vendorID)
 	}
 	return dbrow.Map(rows, dbrow.GRC.Core), nil
+}
+
+// AddRating appends a scan's record to the vendor's rating history.
+func (r Profiles) AddRating(ctx context.Context, rec directory.RatingRecord) error {
+	row := dbrow.FromRating(rec)
+	_, err := r.DB.NewInsert().Model(&row).Exec(ctx)
+	return r.Translate(err, "add rating of vendor %s", rec.VendorID)
+}
+
+// Ratings returns a page of the vendor's rating history, newest first.
+func (r Profiles) Ratings(ctx context.Context, vendorID uuid.UUID, after *directory.RatingCursor, limit int) ([]directory.RatingRecord, error) {
+	if limit <= 0 {
+		return []directory.RatingRecord{}, nil
+	}
+	var rows []dbrow.Rating
+	q := r.DB.NewSelect().Model(&rows).Where("rh.vendor_id = ?", vendorID)
+	if after != nil {
+		q = q.Where("(rh.scanned_at < ? OR (rh.scanned_at = ? AND rh.id < ?))", after.At, after.At, after.ID)
+	}
+	if err := q.OrderExpr("rh.scanned_at DESC, rh.id DESC").Limit(int64(limit)).Scan(ctx); err != nil {
+		return nil, r.Translate(err, "rating history of vendor %s", vendorID)
+	}
+	return dbrow.Map(rows, dbrow.Rating.Core), nil
+}
+
+// GetRating returns one record of a rating history.
+func (r Profiles) GetRating(ctx context.Context, id uuid.UUID) (directory.RatingRecord, error) {
+	var row dbrow.Rating
+	if err := r.DB.NewSelect().Model(&row).Where("rh.id = ?", id).Scan(ctx); err != nil {
+		return directory.RatingRecord{}, r.Translate(err, "rating record %s", id)
+	}
+	return row.Core(), nil
+}
+
+// RatingEvents returns the newest records with a change of the vendors.
+func (r Profiles) RatingEvents(ctx context.Context, vendorIDs []uuid.UUID, limit int) ([]directory.RatingRecord, error) {
+	if len(vendorIDs) == 0 || limit <= 0 {
+		return []directory.RatingRecord{}, nil
+	}
+	var rows []dbrow.Rating
+	err := r.DB.NewSelect().Model(&rows).Where("rh.vendor_id IN (?)", bun.List(vendorIDs)).Where("rh.is_event = ?", true).
+		OrderExpr("rh.scanned_at DESC, rh.id DESC").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return nil, r.Translate(err, "rating events of %d vendors", len(vendorIDs))
+	}
+	return dbrow.Map(rows, dbrow.Rating.Core), nil
 }
 
 // severityRank orders instances most severe first.

@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -216,23 +217,46 @@ type Profile struct {
 	Scores     scoresJSON                   `bun:"scores,type:jsonb"`
 	Enrichment map[string]sectionStatusJSON `bun:"enrichment,type:jsonb"`
 	LatestGRC  *grcJSON                     `bun:"latest_grc,type:jsonb"`
+	Website    *websiteJSON                 `bun:"website,type:jsonb"`
 	CreatedAt  time.Time                    `bun:"created_at"`
 	UpdatedAt  time.Time                    `bun:"updated_at"`
+	// SectionStatuses and SecurityRating repeat, in plain columns, what a
+	// list read shows of each vendor (the status of each enrichment
+	// section, as a JSON array of strings, and the rating), so that reading
+	// a list of 500 parses no JSON object per entry. Written with every
+	// save of the profile; never read back into the profile.
+	SectionStatuses string `bun:"section_statuses"`
+	SecurityRating  *int   `bun:"security_rating"`
 }
 
 // FromProfile makes the row of p; its enrichment is never stored as null.
 func FromProfile(p directory.Profile) Profile {
 	return Profile{ID: p.ID, VendorID: p.VendorID, Company: fromCompany(p.Company), Security: fromSecurity(p.Security),
 		Privacy: privacyJSON(p.Privacy), Maturity: maturityJSON(p.Maturity), Scores: fromScores(p.Scores),
-		Enrichment: fromEnrichment(p.Enrichment), LatestGRC: fromGRCPtr(p.LatestGRC), CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt}
+		Enrichment: fromEnrichment(p.Enrichment), LatestGRC: fromGRCPtr(p.LatestGRC), Website: fromWebsite(p),
+		CreatedAt: p.CreatedAt, UpdatedAt: p.UpdatedAt,
+		SectionStatuses: sectionStatuses(p.Enrichment), SecurityRating: p.Scores.SecurityRating}
+}
+
+// sectionStatuses is the JSON array of the status of each section of an
+// enrichment, in section order (see Profile.SectionStatuses).
+func sectionStatuses(m map[directory.Section]directory.SectionStatus) string {
+	out := make([]string, 0, len(m))
+	for _, sec := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, m[sec].Status)
+	}
+	b, _ := json.Marshal(out) // strings always encode
+	return string(b)
 }
 
 // Core rebuilds the profile.
 func (r Profile) Core() directory.Profile {
-	return directory.Profile{ID: r.ID, VendorID: r.VendorID, Company: r.Company.core(), Security: r.Security.core(),
+	p := directory.Profile{ID: r.ID, VendorID: r.VendorID, Company: r.Company.core(), Security: r.Security.core(),
 		Privacy: directory.Privacy(r.Privacy), Maturity: directory.Maturity(r.Maturity), Scores: r.Scores.core(),
 		Enrichment: enrichmentCore(r.Enrichment), LatestGRC: r.LatestGRC.corePtr(),
 		CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt)}
+	r.Website.applyTo(&p)
+	return p
 }
 
 // GRC is one assessment of a vendor's GRC history, kept whole as JSON (as
@@ -682,7 +706,7 @@ func (r Outbox) Core() outbox.Message {
 		CreatedAt: utc(r.CreatedAt), Attempts: r.Attempts, LastError: r.LastError}
 }
 
-// noStatus is a null in the statuses of an entry (see bunrepo.Base.StatusesOf).
+// noStatus is an empty status among an entry's (a section without one).
 func noStatus(s string) bool { return s == "" }
 
 // Time scans a time column as either store hands it over: a time.Time
@@ -717,7 +741,7 @@ func (t *Time) parse(s string) error {
 }
 
 // Statuses scans the JSON array of the "status" values of a profile's
-// sections (see bunrepo.Base.StatusesOf): strings, or null for a section
+// sections (profiles.section_statuses): strings, or null for a section
 // without one, which reads as "". It parses the array itself, reusing its
 // own backing array from one row to the next, because list reads scan one
 // per entry; NULL is an empty array.

@@ -1,7 +1,9 @@
 // Package notice is the wire form of a ports.Changed notice, shared by the
 // change feeds that carry text (PostgreSQL NOTIFY, Redis pub/sub): "*" for
-// every vendor, else the vendors' UUIDs separated by commas. An empty
-// payload is a ping that names nothing.
+// every vendor, else the vendors' UUIDs separated by commas, after a "+"
+// when account data changed too ("+" alone: account data only). An empty
+// payload is a ping that names nothing. A process of an older release reads
+// a payload with "+" as an error, which it takes as every vendor changed.
 package notice
 
 import (
@@ -18,10 +20,14 @@ const MaxLen = 7900
 
 // Encode writes c as a payload.
 func Encode(c ports.Changed) string {
-	if c.All || len(c.Vendors)*37 > MaxLen {
-		return "*"
-	}
 	var b strings.Builder
+	if c.Data {
+		b.WriteByte('+')
+	}
+	if c.All || len(c.Vendors)*37 > MaxLen {
+		b.WriteByte('*')
+		return b.String()
+	}
 	b.Grow(len(c.Vendors) * 37)
 	for i, id := range c.Vendors {
 		if i > 0 {
@@ -35,16 +41,23 @@ func Encode(c ports.Changed) string {
 // Decode reads a payload; ok is false for a ping. A payload that is not one
 // Encode writes is an error (the caller treats it as every vendor changed).
 func Decode(payload string) (c ports.Changed, ok bool, err error) {
+	if rest, data := strings.CutPrefix(payload, "+"); data {
+		c.Data, payload = true, rest
+		if payload == "" {
+			return c, true, nil
+		}
+	}
 	switch payload {
 	case "":
 		return c, false, nil
 	case "*":
-		return ports.Changed{All: true}, true, nil
+		c.All = true
+		return c, true, nil
 	}
 	for s := range strings.SplitSeq(payload, ",") {
 		id, err := uuid.Parse(s)
 		if err != nil {
-			return ports.Changed{All: true}, true, fmt.Errorf("change notice %.80q: %w", payload, err)
+			return ports.Changed{All: true, Data: true}, true, fmt.Errorf("change notice %.80q: %w", payload, err)
 		}
 		c.Vendors = append(c.Vendors, id)
 	}

@@ -85,6 +85,10 @@ var codecs = map[outbox.Kind]codec{
 		func(j alertMail) outbox.AlertMail { return outbox.AlertMail(j) }),
 	outbox.KindReminderMail: typed(func(p outbox.ReminderMail) reminderMail { return reminderMail(p) },
 		func(j reminderMail) outbox.ReminderMail { return outbox.ReminderMail(j) }),
+	outbox.KindRatingChanged: typed(func(p outbox.RatingChanged) ratingChanged { return ratingChanged(p) },
+		func(j ratingChanged) outbox.RatingChanged { return outbox.RatingChanged(j) }),
+	outbox.KindRatingMail: typed(func(p outbox.RatingMail) ratingMail { return ratingMail(p) },
+		func(j ratingMail) outbox.RatingMail { return outbox.RatingMail(j) }),
 	outbox.KindEnrich: typed(func(p outbox.Enrich) enrich { return enrich(p) },
 		func(j enrich) outbox.Enrich { return outbox.Enrich(j) }),
 	outbox.KindBackfill: typed(func(p outbox.Backfill) backfill { return backfill(p) },
@@ -134,6 +138,19 @@ type reminderMail struct {
 	Email        string    `json:"email"`
 	DueDate      string    `json:"due_date"`
 	Offset       int       `json:"offset"`
+}
+
+type ratingChanged struct {
+	EventID  uuid.UUID `json:"event_id"`
+	VendorID uuid.UUID `json:"vendor_id"`
+}
+
+type ratingMail struct {
+	EventID      uuid.UUID `json:"event_id"`
+	SubscriberID uuid.UUID `json:"subscriber_id"`
+	VendorName   string    `json:"vendor_name,omitempty"`
+	ListName     string    `json:"list_name,omitempty"`
+	AccountName  string    `json:"account_name,omitempty"`
 }
 
 type enrich struct {

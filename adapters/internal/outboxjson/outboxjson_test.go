@@ -21,6 +21,8 @@ var storedPayloads = []storedPayload{
 	{outbox.KindIncidentFanout, `{"incident_id":"0190a000-0000-7000-8000-00000000000c"}`},
 	{outbox.KindAlertMail, `{"incident_id":"0190a000-0000-7000-8000-00000000000a","subscriber_id":"0190a000-0000-7000-8000-00000000000b","vendor_name":"Slack","list_name":"L","account_name":"Acme"}`},
 	{outbox.KindAlertMail, `{"incident_id":"0190a000-0000-7000-8000-00000000000a","subscriber_id":"0190a000-0000-7000-8000-00000000000b"}`},
+	{outbox.KindRatingChanged, `{"event_id":"0190a000-0000-7000-8000-00000000000a","vendor_id":"0190a000-0000-7000-8000-00000000000b"}`},
+	{outbox.KindRatingMail, `{"event_id":"0190a000-0000-7000-8000-00000000000a","subscriber_id":"0190a000-0000-7000-8000-00000000000b","vendor_name":"Slack","list_name":"L","account_name":"Acme"}`},
 	{outbox.KindReminderMail, `{"key":"k","account_id":"0190a000-0000-7000-8000-00000000000a","assessment_id":"0190a000-0000-7000-8000-00000000000b","email":"x@y.z","due_date":"2026-01-02","offset":-7}`},
 	{outbox.KindEnrich, `{"run_id":"0190a000-0000-7000-8000-00000000000a","job_id":"0190a000-0000-7000-8000-00000000000b","vendor_id":"0190a000-0000-7000-8000-00000000000c","sections":["basic","logo"]}`},
 	{outbox.KindEnrich, `{"run_id":"0190a000-0000-7000-8000-00000000000a","job_id":"0190a000-0000-7000-8000-00000000000b","vendor_id":"0190a000-0000-7000-8000-00000000000c","sections":null}`},

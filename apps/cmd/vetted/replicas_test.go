@@ -344,6 +344,7 @@ func TestReplicasSeeEachOthersWrites(t *testing.T) {
 			if seen != replicaTries {
 				t.Fatalf("%d of %d writes were read on the other replica within %v", seen, replicaTries, seenWithin)
 			}
+			accountReadsSeeWrites(t, s)
 
 			// Cut B's connections to the notification server: B misses the
 			// notice of a write on A, serves the view it remembers, and once
@@ -442,4 +443,50 @@ func terminateListeners(t *testing.T, dbURL string) int {
 		t.Fatal("no LISTEN session to terminate")
 	}
 	return n
+}
+
+// accountReadsSeeWrites: the members of an account, an answer each replica
+// remembers (apps/api answers.go), show a member added on the other replica
+// within seenWithin, in each of accountTries tries.
+func accountReadsSeeWrites(t *testing.T, s *replicaSetup) {
+	t.Helper()
+	const accountTries = 20
+	status, body := s.a.do(t, http.MethodPost, "/accounts", s.token, `{"account":"Replica Org","users":["root@replicas.test"]}`)
+	if status != http.StatusCreated {
+		t.Fatalf("POST /accounts: %d %s", status, body)
+	}
+	var acc struct{ ID string }
+	if err := json.Unmarshal(body, &acc); err != nil {
+		t.Fatal(err)
+	}
+	members := "/users?account-id=" + acc.ID
+	for i := range accountTries {
+		writer, reader := s.a, s.b
+		if i%2 == 1 {
+			writer, reader = s.b, s.a
+		}
+		email := fmt.Sprintf("member%d@replicas.test", i)
+		// The reader remembers the members as they are before the write.
+		if status, body := reader.do(t, http.MethodGet, members, s.token, ""); status != http.StatusOK || strings.Contains(string(body), email) {
+			t.Fatalf("try %d: %s read %d %s before the write", i, reader.name, status, body)
+		}
+		if status, body := writer.do(t, http.MethodPost, members, s.token, `{"users":[{"email":"`+email+`","role":"member"}]}`); status != http.StatusCreated {
+			t.Fatalf("try %d: %s POST /users: %d %s", i, writer.name, status, body)
+		}
+		written := time.Now()
+		for {
+			sent := time.Since(written)
+			_, body := reader.do(t, http.MethodGet, members, s.token, "")
+			if strings.Contains(string(body), email) {
+				if sent > seenWithin {
+					t.Errorf("try %d: %s read the member added on %s only %v after the write (want within %v)", i, reader.name, writer.name, sent, seenWithin)
+				}
+				break
+			}
+			if time.Since(written) > 6*time.Second {
+				t.Fatalf("try %d: %s never read the member added on %s", i, reader.name, writer.name)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
 }

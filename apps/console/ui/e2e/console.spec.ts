@@ -22,6 +22,52 @@ test("sign-in and dashboard: the dev form signs in, the account switcher lists t
   expect(await page.evaluate(() => Object.keys(localStorage).length)).toBe(0);
 });
 
+// Before the tests that queue hundreds of enrichments, so that its own
+// vendors are not enriched behind them.
+test("vendor page: where the website came from, the discovery's evidence and the rating history chart", async ({ page, request }) => {
+  test.setTimeout(200_000);
+  await signIn(page, `rating-${uniq()}@vetted.test`, true);
+  const list = await masterList(page, request, "individual");
+  const id = uniq();
+  // A name no domain answers for: discovery finds nothing, the vendor needs a website.
+  const byName = `Qwertyuiop ${id}`;
+  // A vendor saved with its website: given, never looked for.
+  const given = `Initech ${id}`;
+  expect((await call(page, request, "POST", `/vendor-lists?account-id=individual&operation=save-vendors&vendor-list-id=${list}`,
+    { vendors: [byName, { vendor_name: given, website_url: `https://initech-${id}.test` }] })).status).toBe(200);
+  await expect.poll(async () => (await call(page, request, "GET", `/vendor/${encodeURIComponent(byName)}`)).body.website_discovery?.candidates?.length ?? 0,
+    { timeout: 60_000 }).toBeGreaterThan(0);
+  await expect.poll(async () => (await call(page, request, "GET", `/vendor/${encodeURIComponent(given)}/rating-history`)).body.history.length,
+    { timeout: 60_000 }).toBe(1);
+  // A second scan of the given vendor.
+  expect((await call(page, request, "POST", "/vendor/enrich", { vendors: [given] })).status).toBe(202);
+  await expect.poll(async () => (await call(page, request, "GET", `/vendor/${encodeURIComponent(given)}/rating-history`)).body.history.length,
+    { timeout: 60_000 }).toBe(2);
+
+  // The list says the vendor known by name needs a website.
+  await page.goto(`/app/a/individual/lists/${list}`);
+  await expect(page.getByRole("row", { name: new RegExp(byName) }).getByText("needs a website")).toBeVisible();
+  await page.getByRole("link", { name: byName }).click();
+  await expect(page.getByRole("heading", { name: byName })).toBeVisible();
+  await expect(page.getByTestId("website-source")).toHaveText("needs a website");
+  await page.getByRole("tab", { name: "Website" }).click();
+  await expect(page.getByTestId("website-evidence")).toContainText("needs a website");
+  await expect(page.getByTestId("website-evidence")).toContainText("domains tried");
+  await expect(page.getByRole("cell", { name: `qwertyuiop${id}.com`, exact: true })).toBeVisible();
+  await audit(page, "vendor-website");
+
+  await page.goto(`/app/a/individual/lists/${list}`);
+  await page.getByRole("link", { name: given }).click();
+  await expect(page.getByTestId("website-source")).toHaveText("given");
+  await page.getByRole("tab", { name: "Rating history" }).click();
+  await expect(page.getByRole("img", { name: "Security rating over 2 scans (0 rated)" })).toBeVisible();
+  await expect(page.getByTestId("rating-history").getByRole("row")).toHaveCount(3); // the header and two scans
+  await expect(page.getByTestId("rating-history")).toContainText("not rated");
+  await page.getByRole("tab", { name: "Website" }).click();
+  await expect(page.getByText("The website was given; no discovery ran.")).toBeVisible();
+  await audit(page, "vendor-rating-history");
+});
+
 test("lists: create a list, add vendors by name and by name + website, alerts, products (409 shown), remove", async ({ page, request }) => {
   await signIn(page, `lists-${uniq()}@acme.test`);
   await page.getByRole("link", { name: "Lists" }).click();

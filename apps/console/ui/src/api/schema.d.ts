@@ -74,6 +74,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics/recent-rating-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest rating changes that mattered (grade drop, new critical or high finding, certificate expiring) of the vendors the account follows, newest first (member or above) */
+        get: operations["get-recent-rating-changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/metrics/vendors-from-list": {
         parameters: {
             query?: never;
@@ -432,6 +449,23 @@ export interface paths {
         put?: never;
         /** Record an incident by hand (platform admins); a live one alerts subscribers */
         post: operations["record-vendor-incident"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/vendor/{id_or_name}/rating-history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A vendor's rating history: every scan's rating, grade and findings, and the changes that mattered, newest first */
+        get: operations["get-vendor-rating-history"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -935,6 +969,7 @@ export interface components {
             assessment_id: string | null;
             /** @description null when the vendor has no assessment on the list */
             compliance_approval_status: string | null;
+            /** @description Empty (no profile yet), queued, running, needs_website (known by name only, no website found), failed or done */
             enrichment_status: string;
             is_custom: boolean;
             /** Format: date-time */
@@ -1273,6 +1308,72 @@ export interface components {
             /** Format: uuid */
             vendor_list_id?: string;
         };
+        RatingChangeFeedJSON: {
+            changes: components["schemas"]["RatingChangeJSON"][];
+            grade: string;
+            /**
+             * Format: uuid
+             * @description The rating history record's id
+             */
+            id: string;
+            /**
+             * @description Always rating_change, to tell these items from incidents in a merged feed
+             * @enum {string}
+             */
+            kind: "rating_change";
+            /** @description The vendor's product rows on the lists in scope, comma-separated */
+            product: string;
+            /** Format: date-time */
+            scanned_at: string;
+            /** Format: int64 */
+            security_rating: number | null;
+            /** Format: uuid */
+            vendor_id: string;
+            vendor_name: string;
+        };
+        RatingChangeJSON: {
+            detail: string;
+            kind: components["schemas"]["RatingChangeKind"];
+        };
+        /**
+         * @description grade_drop: a letter or more; new_finding: a critical or high finding; certificate_expiring: within 14 days
+         * @enum {string}
+         */
+        RatingChangeKind: "grade_drop" | "new_finding" | "certificate_expiring";
+        RatingFindingJSON: {
+            code: string;
+            severity: components["schemas"]["Severity"];
+            title: string;
+        };
+        RatingHistoryBody: {
+            /** @description Newest first */
+            history: components["schemas"]["RatingRecordJSON"][];
+            /** @description When older scans follow: the cursor of the next page */
+            next_cursor?: string;
+            /** Format: uuid */
+            vendor_id: string;
+        };
+        RatingRecordJSON: {
+            /**
+             * Format: date-time
+             * @description When the site's certificate expires; null when none was read
+             */
+            certificate_expires_at: string | null;
+            /** @description What changed that matters since the scan before: an alert when not empty */
+            changes: components["schemas"]["RatingChangeJSON"][];
+            findings: components["schemas"]["RatingFindingJSON"][];
+            /** @description A-F; empty when not rated */
+            grade: string;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            scanned_at: string;
+            /**
+             * Format: int64
+             * @description 0-100; null when no check could run
+             */
+            security_rating: number | null;
+        };
         ReadyOutBody: {
             /** @description To platform admins only */
             invalidation?: components["schemas"]["InvalidationJSON"];
@@ -1410,10 +1511,15 @@ export interface components {
          * @enum {string}
          */
         Section: "basic" | "additional" | "maturity" | "security" | "privacy" | "logo" | "scores";
+        /**
+         * @description State of one enrichment section: a job's states, or needs_website when no website is known or found
+         * @enum {string}
+         */
+        SectionState: "queued" | "running" | "done" | "failed" | "skipped" | "needs_website";
         SectionStatusJSON: {
             error?: string;
             source: string;
-            status: components["schemas"]["JobStatus"];
+            status: components["schemas"]["SectionState"];
             /** Format: date-time */
             updated_at: string;
         };
@@ -1585,6 +1691,10 @@ export interface components {
             updated_at?: string;
             /** Format: uuid */
             vendor_profile_id?: string;
+            /** @description The evidence of the last website discovery; absent when none ran */
+            website_discovery?: components["schemas"]["WebsiteDiscoveryJSON"];
+            /** @description Where website_url came from; absent while none is known */
+            website_source?: components["schemas"]["WebsiteSource"];
             website_url: string;
         };
         VendorsOutBody: {
@@ -1697,6 +1807,44 @@ export interface components {
             /** @description The webhook-id header of the ping */
             message_id: string;
         };
+        WebsiteCandidateJSON: {
+            chosen: boolean;
+            /** Format: double */
+            confidence: number;
+            domain: string;
+            /** @description Where: title, og:site_name, json-ld organization or certificate organization */
+            match_source: string;
+            /** @description The name on its page that came closest (empty when none) */
+            match_text: string;
+            reason: string;
+            /** @description The page read, after redirects (empty when none was) */
+            url: string;
+            /** @description kept, unresolvable, no_https, refused, http_error, parked, for_sale, unrelated_redirect, generic_page, name_mismatch, timeout or skipped */
+            verdict: string;
+        };
+        WebsiteDiscoveryJSON: {
+            /** @description Every domain considered, most likely first, with why it was kept or refused */
+            candidates: components["schemas"]["WebsiteCandidateJSON"][];
+            /** Format: double */
+            confidence: number;
+            /** Format: date-time */
+            discovered_at: string;
+            domain: string;
+            /** Format: int64 */
+            elapsed_ms: number;
+            match_source: string;
+            /** @description The name the chosen site's page gave */
+            match_text: string;
+            /** Format: double */
+            threshold: number;
+            /** @description The site chosen; empty when no candidate reached the threshold (the vendor needs a website) */
+            website: string;
+        };
+        /**
+         * @description given: a user or admin gave it (never replaced); discovered: website discovery chose it from the name
+         * @enum {string}
+         */
+        WebsiteSource: "given" | "discovered";
     };
     responses: never;
     parameters: never;
@@ -2144,6 +2292,105 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["IncidentFeedJSON"][];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "get-recent-rating-changes": {
+        parameters: {
+            query: {
+                /** @description Organization UUID, or individual for the caller's personal space */
+                "account-id": string;
+                /** @description Only this list; omitted: every list of the account */
+                "vendor-list-id"?: string;
+                /** @description At most this many incidents (default 5) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RatingChangeFeedJSON"][];
                 };
             };
             /** @description Bad Request */
@@ -4501,7 +4748,7 @@ export interface operations {
                 sort?: "name" | "-rating" | "next_review_at" | "status";
                 /** @description never_reviewed, current, due_soon or overdue (several: comma-separated) */
                 "review-state"?: string;
-                /** @description none, queued, running, failed or done (several: comma-separated) */
+                /** @description none, queued, running, needs_website, failed or done (several: comma-separated) */
                 "enrichment-state"?: string;
                 /** @description Only entries with alerts on (true) or off (false) */
                 alerts?: "true" | "false";
@@ -5793,6 +6040,97 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "get-vendor-rating-history": {
+        parameters: {
+            query?: {
+                /** @description Page size (default 20, at most 100) */
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Vendor UUID or canonical name (case-insensitive) */
+                id_or_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RatingHistoryBody"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

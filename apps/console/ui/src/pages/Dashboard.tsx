@@ -21,6 +21,10 @@ export function DashboardPage() {
     queryKey: ["recent-incidents", acc, list],
     queryFn: () => unwrap(api.GET("/metrics/recent-incidents", { params: { query: { ...q, limit: 10 } } })),
   });
+  const changes = useQuery({
+    queryKey: ["recent-rating-changes", acc, list],
+    queryFn: () => unwrap(api.GET("/metrics/recent-rating-changes", { params: { query: { ...q, limit: 10 } } })),
+  });
   const vendors = useQuery({
     queryKey: ["vendors-from-list", acc, list],
     queryFn: () => unwrap(api.GET("/metrics/vendors-from-list", { params: { query: q } })),
@@ -59,6 +63,26 @@ export function DashboardPage() {
                 <Table.Td><Anchor component={Link} to={`/vendors/${i.vendor_id}`}>{i.vendor_name}</Anchor></Table.Td>
                 <Table.Td>{i.title}</Table.Td>
                 <Table.Td><Badge color={i.severity === "critical" || i.severity === "high" ? "red" : "gray"}>{i.severity}</Badge></Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      <Title order={3}>Rating changes</Title>
+      <ErrorNote error={changes.error} />
+      {changes.data?.length === 0 && <Text c="dimmed">No rating change that matters for the vendors in scope.</Text>}
+      {!!changes.data?.length && (
+        <Table striped data-testid="rating-changes">
+          <Table.Thead>
+            <Table.Tr><Table.Th>Scanned</Table.Th><Table.Th>Vendor</Table.Th><Table.Th>What changed</Table.Th><Table.Th>Grade</Table.Th></Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {changes.data.map((c) => (
+              <Table.Tr key={c.id}>
+                <Table.Td>{new Date(c.scanned_at).toLocaleDateString()}</Table.Td>
+                <Table.Td><Anchor component={Link} to={`/vendors/${c.vendor_id}`}>{c.vendor_name}</Anchor></Table.Td>
+                <Table.Td>{c.changes.map((x) => x.detail).join("; ")}</Table.Td>
+                <Table.Td>{c.grade || "–"}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

@@ -160,7 +160,9 @@ export function ListPage() {
                 <Anchor component={Link} to={`/vendors/${e.vendor_id}`}>{e.vendor_name}</Anchor>
                 {e.is_custom && <Badge ml="xs" size="xs" variant="light">custom</Badge>}
               </Table.Td>
-              <Table.Td>{e.enrichment_status}</Table.Td>
+              <Table.Td>
+                {e.enrichment_status === "needs_website" ? <Badge size="sm" color="red.9" variant="outline">needs a website</Badge> : e.enrichment_status}
+              </Table.Td>
               <Table.Td>{e.rating ?? ""} {grade(e.rating)}</Table.Td>
               <Table.Td>{e.tier}</Table.Td>
               <Table.Td>

@@ -3,6 +3,8 @@ import { Anchor, Badge, Card, Group, List, SimpleGrid, Stack, Table, Tabs, Text,
 import { useQuery } from "@tanstack/react-query";
 import { api, unwrap, type Schemas } from "../api/client";
 import { ErrorNote } from "../components/ErrorNote";
+import { RatingHistory } from "./RatingHistory";
+import { WebsiteEvidence, WebsiteOrigin } from "./VendorWebsite";
 
 const severityColor: Record<string, string> = { critical: "red", high: "orange", medium: "yellow", low: "blue", info: "gray", positive: "green" };
 
@@ -26,7 +28,10 @@ export function VendorPage() {
         {v.is_custom && <Badge variant="light">no profile yet</Badge>}
         {v.scores.grade && <Badge size="lg" data-testid="grade">grade {v.scores.grade}</Badge>}
       </Group>
-      {v.website_url && <Anchor href={v.website_url} target="_blank" rel="noreferrer">{v.website_url}</Anchor>}
+      <Group gap="xs">
+        {v.website_url && <Anchor href={v.website_url} target="_blank" rel="noreferrer">{v.website_url}</Anchor>}
+        <WebsiteOrigin v={v} />
+      </Group>
       <Tabs defaultValue="company">
         <Tabs.List>
           <Tabs.Tab value="company">Company</Tabs.Tab>
@@ -34,6 +39,8 @@ export function VendorPage() {
           <Tabs.Tab value="privacy">Privacy</Tabs.Tab>
           <Tabs.Tab value="maturity">Maturity</Tabs.Tab>
           <Tabs.Tab value="grc">Assessment</Tabs.Tab>
+          <Tabs.Tab value="history">Rating history</Tabs.Tab>
+          <Tabs.Tab value="website">Website</Tabs.Tab>
           <Tabs.Tab value="incidents">Incidents</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="company" pt="md"><Fields values={v.company} /></Tabs.Panel>
@@ -65,6 +72,8 @@ export function VendorPage() {
         <Tabs.Panel value="privacy" pt="md"><Fields values={v.privacy} /></Tabs.Panel>
         <Tabs.Panel value="maturity" pt="md"><Fields values={v.maturity} /></Tabs.Panel>
         <Tabs.Panel value="grc" pt="md"><GRC grc={v.latest_grc_assessment} /></Tabs.Panel>
+        <Tabs.Panel value="history" pt="md"><RatingHistory vendor={vendor} /></Tabs.Panel>
+        <Tabs.Panel value="website" pt="md"><WebsiteEvidence v={v} /></Tabs.Panel>
         <Tabs.Panel value="incidents" pt="md">
           <ErrorNote error={incidents.error} />
           {incidents.data?.incidents.length === 0 && <Text c="dimmed">No incident recorded.</Text>}

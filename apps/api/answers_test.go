@@ -1,0 +1,77 @@
+package api_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/apps/api/apitest"
+	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/ports"
+)
+
+// TestRememberedAnswers: an account read asked again is answered from
+// memory (a change made behind the service's back, straight in the store,
+// does not show), byte for byte; a write through the service shows at once
+// in the next read; each caller has answers of its own (a viewer's and an
+// outsider's); and an answer is never older than a second by the service's
+// clock.
+func TestRememberedAnswers(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	acct := env.NewAccount(t, "Acme", "owner@acme.test")
+	owner := env.Token("owner@acme.test", apitest.Verified())
+	env.AddMember(t, acct, owner, "look@acme.test", "viewer")
+	viewer := env.Token("look@acme.test", apitest.Verified())
+	outsider := env.Token("out@other.test", apitest.Verified())
+	users := "/users?account-id=" + acct
+	first := apitest.Must(t, env.Do(t, "GET", users, owner, nil), 200).String()
+
+	// Behind the service's back: a member written straight into the store.
+	behind := func(email string) {
+		t.Helper()
+		u := account.User{ID: uuid.Must(uuid.NewV7()), Email: email, CreatedAt: env.Clock.Now()}
+		err := env.Store.InTx(context.Background(), func(ctx context.Context, tx ports.Tx) error {
+			if err := tx.Users().Save(ctx, u); err != nil {
+				return err
+			}
+			return tx.Members().Put(ctx, []account.Member{{AccountID: uuid.MustParse(acct), UserID: u.ID, Role: account.RoleMember, CreatedAt: env.Clock.Now()}})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	behind("hidden@acme.test")
+	if again := apitest.Must(t, env.Do(t, "GET", users, owner, nil), 200).String(); again != first {
+		t.Fatalf("the read asked again was not the remembered answer:\n%s\nwant\n%s", again, first)
+	}
+	// The viewer's first read is its own, made now: it shows the hidden member.
+	if v := apitest.Must(t, env.Do(t, "GET", users, viewer, nil), 200).String(); v == first {
+		t.Fatal("the viewer was sent the owner's remembered answer")
+	}
+	apitest.Must(t, env.Do(t, "GET", users, outsider, nil), 403)
+	apitest.Must(t, env.Do(t, "GET", users, outsider, nil), 403)
+
+	// A write through the service shows in the very next read.
+	env.AddMember(t, acct, owner, "new@acme.test", "member")
+	after := apitest.Must(t, env.Do(t, "GET", users, owner, nil), 200).String()
+	for _, want := range []string{"new@acme.test", "hidden@acme.test"} {
+		if !contains(after, want) {
+			t.Fatalf("after a write the read does not show %s:\n%s", want, after)
+		}
+	}
+
+	// Time alone: past a second by the service's clock, the read is made again.
+	behind("later@acme.test")
+	if again := apitest.Must(t, env.Do(t, "GET", users, owner, nil), 200).String(); contains(again, "later@acme.test") {
+		t.Fatal("within the second, the remembered answer was not sent")
+	}
+	env.Clock.Advance(time.Second)
+	if again := apitest.Must(t, env.Do(t, "GET", users, owner, nil), 200).String(); !contains(again, "later@acme.test") {
+		t.Fatalf("a second later the answer was still the remembered one:\n%s", again)
+	}
+}
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }
