@@ -67,7 +67,11 @@ func TestRatingChangeAlerts(t *testing.T) {
 	subscribe(t, o, "master-list", "p1@ext.test") // stays pending
 	subscribeConfirmed(t, o, "Second", "c2@ext.test")
 	subscribeConfirmed(t, o, "Quiet", "q1@ext.test") // alerts off for Good Co there
-	env.Drain(t)                                     // the first scan: the baseline
+	// A webhook receiver that wants rating changes (issue 23: a posture
+	// change reaches subscribers and a webhook receiver once each).
+	rcv := newReceiver(t, nil)
+	_, rcv.secret = createHook(t, env, o.owner, o.acct, rcv.srv.URL+"/in", "vendor.rating_changed")
+	env.Drain(t) // the first scan: the baseline
 	env.Mail.Reset()
 
 	// A second scan with nothing changed is no event.
@@ -86,6 +90,14 @@ func TestRatingChangeAlerts(t *testing.T) {
 	if n := len(env.Mail.Sent()); n != 3 {
 		t.Fatalf("%d mails sent, want 3", n)
 	}
+	hooked := func() {
+		t.Helper()
+		hits := rcv.got()
+		if len(hits) != 1 || hits[0].typ != "vendor.rating_changed" || !hits[0].verified {
+			t.Fatalf("the webhook receiver got %+v, want one signed vendor.rating_changed", hits)
+		}
+	}
+	hooked()
 	m := mailsTo(env, "c1@ext.test")[0]
 	if m.Headers["List-Unsubscribe-Post"] != "List-Unsubscribe=One-Click" || !strings.Contains(m.Text, "certificate expires on") ||
 		unsubscribeLinkRe.FindString(m.Text) == "" {
@@ -124,6 +136,7 @@ func TestRatingChangeAlerts(t *testing.T) {
 	if n := len(env.Mail.Sent()); n != total {
 		t.Fatalf("a scan with the same expiring certificate sent %d more mails", n-total)
 	}
+	hooked() // still once
 
 	// The dashboard shows the event beside incidents.
 	var feed []api.RatingChangeFeedJSON
