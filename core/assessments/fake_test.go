@@ -23,7 +23,8 @@ import (
 // world is one organization as the assessment use cases see it: members
 // by role, lists with entries, the directory's vendors, assessments with
 // their events, the policy, calendar keys, reminder keys, documents,
-// incidents, delivery keys and the outbox. Units of work run one at a time
+// incidents, rating change events, webhook endpoints and the webhook events
+// recorded, delivery keys and the outbox. Units of work run one at a time
 // and are not rolled back.
 type world struct {
 	mu        sync.Mutex
@@ -40,6 +41,9 @@ type world struct {
 	reminders map[string]bool
 	docs      []document.Document
 	incidents []directory.Incident
+	ratings   []directory.RatingRecord // rating change events, newest first
+	endpoints []webhook.Endpoint
+	hooks     []webhook.Event // what uow.Unit.Events was given
 	sent      map[string]bool
 	outbox    []outbox.Message
 }
@@ -63,7 +67,7 @@ func (t wtx) Accounts() ports.AccountRepo            { return wAccounts{w: t.w} 
 func (t wtx) Members() ports.MemberRepo              { return wMembers{w: t.w} }
 func (t wtx) Lists() ports.ListRepo                  { return wLists{w: t.w} }
 func (t wtx) Vendors() ports.VendorRepo              { return wVendors{w: t.w} }
-func (t wtx) Profiles() ports.ProfileRepo            { return wProfiles{} }
+func (t wtx) Profiles() ports.ProfileRepo            { return wProfiles{w: t.w} }
 func (t wtx) Assessments() ports.AssessmentRepo      { return wAssessments{w: t.w} }
 func (t wtx) ReviewPolicies() ports.ReviewPolicyRepo { return wPolicies{w: t.w} }
 func (t wtx) CalendarKeys() ports.CalendarKeyRepo    { return wCal{w: t.w} }
@@ -72,12 +76,18 @@ func (t wtx) Documents() ports.DocumentRepo          { return wDocs{w: t.w} }
 func (t wtx) Incidents() ports.IncidentRepo          { return wIncidents{w: t.w} }
 func (t wtx) Deliveries() ports.DeliveryRepo         { return wDeliveries{w: t.w} }
 func (t wtx) Outbox() ports.OutboxRepo               { return wOutbox{w: t.w} }
-func (t wtx) Webhooks() ports.WebhookRepo            { return wWebhooks{} }
+func (t wtx) Webhooks() ports.WebhookRepo            { return wWebhooks{w: t.w} }
 
-// wWebhooks is an account without webhook endpoints.
-type wWebhooks struct{ ports.WebhookRepo }
+// wWebhooks holds the organization's webhook endpoints (none unless a test
+// adds some).
+type wWebhooks struct {
+	ports.WebhookRepo
+	w *world
+}
 
-func (wWebhooks) List(context.Context, uuid.UUID) ([]webhook.Endpoint, error) { return nil, nil }
+func (r wWebhooks) List(context.Context, uuid.UUID) ([]webhook.Endpoint, error) {
+	return slices.Clone(r.w.endpoints), nil
+}
 
 type wAccounts struct {
 	ports.AccountRepo
@@ -215,13 +225,25 @@ func (r wVendors) GetByName(_ context.Context, n directory.Name) (directory.Vend
 	return directory.Vendor{}, core.ErrNotFound
 }
 
-type wProfiles struct{ ports.ProfileRepo }
+type wProfiles struct {
+	ports.ProfileRepo
+	w *world
+}
 
 func (wProfiles) ListByVendors(context.Context, []uuid.UUID) ([]directory.Profile, error) {
 	return nil, nil
 }
 func (wProfiles) GetByID(context.Context, uuid.UUID) (directory.Profile, error) {
 	return directory.Profile{}, core.ErrNotFound
+}
+func (r wProfiles) RatingEvents(_ context.Context, vs []uuid.UUID, limit int) ([]directory.RatingRecord, error) {
+	var out []directory.RatingRecord
+	for _, rec := range r.w.ratings {
+		if slices.Contains(vs, rec.VendorID) && len(out) < limit {
+			out = append(out, rec)
+		}
+	}
+	return out, nil
 }
 
 type wAssessments struct {

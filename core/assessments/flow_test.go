@@ -21,6 +21,7 @@ import (
 	"github.com/vetted-dev/vetted/core/signing"
 	"github.com/vetted-dev/vetted/core/uow"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -50,7 +51,12 @@ func newFixture(t *testing.T) fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.s, err = assessments.New(assessments.Deps{Unit: uow.Unit{Store: f.w, Clock: clock{}, IDs: ports.UUIDv7{}}, Blobs: f.blobs,
+	w := f.w
+	record := func(_ context.Context, _ ports.Tx, ev webhook.Event) error {
+		w.hooks = append(w.hooks, ev) // in the unit of work, under the world's lock
+		return nil
+	}
+	f.s, err = assessments.New(assessments.Deps{Unit: uow.Unit{Store: f.w, Clock: clock{}, IDs: ports.UUIDv7{}, Events: record}, Blobs: f.blobs,
 		Mail: deliver.Mail{Store: f.w, Clock: clock{}, Mailer: f.mail}, Signer: signer, PublicURL: "https://vetted.test"})
 	if err != nil {
 		t.Fatal(err)
