@@ -25,10 +25,11 @@ import (
 // commit (the change feed's subscriber calls ForgetVendors) moves it on, and
 // an answer is sent again only in the generation it was made in. So a
 // client reads its own writes at once, on this replica and, as soon as the
-// notice arrives, on every other. An answer is also never older than
-// answerMaxAge by the service's clock: what a read shows that moves with time
-// alone (a review turning due soon or overdue) shows late by at most that,
-// and a notice lost while the feed reconnects costs at most that too.
+// notice arrives, on every other. An answer is also made again once it is
+// answerMaxAge old by the service's clock (see there): what a read shows
+// that moves with time alone (a review turning due soon or overdue) shows
+// late by about that, and a notice lost while the feed reconnects costs
+// about that too.
 //
 // The generation is global, not per account: a write anywhere makes every
 // remembered answer stale. That keeps the rule to one line and makes it
@@ -36,9 +37,16 @@ import (
 // list holding the vendor shows); under steady writes the cache simply hits
 // less.
 
-// answerMaxAge is the most a remembered answer is older than the service's
-// clock says when it is sent again.
-const answerMaxAge = time.Second
+// answerMaxAge is the age by the service's clock past which a remembered
+// answer is made again. The first read past it makes it; reads that come
+// while that one runs are sent the answer it replaces (nothing was written
+// meanwhile, only time passed), so that a popular answer is made by one
+// read at a time rather than by every client at once each second. An
+// answer is kept for answerStaleFor at most, for those reads.
+const (
+	answerMaxAge   = time.Second
+	answerStaleFor = 10 * time.Second
+)
 
 // maxAnswers bounds the answers remembered; maxAnswerBytes skips an answer
 // too large to be worth holding (a whole list of several thousand vendors).
@@ -62,15 +70,16 @@ var answerOps = map[string]bool{
 type answers struct {
 	gen   atomic.Uint64
 	clock ports.Clock
-	memo  memo.Map[string, answer]
+	memo  memo.Map[string, *answer]
 }
 
 type answer struct {
-	gen     uint64
-	at      time.Time
-	status  int
-	headers []header
-	body    []byte
+	gen        uint64
+	at         time.Time
+	status     int
+	headers    []header
+	body       []byte
+	refreshing atomic.Bool // a read past answerMaxAge is making it again
 }
 
 type header struct{ name, value string }
@@ -83,7 +92,7 @@ func newAnswers(clock ports.Clock) *answers {
 	if clock == nil {
 		clock = ports.SystemClock{}
 	}
-	return &answers{clock: clock, memo: memo.Map[string, answer]{Max: maxAnswers}}
+	return &answers{clock: clock, memo: memo.Map[string, *answer]{Max: maxAnswers}}
 }
 
 // forget makes every remembered answer stale.
@@ -103,21 +112,34 @@ func (a *answers) middleware(ctx huma.Context, next func(huma.Context)) {
 	key := ri.actor.UserID.String() + "\x00" + op.OperationID + "\x00" + u.RawQuery + "\x00" + ctx.Header("Accept")
 	now := a.clock.Now()
 	gen := a.gen.Load()
-	if got, ok := a.memo.Get(key, now); ok && got.gen == gen && !now.Before(got.at) && now.Sub(got.at) < answerMaxAge {
-		for _, h := range got.headers {
-			ctx.SetHeader(h.name, h.value)
-		}
-		ctx.SetStatus(got.status)
-		_, _ = ctx.BodyWriter().Write(got.body)
+	got, ok := a.memo.Get(key, now)
+	if ok && (got.gen != gen || now.Before(got.at)) {
+		ok = false // written since, or a clock set back
+	}
+	if ok && (now.Sub(got.at) < answerMaxAge || !got.refreshing.CompareAndSwap(false, true)) {
+		got.send(ctx) // fresh, or another read is making it again
 		return
 	}
+	// This read makes the answer (again, when got is past its age).
 	rec := &answerRecorder{humaContext: ctx}
 	next(rec)
 	if rec.status != http.StatusOK || rec.body.Len() > maxAnswerBytes || rec.tooLarge || a.gen.Load() != gen {
+		if ok {
+			got.refreshing.Store(false) // the next read tries again
+		}
 		return // an error, too large, or written while the answer was made
 	}
-	a.memo.Put(key, answer{gen: gen, at: now, status: rec.status, headers: rec.headers, body: bytes.Clone(rec.body.Bytes())},
-		now.Add(answerMaxAge), now)
+	a.memo.Put(key, &answer{gen: gen, at: now, status: rec.status, headers: rec.headers, body: bytes.Clone(rec.body.Bytes())},
+		now.Add(answerStaleFor), now)
+}
+
+// send writes the remembered answer.
+func (got *answer) send(ctx huma.Context) {
+	for _, h := range got.headers {
+		ctx.SetHeader(h.name, h.value)
+	}
+	ctx.SetStatus(got.status)
+	_, _ = ctx.BodyWriter().Write(got.body)
 }
 
 // answerRecorder passes a handler's answer through and keeps a copy of it.
