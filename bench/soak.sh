@@ -56,7 +56,11 @@ export VETTED_DATABASE_URL=$db_url VETTED_REDIS_URL="redis://127.0.0.1:$redis_po
 "$work/vetted" serve >"$work/serve.log" 2>&1 &
 serve_pid=$!
 stoppers+=("kill $serve_pid; wait $serve_pid")
-wait_for "vetted serve" 60 curl -sf "$base/readyz"
+wait_for "vetted serve" 60 curl -sf "$base/readyz" || {
+	echo "-- server log (last lines)"; tail -20 "$work/serve.log"
+	echo "-- readyz"; curl -s "$base/readyz"
+	exit 1
+}
 "$work/vetted" worker >"$work/worker.log" 2>&1 &
 worker_pid=$!
 stoppers+=("kill $worker_pid; wait $worker_pid")
