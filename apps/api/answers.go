@@ -123,7 +123,7 @@ func (a *answers) middleware(ctx huma.Context, next func(huma.Context)) {
 	// This read makes the answer (again, when got is past its age).
 	rec := &answerRecorder{humaContext: ctx}
 	next(rec)
-	if rec.status != http.StatusOK || rec.body.Len() > maxAnswerBytes || rec.tooLarge || a.gen.Load() != gen {
+	if rec.status != http.StatusOK || rec.unfit || a.gen.Load() != gen {
 		if ok {
 			got.refreshing.Store(false) // the next read tries again
 		}
@@ -145,10 +145,10 @@ func (got *answer) send(ctx huma.Context) {
 // answerRecorder passes a handler's answer through and keeps a copy of it.
 type answerRecorder struct {
 	humaContext
-	status   int
-	headers  []header
-	body     bytes.Buffer
-	tooLarge bool
+	status  int
+	headers []header
+	body    bytes.Buffer
+	unfit   bool // too large, or a header appended: not remembered
 }
 
 func (r *answerRecorder) SetStatus(code int) {
@@ -164,7 +164,7 @@ func (r *answerRecorder) SetHeader(name, value string) {
 func (r *answerRecorder) AppendHeader(name, value string) {
 	// Replayed with SetHeader, an appended header would lose the values
 	// before it: an answer that appends is not remembered.
-	r.tooLarge = true
+	r.unfit = true
 	r.humaContext.AppendHeader(name, value)
 }
 
@@ -173,9 +173,9 @@ func (r *answerRecorder) BodyWriter() io.Writer { return answerTee{r} }
 type answerTee struct{ r *answerRecorder }
 
 func (t answerTee) Write(p []byte) (int, error) {
-	if !t.r.tooLarge {
+	if !t.r.unfit {
 		if t.r.body.Len()+len(p) > maxAnswerBytes {
-			t.r.tooLarge = true
+			t.r.unfit = true
 			t.r.body.Reset()
 		} else {
 			t.r.body.Write(p)
