@@ -90,13 +90,21 @@ func unauth(format string, args ...any) error {
 	return core.Unauthenticated(format, args...)
 }
 
+// notCompact reports a character outside the compact serialization of a
+// JWS (RFC 7515: base64url without padding, and the dots between the
+// parts). The JWS parser also decodes standard base64, so without this a
+// token re-encoded with "+" or "/" would pass as the one that was signed.
+func notCompact(r rune) bool {
+	return !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
+}
+
 // verify checks token and extracts the identity.
 func (v *verifier) verify(ctx context.Context, token string) (ports.Identity, error) {
 	token = strings.TrimSpace(token)
 	if token == "" {
 		return ports.Identity{}, unauth("missing token")
 	}
-	if len(token) > maxTokenLen || strings.Count(token, ".") != 2 {
+	if len(token) > maxTokenLen || strings.Count(token, ".") != 2 || strings.IndexFunc(token, notCompact) >= 0 {
 		return ports.Identity{}, unauth("malformed token")
 	}
 	now := v.now()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -27,7 +28,8 @@ func FuzzVerify(f *testing.F) {
 	parts := strings.Split(good, ".")
 	none := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"none","typ":"JWT"}`))
 	for _, s := range []string{good, good + "x", parts[0] + "." + parts[1] + ".", none + "." + parts[1] + ".", parts[0] + ".e30." + parts[2],
-		"", ".", "..", "a.b.c", strings.Repeat("A", 4096), `{"alg":"HS256"}`, "Bearer " + good} {
+		"", ".", "..", "a.b.c", strings.Repeat("A", 4096), `{"alg":"HS256"}`, "Bearer " + good, good + " ",
+		strings.NewReplacer("-", "+", "_", "/").Replace(good)} {
 		f.Add(s)
 	}
 	ctx := context.Background()
@@ -39,8 +41,43 @@ func FuzzVerify(f *testing.F) {
 			}
 			return
 		}
-		if token != good || id.Subject != "sub-1" || id.Email != "a@b.test" {
+		// Space around the token is trimmed; nothing else may differ.
+		if strings.TrimSpace(token) != good || id.Subject != "sub-1" || id.Email != "a@b.test" {
 			t.Fatalf("Verify accepted a token it did not mint: %q -> %+v", token, id)
 		}
 	})
+}
+
+// TestVerifyRefusesNonCompactEncodings: a token whose parts are re-encoded
+// in standard base64 ("+" and "/" for "-" and "_") carries the same bytes,
+// but is not the token that was signed, and is refused (the fuzzer found
+// the JWS parser taking it).
+func TestVerifyRefusesNonCompactEncodings(t *testing.T) {
+	t.Parallel()
+	dev, err := auth.NewDev([]byte("fuzz-secret-0123456789abcdef0123"), auth.DevOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	std := strings.NewReplacer("-", "+", "_", "/")
+	tried := 0
+	for i := range 200 {
+		tok, err := dev.Mint(auth.Claims{Subject: fmt.Sprintf("sub-%d", i), Email: "a@b.test", TTL: time.Hour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		variant := std.Replace(tok)
+		if variant == tok {
+			continue
+		}
+		tried++
+		if _, err := dev.Verify(context.Background(), tok); err != nil {
+			t.Fatalf("the minted token: %v", err)
+		}
+		if _, err := dev.Verify(context.Background(), variant); !errors.Is(err, core.ErrUnauthenticated) {
+			t.Fatalf("Verify(%q) = %v, want ErrUnauthenticated", variant, err)
+		}
+	}
+	if tried == 0 {
+		t.Fatal("no minted token had a - or _ to re-encode")
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/vetted-dev/vetted/internal/testenv"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -12,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/vetted-dev/vetted/internal/testenv"
 
 	"github.com/lestrrat-go/jwx/v3/jwa"
 	"github.com/vetted-dev/vetted/adapters/auth"
