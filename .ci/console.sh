@@ -65,6 +65,11 @@ test)
 	(cd "$ui" && GOWORK=off go build -o "$out/op" ./e2e/op)
 	say "artifacts (screenshots, axe, timing) in $out"
 	(cd "$ui" && npx vitest run)
+	# Three loopback ports for the servers, below the kernel's ephemeral range
+	# (outgoing connections never take them) and free when picked: a random
+	# port in that range was once already bound and the server did not start.
+	read -r VETTED_E2E_PORT VETTED_E2E_OIDC_PORT VETTED_E2E_OP_PORT < <(node "$ui/e2e/freeports.mjs" 3)
+	export VETTED_E2E_PORT VETTED_E2E_OIDC_PORT VETTED_E2E_OP_PORT
 	(cd "$ui" && VETTED_BIN="$bin" VETTED_OP="$out/op" VETTED_E2E_OUT="$out" CHROMIUM="$chromium" npx playwright test)
 	say "axe: $(grep -c ': 0 violations\|(0 serious or critical)' "$out/axe.txt") pages with no serious or critical violation of $(grep -c 'rules passed' "$out/axe.txt")"
 	cat "$out/timing.txt" >&2

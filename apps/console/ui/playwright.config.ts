@@ -7,7 +7,9 @@ import { join } from "node:path";
 // Playwright's webServer. VETTED_BIN names the binary (make console-e2e
 // builds it); screenshots go to VETTED_E2E_OUT (the run's temp dir).
 // Ports are chosen once, in the first process, and inherited by the workers.
-const pick = () => String(20000 + Math.floor(Math.random() * 20000));
+// .ci/console.sh picks free ones below the ephemeral range (e2e/freeports.mjs);
+// run by hand, a random one in that range.
+const pick = () => String(10000 + Math.floor(Math.random() * 20000));
 process.env.VETTED_E2E_PORT ??= pick();
 process.env.VETTED_E2E_OIDC_PORT ??= pick();
 process.env.VETTED_E2E_OP_PORT ??= pick();
