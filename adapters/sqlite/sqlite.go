@@ -36,6 +36,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
 	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
+	"github.com/vetted-dev/vetted/adapters/internal/gate"
 	"github.com/vetted-dev/vetted/ports"
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
@@ -46,6 +47,7 @@ import (
 type Store struct {
 	writer *bun.DB // one connection: SQLite has one writer at a time
 	reader *bun.DB // read-only connections for View
+	gates  map[*bun.DB]gate.Gate
 }
 
 var _ ports.Store = (*Store)(nil)
@@ -96,7 +98,9 @@ func Open(ctx context.Context, path string, opts ...Option) (*Store, error) {
 	r.SetMaxOpenConns(cfg.readConns)
 	r.SetMaxIdleConns(cfg.readConns)
 	r.SetConnMaxIdleTime(5 * time.Minute)
-	s := &Store{writer: bun.NewDB(w, newDialect()), reader: bun.NewDB(r, newDialect())}
+	s := &Store{writer: bun.NewDB(w, newDialect()), reader: bun.NewDB(r, newDialect()),
+		gates: map[*bun.DB]gate.Gate{}}
+	s.gates[s.writer], s.gates[s.reader] = gate.New(1), gate.New(cfg.readConns)
 	if err := s.writer.PingContext(ctx); err != nil {
 		_ = s.Close()
 		return nil, translate(err, "sqlite: open %s", abs)
@@ -164,6 +168,13 @@ func (s *Store) View(ctx context.Context, fn func(ctx context.Context, tx ports.
 }
 
 func (s *Store) run(ctx context.Context, db *bun.DB, opts *sql.TxOptions, fn func(ctx context.Context, tx ports.Tx) error) error {
+	// Callers take the pool's connections in the order they came (see
+	// package gate), not in database/sql's random draw.
+	g := s.gates[db]
+	if err := g.Enter(ctx); err != nil {
+		return err
+	}
+	defer g.Leave()
 	btx, err := db.BeginTx(ctx, opts)
 	if err != nil {
 		return translate(err, "sqlite: begin")

@@ -6,6 +6,7 @@ package uow
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/vetted-dev/vetted/core/outbox"
@@ -18,8 +19,8 @@ type Unit struct {
 	Store ports.Store
 	Clock ports.Clock
 	IDs   ports.IDs
-	// Notify, when set, is called after a unit of work that may have
-	// written to the outbox commits, to wake the relay.
+	// Notify, when set, is called after a unit of work that added to the
+	// outbox commits, to wake the relay.
 	Notify func()
 	// Events, when set, takes the outbound webhook events a unit of work
 	// records (core/webhooks.Service.Emit, wired by core/usecases), so the
@@ -50,15 +51,42 @@ func (u Unit) View(ctx context.Context, fn func(ctx context.Context, tx ports.Tx
 	return u.Store.View(ctx, fn)
 }
 
-// Write runs fn in a unit of work and wakes the relay afterwards.
+// Write runs fn in a unit of work and, when it added to the outbox, wakes
+// the relay afterwards (a wake costs the relay a transaction of its own:
+// most writes, a comment or a toggle, have nothing for it).
 func (u Unit) Write(ctx context.Context, fn func(ctx context.Context, tx ports.Tx) error) error {
-	if err := u.Store.InTx(ctx, fn); err != nil {
+	var emitted atomic.Bool
+	err := u.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+		emitted.Store(false) // fn may run again: only its last run counts
+		return fn(ctx, watchedTx{Tx: tx, emitted: &emitted})
+	})
+	if err != nil {
 		return err
 	}
-	if u.Notify != nil {
+	if u.Notify != nil && emitted.Load() {
 		u.Notify()
 	}
 	return nil
+}
+
+// watchedTx notes that a unit of work added to the outbox.
+type watchedTx struct {
+	ports.Tx
+	emitted *atomic.Bool
+}
+
+func (t watchedTx) Outbox() ports.OutboxRepo { return watchedOutbox{t.Tx.Outbox(), t.emitted} }
+
+type watchedOutbox struct {
+	ports.OutboxRepo
+	emitted *atomic.Bool
+}
+
+func (o watchedOutbox) Add(ctx context.Context, msgs ...outbox.Message) error {
+	if len(msgs) > 0 {
+		o.emitted.Store(true)
+	}
+	return o.OutboxRepo.Add(ctx, msgs...)
 }
 
 // Event records a webhook event in tx, in the unit of work of the change

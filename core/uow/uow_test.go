@@ -66,6 +66,11 @@ func TestUnit(t *testing.T) {
 	if err != nil || woken != 1 || len(s.added) != 1 || s.added[0].Kind != outbox.KindBlobDelete || s.added[0].ID == uuid.Nil {
 		t.Fatalf("Write: %v, woken %d, added %+v", err, woken, s.added)
 	}
+	// A unit of work that adds nothing to the outbox wakes nobody: the
+	// relay would only find it empty.
+	if err := u.Write(ctx, func(context.Context, ports.Tx) error { return nil }); err != nil || woken != 1 {
+		t.Fatalf("Write without a message: %v, woken %d", err, woken)
+	}
 	// A unit of work that fails wakes nobody.
 	boom := errors.New("boom")
 	if err := u.Write(ctx, func(context.Context, ports.Tx) error { return boom }); !errors.Is(err, boom) || woken != 1 {
