@@ -283,6 +283,10 @@ type AssessmentRepo interface {
 	ListByVendors(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) ([]review.Assessment, error)
 	// Find returns the assessments matching f, newest update first.
 	Find(ctx context.Context, f AssessmentFilter) ([]review.Assessment, error)
+	// Timings returns the timing (review.TimingOf) of each assessment
+	// matching f, in no order: a count of reviews due reads these few
+	// columns, not whole assessments.
+	Timings(ctx context.Context, f AssessmentFilter) ([]review.Timing, error)
 	// Save inserts or updates assessments by id (one call for many);
 	// core.ErrConflict if a new one collides on (list, vendor).
 	Save(ctx context.Context, as []review.Assessment) error

@@ -65,6 +65,18 @@ func (r assessments) Find(_ context.Context, f ports.AssessmentFilter) ([]review
 	return out, nil
 }
 
+func (r assessments) Timings(ctx context.Context, f ports.AssessmentFilter) ([]review.Timing, error) {
+	as, err := r.Find(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]review.Timing, 0, len(as))
+	for _, a := range as {
+		out = append(out, review.TimingOf(a))
+	}
+	return out, nil
+}
+
 func (r assessments) Save(_ context.Context, as []review.Assessment) error {
 	return r.atomic(func() error {
 		for _, a := range as {

@@ -183,23 +183,18 @@ func (s *Service) UpsertAssessment(ctx context.Context, a access.Actor, ref acce
 		if err != nil {
 			return err
 		}
-		// The entry exists and is locked before the assessment is read: a
-		// concurrent upsert of the same one waits here, then finds what
-		// this one saved and updates it (no 409 for the loser of a race).
+		// The entry exists, and upsert locks it before it reads the
+		// assessment: a concurrent upsert of the same one waits there, then
+		// finds what this one saved and updates it (no 409 for the loser of
+		// a race).
 		if err := tx.Lists().AddEntries(ctx, l.ID, []uuid.UUID{v.ID}, s.d.Now()); err != nil {
 			return err
 		}
-		if err := tx.Lists().LockEntries(ctx, l.ID, []uuid.UUID{v.ID}); err != nil {
-			return err
-		}
-		before, err := tx.Assessments().ListByVendors(ctx, l.ID, []uuid.UUID{v.ID})
+		_, before, err := s.upsert(ctx, tx, a, acc.Account.ID, l, []review.Request{{Vendor: v, Input: in}})
 		if err != nil {
 			return err
 		}
 		created = len(before) == 0
-		if _, err := s.Upsert(ctx, tx, a, acc.Account.ID, l, []review.Request{{Vendor: v, Input: in}}); err != nil {
-			return err
-		}
 		after, err := tx.Assessments().ListByVendors(ctx, l.ID, []uuid.UUID{v.ID})
 		if err != nil {
 			return err

@@ -277,6 +277,14 @@ func (r wAssessments) Find(_ context.Context, f ports.AssessmentFilter) ([]revie
 	}
 	return out, nil
 }
+func (r wAssessments) Timings(ctx context.Context, f ports.AssessmentFilter) ([]review.Timing, error) {
+	as, err := r.Find(ctx, f)
+	var out []review.Timing
+	for _, a := range as {
+		out = append(out, review.TimingOf(a))
+	}
+	return out, err
+}
 func (r wAssessments) Save(_ context.Context, as []review.Assessment) error {
 	for _, a := range as {
 		i := slices.IndexFunc(r.w.asms, func(x review.Assessment) bool { return x.ID == a.ID })

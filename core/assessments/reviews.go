@@ -166,7 +166,7 @@ func parseAssessmentView(rawStates []string, sort string) ([]review.State, strin
 // reviewCounts counts the assessments of the lists in scope that are due
 // soon and overdue under the account's policy.
 func (s *Service) reviewCounts(ctx context.Context, tx ports.Tx, scope ports.ListScope) (dueSoon, overdue int, err error) {
-	as, err := tx.Assessments().Find(ctx, ports.AssessmentFilter{AccountID: scope.AccountID, ListID: scope.ListID})
+	ts, err := tx.Assessments().Timings(ctx, ports.AssessmentFilter{AccountID: scope.AccountID, ListID: scope.ListID})
 	if err != nil {
 		return 0, 0, err
 	}
@@ -174,9 +174,9 @@ func (s *Service) reviewCounts(ctx context.Context, tx ports.Tx, scope ports.Lis
 	if err != nil {
 		return 0, 0, err
 	}
-	schedule(as, p, s.d.Now())
-	for _, a := range as {
-		switch a.Due.State {
+	now := s.d.Now()
+	for _, t := range ts {
+		switch t.Due(p, now).State {
 		case review.DueSoon:
 			dueSoon++
 		case review.Overdue:
@@ -192,8 +192,15 @@ func (s *Service) reviewCounts(ctx context.Context, tx ports.Tx, scope ports.Lis
 // the saved assessments. A validation failure names the field, or for
 // changes from CSV rows the cell (row and column) of the csv field.
 func (s *Service) Upsert(ctx context.Context, tx ports.Tx, a access.Actor, accountID uuid.UUID, l vendorlist.List, changes []review.Request) ([]review.Assessment, error) {
+	saved, _, err := s.upsert(ctx, tx, a, accountID, l, changes)
+	return saved, err
+}
+
+// upsert is Upsert, which also returns the assessments as they were before
+// (those that existed), read under the entries' locks.
+func (s *Service) upsert(ctx context.Context, tx ports.Tx, a access.Actor, accountID uuid.UUID, l vendorlist.List, changes []review.Request) (saved, existing []review.Assessment, err error) {
 	if len(changes) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	var ids []uuid.UUID
 	seen := map[uuid.UUID]bool{}
@@ -206,11 +213,10 @@ func (s *Service) Upsert(ctx context.Context, tx ports.Tx, a access.Actor, accou
 	// Concurrent upserts of one assessment take turns from here on, so each
 	// reads, and audits against, what the one before it saved.
 	if err := tx.Lists().LockEntries(ctx, l.ID, ids); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	existing, err := tx.Assessments().ListByVendors(ctx, l.ID, ids)
-	if err != nil {
-		return nil, err
+	if existing, err = tx.Assessments().ListByVendors(ctx, l.ID, ids); err != nil {
+		return nil, nil, err
 	}
 	type state struct {
 		orig  review.Assessment
@@ -236,7 +242,7 @@ func (s *Service) Upsert(ctx context.Context, tx ports.Tx, a access.Actor, accou
 					pid := p.ID
 					asm.VendorProfileID = &pid
 				} else if !errors.Is(err, core.ErrNotFound) {
-					return nil, err
+					return nil, nil, err
 				}
 			}
 			st = &state{orig: asm, cur: asm, isNew: true}
@@ -254,14 +260,14 @@ func (s *Service) Upsert(ctx context.Context, tx ports.Tx, a access.Actor, accou
 				cells = append(cells, vendorlist.AssessmentCell(c.Row, f))
 			}
 		case !errs.AddErr(err):
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if len(cells) > 0 {
-		return nil, vendorlist.RefuseBatch(cells)
+		return nil, nil, vendorlist.RefuseBatch(cells)
 	}
 	if err := errs.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var save []review.Assessment
 	var events []review.AuditEvent
@@ -283,17 +289,17 @@ func (s *Service) Upsert(ctx context.Context, tx ports.Tx, a access.Actor, accou
 		if old != st.cur.Status {
 			ev := webhook.StatusChange(webhookRef(st.cur, l.Name), old.String(), st.cur.Status.String(), now)
 			if err := s.d.Event(ctx, tx, ev); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
 	if err := tx.Assessments().Save(ctx, save); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := tx.Assessments().AppendEvents(ctx, events); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return save, nil
+	return save, existing, nil
 }
 
 // webhookRef names an assessment in its webhook events.

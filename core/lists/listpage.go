@@ -223,10 +223,24 @@ func (v listView) pageByName() bool {
 // list goes on (so that the caller knows to give a cursor): the keys of the
 // whole list are ordered here, whole entries are read for the page only.
 // A list of 5,000 vendors costs 101 entries, not 5,000.
+//
+// The keys and the entries are two reads: a vendor taken off the list
+// between them would leave the page one short, and a short page reads as
+// the last one (the walk would end early). So a page that came back short
+// is read again, a few times at most.
 func (v listView) namePage(ctx context.Context, tx ports.Tx, listID uuid.UUID) ([]vendorlist.Entry, error) {
+	for attempt := 1; ; attempt++ {
+		es, asked, err := v.namePageOnce(ctx, tx, listID)
+		if err != nil || len(es) == asked || attempt == 3 {
+			return es, err
+		}
+	}
+}
+
+func (v listView) namePageOnce(ctx context.Context, tx ports.Tx, listID uuid.UUID) ([]vendorlist.Entry, int, error) {
 	keys, err := tx.Lists().EntryKeys(ctx, listID)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	at := func(k ports.EntryKey) Cursor { return Cursor{Sort: v.sort, Name: k.VendorName, ID: k.VendorID} }
 	slices.SortFunc(keys, func(a, b ports.EntryKey) int { return v.compare(at(a), at(b)) })
@@ -241,7 +255,8 @@ func (v listView) namePage(ctx context.Context, tx ports.Tx, listID uuid.UUID) (
 	for i, k := range keys {
 		ids[i] = k.VendorID
 	}
-	return tx.Lists().EntriesOf(ctx, listID, ids)
+	es, err := tx.Lists().EntriesOf(ctx, listID, ids)
+	return es, len(ids), err
 }
 
 // key is the sort position of a row.

@@ -177,6 +177,26 @@ func Schedule(f Fields, lastReviewed time.Time, p Policy, now time.Time) Due {
 	return Due{NextReviewAt: next, State: state}
 }
 
+// Timing is the part of an assessment its due date follows: what a count
+// of reviews due reads (a dashboard over thousands of assessments), rather
+// than whole assessments.
+type Timing struct {
+	Tier           Tier
+	Status         Status
+	ConditionDueAt time.Time
+	LastReviewedAt time.Time
+}
+
+// TimingOf is the timing of an assessment.
+func TimingOf(a Assessment) Timing {
+	return Timing{Tier: a.Tier, Status: a.Status, ConditionDueAt: a.ConditionDueAt, LastReviewedAt: a.LastReviewedAt}
+}
+
+// Due is Schedule of the assessment the timing is of.
+func (t Timing) Due(p Policy, now time.Time) Due {
+	return Schedule(Fields{Tier: t.Tier, Status: t.Status, ConditionDueAt: t.ConditionDueAt}, t.LastReviewedAt, p, now)
+}
+
 // DaysUntil counts the UTC calendar days from now's to t's: 0 on the same
 // day, negative once t's day has passed.
 func DaysUntil(now, t time.Time) int {

@@ -139,5 +139,55 @@ var countCases = []testCase{
 		equal(t, "alerts off on both", counts(f, all, review.ActiveStatuses()), ports.ListCounts{Vendors: 2, Followed: 1, Assessments: 1})
 		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().Delete(ctx, acme.ID, l1.ID) })
 		equal(t, "list one deleted", counts(f, all, review.ActiveStatuses()), ports.ListCounts{Vendors: 1, Followed: 0, Assessments: 0})
+		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().SetAlerts(ctx, l2.ID, vs[0].ID, true) })
+		f.onList(l2.ID, vs[1])
+		equal(t, "alerts on again, a vendor back", counts(f, all, review.ActiveStatuses()), ports.ListCounts{Vendors: 2, Followed: 2})
+		f.write(func(ctx context.Context, tx ports.Tx) error {
+			return tx.Lists().RemoveEntries(ctx, l2.ID, []uuid.UUID{vs[0].ID})
+		})
+		equal(t, "a vendor taken off its last list", counts(f, all, review.ActiveStatuses()), ports.ListCounts{Vendors: 1, Followed: 1})
+	}},
+	{"counts over many lists, written every way, agree with reading every entry", func(t *testing.T, f *fixture) {
+		acme, other := f.org("Acme Org"), f.org("Other Org")
+		vs := f.vendors("V0", "V1", "V2", "V3", "V4", "V5", "V6", "V7")
+		var lists []vendorlist.List
+		for i := range 12 {
+			acc := acme.ID
+			if i%4 == 3 {
+				acc = other.ID
+			}
+			l := f.list(acc, fmt.Sprintf("list %d", i))
+			lists = append(lists, l)
+			f.onList(l.ID, vs[i%len(vs)], vs[(i*3+1)%len(vs)], vs[(i*5+2)%len(vs)])
+			if i%3 == 0 {
+				f.write(func(ctx context.Context, tx ports.Tx) error {
+					return tx.Lists().SetAlerts(ctx, l.ID, vs[i%len(vs)].ID, false)
+				})
+			}
+		}
+		check := func(what string) {
+			t.Helper()
+			for _, acc := range []uuid.UUID{acme.ID, other.ID} {
+				sc := ports.ListScope{AccountID: acc}
+				want := load(f, func(ctx context.Context, tx ports.Tx) (ports.ListCounts, error) {
+					return countsByEntries(ctx, tx, sc, nil)
+				})
+				equal(t, what, counts(f, sc, nil), want)
+			}
+		}
+		check("after the lists were filled")
+		f.write(func(ctx context.Context, tx ports.Tx) error {
+			return tx.Lists().RemoveEntries(ctx, lists[1].ID, []uuid.UUID{vs[1].ID, vs[4].ID, vs[7].ID})
+		})
+		check("after entries were removed")
+		for _, i := range []int{0, 3, 5} {
+			f.write(func(ctx context.Context, tx ports.Tx) error {
+				return tx.Lists().Delete(ctx, lists[i].AccountID, lists[i].ID)
+			})
+		}
+		check("after lists were deleted")
+		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Delete(ctx, other.ID) })
+		equal(t, "a deleted account", counts(f, ports.ListScope{AccountID: other.ID}, nil), ports.ListCounts{})
+		check("after the other account was deleted")
 	}},
 }

@@ -2,6 +2,7 @@ package porttest
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -14,6 +15,49 @@ import (
 
 // lifecycleCases check what the review lifecycle (issue 22) keeps.
 var lifecycleCases = []testCase{
+	{"Timings are the timing of each assessment Find returns, in every scope", func(t *testing.T, f *fixture) {
+		a, other := f.org("Acme Org"), f.org("Other Org")
+		l1, l2, lo := f.list(a.ID, vendorlist.MasterList), f.list(a.ID, "two"), f.list(other.ID, vendorlist.MasterList)
+		vs := f.vendors("Acme", "Beta", "Gamma", "Delta")
+		var saved []review.Assessment
+		for i, p := range []struct {
+			list vendorlist.List
+			v    int
+		}{{l1, 0}, {l1, 1}, {l1, 2}, {l2, 0}, {l2, 3}, {lo, 1}} {
+			asmt := f.newAssessment(p.list, vs[p.v])
+			asmt.Tier = []review.Tier{review.Critical, review.High, review.Untiered, review.Low}[i%4]
+			if i%2 == 0 {
+				asmt.LastReviewedAt = f.tick().Add(-time.Duration(i) * 24 * time.Hour)
+			}
+			if i == 1 {
+				asmt.Status, asmt.ConditionalApprovalCondition = review.ConditionalApproval, "SOC 2 by June"
+				asmt.ConditionDueAt = time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+			}
+			saved = append(saved, asmt)
+		}
+		f.saveAssessments(saved...)
+		for _, filter := range []ports.AssessmentFilter{{AccountID: a.ID}, {AccountID: a.ID, ListID: &l1.ID}, {AccountID: a.ID, ListID: &lo.ID},
+			{AccountID: other.ID}, {AccountID: uuid.New()}} {
+			found := load(f, func(ctx context.Context, tx ports.Tx) ([]review.Assessment, error) {
+				return tx.Assessments().Find(ctx, filter)
+			})
+			got := load(f, func(ctx context.Context, tx ports.Tx) ([]review.Timing, error) {
+				return tx.Assessments().Timings(ctx, filter)
+			})
+			if len(got) != len(found) {
+				t.Fatalf("%+v: %d timings for %d assessments", filter, len(got), len(found))
+			}
+			for _, asmt := range found {
+				want := review.TimingOf(asmt)
+				if !slices.ContainsFunc(got, func(g review.Timing) bool {
+					return g.Tier == want.Tier && g.Status == want.Status && g.ConditionDueAt.Equal(want.ConditionDueAt) &&
+						g.LastReviewedAt.Equal(want.LastReviewedAt) && g.ConditionDueAt.Location() == time.UTC && g.LastReviewedAt.Location() == time.UTC
+				}) {
+					t.Fatalf("%+v: no timing %+v among %+v", filter, want, got)
+				}
+			}
+		}
+	}},
 	{"Save keeps tier, condition due date and last review, and clears them", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
 		l := f.list(a.ID, vendorlist.MasterList)

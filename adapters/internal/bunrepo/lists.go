@@ -173,14 +173,21 @@ func (r Lists) entries(ctx context.Context, listID uuid.UUID, sel entrySel) ([]v
 		return out, nil
 	}
 	pq := r.DB.NewSelect().Table("products").Column("id", "vendor_id", "name", "created_at").Where("list_id = ?", listID)
+	// A vendor's products by creation, name and id. All of a list's are read
+	// in the order of its index on (list, created, name, id); some vendors'
+	// are read vendor by vendor (the same order for each), so that the store
+	// looks each vendor up rather than walks every product of the list, as
+	// it did for each page of a list read a page at a time.
+	order := "created_at, " + r.ByName("name") + ", id"
 	if after != nil || sel.ids != nil {
 		ids := make([]uuid.UUID, len(out))
 		for i := range out {
 			ids[i] = out[i].VendorID
 		}
 		pq = pq.Where("vendor_id IN (?)", bun.List(ids))
+		order = "vendor_id, " + order
 	}
-	rows, err = pq.OrderExpr("created_at, " + r.ByName("name") + ", id").Rows(ctx)
+	rows, err = pq.OrderExpr(order).Rows(ctx)
 	if err != nil {
 		return nil, r.Translate(err, "products of "+what, listID)
 	}
@@ -300,12 +307,18 @@ func (r Lists) Counts(ctx context.Context, scope ports.ListScope, statuses []rev
 		args = append(args, bun.List(in))
 	}
 	args = append(args, scoped...)
-	// The entries grouped by vendor once (one sort or hash), rather than two
-	// count(DISTINCT ...), each its own: on SQLite that halves the read.
-	query := "SELECT count(*), coalesce(sum(v.followed), 0), " +
-		"(SELECT count(*) FROM assessments AS s WHERE " + assessments + ") " +
-		"FROM (SELECT max(CASE WHEN e.alerts_enabled THEN 1 ELSE 0 END) AS followed " +
+	// One list: its entries grouped by vendor once (one sort or hash),
+	// rather than two count(DISTINCT ...), each its own: on SQLite that
+	// halves the read. Every list of the account: the account's vendors as
+	// the triggers on list entries keep them (migration account_vendors),
+	// whatever the number of lists.
+	from := "(SELECT max(CASE WHEN e.alerts_enabled THEN 1 ELSE 0 END) AS followed " +
 		"FROM lists AS l JOIN list_entries AS e ON e.list_id = l.id WHERE " + entries + " GROUP BY e.vendor_id) AS v"
+	if scope.ListID == nil {
+		from = "(SELECT CASE WHEN av.followed > 0 THEN 1 ELSE 0 END AS followed FROM account_vendors AS av WHERE av.account_id = ?) AS v"
+	}
+	query := "SELECT count(*), coalesce(sum(v.followed), 0), " +
+		"(SELECT count(*) FROM assessments AS s WHERE " + assessments + ") FROM " + from
 	if err := r.DB.NewRaw(query, args...).Scan(ctx, &c.Vendors, &c.Followed, &c.Assessments); err != nil {
 		return c, r.Translate(err, "counts of account %s", scope.AccountID)
 	}

@@ -41,7 +41,26 @@ func (r Assessments) ListByVendors(ctx context.Context, listID uuid.UUID, vendor
 // Find returns the assessments matching f, newest update first.
 func (r Assessments) Find(ctx context.Context, f ports.AssessmentFilter) ([]review.Assessment, error) {
 	var rows []dbrow.Assessment
-	q := r.DB.NewSelect().Model(&rows).Where("s.account_id = ?", f.AccountID)
+	q := filterAssessments(r.DB.NewSelect().Model(&rows), f)
+	if err := q.OrderExpr("s.updated_at DESC, s.id DESC").Scan(ctx); err != nil {
+		return nil, r.Translate(err, "find assessments")
+	}
+	return dbrow.MapErr(rows, dbrow.Assessment.Core)
+}
+
+// Timings reads the few columns of the assessments matching f that their
+// due dates follow.
+func (r Assessments) Timings(ctx context.Context, f ports.AssessmentFilter) ([]review.Timing, error) {
+	var rows []dbrow.AssessmentTiming
+	if err := filterAssessments(r.DB.NewSelect().Model(&rows), f).Scan(ctx); err != nil {
+		return nil, r.Translate(err, "timings of assessments")
+	}
+	return dbrow.MapErr(rows, dbrow.AssessmentTiming.Core)
+}
+
+// filterAssessments narrows a read of assessments (alias s) to f.
+func filterAssessments(q *bun.SelectQuery, f ports.AssessmentFilter) *bun.SelectQuery {
+	q = q.Where("s.account_id = ?", f.AccountID)
 	if f.ListID != nil {
 		q = q.Where("s.list_id = ?", *f.ListID)
 	}
@@ -54,10 +73,7 @@ func (r Assessments) Find(ctx context.Context, f ports.AssessmentFilter) ([]revi
 	if f.ID != nil {
 		q = q.Where("s.id = ?", *f.ID)
 	}
-	if err := q.OrderExpr("s.updated_at DESC, s.id DESC").Scan(ctx); err != nil {
-		return nil, r.Translate(err, "find assessments")
-	}
-	return dbrow.MapErr(rows, dbrow.Assessment.Core)
+	return q
 }
 
 // Save upserts every assessment in one statement. An existing one keeps its

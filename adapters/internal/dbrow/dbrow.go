@@ -439,13 +439,9 @@ func FromAssessment(a review.Assessment) Assessment {
 
 // Core rebuilds the assessment; a stored status the core does not know is an error.
 func (r Assessment) Core() (review.Assessment, error) {
-	status, err := review.ParseStatus(r.Status)
+	status, tier, err := statusTier(r.ID, r.Status, r.Tier)
 	if err != nil {
-		return review.Assessment{}, fmt.Errorf("assessment %s: stored status: %w", r.ID, err)
-	}
-	tier, err := review.ParseTier(r.Tier)
-	if err != nil {
-		return review.Assessment{}, fmt.Errorf("assessment %s: stored tier: %w", r.ID, err)
+		return review.Assessment{}, err
 	}
 	dc := r.DataCollected
 	if dc == nil {
@@ -460,6 +456,41 @@ func (r Assessment) Core() (review.Assessment, error) {
 			Tier: tier, ConditionDueAt: utcZero(r.ConditionDueAt)},
 		LastReviewedAt: utcZero(r.LastReviewedAt),
 		CreatedAt:      utc(r.CreatedAt), CreatedBy: r.CreatedBy, UpdatedAt: utc(r.UpdatedAt), UpdatedBy: r.UpdatedBy}, nil
+}
+
+// AssessmentTiming is the part of an assessment row its due date follows
+// (review.Timing).
+type AssessmentTiming struct {
+	bun.BaseModel `bun:"table:assessments,alias:s"`
+
+	ID             uuid.UUID `bun:"id,pk"`
+	Status         string    `bun:"status"`
+	Tier           string    `bun:"tier"`
+	ConditionDueAt time.Time `bun:"condition_due_at,nullzero"`
+	LastReviewedAt time.Time `bun:"last_reviewed_at,nullzero"`
+}
+
+// Core rebuilds the timing; a stored status or tier the core does not know
+// is an error, as in Assessment.Core.
+func (r AssessmentTiming) Core() (review.Timing, error) {
+	status, tier, err := statusTier(r.ID, r.Status, r.Tier)
+	if err != nil {
+		return review.Timing{}, err
+	}
+	return review.Timing{Tier: tier, Status: status, ConditionDueAt: utcZero(r.ConditionDueAt), LastReviewedAt: utcZero(r.LastReviewedAt)}, nil
+}
+
+// statusTier parses an assessment's stored status and tier.
+func statusTier(id uuid.UUID, storedStatus, storedTier string) (review.Status, review.Tier, error) {
+	status, err := review.ParseStatus(storedStatus)
+	if err != nil {
+		return "", "", fmt.Errorf("assessment %s: stored status: %w", id, err)
+	}
+	tier, err := review.ParseTier(storedTier)
+	if err != nil {
+		return "", "", fmt.Errorf("assessment %s: stored tier: %w", id, err)
+	}
+	return status, tier, nil
 }
 
 // changeJSON is the stored form of one audit change.
