@@ -614,11 +614,35 @@ func (UUIDv7) New() uuid.UUID { return uuid.Must(uuid.NewV7()) }
 // vendor: too many changed to name them one by one, or notices may have been
 // missed (a subscription that was lost and is listening again). Data means
 // the unit of work committed a write of any kind (lists, reviews, members,
-// policies...): answers remembered of account reads are stale.
+// policies...): answers remembered of account reads are stale. Accounts,
+// when Data, narrows that: the unit of work wrote the data of these
+// accounts only (it ran in their scope, see WithAccountScope, and changed
+// nothing that other accounts show: no user, incident or existing directory
+// entry), so only their answers are stale; empty, any account's may be.
 type Changed struct {
-	Vendors []uuid.UUID
-	All     bool
-	Data    bool
+	Vendors  []uuid.UUID
+	All      bool
+	Data     bool
+	Accounts []uuid.UUID
+}
+
+// Empty reports whether c tells of nothing: a unit of work that only kept
+// books (the outbox, job runs, mail deliveries) announces nothing.
+func (c Changed) Empty() bool { return !c.Data && !c.All && len(c.Vendors) == 0 }
+
+type accountScopeKey struct{}
+
+// WithAccountScope marks ctx as acting in one account: a request that names
+// its account (account-id) runs its units of work in that scope, so the
+// notices of their commits can name the account (Changed.Accounts).
+func WithAccountScope(ctx context.Context, accountID uuid.UUID) context.Context {
+	return context.WithValue(ctx, accountScopeKey{}, accountID)
+}
+
+// AccountScope returns the account ctx acts in, if WithAccountScope set one.
+func AccountScope(ctx context.Context) (uuid.UUID, bool) {
+	id, ok := ctx.Value(accountScopeKey{}).(uuid.UUID)
+	return id, ok && id != uuid.Nil
 }
 
 // ChangeFeed carries Changed notices between the processes that share a

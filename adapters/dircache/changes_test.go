@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -83,6 +84,13 @@ type fakeTx struct{ ports.Tx }
 
 func (fakeTx) Vendors() ports.VendorRepo   { return fakeVendors{} }
 func (fakeTx) Profiles() ports.ProfileRepo { return fakeProfiles{} }
+func (fakeTx) Lists() ports.ListRepo       { return nil }
+func (fakeTx) Outbox() ports.OutboxRepo    { return nil }
+func (fakeTx) Users() ports.UserRepo       { return fakeUsers{} }
+
+type fakeUsers struct{ ports.UserRepo }
+
+func (fakeUsers) Save(context.Context, account.User) error { return nil }
 
 type fakeVendors struct{ ports.VendorRepo }
 
@@ -106,25 +114,51 @@ func TestUnitOfWorkAnnouncesTheVendorsItWrote(t *testing.T) {
 		many[i].ID = uuid.New()
 	}
 	boom := errors.New("boom")
+	acct := uuid.New()
 	cases := []struct {
 		name    string
+		scope   uuid.UUID // the account the unit of work acts in, or Nil
 		fn      func(ctx context.Context, tx ports.Tx) error
 		wantErr error
 		want    []ports.Changed // staged and published
 	}{
-		{"reads only: a unit of work that commits says data changed", func(ctx context.Context, tx ports.Tx) error {
+		{"reads only: a unit of work that commits says data changed", uuid.Nil, func(ctx context.Context, tx ports.Tx) error {
 			_, err := tx.Vendors().Get(ctx, a)
 			return err
 		}, nil, []ports.Changed{{Data: true}}},
-		{"an update and a profile save, a vendor once", func(ctx context.Context, tx ports.Tx) error {
+		{"bookkeeping only: nothing to tell", acct, func(ctx context.Context, tx ports.Tx) error {
+			_ = tx.Outbox()
+			return nil
+		}, nil, nil},
+		{"in an account's scope: that account's data", acct, func(ctx context.Context, tx ports.Tx) error {
+			_ = tx.Lists()
+			_, err := tx.Vendors().Get(ctx, a)
+			return err
+		}, nil, []ports.Changed{{Data: true, Accounts: []uuid.UUID{acct}}}},
+		{"in an account's scope, new directory entries: still that account's", acct, func(ctx context.Context, tx ports.Tx) error {
+			_, err := tx.Vendors().Ensure(ctx, []directory.Vendor{{ID: a}})
+			return err
+		}, nil, []ports.Changed{{Data: true, Vendors: []uuid.UUID{a}, Accounts: []uuid.UUID{acct}}}},
+		{"in an account's scope, a website for an entry: every account's", acct, func(ctx context.Context, tx ports.Tx) error {
+			_, err := tx.Vendors().Ensure(ctx, []directory.Vendor{{ID: a, WebsiteURL: "https://a.example"}})
+			return err
+		}, nil, []ports.Changed{{Data: true, Vendors: []uuid.UUID{a}}}},
+		{"in an account's scope, a user written: every account's", acct, func(ctx context.Context, tx ports.Tx) error {
+			_ = tx.Lists()
+			return tx.Users().Save(ctx, account.User{})
+		}, nil, []ports.Changed{{Data: true}}},
+		{"in an account's scope, a profile written: every account's", acct, func(ctx context.Context, tx ports.Tx) error {
+			return tx.Profiles().Save(ctx, directory.Profile{VendorID: b})
+		}, nil, []ports.Changed{{Data: true, Vendors: []uuid.UUID{b}}}},
+		{"an update and a profile save, a vendor once", uuid.Nil, func(ctx context.Context, tx ports.Tx) error {
 			return errors.Join(tx.Vendors().Update(ctx, directory.Vendor{ID: a}), tx.Profiles().Save(ctx, directory.Profile{VendorID: b}),
 				tx.Profiles().Delete(ctx, a))
 		}, nil, []ports.Changed{{Vendors: []uuid.UUID{a, b}, Data: true}}},
-		{"more than a notice names", func(ctx context.Context, tx ports.Tx) error {
+		{"more than a notice names", uuid.Nil, func(ctx context.Context, tx ports.Tx) error {
 			_, err := tx.Vendors().Ensure(ctx, many)
 			return err
 		}, nil, []ports.Changed{{All: true, Data: true}}},
-		{"rolled back", func(ctx context.Context, tx ports.Tx) error {
+		{"rolled back", uuid.Nil, func(ctx context.Context, tx ports.Tx) error {
 			_ = tx.Vendors().Update(ctx, directory.Vendor{ID: a})
 			return boom
 		}, boom, nil},
@@ -136,12 +170,16 @@ func TestUnitOfWorkAnnouncesTheVendorsItWrote(t *testing.T) {
 			var told []ports.Changed
 			cache.OnCommit(func(c ports.Changed) { told = append(told, c) })
 			w := cache.Watch(oneTxStore{}, spy)
-			if err := w.InTx(context.Background(), c.fn); !errors.Is(err, c.wantErr) {
+			ctx := context.Background()
+			if c.scope != uuid.Nil {
+				ctx = ports.WithAccountScope(ctx, c.scope)
+			}
+			if err := w.InTx(ctx, c.fn); !errors.Is(err, c.wantErr) {
 				t.Fatalf("InTx: %v, want %v", err, c.wantErr)
 			}
 			for what, got := range map[string][]ports.Changed{"staged": spy.staged, "published": spy.published, "told here": told} {
 				if !slices.EqualFunc(got, c.want, func(x, y ports.Changed) bool {
-					return x.All == y.All && x.Data == y.Data && slices.Equal(x.Vendors, y.Vendors)
+					return x.All == y.All && x.Data == y.Data && slices.Equal(x.Vendors, y.Vendors) && slices.Equal(x.Accounts, y.Accounts)
 				}) {
 					t.Errorf("%s %v, want %v", what, got, c.want)
 				}
@@ -159,5 +197,43 @@ func TestAFailedStageFailsTheUnitOfWork(t *testing.T) {
 	})
 	if !errors.Is(err, boom) || len(spy.published) != 0 {
 		t.Fatalf("InTx: %v, published %v", err, spy.published)
+	}
+}
+
+// A unit of work that only reads the directory (an assessment's upsert
+// looks its vendor up) leaves the remembered views alone; one that writes
+// an entry or a profile, even one that then fails, does not.
+func TestOnlyDirectoryWritesMoveTheGeneration(t *testing.T) {
+	id := uuid.New()
+	boom := errors.New("boom")
+	for _, c := range []struct {
+		name  string
+		fn    func(ctx context.Context, tx ports.Tx) error
+		moves bool
+	}{
+		{"a read", func(ctx context.Context, tx ports.Tx) error {
+			_, err := tx.Vendors().Get(ctx, id)
+			return err
+		}, false},
+		{"a profile write", func(ctx context.Context, tx ports.Tx) error {
+			return tx.Profiles().Save(ctx, directory.Profile{VendorID: id})
+		}, true},
+		{"an entry's update, rolled back", func(ctx context.Context, tx ports.Tx) error {
+			_ = tx.Vendors().Update(ctx, directory.Vendor{ID: id})
+			return boom
+		}, true},
+		{"new entries", func(ctx context.Context, tx ports.Tx) error {
+			_, err := tx.Vendors().Ensure(ctx, []directory.Vendor{{ID: id}})
+			return err
+		}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := watchedStore{Store: oneTxStore{}, dir: newDirectory()}
+			before := w.dir.generation()
+			_ = w.InTx(context.Background(), c.fn)
+			if moved := w.dir.generation() != before; moved != c.moves {
+				t.Fatalf("the generation moved: %v, want %v", moved, c.moves)
+			}
+		})
 	}
 }

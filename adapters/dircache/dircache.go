@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/memo"
 	"github.com/vetted-dev/vetted/ports"
@@ -335,11 +336,15 @@ func (d *viewCache) takeDue(max int) map[string]uuid.UUID {
 }
 
 // watchedStore is the store as the use cases see it: a unit of work that
-// reaches the vendor or profile repositories moves the directory's
-// generation on when it ends, whatever it did with them, and every unit of
-// work that commits announces on the change feed that data changed, with
-// the vendors it wrote (staged in the unit of work, published after it
-// committed), and tells this process's OnCommit listeners the same.
+// writes a directory entry or a profile (every write method of the two
+// repositories is wrapped below) moves the directory's generation on when
+// it ends, whether it committed or not, and every unit of
+// work that commits and reached data that answers show announces on the
+// change feed that data changed, with the vendors it wrote and, when it ran
+// in an account's scope and wrote nothing other accounts show, that
+// account (staged in the unit of work, published after it committed), and
+// tells this process's OnCommit listeners the same. A unit of work that
+// only kept books (the outbox, runs, deliveries) announces nothing.
 type watchedStore struct {
 	ports.Store
 	dir      *viewCache
@@ -356,13 +361,14 @@ func (w watchedStore) InTx(ctx context.Context, fn func(ctx context.Context, tx 
 			w.dir.changed()
 		}
 	}()
+	scope, _ := ports.AccountScope(ctx)
 	err := w.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
-		written = &changeSet{} // fn may run again: only its last run counts
-		if err := fn(ctx, watchedTx{Tx: tx, touched: &touched, written: written}); err != nil {
+		written = &changeSet{scope: scope, touched: &touched} // fn may run again: only its last run counts
+		if err := fn(ctx, watchedTx{Tx: tx, written: written}); err != nil {
 			return err
 		}
-		if w.feed != nil {
-			return w.feed.Stage(ctx, tx, written.changed())
+		if c := written.changed(); w.feed != nil && !c.Empty() {
+			return w.feed.Stage(ctx, tx, c)
 		}
 		return nil
 	})
@@ -370,6 +376,9 @@ func (w watchedStore) InTx(ctx context.Context, fn func(ctx context.Context, tx 
 		return err
 	}
 	c := written.changed()
+	if c.Empty() {
+		return nil // bookkeeping only (the outbox, runs, deliveries): no cache holds it
+	}
 	if w.onCommit != nil {
 		if fs := w.onCommit.Load(); fs != nil {
 			for _, f := range *fs {
@@ -389,16 +398,26 @@ func (w watchedStore) InTx(ctx context.Context, fn func(ctx context.Context, tx 
 // wrote more (a CSV import) announces that all changed.
 const maxNamedChanges = 100
 
-// changeSet gathers the vendors a unit of work wrote.
+// changeSet gathers what a unit of work wrote: the vendors whose directory
+// entries or profiles it wrote, whether it reached account data at all, and
+// whether it wrote something every account may show (see ports.Changed).
 type changeSet struct {
 	mu      sync.Mutex
 	vendors []uuid.UUID
 	all     bool
+	scope   uuid.UUID    // the account the unit of work acts in (ports.AccountScope), or Nil
+	touched *atomic.Bool // it wrote a directory entry or profile, even in a run that failed
+	data    bool         // it reached a repository of data that answers show
+	shared  bool         // it wrote data other accounts show too
 }
 
 func (c *changeSet) add(ids ...uuid.UUID) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.data = true
+	if c.touched != nil {
+		c.touched.Store(true)
+	}
 	for _, id := range ids {
 		if c.all || slices.Contains(c.vendors, id) {
 			continue
@@ -411,27 +430,110 @@ func (c *changeSet) add(ids ...uuid.UUID) {
 	}
 }
 
+// reached notes that the unit of work reached account data; share, that it
+// wrote data other accounts show.
+func (c *changeSet) reached() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.data = true
+}
+
+// rewrote notes that the unit of work changed existing directory entries
+// or profiles: their vendors, and data every account holding them shows.
+func (c *changeSet) rewrote(ids ...uuid.UUID) {
+	c.share()
+	c.add(ids...)
+}
+
+func (c *changeSet) share() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.data, c.shared = true, true
+}
+
 // changed is the notice of a unit of work that committed: data changed,
 // and the vendors it wrote.
 func (c *changeSet) changed() ports.Changed {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return ports.Changed{Vendors: slices.Clone(c.vendors), All: c.all, Data: true}
+	ch := ports.Changed{Vendors: slices.Clone(c.vendors), All: c.all, Data: c.data}
+	if c.data && !c.shared && c.scope != uuid.Nil {
+		ch.Accounts = []uuid.UUID{c.scope}
+	}
+	return ch
 }
 
 type watchedTx struct {
 	ports.Tx
-	touched *atomic.Bool
 	written *changeSet
 }
 
 func (t watchedTx) Vendors() ports.VendorRepo {
-	t.touched.Store(true)
+	t.written.reached()
 	return watchedVendors{VendorRepo: t.Tx.Vendors(), written: t.written}
 }
 
+// The repositories of data that answers show: reaching one makes the unit
+// of work's notice say that data changed. Users and incidents are shown by
+// every account they belong to, so writing one is shared. The others
+// (calendar keys, reminder keys, mail deliveries, job runs, the outbox,
+// webhooks) are bookkeeping no remembered answer holds.
+
+func (t watchedTx) Users() ports.UserRepo {
+	t.written.reached()
+	return watchedUsers{UserRepo: t.Tx.Users(), written: t.written}
+}
+
+func (t watchedTx) Incidents() ports.IncidentRepo {
+	t.written.reached()
+	return watchedIncidents{IncidentRepo: t.Tx.Incidents(), written: t.written}
+}
+
+func (t watchedTx) Accounts() ports.AccountRepo { t.written.reached(); return t.Tx.Accounts() }
+func (t watchedTx) Members() ports.MemberRepo   { t.written.reached(); return t.Tx.Members() }
+func (t watchedTx) Lists() ports.ListRepo       { t.written.reached(); return t.Tx.Lists() }
+func (t watchedTx) Quota() ports.QuotaRepo      { t.written.reached(); return t.Tx.Quota() }
+func (t watchedTx) Assessments() ports.AssessmentRepo {
+	t.written.reached()
+	return t.Tx.Assessments()
+}
+func (t watchedTx) ReviewPolicies() ports.ReviewPolicyRepo {
+	t.written.reached()
+	return t.Tx.ReviewPolicies()
+}
+func (t watchedTx) Documents() ports.DocumentRepo { t.written.reached(); return t.Tx.Documents() }
+func (t watchedTx) Subscribers() ports.SubscriberRepo {
+	t.written.reached()
+	return t.Tx.Subscribers()
+}
+
+type watchedUsers struct {
+	ports.UserRepo
+	written *changeSet
+}
+
+func (r watchedUsers) Save(ctx context.Context, u account.User) error {
+	r.written.share()
+	return r.UserRepo.Save(ctx, u)
+}
+
+type watchedIncidents struct {
+	ports.IncidentRepo
+	written *changeSet
+}
+
+func (r watchedIncidents) Create(ctx context.Context, in directory.Incident) error {
+	r.written.share()
+	return r.IncidentRepo.Create(ctx, in)
+}
+
+func (r watchedIncidents) Merge(ctx context.Context, ins []directory.Incident) ([]directory.Incident, error) {
+	r.written.share()
+	return r.IncidentRepo.Merge(ctx, ins)
+}
+
 func (t watchedTx) Profiles() ports.ProfileRepo {
-	t.touched.Store(true)
+	t.written.reached()
 	return watchedProfiles{ProfileRepo: t.Tx.Profiles(), written: t.written}
 }
 
@@ -443,6 +545,11 @@ type watchedVendors struct {
 }
 
 func (r watchedVendors) Ensure(ctx context.Context, vs []directory.Vendor) ([]directory.Vendor, error) {
+	// A new entry is on no other account's list; an existing one changes
+	// only when it gets the website an input brings.
+	if slices.ContainsFunc(vs, func(v directory.Vendor) bool { return v.WebsiteURL != "" }) {
+		r.written.share()
+	}
 	out, err := r.VendorRepo.Ensure(ctx, vs)
 	for _, v := range out {
 		r.written.add(v.ID)
@@ -451,7 +558,7 @@ func (r watchedVendors) Ensure(ctx context.Context, vs []directory.Vendor) ([]di
 }
 
 func (r watchedVendors) Update(ctx context.Context, v directory.Vendor) error {
-	r.written.add(v.ID)
+	r.written.rewrote(v.ID)
 	return r.VendorRepo.Update(ctx, v)
 }
 
@@ -461,21 +568,26 @@ type watchedProfiles struct {
 }
 
 func (r watchedProfiles) Save(ctx context.Context, p directory.Profile) error {
-	r.written.add(p.VendorID)
+	r.written.rewrote(p.VendorID)
 	return r.ProfileRepo.Save(ctx, p)
 }
 
 func (r watchedProfiles) Delete(ctx context.Context, vendorID uuid.UUID) error {
-	r.written.add(vendorID)
+	r.written.rewrote(vendorID)
 	return r.ProfileRepo.Delete(ctx, vendorID)
 }
 
 func (r watchedProfiles) ReplaceInstances(ctx context.Context, vendorID uuid.UUID, is []directory.SecurityInstance) error {
-	r.written.add(vendorID)
+	r.written.rewrote(vendorID)
 	return r.ProfileRepo.ReplaceInstances(ctx, vendorID, is)
 }
 
+func (r watchedProfiles) AddRating(ctx context.Context, rec directory.RatingRecord) error {
+	r.written.rewrote(rec.VendorID)
+	return r.ProfileRepo.AddRating(ctx, rec)
+}
+
 func (r watchedProfiles) AddGRCAssessment(ctx context.Context, vendorID uuid.UUID, a directory.GRCAssessment) error {
-	r.written.add(vendorID)
+	r.written.rewrote(vendorID)
 	return r.ProfileRepo.AddGRCAssessment(ctx, vendorID, a)
 }

@@ -44,7 +44,7 @@ func (f *ChangeFeed) Publish(_ context.Context, c ports.Changed) error {
 		if len(s.pending) >= maxPending {
 			s.pending = append(s.pending[:0], ports.Changed{All: true, Data: true})
 		} else {
-			s.pending = append(s.pending, ports.Changed{Vendors: slices.Clone(c.Vendors), All: c.All, Data: c.Data})
+			s.pending = append(s.pending, ports.Changed{Vendors: slices.Clone(c.Vendors), All: c.All, Data: c.Data, Accounts: slices.Clone(c.Accounts)})
 		}
 		s.mu.Unlock()
 		select {

@@ -11,23 +11,29 @@ import (
 	"github.com/vetted-dev/vetted/ports"
 )
 
-func (r lists) EntriesAfter(ctx context.Context, listID uuid.UUID, after ports.EntryKey, limit int) ([]vendorlist.Entry, error) {
-	all, err := r.Entries(ctx, listID)
-	if err != nil {
+// EntriesAfter builds the entries of the page only: a list read a page at
+// a time costs the sort of its ids per page, not the whole list's entries.
+func (r lists) EntriesAfter(_ context.Context, listID uuid.UUID, after ports.EntryKey, limit int) ([]vendorlist.Entry, error) {
+	if err := r.readable(); err != nil {
 		return nil, err
 	}
+	ids := r.sortedEntries(listID)
 	start := 0
 	if after.VendorID != uuid.Nil {
-		start, _ = slices.BinarySearchFunc(all, after, func(e vendorlist.Entry, k ports.EntryKey) int {
-			c := cmp.Or(byVendorName(directory.Name(e.VendorName), directory.Name(k.VendorName)), slices.Compare(e.VendorID[:], k.VendorID[:]))
+		start, _ = slices.BinarySearchFunc(ids, after, func(id uuid.UUID, k ports.EntryKey) int {
+			c := cmp.Or(byVendorName(r.d.vendors[id].Name, directory.Name(k.VendorName)), slices.Compare(id[:], k.VendorID[:]))
 			if c == 0 {
 				return -1 // the key itself is before the page
 			}
 			return c
 		})
 	}
-	end := min(len(all), start+max(limit, 1))
-	return slices.Clone(all[start:end]), nil
+	end := min(len(ids), start+max(limit, 1))
+	out := make([]vendorlist.Entry, 0, end-start)
+	for _, vid := range ids[start:end] {
+		out = append(out, r.entry(listID, vid))
+	}
+	return out, nil
 }
 
 func (r lists) EntryKeys(ctx context.Context, listID uuid.UUID) ([]ports.EntryKey, error) {
@@ -42,14 +48,22 @@ func (r lists) EntryKeys(ctx context.Context, listID uuid.UUID) ([]ports.EntryKe
 	return out, nil
 }
 
-func (r lists) EntriesOf(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) ([]vendorlist.Entry, error) {
-	all, err := r.Entries(ctx, listID)
-	if err != nil {
+// EntriesOf builds the entries of the given vendors only: a whole list
+// read a page of ids at a time costs a page per read.
+func (r lists) EntriesOf(_ context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) ([]vendorlist.Entry, error) {
+	if err := r.readable(); err != nil {
 		return nil, err
 	}
-	want := make(map[uuid.UUID]bool, len(vendorIDs))
-	for _, id := range vendorIDs {
-		want[id] = true
+	out := make([]vendorlist.Entry, 0, len(vendorIDs))
+	seen := make(map[uuid.UUID]bool, len(vendorIDs))
+	for _, vid := range vendorIDs {
+		if _, on := r.d.entries[pair{listID, vid}]; on && !seen[vid] {
+			seen[vid] = true
+			out = append(out, r.entry(listID, vid))
+		}
 	}
-	return slices.DeleteFunc(all, func(e vendorlist.Entry) bool { return !want[e.VendorID] }), nil
+	slices.SortFunc(out, func(a, b vendorlist.Entry) int {
+		return cmp.Or(byVendorName(directory.Name(a.VendorName), directory.Name(b.VendorName)), slices.Compare(a.VendorID[:], b.VendorID[:]))
+	})
+	return out, nil
 }

@@ -113,27 +113,54 @@ func (r lists) Entries(_ context.Context, listID uuid.UUID) ([]vendorlist.Entry,
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
-	out := []vendorlist.Entry{}
-	for _, vid := range r.d.entriesByList.of(listID) {
-		k := pair{listID, vid}
-		row := r.d.entries[k]
-		v := r.d.vendors[vid]
-		p, hasProfile := r.d.profiles[vid]
-		ps := []vendorlist.Product{}
-		for _, pid := range r.d.productsByEntry.of(k) {
-			ps = append(ps, r.d.products[pid])
-		}
-		slices.SortFunc(ps, func(a, b vendorlist.Product) int {
-			return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)))
-		})
-		out = append(out, vendorlist.Entry{ListID: listID, VendorID: vid, VendorName: v.Name.String(),
-			WebsiteURL: v.WebsiteURL, IsCustom: !hasProfile, EnrichmentStatus: directory.EnrichmentStatus(hasProfile, p.Enrichment),
-			AlertsEnabled: row.alerts, Rating: clonePtr(p.Scores.SecurityRating), Products: ps, AddedAt: row.addedAt})
+	ids := r.sortedEntries(listID)
+	out := make([]vendorlist.Entry, 0, len(ids))
+	for _, vid := range ids {
+		out = append(out, r.entry(listID, vid))
 	}
-	slices.SortFunc(out, func(a, b vendorlist.Entry) int {
-		return cmp.Or(byVendorName(r.d.vendors[a.VendorID].Name, r.d.vendors[b.VendorID].Name), slices.Compare(a.VendorID[:], b.VendorID[:]))
-	})
 	return out, nil
+}
+
+// sortedEntries returns the ids of the vendors on a list in the order of
+// Entries: by byVendorName, then vendor id, each name's key computed once
+// (not at every comparison).
+func (r lists) sortedEntries(listID uuid.UUID) []uuid.UUID {
+	type keyed struct {
+		key  string
+		name directory.Name
+		id   uuid.UUID
+	}
+	ids := r.d.entriesByList.of(listID)
+	ks := make([]keyed, len(ids))
+	for i, id := range ids {
+		n := r.d.vendors[id].Name
+		ks[i] = keyed{n.Key(), n, id}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int {
+		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.name, b.name), slices.Compare(a.id[:], b.id[:]))
+	})
+	for i, k := range ks {
+		ids[i] = k.id
+	}
+	return ids
+}
+
+// entry is the entry of a vendor on a list, with its products.
+func (r lists) entry(listID, vid uuid.UUID) vendorlist.Entry {
+	k := pair{listID, vid}
+	row := r.d.entries[k]
+	v := r.d.vendors[vid]
+	p, hasProfile := r.d.profiles[vid]
+	ps := []vendorlist.Product{}
+	for _, pid := range r.d.productsByEntry.of(k) {
+		ps = append(ps, r.d.products[pid])
+	}
+	slices.SortFunc(ps, func(a, b vendorlist.Product) int {
+		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)))
+	})
+	return vendorlist.Entry{ListID: listID, VendorID: vid, VendorName: v.Name.String(),
+		WebsiteURL: v.WebsiteURL, IsCustom: !hasProfile, EnrichmentStatus: directory.EnrichmentStatus(hasProfile, p.Enrichment),
+		AlertsEnabled: row.alerts, Rating: clonePtr(p.Scores.SecurityRating), Products: ps, AddedAt: row.addedAt}
 }
 
 func (r lists) VendorIDs(_ context.Context, listID uuid.UUID) ([]uuid.UUID, error) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -31,11 +32,19 @@ import (
 // late by about that, and a notice lost while the feed reconnects costs
 // about that too.
 //
-// The generation is global, not per account: a write anywhere makes every
-// remembered answer stale. That keeps the rule to one line and makes it
-// impossible to miss a dependency (a profile's enrichment changes what every
-// list holding the vendor shows); under steady writes the cache simply hits
-// less.
+// Generations are per account where the notices allow it. A write request
+// that names its account (account-id) runs in that account's scope
+// (ports.WithAccountScope), and the notice of its commit names the account
+// unless it wrote something other accounts show too (a user, an incident,
+// an existing directory entry or profile: see dircache). A notice that
+// names accounts moves their generations; any other moves the global one.
+// An answer to a request that names its account (account-id=<uuid>) holds
+// while neither its account's generation nor the global one moved; an
+// answer to any other request (the caller's accounts, a personal space)
+// holds while no notice at all came. One account's steady writes then
+// leave the others' answers alone, and a dependency the scope cannot see
+// (a profile's enrichment changes what every list holding the vendor
+// shows) is a global change.
 
 // answerMaxAge is the age by the service's clock past which a remembered
 // answer is made again. The first read past it makes it; reads that come
@@ -68,13 +77,22 @@ var answerOps = map[string]bool{
 
 // answers remembers encoded answers (see above).
 type answers struct {
-	gen   atomic.Uint64
-	clock ports.Clock
-	memo  memo.Map[string, *answer]
+	any      atomic.Uint64 // moved by every notice
+	global   atomic.Uint64 // moved by a notice that names no account
+	accounts sync.Map      // uuid.UUID -> *atomic.Uint64, moved by a notice naming the account
+	clock    ports.Clock
+	memo     memo.Map[string, *answer]
+}
+
+// stamp is the generation an answer was made in: of its account and the
+// global one when the request names its account, else of every notice.
+type stamp struct {
+	account        uuid.UUID
+	gen, globalGen uint64
 }
 
 type answer struct {
-	gen        uint64
+	gen        stamp
 	at         time.Time
 	status     int
 	headers    []header
@@ -95,8 +113,59 @@ func newAnswers(clock ports.Clock) *answers {
 	return &answers{clock: clock, memo: memo.Map[string, *answer]{Max: maxAnswers}}
 }
 
-// forget makes every remembered answer stale.
-func (a *answers) forget() { a.gen.Add(1) }
+// forget makes the remembered answers c may have changed stale.
+func (a *answers) forget(c ports.Changed) {
+	a.any.Add(1)
+	if !c.Data || len(c.Accounts) == 0 {
+		a.global.Add(1)
+		return
+	}
+	for _, id := range c.Accounts {
+		g, _ := a.accounts.LoadOrStore(id, new(atomic.Uint64))
+		g.(*atomic.Uint64).Add(1)
+	}
+}
+
+// stamp returns the generation a request's answer is made in now.
+func (a *answers) stamp(account uuid.UUID) stamp {
+	if account == uuid.Nil {
+		return stamp{gen: a.any.Load()}
+	}
+	st := stamp{account: account, globalGen: a.global.Load()}
+	if g, ok := a.accounts.Load(account); ok {
+		st.gen = g.(*atomic.Uint64).Load()
+	}
+	return st
+}
+
+// scope is the account a request names (account-id, as a UUID), or Nil.
+func scope(ctx huma.Context) uuid.UUID {
+	id, err := uuid.Parse(ctx.Query("account-id"))
+	if err != nil {
+		return uuid.Nil
+	}
+	return id
+}
+
+// scopeWrites runs a request that names its account in that account's
+// scope, so that the notices of its units of work name the account (see
+// above). A platform admin's operation is never scoped: it may act on any
+// account whatever the request names.
+func scopeWrites(ctx huma.Context, next func(huma.Context)) {
+	op := ctx.Operation()
+	if op == nil || ctx.Method() == http.MethodGet {
+		next(ctx)
+		return
+	}
+	if only, _ := op.Metadata[platformAdminKey].(bool); only {
+		next(ctx)
+		return
+	}
+	if id := scope(ctx); id != uuid.Nil {
+		ctx = huma.WithContext(ctx, ports.WithAccountScope(ctx.Context(), id))
+	}
+	next(ctx)
+}
 
 // middleware answers a remembered read, or remembers the answer it makes.
 // It runs after authenticate, so the caller is known and was let in; the
@@ -111,7 +180,8 @@ func (a *answers) middleware(ctx huma.Context, next func(huma.Context)) {
 	u := ctx.URL()
 	key := ri.actor.UserID.String() + "\x00" + op.OperationID + "\x00" + u.RawQuery + "\x00" + ctx.Header("Accept")
 	now := a.clock.Now()
-	gen := a.gen.Load()
+	account := scope(ctx)
+	gen := a.stamp(account)
 	got, ok := a.memo.Get(key, now)
 	if ok && (got.gen != gen || now.Before(got.at)) {
 		ok = false // written since, or a clock set back
@@ -123,7 +193,7 @@ func (a *answers) middleware(ctx huma.Context, next func(huma.Context)) {
 	// This read makes the answer (again, when got is past its age).
 	rec := &answerRecorder{humaContext: ctx}
 	next(rec)
-	if rec.status != http.StatusOK || rec.unfit || a.gen.Load() != gen {
+	if rec.status != http.StatusOK || rec.unfit || a.stamp(account) != gen {
 		if ok {
 			got.refreshing.Store(false) // the next read tries again
 		}
@@ -182,4 +252,15 @@ func (t answerTee) Write(p []byte) (int, error) {
 		}
 	}
 	return t.r.humaContext.BodyWriter().Write(p)
+}
+
+// forgo tells the answer cache, when ctx is recording an answer and before
+// any of it is written, that the answer is not to be remembered: it is then
+// passed on without a copy. A whole list read in several reads of the store
+// (streamList) says so, since each reader of a long list would otherwise
+// hold up to maxAnswerBytes of it while it is written.
+func forgo(ctx huma.Context) {
+	if r, ok := ctx.(*answerRecorder); ok {
+		r.unfit = true
+	}
 }

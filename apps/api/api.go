@@ -113,8 +113,9 @@ type Server struct {
 	handler     http.Handler
 	limiter     *limiter
 	log         *slog.Logger
-	views       viewMemo // see encodedView
-	answers     *answers // see answers.go
+	views       viewMemo      // see encodedView
+	answers     *answers      // see answers.go
+	longLists   chan struct{} // turns of the long whole-list reads (see streamList)
 }
 
 // New builds the HTTP app over the use cases.
@@ -133,7 +134,8 @@ func New(uc *usecases.UseCases, opts Options) (*Server, error) {
 	}
 	r := chi.NewMux()
 	s := &Server{accounts: uc.Accounts, lists: uc.Lists, vendors: uc.Vendors, assessments: uc.Assessments, alerts: uc.Alerts,
-		webhooks: uc.Webhooks, ready: uc.Ready, opts: opts, router: r, limiter: newLimiter(opts.RateLimit, opts.Burst), log: opts.Logger}
+		webhooks: uc.Webhooks, ready: uc.Ready, opts: opts, router: r, limiter: newLimiter(opts.RateLimit, opts.Burst), log: opts.Logger,
+		longLists: make(chan struct{}, longListTurns())}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -148,7 +150,7 @@ func New(uc *usecases.UseCases, opts Options) (*Server, error) {
 		}
 	})
 	s.answers = newAnswers(opts.Clock)
-	s.api.UseMiddleware(withOperation, s.authenticate, s.answers.middleware)
+	s.api.UseMiddleware(withOperation, s.authenticate, scopeWrites, s.answers.middleware)
 	s.register()
 	if opts.Blobs != nil {
 		r.Handle(opts.BlobsPath+"*", opts.Blobs)
@@ -239,6 +241,36 @@ var jsonFormat = huma.Format{
 }
 
 var newline = []byte{'\n'}
+
+// writeJSON writes body as huma writes an operation's Body value, for an
+// operation whose Body is a function (its answer is sometimes streamed).
+func (s *Server) writeJSON(body any) func(huma.Context) {
+	return func(hctx huma.Context) {
+		ct, ok := s.startJSON(hctx)
+		if !ok {
+			return
+		}
+		// Written in one piece (an encoder writes once), so a client gone
+		// meanwhile leaves nothing half-sent to remember: as huma, the
+		// error is dropped.
+		_ = s.api.Marshal(hctx.BodyWriter(), ct, body)
+	}
+}
+
+// startJSON begins a 200 answer as huma begins one: the Content-Type
+// negotiated from Accept, then the status. It returns the content type, or
+// false once it has answered 406 as huma would (which the API's formats,
+// with their fallback to application/json, never need).
+func (s *Server) startJSON(hctx huma.Context) (string, bool) {
+	ct, err := s.api.Negotiate(hctx.Header("Accept"))
+	if err != nil {
+		_ = huma.WriteErr(s.api, hctx, http.StatusNotAcceptable, "unable to marshal response", err)
+		return "", false
+	}
+	hctx.SetHeader("Content-Type", ct)
+	hctx.SetStatus(http.StatusOK)
+	return ct, true
+}
 
 // Handler returns the http.Handler.
 func (s *Server) Handler() http.Handler { return s.handler }

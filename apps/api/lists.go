@@ -111,14 +111,23 @@ type listsGetIn struct {
 	ListShape
 }
 
+// listsGetBody is the answer of get-vendor-lists. It is an unnamed struct
+// type, as listsGetOut's Body was before the whole-list read streamed, so
+// that the document still names its schema ListsGetOutBody.
+type listsGetBody = struct {
+	Lists   *[]ListJSON  `json:"lists,omitempty" doc:"Without vendor-list: the account's lists"`
+	List    *ListJSON    `json:"list,omitempty" doc:"With vendor-list: the list"`
+	Vendors *[]EntryJSON `json:"vendors,omitempty" doc:"With vendor-list: its vendors"`
+	// NextCursor is set by a shaped read with more rows to come.
+	NextCursor string `json:"next_cursor,omitempty" doc:"With limit: the cursor of the next page; absent on the last"`
+}
+
+// listsGetOut writes the answer itself: a list with all its vendors is
+// streamed a page at a time (streamList), the other reads write a
+// listsGetBody as huma would (writeJSON). The operation declares
+// listsGetBody as its 200 answer.
 type listsGetOut struct {
-	Body struct {
-		Lists   *[]ListJSON  `json:"lists,omitempty" doc:"Without vendor-list: the account's lists"`
-		List    *ListJSON    `json:"list,omitempty" doc:"With vendor-list: the list"`
-		Vendors *[]EntryJSON `json:"vendors,omitempty" doc:"With vendor-list: its vendors"`
-		// NextCursor is set by a shaped read with more rows to come.
-		NextCursor string `json:"next_cursor,omitempty" doc:"With limit: the cursor of the next page; absent on the last"`
-	}
+	Body func(huma.Context)
 }
 
 type listsPostIn struct {
@@ -251,9 +260,10 @@ func (ListOperationResult) Schema(r huma.Registry) *huma.Schema {
 func (s *Server) registerLists() {
 	tags := []string{"Vendor lists"}
 	register(s.api, huma.Operation{OperationID: "get-vendor-lists", Method: http.MethodGet, Path: "/vendor-lists", Tags: tags,
-		Summary: "List the account's vendor lists, or one list with its vendors", Security: secured, Errors: accountErrors},
+		Summary: "List the account's vendor lists, or one list with its vendors", Security: secured, Errors: accountErrors,
+		Responses: map[string]*huma.Response{"200": {Description: "OK", Content: map[string]*huma.MediaType{
+			"application/json": {Schema: s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[listsGetBody](), true, "ListsGetOutBody")}}}}},
 		func(ctx context.Context, in *listsGetIn) (*listsGetOut, error) {
-			out := &listsGetOut{}
 			a := actor(ctx)
 			if in.VendorList == "" && in.ListID == "" {
 				acc, err := in.accountRef()
@@ -268,28 +278,26 @@ func (s *Server) registerLists() {
 				for _, l := range ls {
 					lists = append(lists, listJSON(l))
 				}
-				out.Body.Lists = &lists
-				return out, nil
+				return &listsGetOut{Body: s.writeJSON(listsGetBody{Lists: &lists})}, nil
 			}
 			if in.ListShape.given() {
-				return s.shapedList(ctx, in)
+				body, err := s.shapedList(ctx, in)
+				if err != nil {
+					return nil, err
+				}
+				return &listsGetOut{Body: s.writeJSON(body)}, nil
 			}
 			acc, lr, err := refs(in.AccountParam, in.ListParams)
 			if err != nil {
 				return nil, err
 			}
-			l, es, err := s.lists.ListWithVendors(ctx, a, acc, lr)
+			// Refusals, an unknown list and an outage are answered here,
+			// before anything is written; the body then streams.
+			w, err := s.lists.OpenList(ctx, a, acc, lr)
 			if err != nil {
 				return nil, err
 			}
-			lj := listJSON(l)
-			out.Body.List = &lj
-			vendors := make([]EntryJSON, 0, len(es))
-			for _, e := range es {
-				vendors = append(vendors, entryJSON(e))
-			}
-			out.Body.Vendors = &vendors
-			return out, nil
+			return &listsGetOut{Body: func(hctx huma.Context) { s.streamList(hctx, w) }}, nil
 		})
 	register(s.api, huma.Operation{OperationID: "post-vendor-lists", Method: http.MethodPost, Path: "/vendor-lists", Tags: tags,
 		Summary:      "Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors) or merge a CSV (operation=import-csv)",

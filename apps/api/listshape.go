@@ -79,19 +79,19 @@ type EntryReviewJSON struct {
 	Rating                   *int        `json:"rating" doc:"The profile's security_rating (0-100); null when none"`
 }
 
-func (s *Server) shapedList(ctx context.Context, in *listsGetIn) (*listsGetOut, error) {
+func (s *Server) shapedList(ctx context.Context, in *listsGetIn) (listsGetBody, error) {
 	p := in.ListShape
 	acc, lr, err := refs(in.AccountParam, in.ListParams)
 	if err != nil {
-		return nil, err
+		return listsGetBody{}, err
 	}
 	page, err := s.lists.ListRead(ctx, actor(ctx), acc, lr, p.query())
 	if err != nil {
-		return nil, err
+		return listsGetBody{}, err
 	}
-	out := &listsGetOut{}
+	var out listsGetBody
 	lj := listJSON(page.List)
-	out.Body.List = &lj
+	out.List = &lj
 	vendors := make([]EntryJSON, 0, len(page.Rows))
 	for _, r := range page.Rows {
 		e := entryJSON(r.Entry)
@@ -104,7 +104,7 @@ func (s *Server) shapedList(ctx context.Context, in *listsGetIn) (*listsGetOut, 
 		e.EntryReviewJSON = rv
 		vendors = append(vendors, e)
 	}
-	out.Body.Vendors = &vendors
-	out.Body.NextCursor = encodeListCursor(page.NextCursor)
+	out.Vendors = &vendors
+	out.NextCursor = encodeListCursor(page.NextCursor)
 	return out, nil
 }

@@ -117,7 +117,7 @@ type encodedEntry struct {
 // ForgetVendors drops the encoded views of the vendors c names, or all of
 // them; a change feed's subscriber calls it with the service's.
 func (s *Server) ForgetVendors(c ports.Changed) {
-	s.answers.forget() // every notice: see answers.go
+	s.answers.forget(c) // see answers.go
 	if c.All {
 		s.views.Clear()
 		return

@@ -9,6 +9,7 @@ package lists
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/google/uuid"
@@ -79,23 +80,23 @@ func (s *Service) Lists(ctx context.Context, a access.Actor, ref access.AccountR
 	return out, err
 }
 
-// ListWithVendors returns one list and its entries.
+// ListWithVendors returns one list and all its entries, read as OpenList
+// and WholeList.Each read them (see WholeList for what a long list's read
+// sees of concurrent writes).
 func (s *Service) ListWithVendors(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef) (vendorlist.List, []vendorlist.Entry, error) {
-	var (
-		l  vendorlist.List
-		es []vendorlist.Entry
-	)
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
-		var (
-			err error
-		)
-		if _, l, err = access.AccountList(ctx, tx, a, ref, account.ReadRole, lr, false); err != nil {
-			return err
-		}
-		es, err = tx.Lists().Entries(ctx, l.ID)
-		return err
+	w, err := s.OpenList(ctx, a, ref, lr)
+	if err != nil {
+		return vendorlist.List{}, nil, err
+	}
+	es := make([]vendorlist.Entry, 0, len(w.first))
+	err = w.Each(ctx, func(page []vendorlist.Entry) error {
+		es = append(es, page...)
+		return nil
 	})
-	return l, es, err
+	if err != nil {
+		return vendorlist.List{}, nil, err
+	}
+	return w.List(), es, nil
 }
 
 // CreateList creates a list; a duplicate name in the account is a conflict.
@@ -295,13 +296,15 @@ func (s *Service) SetAlerts(ctx context.Context, a access.Actor, ref access.Acco
 			}
 			return err
 		}
-		es, err := tx.Lists().Entries(ctx, l.ID)
-		for _, x := range es {
-			if x.VendorID == vid {
-				e = x
-			}
+		es, err := tx.Lists().EntriesOf(ctx, l.ID, []uuid.UUID{vid})
+		if err != nil {
+			return err
 		}
-		return err
+		if len(es) != 1 {
+			return fmt.Errorf("set alerts: entry of vendor %s not read back", vid)
+		}
+		e = es[0]
+		return nil
 	})
 	return e, err
 }

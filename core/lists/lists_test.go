@@ -35,6 +35,9 @@ type listDB struct {
 	vendors  map[uuid.UUID]directory.Vendor
 	claims   map[uuid.UUID]bool
 	outbox   []outbox.Message
+
+	pageReads int // calls of EntriesAfter and EntriesOf
+	keyReads  int // calls of EntryKeys
 }
 
 func (d *listDB) InTx(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
@@ -124,6 +127,10 @@ func (r listRepo) Entries(_ context.Context, id uuid.UUID) ([]vendorlist.Entry, 
 		out = append(out, e)
 	}
 	return out, nil
+}
+func (r listRepo) EntriesOf(ctx context.Context, id uuid.UUID, vs []uuid.UUID) ([]vendorlist.Entry, error) {
+	r.d.pageReads++
+	return slices.DeleteFunc(r.sortedEntries(ctx, id), func(e vendorlist.Entry) bool { return !slices.Contains(vs, e.VendorID) }), nil
 }
 func (r listRepo) AddEntries(_ context.Context, id uuid.UUID, vs []uuid.UUID, _ time.Time) error {
 	for _, v := range vs {

@@ -53,9 +53,10 @@ var feedCases = []struct {
 		announce(t, e, e.A, want)
 		sameChange(t, "heard", next(t, heard), want)
 	}},
-	{"a write of account data is heard as such, with its vendors or alone", func(t *testing.T, e FeedEnv) {
+	{"a write of account data is heard as such, with its accounts, its vendors or alone", func(t *testing.T, e FeedEnv) {
 		heard := listen(t, e.B)
-		for _, want := range []ports.Changed{{Data: true}, {Data: true, Vendors: []uuid.UUID{newID()}}, {Data: true, All: true}} {
+		for _, want := range []ports.Changed{{Data: true}, {Data: true, Vendors: []uuid.UUID{newID()}}, {Data: true, All: true},
+			{Data: true, Accounts: []uuid.UUID{newID()}}, {Data: true, Accounts: []uuid.UUID{newID()}, Vendors: []uuid.UUID{newID()}}} {
 			announce(t, e, e.A, want)
 			sameChange(t, "heard", next(t, heard), want)
 		}
@@ -198,7 +199,7 @@ func next(t *testing.T, heard <-chan ports.Changed) ports.Changed {
 
 func sameChange(t *testing.T, what string, got, want ports.Changed) {
 	t.Helper()
-	if got.All != want.All || got.Data != want.Data || !slices.Equal(got.Vendors, want.Vendors) {
+	if got.All != want.All || got.Data != want.Data || !slices.Equal(got.Vendors, want.Vendors) || !slices.Equal(got.Accounts, want.Accounts) {
 		t.Fatalf("%s: %+v, want %+v", what, got, want)
 	}
 }

@@ -28,13 +28,23 @@ func TestRoundTrip(t *testing.T) {
 		{ports.Changed{Data: true, Vendors: []uuid.UUID{a}}, "+" + a.String(), ports.Changed{Data: true, Vendors: []uuid.UUID{a}}},
 		{ports.Changed{Data: true, All: true}, "+*", ports.Changed{Data: true, All: true}},
 		{ports.Changed{Data: true, Vendors: many}, "+*", ports.Changed{Data: true, All: true}},
+		// One account's data only.
+		{ports.Changed{Data: true, Accounts: []uuid.UUID{a}}, "+@" + a.String() + ";", ports.Changed{Data: true, Accounts: []uuid.UUID{a}}},
+		{ports.Changed{Data: true, Accounts: []uuid.UUID{a, b}, Vendors: []uuid.UUID{b}}, "+@" + a.String() + "," + b.String() + ";" + b.String(),
+			ports.Changed{Data: true, Accounts: []uuid.UUID{a, b}, Vendors: []uuid.UUID{b}}},
+		{ports.Changed{Data: true, Accounts: []uuid.UUID{a}, All: true}, "+@" + a.String() + ";*", ports.Changed{Data: true, Accounts: []uuid.UUID{a}, All: true}},
+		// Too many accounts to name: any account's data.
+		{ports.Changed{Data: true, Accounts: many}, "+", ports.Changed{Data: true}},
+		// Accounts without Data say nothing.
+		{ports.Changed{Accounts: []uuid.UUID{a}, Vendors: []uuid.UUID{b}}, b.String(), ports.Changed{Vendors: []uuid.UUID{b}}},
 	} {
 		p := notice.Encode(tt.in)
 		if p != tt.payload || len(p) > notice.MaxLen {
 			t.Errorf("Encode(%+v) = %.60q, want %.60q", tt.in, p, tt.payload)
 		}
 		got, ok, err := notice.Decode(p)
-		if err != nil || !ok || got.All != tt.want.All || got.Data != tt.want.Data || !slices.Equal(got.Vendors, tt.want.Vendors) {
+		if err != nil || !ok || got.All != tt.want.All || got.Data != tt.want.Data || !slices.Equal(got.Vendors, tt.want.Vendors) ||
+			!slices.Equal(got.Accounts, tt.want.Accounts) {
 			t.Errorf("Decode(%.60q) = %+v, %v, %v; want %+v", p, got, ok, err, tt.want)
 		}
 	}
@@ -45,7 +55,7 @@ func TestDecodePingAndGarbage(t *testing.T) {
 	if _, ok, err := notice.Decode(""); ok || err != nil {
 		t.Errorf("a ping: ok %v, err %v", ok, err)
 	}
-	for _, p := range []string{"nonsense", "+not-a-uuid", strings.Repeat(",", 3)} {
+	for _, p := range []string{"nonsense", "+not-a-uuid", strings.Repeat(",", 3), "+@" + uuid.NewString(), "+@nope;", "+@;"} {
 		got, ok, err := notice.Decode(p)
 		if err == nil || !ok || !got.All || !got.Data {
 			t.Errorf("Decode(%q) = %+v, %v, %v; want an error read as everything changed", p, got, ok, err)
