@@ -61,7 +61,7 @@ start_postgres() {
 	as_pg "$pg_bin/initdb" -D "$work/pg" -U postgres --auth=trust -E UTF8 --no-sync >"$work/initdb.log"
 	stoppers+=("as_pg '$pg_bin/pg_ctl' -D '$work/pg' -m fast -w stop")
 	as_pg "$pg_bin/pg_ctl" -D "$work/pg" -l "$work/pg/server.log" -w -t 60 start \
-		-o "-p $pg_port -k $work/pgsock -c listen_addresses=127.0.0.1 -c synchronous_commit=off" >/dev/null
+		-o "-p $pg_port -k $work/pgsock -c listen_addresses=127.0.0.1 -c synchronous_commit=off ${PG_EXTRA_OPTS:-}" >/dev/null
 	db_url="postgres://postgres@127.0.0.1:$pg_port/postgres?sslmode=disable"
 }
 psql_q() { psql -X -q -At -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$pg_port" -U postgres -d postgres -c "$1"; }

@@ -34,6 +34,11 @@
 #              on the admin listener; its top functions
 #   WRITES=1   the write benchmarks of apps/api on the same store
 #              (save-vendors of 500, import-csv of 500 rows)
+#   WHOLE=1    on a fresh server, after 2 clients for WARMUP, CONNS (64) clients
+#              reading the whole list of 5,000 (no shape parameters, an answer
+#              of over 1 MB, so never remembered) for WHOLE_DURATION (10s): the
+#              server's RSS before, at the end of the load and at its peak,
+#              and their growth
 #   BIG=1      100,000 directory vendors (one set-based insert), then
 #              GET /vendors/all whole and paged, the time of each and the
 #              server's RSS after
@@ -41,6 +46,7 @@
 #   bash bench/read.sh
 #   STORE=sqlite bash bench/read.sh
 #   DURATION=4s PROFILE=0 WRITES=0 BIG=0 bash bench/read.sh
+#   ROUTES=page PROFILE=0 WRITES=0 BIG=0 bash bench/read.sh   (the 5,000 list's memory)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 STORE=${STORE:-postgres}
@@ -50,6 +56,8 @@ THREADS=${THREADS:-2}
 PROFILE=${PROFILE:-vendor}
 WRITES=${WRITES:-1}
 BIG=${BIG:-1}
+WHOLE=${WHOLE:-1}
+WHOLE_DURATION=${WHOLE_DURATION:-10s}
 LOG_LEVEL=${LOG_LEVEL:-info}
 WARMUP=${WARMUP:-2s}
 LISTS=${LISTS:-200}
@@ -139,8 +147,8 @@ seed_list() { # seed_list <n>
 for n in $(seq 1 "$LISTS"); do try3 seed_list "$n"; done
 # A list of 5,000 (the 1,000 vendors with profiles and 4,000 by name only,
 # "Big Vendor N"; the BIG part adds "Directory Vendor N", which must not collide)
-# on a third account of the owner, for the page of 100.
-if [[ " $ROUTES " == *" page "* ]]; then
+# on a third account of the owner, for the page of 100 and the WHOLE part.
+if [[ " $ROUTES " == *" page "* ]] || [ "$WHOLE" = 1 ]; then
 	acc3=$(api "$admin" POST /accounts '{"account":"Read Bench Big","users":["owner@read.test"]}' | jq -r .id)
 	{ seq 1 1000 | jq -R '{vendor_name: ("Read Vendor " + .)}'; seq 1 4000 | jq -R '{vendor_name: ("Big Vendor " + .)}'; } | jq -sc '{vendors: .}' >"$work/big.json"
 	api "$owner" POST "/vendor-lists?account-id=$acc3&operation=save-vendors" "@$work/big.json" >"$work/big.out"
@@ -258,6 +266,50 @@ if [ "$WRITES" = 1 ]; then
 	else
 		(cd apps && VETTED_TEST_STORE=sqlite go test ./api/ -run '^$' -bench 'SaveVendors500|ImportCSV500' -benchtime 10x -count 1 | grep -E '^Benchmark')
 	fi
+fi
+
+if [ "$WHOLE" = 1 ]; then
+	say "memory: $CONNS clients reading the whole list of 5,000 for $WHOLE_DURATION ($STORE)"
+	# A fresh server, so that its RSS tells what these reads cost; one read
+	# first, outside the figures, which checks the answer.
+	kill $serve_pid && wait $serve_pid || true
+	"$work/vetted" serve >>"$work/serve.log" 2>&1 &
+	serve_pid=$!
+	stoppers+=("kill $serve_pid; wait $serve_pid")
+	wait_for "vetted serve" 60 curl -sf "$base/readyz"
+	whole_path="/vendor-lists?account-id=$acc3&vendor-list=master-list"
+	echo "$whole_path" >"$work/whole.paths"
+	curl -sf -o "$work/whole.json" -H "Authorization: Bearer $owner" "$base$whole_path"
+	[ "$(jq '.vendors | length' "$work/whole.json")" = 5000 ] || { echo "the whole list does not answer 5,000 vendors" >&2; exit 1; }
+	whole_bytes=$(stat -c %s "$work/whole.json")
+	[ "$whole_bytes" -gt 1048576 ] || echo "warning: the answer ($whole_bytes bytes) is small enough for the API to remember it" >&2
+	# Two clients for WARMUP first, not counted: the store's connections
+	# opened, the code paged in, what one reader needs in place, so that the
+	# growth is what the number of readers costs.
+	[ "$WARMUP" = 0 ] || CONNS=2 DURATION=$WARMUP load whole "$base" "$work/whole.paths" >/dev/null
+	sleep 1
+	heap_mb() { curl -sf "http://127.0.0.1:$admin_port/metrics" | awk '/^go_memstats_heap_inuse_bytes/ { printf "%.1f", $2 / 1e6 }'; }
+	heap_before=$(heap_mb)
+	rss_before_kb=$(rss_kb $serve_pid)
+	DURATION=$WHOLE_DURATION load whole "$base" "$work/whole.paths" >"$work/whole.result" &
+	wrk_pid=$!
+	rss_end_kb=$rss_before_kb rss_max_kb=$rss_before_kb
+	heap_end=$heap_before
+	while kill -0 $wrk_pid 2>/dev/null; do # the last sample is within 0.3 s of the load's end
+		kb=$(rss_kb $serve_pid)
+		h=$(heap_mb) || h=$heap_end
+		kill -0 $wrk_pid 2>/dev/null || break
+		rss_end_kb=$kb heap_end=${h:-$heap_end}
+		[ "$kb" -le "$rss_max_kb" ] || rss_max_kb=$kb
+		sleep 0.2
+	done
+	wait $wrk_pid
+	read -r rps p50 p99 bad n errs <"$work/whole.result"
+	echo "GET $whole_path ($((whole_bytes / 1024)) KiB): $rps req/s, p50 $p50 ms, p99 $p99 ms, $((bad + errs)) failed of $n"
+	mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k * 1024 / 1e6 }'; } # VmRSS is in KiB
+	echo "server RSS: $(mb "$rss_before_kb") MB before, $(mb "$rss_end_kb") MB at the end of the load, peak $(mb "$rss_max_kb") MB during it"
+	echo "of it the Go heap in use (the rest: the store's own memory, stacks): $heap_before MB before, $heap_end MB at the end"
+	echo "RSS growth while $CONNS clients read the 5,000 list: $(mb $((rss_end_kb - rss_before_kb))) MB (peak $(mb $((rss_max_kb - rss_before_kb))) MB)"
 fi
 
 if [ "$BIG" = 1 ]; then

@@ -20,6 +20,8 @@
 # does not drain within 30 s.
 #   bash bench/soak.sh                        # 200 clients, 5 minutes
 #   DURATION=30s CLIENTS=50 bash bench/soak.sh  # a short run
+#   SERVE_ADMIN_ADDR=127.0.0.1:6961 bash bench/soak.sh  # pprof of the server at /debug/pprof/
+#   PG_STATEMENTS=1 bash bench/soak.sh        # and the statements that took PostgreSQL's time
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${DURATION:-5m}
@@ -35,6 +37,7 @@ command -v redis-server >/dev/null || apt_install redis-server
 for tool in curl jq; do command -v $tool >/dev/null || apt_install $tool; done
 say "load before: $(uptime)"
 
+[ -z "${PG_STATEMENTS:-}" ] || PG_EXTRA_OPTS="-c shared_preload_libraries=pg_stat_statements"
 start_postgres
 
 say "Redis: a server of our own"
@@ -53,7 +56,7 @@ export VETTED_DATABASE_URL=$db_url VETTED_REDIS_URL="redis://127.0.0.1:$redis_po
 	VETTED_HTTP_ADDR="127.0.0.1:$api_port" VETTED_PUBLIC_URL=$base VETTED_DATA_DIR="$work/data" \
 	VETTED_AUTH_DEV_SECRET=soak-secret-0123456789abcdef VETTED_SIGNING_KEY=soak-signing-key-0123456789 \
 	VETTED_RATE_LIMIT=100000 VETTED_SCAN_RESOLVER=127.0.0.1:1 VETTED_POLL_INTERVAL=24h VETTED_LOG_LEVEL=warn
-"$work/vetted" serve >"$work/serve.log" 2>&1 &
+VETTED_ADMIN_ADDR=${SERVE_ADMIN_ADDR:-} "$work/vetted" serve >"$work/serve.log" 2>&1 &
 serve_pid=$!
 stoppers+=("kill $serve_pid; wait $serve_pid")
 wait_for "vetted serve" 60 curl -sf "$base/readyz" || {
@@ -127,6 +130,11 @@ else
 	echo "outbox backlog at the end: $backlog, NOT drained after 30 s"
 fi
 echo "jobs queued or running at the end: $jobs_left, none left after ${jobs_done} s (-1: not within 30 s); retrying $(jobs retry), archived $(jobs archived)"
+if [ -n "${PG_STATEMENTS:-}" ]; then
+	say "statements by PostgreSQL's total time"
+	psql_q "CREATE EXTENSION IF NOT EXISTS pg_stat_statements"
+	psql -X -q -h 127.0.0.1 -p "$pg_port" -U postgres -d postgres -c "SELECT calls, round(total_exec_time) AS total_ms, round(mean_exec_time::numeric, 3) AS mean_ms, left(regexp_replace(query, '\s+', ' ', 'g'), 110) AS query FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 15"
+fi
 say "load after: $(uptime)"
 failed=0
 [ "${fivexx:-1}" = 0 ] || { echo "FAIL: ${fivexx:-?} answers were 5xx"; failed=1; }
