@@ -289,7 +289,10 @@ if [ "$WHOLE" = 1 ]; then
 	[ "$WARMUP" = 0 ] || CONNS=2 DURATION=$WARMUP load whole "$base" "$work/whole.paths" >/dev/null
 	sleep 1
 	heap_mb() { curl -sf "http://127.0.0.1:$admin_port/metrics" | awk '/^go_memstats_heap_inuse_bytes/ { printf "%.1f", $2 / 1e6 }'; }
-	heap_before=$(heap_mb)
+	# What the Go runtime holds from the OS (heap spans not yet returned,
+	# stacks, its own structures): RSS beyond it is the store's C memory.
+	held_mb() { curl -sf "http://127.0.0.1:$admin_port/metrics" | awk '/^go_memstats_sys_bytes/ { s = $2 } /^go_memstats_heap_released_bytes/ { r = $2 } END { printf "%.1f", (s - r) / 1e6 }'; }
+	heap_before=$(heap_mb) held_before=$(held_mb)
 	rss_before_kb=$(rss_kb $serve_pid)
 	DURATION=$WHOLE_DURATION load whole "$base" "$work/whole.paths" >"$work/whole.result" &
 	wrk_pid=$!
@@ -304,11 +307,13 @@ if [ "$WHOLE" = 1 ]; then
 		sleep 0.2
 	done
 	wait $wrk_pid
+	held_end=$(held_mb)
 	read -r rps p50 p99 bad n errs <"$work/whole.result"
 	echo "GET $whole_path ($((whole_bytes / 1024)) KiB): $rps req/s, p50 $p50 ms, p99 $p99 ms, $((bad + errs)) failed of $n"
 	mb() { awk -v k="$1" 'BEGIN { printf "%.1f", k * 1024 / 1e6 }'; } # VmRSS is in KiB
 	echo "server RSS: $(mb "$rss_before_kb") MB before, $(mb "$rss_end_kb") MB at the end of the load, peak $(mb "$rss_max_kb") MB during it"
 	echo "of it the Go heap in use (the rest: the store's own memory, stacks): $heap_before MB before, $heap_end MB at the end"
+	echo "held by the Go runtime from the OS (heap not returned yet, stacks): $held_before MB before, $held_end MB just after the load"
 	echo "RSS growth while $CONNS clients read the 5,000 list: $(mb $((rss_end_kb - rss_before_kb))) MB (peak $(mb $((rss_max_kb - rss_before_kb))) MB)"
 fi
 
