@@ -31,7 +31,8 @@
 # Then, unless turned off:
 #   PROFILE=vendor  a CPU profile of the server under the load of one route
 #              (vendor, list, assessments, users or dashboard), through pprof
-#              on the admin listener; its top functions
+#              on the admin listener; its top functions (PROFILE=whole: under
+#              the WHOLE load)
 #   WRITES=1   the write benchmarks of apps/api on the same store
 #              (save-vendors of 500, import-csv of 500 rows)
 #   WHOLE=1    on a fresh server, after 2 clients for WARMUP, CONNS (64) clients
@@ -246,7 +247,7 @@ if [ -n "${HOLD:-}" ]; then # keep everything up for a look by hand
 	sleep "$HOLD"
 fi
 
-if [ "$PROFILE" != 0 ]; then
+if [ "$PROFILE" != 0 ] && [ "$PROFILE" != whole ]; then
 	secs=${DURATION%s}
 	say "CPU profile under the load of $PROFILE (${secs}s)"
 	curl -sf -o "$work/cpu.pprof" "http://127.0.0.1:$admin_port/debug/pprof/profile?seconds=$((secs > 2 ? secs - 1 : 1))" &
@@ -296,6 +297,11 @@ if [ "$WHOLE" = 1 ]; then
 	rss_before_kb=$(rss_kb $serve_pid)
 	DURATION=$WHOLE_DURATION load whole "$base" "$work/whole.paths" >"$work/whole.result" &
 	wrk_pid=$!
+	if [ "$PROFILE" = whole ]; then
+		secs=${WHOLE_DURATION%s}
+		curl -sf -o "$work/cpu.pprof" "http://127.0.0.1:$admin_port/debug/pprof/profile?seconds=$((secs > 2 ? secs - 1 : 1))" &
+		prof=$!
+	fi
 	rss_end_kb=$rss_before_kb rss_max_kb=$rss_before_kb
 	heap_end=$heap_before
 	while kill -0 $wrk_pid 2>/dev/null; do # the last sample is within 0.3 s of the load's end
@@ -315,6 +321,13 @@ if [ "$WHOLE" = 1 ]; then
 	echo "of it the Go heap in use (the rest: the store's own memory, stacks): $heap_before MB before, $heap_end MB at the end"
 	echo "held by the Go runtime from the OS (heap not returned yet, stacks): $held_before MB before, $held_end MB just after the load"
 	echo "RSS growth while $CONNS clients read the 5,000 list: $(mb $((rss_end_kb - rss_before_kb))) MB (peak $(mb $((rss_max_kb - rss_before_kb))) MB)"
+	if [ "$PROFILE" = whole ]; then
+		wait "$prof"
+		say "CPU profile of the server under that load"
+		go tool pprof -top -nodecount=25 "$work/vetted" "$work/cpu.pprof" 2>/dev/null | sed -n '1,35p'
+		echo "-- cumulative"
+		go tool pprof -top -cum -nodecount=40 "$work/vetted" "$work/cpu.pprof" 2>/dev/null | sed -n '6,50p'
+	fi
 fi
 
 if [ "$BIG" = 1 ]; then
