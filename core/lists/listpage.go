@@ -225,22 +225,14 @@ func (v listView) pageByName() bool {
 // A list of 5,000 vendors costs 101 entries, not 5,000.
 //
 // The keys and the entries are two reads: a vendor taken off the list
-// between them would leave the page one short, and a short page reads as
-// the last one (the walk would end early). So a page that came back short
-// is read again, a few times at most.
+// between them has no entry, and a page left short by it would read as the
+// last one (a walk would end early). So the page is filled from the keys
+// after it until it is whole or the keys run out: the page is the list as
+// it was when its keys were read, less the vendors removed since.
 func (v listView) namePage(ctx context.Context, tx ports.Tx, listID uuid.UUID) ([]vendorlist.Entry, error) {
-	for attempt := 1; ; attempt++ {
-		es, asked, err := v.namePageOnce(ctx, tx, listID)
-		if err != nil || len(es) == asked || attempt == 3 {
-			return es, err
-		}
-	}
-}
-
-func (v listView) namePageOnce(ctx context.Context, tx ports.Tx, listID uuid.UUID) ([]vendorlist.Entry, int, error) {
 	keys, err := tx.Lists().EntryKeys(ctx, listID)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	at := func(k ports.EntryKey) Cursor { return Cursor{Sort: v.sort, Name: k.VendorName, ID: k.VendorID} }
 	slices.SortFunc(keys, func(a, b ports.EntryKey) int { return v.compare(at(a), at(b)) })
@@ -250,13 +242,22 @@ func (v listView) namePageOnce(ctx context.Context, tx ports.Tx, listID uuid.UUI
 		})
 		keys = keys[start:]
 	}
-	keys = keys[:min(len(keys), v.limit+1)]
-	ids := make([]uuid.UUID, len(keys))
-	for i, k := range keys {
-		ids[i] = k.VendorID
+	want := v.limit + 1
+	var out []vendorlist.Entry
+	for len(out) < want && len(keys) > 0 {
+		next := keys[:min(len(keys), want-len(out))]
+		keys = keys[len(next):]
+		ids := make([]uuid.UUID, len(next))
+		for i, k := range next {
+			ids[i] = k.VendorID
+		}
+		es, err := tx.Lists().EntriesOf(ctx, listID, ids)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, es...)
 	}
-	es, err := tx.Lists().EntriesOf(ctx, listID, ids)
-	return es, len(ids), err
+	return out, nil
 }
 
 // key is the sort position of a row.

@@ -27,6 +27,10 @@ type readStore struct {
 	list    vendorlist.List
 	entries []vendorlist.Entry
 	asms    []review.Assessment
+	// between, when set, runs once at the next EntriesOf; entriesOf
+	// records how many ids each EntriesOf asked for.
+	between   func()
+	entriesOf []int
 }
 
 func (s *readStore) View(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
@@ -73,6 +77,11 @@ func (r readLists) EntryKeys(context.Context, uuid.UUID) ([]ports.EntryKey, erro
 	return out, nil
 }
 func (r readLists) EntriesOf(_ context.Context, _ uuid.UUID, ids []uuid.UUID) ([]vendorlist.Entry, error) {
+	r.s.entriesOf = append(r.s.entriesOf, len(ids))
+	if r.s.between != nil {
+		r.s.between() // a write between the keys' read and this one
+		r.s.between = nil
+	}
 	var out []vendorlist.Entry
 	for _, e := range r.s.entries {
 		if slices.Contains(ids, e.VendorID) {
@@ -186,6 +195,38 @@ func TestListReadShapes(t *testing.T) {
 	}
 	if !(ListQuery{Limit: 1}).Paged() || (ListQuery{ReviewStates: []string{" , "}}).Paged() {
 		t.Error("Paged is wrong")
+	}
+}
+
+// TestNamePageFillsWhatWasRemoved: a vendor taken off the list between the
+// read of the keys and the read of the page's entries leaves no gap: the
+// page is filled from the keys after it, so a full page still says the
+// list goes on, and a walk by cursor sees every vendor that stayed.
+func TestNamePageFillsWhatWasRemoved(t *testing.T) {
+	t.Parallel()
+	s, st, a := readFixture() // acme, Beta, Delta, Zoom by name
+	ctx := context.Background()
+	ref, lr := access.AccountRef{ID: st.acc}, access.ListRef{ID: st.list.ID}
+	st.between = func() {
+		st.entries = slices.DeleteFunc(st.entries, func(e vendorlist.Entry) bool { return e.VendorName == "Beta" })
+	}
+	p, err := s.ListRead(ctx, a, ref, lr, ListQuery{Limit: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names(p) != "acme,Delta" || p.NextCursor == nil {
+		t.Fatalf("first page by name with Beta removed meanwhile: %s, next %v", names(p), p.NextCursor)
+	}
+	// Three asked (a page of two and one more), Beta's missing: one more asked.
+	if !slices.Equal(st.entriesOf, []int{3, 1}) {
+		t.Fatalf("EntriesOf asked for %v ids", st.entriesOf)
+	}
+	p, err = s.ListRead(ctx, a, ref, lr, ListQuery{Limit: 2, Cursor: p.NextCursor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names(p) != "Zoom" || p.NextCursor != nil {
+		t.Fatalf("second page: %s, next %v", names(p), p.NextCursor)
 	}
 }
 
