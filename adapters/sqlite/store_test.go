@@ -327,3 +327,18 @@ func TestDeliveryLeaseMigration(t *testing.T) {
 		t.Fatalf("a key claimed after the migration is %v a second later, want busy", got.State)
 	}
 }
+
+// TestReadersKeepASmallPageCache: every connection of the read pool keeps
+// half a MiB of page cache (a WAL reader drops its cache after any commit,
+// and each connection fills its own); the writer keeps SQLite's default.
+func TestReadersKeepASmallPageCache(t *testing.T) {
+	t.Parallel()
+	s := mustOpen(t, filepath.Join(t.TempDir(), "vetted.db"))
+	w, r, err := sqlite.CacheSizes(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r != -512 || w != -2000 {
+		t.Fatalf("cache_size: reader %d, writer %d; want -512 (KiB) and SQLite's default -2000", r, w)
+	}
+}
