@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
@@ -24,10 +23,7 @@ func TestAccountVendorsMigration(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "vetted.db")
 	s := mustOpen(t, path)
 	now := time.Now().UTC()
-	acc, err := account.NewAccount(uuid.New(), "Acme", now)
-	if err != nil {
-		t.Fatal(err)
-	}
+	acc := org(t, "Acme")
 	var ls []vendorlist.List
 	for _, name := range []string{vendorlist.MasterList, "second"} {
 		l, err := vendorlist.New(uuid.New(), acc.ID, name, now)
@@ -44,13 +40,7 @@ func TestAccountVendorsMigration(t *testing.T) {
 		}
 		vs = append(vs, v)
 	}
-	write := func(fn func(ctx context.Context, tx ports.Tx) error) {
-		t.Helper()
-		if err := s.InTx(ctx, fn); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(func(ctx context.Context, tx ports.Tx) error {
+	write(t, s, func(ctx context.Context, tx ports.Tx) error {
 		if err := tx.Accounts().Create(ctx, acc); err != nil {
 			return err
 		}
@@ -71,7 +61,7 @@ func TestAccountVendorsMigration(t *testing.T) {
 	}
 	// Written before: Slack and Zoom on master-list, Zoom on second too
 	// with alerts off there, Figma on second with alerts off.
-	write(func(ctx context.Context, tx ports.Tx) error {
+	write(t, s, func(ctx context.Context, tx ports.Tx) error {
 		if err := tx.Lists().AddEntries(ctx, ls[0].ID, []uuid.UUID{vs[0].ID, vs[1].ID}, now); err != nil {
 			return err
 		}
@@ -106,6 +96,6 @@ func TestAccountVendorsMigration(t *testing.T) {
 		}
 	}
 	counts("after the migration", ports.ListCounts{Vendors: 3, Followed: 2})
-	write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().Delete(ctx, acc.ID, ls[1].ID) })
+	write(t, s, func(ctx context.Context, tx ports.Tx) error { return tx.Lists().Delete(ctx, acc.ID, ls[1].ID) })
 	counts("after the second list went", ports.ListCounts{Vendors: 2, Followed: 2})
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/sqlite"
-	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
@@ -23,10 +22,7 @@ func TestProfileListColumnsMigration(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "vetted.db")
 	s := mustOpen(t, path)
 	now := time.Now().UTC()
-	acc, err := account.NewAccount(uuid.New(), "Acme", now)
-	if err != nil {
-		t.Fatal(err)
-	}
+	acc := org(t, "Acme")
 	l, err := vendorlist.New(uuid.New(), acc.ID, vendorlist.MasterList, now)
 	if err != nil {
 		t.Fatal(err)
