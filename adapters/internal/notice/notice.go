@@ -31,11 +31,7 @@ func Encode(c ports.Changed) string {
 			b.WriteByte(';')
 		}
 	}
-	if c.All || len(c.Vendors)*37 > MaxLen {
-		b.WriteByte('*')
-		return b.String()
-	}
-	if b.Len()+len(c.Vendors)*37 > MaxLen {
+	if c.All || b.Len()+len(c.Vendors)*37 > MaxLen {
 		b.WriteByte('*')
 		return b.String()
 	}
