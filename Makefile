@@ -34,7 +34,8 @@ docker:
 image-name:
 	@echo $(IMAGE)
 
-## deploy-check: validate deploy/k8s offline (kubeconform) and the compose file when Docker has compose
+## deploy-check: validate deploy/k8s offline (kubeconform) and deploy/compose.yaml (compose-go, and
+## docker compose config too when Docker has compose)
 deploy-check:
 	bash deploy/k8s/validate.sh
 	@if docker compose version >/dev/null 2>&1; then docker compose -f deploy/compose.yaml config --quiet; fi

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Validates the Kubernetes manifests offline with kubeconform (go run, pinned)
+# Validates deploy/compose.yaml with compose-go (deploy/composecheck, as
+# docker compose config would) and the Kubernetes manifests offline with
+# kubeconform (go run, pinned)
 # against the strict schemas in deploy/k8s/schemas, which schemagen derives
 # from the pinned k8s.io/api Go types (no schema download: CI reaches only
 # package registries). Also proves the check has teeth: every document of
@@ -50,6 +52,9 @@ grep -q 'maxUnavailable: 0' api-deployment.yaml || fail "the API rollout may tak
 echo "k8s: the admin listener (metrics, pprof) is not published on every interface by compose"
 grep -q '"127.0.0.1:9090:9090"' ../compose.yaml || fail "deploy/compose.yaml publishes the admin port beyond 127.0.0.1"
 grep -Eq '^ *- "(0.0.0.0:)?9090:9090"' ../compose.yaml && fail "deploy/compose.yaml publishes the admin port on all interfaces"
+
+echo "compose: the file is valid (compose-go, the loader of docker compose, without Docker)"
+(cd ../composecheck && go run . ../compose.yaml)
 
 echo "compose: every image is a release (no latest, no untagged image but make docker's :local)"
 bad=$(grep -E '^ *image:' ../compose.yaml | awk '{print $2}' | grep -v "^$image:local\$" | grep -Ev ':[^:/]+$' || true)
