@@ -1,14 +1,17 @@
 # syntax=docker/dockerfile:1
 # Vetted: one static binary (serve, worker, migrate, ...) on distroless, as non-root.
 #
-#   make docker      # tags ghcr.io/vetted-dev/vetted:$(VERSION) and ghcr.io/vetted-dev/vetted:local
-#   docker run --rm -p 8080:8080 -e VETTED_AUTH_DEV_SECRET=$(openssl rand -hex 32) ghcr.io/vetted-dev/vetted:local serve
+#   make docker      # tags ghcr.io/vetted-dev/vetted:$(VERSION) and ghcr.io/vetted-dev/vetted:local (the first build takes minutes)
+#   docker run --rm -p 127.0.0.1:8080:8080 -e VETTED_AUTH_DEV_SECRET=$(openssl rand -hex 32) -e VETTED_CONSOLE_DEV_SIGNIN=true ghcr.io/vetted-dev/vetted:local serve
 #
 # The image listens on :8080, which is not loopback: dev tokens there need
 # their secret given (VETTED_AUTH_DEV_SECRET), or real sign-in
-# (VETTED_AUTH_JWKS_URL). serve prints an admin token; data lives in
-# /tmp/vetted (SQLite) and goes with the container. apps/cmd/vetted's tests
-# start the example above.
+# (VETTED_AUTH_JWKS_URL), and the console's dev sign-in form (any e-mail,
+# platform admin or not) needs VETTED_CONSOLE_DEV_SIGNIN=true; the example
+# publishes the port on 127.0.0.1 only, since that form signs in whoever
+# reaches it. Open http://localhost:8080/ for the console; serve also
+# prints an admin token for the API. Data lives in /tmp/vetted (SQLite) and
+# goes with the container. apps/cmd/vetted's tests start the example above.
 
 FROM golang:1.26-bookworm AS build
 WORKDIR /src

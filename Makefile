@@ -34,7 +34,8 @@ docker:
 image-name:
 	@echo $(IMAGE)
 
-## deploy-check: validate deploy/k8s offline (kubeconform) and the compose file when Docker has compose
+## deploy-check: validate deploy/k8s offline (kubeconform) and deploy/compose.yaml (compose-go, and
+## docker compose config too when Docker has compose)
 deploy-check:
 	bash deploy/k8s/validate.sh
 	@if docker compose version >/dev/null 2>&1; then docker compose -f deploy/compose.yaml config --quiet; fi
@@ -53,9 +54,12 @@ test:
 	$(SUMMARIZE_SKIPS); rm -f "$$VETTED_TEST_SKIPLOG"; exit $$status
 
 # SUMMARIZE_SKIPS prints the one line: each suite skipped, how many tests,
-# and the variable that would have named its server.
+# and the variable that would have named its server. A suite's name may hold
+# spaces ("Console in Chromium"): only the count uniq -c puts first is cut
+# off the line, the rest is split on "|".
 SUMMARIZE_SKIPS = cut -d'|' -f1,2 "$$VETTED_TEST_SKIPLOG" | sort | uniq -c | \
-	awk '{ split($$2, a, "|"); s = s (NR > 1 ? ", " : "") a[1] " (" $$1 " tests, " a[2] " unset)" } \
+	awk '{ n = $$1; sub(/^ *[0-9]+ /, ""); split($$0, a, "|"); \
+		s = s (NR > 1 ? ", " : "") a[1] " (" n (n == 1 ? " test, " : " tests, ") a[2] " unset)" } \
 	END { print NR ? "== skipped for want of a server: " s "; bash .ci/run provides them all" : "== no suite skipped" }'
 
 ## console: rebuild the web console (apps/console/dist) and its API types from openapi.yaml (needs Node)

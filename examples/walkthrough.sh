@@ -33,5 +33,7 @@ call GET "/vendor-assessments/documents/upload-url?account-id=$ACC&vendor-list-i
 call POST "/subscribers?account-id=$ACC&vendor-list=$LIST" -d '{"subscriber-email":"admin@vetted.local"}'
 call GET "/subscribers?account-id=$ACC&vendor-list=$LIST"
 call POST "/vendor/Figma/incidents" -d '{"title":"Credential stuffing","severity":"high","summary":"Reset your passwords."}'
-call DELETE "/vendor-lists?account-id=$ACC&vendor-list=Critical"
+call POST "/vendor-lists?account-id=$ACC&vendor-list=Scratch"
+call DELETE "/vendor-lists?account-id=$ACC&vendor-list=Scratch"
 call GET "/vendor-lists?account-id=individual"
+echo "account $ACC keeps its list Critical: vetted import --file vendors.csv --account $ACC --list Critical --base $B" >&2

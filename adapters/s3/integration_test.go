@@ -88,12 +88,26 @@ var notBucketChar = regexp.MustCompile(`[^a-z0-9-]+`)
 // the bucket with everything in it when the test ends.
 func newStore(t *testing.T) *s3.Store {
 	t.Helper()
+	return openStore(t, bucketConfig(t))
+}
+
+// bucketConfig is the server's configuration with a fresh bucket named
+// after the test, created by the first store opened with it and removed
+// with everything in it when the test ends.
+func bucketConfig(t *testing.T) s3.Config {
+	t.Helper()
 	cfg := server(t)
 	var b [4]byte
 	_, _ = rand.Read(b[:])
 	name := strings.Trim(notBucketChar.ReplaceAllString(strings.ToLower(t.Name()), "-"), "-")
 	cfg.Bucket = "vt-" + name[:min(len(name), 40)] + "-" + hex.EncodeToString(b[:])
 	cfg.CreateBucket = true
+	t.Cleanup(func() { dropBucket(t, cfg) })
+	return cfg
+}
+
+func openStore(t *testing.T, cfg s3.Config) *s3.Store {
+	t.Helper()
 	ctx := context.Background()
 	st, err := s3.New(ctx, cfg)
 	if err != nil {
@@ -102,7 +116,6 @@ func newStore(t *testing.T) *s3.Store {
 	if err := st.Ping(ctx); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { dropBucket(t, cfg) })
 	return st
 }
 
@@ -207,6 +220,50 @@ func TestRoundTripThroughPresignedRequests(t *testing.T) {
 	}
 	if err := st.Delete(ctx); err != nil {
 		t.Fatalf("Delete of nothing: %v", err)
+	}
+}
+
+// TestUploadThroughThePublicEndpoint: the store called at one address and
+// reached by clients at another (127.0.0.1 and localhost here, as s3:9000
+// and localhost:9000 in deploy/compose.yaml) signs URLs the server accepts
+// at the client's address, and sees the object at its own.
+func TestUploadThroughThePublicEndpoint(t *testing.T) {
+	t.Parallel()
+	cfg := server(t)
+	u, err := url.Parse(cfg.Endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alias := map[string]string{"127.0.0.1": "localhost", "localhost": "127.0.0.1"}[u.Hostname()]
+	if alias == "" {
+		t.Skipf("no second name known for the S3 host %s", u.Hostname())
+	}
+	bcfg := bucketConfig(t)
+	st := openStore(t, bcfg)
+	bcfg.PublicEndpoint = u.Scheme + "://" + alias + ":" + u.Port()
+	public := openStore(t, bcfg)
+	ctx := context.Background()
+	const key = "accounts/a1/assessments/b2/public"
+	body := []byte("evidence through the published port")
+	put, err := public.PresignPut(ctx, key, "application/pdf", int64(len(body)), time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pu, _ := url.Parse(put.URL); pu.Hostname() != alias {
+		t.Fatalf("upload URL %s does not name %s", put.URL, alias)
+	}
+	if status, msg := upload(t, put, body); status/100 != 2 {
+		t.Fatalf("upload through %s = %d %s", alias, status, msg)
+	}
+	if size, err := st.Stat(ctx, key); err != nil || size != int64(len(body)) {
+		t.Fatalf("Stat at %s = %d, %v; want %d", cfg.Endpoint, size, err, len(body))
+	}
+	dl, err := public.PresignGet(ctx, key, "soc2.pdf", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp, got := get(t, dl, dl.URL); resp.StatusCode != http.StatusOK || !bytes.Equal(got, body) {
+		t.Fatalf("download through %s = %d %q", alias, resp.StatusCode, got)
 	}
 }
 

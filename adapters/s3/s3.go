@@ -17,6 +17,12 @@
 //
 // Downloads are presigned GETs with response-content-disposition set to an
 // attachment of the document's file name.
+//
+// Presigned URLs are signed for the host that clients will send (SigV4
+// signs Host), so they name PublicEndpoint when it is set: the address at
+// which browsers reach the store, when the service reaches it by another
+// (a container network's name such as http://s3:9000, published to the
+// host as http://localhost:9000). The service's own calls use Endpoint.
 package s3
 
 import (
@@ -47,6 +53,10 @@ type Config struct {
 	// Endpoint is the base URL of the S3 API, e.g. http://127.0.0.1:7070 or
 	// https://s3.eu-central-1.amazonaws.com. Empty means AWS for Region.
 	Endpoint string
+	// PublicEndpoint, when set, is the base URL presigned uploads and
+	// downloads name instead of Endpoint: where clients reach the same
+	// store (see the package comment).
+	PublicEndpoint string
 	// Region is the signing region; empty means us-east-1.
 	Region string
 	// Bucket holds the evidence files.
@@ -95,15 +105,20 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 		RequestChecksumCalculation: aws.RequestChecksumCalculationWhenRequired,
 		ResponseChecksumValidation: aws.ResponseChecksumValidationWhenRequired,
 	}
-	if cfg.Endpoint != "" {
-		u, err := url.Parse(cfg.Endpoint)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("s3: endpoint %q must be an absolute http(s) URL", cfg.Endpoint)
+	for _, ep := range []string{cfg.Endpoint, cfg.PublicEndpoint} {
+		if u, err := url.Parse(ep); ep != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+			return nil, fmt.Errorf("s3: endpoint %q must be an absolute http(s) URL", ep)
 		}
+	}
+	if cfg.Endpoint != "" {
 		opts.BaseEndpoint = aws.String(cfg.Endpoint)
 	}
 	client := awss3.New(opts)
-	s := &Store{client: client, presign: awss3.NewPresignClient(client), bucket: cfg.Bucket}
+	signer := client
+	if cfg.PublicEndpoint != "" {
+		signer = awss3.New(opts, func(o *awss3.Options) { o.BaseEndpoint = aws.String(cfg.PublicEndpoint) })
+	}
+	s := &Store{client: client, presign: awss3.NewPresignClient(signer), bucket: cfg.Bucket}
 	if cfg.CreateBucket {
 		if err := s.ensureBucket(ctx, cfg.Region); err != nil {
 			return nil, err

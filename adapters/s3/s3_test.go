@@ -106,3 +106,32 @@ func TestPresignRejectsBadArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestPresignedURLsNameThePublicEndpoint: with PublicEndpoint set, uploads
+// and downloads are signed for the host clients reach (a published port),
+// not the one the service calls (a container network's name).
+func TestPresignedURLsNameThePublicEndpoint(t *testing.T) {
+	t.Parallel()
+	st, err := s3.New(context.Background(), s3.Config{Endpoint: "http://s3:9000", PublicEndpoint: "http://localhost:9000",
+		Bucket: "evidence", AccessKey: "ak", SecretKey: "sk", PathStyle: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put, err := st.PresignPut(context.Background(), "accounts/a/doc", "application/pdf", 25<<20, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	get, err := st.PresignGet(context.Background(), "accounts/a/doc", "soc2.pdf", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, raw := range []string{put.URL, get.URL} {
+		if u, err := url.Parse(raw); err != nil || u.Scheme+"://"+u.Host != "http://localhost:9000" || u.Path != "/evidence/accounts/a/doc" {
+			t.Errorf("presigned URL %s, want it on http://localhost:9000", raw)
+		}
+	}
+	if _, err := s3.New(context.Background(), s3.Config{Endpoint: "http://s3:9000", PublicEndpoint: "localhost:9000",
+		Bucket: "b", AccessKey: "a", SecretKey: "s"}); err == nil {
+		t.Error("New accepted a public endpoint that is not an absolute URL")
+	}
+}

@@ -41,7 +41,7 @@ type EntryJSON struct {
 	VendorName       string        `json:"vendor_name"`
 	WebsiteURL       string        `json:"website_url"`
 	IsCustom         bool          `json:"is_custom"`
-	EnrichmentStatus string        `json:"enrichment_status" doc:"Empty (no profile yet), queued, running, needs_website (known by name only, no website found), failed or done"`
+	EnrichmentStatus string        `json:"enrichment_status" doc:"Empty while the vendor has no profile (its first enrichment is queued or running, which GET /vendor/enrich/{run_id} tells, or found nothing), then done, failed or needs_website (known by name only, no website found); never queued or running, which are states of a run's jobs"`
 	AlertsEnabled    bool          `json:"alerts_enabled"`
 	Products         []ProductJSON `json:"products"`
 	AddedAt          time.Time     `json:"added_at"`

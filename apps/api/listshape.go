@@ -20,7 +20,7 @@ type ListShape struct {
 	Q               string `query:"q" maxLength:"200" doc:"Case-insensitive search in vendor and product names"`
 	Sort            string `query:"sort" enum:"name,-rating,next_review_at,status" doc:"Order (default name); ties by name"`
 	ReviewState     string `query:"review-state" doc:"never_reviewed, current, due_soon or overdue (several: comma-separated)"`
-	EnrichmentState string `query:"enrichment-state" doc:"none, queued, running, needs_website, failed or done (several: comma-separated)"`
+	EnrichmentState string `query:"enrichment-state" doc:"none (no profile yet: the first enrichment waits, runs or found nothing), needs_website, failed or done (several: comma-separated); queued and running are accepted and match no vendor (no entry has them)"`
 	Alerts          string `query:"alerts" enum:"true,false" doc:"Only entries with alerts on (true) or off (false)"`
 }
 

@@ -67,6 +67,11 @@ type Config struct {
 	ConsoleDevSignIn bool
 	SigningKey       string
 
+	// S3PublicEndpoint is where browsers reach the evidence store when the
+	// service reaches it at another address (VETTED_S3_PUBLIC_ENDPOINT, as
+	// in deploy/compose.yaml): presigned URLs name it.
+	S3PublicEndpoint string
+
 	// FetchAllowPrivate lets enrichment fetch private and loopback
 	// addresses (tests and closed networks only).
 	FetchAllowPrivate bool
@@ -134,6 +139,7 @@ func FromLookup(lookup func(string) (string, bool)) (Config, error) {
 		RedisURL:            e.url("VETTED_REDIS_URL", "redis", "rediss"),
 		Invalidation:        e.oneOf("VETTED_INVALIDATION", InvalidationAuto, InvalidationAuto, InvalidationRedis, InvalidationPostgres, InvalidationLocal, InvalidationNone),
 		S3Endpoint:          e.url("VETTED_S3_ENDPOINT", "http", "https"),
+		S3PublicEndpoint:    e.url("VETTED_S3_PUBLIC_ENDPOINT", "http", "https"),
 		S3Bucket:            e.str("VETTED_S3_BUCKET", "vetted-evidence"),
 		S3Region:            e.str("VETTED_S3_REGION", "us-east-1"),
 		S3AccessKey:         e.raw("VETTED_S3_ACCESS_KEY"),
@@ -178,6 +184,7 @@ func FromLookup(lookup func(string) (string, bool)) (Config, error) {
 		c.PublicURL = u
 	}
 	checkOTel(e)
+	checkMailFrom(e, c)
 	if d := c.AuthJWKSMaxAge; d != 0 && (d < MinJWKSMaxAge || d > MaxJWKSMaxAge) {
 		e.fail("VETTED_AUTH_JWKS_MAX_AGE", e.raw("VETTED_AUTH_JWKS_MAX_AGE"), "must be between 30s and 1h")
 	}
@@ -358,6 +365,7 @@ func EnvVars() []EnvVar {
 		{"VETTED_MIGRATE_ON_START", "true", "apply PostgreSQL migrations when serve or worker starts"},
 		{"VETTED_REDIS_URL", "in-process jobs", "Redis URL of the asynq job queue"},
 		{"VETTED_S3_ENDPOINT", "local disk", "S3 endpoint of the evidence store"},
+		{"VETTED_S3_PUBLIC_ENDPOINT", "VETTED_S3_ENDPOINT", "S3 endpoint browsers reach, when it differs (presigned upload and download URLs name it)"},
 		{"VETTED_S3_BUCKET", "vetted-evidence", "S3 bucket"},
 		{"VETTED_S3_REGION", "us-east-1", "S3 region"},
 		{"VETTED_S3_ACCESS_KEY", "", "S3 access key"},
@@ -365,7 +373,7 @@ func EnvVars() []EnvVar {
 		{"VETTED_S3_PATH_STYLE", "true", "path-style S3 addressing"},
 		{"VETTED_S3_CREATE_BUCKET", "false", "create the bucket at start"},
 		{"VETTED_SMTP_URL", "log mailbox", "smtp://user:pass@host:port (smtps:// for 465)"},
-		{"VETTED_MAIL_FROM", "", "sender address"},
+		{"VETTED_MAIL_FROM", "the from of VETTED_SMTP_URL, else Vetted <noreply@vetted.local>", "sender of every mail (Vetted <vetted@example.com>)"},
 		{"VETTED_AUTH_DEV_SECRET", "generated", "HS256 secret of dev tokens (required on PostgreSQL and on a non-loopback address unless VETTED_AUTH_JWKS_URL is set)"},
 		{"VETTED_AUTH_JWKS_URL", "", "JWKS URL of production tokens"},
 		{"VETTED_AUTH_ISSUER", "", "required token issuer"},

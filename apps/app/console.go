@@ -1,7 +1,9 @@
 package app
 
 import (
+	"cmp"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/vetted-dev/vetted/adapters/auth"
@@ -33,7 +35,21 @@ func (a *App) openConsole(cfg Config) (http.Handler, error) {
 		opts.OIDC = &console.OIDC{Issuer: cfg.OIDCIssuer, ClientID: cfg.OIDCClientID, Scope: cfg.OIDCScope}
 	}
 	if cfg.S3Endpoint != "" {
-		opts.ConnectOrigins = append(opts.ConnectOrigins, cfg.S3Endpoint)
+		opts.ConnectOrigins = append(opts.ConnectOrigins, evidenceOrigin(cfg))
 	}
 	return console.Handler(opts)
+}
+
+// evidenceOrigin is the origin of the presigned upload and download URLs,
+// which the page calls: the public S3 endpoint when there is one, with the
+// bucket in the host unless addressing is path-style.
+func evidenceOrigin(cfg Config) string {
+	u, err := url.Parse(cmp.Or(cfg.S3PublicEndpoint, cfg.S3Endpoint))
+	if err != nil {
+		return cfg.S3Endpoint // FromLookup refuses what does not parse
+	}
+	if !cfg.S3PathStyle {
+		u.Host = cfg.S3Bucket + "." + u.Host
+	}
+	return u.Scheme + "://" + u.Host
 }

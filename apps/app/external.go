@@ -19,11 +19,17 @@ import (
 )
 
 func openS3(ctx context.Context, cfg Config) (ports.BlobStore, error) {
-	return s3.New(ctx, s3.Config{Endpoint: cfg.S3Endpoint, Region: cfg.S3Region, Bucket: cfg.S3Bucket, AccessKey: cfg.S3AccessKey,
+	return s3.New(ctx, s3.Config{Endpoint: cfg.S3Endpoint, PublicEndpoint: cfg.S3PublicEndpoint, Region: cfg.S3Region, Bucket: cfg.S3Bucket, AccessKey: cfg.S3AccessKey,
 		SecretKey: cfg.S3SecretKey, PathStyle: cfg.S3PathStyle, CreateBucket: cfg.S3CreateBucket})
 }
 
-func openSMTP(cfg Config) (ports.Mailer, error) { return smtp.New(cfg.SMTPURL) }
+func openSMTP(cfg Config) (ports.Mailer, error) {
+	u, err := smtpURLWithFrom(cfg.SMTPURL, cfg.MailFrom)
+	if err != nil {
+		return nil, err
+	}
+	return smtp.New(u)
+}
 
 // openAsynq returns the asynq queue the relay feeds, and its readiness check.
 func openAsynq(_ context.Context, a *App, cfg Config) (ports.JobQueue, func(context.Context) error, error) {

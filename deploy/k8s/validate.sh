@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Validates the Kubernetes manifests offline with kubeconform (go run, pinned)
+# Validates deploy/compose.yaml with compose-go (deploy/composecheck, as
+# docker compose config would) and the Kubernetes manifests offline with
+# kubeconform (go run, pinned)
 # against the strict schemas in deploy/k8s/schemas, which schemagen derives
 # from the pinned k8s.io/api Go types (no schema download: CI reaches only
 # package registries). Also proves the check has teeth: every document of
@@ -50,6 +52,30 @@ grep -q 'maxUnavailable: 0' api-deployment.yaml || fail "the API rollout may tak
 echo "k8s: the admin listener (metrics, pprof) is not published on every interface by compose"
 grep -q '"127.0.0.1:9090:9090"' ../compose.yaml || fail "deploy/compose.yaml publishes the admin port beyond 127.0.0.1"
 grep -Eq '^ *- "(0.0.0.0:)?9090:9090"' ../compose.yaml && fail "deploy/compose.yaml publishes the admin port on all interfaces"
+
+echo "compose: the file is valid (compose-go, the loader of docker compose, without Docker)"
+(cd ../composecheck && go run . ../compose.yaml)
+
+echo "compose: every image is a release (no latest, no untagged image but make docker's :local)"
+bad=$(grep -E '^ *image:' ../compose.yaml | awk '{print $2}' | grep -v "^$image:local\$" | grep -Ev ':[^:/]+$' || true)
+bad="$bad$(grep -E '^ *image:' ../compose.yaml | awk '{print $2}' | grep -E ':latest$' || true)"
+[ -z "$bad" ] || fail "deploy/compose.yaml runs images without a release tag: $bad"
+
+echo "compose: the console's dev sign-in only on ports published to 127.0.0.1"
+if grep -q 'VETTED_CONSOLE_DEV_SIGNIN: "true"' ../compose.yaml; then
+	open=$(grep -E '^ *- "[0-9]' ../compose.yaml | grep -v '"127\.0\.0\.1:' || true)
+	[ -z "$open" ] || fail "deploy/compose.yaml offers the dev sign-in (tokens for anyone) and publishes ports on every interface: $open"
+fi
+grep -q '^  VETTED_S3_PUBLIC_ENDPOINT: "http://localhost:9000"' ../compose.yaml && grep -q '"127.0.0.1:9000:9000"' ../compose.yaml ||
+	fail "deploy/compose.yaml does not publish MinIO's S3 port as the address upload URLs name (VETTED_S3_PUBLIC_ENDPOINT)"
+
+echo "k8s: the ConfigMap signs the console in with the provider and client the API accepts"
+cm() { awk -v k="$1:" '$1 == k { sub(/^ *[^:]+: */, ""); gsub(/"/, ""); print }' configmap.yaml; }
+for k in VETTED_AUTH_JWKS_URL VETTED_AUTH_ISSUER VETTED_AUTH_AUDIENCE VETTED_OIDC_ISSUER VETTED_OIDC_CLIENT_ID; do
+	[ -n "$(cm $k)" ] || fail "configmap.yaml does not set $k (the console has no sign-in without VETTED_OIDC_ISSUER and VETTED_OIDC_CLIENT_ID)"
+done
+[ "$(cm VETTED_OIDC_ISSUER)" = "$(cm VETTED_AUTH_ISSUER)" ] || fail "VETTED_OIDC_ISSUER is not VETTED_AUTH_ISSUER: the API would refuse the console's tokens"
+[ "$(cm VETTED_OIDC_CLIENT_ID)" = "$(cm VETTED_AUTH_AUDIENCE)" ] || fail "VETTED_OIDC_CLIENT_ID is not VETTED_AUTH_AUDIENCE: the API would refuse the console's tokens"
 
 echo "k8s: disruption budgets"
 grep -q '^  - pdb.yaml$' kustomization.yaml || fail "pdb.yaml is not in kustomization.yaml"

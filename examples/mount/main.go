@@ -1,9 +1,11 @@
 // Command mount shows another Go program serving Vetted's HTTP API from its
-// own http.Server, next to routes of its own: app.Build wires the embedded
-// default (memory store, in-process jobs, local blobs, log mailbox); the
-// program mounts the API's handler on its mux, runs the outbox relay, and
-// calls the API once with a dev token. Run it with `go run ./mount` in
-// examples/.
+// own http.Server, next to routes of its own: app.Build wires the memory
+// store (VETTED_STORE=memory: nothing is written to disk) with the rest of
+// the embedded default (in-process jobs, evidence in a temporary directory
+// removed on Close, a log mailbox); the program mounts the API's handler on
+// its mux, runs the outbox relay, says which store it uses, and calls its
+// own route, /healthz and /accounts with a dev token. Run it with
+// `go run ./mount` in examples/.
 package main
 
 import (
@@ -35,17 +37,14 @@ func run(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	base := "http://" + ln.Addr().String()
-	dir, err := os.MkdirTemp("", "vetted-mount-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
 
 	// The same configuration `vetted serve` reads from the environment,
-	// built in code. Unset stores mean the embedded default.
-	cfg := app.Config{HTTPAddr: ln.Addr().String(), PublicURL: base, DataDir: dir,
+	// built in code. Unset settings are the embedded default, whose store
+	// is SQLite in DataDir: this example keeps nothing.
+	cfg := app.Config{HTTPAddr: ln.Addr().String(), PublicURL: base, Store: app.StoreMemory,
 		AuthDevSecret: "mount-example-secret-0123456789", SigningKey: "mount-example-signing-key-0123",
 		RateLimit: 20, WorkerConcurrency: 4, LogFormat: "text", LogLevel: slog.LevelWarn}
+	fmt.Fprintf(w, "store: %s\n", cfg.DescribeStore())
 	a, err := app.Build(ctx, cfg, app.Overrides{Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))})
 	if err != nil {
 		return err

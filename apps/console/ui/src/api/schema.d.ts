@@ -969,7 +969,7 @@ export interface components {
             assessment_id: string | null;
             /** @description null when the vendor has no assessment on the list */
             compliance_approval_status: string | null;
-            /** @description Empty (no profile yet), queued, running, needs_website (known by name only, no website found), failed or done */
+            /** @description Empty while the vendor has no profile (its first enrichment is queued or running, which GET /vendor/enrich/{run_id} tells, or found nothing), then done, failed or needs_website (known by name only, no website found); never queued or running, which are states of a run's jobs */
             enrichment_status: string;
             is_custom: boolean;
             /** Format: date-time */
@@ -4748,7 +4748,7 @@ export interface operations {
                 sort?: "name" | "-rating" | "next_review_at" | "status";
                 /** @description never_reviewed, current, due_soon or overdue (several: comma-separated) */
                 "review-state"?: string;
-                /** @description none, queued, running, needs_website, failed or done (several: comma-separated) */
+                /** @description none (no profile yet: the first enrichment waits, runs or found nothing), needs_website, failed or done (several: comma-separated); queued and running are accepted and match no vendor (no entry has them) */
                 "enrichment-state"?: string;
                 /** @description Only entries with alerts on (true) or off (false) */
                 alerts?: "true" | "false";
