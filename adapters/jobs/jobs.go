@@ -368,9 +368,13 @@ func (q *Queue) Dead() []DeadJob {
 // at most closeGrace more. The jobs not run (queued, waiting for a retry, or
 // stopped at the deadline) stay Held: the relay releases them in the outbox
 // for the next start. Close reports how many it left when the deadline
-// passed with jobs running. Calling Close again is harmless.
+// passed with jobs running. Calling Close again does nothing.
 func (q *Queue) Close(ctx context.Context) error {
 	q.mu.Lock()
+	if q.closed {
+		q.mu.Unlock()
+		return nil
+	}
 	q.closed = true
 	q.stopping = true
 	for t := range q.waiting {

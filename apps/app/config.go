@@ -110,7 +110,14 @@ type Config struct {
 	// ReminderInterval is how often the review reminders job runs
 	// (VETTED_REMINDER_INTERVAL, 1h; 0 turns reminders off).
 	ReminderInterval time.Duration
+	// ShutdownTimeout is how long a stopping process waits for its running
+	// jobs and in-flight requests (VETTED_SHUTDOWN_TIMEOUT, 20 s); what is
+	// not done by then is left for the next start.
+	ShutdownTimeout time.Duration
 }
+
+// DefaultShutdownTimeout is VETTED_SHUTDOWN_TIMEOUT's default.
+const DefaultShutdownTimeout = 20 * time.Second
 
 // FromEnv reads the configuration from the process environment. Secrets
 // left unset are made by Build (see secrets.go).
@@ -161,6 +168,7 @@ func FromLookup(lookup func(string) (string, bool)) (Config, error) {
 		PollInterval:        e.duration("VETTED_POLL_INTERVAL", 15*time.Minute),
 		ReenrichInterval:    e.duration("VETTED_REENRICH_INTERVAL", 24*time.Hour),
 		ReminderInterval:    e.duration("VETTED_REMINDER_INTERVAL", time.Hour),
+		ShutdownTimeout:     e.positiveDuration("VETTED_SHUTDOWN_TIMEOUT", DefaultShutdownTimeout),
 		CORSOrigins:         e.origins("VETTED_CORS_ORIGINS"),
 		HTTPBodyTimeout:     e.positiveDuration("VETTED_HTTP_BODY_TIMEOUT", DefaultHTTPBodyTimeout),
 		ScanResolver:        e.addr("VETTED_SCAN_RESOLVER", ""),
@@ -385,6 +393,7 @@ func EnvVars() []EnvVar {
 		{"VETTED_POLL_INTERVAL", "15m", "incident polling period"},
 		{"VETTED_REENRICH_INTERVAL", "24h", "re-enrichment period"},
 		{"VETTED_REMINDER_INTERVAL", "1h", "how often review reminders due are looked for and mailed (0: no reminders)"},
+		{"VETTED_SHUTDOWN_TIMEOUT", "20s", "how long a stopping serve or worker waits for running jobs and requests; the rest is left for the next start (a second signal stops at once)"},
 		{"VETTED_HTTP_BODY_TIMEOUT", "60s", "time a client may take to send one request body (slow imports and uploads)"},
 		{"VETTED_CORS_ORIGINS", "none", "browser origins allowed to call the API, comma-separated, or *"},
 		{"VETTED_SCAN_RESOLVER", "system resolver", "host:port of the DNS server the security scanner queries"},

@@ -170,6 +170,6 @@ func RunWorker(ctx context.Context, cfg Config, log *slog.Logger) error {
 		return err
 	}
 	defer stopAdmin()
-	return worker.Run(ctx, worker.Config{RedisURL: cfg.RedisURL, Concurrency: cfg.WorkerConcurrency,
+	return worker.Run(ctx, worker.Config{RedisURL: cfg.RedisURL, Concurrency: cfg.WorkerConcurrency, ShutdownTimeout: cfg.ShutdownTimeout,
 		PollIncidentsEvery: cfg.PollInterval, ReenrichStaleEvery: cfg.ReenrichInterval, ReviewRemindersEvery: cfg.ReminderInterval}, a.Metrics.Jobs(a.UseCases), a.Store, log)
 }
