@@ -68,9 +68,10 @@ func rootCAs(cfg Config) (*x509.CertPool, error) {
 }
 
 // fetcher is the SSRF-safe client of every outbound fetch; it asks
-// VETTED_SCAN_RESOLVER and trusts VETTED_SCAN_ROOT_CAS when they are set.
+// VETTED_SCAN_RESOLVER and trusts VETTED_SCAN_ROOT_CAS when they are set,
+// and gives each fetch VETTED_SCAN_TIMEOUT, as the scan's own fetches.
 func (a *App) fetcher(cfg Config) (*enrich.Fetcher, error) {
-	fc := enrich.FetcherConfig{AllowPrivate: cfg.FetchAllowPrivate, AllowAnyPort: cfg.FetchAllowPrivate}
+	fc := enrich.FetcherConfig{AllowPrivate: cfg.FetchAllowPrivate, AllowAnyPort: cfg.FetchAllowPrivate, Timeout: cfg.ScanTimeout}
 	if cfg.ScanResolver != "" {
 		d, err := scanDNS(cfg)
 		if err != nil {
