@@ -334,4 +334,3 @@ func TestSecondSignalStopsServeAtOnce(t *testing.T) {
 		}
 	}
 }
-
