@@ -305,12 +305,20 @@ func (c Config) Warnings(lookup func(string) (string, bool)) []string {
 	if c.AuthJWKSURL == "" && c.AuthDevSecret == "" {
 		w = append(w, "neither VETTED_AUTH_JWKS_URL nor VETTED_AUTH_DEV_SECRET is set: dev tokens are on, "+c.devSecretOrigin())
 	}
+	return append(w, c.WorkerWarnings(lookup)...)
+}
+
+// WorkerWarnings are the Warnings that concern `vetted worker`: it signs
+// the links of the mail it sends, but listens for no request and verifies
+// no token, so the listen address and the dev secret are not its concern.
+// `vetted migrate` has none: it only changes the schema.
+func (c Config) WorkerWarnings(lookup func(string) (string, bool)) []string {
 	// On SQLite the generated key is kept in the data directory (secrets.go):
 	// one process, and links survive its restarts.
 	if v, _ := lookup("VETTED_SIGNING_KEY"); v == "" && c.Store != StoreSQLite {
-		w = append(w, "VETTED_SIGNING_KEY is unset: mail links and blob URLs stop working when the process restarts, and replicas cannot verify each other's links")
+		return []string{"VETTED_SIGNING_KEY is unset: mail links and blob URLs stop working when the process restarts, and replicas cannot verify each other's links"}
 	}
-	return w
+	return nil
 }
 
 // The stores VETTED_STORE selects.
