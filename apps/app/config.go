@@ -397,7 +397,7 @@ func EnvVars() []EnvVar {
 		{"VETTED_INCIDENT_FEED_URL", "", "JSON incident feed URL template"},
 		{"VETTED_RATE_LIMIT", "100", "requests per second per caller (negative: no limit)"},
 		{"VETTED_RATE_BURST", "200", "requests a caller may send at once before the rate applies"},
-		{"VETTED_WORKER_CONCURRENCY", "10", "jobs run at once (the in-process runner of serve runs 2 more, for mail and alerts only)"},
+		{"VETTED_WORKER_CONCURRENCY", "10", "jobs run at once (2 more run, for mail and alerts only)"},
 		{"VETTED_POLL_INTERVAL", "15m", "incident polling period"},
 		{"VETTED_REENRICH_INTERVAL", "24h", "re-enrichment period"},
 		{"VETTED_REMINDER_INTERVAL", "1h", "how often review reminders due are looked for and mailed (0: no reminders)"},
