@@ -96,9 +96,11 @@ type Queue struct {
 	work     *sync.Cond // signalled when ready gains a job or stopping is set
 	critical *sync.Cond // signalled when ready gains a critical job or stopping is set
 	ready    map[string][]job
-	// seen are the ids handed over, true once their job ended; ended
-	// are those ended since the last call of Ended.
+	// seen are the ids handed over, true once their job ended; held
+	// are those not ended, and ended those ended since the last call of
+	// Ended.
 	seen     map[uuid.UUID]bool
+	held     map[uuid.UUID]struct{}
 	ended    []uuid.UUID
 	running  int
 	waiting  map[*time.Timer]struct{} // retries not due yet
@@ -144,6 +146,7 @@ func New(handler ports.JobHandler, opts Options) (*Queue, error) {
 		cancel:  cancel,
 		ready:   make(map[string][]job),
 		seen:    make(map[uuid.UUID]bool),
+		held:    make(map[uuid.UUID]struct{}),
 		waiting: make(map[*time.Timer]struct{}),
 		changed: make(chan struct{}),
 	}
@@ -175,6 +178,7 @@ func (q *Queue) Enqueue(_ context.Context, m outbox.Message) error {
 		return nil
 	}
 	q.seen[m.ID] = false
+	q.held[m.ID] = struct{}{}
 	q.push(job{msg: m})
 	return nil
 }
@@ -195,11 +199,9 @@ func (q *Queue) Ended() []uuid.UUID {
 func (q *Queue) Held() []uuid.UUID {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	var out []uuid.UUID
-	for id, ended := range q.seen {
-		if !ended {
-			out = append(out, id)
-		}
+	out := make([]uuid.UUID, 0, len(q.held))
+	for id := range q.held {
+		out = append(out, id)
 	}
 	return out
 }
@@ -303,6 +305,7 @@ func (q *Queue) finish(j job, err error) {
 // end records that j's job ended; the caller holds mu.
 func (q *Queue) end(j job) {
 	q.seen[j.msg.ID] = true
+	delete(q.held, j.msg.ID)
 	q.ended = append(q.ended, j.msg.ID)
 }
 
@@ -398,12 +401,7 @@ func (q *Queue) Close(ctx context.Context) error {
 	}
 	if waitErr != nil {
 		q.mu.Lock()
-		held := 0
-		for _, ended := range q.seen {
-			if !ended {
-				held++
-			}
-		}
+		held := len(q.held)
 		q.mu.Unlock()
 		return fmt.Errorf("jobs: close: jobs still running at the deadline; %d jobs left for the next start: %w", held, waitErr)
 	}
