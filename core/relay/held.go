@@ -60,6 +60,9 @@ func (r *Relay) Settle(ctx context.Context) error {
 	defer r.mu.Unlock()
 	r.ended = append(r.ended, r.held.Ended()...)
 	held := r.held.Held()
+	if len(r.ended) == 0 && len(held) == 0 {
+		return nil
+	}
 	err := r.store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
 		return r.settle(ctx, tx, held, r.clock.Now())
 	})
