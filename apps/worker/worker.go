@@ -1,9 +1,8 @@
 // Package worker runs Vetted's jobs on Redis: an asynq server whose
 // handlers call the core through a ports.JobHandler (and a second one that
 // takes critical jobs only, so mail never waits behind enrichment), the
-// scheduler of the
-// periodic jobs, and an outbox relay that moves committed side effects from
-// the store to Redis. Any number of workers may run against one store and
+// scheduler of the periodic jobs, and an outbox relay that moves committed
+// side effects from the store to Redis. Any number of workers may run against one store and
 // one Redis: the relay's claims keep them from handing a message over twice,
 // and the task id, which is the message id, keeps a message that is handed
 // over twice from running twice.
