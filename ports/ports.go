@@ -435,6 +435,12 @@ type OutboxRepo interface {
 	MarkDelivered(ctx context.Context, ids []uuid.UUID, now time.Time) error
 	// MarkFailed records a failed hand-over and when to try again.
 	MarkFailed(ctx context.Context, id uuid.UUID, errText string, retryAt time.Time) error
+	// Lease keeps undelivered messages from being claimed before until,
+	// counting no attempt: a message handed to a queue that acknowledges a
+	// job only once it has run (HeldJobQueue) stays in the outbox, leased,
+	// so that it comes back if its process dies. A lease until now
+	// releases the message at once. Ids delivered or absent are skipped.
+	Lease(ctx context.Context, ids []uuid.UUID, until time.Time) error
 	// Pending counts undelivered messages.
 	Pending(ctx context.Context) (int, error)
 	// Oldest returns when the oldest undelivered message was created, or
@@ -552,6 +558,23 @@ type IncidentSource interface {
 // message id: enqueuing the same id twice runs the job once.
 type JobQueue interface {
 	Enqueue(ctx context.Context, m outbox.Message) error
+}
+
+// HeldJobQueue is a JobQueue whose jobs live only in the memory of its
+// process (the embedded profile's in-process runner). The relay does not
+// mark a message delivered when such a queue accepts it, but leases it, and
+// marks it delivered once the queue reports its job ended; a job the process
+// did not end (killed, or stopped past its deadline) is still in the outbox
+// for the next start. Its jobs therefore run at least once.
+type HeldJobQueue interface {
+	JobQueue
+	// Ended returns the ids of the jobs that ran to an end (succeeded, or
+	// failed for good) since the last call, and forgets them. A message
+	// handed over again after its job ended is reported again, not run.
+	Ended() []uuid.UUID
+	// Held returns the ids of the jobs handed over and not ended: ready,
+	// running or waiting for a retry.
+	Held() []uuid.UUID
 }
 
 // JobHandler runs one job; the core's dispatcher implements it. The

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -45,7 +46,7 @@ func NewScheduler(rdb redis.UniversalClient, cfg SchedulerConfig) (*Scheduler, e
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := asynq.NewSchedulerFromRedisClient(rdb, &asynq.SchedulerOpts{
-		Logger: slogLogger{log},
+		Logger: schedulerLogger{slogLogger{log}},
 		PostEnqueueFunc: func(info *asynq.TaskInfo, err error) {
 			if err != nil && !errors.Is(err, asynq.ErrDuplicateTask) {
 				log.Error("asynq: periodic enqueue failed", "err", err)
@@ -73,6 +74,21 @@ func NewScheduler(rdb redis.UniversalClient, cfg SchedulerConfig) (*Scheduler, e
 		sch.entries++
 	}
 	return sch, nil
+}
+
+// schedulerLogger is slogLogger but for one error asynq's scheduler logs
+// on every clean Shutdown: it tries to close the Redis client it was given,
+// which asynq refuses for a shared one. The client is the worker's, closed
+// by it; the line is kept at debug, not reported as an error.
+type schedulerLogger struct{ slogLogger }
+
+func (s schedulerLogger) Error(args ...any) {
+	msg := fmt.Sprint(args...)
+	if strings.Contains(msg, "redis connection is shared") {
+		s.l.Debug(msg)
+		return
+	}
+	s.l.Error(msg)
 }
 
 // CronEvery is the cron spec for a fixed period, such as "@every 15m0s".

@@ -49,6 +49,9 @@ type ServerConfig struct {
 	Concurrency int
 	// Weights share the workers among the queues.
 	Weights Weights
+	// Only, when set, is the one queue the server takes tasks from (the
+	// worker's server reserved for critical jobs); Weights are then unused.
+	Only string
 	// ShutdownTimeout is how long Shutdown lets running tasks finish before
 	// it puts them back on their queue for another worker.
 	ShutdownTimeout time.Duration
@@ -91,9 +94,13 @@ func NewServer(rdb redis.UniversalClient, handler ports.JobHandler, cfg ServerCo
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	queues := cfg.Weights.queues()
+	if cfg.Only != "" {
+		queues = map[string]int{cfg.Only: 1}
+	}
 	srv := asynq.NewServerFromRedisClient(rdb, asynq.Config{
 		Concurrency:              cfg.Concurrency,
-		Queues:                   cfg.Weights.queues(),
+		Queues:                   queues,
 		ShutdownTimeout:          cfg.ShutdownTimeout,
 		RetryDelayFunc:           RetryDelay(cfg.MinBackoff, cfg.MaxBackoff),
 		IsFailure:                func(err error) bool { return !errors.Is(err, ports.ErrNotYet) },

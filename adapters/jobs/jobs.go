@@ -5,8 +5,20 @@
 // low, retries failures with exponential backoff up to a limit, does not
 // retry errors wrapping ports.ErrPermanent, runs a job deferred with
 // ports.ErrNotYet again after the delay it asks for (not counted as an
-// attempt), and keeps dead jobs for inspection. Jobs live in memory only: they do not survive the process,
-// just as the embedded memory store does not.
+// attempt), and keeps dead jobs for inspection.
+//
+// Mail never waits behind enrichment: besides the Workers that take the
+// most urgent job of any queue, CriticalWorkers take only critical jobs
+// (mail and alerts), so a member added while every worker scans a vendor
+// of a large import is mailed at once.
+//
+// Jobs live in memory, so the queue is a ports.HeldJobQueue: the relay
+// leases a message it hands over and marks it delivered only once the
+// queue reports its job ended (Ended: succeeded or dead). A job not ended
+// when the process dies is still in the outbox and runs again after the
+// next start: jobs run at least once. Close stops taking work, lets the
+// running jobs end until its deadline and leaves the queued ones (Held) for
+// the next start.
 package jobs
 
 import (
@@ -24,10 +36,11 @@ import (
 
 // Defaults for the zero Options.
 const (
-	DefaultWorkers    = 4
-	DefaultMaxRetry   = 5
-	DefaultMinBackoff = time.Second
-	DefaultMaxBackoff = 5 * time.Minute
+	DefaultWorkers         = 4
+	DefaultCriticalWorkers = 2
+	DefaultMaxRetry        = 5
+	DefaultMinBackoff      = time.Second
+	DefaultMaxBackoff      = 5 * time.Minute
 )
 
 // ErrClosed is returned by Enqueue after Close has begun.
@@ -35,8 +48,11 @@ var ErrClosed = errors.New("jobs: queue closed")
 
 // Options tune a Queue; zero fields take the defaults above.
 type Options struct {
-	// Workers bounds how many jobs run at once.
+	// Workers bounds how many jobs of any queue run at once.
 	Workers int
+	// CriticalWorkers run only critical jobs (mail and alerts), besides
+	// Workers; a negative value means none.
+	CriticalWorkers int
 	// MaxRetry is how many times a failed job is retried before it is dead;
 	// a negative value means never retry.
 	MaxRetry int
@@ -78,8 +94,14 @@ type Queue struct {
 
 	mu       sync.Mutex
 	work     *sync.Cond // signalled when ready gains a job or stopping is set
+	critical *sync.Cond // signalled when ready gains a critical job or stopping is set
 	ready    map[string][]job
-	seen     map[uuid.UUID]struct{}
+	// seen are the ids handed over, true once their job ended; held
+	// are those not ended, and ended those ended since the last call of
+	// Ended.
+	seen     map[uuid.UUID]bool
+	held     map[uuid.UUID]struct{}
+	ended    []uuid.UUID
 	running  int
 	waiting  map[*time.Timer]struct{} // retries not due yet
 	dead     []DeadJob
@@ -98,6 +120,9 @@ func New(handler ports.JobHandler, opts Options) (*Queue, error) {
 	}
 	if opts.Workers <= 0 {
 		opts.Workers = DefaultWorkers
+	}
+	if opts.CriticalWorkers == 0 {
+		opts.CriticalWorkers = DefaultCriticalWorkers
 	}
 	if opts.MaxRetry == 0 {
 		opts.MaxRetry = DefaultMaxRetry
@@ -120,32 +145,65 @@ func New(handler ports.JobHandler, opts Options) (*Queue, error) {
 		base:    base,
 		cancel:  cancel,
 		ready:   make(map[string][]job),
-		seen:    make(map[uuid.UUID]struct{}),
+		seen:    make(map[uuid.UUID]bool),
+		held:    make(map[uuid.UUID]struct{}),
 		waiting: make(map[*time.Timer]struct{}),
 		changed: make(chan struct{}),
 	}
 	q.work = sync.NewCond(&q.mu)
+	q.critical = sync.NewCond(&q.mu)
 	for range opts.Workers {
-		q.wg.Go(q.worker)
+		q.wg.Go(func() { q.worker(q.work, priority) })
+	}
+	for range opts.CriticalWorkers {
+		q.wg.Go(func() { q.worker(q.critical, priority[:1]) })
 	}
 	return q, nil
 }
 
 // Enqueue schedules m to run once. An id seen before is accepted and
 // ignored, whatever became of its job, so a relay that hands a message over
-// twice runs it once. The ids are remembered for the life of the queue.
+// twice runs it once; one whose job ended is reported by Ended again. The
+// ids are remembered for the life of the queue.
 func (q *Queue) Enqueue(_ context.Context, m outbox.Message) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.closed {
 		return ErrClosed
 	}
-	if _, ok := q.seen[m.ID]; ok {
+	if ended, ok := q.seen[m.ID]; ok {
+		if ended {
+			q.ended = append(q.ended, m.ID)
+		}
 		return nil
 	}
-	q.seen[m.ID] = struct{}{}
+	q.seen[m.ID] = false
+	q.held[m.ID] = struct{}{}
 	q.push(job{msg: m})
 	return nil
+}
+
+// Ended returns the ids of the jobs that succeeded or died since the last
+// call (ports.HeldJobQueue).
+func (q *Queue) Ended() []uuid.UUID {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	out := q.ended
+	q.ended = nil
+	return out
+}
+
+// Held returns the ids of the jobs handed over that have not ended: ready,
+// running or waiting for a retry (ports.HeldJobQueue). After Close, these
+// are the jobs it left for the next start.
+func (q *Queue) Held() []uuid.UUID {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	out := make([]uuid.UUID, 0, len(q.held))
+	for id := range q.held {
+		out = append(out, id)
+	}
+	return out
 }
 
 // push queues j by its kind's urgency; the caller holds mu.
@@ -153,11 +211,15 @@ func (q *Queue) push(j job) {
 	name := j.msg.Kind.Queue()
 	q.ready[name] = append(q.ready[name], j)
 	q.work.Signal()
+	if name == outbox.QueueCritical {
+		q.critical.Signal()
+	}
 }
 
-// next takes the most urgent ready job, oldest first; the caller holds mu.
-func (q *Queue) next() (job, bool) {
-	for _, name := range priority {
+// next takes the most urgent ready job of queues, oldest first; the caller
+// holds mu.
+func (q *Queue) next(queues []string) (job, bool) {
+	for _, name := range queues {
 		if js := q.ready[name]; len(js) > 0 {
 			j := js[0]
 			js[0] = job{}
@@ -168,13 +230,15 @@ func (q *Queue) next() (job, bool) {
 	return job{}, false
 }
 
-func (q *Queue) worker() {
+// worker runs jobs of queues, most urgent first, waiting on cond while
+// there are none.
+func (q *Queue) worker(cond *sync.Cond, queues []string) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for !q.stopping {
-		j, ok := q.next()
+		j, ok := q.next(queues)
 		if !ok {
-			q.work.Wait()
+			cond.Wait()
 			continue
 		}
 		q.running++
@@ -200,6 +264,12 @@ func (q *Queue) run(j job) (err error) {
 // finish records the outcome of one run; the caller holds mu.
 func (q *Queue) finish(j job, err error) {
 	if err == nil {
+		q.end(j)
+		return
+	}
+	if q.stopping {
+		// Stopped at Close's deadline: held, for the next start.
+		q.log.Warn("job stopped by shutdown; it runs again after the next start", "id", j.msg.ID, "kind", j.msg.Kind, "err", err)
 		return
 	}
 	delay, notYet := ports.RetryAfter(err)
@@ -207,9 +277,10 @@ func (q *Queue) finish(j job, err error) {
 		j.attempts++ // a deferred run is no failed attempt
 	}
 	permanent := errors.Is(err, ports.ErrPermanent)
-	if permanent || (!notYet && (q.opts.MaxRetry < 0 || j.attempts > q.opts.MaxRetry)) || q.stopping {
+	if permanent || (!notYet && (q.opts.MaxRetry < 0 || j.attempts > q.opts.MaxRetry)) {
 		q.log.Error("job dead", "id", j.msg.ID, "kind", j.msg.Kind, "attempts", j.attempts, "permanent", permanent, "err", err)
 		q.dead = append(q.dead, DeadJob{Message: j.msg, Attempts: j.attempts, Err: err.Error(), DiedAt: time.Now().UTC()})
+		q.end(j)
 		return
 	}
 	if notYet {
@@ -229,6 +300,13 @@ func (q *Queue) finish(j job, err error) {
 		q.push(j)
 	})
 	q.waiting[t] = struct{}{}
+}
+
+// end records that j's job ended; the caller holds mu.
+func (q *Queue) end(j job) {
+	q.seen[j.msg.ID] = true
+	delete(q.held, j.msg.ID)
+	q.ended = append(q.ended, j.msg.ID)
 }
 
 // backoff is the delay before retry n (from 1).
@@ -288,37 +366,47 @@ func (q *Queue) Dead() []DeadJob {
 	return out
 }
 
-// Close stops taking jobs and lets the queued ones, retries included, run
-// to the end until ctx is done. Then it cancels the context of the running
-// handlers, waits for them to return, and reports how many jobs it gave up
-// on; those that were running end up in Dead. Calling Close again is
-// harmless.
+// Close stops taking jobs and starting them: the running ones may end until
+// ctx is done. Then it cancels their context and waits for them to return,
+// at most closeGrace more. The jobs not run (queued, waiting for a retry, or
+// stopped at the deadline) stay Held: the relay releases them in the outbox
+// for the next start. Close reports how many it left when the deadline
+// passed with jobs running. Calling Close again does nothing.
 func (q *Queue) Close(ctx context.Context) error {
 	q.mu.Lock()
+	if q.closed {
+		q.mu.Unlock()
+		return nil
+	}
 	q.closed = true
-	q.mu.Unlock()
-
-	waitErr := q.Wait(ctx)
-
-	q.mu.Lock()
 	q.stopping = true
-	abandoned := len(q.waiting)
 	for t := range q.waiting {
 		t.Stop()
 	}
 	clear(q.waiting)
-	for name, js := range q.ready {
-		abandoned += len(js)
-		delete(q.ready, name)
-	}
-	abandoned += q.running
+	clear(q.ready)
 	q.work.Broadcast()
+	q.critical.Broadcast()
+	q.signalChange()
 	q.mu.Unlock()
 
-	q.cancel() // handlers still running past the deadline see ctx done
-	q.wg.Wait()
+	waitErr := q.Wait(ctx) // only running jobs are left
+	q.cancel()             // handlers still running past the deadline see ctx done
+	done := make(chan struct{})
+	go func() { q.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(closeGrace):
+		q.log.Error("jobs still running after shutdown cancelled them; leaving them", "grace", closeGrace)
+	}
 	if waitErr != nil {
-		return fmt.Errorf("jobs: close: %d jobs not run: %w", abandoned, waitErr)
+		q.mu.Lock()
+		held := len(q.held)
+		q.mu.Unlock()
+		return fmt.Errorf("jobs: close: jobs still running at the deadline; %d jobs left for the next start: %w", held, waitErr)
 	}
 	return nil
 }
+
+// closeGrace is how long Close waits for handlers it cancelled to return.
+const closeGrace = 2 * time.Second

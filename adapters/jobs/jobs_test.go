@@ -186,7 +186,7 @@ func TestPriorityByKindQueue(t *testing.T) {
 		mu.Unlock()
 		return nil
 	})
-	q := newQueue(t, h, jobs.Options{Workers: 1})
+	q := newQueue(t, h, jobs.Options{Workers: 1, CriticalWorkers: -1}) // one worker for every queue
 	if err := q.Enqueue(t.Context(), first); err != nil {
 		t.Fatal(err)
 	}
@@ -232,37 +232,141 @@ func TestWorkersAreBounded(t *testing.T) {
 	}
 }
 
-func TestCloseFinishesQueuedJobs(t *testing.T) {
+// TestCloseLeavesQueuedJobs: Close starts no job; it lets the running one
+// end and leaves the queued ones held, for the next start.
+func TestCloseLeavesQueuedJobs(t *testing.T) {
 	t.Parallel()
-	h := &recorder{fail: map[int]int{0: 1}, errs: map[int]error{0: errors.New("once")}}
-	q, err := jobs.New(h, jobs.Options{Workers: 1, MinBackoff: 10 * time.Millisecond})
+	gate, started := make(chan struct{}), make(chan struct{})
+	h := &recorder{}
+	q, err := jobs.New(handlerFunc(func(ctx context.Context, kind outbox.Kind, payload any) error {
+		if payload.(map[string]int)["n"] == 0 {
+			close(started)
+			<-gate
+		}
+		return h.Handle(ctx, kind, payload)
+	}), jobs.Options{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
+	var ms []outbox.Message
 	for i := range 5 {
-		if err := q.Enqueue(t.Context(), msg(outbox.KindAlertMail, i)); err != nil {
+		ms = append(ms, msg(outbox.KindEnrich, i))
+		if err := q.Enqueue(t.Context(), ms[i]); err != nil {
 			t.Fatal(err)
 		}
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	<-started
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	if err := q.Close(ctx); err != nil {
+	closed := make(chan error, 1)
+	go func() { closed <- q.Close(ctx) }()
+	for !errors.Is(q.Enqueue(t.Context(), ms[4]), jobs.ErrClosed) {
+		time.Sleep(time.Millisecond) // until Close has begun
+	}
+	close(gate)
+	if err := <-closed; err != nil {
 		t.Fatalf("Close: %v", err)
 	}
 	for i := range 5 {
-		want := 1
+		want := 0
 		if i == 0 {
-			want = 2 // failed once, retried during Close
+			want = 1
 		}
 		if h.count(i) != want {
 			t.Errorf("message %d ran %d times, want %d", i, h.count(i), want)
 		}
 	}
-	if err := q.Enqueue(t.Context(), msg(outbox.KindAlertMail, 9)); !errors.Is(err, jobs.ErrClosed) {
-		t.Errorf("Enqueue after Close = %v, want ErrClosed", err)
+	if got := q.Ended(); !slices.Equal(got, []uuid.UUID{ms[0].ID}) {
+		t.Errorf("ended %v, want the running job %s", got, ms[0].ID)
+	}
+	if got := sorted(q.Held()); !slices.Equal(got, sorted(messageIDs(ms[1:]))) {
+		t.Errorf("held %v, want the queued jobs", got)
 	}
 	if err := q.Close(ctx); err != nil {
 		t.Errorf("second Close = %v", err)
+	}
+}
+
+func messageIDs(ms []outbox.Message) []uuid.UUID {
+	out := make([]uuid.UUID, len(ms))
+	for i, m := range ms {
+		out[i] = m.ID
+	}
+	return out
+}
+
+func sorted(ids []uuid.UUID) []uuid.UUID {
+	out := slices.Clone(ids)
+	slices.SortFunc(out, func(a, b uuid.UUID) int { return slices.Compare(a[:], b[:]) })
+	return out
+}
+
+// TestEndedAndHeld: the queue reports a job ended once it succeeded or
+// died, and holds it while it waits for a retry; a message handed over
+// again after its job ended is reported again and not run.
+func TestEndedAndHeld(t *testing.T) {
+	t.Parallel()
+	h := &recorder{fail: map[int]int{1: 1, 2: 1}, errs: map[int]error{
+		1: fmt.Errorf("gone: %w", ports.ErrPermanent),
+		2: ports.NotYet(time.Hour, errors.New("later")),
+	}}
+	q := newQueue(t, h, jobs.Options{})
+	ms := []outbox.Message{msg(outbox.KindEnrich, 0), msg(outbox.KindEnrich, 1), msg(outbox.KindEnrich, 2)}
+	for _, m := range ms {
+		if err := q.Enqueue(t.Context(), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for h.count(0)+h.count(1)+h.count(2) < 3 || len(q.Held()) > 1 {
+		time.Sleep(time.Millisecond) // until each ran once and two ended
+	}
+	if got := sorted(q.Ended()); !slices.Equal(got, sorted(messageIDs(ms[:2]))) {
+		t.Errorf("ended %v, want the succeeded and the dead job", got)
+	}
+	if got := q.Held(); !slices.Equal(got, messageIDs(ms[2:])) {
+		t.Errorf("held %v, want the deferred job", got)
+	}
+	if got := q.Ended(); len(got) != 0 {
+		t.Errorf("ended again %v, want nothing new", got)
+	}
+	if err := q.Enqueue(t.Context(), ms[0]); err != nil {
+		t.Fatal(err)
+	}
+	if got := q.Ended(); !slices.Equal(got, messageIDs(ms[:1])) || h.count(0) != 1 {
+		t.Errorf("handed over again: ended %v and ran %d times; want reported again, run once", got, h.count(0))
+	}
+}
+
+// TestMailDoesNotWaitBehindEnrichment: with every worker held by an
+// enrichment job and more queued, a member mail still runs.
+func TestMailDoesNotWaitBehindEnrichment(t *testing.T) {
+	t.Parallel()
+	gate, mailed := make(chan struct{}), make(chan struct{})
+	h := handlerFunc(func(ctx context.Context, kind outbox.Kind, _ any) error {
+		if kind == outbox.KindMemberMail {
+			close(mailed)
+			return nil
+		}
+		select {
+		case <-gate:
+		case <-ctx.Done():
+		}
+		return nil
+	})
+	q := newQueue(t, h, jobs.Options{Workers: 2})
+	defer close(gate)
+	for i := range 500 {
+		if err := q.Enqueue(t.Context(), msg(outbox.KindEnrich, i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := q.Enqueue(t.Context(), msg(outbox.KindMemberMail, 500)); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-mailed:
+	case <-time.After(30 * time.Second): // a generous bound: the mail never runs on the old queue
+		t.Fatal("the member mail waited behind the blocked enrichment jobs")
 	}
 }
 
@@ -278,7 +382,8 @@ func TestCloseCancelsStuckHandlersAtTheDeadline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := q.Enqueue(t.Context(), msg(outbox.KindEnrich, 1)); err != nil {
+	m := msg(outbox.KindEnrich, 1)
+	if err := q.Enqueue(t.Context(), m); err != nil {
 		t.Fatal(err)
 	}
 	<-started
@@ -287,7 +392,10 @@ func TestCloseCancelsStuckHandlersAtTheDeadline(t *testing.T) {
 	if err := q.Close(ctx); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Close = %v, want the deadline", err)
 	}
-	if dead := q.Dead(); len(dead) != 1 {
-		t.Errorf("dead = %+v, want the cancelled job", dead)
+	if dead := q.Dead(); len(dead) != 0 {
+		t.Errorf("dead = %+v, want none: a job stopped by shutdown is not dead", dead)
+	}
+	if got := q.Held(); !slices.Equal(got, []uuid.UUID{m.ID}) {
+		t.Errorf("held %v, want the stopped job for the next start", got)
 	}
 }

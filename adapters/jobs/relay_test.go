@@ -48,7 +48,14 @@ func TestRelayFeedsTheQueue(t *testing.T) {
 	if err := store.InTx(t.Context(), func(ctx context.Context, tx ports.Tx) error { return tx.Outbox().Add(ctx, ms...) }); err != nil {
 		t.Fatal(err)
 	}
-	for range 3 {
+	if _, err := r.RunOnce(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, q)
+	if n := pendingIn(t, store); n != 3 {
+		t.Errorf("pending = %d after two jobs ran, want 3 until the relay hears they ended", n)
+	}
+	for range 2 {
 		if _, err := r.RunOnce(t.Context()); err != nil {
 			t.Fatal(err)
 		}
@@ -59,6 +66,9 @@ func TestRelayFeedsTheQueue(t *testing.T) {
 		}
 	}
 	wait(t, q)
+	if _, err := r.RunOnce(t.Context()); err != nil {
+		t.Fatal(err)
+	}
 	mu.Lock()
 	for _, m := range ms {
 		if n := runs[m.Kind]; n != 1 {
@@ -66,11 +76,19 @@ func TestRelayFeedsTheQueue(t *testing.T) {
 		}
 	}
 	mu.Unlock()
+	if n := pendingIn(t, store); n != 0 {
+		t.Errorf("pending = %d; want 0", n)
+	}
+}
+
+func pendingIn(t *testing.T, store ports.Store) int {
+	t.Helper()
 	var n int
 	if err := store.View(t.Context(), func(ctx context.Context, tx ports.Tx) (err error) {
 		n, err = tx.Outbox().Pending(ctx)
 		return err
-	}); err != nil || n != 0 {
-		t.Errorf("pending = %d, %v; want 0", n, err)
+	}); err != nil {
+		t.Fatal(err)
 	}
+	return n
 }

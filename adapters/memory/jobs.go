@@ -99,6 +99,20 @@ func (r outboxRepo) MarkFailed(_ context.Context, id uuid.UUID, errText string, 
 	})
 }
 
+func (r outboxRepo) Lease(_ context.Context, ids []uuid.UUID, until time.Time) error {
+	return r.atomic(func() error {
+		for _, id := range ids {
+			if _, ok := r.d.pending[id]; !ok {
+				continue
+			}
+			if err := update(r.tx, r.d.outbox, id, "outbox message", func(row *outboxRow) { row.nextAttempt = until }); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 func (r outboxRepo) Oldest(context.Context) (time.Time, error) {
 	if err := r.readable(); err != nil {
 		return time.Time{}, err

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -292,12 +293,22 @@ func (a *App) openQueue(ctx context.Context, cfg Config, jo jobs.Options) (ports
 		return nil, nil, err
 	}
 	a.Jobs = q
+	// Closers run last registered first: the queue is closed (a no-op
+	// after Serve's shutdown), then the relay marks what ended delivered
+	// and releases what the queue did not run, so the next start runs it
+	// at once.
+	a.onClose(func(ctx context.Context) error {
+		if a.Relay == nil {
+			return nil
+		}
+		return a.Relay.Settle(ctx)
+	})
 	a.onClose(q.Close)
 	return q, nil, nil
 }
 
 // Serve serves the API on ln, the admin listener when configured, and the
-// outbox relay until ctx ends, then shuts down gracefully.
+// outbox relay until ctx ends, then shuts down (see shutdown).
 func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 	stopAdmin, err := a.serveAdmin(ctx)
 	if err != nil {
@@ -330,12 +341,34 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		return fmt.Errorf("http server: %w", err)
 	case <-ctx.Done():
 	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	err = srv.Shutdown(shutdownCtx)
 	stopRelay()
 	<-relayDone
-	return err
+	a.shutdown(srv)
+	return nil
+}
+
+// shutdown stops a serving process: the relay has stopped handing jobs
+// over; the HTTP server takes no new connection and the in-process runner
+// starts no new job, and the requests and jobs running get
+// VETTED_SHUTDOWN_TIMEOUT, together, to end. What is not done by then stays
+// in the outbox for the next start (Close releases the in-process jobs
+// left). A second signal ends the process at once (see cmd/vetted).
+func (a *App) shutdown(srv *http.Server) {
+	timeout := cmp.Or(a.Config.ShutdownTimeout, DefaultShutdownTimeout)
+	a.log.Info("vetted stopping: waiting for running jobs and requests; a second signal stops at once", "timeout", timeout.String())
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	httpDone := make(chan error, 1)
+	go func() { httpDone <- srv.Shutdown(ctx) }()
+	if a.Jobs != nil {
+		if err := a.Jobs.Close(ctx); err != nil {
+			a.log.Warn("jobs still running at the shutdown deadline were stopped; they run again after the next start", "err", err)
+		}
+	}
+	if err := <-httpDone; err != nil {
+		a.log.Warn("requests still running at the shutdown deadline were cut", "err", err)
+		_ = srv.Close()
+	}
 }
 
 // httpServer is the API's server. Its read and write deadlines leave a

@@ -115,7 +115,14 @@ type Config struct {
 	// ReminderInterval is how often the review reminders job runs
 	// (VETTED_REMINDER_INTERVAL, 1h; 0 turns reminders off).
 	ReminderInterval time.Duration
+	// ShutdownTimeout is how long a stopping process waits for its running
+	// jobs and in-flight requests (VETTED_SHUTDOWN_TIMEOUT, 20 s); what is
+	// not done by then is left for the next start.
+	ShutdownTimeout time.Duration
 }
+
+// DefaultShutdownTimeout is VETTED_SHUTDOWN_TIMEOUT's default.
+const DefaultShutdownTimeout = 20 * time.Second
 
 // FromEnv reads the configuration from the process environment. Secrets
 // left unset are made by Build (see secrets.go).
@@ -167,6 +174,7 @@ func FromLookup(lookup func(string) (string, bool)) (Config, error) {
 		PollInterval:        e.duration("VETTED_POLL_INTERVAL", 15*time.Minute),
 		ReenrichInterval:    e.duration("VETTED_REENRICH_INTERVAL", 24*time.Hour),
 		ReminderInterval:    e.duration("VETTED_REMINDER_INTERVAL", time.Hour),
+		ShutdownTimeout:     e.positiveDuration("VETTED_SHUTDOWN_TIMEOUT", DefaultShutdownTimeout),
 		CORSOrigins:         e.origins("VETTED_CORS_ORIGINS"),
 		HTTPBodyTimeout:     e.positiveDuration("VETTED_HTTP_BODY_TIMEOUT", DefaultHTTPBodyTimeout),
 		ScanResolver:        e.addr("VETTED_SCAN_RESOLVER", ""),
@@ -304,12 +312,20 @@ func (c Config) Warnings(lookup func(string) (string, bool)) []string {
 	if c.AuthJWKSURL == "" && c.AuthDevSecret == "" {
 		w = append(w, "neither VETTED_AUTH_JWKS_URL nor VETTED_AUTH_DEV_SECRET is set: dev tokens are on, "+c.devSecretOrigin())
 	}
+	return append(w, c.WorkerWarnings(lookup)...)
+}
+
+// WorkerWarnings are the Warnings that concern `vetted worker`: it signs
+// the links of the mail it sends, but listens for no request and verifies
+// no token, so the listen address and the dev secret are not its concern.
+// `vetted migrate` has none: it only changes the schema.
+func (c Config) WorkerWarnings(lookup func(string) (string, bool)) []string {
 	// On SQLite the generated key is kept in the data directory (secrets.go):
 	// one process, and links survive its restarts.
 	if v, _ := lookup("VETTED_SIGNING_KEY"); v == "" && c.Store != StoreSQLite {
-		w = append(w, "VETTED_SIGNING_KEY is unset: mail links and blob URLs stop working when the process restarts, and replicas cannot verify each other's links")
+		return []string{"VETTED_SIGNING_KEY is unset: mail links and blob URLs stop working when the process restarts, and replicas cannot verify each other's links"}
 	}
-	return w
+	return nil
 }
 
 // The stores VETTED_STORE selects.
@@ -389,10 +405,11 @@ func EnvVars() []EnvVar {
 		{"VETTED_INCIDENT_FEED_URL", "", "JSON incident feed URL template"},
 		{"VETTED_RATE_LIMIT", "100", "requests per second per caller (negative: no limit)"},
 		{"VETTED_RATE_BURST", "200", "requests a caller may send at once before the rate applies"},
-		{"VETTED_WORKER_CONCURRENCY", "10", "jobs run at once"},
+		{"VETTED_WORKER_CONCURRENCY", "10", "jobs run at once (2 more run, for mail and alerts only)"},
 		{"VETTED_POLL_INTERVAL", "15m", "incident polling period"},
 		{"VETTED_REENRICH_INTERVAL", "24h", "re-enrichment period"},
 		{"VETTED_REMINDER_INTERVAL", "1h", "how often review reminders due are looked for and mailed (0: no reminders)"},
+		{"VETTED_SHUTDOWN_TIMEOUT", "20s", "how long a stopping serve or worker waits for running jobs and requests; the rest is left for the next start (a second signal stops at once)"},
 		{"VETTED_HTTP_BODY_TIMEOUT", "60s", "time a client may take to send one request body (slow imports and uploads)"},
 		{"VETTED_CORS_ORIGINS", "none", "browser origins allowed to call the API, comma-separated, or *"},
 		{"VETTED_SCAN_RESOLVER", "system resolver", "host:port of the DNS server the security scanner queries"},

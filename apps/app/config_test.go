@@ -64,6 +64,10 @@ func TestFromLookupValues(t *testing.T) {
 			func(c app.Config) bool {
 				return c.HTTPBodyTimeout == app.DefaultHTTPBodyTimeout && app.DefaultHTTPBodyTimeout == time.Minute
 			}},
+		{"shutdown timeout", map[string]string{"VETTED_SHUTDOWN_TIMEOUT": "90s"},
+			func(c app.Config) bool { return c.ShutdownTimeout == 90*time.Second }},
+		{"shutdown timeout default", map[string]string{},
+			func(c app.Config) bool { return c.ShutdownTimeout == 20*time.Second }},
 		{"admin address", map[string]string{"VETTED_ADMIN_ADDR": "127.0.0.1:9090"},
 			func(c app.Config) bool { return c.AdminAddr == "127.0.0.1:9090" }},
 		{"URLs", map[string]string{"VETTED_DATABASE_URL": "postgres://u:p@db:5432/vetted", "VETTED_REDIS_URL": "redis://r:6379/0"},
@@ -116,6 +120,9 @@ func TestFromLookupRejects(t *testing.T) {
 		{"OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"},
 		{"VETTED_HTTP_BODY_TIMEOUT", "0s"},
 		{"VETTED_HTTP_BODY_TIMEOUT", "slow"},
+		{"VETTED_SHUTDOWN_TIMEOUT", "20"},
+		{"VETTED_SHUTDOWN_TIMEOUT", "0s"},
+		{"VETTED_SHUTDOWN_TIMEOUT", "-5s"},
 		{"VETTED_AUTH_DEV_SECRET", "too-short"},
 	}
 	for _, tt := range tests {

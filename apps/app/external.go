@@ -74,9 +74,10 @@ func rootCAs(cfg Config) (*x509.CertPool, error) {
 }
 
 // fetcher is the SSRF-safe client of every outbound fetch; it asks
-// VETTED_SCAN_RESOLVER and trusts VETTED_SCAN_ROOT_CAS when they are set.
+// VETTED_SCAN_RESOLVER and trusts VETTED_SCAN_ROOT_CAS when they are set,
+// and gives each fetch VETTED_SCAN_TIMEOUT, as the scan's own fetches.
 func (a *App) fetcher(cfg Config) (*enrich.Fetcher, error) {
-	fc := enrich.FetcherConfig{AllowPrivate: cfg.FetchAllowPrivate, AllowAnyPort: cfg.FetchAllowPrivate}
+	fc := enrich.FetcherConfig{AllowPrivate: cfg.FetchAllowPrivate, AllowAnyPort: cfg.FetchAllowPrivate, Timeout: cfg.ScanTimeout}
 	if cfg.ScanResolver != "" {
 		d, err := scanDNS(cfg)
 		if err != nil {
@@ -176,6 +177,6 @@ func RunWorker(ctx context.Context, cfg Config, log *slog.Logger) error {
 		return err
 	}
 	defer stopAdmin()
-	return worker.Run(ctx, worker.Config{RedisURL: cfg.RedisURL, Concurrency: cfg.WorkerConcurrency,
+	return worker.Run(ctx, worker.Config{RedisURL: cfg.RedisURL, Concurrency: cfg.WorkerConcurrency, ShutdownTimeout: cfg.ShutdownTimeout,
 		PollIncidentsEvery: cfg.PollInterval, ReenrichStaleEvery: cfg.ReenrichInterval, ReviewRemindersEvery: cfg.ReminderInterval}, a.Metrics.Jobs(a.UseCases), a.Store, log)
 }

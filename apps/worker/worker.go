@@ -1,20 +1,24 @@
 // Package worker runs Vetted's jobs on Redis: an asynq server whose
-// handlers call the core through a ports.JobHandler, the scheduler of the
-// periodic jobs, and an outbox relay that moves committed side effects from
-// the store to Redis. Any number of workers may run against one store and
+// handlers call the core through a ports.JobHandler (and a second one that
+// takes critical jobs only, so mail never waits behind enrichment), the
+// scheduler of the periodic jobs, and an outbox relay that moves committed
+// side effects from the store to Redis. Any number of workers may run against one store and
 // one Redis: the relay's claims keep them from handing a message over twice,
 // and the task id, which is the message id, keeps a message that is handed
 // over twice from running twice.
 package worker
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"
+	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/relay"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -29,6 +33,11 @@ type Config struct {
 	// Weights share the workers among the critical, default and low queues
 	// (6, 3, 1 when zero).
 	Weights asynqadapter.Weights
+	// CriticalConcurrency is how many more jobs of the critical queue (mail
+	// and alerts) run at once, on workers that take no other job, so that
+	// mail never waits behind enrichment; zero is DefaultCriticalConcurrency,
+	// negative none.
+	CriticalConcurrency int
 	// MaxRetry is how often a failed job is retried before it is archived.
 	MaxRetry int
 	// ShutdownTimeout is how long running jobs may finish on shutdown before
@@ -49,6 +58,9 @@ type Config struct {
 	// Clock stamps the outbox; nil is the system clock.
 	Clock ports.Clock
 }
+
+// DefaultCriticalConcurrency is Config.CriticalConcurrency's default.
+const DefaultCriticalConcurrency = 2
 
 // Run works until ctx is done, then stops the scheduler and the relay and
 // shuts the server down gracefully: running jobs get ShutdownTimeout to
@@ -87,7 +99,7 @@ func Run(ctx context.Context, cfg Config, handler ports.JobHandler, store ports.
 	if err != nil {
 		return fmt.Errorf("worker: %w", err)
 	}
-	server, err := asynqadapter.NewServer(rdb, handler, asynqadapter.ServerConfig{
+	sc := asynqadapter.ServerConfig{
 		Concurrency:              cfg.Concurrency,
 		Weights:                  cfg.Weights,
 		ShutdownTimeout:          cfg.ShutdownTimeout,
@@ -96,9 +108,22 @@ func Run(ctx context.Context, cfg Config, handler ports.JobHandler, store ports.
 		TaskCheckInterval:        cfg.TaskCheckInterval,
 		DelayedTaskCheckInterval: cfg.DelayedTaskCheckInterval,
 		Logger:                   logger,
-	})
+	}
+	server, err := asynqadapter.NewServer(rdb, handler, sc)
 	if err != nil {
 		return fmt.Errorf("worker: %w", err)
+	}
+	// asynq reserves no worker for a queue: a second server that takes
+	// critical tasks only keeps mail running while every worker of the
+	// first scans a vendor.
+	servers := []*asynqadapter.Server{server}
+	if n := cmp.Or(cfg.CriticalConcurrency, DefaultCriticalConcurrency); n > 0 {
+		sc.Concurrency, sc.Only = n, outbox.QueueCritical
+		critical, err := asynqadapter.NewServer(rdb, handler, sc)
+		if err != nil {
+			return fmt.Errorf("worker: %w", err)
+		}
+		servers = append(servers, critical)
 	}
 	scheduler, err := asynqadapter.NewScheduler(rdb, asynqadapter.SchedulerConfig{
 		PollIncidentsEvery:   cfg.PollIncidentsEvery,
@@ -118,11 +143,21 @@ func Run(ctx context.Context, cfg Config, handler ports.JobHandler, store ports.
 		return fmt.Errorf("worker: %w", err)
 	}
 
-	if err := server.Start(); err != nil {
-		return fmt.Errorf("worker: %w", err)
+	shutdown := func(ss []*asynqadapter.Server) {
+		var wg sync.WaitGroup
+		for _, s := range ss {
+			wg.Go(s.Shutdown)
+		}
+		wg.Wait()
+	}
+	for i, s := range servers {
+		if err := s.Start(); err != nil {
+			shutdown(servers[:i])
+			return fmt.Errorf("worker: %w", err)
+		}
 	}
 	if err := scheduler.Start(); err != nil {
-		server.Shutdown()
+		shutdown(servers)
 		return fmt.Errorf("worker: %w", err)
 	}
 	relayCtx, stopRelay := context.WithCancel(ctx)
@@ -138,7 +173,7 @@ func Run(ctx context.Context, cfg Config, handler ports.JobHandler, store ports.
 	scheduler.Shutdown()
 	stopRelay()
 	<-relayDone
-	server.Shutdown()
+	shutdown(servers)
 	logger.Info("worker stopped")
 	return nil
 }

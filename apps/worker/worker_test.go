@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -205,4 +206,59 @@ func TestRunFinishesRunningJobsOnShutdown(t *testing.T) {
 	if c.Completed != 1 || c.Pending+c.Active+c.Retry != 0 {
 		t.Errorf("queue after shutdown = %+v, want the job completed", c)
 	}
+}
+
+// TestMailDoesNotWaitBehindEnrichment: with every worker held by an
+// enrichment job and more queued, a member mail still runs (on the workers
+// reserved for critical jobs).
+func TestMailDoesNotWaitBehindEnrichment(t *testing.T) {
+	url := asynqtest.URL(t, 14)
+	s, h := memory.New(), newRecorder()
+	gate := make(chan struct{})
+	defer close(gate)
+	var held atomic.Int64
+	h.hold = func(ctx context.Context) {
+		if ctx.Value(holdKey{}) != nil {
+			return
+		}
+		held.Add(1)
+		select {
+		case <-gate:
+		case <-ctx.Done():
+		}
+	}
+	mail := outbox.New(uuid.Must(uuid.NewV7()), outbox.KindMemberMail, outbox.MemberMail{Email: "erin@acme.test"}, time.Now())
+	ms := []outbox.Message{}
+	for range 20 {
+		ms = append(ms, outbox.New(uuid.Must(uuid.NewV7()), outbox.KindEnrich, outbox.Enrich{VendorID: uuid.Must(uuid.NewV7())}, time.Now()))
+	}
+	add := func(ms ...outbox.Message) {
+		if err := s.InTx(t.Context(), func(ctx context.Context, tx ports.Tx) error { return tx.Outbox().Add(ctx, ms...) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(ms...)
+	cfg := fastConfig(url)
+	cfg.Concurrency = 2
+	start(t, cfg, mailFirst{h}, s)
+	asynqtest.Eventually(t, "both workers held by an enrichment", func() bool { return held.Load() >= 2 })
+	add(mail)
+	asynqtest.Eventually(t, "the member mail ran while enrichment held every worker", func() bool {
+		return h.kindRuns(outbox.KindMemberMail) == 1
+	})
+	if n := h.kindRuns(outbox.KindEnrich); n != 0 {
+		t.Fatalf("%d enrichment jobs ended, want none before the gate opens", n)
+	}
+}
+
+type holdKey struct{}
+
+// mailFirst lets mail jobs pass the recorder's hold.
+type mailFirst struct{ r *recorder }
+
+func (m mailFirst) Handle(ctx context.Context, kind outbox.Kind, payload any) error {
+	if kind == outbox.KindMemberMail {
+		ctx = context.WithValue(ctx, holdKey{}, true)
+	}
+	return m.r.Handle(ctx, kind, payload)
 }

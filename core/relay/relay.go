@@ -5,6 +5,17 @@
 // relay that crashes between enqueueing and marking, or two relays racing,
 // cannot run a job twice; nothing is lost while the queue is down, because a
 // message leaves the outbox only once the queue has accepted it.
+//
+// A queue that keeps its jobs in memory (ports.HeldJobQueue: the in-process
+// runner of the embedded default) has not made a job safe by accepting it:
+// the process may be killed before it runs. To such a queue the relay hands
+// a message over under a lease (Options.Lease) instead of marking it
+// delivered, renews the leases of the jobs the queue still holds in later
+// rounds, and marks a message delivered only once the queue reports its job
+// ended. A job whose process died comes back when its lease ends; Settle
+// releases the leases of what a stopping queue did not run, so the next
+// start runs it at once. Those jobs run at least once, so their handlers
+// are idempotent (mail through delivery claims, enrichment by run job).
 package relay
 
 import (
@@ -12,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -27,6 +39,9 @@ const (
 	// DefaultMaxOutageBackoff caps Run's wait between rounds while the
 	// store or the queue is down.
 	DefaultMaxOutageBackoff = 30 * time.Second
+	// DefaultLease is how long a message handed to a held queue is kept
+	// from other claims; the relay renews it every third of that.
+	DefaultLease = 15 * time.Second
 )
 
 // Options tune a Relay; zero fields take the defaults above.
@@ -42,6 +57,11 @@ type Options struct {
 	// store or the queue is down, Run waits Interval, then twice that, and
 	// so on up to this cap, instead of trying every Interval.
 	MaxOutageBackoff time.Duration
+	// Lease is how long a message handed to a ports.HeldJobQueue stays
+	// leased before another relay may claim it again, should this
+	// process die before its job ended; the relay renews the leases of
+	// the jobs the queue holds once a third of it has passed.
+	Lease time.Duration
 	// Logger receives outages (once each: when one starts and when it
 	// ends; the failures in between go to debug); nil discards them.
 	Logger *slog.Logger
@@ -56,6 +76,15 @@ type Relay struct {
 	wake  chan struct{}
 	// after is time.After; tests replace it to see the waits.
 	after func(time.Duration) <-chan time.Time
+
+	// held is queue when it is a ports.HeldJobQueue, else nil.
+	held ports.HeldJobQueue
+	mu   sync.Mutex // guards what follows: RunOnce and Settle take turns
+	// ended are jobs the queue reported ended that are not yet marked
+	// delivered (a unit of work that failed keeps them for the next).
+	ended []uuid.UUID
+	// renewed is when the leases of the held jobs were last renewed.
+	renewed time.Time
 }
 
 // New builds a relay; it rejects nil dependencies.
@@ -86,10 +115,15 @@ func New(store ports.Store, queue ports.JobQueue, clock ports.Clock, opts Option
 	if opts.MaxOutageBackoff < opts.Interval {
 		opts.MaxOutageBackoff = opts.Interval
 	}
+	if opts.Lease <= 0 {
+		opts.Lease = DefaultLease
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Relay{store: store, queue: queue, clock: clock, opts: opts, wake: make(chan struct{}, 1), after: time.After}, nil
+	r := &Relay{store: store, queue: queue, clock: clock, opts: opts, wake: make(chan struct{}, 1), after: time.After}
+	r.held, _ = queue.(ports.HeldJobQueue)
+	return r, nil
 }
 
 // EnqueueError reports the message whose hand-over failed in RunOnce. The
@@ -108,23 +142,39 @@ func (e *EnqueueError) Unwrap() error { return e.Err }
 
 // RunOnce relays one batch in one unit of work: it claims up to BatchSize due
 // messages, enqueues them oldest first and marks those the queue accepted as
-// delivered. At the first failure it records the error with an exponential
-// retry time and stops, so that later messages do not overtake it in this
-// round; they go out in a later one. It answers how many messages were
-// delivered, and an *EnqueueError when a hand-over failed (the batch is still
-// committed) or the store's error when the unit of work failed (then nothing
-// is marked and the messages are claimed again later; the queue deduplicates
-// those it already took).
+// delivered (leased, for a held queue). At the first failure it records the
+// error with an exponential retry time and stops, so that later messages do
+// not overtake it in this round; they go out in a later one. It answers how
+// many messages were handed over, and an *EnqueueError when a hand-over
+// failed (the batch is still committed) or the store's error when the unit of
+// work failed (then nothing is marked and the messages are claimed again
+// later; the queue deduplicates those it already took).
+//
+// With a held queue the same unit of work first marks delivered the jobs
+// the queue reported ended, and renews the leases of those it holds once a
+// third of the lease has passed.
 func (r *Relay) RunOnce(ctx context.Context) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	var (
 		delivered int
 		failed    *EnqueueError
+		held      []uuid.UUID
 	)
+	if r.held != nil {
+		r.ended = append(r.ended, r.held.Ended()...)
+		if r.clock.Now().Sub(r.renewed) >= r.opts.Lease/3 {
+			held = r.held.Held()
+		}
+	}
 	err := r.store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
 		// The store may run fn again after a serialization failure; enqueueing
 		// again is harmless because the queue is idempotent by message id.
 		delivered, failed = 0, nil
 		now := r.clock.Now()
+		if err := r.settle(ctx, tx, held, now.Add(r.opts.Lease)); err != nil {
+			return err
+		}
 		ms, err := tx.Outbox().Claim(ctx, r.opts.BatchSize, now)
 		if err != nil {
 			return fmt.Errorf("relay: claim: %w", err)
@@ -141,16 +191,18 @@ func (r *Relay) RunOnce(ctx context.Context) (int, error) {
 			}
 			ids = append(ids, m.ID)
 		}
-		if len(ids) > 0 {
-			if err := tx.Outbox().MarkDelivered(ctx, ids, now); err != nil {
-				return fmt.Errorf("relay: mark delivered: %w", err)
-			}
+		if err := r.handedOver(ctx, tx, ids, now); err != nil {
+			return err
 		}
 		delivered = len(ids)
 		return nil
 	})
 	if err != nil {
 		return 0, err
+	}
+	r.ended = nil
+	if held != nil {
+		r.renewed = r.clock.Now()
 	}
 	if failed != nil {
 		return delivered, failed

@@ -117,6 +117,15 @@ func (o fakeOutbox) MarkFailed(_ context.Context, id uuid.UUID, errText string, 
 	return nil
 }
 
+func (o fakeOutbox) Lease(_ context.Context, ids []uuid.UUID, until time.Time) error {
+	for i := range o.s.rows {
+		if slices.Contains(ids, o.s.rows[i].msg.ID) && !o.s.rows[i].delivered {
+			o.s.rows[i].retryAt = until
+		}
+	}
+	return nil
+}
+
 func (o fakeOutbox) Oldest(context.Context) (time.Time, error) {
 	for _, r := range o.s.rows {
 		if !r.delivered {

@@ -148,6 +148,30 @@ var outboxCases = []testCase{
 		equal(t, "pending", pending(f), 1)
 		sameIDs(t, "claim", messageIDs(claimOutbox(f, 10, now)), []uuid.UUID{m3.ID})
 	}},
+	{"Lease hides messages until it ends, counts no attempt, and skips delivered ones", func(t *testing.T, f *fixture) {
+		m1, m2, m3 := f.newMessage(), f.newMessage(), f.newMessage()
+		addMessages(f, m1, m2, m3)
+		now := f.tick()
+		until := now.Add(time.Minute)
+		f.write(func(ctx context.Context, tx ports.Tx) error {
+			if err := tx.Outbox().MarkDelivered(ctx, []uuid.UUID{m3.ID}, now); err != nil {
+				return err
+			}
+			return tx.Outbox().Lease(ctx, []uuid.UUID{m1.ID, m3.ID, newID()}, until)
+		})
+		sameIDs(t, "leased", messageIDs(claimOutbox(f, 10, now)), []uuid.UUID{m2.ID})
+		equal(t, "leased messages are pending", pending(f), 2)
+		got := claimOutbox(f, 10, until)
+		sameIDs(t, "after the lease", messageIDs(got), []uuid.UUID{m1.ID, m2.ID})
+		equal(t, "attempts", got[0].Attempts, 0)
+		f.write(func(ctx context.Context, tx ports.Tx) error {
+			if err := tx.Outbox().Lease(ctx, []uuid.UUID{m1.ID}, until.Add(time.Hour)); err != nil {
+				return err
+			}
+			return tx.Outbox().Lease(ctx, []uuid.UUID{m1.ID}, now) // released
+		})
+		sameIDs(t, "released", messageIDs(claimOutbox(f, 10, now)), []uuid.UUID{m1.ID, m2.ID})
+	}},
 	{"messages added in a failed unit of work are not pending", func(t *testing.T, f *fixture) {
 		err := f.try(func(ctx context.Context, tx ports.Tx) error {
 			if err := tx.Outbox().Add(ctx, f.newMessage()); err != nil {

@@ -115,6 +115,25 @@ func (r Outbox) MarkFailed(ctx context.Context, id uuid.UUID, errText string, re
 	return r.MustAffect(res, "mark outbox message %s failed", id)
 }
 
+// Lease sets when undelivered messages may be claimed again, without
+// counting an attempt.
+func (r Outbox) Lease(ctx context.Context, ids []uuid.UUID, until time.Time) error {
+	for len(ids) > 0 {
+		n := min(len(ids), leaseChunk)
+		_, err := r.DB.NewUpdate().Model((*dbrow.Outbox)(nil)).Set("available_at = ?", until.UTC()).
+			Where("id IN (?)", bun.List(ids[:n])).Where("delivered_at IS NULL").Exec(ctx)
+		if err != nil {
+			return r.Translate(err, "lease outbox messages")
+		}
+		ids = ids[n:]
+	}
+	return nil
+}
+
+// leaseChunk bounds the ids of one Lease statement, well below SQLite's
+// limit of bound parameters.
+const leaseChunk = 1000
+
 // Oldest returns when the oldest undelivered message was created, or the
 // zero time when none is pending. It reads the row rather than min() so
 // that the driver's time parsing applies (SQLite keeps times as text).

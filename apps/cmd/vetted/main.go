@@ -32,6 +32,13 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go func() {
+		// The first signal begins a graceful stop (VETTED_SHUTDOWN_TIMEOUT);
+		// giving the signals their default action back lets a second one
+		// end the process at once.
+		<-ctx.Done()
+		stop()
+	}()
 	if err := run(ctx, os.Args[1:], env{stdout: os.Stdout, stderr: os.Stderr, lookup: os.LookupEnv}); err != nil {
 		fmt.Fprintln(os.Stderr, "vetted:", err)
 		os.Exit(exitCode(err))

@@ -21,8 +21,10 @@ import (
 // function before it returns, which writes what is left.
 //
 // load reads the configuration: app.LoadServe for serve (the validation
-// check-config runs), app.FromLookup for the other commands.
-func setupProcess(e env, load func(func(string) (string, bool)) (app.Config, error)) (app.Config, *slog.Logger, func(), error) {
+// check-config runs), app.FromLookup for the other commands; warnings are
+// the settings worth a warning to the command (nil: none).
+func setupProcess(e env, load func(func(string) (string, bool)) (app.Config, error),
+	warnings func(app.Config, func(string) (string, bool)) []string) (app.Config, *slog.Logger, func(), error) {
 	cfg, err := load(e.lookup)
 	if err != nil {
 		return cfg, nil, nil, err
@@ -30,8 +32,10 @@ func setupProcess(e env, load func(func(string) (string, bool)) (app.Config, err
 	out := obs.NewLineBuffer(e.stderr)
 	log := obs.NewLogger(out, cfg.LogFormat, cfg.LogLevel)
 	slog.SetDefault(log)
-	for _, w := range cfg.Warnings(e.lookup) {
-		log.Warn(w)
+	if warnings != nil {
+		for _, w := range warnings(cfg, e.lookup) {
+			log.Warn(w)
+		}
 	}
 	return cfg, log, func() { _ = out.Close() }, nil
 }
@@ -54,7 +58,7 @@ func startTracing(ctx context.Context, component string, log *slog.Logger) (func
 
 func serveCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 	return func(ctx context.Context) error {
-		cfg, log, flushLog, err := setupProcess(e, app.LoadServe)
+		cfg, log, flushLog, err := setupProcess(e, app.LoadServe, app.Config.Warnings)
 		if err != nil {
 			return err
 		}
@@ -103,7 +107,7 @@ func serveCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 
 func workerCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 	return func(ctx context.Context) error {
-		cfg, log, flushLog, err := setupProcess(e, app.FromLookup)
+		cfg, log, flushLog, err := setupProcess(e, app.FromLookup, app.Config.WorkerWarnings)
 		if err != nil {
 			return err
 		}
@@ -122,7 +126,7 @@ func workerCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 
 func migrateCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 	return func(ctx context.Context) error {
-		cfg, log, flushLog, err := setupProcess(e, app.FromLookup)
+		cfg, log, flushLog, err := setupProcess(e, app.FromLookup, nil)
 		if err != nil {
 			return err
 		}
