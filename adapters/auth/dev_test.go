@@ -162,8 +162,14 @@ func TestDevMintRoundTrip(t *testing.T) {
 
 func TestDevIssuerAudienceOnlyWhenConfigured(t *testing.T) {
 	t.Parallel()
-	plain, _ := auth.NewDev(devSecret, auth.DevOptions{})
-	strict, _ := auth.NewDev(devSecret, auth.DevOptions{Issuer: "vetted-dev", Audience: "vetted"})
+	plain, err := auth.NewDev(devSecret, auth.DevOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	strict, err := auth.NewDev(devSecret, auth.DevOptions{Issuer: "vetted-dev", Audience: "vetted"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	noIss := sign(t, jwa.HS256(), devSecret, baseClaims())
 	otherIss := sign(t, jwa.HS256(), devSecret, with(with(baseClaims(), "iss", "other"), "aud", "vetted"))
 	otherAud := sign(t, jwa.HS256(), devSecret, with(with(baseClaims(), "iss", "vetted-dev"), "aud", "other"))

@@ -218,13 +218,11 @@ func TestDiscoverBudget(t *testing.T) {
 	release := w.Hold()
 	t.Cleanup(release)
 	d := discoverer(t, w, true, enrich.DiscoverConfig{Budget: 300 * time.Millisecond})
-	start := time.Now()
+	// The sites hold every request until the test ends: Discover returns
+	// only because its budget ran out, and says so of the candidate.
 	got, err := d.Discover(context.Background(), "Zentrix", enrich.DiscoverPrefs{})
 	if err != nil {
 		t.Fatal(err)
-	}
-	if took := time.Since(start); took > 2*time.Second {
-		t.Errorf("took %s with a budget of 300ms", took)
 	}
 	if got.Found() || got.Candidates[0].Domain != "zentrix.com" || got.Candidates[0].Verdict != enrich.VerdictTimeout {
 		t.Errorf("got %q, first candidate %+v, want none and zentrix.com timed out", got.Website, got.Candidates[0])

@@ -112,10 +112,12 @@ func (a *App) watchChanges(ctx context.Context) (stop func()) {
 }
 
 func (w *changeWatch) evict(c ports.Changed) {
-	w.log.Debug("change notice", "vendors", len(c.Vendors), "all", c.All)
 	for _, f := range w.forget {
 		f(c)
 	}
+	// Logged once forgotten: a read after this line is read afresh (the
+	// replica tests wait for it).
+	w.log.Debug("change notice", "vendors", len(c.Vendors), "all", c.All)
 }
 
 // run listens, and listens again after the connection is lost. Notices sent

@@ -12,7 +12,6 @@ import (
 
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/csvimport"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 )
 
 // writeCSV writes a header and n rows made by row(i) (i from 1).
@@ -293,12 +292,5 @@ func TestImportReportsTheEnrichmentQuota(t *testing.T) {
 	}
 	if en.Errors[0].VendorName == "" || en.Errors[0].Code != "quota_exceeded" || en.Errors[0].Message == "" {
 		t.Fatalf("first error %+v", en.Errors[0])
-	}
-}
-
-func TestLimitsAreTheAPIs(t *testing.T) {
-	t.Parallel()
-	if csvimport.MaxRows != vendorlist.MaxCSVRows || csvimport.MaxBytes != vendorlist.MaxCSVBytes {
-		t.Fatalf("limits %d rows, %d bytes; the API's are %d, %d", csvimport.MaxRows, csvimport.MaxBytes, vendorlist.MaxCSVRows, vendorlist.MaxCSVBytes)
 	}
 }

@@ -406,8 +406,19 @@ func TestRunDrainsBacklogAndWakesOnNotify(t *testing.T) {
 func TestNotifyNeverBlocks(t *testing.T) {
 	t.Parallel()
 	r := newRelay(t, &fakeStore{}, &fakeQueue{}, &fakeClock{}, relay.Options{})
-	for range 10 {
-		r.Notify()
+	// No Run loop takes the wake-ups: a Notify that waited for one would
+	// never return.
+	done := make(chan struct{})
+	go func() {
+		for range 10 {
+			r.Notify()
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Notify blocked with no relay running")
 	}
 }
 
