@@ -112,6 +112,9 @@ func (r listRepo) ListByAccount(context.Context, uuid.UUID) ([]vendorlist.List, 
 	return out, nil
 }
 func (r listRepo) Delete(_ context.Context, _, id uuid.UUID) error { delete(r.d.lists, id); return nil }
+func (r listRepo) LockList(_ context.Context, id uuid.UUID) (int64, error) {
+	return r.d.lists[id].Version, nil
+}
 func (r listRepo) VendorIDs(_ context.Context, id uuid.UUID) ([]uuid.UUID, error) {
 	return slices.Clone(r.d.entries[id]), nil
 }

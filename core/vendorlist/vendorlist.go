@@ -36,6 +36,8 @@ type List struct {
 	Name        string
 	VendorCount int
 	CreatedAt   time.Time
+	// Version counts the changes to the list's entries (see Revision).
+	Version int64
 }
 
 // New validates and builds a list.

@@ -17,7 +17,16 @@ import (
 // Lists holds the methods of ports.ListRepo whose SQL is the same in both
 // stores; each store adds Create, GetByName, AddProduct and MergeProducts,
 // whose list and product names are unique by its own case-folded key.
-type Lists struct{ Base }
+type Lists struct {
+	Base
+	// Lock is the row lock LockList takes, and every write of a list's
+	// entries or products takes first: "UPDATE" on PostgreSQL, "" on
+	// SQLite, whose units of work that write run one at a time. Taken
+	// before the write and not only by the version's update after it, the
+	// lock comes first in every unit of work, so that two of them never
+	// wait on each other crosswise (one on the list, the other on an entry).
+	Lock string
+}
 
 // vendorCount is the computed column behind List.VendorCount.
 const vendorCount = "(SELECT count(*) FROM list_entries AS e WHERE e.list_id = l.id) AS vendor_count"
@@ -248,18 +257,74 @@ func (r Lists) VendorIDs(ctx context.Context, listID uuid.UUID) ([]uuid.UUID, er
 	return ids, nil
 }
 
+// LockList locks the list (Lock) and reads its version: a concurrent write
+// of the list waits until this unit of work ends, then reads the version
+// it left.
+func (r Lists) LockList(ctx context.Context, listID uuid.UUID) (int64, error) {
+	var v []int64
+	q := r.DB.NewSelect().Table("lists").Column("version").Where("id = ?", listID)
+	if r.Lock != "" {
+		q = q.For(r.Lock)
+	}
+	if err := q.Scan(ctx, &v); err != nil {
+		return 0, r.Translate(err, "lock list %s", listID)
+	}
+	if len(v) == 0 {
+		return 0, NotFound("list %s", listID)
+	}
+	return v[0], nil
+}
+
+// LockFirst takes the lock of the lists (in id order) before a write of
+// their entries or products; nothing where Lock is "".
+func (r Lists) LockFirst(ctx context.Context, listIDs ...uuid.UUID) error {
+	if r.Lock == "" || len(listIDs) == 0 {
+		return nil
+	}
+	var locked []uuid.UUID
+	err := r.DB.NewSelect().Table("lists").Column("id").Where("id IN (?)", bun.List(listIDs)).
+		OrderExpr("id").For(r.Lock).Scan(ctx, &locked)
+	return r.Translate(err, "lock lists %v", listIDs)
+}
+
+// Bump adds one to the version of the lists when res, the result of a
+// write of their entries or products, changed a row: every such write
+// calls it, in its unit of work (see ports.ListRepo.AddEntries).
+func (r Lists) Bump(ctx context.Context, res sql.Result, listIDs ...uuid.UUID) error {
+	n, err := res.RowsAffected()
+	if err != nil {
+		return r.Translate(err, "count the rows written to lists %v", listIDs)
+	}
+	return r.BumpIf(ctx, n > 0, listIDs...)
+}
+
+// BumpIf adds one to the version of the lists if changed.
+func (r Lists) BumpIf(ctx context.Context, changed bool, listIDs ...uuid.UUID) error {
+	if !changed || len(listIDs) == 0 {
+		return nil
+	}
+	_, err := r.DB.NewUpdate().Table("lists").Set("version = version + 1").Where("id IN (?)", bun.List(listIDs)).Exec(ctx)
+	return r.Translate(err, "count a change of lists %v", listIDs)
+}
+
 // AddEntries puts vendors on a list in one statement; vendors already on it
 // keep their entry.
 func (r Lists) AddEntries(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID, now time.Time) error {
 	if len(vendorIDs) == 0 {
 		return nil
 	}
+	if err := r.LockFirst(ctx, listID); err != nil {
+		return err
+	}
 	rows := make([]dbrow.Entry, 0, len(vendorIDs))
 	for _, id := range vendorIDs {
 		rows = append(rows, dbrow.Entry{ListID: listID, VendorID: id, AlertsEnabled: true, AddedAt: now})
 	}
-	_, err := r.DB.NewInsert().Model(&rows).On("CONFLICT (list_id, vendor_id) DO NOTHING").Exec(ctx)
-	return r.Translate(err, "add vendors to list %s", listID)
+	res, err := r.DB.NewInsert().Model(&rows).On("CONFLICT (list_id, vendor_id) DO NOTHING").Exec(ctx)
+	if err != nil {
+		return r.Translate(err, "add vendors to list %s", listID)
+	}
+	return r.Bump(ctx, res, listID)
 }
 
 // RemoveEntries takes vendors off a list in one statement.
@@ -267,20 +332,32 @@ func (r Lists) RemoveEntries(ctx context.Context, listID uuid.UUID, vendorIDs []
 	if len(vendorIDs) == 0 {
 		return nil
 	}
+	if err := r.LockFirst(ctx, listID); err != nil {
+		return err
+	}
 	// Products go with their entries by ON DELETE CASCADE.
-	_, err := r.DB.NewDelete().Model((*dbrow.Entry)(nil)).
+	res, err := r.DB.NewDelete().Model((*dbrow.Entry)(nil)).
 		Where("list_id = ?", listID).Where("vendor_id IN (?)", bun.List(vendorIDs)).Exec(ctx)
-	return r.Translate(err, "remove vendors from list %s", listID)
+	if err != nil {
+		return r.Translate(err, "remove vendors from list %s", listID)
+	}
+	return r.Bump(ctx, res, listID)
 }
 
 // SetAlerts sets alerts_enabled of a vendor on a list.
 func (r Lists) SetAlerts(ctx context.Context, listID, vendorID uuid.UUID, enabled bool) error {
+	if err := r.LockFirst(ctx, listID); err != nil {
+		return err
+	}
 	res, err := r.DB.NewUpdate().Model((*dbrow.Entry)(nil)).Set("alerts_enabled = ?", enabled).
 		Where("list_id = ? AND vendor_id = ?", listID, vendorID).Exec(ctx)
 	if err != nil {
 		return r.Translate(err, "set alerts of vendor %s on list %s", vendorID, listID)
 	}
-	return r.MustAffect(res, "vendor %s on list %s", vendorID, listID)
+	if err := r.MustAffect(res, "vendor %s on list %s", vendorID, listID); err != nil {
+		return err
+	}
+	return r.Bump(ctx, res, listID)
 }
 
 // Counts counts vendors, followed vendors and assessments over the lists of
@@ -378,4 +455,47 @@ func (r Quota) Claim(ctx context.Context, accountID uuid.UUID, vendorIDs []uuid.
 	}
 	_, err := r.DB.NewInsert().Model(&rows).On("CONFLICT (account_id, vendor_id) DO NOTHING").Exec(ctx)
 	return r.Translate(err, "claim quota for %s", accountID)
+}
+
+// AddProductRow inserts row, the store's row of p (a pointer), and counts
+// a change of its list. Each store makes its own row: its products are
+// unique by its own case-folded key.
+func (r Lists) AddProductRow(ctx context.Context, p vendorlist.Product, row any) error {
+	if err := r.LockFirst(ctx, p.ListID); err != nil {
+		return err
+	}
+	res, err := r.DB.NewInsert().Model(row).Exec(ctx)
+	if err != nil {
+		return r.Translate(err, "add product %q of vendor %s to list %s", p.Name, p.VendorID, p.ListID)
+	}
+	return r.Bump(ctx, res, p.ListID)
+}
+
+// MergeProductRows inserts the rows of ps that do not exist yet (rows: a
+// pointer to the store's rows of ps) and counts a change of their lists
+// when it inserted any.
+func (r Lists) MergeProductRows(ctx context.Context, ps []vendorlist.Product, rows any) (int, error) {
+	if len(ps) == 0 {
+		return 0, nil
+	}
+	lists := ProductLists(ps)
+	if err := r.LockFirst(ctx, lists...); err != nil {
+		return 0, err
+	}
+	n, err := r.InsertNew(ctx, rows, "merge products")
+	if err != nil {
+		return 0, err
+	}
+	return n, r.BumpIf(ctx, n > 0, lists...)
+}
+
+// ProductLists returns the lists of the product rows, each once.
+func ProductLists(ps []vendorlist.Product) []uuid.UUID {
+	var ids []uuid.UUID
+	for _, p := range ps {
+		if !slices.Contains(ids, p.ListID) {
+			ids = append(ids, p.ListID)
+		}
+	}
+	return ids
 }

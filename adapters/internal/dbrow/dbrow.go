@@ -315,6 +315,8 @@ type List struct {
 	AccountID uuid.UUID `bun:"account_id"`
 	Name      string    `bun:"name"`
 	CreatedAt time.Time `bun:"created_at"`
+	// Version counts the changes to the list's entries (bunrepo.Lists.Bump).
+	Version int64 `bun:"version"`
 	// VendorCount is computed by the queries that read lists.
 	VendorCount int `bun:"vendor_count,scanonly"`
 }
@@ -326,7 +328,7 @@ func FromList(l vendorlist.List) List {
 
 // Core rebuilds the list with its vendor count.
 func (r List) Core() vendorlist.List {
-	return vendorlist.List{ID: r.ID, AccountID: r.AccountID, Name: r.Name, VendorCount: r.VendorCount, CreatedAt: utc(r.CreatedAt)}
+	return vendorlist.List{ID: r.ID, AccountID: r.AccountID, Name: r.Name, VendorCount: r.VendorCount, CreatedAt: utc(r.CreatedAt), Version: r.Version}
 }
 
 // Entry is a row of list_entries.
