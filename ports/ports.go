@@ -211,10 +211,15 @@ type ListRepo interface {
 	// already on it are left as they are. One set-based call.
 	//
 	// Every write that changes a list's entries or product rows (AddEntries,
-	// RemoveEntries, SetAlerts, AddProduct, MergeProducts) adds one to the
+	// NameEntries, RemoveEntries, SetAlerts, AddProduct, MergeProducts) adds one to the
 	// list's Version in its unit of work when it changed something, so that
 	// vendorlist.List.Revision names what a read of the list showed.
 	AddEntries(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID, now time.Time) error
+	// NameEntries records, for vendors on a list, the name each was added
+	// under (vendor id to name) when it is not the directory's ("Acme Corp"
+	// for Acme): Entries answers it as the entry's DisplayName. Vendors not
+	// on the list are ignored. One set-based call (a few for thousands).
+	NameEntries(ctx context.Context, listID uuid.UUID, names map[uuid.UUID]string) error
 	// RemoveEntries takes vendors off a list with their products. One call.
 	RemoveEntries(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) error
 	// SetAlerts sets alerts_enabled; core.ErrNotFound if the vendor is not on the list.

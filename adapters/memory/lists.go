@@ -158,7 +158,7 @@ func (r lists) entry(listID, vid uuid.UUID) vendorlist.Entry {
 	slices.SortFunc(ps, func(a, b vendorlist.Product) int {
 		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)))
 	})
-	return vendorlist.Entry{ListID: listID, VendorID: vid, VendorName: v.Name.String(),
+	return vendorlist.Entry{ListID: listID, VendorID: vid, VendorName: v.Name.String(), DisplayName: cmp.Or(row.given, v.Name.String()),
 		WebsiteURL: v.WebsiteURL, IsCustom: !hasProfile, EnrichmentStatus: directory.EnrichmentStatus(hasProfile, p.Enrichment),
 		AlertsEnabled: row.alerts, Rating: clonePtr(p.Scores.SecurityRating), Products: ps, AddedAt: row.addedAt}
 }
@@ -188,6 +188,22 @@ func (r lists) AddEntries(_ context.Context, listID uuid.UUID, vendorIDs []uuid.
 			r.d.entriesByList.add(r.tx, listID, vid)
 			r.d.entriesByVendor.add(r.tx, vid, listID)
 			changed = true
+		}
+		r.bumpIf(changed, listID)
+		return nil
+	})
+}
+
+func (r lists) NameEntries(_ context.Context, listID uuid.UUID, names map[uuid.UUID]string) error {
+	return r.atomic(func() error {
+		changed := false
+		for vid, name := range names {
+			k := pair{listID, vid}
+			if row, ok := r.d.entries[k]; ok {
+				row.given = name
+				put(r.tx, r.d.entries, k, row)
+				changed = true
+			}
 		}
 		r.bumpIf(changed, listID)
 		return nil

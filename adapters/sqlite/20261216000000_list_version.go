@@ -12,15 +12,21 @@ import (
 // to a list's entries, which every entry write adds one to in its unit of
 // work. It is the list's revision, answered as the ETag of a list read and
 // checked against If-Match, so that an edit made on a stale read is refused
-// rather than undoing what another person saved meanwhile. Go, not SQL, so
-// that it is safe to run twice: SQLite has no ADD COLUMN IF NOT EXISTS.
+// rather than undoing what another person saved meanwhile. And
+// list_entries.given_name: the name a vendor was added under when it is not
+// the directory's ("Acme Corp" for Acme), shown as the entry's
+// display_name; empty when the same. Go, not SQL, so that it is safe to run
+// twice: SQLite has no ADD COLUMN IF NOT EXISTS.
 func registerListVersion(ms *migrate.Migrations) error {
 	return ms.Register(listVersionUp, nil)
 }
 
 func listVersionUp(ctx context.Context, db *bun.DB) error {
 	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		return addColumns(ctx, tx, "lists", column{"version", "INTEGER NOT NULL DEFAULT 0"})
+		if err := addColumns(ctx, tx, "lists", column{"version", "INTEGER NOT NULL DEFAULT 0"}); err != nil {
+			return err
+		}
+		return addColumns(ctx, tx, "list_entries", column{"given_name", "TEXT NOT NULL DEFAULT ''"})
 	})
 }
 

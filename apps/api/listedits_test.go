@@ -190,3 +190,47 @@ func TestAddVendorsQuotaEnrichmentAndAlreadyOnList(t *testing.T) {
 		t.Fatalf("ETag moved from %s to %s with nothing changed", before, after)
 	}
 }
+
+// "Acme Corp" is matched on its canonical name (the directory holds Acme,
+// once) but the list shows it as it was given; a vendor added under its
+// directory name, or by an assessment, shows that.
+func TestListKeepsTheGivenNameForDisplay(t *testing.T) {
+	t.Parallel()
+	env, acct, alice, _ := twoEditors(t)
+	r := apitest.Must(t, listOp(t, env, alice, acct, "add-vendors", nil, "Acme  Corp", "Zeta"), http.StatusOK).Map(t)
+	if got := names(r["added"]); !slices.Equal(got, []string{"Acme", "Zeta"}) {
+		t.Fatalf("added %v: the directory's names", got)
+	}
+	read := func(q string) map[string]string {
+		t.Helper()
+		body := apitest.Must(t, env.Do(t, http.MethodGet, "/vendor-lists?vendor-list=master-list&account-id="+acct+q, alice, nil), http.StatusOK).Map(t)
+		out := map[string]string{}
+		for _, v := range body["vendors"].([]any) {
+			e := v.(map[string]any)
+			out[e["vendor_name"].(string)] = e["display_name"].(string)
+		}
+		return out
+	}
+	want := map[string]string{"Acme": "Acme Corp", "Existing": "Existing", "Zeta": "Zeta"}
+	for _, q := range []string{"", "&sort=name", "&q=corp"} {
+		got := read(q)
+		if q == "&q=corp" {
+			want = map[string]string{"Acme": "Acme Corp"}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("read%s: display names %v, want %v", q, got, want)
+		}
+	}
+	// Matched on the canonical name: adding "ACME Inc." again says it is there.
+	r = apitest.Must(t, listOp(t, env, alice, acct, "add-vendors", nil, "ACME Inc."), http.StatusOK).Map(t)
+	if len(r["added"].([]any)) != 0 || fmt.Sprint(names(r["already_on_list"])) != "[Acme]" {
+		t.Fatalf("adding ACME Inc.: %v", r)
+	}
+	if got := read(""); got["Acme"] != "Acme Corp" {
+		t.Fatalf("the name given first is kept: %v", got)
+	}
+	apitest.Must(t, listOp(t, env, alice, acct, "remove-vendors", nil, "acme corp"), http.StatusOK)
+	if got := read(""); fmt.Sprint(got) != "map[Existing:Existing Zeta:Zeta]" {
+		t.Fatalf("after removing acme corp: %v", got)
+	}
+}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -38,7 +39,8 @@ type ProductJSON struct {
 // EntryJSON is a vendor on a list.
 type EntryJSON struct {
 	VendorID         string        `json:"vendor_id" format:"uuid"`
-	VendorName       string        `json:"vendor_name"`
+	VendorName       string        `json:"vendor_name" doc:"The directory's canonical name, which the vendor is matched and sorted on (Acme)"`
+	DisplayName      string        `json:"display_name" doc:"The name the vendor was added to this list under (Acme Corp), or vendor_name when it was added under that or imported"`
 	WebsiteURL       string        `json:"website_url"`
 	IsCustom         bool          `json:"is_custom"`
 	EnrichmentStatus string        `json:"enrichment_status" doc:"Empty (no profile yet), queued, running, needs_website (known by name only, no website found), failed or done"`
@@ -65,7 +67,7 @@ func entryJSON(e vendorlist.Entry) EntryJSON {
 	for _, p := range e.Products {
 		ps = append(ps, productJSON(p, false))
 	}
-	return EntryJSON{VendorID: e.VendorID.String(), VendorName: e.VendorName, WebsiteURL: e.WebsiteURL, IsCustom: e.IsCustom,
+	return EntryJSON{VendorID: e.VendorID.String(), VendorName: e.VendorName, DisplayName: cmp.Or(e.DisplayName, e.VendorName), WebsiteURL: e.WebsiteURL, IsCustom: e.IsCustom,
 		EnrichmentStatus: e.EnrichmentStatus, AlertsEnabled: e.AlertsEnabled, Products: ps, AddedAt: e.AddedAt}
 }
 

@@ -253,6 +253,9 @@ func (s *Service) ChangeVendors(ctx context.Context, a access.Actor, ref access.
 		if err := tx.Lists().AddEntries(ctx, l.ID, ch.Added, s.d.Now()); err != nil {
 			return err
 		}
+		if err := tx.Lists().NameEntries(ctx, l.ID, givenNames(refs, named, ch.Added)); err != nil {
+			return err
+		}
 		if err := tx.Lists().RemoveEntries(ctx, l.ID, ch.Removed); err != nil {
 			return err
 		}
@@ -304,6 +307,24 @@ func (s *Service) namedVendors(ctx context.Context, tx ports.Tx, c vendorlist.Ch
 		}
 	}
 	return on, absent, nil
+}
+
+// givenNames maps each vendor added to the name the request gave it under,
+// where that is not the directory's: the list shows "Acme Corp" as given,
+// while the vendor is matched on its canonical name, Acme. named holds the
+// vendors of refs, in their order.
+func givenNames(refs []vendorlist.VendorRef, named []directory.Vendor, added []uuid.UUID) map[uuid.UUID]string {
+	isNew := make(map[uuid.UUID]bool, len(added))
+	for _, id := range added {
+		isNew[id] = true
+	}
+	out := map[uuid.UUID]string{}
+	for i, v := range named {
+		if i < len(refs) && refs[i].Given != v.Name.String() && isNew[v.ID] {
+			out[v.ID] = refs[i].Given
+		}
+	}
+	return out
 }
 
 // pick returns the vendors of ids, in their order.

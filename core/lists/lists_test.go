@@ -144,6 +144,7 @@ func (r listRepo) AddEntries(_ context.Context, id uuid.UUID, vs []uuid.UUID, _ 
 	}
 	return nil
 }
+func (r listRepo) NameEntries(context.Context, uuid.UUID, map[uuid.UUID]string) error { return nil }
 func (r listRepo) RemoveEntries(_ context.Context, id uuid.UUID, vs []uuid.UUID) error {
 	r.d.entries[id] = slices.DeleteFunc(r.d.entries[id], func(v uuid.UUID) bool { return slices.Contains(vs, v) })
 	return nil

@@ -86,6 +86,29 @@ func addProduct(f *fixture, p vendorlist.Product) error {
 }
 
 var listCases = []testCase{
+	{"NameEntries gives entries the name they were added under; the others show the directory's", func(t *testing.T, f *fixture) {
+		a := f.org("Acme")
+		l := f.list(a.ID, "audit")
+		vs := f.vendors("Acme", "Beta", "Gamma")
+		f.onList(l.ID, vs[0], vs[1])
+		f.write(func(ctx context.Context, tx ports.Tx) error {
+			return tx.Lists().NameEntries(ctx, l.ID, map[uuid.UUID]string{vs[0].ID: "Acme Corp", vs[2].ID: "Gamma GmbH"})
+		})
+		es := entries(f, l.ID)
+		sameIDs(t, "entries", entryVendors(es), []uuid.UUID{vs[0].ID, vs[1].ID})
+		equal(t, "vendor name", es[0].VendorName, "Acme")
+		equal(t, "display name given", es[0].DisplayName, "Acme Corp")
+		equal(t, "display name not given", es[1].DisplayName, "Beta")
+		got, err := getList(f, a.ID, l.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		equal(t, "version after AddEntries and NameEntries", got.Version, int64(2))
+		page := load(f, func(ctx context.Context, tx ports.Tx) ([]vendorlist.Entry, error) {
+			return tx.Lists().EntriesOf(ctx, l.ID, []uuid.UUID{vs[0].ID})
+		})
+		equal(t, "display name of EntriesOf", page[0].DisplayName, "Acme Corp")
+	}},
 	{"every write that changes a list's entries or products counts one change of its Version, a no-op none", func(t *testing.T, f *fixture) {
 		a := f.org("Acme")
 		l, other := f.list(a.ID, "audit"), f.list(a.ID, "other")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -130,7 +131,7 @@ func (r Lists) entries(ctx context.Context, listID uuid.UUID, sel entrySel) ([]v
 	what := "entries of list %s"
 	q := r.DB.NewSelect().
 		TableExpr("list_entries AS e").
-		ColumnExpr("e.vendor_id, e.alerts_enabled, e.added_at").
+		ColumnExpr("e.vendor_id, e.alerts_enabled, e.added_at, e.given_name").
 		ColumnExpr("v.name, v.website_url").
 		ColumnExpr("p.id IS NOT NULL").
 		ColumnExpr("p.section_statuses, p.security_rating").
@@ -164,7 +165,7 @@ func (r Lists) entries(ctx context.Context, listID uuid.UUID, sel entrySel) ([]v
 	)
 	out := make([]vendorlist.Entry, 0, 64)
 	err = scanAll(rows, func(rows *sql.Rows) error {
-		if err := rows.Scan(&v.VendorID, &v.AlertsEnabled, &added, &v.VendorName, &v.WebsiteURL, &v.HasProfile, &statuses, &rating); err != nil {
+		if err := rows.Scan(&v.VendorID, &v.AlertsEnabled, &added, &v.GivenName, &v.VendorName, &v.WebsiteURL, &v.HasProfile, &statuses, &rating); err != nil {
 			return err
 		}
 		v.ListID, v.AddedAt, v.Statuses, v.Rating = listID, added.Time, statuses, nil
@@ -325,6 +326,42 @@ func (r Lists) AddEntries(ctx context.Context, listID uuid.UUID, vendorIDs []uui
 		return r.Translate(err, "add vendors to list %s", listID)
 	}
 	return r.Bump(ctx, res, listID)
+}
+
+// nameBatch is how many entries one statement of NameEntries names: two
+// parameters each, well below SQLite's and PostgreSQL's limits.
+const nameBatch = 500
+
+// NameEntries sets the given names of entries of a list, a statement per
+// nameBatch of them (an UPDATE with a CASE over the vendor ids).
+func (r Lists) NameEntries(ctx context.Context, listID uuid.UUID, names map[uuid.UUID]string) error {
+	ids := make([]uuid.UUID, 0, len(names))
+	for id := range names {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, func(a, b uuid.UUID) int { return slices.Compare(a[:], b[:]) })
+	if err := r.LockFirst(ctx, listID); err != nil || len(ids) == 0 {
+		return err
+	}
+	for batch := range slices.Chunk(ids, nameBatch) {
+		var set strings.Builder
+		args := make([]any, 0, 2*len(batch))
+		set.WriteString("given_name = CASE vendor_id")
+		for _, id := range batch {
+			set.WriteString(" WHEN ? THEN ?")
+			args = append(args, id, names[id])
+		}
+		set.WriteString(" ELSE given_name END")
+		res, err := r.DB.NewUpdate().Table("list_entries").Set(set.String(), args...).
+			Where("list_id = ?", listID).Where("vendor_id IN (?)", bun.List(batch)).Exec(ctx)
+		if err != nil {
+			return r.Translate(err, "name vendors on list %s", listID)
+		}
+		if err := r.Bump(ctx, res, listID); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // RemoveEntries takes vendors off a list in one statement.

@@ -9,6 +9,7 @@
 package dbrow
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -348,6 +349,7 @@ type EntryView struct {
 	AlertsEnabled bool      `bun:"alerts_enabled"`
 	AddedAt       time.Time `bun:"added_at"`
 	VendorName    string    `bun:"vendor_name"`
+	GivenName     string    `bun:"given_name"` // the name it was added under, "" for the directory's
 	WebsiteURL    string    `bun:"website_url"`
 	HasProfile    bool      `bun:"has_profile"`
 	Statuses      []string  `bun:"statuses,type:jsonb"` // of its profile's sections; "" for a null (a section without one)
@@ -359,7 +361,7 @@ func (v EntryView) Core(products []vendorlist.Product) vendorlist.Entry {
 	if products == nil {
 		products = []vendorlist.Product{}
 	}
-	return vendorlist.Entry{ListID: v.ListID, VendorID: v.VendorID, VendorName: v.VendorName, WebsiteURL: v.WebsiteURL,
+	return vendorlist.Entry{ListID: v.ListID, VendorID: v.VendorID, VendorName: v.VendorName, DisplayName: cmp.Or(v.GivenName, v.VendorName), WebsiteURL: v.WebsiteURL,
 		IsCustom: !v.HasProfile, EnrichmentStatus: directory.EnrichmentStatusOf(v.HasProfile, slices.DeleteFunc(v.Statuses, noStatus)),
 		AlertsEnabled: v.AlertsEnabled, Rating: v.Rating, Products: products, AddedAt: utc(v.AddedAt)}
 }

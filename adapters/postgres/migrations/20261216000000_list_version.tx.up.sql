@@ -4,3 +4,7 @@
 -- made on a stale read is refused rather than undoing what another person
 -- saved meanwhile.
 ALTER TABLE lists ADD COLUMN IF NOT EXISTS version bigint NOT NULL DEFAULT 0;
+-- The name a vendor was added to a list under, when it is not the
+-- directory's ("Acme Corp" for Acme): the entry's display_name. Empty when
+-- the same.
+ALTER TABLE list_entries ADD COLUMN IF NOT EXISTS given_name text NOT NULL DEFAULT '';

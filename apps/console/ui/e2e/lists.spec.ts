@@ -47,6 +47,13 @@ test("two people add different vendors to one list without reloading: both are k
   await expect(a.getByRole("link", { name: "Betamax" })).toHaveCount(0);
   await expect(a.getByTestId("others-changes")).toContainText("1 vendor removed by someone else: Alphawave");
   await expect(a.getByTestId("shown-count")).toHaveText("0 of 0 vendors");
+
+  // A vendor keeps the name it was given on the list, while the directory holds its canonical name.
+  await a.getByLabel("Vendor name").fill("Cobalt Corp");
+  await a.getByRole("button", { name: "Add vendor" }).click();
+  await expect(a.getByRole("link", { name: "Cobalt Corp", exact: true })).toBeVisible();
+  const cobalt = await call(a, request, "GET", `/vendor-lists?account-id=${acc}&vendor-list-id=${list}`);
+  expect(cobalt.body.vendors.map((v: { vendor_name: string; display_name: string }) => [v.vendor_name, v.display_name])).toEqual([["Cobalt", "Cobalt Corp"]]);
 });
 
 test("a list over 50 vendors: named pagination buttons, long names wrap and badges are whole, no serious axe violation", async ({ page, request }) => {

@@ -969,6 +969,8 @@ export interface components {
             assessment_id: string | null;
             /** @description null when the vendor has no assessment on the list */
             compliance_approval_status: string | null;
+            /** @description The name the vendor was added to this list under (Acme Corp), or vendor_name when it was added under that or imported */
+            display_name: string;
             /** @description Empty (no profile yet), queued, running, needs_website (known by name only, no website found), failed or done */
             enrichment_status: string;
             is_custom: boolean;
@@ -984,6 +986,7 @@ export interface components {
             tier: components["schemas"]["Tier"];
             /** Format: uuid */
             vendor_id: string;
+            /** @description The directory's canonical name, which the vendor is matched and sorted on (Acme) */
             vendor_name: string;
             website_url: string;
         };

@@ -47,7 +47,7 @@ export function ListPage() {
     const needle = q.trim().toLowerCase();
     const out = entries.filter(
       (e) =>
-        (!needle || e.vendor_name.toLowerCase().includes(needle) || e.products.some((p) => p.product_name.toLowerCase().includes(needle))) &&
+        (!needle || e.display_name.toLowerCase().includes(needle) || e.vendor_name.toLowerCase().includes(needle) || e.products.some((p) => p.product_name.toLowerCase().includes(needle))) &&
         (!enrichment || e.enrichment_status === enrichment) &&
         (!approval || (statusOf.get(e.vendor_id) ?? "none") === approval) &&
         (!alerts || String(e.alerts_enabled) === alerts) &&
@@ -55,7 +55,7 @@ export function ListPage() {
         (!state || e.review_state === state),
     );
     const by: Record<string, (a: Entry, b: Entry) => number> = {
-      name: (a, b) => a.vendor_name.localeCompare(b.vendor_name),
+      name: (a, b) => a.display_name.localeCompare(b.display_name),
       "-added": (a, b) => b.added_at.localeCompare(a.added_at),
       status: (a, b) => (statusOf.get(a.vendor_id) ?? "").localeCompare(statusOf.get(b.vendor_id) ?? ""),
       enrichment: (a, b) => a.enrichment_status.localeCompare(b.enrichment_status),
@@ -82,7 +82,8 @@ export function ListPage() {
         }),
       )) as Saved;
       const now = await qc.fetchQuery({ queryKey: key, queryFn: readList, staleTime: 0 });
-      return { saved, note: othersNote(othersChanges(had, saved, now.vendors ?? [])) };
+      const shown = (es: Entry[]) => es.map((e) => ({ vendor_id: e.vendor_id, vendor_name: e.display_name }));
+      return { saved, note: othersNote(othersChanges(shown(had), saved, shown(now.vendors ?? []))) };
     },
     onSuccess: ({ note }) => {
       setOthers(note);
@@ -184,7 +185,7 @@ export function ListPage() {
           {visible.map((e) => (
             <Table.Tr key={e.vendor_id}>
               <Table.Td style={{ ...wrap, minWidth: "10rem" }}>
-                <Anchor component={Link} to={`/vendors/${e.vendor_id}`} style={wrap}>{e.vendor_name}</Anchor>
+                <Anchor component={Link} to={`/vendors/${e.vendor_id}`} style={wrap}>{e.display_name}</Anchor>
                 {e.is_custom && <Badge ml="xs" size="xs" variant="light" styles={wholeBadge}>custom</Badge>}
               </Table.Td>
               <Table.Td>
@@ -205,7 +206,7 @@ export function ListPage() {
               </Table.Td>
               <Table.Td>
                 <Switch
-                  aria-label={`Alerts for ${e.vendor_name}`}
+                  aria-label={`Alerts for ${e.display_name}`}
                   checked={e.alerts_enabled}
                   onChange={(ev) => toggle.mutate({ id: e.vendor_id, on: ev.currentTarget.checked })}
                 />
@@ -213,7 +214,7 @@ export function ListPage() {
               <Table.Td><Products acc={acc} list={list} entry={e} /></Table.Td>
               <Table.Td>
                 <Button
-                  size="xs" variant="subtle" color="red" aria-label={`Remove ${e.vendor_name}`}
+                  size="xs" variant="subtle" color="red" aria-label={`Remove ${e.display_name}`}
                   onClick={() => change.mutate({ op: "remove-vendors", vendor: { vendor_name: e.vendor_name } })}
                 >
                   Remove
@@ -255,7 +256,7 @@ function Products({ acc, list, entry }: { acc: string; list: string; entry: Entr
         <TextInput
           size="xs"
           placeholder="Add product"
-          aria-label={`Add product to ${entry.vendor_name}`}
+          aria-label={`Add product to ${entry.display_name}`}
           value={name}
           onChange={(e) => setName(e.currentTarget.value)}
           error={dup ? "already on this vendor" : add.error ? (add.error as Error).message : undefined}
