@@ -288,24 +288,44 @@ func (r Lists) LockFirst(ctx context.Context, listIDs ...uuid.UUID) error {
 	return r.Translate(err, "lock lists %v", listIDs)
 }
 
-// Bump adds one to the version of the lists when res, the result of a
-// write of their entries or products, changed a row: every such write
-// calls it, in its unit of work (see ports.ListRepo.AddEntries).
-func (r Lists) Bump(ctx context.Context, res sql.Result, listIDs ...uuid.UUID) error {
-	n, err := res.RowsAffected()
-	if err != nil {
-		return r.Translate(err, "count the rows written to lists %v", listIDs)
-	}
-	return r.BumpIf(ctx, n > 0, listIDs...)
+// execer is a write query: an INSERT, UPDATE or DELETE.
+type execer interface {
+	bun.Query
+	Exec(ctx context.Context, dest ...any) (sql.Result, error)
 }
 
-// BumpIf adds one to the version of the lists if changed.
-func (r Lists) BumpIf(ctx context.Context, changed bool, listIDs ...uuid.UUID) error {
-	if !changed || len(listIDs) == 0 {
-		return nil
+// write runs q, a write of the entries or products of the lists, and adds
+// one to their versions if it changed a row, in the unit of work; it
+// answers how many rows q changed. Every write of entries or products goes
+// through it (see ports.ListRepo.AddEntries). Where lists are locked
+// (PostgreSQL) it locks them first (LockFirst), then writes and counts in
+// one statement: q, returning its rows (returning makes q answer them), in
+// a WITH beside the update of the versions. Two statements whatever the
+// number of rows, as before the versions. On SQLite: q, then the update.
+func (r Lists) write(ctx context.Context, q execer, returning func(), listIDs []uuid.UUID, format string, args ...any) (int64, error) {
+	if r.Lock == "" {
+		res, err := q.Exec(ctx)
+		if err != nil {
+			return 0, r.Translate(err, format, args...)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return 0, r.Translate(err, format, args...)
+		}
+		if n > 0 {
+			_, err = r.DB.NewUpdate().Table("lists").Set("version = version + 1").Where("id IN (?)", bun.List(listIDs)).Exec(ctx)
+		}
+		return n, r.Translate(err, "count a change of lists %v", listIDs)
 	}
-	_, err := r.DB.NewUpdate().Table("lists").Set("version = version + 1").Where("id IN (?)", bun.List(listIDs)).Exec(ctx)
-	return r.Translate(err, "count a change of lists %v", listIDs)
+	if err := r.LockFirst(ctx, listIDs...); err != nil {
+		return 0, err
+	}
+	returning()
+	bump := r.DB.NewUpdate().Table("lists").Set("version = version + 1").
+		Where("id IN (?) AND EXISTS (SELECT 1 FROM w)", bun.List(listIDs))
+	var n int64
+	err := r.DB.NewSelect().With("w", q).With("bump", bump).TableExpr("w").ColumnExpr("count(*)").Scan(ctx, &n)
+	return n, r.Translate(err, format, args...)
 }
 
 // AddEntries puts vendors on a list in one statement; vendors already on it
@@ -314,18 +334,13 @@ func (r Lists) AddEntries(ctx context.Context, listID uuid.UUID, vendorIDs []uui
 	if len(vendorIDs) == 0 {
 		return nil
 	}
-	if err := r.LockFirst(ctx, listID); err != nil {
-		return err
-	}
 	rows := make([]dbrow.Entry, 0, len(vendorIDs))
 	for _, id := range vendorIDs {
 		rows = append(rows, dbrow.Entry{ListID: listID, VendorID: id, AlertsEnabled: true, AddedAt: now})
 	}
-	res, err := r.DB.NewInsert().Model(&rows).On("CONFLICT (list_id, vendor_id) DO NOTHING").Exec(ctx)
-	if err != nil {
-		return r.Translate(err, "add vendors to list %s", listID)
-	}
-	return r.Bump(ctx, res, listID)
+	q := r.DB.NewInsert().Model(&rows).On("CONFLICT (list_id, vendor_id) DO NOTHING")
+	_, err := r.write(ctx, q, func() { q.Returning("1") }, []uuid.UUID{listID}, "add vendors to list %s", listID)
+	return err
 }
 
 // nameBatch is how many entries one statement of NameEntries names: two
@@ -340,9 +355,6 @@ func (r Lists) NameEntries(ctx context.Context, listID uuid.UUID, names map[uuid
 		ids = append(ids, id)
 	}
 	slices.SortFunc(ids, func(a, b uuid.UUID) int { return slices.Compare(a[:], b[:]) })
-	if err := r.LockFirst(ctx, listID); err != nil || len(ids) == 0 {
-		return err
-	}
 	for batch := range slices.Chunk(ids, nameBatch) {
 		var set strings.Builder
 		args := make([]any, 0, 2*len(batch))
@@ -352,12 +364,9 @@ func (r Lists) NameEntries(ctx context.Context, listID uuid.UUID, names map[uuid
 			args = append(args, id, names[id])
 		}
 		set.WriteString(" ELSE given_name END")
-		res, err := r.DB.NewUpdate().Table("list_entries").Set(set.String(), args...).
-			Where("list_id = ?", listID).Where("vendor_id IN (?)", bun.List(batch)).Exec(ctx)
-		if err != nil {
-			return r.Translate(err, "name vendors on list %s", listID)
-		}
-		if err := r.Bump(ctx, res, listID); err != nil {
+		q := r.DB.NewUpdate().Table("list_entries").Set(set.String(), args...).
+			Where("list_id = ?", listID).Where("vendor_id IN (?)", bun.List(batch))
+		if _, err := r.write(ctx, q, func() { q.Returning("1") }, []uuid.UUID{listID}, "name vendors on list %s", listID); err != nil {
 			return err
 		}
 	}
@@ -369,32 +378,22 @@ func (r Lists) RemoveEntries(ctx context.Context, listID uuid.UUID, vendorIDs []
 	if len(vendorIDs) == 0 {
 		return nil
 	}
-	if err := r.LockFirst(ctx, listID); err != nil {
-		return err
-	}
 	// Products go with their entries by ON DELETE CASCADE.
-	res, err := r.DB.NewDelete().Model((*dbrow.Entry)(nil)).
-		Where("list_id = ?", listID).Where("vendor_id IN (?)", bun.List(vendorIDs)).Exec(ctx)
-	if err != nil {
-		return r.Translate(err, "remove vendors from list %s", listID)
-	}
-	return r.Bump(ctx, res, listID)
+	q := r.DB.NewDelete().Model((*dbrow.Entry)(nil)).
+		Where("list_id = ?", listID).Where("vendor_id IN (?)", bun.List(vendorIDs))
+	_, err := r.write(ctx, q, func() { q.Returning("1") }, []uuid.UUID{listID}, "remove vendors from list %s", listID)
+	return err
 }
 
 // SetAlerts sets alerts_enabled of a vendor on a list.
 func (r Lists) SetAlerts(ctx context.Context, listID, vendorID uuid.UUID, enabled bool) error {
-	if err := r.LockFirst(ctx, listID); err != nil {
-		return err
+	q := r.DB.NewUpdate().Model((*dbrow.Entry)(nil)).Set("alerts_enabled = ?", enabled).
+		Where("list_id = ? AND vendor_id = ?", listID, vendorID)
+	n, err := r.write(ctx, q, func() { q.Returning("1") }, []uuid.UUID{listID}, "set alerts of vendor %s on list %s", vendorID, listID)
+	if err == nil && n == 0 {
+		err = NotFound("vendor %s on list %s", vendorID, listID)
 	}
-	res, err := r.DB.NewUpdate().Model((*dbrow.Entry)(nil)).Set("alerts_enabled = ?", enabled).
-		Where("list_id = ? AND vendor_id = ?", listID, vendorID).Exec(ctx)
-	if err != nil {
-		return r.Translate(err, "set alerts of vendor %s on list %s", vendorID, listID)
-	}
-	if err := r.MustAffect(res, "vendor %s on list %s", vendorID, listID); err != nil {
-		return err
-	}
-	return r.Bump(ctx, res, listID)
+	return err
 }
 
 // Counts counts vendors, followed vendors and assessments over the lists of
@@ -498,14 +497,9 @@ func (r Quota) Claim(ctx context.Context, accountID uuid.UUID, vendorIDs []uuid.
 // a change of its list. Each store makes its own row: its products are
 // unique by its own case-folded key.
 func (r Lists) AddProductRow(ctx context.Context, p vendorlist.Product, row any) error {
-	if err := r.LockFirst(ctx, p.ListID); err != nil {
-		return err
-	}
-	res, err := r.DB.NewInsert().Model(row).Exec(ctx)
-	if err != nil {
-		return r.Translate(err, "add product %q of vendor %s to list %s", p.Name, p.VendorID, p.ListID)
-	}
-	return r.Bump(ctx, res, p.ListID)
+	q := r.DB.NewInsert().Model(row)
+	_, err := r.write(ctx, q, func() { q.Returning("1") }, []uuid.UUID{p.ListID}, "add product %q of vendor %s to list %s", p.Name, p.VendorID, p.ListID)
+	return err
 }
 
 // MergeProductRows inserts the rows of ps that do not exist yet (rows: a
@@ -515,15 +509,11 @@ func (r Lists) MergeProductRows(ctx context.Context, ps []vendorlist.Product, ro
 	if len(ps) == 0 {
 		return 0, nil
 	}
-	lists := ProductLists(ps)
-	if err := r.LockFirst(ctx, lists...); err != nil {
-		return 0, err
-	}
-	n, err := r.InsertNew(ctx, rows, "merge products")
-	if err != nil {
-		return 0, err
-	}
-	return n, r.BumpIf(ctx, n > 0, lists...)
+	// Rows repeating one another are skipped like existing rows: DO
+	// NOTHING checks each row against those inserted before it.
+	q := r.DB.NewInsert().Model(rows).On("CONFLICT DO NOTHING")
+	n, err := r.write(ctx, q, func() { q.Returning("1") }, ProductLists(ps), "merge products")
+	return int(n), err
 }
 
 // ProductLists returns the lists of the product rows, each once.
