@@ -234,3 +234,42 @@ func TestListKeepsTheGivenNameForDisplay(t *testing.T) {
 		t.Fatalf("after removing acme corp: %v", got)
 	}
 }
+
+// Saves made at once on the same read of a list: the check of If-Match and
+// the change are one step, so exactly one goes through and the others are
+// refused, on every store (PostgreSQL's units of work run side by side).
+func TestConcurrentSavesOnOneReadOneWins(t *testing.T) {
+	t.Parallel()
+	env, acct, alice, carol := twoEditors(t)
+	_, read := onList(t, env, alice, acct)
+	const saves = 6
+	statuses := make(chan int, saves)
+	var wg sync.WaitGroup
+	for i := range saves {
+		tok := alice
+		if i%2 == 1 {
+			tok = carol
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			statuses <- listOp(t, env, tok, acct, "save-vendors", map[string]string{"If-Match": read}, "Existing", fmt.Sprintf("Vendor %d", i)).Status
+		}()
+	}
+	wg.Wait()
+	close(statuses)
+	won := 0
+	for s := range statuses {
+		switch s {
+		case http.StatusOK:
+			won++
+		case http.StatusPreconditionFailed:
+		default:
+			t.Errorf("status %d", s)
+		}
+	}
+	got, _ := onList(t, env, alice, acct)
+	if won != 1 || len(got) != 2 {
+		t.Fatalf("%d of %d saves on one read went through; the list holds %v", won, saves, got)
+	}
+}
