@@ -35,6 +35,9 @@ const (
 	ErrQuota Kind = "quota exceeded"
 	// ErrUnavailable means a dependency the operation needs is down; retry later.
 	ErrUnavailable Kind = "unavailable"
+	// ErrPrecondition means the write was made against a version of the
+	// resource that is no longer current (an If-Match that does not hold).
+	ErrPrecondition Kind = "precondition failed"
 )
 
 // Error returns the kind's name.

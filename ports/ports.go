@@ -198,11 +198,28 @@ type ListRepo interface {
 	// Entries returns the entries of a list with vendor name, website,
 	// is_custom, enrichment status and products, ordered by vendor name.
 	Entries(ctx context.Context, listID uuid.UUID) ([]vendorlist.Entry, error)
+	// LockList takes a write lock on a list for the rest of the unit of work
+	// (SELECT ... FOR UPDATE) and returns its Version as of then, so that a
+	// write checked against the version it was made for (If-Match) cannot
+	// pass beside a concurrent write of the same list. Stores whose units
+	// of work never run side by side only read the version.
+	// core.ErrNotFound if the list does not exist.
+	LockList(ctx context.Context, listID uuid.UUID) (int64, error)
 	// VendorIDs returns the ids of the vendors on a list.
 	VendorIDs(ctx context.Context, listID uuid.UUID) ([]uuid.UUID, error)
 	// AddEntries puts vendors on a list (alerts enabled, added now); vendors
 	// already on it are left as they are. One set-based call.
+	//
+	// Every write that changes a list's entries or product rows (AddEntries,
+	// NameEntries, RemoveEntries, SetAlerts, AddProduct, MergeProducts) adds one to the
+	// list's Version in its unit of work when it changed something, so that
+	// vendorlist.List.Revision names what a read of the list showed.
 	AddEntries(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID, now time.Time) error
+	// NameEntries records, for vendors on a list, the name each was added
+	// under (vendor id to name) when it is not the directory's ("Acme Corp"
+	// for Acme): Entries answers it as the entry's DisplayName. Vendors not
+	// on the list are ignored. One set-based call (a few for thousands).
+	NameEntries(ctx context.Context, listID uuid.UUID, names map[uuid.UUID]string) error
 	// RemoveEntries takes vendors off a list with their products. One call.
 	RemoveEntries(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) error
 	// SetAlerts sets alerts_enabled; core.ErrNotFound if the vendor is not on the list.

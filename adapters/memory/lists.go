@@ -158,7 +158,7 @@ func (r lists) entry(listID, vid uuid.UUID) vendorlist.Entry {
 	slices.SortFunc(ps, func(a, b vendorlist.Product) int {
 		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)))
 	})
-	return vendorlist.Entry{ListID: listID, VendorID: vid, VendorName: v.Name.String(),
+	return vendorlist.Entry{ListID: listID, VendorID: vid, VendorName: v.Name.String(), DisplayName: cmp.Or(row.given, v.Name.String()),
 		WebsiteURL: v.WebsiteURL, IsCustom: !hasProfile, EnrichmentStatus: directory.EnrichmentStatus(hasProfile, p.Enrichment),
 		AlertsEnabled: row.alerts, Rating: clonePtr(p.Scores.SecurityRating), Products: ps, AddedAt: row.addedAt}
 }
@@ -172,6 +172,7 @@ func (r lists) VendorIDs(_ context.Context, listID uuid.UUID) ([]uuid.UUID, erro
 
 func (r lists) AddEntries(_ context.Context, listID uuid.UUID, vendorIDs []uuid.UUID, now time.Time) error {
 	return r.atomic(func() error {
+		changed := false
 		if err := requireRow(r.d.lists, listID, "list"); err != nil {
 			return err
 		}
@@ -186,7 +187,25 @@ func (r lists) AddEntries(_ context.Context, listID uuid.UUID, vendorIDs []uuid.
 			put(r.tx, r.d.entries, k, entryRow{alerts: true, addedAt: now.UTC()})
 			r.d.entriesByList.add(r.tx, listID, vid)
 			r.d.entriesByVendor.add(r.tx, vid, listID)
+			changed = true
 		}
+		r.bumpIf(changed, listID)
+		return nil
+	})
+}
+
+func (r lists) NameEntries(_ context.Context, listID uuid.UUID, names map[uuid.UUID]string) error {
+	return r.atomic(func() error {
+		changed := false
+		for vid, name := range names {
+			k := pair{listID, vid}
+			if row, ok := r.d.entries[k]; ok {
+				row.given = name
+				put(r.tx, r.d.entries, k, row)
+				changed = true
+			}
+		}
+		r.bumpIf(changed, listID)
 		return nil
 	})
 }
@@ -204,6 +223,7 @@ func (t *tx) removeEntries(listID uuid.UUID, vendorIDs []uuid.UUID) {
 		if !del(t, t.d.entries, k) {
 			continue
 		}
+		t.bumpIf(true, listID)
 		t.d.entriesByList.remove(t, listID, vid)
 		t.d.entriesByVendor.remove(t, vid, listID)
 		for _, pid := range t.d.productsByEntry.of(k) {
@@ -216,7 +236,36 @@ func (t *tx) removeEntries(listID uuid.UUID, vendorIDs []uuid.UUID) {
 }
 
 func (r lists) SetAlerts(_ context.Context, listID, vendorID uuid.UUID, enabled bool) error {
-	return update(r.tx, r.d.entries, pair{listID, vendorID}, "vendor on list", func(row *entryRow) { row.alerts = enabled })
+	return r.atomic(func() error {
+		if err := update(r.tx, r.d.entries, pair{listID, vendorID}, "vendor on list", func(row *entryRow) { row.alerts = enabled }); err != nil {
+			return err
+		}
+		r.bumpIf(true, listID)
+		return nil
+	})
+}
+
+// bumpIf adds one to the version of a list if changed: every write of its
+// entries or products that changed something does (see
+// ports.ListRepo.AddEntries).
+func (t *tx) bumpIf(changed bool, listID uuid.UUID) {
+	if l, ok := t.d.lists[listID]; ok && changed {
+		l.Version++
+		put(t, t.d.lists, listID, l)
+	}
+}
+
+// LockList reads the list's version: units of work that write run one at
+// a time, so nothing needs locking.
+func (r lists) LockList(_ context.Context, listID uuid.UUID) (int64, error) {
+	if err := r.writable(); err != nil {
+		return 0, err
+	}
+	l, ok := r.d.lists[listID]
+	if !ok {
+		return 0, notFound("list", listID)
+	}
+	return l.Version, nil
 }
 
 func (r lists) AddProduct(_ context.Context, p vendorlist.Product) error {
@@ -266,6 +315,7 @@ func (t *tx) insertProduct(p vendorlist.Product) (bool, error) {
 	put(t, t.d.products, p.ID, p)
 	put(t, t.d.productByName, nk, p.ID)
 	t.d.productsByEntry.add(t, k, p.ID)
+	t.bumpIf(true, p.ListID)
 	return true, nil
 }
 

@@ -252,6 +252,7 @@ type memberRow struct {
 type entryRow struct {
 	alerts  bool
 	addedAt time.Time
+	given   string // the name it was added under, "" for the directory's
 }
 
 // outboxRow is a message with its payload in the JSON form the SQL stores

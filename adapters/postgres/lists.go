@@ -27,19 +27,15 @@ func (r listRepo) GetByName(ctx context.Context, accountID uuid.UUID, name strin
 
 func (r listRepo) AddProduct(ctx context.Context, p vendorlist.Product) error {
 	row := dbrow.FromProduct(p)
-	_, err := r.DB.NewInsert().Model(&row).Exec(ctx)
-	return translate(err, "add product %q of vendor %s to list %s", p.Name, p.VendorID, p.ListID)
+	return r.AddProductRow(ctx, p, &row)
 }
 
 func (r listRepo) MergeProducts(ctx context.Context, ps []vendorlist.Product) (int, error) {
-	if len(ps) == 0 {
-		return 0, nil
-	}
 	rows := make([]dbrow.Product, 0, len(ps))
 	for _, p := range ps {
 		rows = append(rows, dbrow.FromProduct(p))
 	}
-	return r.InsertNew(ctx, &rows, "merge products")
+	return r.MergeProductRows(ctx, ps, &rows)
 }
 
 // LockEntries locks the entries in vendor order, so two units of work that

@@ -262,7 +262,7 @@ func (t *tx) Accounts() ports.AccountRepo {
 func (t *tx) Members() ports.MemberRepo         { return bunrepo.Members{Base: t.b} }
 func (t *tx) Vendors() ports.VendorRepo         { return vendorRepo{bunrepo.Vendors{Base: t.b}} }
 func (t *tx) Profiles() ports.ProfileRepo       { return bunrepo.Profiles{Base: t.b} }
-func (t *tx) Lists() ports.ListRepo             { return listRepo{bunrepo.Lists{Base: t.b}} }
+func (t *tx) Lists() ports.ListRepo             { return listRepo{bunrepo.Lists{Base: t.b, Lock: "UPDATE"}} }
 func (t *tx) Quota() ports.QuotaRepo            { return bunrepo.Quota{Base: t.b} }
 func (t *tx) Assessments() ports.AssessmentRepo { return bunrepo.Assessments{Base: t.b} }
 func (t *tx) Documents() ports.DocumentRepo     { return bunrepo.Documents{Base: t.b} }

@@ -20,20 +20,8 @@ func registerProfileListColumns(ms *migrate.Migrations) error {
 
 func profileListColumnsUp(ctx context.Context, db *bun.DB) error {
 	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		for _, c := range []struct{ name, def string }{
-			{"section_statuses", "TEXT NOT NULL DEFAULT '[]'"},
-			{"security_rating", "INTEGER"},
-		} {
-			var n int
-			if err := tx.NewRaw("SELECT count(*) FROM pragma_table_info('profiles') WHERE name = ?", c.name).Scan(ctx, &n); err != nil {
-				return fmt.Errorf("columns of profiles: %w", err)
-			}
-			if n > 0 {
-				continue
-			}
-			if _, err := tx.ExecContext(ctx, "ALTER TABLE profiles ADD COLUMN "+c.name+" "+c.def); err != nil {
-				return fmt.Errorf("add profiles.%s: %w", c.name, err)
-			}
+		if err := addColumns(ctx, tx, "profiles", column{"section_statuses", "TEXT NOT NULL DEFAULT '[]'"}, column{"security_rating", "INTEGER"}); err != nil {
+			return err
 		}
 		_, err := tx.ExecContext(ctx, `UPDATE profiles SET
 	section_statuses = coalesce((SELECT json_group_array(json_extract(s.value, '$.status'))

@@ -30,19 +30,15 @@ func (r listRepo) GetByName(ctx context.Context, accountID uuid.UUID, name strin
 
 func (r listRepo) AddProduct(ctx context.Context, p vendorlist.Product) error {
 	row := fromProduct(p)
-	_, err := r.DB.NewInsert().Model(&row).Exec(ctx)
-	return translate(err, "add product %q of vendor %s to list %s", p.Name, p.VendorID, p.ListID)
+	return r.AddProductRow(ctx, p, &row)
 }
 
 func (r listRepo) MergeProducts(ctx context.Context, ps []vendorlist.Product) (int, error) {
-	if len(ps) == 0 {
-		return 0, nil
-	}
 	rows := make([]productRow, 0, len(ps))
 	for _, p := range ps {
 		rows = append(rows, fromProduct(p))
 	}
-	return r.InsertNew(ctx, &rows, "merge products")
+	return r.MergeProductRows(ctx, ps, &rows)
 }
 
 // LockEntries needs no SQL: the one writer connection runs the units of

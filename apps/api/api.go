@@ -178,8 +178,8 @@ func corsHandler(origins []string, next http.Handler) http.Handler {
 	return cors.New(cors.Options{
 		AllowedOrigins: origins,
 		AllowedMethods: []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete},
-		AllowedHeaders: []string{"Authorization", "Content-Type", "X-Request-Id"},
-		ExposedHeaders: []string{"Retry-After", "X-Request-Id", "WWW-Authenticate"},
+		AllowedHeaders: []string{"Authorization", "Content-Type", "X-Request-Id", "If-Match"},
+		ExposedHeaders: []string{"Retry-After", "X-Request-Id", "WWW-Authenticate", "ETag"},
 		MaxAge:         int(corsMaxAge / time.Second),
 	}).Handler(next)
 }

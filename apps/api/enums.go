@@ -105,9 +105,11 @@ func (InstanceKind) Schema(r huma.Registry) *huma.Schema {
 
 // The operations of POST /vendor-lists (without one, it creates a list).
 const (
-	opSaveVendors = "save-vendors"
-	opImportCSV   = "import-csv"
-	opAlerts      = "alerts-enabled"
+	opSaveVendors   = "save-vendors"
+	opImportCSV     = "import-csv"
+	opAddVendors    = "add-vendors"
+	opRemoveVendors = "remove-vendors"
+	opAlerts        = "alerts-enabled"
 )
 
 // ListOperation names what POST /vendor-lists does.
@@ -115,7 +117,8 @@ type ListOperation string
 
 // Schema is the ListOperation component.
 func (ListOperation) Schema(r huma.Registry) *huma.Schema {
-	return enum(r, "ListOperation", "save-vendors replaces a list's vendors; import-csv merges a CSV batch", []string{opSaveVendors, opImportCSV})
+	return enum(r, "ListOperation", "save-vendors replaces a list's vendors; add-vendors adds vendors and remove-vendors takes vendors off, leaving the others; import-csv merges a CSV batch",
+		[]string{opSaveVendors, opAddVendors, opRemoveVendors, opImportCSV})
 }
 
 // AlertsOperation names what PATCH /vendor-lists does.

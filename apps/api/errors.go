@@ -159,12 +159,14 @@ func statusOf(k core.Kind) int {
 		return http.StatusTooManyRequests
 	case core.ErrUnavailable:
 		return http.StatusServiceUnavailable
+	case core.ErrPrecondition:
+		return http.StatusPreconditionFailed
 	}
 	return http.StatusInternalServerError
 }
 
 var kinds = []core.Kind{core.ErrInvalid, core.ErrNotFound, core.ErrUnauthenticated, core.ErrForbidden,
-	core.ErrConflict, core.ErrTooLarge, core.ErrQuota, core.ErrUnavailable}
+	core.ErrConflict, core.ErrTooLarge, core.ErrQuota, core.ErrUnavailable, core.ErrPrecondition}
 
 // withOperation is a huma middleware that records the operation of the
 // request (reqInfo), so that errors can tell query parameters from body

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -38,7 +39,8 @@ type ProductJSON struct {
 // EntryJSON is a vendor on a list.
 type EntryJSON struct {
 	VendorID         string        `json:"vendor_id" format:"uuid"`
-	VendorName       string        `json:"vendor_name"`
+	VendorName       string        `json:"vendor_name" doc:"The directory's canonical name, which the vendor is matched and sorted on (Acme)"`
+	DisplayName      string        `json:"display_name" doc:"The name the vendor was added to this list under (Acme Corp), or vendor_name when it was added under that or imported"`
 	WebsiteURL       string        `json:"website_url"`
 	IsCustom         bool          `json:"is_custom"`
 	EnrichmentStatus string        `json:"enrichment_status" doc:"Empty while the vendor has no profile (its first enrichment is queued or running, which GET /vendor/enrich/{run_id} tells, or found nothing), then done, failed or needs_website (known by name only, no website found); never queued or running, which are states of a run's jobs"`
@@ -65,7 +67,7 @@ func entryJSON(e vendorlist.Entry) EntryJSON {
 	for _, p := range e.Products {
 		ps = append(ps, productJSON(p, false))
 	}
-	return EntryJSON{VendorID: e.VendorID.String(), VendorName: e.VendorName, WebsiteURL: e.WebsiteURL, IsCustom: e.IsCustom,
+	return EntryJSON{VendorID: e.VendorID.String(), VendorName: e.VendorName, DisplayName: cmp.Or(e.DisplayName, e.VendorName), WebsiteURL: e.WebsiteURL, IsCustom: e.IsCustom,
 		EnrichmentStatus: e.EnrichmentStatus, AlertsEnabled: e.AlertsEnabled, Products: ps, AddedAt: e.AddedAt}
 }
 
@@ -127,6 +129,7 @@ type listsGetBody = struct {
 // listsGetBody as huma would (writeJSON). The operation declares
 // listsGetBody as its 200 answer.
 type listsGetOut struct {
+	ETag string `header:"ETag" doc:"With vendor-list: the list's revision (strong), for If-Match on save-vendors, add-vendors and remove-vendors"`
 	Body func(huma.Context)
 }
 
@@ -135,8 +138,9 @@ type listsPostIn struct {
 	Operation  ListOperation `query:"operation" doc:"Without it, creates the list named by vendor-list"`
 	VendorList string        `query:"vendor-list" doc:"Name of the list to create; or the target list (id or name) of an operation"`
 	ListID     string        `query:"vendor-list-id" doc:"Target list id of an operation (default master-list)"`
+	IfMatch    string        `header:"If-Match" doc:"save-vendors, add-vendors, remove-vendors: the ETag of the list read the change was made on; 412 (and nothing changed) when the list changed since"`
 	Body       *struct {
-		Vendors   []VendorEntry `json:"vendors,omitempty" maxItems:"5000" doc:"save-vendors: the whole new membership of the list"`
+		Vendors   []VendorEntry `json:"vendors,omitempty" maxItems:"5000" doc:"save-vendors: the whole new membership of the list; add-vendors: vendors to add; remove-vendors: vendors to take off (by name)"`
 		CSV       *string       `json:"csv,omitempty" doc:"import-csv: CSV text with a header row"`
 		DryRun    bool          `json:"dry_run,omitempty" doc:"import-csv: validate and report only"`
 		RowOffset int           `json:"row_offset,omitempty" minimum:"0" doc:"import-csv: first data row of the batch (0-based)"`
@@ -194,12 +198,15 @@ type RowErrorJSON struct {
 	Message string `json:"message"`
 }
 
-// SaveVendorsJSON is the answer of operation=save-vendors.
+// SaveVendorsJSON is the answer of operation=save-vendors, add-vendors and
+// remove-vendors.
 type SaveVendorsJSON struct {
 	List          ListJSON          `json:"list"`
 	Added         []VendorRefJSON   `json:"added"`
 	Removed       []VendorRefJSON   `json:"removed"`
 	Unchanged     int               `json:"unchanged" doc:"Vendors that were on the list and stay"`
+	AlreadyOnList []VendorRefJSON   `json:"already_on_list,omitempty" doc:"add-vendors: the vendors named that were on the list already (left as they were)"`
+	NotOnList     []string          `json:"not_on_list,omitempty" doc:"remove-vendors: the names given of vendors that are not on the list"`
 	OrgEnrichment OrgEnrichmentJSON `json:"org_enrichment"`
 }
 
@@ -223,6 +230,7 @@ type ImportCSVJSON struct {
 // or the result of the operation (200).
 type listsPostOut struct {
 	Status int
+	ETag   string `header:"ETag" doc:"The list's revision after the write (save-vendors, add-vendors, remove-vendors, and a created list)"`
 	Body   ListOperationResult
 }
 
@@ -257,6 +265,67 @@ func (ListOperationResult) Schema(r huma.Registry) *huma.Schema {
 	}
 }
 
+// changeVendors answers save-vendors, add-vendors and remove-vendors: one
+// use case, lists.Service.ChangeVendors, told which change to make.
+func (s *Server) changeVendors(ctx context.Context, in *listsPostIn) (*listsPostOut, error) {
+	if in.Body == nil || in.Body.Vendors == nil {
+		if in.Operation == opSaveVendors {
+			return nil, core.Invalid("vendors", "is required for save-vendors (an empty array empties the list)")
+		}
+		return nil, core.Invalid("vendors", "is required for %s", in.Operation)
+	}
+	ch := lists.VendorsChange{Change: vendorlist.Replace, IfMatch: ifMatch(in.IfMatch)}
+	switch in.Operation {
+	case opAddVendors:
+		ch.Change = vendorlist.Add
+	case opRemoveVendors:
+		ch.Change = vendorlist.Remove
+	}
+	for _, v := range in.Body.Vendors {
+		ch.Vendors = append(ch.Vendors, lists.VendorInput{Name: v.VendorName, WebsiteURL: v.WebsiteURL})
+	}
+	acc, ref, err := refs(in.AccountParam, ListParams{ListID: in.ListID, VendorList: in.VendorList})
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.lists.ChangeVendors(ctx, actor(ctx), acc, ref, ch)
+	if err != nil {
+		return nil, err
+	}
+	out := &SaveVendorsJSON{List: listJSON(res.List), Added: vendorRefs(res.Added), Removed: vendorRefs(res.Removed),
+		Unchanged: res.Unchanged, OrgEnrichment: orgEnrichment(res.Quota)}
+	if len(res.AlreadyOn) > 0 {
+		out.AlreadyOnList = vendorRefs(res.AlreadyOn)
+	}
+	if len(res.NotOn) > 0 {
+		out.NotOnList = res.NotOn
+	}
+	return &listsPostOut{Status: http.StatusOK, ETag: etag(res.List), Body: ListOperationResult{saved: out}}, nil
+}
+
+// etag is the ETag of a list: its revision, quoted (a strong validator).
+func etag(l vendorlist.List) string { return `"` + l.Revision() + `"` }
+
+// ifMatch reads an If-Match header (RFC 9110 13.1.1): "*" or a list of
+// entity tags. A weak tag never matches (If-Match compares strongly), so
+// it is kept with its W/ prefix, which no revision has.
+func ifMatch(h string) vendorlist.Precondition {
+	var p vendorlist.Precondition
+	for _, t := range strings.Split(h, ",") {
+		t = strings.TrimSpace(t)
+		switch {
+		case t == "":
+		case t == "*":
+			p.Any = true
+		case strings.HasPrefix(t, "W/"):
+			p.Revisions = append(p.Revisions, t)
+		default:
+			p.Revisions = append(p.Revisions, strings.Trim(t, `"`))
+		}
+	}
+	return p
+}
+
 func (s *Server) registerLists() {
 	tags := []string{"Vendor lists"}
 	register(s.api, huma.Operation{OperationID: "get-vendor-lists", Method: http.MethodGet, Path: "/vendor-lists", Tags: tags,
@@ -281,11 +350,11 @@ func (s *Server) registerLists() {
 				return &listsGetOut{Body: s.writeJSON(listsGetBody{Lists: &lists})}, nil
 			}
 			if in.ListShape.given() {
-				body, err := s.shapedList(ctx, in)
+				body, l, err := s.shapedList(ctx, in)
 				if err != nil {
 					return nil, err
 				}
-				return &listsGetOut{Body: s.writeJSON(body)}, nil
+				return &listsGetOut{ETag: etag(l), Body: s.writeJSON(body)}, nil
 			}
 			acc, lr, err := refs(in.AccountParam, in.ListParams)
 			if err != nil {
@@ -297,12 +366,12 @@ func (s *Server) registerLists() {
 			if err != nil {
 				return nil, err
 			}
-			return &listsGetOut{Body: func(hctx huma.Context) { s.streamList(hctx, w) }}, nil
+			return &listsGetOut{ETag: etag(w.List()), Body: func(hctx huma.Context) { s.streamList(hctx, w) }}, nil
 		})
 	register(s.api, huma.Operation{OperationID: "post-vendor-lists", Method: http.MethodPost, Path: "/vendor-lists", Tags: tags,
-		Summary:      "Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors) or merge a CSV (operation=import-csv)",
+		Summary:      "Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors), add or remove some (add-vendors, remove-vendors) or merge a CSV (operation=import-csv)",
 		Security:     secured,
-		Errors:       append(slices.Clone(writeErrors), http.StatusRequestEntityTooLarge),
+		Errors:       append(slices.Clone(writeErrors), http.StatusRequestEntityTooLarge, http.StatusPreconditionFailed),
 		MaxBodyBytes: 4 << 20, // a 1 MB CSV grows when JSON-escaped; the CSV limit itself is checked on the text
 		Responses: map[string]*huma.Response{
 			"201": s.jsonResponse("the created list (without operation)", ListJSON{}),
@@ -310,26 +379,8 @@ func (s *Server) registerLists() {
 		func(ctx context.Context, in *listsPostIn) (*listsPostOut, error) {
 			a := actor(ctx)
 			switch in.Operation {
-			case opSaveVendors:
-				if in.Body == nil || in.Body.Vendors == nil {
-					return nil, core.Invalid("vendors", "is required for save-vendors (an empty array empties the list)")
-				}
-				vs := make([]lists.VendorInput, 0, len(in.Body.Vendors))
-				for _, v := range in.Body.Vendors {
-					vs = append(vs, lists.VendorInput{Name: v.VendorName, WebsiteURL: v.WebsiteURL})
-				}
-				acc, ref, err := refs(in.AccountParam, ListParams{ListID: in.ListID, VendorList: in.VendorList})
-				if err != nil {
-					return nil, err
-				}
-				res, err := s.lists.SaveVendors(ctx, a, acc, ref, vs)
-				if err != nil {
-					return nil, err
-				}
-				return &listsPostOut{Status: http.StatusOK, Body: ListOperationResult{saved: &SaveVendorsJSON{
-					List: listJSON(res.List), Added: vendorRefs(res.Added), Removed: vendorRefs(res.Removed),
-					Unchanged: res.Unchanged, OrgEnrichment: orgEnrichment(res.Quota),
-				}}}, nil
+			case opSaveVendors, opAddVendors, opRemoveVendors:
+				return s.changeVendors(ctx, in)
 			case opImportCSV:
 				if in.Body == nil || in.Body.CSV == nil {
 					return nil, core.Invalid("csv", "is required for import-csv")
@@ -366,7 +417,7 @@ func (s *Server) registerLists() {
 				return nil, err
 			}
 			created := listJSON(l)
-			return &listsPostOut{Status: http.StatusCreated, Body: ListOperationResult{created: &created}}, nil
+			return &listsPostOut{Status: http.StatusCreated, ETag: etag(l), Body: ListOperationResult{created: &created}}, nil
 		})
 
 	type alertsIn struct {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/lists"
+	"github.com/vetted-dev/vetted/core/vendorlist"
 )
 
 // ListShape are the parameters of a shaped list read (issue 22). Without
@@ -79,15 +80,15 @@ type EntryReviewJSON struct {
 	Rating                   *int        `json:"rating" doc:"The profile's security_rating (0-100); null when none"`
 }
 
-func (s *Server) shapedList(ctx context.Context, in *listsGetIn) (listsGetBody, error) {
+func (s *Server) shapedList(ctx context.Context, in *listsGetIn) (listsGetBody, vendorlist.List, error) {
 	p := in.ListShape
 	acc, lr, err := refs(in.AccountParam, in.ListParams)
 	if err != nil {
-		return listsGetBody{}, err
+		return listsGetBody{}, vendorlist.List{}, err
 	}
 	page, err := s.lists.ListRead(ctx, actor(ctx), acc, lr, p.query())
 	if err != nil {
-		return listsGetBody{}, err
+		return listsGetBody{}, vendorlist.List{}, err
 	}
 	var out listsGetBody
 	lj := listJSON(page.List)
@@ -106,5 +107,5 @@ func (s *Server) shapedList(ctx context.Context, in *listsGetIn) (listsGetBody, 
 	}
 	out.Vendors = &vendors
 	out.NextCursor = encodeListCursor(page.NextCursor)
-	return out, nil
+	return out, page.List, nil
 }

@@ -291,7 +291,7 @@ func (listView) compare(a, b Cursor) int {
 
 // keep applies the search text and the filters.
 func (v listView) keep(r ListRow) bool {
-	if v.q != "" && !strings.Contains(strings.ToLower(r.VendorName), v.q) &&
+	if v.q != "" && !strings.Contains(strings.ToLower(r.VendorName), v.q) && !strings.Contains(strings.ToLower(r.DisplayName), v.q) &&
 		!slices.ContainsFunc(r.Products, func(p vendorlist.Product) bool { return strings.Contains(strings.ToLower(p.Name), v.q) }) {
 		return false
 	}

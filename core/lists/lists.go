@@ -175,13 +175,25 @@ type VendorInput struct {
 	WebsiteURL string
 }
 
-// SaveResult is the answer of save-vendors.
+// SaveResult is the answer of save-vendors, add-vendors and remove-vendors.
 type SaveResult struct {
 	List      vendorlist.List
 	Added     []directory.Vendor
 	Removed   []directory.Vendor
 	Unchanged int
+	// AlreadyOn are the vendors add-vendors named that were on the list
+	// already; NotOn the names remove-vendors gave of vendors not on it.
+	AlreadyOn []directory.Vendor
+	NotOn     []string
 	Quota     vendorlist.QuotaReport
+}
+
+// VendorsChange is a write of a list's vendors: the vendors named, what to
+// do with them, and the revision of the list it was made against.
+type VendorsChange struct {
+	Change  vendorlist.Change
+	Vendors []VendorInput
+	IfMatch vendorlist.Precondition
 }
 
 // SaveVendors replaces the membership of a list with the given set: vendors
@@ -189,9 +201,20 @@ type SaveResult struct {
 // unknown), and new custom vendors are queued for enrichment within the
 // account's quota. Over quota, the vendor is still saved, just not queued.
 func (s *Service) SaveVendors(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, in []VendorInput) (SaveResult, error) {
-	names := make([]string, len(in))
-	sites := make([]string, len(in))
-	for i, v := range in {
+	return s.ChangeVendors(ctx, a, ref, lr, VendorsChange{Change: vendorlist.Replace, Vendors: in})
+}
+
+// ChangeVendors is save-vendors, add-vendors and remove-vendors: one path,
+// so that the role, the directory, the quota and enrichment rules are the
+// same for all three. Vendors named are matched on their canonical name;
+// those added are created in the directory when unknown (a remove creates
+// none). The list is locked first and its revision checked against
+// in.IfMatch: a write made against an older revision is refused whole
+// (core.ErrPrecondition) and changes nothing.
+func (s *Service) ChangeVendors(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, in VendorsChange) (SaveResult, error) {
+	names := make([]string, len(in.Vendors))
+	sites := make([]string, len(in.Vendors))
+	for i, v := range in.Vendors {
 		names[i], sites[i] = v.Name, v.WebsiteURL
 	}
 	refs, err := vendorlist.ParseRefs(names, sites)
@@ -204,38 +227,46 @@ func (s *Service) SaveVendors(ctx context.Context, a access.Actor, ref access.Ac
 		if err != nil {
 			return err
 		}
-		stored, err := s.d.Directory.EnsureVendors(ctx, tx, refs)
+		// The lock makes the check and the change one step: a concurrent
+		// write of the list waits here and then sees this one's revision.
+		if l.Version, err = tx.Lists().LockList(ctx, l.ID); err != nil {
+			return err
+		}
+		if !in.IfMatch.Holds(l) {
+			return core.E(core.ErrPrecondition, "list %q changed since it was read (it is now at revision %s): read it again and retry", l.Name, l.Revision())
+		}
+		named, absent, err := s.namedVendors(ctx, tx, in.Change, l.ID, refs)
 		if err != nil {
 			return err
 		}
-		byID := make(map[uuid.UUID]directory.Vendor, len(stored))
-		desired := make([]uuid.UUID, len(stored))
-		for i, v := range stored {
+		byID := make(map[uuid.UUID]directory.Vendor, len(named))
+		ids := make([]uuid.UUID, len(named))
+		for i, v := range named {
 			byID[v.ID] = v
-			desired[i] = v.ID
+			ids[i] = v.ID
 		}
 		current, err := tx.Lists().VendorIDs(ctx, l.ID)
 		if err != nil {
 			return err
 		}
-		added, removed, unchanged := vendorlist.Diff(current, desired)
-		if err := tx.Lists().AddEntries(ctx, l.ID, added, s.d.Now()); err != nil {
+		ch := in.Change.Apply(current, ids)
+		if err := tx.Lists().AddEntries(ctx, l.ID, ch.Added, s.d.Now()); err != nil {
 			return err
 		}
-		if err := tx.Lists().RemoveEntries(ctx, l.ID, removed); err != nil {
+		if err := tx.Lists().NameEntries(ctx, l.ID, givenNames(refs, named, ch.Added)); err != nil {
 			return err
 		}
-		if err := s.vendorsChanged(ctx, tx, l, added, removed); err != nil {
+		if err := tx.Lists().RemoveEntries(ctx, l.ID, ch.Removed); err != nil {
 			return err
 		}
-		gone, err := tx.Vendors().ListByIDs(ctx, removed)
+		if err := s.vendorsChanged(ctx, tx, l, ch.Added, ch.Removed); err != nil {
+			return err
+		}
+		gone, err := tx.Vendors().ListByIDs(ctx, ch.Removed)
 		if err != nil {
 			return err
 		}
-		addedVs := make([]directory.Vendor, 0, len(added))
-		for _, id := range added {
-			addedVs = append(addedVs, byID[id])
-		}
+		addedVs := pick(byID, ch.Added)
 		report, err := s.queueEnrichment(ctx, tx, a, acc.Account.ID, addedVs)
 		if err != nil {
 			return err
@@ -243,10 +274,66 @@ func (s *Service) SaveVendors(ctx context.Context, a access.Actor, ref access.Ac
 		if res.List, err = tx.Lists().Get(ctx, acc.Account.ID, l.ID); err != nil {
 			return err
 		}
-		res.Added, res.Removed, res.Unchanged, res.Quota = addedVs, sortVendors(gone), unchanged, report
+		res.Added, res.Removed, res.Unchanged, res.Quota = addedVs, sortVendors(gone), ch.Unchanged, report
+		res.AlreadyOn, res.NotOn = pick(byID, ch.AlreadyOn), absent
 		return nil
 	})
 	return res, err
+}
+
+// namedVendors finds the vendors a change names. Adding or replacing
+// finds them in the directory and creates those it does not know. Removing
+// creates none: it matches the names on the list's own vendors (by their
+// canonical name, case-insensitively) and answers the names found on it,
+// then those that are not.
+func (s *Service) namedVendors(ctx context.Context, tx ports.Tx, c vendorlist.Change, listID uuid.UUID, refs []vendorlist.VendorRef) (on []directory.Vendor, absent []string, err error) {
+	if c != vendorlist.Remove {
+		on, err = s.d.Directory.EnsureVendors(ctx, tx, refs)
+		return on, nil, err
+	}
+	keys, err := tx.Lists().EntryKeys(ctx, listID)
+	if err != nil {
+		return nil, nil, err
+	}
+	byKey := make(map[string]uuid.UUID, len(keys))
+	for _, k := range keys {
+		byKey[strings.ToLower(k.VendorName)] = k.VendorID
+	}
+	for _, r := range refs {
+		if id, ok := byKey[r.Name.Key()]; ok {
+			on = append(on, directory.Vendor{ID: id, Name: r.Name})
+		} else {
+			absent = append(absent, r.Name.String())
+		}
+	}
+	return on, absent, nil
+}
+
+// givenNames maps each vendor added to the name the request gave it under,
+// where that is not the directory's: the list shows "Acme Corp" as given,
+// while the vendor is matched on its canonical name, Acme. named holds the
+// vendors of refs, in their order.
+func givenNames(refs []vendorlist.VendorRef, named []directory.Vendor, added []uuid.UUID) map[uuid.UUID]string {
+	isNew := make(map[uuid.UUID]bool, len(added))
+	for _, id := range added {
+		isNew[id] = true
+	}
+	out := map[uuid.UUID]string{}
+	for i, v := range named {
+		if i < len(refs) && refs[i].Given != v.Name.String() && isNew[v.ID] {
+			out[v.ID] = refs[i].Given
+		}
+	}
+	return out
+}
+
+// pick returns the vendors of ids, in their order.
+func pick(byID map[uuid.UUID]directory.Vendor, ids []uuid.UUID) []directory.Vendor {
+	out := make([]directory.Vendor, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, byID[id])
+	}
+	return out
 }
 
 func sortVendors(vs []directory.Vendor) []directory.Vendor {

@@ -112,6 +112,9 @@ func (r listRepo) ListByAccount(context.Context, uuid.UUID) ([]vendorlist.List, 
 	return out, nil
 }
 func (r listRepo) Delete(_ context.Context, _, id uuid.UUID) error { delete(r.d.lists, id); return nil }
+func (r listRepo) LockList(_ context.Context, id uuid.UUID) (int64, error) {
+	return r.d.lists[id].Version, nil
+}
 func (r listRepo) VendorIDs(_ context.Context, id uuid.UUID) ([]uuid.UUID, error) {
 	return slices.Clone(r.d.entries[id]), nil
 }
@@ -141,6 +144,7 @@ func (r listRepo) AddEntries(_ context.Context, id uuid.UUID, vs []uuid.UUID, _ 
 	}
 	return nil
 }
+func (r listRepo) NameEntries(context.Context, uuid.UUID, map[uuid.UUID]string) error { return nil }
 func (r listRepo) RemoveEntries(_ context.Context, id uuid.UUID, vs []uuid.UUID) error {
 	r.d.entries[id] = slices.DeleteFunc(r.d.entries[id], func(v uuid.UUID) bool { return slices.Contains(vs, v) })
 	return nil

@@ -4,6 +4,7 @@
 package vendorlist
 
 import (
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -36,6 +37,8 @@ type List struct {
 	Name        string
 	VendorCount int
 	CreatedAt   time.Time
+	// Version counts the changes to the list's entries (see Revision).
+	Version int64
 }
 
 // New validates and builds a list.
@@ -49,9 +52,13 @@ func New(id, accountID uuid.UUID, name string, now time.Time) (List, error) {
 
 // Entry is a vendor on a list, as read back.
 type Entry struct {
-	ListID           uuid.UUID
-	VendorID         uuid.UUID
-	VendorName       string
+	ListID     uuid.UUID
+	VendorID   uuid.UUID
+	VendorName string
+	// DisplayName is the name the vendor was added to the list under
+	// ("Acme Corp"), or VendorName, the directory's canonical name ("Acme"),
+	// when it was added under that or by a path that names none.
+	DisplayName      string
 	WebsiteURL       string
 	IsCustom         bool
 	EnrichmentStatus string
@@ -85,6 +92,9 @@ func NewProduct(id, listID, vendorID uuid.UUID, name string, now time.Time) (Pro
 type VendorRef struct {
 	Name       directory.Name
 	WebsiteURL string
+	// Given is the name as the request gave it, spaces collapsed: what a
+	// list shows for the vendor, while Name is what it is matched on.
+	Given string
 }
 
 // ParseRefs validates the vendors of a save-vendors body, dropping duplicates
@@ -114,7 +124,7 @@ func ParseRefs(names, websites []string) ([]VendorRef, error) {
 			continue
 		}
 		seen[n.Key()] = len(out)
-		out = append(out, VendorRef{Name: n, WebsiteURL: w})
+		out = append(out, VendorRef{Name: n, WebsiteURL: w, Given: strings.Join(strings.Fields(raw), " ")})
 	}
 	return out, errs.Err()
 }

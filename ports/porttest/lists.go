@@ -2,6 +2,7 @@ package porttest
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -57,11 +58,114 @@ func getList(f *fixture, accountID, id uuid.UUID) (vendorlist.List, error) {
 	})
 }
 
+// errRolledBack ends a unit of work that a test rolls back.
+var errRolledBack = errors.New("rolled back by the test")
+
+// writeGet runs fn in a unit of work and returns what it returned.
+func (f *fixture) writeGet(fn func(ctx context.Context, tx ports.Tx) (int64, error)) int64 {
+	f.t.Helper()
+	v, err := f.writeGetErr(fn)
+	if err != nil {
+		f.t.Fatalf("InTx: %v", err)
+	}
+	return v
+}
+
+func (f *fixture) writeGetErr(fn func(ctx context.Context, tx ports.Tx) (int64, error)) (int64, error) {
+	var v int64
+	err := f.try(func(ctx context.Context, tx ports.Tx) error {
+		var err error
+		v, err = fn(ctx, tx)
+		return err
+	})
+	return v, err
+}
+
 func addProduct(f *fixture, p vendorlist.Product) error {
 	return f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().AddProduct(ctx, p) })
 }
 
 var listCases = []testCase{
+	{"NameEntries gives entries the name they were added under; the others show the directory's", func(t *testing.T, f *fixture) {
+		a := f.org("Acme")
+		l := f.list(a.ID, "audit")
+		vs := f.vendors("Acme", "Beta", "Gamma")
+		f.onList(l.ID, vs[0], vs[1])
+		f.write(func(ctx context.Context, tx ports.Tx) error {
+			return tx.Lists().NameEntries(ctx, l.ID, map[uuid.UUID]string{vs[0].ID: "Acme Corp", vs[2].ID: "Gamma GmbH"})
+		})
+		es := entries(f, l.ID)
+		sameIDs(t, "entries", entryVendors(es), []uuid.UUID{vs[0].ID, vs[1].ID})
+		equal(t, "vendor name", es[0].VendorName, "Acme")
+		equal(t, "display name given", es[0].DisplayName, "Acme Corp")
+		equal(t, "display name not given", es[1].DisplayName, "Beta")
+		got, err := getList(f, a.ID, l.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		equal(t, "version after AddEntries and NameEntries", got.Version, int64(2))
+		page := load(f, func(ctx context.Context, tx ports.Tx) ([]vendorlist.Entry, error) {
+			return tx.Lists().EntriesOf(ctx, l.ID, []uuid.UUID{vs[0].ID})
+		})
+		equal(t, "display name of EntriesOf", page[0].DisplayName, "Acme Corp")
+	}},
+	{"every write that changes a list's entries or products counts one change of its Version, a no-op none", func(t *testing.T, f *fixture) {
+		a := f.org("Acme")
+		l, other := f.list(a.ID, "audit"), f.list(a.ID, "other")
+		vs := f.vendors("Alpha", "Beta")
+		version := func() int64 {
+			t.Helper()
+			got, err := getList(f, a.ID, l.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			locked := f.writeGet(func(ctx context.Context, tx ports.Tx) (int64, error) { return tx.Lists().LockList(ctx, l.ID) })
+			equal(t, "LockList's version", locked, got.Version)
+			return got.Version
+		}
+		step := func(what string, want int64, fn txFn) {
+			t.Helper()
+			f.write(fn)
+			equal(t, "version after "+what, version(), want)
+		}
+		equal(t, "a new list's version", version(), int64(0))
+		now := f.tick()
+		ids := []uuid.UUID{vs[0].ID, vs[1].ID}
+		step("AddEntries", 1, func(ctx context.Context, tx ports.Tx) error { return tx.Lists().AddEntries(ctx, l.ID, ids, now) })
+		step("AddEntries of vendors on the list", 1, func(ctx context.Context, tx ports.Tx) error {
+			return tx.Lists().AddEntries(ctx, l.ID, ids[:1], now)
+		})
+		step("SetAlerts", 2, func(ctx context.Context, tx ports.Tx) error { return tx.Lists().SetAlerts(ctx, l.ID, vs[0].ID, false) })
+		p := f.newProduct(l.ID, vs[0].ID, "Payroll")
+		step("AddProduct", 3, func(ctx context.Context, tx ports.Tx) error { return tx.Lists().AddProduct(ctx, p) })
+		step("MergeProducts", 4, func(ctx context.Context, tx ports.Tx) error {
+			_, err := tx.Lists().MergeProducts(ctx, []vendorlist.Product{f.newProduct(l.ID, vs[1].ID, "CRM"), f.newProduct(l.ID, vs[0].ID, "payroll")})
+			return err
+		})
+		step("MergeProducts of products there", 4, func(ctx context.Context, tx ports.Tx) error {
+			_, err := tx.Lists().MergeProducts(ctx, []vendorlist.Product{f.newProduct(l.ID, vs[0].ID, "PAYROLL")})
+			return err
+		})
+		step("RemoveEntries", 5, func(ctx context.Context, tx ports.Tx) error { return tx.Lists().RemoveEntries(ctx, l.ID, ids[:1]) })
+		step("RemoveEntries of vendors not on it", 5, func(ctx context.Context, tx ports.Tx) error {
+			return tx.Lists().RemoveEntries(ctx, l.ID, ids[:1])
+		})
+		err := f.try(func(ctx context.Context, tx ports.Tx) error {
+			if err := tx.Lists().AddEntries(ctx, l.ID, ids[:1], now); err != nil {
+				return err
+			}
+			return errRolledBack
+		})
+		wantErr(t, "rolled back", err, errRolledBack)
+		equal(t, "version after a rolled-back AddEntries", version(), int64(5))
+		o, err := getList(f, a.ID, other.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		equal(t, "another list's version", o.Version, int64(0))
+		_, err = f.writeGetErr(func(ctx context.Context, tx ports.Tx) (int64, error) { return tx.Lists().LockList(ctx, newID()) })
+		wantErr(t, "LockList of no list", err, core.ErrNotFound)
+	}},
 	{"Create then Get, GetByName and ListByAccount with vendor counts", func(t *testing.T, f *fixture) {
 		a, other := f.org("Acme"), f.org("Beta")
 		master, zed := f.list(a.ID, vendorlist.MasterList), f.list(a.ID, "zed")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -17,7 +18,16 @@ import (
 // Lists holds the methods of ports.ListRepo whose SQL is the same in both
 // stores; each store adds Create, GetByName, AddProduct and MergeProducts,
 // whose list and product names are unique by its own case-folded key.
-type Lists struct{ Base }
+type Lists struct {
+	Base
+	// Lock is the row lock LockList takes, and every write of a list's
+	// entries or products takes first: "UPDATE" on PostgreSQL, "" on
+	// SQLite, whose units of work that write run one at a time. Taken
+	// before the write and not only by the version's update after it, the
+	// lock comes first in every unit of work, so that two of them never
+	// wait on each other crosswise (one on the list, the other on an entry).
+	Lock string
+}
 
 // vendorCount is the computed column behind List.VendorCount.
 const vendorCount = "(SELECT count(*) FROM list_entries AS e WHERE e.list_id = l.id) AS vendor_count"
@@ -121,7 +131,7 @@ func (r Lists) entries(ctx context.Context, listID uuid.UUID, sel entrySel) ([]v
 	what := "entries of list %s"
 	q := r.DB.NewSelect().
 		TableExpr("list_entries AS e").
-		ColumnExpr("e.vendor_id, e.alerts_enabled, e.added_at").
+		ColumnExpr("e.vendor_id, e.alerts_enabled, e.added_at, e.given_name").
 		ColumnExpr("v.name, v.website_url").
 		ColumnExpr("p.id IS NOT NULL").
 		ColumnExpr("p.section_statuses, p.security_rating").
@@ -155,7 +165,7 @@ func (r Lists) entries(ctx context.Context, listID uuid.UUID, sel entrySel) ([]v
 	)
 	out := make([]vendorlist.Entry, 0, 64)
 	err = scanAll(rows, func(rows *sql.Rows) error {
-		if err := rows.Scan(&v.VendorID, &v.AlertsEnabled, &added, &v.VendorName, &v.WebsiteURL, &v.HasProfile, &statuses, &rating); err != nil {
+		if err := rows.Scan(&v.VendorID, &v.AlertsEnabled, &added, &v.GivenName, &v.VendorName, &v.WebsiteURL, &v.HasProfile, &statuses, &rating); err != nil {
 			return err
 		}
 		v.ListID, v.AddedAt, v.Statuses, v.Rating = listID, added.Time, statuses, nil
@@ -248,6 +258,76 @@ func (r Lists) VendorIDs(ctx context.Context, listID uuid.UUID) ([]uuid.UUID, er
 	return ids, nil
 }
 
+// LockList locks the list (Lock) and reads its version: a concurrent write
+// of the list waits until this unit of work ends, then reads the version
+// it left.
+func (r Lists) LockList(ctx context.Context, listID uuid.UUID) (int64, error) {
+	var v []int64
+	q := r.DB.NewSelect().Table("lists").Column("version").Where("id = ?", listID)
+	if r.Lock != "" {
+		q = q.For(r.Lock)
+	}
+	if err := q.Scan(ctx, &v); err != nil {
+		return 0, r.Translate(err, "lock list %s", listID)
+	}
+	if len(v) == 0 {
+		return 0, NotFound("list %s", listID)
+	}
+	return v[0], nil
+}
+
+// LockFirst takes the lock of the lists (in id order) before a write of
+// their entries or products; nothing where Lock is "".
+func (r Lists) LockFirst(ctx context.Context, listIDs ...uuid.UUID) error {
+	if r.Lock == "" || len(listIDs) == 0 {
+		return nil
+	}
+	var locked []uuid.UUID
+	err := r.DB.NewSelect().Table("lists").Column("id").Where("id IN (?)", bun.List(listIDs)).
+		OrderExpr("id").For(r.Lock).Scan(ctx, &locked)
+	return r.Translate(err, "lock lists %v", listIDs)
+}
+
+// execer is a write query: an INSERT, UPDATE or DELETE.
+type execer interface {
+	bun.Query
+	Exec(ctx context.Context, dest ...any) (sql.Result, error)
+}
+
+// write runs q, a write of the entries or products of the lists, and adds
+// one to their versions if it changed a row, in the unit of work; it
+// answers how many rows q changed. Every write of entries or products goes
+// through it (see ports.ListRepo.AddEntries). Where lists are locked
+// (PostgreSQL) it locks them first (LockFirst), then writes and counts in
+// one statement: q, returning its rows (returning makes q answer them), in
+// a WITH beside the update of the versions. Two statements whatever the
+// number of rows, as before the versions. On SQLite: q, then the update.
+func (r Lists) write(ctx context.Context, q execer, returning func(), listIDs []uuid.UUID, format string, args ...any) (int64, error) {
+	if r.Lock == "" {
+		res, err := q.Exec(ctx)
+		if err != nil {
+			return 0, r.Translate(err, format, args...)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return 0, r.Translate(err, format, args...)
+		}
+		if n > 0 {
+			_, err = r.DB.NewUpdate().Table("lists").Set("version = version + 1").Where("id IN (?)", bun.List(listIDs)).Exec(ctx)
+		}
+		return n, r.Translate(err, "count a change of lists %v", listIDs)
+	}
+	if err := r.LockFirst(ctx, listIDs...); err != nil {
+		return 0, err
+	}
+	returning()
+	bump := r.DB.NewUpdate().Table("lists").Set("version = version + 1").
+		Where("id IN (?) AND EXISTS (SELECT 1 FROM w)", bun.List(listIDs))
+	var n int64
+	err := r.DB.NewSelect().With("w", q).With("bump", bump).TableExpr("w").ColumnExpr("count(*)").Scan(ctx, &n)
+	return n, r.Translate(err, format, args...)
+}
+
 // AddEntries puts vendors on a list in one statement; vendors already on it
 // keep their entry.
 func (r Lists) AddEntries(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID, now time.Time) error {
@@ -258,8 +338,39 @@ func (r Lists) AddEntries(ctx context.Context, listID uuid.UUID, vendorIDs []uui
 	for _, id := range vendorIDs {
 		rows = append(rows, dbrow.Entry{ListID: listID, VendorID: id, AlertsEnabled: true, AddedAt: now})
 	}
-	_, err := r.DB.NewInsert().Model(&rows).On("CONFLICT (list_id, vendor_id) DO NOTHING").Exec(ctx)
-	return r.Translate(err, "add vendors to list %s", listID)
+	q := r.DB.NewInsert().Model(&rows).On("CONFLICT (list_id, vendor_id) DO NOTHING")
+	_, err := r.write(ctx, q, func() { q.Returning("1") }, []uuid.UUID{listID}, "add vendors to list %s", listID)
+	return err
+}
+
+// nameBatch is how many entries one statement of NameEntries names: two
+// parameters each, well below SQLite's and PostgreSQL's limits.
+const nameBatch = 500
+
+// NameEntries sets the given names of entries of a list, a statement per
+// nameBatch of them (an UPDATE with a CASE over the vendor ids).
+func (r Lists) NameEntries(ctx context.Context, listID uuid.UUID, names map[uuid.UUID]string) error {
+	ids := make([]uuid.UUID, 0, len(names))
+	for id := range names {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, func(a, b uuid.UUID) int { return slices.Compare(a[:], b[:]) })
+	for batch := range slices.Chunk(ids, nameBatch) {
+		var set strings.Builder
+		args := make([]any, 0, 2*len(batch))
+		set.WriteString("given_name = CASE vendor_id")
+		for _, id := range batch {
+			set.WriteString(" WHEN ? THEN ?")
+			args = append(args, id, names[id])
+		}
+		set.WriteString(" ELSE given_name END")
+		q := r.DB.NewUpdate().Table("list_entries").Set(set.String(), args...).
+			Where("list_id = ?", listID).Where("vendor_id IN (?)", bun.List(batch))
+		if _, err := r.write(ctx, q, func() { q.Returning("1") }, []uuid.UUID{listID}, "name vendors on list %s", listID); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // RemoveEntries takes vendors off a list in one statement.
@@ -268,19 +379,21 @@ func (r Lists) RemoveEntries(ctx context.Context, listID uuid.UUID, vendorIDs []
 		return nil
 	}
 	// Products go with their entries by ON DELETE CASCADE.
-	_, err := r.DB.NewDelete().Model((*dbrow.Entry)(nil)).
-		Where("list_id = ?", listID).Where("vendor_id IN (?)", bun.List(vendorIDs)).Exec(ctx)
-	return r.Translate(err, "remove vendors from list %s", listID)
+	q := r.DB.NewDelete().Model((*dbrow.Entry)(nil)).
+		Where("list_id = ?", listID).Where("vendor_id IN (?)", bun.List(vendorIDs))
+	_, err := r.write(ctx, q, func() { q.Returning("1") }, []uuid.UUID{listID}, "remove vendors from list %s", listID)
+	return err
 }
 
 // SetAlerts sets alerts_enabled of a vendor on a list.
 func (r Lists) SetAlerts(ctx context.Context, listID, vendorID uuid.UUID, enabled bool) error {
-	res, err := r.DB.NewUpdate().Model((*dbrow.Entry)(nil)).Set("alerts_enabled = ?", enabled).
-		Where("list_id = ? AND vendor_id = ?", listID, vendorID).Exec(ctx)
-	if err != nil {
-		return r.Translate(err, "set alerts of vendor %s on list %s", vendorID, listID)
+	q := r.DB.NewUpdate().Model((*dbrow.Entry)(nil)).Set("alerts_enabled = ?", enabled).
+		Where("list_id = ? AND vendor_id = ?", listID, vendorID)
+	n, err := r.write(ctx, q, func() { q.Returning("1") }, []uuid.UUID{listID}, "set alerts of vendor %s on list %s", vendorID, listID)
+	if err == nil && n == 0 {
+		err = NotFound("vendor %s on list %s", vendorID, listID)
 	}
-	return r.MustAffect(res, "vendor %s on list %s", vendorID, listID)
+	return err
 }
 
 // Counts counts vendors, followed vendors and assessments over the lists of
@@ -378,4 +491,38 @@ func (r Quota) Claim(ctx context.Context, accountID uuid.UUID, vendorIDs []uuid.
 	}
 	_, err := r.DB.NewInsert().Model(&rows).On("CONFLICT (account_id, vendor_id) DO NOTHING").Exec(ctx)
 	return r.Translate(err, "claim quota for %s", accountID)
+}
+
+// AddProductRow inserts row, the store's row of p (a pointer), and counts
+// a change of its list. Each store makes its own row: its products are
+// unique by its own case-folded key.
+func (r Lists) AddProductRow(ctx context.Context, p vendorlist.Product, row any) error {
+	q := r.DB.NewInsert().Model(row)
+	_, err := r.write(ctx, q, func() { q.Returning("1") }, []uuid.UUID{p.ListID}, "add product %q of vendor %s to list %s", p.Name, p.VendorID, p.ListID)
+	return err
+}
+
+// MergeProductRows inserts the rows of ps that do not exist yet (rows: a
+// pointer to the store's rows of ps) and counts a change of their lists
+// when it inserted any.
+func (r Lists) MergeProductRows(ctx context.Context, ps []vendorlist.Product, rows any) (int, error) {
+	if len(ps) == 0 {
+		return 0, nil
+	}
+	// Rows repeating one another are skipped like existing rows: DO
+	// NOTHING checks each row against those inserted before it.
+	q := r.DB.NewInsert().Model(rows).On("CONFLICT DO NOTHING")
+	n, err := r.write(ctx, q, func() { q.Returning("1") }, ProductLists(ps), "merge products")
+	return int(n), err
+}
+
+// ProductLists returns the lists of the product rows, each once.
+func ProductLists(ps []vendorlist.Product) []uuid.UUID {
+	var ids []uuid.UUID
+	for _, p := range ps {
+		if !slices.Contains(ids, p.ListID) {
+			ids = append(ids, p.ListID)
+		}
+	}
+	return ids
 }

@@ -9,6 +9,7 @@
 package dbrow
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -315,6 +316,8 @@ type List struct {
 	AccountID uuid.UUID `bun:"account_id"`
 	Name      string    `bun:"name"`
 	CreatedAt time.Time `bun:"created_at"`
+	// Version counts the changes to the list's entries (bunrepo.Lists.Bump).
+	Version int64 `bun:"version"`
 	// VendorCount is computed by the queries that read lists.
 	VendorCount int `bun:"vendor_count,scanonly"`
 }
@@ -326,7 +329,7 @@ func FromList(l vendorlist.List) List {
 
 // Core rebuilds the list with its vendor count.
 func (r List) Core() vendorlist.List {
-	return vendorlist.List{ID: r.ID, AccountID: r.AccountID, Name: r.Name, VendorCount: r.VendorCount, CreatedAt: utc(r.CreatedAt)}
+	return vendorlist.List{ID: r.ID, AccountID: r.AccountID, Name: r.Name, VendorCount: r.VendorCount, CreatedAt: utc(r.CreatedAt), Version: r.Version}
 }
 
 // Entry is a row of list_entries.
@@ -346,6 +349,7 @@ type EntryView struct {
 	AlertsEnabled bool      `bun:"alerts_enabled"`
 	AddedAt       time.Time `bun:"added_at"`
 	VendorName    string    `bun:"vendor_name"`
+	GivenName     string    `bun:"given_name"` // the name it was added under, "" for the directory's
 	WebsiteURL    string    `bun:"website_url"`
 	HasProfile    bool      `bun:"has_profile"`
 	Statuses      []string  `bun:"statuses,type:jsonb"` // of its profile's sections; "" for a null (a section without one)
@@ -357,7 +361,7 @@ func (v EntryView) Core(products []vendorlist.Product) vendorlist.Entry {
 	if products == nil {
 		products = []vendorlist.Product{}
 	}
-	return vendorlist.Entry{ListID: v.ListID, VendorID: v.VendorID, VendorName: v.VendorName, WebsiteURL: v.WebsiteURL,
+	return vendorlist.Entry{ListID: v.ListID, VendorID: v.VendorID, VendorName: v.VendorName, DisplayName: cmp.Or(v.GivenName, v.VendorName), WebsiteURL: v.WebsiteURL,
 		IsCustom: !v.HasProfile, EnrichmentStatus: directory.EnrichmentStatusOf(v.HasProfile, slices.DeleteFunc(v.Statuses, noStatus)),
 		AlertsEnabled: v.AlertsEnabled, Rating: v.Rating, Products: products, AddedAt: utc(v.AddedAt)}
 }

@@ -221,6 +221,12 @@ func (r *Resp) String() string { return string(r.Body) }
 // An empty token sends no Authorization header.
 func (e *Env) Do(t testing.TB, method, path, token string, body any) *Resp {
 	t.Helper()
+	return e.DoHeader(t, method, path, token, body, nil)
+}
+
+// DoHeader is Do with more request headers (If-Match, ...).
+func (e *Env) DoHeader(t testing.TB, method, path, token string, body any, header map[string]string) *Resp {
+	t.Helper()
 	var rd io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -244,6 +250,9 @@ func (e *Env) Do(t testing.TB, method, path, token string, body any) *Resp {
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
 	}
 	res, err := e.Client.Do(req)
 	if err != nil {

@@ -334,7 +334,7 @@ export interface paths {
         /** List the account's vendor lists, or one list with its vendors */
         get: operations["get-vendor-lists"];
         put?: never;
-        /** Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors) or merge a CSV (operation=import-csv) */
+        /** Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors), add or remove some (add-vendors, remove-vendors) or merge a CSV (operation=import-csv) */
         post: operations["post-vendor-lists"];
         /** Delete a list (by vendor-list-id or vendor-list) with its entries, assessments and subscribers */
         delete: operations["delete-vendor-list"];
@@ -969,6 +969,8 @@ export interface components {
             assessment_id: string | null;
             /** @description null when the vendor has no assessment on the list */
             compliance_approval_status: string | null;
+            /** @description The name the vendor was added to this list under (Acme Corp), or vendor_name when it was added under that or imported */
+            display_name: string;
             /** @description Empty while the vendor has no profile (its first enrichment is queued or running, which GET /vendor/enrich/{run_id} tells, or found nothing), then done, failed or needs_website (known by name only, no website found); never queued or running, which are states of a run's jobs */
             enrichment_status: string;
             is_custom: boolean;
@@ -984,6 +986,7 @@ export interface components {
             tier: components["schemas"]["Tier"];
             /** Format: uuid */
             vendor_id: string;
+            /** @description The directory's canonical name, which the vendor is matched and sorted on (Acme) */
             vendor_name: string;
             website_url: string;
         };
@@ -1162,10 +1165,10 @@ export interface components {
             vendor_count: number;
         };
         /**
-         * @description save-vendors replaces a list's vendors; import-csv merges a CSV batch
+         * @description save-vendors replaces a list's vendors; add-vendors adds vendors and remove-vendors takes vendors off, leaving the others; import-csv merges a CSV batch
          * @enum {string}
          */
-        ListOperation: "save-vendors" | "import-csv";
+        ListOperation: "save-vendors" | "add-vendors" | "remove-vendors" | "import-csv";
         ListsGetOutBody: {
             /** @description With vendor-list: the list */
             list?: components["schemas"]["ListJSON"];
@@ -1191,7 +1194,7 @@ export interface components {
              * @description import-csv: first data row of the batch (0-based)
              */
             row_offset?: number;
-            /** @description save-vendors: the whole new membership of the list */
+            /** @description save-vendors: the whole new membership of the list; add-vendors: vendors to add; remove-vendors: vendors to take off (by name) */
             vendors?: (string | {
                 /** @description Vendor name (1 to 200 characters) */
                 vendor_name: string;
@@ -1488,7 +1491,11 @@ export interface components {
         RunStatus: "queued" | "running" | "done" | "failed";
         SaveVendorsJSON: {
             added: components["schemas"]["VendorRefJSON"][];
+            /** @description add-vendors: the vendors named that were on the list already (left as they were) */
+            already_on_list?: components["schemas"]["VendorRefJSON"][];
             list: components["schemas"]["ListJSON"];
+            /** @description remove-vendors: the names given of vendors that are not on the list */
+            not_on_list?: string[];
             org_enrichment: components["schemas"]["OrgEnrichmentJSON"];
             removed: components["schemas"]["VendorRefJSON"][];
             /**
@@ -4762,6 +4769,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4854,7 +4862,10 @@ export interface operations {
                 /** @description Target list id of an operation (default master-list) */
                 "vendor-list-id"?: string;
             };
-            header?: never;
+            header?: {
+                /** @description save-vendors, add-vendors, remove-vendors: the ETag of the list read the change was made on; 412 (and nothing changed) when the list changed since */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4867,6 +4878,7 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4920,6 +4932,15 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
                 headers: {
                     [name: string]: unknown;
                 };

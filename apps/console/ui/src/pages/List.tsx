@@ -7,19 +7,27 @@ import { api, fieldError, Problem, unwrap, type Schemas } from "../api/client";
 import { ErrorNote } from "../components/ErrorNote";
 import { STATE_LABEL, day, grade } from "./reviews";
 import { currentToken } from "../auth";
+import { othersChanges, othersNote } from "./listedits";
 
 type Entry = Schemas["EntryJSON"];
+type Saved = Schemas["SaveVendorsJSON"];
 const PAGE = 50;
+
+/** wrap lets a long name break onto more lines instead of widening the table. */
+const wrap = { overflowWrap: "anywhere", wordBreak: "break-word" } as const;
+/** Badges grow with their text instead of cutting it with an ellipsis. */
+const wholeBadge = {
+  root: { height: "auto", maxWidth: "100%", whiteSpace: "normal", overflow: "visible" },
+  label: { overflow: "visible", textOverflow: "clip", whiteSpace: "normal", ...wrap },
+} as const;
 
 export function ListPage() {
   const { acc = "individual", list = "" } = useParams();
   const qc = useQueryClient();
   const key = ["list", acc, list];
-  const read = useQuery({
-    queryKey: key,
-    // sort asks for the shaped entries: rating, tier, approval and review state with each.
-    queryFn: () => unwrap(api.GET("/vendor-lists", { params: { query: { "account-id": acc, "vendor-list-id": list, sort: "name" } } })),
-  });
+  // sort asks for the shaped entries: rating, tier, approval and review state with each.
+  const readList = () => unwrap(api.GET("/vendor-lists", { params: { query: { "account-id": acc, "vendor-list-id": list, sort: "name" } } }));
+  const read = useQuery({ queryKey: key, queryFn: readList });
   const statusOf = useMemo(() => {
     const m = new Map<string, string>();
     for (const e of read.data?.vendors ?? []) if (e.compliance_approval_status) m.set(e.vendor_id, e.compliance_approval_status);
@@ -39,7 +47,7 @@ export function ListPage() {
     const needle = q.trim().toLowerCase();
     const out = entries.filter(
       (e) =>
-        (!needle || e.vendor_name.toLowerCase().includes(needle) || e.products.some((p) => p.product_name.toLowerCase().includes(needle))) &&
+        (!needle || e.display_name.toLowerCase().includes(needle) || e.vendor_name.toLowerCase().includes(needle) || e.products.some((p) => p.product_name.toLowerCase().includes(needle))) &&
         (!enrichment || e.enrichment_status === enrichment) &&
         (!approval || (statusOf.get(e.vendor_id) ?? "none") === approval) &&
         (!alerts || String(e.alerts_enabled) === alerts) &&
@@ -47,7 +55,7 @@ export function ListPage() {
         (!state || e.review_state === state),
     );
     const by: Record<string, (a: Entry, b: Entry) => number> = {
-      name: (a, b) => a.vendor_name.localeCompare(b.vendor_name),
+      name: (a, b) => a.display_name.localeCompare(b.display_name),
       "-added": (a, b) => b.added_at.localeCompare(a.added_at),
       status: (a, b) => (statusOf.get(a.vendor_id) ?? "").localeCompare(statusOf.get(b.vendor_id) ?? ""),
       enrichment: (a, b) => a.enrichment_status.localeCompare(b.enrichment_status),
@@ -59,20 +67,30 @@ export function ListPage() {
   const pages = Math.max(1, Math.ceil(shown.length / PAGE));
   const visible = shown.slice((Math.min(page, pages) - 1) * PAGE, Math.min(page, pages) * PAGE);
 
-  const save = useMutation({
-    mutationFn: (vendors: { vendor_name: string; website_url?: string }[]) =>
-      unwrap(
+  // Vendors are added and removed one at a time (add-vendors,
+  // remove-vendors), never by resending the list: what another person
+  // changed meanwhile stays, and the list read again after the change shows
+  // it, with a note of what they changed.
+  const [others, setOthers] = useState("");
+  const change = useMutation({
+    mutationFn: async (v: { op: "add-vendors" | "remove-vendors"; vendor: { vendor_name: string; website_url?: string } }) => {
+      const had = read.data?.vendors ?? [];
+      const saved = (await unwrap(
         api.POST("/vendor-lists", {
-          params: { query: { "account-id": acc, operation: "save-vendors", "vendor-list-id": list } },
-          body: { vendors },
+          params: { query: { "account-id": acc, operation: v.op, "vendor-list-id": list } },
+          body: { vendors: [v.vendor] },
         }),
-      ) as Promise<Schemas["SaveVendorsJSON"]>,
-    onSuccess: () => {
-      qc.invalidateQueries({ queryKey: key });
+      )) as Saved;
+      const now = await qc.fetchQuery({ queryKey: key, queryFn: readList, staleTime: 0 });
+      const shown = (es: Entry[]) => es.map((e) => ({ vendor_id: e.vendor_id, vendor_name: e.display_name }));
+      return { saved, note: othersNote(othersChanges(shown(had), saved, shown(now.vendors ?? []))) };
+    },
+    onSuccess: ({ note }) => {
+      setOthers(note);
       qc.invalidateQueries({ queryKey: ["lists", acc] });
     },
   });
-  const current = () => entries.map((e) => ({ vendor_name: e.vendor_name, ...(e.website_url ? { website_url: e.website_url } : {}) }));
+  const saved = change.data?.saved;
   const [name, setName] = useState("");
   const [site, setSite] = useState("");
 
@@ -87,7 +105,7 @@ export function ListPage() {
     onSuccess: () => qc.invalidateQueries({ queryKey: key }),
   });
 
-  const summary = save.data?.org_enrichment;
+  const summary = saved?.added.length ? saved.org_enrichment : undefined;
   return (
     <Stack>
       <Group justify="space-between">
@@ -102,9 +120,8 @@ export function ListPage() {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          save.mutate([...current(), { vendor_name: name.trim(), ...(site.trim() ? { website_url: site.trim() } : {}) }], {
-            onSuccess: () => { setName(""); setSite(""); },
-          });
+          const vendor = { vendor_name: name.trim(), ...(site.trim() ? { website_url: site.trim() } : {}) };
+          change.mutate({ op: "add-vendors", vendor }, { onSuccess: () => { setName(""); setSite(""); } });
         }}
       >
         <Group align="flex-start">
@@ -114,12 +131,23 @@ export function ListPage() {
             placeholder="https://example.com"
             value={site}
             onChange={(e) => setSite(e.currentTarget.value)}
-            error={fieldError(save.error, `body.vendors[${entries.length}].website_url`)}
+            error={fieldError(change.error, "body.vendors[0].website_url")}
           />
-          <Button type="submit" mt={25} loading={save.isPending}>Add vendor</Button>
+          <Button type="submit" mt={25} loading={change.isPending}>Add vendor</Button>
         </Group>
       </form>
-      <ErrorNote error={save.error ?? toggle.error} />
+      <ErrorNote error={change.error ?? toggle.error} />
+      {others && (
+        <Alert title="Changed by someone else" color="blue" data-testid="others-changes" role="status">{others}</Alert>
+      )}
+      {saved?.already_on_list?.length ? (
+        <Alert color="gray" data-testid="already-on-list" role="status">
+          Already on the list: {saved.already_on_list.map((v) => v.vendor_name).join(", ")}
+        </Alert>
+      ) : null}
+      {saved?.not_on_list?.length ? (
+        <Alert color="gray" data-testid="not-on-list" role="status">Not on the list: {saved.not_on_list.join(", ")}</Alert>
+      ) : null}
       {summary && (
         <Alert title="Enrichment" color={summary.errors.length ? "yellow" : "blue"} data-testid="org-enrichment">
           {summary.queued} queued, {summary.already_known} already known; quota {summary.quota.used} of {summary.quota.limit} used,{" "}
@@ -156,12 +184,12 @@ export function ListPage() {
         <Table.Tbody>
           {visible.map((e) => (
             <Table.Tr key={e.vendor_id}>
-              <Table.Td>
-                <Anchor component={Link} to={`/vendors/${e.vendor_id}`}>{e.vendor_name}</Anchor>
-                {e.is_custom && <Badge ml="xs" size="xs" variant="light">custom</Badge>}
+              <Table.Td style={{ ...wrap, minWidth: "10rem" }}>
+                <Anchor component={Link} to={`/vendors/${e.vendor_id}`} style={wrap}>{e.display_name}</Anchor>
+                {e.is_custom && <Badge ml="xs" size="xs" variant="light" styles={wholeBadge}>custom</Badge>}
               </Table.Td>
               <Table.Td>
-                {e.enrichment_status === "needs_website" ? <Badge size="sm" color="red.9" variant="outline">needs a website</Badge> : e.enrichment_status}
+                {e.enrichment_status === "needs_website" ? <Badge size="sm" color="red.9" variant="outline" styles={wholeBadge}>needs a website</Badge> : e.enrichment_status}
               </Table.Td>
               <Table.Td>{e.rating ?? ""} {grade(e.rating)}</Table.Td>
               <Table.Td>{e.tier}</Table.Td>
@@ -173,12 +201,12 @@ export function ListPage() {
               <Table.Td>
                 {day(e.next_review_at)}{" "}
                 {e.review_state && e.review_state !== "current" && (
-                  <Badge variant="light" c="dark.9" color={e.review_state === "overdue" ? "red" : "yellow"}>{STATE_LABEL[e.review_state]}</Badge>
+                  <Badge variant="light" c="dark.9" color={e.review_state === "overdue" ? "red" : "yellow"} styles={wholeBadge}>{STATE_LABEL[e.review_state]}</Badge>
                 )}
               </Table.Td>
               <Table.Td>
                 <Switch
-                  aria-label={`Alerts for ${e.vendor_name}`}
+                  aria-label={`Alerts for ${e.display_name}`}
                   checked={e.alerts_enabled}
                   onChange={(ev) => toggle.mutate({ id: e.vendor_id, on: ev.currentTarget.checked })}
                 />
@@ -186,8 +214,8 @@ export function ListPage() {
               <Table.Td><Products acc={acc} list={list} entry={e} /></Table.Td>
               <Table.Td>
                 <Button
-                  size="xs" variant="subtle" color="red" aria-label={`Remove ${e.vendor_name}`}
-                  onClick={() => save.mutate(current().filter((v) => v.vendor_name !== e.vendor_name))}
+                  size="xs" variant="subtle" color="red" aria-label={`Remove ${e.display_name}`}
+                  onClick={() => change.mutate({ op: "remove-vendors", vendor: { vendor_name: e.vendor_name } })}
                 >
                   Remove
                 </Button>
@@ -196,7 +224,13 @@ export function ListPage() {
           ))}
         </Table.Tbody>
       </Table>
-      {pages > 1 && <Pagination total={pages} value={Math.min(page, pages)} onChange={setPage} aria-label="Pages" />}
+      {pages > 1 && (
+        <Pagination
+          total={pages} value={Math.min(page, pages)} onChange={setPage} aria-label="Pages"
+          getItemProps={(n) => ({ "aria-label": `Page ${n}` })}
+          getControlProps={(control) => ({ "aria-label": PAGE_CONTROL[control] })}
+        />
+      )}
     </Stack>
   );
 }
@@ -217,12 +251,12 @@ function Products({ acc, list, entry }: { acc: string; list: string; entry: Entr
   const dup = add.error instanceof Problem && add.error.status === 409;
   return (
     <Stack gap={4}>
-      <Group gap={4}>{entry.products.map((p) => <Badge key={p.id} variant="outline">{p.product_name}</Badge>)}</Group>
+      <Group gap={4}>{entry.products.map((p) => <Badge key={p.id} variant="outline" styles={wholeBadge}>{p.product_name}</Badge>)}</Group>
       <form onSubmit={(e) => { e.preventDefault(); if (name.trim()) add.mutate(); }}>
         <TextInput
           size="xs"
           placeholder="Add product"
-          aria-label={`Add product to ${entry.vendor_name}`}
+          aria-label={`Add product to ${entry.display_name}`}
           value={name}
           onChange={(e) => setName(e.currentTarget.value)}
           error={dup ? "already on this vendor" : add.error ? (add.error as Error).message : undefined}
@@ -231,6 +265,11 @@ function Products({ acc, list, entry }: { acc: string; list: string; entry: Entr
     </Stack>
   );
 }
+
+/** PAGE_CONTROL names the pagination's arrow buttons, which show only an icon. */
+const PAGE_CONTROL: Record<"first" | "previous" | "next" | "last", string> = {
+  first: "First page", previous: "Previous page", next: "Next page", last: "Last page",
+};
 
 /** exportCSV downloads the register (GET /vendor-lists/export) as a file. */
 async function exportCSV(acc: string, list: string, name: string) {
