@@ -4,6 +4,8 @@ import { useQuery } from "@tanstack/react-query";
 import { api, unwrap, type Schemas } from "../api/client";
 import { ErrorNote } from "../components/ErrorNote";
 import { RatingHistory } from "./RatingHistory";
+import { gradeCoverage } from "./reviews";
+import { useTitle } from "../App";
 import { WebsiteEvidence, WebsiteOrigin } from "./VendorWebsite";
 
 const severityColor: Record<string, string> = { critical: "red", high: "orange", medium: "yellow", low: "blue", info: "gray", positive: "green" };
@@ -20,13 +22,16 @@ export function VendorPage() {
     queryFn: () => unwrap(api.GET("/vendor/{id_or_name}/incidents", { params: { path: { id_or_name: vendor } } })),
   });
   const v = view.data;
+  useTitle(v?.name);
+  const graded = gradeCoverage(v?.scores.grade, instances.data?.checks_run, instances.data?.checks_total);
   if (!v) return <Stack><ErrorNote error={view.error} />{view.isLoading && <Text>Loading…</Text>}</Stack>;
   return (
     <Stack>
       <Group>
         <Title order={2}>{v.name}</Title>
         {v.is_custom && <Badge variant="light">no profile yet</Badge>}
-        {v.scores.grade && <Badge size="lg" data-testid="grade">grade {v.scores.grade}</Badge>}
+        {graded.grade && <Badge size="lg" data-testid="grade">grade {graded.grade}</Badge>}
+        {graded.note && <Text size="sm" c="dimmed" data-testid="grade-coverage">{graded.note}</Text>}
       </Group>
       <Group gap="xs">
         {v.website_url && <Anchor href={v.website_url} target="_blank" rel="noreferrer">{v.website_url}</Anchor>}
@@ -49,7 +54,8 @@ export function VendorPage() {
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
               <Card withBorder><Text size="sm" c="dimmed">Security rating</Text><Text fw={700}>{v.scores.security_rating ?? "not rated"}</Text></Card>
               <Card withBorder><Text size="sm" c="dimmed">Risk score</Text><Text fw={700}>{v.scores.risk_score ?? "not rated"}</Text></Card>
-              <Card withBorder><Text size="sm" c="dimmed">Grade</Text><Text fw={700}>{v.scores.grade || "none"}</Text></Card>
+              <Card withBorder><Text size="sm" c="dimmed">Grade</Text><Text fw={700}>{graded.grade || "none"}</Text>
+                {graded.note && <Text size="xs" c="dimmed">{graded.note}</Text>}</Card>
             </SimpleGrid>
             <Fields values={v.security} />
             <Title order={3}>Findings and signals</Title>
