@@ -174,6 +174,7 @@ test("vendor page: profile groups, incidents and the assessment tab", async ({ p
 });
 
 test("assessment: conditional approval needs a condition (shown at the field), evidence upload, download and delete, the audit log", async ({ page, request }) => {
+  page.on("filechooser", () => {}); // file chooser interception on before the click below
   await signIn(page, `reviewer-${uniq()}@acme.test`);
   const list = await masterList(page, request, "individual");
   const vendor = `Wayne ${uniq()}`;

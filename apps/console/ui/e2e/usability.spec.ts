@@ -35,6 +35,8 @@ const focusedHeading = (page: Page) => page.evaluate(() => {
 });
 
 test("keyboard alone: the skip link is the first stop and lands in main; Tab and Enter reach the evidence upload; the history shows the upload and the removal", async ({ page, request }) => {
+  // File chooser interception on from the start: switched on only when the Enter below is pressed, it may come too late.
+  page.on("filechooser", () => {});
   await signIn(page, `keys-${uniq()}@acme.test`);
   const vendor = `Tyrell ${uniq()}`;
   const { list, id } = await review(page, request, "individual", vendor);
@@ -285,15 +287,21 @@ test("a grade is shown with its coverage, and none made from fewer than half the
   await page.route(`**/vendor/${id}`, async (route) => {
     const res = await route.fetch();
     const body = await res.json();
-    await route.fulfill({ response: res, json: { ...body, scores: { ...body.scores, security_rating: 95, grade: "A" } } });
+    const grc = { aggregate_score: 95, grade: "A", recommendation: "approve", integration_depth: "read-only", assessed_at: new Date().toISOString(),
+      domain_scores: [], evidence_summaries: [], citations: [] };
+    await route.fulfill({ response: res, json: { ...body, scores: { ...body.scores, security_rating: 95, grade: "A" }, latest_grc_assessment: grc } });
   });
   await page.goto(`/app/a/individual/vendors/${id}`);
   await expect(page.getByTestId("grade-coverage")).toHaveText("not graded: only 1 of 26 checks ran, a grade needs 13");
   await expect(page.getByTestId("grade")).toHaveCount(0);
+  await page.getByRole("tab", { name: "Assessment" }).click();
+  await expect(page.getByText("Aggregate score 95 (not graded: only 1 of 26 checks ran, a grade needs 13)")).toBeVisible();
   ran = 20;
   await page.reload();
   await expect(page.getByTestId("grade")).toHaveText("grade A");
   await expect(page.getByTestId("grade-coverage")).toHaveText("graded on 20 of 26 checks");
+  await page.getByRole("tab", { name: "Assessment" }).click();
+  await expect(page.getByText("Aggregate score 95 (A)")).toBeVisible();
   await audit(page, "vendor-grade");
   // What the API says without the page's help: a vendor never scanned ran no check.
   const si = await call(page, request, "GET", `/vendor/${id}/security-instances`);

@@ -71,7 +71,7 @@ export function ImportPage() {
               }} />
           </Input.Wrapper>
           {resume && !busy && (
-            <Alert title="An import of this file was interrupted" color="blue" styles={{ title: { color: "var(--mantine-color-dark-9)" } }}>
+            <Alert title="An import of this file was interrupted" color="blue" role="status" styles={{ title: { color: "var(--mantine-color-dark-9)" } }}>
               <Stack gap="xs">
                 <Text size="sm">{resume.done} of {resume.total} rows of {resume.name} were imported before it stopped.</Text>
                 <Group><Button onClick={() => run(false, resume.done)}>Resume from row {resume.done + 1}</Button></Group>
@@ -80,7 +80,7 @@ export function ImportPage() {
           )}
           <Button disabled={!file} loading={busy && !progress} onClick={() => run(true)}>Check (dry run)</Button>
           {dry && (
-            <Alert title="Dry run" color={refused ? "red" : "blue"} data-testid="dry-run" c="dark.9"
+            <Alert title="Dry run" color={refused ? "red" : "blue"} data-testid="dry-run" c="dark.9" role="status"
               styles={{ title: { color: "var(--mantine-color-dark-9)" } }}>
               {dry.rows} rows. {dry.customVendors.length} vendors have no profile yet and will be queued for enrichment
               {dry.customVendors.length ? `: ${dry.customVendors.slice(0, 20).join(", ")}${dry.customVendors.length > 20 ? "…" : ""}` : "."}

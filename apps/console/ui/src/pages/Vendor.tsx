@@ -77,7 +77,7 @@ export function VendorPage() {
         </Tabs.Panel>
         <Tabs.Panel value="privacy" pt="md"><Fields values={v.privacy} /></Tabs.Panel>
         <Tabs.Panel value="maturity" pt="md"><Fields values={v.maturity} /></Tabs.Panel>
-        <Tabs.Panel value="grc" pt="md"><GRC grc={v.latest_grc_assessment} /></Tabs.Panel>
+        <Tabs.Panel value="grc" pt="md"><GRC grc={v.latest_grc_assessment} graded={graded} /></Tabs.Panel>
         <Tabs.Panel value="history" pt="md"><RatingHistory vendor={vendor} /></Tabs.Panel>
         <Tabs.Panel value="website" pt="md"><WebsiteEvidence v={v} /></Tabs.Panel>
         <Tabs.Panel value="incidents" pt="md">
@@ -98,12 +98,13 @@ export function VendorPage() {
   );
 }
 
-function GRC({ grc }: { grc?: Schemas["GRCAssessment"] }) {
+function GRC({ grc, graded }: { grc?: Schemas["GRCAssessment"]; graded: { grade: string; note: string } }) {
   if (!grc) return <Text c="dimmed">No assessment yet.</Text>;
   return (
     <Stack>
       <Group>
-        <Text>Aggregate score <b>{grc.aggregate_score}</b> ({grc.grade})</Text>
+        {/* The grade of the latest scan, shown as in the header: not below the coverage a grade needs. */}
+        <Text>Aggregate score <b>{grc.aggregate_score}</b> ({graded.grade ? grc.grade : graded.note || "not graded"})</Text>
         <Badge>{grc.recommendation.replaceAll("_", " ")}</Badge>
         <Text size="sm" c="dimmed">integration depth {grc.integration_depth}; assessed {new Date(grc.assessed_at).toLocaleDateString()}</Text>
       </Group>
