@@ -65,8 +65,10 @@ func TestScanEndToEnd(t *testing.T) {
 		"dmarc_enforced", "mta_sts_enforced", "caa_present", "privacy_policy_found", "terms_found", "trust_center_found", "status_page_found"}} {
 		path := "/vendor/" + url.PathEscape(name)
 		var list struct {
-			VendorID  string `json:"vendor_id"`
-			Instances []struct {
+			VendorID    string `json:"vendor_id"`
+			ChecksRun   int    `json:"checks_run"`
+			ChecksTotal int    `json:"checks_total"`
+			Instances   []struct {
 				ID, Kind, Category, Code, Title, Severity, Evidence, Source string
 				ObservedAt                                                  time.Time `json:"observed_at"`
 			} `json:"instances"`
@@ -84,6 +86,9 @@ func TestScanEndToEnd(t *testing.T) {
 		}
 		if !slices.Equal(slices.Sorted(slices.Values(codes)), slices.Sorted(slices.Values(want))) {
 			t.Fatalf("%s instances = %v, want %v", name, codes, want)
+		}
+		if n := len(directory.Checks()); list.ChecksRun != n || list.ChecksTotal != n {
+			t.Errorf("%s: checks_run %d of checks_total %d, want all %d ran", name, list.ChecksRun, list.ChecksTotal, n)
 		}
 
 		var v scanView
@@ -180,6 +185,9 @@ func TestScanWithoutRating(t *testing.T) {
 		}
 		list := apitest.Must(t, env.Do(t, "GET", "/vendor/"+url.PathEscape(name)+"/security-instances", owner, nil), 200).Map(t)
 		is := list["instances"].([]any)
+		if list["checks_run"] != float64(0) || list["checks_total"] != float64(len(directory.Checks())) {
+			t.Errorf("%s: checks_run %v of %v, want none ran", name, list["checks_run"], list["checks_total"])
+		}
 		if name == "Nosite Co" {
 			if len(is) != 0 {
 				t.Errorf("Nosite Co instances = %v", is)

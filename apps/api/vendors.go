@@ -356,6 +356,9 @@ type instancesOut struct {
 	Body struct {
 		VendorID  string                 `json:"vendor_id" format:"uuid"`
 		Instances []SecurityInstanceJSON `json:"instances"`
+		ChecksRun int                    `json:"checks_run" doc:"How many of the scan's checks ran (0 before the first scan): a check that could not run records its not-checked signal"`
+		// ChecksTotal is the number of checks a scan has.
+		ChecksTotal int `json:"checks_total" doc:"How many checks a scan has"`
 	}
 }
 
@@ -502,6 +505,7 @@ func (s *Server) registerVendors() {
 			for _, i := range is {
 				out.Body.Instances = append(out.Body.Instances, instanceJSON(i))
 			}
+			out.Body.ChecksRun, out.Body.ChecksTotal = directory.CheckCoverage(is)
 			return out, nil
 		})
 	register(s.api, huma.Operation{OperationID: "get-vendor-incidents", Method: http.MethodGet, Path: "/vendor/{id_or_name}/incidents",

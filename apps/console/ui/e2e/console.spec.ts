@@ -174,6 +174,7 @@ test("vendor page: profile groups, incidents and the assessment tab", async ({ p
 });
 
 test("assessment: conditional approval needs a condition (shown at the field), evidence upload, download and delete, the audit log", async ({ page, request }) => {
+  page.on("filechooser", () => {}); // file chooser interception on before the click below
   await signIn(page, `reviewer-${uniq()}@acme.test`);
   const list = await masterList(page, request, "individual");
   const vendor = `Wayne ${uniq()}`;
@@ -186,12 +187,16 @@ test("assessment: conditional approval needs a condition (shown at the field), e
   await page.getByPlaceholder("Type and press Enter").fill("emails");
   await page.getByPlaceholder("Type and press Enter").press("Enter");
   await page.getByRole("button", { name: "Save review" }).click();
-  await expect(page.getByRole("alert")).toContainText("conditional_approval_condition");
+  // Named at its field only, never by its wire location.
+  await expect(page.getByLabel("Condition of the approval")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByRole("alert")).not.toContainText("body.");
   await page.getByLabel("Condition of the approval").fill("SOC 2 report within 90 days");
   await page.getByRole("button", { name: "Save review" }).click();
   await expect(page.getByRole("status")).toHaveText("Saved.");
 
-  await page.getByLabel("Choose a file").setInputFiles({ name: "soc2.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4 evidence") });
+  const chooser = page.waitForEvent("filechooser");
+  await page.getByRole("button", { name: "Choose a file to upload" }).click();
+  await (await chooser).setFiles({ name: "soc2.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4 evidence") });
   await expect(page.getByText(/soc2\.pdf.*uploaded/)).toBeVisible();
   await expect(page.getByTestId("audit-log")).toContainText("compliance_approval_status");
   await audit(page, "assessment");
@@ -207,7 +212,9 @@ test("assessment: conditional approval needs a condition (shown at the field), e
   expect(await (await request.get(url.body.download_url)).text()).toBe("%PDF-1.4 evidence");
 
   await page.getByRole("button", { name: "Delete soc2.pdf" }).click();
-  await expect(page.getByText("soc2.pdf")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Download soc2.pdf" })).toHaveCount(0);
+  // The history, read again, records the upload and the removal.
+  await expect(page.getByTestId("audit-log").getByText(/soc2\.pdf/)).toHaveCount(2);
   expect((await call(page, request, "GET", `/vendor-assessments/documents?account-id=individual&assessment-id=${a.id}`)).body.documents).toHaveLength(0);
 });
 
@@ -350,7 +357,10 @@ test("reviews: tier and a condition due yesterday show overdue on the review, th
   const offsets = page.getByRole("textbox", { name: "Reminder offsets (days, comma-separated)" });
   await offsets.fill("30, 400");
   await page.getByRole("button", { name: "Save policy" }).click();
-  await expect(page.getByRole("alert")).toContainText("body.reminder_offsets_days");
+  // Named at its field, by its label, once: the note above Save does not repeat the wire location.
+  await expect(offsets).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText(/before the due date, not 400/)).toHaveCount(1);
+  await expect(page.getByRole("alert")).not.toContainText("body.");
   await offsets.fill("30, 7");
   await page.getByRole("textbox", { name: "critical", exact: true }).fill("3");
   await page.getByRole("button", { name: "Save policy" }).click();

@@ -1,5 +1,5 @@
-import { useSyncExternalStore, createContext, useContext } from "react";
-import { Navigate, Route, Routes, useLocation, useNavigate, useParams, Link } from "react-router";
+import { useEffect, useRef, useState, useSyncExternalStore, createContext, useContext, type ReactNode } from "react";
+import { Navigate, Route, Routes, useLocation, useMatch, useNavigate, useParams, Link } from "react-router";
 import { AppShell, Burger, Group, NavLink, Select, Text, Button, Title } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { useQuery } from "@tanstack/react-query";
@@ -17,6 +17,8 @@ import { SubscribersPage } from "./pages/Subscribers";
 import { AdminPage } from "./pages/Admin";
 import { ReviewsPage } from "./pages/Reviews";
 import { WebhooksPage } from "./pages/Webhooks";
+import { focusHeading, pageName, titleText } from "./page";
+import type { Schemas } from "./api/client";
 
 const ConfigContext = createContext<ConsoleConfig>({ dev_sign_in: false, groups_claim: "groups", admin_group: "Admins", oidc: null });
 export const useConfig = () => useContext(ConfigContext);
@@ -28,13 +30,38 @@ export function useIsAdmin(): boolean {
   return claims(cfg.groups_claim).groups.includes(cfg.admin_group);
 }
 
+/** useRole is the caller's role in an account (undefined while unknown, and in the personal space). */
+export function useRole(acc: string): Schemas["Role"] | undefined {
+  const mine = useQuery({ queryKey: ["users"], queryFn: () => unwrap(api.GET("/users")) });
+  return mine.data?.accounts?.find((a) => a.id === acc)?.role;
+}
+
+// What the page shows, when it knows better than its route ("Review of
+// Globex"), for the tab's title.
+const TitleContext = createContext<(t: { path: string; text: string } | null) => void>(() => {});
+
+/** useTitle names the tab after what the page shows; the route's name until then. */
+export function useTitle(text: string | undefined) {
+  const set = useContext(TitleContext);
+  const { pathname } = useLocation();
+  useEffect(() => {
+    if (!text) return;
+    set({ path: pathname, text });
+    return () => set(null);
+  }, [set, pathname, text]);
+}
+
+// The account a page outside /a/<account> (a vendor opened by its old
+// address) belongs to: the last one the tab showed.
+const LAST_ACCOUNT = "vetted.account";
+
 export function App({ config }: { config: ConsoleConfig }) {
   const token = useSyncExternalStore(onTokenChange, currentToken);
   const location = useLocation();
   return (
     <ConfigContext.Provider value={config}>
       <Routes>
-        <Route path="/signin" element={<SignInPage />} />
+        <Route path="/signin" element={<Titled><SignInPage /></Titled>} />
         <Route path="/callback" element={<CallbackPage />} />
         <Route
           path="*"
@@ -45,22 +72,52 @@ export function App({ config }: { config: ConsoleConfig }) {
   );
 }
 
+/** Titled names the tab after the route, for the pages outside the shell. */
+function Titled({ children }: { children: ReactNode }) {
+  const { pathname } = useLocation();
+  useEffect(() => { document.title = titleText(pageName(pathname)); }, [pathname]);
+  return <>{children}</>;
+}
+
 function Shell() {
   const [opened, { toggle }] = useDisclosure();
   const cfg = useConfig();
   const isAdmin = useIsAdmin();
+  const { pathname } = useLocation();
+  const acc = useMatch("/a/:acc/*")?.params.acc;
+  const accounts = useQuery({ queryKey: ["users"], queryFn: () => unwrap(api.GET("/users")) });
+  const [shown, setShown] = useState<{ path: string; text: string } | null>(null);
+  useEffect(() => { if (acc) sessionStorage.setItem(LAST_ACCOUNT, acc); }, [acc]);
+  const accountName = !acc ? undefined : acc === "individual" ? "Personal space" : accounts.data?.accounts?.find((a) => a.id === acc)?.name;
+  const page = shown?.path === pathname ? shown.text : pageName(pathname);
+  useEffect(() => { document.title = titleText(page, accountName); }, [page, accountName]);
+  // After a navigation (not the first page: Tab then starts at the skip
+  // link), focus goes to the new page's heading, once it is there.
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) { first.current = false; return; }
+    if (focusHeading()) return;
+    const main = document.getElementById("main");
+    if (!main) return;
+    const seen = new MutationObserver(() => focusHeading() && seen.disconnect());
+    seen.observe(main, { childList: true, subtree: true });
+    return () => seen.disconnect();
+  }, [pathname]);
   return (
+    <TitleContext.Provider value={setShown}>
+    <a href="#main" className="skip-link" onClick={(e) => { e.preventDefault(); document.getElementById("main")?.focus(); }}>Skip to content</a>
     <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: "sm", collapsed: { mobile: !opened } }} padding="md">
       <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between">
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group>
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Menu" />
             <Title order={1} size="h3">
               <Link to="/" style={{ color: "inherit", textDecoration: "none" }}>Vetted</Link>
             </Title>
           </Group>
-          <Group>
-            <Text size="sm" c="dimmed">{claims(cfg.groups_claim).email}</Text>
+          <Group wrap="nowrap">
+            {/* On a phone the header keeps the menu and Sign out; the e-mail needs the room. */}
+            <Text size="sm" c="dimmed" visibleFrom="sm">{claims(cfg.groups_claim).email}</Text>
             <Button variant="default" size="xs" onClick={signOut}>Sign out</Button>
           </Group>
         </Group>
@@ -71,7 +128,7 @@ function Shell() {
           <Route path="*" element={<AccountNav isAdmin={isAdmin} />} />
         </Routes>
       </AppShell.Navbar>
-      <AppShell.Main>
+      <AppShell.Main id="main" tabIndex={-1} style={{ outline: "none" }}>
         <Routes>
           <Route path="/" element={<Navigate to="/a/individual" replace />} />
           <Route path="/a/:acc" element={<DashboardPage />} />
@@ -83,13 +140,22 @@ function Shell() {
           <Route path="/a/:acc/members" element={<MembersPage />} />
           <Route path="/a/:acc/reviews" element={<ReviewsPage />} />
           <Route path="/a/:acc/webhooks" element={<WebhooksPage />} />
-          <Route path="/vendors/:vendor" element={<VendorPage />} />
+          <Route path="/a/:acc/vendors/:vendor" element={<VendorPage />} />
+          <Route path="/vendors/:vendor" element={<VendorInAccount />} />
           <Route path="/admin" element={<AdminPage />} />
           <Route path="*" element={<Text>Nothing here. <Link to="/">Home</Link></Text>} />
         </Routes>
       </AppShell.Main>
     </AppShell>
+    </TitleContext.Provider>
   );
+}
+
+/** VendorInAccount opens a vendor by its address outside an account in the account the tab was in. */
+function VendorInAccount() {
+  const { vendor = "" } = useParams();
+  const acc = sessionStorage.getItem(LAST_ACCOUNT) ?? "individual";
+  return <Navigate to={`/a/${encodeURIComponent(acc)}/vendors/${encodeURIComponent(vendor)}`} replace />;
 }
 
 function AccountNav({ isAdmin }: { isAdmin: boolean }) {

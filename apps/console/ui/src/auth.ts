@@ -1,5 +1,8 @@
 // Sign-in state. Tokens live in sessionStorage (never localStorage): they
-// survive a reload of the tab and die with it. Two ways in: the dev form
+// survive a reload of the tab and die with it. A new tab of the console
+// (sessionStorage is per tab) asks the open ones for theirs over a
+// BroadcastChannel, which only pages of this origin in this browser
+// profile reach; signing out in one tab signs out all. Two ways in: the dev form
 // (only while the server has dev tokens on: it mints a token as `vetted
 // token` does) and OpenID Connect authorization code + PKCE through
 // oidc-client-ts, whose user store is sessionStorage too.
@@ -20,10 +23,41 @@ export function currentToken(): string | null {
   return sessionStorage.getItem(KEY);
 }
 
-function setToken(token: string | null) {
+function setToken(token: string | null, tell = true) {
   if (token) sessionStorage.setItem(KEY, token);
   else sessionStorage.removeItem(KEY);
+  if (!token && tell) channel?.postMessage({ type: "signed-out" });
   listeners.forEach((l) => l());
+}
+
+// The hand-over between tabs: a tab without a token asks; a signed-in tab
+// answers with its token; a sign-out is heard by every tab.
+type Message = { type: "ask" } | { type: "token"; token: string } | { type: "signed-out" };
+const channel = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel("vetted.session");
+let asking: ((token: string) => void) | null = null;
+if (channel) {
+  channel.onmessage = (e: MessageEvent<Message>) => {
+    const m = e.data;
+    const mine = currentToken();
+    if (m.type === "ask" && mine) channel.postMessage({ type: "token", token: mine } satisfies Message);
+    else if (m.type === "token" && asking && !mine) asking(m.token);
+    else if (m.type === "signed-out" && mine) setToken(null, false);
+  };
+}
+
+/**
+ * fromOpenTab takes the sign-in of another open tab of the console, when
+ * this one has none: it asks, and waits up to `wait` ms for an answer (none
+ * comes when no tab is signed in).
+ */
+export function fromOpenTab(wait = 400): Promise<void> {
+  if (!channel || currentToken()) return Promise.resolve();
+  return new Promise((done) => {
+    const stop = () => { asking = null; done(); };
+    const timer = setTimeout(stop, wait);
+    asking = (token) => { clearTimeout(timer); setToken(token, false); stop(); };
+    channel.postMessage({ type: "ask" } satisfies Message);
+  });
 }
 
 export function onTokenChange(l: () => void): () => void {

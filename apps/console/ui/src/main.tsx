@@ -2,18 +2,19 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { MantineProvider, createTheme, type CSSVariablesResolver } from "@mantine/core";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { BrowserRouter } from "react-router";
+import { createBrowserRouter, RouterProvider } from "react-router";
 import "@mantine/core/styles.css";
+import "./console.css";
 import { App } from "./App";
-import { loadConfig } from "./auth";
+import { fromOpenTab, loadConfig } from "./auth";
 import { Problem } from "./api/client";
 
 // Shades dark enough for WCAG AA contrast (4.5:1) on white, text on the
-// primary colour, and dimmed text.
+// primary colour, dimmed text, and a field's error (and its text).
 const theme = createTheme({ primaryColor: "blue", primaryShade: 8 });
 const contrast: CSSVariablesResolver = () => ({
   variables: {},
-  light: { "--mantine-color-dimmed": "#495057", "--mantine-color-anchor": "#1864ab" },
+  light: { "--mantine-color-dimmed": "#495057", "--mantine-color-anchor": "#1864ab", "--mantine-color-error": "#c92a2a" },
   dark: {},
 });
 
@@ -26,14 +27,15 @@ const queries = new QueryClient({
   },
 });
 
-loadConfig().then((cfg) => {
+Promise.all([loadConfig(), fromOpenTab()]).then(([cfg]) => {
+  // A data router (one route, the app's own <Routes> inside) for useBlocker:
+  // unsaved review edits ask before an in-app navigation.
+  const router = createBrowserRouter([{ path: "*", element: <App config={cfg} /> }], { basename: "/app" });
   createRoot(document.getElementById("root")!).render(
     <StrictMode>
       <MantineProvider theme={theme} cssVariablesResolver={contrast}>
         <QueryClientProvider client={queries}>
-          <BrowserRouter basename="/app">
-            <App config={cfg} />
-          </BrowserRouter>
+          <RouterProvider router={router} />
         </QueryClientProvider>
       </MantineProvider>
     </StrictMode>,

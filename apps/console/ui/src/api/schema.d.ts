@@ -1116,6 +1116,16 @@ export interface components {
          */
         InstanceKind: "finding" | "signal";
         InstancesOutBody: {
+            /**
+             * Format: int64
+             * @description How many of the scan's checks ran (0 before the first scan): a check that could not run records its not-checked signal
+             */
+            checks_run: number;
+            /**
+             * Format: int64
+             * @description How many checks a scan has
+             */
+            checks_total: number;
             instances: components["schemas"]["SecurityInstanceJSON"][];
             /** Format: uuid */
             vendor_id: string;

@@ -3,6 +3,7 @@ import { Badge, Button, Checkbox, Code, Group, MultiSelect, Stack, Table, Text, 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap, type Schemas } from "../api/client";
 import { ErrorNote } from "../components/ErrorNote";
+import { lastError } from "../components/errors";
 
 const SECTIONS: Schemas["Section"][] = ["basic", "additional", "maturity", "security", "privacy", "logo", "scores"];
 const lines = (s: string) => s.split(/[\n,]/).map((x) => x.trim()).filter(Boolean);
@@ -42,7 +43,7 @@ function Accounts() {
           <Button type="submit" loading={create.isPending}>Create account</Button>
         </Group>
       </form>
-      <ErrorNote error={accounts.error ?? create.error ?? remove.error} />
+      <ErrorNote error={accounts.error ?? lastError(create, remove)} labels={{ "body.account": "Account name", "body.users[]": "Members" }} />
       <Table mt="sm">
         <Table.Tbody>
           {(accounts.data?.accounts ?? []).map((a) => (
@@ -120,7 +121,7 @@ function ProfileEdit() {
           <Button color="red" variant="light" disabled={!vendor} loading={remove.isPending}
             onClick={() => window.confirm(`Delete the profile of ${vendor}? Lists keep the vendor.`) && remove.mutate()}>Delete profile</Button>
         </Group>
-        <ErrorNote error={save.error ?? remove.error} />
+        <ErrorNote error={lastError(save, remove)} />
         {save.isSuccess && <Text fw={600} role="status">Profile updated.</Text>}
         {remove.isSuccess && <Text fw={600} role="status">Profile deleted.</Text>}
       </Stack>

@@ -60,7 +60,7 @@ export function DashboardPage() {
             {incidents.data.map((i) => (
               <Table.Tr key={i.id}>
                 <Table.Td>{new Date(i.published).toLocaleDateString()}</Table.Td>
-                <Table.Td><Anchor component={Link} to={`/vendors/${i.vendor_id}`}>{i.vendor_name}</Anchor></Table.Td>
+                <Table.Td><Anchor component={Link} to={`/a/${acc}/vendors/${i.vendor_id}`}>{i.vendor_name}</Anchor></Table.Td>
                 <Table.Td>{i.title}</Table.Td>
                 <Table.Td><Badge color={i.severity === "critical" || i.severity === "high" ? "red" : "gray"}>{i.severity}</Badge></Table.Td>
               </Table.Tr>
@@ -80,7 +80,7 @@ export function DashboardPage() {
             {changes.data.map((c) => (
               <Table.Tr key={c.id}>
                 <Table.Td>{new Date(c.scanned_at).toLocaleDateString()}</Table.Td>
-                <Table.Td><Anchor component={Link} to={`/vendors/${c.vendor_id}`}>{c.vendor_name}</Anchor></Table.Td>
+                <Table.Td><Anchor component={Link} to={`/a/${acc}/vendors/${c.vendor_id}`}>{c.vendor_name}</Anchor></Table.Td>
                 <Table.Td>{c.changes.map((x) => x.detail).join("; ")}</Table.Td>
                 <Table.Td>{c.grade || "–"}</Table.Td>
               </Table.Tr>
@@ -99,7 +99,7 @@ export function DashboardPage() {
           <Table.Tbody>
             {vendors.data.slice(0, 50).map((v) => (
               <Table.Tr key={v.id}>
-                <Table.Td><Anchor component={Link} to={`/vendors/${v.id}`}>{v.vendor}</Anchor></Table.Td>
+                <Table.Td><Anchor component={Link} to={`/a/${acc}/vendors/${v.id}`}>{v.vendor}</Anchor></Table.Td>
                 <Table.Td>{v.alerts_enabled ? "on" : "off"}</Table.Td>
                 <Table.Td>{v.latest_incident?.title || "none"}</Table.Td>
               </Table.Tr>

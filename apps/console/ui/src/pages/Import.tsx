@@ -1,19 +1,24 @@
 import { useState } from "react";
 import { Link, useParams } from "react-router";
-import { Alert, Anchor, Button, Input, List, Progress, Stack, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Group, Input, List, Progress, Stack, Text, Title } from "@mantine/core";
 import { useQueryClient } from "@tanstack/react-query";
 import { api, unwrap, type Schemas } from "../api/client";
 import { ErrorNote } from "../components/ErrorNote";
-import { dryRun, importCSV, type DryRun, type ImportProgress } from "./importer";
+import { dryRun, importCSV, resumeFor, saveResume, type DryRun, type ImportProgress, type Resume } from "./importer";
+import { canWrite } from "./roles";
+import { useRole } from "../App";
 
 export function ImportPage() {
   const { acc = "individual", list = "" } = useParams();
   const qc = useQueryClient();
+  const writer = canWrite(acc, useRole(acc));
   const [file, setFile] = useState<File | null>(null);
   const [dry, setDry] = useState<DryRun | null>(null);
   const [progress, setProgress] = useState<ImportProgress | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  // Where an interrupted import of the picked file stopped (this browser remembers it).
+  const [resume, setResume] = useState<Resume | null>(null);
 
   const batch = (csv: string, rowOffset: number, dryRun: boolean) =>
     unwrap(
@@ -23,7 +28,7 @@ export function ImportPage() {
       }),
     ) as Promise<Schemas["ImportCSVJSON"]>;
 
-  const run = async (check: boolean) => {
+  const run = async (check: boolean, from = 0) => {
     if (!file) return;
     setBusy(true);
     setError(null);
@@ -33,15 +38,19 @@ export function ImportPage() {
       if (check) {
         setDry(await dryRun(csv, batch));
       } else {
-        await importCSV(csv, batch, setProgress);
+        await importCSV(csv, batch, (p) => { setProgress(p); saveResume(localStorage, acc, list, file, p); }, from);
+        setResume(null);
         qc.invalidateQueries({ queryKey: ["list", acc, list] });
       }
     } catch (err) {
       setError(err);
+      if (!check) setResume(resumeFor(localStorage, acc, list, file));
     } finally {
       setBusy(false);
     }
   };
+  // A dry run that found bad rows keeps the import off: the same rows would be refused.
+  const refused = !!dry && dry.errors.length > 0;
 
   return (
     <Stack maw={720}>
@@ -50,21 +59,42 @@ export function ImportPage() {
         A header row with <code>vendor_name</code> (required), and optionally <code>website_url</code>, <code>product_name</code>,{" "}
         <code>tier</code> and the assessment columns; a file of any length (sent 500 rows at a time). The import merges and never removes. <Anchor component={Link} to={`/a/${acc}/lists/${list}`}>Back to the list</Anchor>
       </Text>
-      <Input.Wrapper label="CSV file" labelElement="label" id="csv-file">
-        <input id="csv-file" type="file" accept=".csv,text/csv" style={{ display: "block" }}
-          onChange={(e) => { setFile(e.currentTarget.files?.[0] ?? null); setDry(null); setProgress(null); }} />
-      </Input.Wrapper>
-      <Button disabled={!file} loading={busy && !progress} onClick={() => run(true)}>Check (dry run)</Button>
-      {dry && (
-        <Alert title="Dry run" color={dry.errors.length ? "yellow" : "blue"} data-testid="dry-run">
-          {dry.rows} rows. {dry.customVendors.length} vendors have no profile yet and will be queued for enrichment
-          {dry.customVendors.length ? `: ${dry.customVendors.slice(0, 20).join(", ")}${dry.customVendors.length > 20 ? "…" : ""}` : "."}
-          {dry.errors.length > 0 && (
-            <List size="sm">{dry.errors.map((e, i) => <List.Item key={i}>row {e.row}, column {e.column}: {e.message}</List.Item>)}</List>
+      {!writer && <Text>Viewers cannot import into a list; members, admins and owners can.</Text>}
+      {writer && (
+        <>
+          <Input.Wrapper label="CSV file" labelElement="label" id="csv-file">
+            <input id="csv-file" type="file" accept=".csv,text/csv" style={{ display: "block", maxWidth: "100%" }}
+              onChange={(e) => {
+                const f = e.currentTarget.files?.[0] ?? null;
+                setFile(f); setDry(null); setProgress(null); setError(null);
+                setResume(f ? resumeFor(localStorage, acc, list, f) : null);
+              }} />
+          </Input.Wrapper>
+          {resume && !busy && (
+            <Alert title="An import of this file was interrupted" color="blue" role="status" styles={{ title: { color: "var(--mantine-color-dark-9)" } }}>
+              <Stack gap="xs">
+                <Text size="sm">{resume.done} of {resume.total} rows of {resume.name} were imported before it stopped.</Text>
+                <Group><Button onClick={() => run(false, resume.done)}>Resume from row {resume.done + 1}</Button></Group>
+              </Stack>
+            </Alert>
           )}
-        </Alert>
+          <Button disabled={!file} loading={busy && !progress} onClick={() => run(true)}>Check (dry run)</Button>
+          {dry && (
+            <Alert title="Dry run" color={refused ? "red" : "blue"} data-testid="dry-run" c="dark.9" role="status"
+              styles={{ title: { color: "var(--mantine-color-dark-9)" } }}>
+              {dry.rows} rows. {dry.customVendors.length} vendors have no profile yet and will be queued for enrichment
+              {dry.customVendors.length ? `: ${dry.customVendors.slice(0, 20).join(", ")}${dry.customVendors.length > 20 ? "…" : ""}` : "."}
+              {refused && (
+                <>
+                  <Text size="sm" fw={600} mt="xs">Fix these rows and check the file again; the import stays off until then.</Text>
+                  <List size="sm">{dry.errors.map((e, i) => <List.Item key={i}>row {e.row}, column {e.column}: {e.message}</List.Item>)}</List>
+                </>
+              )}
+            </Alert>
+          )}
+          <Button disabled={!file || !dry || refused || busy} onClick={() => run(false)}>Import</Button>
+        </>
       )}
-      <Button disabled={!file || !dry || busy} onClick={() => run(false)}>Import</Button>
       {progress && (
         <Stack gap="xs">
           <Progress value={progress.total ? (100 * progress.done) / progress.total : 0} aria-label="Import progress" />
@@ -75,7 +105,7 @@ export function ImportPage() {
           </Text>
         </Stack>
       )}
-      <ErrorNote error={error} />
+      <ErrorNote error={error} labels={{ "body.csv": "CSV file" }} />
     </Stack>
   );
 }

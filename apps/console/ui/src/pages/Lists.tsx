@@ -4,11 +4,15 @@ import { Anchor, Button, Group, Stack, Table, TextInput, Title, VisuallyHidden }
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, fieldError, unwrap } from "../api/client";
 import { ErrorNote } from "../components/ErrorNote";
+import { lastError } from "../components/errors";
+import { canWrite } from "./roles";
+import { useRole } from "../App";
 
 export function ListsPage() {
   const { acc = "individual" } = useParams();
   const qc = useQueryClient();
   const [name, setName] = useState("");
+  const writer = canWrite(acc, useRole(acc));
   const lists = useQuery({
     queryKey: ["lists", acc],
     queryFn: () => unwrap(api.GET("/vendor-lists", { params: { query: { "account-id": acc } } })),
@@ -27,7 +31,7 @@ export function ListsPage() {
   return (
     <Stack>
       <Title order={2}>Lists</Title>
-      <form onSubmit={(e) => { e.preventDefault(); create.mutate(); }}>
+      {writer && <form onSubmit={(e) => { e.preventDefault(); create.mutate(); }}>
         <Group align="flex-end">
           <TextInput
             label="New list"
@@ -39,8 +43,8 @@ export function ListsPage() {
           />
           <Button type="submit" loading={create.isPending}>Create list</Button>
         </Group>
-      </form>
-      <ErrorNote error={lists.error ?? create.error ?? remove.error} />
+      </form>}
+      <ErrorNote error={lists.error ?? lastError(create, remove)} labels={{ "query.vendor-list": "New list" }} atFields={["query.vendor-list"]} />
       <Table striped>
         <Table.Thead>
           <Table.Tr><Table.Th>Name</Table.Th><Table.Th>Vendors</Table.Th><Table.Th>Created</Table.Th><Table.Th><VisuallyHidden>Actions</VisuallyHidden></Table.Th></Table.Tr>
@@ -52,7 +56,7 @@ export function ListsPage() {
               <Table.Td>{l.vendor_count}</Table.Td>
               <Table.Td>{new Date(l.created_at).toLocaleDateString()}</Table.Td>
               <Table.Td>
-                {l.name !== "master-list" && (
+                {writer && l.name !== "master-list" && (
                   <Button
                     size="xs"
                     color="red"

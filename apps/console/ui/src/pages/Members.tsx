@@ -4,6 +4,7 @@ import { Button, Group, Select, Stack, Table, Text, TextInput, Title, Badge, Vis
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, fieldError, unwrap, type Schemas } from "../api/client";
 import { ErrorNote } from "../components/ErrorNote";
+import { lastError } from "../components/errors";
 import { assignableRoles, canRemove } from "./roles";
 
 type Role = Schemas["Role"];
@@ -51,7 +52,8 @@ export function MembersPage() {
           </Group>
         </form>
       )}
-      <ErrorNote error={members.error ?? add.error ?? change.error ?? remove.error} />
+      <ErrorNote error={members.error ?? lastError(add, change, remove)} labels={{ "body.users[].email": "E-mail", "body.users[].role": "Role" }}
+        atFields={add.submittedAt >= Math.max(change.submittedAt, remove.submittedAt) ? ["body.users[0]"] : []} />
       <Table striped>
         <Table.Thead><Table.Tr><Table.Th>E-mail</Table.Th><Table.Th>Name</Table.Th><Table.Th>Role</Table.Th><Table.Th><VisuallyHidden>Actions</VisuallyHidden></Table.Th></Table.Tr></Table.Thead>
         <Table.Tbody>

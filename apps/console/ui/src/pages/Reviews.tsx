@@ -4,7 +4,11 @@ import { Anchor, Badge, Button, Checkbox, Code, Group, NumberInput, Paper, Stack
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, fieldError, unwrap, type Schemas } from "../api/client";
 import { ErrorNote } from "../components/ErrorNote";
-import { STATE_LABEL, day } from "./reviews";
+import { lastError } from "../components/errors";
+import { CADENCE_TIERS, STATE_LABEL, cadenceErrors, day } from "./reviews";
+import { canManage } from "./roles";
+import { useRole } from "../App";
+import { focusHeading } from "../page";
 
 type Due = Schemas["AssessmentJSON"] & { listName: string };
 
@@ -59,12 +63,19 @@ export function ReviewsPage() {
   );
 }
 
-const TIER_KEYS = ["critical", "high", "medium", "low", "not_tiered"] as const;
+const POLICY_LABELS: Record<string, string> = {
+  "body.reminder_offsets_days": "Reminder offsets", "body.reminder_offsets_days[]": "Reminder offsets",
+  "body.overdue_repeat_weekly": "Remind weekly while overdue",
+  ...Object.fromEntries(CADENCE_TIERS.map((k) => [`body.cadence_months.${k}`, `Months between reviews, ${k.replace("_", " ")}`])),
+};
 
 function Policy({ acc }: { acc: string }) {
   const qc = useQueryClient();
+  const manager = canManage(acc, useRole(acc));
   const policy = useQuery({ queryKey: ["review-policy", acc], queryFn: () => unwrap(api.GET("/review-policy", { params: { query: { "account-id": acc } } })) });
-  const [cadence, setCadence] = useState<Record<string, number>>({});
+  // A cleared field stays empty (""), and is refused at Save: never sent as 0, never clamped to 1.
+  const [cadence, setCadence] = useState<Record<string, number | string>>({});
+  const [checked, setChecked] = useState<Record<string, string>>({});
   const [offsets, setOffsets] = useState("");
   const [weekly, setWeekly] = useState(true);
   useEffect(() => {
@@ -77,32 +88,44 @@ function Policy({ acc }: { acc: string }) {
     mutationFn: () => unwrap(api.PUT("/review-policy", {
       params: { query: { "account-id": acc } },
       body: {
-        cadence_months: cadence as Schemas["CadenceBody"],
+        cadence_months: Object.fromEntries(Object.entries(cadence).map(([k, v]) => [k, Number(v)])) as Schemas["CadenceBody"],
         reminder_offsets_days: offsets.split(",").map((x) => x.trim()).filter(Boolean).map(Number),
         overdue_repeat_weekly: weekly,
       },
     })),
-    onSuccess: () => { qc.invalidateQueries({ queryKey: ["review-policy", acc] }); qc.invalidateQueries({ queryKey: ["due", acc] }); },
+    onSuccess: () => { qc.invalidateQueries({ queryKey: ["review-policy", acc] }); qc.invalidateQueries({ queryKey: ["due", acc] }); focusHeading(); },
   });
+  const submit = () => {
+    const bad = cadenceErrors(cadence);
+    setChecked(bad);
+    if (Object.keys(bad).length === 0) save.mutate();
+    else save.reset();
+  };
   return (
     <Paper withBorder p="md">
       <Title order={3}>Review policy</Title>
       <Text size="sm">Months between reviews per tier, reminders before the due date (days), and whether overdue reviews are reminded weekly.</Text>
-      <form onSubmit={(e) => { e.preventDefault(); save.mutate(); }}>
+      {!manager && <Text size="sm" c="dimmed">Admins and owners change the policy.</Text>}
+      <form onSubmit={(e) => { e.preventDefault(); submit(); }} aria-label="Review policy">
+        <fieldset disabled={!manager} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
         <Stack mt="sm">
-          <Group>
-            {TIER_KEYS.map((k) => (
-              <NumberInput key={k} w={120} label={k.replace("_", " ")} value={cadence[k] ?? ""} min={1} max={120}
-                onChange={(v) => setCadence((c) => ({ ...c, [k]: Number(v) }))} error={fieldError(save.error, `body.cadence_months.${k}`)} />
+          <Group align="flex-start">
+            {CADENCE_TIERS.map((k) => (
+              <NumberInput key={k} w={140} label={k.replace("_", " ")} value={cadence[k] ?? ""} min={1} max={120} allowDecimal={false}
+                allowNegative={false} clampBehavior="none"
+                onChange={(v) => { setCadence((c) => ({ ...c, [k]: v })); setChecked((c) => ({ ...c, [k]: "" })); }}
+                error={checked[k] || fieldError(save.error, `body.cadence_months.${k}`)} />
             ))}
           </Group>
           <TextInput label="Reminder offsets (days, comma-separated)" value={offsets} onChange={(e) => setOffsets(e.currentTarget.value)}
             error={fieldError(save.error, "body.reminder_offsets_days")} />
           <Checkbox label="Remind weekly while overdue" checked={weekly} onChange={(e) => setWeekly(e.currentTarget.checked)} />
-          <ErrorNote error={policy.error ?? save.error} />
+          <ErrorNote error={policy.error ?? save.error} labels={POLICY_LABELS}
+            atFields={["body.reminder_offsets_days", ...CADENCE_TIERS.map((k) => `body.cadence_months.${k}`)]} />
           {save.isSuccess && <Text fw={600} role="status">Policy saved.</Text>}
-          <Button type="submit" w={160} loading={save.isPending}>Save policy</Button>
+          {manager && <Button type="submit" w={160} loading={save.isPending}>Save policy</Button>}
         </Stack>
+        </fieldset>
       </form>
     </Paper>
   );
@@ -127,8 +150,8 @@ function Calendar({ acc }: { acc: string }) {
         <Button variant="light" color="red" onClick={() => revoke.mutate()} loading={revoke.isPending}>Revoke my link</Button>
       </Group>
       {link && <Code block mt="sm" data-testid="calendar-link">{link.url}</Code>}
-      {revoke.isSuccess && <Text fw={600} role="status">Link revoked.</Text>}
-      <ErrorNote error={get.error ?? revoke.error} />
+      {revoke.isSuccess && (revoke.submittedAt > get.submittedAt) && <Text fw={600} role="status">Link revoked.</Text>}
+      <ErrorNote error={lastError(get, revoke)} />
     </Paper>
   );
 }

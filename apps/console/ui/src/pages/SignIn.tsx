@@ -14,7 +14,7 @@ export function SignInPage() {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   return (
-    <Container size={420} my={60}>
+    <Container component="main" size={420} my={60}>
       <Title order={1} ta="center">Vetted</Title>
       <Text c="dimmed" ta="center" mb="lg">Sign in to review your vendors</Text>
       <Paper withBorder p="lg" radius="md">
@@ -60,5 +60,5 @@ export function CallbackPage() {
   useEffect(() => {
     oidcCallback().then(() => navigate("/", { replace: true }), setError);
   }, [navigate]);
-  return <Container my={60}>{error ? <ErrorNote error={error} /> : <Text>Signing in…</Text>}</Container>;
+  return <Container component="main" my={60}>{error ? <ErrorNote error={error} /> : <Text>Signing in…</Text>}</Container>;
 }

@@ -4,6 +4,8 @@ import { useQuery } from "@tanstack/react-query";
 import { api, unwrap, type Schemas } from "../api/client";
 import { ErrorNote } from "../components/ErrorNote";
 import { RatingHistory } from "./RatingHistory";
+import { gradeCoverage } from "./reviews";
+import { useTitle } from "../App";
 import { WebsiteEvidence, WebsiteOrigin } from "./VendorWebsite";
 
 const severityColor: Record<string, string> = { critical: "red", high: "orange", medium: "yellow", low: "blue", info: "gray", positive: "green" };
@@ -20,13 +22,16 @@ export function VendorPage() {
     queryFn: () => unwrap(api.GET("/vendor/{id_or_name}/incidents", { params: { path: { id_or_name: vendor } } })),
   });
   const v = view.data;
+  useTitle(v?.name);
+  const graded = gradeCoverage(v?.scores.grade, instances.data?.checks_run, instances.data?.checks_total);
   if (!v) return <Stack><ErrorNote error={view.error} />{view.isLoading && <Text>Loading…</Text>}</Stack>;
   return (
     <Stack>
       <Group>
         <Title order={2}>{v.name}</Title>
         {v.is_custom && <Badge variant="light">no profile yet</Badge>}
-        {v.scores.grade && <Badge size="lg" data-testid="grade">grade {v.scores.grade}</Badge>}
+        {graded.grade && <Badge size="lg" data-testid="grade">grade {graded.grade}</Badge>}
+        {graded.note && <Text size="sm" c="dimmed" data-testid="grade-coverage">{graded.note}</Text>}
       </Group>
       <Group gap="xs">
         {v.website_url && <Anchor href={v.website_url} target="_blank" rel="noreferrer">{v.website_url}</Anchor>}
@@ -49,7 +54,8 @@ export function VendorPage() {
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
               <Card withBorder><Text size="sm" c="dimmed">Security rating</Text><Text fw={700}>{v.scores.security_rating ?? "not rated"}</Text></Card>
               <Card withBorder><Text size="sm" c="dimmed">Risk score</Text><Text fw={700}>{v.scores.risk_score ?? "not rated"}</Text></Card>
-              <Card withBorder><Text size="sm" c="dimmed">Grade</Text><Text fw={700}>{v.scores.grade || "none"}</Text></Card>
+              <Card withBorder><Text size="sm" c="dimmed">Grade</Text><Text fw={700}>{graded.grade || "none"}</Text>
+                {graded.note && <Text size="xs" c="dimmed">{graded.note}</Text>}</Card>
             </SimpleGrid>
             <Fields values={v.security} />
             <Title order={3}>Findings and signals</Title>
@@ -71,7 +77,7 @@ export function VendorPage() {
         </Tabs.Panel>
         <Tabs.Panel value="privacy" pt="md"><Fields values={v.privacy} /></Tabs.Panel>
         <Tabs.Panel value="maturity" pt="md"><Fields values={v.maturity} /></Tabs.Panel>
-        <Tabs.Panel value="grc" pt="md"><GRC grc={v.latest_grc_assessment} /></Tabs.Panel>
+        <Tabs.Panel value="grc" pt="md"><GRC grc={v.latest_grc_assessment} graded={graded} /></Tabs.Panel>
         <Tabs.Panel value="history" pt="md"><RatingHistory vendor={vendor} /></Tabs.Panel>
         <Tabs.Panel value="website" pt="md"><WebsiteEvidence v={v} /></Tabs.Panel>
         <Tabs.Panel value="incidents" pt="md">
@@ -92,12 +98,13 @@ export function VendorPage() {
   );
 }
 
-function GRC({ grc }: { grc?: Schemas["GRCAssessment"] }) {
+function GRC({ grc, graded }: { grc?: Schemas["GRCAssessment"]; graded: { grade: string; note: string } }) {
   if (!grc) return <Text c="dimmed">No assessment yet.</Text>;
   return (
     <Stack>
       <Group>
-        <Text>Aggregate score <b>{grc.aggregate_score}</b> ({grc.grade})</Text>
+        {/* The grade of the latest scan, shown as in the header: not below the coverage a grade needs. */}
+        <Text>Aggregate score <b>{grc.aggregate_score}</b> ({graded.grade ? grc.grade : graded.note || "not graded"})</Text>
         <Badge>{grc.recommendation.replaceAll("_", " ")}</Badge>
         <Text size="sm" c="dimmed">integration depth {grc.integration_depth}; assessed {new Date(grc.assessed_at).toLocaleDateString()}</Text>
       </Group>

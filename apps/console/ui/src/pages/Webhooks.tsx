@@ -6,6 +6,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, fieldError, unwrap, type Schemas } from "../api/client";
 import { ErrorNote } from "../components/ErrorNote";
+import { lastError } from "../components/errors";
 import { canManageWebhooks, EVENT_TYPES } from "./webhooks";
 
 type Created = Schemas["WebhookCreatedJSON"];
@@ -81,7 +82,8 @@ export function WebhooksPage() {
           </Stack>
         </Alert>
       )}
-      <ErrorNote error={hooks.error ?? create.error ?? remove.error ?? test.error} />
+      <ErrorNote error={hooks.error ?? lastError(create, remove, test)} labels={{ "body.url": "Endpoint URL", "body.description": "Description", "body.events": "Events" }}
+        atFields={create.submittedAt >= Math.max(remove.submittedAt, test.submittedAt) ? ["body.url", "body.description", "body.events"] : []} />
       {tested && <Text size="sm" role="status">Test event queued (webhook-id {tested}).</Text>}
       <Table striped>
         <Table.Thead>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chunks, dryRun, importCSV, records } from "./importer";
+import { chunks, dryRun, importCSV, records, resumeFor, saveResume } from "./importer";
 import { Problem, type Schemas } from "../api/client";
 
 const answer = (rows: number, over: Partial<Schemas["ImportCSVJSON"]> = {}): Schemas["ImportCSVJSON"] => ({
@@ -67,5 +67,40 @@ describe("dryRun", () => {
       custom_vendors: ["Acme"], errors: dataRows(csv) === 100 ? [{ row: 2, column: "website_url", message: "not a URL" }] : [],
     }));
     expect(d).toEqual({ rows: 600, customVendors: ["Acme"], errors: [{ row: 502, column: "website_url", message: "not a URL" }] });
+  });
+});
+
+describe("resuming an interrupted import", () => {
+  const echo = (calls: [number, number][]) => async (csv: string, off: number) => {
+    const n = dataRows(csv);
+    calls.push([n, off]);
+    return answer(n - off, { row_offset: off, rows_total: n });
+  };
+  it("skips the chunks done and starts inside the chunk where it stopped", async () => {
+    const calls: [number, number][] = [];
+    const p = await importCSV(file(1200), echo(calls), () => {}, 700);
+    expect(calls).toEqual([[500, 200], [200, 0]]);
+    expect(p).toMatchObject({ total: 1200, done: 1200, vendorsAdded: 500, finished: true });
+  });
+  it("starts at the next chunk from a chunk's end", async () => {
+    const calls: [number, number][] = [];
+    await importCSV(file(1200), echo(calls), () => {}, 500);
+    expect(calls).toEqual([[500, 0], [200, 0]]);
+  });
+  const store = () => {
+    const m = new Map<string, string>();
+    return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), removeItem: (k: string) => void m.delete(k) };
+  };
+  const progress = (done: number, finished = false) => ({ total: 1200, done, vendorsAdded: 0, productsAdded: 0, assessments: 0, queued: 0, finished });
+  it("offers the rows done for the same file only, and forgets a finished import", () => {
+    const s = store();
+    const f = { name: "vendors.csv", size: 4096 };
+    expect(resumeFor(s, "acc", "list", f)).toBeNull();
+    saveResume(s, "acc", "list", f, progress(500));
+    expect(resumeFor(s, "acc", "list", f)).toEqual({ name: "vendors.csv", size: 4096, done: 500, total: 1200 });
+    expect(resumeFor(s, "acc", "list", { name: "vendors.csv", size: 4095 })).toBeNull();
+    expect(resumeFor(s, "acc", "other", f)).toBeNull();
+    saveResume(s, "acc", "list", f, progress(1200, true));
+    expect(resumeFor(s, "acc", "list", f)).toBeNull();
   });
 });

@@ -90,11 +90,18 @@ export async function dryRun(csv: string, batch: Batch): Promise<DryRun> {
   return out;
 }
 
-export async function importCSV(csv: string, batch: Batch, report: (p: ImportProgress) => void): Promise<ImportProgress> {
+/**
+ * importCSV sends the file's rows after the first `from` (0: all), the
+ * rows before them being done already (an interrupted import resumed: the
+ * chunks are cut the same way from the same file).
+ */
+export async function importCSV(csv: string, batch: Batch, report: (p: ImportProgress) => void, from = 0): Promise<ImportProgress> {
   const parts = chunks(csv);
-  const p: ImportProgress = { total: parts.reduce((n, c) => n + c.rows, 0), done: 0, vendorsAdded: 0, productsAdded: 0, assessments: 0, queued: 0, finished: false };
+  const total = parts.reduce((n, c) => n + c.rows, 0);
+  const p: ImportProgress = { total, done: Math.min(from, total), vendorsAdded: 0, productsAdded: 0, assessments: 0, queued: 0, finished: false };
   for (const c of parts) {
-    let offset = 0;
+    if (c.first - 1 + c.rows <= from) continue;
+    let offset = Math.max(0, from - (c.first - 1));
     for (;;) {
       let r: Schemas["ImportCSVJSON"];
       try {
@@ -116,4 +123,31 @@ export async function importCSV(csv: string, batch: Batch, report: (p: ImportPro
   p.finished = true;
   report({ ...p });
   return p;
+}
+
+/**
+ * Resume bookkeeping: while an import runs, the file's name and size and
+ * the rows done are kept in the browser (localStorage, per account and
+ * list) so that picking the same file again offers "Resume from row N";
+ * a finished import forgets them. Only these three values are kept, never
+ * the file.
+ */
+export type Resume = { name: string; size: number; done: number; total: number };
+
+type Store = Pick<Storage, "getItem" | "setItem" | "removeItem">;
+const resumeKey = (acc: string, list: string) => `vetted.import.${acc}.${list}`;
+
+export function saveResume(store: Store, acc: string, list: string, file: { name: string; size: number }, p: ImportProgress): void {
+  if (p.finished) store.removeItem(resumeKey(acc, list));
+  else store.setItem(resumeKey(acc, list), JSON.stringify({ name: file.name, size: file.size, done: p.done, total: p.total }));
+}
+
+/** resumeFor is where an interrupted import of this file stopped, or null when it is another file or none stopped. */
+export function resumeFor(store: Store, acc: string, list: string, file: { name: string; size: number }): Resume | null {
+  try {
+    const r = JSON.parse(store.getItem(resumeKey(acc, list)) ?? "null") as Resume | null;
+    return r && r.name === file.name && r.size === file.size && r.done > 0 && r.done < r.total ? r : null;
+  } catch {
+    return null;
+  }
 }

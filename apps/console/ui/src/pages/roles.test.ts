@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assignableRoles, canRemove } from "./roles";
+import { assignableRoles, canManage, canRemove, canWrite } from "./roles";
 
 describe("roles offered", () => {
   it("an owner is offered every role", () => expect(assignableRoles("owner")).toEqual(["owner", "admin", "member", "viewer"]));
@@ -15,5 +15,20 @@ describe("roles offered", () => {
     expect(canRemove("admin", "owner", 2)).toBe(false);
     expect(canRemove("admin", "member", 1)).toBe(true);
     expect(canRemove("member", "viewer", 1)).toBe(false);
+  });
+});
+
+describe("write controls offered", () => {
+  it("a viewer writes nothing; members and above write; the personal space is its owner's", () => {
+    expect(canWrite("acc", "viewer")).toBe(false);
+    expect(canWrite("acc", undefined)).toBe(false);
+    expect(["member", "admin", "owner"].map((r) => canWrite("acc", r as "member"))).toEqual([true, true, true]);
+    expect(canWrite("individual", undefined)).toBe(true);
+  });
+  it("account settings are for admins and owners", () => {
+    expect(canManage("acc", "member")).toBe(false);
+    expect(canManage("acc", "viewer")).toBe(false);
+    expect(canManage("acc", "admin")).toBe(true);
+    expect(canManage("individual", undefined)).toBe(true);
   });
 });

@@ -19,3 +19,18 @@ export function canRemove(mine: Role | undefined, theirs: Role, owners: number):
   if (mine === "owner") return true;
   return mine === "admin" && theirs !== "owner";
 }
+
+/**
+ * canWrite: what the page offers to change in an account (lists, vendors,
+ * reviews, evidence, subscribers, imports): members and above, and the
+ * owner of the personal space; a viewer reads only. core/access holds the
+ * rule (viewer reads, member or above writes).
+ */
+export function canWrite(acc: string, mine: Role | undefined): boolean {
+  return acc === "individual" || mine === "owner" || mine === "admin" || mine === "member";
+}
+
+/** canManage: account settings (the review policy): admins and owners, and the owner of the personal space. */
+export function canManage(acc: string, mine: Role | undefined): boolean {
+  return acc === "individual" || mine === "owner" || mine === "admin";
+}
