@@ -37,8 +37,9 @@ func ratingAlertsSent(env *apitest.Env, vendorName string) []string {
 // shows the event beside incidents.
 func TestRatingChangeAlerts(t *testing.T) {
 	t.Parallel()
-	w := scantest.Start(t, scantest.Good("good.test"))
-	env := apitest.New(t, apitest.WithConfiguredEnricher(), apitest.WithConfig(func(c *app.Config) {
+	clock := apitest.NewTestClock(t)
+	w := scantest.Start(t, clock.Now, scantest.Good("good.test"))
+	env := apitest.New(t, apitest.WithClock(clock), apitest.WithConfiguredEnricher(), apitest.WithConfig(func(c *app.Config) {
 		c.ScanResolver, c.ScanRootCAs, c.FetchAllowPrivate = w.Resolver, w.CAFile, true
 		c.ScanTimeout, c.ScanDNSTimeout, c.ScanConcurrency = 5*time.Second, time.Second, 2
 	}))
