@@ -449,12 +449,13 @@ func TestWebhookAssessmentAndReviewEvents(t *testing.T) {
 	if data["old_status"] != "not-started" || data["new_status"] != "approved" || data["list_name"] != "master-list" {
 		t.Fatalf("status event data %v", data)
 	}
+	// High: due a year after the approval (2027-11-22 unshifted).
 	for _, c := range []struct {
-		day, typ string
-		total    int
-	}{{"2027-11-01", "review.due_soon", 2}, {"2027-11-02", "", 2}, {"2027-11-30", "review.overdue", 3}} {
-		d, _ := time.Parse(time.DateOnly, c.day)
-		env.Clock.Advance(d.Add(9 * time.Hour).Sub(env.Clock.Now()))
+		day   time.Time
+		typ   string
+		total int
+	}{{env.Clock.Date(1, 0, -21), "review.due_soon", 2}, {env.Clock.Date(1, 0, -20), "", 2}, {env.Clock.Date(1, 0, 8), "review.overdue", 3}} {
+		env.Clock.Advance(c.day.Sub(env.Clock.Now()))
 		for range 2 {
 			if err := env.Svc.Handle(t.Context(), outbox.KindReviewReminders, nil); err != nil {
 				t.Fatal(err)
@@ -463,11 +464,11 @@ func TestWebhookAssessmentAndReviewEvents(t *testing.T) {
 		env.Drain(t)
 		hits = rcv.got()
 		if len(hits) != c.total || (c.typ != "" && hits[len(hits)-1].typ != c.typ) {
-			t.Fatalf("on %s: %d requests (%+v), want %d ending with %s", c.day, len(hits), hits, c.total, c.typ)
+			t.Fatalf("on %s: %d requests (%+v), want %d ending with %s", c.day.Format(time.DateOnly), len(hits), hits, c.total, c.typ)
 		}
 	}
 	last := hits[len(hits)-1].body["data"].(map[string]any)
-	if last["due_date"] != "2027-11-22" || last["days_left"].(float64) >= 0 {
+	if last["due_date"] != env.Clock.Date(1, 0, 0).Format(time.DateOnly) || last["days_left"].(float64) >= 0 {
 		t.Fatalf("overdue data %v", last)
 	}
 }
