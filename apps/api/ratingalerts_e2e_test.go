@@ -70,7 +70,7 @@ func TestRatingChangeAlerts(t *testing.T) {
 	subscribeConfirmed(t, o, "Quiet", "q1@ext.test") // alerts off for Good Co there
 	// A webhook receiver that wants rating changes (issue 23: a posture
 	// change reaches subscribers and a webhook receiver once each).
-	rcv := newReceiver(t, nil)
+	rcv := newReceiver(t, env.Clock.Now, nil)
 	_, rcv.secret = createHook(t, env, o.owner, o.acct, rcv.srv.URL+"/in", "vendor.rating_changed")
 	env.Drain(t) // the first scan: the baseline
 	env.Mail.Reset()

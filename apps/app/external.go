@@ -127,9 +127,10 @@ func newWebhookSender(a *App, cfg Config) (ports.WebhookSender, error) {
 	}
 	var tc *tls.Config
 	if roots != nil {
-		tc = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
+		tc = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12, Time: a.clock.Now}
 	}
-	s, err := webhook.NewSender(webhook.SenderConfig{Fetcher: f, AllowPrivate: cfg.FetchAllowPrivate, TLSConfig: tc})
+	// Webhook-Timestamp is the app's clock too, as every date it sends.
+	s, err := webhook.NewSender(webhook.SenderConfig{Fetcher: f, AllowPrivate: cfg.FetchAllowPrivate, TLSConfig: tc, Now: a.clock.Now})
 	if err != nil {
 		return nil, err
 	}
