@@ -84,10 +84,11 @@ func (h *fakeHandler) totalCalls() int {
 	return len(h.calls)
 }
 
-// alert builds an alert-mail message and returns it with its delivery key.
-func alert() (outbox.Message, string) {
+// alert builds an alert-mail message written at now (the test's clock)
+// and returns it with its delivery key.
+func alert(now time.Time) (outbox.Message, string) {
 	p := outbox.AlertMail{IncidentID: uuid.Must(uuid.NewV7()), SubscriberID: uuid.Must(uuid.NewV7())}
-	m := outbox.New(uuid.Must(uuid.NewV7()), outbox.KindAlertMail, p, time.Now())
+	m := outbox.New(uuid.Must(uuid.NewV7()), outbox.KindAlertMail, p, now)
 	return m, p.IncidentID.String() + ":" + p.SubscriberID.String()
 }
 
@@ -95,7 +96,7 @@ func alert() (outbox.Message, string) {
 // archived; it returns the message and its delivery key.
 func (e *env) alertRunToEnd(t *testing.T) (outbox.Message, string) {
 	t.Helper()
-	m, key := alert()
+	m, key := alert(time.Now())
 	if err := e.queue.Enqueue(t.Context(), m); err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/relay"
+	"github.com/vetted-dev/vetted/internal/testenv"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -25,7 +26,7 @@ func TestEnqueueSameMessageTwiceRunsOnce(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, 1, asynqadapter.QueueConfig{})
 	h := newFakeHandler(nil)
-	m, key := alert()
+	m, key := alert(time.Now())
 
 	for range 2 { // before any worker runs: the task is pending
 		if err := e.queue.Enqueue(t.Context(), m); err != nil {
@@ -52,12 +53,12 @@ func TestRelayCrashAndConcurrentRelaysEnqueueOnce(t *testing.T) {
 	e := newEnv(t, 2, asynqadapter.QueueConfig{})
 	h := newFakeHandler(nil)
 	store := &crashingStore{Store: memory.New()}
-	clk := &clock{now: time.Now()}
+	clk := &clock{now: testenv.Clock(t)()}
 
 	var keys []string
 	add := func(n int) {
 		for range n {
-			m, key := alert()
+			m, key := alert(clk.Now())
 			seedOutbox(t, store, m)
 			keys = append(keys, key)
 		}
@@ -201,7 +202,7 @@ func TestUnknownTaskTypeIsArchivedWithoutRetry(t *testing.T) {
 	e := newEnv(t, 6, asynqadapter.QueueConfig{MaxRetry: 5})
 	h := newFakeHandler(nil)
 	e.startServer(t, h, fastServer())
-	m, _ := alert()
+	m, _ := alert(time.Now())
 	m.Kind = "mail:from_the_future"
 	if err := e.queue.Enqueue(t.Context(), m); err != nil {
 		t.Fatal(err)
@@ -216,10 +217,10 @@ func TestRedisDownKeepsMessagesInTheOutbox(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, 7, asynqadapter.QueueConfig{})
 	store := memory.New()
-	clk := &clock{now: time.Now()}
+	clk := &clock{now: testenv.Clock(t)()}
 	var keys []string
 	for range 5 {
-		m, key := alert()
+		m, key := alert(clk.Now())
 		seedOutbox(t, store, m)
 		keys = append(keys, key)
 	}
@@ -319,7 +320,7 @@ func TestWorkerStoppedMidTask(t *testing.T) {
 			if err := srv.Start(); err != nil {
 				t.Fatal(err)
 			}
-			m, key := alert()
+			m, key := alert(time.Now())
 			if err := e.queue.Enqueue(t.Context(), m); err != nil {
 				t.Fatal(err)
 			}

@@ -66,6 +66,8 @@ type DiscoverConfig struct {
 	// once every more likely candidate has been checked;
 	// DefaultDiscoverStopAt when zero.
 	StopAt float64
+	// Now is the clock certificates are verified with; time.Now when nil.
+	Now func() time.Time
 }
 
 // DiscoverPrefs are an account's preferences for one discovery.
@@ -207,7 +209,7 @@ func NewDiscoverer(cfg DiscoverConfig) *Discoverer {
 		AllowPrivate: policy.AllowPrivate,
 		AllowAnyPort: policy.AllowAnyPort,
 		AllowAddrs:   policy.AllowAddrs,
-		TLSConfig:    &tls.Config{RootCAs: s.roots, MinVersion: tls.VersionTLS12},
+		TLSConfig:    &tls.Config{RootCAs: s.roots, MinVersion: tls.VersionTLS12, Time: cfg.Now},
 		UserAgent:    policy.UserAgent,
 		Resolve:      s.dns.LookupHost,
 	})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/vetted-dev/vetted/adapters/enrich"
 	"github.com/vetted-dev/vetted/adapters/enrich/scantest"
+	"github.com/vetted-dev/vetted/internal/testenv"
 )
 
 // discoveryWorld is the loopback world of website discovery
@@ -94,7 +95,7 @@ func discoveryTable() []discoveryCase {
 
 // discoverer is a Discoverer of the world, with the defaults.
 func discoverer(t testing.TB, w *scantest.World, allowPrivate bool, cfg enrich.DiscoverConfig) *enrich.Discoverer {
-	cfg.Scanner = worldScanner(t, w, allowPrivate, 8)
+	cfg.Scanner, cfg.Now = worldScanner(t, w, allowPrivate, 8), w.Now
 	return enrich.NewDiscoverer(cfg)
 }
 
@@ -103,7 +104,7 @@ func discoverer(t testing.TB, w *scantest.World, allowPrivate bool, cfg enrich.D
 // verdicts and reasons of the candidates that decide it.
 func TestDiscoverTruthTable(t *testing.T) {
 	t.Parallel()
-	w := scantest.Start(t, discoveryWorld()...)
+	w := scantest.Start(t, testenv.Clock(t), discoveryWorld()...)
 	d := discoverer(t, w, true, enrich.DiscoverConfig{})
 	var mu sync.Mutex
 	var table []string
@@ -200,7 +201,7 @@ func checkDiscovery(t *testing.T, c discoveryCase, got enrich.Discovery) {
 // for discovery too, and the world's loopback sites are refused.
 func TestDiscoverRefusesPrivate(t *testing.T) {
 	t.Parallel()
-	w := scantest.Start(t, discoveryWorld()...)
+	w := scantest.Start(t, testenv.Clock(t), discoveryWorld()...)
 	got, err := discoverer(t, w, false, enrich.DiscoverConfig{}).Discover(context.Background(), "Zentrix", enrich.DiscoverPrefs{})
 	if err != nil {
 		t.Fatal(err)
@@ -214,7 +215,7 @@ func TestDiscoverRefusesPrivate(t *testing.T) {
 // slow the sites are, and says which candidates it could not check.
 func TestDiscoverBudget(t *testing.T) {
 	t.Parallel()
-	w := scantest.Start(t, discoveryWorld()...)
+	w := scantest.Start(t, testenv.Clock(t), discoveryWorld()...)
 	release := w.Hold()
 	t.Cleanup(release)
 	d := discoverer(t, w, true, enrich.DiscoverConfig{Budget: 300 * time.Millisecond})
@@ -233,7 +234,7 @@ func TestDiscoverBudget(t *testing.T) {
 // likely ones are skipped rather than fetched.
 func TestDiscoverStopsEarly(t *testing.T) {
 	t.Parallel()
-	w := scantest.Start(t, discoveryWorld()...)
+	w := scantest.Start(t, testenv.Clock(t), discoveryWorld()...)
 	got, err := discoverer(t, w, true, enrich.DiscoverConfig{PerVendor: 1}).Discover(context.Background(), "Zentrix", enrich.DiscoverPrefs{})
 	if err != nil {
 		t.Fatal(err)
@@ -254,9 +255,9 @@ func TestDiscoverStopsEarly(t *testing.T) {
 // still gets its answer.
 func TestDiscoverSharesLimit(t *testing.T) {
 	t.Parallel()
-	w := scantest.Start(t, discoveryWorld()...)
+	w := scantest.Start(t, testenv.Clock(t), discoveryWorld()...)
 	const limit = 2
-	d := enrich.NewDiscoverer(enrich.DiscoverConfig{Scanner: worldScanner(t, w, true, limit)})
+	d := enrich.NewDiscoverer(enrich.DiscoverConfig{Scanner: worldScanner(t, w, true, limit), Now: w.Now})
 	var wg sync.WaitGroup
 	for _, c := range discoveryTable() {
 		wg.Go(func() {
@@ -369,7 +370,7 @@ func TestPageMarkers(t *testing.T) {
 //
 //	go test -run '^$' -bench Discover ./enrich/
 func BenchmarkDiscover(b *testing.B) {
-	w := scantest.Start(b, discoveryWorld()...)
+	w := scantest.Start(b, testenv.Clock(b), discoveryWorld()...)
 	d := discoverer(b, w, true, enrich.DiscoverConfig{})
 	table := discoveryTable()
 	b.Run("sequential", func(b *testing.B) {

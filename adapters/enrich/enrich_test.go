@@ -65,7 +65,7 @@ func newEnricher(t *testing.T, cfg enrich.FetcherConfig, resolver string) *enric
 // emptyWorld is a DNS server that knows no name.
 func emptyWorld(t *testing.T) string {
 	t.Helper()
-	return scantest.Start(t).Resolver
+	return scantest.Start(t, func() time.Time { return now }).Resolver
 }
 
 func testVendor(t *testing.T, website string) directory.Vendor {

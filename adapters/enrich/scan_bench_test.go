@@ -6,12 +6,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/adapters/enrich"
 	"github.com/vetted-dev/vetted/adapters/enrich/scantest"
 	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/internal/testenv"
 )
 
 // BenchmarkScan500 scans 500 vendors at once against the fixture world
@@ -37,12 +36,12 @@ func benchScan(b *testing.B, world []worldSite) {
 			sites = append(sites, s.site)
 		}
 	}
-	w := scantest.Start(b, sites...)
-	e := enrich.New(enrich.Config{Scanner: worldScanner(b, w, true, concurrency)})
+	w := scantest.Start(b, testenv.Clock(b), sites...)
+	e := worldEnricher(b, w, true, concurrency)
 	vs := make([]directory.Vendor, vendors)
 	for i := range vs {
 		domain := fmt.Sprintf("v%d.%s", i, sites[i%len(sites)].Domain)
-		v, err := directory.New(uuid.New(), domain, "https://"+domain+"/", time.Now())
+		v, err := directory.New(uuid.New(), domain, "https://"+domain+"/", w.Now())
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -55,7 +54,7 @@ func benchScan(b *testing.B, world []worldSite) {
 		var wg sync.WaitGroup
 		for _, v := range vs {
 			wg.Go(func() {
-				res, err := e.Enrich(context.Background(), v, directory.NewProfile(uuid.New(), v.ID, time.Now()), []directory.Section{directory.SectionSecurity})
+				res, err := e.Enrich(context.Background(), v, directory.NewProfile(uuid.New(), v.ID, w.Now()), []directory.Section{directory.SectionSecurity})
 				if err != nil || len(res.Instances) == 0 {
 					b.Errorf("%s: %v, %d instances", v.Name, err, len(res.Instances))
 				}

@@ -14,6 +14,7 @@ import (
 	"github.com/vetted-dev/vetted/adapters/enrich"
 	"github.com/vetted-dev/vetted/adapters/enrich/scantest"
 	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/internal/testenv"
 )
 
 // goodCodes is what the hardened site of scantest.Good records: positives only.
@@ -66,7 +67,7 @@ func firstWorld() []worldSite {
 		"X-Frame-Options":           "DENY",
 		"X-Content-Type-Options":    "nosniff",
 	}
-	fair.SecurityTxt = "Contact: mailto:security@fair.test\nExpires: 2020-01-01T00:00:00Z\n"
+	fair.SecurityTxtExpiresIn = -30 * 24 * time.Hour // a month before the world's clock
 	fair.Home = `<html><body><a href="/privacy">Privacy</a> <a href="/terms">Terms of Use</a></body></html>`
 	// Longer than one 255-byte TXT string: the reader must join the pieces
 	// or lose the ~all at its end.
@@ -234,13 +235,22 @@ func worldScanner(t testing.TB, w *scantest.World, allowPrivate bool, concurrenc
 	return enrich.NewScanner(enrich.ScanConfig{DNS: d, RootCAs: w.Roots, Timeout: 3 * time.Second, AllowPrivate: allowPrivate, Concurrency: concurrency})
 }
 
-func scanVendor(t testing.TB, e *enrich.Enricher, domain string) (directory.Vendor, directory.Profile, []directory.SecurityInstance) {
+// worldEnricher is an enricher with the world's scanner on the world's
+// clock: it judges certificates and security.txt by the date they were
+// made from.
+func worldEnricher(t testing.TB, w *scantest.World, allowPrivate bool, concurrency int) *enrich.Enricher {
 	t.Helper()
-	v, err := directory.New(uuid.New(), domain, "https://"+domain+"/", time.Now())
+	return enrich.New(enrich.Config{Scanner: worldScanner(t, w, allowPrivate, concurrency), Now: w.Now})
+}
+
+// scanVendor scans domain with e, a vendor of the world w dated by its clock.
+func scanVendor(t testing.TB, w *scantest.World, e *enrich.Enricher, domain string) (directory.Vendor, directory.Profile, []directory.SecurityInstance) {
+	t.Helper()
+	v, err := directory.New(uuid.New(), domain, "https://"+domain+"/", w.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.Enrich(context.Background(), v, directory.NewProfile(uuid.New(), v.ID, time.Now()), []directory.Section{directory.SectionSecurity})
+	res, err := e.Enrich(context.Background(), v, directory.NewProfile(uuid.New(), v.ID, w.Now()), []directory.Section{directory.SectionSecurity})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,8 +267,8 @@ func TestScanWorld(t *testing.T) {
 	for _, s := range sites {
 		all = append(all, s.site)
 	}
-	w := scantest.Start(t, all...)
-	e := enrich.New(enrich.Config{Scanner: worldScanner(t, w, true, 4)})
+	w := scantest.Start(t, testenv.Clock(t), all...)
+	e := worldEnricher(t, w, true, 4)
 
 	type scanned struct {
 		codes  []string
@@ -270,7 +280,7 @@ func TestScanWorld(t *testing.T) {
 			domain := cmp.Or(s.domain, s.site.Domain)
 			t.Run(domain, func(t *testing.T) {
 				t.Parallel()
-				v, prof, is := scanVendor(t, e, domain)
+				v, prof, is := scanVendor(t, w, e, domain)
 				var codes []string
 				for _, in := range is {
 					codes = append(codes, in.Code)
@@ -371,12 +381,12 @@ func TestScanWorld(t *testing.T) {
 // unknown rather than false.
 func TestScanFillsProfile(t *testing.T) {
 	t.Parallel()
-	w := scantest.Start(t, scantest.Good("good.test"))
+	w := scantest.Start(t, testenv.Clock(t), scantest.Good("good.test"))
 	blind := scantest.Good("blind.test")
 	blind.DNS = scantest.DNSServfail
-	w2 := scantest.Start(t, blind)
-	e := enrich.New(enrich.Config{Scanner: worldScanner(t, w, true, 2)})
-	_, p, _ := scanVendor(t, e, "good.test")
+	w2 := scantest.Start(t, testenv.Clock(t), blind)
+	e := worldEnricher(t, w, true, 2)
+	_, p, _ := scanVendor(t, w, e, "good.test")
 	sig := p.Security.ExternalSignals
 	for name, b := range map[string]*bool{"tls": sig.TLS, "hsts": sig.HSTS, "security_headers": sig.SecurityHeaders, "spf": sig.SPF,
 		"dmarc": sig.DMARC, "dnssec": sig.DNSSEC, "caa": sig.CAA, "mta_sts": sig.MTASTS, "security_txt": sig.SecurityTxt} {
@@ -396,8 +406,8 @@ func TestScanFillsProfile(t *testing.T) {
 		}
 	}
 
-	e2 := enrich.New(enrich.Config{Scanner: worldScanner(t, w2, true, 2)})
-	_, p, is := scanVendor(t, e2, "blind.test")
+	e2 := worldEnricher(t, w2, true, 2)
+	_, p, is := scanVendor(t, w2, e2, "blind.test")
 	if p.Security.ExternalSignals != (directory.ExternalSignals{}) {
 		t.Errorf("signals of a blind scan = %+v, want all unknown", p.Security.ExternalSignals)
 	}
@@ -414,9 +424,9 @@ func TestScanFillsProfile(t *testing.T) {
 // and the DNS checks still run.
 func TestScanRefusesPrivateTargets(t *testing.T) {
 	t.Parallel()
-	w := scantest.Start(t, scantest.Good("good.test"))
-	e := enrich.New(enrich.Config{Scanner: worldScanner(t, w, false, 1)})
-	_, _, is := scanVendor(t, e, "good.test")
+	w := scantest.Start(t, testenv.Clock(t), scantest.Good("good.test"))
+	e := worldEnricher(t, w, false, 1)
+	_, _, is := scanVendor(t, w, e, "good.test")
 	want := plus(webNotChecked, "dmarc_enforced", "caa_present", "mta_sts_not_checked")
 	var got []string
 	for _, in := range is {
@@ -442,14 +452,14 @@ func TestScanConcurrencyIsBounded(t *testing.T) {
 	t.Parallel()
 	site := scantest.Good("busy.test")
 	site.MX = nil
-	w := scantest.Start(t, site)
-	e := enrich.New(enrich.Config{Scanner: worldScanner(t, w, true, 2)})
+	w := scantest.Start(t, testenv.Clock(t), site)
+	e := worldEnricher(t, w, true, 2)
 	release := w.Hold()
 	defer release()
 	done := make(chan int, 10)
 	for i := range 10 {
 		go func() {
-			_, _, is := scanVendor(t, e, fmt.Sprintf("v%d.busy.test", i))
+			_, _, is := scanVendor(t, w, e, fmt.Sprintf("v%d.busy.test", i))
 			done <- len(is)
 		}()
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/vetted-dev/vetted/adapters/localblob"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/signing"
+	"github.com/vetted-dev/vetted/internal/testenv"
 )
 
 // clock is a settable ports.Clock.
@@ -50,7 +51,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &clock{now: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
+	c := &clock{now: testenv.ClockStart(t, time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))}
 	mux := http.NewServeMux()
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)

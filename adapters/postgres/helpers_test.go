@@ -13,6 +13,7 @@ import (
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/internal/testenv"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -26,7 +27,7 @@ type env struct {
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
-	return &env{t: t, s: pgtest.NewStore(t), ctx: context.Background(), now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	return &env{t: t, s: pgtest.NewStore(t), ctx: context.Background(), now: testenv.ClockStart(t, time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))}
 }
 
 func (e *env) tick() time.Time {

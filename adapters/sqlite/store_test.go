@@ -19,6 +19,7 @@ import (
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/run"
+	"github.com/vetted-dev/vetted/internal/testenv"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -310,7 +311,7 @@ func TestDeliveryLeaseMigration(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	now := testenv.ClockStart(t, time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 	claim := func(key string) (d ports.Delivery) {
 		now = now.Add(time.Second)
 		write(t, s, func(ctx context.Context, tx ports.Tx) (err error) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 )
@@ -279,17 +280,19 @@ func TestAssessmentOriginalClientShape(t *testing.T) {
 	t.Parallel()
 	o := newOrg(t)
 	env := o.env
+	// Dates before the clock's start (2026-03-04 and 2026-03-10 unshifted).
+	submitted, approved := env.Clock.Date(0, -8, -18).Format(time.DateOnly), env.Clock.Date(0, -8, -12)
 	body := map[string]any{"vendor_id": o.vendor["Slack"], "compliance_approval_status": "in-progress",
 		"sponsor_business_department": nil, "sponsor_contact": nil, "use_case": "Chat", "compliance_comment": nil,
-		"compliance_contact": "Grace Hopper", "submission_date": "2026-03-04", "approval_date": nil}
+		"compliance_contact": "Grace Hopper", "submission_date": submitted, "approval_date": nil}
 	rec := apitest.Must(t, env.Do(t, "POST", o.assessmentsURL()+"&vendor-id="+o.vendor["Slack"], o.owner, body), 201).Map(t)
-	if rec["compliance_contact"] != "Grace Hopper" || rec["submission_date"] != "2026-03-04" || rec["approval_date"] != nil ||
+	if rec["compliance_contact"] != "Grace Hopper" || rec["submission_date"] != submitted || rec["approval_date"] != nil ||
 		rec["use_case"] != "Chat" || rec["sponsor_business_department"] != "" {
 		t.Fatalf("record = %v", rec)
 	}
 	upd := apitest.Must(t, env.Do(t, "PUT", o.assessmentsURL(), o.owner, map[string]any{"vendor_name": "Slack",
-		"compliance_approval_status": "approved", "approval_date": "2026-03-10T09:00:00Z"}), 200).Map(t)
-	if upd["approval_date"] != "2026-03-10" || upd["compliance_contact"] != "Grace Hopper" {
+		"compliance_approval_status": "approved", "approval_date": approved.Format(time.RFC3339)}), 200).Map(t)
+	if upd["approval_date"] != approved.Format(time.DateOnly) || upd["compliance_contact"] != "Grace Hopper" {
 		t.Fatalf("update = %v", upd)
 	}
 	ev := auditOf(t, o, rec["id"].(string), "")["events"].([]any)[0].(map[string]any)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
@@ -70,7 +69,7 @@ func BenchmarkAlertFanout10k(b *testing.B) {
 	listID := uuid.MustParse(res["list"].(map[string]any)["id"].(string))
 	accID := uuid.MustParse(acct)
 	err := env.Store.InTx(context.Background(), func(ctx context.Context, tx ports.Tx) error {
-		now := time.Now().UTC()
+		now := env.Clock.Now()
 		for i := 0; i < n; i++ {
 			s := subscriber.Subscriber{ID: uuid.Must(uuid.NewV7()), AccountID: accID, ListID: listID,
 				Email: fmt.Sprintf("s%05d@bench.test", i), Status: subscriber.StatusConfirmed, CreatedAt: now, ConfirmedAt: &now}

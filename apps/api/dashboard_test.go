@@ -59,7 +59,7 @@ func TestDashboard(t *testing.T) {
 			"title": title, "published_at": at, "backfilled": true, "incident_type": "breach",
 			"potentially_impacted_data": []string{"email", "names"}}), 201).Map(t)["id"].(string)
 	}
-	t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	t0 := env.Clock.Date(0, 0, -21) // three weeks before the clock's start
 	slackOld := incident("Slack", "Slack token leak", t0)
 	zoomNew := incident("Zoom", "Zoom outage", t0.Add(48*time.Hour))
 	figma := incident("Figma", "Figma breach", t0.Add(72*time.Hour)) // alerts off: not followed

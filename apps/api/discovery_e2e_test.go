@@ -36,8 +36,9 @@ type discoveredView struct {
 // given with the import is kept and never looked for.
 func TestImportByNameDiscoversWebsites(t *testing.T) {
 	t.Parallel()
-	w := scantest.Start(t, scantest.DiscoveryWorld()...)
-	env := apitest.New(t, apitest.WithConfiguredEnricher(), apitest.WithConfig(func(c *app.Config) {
+	clock := apitest.NewTestClock(t)
+	w := scantest.Start(t, clock.Now, scantest.DiscoveryWorld()...)
+	env := apitest.New(t, apitest.WithClock(clock), apitest.WithConfiguredEnricher(), apitest.WithConfig(func(c *app.Config) {
 		c.ScanResolver, c.ScanRootCAs, c.FetchAllowPrivate = w.Resolver, w.CAFile, true
 		c.ScanTimeout, c.ScanDNSTimeout, c.ScanConcurrency = 5*time.Second, time.Second, 8
 		c.DiscoverCountryTLDs = []string{"de"}

@@ -78,7 +78,7 @@ func TestDocumentRoundTrip(t *testing.T) {
 	if up.DocumentID == "" || up.Method != "PUT" || up.Headers["Content-Type"] != "application/pdf" || up.Fields != nil {
 		t.Fatalf("upload ticket = %+v", up)
 	}
-	if d := up.ExpiresAt.Sub(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)); d < 14*time.Minute || d > 16*time.Minute {
+	if d := up.ExpiresAt.Sub(env.Clock.Start()); d < 14*time.Minute || d > 16*time.Minute {
 		t.Fatalf("upload URL lives %v, want 15m", d)
 	}
 	docs := documentsOf(t, o, asm)
@@ -110,7 +110,7 @@ func TestDocumentRoundTrip(t *testing.T) {
 	if dl.DocumentID != up.DocumentID || dl.Method != "GET" || dl.ExpiresAt.IsZero() {
 		t.Fatalf("download ticket = %+v", dl)
 	}
-	if d := dl.ExpiresAt.Sub(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)); d < 4*time.Minute || d > 6*time.Minute {
+	if d := dl.ExpiresAt.Sub(env.Clock.Start()); d < 4*time.Minute || d > 6*time.Minute {
 		t.Fatalf("download URL lives %v, want 5m", d)
 	}
 	res, err := http.Get(dl.DownloadURL)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 )
@@ -63,7 +64,7 @@ func TestExportRoundTrip(t *testing.T) {
 				byProduct[r[0]+"/"+r[2]] = r
 			}
 			if r := byProduct["Slack/Slack Enterprise"]; r == nil || r[3] != "critical" || r[4] != "approved" ||
-				r[5] != "2027-05-22T09:00:00Z" || r[6] != "current" || r[9] != "it@acme.test" || r[10] != "true" {
+				r[5] != env.Clock.Date(0, 6, 0).Format(time.RFC3339) || r[6] != "current" || r[9] != "it@acme.test" || r[10] != "true" {
 				t.Fatalf("Slack row %v", r)
 			}
 			if r := byProduct["Zoom/"]; r == nil || r[4] != "" || r[6] != "" {

@@ -37,8 +37,9 @@ func ratingAlertsSent(env *apitest.Env, vendorName string) []string {
 // shows the event beside incidents.
 func TestRatingChangeAlerts(t *testing.T) {
 	t.Parallel()
-	w := scantest.Start(t, scantest.Good("good.test"))
-	env := apitest.New(t, apitest.WithConfiguredEnricher(), apitest.WithConfig(func(c *app.Config) {
+	clock := apitest.NewTestClock(t)
+	w := scantest.Start(t, clock.Now, scantest.Good("good.test"))
+	env := apitest.New(t, apitest.WithClock(clock), apitest.WithConfiguredEnricher(), apitest.WithConfig(func(c *app.Config) {
 		c.ScanResolver, c.ScanRootCAs, c.FetchAllowPrivate = w.Resolver, w.CAFile, true
 		c.ScanTimeout, c.ScanDNSTimeout, c.ScanConcurrency = 5*time.Second, time.Second, 2
 	}))
@@ -69,7 +70,7 @@ func TestRatingChangeAlerts(t *testing.T) {
 	subscribeConfirmed(t, o, "Quiet", "q1@ext.test") // alerts off for Good Co there
 	// A webhook receiver that wants rating changes (issue 23: a posture
 	// change reaches subscribers and a webhook receiver once each).
-	rcv := newReceiver(t, nil)
+	rcv := newReceiver(t, env.Clock.Now, nil)
 	_, rcv.secret = createHook(t, env, o.owner, o.acct, rcv.srv.URL+"/in", "vendor.rating_changed")
 	env.Drain(t) // the first scan: the baseline
 	env.Mail.Reset()

@@ -117,27 +117,25 @@ func TestReviewReminders(t *testing.T) {
 				ids[m["vendor_name"].(string)] = m["vendor_id"].(string)
 			}
 			url := "/vendor-assessments?account-id=" + acct + "&vendor-list-id=" + master
-			reviewed := env.Clock.Now() // 2026-11-22: high tier, due 2027-11-22
+			reviewed := env.Clock.Now() // 2026-11-22 unshifted: high tier, due a year later
+			due := env.Clock.Date(1, 0, 0)
+			dueDay := due.Format(time.DateOnly)
 			var zoom map[string]any
 			for _, v := range []string{"Slack", "Zoom"} {
 				zoom = apitest.Must(t, env.Do(t, "POST", url, owner, map[string]any{"vendor_name": v, "tier": "high",
 					"compliance_approval_status": "approved", "sponsor_contact": "Sponsor@Vendor.test"}), 201).Map(t)
 			}
-			if due, _ := zoom["next_review_at"].(string); !strings.HasPrefix(due, "2027-11-22T") {
-				t.Fatalf("Zoom due %v, want 2027-11-22", zoom["next_review_at"])
+			if next, _ := zoom["next_review_at"].(string); !strings.HasPrefix(next, dueDay+"T") {
+				t.Fatalf("Zoom due %v, want %s", zoom["next_review_at"], dueDay)
 			}
 			apitest.Must(t, env.Do(t, "POST", url, owner, map[string]any{"vendor_name": "Okta", "sponsor_contact": "okta@vendor.test"}), 201)
 			dormantAccount(t, env, ids["Slack"], reviewed)
 			env.Drain(t)
 			env.Mail.Reset()
 
-			at := func(day string) {
+			at := func(day time.Time) { // that day at 10:00 (unshifted)
 				t.Helper()
-				d, err := time.Parse(time.DateOnly, day)
-				if err != nil {
-					t.Fatal(err)
-				}
-				env.Clock.Advance(d.Add(10 * time.Hour).Sub(env.Clock.Now()))
+				env.Clock.Advance(day.Add(time.Hour).Sub(env.Clock.Now()))
 				env.Mail.Reset()
 			}
 			expect := func(when string, want ...string) {
@@ -151,11 +149,11 @@ func TestReviewReminders(t *testing.T) {
 				return []string{"sponsor@vendor.test " + vendor, "owner@acme.test " + vendor, "boss@acme.test " + vendor}
 			}
 
-			at("2027-10-22") // 31 days before
+			at(due.AddDate(0, 0, -31)) // 31 days before
 			runReminders(t, env, 1)
 			expect("31 days before")
 
-			at("2027-10-23") // the 30-day window; Zoom deleted between the job and the send
+			at(due.AddDate(0, 0, -30)) // the 30-day window; Zoom deleted between the job and the send
 			if err := env.Svc.Handle(context.Background(), outbox.KindReviewReminders, nil); err != nil {
 				t.Fatal(err)
 			}
@@ -163,7 +161,7 @@ func TestReviewReminders(t *testing.T) {
 			env.Drain(t)
 			expect("30 days before", staff("Slack")...)
 			m := mailsTo(env, "boss@acme.test")[0]
-			if !strings.Contains(m.Subject, "is due in 30 days, on 2027-11-22") ||
+			if !strings.Contains(m.Subject, "is due in 30 days, on "+dueDay) ||
 				m.Headers["List-Unsubscribe-Post"] != "List-Unsubscribe=One-Click" || !strings.HasPrefix(m.Headers["List-Unsubscribe"], "<"+env.URL+"/reminders/unsubscribe?token=") {
 				t.Fatalf("reminder %q headers %v", m.Subject, m.Headers)
 			}
@@ -171,13 +169,13 @@ func TestReviewReminders(t *testing.T) {
 			runReminders(t, env, 1) // the same window again: nothing more
 			expect("30 days before, run again")
 
-			at("2027-11-15") // 7 days before; two runs at once queue each mail once
+			at(due.AddDate(0, 0, -7)) // 7 days before; two runs at once queue each mail once
 			if n := runReminders(t, env, 2); n != 3 {
 				t.Fatalf("two runs at once queued %d mails, want 3", n)
 			}
 			expect("7 days before", staff("Slack")...)
 
-			at("2027-11-22") // the due date
+			at(due) // the due date
 			runReminders(t, env, 1)
 			runReminders(t, env, 1)
 			expect("on the due date", staff("Slack")...)
@@ -197,23 +195,23 @@ func TestReviewReminders(t *testing.T) {
 			}
 			apitest.Must(t, sendRaw(t, env, "POST", link[:len(link)-4]+"abcd", map[string]string{"Accept": "application/json"}, nil), 403)
 
-			at("2027-11-28") // overdue 6 days: still the due-date window
+			at(due.AddDate(0, 0, 6)) // overdue 6 days: still the due-date window
 			runReminders(t, env, 1)
 			expect("overdue 6 days")
-			at("2027-11-29") // overdue a week
+			at(due.AddDate(0, 0, 7)) // overdue a week
 			runReminders(t, env, 1)
 			expect("overdue a week", "owner@acme.test Slack", "sponsor@vendor.test Slack")
-			if s := mailsTo(env, "owner@acme.test")[0].Subject; !strings.Contains(s, "is overdue by 7 days (due 2027-11-22)") {
+			if s := mailsTo(env, "owner@acme.test")[0].Subject; !strings.Contains(s, "is overdue by 7 days (due "+dueDay+")") {
 				t.Fatalf("overdue subject %q", s)
 			}
-			at("2027-12-06") // two weeks
+			at(due.AddDate(0, 0, 14)) // two weeks
 			runReminders(t, env, 2)
 			expect("overdue two weeks", "owner@acme.test Slack", "sponsor@vendor.test Slack")
 
 			// A new review moves the due date: the next reminders are about it.
 			apitest.Must(t, env.Do(t, "POST", url, owner, map[string]any{"vendor_name": "Slack", "compliance_approval_status": "in-progress"}), 200)
 			apitest.Must(t, env.Do(t, "POST", url, owner, map[string]any{"vendor_name": "Slack", "compliance_approval_status": "approved"}), 200)
-			at("2028-12-06") // the new due date
+			at(due.AddDate(1, 0, 14)) // the new due date: a year after that review (2028-12-06 unshifted)
 			runReminders(t, env, 1)
 			expect("the next due date", "owner@acme.test Slack", "sponsor@vendor.test Slack")
 		})

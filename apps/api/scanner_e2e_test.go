@@ -42,8 +42,9 @@ type scanView struct {
 // scan replaced the latest assessment and kept the first in the history.
 func TestScanEndToEnd(t *testing.T) {
 	t.Parallel()
-	w := scantest.Start(t, scantest.Good("good.test"), scantest.Weak("weak.test"))
-	env := apitest.New(t, apitest.WithConfiguredEnricher(), apitest.WithConfig(func(c *app.Config) {
+	clock := apitest.NewTestClock(t)
+	w := scantest.Start(t, clock.Now, scantest.Good("good.test"), scantest.Weak("weak.test"))
+	env := apitest.New(t, apitest.WithClock(clock), apitest.WithConfiguredEnricher(), apitest.WithConfig(func(c *app.Config) {
 		c.ScanResolver, c.ScanRootCAs, c.FetchAllowPrivate = w.Resolver, w.CAFile, true
 		c.ScanTimeout, c.ScanDNSTimeout, c.ScanConcurrency = 5*time.Second, time.Second, 2
 	}))
@@ -152,8 +153,9 @@ func TestScanEndToEnd(t *testing.T) {
 // does not invent a rating either.
 func TestScanWithoutRating(t *testing.T) {
 	t.Parallel()
-	w := scantest.Start(t)
-	env := apitest.New(t, apitest.WithConfiguredEnricher(), apitest.WithConfig(func(c *app.Config) {
+	clock := apitest.NewTestClock(t)
+	w := scantest.Start(t, clock.Now)
+	env := apitest.New(t, apitest.WithClock(clock), apitest.WithConfiguredEnricher(), apitest.WithConfig(func(c *app.Config) {
 		c.ScanResolver, c.FetchAllowPrivate, c.ScanDNSTimeout = w.Resolver, true, time.Second
 	}))
 	acct := env.NewAccount(t, "Acme", "owner@acme.test")

@@ -317,7 +317,7 @@ func TestRecordIncident(t *testing.T) {
 	t.Parallel()
 	o := newOrg(t)
 	env := o.env
-	pub := time.Date(2026, 11, 20, 8, 0, 0, 0, time.UTC)
+	pub := env.Clock.Date(0, 0, -2).Add(-time.Hour) // 2026-11-20T08:00 unshifted
 	in := apitest.Must(t, env.Do(t, "POST", "/vendor/Slack/incidents", o.admin, map[string]any{
 		"title": "Data exposure", "summary": "Tokens leaked", "incident_type": "breach", "affected_service": "API",
 		"potentially_impacted_data": []string{"tokens"}, "status": "investigating", "severity": "high",
@@ -325,7 +325,7 @@ func TestRecordIncident(t *testing.T) {
 	}), 201).Map(t)
 	want := map[string]any{"vendor_id": o.vendor["Slack"], "title": "Data exposure", "summary": "Tokens leaked", "incident_type": "breach",
 		"affected_service": "API", "status": "investigating", "severity": "high", "url": "https://status.slack.test/1",
-		"source": "statuspage", "external_id": "inc-1", "published_at": "2026-11-20T08:00:00Z", "backfilled": false}
+		"source": "statuspage", "external_id": "inc-1", "published_at": pub.Format(time.RFC3339), "backfilled": false}
 	for k, v := range want {
 		if in[k] != v {
 			t.Fatalf("incident %s = %v, want %v (%v)", k, in[k], v, in)
@@ -351,12 +351,15 @@ func TestIncidentBackfill(t *testing.T) {
 	o := newOrg(t)
 	env := o.env
 	subscribeConfirmed(t, o, "master-list", "owner@acme.test")
-	env.Incidents.Add("Slack", directory.Incident{Title: "Old outage", Source: "feed", ExternalID: "old-1", PublishedAt: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)})
-	env.Incidents.Add("Slack", directory.Incident{Title: "Ancient outage", Source: "feed", ExternalID: "old-0", PublishedAt: time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC)})
+	// Published before the clock's start: since (10 months before) keeps
+	// the old one (9 months) and leaves the ancient one (almost 3 years).
+	since := env.Clock.Date(0, -10, 0)
+	env.Incidents.Add("Slack", directory.Incident{Title: "Old outage", Source: "feed", ExternalID: "old-1", PublishedAt: env.Clock.Date(0, -9, 0)})
+	env.Incidents.Add("Slack", directory.Incident{Title: "Ancient outage", Source: "feed", ExternalID: "old-0", PublishedAt: env.Clock.Date(-2, -9, 0)})
 	env.Drain(t)
 	env.Mail.Reset()
 
-	bf := apitest.Must(t, env.Do(t, "POST", "/vendors/incident-backfill", o.admin, map[string]any{"vendors": []string{"slack"}, "since": "2026-01-01"}), 202).Map(t)
+	bf := apitest.Must(t, env.Do(t, "POST", "/vendors/incident-backfill", o.admin, map[string]any{"vendors": []string{"slack"}, "since": since.Format(time.DateOnly)}), 202).Map(t)
 	if bf["run_id"] == "" || bf["status"] != "queued" {
 		t.Fatalf("backfill answer = %v", bf)
 	}
@@ -380,7 +383,7 @@ func TestIncidentBackfill(t *testing.T) {
 	if run["counts"].(map[string]any)["total"] != 2.0 {
 		t.Fatalf("directory-wide backfill = %v", run)
 	}
-	apitest.Must(t, env.Do(t, "POST", "/vendors/incident-backfill", o.admin, map[string]any{"since": "2026-01-01T00:00:00Z"}), 202)
+	apitest.Must(t, env.Do(t, "POST", "/vendors/incident-backfill", o.admin, map[string]any{"since": since.Format(time.RFC3339)}), 202)
 	mustProblem(t, env.Do(t, "POST", "/vendors/incident-backfill", o.admin, map[string]any{"since": "last tuesday"}), 422, "since")
 	mustProblem(t, env.Do(t, "POST", "/vendors/incident-backfill", o.admin, map[string]any{"vendors": []string{"Nope"}}), 404)
 	mustProblem(t, env.Do(t, "GET", "/vendors/incident-backfill/"+runIDOf(t, env, o.admin), o.admin, nil), 404)

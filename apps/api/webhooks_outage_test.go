@@ -31,8 +31,8 @@ func TestWebhooksRedisAndSMTPDown(t *testing.T) {
 		c.SMTPURL = "smtp://" + proxy.Addr() + "?tls=none&from=vetted@hooksdown.test"
 		c.FetchAllowPrivate = true
 	}))
-	good := newReceiver(t, nil)
-	bad := newReceiver(t, func(int) int { return http.StatusBadGateway })
+	good := newReceiver(t, env.Clock.Now, nil)
+	bad := newReceiver(t, env.Clock.Now, func(int) int { return http.StatusBadGateway })
 	acct := env.NewAccount(t, "Outage", "owner@out.test", "admin@out.test")
 	tok := env.Token("owner@out.test", apitest.Verified())
 	createHook(t, env, tok, acct, good.srv.URL, "list.vendors_changed")

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -30,9 +31,12 @@ type hit struct {
 }
 
 // receiver is a webhook receiver on loopback that verifies each request's
-// signature with the Standard Webhooks library and answers fail(n) for
-// the n-th request (from 1), 204 when fail is nil.
+// signature with the Standard Webhooks library and its Webhook-Timestamp
+// against the test's clock (now), within the library's tolerance, as a
+// real receiver checks it against its own; it answers fail(n) for the n-th
+// request (from 1), 204 when fail is nil.
 type receiver struct {
+	now    func() time.Time
 	srv    *httptest.Server
 	mu     sync.Mutex
 	secret string
@@ -40,14 +44,14 @@ type receiver struct {
 	fail   func(n int) int
 }
 
-func newReceiver(t *testing.T, fail func(n int) int) *receiver {
-	r := &receiver{fail: fail}
+func newReceiver(t *testing.T, now func() time.Time, fail func(n int) int) *receiver {
+	r := &receiver{now: now, fail: fail}
 	r.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		body, _ := io.ReadAll(req.Body)
 		r.mu.Lock()
 		h := hit{id: req.Header.Get("webhook-id")}
 		if wh, err := standardwebhooks.NewWebhook(r.secret); err == nil {
-			h.verified = wh.Verify(body, req.Header) == nil
+			h.verified = wh.VerifyIgnoringTimestamp(body, req.Header) == nil && r.timely(req.Header.Get("webhook-timestamp"))
 		}
 		_ = json.Unmarshal(body, &h.body)
 		h.typ, _ = h.body["type"].(string)
@@ -62,6 +66,17 @@ func newReceiver(t *testing.T, fail func(n int) int) *receiver {
 	}))
 	t.Cleanup(r.srv.Close)
 	return r
+}
+
+// timely reports whether a Webhook-Timestamp (Unix seconds) is within
+// the Standard Webhooks tolerance of five minutes of the test's clock.
+func (r *receiver) timely(header string) bool {
+	sec, err := strconv.ParseInt(header, 10, 64)
+	if err != nil {
+		return false
+	}
+	d := r.now().Sub(time.Unix(sec, 0))
+	return d <= 5*time.Minute && d >= -5*time.Minute
 }
 
 func (r *receiver) got() []hit {
@@ -134,7 +149,7 @@ func deliveries(t *testing.T, env *apitest.Env, tok, acct, hook string) deliveri
 func TestWebhookSignedEventsAndSecretShownOnce(t *testing.T) {
 	t.Parallel()
 	env := loopbackEnv(t)
-	rcv := newReceiver(t, nil)
+	rcv := newReceiver(t, env.Clock.Now, nil)
 	acct := env.NewAccount(t, "Hooked", "owner@hook.test")
 	tok := env.Token("owner@hook.test", apitest.Verified())
 	id, secret := createHook(t, env, tok, acct, rcv.srv.URL+"/in", "list.vendors_changed", "incident.created")
@@ -208,7 +223,7 @@ func TestWebhookSignedEventsAndSecretShownOnce(t *testing.T) {
 func TestWebhookRetriesKeepTheWebhookID(t *testing.T) {
 	t.Parallel()
 	env := loopbackEnv(t)
-	rcv := newReceiver(t, func(n int) int {
+	rcv := newReceiver(t, env.Clock.Now, func(n int) int {
 		if n <= 3 {
 			return http.StatusServiceUnavailable
 		}
@@ -253,7 +268,7 @@ func TestWebhookRetriesKeepTheWebhookID(t *testing.T) {
 func TestWebhookDisabledAfterADayOfFailures(t *testing.T) {
 	t.Parallel()
 	env := loopbackEnv(t)
-	rcv := newReceiver(t, func(int) int { return http.StatusInternalServerError })
+	rcv := newReceiver(t, env.Clock.Now, func(int) int { return http.StatusInternalServerError })
 	acct := env.NewAccount(t, "Down", "owner@down.test", "admin@down.test")
 	env.AddMember(t, acct, env.Token("owner@down.test", apitest.Verified()), "viewer@down.test", "viewer")
 	tok := env.Token("owner@down.test", apitest.Verified())
@@ -337,7 +352,7 @@ func TestWebhookRolesAndValidation(t *testing.T) {
 func TestWebhookRedirectIsNotFollowed(t *testing.T) {
 	t.Parallel()
 	env := loopbackEnv(t)
-	target := newReceiver(t, nil)
+	target := newReceiver(t, env.Clock.Now, nil)
 	redirect := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, target.srv.URL, http.StatusTemporaryRedirect)
 	}))
@@ -370,7 +385,7 @@ func (downQueue) Enqueue(context.Context, outbox.Message) error {
 func TestWebhookEventSurvivesAQueueOutage(t *testing.T) {
 	t.Parallel()
 	env := loopbackEnv(t)
-	rcv := newReceiver(t, nil)
+	rcv := newReceiver(t, env.Clock.Now, nil)
 	acct := env.NewAccount(t, "Outage", "owner@outage.test")
 	tok := env.Token("owner@outage.test", apitest.Verified())
 	createHook(t, env, tok, acct, rcv.srv.URL, "list.vendors_changed")
@@ -427,7 +442,7 @@ func pendingKind(t *testing.T, env *apitest.Env, kind outbox.Kind) bool {
 func TestWebhookAssessmentAndReviewEvents(t *testing.T) {
 	t.Parallel()
 	env := loopbackEnv(t)
-	rcv := newReceiver(t, nil)
+	rcv := newReceiver(t, env.Clock.Now, nil)
 	acct := env.NewAccount(t, "Reviewing", "owner@rev.test")
 	tok := env.Token("owner@rev.test", apitest.Verified())
 	saved := env.SaveVendors(t, tok, acct, "Slack")
@@ -449,12 +464,13 @@ func TestWebhookAssessmentAndReviewEvents(t *testing.T) {
 	if data["old_status"] != "not-started" || data["new_status"] != "approved" || data["list_name"] != "master-list" {
 		t.Fatalf("status event data %v", data)
 	}
+	// High: due a year after the approval (2027-11-22 unshifted).
 	for _, c := range []struct {
-		day, typ string
-		total    int
-	}{{"2027-11-01", "review.due_soon", 2}, {"2027-11-02", "", 2}, {"2027-11-30", "review.overdue", 3}} {
-		d, _ := time.Parse(time.DateOnly, c.day)
-		env.Clock.Advance(d.Add(9 * time.Hour).Sub(env.Clock.Now()))
+		day   time.Time
+		typ   string
+		total int
+	}{{env.Clock.Date(1, 0, -21), "review.due_soon", 2}, {env.Clock.Date(1, 0, -20), "", 2}, {env.Clock.Date(1, 0, 8), "review.overdue", 3}} {
+		env.Clock.Advance(c.day.Sub(env.Clock.Now()))
 		for range 2 {
 			if err := env.Svc.Handle(t.Context(), outbox.KindReviewReminders, nil); err != nil {
 				t.Fatal(err)
@@ -463,11 +479,11 @@ func TestWebhookAssessmentAndReviewEvents(t *testing.T) {
 		env.Drain(t)
 		hits = rcv.got()
 		if len(hits) != c.total || (c.typ != "" && hits[len(hits)-1].typ != c.typ) {
-			t.Fatalf("on %s: %d requests (%+v), want %d ending with %s", c.day, len(hits), hits, c.total, c.typ)
+			t.Fatalf("on %s: %d requests (%+v), want %d ending with %s", c.day.Format(time.DateOnly), len(hits), hits, c.total, c.typ)
 		}
 	}
 	last := hits[len(hits)-1].body["data"].(map[string]any)
-	if last["due_date"] != "2027-11-22" || last["days_left"].(float64) >= 0 {
+	if last["due_date"] != env.Clock.Date(1, 0, 0).Format(time.DateOnly) || last["days_left"].(float64) >= 0 {
 		t.Fatalf("overdue data %v", last)
 	}
 }

@@ -70,6 +70,9 @@ type App struct {
 
 	changes *changeWatch // the change feed and its subscriber
 	log     *slog.Logger
+	// clock is Overrides.Clock or the system clock: the scanner and every
+	// outbound TLS connection judge certificates by it too.
+	clock   ports.Clock
 	closers []func(context.Context) error
 	// warnings are what /readyz tells platform admins (a stale key set).
 	warnings []api.ReadyWarning
@@ -99,6 +102,7 @@ func build(ctx context.Context, cfg Config, ov Overrides, withAPI bool) (*App, e
 	if clock == nil {
 		clock = ports.SystemClock{}
 	}
+	a.clock = clock
 	key, err := signingKey(cfg)
 	if err != nil {
 		return nil, err

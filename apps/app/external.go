@@ -75,7 +75,8 @@ func rootCAs(cfg Config) (*x509.CertPool, error) {
 
 // fetcher is the SSRF-safe client of every outbound fetch; it asks
 // VETTED_SCAN_RESOLVER and trusts VETTED_SCAN_ROOT_CAS when they are set,
-// and gives each fetch VETTED_SCAN_TIMEOUT, as the scan's own fetches.
+// gives each fetch VETTED_SCAN_TIMEOUT, as the scan's own fetches, and
+// verifies certificates by the app's clock.
 func (a *App) fetcher(cfg Config) (*enrich.Fetcher, error) {
 	fc := enrich.FetcherConfig{AllowPrivate: cfg.FetchAllowPrivate, AllowAnyPort: cfg.FetchAllowPrivate, Timeout: cfg.ScanTimeout}
 	if cfg.ScanResolver != "" {
@@ -89,15 +90,15 @@ func (a *App) fetcher(cfg Config) (*enrich.Fetcher, error) {
 	if err != nil {
 		return nil, err
 	}
-	if roots != nil {
-		fc.TLSConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
-	}
+	fc.TLSConfig = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12, Time: a.clock.Now}
 	return enrich.NewFetcher(fc), nil
 }
 
 // newEnricher builds the enricher and the website discovery of vendors
 // known by name only; they share the scanner, so discoveries and scans
 // together stay within ScanConcurrency.
+// Both run on the app's clock (Overrides.Clock in tests): a certificate is
+// expiring, expired or valid by it, as every other date of the app is.
 func newEnricher(a *App, cfg Config) (ports.Enricher, ports.WebsiteFinder, error) {
 	f, err := a.fetcher(cfg)
 	if err != nil {
@@ -113,9 +114,9 @@ func newEnricher(a *App, cfg Config) (ports.Enricher, ports.WebsiteFinder, error
 	}
 	s := enrich.NewScanner(enrich.ScanConfig{DNS: d, RootCAs: roots, Timeout: cfg.ScanTimeout, Concurrency: cfg.ScanConcurrency,
 		AllowPrivate: cfg.FetchAllowPrivate})
-	finder := enrich.WebsiteFinder{D: enrich.NewDiscoverer(enrich.DiscoverConfig{Scanner: s}),
+	finder := enrich.WebsiteFinder{D: enrich.NewDiscoverer(enrich.DiscoverConfig{Scanner: s, Now: a.clock.Now}),
 		Prefs: enrich.DiscoverPrefs{CountryTLDs: cfg.DiscoverCountryTLDs}}
-	return enrich.New(enrich.Config{Fetcher: f, Scanner: s}), finder, nil
+	return enrich.New(enrich.Config{Fetcher: f, Scanner: s, Now: a.clock.Now}), finder, nil
 }
 
 // newWebhookSender is the transport of outbound webhooks, dialling through
@@ -133,9 +134,10 @@ func newWebhookSender(a *App, cfg Config) (ports.WebhookSender, error) {
 	}
 	var tc *tls.Config
 	if roots != nil {
-		tc = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}
+		tc = &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12, Time: a.clock.Now}
 	}
-	s, err := webhook.NewSender(webhook.SenderConfig{Fetcher: f, AllowPrivate: cfg.FetchAllowPrivate, TLSConfig: tc})
+	// Webhook-Timestamp is the app's clock too, as every date it sends.
+	s, err := webhook.NewSender(webhook.SenderConfig{Fetcher: f, AllowPrivate: cfg.FetchAllowPrivate, TLSConfig: tc, Now: a.clock.Now})
 	if err != nil {
 		return nil, err
 	}

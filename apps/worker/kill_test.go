@@ -32,6 +32,7 @@ import (
 	"github.com/vetted-dev/vetted/core/deliver"
 	"github.com/vetted-dev/vetted/core/notify"
 	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/internal/testenv"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -180,7 +181,10 @@ func (h hookHandler) Handle(ctx context.Context, kind outbox.Kind, payload any) 
 // or a PostgreSQL database), a Redis database, an SMTP server, the mails
 // seeded, and the worker process of the moment.
 type killWorld struct {
-	t     *testing.T
+	t *testing.T
+	// now is the test's clock (seeded rows are dated by it); the worker
+	// process runs its offset ahead of it.
+	now   func() time.Time
 	dir   string
 	dbURL string // the PostgreSQL database; empty: SQLite in dir
 	redis string
@@ -197,7 +201,7 @@ type killWorld struct {
 
 func newKillWorld(t *testing.T) *killWorld {
 	t.Helper()
-	w := &killWorld{t: t, dir: t.TempDir(), redis: asynqtest.URL(t, 11), smtp: smtptest.Start(t)}
+	w := &killWorld{t: t, now: testenv.Clock(t), dir: t.TempDir(), redis: asynqtest.URL(t, 11), smtp: smtptest.Start(t)}
 	w.rdb = asynqtest.Client(t, w.redis)
 	t.Cleanup(func() { _ = w.rdb.Close() })
 	s, err := sqlite.Open(t.Context(), filepath.Join(w.dir, app.DatabaseFile))
@@ -220,7 +224,7 @@ func newKillWorldOn(t *testing.T, store string) *killWorld {
 		return newKillWorld(t)
 	}
 	dbURL := pgtest.NewMigratedDatabase(t)
-	w := &killWorld{t: t, dir: t.TempDir(), dbURL: dbURL, redis: asynqtest.URL(t, 11), smtp: smtptest.Start(t)}
+	w := &killWorld{t: t, now: testenv.Clock(t), dir: t.TempDir(), dbURL: dbURL, redis: asynqtest.URL(t, 11), smtp: smtptest.Start(t)}
 	w.rdb = asynqtest.Client(t, w.redis)
 	t.Cleanup(func() { _ = w.rdb.Close() })
 	s, err := postgres.Open(t.Context(), dbURL, postgres.WithApplicationName("killtest"))
@@ -239,7 +243,7 @@ func (w *killWorld) seed(n int) {
 	for i := range ms {
 		p := outbox.MemberMail{EventID: uuid.Must(uuid.NewV7()), AccountID: uuid.Must(uuid.NewV7()), AccountName: "Acme",
 			Email: fmt.Sprintf("m%d@kill.test", len(w.keys)), Role: "member", Change: "added", By: "owner@kill.test"}
-		ms[i] = outbox.New(uuid.Must(uuid.NewV7()), outbox.KindMemberMail, p, time.Now())
+		ms[i] = outbox.New(uuid.Must(uuid.NewV7()), outbox.KindMemberMail, p, w.now())
 		w.keys = append(w.keys, "member:"+p.EventID.String())
 	}
 	if err := w.store.InTx(w.t.Context(), func(ctx context.Context, tx ports.Tx) error { return tx.Outbox().Add(ctx, ms...) }); err != nil {
@@ -248,12 +252,16 @@ func (w *killWorld) seed(n int) {
 }
 
 // start runs a worker process that stops at point (none if empty) with its
-// clock offset ahead.
+// clock offset ahead of the test's (w.now).
 func (w *killWorld) start(point string, offset time.Duration) {
 	w.t.Helper()
+	shift, err := testenv.Shift()
+	if err != nil {
+		w.t.Fatal(err)
+	}
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childEnv+"="+w.dir, dbEnv+"="+w.dbURL, redisEnv+"="+w.redis, smtpEnv+"="+w.smtp.Addr(),
-		pointEnv+"="+point, offsetEnv+"="+offset.String())
+		pointEnv+"="+point, offsetEnv+"="+(shift+offset).String())
 	w.stderr = filepath.Join(w.t.TempDir(), "worker.log")
 	logFile, err := os.Create(w.stderr)
 	if err != nil {

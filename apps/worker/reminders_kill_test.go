@@ -24,7 +24,7 @@ import (
 // owed.
 func (w *killWorld) seedReminders(n int) {
 	w.t.Helper()
-	now := time.Now().UTC()
+	now := w.now()
 	acc, err := account.NewAccount(uuid.Must(uuid.NewV7()), "Acme", now)
 	if err != nil {
 		w.t.Fatal(err)

@@ -244,7 +244,7 @@ func TestCalendarAndDashboard(t *testing.T) {
 		t.Fatalf("a revoked feed: %v", err)
 	}
 
-	f.w.incidents = []directory.Incident{{ID: uuid.New(), VendorID: f.slack.ID, Title: "Outage", PublishedAt: time.Now()}}
+	f.w.incidents = []directory.Incident{{ID: uuid.New(), VendorID: f.slack.ID, Title: "Outage", PublishedAt: clock{}.Now()}}
 	ins, err := f.s.RecentIncidents(ctx, f.owner, f.ref, access.ListRef{}, 0)
 	if err != nil || len(ins) != 1 || ins[0].VendorName != "Slack" {
 		t.Fatalf("recent: %+v, %v", ins, err)

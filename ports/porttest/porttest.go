@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/internal/testenv"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -91,7 +92,9 @@ func newFixture(t testing.TB, s ports.Store) *fixture {
 	if s == nil {
 		t.Fatal("open returned a nil store")
 	}
-	return &fixture{t: t, s: s, ctx: t.Context(), now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	// The clock starts through VETTED_TEST_CLOCK_SHIFT: a store that dated
+	// anything by the real clock instead of the one given would show.
+	return &fixture{t: t, s: s, ctx: t.Context(), now: testenv.ClockStart(t, time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))}
 }
 
 // tick advances the fixture clock by one second and returns the new time,

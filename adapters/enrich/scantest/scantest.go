@@ -5,6 +5,12 @@
 // with its resolver (World.Resolver) and trusted roots (World.Roots or
 // World.CAFile); nothing leaves the machine.
 //
+// The world runs on the test's clock (the now given to Start), never on
+// the real one: its CA, the certificates it issues (an expiring one
+// expires 10 days after that clock), the Expires of security.txt and the
+// DNSSEC signatures are dated from it, so a scanner judging them with the
+// same clock sees what the test means whatever the date.
+//
 // The sites get the addresses 127.0.N.1, 127.0.N.2, ... of a block N
 // picked at random and moved when any of its ports is taken, so test
 // binaries that run at the same time (go test ./...) do not collide.
@@ -53,8 +59,8 @@ type TLSMode int
 const (
 	TLSValid        TLSMode = iota // a certificate from the test CA for the name asked (SNI)
 	TLSNone                        // nothing listens on 443
-	TLSExpired                     // from the CA, expired yesterday
-	TLSExpiring                    // from the CA, expires in 10 days
+	TLSExpired                     // from the CA, expired a day before the world's clock
+	TLSExpiring                    // from the CA, expires 10 days (and an hour) after the world's clock
 	TLSSelfSigned                  // self-signed
 	TLSMismatch                    // from the CA, for another name
 	TLSWeakKey                     // from the CA, with an RSA 1024-bit key
@@ -99,6 +105,10 @@ type Site struct {
 	// Home is the home page; SecurityTxt /.well-known/security.txt
 	// (404 when empty).
 	Home, SecurityTxt string
+	// SecurityTxtExpiresIn, when not zero, ends the security.txt served
+	// with an Expires field that long after the world's clock at the time
+	// of the request (before it when negative).
+	SecurityTxtExpiresIn time.Duration
 
 	// Cookies are Set-Cookie header values of the home page.
 	Cookies []string
@@ -154,16 +164,17 @@ func Good(domain string) Site {
 		Home: `<!doctype html><html><head><title>` + domain + `</title></head><body>
 <a href="/legal/privacy">Privacy Policy</a> <a href="/legal/terms">Terms of Service</a>
 <a href="https://trust.` + domain + `/">Trust Center</a> <a href="https://status.` + domain + `/">System Status</a></body></html>`,
-		SecurityTxt:  "Contact: mailto:security@" + domain + "\nExpires: " + time.Now().Add(180*24*time.Hour).UTC().Format(time.RFC3339) + "\n",
-		Cookies:      []string{"session=s3cr3t; Path=/; Secure; HttpOnly; SameSite=Lax"},
-		Records:      map[string][]string{"selector1._domainkey": {DKIMRecord(2048)}},
-		DNSSEC:       true,
-		TXT:          []string{"v=spf1 mx -all"},
-		DMARC:        []string{"v=DMARC1; p=reject; rua=mailto:dmarc@" + domain},
-		MX:           []string{"mx." + domain},
-		MTASTS:       []string{"v=STSv1; id=20261101"},
-		MTASTSPolicy: "version: STSv1\nmode: enforce\nmx: mx." + domain + "\nmax_age: 604800\n",
-		CAA:          []string{"issue letsencrypt.org"},
+		SecurityTxt:          "Contact: mailto:security@" + domain + "\n",
+		SecurityTxtExpiresIn: 180 * 24 * time.Hour,
+		Cookies:              []string{"session=s3cr3t; Path=/; Secure; HttpOnly; SameSite=Lax"},
+		Records:              map[string][]string{"selector1._domainkey": {DKIMRecord(2048)}},
+		DNSSEC:               true,
+		TXT:                  []string{"v=spf1 mx -all"},
+		DMARC:                []string{"v=DMARC1; p=reject; rua=mailto:dmarc@" + domain},
+		MX:                   []string{"mx." + domain},
+		MTASTS:               []string{"v=STSv1; id=20261101"},
+		MTASTSPolicy:         "version: STSv1\nmode: enforce\nmx: mx." + domain + "\nmax_age: 604800\n",
+		CAA:                  []string{"issue letsencrypt.org"},
 	}
 }
 
@@ -202,6 +213,7 @@ type World struct {
 	Roots  *x509.CertPool
 	CAFile string
 
+	now             func() time.Time
 	ca, inter       *x509.Certificate
 	caKey, interKey *ecdsa.PrivateKey
 	rsaKeys         sync.Map // bits -> *rsa.PrivateKey
@@ -220,10 +232,15 @@ func (w *World) SetTLS(domain string, mode TLSMode) {
 	w.tlsModes.Store(strings.ToLower(domain), mode)
 }
 
-// Start builds the world of the given sites; it stops when t ends.
-func Start(t testing.TB, sites ...Site) *World {
+// Start builds the world of the given sites on the test's clock now (the
+// clock the code under test is given, never time.Now beside a fixed or
+// shifted one); it stops when t ends.
+func Start(t testing.TB, now func() time.Time, sites ...Site) *World {
 	t.Helper()
-	w := &World{}
+	if now == nil {
+		t.Fatal("scantest: Start needs the test's clock")
+	}
+	w := &World{now: now}
 	if err := w.newCA(t.TempDir()); err != nil {
 		t.Fatalf("scantest: CA: %v", err)
 	}
@@ -428,7 +445,11 @@ func (w *World) site(s *Site) http.Handler {
 				return
 			}
 			rw.Header().Set("Content-Type", "text/plain; charset=utf-8")
-			_, _ = io.WriteString(rw, s.SecurityTxt)
+			body := s.SecurityTxt
+			if s.SecurityTxtExpiresIn != 0 {
+				body += "Expires: " + w.now().Add(s.SecurityTxtExpiresIn).UTC().Format(time.RFC3339) + "\n"
+			}
+			_, _ = io.WriteString(rw, body)
 		default:
 			if body, ok := s.Files[r.URL.Path]; ok {
 				rw.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -522,7 +543,7 @@ func (w *World) serveDNS(rw dns.ResponseWriter, q *dns.Msg) {
 		if qq.Qtype == dns.TypeTXT {
 			txt(s.Records[rec])
 		}
-		s.signAnswer(m, do)
+		s.signAnswer(m, do, w.now())
 		_ = rw.WriteMsg(m)
 		return
 	}
@@ -581,7 +602,7 @@ func (w *World) serveDNS(rw dns.ResponseWriter, q *dns.Msg) {
 			}
 		}
 	}
-	s.signAnswer(m, do)
+	s.signAnswer(m, do, w.now())
 	_ = rw.WriteMsg(m)
 }
 
@@ -602,13 +623,12 @@ func (s *Site) sign() error {
 }
 
 // signAnswer adds the RRSIG of the answer's RRset when the zone is signed
-// and the question asked for DNSSEC records (DO).
-func (s *Site) signAnswer(m *dns.Msg, do bool) {
+// and the question asked for DNSSEC records (DO), valid around now.
+func (s *Site) signAnswer(m *dns.Msg, do bool, now time.Time) {
 	if !do || s.zsk == nil || len(m.Answer) == 0 {
 		return
 	}
 	h := m.Answer[0].Header()
-	now := time.Now()
 	sig := &dns.RRSIG{Hdr: dns.RR_Header{Name: h.Name, Rrtype: dns.TypeRRSIG, Class: dns.ClassINET, Ttl: h.Ttl},
 		TypeCovered: h.Rrtype, Algorithm: s.dnskey.Algorithm, Labels: uint8(dns.CountLabel(h.Name)), OrigTtl: h.Ttl,
 		Expiration: uint32(now.Add(24 * time.Hour).Unix()), Inception: uint32(now.Add(-time.Hour).Unix()),
@@ -634,7 +654,7 @@ func (w *World) newCA(dir string) error {
 		return err
 	}
 	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "Vetted Scan Test CA"},
-		NotBefore: time.Now().Add(-10 * 365 * 24 * time.Hour), NotAfter: time.Now().Add(10 * 365 * 24 * time.Hour),
+		NotBefore: w.now().Add(-10 * 365 * 24 * time.Hour), NotAfter: w.now().Add(10 * 365 * 24 * time.Hour),
 		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 	if err != nil {
@@ -710,7 +730,7 @@ func (w *World) issue(mode TLSMode, name, domain, org string) (*tls.Certificate,
 	if err != nil {
 		return nil, err
 	}
-	now := time.Now()
+	now := w.now()
 	serial, _ := rand.Int(rand.Reader, big.NewInt(1<<62))
 	tmpl := &x509.Certificate{SerialNumber: serial, Subject: pkix.Name{CommonName: name}, DNSNames: []string{name},
 		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(90 * 24 * time.Hour),
@@ -759,3 +779,7 @@ func (w *World) rsaKey(bits int) (*rsa.PrivateKey, error) {
 	actual, _ := w.rsaKeys.LoadOrStore(bits, k)
 	return actual.(*rsa.PrivateKey), nil
 }
+
+// Now is the world's clock: give it (or the clock given to Start) to the
+// code under test, so that both agree on the date.
+func (w *World) Now() time.Time { return w.now() }

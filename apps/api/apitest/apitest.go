@@ -4,6 +4,11 @@
 // behind an httptest server, with real JWTs, a
 // recording mailbox, a settable clock and fake enrichment and incident
 // sources (the real ones are tested in their adapters).
+//
+// The clock starts at Epoch moved by VETTED_TEST_CLOCK_SHIFT (see
+// internal/testenv): a test dates what it checks from env.Clock.Start(), and
+// the fixture worlds it starts (scantest, signed links, seeded rows) take
+// env.Clock, never the real clock.
 package apitest
 
 import (
@@ -26,6 +31,7 @@ import (
 	"github.com/vetted-dev/vetted/apps/app"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/usecases"
+	"github.com/vetted-dev/vetted/internal/testenv"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -53,7 +59,12 @@ type options struct {
 	rateLimit float64
 	cfg       func(*app.Config)
 	logger    *slog.Logger
+	clock     *Clock
 }
+
+// WithClock runs the app on c (from NewTestClock), for a test that must
+// give the clock to a fixture started before the app.
+func WithClock(c *Clock) Option { return func(o *options) { o.clock = c } }
 
 // WithStore uses the given store.
 func WithStore(open func(t testing.TB) ports.Store) Option {
@@ -111,7 +122,10 @@ func New(t testing.TB, opts ...Option) *Env {
 	default:
 		t.Fatalf("VETTED_TEST_STORE=%q: want memory, sqlite or postgres", s)
 	}
-	e := &Env{Clock: NewClock(time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)), Enricher: &Enricher{}, Incidents: &Incidents{}, Mail: mailbox.New()}
+	if o.clock == nil {
+		o.clock = NewTestClock(t)
+	}
+	e := &Env{Clock: o.clock, Enricher: &Enricher{}, Incidents: &Incidents{}, Mail: mailbox.New()}
 	var h http.Handler = http.NotFoundHandler()
 	var mu sync.RWMutex
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -341,14 +355,34 @@ func (e *Env) SaveVendors(t testing.TB, token, accountID string, names ...string
 		map[string]any{"vendors": names}), http.StatusOK).Map(t)
 }
 
+// Epoch is where the app's clock starts when VETTED_TEST_CLOCK_SHIFT is
+// unset.
+var Epoch = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+
 // Clock is a settable clock.
 type Clock struct {
-	mu  sync.Mutex
-	now time.Time
+	mu         sync.Mutex
+	start, now time.Time
 }
 
 // NewClock starts at t.
-func NewClock(t time.Time) *Clock { return &Clock{now: t} }
+func NewClock(t time.Time) *Clock { return &Clock{start: t, now: t} }
+
+// NewTestClock is the clock New gives the app: it starts at Epoch moved by
+// VETTED_TEST_CLOCK_SHIFT.
+func NewTestClock(t testing.TB) *Clock {
+	t.Helper()
+	return NewClock(testenv.ClockStart(t, Epoch))
+}
+
+// Start is where the clock started: the date a test's expectations are
+// counted from.
+func (c *Clock) Start() time.Time { return c.start }
+
+// Date is the start moved by years, months and days (time.AddDate): a date
+// a test expects or sends, counted from the start rather than written out,
+// so that it moves with VETTED_TEST_CLOCK_SHIFT.
+func (c *Clock) Date(years, months, days int) time.Time { return c.start.AddDate(years, months, days) }
 
 // Now tells the time; it moves forward a microsecond per call so that
 // timestamps stay ordered.
