@@ -216,7 +216,6 @@ type World struct {
 	now             func() time.Time
 	ca, inter       *x509.Certificate
 	caKey, interKey *ecdsa.PrivateKey
-	rsaKeys         sync.Map // bits -> *rsa.PrivateKey
 	sites           []*Site
 	certs           sync.Map // certKey -> *tls.Certificate
 
@@ -229,6 +228,9 @@ type World struct {
 // handshake on (a certificate swapped for an expiring one between two
 // scans, say). Any mode but TLSNone: whether 443 listens is fixed at Start.
 func (w *World) SetTLS(domain string, mode TLSMode) {
+	if err := w.makeKey(mode); err != nil {
+		panic(fmt.Sprintf("scantest: RSA key: %v", err))
+	}
 	w.tlsModes.Store(strings.ToLower(domain), mode)
 }
 
@@ -247,6 +249,9 @@ func Start(t testing.TB, now func() time.Time, sites ...Site) *World {
 	for i := range sites {
 		s := sites[i]
 		s.Domain = strings.ToLower(s.Domain)
+		if err := w.makeKey(s.TLS); err != nil {
+			t.Fatalf("scantest: RSA key of %s: %v", s.Domain, err)
+		}
 		if s.DNSSEC {
 			if err := s.sign(); err != nil {
 				t.Fatalf("scantest: zone key of %s: %v", s.Domain, err)
@@ -719,12 +724,9 @@ func (w *World) certificate(s *Site) func(*tls.ClientHelloInfo) (*tls.Certificat
 func (w *World) issue(mode TLSMode, name, domain, org string) (*tls.Certificate, error) {
 	var key crypto.Signer
 	var err error
-	switch mode {
-	case TLSWeakKey:
-		key, err = w.rsaKey(1024)
-	case TLSRSA:
-		key, err = w.rsaKey(2048)
-	default:
+	if bits := rsaBits(mode); bits != 0 {
+		key, err = w.rsaKey(bits)
+	} else {
 		key, err = ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	}
 	if err != nil {
@@ -767,17 +769,35 @@ func (w *World) issue(mode TLSMode, name, domain, org string) (*tls.Certificate,
 	return &tls.Certificate{Certificate: chain, PrivateKey: key}, nil
 }
 
-// rsaKey is the world's RSA key of that size, made once.
+// rsaKeys holds the RSA keys of each size, made once per test binary:
+// making a 2048-bit key takes seconds on a busy machine under -race, which
+// must not happen inside a handshake the scanner times.
+var rsaKeys sync.Map // bits -> func() (*rsa.PrivateKey, error)
+
+// rsaKey is the RSA key of that size, made once.
 func (w *World) rsaKey(bits int) (*rsa.PrivateKey, error) {
-	if k, ok := w.rsaKeys.Load(bits); ok {
-		return k.(*rsa.PrivateKey), nil
+	key, _ := rsaKeys.LoadOrStore(bits, sync.OnceValues(func() (*rsa.PrivateKey, error) { return rsa.GenerateKey(rand.Reader, bits) }))
+	return key.(func() (*rsa.PrivateKey, error))()
+}
+
+// rsaBits is the size of the RSA key a TLS mode uses, or 0.
+func rsaBits(mode TLSMode) int {
+	switch mode {
+	case TLSWeakKey:
+		return 1024
+	case TLSRSA:
+		return 2048
 	}
-	k, err := rsa.GenerateKey(rand.Reader, bits)
-	if err != nil {
-		return nil, err
+	return 0
+}
+
+// makeKey makes the RSA key a mode needs before any handshake asks for it.
+func (w *World) makeKey(mode TLSMode) error {
+	if bits := rsaBits(mode); bits != 0 {
+		_, err := w.rsaKey(bits)
+		return err
 	}
-	actual, _ := w.rsaKeys.LoadOrStore(bits, k)
-	return actual.(*rsa.PrivateKey), nil
+	return nil
 }
 
 // Now is the world's clock: give it (or the clock given to Start) to the
