@@ -36,7 +36,7 @@ const (
 	anyUser                    // any authenticated caller (the global directory)
 	platformOnly               // platform admins (the Admins group)
 	viewerUp                   // account-scoped read
-	memberUp                   // account-scoped write (and the dashboard)
+	memberUp                   // account-scoped write
 	managerUp                  // member management: owner or admin
 )
 
@@ -352,20 +352,20 @@ func matrixRows() map[string]matrixRow {
 				body: map[string]any{"subscriber-email": email}}
 		}},
 
-		// The dashboard.
-		"get-dashboard-metrics": {policy: memberUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+		// The dashboard: a read like any other, so viewers too.
+		"get-dashboard-metrics": {policy: viewerUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
 			acct, list := listsOf(home, foreign, other)
 			return request{method: "GET", path: q("/metrics/dashboard", "account-id", acct, "vendor-list-id", list)}
 		}},
-		"get-recent-incidents": {policy: memberUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+		"get-recent-incidents": {policy: viewerUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
 			acct, list := listsOf(home, foreign, other)
 			return request{method: "GET", path: q("/metrics/recent-incidents", "account-id", acct, "vendor-list-id", list)}
 		}},
-		"get-recent-rating-changes": {policy: memberUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+		"get-recent-rating-changes": {policy: viewerUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
 			acct, list := listsOf(home, foreign, other)
 			return request{method: "GET", path: q("/metrics/recent-rating-changes", "account-id", acct, "vendor-list-id", list)}
 		}},
-		"get-vendors-from-list": {policy: memberUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+		"get-vendors-from-list": {policy: viewerUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
 			acct, list := listsOf(home, foreign, other)
 			return request{method: "GET", path: q("/metrics/vendors-from-list", "account-id", acct, "vendor-list-id", list)}
 		}},
