@@ -73,7 +73,7 @@ func (s *Service) Identify(ctx context.Context, id ports.Identity) (access.Actor
 	if strings.TrimSpace(id.Subject) == "" {
 		return access.Actor{}, core.Unauthenticated("token has no subject")
 	}
-	email, err := account.NormalizeEmail(id.Email)
+	email, err := account.IdentityEmail(id.Email)
 	if err != nil {
 		return access.Actor{}, core.Unauthenticated("token has no valid email claim")
 	}
