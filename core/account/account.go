@@ -131,4 +131,3 @@ type Membership struct {
 	Account Account
 	Role    Role
 }
-
