@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/vetted-dev/vetted/apps/api"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
@@ -58,8 +59,9 @@ func TestPutAcceptsItsGet(t *testing.T) {
 
 	t.Run("assessment", func(t *testing.T) {
 		path := "/vendor-assessments?account-id=" + o.acct + "&vendor-list-id=" + o.master
+		approved := env.Clock.Now().UTC().AddDate(0, 0, -21).Format(time.DateOnly)
 		apitest.Must(t, env.Do(t, "POST", path, o.owner, map[string]any{"vendor_id": o.vendor["Slack"],
-			"compliance_approval_status": "in-progress", "tier": "high", "approval_date": "2026-11-01"}), 201)
+			"compliance_approval_status": "in-progress", "tier": "high", "approval_date": approved}), 201)
 		var list struct {
 			Assessments []map[string]any `json:"assessments"`
 		}
@@ -76,7 +78,7 @@ func TestPutAcceptsItsGet(t *testing.T) {
 		for _, m := range []string{"PUT", "POST"} {
 			put := roundTrip(t, m, path, got)
 			if put["id"] != id || put["account_id"] != o.acct || put["vendor_list_id"] != o.master || put["review_state"] != "never_reviewed" ||
-				put["created_by"] != "owner@acme.test" || put["use_case"] != "chat" || put["tier"] != "high" || put["approval_date"] != "2026-11-01" {
+				put["created_by"] != "owner@acme.test" || put["use_case"] != "chat" || put["tier"] != "high" || put["approval_date"] != approved {
 				t.Fatalf("%s = %v", m, put)
 			}
 		}
