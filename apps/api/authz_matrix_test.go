@@ -142,6 +142,10 @@ func matrixRows() map[string]matrixRow {
 		"create-account": {policy: platformOnly, build: func(_ *testing.T, w *matrixWorld, _, _ *tenant, _ bool) request {
 			return request{method: "POST", path: "/accounts", body: map[string]any{"account": w.unique("Matrix Org"), "users": []string{w.unique("o") + "@new.test"}}}
 		}},
+		"restore-account-owner": {policy: platformOnly, build: func(_ *testing.T, w *matrixWorld, home, _ *tenant, _ bool) request {
+			return request{method: "POST", path: q("/accounts/owner", "account-id", home.id),
+				body: map[string]any{"email": w.unique("restored") + "@matrix.test", "reason": "the owner left"}}
+		}},
 		"delete-accounts": {policy: platformOnly, build: func(t *testing.T, w *matrixWorld, _, _ *tenant, _ bool) request {
 			id := w.env.NewAccount(t, w.unique("Doomed Org"), w.unique("d")+"@doomed.test")
 			return request{method: "DELETE", path: q("/accounts", "account_id", id)}

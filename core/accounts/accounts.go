@@ -6,6 +6,7 @@ package accounts
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"sort"
 	"strings"
 	"time"
@@ -30,6 +31,15 @@ type Deps struct {
 	Mail deliver.Mail
 	// PublicURL is the base URL for links in mail (no trailing slash).
 	PublicURL string
+	// Log takes the audit records (restoreowner.go); nil is slog.Default().
+	Log *slog.Logger
+}
+
+func (s *Service) log() *slog.Logger {
+	if s.d.Log == nil {
+		return slog.Default()
+	}
+	return s.d.Log
 }
 
 // Service implements the account use cases.
