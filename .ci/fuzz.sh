@@ -11,6 +11,7 @@ targets=(
 	".:./core/directory:FuzzNormalizeWebsite"
 	".:./core/directory:FuzzApplyPatch"
 	".:./core/vendorlist:FuzzParseCSV"
+	".:./core/vendorlist:FuzzFormulaCells"
 	"adapters:./auth:FuzzVerify"
 	"apps:./api:FuzzListOperationBodies"
 )

@@ -15,6 +15,7 @@ call POST "/users?account-id=$ACC" -d '{"users":[{"email":"carol@acme.test","rol
 call PATCH "/users?account-id=$ACC" -d '{"users":[{"email":"carol@acme.test","role":"member"}]}'
 call GET "/users?account-id=$ACC"
 call DELETE "/users?account-id=$ACC" -d '{"users":[{"email":"carol@acme.test"}]}'
+call POST "/accounts/owner?account-id=$ACC" -d '{"email":"bob@acme.test","reason":"the owner left the company"}'
 call POST "/vendor-lists?account-id=$ACC&vendor-list=Critical"
 call POST "/vendor-lists?account-id=$ACC&operation=save-vendors" -d '{"vendors":["Slack",{"vendor_name":"Figma","website_url":"https://www.figma.com"}]}'
 call POST "/vendor-lists?account-id=$ACC&operation=import-csv" -d '{"csv":"vendor_name,product_name,compliance_approval_status\nZoom,Meetings,in-progress\nZoom,Phone,\n","dry_run":true}'

@@ -92,6 +92,22 @@ type deleteAccountsOut struct {
 	}
 }
 
+type restoreOwnerIn struct {
+	AccountParam
+	Body struct {
+		Email  string `json:"email" maxLength:"254" doc:"Who becomes an owner: a member, whose role is raised, or anyone else, who is added"`
+		Reason string `json:"reason" maxLength:"500" doc:"Why the account needs an owner (required; kept in the audit record)"`
+	}
+}
+
+type restoreOwnerOut struct {
+	Body struct {
+		Member       MemberJSON `json:"member" doc:"The new owner, as stored"`
+		PreviousRole string     `json:"previous_role" doc:"The role they had; empty when they were not a member"`
+		OwnersBefore int        `json:"owners_before" doc:"How many owners the account had before"`
+	}
+}
+
 func (s *Server) registerAccounts() {
 	tags := []string{"Accounts"}
 	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "create-account", Method: http.MethodPost, Path: "/accounts", Tags: tags,
@@ -117,6 +133,29 @@ func (s *Server) registerAccounts() {
 			out.Body.Accounts = make([]AccountJSON, 0, len(as))
 			for _, a := range as {
 				out.Body.Accounts = append(out.Body.Accounts, accountJSON(a))
+			}
+			return out, nil
+		})
+	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "restore-account-owner", Method: http.MethodPost, Path: "/accounts/owner", Tags: tags,
+		Summary: "Make someone an owner of an organization, e.g. one that lost its last owner (platform admins; audited)",
+		Description: "The way back for an account whose last owner is gone and where nobody left may assign owner. " +
+			"The person becomes an owner (a member's role is raised, anyone else is added); nobody else changes. " +
+			"A reason is required: an audit record names the platform admin, the account, the new owner, the role they had and the reason, " +
+			"and the new owner is mailed. 409 when they are an owner already; a personal space has no owner to restore (422).",
+		Security: secured, Errors: writeErrors},
+		func(ctx context.Context, in *restoreOwnerIn) (*restoreOwnerOut, error) {
+			acc, err := in.accountRef()
+			if err != nil {
+				return nil, err
+			}
+			r, err := s.accounts.RestoreOwner(ctx, actor(ctx), acc, in.Body.Email, in.Body.Reason)
+			if err != nil {
+				return nil, err
+			}
+			out := &restoreOwnerOut{}
+			out.Body.Member, out.Body.OwnersBefore = memberJSON(r.Member), r.OwnersBefore
+			if r.Previous != 0 {
+				out.Body.PreviousRole = r.Previous.String()
 			}
 			return out, nil
 		})

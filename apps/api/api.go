@@ -140,6 +140,7 @@ func New(uc *usecases.UseCases, opts Options) (*Server, error) {
 		s.log = slog.Default()
 	}
 	r.Use(s.observe) // before any route: chi refuses middleware after
+	answerUnrouted(r)
 	s.api = huma.NewAPI(Config(), newRouteAdapter(r))
 	bodyTimeout := cmp.Or(opts.BodyReadTimeout, DefaultBodyReadTimeout)
 	// Register gives every operation with a body huma's 5 s before it adds

@@ -136,6 +136,24 @@ type assessmentBody struct {
 	ApprovalDate                 *string         `json:"approval_date,omitempty" doc:"A date (2006-01-02) or an RFC 3339 date-time; empty clears it"`
 	Tier                         *Tier           `json:"tier,omitempty" doc:"How critical the vendor is; sets the review cadence. Empty: not tiered"`
 	ConditionDueAt               *string         `json:"condition_due_at,omitempty" doc:"When the condition of a conditional approval must be met: a date (midnight UTC) or an RFC 3339 date-time; empty clears it"`
+	AssessmentReadOnly
+}
+
+// AssessmentReadOnly are the fields of AssessmentJSON the service sets: an
+// upsert takes them, so that an assessment as a read answered it goes back
+// as it is, and ignores them (TestPutAcceptsItsGet). The vendor is named by
+// vendor_id, vendor_profile_id or vendor_name, the list by the query.
+type AssessmentReadOnly struct {
+	ID             string     `json:"id,omitempty" format:"uuid" readOnly:"true" doc:"Ignored: the vendor and the list name the assessment"`
+	AccountID      string     `json:"account_id,omitempty" format:"uuid" readOnly:"true" doc:"Ignored: the account is account-id"`
+	VendorListID   string     `json:"vendor_list_id,omitempty" format:"uuid" readOnly:"true" doc:"Ignored: the list is vendor-list-id or vendor-list"`
+	LastReviewedAt *time.Time `json:"last_reviewed_at,omitempty" readOnly:"true" doc:"Ignored"`
+	NextReviewAt   *time.Time `json:"next_review_at,omitempty" readOnly:"true" doc:"Ignored"`
+	ReviewState    string     `json:"review_state,omitempty" readOnly:"true" doc:"Ignored"`
+	CreatedAt      *time.Time `json:"created_at,omitempty" readOnly:"true" doc:"Ignored"`
+	CreatedBy      string     `json:"created_by,omitempty" readOnly:"true" doc:"Ignored"`
+	UpdatedAt      *time.Time `json:"updated_at,omitempty" readOnly:"true" doc:"Ignored"`
+	UpdatedBy      string     `json:"updated_by,omitempty" readOnly:"true" doc:"Ignored"`
 }
 
 type assessmentUpsertIn struct {

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -290,6 +291,7 @@ func TestAssessmentOriginalClientShape(t *testing.T) {
 		rec["use_case"] != "Chat" || rec["sponsor_business_department"] != "" {
 		t.Fatalf("record = %v", rec)
 	}
+	// An approval date in the past of the app's clock (a future one is refused).
 	upd := apitest.Must(t, env.Do(t, "PUT", o.assessmentsURL(), o.owner, map[string]any{"vendor_name": "Slack",
 		"compliance_approval_status": "approved", "approval_date": approved.Format(time.RFC3339)}), 200).Map(t)
 	if upd["approval_date"] != approved.Format(time.DateOnly) || upd["compliance_contact"] != "Grace Hopper" {
@@ -306,5 +308,31 @@ func TestAssessmentOriginalClientShape(t *testing.T) {
 	res := apitest.Must(t, env.Do(t, "PUT", o.assessmentsURL(), o.owner, map[string]any{"vendor_name": "Slack", "submission_date": "soon"}), 422)
 	if p := readProblem(t, res); len(p.Errors) != 1 || p.Errors[0].Location != "body.submission_date" {
 		t.Fatalf("bad date: %s", res.Body)
+	}
+}
+
+// TestFutureApprovalDateIsRefused: an approval date after today (by the
+// app's clock, wherever the day has begun) is 422 at body.approval_date
+// and changes nothing; today's date is taken.
+func TestFutureApprovalDateIsRefused(t *testing.T) {
+	t.Parallel()
+	o := newOrg(t)
+	env := o.env
+	today := env.Clock.Now().UTC()
+	rec := apitest.Must(t, env.Do(t, "POST", o.assessmentsURL(), o.owner, map[string]any{"vendor_name": "Slack",
+		"approval_date": today.Format(time.DateOnly)}), 201).Map(t)
+	for _, future := range []string{today.AddDate(0, 0, 2).Format(time.DateOnly), today.AddDate(1, 0, 0).Format(time.RFC3339)} {
+		res := env.Do(t, "PUT", o.assessmentsURL(), o.owner, map[string]any{"vendor_name": "Slack", "approval_date": future, "use_case": "Chat"})
+		mustProblem(t, res, http.StatusUnprocessableEntity, "has not come yet")
+		if p := readProblem(t, res); len(p.Errors) != 1 || p.Errors[0].Location != "body.approval_date" {
+			t.Fatalf("approval date %s: %s", future, res.Body)
+		}
+	}
+	var got struct {
+		Assessments []map[string]any `json:"assessments"`
+	}
+	apitest.Must(t, env.Do(t, "GET", o.assessmentsURL(), o.owner, nil), 200).JSON(t, &got)
+	if len(got.Assessments) != 1 || got.Assessments[0]["approval_date"] != rec["approval_date"] || got.Assessments[0]["use_case"] != "" {
+		t.Fatalf("refused saves changed the assessment: %v", got.Assessments)
 	}
 }

@@ -36,7 +36,7 @@ const (
 	anyUser                    // any authenticated caller (the global directory)
 	platformOnly               // platform admins (the Admins group)
 	viewerUp                   // account-scoped read
-	memberUp                   // account-scoped write (and the dashboard)
+	memberUp                   // account-scoped write
 	managerUp                  // member management: owner or admin
 )
 
@@ -141,6 +141,10 @@ func matrixRows() map[string]matrixRow {
 		// Platform admins only.
 		"create-account": {policy: platformOnly, build: func(_ *testing.T, w *matrixWorld, _, _ *tenant, _ bool) request {
 			return request{method: "POST", path: "/accounts", body: map[string]any{"account": w.unique("Matrix Org"), "users": []string{w.unique("o") + "@new.test"}}}
+		}},
+		"restore-account-owner": {policy: platformOnly, build: func(_ *testing.T, w *matrixWorld, home, _ *tenant, _ bool) request {
+			return request{method: "POST", path: q("/accounts/owner", "account-id", home.id),
+				body: map[string]any{"email": w.unique("restored") + "@matrix.test", "reason": "the owner left"}}
 		}},
 		"delete-accounts": {policy: platformOnly, build: func(t *testing.T, w *matrixWorld, _, _ *tenant, _ bool) request {
 			id := w.env.NewAccount(t, w.unique("Doomed Org"), w.unique("d")+"@doomed.test")
@@ -352,20 +356,20 @@ func matrixRows() map[string]matrixRow {
 				body: map[string]any{"subscriber-email": email}}
 		}},
 
-		// The dashboard.
-		"get-dashboard-metrics": {policy: memberUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+		// The dashboard: a read like any other, so viewers too.
+		"get-dashboard-metrics": {policy: viewerUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
 			acct, list := listsOf(home, foreign, other)
 			return request{method: "GET", path: q("/metrics/dashboard", "account-id", acct, "vendor-list-id", list)}
 		}},
-		"get-recent-incidents": {policy: memberUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+		"get-recent-incidents": {policy: viewerUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
 			acct, list := listsOf(home, foreign, other)
 			return request{method: "GET", path: q("/metrics/recent-incidents", "account-id", acct, "vendor-list-id", list)}
 		}},
-		"get-recent-rating-changes": {policy: memberUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+		"get-recent-rating-changes": {policy: viewerUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
 			acct, list := listsOf(home, foreign, other)
 			return request{method: "GET", path: q("/metrics/recent-rating-changes", "account-id", acct, "vendor-list-id", list)}
 		}},
-		"get-vendors-from-list": {policy: memberUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+		"get-vendors-from-list": {policy: viewerUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
 			acct, list := listsOf(home, foreign, other)
 			return request{method: "GET", path: q("/metrics/vendors-from-list", "account-id", acct, "vendor-list-id", list)}
 		}},

@@ -15,7 +15,7 @@ import (
 // (GET /metrics/dashboard, /metrics/recent-incidents and
 // /metrics/vendors-from-list), with the shapes that page reads: the counts
 // are camelCase and the two lists are bare arrays, as the original service
-// answered them. They need the member role or above.
+// answered them. They need the viewer role or above, like every read.
 
 // DashboardMetricsJSON are the counts of the dashboard.
 type DashboardMetricsJSON struct {
@@ -98,7 +98,7 @@ type vendorsFromListOut struct{ Body []VendorOverviewJSON }
 func (s *Server) registerDashboard() {
 	tags := []string{"Dashboard"}
 	register(s.api, huma.Operation{OperationID: "get-dashboard-metrics", Method: http.MethodGet, Path: "/metrics/dashboard", Tags: tags,
-		Summary: "Counts for the dashboard: vendors, followed vendors, active assessments (member or above)", Security: secured, Errors: accountErrors},
+		Summary: "Counts for the dashboard: vendors, followed vendors, active assessments (viewer or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *dashboardIn) (*dashboardOut, error) {
 			acc, lr, err := accountAnd(in.AccountParam, in.listRef)
 			if err != nil {
@@ -112,7 +112,7 @@ func (s *Server) registerDashboard() {
 				FollowedVendors: m.FollowedVendors, ReviewsDueSoon: m.DueSoon, ReviewsOverdue: m.Overdue}}, nil
 		})
 	register(s.api, huma.Operation{OperationID: "get-recent-incidents", Method: http.MethodGet, Path: "/metrics/recent-incidents", Tags: tags,
-		Summary: "The newest incidents of the vendors the account follows, newest first (member or above)", Security: secured, Errors: accountErrors},
+		Summary: "The newest incidents of the vendors the account follows, newest first (viewer or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *recentIncidentsIn) (*recentIncidentsOut, error) {
 			acc, lr, err := accountAnd(in.AccountParam, in.listRef)
 			if err != nil {
@@ -129,7 +129,7 @@ func (s *Server) registerDashboard() {
 			return out, nil
 		})
 	register(s.api, huma.Operation{OperationID: "get-vendors-from-list", Method: http.MethodGet, Path: "/metrics/vendors-from-list", Tags: tags,
-		Summary: "The vendors of a list (default master-list) with their logo and latest incident (member or above)", Security: secured, Errors: accountErrors},
+		Summary: "The vendors of a list (default master-list) with their logo and latest incident (viewer or above)", Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *vendorsFromListIn) (*vendorsFromListOut, error) {
 			acc, lr, err := refs(in.AccountParam, in.ListParams)
 			if err != nil {

@@ -7,12 +7,10 @@ import (
 	"maps"
 	"net/http"
 	"reflect"
-	"slices"
 	"strings"
 	"sync"
 
 	"github.com/danielgtaylor/huma/v2"
-	"github.com/danielgtaylor/huma/v2/validation"
 	"github.com/vetted-dev/vetted/apps/obs"
 	"github.com/vetted-dev/vetted/core"
 )
@@ -28,14 +26,14 @@ type Problem struct {
 	Status   int              `json:"status,omitempty" example:"422" doc:"HTTP status code"`
 	Detail   string           `json:"detail,omitempty" example:"query.account-id: must be an account UUID or \"individual\"" doc:"A human-readable explanation specific to this occurrence of the problem."`
 	Instance string           `json:"instance,omitempty" format:"uri" doc:"A URI reference that identifies the specific occurrence of the problem."`
-	Errors   []*ProblemDetail `json:"errors,omitempty" doc:"The individual failures, one per input at fault"`
+	Errors   []*ProblemDetail `json:"errors,omitempty" doc:"The individual failures, one per input at fault: the first 20, then one entry saying how many more were not listed"`
 }
 
 // ProblemDetail is one input at fault.
 type ProblemDetail struct {
 	Message  string `json:"message,omitempty" doc:"What is wrong"`
 	Location string `json:"location,omitempty" doc:"Where: query.<name>, path.<name>, header.<name> or body.<path>, e.g. body.users[0].email"`
-	Value    any    `json:"value,omitempty" doc:"The value at the location, when huma's own validation refused it"`
+	Value    any    `json:"value,omitempty" doc:"The value at the location, when huma's own validation refused it and it is short: a string of at most 200 bytes, a number or a boolean (objects and arrays are never sent back)"`
 	Row      int    `json:"row,omitempty" doc:"For a CSV cell: its 1-based data row (the header is not counted)"`
 	Column   string `json:"column,omitempty" doc:"For a CSV cell: its column"`
 }
@@ -72,6 +70,22 @@ func (p *Problem) details() []error {
 // newProblem replaces huma.NewError, so huma's own refusals (malformed JSON,
 // schema validation, unknown content type) and ours share one model.
 func newProblem(status int, msg string, errs ...error) huma.StatusError {
+	return problemOf(nil, status, msg, errs)
+}
+
+// newProblemWithContext replaces huma.NewErrorWithContext, with which huma
+// answers its own refusals of a request: it knows the operation, so a
+// value of the body that matched none of its forms is told where and why
+// (alternatives.go).
+func newProblemWithContext(ctx huma.Context, status int, msg string, errs ...error) huma.StatusError {
+	var op *huma.Operation
+	if ctx != nil {
+		op = ctx.Operation()
+	}
+	return problemOf(op, status, msg, errs)
+}
+
+func problemOf(op *huma.Operation, status int, msg string, errs []error) *Problem {
 	p := &Problem{Status: status, Title: http.StatusText(status), Detail: msg}
 	for _, err := range errs {
 		var (
@@ -90,28 +104,8 @@ func newProblem(status int, msg string, errs ...error) huma.StatusError {
 			p.Errors = append(p.Errors, &ProblemDetail{Message: err.Error()})
 		}
 	}
-	p.Errors = dropVagueAlternatives(p.Errors)
+	p.Errors = boundDetails(dropVagueAlternatives(preciseAlternatives(op, p.Errors)))
 	return p
-}
-
-// dropVagueAlternatives drops the failure of a value that matched none of
-// the forms a schema allows (huma's oneOf message, at body.users[0]) when
-// another failure names what is wrong inside it (body.users[0].role, from
-// a resolver): the precise one says where and why, the vague one neither.
-func dropVagueAlternatives(ds []*ProblemDetail) []*ProblemDetail {
-	inside := func(loc, outer string) bool {
-		return len(loc) > len(outer) && strings.HasPrefix(loc, outer) && (loc[len(outer)] == '.' || loc[len(outer)] == '[')
-	}
-	var out []*ProblemDetail
-	for _, d := range ds {
-		vague := d.Message == validation.MsgExpectedMatchExactlyOneSchema && slices.ContainsFunc(ds, func(o *ProblemDetail) bool {
-			return inside(o.Location, d.Location)
-		})
-		if !vague {
-			out = append(out, d)
-		}
-	}
-	return out
 }
 
 // humaSettings is set once, by the first API built (Config): see useHumaSettings.
@@ -130,6 +124,7 @@ var humaSettings sync.Once
 func useHumaSettings() {
 	humaSettings.Do(func() {
 		huma.NewError = newProblem
+		huma.NewErrorWithContext = newProblemWithContext
 		// Lists are answered as [] when empty, never null: say so in the
 		// document, so generated clients get plain slices and arrays.
 		huma.DefaultArrayNullable = false
@@ -205,6 +200,7 @@ func register[I, O any](api huma.API, op huma.Operation, handler func(context.Co
 		op.Metadata = map[string]any{}
 	}
 	op.Metadata[errorsMappedKey] = true
+	op.Metadata[registryKey] = api.OpenAPI().Components.Schemas
 	huma.Register(api, op, func(ctx context.Context, in *I) (*O, error) {
 		out, err := handler(ctx, in)
 		if err != nil {
@@ -281,6 +277,7 @@ func buildProblem(ctx context.Context, err error) (*Problem, http.Header) {
 	for _, f := range ce.Errs {
 		p.Errors = append(p.Errors, detailOf(op, f))
 	}
+	p.Errors = boundDetails(p.Errors)
 	if len(ce.Errs) == 0 && ce.Field != "" {
 		d := detailOf(op, ce)
 		p.Errors = append(p.Errors, d)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/vendorlist"
 )
 
 // ExportColumns are the columns of the register export, in order. The
@@ -31,8 +32,9 @@ func exportRecord(r assessments.ExportRow) []string {
 	if r.Rating != nil {
 		rating = strconv.Itoa(*r.Rating)
 	}
-	return []string{r.VendorName, r.WebsiteURL, r.ProductName, string(r.Tier), string(r.Status), next, string(r.Due.State),
-		rating, r.Grade, r.Sponsor, strconv.FormatBool(r.AlertsEnabled), r.Condition}
+	// A cell a spreadsheet would run as a formula is written as text.
+	return vendorlist.NeutralizeRecord([]string{r.VendorName, r.WebsiteURL, r.ProductName, string(r.Tier), string(r.Status), next,
+		string(r.Due.State), rating, r.Grade, r.Sponsor, strconv.FormatBool(r.AlertsEnabled), r.Condition})
 }
 
 func (s *Server) registerExport() {
@@ -41,7 +43,9 @@ func (s *Server) registerExport() {
 		Summary: "The register as a file: one row per vendor and product of a list (viewer or above)",
 		Description: "Streamed as it is read, a page of the list at a time. Columns: vendor_name, website_url, product_name, tier, " +
 			"compliance_approval_status, next_review_at, review_state, rating, grade, sponsor, alerts_enabled, " +
-			"conditional_approval_condition. The file imports back through import-csv (computed columns are ignored there).",
+			"conditional_approval_condition. A cell that starts with =, +, -, @, a tab or a carriage return is written with a single quote " +
+			"before it, so that a spreadsheet shows it as text instead of running it (OWASP's rule for CSV injection). " +
+			"The file imports back through import-csv, which removes those quotes (computed columns are ignored there).",
 		Responses: map[string]*huma.Response{"200": {Description: "OK", Content: map[string]*huma.MediaType{
 			"text/csv": {Schema: &huma.Schema{Type: huma.TypeString}}}}}},
 		func(ctx context.Context, in *exportIn) (*huma.StreamResponse, error) {

@@ -99,3 +99,87 @@ func TestExportRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// TestExportNeutralizesFormulaCells: a register whose cells would run as
+// formulas in a spreadsheet (vendor names, products, sponsors, conditions
+// starting with =, +, -, @) is exported with a single quote before each of
+// those cells (vendorlist.NeutralizeCell), and the exported file imports
+// back to the same values (vendorlist.RestoreCell).
+func TestExportNeutralizesFormulaCells(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	acct := env.NewAccount(t, "Acme", "owner@acme.test")
+	owner := env.Token("owner@acme.test", apitest.Verified())
+	master := env.SaveVendors(t, owner, acct, "Slack")["list"].(map[string]any)["id"].(string)
+	importCSV := func(list string, recs [][]string) {
+		t.Helper()
+		var b strings.Builder
+		w := csv.NewWriter(&b)
+		_ = w.WriteAll(recs)
+		apitest.Must(t, env.Do(t, "POST", "/vendor-lists?operation=import-csv&account-id="+acct+"&vendor-list-id="+list, owner,
+			map[string]any{"csv": b.String()}), 200)
+	}
+	export := func(list string) [][]string {
+		t.Helper()
+		r := apitest.Must(t, env.Do(t, "GET", "/vendor-lists/export?format=csv&account-id="+acct+"&vendor-list-id="+list, owner, nil), 200)
+		recs, err := csv.NewReader(strings.NewReader(r.String())).ReadAll()
+		if err != nil {
+			t.Fatalf("export is not CSV: %v\n%s", err, r.String())
+		}
+		return recs
+	}
+	hyperlink := `=HYPERLINK("http://evil.test","click")`
+	importCSV(master, [][]string{
+		{"vendor_name", "product_name", "sponsor_contact", "compliance_approval_status", "conditional_approval_condition"},
+		{hyperlink, "", "", "", ""},
+		{"+cmd", "@SUM(1)", "-sales@acme.test", "conditional approval", "=1+1"},
+		{"@SUM(1)", "", "", "", ""},
+		{"-1", "", "", "", ""},
+		{"Plain", "'tis", "", "", ""},
+	})
+	first := export(master)
+	cells := map[string]bool{}
+	for _, r := range first[1:] {
+		for _, c := range r {
+			if c != "" && strings.ContainsRune("=+-@\t\r", rune(c[0])) {
+				t.Errorf("exported cell %q starts with a formula character (row %q)", c, r)
+			}
+			cells[c] = true
+		}
+	}
+	for _, want := range []string{"'" + hyperlink, "'+cmd", "'@SUM(1)", "'-1", "'-sales@acme.test", "'=1+1", "'tis", "Plain", "Slack"} {
+		if !cells[want] {
+			t.Errorf("export has no cell %q:\n%q", want, first)
+		}
+	}
+
+	// The export imports back to the original values: the vendors of the
+	// copy are named as those of master, and its export is the same file.
+	copyList := apitest.Must(t, env.Do(t, "POST", "/vendor-lists?account-id="+acct+"&vendor-list=Copy", owner, nil), 201).Map(t)["id"].(string)
+	importCSV(copyList, first)
+	var got struct {
+		Vendors []struct {
+			VendorName string `json:"vendor_name"`
+		} `json:"vendors"`
+	}
+	apitest.Must(t, env.Do(t, "GET", "/vendor-lists?account-id="+acct+"&vendor-list-id="+copyList, owner, nil), 200).JSON(t, &got)
+	var names []string
+	for _, v := range got.Vendors {
+		names = append(names, v.VendorName)
+	}
+	slices.Sort(names)
+	if want := []string{"+cmd", "-1", hyperlink, "@SUM(1)", "Plain", "Slack"}; !slices.Equal(names, want) {
+		t.Errorf("vendors imported from the export = %q, want %q", names, want)
+	}
+	sorted := func(recs [][]string) []string {
+		var out []string
+		for _, r := range recs[1:] {
+			out = append(out, strings.Join(slices.Concat(r[:5], r[9:]), "|"))
+		}
+		slices.Sort(out)
+		return out
+	}
+	if a, b := sorted(first), sorted(export(copyList)); !slices.Equal(a, b) {
+		t.Errorf("round trip changed the register:\n%q\n%q", a, b)
+	}
+}

@@ -37,6 +37,7 @@ var wireNames = withAssessmentColumns(map[string]string{
 	"Users[].Role":  "users[].role",
 	"Email":         "email",
 	"Role":          "role",
+	"Reason":        "reason",
 
 	// Lists, save-vendors and CSV import (core/lists, core/vendorlist).
 	"List.Name":                  "vendor-list",

@@ -158,6 +158,8 @@ type OrgEnrichmentJSON struct {
 		Remaining int `json:"remaining"`
 	} `json:"quota"`
 	Errors []EnrichmentErrorJSON `json:"errors"`
+
+	QueuedVendors []string `json:"queued_vendors" doc:"The names of the vendors queued (in a dry run: that would be), in order"`
 }
 
 // EnrichmentErrorJSON is a vendor saved but not queued.
@@ -168,7 +170,7 @@ type EnrichmentErrorJSON struct {
 }
 
 func orgEnrichment(q vendorlist.QuotaReport) OrgEnrichmentJSON {
-	out := OrgEnrichmentJSON{Queued: q.Queued, AlreadyKnown: q.AlreadyKnown, Errors: []EnrichmentErrorJSON{}}
+	out := OrgEnrichmentJSON{Queued: q.Queued, AlreadyKnown: q.AlreadyKnown, Errors: []EnrichmentErrorJSON{}, QueuedVendors: nonNil(q.QueuedVendors)}
 	out.Quota.Limit, out.Quota.Used, out.Quota.Remaining = q.Limit, q.Used, q.Remaining()
 	for _, e := range q.Errors {
 		out.Errors = append(out.Errors, EnrichmentErrorJSON{VendorName: e.VendorName, Code: e.Code, Message: e.Message})

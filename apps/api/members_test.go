@@ -239,3 +239,39 @@ func TestBadRoleIsNamedWhereItIs(t *testing.T) {
 		t.Fatalf("refused requests changed members: %v -> %v", before, after)
 	}
 }
+
+// TestEmailsNeedADomainWithADot: members, subscribers and sponsor contacts
+// are addresses mail must reach: erin@northwind and a@b are refused (422,
+// at their place), and nothing is written.
+func TestEmailsNeedADomainWithADot(t *testing.T) {
+	t.Parallel()
+	o := newOrg(t)
+	env := o.env
+	before := members(t, env, o.acct, o.owner)
+	subs := "/subscribers?account-id=" + o.acct + "&vendor-list-id=" + o.master
+	for _, c := range []struct {
+		method, path string
+		body         map[string]any
+		where        string
+	}{
+		{"POST", "/users?account-id=" + o.acct, users("ok@acme.test", "member", "erin@northwind", "member"), "body.users[1].email"},
+		{"POST", "/users?account-id=" + o.acct, map[string]any{"users": []any{"a@b"}}, "body.users[0].email"},
+		{"POST", "/accounts", map[string]any{"account": "Northwind", "users": []string{"erin@northwind"}}, "body.users[0]"},
+		{"POST", subs, map[string]any{"subscriber-email": "a@b"}, "body.subscriber-email[0]"},
+		{"POST", subs, map[string]any{"subscriber-email": []string{"ok@acme.test", "erin@northwind"}}, "body.subscriber-email[1]"},
+		{"POST", "/vendor-assessments?account-id=" + o.acct + "&vendor-list-id=" + o.master, map[string]any{"vendor_name": "Slack", "sponsor_contact": "erin@northwind"}, "body.sponsor_contact"},
+	} {
+		tok := o.owner
+		if c.path == "/accounts" {
+			tok = o.admin
+		}
+		res := env.Do(t, c.method, c.path, tok, c.body)
+		mustProblem(t, res, http.StatusUnprocessableEntity, "domain needs a dot", `"`+c.where+`"`)
+	}
+	if after := members(t, env, o.acct, o.owner); !reflect.DeepEqual(after, before) {
+		t.Fatalf("refused requests changed members: %v -> %v", before, after)
+	}
+	if got := apitest.Must(t, env.Do(t, "GET", subs, o.owner, nil), 200).Map(t)["subscribers"].([]any); len(got) != 0 {
+		t.Fatalf("refused requests added subscribers: %v", got)
+	}
+}

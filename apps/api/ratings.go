@@ -185,7 +185,7 @@ func (s *Server) registerRatings() {
 		})
 	register(s.api, huma.Operation{OperationID: "get-recent-rating-changes", Method: http.MethodGet, Path: "/metrics/recent-rating-changes",
 		Tags: []string{"Dashboard"}, Security: secured, Errors: accountErrors,
-		Summary: "The newest rating changes that mattered (grade drop, new critical or high finding, certificate expiring) of the vendors the account follows, newest first (member or above)"},
+		Summary: "The newest rating changes that mattered (grade drop, new critical or high finding, certificate expiring) of the vendors the account follows, newest first (viewer or above)"},
 		func(ctx context.Context, in *recentIncidentsIn) (*recentRatingChangesOut, error) {
 			acc, err := in.accountRef()
 			if err != nil {

@@ -75,6 +75,17 @@ type reviewPolicyBody struct {
 	CadenceMonths       *cadenceBody `json:"cadence_months,omitempty" doc:"Months per tier, 1 to 120; an omitted tier keeps its value"`
 	ReminderOffsetsDays []int        `json:"reminder_offsets_days,omitempty" limit:"reminders" doc:"Days before the due date, 1 to 365 each; [] sends none before the due date; omitted keeps them"`
 	OverdueRepeatWeekly *bool        `json:"overdue_repeat_weekly,omitempty"`
+	ReviewPolicyReadOnly
+}
+
+// ReviewPolicyReadOnly are the fields of ReviewPolicyJSON the service sets:
+// a PUT takes them, so that the document GET answered goes back as it is,
+// and ignores them (TestPutAcceptsItsGet).
+type ReviewPolicyReadOnly struct {
+	AccountID string     `json:"account_id,omitempty" format:"uuid" readOnly:"true" doc:"Ignored: the account is account-id"`
+	IsDefault *bool      `json:"is_default,omitempty" readOnly:"true" doc:"Ignored: a saved policy is never the default"`
+	UpdatedAt *time.Time `json:"updated_at,omitempty" readOnly:"true" doc:"Ignored"`
+	UpdatedBy string     `json:"updated_by,omitempty" readOnly:"true" doc:"Ignored"`
 }
 
 type reviewPolicyIn struct {

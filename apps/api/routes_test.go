@@ -58,3 +58,37 @@ func TestEveryVendorNameIsReachable(t *testing.T) {
 	// Not a UUID, not a sub-resource of a vendor: no route.
 	apitest.Must(t, env.Do(t, "GET", "/vendor/enrich/nothing-here", o.admin, nil), http.StatusNotFound)
 }
+
+// TestUnroutedRequestsAnswerProblems: a path no route has is a
+// problem+json 404, a method a path's routes do not take is a problem+json
+// 405 whose Allow header lists the methods they do take; the console, the
+// docs and the routes themselves answer as before.
+func TestUnroutedRequestsAnswerProblems(t *testing.T) {
+	t.Parallel()
+	o := newOrg(t)
+	env := o.env
+	for _, path := range []string{"/nope", "/vendor-lists/nope", "/vendor/enrich/nothing-here/x", "/openapi.txt"} {
+		mustProblem(t, env.Do(t, "GET", path, o.owner, nil), http.StatusNotFound)
+		mustProblem(t, env.Do(t, "POST", path, "", map[string]any{}), http.StatusNotFound)
+	}
+	for _, c := range []struct{ method, path, allow string }{
+		{"DELETE", "/healthz", "GET"},
+		{"PUT", "/accounts", "GET, POST, DELETE"},
+		{"PATCH", "/review-policy?account-id=" + o.acct, "GET, PUT"},
+		{"POST", "/vendor/Slack", "GET, PATCH, DELETE"},
+		{"DELETE", "/docs", "GET, HEAD"},
+	} {
+		r := env.Do(t, c.method, c.path, o.owner, nil)
+		mustProblem(t, r, http.StatusMethodNotAllowed, "Allow")
+		if got := r.Header.Get("Allow"); got != c.allow {
+			t.Errorf("%s %s: Allow %q, want %q", c.method, c.path, got, c.allow)
+		}
+	}
+	// What has a route keeps it.
+	apitest.Must(t, env.Do(t, "GET", "/healthz", "", nil), http.StatusOK)
+	apitest.Must(t, env.Do(t, "GET", "/docs", "", nil), http.StatusOK)
+	apitest.Must(t, env.Do(t, "GET", "/openapi.json", "", nil), http.StatusOK)
+	if r := apitest.Must(t, env.Do(t, "GET", "/app/vendors", "", nil), http.StatusOK); !strings.HasPrefix(r.Header.Get("Content-Type"), "text/html") {
+		t.Errorf("the console's page answered %q", r.Header.Get("Content-Type"))
+	}
+}

@@ -165,7 +165,8 @@ type JobJSON struct {
 	VendorName string    `json:"vendor_name"`
 	Status     JobStatus `json:"status"`
 	Error      string    `json:"error"`
-	Created    int       `json:"created,omitempty" doc:"Backfill: incidents stored for this vendor"`
+	Created    int       `json:"created,omitempty" doc:"Backfill: incidents stored for this vendor (new ones)"`
+	Found      int       `json:"found,omitempty" doc:"Backfill: incidents the sources returned for this vendor, new or already stored"`
 }
 
 // RunCountsJSON counts the jobs of a run by status.
@@ -188,6 +189,9 @@ type RunJSON struct {
 	Jobs      []JobJSON     `json:"jobs"`
 	CreatedAt time.Time     `json:"created_at"`
 	UpdatedAt time.Time     `json:"updated_at"`
+
+	IncidentsFound   *int `json:"incidents_found,omitempty" doc:"Backfill runs: the incidents the sources returned for the run's vendors so far, new or already stored"`
+	IncidentsCreated *int `json:"incidents_created,omitempty" doc:"Backfill runs: of those, the new ones stored (backfilled: they never alert)"`
 }
 
 func vendorJSON(v directory.Vendor) VendorJSON {
@@ -243,17 +247,22 @@ func jobsJSON(js []run.Job) []JobJSON {
 	out := make([]JobJSON, 0, len(js))
 	for _, j := range js {
 		out = append(out, JobJSON{JobID: j.ID.String(), VendorID: j.VendorID.String(), VendorName: j.VendorName,
-			Status: JobStatus(j.Status), Error: j.Error, Created: j.Created})
+			Status: JobStatus(j.Status), Error: j.Error, Created: j.Created, Found: j.Found})
 	}
 	return out
 }
 
 func runJSON(r run.Run) RunJSON {
 	c := r.Counts()
-	return RunJSON{RunID: r.ID.String(), Kind: RunKind(r.Kind), Status: RunStatus(r.Status()), Sections: nonNil(r.Sections),
+	out := RunJSON{RunID: r.ID.String(), Kind: RunKind(r.Kind), Status: RunStatus(r.Status()), Sections: nonNil(r.Sections),
 		Counts:    RunCountsJSON{Total: c.Total, Queued: c.Queued, Running: c.Running, Done: c.Done, Failed: c.Failed, Skipped: c.Skipped},
 		Jobs:      jobsJSON(r.Jobs),
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+	if r.Kind == run.KindBackfill {
+		found, created := r.Incidents()
+		out.IncidentsFound, out.IncidentsCreated = &found, &created
+	}
+	return out
 }
 
 // parseSince reads a backfill start as an RFC 3339 date-time or a plain

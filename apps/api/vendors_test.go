@@ -346,6 +346,53 @@ func TestRecordIncident(t *testing.T) {
 	mustProblem(t, env.Do(t, "POST", "/vendor/Nope/incidents", o.admin, map[string]any{"title": "X"}), 404)
 }
 
+// TestIncidentBackfillCountsWhatItFound: a backfill run's status says how
+// many incidents its sources returned for its vendors (incidents_found)
+// and how many of them were new (incidents_created); each job says the
+// same of its vendor. An enrichment run has neither.
+func TestIncidentBackfillCountsWhatItFound(t *testing.T) {
+	t.Parallel()
+	o := newOrg(t)
+	env := o.env
+	env.Incidents.Add("Slack", directory.Incident{Title: "Outage one", Source: "feed", ExternalID: "s-1", PublishedAt: env.Clock.Now().AddDate(0, -2, 0)})
+	env.Incidents.Add("Slack", directory.Incident{Title: "Outage two", Source: "feed", ExternalID: "s-2", PublishedAt: env.Clock.Now().AddDate(0, -1, 0)})
+	env.Incidents.Add("Zoom", directory.Incident{Title: "Zoom down", Source: "feed", ExternalID: "z-1", PublishedAt: env.Clock.Now().AddDate(0, -1, 0)})
+	backfill := func() map[string]any {
+		t.Helper()
+		bf := apitest.Must(t, env.Do(t, "POST", "/vendors/incident-backfill", o.admin, map[string]any{"vendors": []string{"Slack", "Zoom"}}), 202).Map(t)
+		env.Drain(t)
+		return apitest.Must(t, env.Do(t, "GET", "/vendors/incident-backfill/"+bf["run_id"].(string), o.admin, nil), 200).Map(t)
+	}
+	jobs := func(run map[string]any) map[string][2]any {
+		out := map[string][2]any{}
+		for _, j := range run["jobs"].([]any) {
+			m := j.(map[string]any)
+			out[m["vendor_name"].(string)] = [2]any{m["found"], m["created"]}
+		}
+		return out
+	}
+	run := backfill()
+	if run["status"] != "done" || run["incidents_found"] != 3.0 || run["incidents_created"] != 3.0 {
+		t.Fatalf("first backfill = %v", run)
+	}
+	if j := jobs(run); j["Slack"] != [2]any{2.0, 2.0} || j["Zoom"] != [2]any{1.0, 1.0} {
+		t.Fatalf("first backfill's jobs = %v", j)
+	}
+	// Again: the same incidents are found, none is new.
+	run = backfill()
+	if run["incidents_found"] != 3.0 || run["incidents_created"] != 0.0 {
+		t.Fatalf("second backfill = %v", run)
+	}
+	if j := jobs(run); j["Slack"] != [2]any{2.0, nil} || j["Zoom"] != [2]any{1.0, nil} { // created is omitted when 0
+		t.Fatalf("second backfill's jobs = %v", j)
+	}
+	en := apitest.Must(t, env.Do(t, "POST", "/vendor/enrich", o.admin, map[string]any{"vendors": []string{"Slack"}}), 202).Map(t)
+	enrich := apitest.Must(t, env.Do(t, "GET", "/vendor/enrich/"+en["run_id"].(string), o.admin, nil), 200).Map(t)
+	if _, ok := enrich["incidents_found"]; ok {
+		t.Fatalf("an enrichment run counts incidents: %v", enrich)
+	}
+}
+
 func TestIncidentBackfill(t *testing.T) {
 	t.Parallel()
 	o := newOrg(t)

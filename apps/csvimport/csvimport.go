@@ -221,10 +221,11 @@ type answer struct {
 		Message string `json:"message"`
 	} `json:"errors"`
 	OrgEnrichment struct {
-		Queued       int               `json:"queued"`
-		AlreadyKnown int               `json:"already_known"`
-		Quota        Quota             `json:"quota"`
-		Errors       []EnrichmentError `json:"errors"`
+		Queued        int               `json:"queued"`
+		QueuedVendors []string          `json:"queued_vendors"`
+		AlreadyKnown  int               `json:"already_known"`
+		Quota         Quota             `json:"quota"`
+		Errors        []EnrichmentError `json:"errors"`
 	} `json:"org_enrichment"`
 }
 
@@ -307,6 +308,7 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	sum := Summary{DryRun: o.DryRun, Rows: total, Errors: []RowError{},
 		Enrichment: Enrichment{NotQueued: map[string]int{}, Errors: []EnrichmentError{}}}
 	sp := &splitter{r: newReader(f), maxRows: o.MaxRows, maxBytes: o.MaxBytes}
+	var dq dryQuota // a dry run's batches replayed (dryquota.go)
 	if err := sp.readHeader(); err != nil {
 		return sum, err
 	}
@@ -342,8 +344,12 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 			sum.ProductsAdded += a.ProductsAdded
 			sum.AssessmentsUpserted += a.AssessmentsUpserted
 			sum.CustomVendors += len(a.CustomVendors)
-			sum.EnrichmentQueued += a.OrgEnrichment.Queued
-			sum.Enrichment.add(a.OrgEnrichment.Queued, a.OrgEnrichment.AlreadyKnown, a.OrgEnrichment.Quota, a.OrgEnrichment.Errors)
+			en := a.OrgEnrichment
+			if o.DryRun && en.QueuedVendors != nil { // an API that names them
+				en.Queued, en.Errors, en.Quota = dq.replay(en.QueuedVendors, en.Errors, en.Quota)
+			}
+			sum.EnrichmentQueued += en.Queued
+			sum.Enrichment.add(en.Queued, en.AlreadyKnown, en.Quota, en.Errors)
 			for _, e := range a.Errors {
 				sum.Errors = append(sum.Errors, RowError{Row: b.first - 1 + e.Row, Column: e.Column, Message: e.Message})
 			}

@@ -294,3 +294,43 @@ func TestImportReportsTheEnrichmentQuota(t *testing.T) {
 		t.Fatalf("first error %+v", en.Errors[0])
 	}
 }
+
+// A dry run spends the quota as the real import will across its batches
+// (each batch of a dry run is rolled back, so the next starts from the
+// quota as it was): 620 custom vendors in batches of 150, some repeated in
+// a later batch, are 500 queued and 120 not queued either way, with the
+// same quota left and the same vendors named.
+func TestImportDryRunSpendsTheQuotaAcrossBatches(t *testing.T) {
+	t.Parallel()
+	name := func(i int) string { return fmt.Sprintf("Quota Vendor %04d", i) }
+	file := writeCSV(t, "vendor_name,product_name", 700, func(i int) string {
+		if i > 620 { // a vendor of an earlier batch again, with a product
+			return name(i-620) + ",Suite"
+		}
+		return name(i) + ","
+	})
+	run := func(dry bool) csvimport.Summary {
+		s := newSetup(t)
+		o := s.opts(file)
+		o.MaxRows, o.DryRun = 150, dry
+		sum, err := csvimport.Run(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sum
+	}
+	dry, real := run(true), run(false)
+	if real.Enrichment.Queued != 500 || real.Enrichment.NotQueuedTotal() != 120 {
+		t.Fatalf("the real import: %+v", real.Enrichment)
+	}
+	d, r := dry.Enrichment, real.Enrichment
+	if d.Queued != r.Queued || d.NotQueued["quota_exceeded"] != r.NotQueued["quota_exceeded"] || d.Quota != r.Quota || dry.EnrichmentQueued != real.EnrichmentQueued {
+		t.Fatalf("dry run: queued %d, not queued %v, quota %+v (total %d); the real import: queued %d, not queued %v, quota %+v (total %d)",
+			d.Queued, d.NotQueued, d.Quota, dry.EnrichmentQueued, r.Queued, r.NotQueued, r.Quota, real.EnrichmentQueued)
+	}
+	for i := range r.Errors {
+		if d.Errors[i].VendorName != r.Errors[i].VendorName {
+			t.Fatalf("not queued #%d: dry run %q, real %q", i, d.Errors[i].VendorName, r.Errors[i].VendorName)
+		}
+	}
+}

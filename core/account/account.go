@@ -3,11 +3,8 @@
 package account
 
 import (
-	"net/mail"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
@@ -133,17 +130,4 @@ func Staff(ms []Member) []string {
 type Membership struct {
 	Account Account
 	Role    Role
-}
-
-// NormalizeEmail validates a bare e-mail address and lower-cases it.
-func NormalizeEmail(s string) (string, error) {
-	s = strings.TrimSpace(s)
-	if strings.IndexFunc(s, unicode.IsControl) >= 0 || !utf8.ValidString(s) {
-		return "", core.Invalid("Email", "%q is not a valid e-mail address", s)
-	}
-	a, err := mail.ParseAddress(s)
-	if err != nil || a.Address != s || a.Name != "" || len(s) > 254 {
-		return "", core.Invalid("Email", "%q is not a valid e-mail address", s)
-	}
-	return strings.ToLower(s), nil
 }

@@ -6,6 +6,7 @@ package accounts
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"sort"
 	"strings"
 	"time"
@@ -30,6 +31,15 @@ type Deps struct {
 	Mail deliver.Mail
 	// PublicURL is the base URL for links in mail (no trailing slash).
 	PublicURL string
+	// Log takes the audit records (restoreowner.go); nil is slog.Default().
+	Log *slog.Logger
+}
+
+func (s *Service) log() *slog.Logger {
+	if s.d.Log == nil {
+		return slog.Default()
+	}
+	return s.d.Log
 }
 
 // Service implements the account use cases.
@@ -73,7 +83,7 @@ func (s *Service) Identify(ctx context.Context, id ports.Identity) (access.Actor
 	if strings.TrimSpace(id.Subject) == "" {
 		return access.Actor{}, core.Unauthenticated("token has no subject")
 	}
-	email, err := account.NormalizeEmail(id.Email)
+	email, err := account.IdentityEmail(id.Email)
 	if err != nil {
 		return access.Actor{}, core.Unauthenticated("token has no valid email claim")
 	}

@@ -16,8 +16,9 @@ import (
 
 // The dashboard reads serve the home page of the original web client: a few
 // counts, the latest incidents of the vendors an account follows, and the
-// vendors of a list with their latest incident. They need the member role
-// or above, like the original service's dashboard.
+// vendors of a list with their latest incident. They are reads like any
+// other, so the viewer role or above may make them (the original service
+// asked for member; a viewer's home page was four refusals).
 
 // Metrics are the counts of the dashboard over the lists in scope.
 type Metrics struct {
@@ -71,10 +72,10 @@ func (sc scope) vendorIDs(followedOnly bool) []uuid.UUID {
 	return out
 }
 
-// dashboardScope resolves the account for a member or above, and the lists
+// dashboardScope resolves the account for a viewer or above, and the lists
 // in scope: the one named by lr, or all of them when lr names none.
 func (s *Service) dashboardScope(ctx context.Context, tx ports.Tx, a access.Actor, ref access.AccountRef, lr access.ListRef) (access.Access, scope, error) {
-	acc, err := access.Account(ctx, tx, a, ref, account.WriteRole)
+	acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
 	if err != nil {
 		return access.Access{}, scope{}, err
 	}
@@ -106,7 +107,7 @@ func (s *Service) dashboardScope(ctx context.Context, tx ports.Tx, a access.Acto
 func (s *Service) DashboardMetrics(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef) (Metrics, error) {
 	var m Metrics
 	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
-		acc, err := access.Account(ctx, tx, a, ref, account.WriteRole)
+		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
 		if err != nil {
 			return err
 		}

@@ -252,8 +252,8 @@ func TestCalendarAndDashboard(t *testing.T) {
 	if _, err := f.s.RecentIncidents(ctx, f.owner, f.ref, access.ListRef{}, assessments.MaxIncidentLimit+1); !errors.Is(err, core.ErrInvalid) {
 		t.Fatalf("a limit too large: %v", err)
 	}
-	if _, err := f.s.RecentIncidents(ctx, f.viewr, f.ref, access.ListRef{}, 0); !errors.Is(err, core.ErrForbidden) {
-		t.Fatalf("a viewer read the dashboard: %v", err)
+	if ins, err := f.s.RecentIncidents(ctx, f.viewr, f.ref, access.ListRef{}, 0); err != nil || len(ins) != 1 {
+		t.Fatalf("a viewer reads the dashboard like any read: %+v, %v", ins, err)
 	}
 	ov, err := f.s.VendorsOverview(ctx, f.owner, f.ref, access.ListRef{})
 	if err != nil || len(ov) != 1 || ov[0].Latest == nil {

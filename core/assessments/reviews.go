@@ -250,6 +250,9 @@ func (s *Service) upsert(ctx context.Context, tx ports.Tx, a access.Actor, accou
 			states[c.Vendor.ID] = st
 		}
 		next, err := review.Apply(st.cur.Fields, c.Input)
+		if err == nil {
+			err = review.CheckApprovalDate(c.Input, next, now)
+		}
 		switch {
 		case err == nil:
 			prev := st.cur.Status

@@ -73,6 +73,10 @@ func (s *Service) queueEnrichment(ctx context.Context, tx ports.Tx, a access.Act
 		return rep, err
 	}
 	rep.Queued = len(queue)
+	rep.QueuedVendors = make([]string, 0, len(queue))
+	for _, v := range queue {
+		rep.QueuedVendors = append(rep.QueuedVendors, v.Name.String())
+	}
 	rep.Used = used + len(claim)
 	if len(queue) > 0 {
 		if _, err := s.d.Directory.StartEnrichRun(ctx, tx, a.Email, queue, directory.SectionValues()); err != nil {

@@ -42,6 +42,7 @@ type Job struct {
 	Status     string
 	Error      string // why it failed or was skipped
 	Created    int    // backfill: the incidents stored for this vendor
+	Found      int    // backfill: the incidents its sources returned (Created of them were new)
 }
 
 // Run is an enrichment or backfill run.
@@ -78,6 +79,15 @@ func (r Run) Counts() Counts {
 		}
 	}
 	return c
+}
+
+// Incidents adds up what a backfill run's jobs found and stored.
+func (r Run) Incidents() (found, created int) {
+	for _, j := range r.Jobs {
+		found += j.Found
+		created += j.Created
+	}
+	return found, created
 }
 
 // Status is the run's overall state.

@@ -94,7 +94,7 @@ func New(d Deps) (*UseCases, error) {
 		return nil, err
 	}
 	unit.Events = u.Webhooks.Emit
-	if u.Accounts, err = accounts.New(accounts.Deps{Unit: unit, Mail: mail, PublicURL: public}); err != nil {
+	if u.Accounts, err = accounts.New(accounts.Deps{Unit: unit, Mail: mail, PublicURL: public, Log: log}); err != nil {
 		return nil, err
 	}
 	if u.Vendors, err = vendors.New(vendors.Deps{Unit: unit, Enricher: d.Enricher, Websites: d.Websites, Incidents: d.Incidents, Views: d.Views, Log: log}); err != nil {

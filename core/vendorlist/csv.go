@@ -163,7 +163,7 @@ func ParseCSV(text string) ([]CSVRow, error) {
 		}
 		vals := make(map[string]string, len(cols))
 		for i, v := range rec {
-			vals[cols[i]] = v
+			vals[cols[i]] = RestoreCell(v) // an exported file reads back as it was (formulacell.go)
 		}
 		rows = append(rows, CSVRow{Row: n, Values: vals})
 	}

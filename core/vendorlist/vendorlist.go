@@ -162,6 +162,10 @@ type QuotaReport struct {
 	Limit        int
 	Used         int
 	Errors       []QuotaError
+
+	// QueuedVendors are the names of the vendors queued, in order (a
+	// client replays the batches of a dry run with them: csvimport).
+	QueuedVendors []string
 }
 
 // Remaining is the quota left.

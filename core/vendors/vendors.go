@@ -774,13 +774,13 @@ func (s *Service) RunBackfill(ctx context.Context, p outbox.Backfill) error {
 		if j.Status == run.StatusDone || j.Status == run.StatusSkipped {
 			continue // a retried run resumes where it stopped
 		}
-		inserted, ferr := s.fetchIncidents(ctx, j.VendorID, since, true)
+		inserted, found, ferr := s.fetchIncidents(ctx, j.VendorID, since, true)
 		if err := s.setJob(ctx, r.ID, j.ID, func(x *run.Job) {
 			if ferr != nil {
 				x.Status, x.Error = run.StatusFailed, ferr.Error()
 				return
 			}
-			x.Status, x.Created, x.Error = run.StatusDone, len(inserted), ""
+			x.Status, x.Created, x.Found, x.Error = run.StatusDone, len(inserted), found, ""
 		}); err != nil {
 			return err
 		}
@@ -798,8 +798,9 @@ func (s *Service) announceIncident(ctx context.Context, tx ports.Tx, v directory
 }
 
 // fetchIncidents pulls a vendor's incidents and stores the new ones;
-// historical ones are marked backfilled, live ones are fanned out.
-func (s *Service) fetchIncidents(ctx context.Context, vendorID uuid.UUID, since time.Time, backfill bool) ([]directory.Incident, error) {
+// historical ones are marked backfilled, live ones are fanned out. It
+// returns the new ones and how many valid incidents the source returned.
+func (s *Service) fetchIncidents(ctx context.Context, vendorID uuid.UUID, since time.Time, backfill bool) ([]directory.Incident, int, error) {
 	var v directory.Vendor
 	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
 		var err error
@@ -807,11 +808,11 @@ func (s *Service) fetchIncidents(ctx context.Context, vendorID uuid.UUID, since 
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	got, err := s.d.Incidents.Fetch(ctx, v, since)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	ins := make([]directory.Incident, 0, len(got))
 	for _, g := range got {
@@ -842,7 +843,7 @@ func (s *Service) fetchIncidents(ctx context.Context, vendorID uuid.UUID, since 
 		}
 		return nil
 	})
-	return inserted, err
+	return inserted, len(ins), err
 }
 
 // PollIncidents fetches recent incidents for every directory vendor that is
@@ -860,7 +861,7 @@ func (s *Service) PollIncidents(ctx context.Context) error {
 	since := s.d.Now().Add(-24 * time.Hour)
 	var errs []error
 	for _, v := range vs {
-		if _, err := s.fetchIncidents(ctx, v.ID, since, false); err != nil {
+		if _, _, err := s.fetchIncidents(ctx, v.ID, since, false); err != nil {
 			errs = append(errs, err)
 		}
 	}

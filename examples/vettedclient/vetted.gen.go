@@ -688,6 +688,9 @@ type ApprovalStatus string
 
 // AssessmentBody defines model for AssessmentBody.
 type AssessmentBody struct {
+	// AccountId Ignored: the account is account-id
+	AccountId *openapi_types.UUID `json:"account_id,omitempty"`
+
 	// ApprovalDate A date (2006-01-02) or an RFC 3339 date-time; empty clears it
 	ApprovalDate *string `json:"approval_date,omitempty"`
 
@@ -704,9 +707,27 @@ type AssessmentBody struct {
 	// ConditionalApprovalCondition Required with conditional approval
 	ConditionalApprovalCondition *string `json:"conditional_approval_condition,omitempty"`
 
+	// CreatedAt Ignored
+	CreatedAt *time.Time `json:"created_at,omitempty"`
+
+	// CreatedBy Ignored
+	CreatedBy *string `json:"created_by,omitempty"`
+
 	// DataCollected Replaces the stored list; omitted keeps it
-	DataCollected             *[]string `json:"data_collected,omitempty"`
-	SponsorBusinessDepartment *string   `json:"sponsor_business_department,omitempty"`
+	DataCollected *[]string `json:"data_collected,omitempty"`
+
+	// Id Ignored: the vendor and the list name the assessment
+	Id *openapi_types.UUID `json:"id,omitempty"`
+
+	// LastReviewedAt Ignored
+	LastReviewedAt *time.Time `json:"last_reviewed_at,omitempty"`
+
+	// NextReviewAt Ignored
+	NextReviewAt *time.Time `json:"next_review_at,omitempty"`
+
+	// ReviewState Ignored
+	ReviewState               *string `json:"review_state,omitempty"`
+	SponsorBusinessDepartment *string `json:"sponsor_business_department,omitempty"`
 
 	// SponsorContact E-mail address
 	SponsorContact *string `json:"sponsor_contact,omitempty"`
@@ -715,13 +736,22 @@ type AssessmentBody struct {
 	SubmissionDate *string `json:"submission_date,omitempty"`
 
 	// Tier How critical the vendor is; sets the review cadence. Empty: not tiered
-	Tier    *Tier   `json:"tier,omitempty"`
-	UseCase *string `json:"use_case,omitempty"`
+	Tier *Tier `json:"tier,omitempty"`
+
+	// UpdatedAt Ignored
+	UpdatedAt *time.Time `json:"updated_at,omitempty"`
+
+	// UpdatedBy Ignored
+	UpdatedBy *string `json:"updated_by,omitempty"`
+	UseCase   *string `json:"use_case,omitempty"`
 
 	// VendorId One of vendor_id, vendor_profile_id, vendor_name names the vendor (here or in the query)
-	VendorId        *string `json:"vendor_id,omitempty"`
-	VendorName      *string `json:"vendor_name,omitempty"`
-	VendorProfileId *string `json:"vendor_profile_id,omitempty"`
+	VendorId *string `json:"vendor_id,omitempty"`
+
+	// VendorListId Ignored: the list is vendor-list-id or vendor-list
+	VendorListId    *openapi_types.UUID `json:"vendor_list_id,omitempty"`
+	VendorName      *string             `json:"vendor_name,omitempty"`
+	VendorProfileId *string             `json:"vendor_profile_id,omitempty"`
 }
 
 // AssessmentDeleteOutBody defines model for AssessmentDeleteOutBody.
@@ -1207,10 +1237,13 @@ type InvalidationJSONMode string
 
 // JobJSON defines model for JobJSON.
 type JobJSON struct {
-	// Created Backfill: incidents stored for this vendor
-	Created *int64             `json:"created,omitempty"`
-	Error   string             `json:"error"`
-	JobId   openapi_types.UUID `json:"job_id"`
+	// Created Backfill: incidents stored for this vendor (new ones)
+	Created *int64 `json:"created,omitempty"`
+	Error   string `json:"error"`
+
+	// Found Backfill: incidents the sources returned for this vendor, new or already stored
+	Found *int64             `json:"found,omitempty"`
+	JobId openapi_types.UUID `json:"job_id"`
 
 	// Status State of one job of a run, or of one enrichment section
 	Status     JobStatus          `json:"status"`
@@ -1313,10 +1346,13 @@ type MembersOutBody struct {
 
 // OrgEnrichmentJSON defines model for OrgEnrichmentJSON.
 type OrgEnrichmentJSON struct {
-	AlreadyKnown int64                        `json:"already_known"`
-	Errors       []EnrichmentErrorJSON        `json:"errors"`
-	Queued       int64                        `json:"queued"`
-	Quota        OrgEnrichmentJSONQuotaStruct `json:"quota"`
+	AlreadyKnown int64                 `json:"already_known"`
+	Errors       []EnrichmentErrorJSON `json:"errors"`
+	Queued       int64                 `json:"queued"`
+
+	// QueuedVendors The names of the vendors queued (in a dry run: that would be), in order
+	QueuedVendors []string                     `json:"queued_vendors"`
+	Quota         OrgEnrichmentJSONQuotaStruct `json:"quota"`
 }
 
 // OrgEnrichmentJSONQuotaStruct defines model for OrgEnrichmentJSONQuotaStruct.
@@ -1345,7 +1381,7 @@ type Problem struct {
 	// Examples: query.account-id: must be an account UUID or "individual"
 	Detail *string `json:"detail,omitempty"`
 
-	// Errors The individual failures, one per input at fault
+	// Errors The individual failures, one per input at fault: the first 20, then one entry saying how many more were not listed
 	Errors *[]ProblemDetail `json:"errors,omitempty"`
 
 	// Instance A URI reference that identifies the specific occurrence of the problem.
@@ -1379,7 +1415,7 @@ type ProblemDetail struct {
 	// Row For a CSV cell: its 1-based data row (the header is not counted)
 	Row *int64 `json:"row,omitempty"`
 
-	// Value The value at the location, when huma's own validation refused it
+	// Value The value at the location, when huma's own validation refused it and it is short: a string of at most 200 bytes, a number or a boolean (objects and arrays are never sent back)
 	Value interface{} `json:"value,omitempty"`
 }
 
@@ -1510,14 +1546,47 @@ type RecordIncidentInBody struct {
 	Url     *string `json:"url,omitempty"`
 }
 
+// RestoreOwnerInBody defines model for RestoreOwnerInBody.
+type RestoreOwnerInBody struct {
+	// Email Who becomes an owner: a member, whose role is raised, or anyone else, who is added
+	Email string `json:"email"`
+
+	// Reason Why the account needs an owner (required; kept in the audit record)
+	Reason string `json:"reason"`
+}
+
+// RestoreOwnerOutBody defines model for RestoreOwnerOutBody.
+type RestoreOwnerOutBody struct {
+	// Member The new owner, as stored
+	Member MemberJSON `json:"member"`
+
+	// OwnersBefore How many owners the account had before
+	OwnersBefore int64 `json:"owners_before"`
+
+	// PreviousRole The role they had; empty when they were not a member
+	PreviousRole string `json:"previous_role"`
+}
+
 // ReviewPolicyBody defines model for ReviewPolicyBody.
 type ReviewPolicyBody struct {
+	// AccountId Ignored: the account is account-id
+	AccountId *openapi_types.UUID `json:"account_id,omitempty"`
+
 	// CadenceMonths Months per tier, 1 to 120; an omitted tier keeps its value
-	CadenceMonths       *CadenceBody `json:"cadence_months,omitempty"`
-	OverdueRepeatWeekly *bool        `json:"overdue_repeat_weekly,omitempty"`
+	CadenceMonths *CadenceBody `json:"cadence_months,omitempty"`
+
+	// IsDefault Ignored: a saved policy is never the default
+	IsDefault           *bool `json:"is_default,omitempty"`
+	OverdueRepeatWeekly *bool `json:"overdue_repeat_weekly,omitempty"`
 
 	// ReminderOffsetsDays Days before the due date, 1 to 365 each; [] sends none before the due date; omitted keeps them
 	ReminderOffsetsDays *[]int64 `json:"reminder_offsets_days,omitempty"`
+
+	// UpdatedAt Ignored
+	UpdatedAt *time.Time `json:"updated_at,omitempty"`
+
+	// UpdatedBy Ignored
+	UpdatedBy *string `json:"updated_by,omitempty"`
 }
 
 // ReviewPolicyJSON defines model for ReviewPolicyJSON.
@@ -1568,7 +1637,13 @@ type RunCountsJSON struct {
 type RunJSON struct {
 	Counts    RunCountsJSON `json:"counts"`
 	CreatedAt time.Time     `json:"created_at"`
-	Jobs      []JobJSON     `json:"jobs"`
+
+	// IncidentsCreated Backfill runs: of those, the new ones stored (backfilled: they never alert)
+	IncidentsCreated *int64 `json:"incidents_created,omitempty"`
+
+	// IncidentsFound Backfill runs: the incidents the sources returned for the run's vendors so far, new or already stored
+	IncidentsFound *int64    `json:"incidents_found,omitempty"`
+	Jobs           []JobJSON `json:"jobs"`
 
 	// Kind What a run does
 	Kind     RunKind            `json:"kind"`
@@ -2032,6 +2107,12 @@ type DeleteAccountsParams struct {
 
 	// AccountIds Several accounts (comma-separated)
 	AccountIds *[]string `form:"account_ids,omitempty" json:"account_ids,omitempty"`
+}
+
+// RestoreAccountOwnerParams defines parameters for RestoreAccountOwner.
+type RestoreAccountOwnerParams struct {
+	// AccountId Organization UUID, or individual for the caller's personal space
+	AccountId string `form:"account-id" json:"account-id"`
 }
 
 // GetDashboardMetricsParams defines parameters for GetDashboardMetrics.
@@ -2510,6 +2591,9 @@ type DeleteAccountsJSONRequestBody = DeleteAccountsInBody
 
 // CreateAccountJSONRequestBody defines body for CreateAccount for application/json ContentType.
 type CreateAccountJSONRequestBody = CreateAccountInBody
+
+// RestoreAccountOwnerJSONRequestBody defines body for RestoreAccountOwner for application/json ContentType.
+type RestoreAccountOwnerJSONRequestBody = RestoreOwnerInBody
 
 // PutReviewPolicyJSONRequestBody defines body for PutReviewPolicy for application/json ContentType.
 type PutReviewPolicyJSONRequestBody = ReviewPolicyBody
@@ -3041,27 +3125,45 @@ type ClientInterface interface {
 	// Corresponds with POST /accounts (the `CreateAccount` operationId).
 	CreateAccount(ctx context.Context, body CreateAccountJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// RestoreAccountOwnerWithBody Make someone an owner of an organization, e.g. one that lost its last owner (platform admins; audited)
+	//
+	// The way back for an account whose last owner is gone and where nobody left may assign owner. The person becomes an owner (a member's role is raised, anyone else is added); nobody else changes. A reason is required: an audit record names the platform admin, the account, the new owner, the role they had and the reason, and the new owner is mailed. 409 when they are an owner already; a personal space has no owner to restore (422).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /accounts/owner (the `RestoreAccountOwner` operationId).
+	RestoreAccountOwnerWithBody(ctx context.Context, params *RestoreAccountOwnerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RestoreAccountOwner Make someone an owner of an organization, e.g. one that lost its last owner (platform admins; audited)
+	//
+	// The way back for an account whose last owner is gone and where nobody left may assign owner. The person becomes an owner (a member's role is raised, anyone else is added); nobody else changes. A reason is required: an audit record names the platform admin, the account, the new owner, the role they had and the reason, and the new owner is mailed. 409 when they are an owner already; a personal space has no owner to restore (422).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /accounts/owner (the `RestoreAccountOwner` operationId).
+	RestoreAccountOwner(ctx context.Context, params *RestoreAccountOwnerParams, body RestoreAccountOwnerJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// Healthz Process is up
 	//
 	// Corresponds with GET /healthz (the `Healthz` operationId).
 	Healthz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetDashboardMetrics Counts for the dashboard: vendors, followed vendors, active assessments (member or above)
+	// GetDashboardMetrics Counts for the dashboard: vendors, followed vendors, active assessments (viewer or above)
 	//
 	// Corresponds with GET /metrics/dashboard (the `GetDashboardMetrics` operationId).
 	GetDashboardMetrics(ctx context.Context, params *GetDashboardMetricsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetRecentIncidents The newest incidents of the vendors the account follows, newest first (member or above)
+	// GetRecentIncidents The newest incidents of the vendors the account follows, newest first (viewer or above)
 	//
 	// Corresponds with GET /metrics/recent-incidents (the `GetRecentIncidents` operationId).
 	GetRecentIncidents(ctx context.Context, params *GetRecentIncidentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetRecentRatingChanges The newest rating changes that mattered (grade drop, new critical or high finding, certificate expiring) of the vendors the account follows, newest first (member or above)
+	// GetRecentRatingChanges The newest rating changes that mattered (grade drop, new critical or high finding, certificate expiring) of the vendors the account follows, newest first (viewer or above)
 	//
 	// Corresponds with GET /metrics/recent-rating-changes (the `GetRecentRatingChanges` operationId).
 	GetRecentRatingChanges(ctx context.Context, params *GetRecentRatingChangesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetVendorsFromList The vendors of a list (default master-list) with their logo and latest incident (member or above)
+	// GetVendorsFromList The vendors of a list (default master-list) with their logo and latest incident (viewer or above)
 	//
 	// Corresponds with GET /metrics/vendors-from-list (the `GetVendorsFromList` operationId).
 	GetVendorsFromList(ctx context.Context, params *GetVendorsFromListParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3302,7 +3404,7 @@ type ClientInterface interface {
 
 	// ExportVendorList The register as a file: one row per vendor and product of a list (viewer or above)
 	//
-	// Streamed as it is read, a page of the list at a time. Columns: vendor_name, website_url, product_name, tier, compliance_approval_status, next_review_at, review_state, rating, grade, sponsor, alerts_enabled, conditional_approval_condition. The file imports back through import-csv (computed columns are ignored there).
+	// Streamed as it is read, a page of the list at a time. Columns: vendor_name, website_url, product_name, tier, compliance_approval_status, next_review_at, review_state, rating, grade, sponsor, alerts_enabled, conditional_approval_condition. A cell that starts with =, +, -, @, a tab or a carriage return is written with a single quote before it, so that a spreadsheet shows it as text instead of running it (OWASP's rule for CSV injection). The file imports back through import-csv, which removes those quotes (computed columns are ignored there).
 	//
 	// Corresponds with GET /vendor-lists/export (the `ExportVendorList` operationId).
 	ExportVendorList(ctx context.Context, params *ExportVendorListParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3556,6 +3658,44 @@ func (c *Client) CreateAccount(ctx context.Context, body CreateAccountJSONReques
 	return c.Client.Do(req)
 }
 
+// RestoreAccountOwnerWithBody Make someone an owner of an organization, e.g. one that lost its last owner (platform admins; audited)
+//
+// The way back for an account whose last owner is gone and where nobody left may assign owner. The person becomes an owner (a member's role is raised, anyone else is added); nobody else changes. A reason is required: an audit record names the platform admin, the account, the new owner, the role they had and the reason, and the new owner is mailed. 409 when they are an owner already; a personal space has no owner to restore (422).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /accounts/owner (the `RestoreAccountOwner` operationId).
+func (c *Client) RestoreAccountOwnerWithBody(ctx context.Context, params *RestoreAccountOwnerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRestoreAccountOwnerRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RestoreAccountOwner Make someone an owner of an organization, e.g. one that lost its last owner (platform admins; audited)
+//
+// The way back for an account whose last owner is gone and where nobody left may assign owner. The person becomes an owner (a member's role is raised, anyone else is added); nobody else changes. A reason is required: an audit record names the platform admin, the account, the new owner, the role they had and the reason, and the new owner is mailed. 409 when they are an owner already; a personal space has no owner to restore (422).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /accounts/owner (the `RestoreAccountOwner` operationId).
+func (c *Client) RestoreAccountOwner(ctx context.Context, params *RestoreAccountOwnerParams, body RestoreAccountOwnerJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRestoreAccountOwnerRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // Healthz Process is up
 //
 // Corresponds with GET /healthz (the `Healthz` operationId).
@@ -3571,7 +3711,7 @@ func (c *Client) Healthz(ctx context.Context, reqEditors ...RequestEditorFn) (*h
 	return c.Client.Do(req)
 }
 
-// GetDashboardMetrics Counts for the dashboard: vendors, followed vendors, active assessments (member or above)
+// GetDashboardMetrics Counts for the dashboard: vendors, followed vendors, active assessments (viewer or above)
 //
 // Corresponds with GET /metrics/dashboard (the `GetDashboardMetrics` operationId).
 func (c *Client) GetDashboardMetrics(ctx context.Context, params *GetDashboardMetricsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3586,7 +3726,7 @@ func (c *Client) GetDashboardMetrics(ctx context.Context, params *GetDashboardMe
 	return c.Client.Do(req)
 }
 
-// GetRecentIncidents The newest incidents of the vendors the account follows, newest first (member or above)
+// GetRecentIncidents The newest incidents of the vendors the account follows, newest first (viewer or above)
 //
 // Corresponds with GET /metrics/recent-incidents (the `GetRecentIncidents` operationId).
 func (c *Client) GetRecentIncidents(ctx context.Context, params *GetRecentIncidentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3601,7 +3741,7 @@ func (c *Client) GetRecentIncidents(ctx context.Context, params *GetRecentIncide
 	return c.Client.Do(req)
 }
 
-// GetRecentRatingChanges The newest rating changes that mattered (grade drop, new critical or high finding, certificate expiring) of the vendors the account follows, newest first (member or above)
+// GetRecentRatingChanges The newest rating changes that mattered (grade drop, new critical or high finding, certificate expiring) of the vendors the account follows, newest first (viewer or above)
 //
 // Corresponds with GET /metrics/recent-rating-changes (the `GetRecentRatingChanges` operationId).
 func (c *Client) GetRecentRatingChanges(ctx context.Context, params *GetRecentRatingChangesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3616,7 +3756,7 @@ func (c *Client) GetRecentRatingChanges(ctx context.Context, params *GetRecentRa
 	return c.Client.Do(req)
 }
 
-// GetVendorsFromList The vendors of a list (default master-list) with their logo and latest incident (member or above)
+// GetVendorsFromList The vendors of a list (default master-list) with their logo and latest incident (viewer or above)
 //
 // Corresponds with GET /metrics/vendors-from-list (the `GetVendorsFromList` operationId).
 func (c *Client) GetVendorsFromList(ctx context.Context, params *GetVendorsFromListParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4227,7 +4367,7 @@ func (c *Client) PostVendorLists(ctx context.Context, params *PostVendorListsPar
 
 // ExportVendorList The register as a file: one row per vendor and product of a list (viewer or above)
 //
-// Streamed as it is read, a page of the list at a time. Columns: vendor_name, website_url, product_name, tier, compliance_approval_status, next_review_at, review_state, rating, grade, sponsor, alerts_enabled, conditional_approval_condition. The file imports back through import-csv (computed columns are ignored there).
+// Streamed as it is read, a page of the list at a time. Columns: vendor_name, website_url, product_name, tier, compliance_approval_status, next_review_at, review_state, rating, grade, sponsor, alerts_enabled, conditional_approval_condition. A cell that starts with =, +, -, @, a tab or a carriage return is written with a single quote before it, so that a spreadsheet shows it as text instead of running it (OWASP's rule for CSV injection). The file imports back through import-csv, which removes those quotes (computed columns are ignored there).
 //
 // Corresponds with GET /vendor-lists/export (the `ExportVendorList` operationId).
 func (c *Client) ExportVendorList(ctx context.Context, params *ExportVendorListParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4791,6 +4931,69 @@ func NewCreateAccountRequestWithBody(server string, contentType string, body io.
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewRestoreAccountOwnerRequest calls the generic RestoreAccountOwner builder with application/json body
+func NewRestoreAccountOwnerRequest(server string, params *RestoreAccountOwnerParams, body RestoreAccountOwnerJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRestoreAccountOwnerRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewRestoreAccountOwnerRequestWithBody constructs an http.Request for the RestoreAccountOwner method, with any body, and a specified content type
+func NewRestoreAccountOwnerRequestWithBody(server string, params *RestoreAccountOwnerParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/accounts/owner")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "account-id", params.AccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
@@ -8258,6 +8461,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /accounts (the `CreateAccount` operationId).
 	CreateAccountWithResponse(ctx context.Context, body CreateAccountJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateAccountResponse, error)
 
+	// RestoreAccountOwnerWithBodyWithResponse Make someone an owner of an organization, e.g. one that lost its last owner (platform admins; audited)
+	//
+	// The way back for an account whose last owner is gone and where nobody left may assign owner. The person becomes an owner (a member's role is raised, anyone else is added); nobody else changes. A reason is required: an audit record names the platform admin, the account, the new owner, the role they had and the reason, and the new owner is mailed. 409 when they are an owner already; a personal space has no owner to restore (422).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /accounts/owner (the `RestoreAccountOwner` operationId).
+	RestoreAccountOwnerWithBodyWithResponse(ctx context.Context, params *RestoreAccountOwnerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RestoreAccountOwnerResponse, error)
+
+	// RestoreAccountOwnerWithResponse Make someone an owner of an organization, e.g. one that lost its last owner (platform admins; audited)
+	//
+	// The way back for an account whose last owner is gone and where nobody left may assign owner. The person becomes an owner (a member's role is raised, anyone else is added); nobody else changes. A reason is required: an audit record names the platform admin, the account, the new owner, the role they had and the reason, and the new owner is mailed. 409 when they are an owner already; a personal space has no owner to restore (422).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /accounts/owner (the `RestoreAccountOwner` operationId).
+	RestoreAccountOwnerWithResponse(ctx context.Context, params *RestoreAccountOwnerParams, body RestoreAccountOwnerJSONRequestBody, reqEditors ...RequestEditorFn) (*RestoreAccountOwnerResponse, error)
+
 	// HealthzWithResponse Process is up
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -8265,28 +8486,28 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /healthz (the `Healthz` operationId).
 	HealthzWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*HealthzResponse, error)
 
-	// GetDashboardMetricsWithResponse Counts for the dashboard: vendors, followed vendors, active assessments (member or above)
+	// GetDashboardMetricsWithResponse Counts for the dashboard: vendors, followed vendors, active assessments (viewer or above)
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /metrics/dashboard (the `GetDashboardMetrics` operationId).
 	GetDashboardMetricsWithResponse(ctx context.Context, params *GetDashboardMetricsParams, reqEditors ...RequestEditorFn) (*GetDashboardMetricsResponse, error)
 
-	// GetRecentIncidentsWithResponse The newest incidents of the vendors the account follows, newest first (member or above)
+	// GetRecentIncidentsWithResponse The newest incidents of the vendors the account follows, newest first (viewer or above)
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /metrics/recent-incidents (the `GetRecentIncidents` operationId).
 	GetRecentIncidentsWithResponse(ctx context.Context, params *GetRecentIncidentsParams, reqEditors ...RequestEditorFn) (*GetRecentIncidentsResponse, error)
 
-	// GetRecentRatingChangesWithResponse The newest rating changes that mattered (grade drop, new critical or high finding, certificate expiring) of the vendors the account follows, newest first (member or above)
+	// GetRecentRatingChangesWithResponse The newest rating changes that mattered (grade drop, new critical or high finding, certificate expiring) of the vendors the account follows, newest first (viewer or above)
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /metrics/recent-rating-changes (the `GetRecentRatingChanges` operationId).
 	GetRecentRatingChangesWithResponse(ctx context.Context, params *GetRecentRatingChangesParams, reqEditors ...RequestEditorFn) (*GetRecentRatingChangesResponse, error)
 
-	// GetVendorsFromListWithResponse The vendors of a list (default master-list) with their logo and latest incident (member or above)
+	// GetVendorsFromListWithResponse The vendors of a list (default master-list) with their logo and latest incident (viewer or above)
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -8561,7 +8782,7 @@ type ClientWithResponsesInterface interface {
 
 	// ExportVendorListWithResponse The register as a file: one row per vendor and product of a list (viewer or above)
 	//
-	// Streamed as it is read, a page of the list at a time. Columns: vendor_name, website_url, product_name, tier, compliance_approval_status, next_review_at, review_state, rating, grade, sponsor, alerts_enabled, conditional_approval_condition. The file imports back through import-csv (computed columns are ignored there).
+	// Streamed as it is read, a page of the list at a time. Columns: vendor_name, website_url, product_name, tier, compliance_approval_status, next_review_at, review_state, rating, grade, sponsor, alerts_enabled, conditional_approval_condition. A cell that starts with =, +, -, @, a tab or a carriage return is written with a single quote before it, so that a spreadsheet shows it as text instead of running it (OWASP's rule for CSV injection). The file imports back through import-csv, which removes those quotes (computed columns are ignored there).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -9043,6 +9264,110 @@ func (r CreateAccountResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r CreateAccountResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type RestoreAccountOwnerResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RestoreOwnerOutBody
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RestoreAccountOwnerResponse) GetJSON200() *RestoreOwnerOutBody {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RestoreAccountOwnerResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RestoreAccountOwnerResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RestoreAccountOwnerResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RestoreAccountOwnerResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r RestoreAccountOwnerResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r RestoreAccountOwnerResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RestoreAccountOwnerResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r RestoreAccountOwnerResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RestoreAccountOwnerResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RestoreAccountOwnerResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RestoreAccountOwnerResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RestoreAccountOwnerResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RestoreAccountOwnerResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -13902,6 +14227,36 @@ func (c *ClientWithResponses) CreateAccountWithResponse(ctx context.Context, bod
 	return ParseCreateAccountResponse(rsp)
 }
 
+// RestoreAccountOwnerWithBodyWithResponse Make someone an owner of an organization, e.g. one that lost its last owner (platform admins; audited)
+//
+// The way back for an account whose last owner is gone and where nobody left may assign owner. The person becomes an owner (a member's role is raised, anyone else is added); nobody else changes. A reason is required: an audit record names the platform admin, the account, the new owner, the role they had and the reason, and the new owner is mailed. 409 when they are an owner already; a personal space has no owner to restore (422).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /accounts/owner (the `RestoreAccountOwner` operationId).
+func (c *ClientWithResponses) RestoreAccountOwnerWithBodyWithResponse(ctx context.Context, params *RestoreAccountOwnerParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RestoreAccountOwnerResponse, error) {
+	rsp, err := c.RestoreAccountOwnerWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRestoreAccountOwnerResponse(rsp)
+}
+
+// RestoreAccountOwnerWithResponse Make someone an owner of an organization, e.g. one that lost its last owner (platform admins; audited)
+//
+// The way back for an account whose last owner is gone and where nobody left may assign owner. The person becomes an owner (a member's role is raised, anyone else is added); nobody else changes. A reason is required: an audit record names the platform admin, the account, the new owner, the role they had and the reason, and the new owner is mailed. 409 when they are an owner already; a personal space has no owner to restore (422).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /accounts/owner (the `RestoreAccountOwner` operationId).
+func (c *ClientWithResponses) RestoreAccountOwnerWithResponse(ctx context.Context, params *RestoreAccountOwnerParams, body RestoreAccountOwnerJSONRequestBody, reqEditors ...RequestEditorFn) (*RestoreAccountOwnerResponse, error) {
+	rsp, err := c.RestoreAccountOwner(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRestoreAccountOwnerResponse(rsp)
+}
+
 // HealthzWithResponse Process is up
 //
 // Returns a wrapper object for the known response body format(s).
@@ -13915,7 +14270,7 @@ func (c *ClientWithResponses) HealthzWithResponse(ctx context.Context, reqEditor
 	return ParseHealthzResponse(rsp)
 }
 
-// GetDashboardMetricsWithResponse Counts for the dashboard: vendors, followed vendors, active assessments (member or above)
+// GetDashboardMetricsWithResponse Counts for the dashboard: vendors, followed vendors, active assessments (viewer or above)
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13928,7 +14283,7 @@ func (c *ClientWithResponses) GetDashboardMetricsWithResponse(ctx context.Contex
 	return ParseGetDashboardMetricsResponse(rsp)
 }
 
-// GetRecentIncidentsWithResponse The newest incidents of the vendors the account follows, newest first (member or above)
+// GetRecentIncidentsWithResponse The newest incidents of the vendors the account follows, newest first (viewer or above)
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13941,7 +14296,7 @@ func (c *ClientWithResponses) GetRecentIncidentsWithResponse(ctx context.Context
 	return ParseGetRecentIncidentsResponse(rsp)
 }
 
-// GetRecentRatingChangesWithResponse The newest rating changes that mattered (grade drop, new critical or high finding, certificate expiring) of the vendors the account follows, newest first (member or above)
+// GetRecentRatingChangesWithResponse The newest rating changes that mattered (grade drop, new critical or high finding, certificate expiring) of the vendors the account follows, newest first (viewer or above)
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -13954,7 +14309,7 @@ func (c *ClientWithResponses) GetRecentRatingChangesWithResponse(ctx context.Con
 	return ParseGetRecentRatingChangesResponse(rsp)
 }
 
-// GetVendorsFromListWithResponse The vendors of a list (default master-list) with their logo and latest incident (member or above)
+// GetVendorsFromListWithResponse The vendors of a list (default master-list) with their logo and latest incident (viewer or above)
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -14451,7 +14806,7 @@ func (c *ClientWithResponses) PostVendorListsWithResponse(ctx context.Context, p
 
 // ExportVendorListWithResponse The register as a file: one row per vendor and product of a list (viewer or above)
 //
-// Streamed as it is read, a page of the list at a time. Columns: vendor_name, website_url, product_name, tier, compliance_approval_status, next_review_at, review_state, rating, grade, sponsor, alerts_enabled, conditional_approval_condition. The file imports back through import-csv (computed columns are ignored there).
+// Streamed as it is read, a page of the list at a time. Columns: vendor_name, website_url, product_name, tier, compliance_approval_status, next_review_at, review_state, rating, grade, sponsor, alerts_enabled, conditional_approval_condition. A cell that starts with =, +, -, @, a tab or a carriage return is written with a single quote before it, so that a spreadsheet shows it as text instead of running it (OWASP's rule for CSV injection). The file imports back through import-csv, which removes those quotes (computed columns are ignored there).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -14980,6 +15335,95 @@ func ParseCreateAccountResponse(rsp *http.Response) (*CreateAccountResponse, err
 			return nil, err
 		}
 		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseRestoreAccountOwnerResponse parses an HTTP response from a RestoreAccountOwnerWithResponse call
+func ParseRestoreAccountOwnerResponse(rsp *http.Response) (*RestoreAccountOwnerResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RestoreAccountOwnerResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RestoreOwnerOutBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest Problem

@@ -677,6 +677,7 @@ type jobJSON struct {
 	Status     string    `json:"status"`
 	Error      string    `json:"error,omitempty"`
 	Created    int       `json:"created,omitempty"`
+	Found      int       `json:"found,omitempty"`
 }
 
 // FromRun makes the row of r.

@@ -68,7 +68,6 @@ func importCmd(fs *flag.FlagSet, e env) func(context.Context) error {
 			skip := min(max(*fromRow, 0), total)
 			bar = newBar(e.stderr, total-skip, *dryRun)
 			o.Progress = func(done, _ int) { _ = bar.Set(max(done-skip, 0)) }
-			defer bar.Close()
 		}
 		start := time.Now()
 		if bar != nil {
@@ -81,13 +80,18 @@ func importCmd(fs *flag.FlagSet, e env) func(context.Context) error {
 		elapsed := time.Since(start)
 		if err != nil {
 			if bar != nil && !bar.IsFinished() {
-				fmt.Fprintln(e.stderr) // end the bar's line before the error
+				// The bar stays where the import stopped (Close would fill
+				// it); Exit ends its line before the error.
+				_ = bar.Exit()
 			}
 			var be *csvimport.BatchError
 			if errors.As(err, &be) {
 				return &importStopped{be}
 			}
 			return err
+		}
+		if bar != nil {
+			_ = bar.Close()
 		}
 		return printSummary(e.stdout, sum, elapsed, *asJSON)
 	}

@@ -105,6 +105,31 @@ func TestImportRefusedBatchNamesTheCellOnce(t *testing.T) {
 	}
 }
 
+// A refused batch leaves the progress bar where the import stopped: it
+// never shows the whole file done.
+func TestImportRefusedBatchDoesNotFillTheBar(t *testing.T) {
+	t.Parallel()
+	api := apitest.New(t)
+	acc := api.NewAccount(t, "Acme", "owner@acme.test")
+	tok := api.Token("owner@acme.test")
+	file := writeRows(t, "vendor_name,compliance_approval_status", 800, func(i int) string {
+		if i == 640 {
+			return fmt.Sprintf("Vendor %04d,perhaps", i)
+		}
+		return fmt.Sprintf("Vendor %04d,approved", i)
+	})
+	e, _, errb := testEnv(map[string]string{envAPIURL: api.URL, envToken: tok})
+	if err := run(context.Background(), []string{"import", "--file", file, "--account", acc}, e); err == nil {
+		t.Fatal("import of a bad file succeeded")
+	}
+	if strings.Contains(errb.String(), "100%") || strings.Contains(errb.String(), "800/800") {
+		t.Fatalf("the bar shows the file done after a refused batch:\n%q", errb)
+	}
+	if !strings.HasSuffix(errb.String(), "\n") || strings.HasSuffix(errb.String(), "\n\n") {
+		t.Fatalf("the bar's line is not ended once before the error:\n%q", errb)
+	}
+}
+
 // The progress bar's clock starts with the import: its first frame, drawn
 // when the first batch is answered, shows that batch over the time it took.
 // Every answer here takes at least 200 ms, so no frame may show more than

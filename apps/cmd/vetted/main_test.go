@@ -77,6 +77,8 @@ func TestBadCommandLines(t *testing.T) {
 		{[]string{"serve", "now"}, `unexpected argument "now"`},
 		{[]string{"frobnicate"}, `unknown command "frobnicate"`},
 		{[]string{"token"}, "--email is required"},
+		{[]string{"token", "--email", "a@b.c", "--ttl", "-1h"}, "--ttl must be positive"},
+		{[]string{"token", "--email", "a@b.c", "--ttl", "0s"}, "--ttl must be positive"},
 		{[]string{"import", "--file", "x.csv"}, "--account are required"},
 	}
 	for _, tt := range tests {

@@ -143,10 +143,13 @@ func tokenCmd(fs *flag.FlagSet, e env) func(context.Context) error {
 	name := fs.String("name", "", "name claim")
 	admin := fs.Bool("admin", false, "put the token in the platform Admins group")
 	unverified := fs.Bool("unverified", false, "email_verified=false")
-	ttl := fs.Duration("ttl", 24*time.Hour, "lifetime")
+	ttl := fs.Duration("ttl", 24*time.Hour, "lifetime (positive, e.g. 24h)")
 	return func(context.Context) error {
 		if *email == "" {
 			return usageError{errors.New("token: --email is required")}
+		}
+		if *ttl <= 0 {
+			return usageError{fmt.Errorf("token: --ttl must be positive (e.g. 24h), not %s", *ttl)}
 		}
 		// The server's secret: VETTED_AUTH_DEV_SECRET, or the one it keeps
 		// in VETTED_DATA_DIR.
