@@ -23,6 +23,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/accounts/owner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make someone an owner of an organization, e.g. one that lost its last owner (platform admins; audited)
+         * @description The way back for an account whose last owner is gone and where nobody left may assign owner. The person becomes an owner (a member's role is raised, anyone else is added); nobody else changes. A reason is required: an audit record names the platform admin, the account, the new owner, the role they had and the reason, and the new owner is mailed. 409 when they are an owner already; a personal space has no owner to restore (422).
+         */
+        post: operations["restore-account-owner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -47,7 +67,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Counts for the dashboard: vendors, followed vendors, active assessments (member or above) */
+        /** Counts for the dashboard: vendors, followed vendors, active assessments (viewer or above) */
         get: operations["get-dashboard-metrics"];
         put?: never;
         post?: never;
@@ -64,7 +84,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The newest incidents of the vendors the account follows, newest first (member or above) */
+        /** The newest incidents of the vendors the account follows, newest first (viewer or above) */
         get: operations["get-recent-incidents"];
         put?: never;
         post?: never;
@@ -81,7 +101,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The newest rating changes that mattered (grade drop, new critical or high finding, certificate expiring) of the vendors the account follows, newest first (member or above) */
+        /** The newest rating changes that mattered (grade drop, new critical or high finding, certificate expiring) of the vendors the account follows, newest first (viewer or above) */
         get: operations["get-recent-rating-changes"];
         put?: never;
         post?: never;
@@ -98,7 +118,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The vendors of a list (default master-list) with their logo and latest incident (member or above) */
+        /** The vendors of a list (default master-list) with their logo and latest incident (viewer or above) */
         get: operations["get-vendors-from-list"];
         put?: never;
         post?: never;
@@ -353,7 +373,7 @@ export interface paths {
         };
         /**
          * The register as a file: one row per vendor and product of a list (viewer or above)
-         * @description Streamed as it is read, a page of the list at a time. Columns: vendor_name, website_url, product_name, tier, compliance_approval_status, next_review_at, review_state, rating, grade, sponsor, alerts_enabled, conditional_approval_condition. The file imports back through import-csv (computed columns are ignored there).
+         * @description Streamed as it is read, a page of the list at a time. Columns: vendor_name, website_url, product_name, tier, compliance_approval_status, next_review_at, review_state, rating, grade, sponsor, alerts_enabled, conditional_approval_condition. A cell that starts with =, +, -, @, a tab or a carriage return is written with a single quote before it, so that a spreadsheet shows it as text instead of running it (OWASP's rule for CSV injection). The file imports back through import-csv, which removes those quotes (computed columns are ignored there).
          */
         get: operations["export-vendor-list"];
         put?: never;
@@ -640,6 +660,11 @@ export interface components {
          */
         ApprovalStatus: "not-started" | "in-progress" | "on-hold" | "approved" | "conditional approval" | "rejected";
         AssessmentBody: {
+            /**
+             * Format: uuid
+             * @description Ignored: the account is account-id
+             */
+            readonly account_id?: string;
             /** @description A date (2006-01-02) or an RFC 3339 date-time; empty clears it */
             approval_date?: string;
             /** @description Default not-started */
@@ -651,8 +676,32 @@ export interface components {
             condition_due_at?: string;
             /** @description Required with conditional approval */
             conditional_approval_condition?: string;
+            /**
+             * Format: date-time
+             * @description Ignored
+             */
+            readonly created_at?: string;
+            /** @description Ignored */
+            readonly created_by?: string;
             /** @description Replaces the stored list; omitted keeps it */
             data_collected?: string[];
+            /**
+             * Format: uuid
+             * @description Ignored: the vendor and the list name the assessment
+             */
+            readonly id?: string;
+            /**
+             * Format: date-time
+             * @description Ignored
+             */
+            readonly last_reviewed_at?: string;
+            /**
+             * Format: date-time
+             * @description Ignored
+             */
+            readonly next_review_at?: string;
+            /** @description Ignored */
+            readonly review_state?: string;
             sponsor_business_department?: string;
             /** @description E-mail address */
             sponsor_contact?: string;
@@ -660,9 +709,21 @@ export interface components {
             submission_date?: string;
             /** @description How critical the vendor is; sets the review cadence. Empty: not tiered */
             tier?: components["schemas"]["Tier"];
+            /**
+             * Format: date-time
+             * @description Ignored
+             */
+            readonly updated_at?: string;
+            /** @description Ignored */
+            readonly updated_by?: string;
             use_case?: string;
             /** @description One of vendor_id, vendor_profile_id, vendor_name names the vendor (here or in the query) */
             vendor_id?: string;
+            /**
+             * Format: uuid
+             * @description Ignored: the list is vendor-list-id or vendor-list
+             */
+            readonly vendor_list_id?: string;
             vendor_name?: string;
             vendor_profile_id?: string;
         };
@@ -1147,10 +1208,15 @@ export interface components {
         JobJSON: {
             /**
              * Format: int64
-             * @description Backfill: incidents stored for this vendor
+             * @description Backfill: incidents stored for this vendor (new ones)
              */
             created?: number;
             error: string;
+            /**
+             * Format: int64
+             * @description Backfill: incidents the sources returned for this vendor, new or already stored
+             */
+            found?: number;
             /** Format: uuid */
             job_id: string;
             status: components["schemas"]["JobStatus"];
@@ -1242,6 +1308,8 @@ export interface components {
             errors: components["schemas"]["EnrichmentErrorJSON"][];
             /** Format: int64 */
             queued: number;
+            /** @description The names of the vendors queued (in a dry run: that would be), in order */
+            queued_vendors: string[];
             quota: components["schemas"]["OrgEnrichmentJSONQuotaStruct"];
         };
         OrgEnrichmentJSONQuotaStruct: {
@@ -1268,7 +1336,7 @@ export interface components {
              * @example query.account-id: must be an account UUID or "individual"
              */
             detail?: string;
-            /** @description The individual failures, one per input at fault */
+            /** @description The individual failures, one per input at fault: the first 20, then one entry saying how many more were not listed */
             errors?: components["schemas"]["ProblemDetail"][];
             /**
              * Format: uri
@@ -1304,7 +1372,7 @@ export interface components {
              * @description For a CSV cell: its 1-based data row (the header is not counted)
              */
             row?: number;
-            /** @description The value at the location, when huma's own validation refused it */
+            /** @description The value at the location, when huma's own validation refused it and it is short: a string of at most 200 bytes, a number or a boolean (objects and arrays are never sent back) */
             value?: unknown;
         };
         ProductInBody: {
@@ -1421,12 +1489,43 @@ export interface components {
             title: string;
             url?: string;
         };
+        RestoreOwnerInBody: {
+            /** @description Who becomes an owner: a member, whose role is raised, or anyone else, who is added */
+            email: string;
+            /** @description Why the account needs an owner (required; kept in the audit record) */
+            reason: string;
+        };
+        RestoreOwnerOutBody: {
+            /** @description The new owner, as stored */
+            member: components["schemas"]["MemberJSON"];
+            /**
+             * Format: int64
+             * @description How many owners the account had before
+             */
+            owners_before: number;
+            /** @description The role they had; empty when they were not a member */
+            previous_role: string;
+        };
         ReviewPolicyBody: {
+            /**
+             * Format: uuid
+             * @description Ignored: the account is account-id
+             */
+            readonly account_id?: string;
             /** @description Months per tier, 1 to 120; an omitted tier keeps its value */
             cadence_months?: components["schemas"]["CadenceBody"];
+            /** @description Ignored: a saved policy is never the default */
+            readonly is_default?: boolean;
             overdue_repeat_weekly?: boolean;
             /** @description Days before the due date, 1 to 365 each; [] sends none before the due date; omitted keeps them */
             reminder_offsets_days?: number[];
+            /**
+             * Format: date-time
+             * @description Ignored
+             */
+            readonly updated_at?: string;
+            /** @description Ignored */
+            readonly updated_by?: string;
         };
         ReviewPolicyJSON: {
             /** Format: uuid */
@@ -1480,6 +1579,16 @@ export interface components {
             counts: components["schemas"]["RunCountsJSON"];
             /** Format: date-time */
             created_at: string;
+            /**
+             * Format: int64
+             * @description Backfill runs: of those, the new ones stored (backfilled: they never alert)
+             */
+            incidents_created?: number;
+            /**
+             * Format: int64
+             * @description Backfill runs: the incidents the sources returned for the run's vendors so far, new or already stored
+             */
+            incidents_found?: number;
             jobs: components["schemas"]["JobJSON"][];
             kind: components["schemas"]["RunKind"];
             /** Format: uuid */
@@ -2115,6 +2224,114 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "restore-account-owner": {
+        parameters: {
+            query: {
+                /** @description Organization UUID, or individual for the caller's personal space */
+                "account-id": string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RestoreOwnerInBody"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RestoreOwnerOutBody"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -4,7 +4,7 @@ import { Problem, type Schemas } from "../api/client";
 
 const answer = (rows: number, over: Partial<Schemas["ImportCSVJSON"]> = {}): Schemas["ImportCSVJSON"] => ({
   assessments_upserted: 0, custom_vendors: [], dry_run: false, errors: [], has_more: false, next_row_offset: rows,
-  org_enrichment: { already_known: 0, errors: [], queued: rows, quota: { limit: 500, used: 0, remaining: 500 } },
+  org_enrichment: { already_known: 0, errors: [], queued: rows, queued_vendors: [], quota: { limit: 500, used: 0, remaining: 500 } },
   products_added: 1, row_offset: 0, rows_processed: rows, rows_total: rows, vendors_added: rows, ...over,
 });
 const file = (n: number) => "vendor_name\n" + Array.from({ length: n }, (_, i) => `Vendor ${i + 1}`).join("\n") + "\n";
