@@ -194,14 +194,20 @@ func (e JobStatus) Valid() bool {
 
 // Defines values for ListOperation.
 const (
-	ImportCsv   ListOperation = "import-csv"
-	SaveVendors ListOperation = "save-vendors"
+	AddVendors    ListOperation = "add-vendors"
+	ImportCsv     ListOperation = "import-csv"
+	RemoveVendors ListOperation = "remove-vendors"
+	SaveVendors   ListOperation = "save-vendors"
 )
 
 // Valid indicates whether the value is a known member of the ListOperation enum.
 func (e ListOperation) Valid() bool {
 	switch e {
+	case AddVendors:
+		return true
 	case ImportCsv:
+		return true
+	case RemoveVendors:
 		return true
 	case SaveVendors:
 		return true
@@ -1066,7 +1072,10 @@ type EntryJSON struct {
 	// ComplianceApprovalStatus null when the vendor has no assessment on the list
 	ComplianceApprovalStatus *string `json:"compliance_approval_status"`
 
-	// EnrichmentStatus Empty (no profile yet), queued, running, needs_website (known by name only, no website found), failed or done
+	// DisplayName The name the vendor was added to this list under (Acme Corp), or vendor_name when it was added under that or imported
+	DisplayName string `json:"display_name"`
+
+	// EnrichmentStatus Empty while the vendor has no profile (its first enrichment is queued or running, which GET /vendor/enrich/{run_id} tells, or found nothing), then done, failed or needs_website (known by name only, no website found); never queued or running, which are states of a run's jobs
 	EnrichmentStatus string        `json:"enrichment_status"`
 	IsCustom         bool          `json:"is_custom"`
 	NextReviewAt     *time.Time    `json:"next_review_at"`
@@ -1079,10 +1088,12 @@ type EntryJSON struct {
 	ReviewState ReviewState `json:"review_state"`
 
 	// Tier How critical a vendor is; it sets the review cadence. Empty: not tiered
-	Tier       Tier               `json:"tier"`
-	VendorId   openapi_types.UUID `json:"vendor_id"`
-	VendorName string             `json:"vendor_name"`
-	WebsiteUrl string             `json:"website_url"`
+	Tier     Tier               `json:"tier"`
+	VendorId openapi_types.UUID `json:"vendor_id"`
+
+	// VendorName The directory's canonical name, which the vendor is matched and sorted on (Acme)
+	VendorName string `json:"vendor_name"`
+	WebsiteUrl string `json:"website_url"`
 }
 
 // ExternalSignals defines model for ExternalSignals.
@@ -1216,8 +1227,13 @@ type InstanceKind string
 
 // InstancesOutBody defines model for InstancesOutBody.
 type InstancesOutBody struct {
-	Instances []SecurityInstanceJSON `json:"instances"`
-	VendorId  openapi_types.UUID     `json:"vendor_id"`
+	// ChecksRun How many of the scan's checks ran (0 before the first scan): a check that could not run records its not-checked signal
+	ChecksRun int64 `json:"checks_run"`
+
+	// ChecksTotal How many checks a scan has
+	ChecksTotal int64                  `json:"checks_total"`
+	Instances   []SecurityInstanceJSON `json:"instances"`
+	VendorId    openapi_types.UUID     `json:"vendor_id"`
 }
 
 // InvalidationJSON defines model for InvalidationJSON.
@@ -1263,7 +1279,7 @@ type ListJSON struct {
 	VendorCount int64              `json:"vendor_count"`
 }
 
-// ListOperation save-vendors replaces a list's vendors; import-csv merges a CSV batch
+// ListOperation save-vendors replaces a list's vendors; add-vendors adds vendors and remove-vendors takes vendors off, leaving the others; import-csv merges a CSV batch
 type ListOperation string
 
 // ListsGetOutBody defines model for ListsGetOutBody.
@@ -1295,7 +1311,7 @@ type ListsPostInBody struct {
 	// RowOffset import-csv: first data row of the batch (0-based)
 	RowOffset *int64 `json:"row_offset,omitempty"`
 
-	// Vendors save-vendors: the whole new membership of the list
+	// Vendors save-vendors: the whole new membership of the list; add-vendors: vendors to add; remove-vendors: vendors to take off (by name)
 	Vendors *[]ListsPostInBody_Vendors_Item `json:"vendors,omitempty"`
 }
 
@@ -1663,8 +1679,14 @@ type RunStatus string
 
 // SaveVendorsJSON defines model for SaveVendorsJSON.
 type SaveVendorsJSON struct {
-	Added         []VendorRefJSON   `json:"added"`
-	List          ListJSON          `json:"list"`
+	Added []VendorRefJSON `json:"added"`
+
+	// AlreadyOnList add-vendors: the vendors named that were on the list already (left as they were)
+	AlreadyOnList *[]VendorRefJSON `json:"already_on_list,omitempty"`
+	List          ListJSON         `json:"list"`
+
+	// NotOnList remove-vendors: the names given of vendors that are not on the list
+	NotOnList     *[]string         `json:"not_on_list,omitempty"`
 	OrgEnrichment OrgEnrichmentJSON `json:"org_enrichment"`
 	Removed       []VendorRefJSON   `json:"removed"`
 
@@ -2447,7 +2469,7 @@ type GetVendorListsParams struct {
 	// ReviewState never_reviewed, current, due_soon or overdue (several: comma-separated)
 	ReviewState *string `form:"review-state,omitempty" json:"review-state,omitempty"`
 
-	// EnrichmentState none, queued, running, needs_website, failed or done (several: comma-separated)
+	// EnrichmentState none (no profile yet: the first enrichment waits, runs or found nothing), needs_website, failed or done (several: comma-separated); queued and running are accepted and match no vendor (no entry has them)
 	EnrichmentState *string `form:"enrichment-state,omitempty" json:"enrichment-state,omitempty"`
 
 	// Alerts Only entries with alerts on (true) or off (false)
@@ -2486,6 +2508,9 @@ type PostVendorListsParams struct {
 
 	// VendorListId Target list id of an operation (default master-list)
 	VendorListId *string `form:"vendor-list-id,omitempty" json:"vendor-list-id,omitempty"`
+
+	// IfMatch save-vendors, add-vendors, remove-vendors: the ETag of the list read the change was made on; 412 (and nothing changed) when the list changed since
+	IfMatch *string `json:"If-Match,omitempty"`
 }
 
 // PostVendorLists200JSONResponseBody defines parameters for PostVendorLists.
@@ -3388,14 +3413,14 @@ type ClientInterface interface {
 	// Corresponds with PATCH /vendor-lists (the `PatchVendorLists` operationId).
 	PatchVendorLists(ctx context.Context, params *PatchVendorListsParams, body PatchVendorListsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// PostVendorListsWithBody Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors) or merge a CSV (operation=import-csv)
+	// PostVendorListsWithBody Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors), add or remove some (add-vendors, remove-vendors) or merge a CSV (operation=import-csv)
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /vendor-lists (the `PostVendorLists` operationId).
 	PostVendorListsWithBody(ctx context.Context, params *PostVendorListsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// PostVendorLists Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors) or merge a CSV (operation=import-csv)
+	// PostVendorLists Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors), add or remove some (add-vendors, remove-vendors) or merge a CSV (operation=import-csv)
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4331,7 +4356,7 @@ func (c *Client) PatchVendorLists(ctx context.Context, params *PatchVendorListsP
 	return c.Client.Do(req)
 }
 
-// PostVendorListsWithBody Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors) or merge a CSV (operation=import-csv)
+// PostVendorListsWithBody Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors), add or remove some (add-vendors, remove-vendors) or merge a CSV (operation=import-csv)
 //
 // Takes any type of body and a specified content type.
 //
@@ -4348,7 +4373,7 @@ func (c *Client) PostVendorListsWithBody(ctx context.Context, params *PostVendor
 	return c.Client.Do(req)
 }
 
-// PostVendorLists Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors) or merge a CSV (operation=import-csv)
+// PostVendorLists Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors), add or remove some (add-vendors, remove-vendors) or merge a CSV (operation=import-csv)
 //
 // Takes a body of the `application/json` content type.
 //
@@ -7377,6 +7402,21 @@ func NewPostVendorListsRequestWithBody(server string, params *PostVendorListsPar
 
 	req.Header.Add("Content-Type", contentType)
 
+	if params != nil {
+
+		if params.IfMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-Match", *params.IfMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-Match", headerParam0)
+		}
+
+	}
+
 	return req, nil
 }
 
@@ -8766,14 +8806,14 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PATCH /vendor-lists (the `PatchVendorLists` operationId).
 	PatchVendorListsWithResponse(ctx context.Context, params *PatchVendorListsParams, body PatchVendorListsJSONRequestBody, reqEditors ...RequestEditorFn) (*PatchVendorListsResponse, error)
 
-	// PostVendorListsWithBodyWithResponse Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors) or merge a CSV (operation=import-csv)
+	// PostVendorListsWithBodyWithResponse Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors), add or remove some (add-vendors, remove-vendors) or merge a CSV (operation=import-csv)
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /vendor-lists (the `PostVendorLists` operationId).
 	PostVendorListsWithBodyWithResponse(ctx context.Context, params *PostVendorListsParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PostVendorListsResponse, error)
 
-	// PostVendorListsWithResponse Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors) or merge a CSV (operation=import-csv)
+	// PostVendorListsWithResponse Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors), add or remove some (add-vendors, remove-vendors) or merge a CSV (operation=import-csv)
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -12007,6 +12047,11 @@ func (r DeleteVendorListResponse) ContentType() string {
 	return ""
 }
 
+// GetVendorListsResponse200Headers the declared response headers of an HTTP 200 response for GetVendorLists
+type GetVendorListsResponse200Headers struct {
+	ETag *string
+}
+
 type GetVendorListsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12028,6 +12073,8 @@ type GetVendorListsResponse struct {
 	ApplicationproblemJSON500 *Problem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Problem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetVendorListsResponse200Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12201,6 +12248,11 @@ func (r PatchVendorListsResponse) ContentType() string {
 	return ""
 }
 
+// PostVendorListsResponse200Headers the declared response headers of an HTTP 200 response for PostVendorLists
+type PostVendorListsResponse200Headers struct {
+	ETag *string
+}
+
 type PostVendorListsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -12218,6 +12270,8 @@ type PostVendorListsResponse struct {
 	ApplicationproblemJSON404 *Problem
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
 	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON412 the response for an HTTP 412 `application/problem+json` response
+	ApplicationproblemJSON412 *Problem
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *Problem
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
@@ -12228,6 +12282,8 @@ type PostVendorListsResponse struct {
 	ApplicationproblemJSON500 *Problem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Problem
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *PostVendorListsResponse200Headers
 }
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
@@ -12263,6 +12319,11 @@ func (r PostVendorListsResponse) GetApplicationproblemJSON404() *Problem {
 // GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
 func (r PostVendorListsResponse) GetApplicationproblemJSON409() *Problem {
 	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON412 returns the response for an HTTP 412 `application/problem+json` response
+func (r PostVendorListsResponse) GetApplicationproblemJSON412() *Problem {
+	return r.ApplicationproblemJSON412
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -14778,7 +14839,7 @@ func (c *ClientWithResponses) PatchVendorListsWithResponse(ctx context.Context, 
 	return ParsePatchVendorListsResponse(rsp)
 }
 
-// PostVendorListsWithBodyWithResponse Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors) or merge a CSV (operation=import-csv)
+// PostVendorListsWithBodyWithResponse Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors), add or remove some (add-vendors, remove-vendors) or merge a CSV (operation=import-csv)
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -14791,7 +14852,7 @@ func (c *ClientWithResponses) PostVendorListsWithBodyWithResponse(ctx context.Co
 	return ParsePostVendorListsResponse(rsp)
 }
 
-// PostVendorListsWithResponse Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors) or merge a CSV (operation=import-csv)
+// PostVendorListsWithResponse Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors), add or remove some (add-vendors, remove-vendors) or merge a CSV (operation=import-csv)
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -17800,6 +17861,19 @@ func ParseGetVendorListsResponse(rsp *http.Response) (*GetVendorListsResponse, e
 
 	}
 
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetVendorListsResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	}
+
 	return response, nil
 }
 
@@ -17948,6 +18022,13 @@ func ParsePostVendorListsResponse(rsp *http.Response) (*PostVendorListsResponse,
 		}
 		response.ApplicationproblemJSON409 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 412:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON412 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -17983,6 +18064,19 @@ func ParsePostVendorListsResponse(rsp *http.Response) (*PostVendorListsResponse,
 		}
 		response.ApplicationproblemJSON503 = &dest
 
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers PostVendorListsResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
 	}
 
 	return response, nil
