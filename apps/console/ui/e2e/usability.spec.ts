@@ -131,7 +131,7 @@ test("review policy: a cleared cadence is refused at its field and never saved a
   await expect(page.getByText("Enter the months between reviews (1 to 120)")).toHaveCount(0);
 });
 
-test("a viewer is offered no write control: lists, a review and its evidence, subscribers, the policy, the import, members, webhooks", async ({ page, request, browser }) => {
+test("a viewer is offered no write control: lists, a list's vendors, a review and its evidence, subscribers, the policy, the import, members, webhooks", async ({ page, request, browser }) => {
   const owner = `owner-${uniq()}@acme.test`;
   const viewer = `viewer-${uniq()}@acme.test`;
   await signIn(page, owner, true);
@@ -148,6 +148,20 @@ test("a viewer is offered no write control: lists, a review and its evidence, su
     await expect(v.getByRole("link", { name: "master-list" })).toBeVisible();
     await expect(v.getByRole("button", { name: "Create list" })).toHaveCount(0);
     await expect(v.getByRole("button", { name: /^Delete list/ })).toHaveCount(0);
+
+    // The list: read, searched, exported; no vendor added or removed, no alerts switched, no product added, no import.
+    await v.getByRole("link", { name: "master-list" }).click();
+    await expect(v.getByRole("link", { name: vendor })).toBeVisible();
+    await expect(v.getByRole("button", { name: "Export CSV" })).toBeVisible();
+    await expect(v.getByRole("link", { name: "Subscribers" })).toBeVisible();
+    await expect(v.getByRole("button", { name: "Add vendor" })).toHaveCount(0);
+    await expect(v.getByRole("textbox", { name: "Vendor name" })).toHaveCount(0);
+    await expect(v.getByRole("link", { name: "Import CSV" })).toHaveCount(0);
+    await expect(v.getByRole("switch")).toHaveCount(0);
+    await expect(v.getByRole("button", { name: /^Remove / })).toHaveCount(0);
+    await expect(v.getByRole("textbox", { name: /^Add product to / })).toHaveCount(0);
+    await expect(v.getByRole("row", { name: new RegExp(vendor) }).getByRole("cell", { name: /^(on|off)$/ })).toHaveCount(1); // the alerts' state, as text
+    await audit(v, "list-viewer");
 
     await v.goto(`/app/a/${acc}/lists/${list}/vendors/${id}/assessment`);
     await expect(v.getByRole("heading", { name: `Review of ${vendor}` })).toBeVisible();
@@ -271,6 +285,56 @@ test("errors are named by the field's label, once, and clear when the next actio
   await page.getByLabel("New list").fill(`Second ${uniq()}`);
   await page.getByRole("button", { name: "Create list" }).click();
   await expect(page.getByRole("alert")).toHaveCount(0);
+});
+
+test("the list page: an add's error is at its field, named by its label, once, and gone after the next add; the tab has the list's name; focus on the heading after a save; vendors open in the account, their rating without a grade", async ({ page, request }) => {
+  const me = `listerr-${uniq()}@acme.test`;
+  await signIn(page, me, true);
+  const name = `Listed ${uniq()}`;
+  const acc = await newAccount(page, request, name, [me]);
+  const list = await masterList(page, request, acc);
+  // No scan rates a vendor here: the list's answer gives the first a rating on its way to the page.
+  await page.route(`**/vendor-lists?*vendor-list-id=${list}*`, async (route) => {
+    if (route.request().method() !== "GET") return route.continue();
+    const res = await route.fetch();
+    const body = await res.json();
+    if (body.vendors?.length) body.vendors[0].rating = 95;
+    await route.fulfill({ response: res, json: body });
+  });
+  await page.goto(`/app/a/${acc}/lists/${list}`);
+  await expect(page).toHaveTitle(`master-list · ${name} · Vetted`);
+
+  const vendor = `Acme ${uniq()}`;
+  await page.getByLabel("Vendor name").fill(vendor);
+  await page.getByLabel("Website (optional)").fill("not a url");
+  await page.getByRole("button", { name: "Add vendor" }).click();
+  const message = page.getByText("must be a URL without spaces or control characters");
+  await expect(message).toHaveCount(1);
+  await expect(page.getByLabel("Website (optional)")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByRole("alert")).toContainText("Correct the fields marked in red.");
+  await expect(page.locator("main")).not.toContainText("body.vendors");
+  await audit(page, "list-error");
+
+  await page.getByLabel("Website (optional)").fill("https://acme.example");
+  await page.getByRole("button", { name: "Add vendor" }).click();
+  await expect(page.getByRole("link", { name: vendor, exact: true })).toBeVisible();
+  await expect(page.getByRole("alert")).toHaveCount(0);
+  await expect(message).toHaveCount(0);
+  await expect.poll(() => focusedHeading(page)).toBe("master-list");
+
+  const held = await call(page, request, "GET", `/vendor-lists?account-id=${acc}&vendor-list-id=${list}`);
+  const id = held.body.vendors[0].vendor_id as string;
+  await expect(page.getByRole("link", { name: vendor, exact: true })).toHaveAttribute("href", `/app/a/${acc}/vendors/${id}`);
+  const rating = page.getByRole("link", { name: `Rating 95 of ${vendor}` });
+  await expect(rating).toHaveAttribute("href", `/app/a/${acc}/vendors/${id}`);
+  await expect(rating).toHaveAccessibleDescription(/its grade is shown with the checks it was made from/);
+  await expect(page.getByRole("row", { name: new RegExp(vendor) })).not.toContainText(/\bA\b/); // the list has no coverage for a grade
+
+  // A removal saves too: its button is gone, focus is on the heading.
+  await page.getByRole("textbox", { name: "Search" }).focus();
+  await page.getByRole("button", { name: `Remove ${vendor}` }).click();
+  await expect(page.getByRole("link", { name: vendor, exact: true })).toHaveCount(0);
+  await expect.poll(() => focusedHeading(page)).toBe("master-list");
 });
 
 test("a grade is shown with its coverage, and none made from fewer than half the checks", async ({ page, request }) => {

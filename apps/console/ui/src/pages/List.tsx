@@ -5,13 +5,22 @@ import {
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, fieldError, Problem, unwrap, type Schemas } from "../api/client";
 import { ErrorNote } from "../components/ErrorNote";
+import { lastError, type Labels } from "../components/errors";
 import { STATE_LABEL, day, grade } from "./reviews";
 import { currentToken } from "../auth";
 import { othersChanges, othersNote } from "./listedits";
+import { canWrite } from "./roles";
+import { useRole, useTitle } from "../App";
+import { focusHeading } from "../page";
 
 type Entry = Schemas["EntryJSON"];
 type Saved = Schemas["SaveVendorsJSON"];
 const PAGE = 50;
+
+/** The add form's fields: an error there is shown at its field, named by its label anywhere else. */
+const NAME = "body.vendors[0].vendor_name";
+const SITE = "body.vendors[0].website_url";
+const LABELS: Labels = { "body.vendors[].vendor_name": "Vendor name", "body.vendors[].website_url": "Website", "body.vendor-id": "Vendor" };
 
 /** wrap lets a long name break onto more lines instead of widening the table. */
 const wrap = { overflowWrap: "anywhere", wordBreak: "break-word" } as const;
@@ -28,6 +37,8 @@ export function ListPage() {
   // sort asks for the shaped entries: rating, tier, approval and review state with each.
   const readList = () => unwrap(api.GET("/vendor-lists", { params: { query: { "account-id": acc, "vendor-list-id": list, sort: "name" } } }));
   const read = useQuery({ queryKey: key, queryFn: readList });
+  useTitle(read.data?.list?.name);
+  const writer = canWrite(acc, useRole(acc));
   const statusOf = useMemo(() => {
     const m = new Map<string, string>();
     for (const e of read.data?.vendors ?? []) if (e.compliance_approval_status) m.set(e.vendor_id, e.compliance_approval_status);
@@ -88,6 +99,8 @@ export function ListPage() {
     onSuccess: ({ note }) => {
       setOthers(note);
       qc.invalidateQueries({ queryKey: ["lists", acc] });
+      // As after the other pages' saves: focus on the heading (a removed row's button is gone).
+      focusHeading();
     },
   });
   const saved = change.data?.saved;
@@ -106,18 +119,21 @@ export function ListPage() {
   });
 
   const summary = saved?.added.length ? saved.org_enrichment : undefined;
+  // The error of the action tried last; an add's errors are shown at the form's fields.
+  const error = lastError(change, toggle);
+  const atForm = error && error === change.error && change.variables?.op === "add-vendors" ? change.error : null;
   return (
     <Stack>
       <Group justify="space-between">
         <Title order={2}>{read.data?.list?.name ?? "List"}</Title>
         <Group>
           <Button variant="default" onClick={() => exportCSV(acc, list, read.data?.list?.name ?? "vendors")}>Export CSV</Button>
-          <Button component={Link} to={`/a/${acc}/lists/${list}/import`} variant="default">Import CSV</Button>
+          {writer && <Button component={Link} to={`/a/${acc}/lists/${list}/import`} variant="default">Import CSV</Button>}
           <Button component={Link} to={`/a/${acc}/lists/${list}/subscribers`} variant="default">Subscribers</Button>
         </Group>
       </Group>
       <ErrorNote error={read.error} />
-      <form
+      {writer && <form
         onSubmit={(e) => {
           e.preventDefault();
           const vendor = { vendor_name: name.trim(), ...(site.trim() ? { website_url: site.trim() } : {}) };
@@ -125,18 +141,18 @@ export function ListPage() {
         }}
       >
         <Group align="flex-start">
-          <TextInput label="Vendor name" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
+          <TextInput label="Vendor name" required value={name} onChange={(e) => setName(e.currentTarget.value)} error={fieldError(atForm, NAME)} />
           <TextInput
             label="Website (optional)"
             placeholder="https://example.com"
             value={site}
             onChange={(e) => setSite(e.currentTarget.value)}
-            error={fieldError(change.error, "body.vendors[0].website_url")}
+            error={fieldError(atForm, SITE)}
           />
           <Button type="submit" mt={25} loading={change.isPending}>Add vendor</Button>
         </Group>
-      </form>
-      <ErrorNote error={change.error ?? toggle.error} />
+      </form>}
+      <ErrorNote error={error} labels={LABELS} atFields={atForm ? [NAME, SITE] : []} />
       {others && (
         <Alert title="Changed by someone else" color="blue" data-testid="others-changes" role="status">{others}</Alert>
       )}
@@ -149,7 +165,7 @@ export function ListPage() {
         <Alert color="gray" data-testid="not-on-list" role="status">Not on the list: {saved.not_on_list.join(", ")}</Alert>
       ) : null}
       {summary && (
-        <Alert title="Enrichment" color={summary.errors.length ? "yellow" : "blue"} data-testid="org-enrichment">
+        <Alert title="Enrichment" color={summary.errors.length ? "yellow" : "blue"} data-testid="org-enrichment" role="status">
           {summary.queued} queued, {summary.already_known} already known; quota {summary.quota.used} of {summary.quota.limit} used,{" "}
           {summary.quota.remaining} remaining.
           {summary.errors.map((e) => (
@@ -165,14 +181,18 @@ export function ListPage() {
           data={["none", "not-started", "in-progress", "on-hold", "approved", "conditional approval", "rejected"]} />
         <Select label="Alerts" clearable value={alerts} onChange={(v) => { setAlerts(v); setPage(1); }}
           data={[{ value: "true", label: "on" }, { value: "false", label: "off" }]} />
-        <Select label="Grade" clearable value={letter} onChange={(v) => { setLetter(v); setPage(1); }}
-          data={["A", "B", "C", "D", "F", "none"]} />
+        <Select label="Rating" clearable value={letter} onChange={(v) => { setLetter(v); setPage(1); }}
+          data={RATING_BANDS} />
         <Select label="Review" clearable value={state} onChange={(v) => { setState(v); setPage(1); }}
           data={Object.entries(STATE_LABEL).map(([value, label]) => ({ value, label }))} />
         <Select label="Sort" value={sort} allowDeselect={false} onChange={(v) => v && setSort(v)}
           data={[{ value: "name", label: "Name" }, { value: "-added", label: "Newest" }, { value: "status", label: "Approval" }, { value: "enrichment", label: "Enrichment" }, { value: "-rating", label: "Rating" }, { value: "next_review_at", label: "Next review" }]} />
       </Group>
-      <Text size="sm" c="dimmed" data-testid="shown-count">{shown.length} of {entries.length} vendors</Text>
+      <Group gap="xs" justify="space-between">
+        <Text size="sm" c="dimmed" data-testid="shown-count">{shown.length} of {entries.length} vendors</Text>
+        {/* The list answers no coverage (how many of the scan's checks ran), so it shows no grade: each rating opens its vendor, which shows the grade with its coverage. */}
+        <Text size="sm" c="dimmed" id="rating-hint">A rating opens its vendor, where its grade is shown with the checks it was made from.</Text>
+      </Group>
       <Table striped data-testid="vendors-table">
         <Table.Thead>
           <Table.Tr>
@@ -185,13 +205,17 @@ export function ListPage() {
           {visible.map((e) => (
             <Table.Tr key={e.vendor_id}>
               <Table.Td style={{ ...wrap, minWidth: "10rem" }}>
-                <Anchor component={Link} to={`/vendors/${e.vendor_id}`} style={wrap}>{e.display_name}</Anchor>
+                <Anchor component={Link} to={`/a/${acc}/vendors/${e.vendor_id}`} style={wrap}>{e.display_name}</Anchor>
                 {e.is_custom && <Badge ml="xs" size="xs" variant="light" styles={wholeBadge}>custom</Badge>}
               </Table.Td>
               <Table.Td>
                 {e.enrichment_status === "needs_website" ? <Badge size="sm" color="red.9" variant="outline" styles={wholeBadge}>needs a website</Badge> : e.enrichment_status}
               </Table.Td>
-              <Table.Td>{e.rating ?? ""} {grade(e.rating)}</Table.Td>
+              <Table.Td>
+                {e.rating === null ? "" : (
+                  <Anchor component={Link} to={`/a/${acc}/vendors/${e.vendor_id}`} aria-label={`Rating ${e.rating} of ${e.display_name}`} aria-describedby="rating-hint">{e.rating}</Anchor>
+                )}
+              </Table.Td>
               <Table.Td>{e.tier}</Table.Td>
               <Table.Td>
                 <Anchor component={Link} to={`/a/${acc}/lists/${list}/vendors/${e.vendor_id}/assessment`}>
@@ -205,20 +229,22 @@ export function ListPage() {
                 )}
               </Table.Td>
               <Table.Td>
-                <Switch
-                  aria-label={`Alerts for ${e.display_name}`}
-                  checked={e.alerts_enabled}
-                  onChange={(ev) => toggle.mutate({ id: e.vendor_id, on: ev.currentTarget.checked })}
-                />
+                {writer ? (
+                  <Switch
+                    aria-label={`Alerts for ${e.display_name}`}
+                    checked={e.alerts_enabled}
+                    onChange={(ev) => toggle.mutate({ id: e.vendor_id, on: ev.currentTarget.checked })}
+                  />
+                ) : e.alerts_enabled ? "on" : "off"}
               </Table.Td>
-              <Table.Td><Products acc={acc} list={list} entry={e} /></Table.Td>
+              <Table.Td><Products acc={acc} list={list} entry={e} writer={writer} /></Table.Td>
               <Table.Td>
-                <Button
+                {writer && <Button
                   size="xs" variant="subtle" color="red" aria-label={`Remove ${e.display_name}`}
                   onClick={() => change.mutate({ op: "remove-vendors", vendor: { vendor_name: e.vendor_name } })}
                 >
                   Remove
-                </Button>
+                </Button>}
               </Table.Td>
             </Table.Tr>
           ))}
@@ -235,7 +261,7 @@ export function ListPage() {
   );
 }
 
-function Products({ acc, list, entry }: { acc: string; list: string; entry: Entry }) {
+function Products({ acc, list, entry, writer }: { acc: string; list: string; entry: Entry; writer: boolean }) {
   const qc = useQueryClient();
   const [name, setName] = useState("");
   const add = useMutation({
@@ -252,19 +278,25 @@ function Products({ acc, list, entry }: { acc: string; list: string; entry: Entr
   return (
     <Stack gap={4}>
       <Group gap={4}>{entry.products.map((p) => <Badge key={p.id} variant="outline" styles={wholeBadge}>{p.product_name}</Badge>)}</Group>
-      <form onSubmit={(e) => { e.preventDefault(); if (name.trim()) add.mutate(); }}>
+      {writer && <form onSubmit={(e) => { e.preventDefault(); if (name.trim()) add.mutate(); }}>
         <TextInput
           size="xs"
           placeholder="Add product"
           aria-label={`Add product to ${entry.display_name}`}
           value={name}
           onChange={(e) => setName(e.currentTarget.value)}
-          error={dup ? "already on this vendor" : add.error ? (add.error as Error).message : undefined}
+          error={dup ? "already on this vendor" : fieldError(add.error, "body.product_name") ?? (add.error as Error | null)?.message}
         />
-      </form>
+      </form>}
     </Stack>
   );
 }
+
+/** RATING_BANDS filter by rating, in the bands of the grade letters (grade in reviews.ts), without naming a grade the list cannot back with its coverage. */
+const RATING_BANDS = [
+  { value: "A", label: "90 to 100" }, { value: "B", label: "80 to 89" }, { value: "C", label: "70 to 79" },
+  { value: "D", label: "60 to 69" }, { value: "F", label: "below 60" }, { value: "none", label: "not rated" },
+];
 
 /** PAGE_CONTROL names the pagination's arrow buttons, which show only an icon. */
 const PAGE_CONTROL: Record<"first" | "previous" | "next" | "last", string> = {
