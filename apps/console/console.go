@@ -7,6 +7,9 @@
 // collide with an API path; GET / redirects to /app/. Beside the page it
 // answers /app/config.json (how to sign in) and, only while dev tokens are
 // on and allowed here, POST /app/dev-token, the web form of `vetted token`.
+// What it has no route for it refuses as the API does, with problem+json:
+// 404 for a path it has nothing at (an asset that does not exist), 405 with
+// an Allow header for a method its route does not take (POST /app/x).
 package console
 
 import (
@@ -125,6 +128,11 @@ func Handler(opts Options) (http.Handler, error) {
 		http.Redirect(w, r, Prefix, http.StatusMovedPermanently)
 	})
 	mux.HandleFunc("GET "+Prefix+"assets/", func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimPrefix(r.URL.Path, Prefix)
+		if st, err := fs.Stat(sub, name); err != nil || st.IsDir() {
+			writeProblem(w, http.StatusNotFound, "Not Found", "the console has no such file")
+			return
+		}
 		// Vite names every asset by its content's hash: it never changes.
 		w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 		r2 := r.Clone(r.Context())
@@ -172,7 +180,40 @@ func Handler(opts Options) (http.Handler, error) {
 		w.Header().Set("ETag", etag)
 		http.ServeContent(w, r, "index.html", started, bytes.NewReader(index))
 	})
-	return mux, nil
+	return unrouted(mux), nil
+}
+
+// methods are the methods a 405's Allow header may list, in its order (the
+// API's, apps/api/unrouted.go).
+var methods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+	http.MethodDelete, http.MethodOptions}
+
+// unrouted answers a request no route of mux takes as the API answers one,
+// with problem+json: 404 when no route has the path, 405 with an Allow
+// header listing the methods its routes take when they take others (the
+// mux's own answers are plain text).
+func unrouted(mux *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, pattern := mux.Handler(r); pattern != "" { // a route, or a redirect to a path's clean form
+			mux.ServeHTTP(w, r)
+			return
+		}
+		var allow []string
+		for _, m := range methods {
+			probe := r.Clone(r.Context())
+			probe.Method = m
+			if _, pattern := mux.Handler(probe); pattern != "" {
+				allow = append(allow, m)
+			}
+		}
+		if len(allow) == 0 {
+			writeProblem(w, http.StatusNotFound, "Not Found", "the console has no such page")
+			return
+		}
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		writeProblem(w, http.StatusMethodNotAllowed, "Method Not Allowed",
+			"this route does not take the request's method; the Allow header lists the ones it takes")
+	})
 }
 
 // policy is the page's Content-Security-Policy: scripts only from this

@@ -133,3 +133,47 @@ func TestDevToken(t *testing.T) {
 		t.Fatalf("minted for %v", minted)
 	}
 }
+
+// TestConsoleUnroutedAnswersProblems: like the API's, the console's
+// refusals are problem+json: a method a route does not take is a 405
+// whose Allow header lists the ones it takes, an asset that does not exist
+// is a 404; the routes answer as before.
+func TestConsoleUnroutedAnswersProblems(t *testing.T) {
+	t.Parallel()
+	problem := func(method, path string, status int) *http.Response {
+		t.Helper()
+		res := serve(t, console.Options{}, method, path, "")
+		var p struct {
+			Title  string `json:"title"`
+			Status int    `json:"status"`
+		}
+		if res.StatusCode != status || res.Header.Get("Content-Type") != "application/problem+json" ||
+			json.NewDecoder(res.Body).Decode(&p) != nil || p.Status != status || p.Title != http.StatusText(status) {
+			t.Errorf("%s %s: %d %q %+v, want a problem+json %d", method, path, res.StatusCode, res.Header.Get("Content-Type"), p, status)
+		}
+		return res
+	}
+	for _, c := range []struct{ method, path, allow string }{
+		{"POST", "/app/x", "GET, HEAD"},
+		{"DELETE", "/app/a/individual/lists", "GET, HEAD"},
+		{"PUT", "/app/dev-token", "GET, HEAD, POST"},
+		{"POST", "/", "GET, HEAD"},
+		{"PATCH", "/app/config.json", "GET, HEAD"},
+	} {
+		if got := problem(c.method, c.path, http.StatusMethodNotAllowed).Header.Get("Allow"); got != c.allow {
+			t.Errorf("%s %s: Allow %q, want %q", c.method, c.path, got, c.allow)
+		}
+	}
+	for _, path := range []string{"/app/assets/nope.js", "/app/assets/", "/elsewhere"} {
+		problem("GET", path, http.StatusNotFound)
+	}
+	// What has a route keeps it.
+	for _, c := range []struct {
+		method, path string
+		status       int
+	}{{"GET", "/app/x", 200}, {"HEAD", "/app/x", 200}, {"GET", "/", 302}, {"GET", "/app", 301}, {"GET", "/app/config.json", 200}} {
+		if res := serve(t, console.Options{}, c.method, c.path, ""); res.StatusCode != c.status {
+			t.Errorf("%s %s: %d, want %d", c.method, c.path, res.StatusCode, c.status)
+		}
+	}
+}

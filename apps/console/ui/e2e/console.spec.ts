@@ -148,6 +148,9 @@ test("CSV import: dry run lists custom vendors, batches import with progress, a 
   await page.getByLabel("CSV file").setInputFiles({ name: "big.csv", mimeType: "text/csv", buffer: Buffer.from(good) });
   await page.getByRole("button", { name: "Check (dry run)" }).click();
   await expect(page.getByTestId("dry-run")).toContainText("1100 rows");
+  // The chunks' dry runs are each rolled back; the page replays them against the quota (2 of 500 used above).
+  await expect(page.getByTestId("dry-run-quota")).toContainText("498 vendors will be queued; 602 will not");
+  await expect(page.getByTestId("dry-run-quota")).toContainText("500 of 500 used, 0 left");
   await page.getByRole("button", { name: "Import", exact: true }).click();
   await expect(page.getByTestId("import-progress")).toContainText("1100 of 1100 rows", { timeout: 60_000 });
   await expect(page.getByTestId("import-progress")).toContainText("Done");

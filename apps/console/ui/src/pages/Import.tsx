@@ -4,7 +4,7 @@ import { Alert, Anchor, Button, Group, Input, List, Progress, Stack, Text, Title
 import { useQueryClient } from "@tanstack/react-query";
 import { api, unwrap, type Schemas } from "../api/client";
 import { ErrorNote } from "../components/ErrorNote";
-import { dryRun, importCSV, resumeFor, saveResume, type DryRun, type ImportProgress, type Resume } from "./importer";
+import { dryRun, importCSV, QUOTA_EXCEEDED, resumeFor, saveResume, type DryEnrichment, type DryRun, type ImportProgress, type Resume } from "./importer";
 import { canWrite } from "./roles";
 import { useRole } from "../App";
 
@@ -82,8 +82,9 @@ export function ImportPage() {
           {dry && (
             <Alert title="Dry run" color={refused ? "red" : "blue"} data-testid="dry-run" c="dark.9" role="status"
               styles={{ title: { color: "var(--mantine-color-dark-9)" } }}>
-              {dry.rows} rows. {dry.customVendors.length} vendors have no profile yet and will be queued for enrichment
+              {dry.rows} rows. {dry.customVendors.length} vendors have no profile yet
               {dry.customVendors.length ? `: ${dry.customVendors.slice(0, 20).join(", ")}${dry.customVendors.length > 20 ? "…" : ""}` : "."}
+              <DryQuota en={dry.enrichment} />
               {refused && (
                 <>
                   <Text size="sm" fw={600} mt="xs">Fix these rows and check the file again; the import stays off until then.</Text>
@@ -107,5 +108,19 @@ export function ImportPage() {
       )}
       <ErrorNote error={error} labels={{ "body.csv": "CSV file" }} />
     </Stack>
+  );
+}
+
+/** DryQuota says what the import will queue for enrichment and what it leaves of the quota (importer.ts, dryQuota). */
+function DryQuota({ en }: { en: DryEnrichment }) {
+  if (!en.quota) return null;
+  const refused = en.notQueued.filter((e) => e.code === QUOTA_EXCEEDED);
+  const other = en.notQueued.length - refused.length;
+  return (
+    <Text size="sm" mt="xs" data-testid="dry-run-quota">
+      Enrichment: {en.queued} vendors will be queued
+      {refused.length > 0 && `; ${refused.length} will not, the account's enrichment quota being used up (${refused.slice(0, 5).map((e) => e.vendor_name).join(", ")}${refused.length > 5 ? "…" : ""})`}
+      {other > 0 && `; ${other} not queued for another reason`}. The quota after the import: {en.quota.used} of {en.quota.limit} used, {en.quota.remaining} left.
+    </Text>
   );
 }

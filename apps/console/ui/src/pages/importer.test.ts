@@ -66,7 +66,47 @@ describe("dryRun", () => {
     const d = await dryRun(file(600), async (csv) => answer(dataRows(csv), {
       custom_vendors: ["Acme"], errors: dataRows(csv) === 100 ? [{ row: 2, column: "website_url", message: "not a URL" }] : [],
     }));
-    expect(d).toEqual({ rows: 600, customVendors: ["Acme"], errors: [{ row: 502, column: "website_url", message: "not a URL" }] });
+    expect(d).toMatchObject({ rows: 600, customVendors: ["Acme"], errors: [{ row: 502, column: "website_url", message: "not a URL" }] });
+  });
+
+  // The API as it answers a dry-run request: rolled back, so every request
+  // starts from the quota used before the import; a vendor is queued while
+  // the quota lasts, then refused with quota_exceeded.
+  const rolledBack = (limit: number, used: number) => async (csv: string) => {
+    const names = [...new Set(records(csv).slice(1))];
+    const fits = Math.max(0, Math.min(names.length, limit - used));
+    const queued = names.slice(0, fits);
+    return answer(names.length, {
+      dry_run: true, custom_vendors: names,
+      org_enrichment: {
+        already_known: 0, queued: queued.length, queued_vendors: queued,
+        errors: names.slice(fits).map((n) => ({ code: "quota_exceeded", message: "saved, but not queued for enrichment: quota", vendor_name: n })),
+        quota: { limit, used: used + queued.length, remaining: limit - used - queued.length },
+      },
+    });
+  };
+  it("reports the quota as the real import spends it: 620 new vendors in two batches queue 500 and refuse 120", async () => {
+    const d = await dryRun(file(620), rolledBack(500, 0));
+    expect(d.enrichment.queued).toBe(500);
+    expect(d.enrichment.quota).toEqual({ limit: 500, used: 500, remaining: 0 });
+    expect(d.enrichment.notQueued.map((e) => e.vendor_name)).toEqual(Array.from({ length: 120 }, (_, i) => `Vendor ${501 + i}`));
+    expect(d.enrichment.notQueued.every((e) => e.code === "quota_exceeded" && e.message.includes("quota"))).toBe(true);
+  });
+  it("counts a vendor repeated in a later batch once, from the quota used before the import", async () => {
+    // Rows 501-600 name Vendor 1-100 again; 450 of 500 were used already.
+    const csv = file(500) + Array.from({ length: 100 }, (_, i) => `Vendor ${i + 1}`).join("\n") + "\n";
+    const d = await dryRun(csv, rolledBack(500, 450));
+    expect(d.enrichment.queued).toBe(50);
+    expect(d.enrichment.notQueued).toHaveLength(450);
+    expect(d.enrichment.notQueued[0].vendor_name).toBe("Vendor 51");
+    expect(d.enrichment.quota).toEqual({ limit: 500, used: 500, remaining: 0 });
+  });
+  it("keeps the API's other reasons and leaves the quota unspent where nothing is queued", async () => {
+    const other = { code: "some_other_reason", message: "saved, but not queued", vendor_name: "Acme" };
+    const d = await dryRun(file(3), async () => answer(3, {
+      org_enrichment: { already_known: 3, queued: 0, queued_vendors: [], errors: [other], quota: { limit: 500, used: 7, remaining: 493 } },
+    }));
+    expect(d.enrichment).toEqual({ queued: 0, notQueued: [other], quota: { limit: 500, used: 7, remaining: 493 } });
   });
 });
 

@@ -21,7 +21,67 @@ export type ImportProgress = {
   finished: boolean;
 };
 
-export type DryRun = { rows: number; customVendors: string[]; errors: Schemas["RowErrorJSON"][] };
+type Quota = Schemas["OrgEnrichmentJSONQuotaStruct"];
+type EnrichmentError = Schemas["EnrichmentErrorJSON"];
+
+/** The enrichment a dry run foresees, as the real import will spend the quota (dryQuota). */
+export type DryEnrichment = {
+  queued: number;
+  /** Vendors saved but not queued: quota_exceeded (in order) and the API's other reasons. */
+  notQueued: EnrichmentError[];
+  /** The quota as the real import will leave it; null before any answer. */
+  quota: Quota | null;
+};
+
+export type DryRun = { rows: number; customVendors: string[]; errors: Schemas["RowErrorJSON"][]; enrichment: DryEnrichment };
+
+/** The API's code of a vendor saved past the enrichment quota. */
+export const QUOTA_EXCEEDED = "quota_exceeded";
+
+/**
+ * dryQuota is the dry-run quota rule, the CLI's (apps/csvimport/dryquota.go):
+ * a dry run reports the enrichment quota as the real import will spend it.
+ * The API rolls each dry-run request back, so every batch starts from the
+ * quota as it was before the import: each would queue up to the whole
+ * quota, and a vendor repeated in a later batch would be queued again.
+ * The batches are replayed instead: the vendors a batch would queue or
+ * refuse for the quota (org_enrichment.queued_vendors and its
+ * quota_exceeded errors), less those an earlier batch already took, are
+ * queued while the quota the first answer left lasts (its used less what
+ * it queued), and the rest are not queued (quota_exceeded), in their
+ * order. The answer is the summary so far.
+ */
+export function dryQuota(): (en: Schemas["OrgEnrichmentJSON"]) => DryEnrichment {
+  const out: DryEnrichment = { queued: 0, notQueued: [], quota: null };
+  const seen = new Set<string>();
+  let refusal: EnrichmentError | null = null; // the API's, copied for a replayed one
+  return (en) => {
+    const queued = en.queued_vendors ?? [];
+    const q = (out.quota ??= { limit: en.quota.limit, used: en.quota.used - queued.length, remaining: 0 });
+    const place = (name: string) => {
+      if (seen.has(name)) return;
+      seen.add(name);
+      if (q.used < q.limit) {
+        q.used++;
+        out.queued++;
+        return;
+      }
+      const e = refusal ?? { code: QUOTA_EXCEEDED, message: "saved, but not queued for enrichment: the account has used its enrichment quota", vendor_name: "" };
+      out.notQueued.push({ ...e, vendor_name: name });
+    };
+    for (const name of queued) place(name);
+    for (const e of en.errors) {
+      if (e.code !== QUOTA_EXCEEDED) {
+        out.notQueued.push(e);
+        continue;
+      }
+      refusal ??= e;
+      place(e.vendor_name);
+    }
+    q.remaining = Math.max(q.limit - q.used, 0);
+    return { ...out, notQueued: [...out.notQueued], quota: { ...q } };
+  };
+}
 
 type Batch = (csv: string, rowOffset: number, dryRun: boolean) => Promise<Schemas["ImportCSVJSON"]>;
 
@@ -74,8 +134,9 @@ function inFile(err: unknown, first: number): unknown {
 }
 
 export async function dryRun(csv: string, batch: Batch): Promise<DryRun> {
-  const out: DryRun = { rows: 0, customVendors: [], errors: [] };
+  const out: DryRun = { rows: 0, customVendors: [], errors: [], enrichment: { queued: 0, notQueued: [], quota: null } };
   const seen = new Set<string>();
+  const replay = dryQuota();
   for (const c of chunks(csv)) {
     let r: Schemas["ImportCSVJSON"];
     try {
@@ -86,6 +147,7 @@ export async function dryRun(csv: string, batch: Batch): Promise<DryRun> {
     out.rows += r.rows_total;
     for (const v of r.custom_vendors) if (!seen.has(v)) { seen.add(v); out.customVendors.push(v); }
     out.errors.push(...r.errors.map((e) => ({ ...e, row: e.row + c.first - 1 })));
+    out.enrichment = replay(r.org_enrichment);
   }
   return out;
 }
