@@ -3,7 +3,7 @@
 # free loopback ports, waiting, package installs, RSS, and a PostgreSQL
 # cluster of the script's own.
 #   bench_init <name>   sets work, installs the exit trap
-say() { printf '== %s\n' "$*"; }
+say() { printf '== %s (at %ds)\n' "$*" "$SECONDS"; }
 
 bench_init() {
 	work=$(mktemp -d "${TMPDIR:-/tmp}/vetted-$1.XXXXXX")
