@@ -74,6 +74,7 @@ func cloneProfile(p directory.Profile) directory.Profile {
 
 func cloneRating(r directory.RatingRecord) directory.RatingRecord {
 	r.Rating, r.CertExpiresAt = clonePtr(r.Rating), clonePtr(r.CertExpiresAt)
+	r.ChecksRun, r.ChecksTotal = clonePtr(r.ChecksRun), clonePtr(r.ChecksTotal)
 	r.Findings, r.Changes = slices.Clone(r.Findings), slices.Clone(r.Changes)
 	return r
 }

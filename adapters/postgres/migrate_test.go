@@ -193,3 +193,45 @@ func TestProfileListColumnsMigration(t *testing.T) {
 		t.Fatalf("entry after the migration: %+v", es)
 	}
 }
+
+// TestRatingCoverageMigration: a scan recorded before the coverage was kept
+// (the columns are taken away here) reads with its coverage unknown (nil),
+// not as 0 checks, once the migration has run, twice over; a scan recorded
+// afterwards keeps its coverage.
+func TestRatingCoverageMigration(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	v := e.ensure(e.newVendor("Slack", "https://slack.com"))[0]
+	rating, run, total := 85, 20, 26
+	rec := func() directory.RatingRecord {
+		return directory.RatingRecord{ID: newID(), VendorID: v.ID, ScannedAt: e.tick(), Rating: &rating, Grade: "B",
+			ChecksRun: &run, ChecksTotal: &total, Findings: []directory.RatingFinding{}}
+	}
+	add := func(r directory.RatingRecord) {
+		e.write(func(ctx context.Context, tx ports.Tx) error { return tx.Profiles().AddRating(ctx, r) })
+	}
+	before := rec()
+	add(before)
+	if _, err := e.s.SQLDB().ExecContext(e.ctx, "ALTER TABLE rating_history DROP COLUMN checks_run, DROP COLUMN checks_total"); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := postgres.RerunMigration(e.ctx, e.s, "20261217000000_rating_coverage.tx.up.sql"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after := rec()
+	add(after)
+	got, err := view(e, func(ctx context.Context, tx ports.Tx) (directory.RatingRecord, error) {
+		return tx.Profiles().GetRating(ctx, before.ID)
+	})
+	if err != nil || got.ChecksRun != nil || got.ChecksTotal != nil || got.Grade != "B" {
+		t.Fatalf("a scan from before: coverage %v of %v, grade %q (%v), want unknown", got.ChecksRun, got.ChecksTotal, got.Grade, err)
+	}
+	got, err = view(e, func(ctx context.Context, tx ports.Tx) (directory.RatingRecord, error) {
+		return tx.Profiles().GetRating(ctx, after.ID)
+	})
+	if err != nil || got.ChecksRun == nil || got.ChecksTotal == nil || *got.ChecksRun != run || *got.ChecksTotal != total {
+		t.Fatalf("a scan from after: coverage %v of %v (%v), want %d of %d", got.ChecksRun, got.ChecksTotal, err, run, total)
+	}
+}

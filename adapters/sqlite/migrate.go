@@ -26,7 +26,7 @@ const staleLock = 10 * time.Second
 // applied once it has committed. Two processes starting on one file at once
 // take turns on bun's migration lock row.
 func (s *Store) Migrate(ctx context.Context) error {
-	m, err := bunrepo.Migrator(s.writer, migrationFiles, "migrations", registerReviewLifecycle, registerDocumentDigest, registerProfileListColumns, registerListVersion)
+	m, err := bunrepo.Migrator(s.writer, migrationFiles, "migrations", registerReviewLifecycle, registerDocumentDigest, registerProfileListColumns, registerListVersion, registerRatingCoverage)
 	if err != nil {
 		return err
 	}

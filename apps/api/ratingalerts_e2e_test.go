@@ -12,6 +12,7 @@ import (
 	"github.com/vetted-dev/vetted/apps/api"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
+	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/notify"
 	"github.com/vetted-dev/vetted/core/outbox"
 )
@@ -112,6 +113,10 @@ func TestRatingChangeAlerts(t *testing.T) {
 		len(page.History[1].Changes) != 0 || !page.History[0].ScannedAt.After(page.History[1].ScannedAt) || page.History[0].Grade == "" ||
 		page.History[0].CertificateExpiresAt == nil || page.History[0].SecurityRating == nil {
 		t.Fatalf("rating history page %+v", page)
+	}
+	if n := len(directory.Checks()); page.History[0].ChecksRun == nil || page.History[0].ChecksTotal == nil ||
+		*page.History[0].ChecksRun != n || *page.History[0].ChecksTotal != n {
+		t.Fatalf("the scan's coverage %v of %v, want all %d checks ran", page.History[0].ChecksRun, page.History[0].ChecksTotal, n)
 	}
 	var rest api.RatingHistoryBody
 	apitest.Must(t, env.Do(t, "GET", "/vendor/Good%20Co/rating-history?limit=2&cursor="+url.QueryEscape(page.NextCursor), o.owner, nil), 200).JSON(t, &rest)

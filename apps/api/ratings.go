@@ -75,6 +75,8 @@ type RatingRecordJSON struct {
 	ScannedAt            time.Time           `json:"scanned_at"`
 	SecurityRating       *int                `json:"security_rating" doc:"0-100; null when no check could run"`
 	Grade                string              `json:"grade" doc:"A-F; empty when not rated"`
+	ChecksRun            *int                `json:"checks_run" doc:"How many of the scan's checks ran (a check that could not run records its not-checked signal, which findings leave out); null for scans recorded before the coverage was kept"`
+	ChecksTotal          *int                `json:"checks_total" doc:"How many checks the scan had; null with checks_run"`
 	Findings             []RatingFindingJSON `json:"findings"`
 	CertificateExpiresAt *time.Time          `json:"certificate_expires_at" doc:"When the site's certificate expires; null when none was read"`
 	Changes              []RatingChangeJSON  `json:"changes" doc:"What changed that matters since the scan before: an alert when not empty"`
@@ -82,7 +84,7 @@ type RatingRecordJSON struct {
 
 func ratingRecordJSON(r directory.RatingRecord) RatingRecordJSON {
 	out := RatingRecordJSON{ID: r.ID.String(), ScannedAt: r.ScannedAt, SecurityRating: r.Rating, Grade: r.Grade,
-		Findings: make([]RatingFindingJSON, 0, len(r.Findings)), CertificateExpiresAt: r.CertExpiresAt,
+		ChecksRun: r.ChecksRun, ChecksTotal: r.ChecksTotal, Findings: make([]RatingFindingJSON, 0, len(r.Findings)), CertificateExpiresAt: r.CertExpiresAt,
 		Changes: make([]RatingChangeJSON, 0, len(r.Changes))}
 	for _, f := range r.Findings {
 		out.Findings = append(out.Findings, RatingFindingJSON{Code: f.Code, Severity: Severity(f.Severity), Title: f.Title})
@@ -152,6 +154,8 @@ type RatingChangeFeedJSON struct {
 	ScannedAt      time.Time          `json:"scanned_at"`
 	SecurityRating *int               `json:"security_rating"`
 	Grade          string             `json:"grade"`
+	ChecksRun      *int               `json:"checks_run" doc:"How many of the scan's checks ran; null for scans recorded before the coverage was kept"`
+	ChecksTotal    *int               `json:"checks_total" doc:"How many checks the scan had; null with checks_run"`
 	Changes        []RatingChangeJSON `json:"changes"`
 }
 
@@ -160,7 +164,8 @@ type recentRatingChangesOut struct{ Body []RatingChangeFeedJSON }
 func ratingChangeFeedJSON(v assessments.RatingChangeView) RatingChangeFeedJSON {
 	r := ratingRecordJSON(v.Record)
 	return RatingChangeFeedJSON{ID: r.ID, Kind: "rating_change", VendorID: v.Record.VendorID.String(), VendorName: v.VendorName,
-		Product: strings.Join(v.Products, ", "), ScannedAt: r.ScannedAt, SecurityRating: r.SecurityRating, Grade: r.Grade, Changes: r.Changes}
+		Product: strings.Join(v.Products, ", "), ScannedAt: r.ScannedAt, SecurityRating: r.SecurityRating, Grade: r.Grade,
+		ChecksRun: r.ChecksRun, ChecksTotal: r.ChecksTotal, Changes: r.Changes}
 }
 
 func (s *Server) registerRatings() {

@@ -22,15 +22,20 @@ type RatingFinding struct {
 
 // RatingRecord is what one scan of a vendor rated: its rating and grade
 // (nil and "" when no check could run), its findings (the instances that
-// are not positive or not-checked signals), when its certificate expires
-// (nil when none was read), and the change that mattered since the scan
-// before it, if any (the event subscribers are told of).
+// are not positive or not-checked signals), how many of its checks ran
+// of how many (CheckCoverage: the not-checked signals the findings skip;
+// nil for records kept before the coverage was recorded, so unknown),
+// when its certificate expires (nil when none was read), and the change
+// that mattered since the scan before it, if any (the event subscribers
+// are told of).
 type RatingRecord struct {
 	ID            uuid.UUID
 	VendorID      uuid.UUID
 	ScannedAt     time.Time
 	Rating        *int
 	Grade         string
+	ChecksRun     *int
+	ChecksTotal   *int
 	Findings      []RatingFinding
 	CertExpiresAt *time.Time
 	Changes       []RatingChange
@@ -72,6 +77,8 @@ func NewRatingRecord(id uuid.UUID, p Profile, is []SecurityInstance, at time.Tim
 		v := *p.Scores.SecurityRating
 		r.Rating = &v
 	}
+	run, total := CheckCoverage(is)
+	r.ChecksRun, r.ChecksTotal = &run, &total
 	for _, in := range is {
 		if in.Severity == "positive" || IsNotChecked(in.Code) {
 			continue

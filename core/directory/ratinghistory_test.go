@@ -68,3 +68,32 @@ func TestNewRatingRecord(t *testing.T) {
 		t.Errorf("record %+v", r)
 	}
 }
+
+// TestNewRatingRecordCoverage: a record keeps how many of the scan's checks
+// ran (the not-checked signals its findings skip), and a scan without any
+// check result keeps 0 ran, known, not unknown.
+func TestNewRatingRecordCoverage(t *testing.T) {
+	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	total := len(Checks())
+	for _, c := range []struct {
+		name string
+		is   []SecurityInstance
+		ran  int
+	}{
+		{"two checks could not run", []SecurityInstance{
+			{Code: "hsts_missing", Severity: "medium"}, {Code: "spf_not_checked", Severity: "info"},
+			{Code: "https_not_checked", Severity: "info"}, {Code: "spf_not_checked", Severity: "info"}}, total - 2},
+		{"every check ran", []SecurityInstance{{Code: "caa_present", Severity: "positive"}}, total},
+		{"no scan result", nil, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := NewRatingRecord([16]byte{1}, Profile{}, c.is, at)
+			if r.ChecksRun == nil || r.ChecksTotal == nil {
+				t.Fatalf("coverage not recorded: %v of %v", r.ChecksRun, r.ChecksTotal)
+			}
+			if *r.ChecksRun != c.ran || *r.ChecksTotal != total {
+				t.Errorf("coverage %d of %d, want %d of %d", *r.ChecksRun, *r.ChecksTotal, c.ran, total)
+			}
+		})
+	}
+}

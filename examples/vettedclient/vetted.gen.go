@@ -1452,7 +1452,13 @@ type ProductJSON struct {
 // RatingChangeFeedJSON defines model for RatingChangeFeedJSON.
 type RatingChangeFeedJSON struct {
 	Changes []RatingChangeJSON `json:"changes"`
-	Grade   string             `json:"grade"`
+
+	// ChecksRun How many of the scan's checks ran; null for scans recorded before the coverage was kept
+	ChecksRun *int64 `json:"checks_run"`
+
+	// ChecksTotal How many checks the scan had; null with checks_run
+	ChecksTotal *int64 `json:"checks_total"`
+	Grade       string `json:"grade"`
 
 	// Id The rating history record's id
 	Id openapi_types.UUID `json:"id"`
@@ -1507,8 +1513,14 @@ type RatingRecordJSON struct {
 	CertificateExpiresAt *time.Time `json:"certificate_expires_at"`
 
 	// Changes What changed that matters since the scan before: an alert when not empty
-	Changes  []RatingChangeJSON  `json:"changes"`
-	Findings []RatingFindingJSON `json:"findings"`
+	Changes []RatingChangeJSON `json:"changes"`
+
+	// ChecksRun How many of the scan's checks ran (a check that could not run records its not-checked signal, which findings leave out); null for scans recorded before the coverage was kept
+	ChecksRun *int64 `json:"checks_run"`
+
+	// ChecksTotal How many checks the scan had; null with checks_run
+	ChecksTotal *int64              `json:"checks_total"`
+	Findings    []RatingFindingJSON `json:"findings"`
 
 	// Grade A-F; empty when not rated
 	Grade     string             `json:"grade"`

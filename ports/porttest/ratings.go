@@ -13,10 +13,13 @@ import (
 	"github.com/vetted-dev/vetted/ports"
 )
 
-// rating is a record of vendorID scanned at at, rated score.
+// rating is a record of vendorID scanned at at, rated score on 20 of 26
+// checks.
 func (f *fixture) rating(vendorID uuid.UUID, score int, at time.Time, changes ...directory.RatingChange) directory.RatingRecord {
 	exp := at.Add(10 * 24 * time.Hour)
+	run, total := 20, 26
 	return directory.RatingRecord{ID: newID(), VendorID: vendorID, ScannedAt: at, Rating: &score, Grade: directory.Grade(score),
+		ChecksRun: &run, ChecksTotal: &total,
 		Findings:      []directory.RatingFinding{{Code: "hsts_missing", Severity: "medium", Title: "No HSTS"}},
 		CertExpiresAt: &exp, Changes: changes}
 }
@@ -54,7 +57,10 @@ var ratingCases = []testCase{
 		drop := directory.RatingChange{Kind: directory.ChangeGradeDrop, Detail: "grade dropped from A to C"}
 		t1, t2 := f.tick(), f.tick()
 		older, newer := f.rating(v.ID, 95, t1), f.rating(v.ID, 75, t2, drop)
-		same := f.rating(v.ID, 70, t2) // same time as newer: ordered by id
+		same := f.rating(v.ID, 70, t2)              // same time as newer: ordered by id
+		same.ChecksRun, same.ChecksTotal = nil, nil // coverage unknown: kept unknown, not 0
+		none := 0
+		older.ChecksRun = &none // no check ran: kept as 0, not unknown
 		addRatings(f, older, newer, same)
 		all := ratingPage(f, v.ID, nil, 10)
 		wantFirst, wantSecond := newer, same
@@ -65,8 +71,10 @@ var ratingCases = []testCase{
 			t.Fatalf("order %v", ratingIDs(all))
 		}
 		for _, got := range all {
-			if got.ID == newer.ID && !reflect.DeepEqual(got, newer) {
-				t.Fatalf("round trip:\n got %+v\nwant %+v", got, newer)
+			for _, want := range []directory.RatingRecord{older, newer, same} {
+				if got.ID == want.ID && !reflect.DeepEqual(got, want) {
+					t.Fatalf("round trip:\n got %+v\nwant %+v", got, want)
+				}
 			}
 		}
 		page := ratingPage(f, v.ID, nil, 2)

@@ -96,6 +96,8 @@ type Rating struct {
 	ScannedAt     time.Time           `bun:"scanned_at"`
 	Rating        *int                `bun:"rating"`
 	Grade         string              `bun:"grade"`
+	ChecksRun     *int                `bun:"checks_run"`   // null: kept before the coverage was recorded
+	ChecksTotal   *int                `bun:"checks_total"` // null with checks_run
 	Findings      []ratingFindingJSON `bun:"findings,type:jsonb"`
 	CertExpiresAt *time.Time          `bun:"cert_expires_at"`
 	Changes       []ratingChangeJSON  `bun:"changes,type:jsonb"`
@@ -105,6 +107,7 @@ type Rating struct {
 // FromRating makes the row of r.
 func FromRating(r directory.RatingRecord) Rating {
 	row := Rating{ID: r.ID, VendorID: r.VendorID, ScannedAt: r.ScannedAt, Rating: r.Rating, Grade: r.Grade,
+		ChecksRun: r.ChecksRun, ChecksTotal: r.ChecksTotal,
 		Findings: make([]ratingFindingJSON, 0, len(r.Findings)), CertExpiresAt: r.CertExpiresAt,
 		Changes: make([]ratingChangeJSON, 0, len(r.Changes)), IsEvent: r.IsEvent()}
 	for _, f := range r.Findings {
@@ -119,7 +122,7 @@ func FromRating(r directory.RatingRecord) Rating {
 // Core rebuilds the record.
 func (r Rating) Core() directory.RatingRecord {
 	out := directory.RatingRecord{ID: r.ID, VendorID: r.VendorID, ScannedAt: utc(r.ScannedAt), Rating: r.Rating, Grade: r.Grade,
-		Findings: make([]directory.RatingFinding, 0, len(r.Findings))}
+		ChecksRun: r.ChecksRun, ChecksTotal: r.ChecksTotal, Findings: make([]directory.RatingFinding, 0, len(r.Findings))}
 	if r.CertExpiresAt != nil {
 		t := r.CertExpiresAt.UTC()
 		out.CertExpiresAt = &t

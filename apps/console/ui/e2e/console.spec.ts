@@ -43,6 +43,11 @@ test("vendor page: where the website came from, the discovery's evidence and the
   expect((await call(page, request, "POST", "/vendor/enrich", { vendors: [given] })).status).toBe(202);
   await expect.poll(async () => (await call(page, request, "GET", `/vendor/${encodeURIComponent(given)}/rating-history`)).body.history.length,
     { timeout: 60_000 }).toBe(2);
+  // Each scan keeps how many of its checks ran (the site is unreachable here).
+  for (const r of (await call(page, request, "GET", `/vendor/${encodeURIComponent(given)}/rating-history`)).body.history) {
+    expect(r.checks_total).toBe(26);
+    expect(typeof r.checks_run).toBe("number");
+  }
 
   // The list says the vendor known by name needs a website.
   await page.goto(`/app/a/individual/lists/${list}`);
@@ -63,6 +68,7 @@ test("vendor page: where the website came from, the discovery's evidence and the
   await expect(page.getByRole("img", { name: "Security rating over 2 scans (0 rated)" })).toBeVisible();
   await expect(page.getByTestId("rating-history").getByRole("row")).toHaveCount(3); // the header and two scans
   await expect(page.getByTestId("rating-history")).toContainText("not rated");
+  await expect(page.getByTestId("scan-grade")).toHaveText(["not graded", "not graded"]);
   await page.getByRole("tab", { name: "Website" }).click();
   await expect(page.getByText("The website was given; no discovery ran.")).toBeVisible();
   await audit(page, "vendor-rating-history");

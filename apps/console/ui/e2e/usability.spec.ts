@@ -370,6 +370,24 @@ test("a grade is shown with its coverage, and none made from fewer than half the
   // What the API says without the page's help: a vendor never scanned ran no check.
   const si = await call(page, request, "GET", `/vendor/${id}/security-instances`);
   expect([si.body.checks_run, si.body.checks_total]).toEqual([0, 26]);
+
+  // Each scan of the rating history and of the dashboard's rating changes
+  // reads the same way: its grade with its coverage, none below half the
+  // checks, and "coverage not recorded" for a scan kept before it was.
+  const scans: [string, number | null][] = [["B", 20], ["A", 1], ["C", null]];
+  const recs = scans.map(([grade, run], i) => ({
+    id: `00000000-0000-4000-8000-00000000000${i}`, scanned_at: new Date(Date.now() - i * 86_400_000).toISOString(), security_rating: 80,
+    grade, checks_run: run, checks_total: run === null ? null : 26, findings: [], certificate_expires_at: null,
+    changes: [{ kind: "grade_drop", detail: `grade dropped to ${grade}` }],
+  }));
+  const shown = ["B, graded on 20 of 26 checks", "not graded: only 1 of 26 checks ran, a grade needs 13", "C, coverage not recorded"];
+  await page.route(`**/vendor/${id}/rating-history*`, (route) => route.fulfill({ json: { vendor_id: id, history: recs } }));
+  await page.route("**/metrics/recent-rating-changes*", (route) =>
+    route.fulfill({ json: recs.map((r) => ({ ...r, kind: "rating_change", vendor_id: id, vendor_name: vendor, product: "" })) }));
+  await page.getByRole("tab", { name: "Rating history" }).click();
+  await expect(page.getByTestId("scan-grade")).toHaveText(shown);
+  await page.goto("/app/a/individual");
+  await expect(page.getByTestId("change-grade")).toHaveText(shown);
 });
 
 test("import: a dry run with bad rows keeps Import off; an interrupted import resumes from its row", async ({ page, request }) => {

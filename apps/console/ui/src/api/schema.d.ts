@@ -1391,6 +1391,16 @@ export interface components {
         };
         RatingChangeFeedJSON: {
             changes: components["schemas"]["RatingChangeJSON"][];
+            /**
+             * Format: int64
+             * @description How many of the scan's checks ran; null for scans recorded before the coverage was kept
+             */
+            checks_run: number | null;
+            /**
+             * Format: int64
+             * @description How many checks the scan had; null with checks_run
+             */
+            checks_total: number | null;
             grade: string;
             /**
              * Format: uuid
@@ -1442,6 +1452,16 @@ export interface components {
             certificate_expires_at: string | null;
             /** @description What changed that matters since the scan before: an alert when not empty */
             changes: components["schemas"]["RatingChangeJSON"][];
+            /**
+             * Format: int64
+             * @description How many of the scan's checks ran (a check that could not run records its not-checked signal, which findings leave out); null for scans recorded before the coverage was kept
+             */
+            checks_run: number | null;
+            /**
+             * Format: int64
+             * @description How many checks the scan had; null with checks_run
+             */
+            checks_total: number | null;
             findings: components["schemas"]["RatingFindingJSON"][];
             /** @description A-F; empty when not rated */
             grade: string;

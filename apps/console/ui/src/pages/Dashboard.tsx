@@ -4,6 +4,7 @@ import { Badge, Card, Group, SimpleGrid, Stack, Table, Text, Title, Select, Anch
 import { useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../api/client";
 import { ErrorNote } from "../components/ErrorNote";
+import { scanGrade } from "./reviews";
 
 export function DashboardPage() {
   const { acc = "individual" } = useParams();
@@ -82,7 +83,7 @@ export function DashboardPage() {
                 <Table.Td>{new Date(c.scanned_at).toLocaleDateString()}</Table.Td>
                 <Table.Td><Anchor component={Link} to={`/a/${acc}/vendors/${c.vendor_id}`}>{c.vendor_name}</Anchor></Table.Td>
                 <Table.Td>{c.changes.map((x) => x.detail).join("; ")}</Table.Td>
-                <Table.Td>{c.grade || "–"}</Table.Td>
+                <Table.Td data-testid="change-grade">{scanGrade(c.grade, c.checks_run, c.checks_total)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

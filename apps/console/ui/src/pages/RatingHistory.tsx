@@ -2,6 +2,7 @@ import { Badge, List, Stack, Table, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { api, unwrap, type Schemas } from "../api/client";
 import { ErrorNote } from "../components/ErrorNote";
+import { scanGrade } from "./reviews";
 
 type Rec = Schemas["RatingRecordJSON"];
 
@@ -9,7 +10,8 @@ type Rec = Schemas["RatingRecordJSON"];
  * RatingChart draws the ratings of the scans, oldest left, as a plain SVG
  * line with a dot per scan (a scan that could not rate leaves a gap) and
  * the grade bands' lines at 90, 80, 70 and 60; a scan with a change that
- * mattered is a red dot. No chart library: this is all it needs.
+ * mattered is a red dot. A dot's title gives the grade with its coverage
+ * (scanGrade). No chart library: this is all it needs.
  */
 export function RatingChart({ history }: { history: Rec[] }) {
   const scans = [...history].reverse();
@@ -41,7 +43,7 @@ export function RatingChart({ history }: { history: Rec[] }) {
       {segments.map((d) => <path key={d} d={d} fill="none" stroke="#1c7ed6" strokeWidth={2} />)}
       {scans.map((s, i) => s.security_rating != null && (
         <circle key={s.id} cx={x(i)} cy={y(s.security_rating)} r={4} fill={s.changes.length ? "#e03131" : "#1c7ed6"}>
-          <title>{`${new Date(s.scanned_at).toLocaleString()}: ${s.security_rating} (${s.grade})`}</title>
+          <title>{`${new Date(s.scanned_at).toLocaleString()}: ${s.security_rating} (${scanGrade(s.grade, s.checks_run, s.checks_total)})`}</title>
         </circle>
       ))}
     </svg>
@@ -70,7 +72,7 @@ export function RatingHistory({ vendor }: { vendor: string }) {
               <Table.Tr key={r.id}>
                 <Table.Td>{new Date(r.scanned_at).toLocaleString()}</Table.Td>
                 <Table.Td>{r.security_rating ?? "not rated"}</Table.Td>
-                <Table.Td>{r.grade || "–"}</Table.Td>
+                <Table.Td data-testid="scan-grade">{scanGrade(r.grade, r.checks_run, r.checks_total)}</Table.Td>
                 <Table.Td>{r.findings.length}</Table.Td>
                 <Table.Td>
                   {r.changes.length === 0 ? <Text size="sm" c="dimmed">nothing that matters</Text> : (

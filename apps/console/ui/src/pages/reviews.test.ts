@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cadenceErrors, day, grade, gradeCoverage } from "./reviews";
+import { cadenceErrors, day, grade, gradeCoverage, scanGrade } from "./reviews";
 
 describe("grade", () => {
   it("follows the score bands at their edges", () => {
@@ -36,4 +36,15 @@ describe("gradeCoverage", () => {
     expect(gradeCoverage("A", 12, 26).grade).toBe("");
   });
   it("says not graded without a grade", () => expect(gradeCoverage("", 0, 26)).toEqual({ grade: "", note: "not graded" }));
+});
+
+describe("scanGrade", () => {
+  it("shows a scan's grade with its coverage", () => expect(scanGrade("B", 20, 26)).toBe("B, graded on 20 of 26 checks"));
+  it("shows no grade made from fewer than half the checks", () =>
+    expect(scanGrade("A", 1, 27)).toBe("not graded: only 1 of 27 checks ran, a grade needs 14"));
+  it("says when the coverage was not recorded", () => {
+    expect(scanGrade("C", null, null)).toBe("C, coverage not recorded");
+    expect(scanGrade("", null, null)).toBe("not graded");
+  });
+  it("says not graded without a grade", () => expect(scanGrade("", 26, 26)).toBe("not graded"));
 });

@@ -65,3 +65,15 @@ export function gradeCoverage(grade: string | undefined, run: number | undefined
   if (run < need) return { grade: "", note: `not graded: only ${run} of ${total} checks ran, a grade needs ${need}` };
   return { grade, note: `graded on ${run} of ${total} checks` };
 }
+
+/**
+ * scanGrade is how the grade of one recorded scan reads (the rating
+ * history, the dashboard's rating changes): "B, graded on 20 of 26 checks",
+ * no grade below MIN_GRADED_SHARE (as gradeCoverage), and "B, coverage not
+ * recorded" for a scan kept before its coverage was (checks_run null).
+ */
+export function scanGrade(grade: string, run: number | null | undefined, total: number | null | undefined): string {
+  if (run == null || total == null) return grade ? `${grade}, coverage not recorded` : "not graded";
+  const g = gradeCoverage(grade, run, total);
+  return g.grade ? `${g.grade}, ${g.note}` : g.note;
+}
