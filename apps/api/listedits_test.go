@@ -160,6 +160,7 @@ func TestAddVendorsQuotaEnrichmentAndAlreadyOnList(t *testing.T) {
 	if oe := r["org_enrichment"].(map[string]any); oe["queued"].(float64) != 499 || oe["quota"].(map[string]any)["remaining"].(float64) != 1 {
 		t.Fatalf("499 added: %v", oe)
 	}
+	pending := env.Pending(t)
 	r = apitest.Must(t, listOp(t, env, alice, acct, "add-vendors", nil, "Custom Vendor 000", "Custom Vendor 499", "Custom Vendor 500"), http.StatusOK).Map(t)
 	oe := r["org_enrichment"].(map[string]any)
 	errs := oe["errors"].([]any)
@@ -176,9 +177,14 @@ func TestAddVendorsQuotaEnrichmentAndAlreadyOnList(t *testing.T) {
 	if r["unchanged"].(float64) != 499 || len(r["removed"].([]any)) != 0 || r["list"].(map[string]any)["vendor_count"].(float64) != 501 {
 		t.Fatalf("answer: unchanged %v, removed %v, list %v", r["unchanged"], r["removed"], r["list"])
 	}
-	env.Drain(t)
-	if env.Enricher.Calls("Custom Vendor 499") != 1 || env.Enricher.Calls("Custom Vendor 500") != 0 {
-		t.Fatalf("enriched: 499 %d times, 500 (over quota) %d times", env.Enricher.Calls("Custom Vendor 499"), env.Enricher.Calls("Custom Vendor 500"))
+	// One enrichment job more, Custom Vendor 499's; the one over the quota
+	// gets none. (Running the 500 jobs is other tests' business: on
+	// PostgreSQL under -race beside the whole suite it takes minutes.)
+	if got := fmt.Sprint(oe["queued_vendors"]); got != "[Custom Vendor 499]" {
+		t.Fatalf("queued_vendors %v", got)
+	}
+	if n := env.Pending(t) - pending; n != 1 {
+		t.Fatalf("%d jobs written to the outbox by the add past the quota, want 1", n)
 	}
 	// Adding only vendors already there changes nothing, not even the ETag.
 	_, before := onList(t, env, alice, acct)
