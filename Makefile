@@ -3,7 +3,7 @@ MODULES := . ./adapters ./apps ./examples
 GO ?= go
 TESTFLAGS ?= -race -count=1
 
-.PHONY: console console-check console-test run test test-short lint openapi openapi-check openapi-clients fuzz bench migrate tidy build worker deploy-check docker image-name
+.PHONY: console console-check console-test run test test-clock-sweep test-short lint openapi openapi-check openapi-clients fuzz bench migrate tidy build worker deploy-check docker image-name
 
 ## run: build bin/vetted and start the API on the embedded default (SQLite in
 ## .data/, in-process jobs). The binary replaces the shell (exec), so the
@@ -52,6 +52,15 @@ test:
 		(cd apps && VETTED_TEST_STORE=postgres $(GO) test $(TESTFLAGS) ./api/...) || status=1; fi; \
 	echo "== the web console (Vitest, Playwright in chromium)"; bash .ci/console.sh test || status=1; \
 	$(SUMMARIZE_SKIPS); rm -f "$$VETTED_TEST_SKIPLOG"; exit $$status
+
+## test-clock-sweep: every module's Go tests (without -race) with the test
+## clock a year ahead and a year back (VETTED_TEST_CLOCK_SHIFT): a fixture or
+## code under test that reads the real clock beside the test's is a year off,
+## and its test fails.
+test-clock-sweep:
+	@status=0; for shift in 8760h -8760h; do for m in $(MODULES); do \
+		echo "== $$m, the test clock shifted $$shift"; \
+		(cd $$m && VETTED_TEST_CLOCK_SHIFT=$$shift $(GO) test -count=1 ./...) || status=1; done; done; exit $$status
 
 # SUMMARIZE_SKIPS prints the one line: each suite skipped, how many tests,
 # and the variable that would have named its server. A suite's name may hold
