@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -71,11 +72,10 @@ func TestImportSummaryReportsTheEnrichmentQuota(t *testing.T) {
 	}
 }
 
-// A refused batch names its cell by row in the file and column, and the
-// message is printed once (by main, from the returned error), with the
-// row to resume from.
-func TestImportRefusedBatchNamesTheCellOnce(t *testing.T) {
-	t.Parallel()
+// importRefusedBatch imports 800 rows whose row 640 the API refuses (an
+// unknown approval status), in batches of 500: the second batch is refused.
+func importRefusedBatch(t *testing.T) (out, errb *bytes.Buffer, err error) {
+	t.Helper()
 	api := apitest.New(t)
 	acc := api.NewAccount(t, "Acme", "owner@acme.test")
 	tok := api.Token("owner@acme.test")
@@ -86,7 +86,15 @@ func TestImportRefusedBatchNamesTheCellOnce(t *testing.T) {
 		return fmt.Sprintf("Vendor %04d,approved", i)
 	})
 	e, out, errb := testEnv(map[string]string{envAPIURL: api.URL, envToken: tok})
-	err := run(context.Background(), []string{"import", "--file", file, "--account", acc}, e)
+	return out, errb, run(context.Background(), []string{"import", "--file", file, "--account", acc}, e)
+}
+
+// A refused batch names its cell by row in the file and column, and the
+// message is printed once (by main, from the returned error), with the
+// row to resume from.
+func TestImportRefusedBatchNamesTheCellOnce(t *testing.T) {
+	t.Parallel()
+	out, errb, err := importRefusedBatch(t)
 	if err == nil {
 		t.Fatalf("import of a bad file succeeded:\n%s", out)
 	}
@@ -109,17 +117,8 @@ func TestImportRefusedBatchNamesTheCellOnce(t *testing.T) {
 // never shows the whole file done.
 func TestImportRefusedBatchDoesNotFillTheBar(t *testing.T) {
 	t.Parallel()
-	api := apitest.New(t)
-	acc := api.NewAccount(t, "Acme", "owner@acme.test")
-	tok := api.Token("owner@acme.test")
-	file := writeRows(t, "vendor_name,compliance_approval_status", 800, func(i int) string {
-		if i == 640 {
-			return fmt.Sprintf("Vendor %04d,perhaps", i)
-		}
-		return fmt.Sprintf("Vendor %04d,approved", i)
-	})
-	e, _, errb := testEnv(map[string]string{envAPIURL: api.URL, envToken: tok})
-	if err := run(context.Background(), []string{"import", "--file", file, "--account", acc}, e); err == nil {
+	_, errb, err := importRefusedBatch(t)
+	if err == nil {
 		t.Fatal("import of a bad file succeeded")
 	}
 	if strings.Contains(errb.String(), "100%") || strings.Contains(errb.String(), "800/800") {
