@@ -15,8 +15,8 @@ import (
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
-	"github.com/vetted-dev/vetted/core/notify"
-	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/subscriber"
@@ -537,7 +537,7 @@ func RetryAfter(err error) (time.Duration, bool) {
 
 // Mailer transports finished messages.
 type Mailer interface {
-	Send(ctx context.Context, m notify.Mail) error
+	Send(ctx context.Context, m mailtmpl.Mail) error
 }
 
 // EnrichResult is what an enricher found for one vendor.

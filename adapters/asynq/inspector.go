@@ -7,7 +7,7 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
-	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
 )
 
 // Queues lists the queue names outbox kinds run on, most urgent first.

@@ -7,7 +7,7 @@ import (
 
 	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"
 	"github.com/vetted-dev/vetted/adapters/asynq/asynqtest"
-	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
 )
 
 // TestSchedulerEnqueuesReviewReminders: the review reminders job is

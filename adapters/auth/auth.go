@@ -26,7 +26,7 @@ import (
 	"github.com/lestrrat-go/jwx/v3/jws"
 	"github.com/lestrrat-go/jwx/v3/jwt"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/memo"
+	"github.com/vetted-dev/vetted/core/platform/ttlcache"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -68,7 +68,7 @@ type verifier struct {
 	// token itself, until VerifiedTTL or the token's expiry, whichever
 	// comes first: parsing and checking a JWT is the costliest step of a
 	// read, and a client sends the same token again and again.
-	verified *memo.Map[string, ports.Identity]
+	verified *ttlcache.Map[string, ports.Identity]
 	// log receives, once per issuer and kind, a groups claim that does
 	// not count (debug level).
 	log    *slog.Logger

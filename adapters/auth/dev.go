@@ -9,7 +9,7 @@ import (
 
 	"github.com/lestrrat-go/jwx/v3/jwa"
 	"github.com/lestrrat-go/jwx/v3/jwt"
-	"github.com/vetted-dev/vetted/core/memo"
+	"github.com/vetted-dev/vetted/core/platform/ttlcache"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -69,7 +69,7 @@ func NewDev(secret []byte, opts DevOptions) (*Dev, error) {
 	}
 	d := &Dev{secret: append([]byte(nil), secret...), opts: opts}
 	d.v = verifier{
-		verified: &memo.Map[string, ports.Identity]{},
+		verified: &ttlcache.Map[string, ports.Identity]{},
 		algs:     []jwa.SignatureAlgorithm{jwa.HS256()},
 		key: func(context.Context, jwa.SignatureAlgorithm, string) (any, error) {
 			return d.secret, nil

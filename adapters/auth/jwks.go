@@ -18,7 +18,7 @@ import (
 	"github.com/lestrrat-go/httprc/v3"
 	"github.com/lestrrat-go/jwx/v3/jwa"
 	"github.com/lestrrat-go/jwx/v3/jwk"
-	"github.com/vetted-dev/vetted/core/memo"
+	"github.com/vetted-dev/vetted/core/platform/ttlcache"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -146,7 +146,7 @@ func NewJWKS(ctx context.Context, cfg Config) (*JWKS, error) {
 	cfg = withDefaults(cfg)
 	j := &JWKS{cfg: cfg, log: cfg.Logger, first: make(chan struct{})}
 	j.v = verifier{
-		verified:    &memo.Map[string, ports.Identity]{},
+		verified:    &ttlcache.Map[string, ports.Identity]{},
 		algs:        []jwa.SignatureAlgorithm{jwa.RS256(), jwa.ES256()},
 		key:         j.lookup,
 		issuer:      cfg.Issuer,

@@ -23,7 +23,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/core/memo"
+	"github.com/vetted-dev/vetted/core/platform/ttlcache"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -190,7 +190,7 @@ const TTL = 2 * time.Second
 // time never makes a reader wait for the store.
 const MaxAge = 5 * time.Second
 
-// maxDirectoryViews bounds the memory of vendor views (memo.Map.Max).
+// maxDirectoryViews bounds the memory of vendor views (ttlcache.Map.Max).
 const maxDirectoryViews = 4096
 
 // The background reads are batched: the views due gather for refreshGather,
@@ -210,7 +210,7 @@ type viewCache struct {
 	gen       atomic.Uint64
 	versions  atomic.Uint64 // the last directory.View.Version given
 	evictions atomic.Uint64 // ForgetVendors calls so far
-	views     memo.Map[string, cachedView]
+	views     ttlcache.Map[string, cachedView]
 
 	mu         sync.Mutex
 	due        map[string]uuid.UUID // references to read again, with their vendor's id
@@ -224,7 +224,7 @@ type cachedView struct {
 }
 
 func newDirectory() *viewCache {
-	return &viewCache{views: memo.Map[string, cachedView]{Max: maxDirectoryViews}, due: map[string]uuid.UUID{}}
+	return &viewCache{views: ttlcache.Map[string, cachedView]{Max: maxDirectoryViews}, due: map[string]uuid.UUID{}}
 }
 
 // readToken is what a read of views started in: the generation, and how

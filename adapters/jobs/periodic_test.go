@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/vetted-dev/vetted/adapters/jobs"
-	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
 )
 
 // TestPeriodic: the job runs at once (a period of an hour has not passed),

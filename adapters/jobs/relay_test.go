@@ -9,8 +9,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/jobs"
 	"github.com/vetted-dev/vetted/adapters/memory"
-	"github.com/vetted-dev/vetted/core/outbox"
-	"github.com/vetted-dev/vetted/core/relay"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/core/platform/relay"
 	"github.com/vetted-dev/vetted/ports"
 )
 

@@ -4,7 +4,7 @@
 //
 // A URL carries everything the handler needs in its query (key, expiry, and
 // for uploads the content type and size cap) plus an HMAC over those fields
-// made with signing.Signer.MAC, so the handler is stateless and a URL cannot
+// made with signedlink.Signer.MAC, so the handler is stateless and a URL cannot
 // be altered or reused after it expires. The handler enforces what S3 would:
 // signature, expiry, the exact Content-Type that was signed, and the size
 // cap, streaming the body to a temporary file that is linked into place only
@@ -35,7 +35,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/signing"
+	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -75,7 +75,7 @@ const (
 type Store struct {
 	root   *os.Root
 	base   string // public base URL without trailing slash
-	signer *signing.Signer
+	signer *signedlink.Signer
 	clock  ports.Clock
 }
 
@@ -84,7 +84,7 @@ var _ ports.BlobStore = (*Store)(nil)
 // New opens (creating if needed) the directory dir and returns a store whose
 // URLs start with publicBaseURL + MountPath. All file access goes through an
 // os.Root confined to dir, on top of the key validation.
-func New(dir, publicBaseURL string, signer *signing.Signer, clock ports.Clock) (*Store, error) {
+func New(dir, publicBaseURL string, signer *signedlink.Signer, clock ports.Clock) (*Store, error) {
 	switch {
 	case dir == "":
 		return nil, errors.New("localblob: directory is required")

@@ -21,7 +21,7 @@ import (
 
 	"github.com/vetted-dev/vetted/adapters/localblob"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/signing"
+	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/internal/testenv"
 )
 
@@ -47,7 +47,7 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	signer, err := signing.New([]byte("0123456789abcdef-localblob-test"))
+	signer, err := signedlink.New([]byte("0123456789abcdef-localblob-test"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,12 +360,12 @@ func TestPresignRejectsBadArguments(t *testing.T) {
 
 func TestNewRejectsBadConfig(t *testing.T) {
 	t.Parallel()
-	signer, _ := signing.New([]byte("0123456789abcdef"))
+	signer, _ := signedlink.New([]byte("0123456789abcdef"))
 	c := &clock{now: time.Now()}
 	dir := t.TempDir()
 	tests := []struct {
 		name, dir, base string
-		signer          *signing.Signer
+		signer          *signedlink.Signer
 		clock           *clock
 	}{
 		{"no dir", "", "http://x", signer, c},

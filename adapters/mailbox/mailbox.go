@@ -13,7 +13,7 @@ import (
 	"maps"
 	"sync"
 
-	"github.com/vetted-dev/vetted/core/notify"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -22,7 +22,7 @@ type Mailbox struct {
 	log *slog.Logger // nil: do not log
 
 	mu       sync.Mutex
-	sent     []notify.Mail
+	sent     []mailtmpl.Mail
 	failLeft int
 	failErr  error
 }
@@ -44,7 +44,7 @@ func NewLog(l *slog.Logger) *Mailbox {
 
 // Send records m, or returns the injected error if FailNext is armed. A
 // failed send is not recorded, as a real transport would not have sent it.
-func (b *Mailbox) Send(ctx context.Context, m notify.Mail) error {
+func (b *Mailbox) Send(ctx context.Context, m mailtmpl.Mail) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -72,10 +72,10 @@ func (b *Mailbox) Send(ctx context.Context, m notify.Mail) error {
 
 // Sent returns a copy of every mail recorded since the last Reset, in the
 // order they were sent.
-func (b *Mailbox) Sent() []notify.Mail {
+func (b *Mailbox) Sent() []mailtmpl.Mail {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	out := make([]notify.Mail, len(b.sent))
+	out := make([]mailtmpl.Mail, len(b.sent))
 	for i, m := range b.sent {
 		out[i] = clone(m)
 	}
@@ -84,8 +84,8 @@ func (b *Mailbox) Sent() []notify.Mail {
 
 // Find returns copies of the recorded mails for which match reports true, in
 // send order; none gives an empty slice.
-func (b *Mailbox) Find(match func(notify.Mail) bool) []notify.Mail {
-	var out []notify.Mail
+func (b *Mailbox) Find(match func(mailtmpl.Mail) bool) []mailtmpl.Mail {
+	var out []mailtmpl.Mail
 	for _, m := range b.Sent() {
 		if match(m) {
 			out = append(out, m)
@@ -116,7 +116,7 @@ func (b *Mailbox) FailNext(n int, err error) {
 }
 
 // clone copies the header map so callers cannot change what was recorded.
-func clone(m notify.Mail) notify.Mail {
+func clone(m mailtmpl.Mail) mailtmpl.Mail {
 	m.Headers = maps.Clone(m.Headers)
 	return m
 }

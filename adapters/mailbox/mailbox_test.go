@@ -11,12 +11,12 @@ import (
 	"testing"
 
 	"github.com/vetted-dev/vetted/adapters/mailbox"
-	"github.com/vetted-dev/vetted/core/notify"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/ports"
 )
 
-func mail(to, key string) notify.Mail {
-	return notify.Mail{To: to, Subject: "s " + key, Text: "body " + key, HTML: "<p>" + key + "</p>", Key: key,
+func mail(to, key string) mailtmpl.Mail {
+	return mailtmpl.Mail{To: to, Subject: "s " + key, Text: "body " + key, HTML: "<p>" + key + "</p>", Key: key,
 		Headers: map[string]string{"List-Unsubscribe": "<https://x/u?" + key + ">"}}
 }
 
@@ -25,7 +25,7 @@ func TestSendKeepsAndLogs(t *testing.T) {
 	var buf bytes.Buffer
 	b := mailbox.NewLog(slog.New(slog.NewTextHandler(&buf, nil)))
 	ctx := context.Background()
-	for _, m := range []notify.Mail{mail("a@x.test", "k1"), mail("b@x.test", "k2"), mail("a@x.test", "k3")} {
+	for _, m := range []mailtmpl.Mail{mail("a@x.test", "k1"), mail("b@x.test", "k2"), mail("a@x.test", "k3")} {
 		if err := b.Send(ctx, m); err != nil {
 			t.Fatal(err)
 		}
@@ -47,10 +47,10 @@ func TestSendKeepsAndLogs(t *testing.T) {
 	if got := b.Sent()[0].Headers["List-Unsubscribe"]; got == "changed" {
 		t.Error("Sent exposes internal state")
 	}
-	if got := b.Find(func(m notify.Mail) bool { return m.To == "a@x.test" }); len(got) != 2 {
+	if got := b.Find(func(m mailtmpl.Mail) bool { return m.To == "a@x.test" }); len(got) != 2 {
 		t.Errorf("Find(to a) = %d mails, want 2", len(got))
 	}
-	if got := b.Find(func(m notify.Mail) bool { return m.To == "nobody@x.test" }); len(got) != 0 {
+	if got := b.Find(func(m mailtmpl.Mail) bool { return m.To == "nobody@x.test" }); len(got) != 0 {
 		t.Errorf("Find(nobody) = %d mails", len(got))
 	}
 	b.Reset()
@@ -127,7 +127,7 @@ func TestConcurrentUse(t *testing.T) {
 				mu.Unlock()
 			}
 			_ = b.Sent()
-			_ = b.Find(func(notify.Mail) bool { return true })
+			_ = b.Find(func(mailtmpl.Mail) bool { return true })
 		})
 	}
 	wg.Wait()

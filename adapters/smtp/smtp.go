@@ -1,4 +1,4 @@
-// Package smtp is the production Mailer: it sends notify.Mail through any
+// Package smtp is the production Mailer: it sends mailtmpl.Mail through any
 // SMTP relay with github.com/wneessen/go-mail, configured by one URL
 // (VETTED_SMTP_URL).
 //
@@ -33,7 +33,7 @@ import (
 
 	gomail "github.com/wneessen/go-mail"
 
-	"github.com/vetted-dev/vetted/core/notify"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -165,7 +165,7 @@ func MessageID(key string) string {
 }
 
 // Send delivers m over a fresh connection.
-func (s *Mailer) Send(ctx context.Context, m notify.Mail) error {
+func (s *Mailer) Send(ctx context.Context, m mailtmpl.Mail) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -193,7 +193,7 @@ func (s *Mailer) Send(ctx context.Context, m notify.Mail) error {
 var reserved = []string{"from", "to", "cc", "bcc", "subject", "date", "message-id", "mime-version",
 	"content-type", "content-transfer-encoding", "sender", "return-path"}
 
-func (s *Mailer) build(m notify.Mail) (*gomail.Msg, error) {
+func (s *Mailer) build(m mailtmpl.Mail) (*gomail.Msg, error) {
 	msg := gomail.NewMsg(gomail.WithNoDefaultUserAgent())
 	if err := msg.From(s.from); err != nil {
 		return nil, err

@@ -20,12 +20,12 @@ import (
 	gosmtp "github.com/emersion/go-smtp"
 
 	"github.com/vetted-dev/vetted/adapters/smtp"
-	"github.com/vetted-dev/vetted/core/notify"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/ports"
 )
 
-func alert(to, key string) notify.Mail {
-	return notify.AlertMail(to, key, notify.AlertData{
+func alert(to, key string) mailtmpl.Mail {
+	return mailtmpl.AlertMail(to, key, mailtmpl.AlertData{
 		VendorName: "Acme", ListName: "master-list", AccountName: "Globex",
 		Title: "Credential leak", Summary: "Tokens were exposed.", Severity: "high", Status: "investigating",
 		URL: "https://status.acme.test/incidents/1", PublishedAt: time.Date(2026, 5, 1, 9, 30, 0, 0, time.UTC),
@@ -153,7 +153,7 @@ func TestSendTextOnly(t *testing.T) {
 	t.Parallel()
 	srv := startServer(t, serverConfig{})
 	m := newMailer(t, "smtp://"+srv.Addr)
-	if err := m.Send(context.Background(), notify.Mail{To: "a@x.test", Subject: "plain", Text: "only text\n", Key: "k"}); err != nil {
+	if err := m.Send(context.Background(), mailtmpl.Mail{To: "a@x.test", Subject: "plain", Text: "only text\n", Key: "k"}); err != nil {
 		t.Fatal(err)
 	}
 	p := parse(t, srv.messages()[0].Data)
@@ -197,7 +197,7 @@ func TestErrorClassification(t *testing.T) {
 
 	tests := []struct {
 		name          string
-		mail          notify.Mail
+		mail          mailtmpl.Mail
 		dataErr       error
 		addr          string // instead of the test server
 		wantPermanent bool
@@ -210,9 +210,9 @@ func TestErrorClassification(t *testing.T) {
 			dataErr: &gosmtp.SMTPError{Code: 554, EnhancedCode: gosmtp.EnhancedCode{5, 7, 1}, Message: "rejected as spam"}},
 		{name: "connection refused", mail: alert("a@x.test", "k"), addr: refusedAddr},
 		{name: "unparseable recipient", mail: alert("not an address", "k"), wantPermanent: true},
-		{name: "header injection", mail: notify.Mail{To: "a@x.test", Subject: "s", Text: "t", Key: "k",
+		{name: "header injection", mail: mailtmpl.Mail{To: "a@x.test", Subject: "s", Text: "t", Key: "k",
 			Headers: map[string]string{"List-Unsubscribe": "<https://x>\r\nBcc: victim@x.test"}}, wantPermanent: true},
-		{name: "reserved header", mail: notify.Mail{To: "a@x.test", Subject: "s", Text: "t", Key: "k",
+		{name: "reserved header", mail: mailtmpl.Mail{To: "a@x.test", Subject: "s", Text: "t", Key: "k",
 			Headers: map[string]string{"Bcc": "victim@x.test"}}, wantPermanent: true},
 	}
 	for _, tt := range tests {

@@ -9,15 +9,15 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
-	"github.com/vetted-dev/vetted/core/notify"
-	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
 )
 
 // alertsSent returns the recipients of the alert mails about a vendor,
 // sorted, one entry per mail.
 func alertsSent(env *apitest.Env, vendorName string) []string {
 	var out []string
-	for _, m := range env.Mail.Find(func(m notify.Mail) bool { return strings.Contains(m.Subject, "Incident at "+vendorName) }) {
+	for _, m := range env.Mail.Find(func(m mailtmpl.Mail) bool { return strings.Contains(m.Subject, "Incident at "+vendorName) }) {
 		out = append(out, m.To)
 	}
 	sort.Strings(out)
@@ -88,7 +88,7 @@ func TestIncidentAlertsEndToEnd(t *testing.T) {
 	env.Drain(t)
 	replay(t, env, outbox.KindIncidentFanout, outbox.IncidentFanout{IncidentID: uuid.MustParse(slack)})
 	env.Drain(t)
-	c1 := env.Mail.Find(func(m notify.Mail) bool { return m.To == "c1@ext.test" && strings.Contains(m.Subject, "Slack") })[0]
+	c1 := env.Mail.Find(func(m mailtmpl.Mail) bool { return m.To == "c1@ext.test" && strings.Contains(m.Subject, "Slack") })[0]
 	sub := strings.TrimPrefix(c1.Key, "alert:"+slack+":")
 	replay(t, env, outbox.KindAlertMail, outbox.AlertMail{IncidentID: uuid.MustParse(slack), SubscriberID: uuid.MustParse(sub)})
 	env.Drain(t)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/memo"
+	"github.com/vetted-dev/vetted/core/platform/ttlcache"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -81,7 +81,7 @@ type answers struct {
 	global   atomic.Uint64 // moved by a notice that names no account
 	accounts sync.Map      // uuid.UUID -> *atomic.Uint64, moved by a notice naming the account
 	clock    ports.Clock
-	memo     memo.Map[string, *answer]
+	memo     ttlcache.Map[string, *answer]
 }
 
 // stamp is the generation an answer was made in: of its account and the
@@ -110,7 +110,7 @@ func newAnswers(clock ports.Clock) *answers {
 	if clock == nil {
 		clock = ports.SystemClock{}
 	}
-	return &answers{clock: clock, memo: memo.Map[string, *answer]{Max: maxAnswers}}
+	return &answers{clock: clock, memo: ttlcache.Map[string, *answer]{Max: maxAnswers}}
 }
 
 // forget makes the remembered answers c may have changed stale.

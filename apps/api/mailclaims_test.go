@@ -8,9 +8,9 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
-	"github.com/vetted-dev/vetted/core/deliver"
-	"github.com/vetted-dev/vetted/core/notify"
-	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -32,21 +32,21 @@ func TestMailClaimOfADeadWorkerExpires(t *testing.T) {
 	ctx := context.Background()
 	payload, key := memberMailJob(t, "new@a.test")
 	err := env.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
-		_, err := tx.Deliveries().Claim(ctx, key, env.Clock.Now(), deliver.MailLease)
+		_, err := tx.Deliveries().Claim(ctx, key, env.Clock.Now(), mailonce.MailLease)
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	run := func() error { return env.Svc.Handle(ctx, outbox.KindMemberMail, payload) }
-	sent := func() int { return len(env.Mail.Find(func(m notify.Mail) bool { return m.Key == key })) }
+	sent := func() int { return len(env.Mail.Find(func(m mailtmpl.Mail) bool { return m.Key == key })) }
 
 	for _, tt := range []struct {
 		advance time.Duration
 		wait    time.Duration
 	}{
-		{0, deliver.MailLease},
-		{deliver.MailLease - time.Minute, time.Minute},
+		{0, mailonce.MailLease},
+		{mailonce.MailLease - time.Minute, time.Minute},
 	} {
 		env.Clock.Advance(tt.advance)
 		err := run()
@@ -63,7 +63,7 @@ func TestMailClaimOfADeadWorkerExpires(t *testing.T) {
 	if err := run(); err != nil {
 		t.Fatalf("run once the lease is over: %v", err)
 	}
-	env.Clock.Advance(10 * deliver.MailLease)
+	env.Clock.Advance(10 * mailonce.MailLease)
 	if err := run(); err != nil {
 		t.Fatalf("run again: %v", err)
 	}
@@ -85,7 +85,7 @@ func TestFailedSendReleasesTheClaim(t *testing.T) {
 	if err := env.Svc.Handle(context.Background(), outbox.KindMemberMail, payload); err != nil {
 		t.Fatalf("retry at once: %v", err)
 	}
-	if n := len(env.Mail.Find(func(m notify.Mail) bool { return m.Key == key })); n != 1 {
+	if n := len(env.Mail.Find(func(m mailtmpl.Mail) bool { return m.Key == key })); n != 1 {
 		t.Fatalf("%d mails sent, want 1", n)
 	}
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/core/account"
-	"github.com/vetted-dev/vetted/core/notify"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 )
 
 func members(t *testing.T, env *apitest.Env, acct, tok string) map[string]string {
@@ -58,7 +58,7 @@ func TestCreateAccountRoles(t *testing.T) {
 	// Every member got a mail.
 	env.Drain(t)
 	for e := range want {
-		if n := len(env.Mail.Find(func(m notify.Mail) bool { return m.To == e })); n != 1 {
+		if n := len(env.Mail.Find(func(m mailtmpl.Mail) bool { return m.To == e })); n != 1 {
 			t.Fatalf("%s got %d mails, want 1", e, n)
 		}
 	}
@@ -129,7 +129,7 @@ func TestMemberMail(t *testing.T) {
 	apitest.Must(t, env.Do(t, "PATCH", "/users?account-id="+acct, owner, users("new@a.test", "admin")), 200)
 	env.Drain(t)
 	env.Drain(t)
-	got := env.Mail.Find(func(m notify.Mail) bool { return m.To == "new@a.test" })
+	got := env.Mail.Find(func(m mailtmpl.Mail) bool { return m.To == "new@a.test" })
 	if len(got) != 2 {
 		t.Fatalf("new member got %d mails, want 2 (added, role changed)", len(got))
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/vetted-dev/vetted/adapters/postgres/pgtest"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/core/alerts"
-	"github.com/vetted-dev/vetted/core/signing"
+	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/internal/tcpproxy"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -189,7 +189,7 @@ func linkCalls(t *testing.T, w *matrixWorld) []outageCall {
 	}); err != nil || id == "" {
 		t.Fatalf("subscriber %s: %q, %v", email, id, err)
 	}
-	signer, err := signing.New([]byte(apitest.SigningKey))
+	signer, err := signedlink.New([]byte(apitest.SigningKey))
 	if err != nil {
 		t.Fatal(err)
 	}

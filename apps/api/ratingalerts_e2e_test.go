@@ -13,15 +13,15 @@ import (
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
 	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/core/notify"
-	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
 )
 
 // ratingAlertsSent returns the recipients of the rating change mails about
 // a vendor, sorted, one entry per mail.
 func ratingAlertsSent(env *apitest.Env, vendorName string) []string {
 	var out []string
-	for _, m := range env.Mail.Find(func(m notify.Mail) bool { return strings.Contains(m.Subject, "Security posture of "+vendorName) }) {
+	for _, m := range env.Mail.Find(func(m mailtmpl.Mail) bool { return strings.Contains(m.Subject, "Security posture of "+vendorName) }) {
 		out = append(out, m.To)
 	}
 	sort.Strings(out)

@@ -9,8 +9,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
-	"github.com/vetted-dev/vetted/core/deliver"
-	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -82,7 +82,7 @@ func TestReminderOfAKilledWorkerIsSentOnce(t *testing.T) {
 	p := outbox.ReminderMail{Key: r.Key(id, "sponsor@vendor.test"), AccountID: uuid.MustParse(acct), AssessmentID: id,
 		Email: "sponsor@vendor.test", DueDate: r.DueDate}
 	err = env.Store.InTx(context.Background(), func(ctx context.Context, tx ports.Tx) error {
-		_, err := tx.Deliveries().Claim(ctx, p.Key, env.Clock.Now(), deliver.MailLease) // the killed worker's claim
+		_, err := tx.Deliveries().Claim(ctx, p.Key, env.Clock.Now(), mailonce.MailLease) // the killed worker's claim
 		return err
 	})
 	if err != nil {
@@ -92,7 +92,7 @@ func TestReminderOfAKilledWorkerIsSentOnce(t *testing.T) {
 	if err := run(); !errors.Is(err, ports.ErrNotYet) || len(remindersSent(env)) != 0 {
 		t.Fatalf("run within the lease: %v, %q sent; want not yet, nothing sent", err, remindersSent(env))
 	}
-	env.Clock.Advance(deliver.MailLease)
+	env.Clock.Advance(mailonce.MailLease)
 	for range 2 {
 		if err := run(); err != nil {
 			t.Fatalf("run after the lease: %v", err)

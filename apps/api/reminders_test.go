@@ -14,8 +14,8 @@ import (
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
 	"github.com/vetted-dev/vetted/core/account"
-	"github.com/vetted-dev/vetted/core/notify"
-	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
@@ -27,7 +27,7 @@ var reminderUnsubscribeRe = regexp.MustCompile(`https?://\S+/reminders/unsubscri
 // sent since the last Reset, sorted.
 func remindersSent(env *apitest.Env) []string {
 	var out []string
-	for _, m := range env.Mail.Find(func(m notify.Mail) bool { return strings.HasPrefix(m.Key, "reminder:") }) {
+	for _, m := range env.Mail.Find(func(m mailtmpl.Mail) bool { return strings.HasPrefix(m.Key, "reminder:") }) {
 		vendor := strings.Fields(strings.TrimPrefix(m.Subject, "[Vetted] Review of "))[0]
 		out = append(out, m.To+" "+vendor)
 	}

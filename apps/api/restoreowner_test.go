@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
-	"github.com/vetted-dev/vetted/core/notify"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/internal/testenv"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -84,7 +84,7 @@ func TestPlatformAdminRestoresAnOwner(t *testing.T) {
 	// The new owners are told, by the platform admin.
 	env.Drain(t)
 	for _, e := range []string{"adm@a.test", "new@a.test"} {
-		if n := len(env.Mail.Find(func(m notify.Mail) bool { return m.To == e && strings.Contains(m.Text, "ops@platform.test") })); n != 1 {
+		if n := len(env.Mail.Find(func(m mailtmpl.Mail) bool { return m.To == e && strings.Contains(m.Text, "ops@platform.test") })); n != 1 {
 			t.Fatalf("%s got %d mails naming the platform admin, want 1", e, n)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/vetted-dev/vetted/apps/api/apitest"
-	"github.com/vetted-dev/vetted/core/notify"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 )
 
 var (
@@ -17,12 +17,12 @@ var (
 )
 
 // mailsTo returns the mails sent to an address.
-func mailsTo(env *apitest.Env, email string) []notify.Mail {
-	return env.Mail.Find(func(m notify.Mail) bool { return strings.EqualFold(m.To, email) })
+func mailsTo(env *apitest.Env, email string) []mailtmpl.Mail {
+	return env.Mail.Find(func(m mailtmpl.Mail) bool { return strings.EqualFold(m.To, email) })
 }
 
 // linkIn returns the one link a mail's text carries that re matches.
-func linkIn(t *testing.T, m notify.Mail, re *regexp.Regexp) string {
+func linkIn(t *testing.T, m mailtmpl.Mail, re *regexp.Regexp) string {
 	t.Helper()
 	l := re.FindString(m.Text)
 	if l == "" {

@@ -19,7 +19,7 @@ import (
 	"github.com/vetted-dev/vetted/apps/obs"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/core/memo"
+	"github.com/vetted-dev/vetted/core/platform/ttlcache"
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -106,7 +106,7 @@ func (s *Server) encodedView(view directory.View) *VendorViewJSON {
 }
 
 // viewMemo holds the encoded vendor views by vendor id (see encodedView).
-type viewMemo = memo.Map[uuid.UUID, encodedEntry]
+type viewMemo = ttlcache.Map[uuid.UUID, encodedEntry]
 
 // encodedEntry is a view's JSON with the version it was encoded from.
 type encodedEntry struct {

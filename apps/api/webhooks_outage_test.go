@@ -10,7 +10,7 @@ import (
 	"github.com/vetted-dev/vetted/adapters/smtp/smtptest"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
-	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/internal/tcpproxy"
 )
 

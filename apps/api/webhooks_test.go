@@ -17,9 +17,9 @@ import (
 	standardwebhooks "github.com/standard-webhooks/standard-webhooks/libraries/go"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
-	"github.com/vetted-dev/vetted/core/notify"
-	"github.com/vetted-dev/vetted/core/outbox"
-	"github.com/vetted-dev/vetted/core/relay"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/core/platform/relay"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -288,7 +288,7 @@ func TestWebhookDisabledAfterADayOfFailures(t *testing.T) {
 	if len(l.Webhooks) != 1 || l.Webhooks[0].Status != "disabled" {
 		t.Fatalf("endpoint %+v, want disabled", l)
 	}
-	mails := env.Mail.Find(func(m notify.Mail) bool { return strings.Contains(m.Subject, "Webhook endpoint disabled") })
+	mails := env.Mail.Find(func(m mailtmpl.Mail) bool { return strings.Contains(m.Subject, "Webhook endpoint disabled") })
 	var to []string
 	for _, m := range mails {
 		to = append(to, m.To)

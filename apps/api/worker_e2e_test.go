@@ -14,8 +14,8 @@ import (
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
 	"github.com/vetted-dev/vetted/apps/worker"
-	"github.com/vetted-dev/vetted/core/notify"
-	"github.com/vetted-dev/vetted/core/relay"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
+	"github.com/vetted-dev/vetted/core/platform/relay"
 )
 
 // Redis databases 14 and 15 belong to these tests (the asynq adapter's own
@@ -41,7 +41,7 @@ func startWorker(t *testing.T, env *apitest.Env, redisURL string) {
 
 func alertsTo(env *apitest.Env) map[string]int {
 	out := map[string]int{}
-	for _, m := range env.Mail.Find(func(m notify.Mail) bool { return strings.HasPrefix(m.Key, "alert:") }) {
+	for _, m := range env.Mail.Find(func(m mailtmpl.Mail) bool { return strings.HasPrefix(m.Key, "alert:") }) {
 		out[m.To]++
 	}
 	return out

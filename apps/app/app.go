@@ -20,9 +20,9 @@ import (
 	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/apps/api"
 	"github.com/vetted-dev/vetted/apps/obs"
-	"github.com/vetted-dev/vetted/core/outbox"
-	"github.com/vetted-dev/vetted/core/relay"
-	"github.com/vetted-dev/vetted/core/signing"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/core/platform/relay"
+	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/core/usecases"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
@@ -107,7 +107,7 @@ func build(ctx context.Context, cfg Config, ov Overrides, withAPI bool) (*App, e
 	if err != nil {
 		return nil, err
 	}
-	signer, err := signing.New([]byte(key))
+	signer, err := signedlink.New([]byte(key))
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +226,7 @@ func (a *App) openStore(ctx context.Context, cfg Config) (ports.Store, error) {
 	return openSQLite(ctx, a, cfg)
 }
 
-func (a *App) openBlobs(ctx context.Context, cfg Config, signer *signing.Signer, clock ports.Clock) (ports.BlobStore, http.Handler, error) {
+func (a *App) openBlobs(ctx context.Context, cfg Config, signer *signedlink.Signer, clock ports.Clock) (ports.BlobStore, http.Handler, error) {
 	if cfg.S3Endpoint != "" {
 		b, err := openS3(ctx, cfg)
 		return b, nil, err

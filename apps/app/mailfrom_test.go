@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/vetted-dev/vetted/adapters/smtp/smtptest"
-	"github.com/vetted-dev/vetted/core/notify"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 )
 
 // TestMailFromIsTheSender: VETTED_MAIL_FROM is the sender of the mail
@@ -30,7 +30,7 @@ func TestMailFromIsTheSender(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Send(context.Background(), notify.Mail{To: "ann@example.test", Subject: "Hello", Text: "hi", Key: "mailfrom:1"}); err != nil {
+	if err := m.Send(context.Background(), mailtmpl.Mail{To: "ann@example.test", Subject: "Hello", Text: "hi", Key: "mailfrom:1"}); err != nil {
 		t.Fatal(err)
 	}
 	got := srv.Messages()

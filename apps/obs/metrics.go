@@ -9,8 +9,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/core/notify"
-	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/ports"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -214,7 +214,7 @@ type mailer struct {
 	m    *Metrics
 }
 
-func (t mailer) Send(ctx context.Context, mail notify.Mail) error {
+func (t mailer) Send(ctx context.Context, mail mailtmpl.Mail) error {
 	err := t.next.Send(ctx, mail)
 	if t.m != nil {
 		result := "sent"

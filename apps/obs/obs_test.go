@@ -21,8 +21,8 @@ import (
 	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/apps/obs"
 	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/core/notify"
-	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/ports"
 	"go.opentelemetry.io/otel/trace"
 )
@@ -117,9 +117,9 @@ func TestMailAndEnrichmentCounters(t *testing.T) {
 	m := obs.NewMetrics()
 	box := mailbox.New()
 	mailer := m.Mailer(box)
-	_ = mailer.Send(context.Background(), notify.Mail{To: "a@x.test"})
+	_ = mailer.Send(context.Background(), mailtmpl.Mail{To: "a@x.test"})
 	box.FailNext(1, errors.New("smtp down"))
-	_ = mailer.Send(context.Background(), notify.Mail{To: "b@x.test"})
+	_ = mailer.Send(context.Background(), mailtmpl.Mail{To: "b@x.test"})
 	_, _ = m.Enricher(failingEnricher{}).Enrich(context.Background(), directory.Vendor{}, directory.Profile{}, nil)
 	// Sections are what the outcome is read from: a vendor with no website
 	// has every web section failed, and is no "ok".

@@ -29,9 +29,9 @@ import (
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
 	"github.com/vetted-dev/vetted/apps/worker"
-	"github.com/vetted-dev/vetted/core/deliver"
-	"github.com/vetted-dev/vetted/core/notify"
-	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/internal/testenv"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -146,7 +146,7 @@ type hookMailer struct {
 // timing.
 var sentPoint sync.Mutex
 
-func (h hookMailer) Send(ctx context.Context, m notify.Mail) error {
+func (h hookMailer) Send(ctx context.Context, m mailtmpl.Mail) error {
 	if h.point == atClaimed {
 		waitToBeKilled(h.point)
 	}
@@ -496,7 +496,7 @@ func killAnywhere(t *testing.T, rng *rand.Rand, n int) tally {
 
 func (w *killWorld) restartAndCount() tally {
 	w.expireLeases()
-	w.start("", deliver.MailLease-time.Second)
+	w.start("", mailonce.MailLease-time.Second)
 	w.awaitDone()
 	w.stop()
 	return w.count()

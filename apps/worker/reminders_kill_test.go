@@ -10,9 +10,9 @@ import (
 	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"
 	"github.com/vetted-dev/vetted/adapters/asynq/asynqtest"
 	"github.com/vetted-dev/vetted/core/account"
-	"github.com/vetted-dev/vetted/core/deliver"
 	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
@@ -149,7 +149,7 @@ func reminderKills(t *testing.T, store string, n int) {
 			w.awaitPoint(p.point)
 			w.kill()
 			w.expireLeases()
-			w.start("", deliver.MailLease-time.Second)
+			w.start("", mailonce.MailLease-time.Second)
 			w.awaitReminders(n)
 			w.stop()
 			if got := w.count(); got != p.want {

@@ -18,8 +18,8 @@ import (
 	"time"
 
 	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"
-	"github.com/vetted-dev/vetted/core/outbox"
-	"github.com/vetted-dev/vetted/core/relay"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/core/platform/relay"
 	"github.com/vetted-dev/vetted/ports"
 )
 

@@ -13,7 +13,7 @@ import (
 	"github.com/vetted-dev/vetted/adapters/asynq/asynqtest"
 	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/apps/worker"
-	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/ports"
 )
 

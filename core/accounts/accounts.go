@@ -15,11 +15,11 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/account"
-	"github.com/vetted-dev/vetted/core/deliver"
-	"github.com/vetted-dev/vetted/core/memo"
-	"github.com/vetted-dev/vetted/core/notify"
-	"github.com/vetted-dev/vetted/core/outbox"
-	"github.com/vetted-dev/vetted/core/uow"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/core/platform/ttlcache"
+	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -28,7 +28,7 @@ import (
 type Deps struct {
 	uow.Unit
 	// Mail sends the member mails.
-	Mail deliver.Mail
+	Mail mailonce.Mail
 	// PublicURL is the base URL for links in mail (no trailing slash).
 	PublicURL string
 	// Log takes the audit records (restoreowner.go); nil is slog.Default().
@@ -45,7 +45,7 @@ func (s *Service) log() *slog.Logger {
 // Service implements the account use cases.
 type Service struct {
 	d   Deps
-	ids *memo.Map[string, knownIdentity] // users by token subject, see IdentityTTL
+	ids *ttlcache.Map[string, knownIdentity] // users by token subject, see IdentityTTL
 }
 
 // New checks the dependencies and returns the service.
@@ -57,7 +57,7 @@ func New(d Deps) (*Service, error) {
 	if len(missing) > 0 {
 		return nil, errors.New("accounts: missing dependencies: " + strings.Join(missing, ", "))
 	}
-	return &Service{d: d, ids: &memo.Map[string, knownIdentity]{Max: maxIdentities}}, nil
+	return &Service{d: d, ids: &ttlcache.Map[string, knownIdentity]{Max: maxIdentities}}, nil
 }
 
 // IdentityTTL is how long a signed-in user is remembered by token subject,
@@ -67,7 +67,7 @@ func New(d Deps) (*Service, error) {
 // token's claims, which Identify compares before it trusts the memory.
 const IdentityTTL = time.Minute
 
-// maxIdentities bounds the memory of signed-in users (memo.Map.Max).
+// maxIdentities bounds the memory of signed-in users (ttlcache.Map.Max).
 const maxIdentities = 100_000
 
 // Identify provisions the caller's user on first sight of a token (linking a
@@ -569,7 +569,7 @@ func (s *Service) emitMemberMail(ctx context.Context, tx ports.Tx, acc account.A
 
 // SendMemberMail delivers the mail of a member change (the KindMemberMail job).
 func (s *Service) SendMemberMail(ctx context.Context, p outbox.MemberMail) error {
-	m := notify.MemberMail(p.Email, "member:"+p.EventID.String(), notify.MemberData{AccountName: p.AccountName, Role: p.Role,
+	m := mailtmpl.MemberMail(p.Email, "member:"+p.EventID.String(), mailtmpl.MemberData{AccountName: p.AccountName, Role: p.Role,
 		OldRole: p.OldRole, Change: p.Change, By: p.By, AppURL: s.d.PublicURL + "/docs"})
 	return s.d.Mail.Once(ctx, m)
 }

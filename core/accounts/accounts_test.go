@@ -13,11 +13,11 @@ import (
 	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/deliver"
 	"github.com/vetted-dev/vetted/core/document"
-	"github.com/vetted-dev/vetted/core/notify"
-	"github.com/vetted-dev/vetted/core/outbox"
-	"github.com/vetted-dev/vetted/core/uow"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -201,13 +201,13 @@ func (clk) Now() time.Time { return time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC
 
 type noMail struct{}
 
-func (noMail) Send(context.Context, notify.Mail) error { return nil }
+func (noMail) Send(context.Context, mailtmpl.Mail) error { return nil }
 
 func newService(t *testing.T) (*accounts.Service, *db) {
 	t.Helper()
 	d := newDB()
 	s, err := accounts.New(accounts.Deps{Unit: uow.Unit{Store: d, Clock: clk{}, IDs: ports.UUIDv7{}},
-		Mail: deliver.Mail{Store: d, Clock: clk{}, Mailer: noMail{}}, PublicURL: "https://vetted.test"})
+		Mail: mailonce.Mail{Store: d, Clock: clk{}, Mailer: noMail{}}, PublicURL: "https://vetted.test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,16 +9,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vetted-dev/vetted/core/deliver"
-	"github.com/vetted-dev/vetted/core/signing"
-	"github.com/vetted-dev/vetted/core/uow"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
+	"github.com/vetted-dev/vetted/core/platform/signedlink"
+	"github.com/vetted-dev/vetted/core/platform/uow"
 )
 
 // Deps are the ports the alert use cases need.
 type Deps struct {
 	uow.Unit
-	Mail   deliver.Mail
-	Signer *signing.Signer
+	Mail   mailonce.Mail
+	Signer *signedlink.Signer
 	// PublicURL is the base URL for links in mail (no trailing slash).
 	PublicURL string
 }

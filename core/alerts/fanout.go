@@ -9,8 +9,8 @@ import (
 
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/core/notify"
-	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -44,7 +44,7 @@ func (s *Service) SendConfirmation(ctx context.Context, p outbox.SubscriberConfi
 	}
 	exp := s.d.Now().Add(ConfirmTTL)
 	tok := s.d.Signer.Sign(PurposeConfirm, sub.ID.String(), exp)
-	m := notify.ConfirmMail(sub.Email, "confirm:"+p.EventID.String(), notify.ConfirmData{AccountName: accName, ListName: listName,
+	m := mailtmpl.ConfirmMail(sub.Email, "confirm:"+p.EventID.String(), mailtmpl.ConfirmData{AccountName: accName, ListName: listName,
 		ConfirmURL: s.d.PublicURL + "/subscribers/confirm?token=" + url.QueryEscape(tok), Expires: exp})
 	return s.d.Mail.Once(ctx, m)
 }
@@ -129,16 +129,16 @@ func AlertKey(incidentID, subscriberID fmt.Stringer) string {
 // SendAlert mails one alert of the fan-out, unless the recipient or the
 // list changed their mind since.
 func (s *Service) SendAlert(ctx context.Context, p outbox.AlertMail) error {
-	err := s.d.Mail.Build(ctx, AlertKey(p.IncidentID, p.SubscriberID), func(ctx context.Context, tx ports.Tx) (notify.Mail, bool, error) {
+	err := s.d.Mail.Build(ctx, AlertKey(p.IncidentID, p.SubscriberID), func(ctx context.Context, tx ports.Tx) (mailtmpl.Mail, bool, error) {
 		in, err := tx.Incidents().Get(ctx, p.IncidentID)
 		if err != nil {
-			return notify.Mail{}, false, err
+			return mailtmpl.Mail{}, false, err
 		}
 		sub, ok, err := s.stillAlerting(ctx, tx, p.SubscriberID, in.VendorID)
 		if err != nil || !ok || in.Backfilled {
-			return notify.Mail{}, false, err
+			return mailtmpl.Mail{}, false, err
 		}
-		return notify.AlertMail(sub.Email, AlertKey(in.ID, sub.ID), notify.AlertData{
+		return mailtmpl.AlertMail(sub.Email, AlertKey(in.ID, sub.ID), mailtmpl.AlertData{
 			VendorName: p.VendorName, ListName: p.ListName, AccountName: p.AccountName, Title: in.Title, Summary: in.Summary,
 			Severity: in.Severity, Status: in.Status, URL: in.URL, PublishedAt: in.PublishedAt, ImpactedData: in.PotentiallyImpactedData,
 			UnsubscribeURL: s.unsubscribeURL(sub),
@@ -159,20 +159,20 @@ func RatingAlertKey(eventID, subscriberID fmt.Stringer) string {
 // SendRatingAlert mails one rating change of the fan-out, once per event
 // and subscriber, unless the recipient or the list changed their mind.
 func (s *Service) SendRatingAlert(ctx context.Context, p outbox.RatingMail) error {
-	err := s.d.Mail.Build(ctx, RatingAlertKey(p.EventID, p.SubscriberID), func(ctx context.Context, tx ports.Tx) (notify.Mail, bool, error) {
+	err := s.d.Mail.Build(ctx, RatingAlertKey(p.EventID, p.SubscriberID), func(ctx context.Context, tx ports.Tx) (mailtmpl.Mail, bool, error) {
 		rec, err := tx.Profiles().GetRating(ctx, p.EventID)
 		if err != nil {
-			return notify.Mail{}, false, err
+			return mailtmpl.Mail{}, false, err
 		}
 		sub, ok, err := s.stillAlerting(ctx, tx, p.SubscriberID, rec.VendorID)
 		if err != nil || !ok {
-			return notify.Mail{}, false, err
+			return mailtmpl.Mail{}, false, err
 		}
 		prev, err := tx.Profiles().Ratings(ctx, rec.VendorID, &directory.RatingCursor{At: rec.ScannedAt, ID: rec.ID}, 1)
 		if err != nil {
-			return notify.Mail{}, false, err
+			return mailtmpl.Mail{}, false, err
 		}
-		d := notify.RatingAlertData{VendorName: p.VendorName, ListName: p.ListName, AccountName: p.AccountName, Grade: rec.Grade,
+		d := mailtmpl.RatingAlertData{VendorName: p.VendorName, ListName: p.ListName, AccountName: p.AccountName, Grade: rec.Grade,
 			ScannedAt: rec.ScannedAt, UnsubscribeURL: s.unsubscribeURL(sub)}
 		if len(prev) > 0 {
 			d.PreviousGrade = prev[0].Grade
@@ -180,7 +180,7 @@ func (s *Service) SendRatingAlert(ctx context.Context, p outbox.RatingMail) erro
 		for _, c := range rec.Changes {
 			d.Changes = append(d.Changes, c.Detail)
 		}
-		return notify.RatingAlertMail(sub.Email, RatingAlertKey(rec.ID, sub.ID), d), true, nil
+		return mailtmpl.RatingAlertMail(sub.Email, RatingAlertKey(rec.ID, sub.ID), d), true, nil
 	})
 	if errors.Is(err, core.ErrNotFound) {
 		return nil // unsubscribed or deleted since the fan-out
@@ -214,6 +214,6 @@ func (s *Service) stillAlerting(ctx context.Context, tx ports.Tx, subscriberID, 
 
 // unsubscribeURL is the one-click unsubscribe link of an alert mail.
 func (s *Service) unsubscribeURL(sub subscriber.Subscriber) string {
-	tok := s.d.Signer.Sign(PurposeUnsubscribe, sub.ID.String(), s.d.Now().Add(notify.UnsubscribeTTL))
+	tok := s.d.Signer.Sign(PurposeUnsubscribe, sub.ID.String(), s.d.Now().Add(mailtmpl.UnsubscribeTTL))
 	return s.d.PublicURL + "/unsubscribe?token=" + url.QueryEscape(tok)
 }

@@ -12,13 +12,13 @@ import (
 	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/alerts"
-	"github.com/vetted-dev/vetted/core/deliver"
 	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/core/notify"
-	"github.com/vetted-dev/vetted/core/outbox"
-	"github.com/vetted-dev/vetted/core/signing"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/core/platform/signedlink"
+	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/core/uow"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -226,9 +226,9 @@ type seq struct{}
 
 func (seq) New() uuid.UUID { return uuid.New() }
 
-type mailer struct{ sent []notify.Mail }
+type mailer struct{ sent []mailtmpl.Mail }
 
-func (m *mailer) Send(_ context.Context, ml notify.Mail) error {
+func (m *mailer) Send(_ context.Context, ml mailtmpl.Mail) error {
 	m.sent = append(m.sent, ml)
 	return nil
 }
@@ -242,13 +242,13 @@ func setup(t *testing.T) (*alerts.Service, *store, *clock, access.Actor, access.
 			{AccountID: acc.ID, UserID: uuid.New(), Email: "bob@acme.test", Role: account.RoleViewer}},
 		subs: map[uuid.UUID]subscriber.Subscriber{}, sent: map[string]bool{}}
 	clk := &clock{now: time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)}
-	signer, err := signing.New([]byte("0123456789abcdef0123456789abcdef"))
+	signer, err := signedlink.New([]byte("0123456789abcdef0123456789abcdef"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	mails := &mailer{}
 	svc, err := alerts.New(alerts.Deps{Unit: uow.Unit{Store: st, Clock: clk, IDs: seq{}},
-		Mail: deliver.Mail{Store: st, Clock: clk, Mailer: mails}, Signer: signer, PublicURL: "https://vetted.test"})
+		Mail: mailonce.Mail{Store: st, Clock: clk, Mailer: mails}, Signer: signer, PublicURL: "https://vetted.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,8 +335,8 @@ func TestSubscriberConfirmation(t *testing.T) {
 	}
 }
 
-func signerOf(t *testing.T) *signing.Signer {
-	s, err := signing.New([]byte("0123456789abcdef0123456789abcdef"))
+func signerOf(t *testing.T) *signedlink.Signer {
+	s, err := signedlink.New([]byte("0123456789abcdef0123456789abcdef"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,12 +15,12 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/account"
-	"github.com/vetted-dev/vetted/core/deliver"
 	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/core/platform/signedlink"
+	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/signing"
-	"github.com/vetted-dev/vetted/core/uow"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -28,8 +28,8 @@ import (
 type Deps struct {
 	uow.Unit
 	Blobs  ports.BlobStore
-	Mail   deliver.Mail
-	Signer *signing.Signer
+	Mail   mailonce.Mail
+	Signer *signedlink.Signer
 	// PublicURL is the base URL for links in mail and feeds (no trailing slash).
 	PublicURL string
 	// Log receives operational messages; nil means slog.Default().

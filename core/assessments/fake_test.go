@@ -12,8 +12,8 @@ import (
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
-	"github.com/vetted-dev/vetted/core/notify"
-	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/webhook"
@@ -500,10 +500,10 @@ func (b *blobStore) Delete(_ context.Context, keys ...string) error {
 // mailbox records what was sent.
 type mailbox struct {
 	mu   sync.Mutex
-	sent []notify.Mail
+	sent []mailtmpl.Mail
 }
 
-func (m *mailbox) Send(_ context.Context, ml notify.Mail) error {
+func (m *mailbox) Send(_ context.Context, ml mailtmpl.Mail) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.sent = append(m.sent, ml)

@@ -13,13 +13,13 @@ import (
 	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/assessments"
-	"github.com/vetted-dev/vetted/core/deliver"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
-	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/core/platform/signedlink"
+	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/signing"
-	"github.com/vetted-dev/vetted/core/uow"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports"
@@ -47,7 +47,7 @@ func newFixture(t *testing.T) fixture {
 	f.w = &world{acc: acc, roles: map[uuid.UUID]account.Role{f.owner.UserID: account.RoleOwner, f.viewr.UserID: account.RoleViewer},
 		emails: map[uuid.UUID]string{f.owner.UserID: f.owner.Email, f.viewr.UserID: f.viewr.Email}, lists: []vendorlist.List{f.list},
 		entries: map[uuid.UUID][]uuid.UUID{}, vendors: []directory.Vendor{f.slack}, reminders: map[string]bool{}, sent: map[string]bool{}}
-	signer, err := signing.New([]byte("0123456789abcdef0123456789abcdef"))
+	signer, err := signedlink.New([]byte("0123456789abcdef0123456789abcdef"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func newFixture(t *testing.T) fixture {
 		return nil
 	}
 	f.s, err = assessments.New(assessments.Deps{Unit: uow.Unit{Store: f.w, Clock: clock{}, IDs: ports.UUIDv7{}, Events: record}, Blobs: f.blobs,
-		Mail: deliver.Mail{Store: f.w, Clock: clock{}, Mailer: f.mail}, Signer: signer, PublicURL: "https://vetted.test"})
+		Mail: mailonce.Mail{Store: f.w, Clock: clock{}, Mailer: f.mail}, Signer: signer, PublicURL: "https://vetted.test"})
 	if err != nil {
 		t.Fatal(err)
 	}

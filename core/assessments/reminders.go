@@ -12,8 +12,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/account"
-	"github.com/vetted-dev/vetted/core/notify"
-	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports"
@@ -226,39 +226,39 @@ func (s *Service) reviewEvents(ctx context.Context, tx ports.Tx, accountID uuid.
 // the recipient is no longer its sponsor or an admin or owner, or the
 // recipient stopped the account's reminders.
 func (s *Service) SendReminder(ctx context.Context, p outbox.ReminderMail) error {
-	err := s.d.Mail.Build(ctx, p.Key, func(ctx context.Context, tx ports.Tx) (notify.Mail, bool, error) {
+	err := s.d.Mail.Build(ctx, p.Key, func(ctx context.Context, tx ports.Tx) (mailtmpl.Mail, bool, error) {
 		acc, err := tx.Accounts().Get(ctx, p.AccountID)
 		if err != nil || !acc.Active {
-			return notify.Mail{}, false, err
+			return mailtmpl.Mail{}, false, err
 		}
 		a, err := tx.Assessments().Get(ctx, p.AccountID, p.AssessmentID)
 		if err != nil {
-			return notify.Mail{}, false, err
+			return mailtmpl.Mail{}, false, err
 		}
 		if err := s.scheduleOne(ctx, tx, &a); err != nil {
-			return notify.Mail{}, false, err
+			return mailtmpl.Mail{}, false, err
 		}
 		if a.Due.NextReviewAt.IsZero() || a.Due.NextReviewAt.UTC().Format(time.DateOnly) != p.DueDate {
-			return notify.Mail{}, false, nil
+			return mailtmpl.Mail{}, false, nil
 		}
 		staff, err := staffOf(ctx, tx, p.AccountID)
 		if err != nil {
-			return notify.Mail{}, false, err
+			return mailtmpl.Mail{}, false, err
 		}
 		if !slices.Contains(review.Recipients(a, staff), p.Email) {
-			return notify.Mail{}, false, nil
+			return mailtmpl.Mail{}, false, nil
 		}
 		out, err := optedOut(ctx, tx, p.AccountID, []string{p.Email})
 		if err != nil || out[p.Email] {
-			return notify.Mail{}, false, err
+			return mailtmpl.Mail{}, false, err
 		}
 		l, err := tx.Lists().Get(ctx, p.AccountID, a.ListID)
 		if err != nil {
-			return notify.Mail{}, false, err
+			return mailtmpl.Mail{}, false, err
 		}
 		now := s.d.Now()
-		tok := s.d.Signer.Sign(PurposeReminderUnsubscribe, p.AccountID.String()+" "+p.Email, now.Add(notify.UnsubscribeTTL))
-		return notify.ReminderMail(p.Email, p.Key, notify.ReminderData{
+		tok := s.d.Signer.Sign(PurposeReminderUnsubscribe, p.AccountID.String()+" "+p.Email, now.Add(mailtmpl.UnsubscribeTTL))
+		return mailtmpl.ReminderMail(p.Email, p.Key, mailtmpl.ReminderData{
 			AccountName: reminderAccountName(acc), VendorName: a.VendorName, ListName: l.Name, DueDate: p.DueDate,
 			Days: review.DaysUntil(now, a.Due.NextReviewAt), Status: a.Status.String(), AppURL: s.d.PublicURL + "/app/",
 			UnsubscribeURL: s.d.PublicURL + ReminderUnsubscribePath + "?token=" + url.QueryEscape(tok),

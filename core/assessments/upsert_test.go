@@ -10,11 +10,11 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/assessments"
-	"github.com/vetted-dev/vetted/core/deliver"
 	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
+	"github.com/vetted-dev/vetted/core/platform/signedlink"
+	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/signing"
-	"github.com/vetted-dev/vetted/core/uow"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -85,12 +85,12 @@ func (ids) New() uuid.UUID { return uuid.New() }
 
 func service(t *testing.T) *assessments.Service {
 	t.Helper()
-	signer, err := signing.New([]byte("0123456789abcdef0123456789abcdef"))
+	signer, err := signedlink.New([]byte("0123456789abcdef0123456789abcdef"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s, err := assessments.New(assessments.Deps{Unit: uow.Unit{Store: nilStore{}, Clock: clock{}, IDs: ids{}}, Blobs: nilBlobs{},
-		Mail: deliver.Mail{Mailer: nilMailer{}}, Signer: signer})
+		Mail: mailonce.Mail{Mailer: nilMailer{}}, Signer: signer})
 	if err != nil {
 		t.Fatal(err)
 	}

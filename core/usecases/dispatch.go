@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -16,7 +16,7 @@ const ReenrichAge = 30 * 24 * time.Hour
 // Handle runs one job (it implements ports.JobHandler) by handing its
 // payload to the area that owns the kind. Handlers are idempotent: mail is
 // claimed by delivery key before it is sent and marked sent after, so a
-// retried job does not mail twice (see core/deliver).
+// retried job does not mail twice (see core/platform/mailonce).
 func (u *UseCases) Handle(ctx context.Context, kind outbox.Kind, payload any) error {
 	switch kind {
 	case outbox.KindMemberMail:

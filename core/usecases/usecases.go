@@ -13,10 +13,10 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
-	"github.com/vetted-dev/vetted/core/deliver"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/signing"
-	"github.com/vetted-dev/vetted/core/uow"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
+	"github.com/vetted-dev/vetted/core/platform/signedlink"
+	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/core/webhooks"
 	"github.com/vetted-dev/vetted/ports"
@@ -35,7 +35,7 @@ type Deps struct {
 	// nil: no discovery.
 	Websites  ports.WebsiteFinder
 	Incidents ports.IncidentSource
-	Signer    *signing.Signer
+	Signer    *signedlink.Signer
 	// Webhooks is the transport of outbound webhooks (adapters/webhook).
 	Webhooks ports.WebhookSender
 	// Views is where vendor reads go (a cache such as adapters/dircache);
@@ -85,7 +85,7 @@ func New(d Deps) (*UseCases, error) {
 	}
 	public := strings.TrimRight(d.PublicURL, "/")
 	unit := uow.Unit{Store: d.Store, Clock: d.Clock, IDs: d.IDs, Notify: d.Notify}
-	mail := deliver.Mail{Store: d.Store, Clock: d.Clock, Mailer: d.Mailer, Log: log}
+	mail := mailonce.Mail{Store: d.Store, Clock: d.Clock, Mailer: d.Mailer, Log: log}
 	u := &UseCases{store: d.Store, blobs: d.Blobs}
 	var err error
 	// The webhooks area comes first: every other area records its events

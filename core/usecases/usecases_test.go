@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vetted-dev/vetted/core/outbox"
-	"github.com/vetted-dev/vetted/core/signing"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/core/usecases"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -52,7 +52,7 @@ func TestNewNamesWhatIsMissing(t *testing.T) {
 
 func TestDispatch(t *testing.T) {
 	t.Parallel()
-	signer, err := signing.New([]byte("0123456789abcdef0123456789abcdef"))
+	signer, err := signedlink.New([]byte("0123456789abcdef0123456789abcdef"))
 	if err != nil {
 		t.Fatal(err)
 	}

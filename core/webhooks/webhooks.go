@@ -28,10 +28,10 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/account"
-	"github.com/vetted-dev/vetted/core/deliver"
-	"github.com/vetted-dev/vetted/core/notify"
-	"github.com/vetted-dev/vetted/core/outbox"
-	"github.com/vetted-dev/vetted/core/uow"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -39,7 +39,7 @@ import (
 // Deps are the ports the webhook use cases need.
 type Deps struct {
 	uow.Unit
-	Mail   deliver.Mail
+	Mail   mailonce.Mail
 	Sender ports.WebhookSender
 	// PublicURL is the base URL for links in mail (no trailing slash).
 	PublicURL string
@@ -399,7 +399,7 @@ func (s *Service) SendDisabledMail(ctx context.Context, p outbox.WebhookDisabled
 	var errs []error
 	for _, to := range staff {
 		key := "webhook-disabled:" + p.EndpointID.String() + ":" + to
-		m := notify.WebhookDisabledMail(to, key, notify.WebhookDisabledData{AccountName: name, URL: p.URL, LastError: p.LastError,
+		m := mailtmpl.WebhookDisabledMail(to, key, mailtmpl.WebhookDisabledData{AccountName: name, URL: p.URL, LastError: p.LastError,
 			Attempts: p.Attempts, AppURL: s.d.PublicURL + "/app/"})
 		if err := s.d.Mail.Once(ctx, m); err != nil {
 			errs = append(errs, err)

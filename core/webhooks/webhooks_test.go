@@ -11,10 +11,10 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/account"
-	"github.com/vetted-dev/vetted/core/deliver"
-	"github.com/vetted-dev/vetted/core/notify"
-	"github.com/vetted-dev/vetted/core/outbox"
-	"github.com/vetted-dev/vetted/core/uow"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/core/webhooks"
 	"github.com/vetted-dev/vetted/ports"
@@ -174,9 +174,9 @@ type clock struct{ now time.Time }
 
 func (c *clock) Now() time.Time { return c.now }
 
-type mailer struct{ sent []notify.Mail }
+type mailer struct{ sent []mailtmpl.Mail }
 
-func (m *mailer) Send(_ context.Context, mail notify.Mail) error {
+func (m *mailer) Send(_ context.Context, mail mailtmpl.Mail) error {
 	m.sent = append(m.sent, mail)
 	return nil
 }
@@ -225,7 +225,7 @@ func newFixture(t *testing.T) *fixture {
 	f.ref = access.AccountRef{ID: acc.ID}
 	unit := uow.Unit{Store: f.w, Clock: f.clk, IDs: ports.UUIDv7{}}
 	var err error
-	f.svc, err = webhooks.New(webhooks.Deps{Unit: unit, Mail: deliver.Mail{Store: f.w, Clock: f.clk, Mailer: f.mail}, Sender: f.snd, PublicURL: "https://v.test"})
+	f.svc, err = webhooks.New(webhooks.Deps{Unit: unit, Mail: mailonce.Mail{Store: f.w, Clock: f.clk, Mailer: f.mail}, Sender: f.snd, PublicURL: "https://v.test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,9 +25,9 @@ import (
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/relay"
+	"github.com/vetted-dev/vetted/core/platform/relay"
+	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/signing"
 	"github.com/vetted-dev/vetted/core/usecases"
 	"github.com/vetted-dev/vetted/ports"
 )
@@ -63,7 +63,7 @@ func (noIncidents) Fetch(context.Context, directory.Vendor, time.Time) ([]direct
 }
 
 func run(ctx context.Context, w io.Writer) error {
-	signer, err := signing.New([]byte("example-signing-key-0123456789"))
+	signer, err := signedlink.New([]byte("example-signing-key-0123456789"))
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/vetted-dev/vetted/adapters/internal/outboxjson"
-	"github.com/vetted-dev/vetted/core/outbox"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
 )
 
 // Payloads as the code before this package wrote them (the core's payload

@@ -6,7 +6,7 @@ import (
 
 	"github.com/vetted-dev/vetted/adapters/smtp"
 	"github.com/vetted-dev/vetted/adapters/smtp/smtptest"
-	"github.com/vetted-dev/vetted/core/notify"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 )
 
 // TestStopAndStart: mail sent while the server is stopped fails; started
@@ -19,7 +19,7 @@ func TestStopAndStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mail := notify.Mail{To: "ann@example.test", Subject: "Hello", Text: "hi", Key: "member:1"}
+	mail := mailtmpl.Mail{To: "ann@example.test", Subject: "Hello", Text: "hi", Key: "member:1"}
 	ctx := context.Background()
 
 	s.Stop()

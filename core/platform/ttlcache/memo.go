@@ -1,8 +1,8 @@
-// Package memo is a bounded map whose entries expire: what the read paths
+// Package ttlcache is a bounded map whose entries expire: what the read paths
 // of Vetted remember for a short time (signed-in users, verified tokens,
 // directory views). It is safe for concurrent use and takes the time from
 // its callers, so it follows whatever clock they run on.
-package memo
+package ttlcache
 
 import (
 	"sync"

@@ -1,7 +1,7 @@
-// Package signing makes and checks HMAC-signed, expiring tokens for links in
+// Package signedlink makes and checks HMAC-signed, expiring tokens for links in
 // e-mail (subscriber confirmation, unsubscribe) and for blob URLs served by
 // the app itself.
-package signing
+package signedlink
 
 import (
 	"crypto/hmac"

@@ -1,17 +1,17 @@
-package memo_test
+package ttlcache_test
 
 import (
 	"fmt"
 	"testing"
 	"time"
 
-	"github.com/vetted-dev/vetted/core/memo"
+	"github.com/vetted-dev/vetted/core/platform/ttlcache"
 )
 
 var t0 = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 
 func TestGetUntilTheDeadline(t *testing.T) {
-	var m memo.Map[string, int]
+	var m ttlcache.Map[string, int]
 	if _, ok := m.Get("a", t0); ok {
 		t.Fatal("an empty map holds a value")
 	}
@@ -32,7 +32,7 @@ func TestGetUntilTheDeadline(t *testing.T) {
 }
 
 func TestBounded(t *testing.T) {
-	m := memo.Map[string, int]{Max: 100}
+	m := ttlcache.Map[string, int]{Max: 100}
 	for i := range 100 {
 		m.Put(fmt.Sprint(i), i, t0.Add(time.Minute), t0)
 	}
@@ -56,7 +56,7 @@ func TestBounded(t *testing.T) {
 // TestForget covers the three ways a caller drops entries: one key, the
 // keys a predicate picks, and all of them.
 func TestForget(t *testing.T) {
-	var m memo.Map[string, int]
+	var m ttlcache.Map[string, int]
 	m.Delete("a") // on an empty map: nothing to do
 	m.Clear()
 	for i := range 6 {
@@ -87,7 +87,7 @@ func TestForget(t *testing.T) {
 
 // TestDefaultMax: a zero Max holds 10,000 live entries before it drops.
 func TestDefaultMax(t *testing.T) {
-	var m memo.Map[int, int]
+	var m ttlcache.Map[int, int]
 	for i := range 10_000 {
 		m.Put(i, i, t0.Add(time.Minute), t0)
 	}

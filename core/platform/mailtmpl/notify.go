@@ -1,8 +1,8 @@
-// Package notify builds the e-mails Vetted sends: member added or role
+// Package mailtmpl builds the e-mails Vetted sends: member added or role
 // changed, subscriber confirmation, and incident alerts with RFC 8058
 // one-click unsubscribe. Templates live here, in one place; the Mailer port
 // only transports the finished message.
-package notify
+package mailtmpl
 
 import (
 	"bytes"

@@ -1,11 +1,11 @@
-package notify_test
+package mailtmpl_test
 
 import (
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/vetted-dev/vetted/core/notify"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 )
 
 // contains fails for every want missing from got.
@@ -22,14 +22,14 @@ func TestMemberMail(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name       string
-		data       notify.MemberData
+		data       mailtmpl.MemberData
 		subject    string
 		text, html []string
 		notInText  []string
 	}{
 		{
 			name:      "added",
-			data:      notify.MemberData{AccountName: "Acme", Role: "admin", Change: "added", By: "owner@acme.test", AppURL: "https://app.vetted.test"},
+			data:      mailtmpl.MemberData{AccountName: "Acme", Role: "admin", Change: "added", By: "owner@acme.test", AppURL: "https://app.vetted.test"},
 			subject:   "You were added to Acme on Vetted",
 			text:      []string{`You were added to Acme on Vetted with the role "admin" by owner@acme.test.`, "https://app.vetted.test"},
 			html:      []string{"<b>Acme</b>", "<b>admin</b>", `href="https://app.vetted.test"`},
@@ -37,7 +37,7 @@ func TestMemberMail(t *testing.T) {
 		},
 		{
 			name:      "role changed",
-			data:      notify.MemberData{AccountName: "Acme", Role: "viewer", OldRole: "member", Change: "role_changed", AppURL: "https://app.vetted.test"},
+			data:      mailtmpl.MemberData{AccountName: "Acme", Role: "viewer", OldRole: "member", Change: "role_changed", AppURL: "https://app.vetted.test"},
 			subject:   "Your role in Acme on Vetted changed",
 			text:      []string{`Your role in Acme on Vetted changed from "member" to "viewer".`},
 			html:      []string{"from <b>member</b> to <b>viewer</b>"},
@@ -47,7 +47,7 @@ func TestMemberMail(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			m := notify.MemberMail("bob@acme.test", "key-1", tt.data)
+			m := mailtmpl.MemberMail("bob@acme.test", "key-1", tt.data)
 			if m.To != "bob@acme.test" || m.Key != "key-1" || m.Subject != tt.subject || m.Headers == nil {
 				t.Fatalf("mail = %+v, want subject %q", m, tt.subject)
 			}
@@ -68,7 +68,7 @@ func TestMemberMail(t *testing.T) {
 func TestConfirmMail(t *testing.T) {
 	t.Parallel()
 	url := "https://app.vetted.test/subscribers/confirm?token=abc.def&x=1"
-	m := notify.ConfirmMail("s@example.com", "key-2", notify.ConfirmData{
+	m := mailtmpl.ConfirmMail("s@example.com", "key-2", mailtmpl.ConfirmData{
 		AccountName: "Acme", ListName: "master-list", ConfirmURL: url,
 		Expires: time.Date(2026, 7, 1, 9, 30, 0, 0, time.UTC),
 	})
@@ -81,7 +81,7 @@ func TestConfirmMail(t *testing.T) {
 
 func TestAlertMail(t *testing.T) {
 	t.Parallel()
-	base := notify.AlertData{
+	base := mailtmpl.AlertData{
 		VendorName: "Slack", ListName: "master-list", AccountName: "Acme",
 		Title: "Token leak", Summary: "Tokens were exposed.", Severity: "high", Status: "open",
 		URL: "https://slack.com/blog/incident", PublishedAt: time.Date(2026, 8, 2, 14, 5, 0, 0, time.UTC),
@@ -90,11 +90,11 @@ func TestAlertMail(t *testing.T) {
 	}
 	tests := []struct {
 		name  string
-		edit  func(*notify.AlertData)
+		edit  func(*mailtmpl.AlertData)
 		unsub string
 	}{
-		{"https only", func(*notify.AlertData) {}, "<https://app.vetted.test/unsubscribe?token=t1>"},
-		{"with mailto", func(d *notify.AlertData) { d.UnsubscribeTo = "unsub@vetted.test" },
+		{"https only", func(*mailtmpl.AlertData) {}, "<https://app.vetted.test/unsubscribe?token=t1>"},
+		{"with mailto", func(d *mailtmpl.AlertData) { d.UnsubscribeTo = "unsub@vetted.test" },
 			"<https://app.vetted.test/unsubscribe?token=t1>, <mailto:unsub@vetted.test?subject=unsubscribe>"},
 	}
 	for _, tt := range tests {
@@ -102,7 +102,7 @@ func TestAlertMail(t *testing.T) {
 			t.Parallel()
 			d := base
 			tt.edit(&d)
-			m := notify.AlertMail("s@example.com", "alert:1:2", d)
+			m := mailtmpl.AlertMail("s@example.com", "alert:1:2", d)
 			if m.Key != "alert:1:2" || m.To != "s@example.com" || m.Subject != "[Vetted] Incident at Slack: Token leak" {
 				t.Fatalf("mail = %+v", m)
 			}
@@ -122,7 +122,7 @@ func TestAlertMail(t *testing.T) {
 
 func TestAlertMailOmitsEmptyParts(t *testing.T) {
 	t.Parallel()
-	m := notify.AlertMail("s@example.com", "k", notify.AlertData{VendorName: "Slack", Title: "T", UnsubscribeURL: "https://u.test/x"})
+	m := mailtmpl.AlertMail("s@example.com", "k", mailtmpl.AlertData{VendorName: "Slack", Title: "T", UnsubscribeURL: "https://u.test/x"})
 	for _, n := range []string{"Potentially impacted data", "Details:"} {
 		if strings.Contains(m.Text, n) || strings.Contains(m.HTML, strings.TrimSuffix(n, ":")) {
 			t.Errorf("mail without that part mentions %q:\n%s\n%s", n, m.Text, m.HTML)
@@ -133,7 +133,7 @@ func TestAlertMailOmitsEmptyParts(t *testing.T) {
 func TestHTMLIsEscaped(t *testing.T) {
 	t.Parallel()
 	evil := `<script>alert("x")</script>`
-	m := notify.AlertMail("s@example.com", "k", notify.AlertData{
+	m := mailtmpl.AlertMail("s@example.com", "k", mailtmpl.AlertData{
 		VendorName: "Evil <b>Corp</b>", Title: evil, Summary: evil, ListName: evil, AccountName: evil,
 		ImpactedData: []string{evil}, URL: "javascript:alert(1)", UnsubscribeURL: "https://u.test/x",
 	})
@@ -144,14 +144,14 @@ func TestHTMLIsEscaped(t *testing.T) {
 	// The plain-text part is not HTML: it carries the title as written.
 	contains(t, "text", m.Text, evil)
 
-	mm := notify.MemberMail("a@b.c", "k", notify.MemberData{AccountName: evil, Role: "admin", Change: "added", AppURL: "https://x.test"})
+	mm := mailtmpl.MemberMail("a@b.c", "k", mailtmpl.MemberData{AccountName: evil, Role: "admin", Change: "added", AppURL: "https://x.test"})
 	if strings.Contains(mm.HTML, "<script>") {
 		t.Fatalf("member html not escaped:\n%s", mm.HTML)
 	}
 }
 
 func TestAlertSubjectIsOneLine(t *testing.T) {
-	m := notify.AlertMail("a@b.test", "k", notify.AlertData{VendorName: "Okta", Title: "Breach\r\nBcc: victim@example.test", UnsubscribeURL: "https://x.test/u"})
+	m := mailtmpl.AlertMail("a@b.test", "k", mailtmpl.AlertData{VendorName: "Okta", Title: "Breach\r\nBcc: victim@example.test", UnsubscribeURL: "https://x.test/u"})
 	if strings.ContainsAny(m.Subject, "\r\n") {
 		t.Fatalf("subject has a line break: %q", m.Subject)
 	}
@@ -159,7 +159,7 @@ func TestAlertSubjectIsOneLine(t *testing.T) {
 
 func TestReminderMail(t *testing.T) {
 	t.Parallel()
-	base := notify.ReminderData{AccountName: "Acme", VendorName: "Beta\r\nBcc: x@y", ListName: "Main", DueDate: "2026-07-15",
+	base := mailtmpl.ReminderData{AccountName: "Acme", VendorName: "Beta\r\nBcc: x@y", ListName: "Main", DueDate: "2026-07-15",
 		Status: "approved", AppURL: "https://app.vetted.test/app/", UnsubscribeURL: "https://app.vetted.test/reminders/unsubscribe?token=t"}
 	tests := []struct {
 		days int
@@ -174,7 +174,7 @@ func TestReminderMail(t *testing.T) {
 	for _, tc := range tests {
 		d := base
 		d.Days = tc.days
-		m := notify.ReminderMail("ann@acme.test", "reminder:k", d)
+		m := mailtmpl.ReminderMail("ann@acme.test", "reminder:k", d)
 		if m.To != "ann@acme.test" || m.Key != "reminder:k" || strings.ContainsAny(m.Subject, "\r\n") {
 			t.Fatalf("mail %+v", m)
 		}

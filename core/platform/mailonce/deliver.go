@@ -1,9 +1,9 @@
-// Package deliver sends mail at most once per delivery key, for every area
+// Package mailonce sends mail at most once per delivery key, for every area
 // that mails (member changes, subscriber confirmations, incident alerts,
 // review reminders): the key is claimed before the send and marked sent
 // after it, so a retried job does not mail twice and a crashed one does
 // not lose its mail.
-package deliver
+package mailonce
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/vetted-dev/vetted/core/notify"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -33,8 +33,8 @@ type Mail struct {
 func (d Mail) now() time.Time { return d.Clock.Now().UTC() }
 
 // Once claims the mail's delivery key, sends it and marks it sent.
-func (d Mail) Once(ctx context.Context, m notify.Mail) error {
-	return d.Build(ctx, m.Key, func(context.Context, ports.Tx) (notify.Mail, bool, error) { return m, true, nil })
+func (d Mail) Once(ctx context.Context, m mailtmpl.Mail) error {
+	return d.Build(ctx, m.Key, func(context.Context, ports.Tx) (mailtmpl.Mail, bool, error) { return m, true, nil })
 }
 
 // Build reads what a mail needs and claims its key in one unit of work
@@ -46,9 +46,9 @@ func (d Mail) Once(ctx context.Context, m notify.Mail) error {
 // between its claim and its send loses nothing. A worker that dies after
 // the send and before the mark causes the one duplicate this allows, which
 // carries the same Message-ID (derived from the key) for receivers to drop.
-func (d Mail) Build(ctx context.Context, key string, build func(context.Context, ports.Tx) (notify.Mail, bool, error)) error {
+func (d Mail) Build(ctx context.Context, key string, build func(context.Context, ports.Tx) (mailtmpl.Mail, bool, error)) error {
 	var (
-		m   notify.Mail
+		m   mailtmpl.Mail
 		del ports.Delivery
 	)
 	err := d.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {

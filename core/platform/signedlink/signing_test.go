@@ -1,4 +1,4 @@
-package signing_test
+package signedlink_test
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/signing"
+	"github.com/vetted-dev/vetted/core/platform/signedlink"
 )
 
 var (
@@ -16,9 +16,9 @@ var (
 	later = now.Add(time.Hour)
 )
 
-func signer(t *testing.T, k []byte) *signing.Signer {
+func signer(t *testing.T, k []byte) *signedlink.Signer {
 	t.Helper()
-	s, err := signing.New(k)
+	s, err := signedlink.New(k)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,11 +28,11 @@ func signer(t *testing.T, k []byte) *signing.Signer {
 func TestNewRejectsShortKeys(t *testing.T) {
 	t.Parallel()
 	for _, n := range []int{0, 1, 15} {
-		if s, err := signing.New(make([]byte, n)); err == nil || s != nil {
+		if s, err := signedlink.New(make([]byte, n)); err == nil || s != nil {
 			t.Errorf("New(%d-byte key) = %v, %v; want an error", n, s, err)
 		}
 	}
-	if _, err := signing.New(make([]byte, 16)); err != nil {
+	if _, err := signedlink.New(make([]byte, 16)); err != nil {
 		t.Errorf("New(16-byte key): %v", err)
 	}
 }

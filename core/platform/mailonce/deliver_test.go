@@ -1,4 +1,4 @@
-package deliver_test
+package mailonce_test
 
 import (
 	"context"
@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vetted-dev/vetted/core/deliver"
-	"github.com/vetted-dev/vetted/core/notify"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
+	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -62,7 +62,7 @@ type mailer struct {
 	err  error
 }
 
-func (m *mailer) Send(context.Context, notify.Mail) error {
+func (m *mailer) Send(context.Context, mailtmpl.Mail) error {
 	if m.err != nil {
 		return m.err
 	}
@@ -75,9 +75,9 @@ func TestMailGoesOutOnceByKey(t *testing.T) {
 	k := &keys{claimed: map[string]time.Time{}, sent: map[string]bool{}}
 	clk := &clock{now: time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)}
 	m := &mailer{}
-	d := deliver.Mail{Store: k, Clock: clk, Mailer: m}
+	d := mailonce.Mail{Store: k, Clock: clk, Mailer: m}
 	ctx := context.Background()
-	mail := notify.Mail{To: "ann@acme.test", Key: "k1"}
+	mail := mailtmpl.Mail{To: "ann@acme.test", Key: "k1"}
 
 	// A failed send releases the key: the retry sends at once.
 	m.err = errors.New("smtp down")
@@ -97,18 +97,18 @@ func TestMailGoesOutOnceByKey(t *testing.T) {
 	// A key another run claimed and did not mark sent makes the job wait
 	// until the lease is over, then it is taken over.
 	k.claimed["k2"] = clk.now
-	err := d.Once(ctx, notify.Mail{Key: "k2"})
+	err := d.Once(ctx, mailtmpl.Mail{Key: "k2"})
 	after, ok := ports.RetryAfter(err)
-	if !ok || after != deliver.MailLease {
+	if !ok || after != mailonce.MailLease {
 		t.Fatalf("busy key: %v (retry after %v)", err, after)
 	}
-	clk.now = clk.now.Add(deliver.MailLease)
-	if err := d.Once(ctx, notify.Mail{Key: "k2"}); err != nil || m.sent != 2 {
+	clk.now = clk.now.Add(mailonce.MailLease)
+	if err := d.Once(ctx, mailtmpl.Mail{Key: "k2"}); err != nil || m.sent != 2 {
 		t.Fatalf("after the lease: %v, sent %d", err, m.sent)
 	}
 
 	// build may decide there is nothing to send: no key is claimed.
-	if err := d.Build(ctx, "k3", func(context.Context, ports.Tx) (notify.Mail, bool, error) { return notify.Mail{}, false, nil }); err != nil {
+	if err := d.Build(ctx, "k3", func(context.Context, ports.Tx) (mailtmpl.Mail, bool, error) { return mailtmpl.Mail{}, false, nil }); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := k.claimed["k3"]; ok {
@@ -117,7 +117,7 @@ func TestMailGoesOutOnceByKey(t *testing.T) {
 
 	// The store failing before the send sends nothing.
 	k.failTx = errors.New("store down")
-	if err := d.Once(ctx, notify.Mail{Key: "k4"}); !errors.Is(err, k.failTx) || m.sent != 2 {
+	if err := d.Once(ctx, mailtmpl.Mail{Key: "k4"}); !errors.Is(err, k.failTx) || m.sent != 2 {
 		t.Fatalf("store down: %v, sent %d", err, m.sent)
 	}
 }
