@@ -10,7 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/vetted-dev/vetted/adapters/internal/notice"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Defaults of ChangeFeedConfig.
@@ -33,7 +33,7 @@ type ChangeFeedConfig struct {
 	PublishTimeout time.Duration
 }
 
-// ChangeFeed is the ports.ChangeFeed of Redis pub/sub. Redis cannot take
+// ChangeFeed is the stores.ChangeFeed of Redis pub/sub. Redis cannot take
 // part in the store's transaction, so Stage does nothing and Publish sends
 // the notice right after the commit: a process that dies between the two
 // loses that notice, and the other processes see the change within the
@@ -43,7 +43,7 @@ type ChangeFeed struct {
 	cfg ChangeFeedConfig
 }
 
-var _ ports.ChangeFeed = (*ChangeFeed)(nil)
+var _ stores.ChangeFeed = (*ChangeFeed)(nil)
 
 // NewChangeFeed returns a feed on rdb, which it does not close.
 func NewChangeFeed(rdb *redis.Client, cfg ChangeFeedConfig) (*ChangeFeed, error) {
@@ -66,10 +66,10 @@ func NewChangeFeed(rdb *redis.Client, cfg ChangeFeedConfig) (*ChangeFeed, error)
 func (f *ChangeFeed) Channel() string { return f.cfg.Channel }
 
 // Stage does nothing: see ChangeFeed.
-func (f *ChangeFeed) Stage(context.Context, ports.Tx, ports.Changed) error { return nil }
+func (f *ChangeFeed) Stage(context.Context, stores.Tx, stores.Changed) error { return nil }
 
 // Publish sends c on the channel.
-func (f *ChangeFeed) Publish(ctx context.Context, c ports.Changed) error {
+func (f *ChangeFeed) Publish(ctx context.Context, c stores.Changed) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), f.cfg.PublishTimeout)
 	defer cancel()
 	if err := f.rdb.Publish(ctx, f.cfg.Channel, notice.Encode(c)).Err(); err != nil {
@@ -80,7 +80,7 @@ func (f *ChangeFeed) Publish(ctx context.Context, c ports.Changed) error {
 
 // Subscribe subscribes on a connection of its own until ctx ends or that
 // connection fails (or stays silent through a PING).
-func (f *ChangeFeed) Subscribe(ctx context.Context, ready func(), h func(ports.Changed)) error {
+func (f *ChangeFeed) Subscribe(ctx context.Context, ready func(), h func(stores.Changed)) error {
 	ps := f.rdb.Subscribe(ctx)
 	// Reads wait for a deadline, not for ctx: closing ends a wait at once.
 	stop := context.AfterFunc(ctx, func() { _ = ps.Close() })

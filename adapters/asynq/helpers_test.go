@@ -16,6 +16,7 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/relay"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // call is one Handle call as the fake handler saw it.
@@ -194,18 +195,18 @@ func (c *clock) advance(d time.Duration) {
 }
 
 // seedOutbox writes messages to the store's outbox in one unit of work.
-func seedOutbox(t *testing.T, s ports.Store, ms ...outbox.Message) {
+func seedOutbox(t *testing.T, s stores.Store, ms ...outbox.Message) {
 	t.Helper()
-	err := s.InTx(t.Context(), func(ctx context.Context, tx ports.Tx) error { return tx.Outbox().Add(ctx, ms...) })
+	err := s.InTx(t.Context(), func(ctx context.Context, tx stores.Tx) error { return tx.Outbox().Add(ctx, ms...) })
 	if err != nil {
 		t.Fatal(err)
 	}
 }
 
-func pending(t *testing.T, s ports.Store) int {
+func pending(t *testing.T, s stores.Store) int {
 	t.Helper()
 	var n int
-	err := s.View(t.Context(), func(ctx context.Context, tx ports.Tx) (err error) {
+	err := s.View(t.Context(), func(ctx context.Context, tx stores.Tx) (err error) {
 		n, err = tx.Outbox().Pending(ctx)
 		return err
 	})
@@ -219,10 +220,10 @@ var errPeek = errors.New("peek only")
 
 // undelivered returns every undelivered message, due or not, by claiming
 // far in the future in a unit of work that is then rolled back.
-func undelivered(t *testing.T, s ports.Store) []outbox.Message {
+func undelivered(t *testing.T, s stores.Store) []outbox.Message {
 	t.Helper()
 	var ms []outbox.Message
-	err := s.InTx(t.Context(), func(ctx context.Context, tx ports.Tx) (err error) {
+	err := s.InTx(t.Context(), func(ctx context.Context, tx stores.Tx) (err error) {
 		ms, err = tx.Outbox().Claim(ctx, 1<<20, time.Now().Add(100*365*24*time.Hour))
 		if err != nil {
 			return err
@@ -235,7 +236,7 @@ func undelivered(t *testing.T, s ports.Store) []outbox.Message {
 	return ms
 }
 
-func newRelay(t *testing.T, s ports.Store, q ports.JobQueue, c ports.Clock) *relay.Relay {
+func newRelay(t *testing.T, s stores.Store, q ports.JobQueue, c ports.Clock) *relay.Relay {
 	t.Helper()
 	r, err := relay.New(s, q, c, relay.Options{BatchSize: 4, Interval: 10 * time.Millisecond})
 	if err != nil {
@@ -267,19 +268,19 @@ type crashingStore struct {
 	failMarks atomic.Int32
 }
 
-func (s *crashingStore) InTx(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
-	return s.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error { return fn(ctx, crashingTx{tx, s}) })
+func (s *crashingStore) InTx(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
+	return s.Store.InTx(ctx, func(ctx context.Context, tx stores.Tx) error { return fn(ctx, crashingTx{tx, s}) })
 }
 
 type crashingTx struct {
-	ports.Tx
+	stores.Tx
 	s *crashingStore
 }
 
-func (t crashingTx) Outbox() ports.OutboxRepo { return crashingOutbox{t.Tx.Outbox(), t.s} }
+func (t crashingTx) Outbox() outbox.Repo { return crashingOutbox{t.Tx.Outbox(), t.s} }
 
 type crashingOutbox struct {
-	ports.OutboxRepo
+	outbox.Repo
 	s *crashingStore
 }
 
@@ -287,5 +288,5 @@ func (o crashingOutbox) MarkDelivered(ctx context.Context, ids []uuid.UUID, now 
 	if o.s.failMarks.Add(-1) >= 0 {
 		return errors.New("relay crashed before commit")
 	}
-	return o.OutboxRepo.MarkDelivered(ctx, ids, now)
+	return o.Repo.MarkDelivered(ctx, ids, now)
 }

@@ -3,11 +3,12 @@ package asynqadapter_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/vetted-dev/vetted/internal/testenv"
 	"log/slog"
 	"net"
 	"strings"
 	"testing"
+
+	"github.com/vetted-dev/vetted/internal/testenv"
 
 	"github.com/redis/go-redis/v9"
 	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"

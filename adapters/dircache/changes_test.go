@@ -10,7 +10,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 func TestDirectoryEvictDropsTheNamedVendorsByEveryReference(t *testing.T) {
@@ -21,7 +22,7 @@ func TestDirectoryEvictDropsTheNamedVendorsByEveryReference(t *testing.T) {
 	for ref, v := range map[string]directory.View{"Acme": acme, acme.Vendor.ID.String(): acme, "Globex": globex} {
 		d.put(ref, v, d.generation(), now)
 	}
-	d.evict(ports.Changed{Vendors: []uuid.UUID{acme.Vendor.ID}})
+	d.evict(stores.Changed{Vendors: []uuid.UUID{acme.Vendor.ID}})
 	for _, ref := range []string{"Acme", acme.Vendor.ID.String()} {
 		if _, _, ok := d.get(ref, now); ok {
 			t.Errorf("%s: served after its vendor was evicted", ref)
@@ -30,7 +31,7 @@ func TestDirectoryEvictDropsTheNamedVendorsByEveryReference(t *testing.T) {
 	if _, _, ok := d.get("Globex", now); !ok {
 		t.Error("another vendor's view was dropped")
 	}
-	d.evict(ports.Changed{All: true})
+	d.evict(stores.Changed{All: true})
 	if _, _, ok := d.get("Globex", now); ok {
 		t.Error("a view was served after every vendor was evicted")
 	}
@@ -40,9 +41,9 @@ func TestDirectoryViewReadAcrossAnEvictionIsNotRemembered(t *testing.T) {
 	d := newDirectory()
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	acme := directory.View{Vendor: directory.Vendor{ID: uuid.New(), Name: "Acme"}}
-	tok := d.generation()                                        // the read starts, sees the store before the change ...
-	d.evict(ports.Changed{Vendors: []uuid.UUID{acme.Vendor.ID}}) // ... the notice comes ...
-	d.put("Acme", acme, tok, now)                                // ... and the read ends
+	tok := d.generation()                                         // the read starts, sees the store before the change ...
+	d.evict(stores.Changed{Vendors: []uuid.UUID{acme.Vendor.ID}}) // ... the notice comes ...
+	d.put("Acme", acme, tok, now)                                 // ... and the read ends
 	if _, _, ok := d.get("Acme", now); ok {
 		t.Fatal("a view read before a notice was remembered after it")
 	}
@@ -54,45 +55,45 @@ func TestDirectoryViewReadAcrossAnEvictionIsNotRemembered(t *testing.T) {
 
 // feedSpy records what the store announces, and when.
 type feedSpy struct {
-	staged, published []ports.Changed
+	staged, published []stores.Changed
 	stageErr          error
 }
 
-func (f *feedSpy) Stage(_ context.Context, _ ports.Tx, c ports.Changed) error {
+func (f *feedSpy) Stage(_ context.Context, _ stores.Tx, c stores.Changed) error {
 	f.staged = append(f.staged, c)
 	return f.stageErr
 }
 
-func (f *feedSpy) Publish(_ context.Context, c ports.Changed) error {
+func (f *feedSpy) Publish(_ context.Context, c stores.Changed) error {
 	f.published = append(f.published, c)
 	return nil
 }
 
-func (f *feedSpy) Subscribe(context.Context, func(), func(ports.Changed)) error {
+func (f *feedSpy) Subscribe(context.Context, func(), func(stores.Changed)) error {
 	return errors.New("not a subscriber")
 }
 
 // oneTxStore runs every unit of work on a fake Tx whose vendor and profile
 // writes succeed and store nothing.
-type oneTxStore struct{ ports.Store }
+type oneTxStore struct{ stores.Store }
 
-func (oneTxStore) InTx(ctx context.Context, fn func(ctx context.Context, tx ports.Tx) error) error {
+func (oneTxStore) InTx(ctx context.Context, fn func(ctx context.Context, tx stores.Tx) error) error {
 	return fn(ctx, fakeTx{})
 }
 
-type fakeTx struct{ ports.Tx }
+type fakeTx struct{ stores.Tx }
 
-func (fakeTx) Vendors() ports.VendorRepo   { return fakeVendors{} }
-func (fakeTx) Profiles() ports.ProfileRepo { return fakeProfiles{} }
-func (fakeTx) Lists() ports.ListRepo       { return nil }
-func (fakeTx) Outbox() ports.OutboxRepo    { return nil }
-func (fakeTx) Users() ports.UserRepo       { return fakeUsers{} }
+func (fakeTx) Vendors() stores.VendorRepo   { return fakeVendors{} }
+func (fakeTx) Profiles() stores.ProfileRepo { return fakeProfiles{} }
+func (fakeTx) Lists() stores.ListRepo       { return nil }
+func (fakeTx) Outbox() outbox.Repo          { return nil }
+func (fakeTx) Users() stores.UserRepo       { return fakeUsers{} }
 
-type fakeUsers struct{ ports.UserRepo }
+type fakeUsers struct{ stores.UserRepo }
 
 func (fakeUsers) Save(context.Context, account.User) error { return nil }
 
-type fakeVendors struct{ ports.VendorRepo }
+type fakeVendors struct{ stores.VendorRepo }
 
 func (fakeVendors) Update(context.Context, directory.Vendor) error { return nil }
 func (fakeVendors) Ensure(_ context.Context, vs []directory.Vendor) ([]directory.Vendor, error) {
@@ -102,7 +103,7 @@ func (fakeVendors) Get(_ context.Context, id uuid.UUID) (directory.Vendor, error
 	return directory.Vendor{ID: id}, nil
 }
 
-type fakeProfiles struct{ ports.ProfileRepo }
+type fakeProfiles struct{ stores.ProfileRepo }
 
 func (fakeProfiles) Save(context.Context, directory.Profile) error { return nil }
 func (fakeProfiles) Delete(context.Context, uuid.UUID) error       { return nil }
@@ -118,47 +119,47 @@ func TestUnitOfWorkAnnouncesTheVendorsItWrote(t *testing.T) {
 	cases := []struct {
 		name    string
 		scope   uuid.UUID // the account the unit of work acts in, or Nil
-		fn      func(ctx context.Context, tx ports.Tx) error
+		fn      func(ctx context.Context, tx stores.Tx) error
 		wantErr error
-		want    []ports.Changed // staged and published
+		want    []stores.Changed // staged and published
 	}{
-		{"reads only: a unit of work that commits says data changed", uuid.Nil, func(ctx context.Context, tx ports.Tx) error {
+		{"reads only: a unit of work that commits says data changed", uuid.Nil, func(ctx context.Context, tx stores.Tx) error {
 			_, err := tx.Vendors().Get(ctx, a)
 			return err
-		}, nil, []ports.Changed{{Data: true}}},
-		{"bookkeeping only: nothing to tell", acct, func(ctx context.Context, tx ports.Tx) error {
+		}, nil, []stores.Changed{{Data: true}}},
+		{"bookkeeping only: nothing to tell", acct, func(ctx context.Context, tx stores.Tx) error {
 			_ = tx.Outbox()
 			return nil
 		}, nil, nil},
-		{"in an account's scope: that account's data", acct, func(ctx context.Context, tx ports.Tx) error {
+		{"in an account's scope: that account's data", acct, func(ctx context.Context, tx stores.Tx) error {
 			_ = tx.Lists()
 			_, err := tx.Vendors().Get(ctx, a)
 			return err
-		}, nil, []ports.Changed{{Data: true, Accounts: []uuid.UUID{acct}}}},
-		{"in an account's scope, new directory entries: still that account's", acct, func(ctx context.Context, tx ports.Tx) error {
+		}, nil, []stores.Changed{{Data: true, Accounts: []uuid.UUID{acct}}}},
+		{"in an account's scope, new directory entries: still that account's", acct, func(ctx context.Context, tx stores.Tx) error {
 			_, err := tx.Vendors().Ensure(ctx, []directory.Vendor{{ID: a}})
 			return err
-		}, nil, []ports.Changed{{Data: true, Vendors: []uuid.UUID{a}, Accounts: []uuid.UUID{acct}}}},
-		{"in an account's scope, a website for an entry: every account's", acct, func(ctx context.Context, tx ports.Tx) error {
+		}, nil, []stores.Changed{{Data: true, Vendors: []uuid.UUID{a}, Accounts: []uuid.UUID{acct}}}},
+		{"in an account's scope, a website for an entry: every account's", acct, func(ctx context.Context, tx stores.Tx) error {
 			_, err := tx.Vendors().Ensure(ctx, []directory.Vendor{{ID: a, WebsiteURL: "https://a.example"}})
 			return err
-		}, nil, []ports.Changed{{Data: true, Vendors: []uuid.UUID{a}}}},
-		{"in an account's scope, a user written: every account's", acct, func(ctx context.Context, tx ports.Tx) error {
+		}, nil, []stores.Changed{{Data: true, Vendors: []uuid.UUID{a}}}},
+		{"in an account's scope, a user written: every account's", acct, func(ctx context.Context, tx stores.Tx) error {
 			_ = tx.Lists()
 			return tx.Users().Save(ctx, account.User{})
-		}, nil, []ports.Changed{{Data: true}}},
-		{"in an account's scope, a profile written: every account's", acct, func(ctx context.Context, tx ports.Tx) error {
+		}, nil, []stores.Changed{{Data: true}}},
+		{"in an account's scope, a profile written: every account's", acct, func(ctx context.Context, tx stores.Tx) error {
 			return tx.Profiles().Save(ctx, directory.Profile{VendorID: b})
-		}, nil, []ports.Changed{{Data: true, Vendors: []uuid.UUID{b}}}},
-		{"an update and a profile save, a vendor once", uuid.Nil, func(ctx context.Context, tx ports.Tx) error {
+		}, nil, []stores.Changed{{Data: true, Vendors: []uuid.UUID{b}}}},
+		{"an update and a profile save, a vendor once", uuid.Nil, func(ctx context.Context, tx stores.Tx) error {
 			return errors.Join(tx.Vendors().Update(ctx, directory.Vendor{ID: a}), tx.Profiles().Save(ctx, directory.Profile{VendorID: b}),
 				tx.Profiles().Delete(ctx, a))
-		}, nil, []ports.Changed{{Vendors: []uuid.UUID{a, b}, Data: true}}},
-		{"more than a notice names", uuid.Nil, func(ctx context.Context, tx ports.Tx) error {
+		}, nil, []stores.Changed{{Vendors: []uuid.UUID{a, b}, Data: true}}},
+		{"more than a notice names", uuid.Nil, func(ctx context.Context, tx stores.Tx) error {
 			_, err := tx.Vendors().Ensure(ctx, many)
 			return err
-		}, nil, []ports.Changed{{All: true, Data: true}}},
-		{"rolled back", uuid.Nil, func(ctx context.Context, tx ports.Tx) error {
+		}, nil, []stores.Changed{{All: true, Data: true}}},
+		{"rolled back", uuid.Nil, func(ctx context.Context, tx stores.Tx) error {
 			_ = tx.Vendors().Update(ctx, directory.Vendor{ID: a})
 			return boom
 		}, boom, nil},
@@ -167,18 +168,18 @@ func TestUnitOfWorkAnnouncesTheVendorsItWrote(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			spy := &feedSpy{}
 			cache := New(nil, Options{})
-			var told []ports.Changed
-			cache.OnCommit(func(c ports.Changed) { told = append(told, c) })
+			var told []stores.Changed
+			cache.OnCommit(func(c stores.Changed) { told = append(told, c) })
 			w := cache.Watch(oneTxStore{}, spy)
 			ctx := context.Background()
 			if c.scope != uuid.Nil {
-				ctx = ports.WithAccountScope(ctx, c.scope)
+				ctx = stores.WithAccountScope(ctx, c.scope)
 			}
 			if err := w.InTx(ctx, c.fn); !errors.Is(err, c.wantErr) {
 				t.Fatalf("InTx: %v, want %v", err, c.wantErr)
 			}
-			for what, got := range map[string][]ports.Changed{"staged": spy.staged, "published": spy.published, "told here": told} {
-				if !slices.EqualFunc(got, c.want, func(x, y ports.Changed) bool {
+			for what, got := range map[string][]stores.Changed{"staged": spy.staged, "published": spy.published, "told here": told} {
+				if !slices.EqualFunc(got, c.want, func(x, y stores.Changed) bool {
 					return x.All == y.All && x.Data == y.Data && slices.Equal(x.Vendors, y.Vendors) && slices.Equal(x.Accounts, y.Accounts)
 				}) {
 					t.Errorf("%s %v, want %v", what, got, c.want)
@@ -192,7 +193,7 @@ func TestAFailedStageFailsTheUnitOfWork(t *testing.T) {
 	boom := errors.New("notify failed")
 	spy := &feedSpy{stageErr: boom}
 	w := watchedStore{Store: oneTxStore{}, dir: newDirectory(), feed: spy}
-	err := w.InTx(context.Background(), func(ctx context.Context, tx ports.Tx) error {
+	err := w.InTx(context.Background(), func(ctx context.Context, tx stores.Tx) error {
 		return tx.Vendors().Update(ctx, directory.Vendor{ID: uuid.New()})
 	})
 	if !errors.Is(err, boom) || len(spy.published) != 0 {
@@ -208,21 +209,21 @@ func TestOnlyDirectoryWritesMoveTheGeneration(t *testing.T) {
 	boom := errors.New("boom")
 	for _, c := range []struct {
 		name  string
-		fn    func(ctx context.Context, tx ports.Tx) error
+		fn    func(ctx context.Context, tx stores.Tx) error
 		moves bool
 	}{
-		{"a read", func(ctx context.Context, tx ports.Tx) error {
+		{"a read", func(ctx context.Context, tx stores.Tx) error {
 			_, err := tx.Vendors().Get(ctx, id)
 			return err
 		}, false},
-		{"a profile write", func(ctx context.Context, tx ports.Tx) error {
+		{"a profile write", func(ctx context.Context, tx stores.Tx) error {
 			return tx.Profiles().Save(ctx, directory.Profile{VendorID: id})
 		}, true},
-		{"an entry's update, rolled back", func(ctx context.Context, tx ports.Tx) error {
+		{"an entry's update, rolled back", func(ctx context.Context, tx stores.Tx) error {
 			_ = tx.Vendors().Update(ctx, directory.Vendor{ID: id})
 			return boom
 		}, true},
-		{"new entries", func(ctx context.Context, tx ports.Tx) error {
+		{"new entries", func(ctx context.Context, tx stores.Tx) error {
 			_, err := tx.Vendors().Ensure(ctx, []directory.Vendor{{ID: id}})
 			return err
 		}, true},

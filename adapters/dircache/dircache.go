@@ -1,10 +1,10 @@
 // Package dircache keeps the vendor views the directory use cases read
-// (ports.VendorViews) in memory, stale-while-revalidate, in front of the
+// (stores.VendorViews) in memory, stale-while-revalidate, in front of the
 // store: the directory is global and read far more often than it is
 // written, so the hot read of the API skips the store. It also watches the
 // units of work of the store (Watch): one that touches vendors or profiles
 // makes every remembered view stale at once, and one that writes them
-// announces the vendors on a ports.ChangeFeed so that other processes
+// announces the vendors on a stores.ChangeFeed so that other processes
 // forget them too (ForgetVendors). The core has no goroutine of its own:
 // the background reads of stale views run here.
 package dircache
@@ -25,6 +25,7 @@ import (
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/ttlcache"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Loader reads views from the store: one by reference, or a batch by id
@@ -42,13 +43,13 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Cache is a ports.VendorViews that remembers what its Loader read.
+// Cache is a stores.VendorViews that remembers what its Loader read.
 type Cache struct {
 	load     Loader
 	dir      *viewCache
 	clock    ports.Clock
 	log      *slog.Logger
-	onCommit atomic.Pointer[[]func(ports.Changed)]
+	onCommit atomic.Pointer[[]func(stores.Changed)]
 }
 
 // OnCommit adds f to what is told, in this process, of every unit of work
@@ -56,10 +57,10 @@ type Cache struct {
 // (Data is always set: each one wrote something). Other caches of this
 // process (the API's encoded answers) forget with it what they remembered;
 // other processes hear the same through the feed.
-func (c *Cache) OnCommit(f func(ports.Changed)) {
+func (c *Cache) OnCommit(f func(stores.Changed)) {
 	for {
 		old := c.onCommit.Load()
-		var fs []func(ports.Changed)
+		var fs []func(stores.Changed)
 		if old != nil {
 			fs = slices.Clone(*old)
 		}
@@ -86,7 +87,7 @@ func New(load Loader, o Options) *Cache {
 // work that reaches the vendor or profile repositories makes the cache's
 // views stale when it ends, and one that wrote to them announces the
 // vendors on feed (nil: no other process hears of changes).
-func (c *Cache) Watch(store ports.Store, feed ports.ChangeFeed) ports.Store {
+func (c *Cache) Watch(store stores.Store, feed stores.ChangeFeed) stores.Store {
 	return watchedStore{Store: store, dir: c.dir, feed: feed, onCommit: &c.onCommit, onErr: func(err error) {
 		c.log.Warn("announce changed vendors (other processes see them within the directory's max age)", "err", err)
 	}}
@@ -96,7 +97,7 @@ func (c *Cache) Watch(store ports.Store, feed ports.ChangeFeed) ports.Store {
 // (or all of them), so that the next read of each goes to the store. A
 // change feed's subscriber calls it for every notice, and with All after it
 // lost and regained its connection.
-func (c *Cache) ForgetVendors(ch ports.Changed) { c.dir.evict(ch) }
+func (c *Cache) ForgetVendors(ch stores.Changed) { c.dir.evict(ch) }
 
 func (c *Cache) now() time.Time { return c.clock.Now().UTC() }
 
@@ -285,7 +286,7 @@ func (d *viewCache) forget(ref string) { d.views.Delete(ref) }
 // evict drops the views of the vendors c names, by whatever reference they
 // were asked, or every view; a read under way when it is called is not
 // remembered (see put).
-func (d *viewCache) evict(c ports.Changed) {
+func (d *viewCache) evict(c stores.Changed) {
 	d.evictions.Add(1)
 	if c.All {
 		d.views.Clear()
@@ -346,14 +347,14 @@ func (d *viewCache) takeDue(max int) map[string]uuid.UUID {
 // tells this process's OnCommit listeners the same. A unit of work that
 // only kept books (the outbox, runs, deliveries) announces nothing.
 type watchedStore struct {
-	ports.Store
+	stores.Store
 	dir      *viewCache
-	feed     ports.ChangeFeed // nil: no other process hears of changes
-	onCommit *atomic.Pointer[[]func(ports.Changed)]
+	feed     stores.ChangeFeed // nil: no other process hears of changes
+	onCommit *atomic.Pointer[[]func(stores.Changed)]
 	onErr    func(err error) // a Publish that failed
 }
 
-func (w watchedStore) InTx(ctx context.Context, fn func(ctx context.Context, tx ports.Tx) error) error {
+func (w watchedStore) InTx(ctx context.Context, fn func(ctx context.Context, tx stores.Tx) error) error {
 	var touched atomic.Bool
 	var written *changeSet
 	defer func() {
@@ -361,8 +362,8 @@ func (w watchedStore) InTx(ctx context.Context, fn func(ctx context.Context, tx 
 			w.dir.changed()
 		}
 	}()
-	scope, _ := ports.AccountScope(ctx)
-	err := w.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+	scope, _ := stores.AccountScope(ctx)
+	err := w.Store.InTx(ctx, func(ctx context.Context, tx stores.Tx) error {
 		written = &changeSet{scope: scope, touched: &touched} // fn may run again: only its last run counts
 		if err := fn(ctx, watchedTx{Tx: tx, written: written}); err != nil {
 			return err
@@ -400,12 +401,12 @@ const maxNamedChanges = 100
 
 // changeSet gathers what a unit of work wrote: the vendors whose directory
 // entries or profiles it wrote, whether it reached account data at all, and
-// whether it wrote something every account may show (see ports.Changed).
+// whether it wrote something every account may show (see stores.Changed).
 type changeSet struct {
 	mu      sync.Mutex
 	vendors []uuid.UUID
 	all     bool
-	scope   uuid.UUID    // the account the unit of work acts in (ports.AccountScope), or Nil
+	scope   uuid.UUID    // the account the unit of work acts in (stores.AccountScope), or Nil
 	touched *atomic.Bool // it wrote a directory entry or profile, even in a run that failed
 	data    bool         // it reached a repository of data that answers show
 	shared  bool         // it wrote data other accounts show too
@@ -453,10 +454,10 @@ func (c *changeSet) share() {
 
 // changed is the notice of a unit of work that committed: data changed,
 // and the vendors it wrote.
-func (c *changeSet) changed() ports.Changed {
+func (c *changeSet) changed() stores.Changed {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	ch := ports.Changed{Vendors: slices.Clone(c.vendors), All: c.all, Data: c.data}
+	ch := stores.Changed{Vendors: slices.Clone(c.vendors), All: c.all, Data: c.data}
 	if c.data && !c.shared && c.scope != uuid.Nil {
 		ch.Accounts = []uuid.UUID{c.scope}
 	}
@@ -464,11 +465,11 @@ func (c *changeSet) changed() ports.Changed {
 }
 
 type watchedTx struct {
-	ports.Tx
+	stores.Tx
 	written *changeSet
 }
 
-func (t watchedTx) Vendors() ports.VendorRepo {
+func (t watchedTx) Vendors() stores.VendorRepo {
 	t.written.reached()
 	return watchedVendors{VendorRepo: t.Tx.Vendors(), written: t.written}
 }
@@ -479,36 +480,36 @@ func (t watchedTx) Vendors() ports.VendorRepo {
 // (calendar keys, reminder keys, mail deliveries, job runs, the outbox,
 // webhooks) are bookkeeping no remembered answer holds.
 
-func (t watchedTx) Users() ports.UserRepo {
+func (t watchedTx) Users() stores.UserRepo {
 	t.written.reached()
 	return watchedUsers{UserRepo: t.Tx.Users(), written: t.written}
 }
 
-func (t watchedTx) Incidents() ports.IncidentRepo {
+func (t watchedTx) Incidents() stores.IncidentRepo {
 	t.written.reached()
 	return watchedIncidents{IncidentRepo: t.Tx.Incidents(), written: t.written}
 }
 
-func (t watchedTx) Accounts() ports.AccountRepo { t.written.reached(); return t.Tx.Accounts() }
-func (t watchedTx) Members() ports.MemberRepo   { t.written.reached(); return t.Tx.Members() }
-func (t watchedTx) Lists() ports.ListRepo       { t.written.reached(); return t.Tx.Lists() }
-func (t watchedTx) Quota() ports.QuotaRepo      { t.written.reached(); return t.Tx.Quota() }
-func (t watchedTx) Assessments() ports.AssessmentRepo {
+func (t watchedTx) Accounts() stores.AccountRepo { t.written.reached(); return t.Tx.Accounts() }
+func (t watchedTx) Members() stores.MemberRepo   { t.written.reached(); return t.Tx.Members() }
+func (t watchedTx) Lists() stores.ListRepo       { t.written.reached(); return t.Tx.Lists() }
+func (t watchedTx) Quota() stores.QuotaRepo      { t.written.reached(); return t.Tx.Quota() }
+func (t watchedTx) Assessments() stores.AssessmentRepo {
 	t.written.reached()
 	return t.Tx.Assessments()
 }
-func (t watchedTx) ReviewPolicies() ports.ReviewPolicyRepo {
+func (t watchedTx) ReviewPolicies() stores.ReviewPolicyRepo {
 	t.written.reached()
 	return t.Tx.ReviewPolicies()
 }
-func (t watchedTx) Documents() ports.DocumentRepo { t.written.reached(); return t.Tx.Documents() }
-func (t watchedTx) Subscribers() ports.SubscriberRepo {
+func (t watchedTx) Documents() stores.DocumentRepo { t.written.reached(); return t.Tx.Documents() }
+func (t watchedTx) Subscribers() stores.SubscriberRepo {
 	t.written.reached()
 	return t.Tx.Subscribers()
 }
 
 type watchedUsers struct {
-	ports.UserRepo
+	stores.UserRepo
 	written *changeSet
 }
 
@@ -518,7 +519,7 @@ func (r watchedUsers) Save(ctx context.Context, u account.User) error {
 }
 
 type watchedIncidents struct {
-	ports.IncidentRepo
+	stores.IncidentRepo
 	written *changeSet
 }
 
@@ -532,7 +533,7 @@ func (r watchedIncidents) Merge(ctx context.Context, ins []directory.Incident) (
 	return r.IncidentRepo.Merge(ctx, ins)
 }
 
-func (t watchedTx) Profiles() ports.ProfileRepo {
+func (t watchedTx) Profiles() stores.ProfileRepo {
 	t.written.reached()
 	return watchedProfiles{ProfileRepo: t.Tx.Profiles(), written: t.written}
 }
@@ -540,7 +541,7 @@ func (t watchedTx) Profiles() ports.ProfileRepo {
 // watchedVendors and watchedProfiles note the vendors of every write; the
 // reads pass through.
 type watchedVendors struct {
-	ports.VendorRepo
+	stores.VendorRepo
 	written *changeSet
 }
 
@@ -563,7 +564,7 @@ func (r watchedVendors) Update(ctx context.Context, v directory.Vendor) error {
 }
 
 type watchedProfiles struct {
-	ports.ProfileRepo
+	stores.ProfileRepo
 	written *changeSet
 }
 

@@ -9,7 +9,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // loader serves views from a map and counts the reads.
@@ -119,4 +119,4 @@ func TestCacheServesStaleWhileItReadsAgain(t *testing.T) {
 	}
 }
 
-func changedOf(ids ...uuid.UUID) ports.Changed { return ports.Changed{Vendors: ids} }
+func changedOf(ids ...uuid.UUID) stores.Changed { return stores.Changed{Vendors: ids} }

@@ -13,6 +13,7 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // StatusPageSource is the Source of incidents read from status pages.
@@ -25,10 +26,10 @@ type StatusURLFunc func(ctx context.Context, v directory.Vendor) (string, error)
 
 // ProfileStatusURL looks the status page up in the vendor's stored profile;
 // a vendor without a profile has none.
-func ProfileStatusURL(store ports.Store) StatusURLFunc {
+func ProfileStatusURL(store stores.Store) StatusURLFunc {
 	return func(ctx context.Context, v directory.Vendor) (string, error) {
 		var u string
-		err := store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		err := store.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 			p, err := tx.Profiles().Get(ctx, v.ID)
 			if errors.Is(err, core.ErrNotFound) {
 				return nil

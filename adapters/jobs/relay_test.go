@@ -12,6 +12,7 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/relay"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // TestRelayFeedsTheQueue runs the embedded profile's pipeline: outbox in
@@ -45,7 +46,7 @@ func TestRelayFeedsTheQueue(t *testing.T) {
 		outbox.New(uuid.Must(uuid.NewV7()), outbox.KindBlobDelete, outbox.BlobDelete{Keys: []string{"k"}}, time.Now()),
 		outbox.New(uuid.Must(uuid.NewV7()), outbox.KindAlertMail, outbox.AlertMail{IncidentID: id, SubscriberID: id}, time.Now()),
 	}
-	if err := store.InTx(t.Context(), func(ctx context.Context, tx ports.Tx) error { return tx.Outbox().Add(ctx, ms...) }); err != nil {
+	if err := store.InTx(t.Context(), func(ctx context.Context, tx stores.Tx) error { return tx.Outbox().Add(ctx, ms...) }); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := r.RunOnce(t.Context()); err != nil {
@@ -81,10 +82,10 @@ func TestRelayFeedsTheQueue(t *testing.T) {
 	}
 }
 
-func pendingIn(t *testing.T, store ports.Store) int {
+func pendingIn(t *testing.T, store stores.Store) int {
 	t.Helper()
 	var n int
-	if err := store.View(t.Context(), func(ctx context.Context, tx ports.Tx) (err error) {
+	if err := store.View(t.Context(), func(ctx context.Context, tx stores.Tx) (err error) {
 		n, err = tx.Outbox().Pending(ctx)
 		return err
 	}); err != nil {

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/ports"
 )
 
 type subscribers struct{ *tx }
@@ -227,18 +227,18 @@ type deliveryRow struct{ claimedAt, sentAt time.Time }
 
 type deliveries struct{ *tx }
 
-func (r deliveries) Claim(_ context.Context, key string, now time.Time, lease time.Duration) (ports.Delivery, error) {
-	var out ports.Delivery
+func (r deliveries) Claim(_ context.Context, key string, now time.Time, lease time.Duration) (mailonce.Delivery, error) {
+	var out mailonce.Delivery
 	err := r.atomic(func() error {
 		row, ok := r.d.deliveries[key]
 		switch {
 		case ok && !row.sentAt.IsZero():
-			out = ports.Delivery{State: ports.DeliverySent, ClaimedAt: row.claimedAt, SentAt: row.sentAt}
+			out = mailonce.Delivery{State: mailonce.DeliverySent, ClaimedAt: row.claimedAt, SentAt: row.sentAt}
 		case ok && row.claimedAt.After(now.Add(-lease)):
-			out = ports.Delivery{State: ports.DeliveryBusy, ClaimedAt: row.claimedAt}
+			out = mailonce.Delivery{State: mailonce.DeliveryBusy, ClaimedAt: row.claimedAt}
 		default:
 			put(r.tx, r.d.deliveries, key, deliveryRow{claimedAt: now.UTC()})
-			out = ports.Delivery{State: ports.DeliveryClaimed, ClaimedAt: now.UTC()}
+			out = mailonce.Delivery{State: mailonce.DeliveryClaimed, ClaimedAt: now.UTC()}
 		}
 		return nil
 	})

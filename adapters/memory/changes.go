@@ -5,14 +5,14 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // maxPending is how many notices a subscriber that falls behind keeps; past
 // it they are replaced by one that names every vendor.
 const maxPending = 256
 
-// ChangeFeed is the in-process ports.ChangeFeed: it reaches the subscribers
+// ChangeFeed is the in-process stores.ChangeFeed: it reaches the subscribers
 // of the same process only, which is all there is with the memory store or
 // SQLite (one process owns the database file). Publish never blocks: each
 // subscriber has a queue of its own, bounded by maxPending.
@@ -21,11 +21,11 @@ type ChangeFeed struct {
 	subs map[*localSub]struct{}
 }
 
-var _ ports.ChangeFeed = (*ChangeFeed)(nil)
+var _ stores.ChangeFeed = (*ChangeFeed)(nil)
 
 type localSub struct {
 	mu      sync.Mutex
-	pending []ports.Changed
+	pending []stores.Changed
 	wake    chan struct{} // capacity 1
 }
 
@@ -33,18 +33,18 @@ type localSub struct {
 func NewChangeFeed() *ChangeFeed { return &ChangeFeed{subs: map[*localSub]struct{}{}} }
 
 // Stage does nothing: the feed is told after the commit, by Publish.
-func (f *ChangeFeed) Stage(context.Context, ports.Tx, ports.Changed) error { return nil }
+func (f *ChangeFeed) Stage(context.Context, stores.Tx, stores.Changed) error { return nil }
 
 // Publish queues c for every subscriber.
-func (f *ChangeFeed) Publish(_ context.Context, c ports.Changed) error {
+func (f *ChangeFeed) Publish(_ context.Context, c stores.Changed) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for s := range f.subs {
 		s.mu.Lock()
 		if len(s.pending) >= maxPending {
-			s.pending = append(s.pending[:0], ports.Changed{All: true, Data: true})
+			s.pending = append(s.pending[:0], stores.Changed{All: true, Data: true})
 		} else {
-			s.pending = append(s.pending, ports.Changed{Vendors: slices.Clone(c.Vendors), All: c.All, Data: c.Data, Accounts: slices.Clone(c.Accounts)})
+			s.pending = append(s.pending, stores.Changed{Vendors: slices.Clone(c.Vendors), All: c.All, Data: c.Data, Accounts: slices.Clone(c.Accounts)})
 		}
 		s.mu.Unlock()
 		select {
@@ -57,7 +57,7 @@ func (f *ChangeFeed) Publish(_ context.Context, c ports.Changed) error {
 
 // Subscribe calls h for every notice published from now until ctx ends;
 // it never loses its connection.
-func (f *ChangeFeed) Subscribe(ctx context.Context, ready func(), h func(ports.Changed)) error {
+func (f *ChangeFeed) Subscribe(ctx context.Context, ready func(), h func(stores.Changed)) error {
 	s := &localSub{wake: make(chan struct{}, 1)}
 	f.mu.Lock()
 	f.subs[s] = struct{}{}

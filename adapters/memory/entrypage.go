@@ -8,19 +8,19 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // EntriesAfter builds the entries of the page only: a list read a page at
 // a time costs the sort of its ids per page, not the whole list's entries.
-func (r lists) EntriesAfter(_ context.Context, listID uuid.UUID, after ports.EntryKey, limit int) ([]vendorlist.Entry, error) {
+func (r lists) EntriesAfter(_ context.Context, listID uuid.UUID, after stores.EntryKey, limit int) ([]vendorlist.Entry, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
 	ids := r.sortedEntries(listID)
 	start := 0
 	if after.VendorID != uuid.Nil {
-		start, _ = slices.BinarySearchFunc(ids, after, func(id uuid.UUID, k ports.EntryKey) int {
+		start, _ = slices.BinarySearchFunc(ids, after, func(id uuid.UUID, k stores.EntryKey) int {
 			c := cmp.Or(byVendorName(r.d.vendors[id].Name, directory.Name(k.VendorName)), slices.Compare(id[:], k.VendorID[:]))
 			if c == 0 {
 				return -1 // the key itself is before the page
@@ -36,14 +36,14 @@ func (r lists) EntriesAfter(_ context.Context, listID uuid.UUID, after ports.Ent
 	return out, nil
 }
 
-func (r lists) EntryKeys(ctx context.Context, listID uuid.UUID) ([]ports.EntryKey, error) {
+func (r lists) EntryKeys(ctx context.Context, listID uuid.UUID) ([]stores.EntryKey, error) {
 	all, err := r.Entries(ctx, listID)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]ports.EntryKey, len(all))
+	out := make([]stores.EntryKey, len(all))
 	for i, e := range all {
-		out[i] = ports.EntryKey{VendorName: e.VendorName, VendorID: e.VendorID}
+		out[i] = stores.EntryKey{VendorName: e.VendorName, VendorID: e.VendorID}
 	}
 	return out, nil
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 type lists struct{ *tx }
@@ -247,7 +247,7 @@ func (r lists) SetAlerts(_ context.Context, listID, vendorID uuid.UUID, enabled 
 
 // bumpIf adds one to the version of a list if changed: every write of its
 // entries or products that changed something does (see
-// ports.ListRepo.AddEntries).
+// stores.ListRepo.AddEntries).
 func (t *tx) bumpIf(changed bool, listID uuid.UUID) {
 	if l, ok := t.d.lists[listID]; ok && changed {
 		l.Version++
@@ -322,8 +322,8 @@ func (t *tx) insertProduct(p vendorlist.Product) (bool, error) {
 // LockEntries does nothing: units of work that write run one at a time.
 func (r lists) LockEntries(context.Context, uuid.UUID, []uuid.UUID) error { return r.writable() }
 
-func (r lists) Counts(_ context.Context, scope ports.ListScope, statuses []review.Status) (ports.ListCounts, error) {
-	var c ports.ListCounts
+func (r lists) Counts(_ context.Context, scope stores.ListScope, statuses []review.Status) (stores.ListCounts, error) {
+	var c stores.ListCounts
 	if err := r.readable(); err != nil {
 		return c, err
 	}

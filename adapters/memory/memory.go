@@ -1,4 +1,4 @@
-// Package memory is the in-memory implementation of ports.Store, used by the
+// Package memory is the in-memory implementation of stores.Store, used by the
 // embedded default profile, the examples and the core's unit tests.
 //
 // It is really transactional: writers hold one exclusive lock for their whole
@@ -24,22 +24,23 @@ import (
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/webhook"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-// Store is an in-memory ports.Store. The zero value is not usable; call New.
+// Store is an in-memory stores.Store. The zero value is not usable; call New.
 type Store struct {
 	mu sync.RWMutex
 	d  *data
 }
 
-var _ ports.Store = (*Store)(nil)
+var _ stores.Store = (*Store)(nil)
 
 // New returns an empty store.
 func New() *Store { return &Store{d: newData()} }
@@ -53,7 +54,7 @@ var (
 // panics, everything it wrote is undone; a panic is re-raised after the
 // rollback. A nested InTx on the same store deadlocks, as it would block on
 // a row lock in a database.
-func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, tx ports.Tx) error) (err error) {
+func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, tx stores.Tx) error) (err error) {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -77,7 +78,7 @@ func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, tx ports.
 }
 
 // View runs fn in a shared, read-only unit of work; writes fail.
-func (s *Store) View(ctx context.Context, fn func(ctx context.Context, tx ports.Tx) error) error {
+func (s *Store) View(ctx context.Context, fn func(ctx context.Context, tx stores.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -140,21 +141,21 @@ func (t *tx) atomic(fn func() error) error {
 	return nil
 }
 
-func (t *tx) Users() ports.UserRepo             { return users{t} }
-func (t *tx) Accounts() ports.AccountRepo       { return accounts{t} }
-func (t *tx) Members() ports.MemberRepo         { return members{t} }
-func (t *tx) Vendors() ports.VendorRepo         { return vendors{t} }
-func (t *tx) Profiles() ports.ProfileRepo       { return profiles{t} }
-func (t *tx) Lists() ports.ListRepo             { return lists{t} }
-func (t *tx) Quota() ports.QuotaRepo            { return quota{t} }
-func (t *tx) Assessments() ports.AssessmentRepo { return assessments{t} }
-func (t *tx) Documents() ports.DocumentRepo     { return documents{t} }
-func (t *tx) Subscribers() ports.SubscriberRepo { return subscribers{t} }
-func (t *tx) Incidents() ports.IncidentRepo     { return incidents{t} }
-func (t *tx) Deliveries() ports.DeliveryRepo    { return deliveries{t} }
-func (t *tx) Runs() ports.RunRepo               { return runs{t} }
-func (t *tx) Outbox() ports.OutboxRepo          { return outboxRepo{t} }
-func (t *tx) Webhooks() ports.WebhookRepo       { return webhooks{t} }
+func (t *tx) Users() stores.UserRepo             { return users{t} }
+func (t *tx) Accounts() stores.AccountRepo       { return accounts{t} }
+func (t *tx) Members() stores.MemberRepo         { return members{t} }
+func (t *tx) Vendors() stores.VendorRepo         { return vendors{t} }
+func (t *tx) Profiles() stores.ProfileRepo       { return profiles{t} }
+func (t *tx) Lists() stores.ListRepo             { return lists{t} }
+func (t *tx) Quota() stores.QuotaRepo            { return quota{t} }
+func (t *tx) Assessments() stores.AssessmentRepo { return assessments{t} }
+func (t *tx) Documents() stores.DocumentRepo     { return documents{t} }
+func (t *tx) Subscribers() stores.SubscriberRepo { return subscribers{t} }
+func (t *tx) Incidents() stores.IncidentRepo     { return incidents{t} }
+func (t *tx) Deliveries() mailonce.Repo          { return deliveries{t} }
+func (t *tx) Runs() stores.RunRepo               { return runs{t} }
+func (t *tx) Outbox() outbox.Repo                { return outboxRepo{t} }
+func (t *tx) Webhooks() stores.WebhookRepo       { return webhooks{t} }
 
 // put stores m[k] = v and records how to undo it.
 func put[K comparable, V any](t *tx, m map[K]V, k K, v V) {
@@ -267,9 +268,9 @@ type outboxRow struct {
 // data holds the tables and their indexes. Unique indexes map a key to a row
 // id; index values map a parent to its children.
 type data struct {
-	policies     map[uuid.UUID]review.Policy     // review policies by account
-	calendarKeys map[uuid.UUID]ports.CalendarKey // calendar keys by id
-	reminderKeys map[string]time.Time            // reminder keys, when recorded
+	policies     map[uuid.UUID]review.Policy      // review policies by account
+	calendarKeys map[uuid.UUID]stores.CalendarKey // calendar keys by id
+	reminderKeys map[string]time.Time             // reminder keys, when recorded
 
 	// Outbound webhooks: few rows per account, so they are scanned.
 	endpoints  map[uuid.UUID]webhook.Endpoint
@@ -339,7 +340,7 @@ type data struct {
 func newData() *data {
 	return &data{
 		policies:     map[uuid.UUID]review.Policy{},
-		calendarKeys: map[uuid.UUID]ports.CalendarKey{},
+		calendarKeys: map[uuid.UUID]stores.CalendarKey{},
 		reminderKeys: map[string]time.Time{},
 		endpoints:    map[uuid.UUID]webhook.Endpoint{}, whDelivery: map[uuid.UUID]webhook.Delivery{}, whAttempts: map[attemptKey]webhook.Attempt{},
 		users: map[uuid.UUID]account.User{}, userByEmail: map[string]uuid.UUID{}, userBySubject: map[string]uuid.UUID{},

@@ -10,12 +10,12 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/porttest"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 func TestConformance(t *testing.T) {
-	porttest.Run(t, func(*testing.T) ports.Store { return memory.New() })
+	porttest.Run(t, func(*testing.T) stores.Store { return memory.New() })
 }
 
 // BenchmarkRollbackOnLargeStore shows that a failed unit of work costs what
@@ -32,7 +32,7 @@ func BenchmarkRollbackOnLargeStore(b *testing.B) {
 		}
 		vs[i] = v
 	}
-	if err := s.InTx(b.Context(), func(ctx context.Context, tx ports.Tx) error {
+	if err := s.InTx(b.Context(), func(ctx context.Context, tx stores.Tx) error {
 		_, err := tx.Vendors().Ensure(ctx, vs)
 		return err
 	}); err != nil {
@@ -40,7 +40,7 @@ func BenchmarkRollbackOnLargeStore(b *testing.B) {
 	}
 	errRollback := errors.New("rollback")
 	for b.Loop() {
-		err := s.InTx(b.Context(), func(ctx context.Context, tx ports.Tx) error {
+		err := s.InTx(b.Context(), func(ctx context.Context, tx stores.Tx) error {
 			v, _ := directory.New(uuid.New(), "Fresh", "", now)
 			if _, err := tx.Vendors().Ensure(ctx, []directory.Vendor{v}); err != nil {
 				return err

@@ -6,10 +6,10 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-func (t *tx) ReviewPolicies() ports.ReviewPolicyRepo { return policies{t} }
+func (t *tx) ReviewPolicies() stores.ReviewPolicyRepo { return policies{t} }
 
 type policies struct{ *tx }
 
@@ -42,40 +42,40 @@ func (r policies) Put(_ context.Context, accountID uuid.UUID, p review.Policy) e
 	})
 }
 
-func (t *tx) CalendarKeys() ports.CalendarKeyRepo { return calendarKeys{t} }
+func (t *tx) CalendarKeys() stores.CalendarKeyRepo { return calendarKeys{t} }
 
 type calendarKeys struct{ *tx }
 
-func (r calendarKeys) find(accountID, userID uuid.UUID) (ports.CalendarKey, bool) {
+func (r calendarKeys) find(accountID, userID uuid.UUID) (stores.CalendarKey, bool) {
 	for _, k := range r.d.calendarKeys {
 		if k.AccountID == accountID && k.UserID == userID {
 			return k, true
 		}
 	}
-	return ports.CalendarKey{}, false
+	return stores.CalendarKey{}, false
 }
 
-func (r calendarKeys) Get(_ context.Context, accountID, userID uuid.UUID) (ports.CalendarKey, error) {
+func (r calendarKeys) Get(_ context.Context, accountID, userID uuid.UUID) (stores.CalendarKey, error) {
 	if err := r.readable(); err != nil {
-		return ports.CalendarKey{}, err
+		return stores.CalendarKey{}, err
 	}
 	if k, ok := r.find(accountID, userID); ok {
 		return k, nil
 	}
-	return ports.CalendarKey{}, notFound("calendar key of user", userID)
+	return stores.CalendarKey{}, notFound("calendar key of user", userID)
 }
 
-func (r calendarKeys) GetByID(_ context.Context, id uuid.UUID) (ports.CalendarKey, error) {
+func (r calendarKeys) GetByID(_ context.Context, id uuid.UUID) (stores.CalendarKey, error) {
 	if err := r.readable(); err != nil {
-		return ports.CalendarKey{}, err
+		return stores.CalendarKey{}, err
 	}
 	if k, ok := r.d.calendarKeys[id]; ok {
 		return k, nil
 	}
-	return ports.CalendarKey{}, notFound("calendar key", id)
+	return stores.CalendarKey{}, notFound("calendar key", id)
 }
 
-func (r calendarKeys) Create(_ context.Context, k ports.CalendarKey) error {
+func (r calendarKeys) Create(_ context.Context, k stores.CalendarKey) error {
 	return r.atomic(func() error {
 		if err := requireRow(r.d.accounts, k.AccountID, "account"); err != nil {
 			return err

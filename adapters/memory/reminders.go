@@ -4,10 +4,10 @@ import (
 	"context"
 	"time"
 
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-func (t *tx) Reminders() ports.ReminderRepo { return reminders{t} }
+func (t *tx) Reminders() stores.ReminderRepo { return reminders{t} }
 
 type reminders struct{ *tx }
 

@@ -8,7 +8,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 type assessments struct{ *tx }
@@ -39,7 +39,7 @@ func (r assessments) ListByVendors(_ context.Context, listID uuid.UUID, vendorID
 	return out, nil
 }
 
-func (r assessments) Find(_ context.Context, f ports.AssessmentFilter) ([]review.Assessment, error) {
+func (r assessments) Find(_ context.Context, f stores.AssessmentFilter) ([]review.Assessment, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func (r assessments) Find(_ context.Context, f ports.AssessmentFilter) ([]review
 	return out, nil
 }
 
-func (r assessments) Timings(ctx context.Context, f ports.AssessmentFilter) ([]review.Timing, error) {
+func (r assessments) Timings(ctx context.Context, f stores.AssessmentFilter) ([]review.Timing, error) {
 	as, err := r.Find(ctx, f)
 	if err != nil {
 		return nil, err

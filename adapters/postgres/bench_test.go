@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/vetted-dev/vetted/adapters/postgres/pgtest"
-	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/porttest"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // BenchmarkBulk runs the stores' bulk benchmarks (porttest.Bench) on
@@ -13,5 +13,5 @@ import (
 //
 //	go test -run '^$' -bench . -benchtime 20x ./postgres/
 func BenchmarkBulk(b *testing.B) {
-	porttest.Bench(b, func(tb testing.TB) ports.Store { return pgtest.NewStore(tb) })
+	porttest.Bench(b, func(tb testing.TB) stores.Store { return pgtest.NewStore(tb) })
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/uptrace/bun/driver/pgdriver"
 	"github.com/vetted-dev/vetted/adapters/internal/notice"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // ChangesChannel is the NOTIFY channel of the change feed. Notifications
@@ -21,7 +21,7 @@ const ChangesChannel = "vetted_changes"
 // within as long again).
 const changesPingEvery = 15 * time.Second
 
-// ChangeFeed is the ports.ChangeFeed of PostgreSQL: LISTEN/NOTIFY on
+// ChangeFeed is the stores.ChangeFeed of PostgreSQL: LISTEN/NOTIFY on
 // ChangesChannel. Stage sends NOTIFY inside the unit of work, so PostgreSQL
 // delivers it when the transaction commits and drops it when it rolls back;
 // Publish does nothing. Each Subscribe holds one connection of its own
@@ -32,13 +32,13 @@ type ChangeFeed struct {
 	pingEvery time.Duration
 }
 
-var _ ports.ChangeFeed = (*ChangeFeed)(nil)
+var _ stores.ChangeFeed = (*ChangeFeed)(nil)
 
 // ChangeFeed returns the store's change feed.
 func (s *Store) ChangeFeed() *ChangeFeed { return &ChangeFeed{s: s, pingEvery: changesPingEvery} }
 
 // Stage sends NOTIFY in tx, which must be a unit of work of this store.
-func (f *ChangeFeed) Stage(ctx context.Context, ptx ports.Tx, c ports.Changed) error {
+func (f *ChangeFeed) Stage(ctx context.Context, ptx stores.Tx, c stores.Changed) error {
 	t, ok := ptx.(*tx)
 	if !ok || t.readOnly {
 		return fmt.Errorf("postgres: change feed: %T is not a unit of work of this store", ptx)
@@ -50,11 +50,11 @@ func (f *ChangeFeed) Stage(ctx context.Context, ptx ports.Tx, c ports.Changed) e
 }
 
 // Publish does nothing: Stage's NOTIFY is delivered at commit.
-func (f *ChangeFeed) Publish(context.Context, ports.Changed) error { return nil }
+func (f *ChangeFeed) Publish(context.Context, stores.Changed) error { return nil }
 
 // Subscribe LISTENs on a connection of its own until ctx ends or that
 // connection fails (or stays silent through a ping).
-func (f *ChangeFeed) Subscribe(ctx context.Context, ready func(), h func(ports.Changed)) error {
+func (f *ChangeFeed) Subscribe(ctx context.Context, ready func(), h func(stores.Changed)) error {
 	ln := pgdriver.NewListener(f.s.db)
 	// The listener's reads wait for a deadline, not for ctx: closing it
 	// ends a wait at once.
@@ -96,7 +96,7 @@ func (f *ChangeFeed) Subscribe(ctx context.Context, ready func(), h func(ports.C
 
 // deliver hands a notice to h; a ping is none, and a payload this feed did
 // not write reads as every vendor changed.
-func deliver(payload string, h func(ports.Changed)) {
+func deliver(payload string, h func(stores.Changed)) {
 	if c, ok, _ := notice.Decode(payload); ok {
 		h(c)
 	}

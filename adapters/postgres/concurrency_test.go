@@ -12,7 +12,7 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // TestLastOwnerUnderConcurrency has two owners demote each other at the
@@ -30,7 +30,7 @@ func TestLastOwnerUnderConcurrency(t *testing.T) {
 
 		demoteOther := func(self uuid.UUID, start <-chan struct{}) error {
 			<-start
-			return e.s.InTx(e.ctx, func(ctx context.Context, tx ports.Tx) error {
+			return e.s.InTx(e.ctx, func(ctx context.Context, tx stores.Tx) error {
 				if err := tx.Accounts().Lock(ctx, org.ID); err != nil {
 					return err
 				}
@@ -66,7 +66,7 @@ func TestLastOwnerUnderConcurrency(t *testing.T) {
 				t.Fatalf("round %d, unit %d: %v", round, i, err)
 			}
 		}
-		ms := mustView(e, func(ctx context.Context, tx ports.Tx) ([]account.Member, error) {
+		ms := mustView(e, func(ctx context.Context, tx stores.Tx) ([]account.Member, error) {
 			return tx.Members().List(ctx, org.ID)
 		})
 		if n := accounts.NewRoster(account.RoleOwner, ms).Owners(); n != 1 {
@@ -86,7 +86,7 @@ func TestDeadlockIsRetried(t *testing.T) {
 	bothLocked.Add(2)
 	var attempts [2]atomic.Int32
 	work := func(i int, first, second uuid.UUID) error {
-		return e.s.InTx(e.ctx, func(ctx context.Context, tx ports.Tx) error {
+		return e.s.InTx(e.ctx, func(ctx context.Context, tx stores.Tx) error {
 			n := attempts[i].Add(1)
 			if err := tx.Accounts().Lock(ctx, first); err != nil {
 				return err
@@ -122,14 +122,14 @@ func TestOutboxClaimSkipsLocked(t *testing.T) {
 	for range 6 {
 		ms = append(ms, outbox.New(newID(), outbox.KindBlobDelete, outbox.BlobDelete{Keys: []string{"k"}}, e.tick()))
 	}
-	e.write(func(ctx context.Context, tx ports.Tx) error { return tx.Outbox().Add(ctx, ms...) })
+	e.write(func(ctx context.Context, tx stores.Tx) error { return tx.Outbox().Add(ctx, ms...) })
 	now := e.tick()
 
 	claimed := make(chan []outbox.Message, 1)
 	release := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
-		done <- e.s.InTx(e.ctx, func(ctx context.Context, tx ports.Tx) error {
+		done <- e.s.InTx(e.ctx, func(ctx context.Context, tx stores.Tx) error {
 			got, err := tx.Outbox().Claim(ctx, 4, now)
 			if err != nil {
 				return err
@@ -141,7 +141,7 @@ func TestOutboxClaimSkipsLocked(t *testing.T) {
 	}()
 	first := <-claimed
 	var second []outbox.Message
-	e.write(func(ctx context.Context, tx ports.Tx) (err error) {
+	e.write(func(ctx context.Context, tx stores.Tx) (err error) {
 		second, err = tx.Outbox().Claim(ctx, 4, now)
 		return err
 	})
@@ -159,14 +159,14 @@ func TestOutboxClaimSkipsLocked(t *testing.T) {
 	}
 
 	// A failed message waits for its retry time; a delivered one is gone.
-	e.write(func(ctx context.Context, tx ports.Tx) error {
+	e.write(func(ctx context.Context, tx stores.Tx) error {
 		if err := tx.Outbox().MarkFailed(ctx, ms[0].ID, "queue down", now.Add(time.Minute)); err != nil {
 			return err
 		}
 		return tx.Outbox().MarkDelivered(ctx, []uuid.UUID{ms[1].ID}, now)
 	})
 	var due, later []outbox.Message
-	e.write(func(ctx context.Context, tx ports.Tx) (err error) {
+	e.write(func(ctx context.Context, tx stores.Tx) (err error) {
 		if due, err = tx.Outbox().Claim(ctx, 10, now); err != nil {
 			return err
 		}
@@ -176,7 +176,7 @@ func TestOutboxClaimSkipsLocked(t *testing.T) {
 	if len(due) != 4 || len(later) != 5 || later[0].ID != ms[0].ID || later[0].Attempts != 1 || later[0].LastError != "queue down" {
 		t.Errorf("after MarkFailed/MarkDelivered: due %d, later %d (first %+v)", len(due), len(later), later[0])
 	}
-	pending := mustView(e, func(ctx context.Context, tx ports.Tx) (int, error) { return tx.Outbox().Pending(ctx) })
+	pending := mustView(e, func(ctx context.Context, tx stores.Tx) (int, error) { return tx.Outbox().Pending(ctx) })
 	if pending != 5 {
 		t.Errorf("pending %d, want 5", pending)
 	}
@@ -191,7 +191,7 @@ func TestLockLetsReferencingWritesThrough(t *testing.T) {
 	org := e.org("Acme Org")
 	locked, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
 	go func() {
-		done <- e.s.InTx(e.ctx, func(ctx context.Context, tx ports.Tx) error {
+		done <- e.s.InTx(e.ctx, func(ctx context.Context, tx stores.Tx) error {
 			if err := tx.Accounts().Lock(ctx, org.ID); err != nil {
 				return err
 			}
@@ -207,7 +207,7 @@ func TestLockLetsReferencingWritesThrough(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(e.ctx, 3*time.Second)
 	defer cancel()
-	err = e.s.InTx(ctx, func(ctx context.Context, tx ports.Tx) error { return tx.Lists().Create(ctx, l) })
+	err = e.s.InTx(ctx, func(ctx context.Context, tx stores.Tx) error { return tx.Lists().Create(ctx, l) })
 	close(release)
 	if err != nil {
 		t.Errorf("create list while the account is locked: %v", err)

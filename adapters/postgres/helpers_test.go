@@ -14,7 +14,7 @@ import (
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/internal/testenv"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // env is one test's store, with a whole-second clock and fixture builders.
@@ -37,18 +37,18 @@ func (e *env) tick() time.Time {
 
 func newID() uuid.UUID { return uuid.Must(uuid.NewV7()) }
 
-func (e *env) write(fn func(ctx context.Context, tx ports.Tx) error) {
+func (e *env) write(fn func(ctx context.Context, tx stores.Tx) error) {
 	e.t.Helper()
 	if err := e.s.InTx(e.ctx, fn); err != nil {
 		e.t.Fatalf("InTx: %v", err)
 	}
 }
 
-func (e *env) try(fn func(ctx context.Context, tx ports.Tx) error) error { return e.s.InTx(e.ctx, fn) }
+func (e *env) try(fn func(ctx context.Context, tx stores.Tx) error) error { return e.s.InTx(e.ctx, fn) }
 
-func view[T any](e *env, fn func(ctx context.Context, tx ports.Tx) (T, error)) (T, error) {
+func view[T any](e *env, fn func(ctx context.Context, tx stores.Tx) (T, error)) (T, error) {
 	var v T
-	err := e.s.View(e.ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := e.s.View(e.ctx, func(ctx context.Context, tx stores.Tx) error {
 		var err error
 		v, err = fn(ctx, tx)
 		return err
@@ -56,7 +56,7 @@ func view[T any](e *env, fn func(ctx context.Context, tx ports.Tx) (T, error)) (
 	return v, err
 }
 
-func mustView[T any](e *env, fn func(ctx context.Context, tx ports.Tx) (T, error)) T {
+func mustView[T any](e *env, fn func(ctx context.Context, tx stores.Tx) (T, error)) T {
 	e.t.Helper()
 	v, err := view(e, fn)
 	if err != nil {
@@ -68,7 +68,7 @@ func mustView[T any](e *env, fn func(ctx context.Context, tx ports.Tx) (T, error
 func (e *env) user(email string) account.User {
 	e.t.Helper()
 	u := account.User{ID: newID(), Subject: "sub-" + email, Email: email, Name: email, CreatedAt: e.tick()}
-	e.write(func(ctx context.Context, tx ports.Tx) error { return tx.Users().Save(ctx, u) })
+	e.write(func(ctx context.Context, tx stores.Tx) error { return tx.Users().Save(ctx, u) })
 	return u
 }
 
@@ -78,14 +78,14 @@ func (e *env) org(name string) account.Account {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	e.write(func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Create(ctx, a) })
+	e.write(func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Create(ctx, a) })
 	return a
 }
 
 func (e *env) member(a account.Account, u account.User, role account.Role) {
 	e.t.Helper()
 	m := account.Member{AccountID: a.ID, UserID: u.ID, Role: role, CreatedAt: e.tick()}
-	e.write(func(ctx context.Context, tx ports.Tx) error { return tx.Members().Put(ctx, []account.Member{m}) })
+	e.write(func(ctx context.Context, tx stores.Tx) error { return tx.Members().Put(ctx, []account.Member{m}) })
 }
 
 func (e *env) newVendor(name, website string) directory.Vendor {
@@ -110,7 +110,7 @@ func (e *env) newVendors(prefix string, n int) []directory.Vendor {
 func (e *env) ensure(vs ...directory.Vendor) []directory.Vendor {
 	e.t.Helper()
 	var out []directory.Vendor
-	e.write(func(ctx context.Context, tx ports.Tx) (err error) {
+	e.write(func(ctx context.Context, tx stores.Tx) (err error) {
 		out, err = tx.Vendors().Ensure(ctx, vs)
 		return err
 	})
@@ -123,14 +123,14 @@ func (e *env) list(accountID uuid.UUID, name string) vendorlist.List {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	e.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().Create(ctx, l) })
+	e.write(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().Create(ctx, l) })
 	return l
 }
 
 func (e *env) onList(listID uuid.UUID, vs ...directory.Vendor) {
 	e.t.Helper()
 	now := e.tick()
-	e.write(func(ctx context.Context, tx ports.Tx) error {
+	e.write(func(ctx context.Context, tx stores.Tx) error {
 		return tx.Lists().AddEntries(ctx, listID, vendorIDs(vs), now)
 	})
 }

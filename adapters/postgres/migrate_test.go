@@ -11,8 +11,9 @@ import (
 	"github.com/vetted-dev/vetted/adapters/postgres"
 	"github.com/vetted-dev/vetted/adapters/postgres/pgtest"
 	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // TestMigrateTwiceConcurrently runs the migrations from several stores at
@@ -81,7 +82,7 @@ func TestScannerMigrationReplacesOldCodes(t *testing.T) {
 	}
 	p := directory.NewProfile(newID(), v.ID, e.tick())
 	p.LatestGRC = &directory.GRCAssessment{AggregateScore: 64, Grade: "D", AssessedAt: e.tick()}
-	e.write(func(ctx context.Context, tx ports.Tx) error {
+	e.write(func(ctx context.Context, tx stores.Tx) error {
 		if err := tx.Profiles().Save(ctx, p); err != nil {
 			return err
 		}
@@ -92,7 +93,7 @@ func TestScannerMigrationReplacesOldCodes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got := mustView(e, func(ctx context.Context, tx ports.Tx) ([]directory.SecurityInstance, error) {
+	got := mustView(e, func(ctx context.Context, tx stores.Tx) ([]directory.SecurityInstance, error) {
 		return tx.Profiles().Instances(ctx, v.ID)
 	})
 	want := []string{"tls_cert_expired", "hsts_missing", "dmarc_missing", "spf_missing", "tls_cert_expiring_soon",
@@ -111,7 +112,7 @@ func TestScannerMigrationReplacesOldCodes(t *testing.T) {
 	if strings.Join(codes, " ") != strings.Join(want, " ") {
 		t.Fatalf("codes after migration =\n%v\nwant\n%v", codes, want)
 	}
-	hist := mustView(e, func(ctx context.Context, tx ports.Tx) ([]directory.GRCAssessment, error) {
+	hist := mustView(e, func(ctx context.Context, tx stores.Tx) ([]directory.GRCAssessment, error) {
 		return tx.Profiles().GRCAssessments(ctx, v.ID)
 	})
 	if len(hist) != 1 || hist[0].AggregateScore != 64 || !hist[0].AssessedAt.Equal(p.LatestGRC.AssessedAt) {
@@ -140,18 +141,18 @@ func TestDeliveryLeaseMigration(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	claim := func(key string, at time.Time) (d ports.Delivery) {
-		e.write(func(ctx context.Context, tx ports.Tx) (err error) {
+	claim := func(key string, at time.Time) (d mailonce.Delivery) {
+		e.write(func(ctx context.Context, tx stores.Tx) (err error) {
 			d, err = tx.Deliveries().Claim(ctx, key, at, time.Minute)
 			return err
 		})
 		return d
 	}
-	if got := claim("member:old", e.tick()); got.State != ports.DeliverySent {
+	if got := claim("member:old", e.tick()); got.State != mailonce.DeliverySent {
 		t.Fatalf("a key claimed before the migration is %v, want sent", got.State)
 	}
 	claim("member:new", e.tick())
-	if got := claim("member:new", e.tick()); got.State != ports.DeliveryBusy {
+	if got := claim("member:new", e.tick()); got.State != mailonce.DeliveryBusy {
 		t.Fatalf("a key claimed after the migration is %v a second later, want busy", got.State)
 	}
 }
@@ -170,7 +171,7 @@ func TestProfileListColumnsMigration(t *testing.T) {
 	p.Enrichment[directory.SectionBasic] = directory.SectionStatus{Status: "done", UpdatedAt: e.now}
 	p.Enrichment[directory.SectionSecurity] = directory.SectionStatus{Status: "running", UpdatedAt: e.now}
 	p.Scores.SecurityRating = new(64)
-	e.write(func(ctx context.Context, tx ports.Tx) error {
+	e.write(func(ctx context.Context, tx stores.Tx) error {
 		if err := tx.Profiles().Save(ctx, p); err != nil {
 			return err
 		}
@@ -185,7 +186,7 @@ func TestProfileListColumnsMigration(t *testing.T) {
 		}
 	}
 	var es []vendorlist.Entry
-	e.write(func(ctx context.Context, tx ports.Tx) (err error) {
+	e.write(func(ctx context.Context, tx stores.Tx) (err error) {
 		es, err = tx.Lists().Entries(ctx, l.ID)
 		return err
 	})
@@ -208,7 +209,7 @@ func TestRatingCoverageMigration(t *testing.T) {
 			ChecksRun: &run, ChecksTotal: &total, Findings: []directory.RatingFinding{}}
 	}
 	add := func(r directory.RatingRecord) {
-		e.write(func(ctx context.Context, tx ports.Tx) error { return tx.Profiles().AddRating(ctx, r) })
+		e.write(func(ctx context.Context, tx stores.Tx) error { return tx.Profiles().AddRating(ctx, r) })
 	}
 	before := rec()
 	add(before)
@@ -222,13 +223,13 @@ func TestRatingCoverageMigration(t *testing.T) {
 	}
 	after := rec()
 	add(after)
-	got, err := view(e, func(ctx context.Context, tx ports.Tx) (directory.RatingRecord, error) {
+	got, err := view(e, func(ctx context.Context, tx stores.Tx) (directory.RatingRecord, error) {
 		return tx.Profiles().GetRating(ctx, before.ID)
 	})
 	if err != nil || got.ChecksRun != nil || got.ChecksTotal != nil || got.Grade != "B" {
 		t.Fatalf("a scan from before: coverage %v of %v, grade %q (%v), want unknown", got.ChecksRun, got.ChecksTotal, got.Grade, err)
 	}
-	got, err = view(e, func(ctx context.Context, tx ports.Tx) (directory.RatingRecord, error) {
+	got, err = view(e, func(ctx context.Context, tx stores.Tx) (directory.RatingRecord, error) {
 		return tx.Profiles().GetRating(ctx, after.ID)
 	})
 	if err != nil || got.ChecksRun == nil || got.ChecksTotal == nil || *got.ChecksRun != run || *got.ChecksTotal != total {

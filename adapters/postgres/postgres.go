@@ -1,5 +1,5 @@
-// Package postgres implements Vetted's store port (ports.Store and every
-// repository of ports.Tx) on PostgreSQL with bun. The schema is a set of SQL
+// Package postgres implements Vetted's store port (stores.Store and every
+// repository of stores.Tx) on PostgreSQL with bun. The schema is a set of SQL
 // migrations embedded in the binary; invariants the core relies on (unique
 // names, one profile per vendor, one assessment per list and vendor, the
 // cascades of account and list deletion) are constraints of that schema, and
@@ -31,10 +31,12 @@ import (
 	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
 	"github.com/vetted-dev/vetted/adapters/internal/gate"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-// Store is the PostgreSQL implementation of ports.Store. It is safe for
+// Store is the PostgreSQL implementation of stores.Store. It is safe for
 // concurrent use; build one per process with Open and Close it at exit.
 type Store struct {
 	db          *bun.DB
@@ -44,7 +46,7 @@ type Store struct {
 	maxAttempts int
 }
 
-var _ ports.Store = (*Store)(nil)
+var _ stores.Store = (*Store)(nil)
 
 // Option configures Open.
 type Option func(*config)
@@ -135,7 +137,7 @@ func (s *Store) Ping(ctx context.Context) error {
 // InTx runs fn in one read-write transaction and commits it when fn returns
 // nil. A serialization failure or deadlock, in fn or at commit, runs fn again
 // in a fresh transaction, up to the configured number of attempts.
-func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, tx ports.Tx) error) error {
+func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, tx stores.Tx) error) error {
 	return s.run(ctx, &sql.TxOptions{Isolation: sql.LevelReadCommitted}, fn)
 }
 
@@ -156,7 +158,7 @@ func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, tx ports.
 // A read that loses its connection runs once more: its pool's idle
 // connections went through the same outage (a restart, a cut), so they are
 // closed first and the second run dials afresh. Reads are safe to repeat.
-func (s *Store) View(ctx context.Context, fn func(ctx context.Context, tx ports.Tx) error) error {
+func (s *Store) View(ctx context.Context, fn func(ctx context.Context, tx stores.Tx) error) error {
 	if t, ok := ctx.Value(viewKey{s}).(*tx); ok {
 		return fn(ctx, t) // a View in a View reads on the connection it has
 	}
@@ -197,7 +199,7 @@ type viewKey struct{ s *Store }
 // there does not queue again for the place the unit of work holds.
 type txKey struct{ s *Store }
 
-func (s *Store) run(ctx context.Context, opts *sql.TxOptions, fn func(ctx context.Context, tx ports.Tx) error) error {
+func (s *Store) run(ctx context.Context, opts *sql.TxOptions, fn func(ctx context.Context, tx stores.Tx) error) error {
 	var err error
 	for attempt := 1; ; attempt++ {
 		inLine := ctx.Value(txKey{s}) != nil
@@ -253,23 +255,23 @@ type tx struct {
 	readOnly bool
 }
 
-var _ ports.Tx = (*tx)(nil)
+var _ stores.Tx = (*tx)(nil)
 
-func (t *tx) Users() ports.UserRepo { return bunrepo.Users{Base: t.b} }
-func (t *tx) Accounts() ports.AccountRepo {
+func (t *tx) Users() stores.UserRepo { return bunrepo.Users{Base: t.b} }
+func (t *tx) Accounts() stores.AccountRepo {
 	return accountRepo{bunrepo.Accounts{Base: t.b}, t.readOnly}
 }
-func (t *tx) Members() ports.MemberRepo         { return bunrepo.Members{Base: t.b} }
-func (t *tx) Vendors() ports.VendorRepo         { return vendorRepo{bunrepo.Vendors{Base: t.b}} }
-func (t *tx) Profiles() ports.ProfileRepo       { return bunrepo.Profiles{Base: t.b} }
-func (t *tx) Lists() ports.ListRepo             { return listRepo{bunrepo.Lists{Base: t.b, Lock: "UPDATE"}} }
-func (t *tx) Quota() ports.QuotaRepo            { return bunrepo.Quota{Base: t.b} }
-func (t *tx) Assessments() ports.AssessmentRepo { return bunrepo.Assessments{Base: t.b} }
-func (t *tx) Documents() ports.DocumentRepo     { return bunrepo.Documents{Base: t.b} }
-func (t *tx) Subscribers() ports.SubscriberRepo {
+func (t *tx) Members() stores.MemberRepo         { return bunrepo.Members{Base: t.b} }
+func (t *tx) Vendors() stores.VendorRepo         { return vendorRepo{bunrepo.Vendors{Base: t.b}} }
+func (t *tx) Profiles() stores.ProfileRepo       { return bunrepo.Profiles{Base: t.b} }
+func (t *tx) Lists() stores.ListRepo             { return listRepo{bunrepo.Lists{Base: t.b, Lock: "UPDATE"}} }
+func (t *tx) Quota() stores.QuotaRepo            { return bunrepo.Quota{Base: t.b} }
+func (t *tx) Assessments() stores.AssessmentRepo { return bunrepo.Assessments{Base: t.b} }
+func (t *tx) Documents() stores.DocumentRepo     { return bunrepo.Documents{Base: t.b} }
+func (t *tx) Subscribers() stores.SubscriberRepo {
 	return bunrepo.Subscribers{Base: t.b, EmailKey: lowerKey}
 }
-func (t *tx) Incidents() ports.IncidentRepo  { return incidentRepo{bunrepo.Incidents{Base: t.b}} }
-func (t *tx) Deliveries() ports.DeliveryRepo { return bunrepo.Deliveries{Base: t.b} }
-func (t *tx) Runs() ports.RunRepo            { return runRepo{bunrepo.Runs{Base: t.b}, t.readOnly} }
-func (t *tx) Outbox() ports.OutboxRepo       { return outboxRepo{bunrepo.Outbox{Base: t.b}} }
+func (t *tx) Incidents() stores.IncidentRepo { return incidentRepo{bunrepo.Incidents{Base: t.b}} }
+func (t *tx) Deliveries() mailonce.Repo      { return bunrepo.Deliveries{Base: t.b} }
+func (t *tx) Runs() stores.RunRepo           { return runRepo{bunrepo.Runs{Base: t.b}, t.readOnly} }
+func (t *tx) Outbox() outbox.Repo            { return outboxRepo{bunrepo.Outbox{Base: t.b}} }

@@ -10,7 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // TestAccountVendorsMigration: entries written before the account_vendors
@@ -40,7 +40,7 @@ func TestAccountVendorsMigration(t *testing.T) {
 		}
 		vs = append(vs, v)
 	}
-	write(t, s, func(ctx context.Context, tx ports.Tx) error {
+	write(t, s, func(ctx context.Context, tx stores.Tx) error {
 		if err := tx.Accounts().Create(ctx, acc); err != nil {
 			return err
 		}
@@ -61,7 +61,7 @@ func TestAccountVendorsMigration(t *testing.T) {
 	}
 	// Written before: Slack and Zoom on master-list, Zoom on second too
 	// with alerts off there, Figma on second with alerts off.
-	write(t, s, func(ctx context.Context, tx ports.Tx) error {
+	write(t, s, func(ctx context.Context, tx stores.Tx) error {
 		if err := tx.Lists().AddEntries(ctx, ls[0].ID, []uuid.UUID{vs[0].ID, vs[1].ID}, now); err != nil {
 			return err
 		}
@@ -82,11 +82,11 @@ func TestAccountVendorsMigration(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	counts := func(what string, want ports.ListCounts) {
+	counts := func(what string, want stores.ListCounts) {
 		t.Helper()
-		var got ports.ListCounts
-		if err := s.View(ctx, func(ctx context.Context, tx ports.Tx) (err error) {
-			got, err = tx.Lists().Counts(ctx, ports.ListScope{AccountID: acc.ID}, nil)
+		var got stores.ListCounts
+		if err := s.View(ctx, func(ctx context.Context, tx stores.Tx) (err error) {
+			got, err = tx.Lists().Counts(ctx, stores.ListScope{AccountID: acc.ID}, nil)
 			return err
 		}); err != nil {
 			t.Fatal(err)
@@ -95,7 +95,7 @@ func TestAccountVendorsMigration(t *testing.T) {
 			t.Fatalf("%s: counts %+v, want %+v", what, got, want)
 		}
 	}
-	counts("after the migration", ports.ListCounts{Vendors: 3, Followed: 2})
-	write(t, s, func(ctx context.Context, tx ports.Tx) error { return tx.Lists().Delete(ctx, acc.ID, ls[1].ID) })
-	counts("after the second list went", ports.ListCounts{Vendors: 2, Followed: 2})
+	counts("after the migration", stores.ListCounts{Vendors: 3, Followed: 2})
+	write(t, s, func(ctx context.Context, tx stores.Tx) error { return tx.Lists().Delete(ctx, acc.ID, ls[1].ID) })
+	counts("after the second list went", stores.ListCounts{Vendors: 2, Followed: 2})
 }

@@ -4,8 +4,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/porttest"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // BenchmarkBulk runs the stores' bulk benchmarks (porttest.Bench) on an
@@ -13,5 +13,5 @@ import (
 //
 //	go test -run '^$' -bench . -benchtime 20x ./sqlite/
 func BenchmarkBulk(b *testing.B) {
-	porttest.Bench(b, func(tb testing.TB) ports.Store { return mustOpen(tb, filepath.Join(tb.TempDir(), "vetted.db")) })
+	porttest.Bench(b, func(tb testing.TB) stores.Store { return mustOpen(tb, filepath.Join(tb.TempDir(), "vetted.db")) })
 }

@@ -4,12 +4,12 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/porttest"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // TestConformance runs the store conformance suite, each subtest on a
 // database file of its own.
 func TestConformance(t *testing.T) {
-	porttest.Run(t, func(t *testing.T) ports.Store { return mustOpen(t, filepath.Join(t.TempDir(), "vetted.db")) })
+	porttest.Run(t, func(t *testing.T) stores.Store { return mustOpen(t, filepath.Join(t.TempDir(), "vetted.db")) })
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/vetted-dev/vetted/adapters/sqlite"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // TestProfileListColumnsMigration: a profile saved before the list columns
@@ -31,7 +31,7 @@ func TestProfileListColumnsMigration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = s.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.InTx(ctx, func(ctx context.Context, tx stores.Tx) error {
 		if err := tx.Accounts().Create(ctx, acc); err != nil {
 			return err
 		}
@@ -68,7 +68,7 @@ func TestProfileListColumnsMigration(t *testing.T) {
 		}
 	}
 	var es []vendorlist.Entry
-	if err := s.View(ctx, func(ctx context.Context, tx ports.Tx) (err error) {
+	if err := s.View(ctx, func(ctx context.Context, tx stores.Tx) (err error) {
 		es, err = tx.Lists().Entries(ctx, l.ID)
 		return err
 	}); err != nil {

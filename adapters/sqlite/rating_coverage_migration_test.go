@@ -9,7 +9,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/sqlite"
 	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // TestRatingCoverageMigration: a scan recorded before the coverage was kept
@@ -27,7 +27,7 @@ func TestRatingCoverageMigration(t *testing.T) {
 	}
 	rating, run, total := 85, 20, 26
 	before := directory.RatingRecord{ID: uuid.New(), ScannedAt: now, Rating: &rating, Grade: "B", ChecksRun: &run, ChecksTotal: &total}
-	if err := s.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+	if err := s.InTx(ctx, func(ctx context.Context, tx stores.Tx) error {
 		vs, err := tx.Vendors().Ensure(ctx, []directory.Vendor{v})
 		if err != nil {
 			return err
@@ -46,7 +46,7 @@ func TestRatingCoverageMigration(t *testing.T) {
 		}
 	}
 	var got directory.RatingRecord
-	if err := s.View(ctx, func(ctx context.Context, tx ports.Tx) (err error) {
+	if err := s.View(ctx, func(ctx context.Context, tx stores.Tx) (err error) {
 		got, err = tx.Profiles().GetRating(ctx, before.ID)
 		return err
 	}); err != nil {

@@ -2,7 +2,7 @@ package sqlite
 
 import (
 	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-func (t *tx) Reminders() ports.ReminderRepo { return bunrepo.Reminders{Base: t.b} }
+func (t *tx) Reminders() stores.ReminderRepo { return bunrepo.Reminders{Base: t.b} }

@@ -2,9 +2,9 @@ package sqlite
 
 import (
 	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-func (t *tx) ReviewPolicies() ports.ReviewPolicyRepo { return bunrepo.ReviewPolicies{Base: t.b} }
+func (t *tx) ReviewPolicies() stores.ReviewPolicyRepo { return bunrepo.ReviewPolicies{Base: t.b} }
 
-func (t *tx) CalendarKeys() ports.CalendarKeyRepo { return bunrepo.CalendarKeys{Base: t.b} }
+func (t *tx) CalendarKeys() stores.CalendarKeyRepo { return bunrepo.CalendarKeys{Base: t.b} }

@@ -1,5 +1,5 @@
-// Package sqlite implements Vetted's store port (ports.Store and every
-// repository of ports.Tx) on one SQLite file, through bun's sqlitedialect
+// Package sqlite implements Vetted's store port (stores.Store and every
+// repository of stores.Tx) on one SQLite file, through bun's sqlitedialect
 // and the pure-Go driver modernc.org/sqlite (no cgo). It is the embedded
 // default: a laptop keeps its accounts, lists, reviews and outbox across
 // restarts without a database server.
@@ -37,11 +37,13 @@ import (
 	"github.com/uptrace/bun/dialect/sqlitedialect"
 	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
 	"github.com/vetted-dev/vetted/adapters/internal/gate"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/ports/stores"
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
 
-// Store is the SQLite implementation of ports.Store. It is safe for
+// Store is the SQLite implementation of stores.Store. It is safe for
 // concurrent use; build one per database file and process with Open and
 // Close it at exit.
 type Store struct {
@@ -50,7 +52,7 @@ type Store struct {
 	gates  map[*bun.DB]gate.Gate
 }
 
-var _ ports.Store = (*Store)(nil)
+var _ stores.Store = (*Store)(nil)
 
 // Option configures Open.
 type Option func(*config)
@@ -165,17 +167,17 @@ func (s *Store) Ping(ctx context.Context) error {
 // connection, waiting for it while another unit of work of this process
 // holds it, and commits when fn returns nil. fn runs once: with writers
 // serialised there are no serialization failures to retry.
-func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, tx ports.Tx) error) error {
+func (s *Store) InTx(ctx context.Context, fn func(ctx context.Context, tx stores.Tx) error) error {
 	return s.run(ctx, s.writer, nil, fn)
 }
 
 // View runs fn in a read transaction on the read-only pool: every read in
 // it sees the same snapshot, and writes fail.
-func (s *Store) View(ctx context.Context, fn func(ctx context.Context, tx ports.Tx) error) error {
+func (s *Store) View(ctx context.Context, fn func(ctx context.Context, tx stores.Tx) error) error {
 	return s.run(ctx, s.reader, &sql.TxOptions{ReadOnly: true}, fn)
 }
 
-func (s *Store) run(ctx context.Context, db *bun.DB, opts *sql.TxOptions, fn func(ctx context.Context, tx ports.Tx) error) error {
+func (s *Store) run(ctx context.Context, db *bun.DB, opts *sql.TxOptions, fn func(ctx context.Context, tx stores.Tx) error) error {
 	// Callers take the pool's connections in the order they came (see
 	// package gate), not in database/sql's random draw.
 	g := s.gates[db]
@@ -207,7 +209,7 @@ func (s *Store) run(ctx context.Context, db *bun.DB, opts *sql.TxOptions, fn fun
 // tx is one unit of work; every repository shares its bun.Tx.
 type tx struct{ b bunrepo.Base }
 
-var _ ports.Tx = (*tx)(nil)
+var _ stores.Tx = (*tx)(nil)
 
 // byName sorts a text column by name: SQLite's default collation, BINARY,
 // compares bytes, which is the byte order Vetted sorts names in.
@@ -216,22 +218,22 @@ func byName(column string) string { return column }
 // emailKey is the column itself: e-mails are stored lower-case, folded in Go.
 func emailKey(column string) string { return column }
 
-func (t *tx) Users() ports.UserRepo             { return bunrepo.Users{Base: t.b} }
-func (t *tx) Accounts() ports.AccountRepo       { return accountRepo{bunrepo.Accounts{Base: t.b}} }
-func (t *tx) Members() ports.MemberRepo         { return bunrepo.Members{Base: t.b} }
-func (t *tx) Vendors() ports.VendorRepo         { return vendorRepo{bunrepo.Vendors{Base: t.b}} }
-func (t *tx) Profiles() ports.ProfileRepo       { return bunrepo.Profiles{Base: t.b} }
-func (t *tx) Lists() ports.ListRepo             { return listRepo{bunrepo.Lists{Base: t.b}} }
-func (t *tx) Quota() ports.QuotaRepo            { return bunrepo.Quota{Base: t.b} }
-func (t *tx) Assessments() ports.AssessmentRepo { return bunrepo.Assessments{Base: t.b} }
-func (t *tx) Documents() ports.DocumentRepo     { return bunrepo.Documents{Base: t.b} }
-func (t *tx) Subscribers() ports.SubscriberRepo {
+func (t *tx) Users() stores.UserRepo             { return bunrepo.Users{Base: t.b} }
+func (t *tx) Accounts() stores.AccountRepo       { return accountRepo{bunrepo.Accounts{Base: t.b}} }
+func (t *tx) Members() stores.MemberRepo         { return bunrepo.Members{Base: t.b} }
+func (t *tx) Vendors() stores.VendorRepo         { return vendorRepo{bunrepo.Vendors{Base: t.b}} }
+func (t *tx) Profiles() stores.ProfileRepo       { return bunrepo.Profiles{Base: t.b} }
+func (t *tx) Lists() stores.ListRepo             { return listRepo{bunrepo.Lists{Base: t.b}} }
+func (t *tx) Quota() stores.QuotaRepo            { return bunrepo.Quota{Base: t.b} }
+func (t *tx) Assessments() stores.AssessmentRepo { return bunrepo.Assessments{Base: t.b} }
+func (t *tx) Documents() stores.DocumentRepo     { return bunrepo.Documents{Base: t.b} }
+func (t *tx) Subscribers() stores.SubscriberRepo {
 	return bunrepo.Subscribers{Base: t.b, EmailKey: emailKey}
 }
-func (t *tx) Incidents() ports.IncidentRepo  { return incidentRepo{bunrepo.Incidents{Base: t.b}} }
-func (t *tx) Deliveries() ports.DeliveryRepo { return bunrepo.Deliveries{Base: t.b} }
-func (t *tx) Runs() ports.RunRepo            { return runRepo{bunrepo.Runs{Base: t.b}} }
-func (t *tx) Outbox() ports.OutboxRepo       { return outboxRepo{bunrepo.Outbox{Base: t.b}} }
+func (t *tx) Incidents() stores.IncidentRepo { return incidentRepo{bunrepo.Incidents{Base: t.b}} }
+func (t *tx) Deliveries() mailonce.Repo      { return bunrepo.Deliveries{Base: t.b} }
+func (t *tx) Runs() stores.RunRepo           { return runRepo{bunrepo.Runs{Base: t.b}} }
+func (t *tx) Outbox() outbox.Repo            { return outboxRepo{bunrepo.Outbox{Base: t.b}} }
 
 // dialect is bun's SQLite dialect with one change: times are written as
 // fixed-width UTC text to the nanosecond (bun trims trailing zeros and keeps

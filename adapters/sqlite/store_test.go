@@ -17,10 +17,11 @@ import (
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/internal/testenv"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 func newID() uuid.UUID { return uuid.Must(uuid.NewV7()) }
@@ -38,7 +39,7 @@ func mustOpen(t testing.TB, path string, opts ...sqlite.Option) *sqlite.Store {
 	return s
 }
 
-func write(t testing.TB, s ports.Store, fn func(ctx context.Context, tx ports.Tx) error) {
+func write(t testing.TB, s stores.Store, fn func(ctx context.Context, tx stores.Tx) error) {
 	t.Helper()
 	if err := s.InTx(context.Background(), fn); err != nil {
 		t.Fatalf("InTx: %v", err)
@@ -83,11 +84,11 @@ func TestTimes(t *testing.T) {
 	for i, at := range times {
 		u := account.User{ID: newID(), Email: fmt.Sprintf("u%d@example.com", i), CreatedAt: at}
 		ids[i] = u.ID
-		write(t, s, func(ctx context.Context, tx ports.Tx) error { return tx.Users().Save(ctx, u) })
+		write(t, s, func(ctx context.Context, tx stores.Tx) error { return tx.Users().Save(ctx, u) })
 	}
 	for i, id := range ids {
 		var got account.User
-		if err := s.View(context.Background(), func(ctx context.Context, tx ports.Tx) (err error) {
+		if err := s.View(context.Background(), func(ctx context.Context, tx stores.Tx) (err error) {
 			got, err = tx.Users().Get(ctx, id)
 			return err
 		}); err != nil {
@@ -130,7 +131,7 @@ func TestReopen(t *testing.T) {
 	if err := first.Migrate(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	write(t, first, func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Create(ctx, a) })
+	write(t, first, func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Create(ctx, a) })
 	if err := first.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +140,7 @@ func TestReopen(t *testing.T) {
 		t.Fatalf("migrate again: %v", err)
 	}
 	var got account.Account
-	if err := second.View(context.Background(), func(ctx context.Context, tx ports.Tx) (err error) {
+	if err := second.View(context.Background(), func(ctx context.Context, tx stores.Tx) (err error) {
 		got, err = tx.Accounts().Get(ctx, a.ID)
 		return err
 	}); err != nil {
@@ -167,7 +168,7 @@ func TestBusyIsUnavailable(t *testing.T) {
 	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
 		t.Fatal(err)
 	}
-	err = s.InTx(context.Background(), func(ctx context.Context, tx ports.Tx) error {
+	err = s.InTx(context.Background(), func(ctx context.Context, tx stores.Tx) error {
 		return tx.Accounts().Create(ctx, org(t, "Acme"))
 	})
 	if !errors.Is(err, core.ErrUnavailable) {
@@ -182,7 +183,7 @@ func TestBusyIsUnavailable(t *testing.T) {
 	if _, err := conn.ExecContext(context.Background(), "ROLLBACK"); err != nil {
 		t.Fatal(err)
 	}
-	write(t, s, func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Create(ctx, org(t, "Acme")) })
+	write(t, s, func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Create(ctx, org(t, "Acme")) })
 }
 
 // TestTwoStoresOnOneFile runs read-then-write units of work from two stores
@@ -192,17 +193,17 @@ func TestBusyIsUnavailable(t *testing.T) {
 func TestTwoStoresOnOneFile(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "vetted.db")
-	stores := []*sqlite.Store{mustOpen(t, path), mustOpen(t, path)}
+	sts := []*sqlite.Store{mustOpen(t, path), mustOpen(t, path)}
 	now := time.Now().UTC()
 	r := run.Run{ID: newID(), Kind: run.KindEnrich, Sections: []string{}, Jobs: []run.Job{}, CreatedAt: now, UpdatedAt: now}
-	write(t, stores[0], func(ctx context.Context, tx ports.Tx) error { return tx.Runs().Create(ctx, r) })
+	write(t, sts[0], func(ctx context.Context, tx stores.Tx) error { return tx.Runs().Create(ctx, r) })
 	const perStore = 10
 	var wg sync.WaitGroup
 	errs := make(chan error, 2*perStore)
-	for _, s := range stores {
+	for _, s := range sts {
 		for i := range perStore {
 			wg.Go(func() {
-				errs <- s.InTx(context.Background(), func(ctx context.Context, tx ports.Tx) error {
+				errs <- s.InTx(context.Background(), func(ctx context.Context, tx stores.Tx) error {
 					cur, err := tx.Runs().GetForUpdate(ctx, r.ID)
 					if err != nil {
 						return err
@@ -221,7 +222,7 @@ func TestTwoStoresOnOneFile(t *testing.T) {
 		}
 	}
 	var got run.Run
-	if err := stores[1].View(context.Background(), func(ctx context.Context, tx ports.Tx) (err error) {
+	if err := sts[1].View(context.Background(), func(ctx context.Context, tx stores.Tx) (err error) {
 		got, err = tx.Runs().Get(ctx, r.ID)
 		return err
 	}); err != nil {
@@ -239,27 +240,27 @@ func TestConstraints(t *testing.T) {
 	t.Parallel()
 	s := mustOpen(t, filepath.Join(t.TempDir(), "vetted.db"))
 	a := org(t, "Acme")
-	write(t, s, func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Create(ctx, a) })
+	write(t, s, func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Create(ctx, a) })
 	now := time.Now()
 	tests := []struct {
 		name string
-		op   func(ctx context.Context, tx ports.Tx) error
+		op   func(ctx context.Context, tx stores.Tx) error
 		want error
 	}{
-		{"member of a missing account", func(ctx context.Context, tx ports.Tx) error {
+		{"member of a missing account", func(ctx context.Context, tx stores.Tx) error {
 			u := account.User{ID: newID(), Email: "ann@example.com", CreatedAt: now}
 			if err := tx.Users().Save(ctx, u); err != nil {
 				return err
 			}
 			return tx.Members().Put(ctx, []account.Member{{AccountID: newID(), UserID: u.ID, Role: account.RoleOwner, CreatedAt: now}})
 		}, core.ErrNotFound},
-		{"profile of a missing vendor", func(ctx context.Context, tx ports.Tx) error {
+		{"profile of a missing vendor", func(ctx context.Context, tx stores.Tx) error {
 			return tx.Profiles().Save(ctx, directory.NewProfile(newID(), newID(), now))
 		}, core.ErrNotFound},
-		{"audit event of a missing assessment", func(ctx context.Context, tx ports.Tx) error {
+		{"audit event of a missing assessment", func(ctx context.Context, tx stores.Tx) error {
 			return tx.Assessments().AppendEvents(ctx, []review.AuditEvent{{ID: newID(), AssessmentID: newID(), AccountID: a.ID, CreatedAt: now}})
 		}, core.ErrNotFound},
-		{"document with a status outside the schema", func(ctx context.Context, tx ports.Tx) error {
+		{"document with a status outside the schema", func(ctx context.Context, tx stores.Tx) error {
 			d, err := document.New(newID(), a.ID, newID(), "a.pdf", "application/pdf", "ann", now)
 			if err != nil {
 				return err
@@ -267,7 +268,7 @@ func TestConstraints(t *testing.T) {
 			d.Status = "lost"
 			return tx.Documents().Create(ctx, d)
 		}, core.ErrInvalid},
-		{"member with a role outside the schema", func(ctx context.Context, tx ports.Tx) error {
+		{"member with a role outside the schema", func(ctx context.Context, tx stores.Tx) error {
 			return tx.Members().Put(ctx, []account.Member{{AccountID: a.ID, UserID: newID(), Role: account.Role(42), CreatedAt: now}})
 		}, nil},
 	}
@@ -312,19 +313,19 @@ func TestDeliveryLeaseMigration(t *testing.T) {
 		}
 	}
 	now := testenv.ClockStart(t, time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
-	claim := func(key string) (d ports.Delivery) {
+	claim := func(key string) (d mailonce.Delivery) {
 		now = now.Add(time.Second)
-		write(t, s, func(ctx context.Context, tx ports.Tx) (err error) {
+		write(t, s, func(ctx context.Context, tx stores.Tx) (err error) {
 			d, err = tx.Deliveries().Claim(ctx, key, now, time.Minute)
 			return err
 		})
 		return d
 	}
-	if got := claim("member:old"); got.State != ports.DeliverySent {
+	if got := claim("member:old"); got.State != mailonce.DeliverySent {
 		t.Fatalf("a key claimed before the migration is %v, want sent", got.State)
 	}
 	claim("member:new")
-	if got := claim("member:new"); got.State != ports.DeliveryBusy {
+	if got := claim("member:new"); got.State != mailonce.DeliveryBusy {
 		t.Fatalf("a key claimed after the migration is %v a second later, want busy", got.State)
 	}
 }

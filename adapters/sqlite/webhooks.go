@@ -2,7 +2,7 @@ package sqlite
 
 import (
 	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-func (t *tx) Webhooks() ports.WebhookRepo { return bunrepo.Webhooks{Base: t.b} }
+func (t *tx) Webhooks() stores.WebhookRepo { return bunrepo.Webhooks{Base: t.b} }

@@ -8,17 +8,17 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/webhook"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-// Port is the Sender as the core drives it (ports.WebhookSender): it
+// Port is the Sender as the core drives it (stores.WebhookSender): it
 // writes an event in its wire form and sends it, and lends the core the
 // backoff, the URL check and the secrets of this package.
 type Port struct {
 	Sender *Sender
 }
 
-var _ ports.WebhookSender = Port{}
+var _ stores.WebhookSender = Port{}
 
 // Send encodes ev (Payload) and makes one attempt.
 func (p Port) Send(ctx context.Context, e webhook.Endpoint, messageID string, ev webhook.Event) webhook.Outcome {

@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/platform/ttlcache"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // The answers of the account reads that every page of a client asks again
@@ -34,7 +35,7 @@ import (
 //
 // Generations are per account where the notices allow it. A write request
 // that names its account (account-id) runs in that account's scope
-// (ports.WithAccountScope), and the notice of its commit names the account
+// (stores.WithAccountScope), and the notice of its commit names the account
 // unless it wrote something other accounts show too (a user, an incident,
 // an existing directory entry or profile: see dircache). A notice that
 // names accounts moves their generations; any other moves the global one.
@@ -114,7 +115,7 @@ func newAnswers(clock ports.Clock) *answers {
 }
 
 // forget makes the remembered answers c may have changed stale.
-func (a *answers) forget(c ports.Changed) {
+func (a *answers) forget(c stores.Changed) {
 	a.any.Add(1)
 	if !c.Data || len(c.Accounts) == 0 {
 		a.global.Add(1)
@@ -162,7 +163,7 @@ func scopeWrites(ctx huma.Context, next func(huma.Context)) {
 		return
 	}
 	if id := scope(ctx); id != uuid.Nil {
-		ctx = huma.WithContext(ctx, ports.WithAccountScope(ctx.Context(), id))
+		ctx = huma.WithContext(ctx, stores.WithAccountScope(ctx.Context(), id))
 	}
 	next(ctx)
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/core/account"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // TestRememberedAnswers: an account read asked again is answered from
@@ -69,7 +69,7 @@ func contains(s, sub string) bool { return strings.Contains(s, sub) }
 func memberBehind(t *testing.T, env *apitest.Env, acct, email string) {
 	t.Helper()
 	u := account.User{ID: uuid.Must(uuid.NewV7()), Email: email, CreatedAt: env.Clock.Now()}
-	err := env.Store.InTx(context.Background(), func(ctx context.Context, tx ports.Tx) error {
+	err := env.Store.InTx(context.Background(), func(ctx context.Context, tx stores.Tx) error {
 		if err := tx.Users().Save(ctx, u); err != nil {
 			return err
 		}

@@ -9,7 +9,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Run on PostgreSQL with VETTED_TEST_STORE=postgres and VETTED_TEST_DATABASE_URL:
@@ -68,7 +68,7 @@ func BenchmarkAlertFanout10k(b *testing.B) {
 	res := env.SaveVendors(b, tok, acct, "Fanout Vendor")
 	listID := uuid.MustParse(res["list"].(map[string]any)["id"].(string))
 	accID := uuid.MustParse(acct)
-	err := env.Store.InTx(context.Background(), func(ctx context.Context, tx ports.Tx) error {
+	err := env.Store.InTx(context.Background(), func(ctx context.Context, tx stores.Tx) error {
 		now := env.Clock.Now()
 		for i := 0; i < n; i++ {
 			s := subscriber.Subscriber{ID: uuid.Must(uuid.NewV7()), AccountID: accID, ListID: listID,

@@ -15,7 +15,7 @@ import (
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // problemDoc is the problem+json body as a client reads it.
@@ -107,7 +107,7 @@ func TestProblemLocations(t *testing.T) {
 // work fails the way the PostgreSQL adapter reports a lost connection, or
 // with err when it is set.
 type downStore struct {
-	ports.Store
+	stores.Store
 	down atomic.Bool
 	err  error
 }
@@ -121,14 +121,14 @@ func (s *downStore) failure() error {
 
 var errDown = core.Unavailable(errors.New("dial tcp 127.0.0.1:5432: connect: connection refused"), "the database is unavailable; try again shortly")
 
-func (s *downStore) InTx(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+func (s *downStore) InTx(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
 	if s.down.Load() {
 		return s.failure()
 	}
 	return s.Store.InTx(ctx, fn)
 }
 
-func (s *downStore) View(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+func (s *downStore) View(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
 	if s.down.Load() {
 		return s.failure()
 	}
@@ -148,7 +148,7 @@ func (s *downStore) Ping(ctx context.Context) error {
 func TestStoreOutageIs503(t *testing.T) {
 	t.Parallel()
 	store := &downStore{Store: memory.New()}
-	env := apitest.New(t, apitest.WithStore(func(testing.TB) ports.Store { return store }))
+	env := apitest.New(t, apitest.WithStore(func(testing.TB) stores.Store { return store }))
 	owner := env.Token("owner@down.test", apitest.Verified())
 	acct := env.NewAccount(t, "Down Inc", "owner@down.test")
 	apitest.Must(t, env.Do(t, http.MethodGet, "/readyz", "", nil), 200)

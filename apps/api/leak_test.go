@@ -13,7 +13,7 @@ import (
 	"github.com/vetted-dev/vetted/apps/api"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/obs"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // errUnexpected is a store failure no mapping knows (a table gone after a
@@ -37,7 +37,7 @@ func TestUnexpectedStoreErrorsDoNotLeak(t *testing.T) {
 	onceOnly(t)
 	store := &downStore{Store: memory.New(), err: errUnexpected}
 	logs := &logBuffer{}
-	w := newMatrixWorld(t, apitest.WithStore(func(testing.TB) ports.Store { return store }),
+	w := newMatrixWorld(t, apitest.WithStore(func(testing.TB) stores.Store { return store }),
 		apitest.WithLogger(obs.NewLogger(logs, "json", slog.LevelDebug)))
 	calls := everyCall(t, w)
 	for _, tok := range []string{w.a.owner, w.admin} {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 type shapedPage struct {
@@ -114,7 +114,7 @@ func TestListPagingUnderWrites(t *testing.T) {
 			name := fmt.Sprintf("Churn %03d", i%40)
 			env.Do(t, "POST", "/vendor-lists?operation=import-csv&account-id="+o.acct+"&vendor-list-id="+o.master, o.owner,
 				map[string]any{"csv": "vendor_name,tier,compliance_approval_status\n" + name + ",high,approved\n"})
-			_ = env.Store.InTx(context.Background(), func(ctx context.Context, tx ports.Tx) error {
+			_ = env.Store.InTx(context.Background(), func(ctx context.Context, tx stores.Tx) error {
 				es, err := tx.Lists().Entries(ctx, list)
 				for _, e := range es {
 					if e.VendorName == name {

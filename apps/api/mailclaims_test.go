@@ -12,6 +12,7 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // memberMailJob is the payload of a member mail and its delivery key.
@@ -31,7 +32,7 @@ func TestMailClaimOfADeadWorkerExpires(t *testing.T) {
 	env := apitest.New(t)
 	ctx := context.Background()
 	payload, key := memberMailJob(t, "new@a.test")
-	err := env.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := env.Store.InTx(ctx, func(ctx context.Context, tx stores.Tx) error {
 		_, err := tx.Deliveries().Claim(ctx, key, env.Clock.Now(), mailonce.MailLease)
 		return err
 	})

@@ -4,12 +4,13 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"github.com/vetted-dev/vetted/internal/testenv"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/vetted-dev/vetted/internal/testenv"
 
 	dto "github.com/prometheus/client_model/go"
 	"github.com/vetted-dev/vetted/apps/api"

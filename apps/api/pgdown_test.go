@@ -19,7 +19,7 @@ import (
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/internal/tcpproxy"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // The PostgreSQL fault tests put a TCP proxy the test starts on loopback
@@ -37,7 +37,7 @@ func onceOnly(t *testing.T) {
 
 // pgBehindProxy returns the app's store, connected through a proxy the test
 // can cut, and a store connected directly, for the test's own reads.
-func pgBehindProxy(t *testing.T) (*tcpproxy.Proxy, ports.Store, *postgres.Store) {
+func pgBehindProxy(t *testing.T) (*tcpproxy.Proxy, stores.Store, *postgres.Store) {
 	t.Helper()
 	dbURL := pgtest.NewMigratedDatabase(t)
 	u, err := url.Parse(dbURL)
@@ -101,7 +101,7 @@ func TestPostgresDown(t *testing.T) {
 	t.Parallel()
 	onceOnly(t)
 	proxy, store, direct := pgBehindProxy(t)
-	w := newMatrixWorld(t, apitest.WithStore(func(testing.TB) ports.Store { return store }))
+	w := newMatrixWorld(t, apitest.WithStore(func(testing.TB) stores.Store { return store }))
 	calls := everyCall(t, w)
 	before := snapshot(t, direct)
 
@@ -178,7 +178,7 @@ func linkCalls(t *testing.T, w *matrixWorld) []outageCall {
 	apitest.Must(t, w.env.Do(t, "POST", q("/subscribers", "account-id", w.a.id, "vendor-list-id", w.a.master), w.a.owner,
 		map[string]any{"subscriber-email": email}), 201)
 	var id string
-	if err := w.env.Store.View(context.Background(), func(ctx context.Context, tx ports.Tx) error {
+	if err := w.env.Store.View(context.Background(), func(ctx context.Context, tx stores.Tx) error {
 		subs, err := tx.Subscribers().List(ctx, uuid.MustParse(w.a.master))
 		for _, s := range subs {
 			if s.Email == email {
@@ -212,7 +212,7 @@ func TestPostgresCutMidWrite(t *testing.T) {
 	t.Parallel()
 	onceOnly(t)
 	proxy, store, _ := pgBehindProxy(t)
-	env := apitest.New(t, apitest.WithStore(func(testing.TB) ports.Store { return store }))
+	env := apitest.New(t, apitest.WithStore(func(testing.TB) stores.Store { return store }))
 	acct := env.NewAccount(t, "Cut Org", "owner@cut.test")
 	tok := env.Token("owner@cut.test", apitest.Verified())
 	const clients, batches, rowsPerBatch = 6, 8, 40

@@ -8,7 +8,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // TestRatingCoverageOnTheWire: the rating history and the dashboard's
@@ -32,7 +32,7 @@ func TestRatingCoverageOnTheWire(t *testing.T) {
 		Findings: []directory.RatingFinding{}, Changes: []directory.RatingChange{drop}}
 	covered := old
 	covered.ID, covered.ScannedAt, covered.ChecksRun, covered.ChecksTotal = uuid.New(), at.Add(time.Minute), &run, &total
-	if err := env.Store.InTx(context.Background(), func(ctx context.Context, tx ports.Tx) error {
+	if err := env.Store.InTx(context.Background(), func(ctx context.Context, tx stores.Tx) error {
 		for _, r := range []directory.RatingRecord{old, covered} {
 			if err := tx.Profiles().AddRating(ctx, r); err != nil {
 				return err

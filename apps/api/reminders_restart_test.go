@@ -13,6 +13,7 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // TestReviewRemindersSurviveARestart: on SQLite, the process stops after
@@ -81,7 +82,7 @@ func TestReminderOfAKilledWorkerIsSentOnce(t *testing.T) {
 	r := review.Reminder{DueDate: due.UTC().Format(time.DateOnly)}
 	p := outbox.ReminderMail{Key: r.Key(id, "sponsor@vendor.test"), AccountID: uuid.MustParse(acct), AssessmentID: id,
 		Email: "sponsor@vendor.test", DueDate: r.DueDate}
-	err = env.Store.InTx(context.Background(), func(ctx context.Context, tx ports.Tx) error {
+	err = env.Store.InTx(context.Background(), func(ctx context.Context, tx stores.Tx) error {
 		_, err := tx.Deliveries().Claim(ctx, p.Key, env.Clock.Now(), mailonce.MailLease) // the killed worker's claim
 		return err
 	})

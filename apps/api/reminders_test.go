@@ -18,7 +18,7 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 var reminderUnsubscribeRe = regexp.MustCompile(`https?://\S+/reminders/unsubscribe\?token=[^\s"<>]+`)
@@ -71,7 +71,7 @@ func dormantAccount(t *testing.T, env *apitest.Env, vendorID string, reviewedAt 
 	a := review.Assessment{ID: uuid.Must(uuid.NewV7()), AccountID: acc.ID, ListID: l.ID, VendorID: vid, VendorName: "Slack",
 		Fields:         review.Fields{Status: review.Approved, Tier: review.High, SponsorContact: "dormant@vendor.test", DataCollected: []string{}},
 		LastReviewedAt: reviewedAt, CreatedAt: now, CreatedBy: "x@dormant.test", UpdatedAt: now, UpdatedBy: "x@dormant.test"}
-	err = env.Store.InTx(context.Background(), func(ctx context.Context, tx ports.Tx) error {
+	err = env.Store.InTx(context.Background(), func(ctx context.Context, tx stores.Tx) error {
 		if err := tx.Accounts().Create(ctx, acc); err != nil {
 			return err
 		}

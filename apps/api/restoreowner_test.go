@@ -11,7 +11,7 @@ import (
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/internal/testenv"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // TestPlatformAdminRestoresAnOwner: an account that lost its last owner
@@ -27,7 +27,7 @@ func TestPlatformAdminRestoresAnOwner(t *testing.T) {
 	adm := env.Token("adm@a.test")
 	// The owner is gone: the membership is no more (a repair of the
 	// database, a user removed at the IdP's request).
-	err := env.Store.InTx(context.Background(), func(ctx context.Context, tx ports.Tx) error {
+	err := env.Store.InTx(context.Background(), func(ctx context.Context, tx stores.Tx) error {
 		u, err := tx.Users().GetByEmail(ctx, "gone@a.test")
 		if err != nil {
 			return err

@@ -14,7 +14,7 @@ import (
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
 	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // scanView is the part of GET /vendor/{id_or_name} the scan fills.
@@ -119,7 +119,7 @@ func TestScanEndToEnd(t *testing.T) {
 		ratings[name] = *r.Score
 
 		var past []directory.GRCAssessment
-		if err := env.Store.View(context.Background(), func(ctx context.Context, tx ports.Tx) error {
+		if err := env.Store.View(context.Background(), func(ctx context.Context, tx stores.Tx) error {
 			var err error
 			past, err = tx.Profiles().GRCAssessments(ctx, uuid.MustParse(v.ID))
 			return err

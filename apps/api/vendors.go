@@ -21,7 +21,7 @@ import (
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/ttlcache"
 	"github.com/vetted-dev/vetted/core/run"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // VendorJSON is a vendor directory entry.
@@ -116,7 +116,7 @@ type encodedEntry struct {
 
 // ForgetVendors drops the encoded views of the vendors c names, or all of
 // them; a change feed's subscriber calls it with the service's.
-func (s *Server) ForgetVendors(c ports.Changed) {
+func (s *Server) ForgetVendors(c stores.Changed) {
 	s.answers.forget(c) // see answers.go
 	if c.All {
 		s.views.Clear()

@@ -15,7 +15,7 @@ import (
 	"github.com/vetted-dev/vetted/adapters/dircache"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // org is an environment with one organization whose verified owner saved
@@ -555,7 +555,7 @@ func TestVendorChangedElsewhere(t *testing.T) {
 	}
 	elsewhere := func(to string) {
 		t.Helper()
-		err := env.Store.InTx(context.Background(), func(ctx context.Context, tx ports.Tx) error {
+		err := env.Store.InTx(context.Background(), func(ctx context.Context, tx stores.Tx) error {
 			p, err := tx.Profiles().Get(ctx, id)
 			if err != nil {
 				return err

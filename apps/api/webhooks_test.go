@@ -20,7 +20,7 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/relay"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // hit is one request a test receiver got.
@@ -420,7 +420,7 @@ func pendingKind(t *testing.T, env *apitest.Env, kind outbox.Kind) bool {
 	t.Helper()
 	found := false
 	errLook := errors.New("only looking")
-	err := env.Store.InTx(t.Context(), func(ctx context.Context, tx ports.Tx) error {
+	err := env.Store.InTx(t.Context(), func(ctx context.Context, tx stores.Tx) error {
 		ms, err := tx.Outbox().Claim(ctx, 1000, env.Clock.Now().Add(time.Hour))
 		if err != nil {
 			return err

@@ -25,7 +25,7 @@ import (
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // seedWholeList creates the list name on the account and puts n vendors on
@@ -44,7 +44,7 @@ func seedWholeList(t testing.TB, env *apitest.Env, acct, owner, name string, n i
 	}
 	now := env.Clock.Now()
 	odd := []string{`"Quoted" %s`, "%s <b> & Co", "Zürich %s", "%s \u2028 line", "%s ☃"}
-	err := env.Store.InTx(context.Background(), func(ctx context.Context, tx ports.Tx) error {
+	err := env.Store.InTx(context.Background(), func(ctx context.Context, tx stores.Tx) error {
 		vs := make([]directory.Vendor, 0, n)
 		for i := range n {
 			raw := fmt.Sprintf("%s Vendor %05d", name, i)
@@ -124,7 +124,7 @@ func wholeListStores() []struct {
 		cases = append(cases, struct {
 			name string
 			opts []apitest.Option
-		}{"postgres", []apitest.Option{apitest.WithStore(func(t testing.TB) ports.Store { return pgtest.NewStore(t) })}})
+		}{"postgres", []apitest.Option{apitest.WithStore(func(t testing.TB) stores.Store { return pgtest.NewStore(t) })}})
 	}
 	return cases
 }
@@ -138,7 +138,7 @@ func oldWholeListAnswer(t *testing.T, env *apitest.Env, acct, list string) []byt
 		l  vendorlist.List
 		es []vendorlist.Entry
 	)
-	err := env.Store.View(context.Background(), func(ctx context.Context, tx ports.Tx) error {
+	err := env.Store.View(context.Background(), func(ctx context.Context, tx stores.Tx) error {
 		var err error
 		if l, err = tx.Lists().Get(ctx, uuid.MustParse(acct), uuid.MustParse(list)); err != nil {
 			return err
@@ -245,8 +245,8 @@ func TestWholeListAnswerCache(t *testing.T) {
 		first := apitest.Must(t, env.Do(t, http.MethodGet, path, owner, nil), http.StatusOK).Body
 		// Behind the service's back: the first vendor's alerts turned on
 		// (seedWholeList turns them off for every fifth, the first too).
-		err := env.Store.InTx(context.Background(), func(ctx context.Context, tx ports.Tx) error {
-			es, err := tx.Lists().EntriesAfter(ctx, uuid.MustParse(list), ports.EntryKey{}, 1)
+		err := env.Store.InTx(context.Background(), func(ctx context.Context, tx stores.Tx) error {
+			es, err := tx.Lists().EntriesAfter(ctx, uuid.MustParse(list), stores.EntryKey{}, 1)
 			if err != nil {
 				return err
 			}
@@ -274,23 +274,23 @@ type pagesFail struct {
 	keysDown *atomic.Pointer[uuid.UUID]
 }
 
-func (s pagesFail) View(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
-	return s.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error { return fn(ctx, pagesFailTx{tx, s.keysDown}) })
+func (s pagesFail) View(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
+	return s.Store.View(ctx, func(ctx context.Context, tx stores.Tx) error { return fn(ctx, pagesFailTx{tx, s.keysDown}) })
 }
 
 type pagesFailTx struct {
-	ports.Tx
+	stores.Tx
 	keysDown *atomic.Pointer[uuid.UUID]
 }
 
-func (t pagesFailTx) Lists() ports.ListRepo { return pagesFailLists{t.Tx.Lists(), t.keysDown} }
+func (t pagesFailTx) Lists() stores.ListRepo { return pagesFailLists{t.Tx.Lists(), t.keysDown} }
 
 type pagesFailLists struct {
-	ports.ListRepo
+	stores.ListRepo
 	keysDown *atomic.Pointer[uuid.UUID]
 }
 
-func (r pagesFailLists) EntryKeys(ctx context.Context, id uuid.UUID) ([]ports.EntryKey, error) {
+func (r pagesFailLists) EntryKeys(ctx context.Context, id uuid.UUID) ([]stores.EntryKey, error) {
 	if down := r.keysDown.Load(); down != nil && id == *down {
 		return nil, fmt.Errorf("keys: %w", core.ErrUnavailable)
 	}
@@ -311,7 +311,7 @@ func (r pagesFailLists) EntriesOf(ctx context.Context, id uuid.UUID, vendorIDs [
 func TestWholeListAbortsWhenTheStoreFails(t *testing.T) {
 	t.Parallel()
 	keysDown := new(atomic.Pointer[uuid.UUID])
-	env := apitest.New(t, apitest.WithStore(func(testing.TB) ports.Store { return pagesFail{memory.New(), keysDown} }))
+	env := apitest.New(t, apitest.WithStore(func(testing.TB) stores.Store { return pagesFail{memory.New(), keysDown} }))
 	acct := env.NewAccount(t, "Acme", "owner@acme.test")
 	owner := env.Token("owner@acme.test", apitest.Verified())
 	short := seedWholeList(t, env, acct, owner, "Short", lists.WholeListPage)

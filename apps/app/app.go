@@ -26,12 +26,13 @@ import (
 	"github.com/vetted-dev/vetted/core/usecases"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Overrides replace adapters the configuration would build (tests inject
 // fakes and a controllable clock here). Zero fields are built from Config.
 type Overrides struct {
-	Store    ports.Store
+	Store    stores.Store
 	Clock    ports.Clock
 	Mailer   ports.Mailer
 	Enricher ports.Enricher
@@ -52,7 +53,7 @@ type App struct {
 	// Views is the cache of vendor views the directory reads through.
 	Views  *dircache.Cache
 	Server *api.Server
-	Store  ports.Store
+	Store  stores.Store
 	Relay  *relay.Relay
 	// Jobs is the in-process queue of the embedded default (nil on Redis).
 	Jobs *jobs.Queue
@@ -212,7 +213,7 @@ func (a *App) Close(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-func (a *App) openStore(ctx context.Context, cfg Config) (ports.Store, error) {
+func (a *App) openStore(ctx context.Context, cfg Config) (stores.Store, error) {
 	store, err := cfg.store()
 	if err != nil {
 		return nil, err

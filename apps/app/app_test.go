@@ -22,6 +22,7 @@ import (
 	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/apps/app"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // crashHelperDir, when set, makes the test binary the process that the
@@ -285,7 +286,7 @@ func TestOutboxSurvivesACrash(t *testing.T) {
 	ctx := context.Background()
 	pending := func() int {
 		var n int
-		if err := a.Store.View(ctx, func(ctx context.Context, tx ports.Tx) (err error) {
+		if err := a.Store.View(ctx, func(ctx context.Context, tx stores.Tx) (err error) {
 			n, err = tx.Outbox().Pending(ctx)
 			return err
 		}); err != nil {

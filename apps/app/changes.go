@@ -13,7 +13,7 @@ import (
 	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/adapters/postgres"
 	"github.com/vetted-dev/vetted/apps/api"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // The values of VETTED_INVALIDATION; auto picks redis when VETTED_REDIS_URL
@@ -32,15 +32,15 @@ const (
 	changesRetryMax = 5 * time.Second
 )
 
-// changeWatch is the process's change feed (see ports.ChangeFeed) and, in
+// changeWatch is the process's change feed (see stores.ChangeFeed) and, in
 // serve, the subscriber that makes the API's and the service's remembered
 // vendor views forget what other processes changed.
 type changeWatch struct {
 	mode string
-	feed ports.ChangeFeed // nil for none
+	feed stores.ChangeFeed // nil for none
 	log  *slog.Logger
 	// forget is called with every notice; set by watchChanges.
-	forget    []func(ports.Changed)
+	forget    []func(stores.Changed)
 	listening atomic.Bool
 }
 
@@ -104,14 +104,14 @@ func (a *App) watchChanges(ctx context.Context) (stop func()) {
 	if w == nil || w.feed == nil {
 		return func() {}
 	}
-	w.forget = []func(ports.Changed){a.Views.ForgetVendors, a.Server.ForgetVendors}
+	w.forget = []func(stores.Changed){a.Views.ForgetVendors, a.Server.ForgetVendors}
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { w.run(ctx) })
 	return func() { cancel(); wg.Wait() }
 }
 
-func (w *changeWatch) evict(c ports.Changed) {
+func (w *changeWatch) evict(c stores.Changed) {
 	for _, f := range w.forget {
 		f(c)
 	}
@@ -137,7 +137,7 @@ func (w *changeWatch) run(ctx context.Context) {
 				w.log.Info("change feed listening: other processes' writes to vendors are forgotten here as they commit")
 				return
 			}
-			w.evict(ports.Changed{All: true})
+			w.evict(stores.Changed{All: true})
 			w.log.Info("change feed listening again; forgot every remembered vendor view (catch-up of notices missed meanwhile)",
 				"down", time.Since(lostAt).Round(time.Millisecond))
 			lostAt = time.Time{}

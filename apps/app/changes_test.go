@@ -3,30 +3,31 @@ package app_test
 import (
 	"context"
 	"errors"
-	"github.com/vetted-dev/vetted/internal/testenv"
 	"log/slog"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/vetted-dev/vetted/internal/testenv"
+	"github.com/vetted-dev/vetted/ports/stores"
+
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/api"
 	"github.com/vetted-dev/vetted/apps/app"
-	"github.com/vetted-dev/vetted/ports"
 )
 
 // flakyFeed's first subscription hears one notice and is lost; the next
 // one listens until its ctx ends.
 type flakyFeed struct {
-	ports.ChangeFeed
-	notice   ports.Changed
+	stores.ChangeFeed
+	notice   stores.Changed
 	mu       sync.Mutex
 	calls    int
 	relisten chan struct{} // closed when the second subscription listens
 }
 
-func (f *flakyFeed) Subscribe(ctx context.Context, ready func(), h func(ports.Changed)) error {
+func (f *flakyFeed) Subscribe(ctx context.Context, ready func(), h func(stores.Changed)) error {
 	f.mu.Lock()
 	f.calls++
 	n := f.calls
@@ -50,13 +51,13 @@ func TestChangeWatchCatchesUpAfterALostSubscription(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	feed := &flakyFeed{notice: ports.Changed{Vendors: []uuid.UUID{uuid.New()}}, relisten: make(chan struct{})}
+	feed := &flakyFeed{notice: stores.Changed{Vendors: []uuid.UUID{uuid.New()}}, relisten: make(chan struct{})}
 	var (
 		mu    sync.Mutex
-		heard []ports.Changed
+		heard []stores.Changed
 	)
 	var logs syncLog
-	status := app.WatchChanges(ctx, app.InvalidationPostgres, feed, slog.New(slog.NewTextHandler(&logs, nil)), func(c ports.Changed) {
+	status := app.WatchChanges(ctx, app.InvalidationPostgres, feed, slog.New(slog.NewTextHandler(&logs, nil)), func(c stores.Changed) {
 		mu.Lock()
 		defer mu.Unlock()
 		heard = append(heard, c)

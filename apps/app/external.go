@@ -16,6 +16,7 @@ import (
 	"github.com/vetted-dev/vetted/adapters/webhook"
 	"github.com/vetted-dev/vetted/apps/worker"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 func openS3(ctx context.Context, cfg Config) (ports.BlobStore, error) {
@@ -123,7 +124,7 @@ func newEnricher(a *App, cfg Config) (ports.Enricher, ports.WebsiteFinder, error
 // the scanner's fetcher: the same address rules (no private, loopback or
 // metadata address, ports 443 and 80 only, unless VETTED_FETCH_ALLOW_PRIVATE
 // lifts both, as it does for the scanner), the same resolver and roots.
-func newWebhookSender(a *App, cfg Config) (ports.WebhookSender, error) {
+func newWebhookSender(a *App, cfg Config) (stores.WebhookSender, error) {
 	f, err := a.fetcher(cfg)
 	if err != nil {
 		return nil, err

@@ -8,10 +8,10 @@ import (
 	"github.com/uptrace/bun/extra/bunotel"
 	"github.com/vetted-dev/vetted/adapters/postgres"
 	"github.com/vetted-dev/vetted/apps/api"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-func openPostgres(ctx context.Context, a *App, cfg Config) (ports.Store, error) {
+func openPostgres(ctx context.Context, a *App, cfg Config) (stores.Store, error) {
 	st, err := postgres.Open(ctx, cfg.DatabaseURL, postgres.WithApplicationName("vetted"),
 		postgres.WithQueryHook(bunotel.NewQueryHook(bunotel.WithDBName("vetted"))))
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/vetted-dev/vetted/adapters/sqlite"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // DatabaseFile is the SQLite file of the embedded default, in the data directory.
@@ -19,7 +19,7 @@ const blobsDir = "blobs"
 // openSQLite opens and migrates the data directory's database, creating
 // both the first time. The schema is always brought up to date: there is no
 // other process to leave it to.
-func openSQLite(ctx context.Context, a *App, cfg Config) (ports.Store, error) {
+func openSQLite(ctx context.Context, a *App, cfg Config) (stores.Store, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data directory: %w", err)
 	}

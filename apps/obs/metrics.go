@@ -12,6 +12,7 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -89,7 +90,7 @@ func (m *Metrics) WatchDB(db *sql.DB, name string) {
 
 // WatchOutbox exports the outbox backlog (undelivered messages) and the age
 // of its oldest message, read from the store at each scrape.
-func (m *Metrics) WatchOutbox(store ports.Store, clock ports.Clock) {
+func (m *Metrics) WatchOutbox(store stores.Store, clock ports.Clock) {
 	if m == nil || store == nil {
 		return
 	}
@@ -101,7 +102,7 @@ func (m *Metrics) WatchOutbox(store ports.Store, clock ports.Clock) {
 }
 
 type outboxCollector struct {
-	store            ports.Store
+	store            stores.Store
 	clock            ports.Clock
 	backlog, age, up *prometheus.Desc
 }
@@ -119,7 +120,7 @@ func (c *outboxCollector) Collect(ch chan<- prometheus.Metric) {
 		n      int
 		oldest time.Time
 	)
-	err := c.store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := c.store.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		var err error
 		if n, err = tx.Outbox().Pending(ctx); err != nil {
 			return err

@@ -24,6 +24,7 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 	"go.opentelemetry.io/otel/trace"
 )
 
@@ -159,7 +160,7 @@ func TestOutboxBacklogAndAge(t *testing.T) {
 	store := memory.New()
 	m := obs.NewMetrics()
 	m.WatchOutbox(store, clock{now: t0.Add(90 * time.Second)})
-	err := store.InTx(context.Background(), func(ctx context.Context, tx ports.Tx) error {
+	err := store.InTx(context.Background(), func(ctx context.Context, tx stores.Tx) error {
 		return tx.Outbox().Add(ctx,
 			outbox.New(uuid.Must(uuid.NewV7()), outbox.KindBlobDelete, outbox.BlobDelete{}, t0),
 			outbox.New(uuid.Must(uuid.NewV7()), outbox.KindBlobDelete, outbox.BlobDelete{}, t0.Add(time.Minute)))
@@ -181,9 +182,9 @@ vetted_outbox_oldest_age_seconds 90
 }
 
 // downStore fails every unit of work.
-type downStore struct{ ports.Store }
+type downStore struct{ stores.Store }
 
-func (downStore) View(context.Context, func(context.Context, ports.Tx) error) error {
+func (downStore) View(context.Context, func(context.Context, stores.Tx) error) error {
 	return errors.New("connection refused")
 }
 

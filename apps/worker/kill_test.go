@@ -34,6 +34,7 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/internal/testenv"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // The kill tests run the worker as a process of its own (this test binary
@@ -190,7 +191,7 @@ type killWorld struct {
 	redis string
 	rdb   *redis.Client
 	smtp  *smtptest.Server
-	store ports.Store
+	store stores.Store
 	keys  []string
 
 	child  *exec.Cmd
@@ -246,7 +247,7 @@ func (w *killWorld) seed(n int) {
 		ms[i] = outbox.New(uuid.Must(uuid.NewV7()), outbox.KindMemberMail, p, w.now())
 		w.keys = append(w.keys, "member:"+p.EventID.String())
 	}
-	if err := w.store.InTx(w.t.Context(), func(ctx context.Context, tx ports.Tx) error { return tx.Outbox().Add(ctx, ms...) }); err != nil {
+	if err := w.store.InTx(w.t.Context(), func(ctx context.Context, tx stores.Tx) error { return tx.Outbox().Add(ctx, ms...) }); err != nil {
 		w.t.Fatal(err)
 	}
 }

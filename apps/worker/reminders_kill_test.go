@@ -15,7 +15,7 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // seedReminders stores an active organization with n reviews overdue, each
@@ -42,7 +42,7 @@ func (w *killWorld) seedReminders(n int) {
 			w.t.Fatal(err)
 		}
 	}
-	err = w.store.InTx(w.t.Context(), func(ctx context.Context, tx ports.Tx) error {
+	err = w.store.InTx(w.t.Context(), func(ctx context.Context, tx stores.Tx) error {
 		if err := tx.Accounts().Create(ctx, acc); err != nil {
 			return err
 		}

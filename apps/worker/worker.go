@@ -21,6 +21,7 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/relay"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Config is the worker's configuration; zero fields take the adapters'
@@ -68,7 +69,7 @@ const DefaultCriticalConcurrency = 2
 // It returns nil after a clean shutdown. Redis being down at start is not
 // an error: the server and relay keep retrying, and the outbox holds every
 // side effect until Redis is back.
-func Run(ctx context.Context, cfg Config, handler ports.JobHandler, store ports.Store, logger *slog.Logger) error {
+func Run(ctx context.Context, cfg Config, handler ports.JobHandler, store stores.Store, logger *slog.Logger) error {
 	switch {
 	case handler == nil:
 		return errors.New("worker: nil job handler")

@@ -15,6 +15,7 @@ import (
 	"github.com/vetted-dev/vetted/apps/worker"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // recorder is a ports.JobHandler that counts runs per message payload and
@@ -67,7 +68,7 @@ func fastConfig(url string) worker.Config {
 }
 
 // start runs the worker and returns a function that stops it and waits.
-func start(t *testing.T, cfg worker.Config, h ports.JobHandler, s ports.Store) (stop func() error) {
+func start(t *testing.T, cfg worker.Config, h ports.JobHandler, s stores.Store) (stop func() error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
@@ -89,7 +90,7 @@ func start(t *testing.T, cfg worker.Config, h ports.JobHandler, s ports.Store) (
 	return stop
 }
 
-func write(t *testing.T, s ports.Store, n int) []string {
+func write(t *testing.T, s stores.Store, n int) []string {
 	t.Helper()
 	keys := make([]string, n)
 	ms := make([]outbox.Message, n)
@@ -98,17 +99,17 @@ func write(t *testing.T, s ports.Store, n int) []string {
 			outbox.AlertMail{IncidentID: uuid.Must(uuid.NewV7()), SubscriberID: uuid.Must(uuid.NewV7())}, time.Now())
 		keys[i] = fmt.Sprint(ms[i].Payload)
 	}
-	err := s.InTx(t.Context(), func(ctx context.Context, tx ports.Tx) error { return tx.Outbox().Add(ctx, ms...) })
+	err := s.InTx(t.Context(), func(ctx context.Context, tx stores.Tx) error { return tx.Outbox().Add(ctx, ms...) })
 	if err != nil {
 		t.Fatal(err)
 	}
 	return keys
 }
 
-func pending(t *testing.T, s ports.Store) int {
+func pending(t *testing.T, s stores.Store) int {
 	t.Helper()
 	var n int
-	if err := s.View(t.Context(), func(ctx context.Context, tx ports.Tx) (err error) {
+	if err := s.View(t.Context(), func(ctx context.Context, tx stores.Tx) (err error) {
 		n, err = tx.Outbox().Pending(ctx)
 		return err
 	}); err != nil {
@@ -124,7 +125,7 @@ func TestRunRejectsMissingDependencies(t *testing.T) {
 		name    string
 		cfg     worker.Config
 		handler ports.JobHandler
-		store   ports.Store
+		store   stores.Store
 	}{
 		{"no handler", worker.Config{RedisURL: "redis://127.0.0.1:1"}, nil, s},
 		{"no store", worker.Config{RedisURL: "redis://127.0.0.1:1"}, h, nil},
@@ -233,7 +234,7 @@ func TestMailDoesNotWaitBehindEnrichment(t *testing.T) {
 		ms = append(ms, outbox.New(uuid.Must(uuid.NewV7()), outbox.KindEnrich, outbox.Enrich{VendorID: uuid.Must(uuid.NewV7())}, time.Now()))
 	}
 	add := func(ms ...outbox.Message) {
-		if err := s.InTx(t.Context(), func(ctx context.Context, tx ports.Tx) error { return tx.Outbox().Add(ctx, ms...) }); err != nil {
+		if err := s.InTx(t.Context(), func(ctx context.Context, tx stores.Tx) error { return tx.Outbox().Add(ctx, ms...) }); err != nil {
 			t.Fatal(err)
 		}
 	}

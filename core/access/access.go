@@ -23,6 +23,7 @@ import (
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Actor is the authenticated caller as the use cases see it.
@@ -95,7 +96,7 @@ type Access struct {
 }
 
 // Account resolves ref for the actor and checks the minimum role.
-func Account(ctx context.Context, tx ports.Tx, a Actor, ref AccountRef, min account.Role) (Access, error) {
+func Account(ctx context.Context, tx stores.Tx, a Actor, ref AccountRef, min account.Role) (Access, error) {
 	id := ref.ID
 	if ref.Personal {
 		id = a.UserID
@@ -152,7 +153,7 @@ func (r ListRef) Empty() bool { return r.ID == uuid.Nil && r.Name == "" }
 
 // List resolves r in an account; with no list named it is master-list when
 // defaultMaster, else invalid.
-func List(ctx context.Context, tx ports.Tx, accountID uuid.UUID, r ListRef, defaultMaster bool) (vendorlist.List, error) {
+func List(ctx context.Context, tx stores.Tx, accountID uuid.UUID, r ListRef, defaultMaster bool) (vendorlist.List, error) {
 	var (
 		l   vendorlist.List
 		err error
@@ -175,7 +176,7 @@ func List(ctx context.Context, tx ports.Tx, accountID uuid.UUID, r ListRef, defa
 
 // AccountList resolves an account for the actor with a minimum role, then
 // one of its lists.
-func AccountList(ctx context.Context, tx ports.Tx, a Actor, ref AccountRef, min account.Role, lr ListRef, defaultMaster bool) (Access, vendorlist.List, error) {
+func AccountList(ctx context.Context, tx stores.Tx, a Actor, ref AccountRef, min account.Role, lr ListRef, defaultMaster bool) (Access, vendorlist.List, error) {
 	acc, err := Account(ctx, tx, a, ref, min)
 	if err != nil {
 		return Access{}, vendorlist.List{}, err
@@ -186,7 +187,7 @@ func AccountList(ctx context.Context, tx ports.Tx, a Actor, ref AccountRef, min 
 
 // Vendor finds the directory entry a reference names: by id, else by name
 // (a vendor named like a UUID that is no vendor's id is found by its name).
-func Vendor(ctx context.Context, tx ports.Tx, ref directory.Ref) (directory.Vendor, error) {
+func Vendor(ctx context.Context, tx stores.Tx, ref directory.Ref) (directory.Vendor, error) {
 	var (
 		v   directory.Vendor
 		err error

@@ -13,25 +13,25 @@ import (
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // fakeTx answers the reads access makes from a few rows; every other
 // repository method is nil and would panic, which no test reaches.
 type fakeTx struct {
-	ports.Tx
+	stores.Tx
 	memberships []account.Membership // with Membership.Account and the member's user in userOf
 	userOf      map[uuid.UUID]uuid.UUID
 	lists       []vendorlist.List
 	vendors     []directory.Vendor
 }
 
-func (t *fakeTx) Accounts() ports.AccountRepo { return fakeAccounts{t: t} }
-func (t *fakeTx) Lists() ports.ListRepo       { return fakeLists{t: t} }
-func (t *fakeTx) Vendors() ports.VendorRepo   { return fakeVendors{t: t} }
+func (t *fakeTx) Accounts() stores.AccountRepo { return fakeAccounts{t: t} }
+func (t *fakeTx) Lists() stores.ListRepo       { return fakeLists{t: t} }
+func (t *fakeTx) Vendors() stores.VendorRepo   { return fakeVendors{t: t} }
 
 type fakeAccounts struct {
-	ports.AccountRepo
+	stores.AccountRepo
 	t *fakeTx
 }
 
@@ -45,7 +45,7 @@ func (r fakeAccounts) MembershipOf(_ context.Context, accountID, userID uuid.UUI
 }
 
 type fakeLists struct {
-	ports.ListRepo
+	stores.ListRepo
 	t *fakeTx
 }
 
@@ -68,7 +68,7 @@ func (r fakeLists) GetByName(_ context.Context, accountID uuid.UUID, name string
 }
 
 type fakeVendors struct {
-	ports.VendorRepo
+	stores.VendorRepo
 	t *fakeTx
 }
 

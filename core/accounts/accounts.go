@@ -22,13 +22,14 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Deps are the ports the account use cases need.
 type Deps struct {
-	uow.Unit
+	uow.Unit[stores.Tx]
 	// Mail sends the member mails.
-	Mail mailonce.Mail
+	Mail mailonce.Mail[stores.Tx]
 	// PublicURL is the base URL for links in mail (no trailing slash).
 	PublicURL string
 	// Log takes the audit records (restoreowner.go); nil is slog.Default().
@@ -101,7 +102,7 @@ func (s *Service) Identify(ctx context.Context, id ports.Identity) (access.Actor
 		s.ids.Put(id.Subject, knownIdentity{user: u, email: id.Email, name: id.Name, verified: id.EmailVerified}, now.Add(IdentityTTL), now)
 	}
 	var u account.User
-	err = s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		u, err = tx.Users().GetBySubject(ctx, id.Subject)
 		return err
 	})
@@ -112,7 +113,7 @@ func (s *Service) Identify(ctx context.Context, id ports.Identity) (access.Actor
 	if err != nil && !errors.Is(err, core.ErrNotFound) {
 		return access.Actor{}, err
 	}
-	err = s.d.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.Store.InTx(ctx, func(ctx context.Context, tx stores.Tx) error {
 		u, err = tx.Users().GetBySubject(ctx, id.Subject)
 		if errors.Is(err, core.ErrNotFound) {
 			u, err = tx.Users().GetByEmail(ctx, email)
@@ -157,7 +158,7 @@ func actorOf(u account.User, id ports.Identity) access.Actor {
 }
 
 // newUser creates a user by e-mail with its personal space and master list.
-func (s *Service) newUser(ctx context.Context, tx ports.Tx, email string) (account.User, error) {
+func (s *Service) newUser(ctx context.Context, tx stores.Tx, email string) (account.User, error) {
 	now := s.d.Now()
 	u := account.User{ID: s.d.IDs.New(), Email: email, CreatedAt: now}
 	if err := tx.Users().Save(ctx, u); err != nil {
@@ -177,7 +178,7 @@ func (s *Service) newUser(ctx context.Context, tx ports.Tx, email string) (accou
 }
 
 // createMasterList gives a new account the list every account keeps.
-func (s *Service) createMasterList(ctx context.Context, tx ports.Tx, accountID uuid.UUID) error {
+func (s *Service) createMasterList(ctx context.Context, tx stores.Tx, accountID uuid.UUID) error {
 	l, err := vendorlist.New(s.d.IDs.New(), accountID, vendorlist.MasterList, s.d.Now())
 	if err != nil {
 		return err
@@ -186,7 +187,7 @@ func (s *Service) createMasterList(ctx context.Context, tx ports.Tx, accountID u
 }
 
 // usersByEmail returns the users for emails, creating the missing ones.
-func (s *Service) usersByEmail(ctx context.Context, tx ports.Tx, emails []string) (map[string]account.User, error) {
+func (s *Service) usersByEmail(ctx context.Context, tx stores.Tx, emails []string) (map[string]account.User, error) {
 	found, err := tx.Users().ListByEmails(ctx, emails)
 	if err != nil {
 		return nil, err
@@ -233,7 +234,7 @@ func (s *Service) CreateAccount(ctx context.Context, a access.Actor, name string
 		return AccountView{}, err
 	}
 	var view AccountView
-	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		if err := tx.Accounts().Create(ctx, acc); err != nil {
 			return err
 		}
@@ -269,7 +270,7 @@ func (s *Service) CreateAccount(ctx context.Context, a access.Actor, name string
 // own organizations otherwise.
 func (s *Service) ListAccounts(ctx context.Context, a access.Actor) ([]account.Account, error) {
 	var out []account.Account
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		if a.PlatformAdmin {
 			var err error
 			out, err = tx.Accounts().ListOrganizations(ctx)
@@ -302,7 +303,7 @@ func (s *Service) DeleteAccounts(ctx context.Context, a access.Actor, ids []uuid
 			unique = append(unique, id)
 		}
 	}
-	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		var keys []string
 		for _, id := range unique {
 			acc, err := tx.Accounts().Get(ctx, id)
@@ -340,7 +341,7 @@ func (s *Service) DeleteAccounts(ctx context.Context, a access.Actor, ids []uuid
 // MyAccounts returns the caller's organizations with the caller's role.
 func (s *Service) MyAccounts(ctx context.Context, a access.Actor) ([]account.Membership, error) {
 	var out []account.Membership
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		var err error
 		out, err = tx.Accounts().ListForUser(ctx, a.UserID)
 		return err
@@ -351,7 +352,7 @@ func (s *Service) MyAccounts(ctx context.Context, a access.Actor) ([]account.Mem
 // Members lists an account's members (viewer or above).
 func (s *Service) Members(ctx context.Context, a access.Actor, ref access.AccountRef) ([]account.Member, error) {
 	var out []account.Member
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
 		if err != nil {
 			return err
@@ -403,7 +404,7 @@ func parseMembers(in []MemberInput) ([]parsedMember, error) {
 
 // manageable resolves an organization account whose members the actor may
 // manage, locks it for the rest of the unit of work and reads its roster.
-func (s *Service) manageable(ctx context.Context, tx ports.Tx, a access.Actor, ref access.AccountRef) (access.Access, *Roster, error) {
+func (s *Service) manageable(ctx context.Context, tx stores.Tx, a access.Actor, ref access.AccountRef) (access.Access, *Roster, error) {
 	acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
 	if err != nil {
 		return access.Access{}, nil, err
@@ -425,7 +426,7 @@ func (s *Service) manageable(ctx context.Context, tx ports.Tx, a access.Actor, r
 // owner). An e-mail that is already a member is a conflict. Each new member
 // is told by e-mail.
 func (s *Service) AddMembers(ctx context.Context, a access.Actor, ref access.AccountRef, in []MemberInput) ([]account.Member, error) {
-	return s.editMembers(ctx, a, ref, in, func(ctx context.Context, tx ports.Tx, acc access.Access, roster *Roster, ms []parsedMember) ([]string, error) {
+	return s.editMembers(ctx, a, ref, in, func(ctx context.Context, tx stores.Tx, acc access.Access, roster *Roster, ms []parsedMember) ([]string, error) {
 		for _, m := range ms {
 			if err := roster.Assign(m.role); err != nil {
 				return nil, err
@@ -456,7 +457,7 @@ func (s *Service) AddMembers(ctx context.Context, a access.Actor, ref access.Acc
 // ChangeRoles changes members' roles (see Roster.ChangeRole). The affected
 // people are told by e-mail when their role actually changes.
 func (s *Service) ChangeRoles(ctx context.Context, a access.Actor, ref access.AccountRef, in []MemberInput) ([]account.Member, error) {
-	return s.editMembers(ctx, a, ref, in, func(ctx context.Context, tx ports.Tx, acc access.Access, roster *Roster, ms []parsedMember) ([]string, error) {
+	return s.editMembers(ctx, a, ref, in, func(ctx context.Context, tx stores.Tx, acc access.Access, roster *Roster, ms []parsedMember) ([]string, error) {
 		var changed []account.Member
 		emails := make([]string, 0, len(ms))
 		for _, m := range ms {
@@ -487,13 +488,13 @@ func (s *Service) ChangeRoles(ctx context.Context, a access.Actor, ref access.Ac
 // an account the actor manages (manageable), and answers the members of the
 // e-mails edit returns, as stored.
 func (s *Service) editMembers(ctx context.Context, a access.Actor, ref access.AccountRef, in []MemberInput,
-	edit func(ctx context.Context, tx ports.Tx, acc access.Access, roster *Roster, ms []parsedMember) ([]string, error)) ([]account.Member, error) {
+	edit func(ctx context.Context, tx stores.Tx, acc access.Access, roster *Roster, ms []parsedMember) ([]string, error)) ([]account.Member, error) {
 	ms, err := parseMembers(in)
 	if err != nil {
 		return nil, err
 	}
 	var out []account.Member
-	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, roster, err := s.manageable(ctx, tx, a, ref)
 		if err != nil {
 			return err
@@ -518,7 +519,7 @@ func (s *Service) RemoveMembers(ctx context.Context, a access.Actor, ref access.
 	if len(norm) == 0 {
 		return nil, core.Invalid("Users", "must name at least one user")
 	}
-	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, roster, err := s.manageable(ctx, tx, a, ref)
 		if err != nil {
 			return err
@@ -539,7 +540,7 @@ func (s *Service) RemoveMembers(ctx context.Context, a access.Actor, ref access.
 	return norm, nil
 }
 
-func pickMembers(ctx context.Context, tx ports.Tx, accountID uuid.UUID, emails []string) ([]account.Member, error) {
+func pickMembers(ctx context.Context, tx stores.Tx, accountID uuid.UUID, emails []string) ([]account.Member, error) {
 	all, err := tx.Members().List(ctx, accountID)
 	if err != nil {
 		return nil, err
@@ -558,7 +559,7 @@ func pickMembers(ctx context.Context, tx ports.Tx, accountID uuid.UUID, emails [
 	return out, nil
 }
 
-func (s *Service) emitMemberMail(ctx context.Context, tx ports.Tx, acc account.Account, email string, role, old account.Role, by access.Actor) error {
+func (s *Service) emitMemberMail(ctx context.Context, tx stores.Tx, acc account.Account, email string, role, old account.Role, by access.Actor) error {
 	p := outbox.MemberMail{EventID: s.d.IDs.New(), AccountID: acc.ID, AccountName: acc.Name, Email: email, Role: role.String(), Change: "added", By: by.Email}
 	if old != 0 {
 		p.Change = "role_changed"

@@ -20,6 +20,7 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // db holds users, accounts, members and lists as the account use cases
@@ -38,26 +39,26 @@ func newDB() *db {
 	return &db{users: map[uuid.UUID]account.User{}, accounts: map[uuid.UUID]account.Account{}, members: map[uuid.UUID]map[uuid.UUID]account.Role{}}
 }
 
-func (d *db) InTx(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+func (d *db) InTx(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
 	return fn(ctx, dbTx{d: d})
 }
-func (d *db) View(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+func (d *db) View(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
 	d.reads++
 	return fn(ctx, dbTx{d: d})
 }
 func (d *db) Ping(context.Context) error { return nil }
 
 type dbTx struct {
-	ports.Tx
+	stores.Tx
 	d *db
 }
 
-func (t dbTx) Users() ports.UserRepo         { return users{d: t.d} }
-func (t dbTx) Accounts() ports.AccountRepo   { return accts{d: t.d} }
-func (t dbTx) Members() ports.MemberRepo     { return mems{d: t.d} }
-func (t dbTx) Lists() ports.ListRepo         { return lsts{d: t.d} }
-func (t dbTx) Outbox() ports.OutboxRepo      { return obox{d: t.d} }
-func (t dbTx) Documents() ports.DocumentRepo { return docs{} }
+func (t dbTx) Users() stores.UserRepo         { return users{d: t.d} }
+func (t dbTx) Accounts() stores.AccountRepo   { return accts{d: t.d} }
+func (t dbTx) Members() stores.MemberRepo     { return mems{d: t.d} }
+func (t dbTx) Lists() stores.ListRepo         { return lsts{d: t.d} }
+func (t dbTx) Outbox() outbox.Repo            { return obox{d: t.d} }
+func (t dbTx) Documents() stores.DocumentRepo { return docs{} }
 
 type users struct{ d *db }
 
@@ -90,7 +91,7 @@ func (r users) ListByEmails(_ context.Context, es []string) ([]account.User, err
 func (r users) Save(_ context.Context, u account.User) error { r.d.users[u.ID] = u; return nil }
 
 type accts struct {
-	ports.AccountRepo
+	stores.AccountRepo
 	d *db
 }
 
@@ -143,7 +144,7 @@ func (r accts) Delete(_ context.Context, id uuid.UUID) error {
 }
 
 type mems struct {
-	ports.MemberRepo
+	stores.MemberRepo
 	d *db
 }
 
@@ -172,7 +173,7 @@ func (r mems) Delete(_ context.Context, id uuid.UUID, users []uuid.UUID) error {
 }
 
 type lsts struct {
-	ports.ListRepo
+	stores.ListRepo
 	d *db
 }
 
@@ -182,7 +183,7 @@ func (r lsts) Create(_ context.Context, l vendorlist.List) error {
 }
 
 type obox struct {
-	ports.OutboxRepo
+	outbox.Repo
 	d *db
 }
 
@@ -191,7 +192,7 @@ func (r obox) Add(_ context.Context, ms ...outbox.Message) error {
 	return nil
 }
 
-type docs struct{ ports.DocumentRepo }
+type docs struct{ stores.DocumentRepo }
 
 func (docs) ListByAccount(context.Context, uuid.UUID) ([]document.Document, error) { return nil, nil }
 
@@ -206,8 +207,8 @@ func (noMail) Send(context.Context, mailtmpl.Mail) error { return nil }
 func newService(t *testing.T) (*accounts.Service, *db) {
 	t.Helper()
 	d := newDB()
-	s, err := accounts.New(accounts.Deps{Unit: uow.Unit{Store: d, Clock: clk{}, IDs: ports.UUIDv7{}},
-		Mail: mailonce.Mail{Store: d, Clock: clk{}, Mailer: noMail{}}, PublicURL: "https://vetted.test"})
+	s, err := accounts.New(accounts.Deps{Unit: uow.Unit[stores.Tx]{Store: d, Clock: clk{}, IDs: ports.UUIDv7{}},
+		Mail: mailonce.Mail[stores.Tx]{Store: d, Clock: clk{}, Mailer: noMail{}}, PublicURL: "https://vetted.test"})
 	if err != nil {
 		t.Fatal(err)
 	}

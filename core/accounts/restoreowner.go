@@ -8,7 +8,7 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/account"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // The owner-restore rule: a platform admin may make someone an owner of an
@@ -55,7 +55,7 @@ func (s *Service) RestoreOwner(ctx context.Context, a access.Actor, ref access.A
 		return Restored{}, err
 	}
 	var out Restored
-	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, err := tx.Accounts().Get(ctx, ref.ID)
 		if errors.Is(err, core.ErrNotFound) || (err == nil && acc.Personal) {
 			return core.NotFound("account %s", ref.ID)

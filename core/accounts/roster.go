@@ -6,7 +6,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/account"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Roster is an account's members as read under the account's lock
@@ -34,7 +34,7 @@ func NewRoster(actor account.Role, members []account.Member) *Roster {
 	return r
 }
 
-func loadRoster(ctx context.Context, tx ports.Tx, accountID uuid.UUID, actor account.Role) (*Roster, error) {
+func loadRoster(ctx context.Context, tx stores.Tx, accountID uuid.UUID, actor account.Role) (*Roster, error) {
 	ms, err := tx.Members().List(ctx, accountID)
 	if err != nil {
 		return nil, err

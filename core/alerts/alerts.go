@@ -12,12 +12,13 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/core/platform/uow"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Deps are the ports the alert use cases need.
 type Deps struct {
-	uow.Unit
-	Mail   mailonce.Mail
+	uow.Unit[stores.Tx]
+	Mail   mailonce.Mail[stores.Tx]
 	Signer *signedlink.Signer
 	// PublicURL is the base URL for links in mail (no trailing slash).
 	PublicURL string

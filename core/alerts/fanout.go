@@ -4,15 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/google/uuid"
 	"net/url"
+
+	"github.com/google/uuid"
 
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // SendConfirmation mails a pending subscriber the link that confirms it
@@ -20,7 +22,7 @@ import (
 func (s *Service) SendConfirmation(ctx context.Context, p outbox.SubscriberConfirm) error {
 	var sub subscriber.Subscriber
 	var listName, accName string
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		var err error
 		if sub, err = tx.Subscribers().Get(ctx, p.SubscriberID); err != nil {
 			return err
@@ -53,7 +55,7 @@ func (s *Service) SendConfirmation(ctx context.Context, p outbox.SubscriberConfi
 // every list that carries the vendor with alerts enabled. Backfilled
 // incidents never alert.
 func (s *Service) FanOut(ctx context.Context, p outbox.IncidentFanout) error {
-	return s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	return s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		in, err := tx.Incidents().Get(ctx, p.IncidentID)
 		if errors.Is(err, core.ErrNotFound) {
 			return nil
@@ -75,7 +77,7 @@ func (s *Service) FanOut(ctx context.Context, p outbox.IncidentFanout) error {
 // mail job per confirmed subscriber of every list that carries the vendor
 // with alerts enabled, as FanOut does for an incident.
 func (s *Service) FanOutRating(ctx context.Context, p outbox.RatingChanged) error {
-	return s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	return s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		rec, err := tx.Profiles().GetRating(ctx, p.EventID)
 		if errors.Is(err, core.ErrNotFound) {
 			return nil // the vendor's profile was deleted since
@@ -92,7 +94,7 @@ func (s *Service) FanOutRating(ctx context.Context, p outbox.RatingChanged) erro
 
 // fanOut adds one message per recipient of the vendor's alerts, made by
 // mk with the vendor's and the recipient's account's names.
-func (s *Service) fanOut(ctx context.Context, tx ports.Tx, vendorID uuid.UUID, mk func(r subscriber.Recipient, vendor, account string) (outbox.Kind, any)) error {
+func (s *Service) fanOut(ctx context.Context, tx stores.Tx, vendorID uuid.UUID, mk func(r subscriber.Recipient, vendor, account string) (outbox.Kind, any)) error {
 	rs, err := tx.Subscribers().Recipients(ctx, vendorID)
 	if err != nil {
 		return err
@@ -118,7 +120,7 @@ func (s *Service) fanOut(ctx context.Context, tx ports.Tx, vendorID uuid.UUID, m
 	if len(msgs) == 0 {
 		return nil
 	}
-	return tx.Outbox().Add(ctx, msgs...)
+	return uow.Add(ctx, tx, msgs...)
 }
 
 // AlertKey is the delivery key of the alert for one incident and subscriber.
@@ -129,7 +131,7 @@ func AlertKey(incidentID, subscriberID fmt.Stringer) string {
 // SendAlert mails one alert of the fan-out, unless the recipient or the
 // list changed their mind since.
 func (s *Service) SendAlert(ctx context.Context, p outbox.AlertMail) error {
-	err := s.d.Mail.Build(ctx, AlertKey(p.IncidentID, p.SubscriberID), func(ctx context.Context, tx ports.Tx) (mailtmpl.Mail, bool, error) {
+	err := s.d.Mail.Build(ctx, AlertKey(p.IncidentID, p.SubscriberID), func(ctx context.Context, tx stores.Tx) (mailtmpl.Mail, bool, error) {
 		in, err := tx.Incidents().Get(ctx, p.IncidentID)
 		if err != nil {
 			return mailtmpl.Mail{}, false, err
@@ -159,7 +161,7 @@ func RatingAlertKey(eventID, subscriberID fmt.Stringer) string {
 // SendRatingAlert mails one rating change of the fan-out, once per event
 // and subscriber, unless the recipient or the list changed their mind.
 func (s *Service) SendRatingAlert(ctx context.Context, p outbox.RatingMail) error {
-	err := s.d.Mail.Build(ctx, RatingAlertKey(p.EventID, p.SubscriberID), func(ctx context.Context, tx ports.Tx) (mailtmpl.Mail, bool, error) {
+	err := s.d.Mail.Build(ctx, RatingAlertKey(p.EventID, p.SubscriberID), func(ctx context.Context, tx stores.Tx) (mailtmpl.Mail, bool, error) {
 		rec, err := tx.Profiles().GetRating(ctx, p.EventID)
 		if err != nil {
 			return mailtmpl.Mail{}, false, err
@@ -192,7 +194,7 @@ func (s *Service) SendRatingAlert(ctx context.Context, p outbox.RatingMail) erro
 // the vendor's alerts: confirmed, and its list still carries the vendor
 // with alerts on (they may have been turned off, or the vendor taken off
 // the list, since the fan-out).
-func (s *Service) stillAlerting(ctx context.Context, tx ports.Tx, subscriberID, vendorID uuid.UUID) (subscriber.Subscriber, bool, error) {
+func (s *Service) stillAlerting(ctx context.Context, tx stores.Tx, subscriberID, vendorID uuid.UUID) (subscriber.Subscriber, bool, error) {
 	sub, err := tx.Subscribers().Get(ctx, subscriberID)
 	if err != nil {
 		return sub, false, err

@@ -12,11 +12,11 @@ import (
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 type profiles struct {
-	ports.ProfileRepo
+	stores.ProfileRepo
 	s *store
 }
 

@@ -3,6 +3,7 @@ package alerts
 import (
 	"context"
 	"errors"
+
 	"github.com/google/uuid"
 
 	"github.com/vetted-dev/vetted/core"
@@ -11,11 +12,11 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // verifiedMembers returns the e-mails of the account's verified members.
-func verifiedMembers(ctx context.Context, tx ports.Tx, accountID uuid.UUID) (map[string]bool, error) {
+func verifiedMembers(ctx context.Context, tx stores.Tx, accountID uuid.UUID) (map[string]bool, error) {
 	ms, err := tx.Members().List(ctx, accountID)
 	if err != nil {
 		return nil, err
@@ -33,7 +34,7 @@ func (s *Service) Subscribers(ctx context.Context, a access.Actor, ref access.Ac
 		l   vendorlist.List
 		out []subscriber.Subscriber
 	)
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		var (
 			acc access.Access
 			err error
@@ -69,7 +70,7 @@ func (s *Service) AddSubscribers(ctx context.Context, a access.Actor, ref access
 		return nil, core.Invalid("Emails", "at most 500 addresses per request")
 	}
 	var out []subscriber.Subscriber
-	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, false)
 		if err != nil {
 			return err
@@ -116,7 +117,7 @@ func (s *Service) RemoveSubscribers(ctx context.Context, a access.Actor, ref acc
 	if len(norm) == 0 {
 		return nil, core.Invalid("Emails", "is required")
 	}
-	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		_, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, false)
 		if err != nil {
 			return err
@@ -155,7 +156,7 @@ func (s *Service) linkTarget(ctx context.Context, purpose, token string) (LinkTa
 		return LinkTarget{}, core.Forbidden("the link is malformed")
 	}
 	var t LinkTarget
-	err = s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		if t.Subscriber, err = tx.Subscribers().Get(ctx, id); err != nil {
 			return err
 		}
@@ -185,7 +186,7 @@ func (s *Service) ConfirmSubscriber(ctx context.Context, token string) (LinkTarg
 	}
 	now := s.d.Now()
 	t.Subscriber.Status, t.Subscriber.ConfirmedAt = subscriber.StatusConfirmed, &now
-	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error { return tx.Subscribers().Save(ctx, t.Subscriber) })
+	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error { return tx.Subscribers().Save(ctx, t.Subscriber) })
 	return t, err
 }
 
@@ -199,7 +200,7 @@ func (s *Service) Unsubscribe(ctx context.Context, token string) (LinkTarget, er
 	if err != nil {
 		return t, err
 	}
-	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		_, err := tx.Subscribers().Delete(ctx, t.Subscriber.ListID, []string{t.Subscriber.Email})
 		return err
 	})

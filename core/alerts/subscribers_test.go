@@ -20,7 +20,7 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // store is one organization with one list, its members and subscribers,
@@ -44,31 +44,31 @@ type store struct {
 	ratings []directory.RatingRecord
 }
 
-func (s *store) InTx(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+func (s *store) InTx(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
 	return fn(ctx, tx{s: s})
 }
-func (s *store) View(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+func (s *store) View(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
 	return fn(ctx, tx{s: s})
 }
 func (s *store) Ping(context.Context) error { return nil }
 
 type tx struct {
-	ports.Tx
+	stores.Tx
 	s *store
 }
 
-func (t tx) Accounts() ports.AccountRepo       { return accounts{s: t.s} }
-func (t tx) Lists() ports.ListRepo             { return lists{s: t.s} }
-func (t tx) Members() ports.MemberRepo         { return members{s: t.s} }
-func (t tx) Subscribers() ports.SubscriberRepo { return subs{s: t.s} }
-func (t tx) Outbox() ports.OutboxRepo          { return box{s: t.s} }
-func (t tx) Deliveries() ports.DeliveryRepo    { return deliveries{s: t.s} }
-func (t tx) Incidents() ports.IncidentRepo     { return incidents{s: t.s} }
-func (t tx) Vendors() ports.VendorRepo         { return vendors{s: t.s} }
-func (t tx) Profiles() ports.ProfileRepo       { return profiles{s: t.s} }
+func (t tx) Accounts() stores.AccountRepo       { return accounts{s: t.s} }
+func (t tx) Lists() stores.ListRepo             { return lists{s: t.s} }
+func (t tx) Members() stores.MemberRepo         { return members{s: t.s} }
+func (t tx) Subscribers() stores.SubscriberRepo { return subs{s: t.s} }
+func (t tx) Outbox() outbox.Repo                { return box{s: t.s} }
+func (t tx) Deliveries() mailonce.Repo          { return deliveries{s: t.s} }
+func (t tx) Incidents() stores.IncidentRepo     { return incidents{s: t.s} }
+func (t tx) Vendors() stores.VendorRepo         { return vendors{s: t.s} }
+func (t tx) Profiles() stores.ProfileRepo       { return profiles{s: t.s} }
 
 type incidents struct {
-	ports.IncidentRepo
+	stores.IncidentRepo
 	s *store
 }
 
@@ -82,7 +82,7 @@ func (r incidents) Get(_ context.Context, id uuid.UUID) (directory.Incident, err
 }
 
 type vendors struct {
-	ports.VendorRepo
+	stores.VendorRepo
 	s *store
 }
 
@@ -91,11 +91,11 @@ func (r vendors) Get(context.Context, uuid.UUID) (directory.Vendor, error) { ret
 // deliveries remembers the keys sent.
 type deliveries struct{ s *store }
 
-func (r deliveries) Claim(_ context.Context, key string, now time.Time, _ time.Duration) (ports.Delivery, error) {
+func (r deliveries) Claim(_ context.Context, key string, now time.Time, _ time.Duration) (mailonce.Delivery, error) {
 	if r.s.sent[key] {
-		return ports.Delivery{State: ports.DeliverySent}, nil
+		return mailonce.Delivery{State: mailonce.DeliverySent}, nil
 	}
-	return ports.Delivery{State: ports.DeliveryClaimed, ClaimedAt: now}, nil
+	return mailonce.Delivery{State: mailonce.DeliveryClaimed, ClaimedAt: now}, nil
 }
 
 func (r deliveries) MarkSent(_ context.Context, key string, _ time.Time) error {
@@ -106,7 +106,7 @@ func (r deliveries) MarkSent(_ context.Context, key string, _ time.Time) error {
 func (r deliveries) Release(context.Context, string) error { return nil }
 
 type accounts struct {
-	ports.AccountRepo
+	stores.AccountRepo
 	s *store
 }
 
@@ -125,7 +125,7 @@ func (r accounts) Get(_ context.Context, id uuid.UUID) (account.Account, error) 
 }
 
 type lists struct {
-	ports.ListRepo
+	stores.ListRepo
 	s *store
 }
 
@@ -137,7 +137,7 @@ func (r lists) Get(_ context.Context, accountID, id uuid.UUID) (vendorlist.List,
 }
 
 type members struct {
-	ports.MemberRepo
+	stores.MemberRepo
 	s *store
 }
 
@@ -209,7 +209,7 @@ func (r subs) Recipients(context.Context, uuid.UUID) ([]subscriber.Recipient, er
 }
 
 type box struct {
-	ports.OutboxRepo
+	outbox.Repo
 	s *store
 }
 
@@ -247,8 +247,8 @@ func setup(t *testing.T) (*alerts.Service, *store, *clock, access.Actor, access.
 		t.Fatal(err)
 	}
 	mails := &mailer{}
-	svc, err := alerts.New(alerts.Deps{Unit: uow.Unit{Store: st, Clock: clk, IDs: seq{}},
-		Mail: mailonce.Mail{Store: st, Clock: clk, Mailer: mails}, Signer: signer, PublicURL: "https://vetted.test"})
+	svc, err := alerts.New(alerts.Deps{Unit: uow.Unit[stores.Tx]{Store: st, Clock: clk, IDs: seq{}},
+		Mail: mailonce.Mail[stores.Tx]{Store: st, Clock: clk, Mailer: mails}, Signer: signer, PublicURL: "https://vetted.test"})
 	if err != nil {
 		t.Fatal(err)
 	}

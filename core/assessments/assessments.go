@@ -22,13 +22,14 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Deps are the ports the assessment use cases need.
 type Deps struct {
-	uow.Unit
+	uow.Unit[stores.Tx]
 	Blobs  ports.BlobStore
-	Mail   mailonce.Mail
+	Mail   mailonce.Mail[stores.Tx]
 	Signer *signedlink.Signer
 	// PublicURL is the base URL for links in mail and feeds (no trailing slash).
 	PublicURL string
@@ -104,7 +105,7 @@ func ParseAssessmentID(raw string) (uuid.UUID, error) {
 
 var errNoAssessment = core.Invalid("AssessmentID", "assessment-id (or vendor-id / vendor-profile-id) is required")
 
-func resolveVendor(ctx context.Context, tx ports.Tx, sel VendorSel) (directory.Vendor, error) {
+func resolveVendor(ctx context.Context, tx stores.Tx, sel VendorSel) (directory.Vendor, error) {
 	switch {
 	case sel.VendorID != uuid.Nil:
 		id := sel.VendorID
@@ -143,13 +144,13 @@ type AssessmentQuery struct {
 
 // Assessments returns the assessments of a list (viewer or above).
 func (s *Service) Assessments(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, q AssessmentQuery) ([]review.Assessment, error) {
-	f := ports.AssessmentFilter{VendorID: q.VendorID, VendorProfileID: q.VendorProfileID, ID: q.AssessmentID}
+	f := stores.AssessmentFilter{VendorID: q.VendorID, VendorProfileID: q.VendorProfileID, ID: q.AssessmentID}
 	states, sort, err := parseAssessmentView(q.ReviewStates, q.Sort)
 	if err != nil {
 		return nil, err
 	}
 	var out []review.Assessment
-	err = s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, l, err := access.AccountList(ctx, tx, a, ref, account.ReadRole, lr, false)
 		if err != nil {
 			return err
@@ -174,7 +175,7 @@ func (s *Service) UpsertAssessment(ctx context.Context, a access.Actor, ref acce
 		out     review.Assessment
 		created bool
 	)
-	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, false)
 		if err != nil {
 			return err
@@ -213,7 +214,7 @@ func (s *Service) UpsertAssessment(ctx context.Context, a access.Actor, ref acce
 // documents (their files are deleted through the outbox).
 func (s *Service) DeleteAssessment(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, assessmentID uuid.UUID, sel VendorSel) (review.Assessment, error) {
 	var out review.Assessment
-	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, err := access.Account(ctx, tx, a, ref, account.WriteRole)
 		if err != nil {
 			return err
@@ -245,7 +246,7 @@ func (s *Service) DeleteAssessment(ctx context.Context, a access.Actor, ref acce
 
 // readableAssessment finds an assessment by id in an account the actor may
 // read (viewer or above): the audit log and the documents read through it.
-func (s *Service) readableAssessment(ctx context.Context, tx ports.Tx, a access.Actor, ref access.AccountRef, assessmentID uuid.UUID) (review.Assessment, error) {
+func (s *Service) readableAssessment(ctx context.Context, tx stores.Tx, a access.Actor, ref access.AccountRef, assessmentID uuid.UUID) (review.Assessment, error) {
 	acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
 	if err != nil {
 		return review.Assessment{}, err
@@ -253,7 +254,7 @@ func (s *Service) readableAssessment(ctx context.Context, tx ports.Tx, a access.
 	return s.findAssessment(ctx, tx, acc.Account.ID, access.ListRef{}, assessmentID, VendorSel{})
 }
 
-func (s *Service) findAssessment(ctx context.Context, tx ports.Tx, accountID uuid.UUID, lr access.ListRef, assessmentID uuid.UUID, sel VendorSel) (review.Assessment, error) {
+func (s *Service) findAssessment(ctx context.Context, tx stores.Tx, accountID uuid.UUID, lr access.ListRef, assessmentID uuid.UUID, sel VendorSel) (review.Assessment, error) {
 	if assessmentID != uuid.Nil {
 		id := assessmentID
 		asm, err := tx.Assessments().Get(ctx, accountID, id)
@@ -265,7 +266,7 @@ func (s *Service) findAssessment(ctx context.Context, tx ports.Tx, accountID uui
 	if sel.Empty() {
 		return review.Assessment{}, errNoAssessment
 	}
-	f := ports.AssessmentFilter{AccountID: accountID}
+	f := stores.AssessmentFilter{AccountID: accountID}
 	if !lr.Empty() {
 		l, err := access.List(ctx, tx, accountID, lr, false)
 		if err != nil {
@@ -325,7 +326,7 @@ func (s *Service) AuditLog(ctx context.Context, a access.Actor, ref access.Accou
 		return AuditPage{}, err
 	}
 	out := AuditPage{Page: page, Limit: limit}
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		asm, err := s.readableAssessment(ctx, tx, a, ref, assessmentID)
 		if err != nil {
 			return err

@@ -12,7 +12,7 @@ import (
 	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // calendarPurpose is the purpose of calendar feed tokens. A token carries
@@ -36,8 +36,8 @@ type CalendarLink struct {
 // ReviewCalendarLink returns the caller's personal feed link for an account
 // (viewer or above), making its key the first time.
 func (s *Service) ReviewCalendarLink(ctx context.Context, a access.Actor, ref access.AccountRef) (CalendarLink, error) {
-	var k ports.CalendarKey
-	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	var k stores.CalendarKey
+	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
 		if err != nil {
 			return err
@@ -46,7 +46,7 @@ func (s *Service) ReviewCalendarLink(ctx context.Context, a access.Actor, ref ac
 		if !errors.Is(err, core.ErrNotFound) {
 			return err
 		}
-		k = ports.CalendarKey{ID: s.d.IDs.New(), AccountID: acc.Account.ID, UserID: a.UserID, CreatedAt: s.d.Now()}
+		k = stores.CalendarKey{ID: s.d.IDs.New(), AccountID: acc.Account.ID, UserID: a.UserID, CreatedAt: s.d.Now()}
 		return tx.CalendarKeys().Create(ctx, k)
 	})
 	if err != nil {
@@ -59,7 +59,7 @@ func (s *Service) ReviewCalendarLink(ctx context.Context, a access.Actor, ref ac
 // RevokeReviewCalendar deletes the caller's feed key for an account (if
 // any): its link answers 404 from then on, and the next link is a new one.
 func (s *Service) RevokeReviewCalendar(ctx context.Context, a access.Actor, ref access.AccountRef) error {
-	return s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	return s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
 		if err != nil {
 			return err
@@ -99,7 +99,7 @@ func (s *Service) ReviewCalendarFeed(ctx context.Context, token string) (Calenda
 		return CalendarFeed{}, gone
 	}
 	var out CalendarFeed
-	err = s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		k, err := tx.CalendarKeys().GetByID(ctx, id)
 		if errors.Is(err, core.ErrNotFound) {
 			return gone
@@ -115,7 +115,7 @@ func (s *Service) ReviewCalendarFeed(ctx context.Context, token string) (Calenda
 			return err
 		}
 		out.AccountName = m.Account.Name
-		as, err := tx.Assessments().Find(ctx, ports.AssessmentFilter{AccountID: k.AccountID})
+		as, err := tx.Assessments().Find(ctx, stores.AssessmentFilter{AccountID: k.AccountID})
 		if err != nil {
 			return err
 		}

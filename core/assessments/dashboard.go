@@ -11,7 +11,7 @@ import (
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // The dashboard reads serve the home page of the original web client: a few
@@ -74,7 +74,7 @@ func (sc scope) vendorIDs(followedOnly bool) []uuid.UUID {
 
 // dashboardScope resolves the account for a viewer or above, and the lists
 // in scope: the one named by lr, or all of them when lr names none.
-func (s *Service) dashboardScope(ctx context.Context, tx ports.Tx, a access.Actor, ref access.AccountRef, lr access.ListRef) (access.Access, scope, error) {
+func (s *Service) dashboardScope(ctx context.Context, tx stores.Tx, a access.Actor, ref access.AccountRef, lr access.ListRef) (access.Access, scope, error) {
 	acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
 	if err != nil {
 		return access.Access{}, scope{}, err
@@ -106,12 +106,12 @@ func (s *Service) dashboardScope(ctx context.Context, tx ports.Tx, a access.Acto
 // whatever the number of lists.
 func (s *Service) DashboardMetrics(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef) (Metrics, error) {
 	var m Metrics
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
 		if err != nil {
 			return err
 		}
-		scope := ports.ListScope{AccountID: acc.Account.ID}
+		scope := stores.ListScope{AccountID: acc.Account.ID}
 		if !lr.Empty() {
 			l, err := access.List(ctx, tx, acc.Account.ID, lr, false)
 			if err != nil {
@@ -135,7 +135,7 @@ func (s *Service) DashboardMetrics(ctx context.Context, a access.Actor, ref acce
 // (0 means DefaultIncidentLimit).
 func (s *Service) RecentIncidents(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, limit int) ([]IncidentView, error) {
 	var out []IncidentView
-	err := s.recent(ctx, a, ref, lr, limit, func(ctx context.Context, tx ports.Tx, sc scope, limit int) error {
+	err := s.recent(ctx, a, ref, lr, limit, func(ctx context.Context, tx stores.Tx, sc scope, limit int) error {
 		ins, err := tx.Incidents().Recent(ctx, sc.vendorIDs(true), limit)
 		if err != nil {
 			return err
@@ -163,7 +163,7 @@ type RatingChangeView struct {
 // incidents.
 func (s *Service) RecentRatingChanges(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, limit int) ([]RatingChangeView, error) {
 	var out []RatingChangeView
-	err := s.recent(ctx, a, ref, lr, limit, func(ctx context.Context, tx ports.Tx, sc scope, limit int) error {
+	err := s.recent(ctx, a, ref, lr, limit, func(ctx context.Context, tx stores.Tx, sc scope, limit int) error {
 		recs, err := tx.Profiles().RatingEvents(ctx, sc.vendorIDs(true), limit)
 		if err != nil {
 			return err
@@ -181,14 +181,14 @@ func (s *Service) RecentRatingChanges(ctx context.Context, a access.Actor, ref a
 // recent checks the limit of a dashboard feed (DefaultIncidentLimit when
 // 0) and runs read over the scope of the account and list.
 func (s *Service) recent(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, limit int,
-	read func(ctx context.Context, tx ports.Tx, sc scope, limit int) error) error {
+	read func(ctx context.Context, tx stores.Tx, sc scope, limit int) error) error {
 	if limit == 0 {
 		limit = DefaultIncidentLimit
 	}
 	if limit < 1 || limit > MaxIncidentLimit {
 		return core.Invalid("Limit", "must be between 1 and %d", MaxIncidentLimit)
 	}
-	return s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	return s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		_, sc, err := s.dashboardScope(ctx, tx, a, ref, lr)
 		if err != nil {
 			return err
@@ -215,7 +215,7 @@ func (sc scope) names() (map[uuid.UUID]string, map[uuid.UUID][]string) {
 // none) with their logo and latest incident.
 func (s *Service) VendorsOverview(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef) ([]VendorOverview, error) {
 	var out []VendorOverview
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		if lr.Empty() {
 			lr = access.MasterList
 		}

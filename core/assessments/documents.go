@@ -13,6 +13,7 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // ParseDocumentID reads a document-id.
@@ -34,7 +35,7 @@ type Upload struct {
 // (member or above).
 func (s *Service) UploadURL(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, assessmentID uuid.UUID, fileName, contentType string) (Upload, error) {
 	var up Upload
-	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, false)
 		if err != nil {
 			return err
@@ -65,7 +66,7 @@ func (s *Service) UploadURL(ctx context.Context, a access.Actor, ref access.Acco
 // over the size cap is deleted and its record stays pending.
 func (s *Service) Documents(ctx context.Context, a access.Actor, ref access.AccountRef, assessmentID uuid.UUID) ([]document.Document, error) {
 	var docs []document.Document
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		asm, err := s.readableAssessment(ctx, tx, a, ref, assessmentID)
 		if err != nil {
 			return err
@@ -115,7 +116,7 @@ func (s *Service) refreshDocument(ctx context.Context, d document.Document) (doc
 		s.d.Log.Warn("deleting oversize evidence upload", "document", d.ID, "size", sum.Size)
 		return d, s.d.Blobs.Delete(ctx, d.ObjectKey)
 	}
-	err = s.d.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.Store.InTx(ctx, func(ctx context.Context, tx stores.Tx) error {
 		cur, err := tx.Documents().Get(ctx, d.AccountID, d.ID)
 		switch {
 		case errors.Is(err, core.ErrNotFound):
@@ -137,7 +138,7 @@ func (s *Service) refreshDocument(ctx context.Context, d document.Document) (doc
 
 func (s *Service) document(ctx context.Context, a access.Actor, ref access.AccountRef, id uuid.UUID, min account.Role) (document.Document, error) {
 	var d document.Document
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, err := access.Account(ctx, tx, a, ref, min)
 		if err != nil {
 			return err
@@ -179,7 +180,7 @@ func (s *Service) DeleteDocument(ctx context.Context, a access.Actor, ref access
 	if err != nil {
 		return d, err
 	}
-	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		if err := tx.Documents().Delete(ctx, d.AccountID, d.ID); err != nil {
 			return err
 		}

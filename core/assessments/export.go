@@ -10,7 +10,7 @@ import (
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // ExportPage is how many entries the register export reads at a time: the
@@ -47,7 +47,7 @@ func (e *Export) List() vendorlist.List { return e.list }
 // and resolves it, so that a refusal is answered before anything is written.
 func (s *Service) OpenExport(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef) (*Export, error) {
 	e := &Export{s: s}
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, l, err := access.AccountList(ctx, tx, a, ref, account.ReadRole, lr, false)
 		if err != nil {
 			return err
@@ -67,14 +67,14 @@ func (s *Service) OpenExport(ctx context.Context, a access.Actor, ref access.Acc
 // an entry present throughout is exported once even while others write).
 func (e *Export) Each(ctx context.Context, emit func(ExportRow) error) error {
 	now := e.s.d.Now()
-	after := ports.EntryKey{}
+	after := stores.EntryKey{}
 	for {
 		var (
 			entries  []vendorlist.Entry
 			byVendor = map[uuid.UUID]review.Assessment{}
 			scores   = map[uuid.UUID]directory.Scores{}
 		)
-		err := e.s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		err := e.s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 			var err error
 			if entries, err = tx.Lists().EntriesAfter(ctx, e.list.ID, after, ExportPage); err != nil || len(entries) == 0 {
 				return err
@@ -108,7 +108,7 @@ func (e *Export) Each(ctx context.Context, emit func(ExportRow) error) error {
 			return nil
 		}
 		last := entries[len(entries)-1]
-		after = ports.EntryKey{VendorName: last.VendorName, VendorID: last.VendorID}
+		after = stores.EntryKey{VendorName: last.VendorName, VendorID: last.VendorID}
 	}
 }
 

@@ -12,12 +12,14 @@ import (
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // world is one organization as the assessment use cases see it: members
@@ -37,7 +39,7 @@ type world struct {
 	asms      []review.Assessment
 	events    []review.AuditEvent
 	policy    *review.Policy
-	calKeys   []ports.CalendarKey
+	calKeys   []stores.CalendarKey
 	reminders map[string]bool
 	docs      []document.Document
 	incidents []directory.Incident
@@ -48,40 +50,40 @@ type world struct {
 	outbox    []outbox.Message
 }
 
-func (w *world) InTx(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+func (w *world) InTx(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return fn(ctx, wtx{w: w})
 }
-func (w *world) View(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+func (w *world) View(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
 	return w.InTx(ctx, fn)
 }
 func (w *world) Ping(context.Context) error { return nil }
 
 type wtx struct {
-	ports.Tx
+	stores.Tx
 	w *world
 }
 
-func (t wtx) Accounts() ports.AccountRepo            { return wAccounts{w: t.w} }
-func (t wtx) Members() ports.MemberRepo              { return wMembers{w: t.w} }
-func (t wtx) Lists() ports.ListRepo                  { return wLists{w: t.w} }
-func (t wtx) Vendors() ports.VendorRepo              { return wVendors{w: t.w} }
-func (t wtx) Profiles() ports.ProfileRepo            { return wProfiles{w: t.w} }
-func (t wtx) Assessments() ports.AssessmentRepo      { return wAssessments{w: t.w} }
-func (t wtx) ReviewPolicies() ports.ReviewPolicyRepo { return wPolicies{w: t.w} }
-func (t wtx) CalendarKeys() ports.CalendarKeyRepo    { return wCal{w: t.w} }
-func (t wtx) Reminders() ports.ReminderRepo          { return wReminders{w: t.w} }
-func (t wtx) Documents() ports.DocumentRepo          { return wDocs{w: t.w} }
-func (t wtx) Incidents() ports.IncidentRepo          { return wIncidents{w: t.w} }
-func (t wtx) Deliveries() ports.DeliveryRepo         { return wDeliveries{w: t.w} }
-func (t wtx) Outbox() ports.OutboxRepo               { return wOutbox{w: t.w} }
-func (t wtx) Webhooks() ports.WebhookRepo            { return wWebhooks{w: t.w} }
+func (t wtx) Accounts() stores.AccountRepo            { return wAccounts{w: t.w} }
+func (t wtx) Members() stores.MemberRepo              { return wMembers{w: t.w} }
+func (t wtx) Lists() stores.ListRepo                  { return wLists{w: t.w} }
+func (t wtx) Vendors() stores.VendorRepo              { return wVendors{w: t.w} }
+func (t wtx) Profiles() stores.ProfileRepo            { return wProfiles{w: t.w} }
+func (t wtx) Assessments() stores.AssessmentRepo      { return wAssessments{w: t.w} }
+func (t wtx) ReviewPolicies() stores.ReviewPolicyRepo { return wPolicies{w: t.w} }
+func (t wtx) CalendarKeys() stores.CalendarKeyRepo    { return wCal{w: t.w} }
+func (t wtx) Reminders() stores.ReminderRepo          { return wReminders{w: t.w} }
+func (t wtx) Documents() stores.DocumentRepo          { return wDocs{w: t.w} }
+func (t wtx) Incidents() stores.IncidentRepo          { return wIncidents{w: t.w} }
+func (t wtx) Deliveries() mailonce.Repo               { return wDeliveries{w: t.w} }
+func (t wtx) Outbox() outbox.Repo                     { return wOutbox{w: t.w} }
+func (t wtx) Webhooks() stores.WebhookRepo            { return wWebhooks{w: t.w} }
 
 // wWebhooks holds the organization's webhook endpoints (none unless a test
 // adds some).
 type wWebhooks struct {
-	ports.WebhookRepo
+	stores.WebhookRepo
 	w *world
 }
 
@@ -90,7 +92,7 @@ func (r wWebhooks) List(context.Context, uuid.UUID) ([]webhook.Endpoint, error) 
 }
 
 type wAccounts struct {
-	ports.AccountRepo
+	stores.AccountRepo
 	w *world
 }
 
@@ -112,7 +114,7 @@ func (r wAccounts) ListReviewing(context.Context) ([]account.Account, error) {
 }
 
 type wMembers struct {
-	ports.MemberRepo
+	stores.MemberRepo
 	w *world
 }
 
@@ -126,7 +128,7 @@ func (r wMembers) List(context.Context, uuid.UUID) ([]account.Member, error) {
 }
 
 type wLists struct {
-	ports.ListRepo
+	stores.ListRepo
 	w *world
 }
 
@@ -165,7 +167,7 @@ func (r wLists) Entries(_ context.Context, l uuid.UUID) ([]vendorlist.Entry, err
 	}
 	return out, nil
 }
-func (r wLists) EntriesAfter(ctx context.Context, l uuid.UUID, after ports.EntryKey, limit int) ([]vendorlist.Entry, error) {
+func (r wLists) EntriesAfter(ctx context.Context, l uuid.UUID, after stores.EntryKey, limit int) ([]vendorlist.Entry, error) {
 	es, _ := r.Entries(ctx, l)
 	slices.SortFunc(es, func(a, b vendorlist.Entry) int { return strings.Compare(a.VendorName, b.VendorName) })
 	es = slices.DeleteFunc(es, func(e vendorlist.Entry) bool { return after.VendorName != "" && e.VendorName <= after.VendorName })
@@ -180,8 +182,8 @@ func (r wLists) AddEntries(_ context.Context, l uuid.UUID, vs []uuid.UUID, _ tim
 	return nil
 }
 func (r wLists) LockEntries(context.Context, uuid.UUID, []uuid.UUID) error { return nil }
-func (r wLists) Counts(_ context.Context, scope ports.ListScope, statuses []review.Status) (ports.ListCounts, error) {
-	var c ports.ListCounts
+func (r wLists) Counts(_ context.Context, scope stores.ListScope, statuses []review.Status) (stores.ListCounts, error) {
+	var c stores.ListCounts
 	seen := map[uuid.UUID]bool{}
 	for l, vs := range r.w.entries {
 		if scope.ListID != nil && *scope.ListID != l {
@@ -204,7 +206,7 @@ func (r wLists) Counts(_ context.Context, scope ports.ListScope, statuses []revi
 }
 
 type wVendors struct {
-	ports.VendorRepo
+	stores.VendorRepo
 	w *world
 }
 
@@ -226,7 +228,7 @@ func (r wVendors) GetByName(_ context.Context, n directory.Name) (directory.Vend
 }
 
 type wProfiles struct {
-	ports.ProfileRepo
+	stores.ProfileRepo
 	w *world
 }
 
@@ -247,7 +249,7 @@ func (r wProfiles) RatingEvents(_ context.Context, vs []uuid.UUID, limit int) ([
 }
 
 type wAssessments struct {
-	ports.AssessmentRepo
+	stores.AssessmentRepo
 	w *world
 }
 
@@ -268,7 +270,7 @@ func (r wAssessments) ListByVendors(_ context.Context, l uuid.UUID, vs []uuid.UU
 	}
 	return out, nil
 }
-func (r wAssessments) Find(_ context.Context, f ports.AssessmentFilter) ([]review.Assessment, error) {
+func (r wAssessments) Find(_ context.Context, f stores.AssessmentFilter) ([]review.Assessment, error) {
 	var out []review.Assessment
 	for _, a := range r.w.asms {
 		if (f.ListID == nil || *f.ListID == a.ListID) && (f.VendorID == nil || *f.VendorID == a.VendorID) && (f.ID == nil || *f.ID == a.ID) {
@@ -277,7 +279,7 @@ func (r wAssessments) Find(_ context.Context, f ports.AssessmentFilter) ([]revie
 	}
 	return out, nil
 }
-func (r wAssessments) Timings(ctx context.Context, f ports.AssessmentFilter) ([]review.Timing, error) {
+func (r wAssessments) Timings(ctx context.Context, f stores.AssessmentFilter) ([]review.Timing, error) {
 	as, err := r.Find(ctx, f)
 	var out []review.Timing
 	for _, a := range as {
@@ -331,29 +333,29 @@ func (r wPolicies) Put(_ context.Context, _ uuid.UUID, p review.Policy) error {
 
 type wCal struct{ w *world }
 
-func (r wCal) Get(_ context.Context, acc, user uuid.UUID) (ports.CalendarKey, error) {
+func (r wCal) Get(_ context.Context, acc, user uuid.UUID) (stores.CalendarKey, error) {
 	for _, k := range r.w.calKeys {
 		if k.AccountID == acc && k.UserID == user {
 			return k, nil
 		}
 	}
-	return ports.CalendarKey{}, core.ErrNotFound
+	return stores.CalendarKey{}, core.ErrNotFound
 }
-func (r wCal) GetByID(_ context.Context, id uuid.UUID) (ports.CalendarKey, error) {
+func (r wCal) GetByID(_ context.Context, id uuid.UUID) (stores.CalendarKey, error) {
 	for _, k := range r.w.calKeys {
 		if k.ID == id {
 			return k, nil
 		}
 	}
-	return ports.CalendarKey{}, core.ErrNotFound
+	return stores.CalendarKey{}, core.ErrNotFound
 }
-func (r wCal) Create(_ context.Context, k ports.CalendarKey) error {
+func (r wCal) Create(_ context.Context, k stores.CalendarKey) error {
 	r.w.calKeys = append(r.w.calKeys, k)
 	return nil
 }
 func (r wCal) Delete(_ context.Context, acc, user uuid.UUID) error {
 	n := len(r.w.calKeys)
-	r.w.calKeys = slices.DeleteFunc(r.w.calKeys, func(k ports.CalendarKey) bool { return k.AccountID == acc && k.UserID == user })
+	r.w.calKeys = slices.DeleteFunc(r.w.calKeys, func(k stores.CalendarKey) bool { return k.AccountID == acc && k.UserID == user })
 	if n == len(r.w.calKeys) {
 		return core.ErrNotFound
 	}
@@ -422,7 +424,7 @@ func (r wDocs) Delete(_ context.Context, _, id uuid.UUID) error {
 }
 
 type wIncidents struct {
-	ports.IncidentRepo
+	stores.IncidentRepo
 	w *world
 }
 
@@ -441,11 +443,11 @@ func (r wIncidents) Latest(ctx context.Context, vs []uuid.UUID) ([]directory.Inc
 
 type wDeliveries struct{ w *world }
 
-func (r wDeliveries) Claim(_ context.Context, key string, now time.Time, _ time.Duration) (ports.Delivery, error) {
+func (r wDeliveries) Claim(_ context.Context, key string, now time.Time, _ time.Duration) (mailonce.Delivery, error) {
 	if r.w.sent[key] {
-		return ports.Delivery{State: ports.DeliverySent}, nil
+		return mailonce.Delivery{State: mailonce.DeliverySent}, nil
 	}
-	return ports.Delivery{State: ports.DeliveryClaimed, ClaimedAt: now}, nil
+	return mailonce.Delivery{State: mailonce.DeliveryClaimed, ClaimedAt: now}, nil
 }
 func (r wDeliveries) MarkSent(_ context.Context, key string, _ time.Time) error {
 	r.w.sent[key] = true
@@ -454,7 +456,7 @@ func (r wDeliveries) MarkSent(_ context.Context, key string, _ time.Time) error 
 func (r wDeliveries) Release(context.Context, string) error { return nil }
 
 type wOutbox struct {
-	ports.OutboxRepo
+	outbox.Repo
 	w *world
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 type fixture struct {
@@ -52,12 +53,12 @@ func newFixture(t *testing.T) fixture {
 		t.Fatal(err)
 	}
 	w := f.w
-	record := func(_ context.Context, _ ports.Tx, ev webhook.Event) error {
+	record := func(_ context.Context, _ stores.Tx, ev webhook.Event) error {
 		w.hooks = append(w.hooks, ev) // in the unit of work, under the world's lock
 		return nil
 	}
-	f.s, err = assessments.New(assessments.Deps{Unit: uow.Unit{Store: f.w, Clock: clock{}, IDs: ports.UUIDv7{}, Events: record}, Blobs: f.blobs,
-		Mail: mailonce.Mail{Store: f.w, Clock: clock{}, Mailer: f.mail}, Signer: signer, PublicURL: "https://vetted.test"})
+	f.s, err = assessments.New(assessments.Deps{Unit: uow.Unit[stores.Tx]{Store: f.w, Clock: clock{}, IDs: ports.UUIDv7{}, Events: record}, Blobs: f.blobs,
+		Mail: mailonce.Mail[stores.Tx]{Store: f.w, Clock: clock{}, Mailer: f.mail}, Signer: signer, PublicURL: "https://vetted.test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,15 +14,16 @@ import (
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/webhook"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Review reminders (issue 22 item 4). The periodic job (KindReviewReminders)
 // works out, per active account that holds an assessment (organizations
 // and personal spaces alike), which reminder mails are owed now
-// (review.OwedReminders) and records their keys (ports.ReminderRepo) in the
+// (review.OwedReminders) and records their keys (stores.ReminderRepo) in the
 // unit of work that queues them to the outbox, so each is queued once
 // however many workers run the job at once or again after a restart. Each
 // mail is then its own job (KindReminderMail), delivered once by its key
@@ -41,7 +42,7 @@ const ReminderUnsubscribePath = "/reminders/unsubscribe"
 // logged and the others still run; the error joins the failures.
 func (s *Service) ReviewReminders(ctx context.Context) (int, error) {
 	var accs []account.Account
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) (err error) {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) (err error) {
 		accs, err = tx.Accounts().ListReviewing(ctx)
 		return err
 	})
@@ -69,7 +70,7 @@ func (s *Service) ReviewReminders(ctx context.Context) (int, error) {
 }
 
 // staffOf returns the e-mails of an account's admins and owners.
-func staffOf(ctx context.Context, tx ports.Tx, accountID uuid.UUID) ([]string, error) {
+func staffOf(ctx context.Context, tx stores.Tx, accountID uuid.UUID) ([]string, error) {
 	ms, err := tx.Members().List(ctx, accountID)
 	if err != nil {
 		return nil, err
@@ -78,7 +79,7 @@ func staffOf(ctx context.Context, tx ports.Tx, accountID uuid.UUID) ([]string, e
 }
 
 // optedOut reads which of emails stopped the account's reminders.
-func optedOut(ctx context.Context, tx ports.Tx, accountID uuid.UUID, emails []string) (map[string]bool, error) {
+func optedOut(ctx context.Context, tx stores.Tx, accountID uuid.UUID, emails []string) (map[string]bool, error) {
 	keys := make([]string, len(emails))
 	byKey := make(map[string]string, len(emails))
 	for i, e := range emails {
@@ -100,7 +101,7 @@ func optedOut(ctx context.Context, tx ports.Tx, accountID uuid.UUID, emails []st
 // owes now that were not queued before.
 func (s *Service) queueReminders(ctx context.Context, accountID uuid.UUID) (int, error) {
 	var n int
-	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		n = 0
 		acc, err := tx.Accounts().Get(ctx, accountID)
 		if errors.Is(err, core.ErrNotFound) {
@@ -114,7 +115,7 @@ func (s *Service) queueReminders(ctx context.Context, accountID uuid.UUID) (int,
 		if err != nil {
 			return err
 		}
-		as, err := tx.Assessments().Find(ctx, ports.AssessmentFilter{AccountID: accountID})
+		as, err := tx.Assessments().Find(ctx, stores.AssessmentFilter{AccountID: accountID})
 		if err != nil {
 			return err
 		}
@@ -157,7 +158,7 @@ func (s *Service) queueReminders(ctx context.Context, accountID uuid.UUID) (int,
 				AssessmentID: o.AssessmentID, Email: o.Email, DueDate: o.Reminder.DueDate, Offset: o.Reminder.Offset}, now)
 		}
 		n = len(msgs)
-		return tx.Outbox().Add(ctx, msgs...)
+		return uow.Add(ctx, tx, msgs...)
 	})
 	return n, err
 }
@@ -168,7 +169,7 @@ func (s *Service) queueReminders(ctx context.Context, accountID uuid.UUID) (int,
 // while an endpoint of the account wants them: an account without one
 // records nothing, so an endpoint added later still hears of the next
 // window.
-func (s *Service) reviewEvents(ctx context.Context, tx ports.Tx, accountID uuid.UUID, as []review.Assessment, p review.Policy, now time.Time) error {
+func (s *Service) reviewEvents(ctx context.Context, tx stores.Tx, accountID uuid.UUID, as []review.Assessment, p review.Policy, now time.Time) error {
 	es, err := tx.Webhooks().List(ctx, accountID)
 	if err != nil {
 		return err
@@ -226,7 +227,7 @@ func (s *Service) reviewEvents(ctx context.Context, tx ports.Tx, accountID uuid.
 // the recipient is no longer its sponsor or an admin or owner, or the
 // recipient stopped the account's reminders.
 func (s *Service) SendReminder(ctx context.Context, p outbox.ReminderMail) error {
-	err := s.d.Mail.Build(ctx, p.Key, func(ctx context.Context, tx ports.Tx) (mailtmpl.Mail, bool, error) {
+	err := s.d.Mail.Build(ctx, p.Key, func(ctx context.Context, tx stores.Tx) (mailtmpl.Mail, bool, error) {
 		acc, err := tx.Accounts().Get(ctx, p.AccountID)
 		if err != nil || !acc.Active {
 			return mailtmpl.Mail{}, false, err
@@ -290,7 +291,7 @@ type ReminderOptOut struct {
 
 // reminderLink reads a reminder unsubscribe link: a forged or expired one
 // is refused (403), one of an account deleted since is not found.
-func (s *Service) reminderLink(ctx context.Context, tx ports.Tx, token string) (ReminderOptOut, error) {
+func (s *Service) reminderLink(ctx context.Context, tx stores.Tx, token string) (ReminderOptOut, error) {
 	subj, err := s.d.Signer.Verify(PurposeReminderUnsubscribe, token, s.d.Now())
 	if err != nil {
 		return ReminderOptOut{}, err
@@ -311,7 +312,7 @@ func (s *Service) reminderLink(ctx context.Context, tx ports.Tx, token string) (
 // PeekReminderUnsubscribe checks a reminder unsubscribe link without acting.
 func (s *Service) PeekReminderUnsubscribe(ctx context.Context, token string) (ReminderOptOut, error) {
 	var o ReminderOptOut
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) (err error) {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) (err error) {
 		o, err = s.reminderLink(ctx, tx, token)
 		return err
 	})
@@ -322,7 +323,7 @@ func (s *Service) PeekReminderUnsubscribe(ctx context.Context, token string) (Re
 // the link's address (RFC 8058 one-click); doing it again is success.
 func (s *Service) UnsubscribeReminders(ctx context.Context, token string) (ReminderOptOut, error) {
 	var o ReminderOptOut
-	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) (err error) {
+	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) (err error) {
 		if o, err = s.reminderLink(ctx, tx, token); err != nil || o.Done {
 			return err
 		}

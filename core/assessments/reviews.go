@@ -15,7 +15,7 @@ import (
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/webhook"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // PolicyView is an account's review policy as answered.
@@ -28,7 +28,7 @@ type PolicyView struct {
 
 // policyOf returns the policy in force for an account: the saved one, or
 // the default.
-func policyOf(ctx context.Context, tx ports.Tx, accountID uuid.UUID) (review.Policy, bool, error) {
+func policyOf(ctx context.Context, tx stores.Tx, accountID uuid.UUID) (review.Policy, bool, error) {
 	p, err := tx.ReviewPolicies().Get(ctx, accountID)
 	if errors.Is(err, core.ErrNotFound) {
 		return review.DefaultPolicy(), true, nil
@@ -39,7 +39,7 @@ func policyOf(ctx context.Context, tx ports.Tx, accountID uuid.UUID) (review.Pol
 // ReviewPolicy returns an account's review policy (viewer or above).
 func (s *Service) ReviewPolicy(ctx context.Context, a access.Actor, ref access.AccountRef) (PolicyView, error) {
 	var out PolicyView
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
 		if err != nil {
 			return err
@@ -55,7 +55,7 @@ func (s *Service) ReviewPolicy(ctx context.Context, a access.Actor, ref access.A
 // omitted values keep theirs. Every due date moves with it: none is stored.
 func (s *Service) PutReviewPolicy(ctx context.Context, a access.Actor, ref access.AccountRef, in review.PolicyInput) (PolicyView, error) {
 	var out PolicyView
-	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, err := access.Account(ctx, tx, a, ref, account.ManageRole)
 		if err != nil {
 			return err
@@ -86,7 +86,7 @@ func schedule(as []review.Assessment, p review.Policy, now time.Time) {
 }
 
 // Schedule sets Due on assessments of an account from its policy in tx.
-func (s *Service) Schedule(ctx context.Context, tx ports.Tx, accountID uuid.UUID, as []review.Assessment) error {
+func (s *Service) Schedule(ctx context.Context, tx stores.Tx, accountID uuid.UUID, as []review.Assessment) error {
 	p, _, err := policyOf(ctx, tx, accountID)
 	if err != nil {
 		return err
@@ -96,7 +96,7 @@ func (s *Service) Schedule(ctx context.Context, tx ports.Tx, accountID uuid.UUID
 }
 
 // scheduleOne computes the Due of one assessment of an account in tx.
-func (s *Service) scheduleOne(ctx context.Context, tx ports.Tx, a *review.Assessment) error {
+func (s *Service) scheduleOne(ctx context.Context, tx stores.Tx, a *review.Assessment) error {
 	p, _, err := policyOf(ctx, tx, a.AccountID)
 	if err != nil {
 		return err
@@ -165,8 +165,8 @@ func parseAssessmentView(rawStates []string, sort string) ([]review.State, strin
 
 // reviewCounts counts the assessments of the lists in scope that are due
 // soon and overdue under the account's policy.
-func (s *Service) reviewCounts(ctx context.Context, tx ports.Tx, scope ports.ListScope) (dueSoon, overdue int, err error) {
-	ts, err := tx.Assessments().Timings(ctx, ports.AssessmentFilter{AccountID: scope.AccountID, ListID: scope.ListID})
+func (s *Service) reviewCounts(ctx context.Context, tx stores.Tx, scope stores.ListScope) (dueSoon, overdue int, err error) {
+	ts, err := tx.Assessments().Timings(ctx, stores.AssessmentFilter{AccountID: scope.AccountID, ListID: scope.ListID})
 	if err != nil {
 		return 0, 0, err
 	}
@@ -191,14 +191,14 @@ func (s *Service) reviewCounts(ctx context.Context, tx ports.Tx, scope ports.Lis
 // only those that actually changed, each with one audit event. It returns
 // the saved assessments. A validation failure names the field, or for
 // changes from CSV rows the cell (row and column) of the csv field.
-func (s *Service) Upsert(ctx context.Context, tx ports.Tx, a access.Actor, accountID uuid.UUID, l vendorlist.List, changes []review.Request) ([]review.Assessment, error) {
+func (s *Service) Upsert(ctx context.Context, tx stores.Tx, a access.Actor, accountID uuid.UUID, l vendorlist.List, changes []review.Request) ([]review.Assessment, error) {
 	saved, _, err := s.upsert(ctx, tx, a, accountID, l, changes)
 	return saved, err
 }
 
 // upsert is Upsert, which also returns the assessments as they were before
 // (those that existed), read under the entries' locks.
-func (s *Service) upsert(ctx context.Context, tx ports.Tx, a access.Actor, accountID uuid.UUID, l vendorlist.List, changes []review.Request) (saved, existing []review.Assessment, err error) {
+func (s *Service) upsert(ctx context.Context, tx stores.Tx, a access.Actor, accountID uuid.UUID, l vendorlist.List, changes []review.Request) (saved, existing []review.Assessment, err error) {
 	if len(changes) == 0 {
 		return nil, nil, nil
 	}

@@ -17,23 +17,24 @@ import (
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // rows is the assessments of one list, and the audit events appended;
-// the rest of ports.Tx is unused by Upsert.
+// the rest of stores.Tx is unused by Upsert.
 type rows struct {
-	ports.Tx
+	stores.Tx
 	asms   map[uuid.UUID]review.Assessment // by vendor
 	events []review.AuditEvent
 	locked []uuid.UUID
 }
 
-func (t *rows) Lists() ports.ListRepo             { return lockOnly{t: t} }
-func (t *rows) Assessments() ports.AssessmentRepo { return asmRepo{t: t} }
-func (t *rows) Profiles() ports.ProfileRepo       { return noProfiles{} }
+func (t *rows) Lists() stores.ListRepo             { return lockOnly{t: t} }
+func (t *rows) Assessments() stores.AssessmentRepo { return asmRepo{t: t} }
+func (t *rows) Profiles() stores.ProfileRepo       { return noProfiles{} }
 
 type lockOnly struct {
-	ports.ListRepo
+	stores.ListRepo
 	t *rows
 }
 
@@ -43,7 +44,7 @@ func (r lockOnly) LockEntries(_ context.Context, _ uuid.UUID, ids []uuid.UUID) e
 }
 
 type asmRepo struct {
-	ports.AssessmentRepo
+	stores.AssessmentRepo
 	t *rows
 }
 
@@ -69,7 +70,7 @@ func (r asmRepo) AppendEvents(_ context.Context, es []review.AuditEvent) error {
 	return nil
 }
 
-type noProfiles struct{ ports.ProfileRepo }
+type noProfiles struct{ stores.ProfileRepo }
 
 func (noProfiles) Get(context.Context, uuid.UUID) (directory.Profile, error) {
 	return directory.Profile{}, core.ErrNotFound
@@ -89,8 +90,8 @@ func service(t *testing.T) *assessments.Service {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := assessments.New(assessments.Deps{Unit: uow.Unit{Store: nilStore{}, Clock: clock{}, IDs: ids{}}, Blobs: nilBlobs{},
-		Mail: mailonce.Mail{Mailer: nilMailer{}}, Signer: signer})
+	s, err := assessments.New(assessments.Deps{Unit: uow.Unit[stores.Tx]{Store: nilStore{}, Clock: clock{}, IDs: ids{}}, Blobs: nilBlobs{},
+		Mail: mailonce.Mail[stores.Tx]{Mailer: nilMailer{}}, Signer: signer})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func service(t *testing.T) *assessments.Service {
 }
 
 type (
-	nilStore  struct{ ports.Store }
+	nilStore  struct{ stores.Store }
 	nilBlobs  struct{ ports.BlobStore }
 	nilMailer struct{ ports.Mailer }
 )

@@ -12,7 +12,7 @@ import (
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // ImportInput is an import-csv request.
@@ -66,7 +66,7 @@ func (s *Service) ImportCSV(ctx context.Context, a access.Actor, ref access.Acco
 	if res.Errors == nil {
 		res.Errors = []vendorlist.RowError{}
 	}
-	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, true)
 		if err != nil {
 			return err
@@ -160,7 +160,7 @@ func parseImportRows(batch []vendorlist.CSVRow) ([]importRow, []vendorlist.RowEr
 	return out, errs
 }
 
-func (s *Service) importBatch(ctx context.Context, tx ports.Tx, a access.Actor, accountID uuid.UUID, l vendorlist.List, rows []importRow, res *ImportResult) error {
+func (s *Service) importBatch(ctx context.Context, tx stores.Tx, a access.Actor, accountID uuid.UUID, l vendorlist.List, rows []importRow, res *ImportResult) error {
 	refs := make([]vendorlist.VendorRef, 0, len(rows))
 	idx := map[string]int{}
 	for _, r := range rows {

@@ -15,7 +15,7 @@ import (
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // List read bounds.
@@ -155,7 +155,7 @@ func (s *Service) ListRead(ctx context.Context, a access.Actor, ref access.Accou
 	}
 	var out ListPage
 	var rows []ListRow
-	err = s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, l, err := access.AccountList(ctx, tx, a, ref, account.ReadRole, lr, false)
 		if err != nil {
 			return err
@@ -229,15 +229,15 @@ func (v listView) pageByName() bool {
 // last one (a walk would end early). So the page is filled from the keys
 // after it until it is whole or the keys run out: the page is the list as
 // it was when its keys were read, less the vendors removed since.
-func (v listView) namePage(ctx context.Context, tx ports.Tx, listID uuid.UUID) ([]vendorlist.Entry, error) {
+func (v listView) namePage(ctx context.Context, tx stores.Tx, listID uuid.UUID) ([]vendorlist.Entry, error) {
 	keys, err := tx.Lists().EntryKeys(ctx, listID)
 	if err != nil {
 		return nil, err
 	}
-	at := func(k ports.EntryKey) Cursor { return Cursor{Sort: v.sort, Name: k.VendorName, ID: k.VendorID} }
-	slices.SortFunc(keys, func(a, b ports.EntryKey) int { return v.compare(at(a), at(b)) })
+	at := func(k stores.EntryKey) Cursor { return Cursor{Sort: v.sort, Name: k.VendorName, ID: k.VendorID} }
+	slices.SortFunc(keys, func(a, b stores.EntryKey) int { return v.compare(at(a), at(b)) })
 	if v.after != nil {
-		start, _ := slices.BinarySearchFunc(keys, *v.after, func(k ports.EntryKey, c Cursor) int {
+		start, _ := slices.BinarySearchFunc(keys, *v.after, func(k stores.EntryKey, c Cursor) int {
 			return cmp.Or(v.compare(at(k), c), -1) // the cursor's own row is before the page
 		})
 		keys = keys[start:]

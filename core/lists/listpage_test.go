@@ -15,13 +15,13 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // readStore is one account with one list whose entries (with their
 // ratings) and assessments a list read shapes.
 type readStore struct {
-	ports.Store
+	stores.Store
 	acc     uuid.UUID
 	user    uuid.UUID
 	list    vendorlist.List
@@ -33,21 +33,21 @@ type readStore struct {
 	entriesOf []int
 }
 
-func (s *readStore) View(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+func (s *readStore) View(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
 	return fn(ctx, readTx{s: s})
 }
 
 type readTx struct {
-	ports.Tx
+	stores.Tx
 	s *readStore
 }
 
-func (t readTx) Accounts() ports.AccountRepo       { return readAccounts{s: t.s} }
-func (t readTx) Lists() ports.ListRepo             { return readLists{s: t.s} }
-func (t readTx) Assessments() ports.AssessmentRepo { return readAssessments{s: t.s} }
+func (t readTx) Accounts() stores.AccountRepo       { return readAccounts{s: t.s} }
+func (t readTx) Lists() stores.ListRepo             { return readLists{s: t.s} }
+func (t readTx) Assessments() stores.AssessmentRepo { return readAssessments{s: t.s} }
 
 type readAccounts struct {
-	ports.AccountRepo
+	stores.AccountRepo
 	s *readStore
 }
 
@@ -59,7 +59,7 @@ func (r readAccounts) MembershipOf(_ context.Context, accountID, userID uuid.UUI
 }
 
 type readLists struct {
-	ports.ListRepo
+	stores.ListRepo
 	s *readStore
 }
 
@@ -69,10 +69,10 @@ func (r readLists) Get(context.Context, uuid.UUID, uuid.UUID) (vendorlist.List, 
 func (r readLists) Entries(context.Context, uuid.UUID) ([]vendorlist.Entry, error) {
 	return append([]vendorlist.Entry(nil), r.s.entries...), nil
 }
-func (r readLists) EntryKeys(context.Context, uuid.UUID) ([]ports.EntryKey, error) {
-	out := make([]ports.EntryKey, len(r.s.entries))
+func (r readLists) EntryKeys(context.Context, uuid.UUID) ([]stores.EntryKey, error) {
+	out := make([]stores.EntryKey, len(r.s.entries))
 	for i, e := range r.s.entries {
-		out[i] = ports.EntryKey{VendorName: e.VendorName, VendorID: e.VendorID}
+		out[i] = stores.EntryKey{VendorName: e.VendorName, VendorID: e.VendorID}
 	}
 	return out, nil
 }
@@ -92,7 +92,7 @@ func (r readLists) EntriesOf(_ context.Context, _ uuid.UUID, ids []uuid.UUID) ([
 }
 
 type readAssessments struct {
-	ports.AssessmentRepo
+	stores.AssessmentRepo
 	s *readStore
 }
 
@@ -103,7 +103,7 @@ func (r readAssessments) ListByVendors(context.Context, uuid.UUID, []uuid.UUID) 
 // overdue schedules every assessment as overdue on a fixed day.
 type overdue struct{ Assessments }
 
-func (overdue) Schedule(_ context.Context, _ ports.Tx, _ uuid.UUID, as []review.Assessment) error {
+func (overdue) Schedule(_ context.Context, _ stores.Tx, _ uuid.UUID, as []review.Assessment) error {
 	for i := range as {
 		as[i].Due = review.Due{State: review.Overdue, NextReviewAt: time.Date(2026, 1, i+1, 0, 0, 0, 0, time.UTC)}
 	}
@@ -129,7 +129,7 @@ func readFixture() (*Service, *readStore, access.Actor) {
 		st.entries = append(st.entries, e)
 	}
 	st.asms = []review.Assessment{{ID: uuid.New(), VendorID: st.entries[3].VendorID}} // Delta
-	s := &Service{d: Deps{Unit: uow.Unit{Store: st, Clock: fixedClock{}}, Assessments: overdue{}}}
+	s := &Service{d: Deps{Unit: uow.Unit[stores.Tx]{Store: st, Clock: fixedClock{}}, Assessments: overdue{}}}
 	return s, st, access.Actor{UserID: st.user}
 }
 

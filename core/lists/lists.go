@@ -23,27 +23,27 @@ import (
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/webhook"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Directory is what lists need of the vendor directory: to add the vendors
 // a list names, and to queue enrichment of those within the quota.
 type Directory interface {
-	EnsureVendors(ctx context.Context, tx ports.Tx, refs []vendorlist.VendorRef) ([]directory.Vendor, error)
-	StartEnrichRun(ctx context.Context, tx ports.Tx, by string, vs []directory.Vendor, sections []string, settled ...run.Job) (run.Run, error)
+	EnsureVendors(ctx context.Context, tx stores.Tx, refs []vendorlist.VendorRef) ([]directory.Vendor, error)
+	StartEnrichRun(ctx context.Context, tx stores.Tx, by string, vs []directory.Vendor, sections []string, settled ...run.Job) (run.Run, error)
 }
 
 // Assessments is what lists need of the assessments area: to apply the
 // assessment columns of a CSV import, and to schedule the reviews a list
 // read shows.
 type Assessments interface {
-	Upsert(ctx context.Context, tx ports.Tx, by access.Actor, accountID uuid.UUID, l vendorlist.List, rs []review.Request) ([]review.Assessment, error)
-	Schedule(ctx context.Context, tx ports.Tx, accountID uuid.UUID, as []review.Assessment) error
+	Upsert(ctx context.Context, tx stores.Tx, by access.Actor, accountID uuid.UUID, l vendorlist.List, rs []review.Request) ([]review.Assessment, error)
+	Schedule(ctx context.Context, tx stores.Tx, accountID uuid.UUID, as []review.Assessment) error
 }
 
 // Deps are the ports and areas the list use cases need.
 type Deps struct {
-	uow.Unit
+	uow.Unit[stores.Tx]
 	Directory   Directory
 	Assessments Assessments
 }
@@ -69,7 +69,7 @@ func New(d Deps) (*Service, error) {
 // Lists returns the account's lists.
 func (s *Service) Lists(ctx context.Context, a access.Actor, ref access.AccountRef) ([]vendorlist.List, error) {
 	var out []vendorlist.List
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
 		if err != nil {
 			return err
@@ -102,7 +102,7 @@ func (s *Service) ListWithVendors(ctx context.Context, a access.Actor, ref acces
 // CreateList creates a list; a duplicate name in the account is a conflict.
 func (s *Service) CreateList(ctx context.Context, a access.Actor, ref access.AccountRef, name string) (vendorlist.List, error) {
 	var l vendorlist.List
-	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, err := access.Account(ctx, tx, a, ref, account.WriteRole)
 		if err != nil {
 			return err
@@ -125,7 +125,7 @@ func (s *Service) CreateList(ctx context.Context, a access.Actor, ref access.Acc
 // subscribers. master-list cannot be deleted: every account keeps one.
 func (s *Service) DeleteList(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef) (vendorlist.List, error) {
 	var l vendorlist.List
-	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		var (
 			acc access.Access
 			err error
@@ -151,8 +151,8 @@ func (s *Service) DeleteList(ctx context.Context, a access.Actor, ref access.Acc
 	return l, err
 }
 
-func (s *Service) listDocumentKeys(ctx context.Context, tx ports.Tx, accountID, listID uuid.UUID) ([]string, error) {
-	as, err := tx.Assessments().Find(ctx, ports.AssessmentFilter{AccountID: accountID, ListID: &listID})
+func (s *Service) listDocumentKeys(ctx context.Context, tx stores.Tx, accountID, listID uuid.UUID) ([]string, error) {
+	as, err := tx.Assessments().Find(ctx, stores.AssessmentFilter{AccountID: accountID, ListID: &listID})
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +222,7 @@ func (s *Service) ChangeVendors(ctx context.Context, a access.Actor, ref access.
 		return SaveResult{}, err
 	}
 	var res SaveResult
-	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, true)
 		if err != nil {
 			return err
@@ -286,7 +286,7 @@ func (s *Service) ChangeVendors(ctx context.Context, a access.Actor, ref access.
 // creates none: it matches the names on the list's own vendors (by their
 // canonical name, case-insensitively) and answers the names found on it,
 // then those that are not.
-func (s *Service) namedVendors(ctx context.Context, tx ports.Tx, c vendorlist.Change, listID uuid.UUID, refs []vendorlist.VendorRef) (on []directory.Vendor, absent []string, err error) {
+func (s *Service) namedVendors(ctx context.Context, tx stores.Tx, c vendorlist.Change, listID uuid.UUID, refs []vendorlist.VendorRef) (on []directory.Vendor, absent []string, err error) {
 	if c != vendorlist.Remove {
 		on, err = s.d.Directory.EnsureVendors(ctx, tx, refs)
 		return on, nil, err
@@ -349,7 +349,7 @@ func sortVendors(vs []directory.Vendor) []directory.Vendor {
 // AddProduct adds a product row to a vendor on a list; a duplicate is a conflict.
 func (s *Service) AddProduct(ctx context.Context, a access.Actor, ref access.AccountRef, listID, vid uuid.UUID, name string) (vendorlist.Product, error) {
 	var p vendorlist.Product
-	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		_, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, access.ListRef{ID: listID}, false)
 		if err != nil {
 			return err
@@ -372,7 +372,7 @@ func (s *Service) AddProduct(ctx context.Context, a access.Actor, ref access.Acc
 // SetAlerts turns incident alerts for one vendor of a list on or off.
 func (s *Service) SetAlerts(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, vid uuid.UUID, enabled bool) (vendorlist.Entry, error) {
 	var e vendorlist.Entry
-	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		_, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, false)
 		if err != nil {
 			return err
@@ -398,7 +398,7 @@ func (s *Service) SetAlerts(ctx context.Context, a access.Actor, ref access.Acco
 
 // vendorsChanged records list.vendors_changed when vendors came onto or
 // left a list, in the unit of work that changed it.
-func (s *Service) vendorsChanged(ctx context.Context, tx ports.Tx, l vendorlist.List, added, removed []uuid.UUID) error {
+func (s *Service) vendorsChanged(ctx context.Context, tx stores.Tx, l vendorlist.List, added, removed []uuid.UUID) error {
 	if len(added) == 0 && len(removed) == 0 {
 		return nil
 	}

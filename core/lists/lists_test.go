@@ -19,6 +19,7 @@ import (
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // listDB is one account's lists with their entries and products, the
@@ -40,28 +41,28 @@ type listDB struct {
 	keyReads  int // calls of EntryKeys
 }
 
-func (d *listDB) InTx(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+func (d *listDB) InTx(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
 	return fn(ctx, listTx{d: d})
 }
-func (d *listDB) View(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+func (d *listDB) View(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
 	return fn(ctx, listTx{d: d})
 }
 func (d *listDB) Ping(context.Context) error { return nil }
 
 type listTx struct {
-	ports.Tx
+	stores.Tx
 	d *listDB
 }
 
-func (t listTx) Accounts() ports.AccountRepo       { return listAccounts{d: t.d} }
-func (t listTx) Lists() ports.ListRepo             { return listRepo{d: t.d} }
-func (t listTx) Vendors() ports.VendorRepo         { return listVendors{d: t.d} }
-func (t listTx) Quota() ports.QuotaRepo            { return quotaRepo{t: &quotaTx{claims: t.d.claims}} }
-func (t listTx) Assessments() ports.AssessmentRepo { return noAssessments{} }
-func (t listTx) Outbox() ports.OutboxRepo          { return listOutbox{d: t.d} }
+func (t listTx) Accounts() stores.AccountRepo       { return listAccounts{d: t.d} }
+func (t listTx) Lists() stores.ListRepo             { return listRepo{d: t.d} }
+func (t listTx) Vendors() stores.VendorRepo         { return listVendors{d: t.d} }
+func (t listTx) Quota() stores.QuotaRepo            { return quotaRepo{t: &quotaTx{claims: t.d.claims}} }
+func (t listTx) Assessments() stores.AssessmentRepo { return noAssessments{} }
+func (t listTx) Outbox() outbox.Repo                { return listOutbox{d: t.d} }
 
 type listAccounts struct {
-	ports.AccountRepo
+	stores.AccountRepo
 	d *listDB
 }
 
@@ -74,7 +75,7 @@ func (r listAccounts) MembershipOf(_ context.Context, id, user uuid.UUID) (accou
 func (r listAccounts) Lock(context.Context, uuid.UUID) error { return nil }
 
 type listRepo struct {
-	ports.ListRepo
+	stores.ListRepo
 	d *listDB
 }
 
@@ -179,7 +180,7 @@ func (r listRepo) MergeProducts(ctx context.Context, ps []vendorlist.Product) (i
 }
 
 type listVendors struct {
-	ports.VendorRepo
+	stores.VendorRepo
 	d *listDB
 }
 
@@ -191,14 +192,14 @@ func (r listVendors) ListByIDs(_ context.Context, ids []uuid.UUID) ([]directory.
 	return out, nil
 }
 
-type noAssessments struct{ ports.AssessmentRepo }
+type noAssessments struct{ stores.AssessmentRepo }
 
-func (noAssessments) Find(context.Context, ports.AssessmentFilter) ([]review.Assessment, error) {
+func (noAssessments) Find(context.Context, stores.AssessmentFilter) ([]review.Assessment, error) {
 	return nil, nil
 }
 
 type listOutbox struct {
-	ports.OutboxRepo
+	outbox.Repo
 	d *listDB
 }
 
@@ -213,7 +214,7 @@ type directoryOf struct {
 	runs int
 }
 
-func (x *directoryOf) EnsureVendors(_ context.Context, _ ports.Tx, refs []vendorlist.VendorRef) ([]directory.Vendor, error) {
+func (x *directoryOf) EnsureVendors(_ context.Context, _ stores.Tx, refs []vendorlist.VendorRef) ([]directory.Vendor, error) {
 	out := make([]directory.Vendor, len(refs))
 	for i, r := range refs {
 		for _, v := range x.d.vendors {
@@ -229,7 +230,7 @@ func (x *directoryOf) EnsureVendors(_ context.Context, _ ports.Tx, refs []vendor
 	return out, nil
 }
 
-func (x *directoryOf) StartEnrichRun(context.Context, ports.Tx, string, []directory.Vendor, []string, ...run.Job) (run.Run, error) {
+func (x *directoryOf) StartEnrichRun(context.Context, stores.Tx, string, []directory.Vendor, []string, ...run.Job) (run.Run, error) {
 	x.runs++
 	return run.Run{}, nil
 }
@@ -240,7 +241,7 @@ type upserts struct {
 	rows int
 }
 
-func (u *upserts) Upsert(_ context.Context, _ ports.Tx, _ access.Actor, _ uuid.UUID, _ vendorlist.List, rs []review.Request) ([]review.Assessment, error) {
+func (u *upserts) Upsert(_ context.Context, _ stores.Tx, _ access.Actor, _ uuid.UUID, _ vendorlist.List, rs []review.Request) ([]review.Assessment, error) {
 	u.rows += len(rs)
 	return make([]review.Assessment, len(rs)), nil
 }
@@ -255,7 +256,7 @@ func listFixture(t *testing.T) (*Service, *listDB, *directoryOf, *upserts, acces
 	}
 	d.lists[master.ID] = master
 	dir, up := &directoryOf{d: d}, &upserts{}
-	s, err := New(Deps{Unit: uow.Unit{Store: d, Clock: fixedClock{}, IDs: ports.UUIDv7{}}, Directory: dir, Assessments: up})
+	s, err := New(Deps{Unit: uow.Unit[stores.Tx]{Store: d, Clock: fixedClock{}, IDs: ports.UUIDv7{}}, Directory: dir, Assessments: up})
 	if err != nil {
 		t.Fatal(err)
 	}

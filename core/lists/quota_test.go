@@ -12,21 +12,21 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-// quotaTx keeps one account's claims; the rest of ports.Tx is unused.
+// quotaTx keeps one account's claims; the rest of stores.Tx is unused.
 type quotaTx struct {
-	ports.Tx
+	stores.Tx
 	claims map[uuid.UUID]bool
 	locked bool
 }
 
-func (t *quotaTx) Accounts() ports.AccountRepo { return quotaAccounts{t: t} }
-func (t *quotaTx) Quota() ports.QuotaRepo      { return quotaRepo{t: t} }
+func (t *quotaTx) Accounts() stores.AccountRepo { return quotaAccounts{t: t} }
+func (t *quotaTx) Quota() stores.QuotaRepo      { return quotaRepo{t: t} }
 
 type quotaAccounts struct {
-	ports.AccountRepo
+	stores.AccountRepo
 	t *quotaTx
 }
 
@@ -56,11 +56,11 @@ func (r quotaRepo) Claim(_ context.Context, _ uuid.UUID, ids []uuid.UUID, _ time
 // runs records the enrichment runs started.
 type runs struct{ started [][]directory.Vendor }
 
-func (r *runs) EnsureVendors(context.Context, ports.Tx, []vendorlist.VendorRef) ([]directory.Vendor, error) {
+func (r *runs) EnsureVendors(context.Context, stores.Tx, []vendorlist.VendorRef) ([]directory.Vendor, error) {
 	return nil, nil
 }
 
-func (r *runs) StartEnrichRun(_ context.Context, _ ports.Tx, _ string, vs []directory.Vendor, _ []string, _ ...run.Job) (run.Run, error) {
+func (r *runs) StartEnrichRun(_ context.Context, _ stores.Tx, _ string, vs []directory.Vendor, _ []string, _ ...run.Job) (run.Run, error) {
 	r.started = append(r.started, vs)
 	return run.Run{}, nil
 }
@@ -81,7 +81,7 @@ func TestEnrichmentQuota(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := &runs{}
-	s := &Service{d: Deps{Unit: uow.Unit{Clock: fixedClock{}}, Directory: r}}
+	s := &Service{d: Deps{Unit: uow.Unit[stores.Tx]{Clock: fixedClock{}}, Directory: r}}
 	tx := &quotaTx{claims: map[uuid.UUID]bool{}}
 	acc := uuid.New()
 

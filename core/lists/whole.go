@@ -8,7 +8,7 @@ import (
 	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // WholeListPage is how many entries a whole-list read holds at a time: a
@@ -52,7 +52,7 @@ type WholeList struct {
 // anything is written.
 func (s *Service) OpenList(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef) (*WholeList, error) {
 	w := &WholeList{s: s}
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		_, l, err := access.AccountList(ctx, tx, a, ref, account.ReadRole, lr, false)
 		if err != nil {
 			return err
@@ -63,7 +63,7 @@ func (s *Service) OpenList(ctx context.Context, a access.Actor, ref access.Accou
 			return nil
 		}
 		// One page, unless it grew since it was counted.
-		es, err := tx.Lists().EntriesAfter(ctx, l.ID, ports.EntryKey{}, WholeListPage+1)
+		es, err := tx.Lists().EntriesAfter(ctx, l.ID, stores.EntryKey{}, WholeListPage+1)
 		w.first, w.long = es, len(es) > WholeListPage
 		return err
 	})
@@ -94,7 +94,7 @@ func (w *WholeList) Each(ctx context.Context, page func([]vendorlist.Entry) erro
 	w.first = nil // held no longer than the page it is
 	var rest []uuid.UUID
 	if w.long {
-		err := w.s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		err := w.s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 			keys, err := tx.Lists().EntryKeys(ctx, w.list.ID)
 			if err != nil {
 				return err
@@ -124,7 +124,7 @@ func (w *WholeList) Each(ctx context.Context, page func([]vendorlist.Entry) erro
 		ids := rest[:min(len(rest), WholeListPage)]
 		rest = rest[len(ids):]
 		es = nil
-		err := w.s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+		err := w.s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 			var err error
 			es, err = tx.Lists().EntriesOf(ctx, w.list.ID, ids)
 			return err

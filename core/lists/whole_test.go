@@ -14,7 +14,7 @@ import (
 	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // sortedEntries are the fake's entries by vendor name in byte order, then
@@ -25,15 +25,15 @@ func (r listRepo) sortedEntries(ctx context.Context, id uuid.UUID) []vendorlist.
 	return es
 }
 
-func entryKey(e vendorlist.Entry) ports.EntryKey {
-	return ports.EntryKey{VendorName: e.VendorName, VendorID: e.VendorID}
+func entryKey(e vendorlist.Entry) stores.EntryKey {
+	return stores.EntryKey{VendorName: e.VendorName, VendorID: e.VendorID}
 }
 
-func compareKeys(a, b ports.EntryKey) int {
+func compareKeys(a, b stores.EntryKey) int {
 	return cmp.Or(strings.Compare(a.VendorName, b.VendorName), slices.Compare(a.VendorID[:], b.VendorID[:]))
 }
 
-func (r listRepo) EntriesAfter(ctx context.Context, id uuid.UUID, after ports.EntryKey, limit int) ([]vendorlist.Entry, error) {
+func (r listRepo) EntriesAfter(ctx context.Context, id uuid.UUID, after stores.EntryKey, limit int) ([]vendorlist.Entry, error) {
 	r.d.pageReads++
 	es := r.sortedEntries(ctx, id)
 	if after.VendorID != uuid.Nil {
@@ -42,9 +42,9 @@ func (r listRepo) EntriesAfter(ctx context.Context, id uuid.UUID, after ports.En
 	return es[:min(len(es), limit)], nil
 }
 
-func (r listRepo) EntryKeys(ctx context.Context, id uuid.UUID) ([]ports.EntryKey, error) {
+func (r listRepo) EntryKeys(ctx context.Context, id uuid.UUID) ([]stores.EntryKey, error) {
 	r.d.keyReads++
-	var out []ports.EntryKey
+	var out []stores.EntryKey
 	for _, e := range r.sortedEntries(ctx, id) {
 		out = append(out, entryKey(e))
 	}

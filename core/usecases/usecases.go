@@ -20,12 +20,13 @@ import (
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/core/webhooks"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Deps are the ports of every area. All are required except Views, Notify
 // and Logger.
 type Deps struct {
-	Store    ports.Store
+	Store    stores.Store
 	Clock    ports.Clock
 	IDs      ports.IDs
 	Blobs    ports.BlobStore
@@ -37,10 +38,10 @@ type Deps struct {
 	Incidents ports.IncidentSource
 	Signer    *signedlink.Signer
 	// Webhooks is the transport of outbound webhooks (adapters/webhook).
-	Webhooks ports.WebhookSender
+	Webhooks stores.WebhookSender
 	// Views is where vendor reads go (a cache such as adapters/dircache);
 	// nil reads the store.
-	Views ports.VendorViews
+	Views stores.VendorViews
 	// PublicURL is the base URL for links in mail (no trailing slash).
 	PublicURL string
 	// Logger receives operational messages; nil means slog.Default().
@@ -59,7 +60,7 @@ type UseCases struct {
 	Alerts      *alerts.Service
 	Webhooks    *webhooks.Service
 
-	store ports.Store
+	store stores.Store
 	blobs ports.BlobStore
 }
 
@@ -84,8 +85,8 @@ func New(d Deps) (*UseCases, error) {
 		log = slog.Default()
 	}
 	public := strings.TrimRight(d.PublicURL, "/")
-	unit := uow.Unit{Store: d.Store, Clock: d.Clock, IDs: d.IDs, Notify: d.Notify}
-	mail := mailonce.Mail{Store: d.Store, Clock: d.Clock, Mailer: d.Mailer, Log: log}
+	unit := uow.Unit[stores.Tx]{Store: d.Store, Clock: d.Clock, IDs: d.IDs, Notify: d.Notify}
+	mail := mailonce.Mail[stores.Tx]{Store: d.Store, Clock: d.Clock, Mailer: d.Mailer, Log: log}
 	u := &UseCases{store: d.Store, blobs: d.Blobs}
 	var err error
 	// The webhooks area comes first: every other area records its events

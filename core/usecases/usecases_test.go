@@ -12,12 +12,13 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/core/usecases"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Each fake is the port with no method implemented: these tests reach only
 // the wiring and the dispatcher, and the blob store's Delete.
 type (
-	store struct{ ports.Store }
+	store struct{ stores.Store }
 	blobs struct {
 		ports.BlobStore
 		deleted []string
@@ -36,11 +37,11 @@ func (b *blobs) Delete(_ context.Context, keys ...string) error {
 // that each kind reaches its area, which then asks the store.
 var errDown = errors.New("store down")
 
-func (store) InTx(context.Context, func(context.Context, ports.Tx) error) error { return errDown }
-func (store) View(context.Context, func(context.Context, ports.Tx) error) error { return errDown }
-func (store) Ping(context.Context) error                                        { return errDown }
+func (store) InTx(context.Context, func(context.Context, stores.Tx) error) error { return errDown }
+func (store) View(context.Context, func(context.Context, stores.Tx) error) error { return errDown }
+func (store) Ping(context.Context) error                                         { return errDown }
 
-type sender struct{ ports.WebhookSender }
+type sender struct{ stores.WebhookSender }
 
 func TestNewNamesWhatIsMissing(t *testing.T) {
 	t.Parallel()

@@ -19,13 +19,14 @@ import (
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // TestNewNamesMissingDependencies: a service without its enricher or
 // incident source is refused at wiring, naming what is missing.
 func TestNewNamesMissingDependencies(t *testing.T) {
 	t.Parallel()
-	_, err := vendors.New(vendors.Deps{Unit: uow.Unit{Store: newDir(), Clock: clock{}, IDs: ports.UUIDv7{}}})
+	_, err := vendors.New(vendors.Deps{Unit: uow.Unit[stores.Tx]{Store: newDir(), Clock: clock{}, IDs: ports.UUIDv7{}}})
 	if err == nil || !strings.Contains(err.Error(), "Enricher") || !strings.Contains(err.Error(), "Incidents") {
 		t.Fatalf("New without enricher and incidents: %v", err)
 	}
@@ -85,11 +86,11 @@ func TestPolledIncidentIsAWebhookEvent(t *testing.T) {
 	acme := vendor("Acme", "https://acme.test")
 	d := newDir(acme)
 	var hooks []webhook.Event
-	record := func(_ context.Context, _ ports.Tx, ev webhook.Event) error {
+	record := func(_ context.Context, _ stores.Tx, ev webhook.Event) error {
 		hooks = append(hooks, ev)
 		return nil
 	}
-	s, err := vendors.New(vendors.Deps{Unit: uow.Unit{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}, Events: record},
+	s, err := vendors.New(vendors.Deps{Unit: uow.Unit[stores.Tx]{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}, Events: record},
 		Enricher: enricher{}, Incidents: incidents{titles: []string{"outage"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +114,7 @@ func TestPolledIncidentIsAWebhookEvent(t *testing.T) {
 	// A backfill of the same vendor with a new title stores it as history:
 	// no alert, no webhook event.
 	hooks, d.outbox = nil, nil
-	s2, err := vendors.New(vendors.Deps{Unit: uow.Unit{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}, Events: record},
+	s2, err := vendors.New(vendors.Deps{Unit: uow.Unit[stores.Tx]{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}, Events: record},
 		Enricher: enricher{}, Incidents: incidents{titles: []string{"old breach"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -193,7 +194,7 @@ func TestUnratedScanIsPartial(t *testing.T) {
 	}
 	expires := ""
 	var logs bytes.Buffer
-	s, err := vendors.New(vendors.Deps{Unit: uow.Unit{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}},
+	s, err := vendors.New(vendors.Deps{Unit: uow.Unit[stores.Tx]{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}},
 		Enricher: scanner{is: &is, expires: &expires}, Incidents: incidents{}, Log: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)

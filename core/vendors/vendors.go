@@ -1,5 +1,5 @@
 // Package vendors holds the use cases of the global vendor directory:
-// reading entries with their profiles (through ports.VendorViews), the
+// reading entries with their profiles (through stores.VendorViews), the
 // platform admins' edits, enrichment runs and their jobs, incidents (by
 // hand, polled and backfilled) and the periodic re-enrichment. Lists ask it
 // to add vendors and to start enrichment through the narrow interface
@@ -27,11 +27,12 @@ import (
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Deps are the ports the directory use cases need.
 type Deps struct {
-	uow.Unit
+	uow.Unit[stores.Tx]
 	Enricher  ports.Enricher
 	Incidents ports.IncidentSource
 	// Websites discovers the website of a vendor known by name only
@@ -39,7 +40,7 @@ type Deps struct {
 	// sections fail with "no website known", as before).
 	Websites ports.WebsiteFinder
 	// Views is where GetVendor reads; nil reads the store (StoreViews).
-	Views ports.VendorViews
+	Views stores.VendorViews
 	// Log receives operational messages; nil means slog.Default().
 	Log *slog.Logger
 }
@@ -69,12 +70,12 @@ func New(d Deps) (*Service, error) {
 }
 
 // StoreViews reads vendor views from the store, one unit of work each.
-type StoreViews struct{ Store ports.Store }
+type StoreViews struct{ Store stores.Store }
 
 // View finds the vendor ref names and reads its profile.
 func (r StoreViews) View(ctx context.Context, ref directory.Ref) (directory.View, error) {
 	var view directory.View
-	err := r.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := r.Store.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		v, err := access.Vendor(ctx, tx, ref)
 		if err != nil {
 			return err
@@ -89,7 +90,7 @@ func (r StoreViews) View(ctx context.Context, ref directory.Ref) (directory.View
 // unit of work of two set-based queries (entries by id, their profiles).
 func (r StoreViews) ViewsByID(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]directory.View, error) {
 	views := map[uuid.UUID]directory.View{}
-	err := r.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := r.Store.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		vs, err := tx.Vendors().ListByIDs(ctx, ids)
 		if err != nil {
 			return err
@@ -119,7 +120,7 @@ func (s *Service) GetVendor(ctx context.Context, _ access.Actor, ref directory.R
 	return s.d.Views.View(ctx, ref)
 }
 
-func loadView(ctx context.Context, tx ports.Tx, v directory.Vendor) (directory.View, error) {
+func loadView(ctx context.Context, tx stores.Tx, v directory.Vendor) (directory.View, error) {
 	view := directory.View{Vendor: v}
 	p, err := tx.Profiles().Get(ctx, v.ID)
 	if err == nil {
@@ -144,7 +145,7 @@ func (s *Service) VendorsPage(ctx context.Context, _ access.Actor, after string,
 		return nil, false, core.Invalid("Limit", "must be between 1 and %d", MaxVendorPage)
 	}
 	var out []directory.Vendor
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		var err error
 		out, err = tx.Vendors().Page(ctx, directory.Name(after), limit+1)
 		return err
@@ -162,7 +163,7 @@ func (s *Service) SecurityInstances(ctx context.Context, _ access.Actor, ref dir
 		v   directory.Vendor
 		out []directory.SecurityInstance
 	)
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		var err error
 		if v, err = access.Vendor(ctx, tx, ref); err != nil {
 			return err
@@ -195,7 +196,7 @@ func (s *Service) Enrich(ctx context.Context, a access.Actor, names []string, se
 		secNames[i] = string(sct)
 	}
 	var r run.Run
-	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		var vs []directory.Vendor
 		var refs []string
 		for _, n := range names {
@@ -261,7 +262,7 @@ func (s *Service) Run(ctx context.Context, a access.Actor, kind string, rid uuid
 		return run.Run{}, err
 	}
 	var r run.Run
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		var err error
 		r, err = tx.Runs().Get(ctx, rid)
 		if err == nil && r.Kind != kind {
@@ -276,7 +277,7 @@ func (s *Service) Run(ctx context.Context, a access.Actor, kind string, rid uuid
 }
 
 func (s *Service) setJob(ctx context.Context, runID, jobID uuid.UUID, mut func(*run.Job)) error {
-	return s.d.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+	return s.d.Store.InTx(ctx, func(ctx context.Context, tx stores.Tx) error {
 		r, err := tx.Runs().GetForUpdate(ctx, runID)
 		if errors.Is(err, core.ErrNotFound) {
 			return nil
@@ -302,7 +303,7 @@ func (s *Service) EnrichJob(ctx context.Context, p outbox.Enrich) error {
 		return err
 	}
 	var view directory.View
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		v, err := tx.Vendors().Get(ctx, p.VendorID)
 		if err != nil {
 			return err
@@ -348,7 +349,7 @@ func (s *Service) EnrichJob(ctx context.Context, p outbox.Enrich) error {
 		return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status, j.Error = status, reason })
 	}
 	var prof directory.Profile
-	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		prof = res.Profile
 		if needsWebsite {
 			// Nothing was read but the discovery's evidence: it goes onto
@@ -436,7 +437,7 @@ const (
 // security instances (the scan's when it ran now, else the stored ones) and
 // keeps the assessment in the history. Scores always follow the latest
 // scan, so it runs whenever a scan replaced the instances, requested or not.
-func (s *Service) rate(ctx context.Context, tx ports.Tx, prof *directory.Profile, scanned []directory.SecurityInstance) error {
+func (s *Service) rate(ctx context.Context, tx stores.Tx, prof *directory.Profile, scanned []directory.SecurityInstance) error {
 	is := scanned
 	if is == nil {
 		var err error
@@ -479,7 +480,7 @@ func (s *Service) rate(ctx context.Context, tx ports.Tx, prof *directory.Profile
 // (directory.RatingChanges); a change is an event, emitted in the same
 // unit of work (KindRatingChanged), so it is alerted exactly when the
 // record is kept.
-func (s *Service) recordRating(ctx context.Context, tx ports.Tx, prof directory.Profile, scanned []directory.SecurityInstance, now time.Time) error {
+func (s *Service) recordRating(ctx context.Context, tx stores.Tx, prof directory.Profile, scanned []directory.SecurityInstance, now time.Time) error {
 	rec := directory.NewRatingRecord(s.d.IDs.New(), prof, scanned, now)
 	last, err := tx.Profiles().Ratings(ctx, prof.VendorID, nil, 1)
 	if err != nil {
@@ -554,7 +555,7 @@ func (s *Service) RatingHistory(ctx context.Context, _ access.Actor, ref directo
 	if after != nil && after.ID == uuid.Nil {
 		return v, nil, nil, core.Invalid("RatingQuery.Cursor", "is not a cursor of this rating history")
 	}
-	err = s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		var err error
 		if v, err = access.Vendor(ctx, tx, ref); err != nil {
 			return err
@@ -576,7 +577,7 @@ func (s *Service) RatingHistory(ctx context.Context, _ access.Actor, ref directo
 // ReenrichStale queues a run for profiles not updated within maxAge.
 func (s *Service) ReenrichStale(ctx context.Context, maxAge time.Duration) (int, error) {
 	var n int
-	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		vs, err := tx.Vendors().List(ctx)
 		if err != nil {
 			return err
@@ -613,7 +614,7 @@ func (s *Service) PatchVendor(ctx context.Context, a access.Actor, ref directory
 		return directory.View{}, err
 	}
 	var view directory.View
-	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		v, err := access.Vendor(ctx, tx, ref)
 		if err != nil {
 			return err
@@ -646,7 +647,7 @@ func (s *Service) DeleteVendor(ctx context.Context, a access.Actor, ref director
 		return directory.Vendor{}, err
 	}
 	var v directory.Vendor
-	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		var err error
 		if v, err = access.Vendor(ctx, tx, ref); err != nil {
 			return err
@@ -671,7 +672,7 @@ func (s *Service) RecordIncident(ctx context.Context, a access.Actor, ref direct
 		return directory.Incident{}, err
 	}
 	var out directory.Incident
-	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		v, err := access.Vendor(ctx, tx, ref)
 		if err != nil {
 			return err
@@ -703,7 +704,7 @@ func (s *Service) RecordIncident(ctx context.Context, a access.Actor, ref direct
 // Incidents returns a vendor's incidents.
 func (s *Service) Incidents(ctx context.Context, _ access.Actor, ref directory.Ref) ([]directory.Incident, error) {
 	var out []directory.Incident
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		v, err := access.Vendor(ctx, tx, ref)
 		if err != nil {
 			return err
@@ -722,7 +723,7 @@ func (s *Service) StartBackfill(ctx context.Context, a access.Actor, refs []dire
 		return run.Run{}, err
 	}
 	var r run.Run
-	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		var vs []directory.Vendor
 		if len(refs) == 0 {
 			var err error
@@ -755,7 +756,7 @@ func (s *Service) StartBackfill(ctx context.Context, a access.Actor, refs []dire
 
 func (s *Service) RunBackfill(ctx context.Context, p outbox.Backfill) error {
 	var r run.Run
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		var err error
 		r, err = tx.Runs().Get(ctx, p.RunID)
 		return err
@@ -790,7 +791,7 @@ func (s *Service) RunBackfill(ctx context.Context, p outbox.Backfill) error {
 
 // announceIncident queues the alert fan-out of a live incident and its
 // webhook event (incident.created), in the unit of work that recorded it.
-func (s *Service) announceIncident(ctx context.Context, tx ports.Tx, v directory.Vendor, in directory.Incident) error {
+func (s *Service) announceIncident(ctx context.Context, tx stores.Tx, v directory.Vendor, in directory.Incident) error {
 	if err := s.d.Emit(ctx, tx, outbox.KindIncidentFanout, outbox.IncidentFanout{IncidentID: in.ID}); err != nil {
 		return err
 	}
@@ -802,7 +803,7 @@ func (s *Service) announceIncident(ctx context.Context, tx ports.Tx, v directory
 // returns the new ones and how many valid incidents the source returned.
 func (s *Service) fetchIncidents(ctx context.Context, vendorID uuid.UUID, since time.Time, backfill bool) ([]directory.Incident, int, error) {
 	var v directory.Vendor
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		var err error
 		v, err = tx.Vendors().Get(ctx, vendorID)
 		return err
@@ -828,7 +829,7 @@ func (s *Service) fetchIncidents(ctx context.Context, vendorID uuid.UUID, since 
 		ins = append(ins, n)
 	}
 	var inserted []directory.Incident
-	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		var err error
 		if inserted, err = tx.Incidents().Merge(ctx, ins); err != nil {
 			return err
@@ -850,7 +851,7 @@ func (s *Service) fetchIncidents(ctx context.Context, vendorID uuid.UUID, since 
 // on at least one list; new ones are live and alert.
 func (s *Service) PollIncidents(ctx context.Context) error {
 	var vs []directory.Vendor
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		var err error
 		vs, err = tx.Vendors().List(ctx)
 		return err
@@ -872,7 +873,7 @@ func (s *Service) PollIncidents(ctx context.Context) error {
 }
 
 // EnsureVendors finds or creates directory entries for refs, in order.
-func (s *Service) EnsureVendors(ctx context.Context, tx ports.Tx, refs []vendorlist.VendorRef) ([]directory.Vendor, error) {
+func (s *Service) EnsureVendors(ctx context.Context, tx stores.Tx, refs []vendorlist.VendorRef) ([]directory.Vendor, error) {
 	if len(refs) == 0 {
 		return nil, nil
 	}
@@ -889,7 +890,7 @@ func (s *Service) EnsureVendors(ctx context.Context, tx ports.Tx, refs []vendorl
 
 // StartEnrichRun records a run with one job per vendor (plus jobs already
 // settled, such as skipped ones) and queues the jobs in one outbox write.
-func (s *Service) StartEnrichRun(ctx context.Context, tx ports.Tx, by string, vs []directory.Vendor, sections []string, settled ...run.Job) (run.Run, error) {
+func (s *Service) StartEnrichRun(ctx context.Context, tx stores.Tx, by string, vs []directory.Vendor, sections []string, settled ...run.Job) (run.Run, error) {
 	now := s.d.Now()
 	r := run.Run{ID: s.d.IDs.New(), Kind: run.KindEnrich, Sections: sections, CreatedBy: by, CreatedAt: now, UpdatedAt: now}
 	msgs := make([]outbox.Message, 0, len(vs))
@@ -900,7 +901,7 @@ func (s *Service) StartEnrichRun(ctx context.Context, tx ports.Tx, by string, vs
 	}
 	r.Jobs = append(r.Jobs, settled...)
 	if len(msgs) > 0 {
-		if err := tx.Outbox().Add(ctx, msgs...); err != nil {
+		if err := uow.Add(ctx, tx, msgs...); err != nil {
 			return r, err
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // dir is the directory as the vendor use cases read and write it: vendors,
@@ -41,29 +42,29 @@ func newDir(vs ...directory.Vendor) *dir {
 		grc: map[uuid.UUID][]directory.GRCAssessment{}, runs: map[uuid.UUID]run.Run{}}
 }
 
-func (d *dir) InTx(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+func (d *dir) InTx(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return fn(ctx, dirTx{d: d})
 }
-func (d *dir) View(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+func (d *dir) View(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
 	return d.InTx(ctx, fn)
 }
 func (d *dir) Ping(context.Context) error { return nil }
 
 type dirTx struct {
-	ports.Tx
+	stores.Tx
 	d *dir
 }
 
-func (t dirTx) Vendors() ports.VendorRepo     { return vendorRepo{d: t.d} }
-func (t dirTx) Profiles() ports.ProfileRepo   { return profileRepo{d: t.d} }
-func (t dirTx) Incidents() ports.IncidentRepo { return incidentRepo{d: t.d} }
-func (t dirTx) Runs() ports.RunRepo           { return runRepo{d: t.d} }
-func (t dirTx) Outbox() ports.OutboxRepo      { return outboxRepo{d: t.d} }
+func (t dirTx) Vendors() stores.VendorRepo     { return vendorRepo{d: t.d} }
+func (t dirTx) Profiles() stores.ProfileRepo   { return profileRepo{d: t.d} }
+func (t dirTx) Incidents() stores.IncidentRepo { return incidentRepo{d: t.d} }
+func (t dirTx) Runs() stores.RunRepo           { return runRepo{d: t.d} }
+func (t dirTx) Outbox() outbox.Repo            { return outboxRepo{d: t.d} }
 
 type vendorRepo struct {
-	ports.VendorRepo
+	stores.VendorRepo
 	d *dir
 }
 
@@ -132,7 +133,7 @@ func (r vendorRepo) Ensure(ctx context.Context, vs []directory.Vendor) ([]direct
 }
 
 type profileRepo struct {
-	ports.ProfileRepo
+	stores.ProfileRepo
 	d *dir
 }
 
@@ -191,7 +192,7 @@ func (r profileRepo) Ratings(_ context.Context, id uuid.UUID, _ *directory.Ratin
 }
 
 type incidentRepo struct {
-	ports.IncidentRepo
+	stores.IncidentRepo
 	d *dir
 }
 
@@ -224,7 +225,7 @@ func (r incidentRepo) ListByVendor(_ context.Context, id uuid.UUID) ([]directory
 }
 
 type runRepo struct {
-	ports.RunRepo
+	stores.RunRepo
 	d *dir
 }
 
@@ -242,7 +243,7 @@ func (r runRepo) GetForUpdate(ctx context.Context, id uuid.UUID) (run.Run, error
 func (r runRepo) Save(_ context.Context, x run.Run) error { r.d.runs[x.ID] = x; return nil }
 
 type outboxRepo struct {
-	ports.OutboxRepo
+	outbox.Repo
 	d *dir
 }
 
@@ -302,7 +303,7 @@ var admin = access.Actor{Email: "ops@vetted.test", PlatformAdmin: true}
 
 func newService(t *testing.T, d *dir) *vendors.Service {
 	t.Helper()
-	s, err := vendors.New(vendors.Deps{Unit: uow.Unit{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}}, Enricher: enricher{},
+	s, err := vendors.New(vendors.Deps{Unit: uow.Unit[stores.Tx]{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}}, Enricher: enricher{},
 		Incidents: incidents{titles: []string{"outage"}}})
 	if err != nil {
 		t.Fatal(err)

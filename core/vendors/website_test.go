@@ -15,6 +15,7 @@ import (
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // finder knows the websites of some names; it records the names asked.
@@ -63,7 +64,7 @@ func TestWebsiteDiscovery(t *testing.T) {
 	found, lost, given := vendor("Zentrix", ""), vendor("Marlow", ""), vendor("Acme", "https://acme.test")
 	d := newDir(found, lost, given)
 	var asked []string
-	s, err := vendors.New(vendors.Deps{Unit: uow.Unit{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}}, Enricher: enricher{},
+	s, err := vendors.New(vendors.Deps{Unit: uow.Unit[stores.Tx]{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}}, Enricher: enricher{},
 		Incidents: incidents{}, Websites: finder{sites: map[string]string{"Zentrix": "https://zentrix.com/", "Acme": "https://other.test/"}, asked: &asked}})
 	if err != nil {
 		t.Fatal(err)
@@ -128,11 +129,11 @@ func TestRatingEvents(t *testing.T) {
 	is := []directory.SecurityInstance{{Code: "hsts_missing", Severity: "medium", Title: "No HSTS", Kind: "finding", Category: "application_security"}}
 	expires := clock{}.Now().AddDate(0, 6, 0).Format("2006-01-02T15:04:05Z")
 	var hooks []webhook.Event // the webhook events recorded, in their units of work
-	record := func(_ context.Context, _ ports.Tx, ev webhook.Event) error {
+	record := func(_ context.Context, _ stores.Tx, ev webhook.Event) error {
 		hooks = append(hooks, ev)
 		return nil
 	}
-	s, err := vendors.New(vendors.Deps{Unit: uow.Unit{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}, Events: record},
+	s, err := vendors.New(vendors.Deps{Unit: uow.Unit[stores.Tx]{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}, Events: record},
 		Enricher: scanner{is: &is, expires: &expires}, Incidents: incidents{}})
 	if err != nil {
 		t.Fatal(err)
@@ -188,7 +189,7 @@ func TestNeedsWebsiteKeepsAnEdit(t *testing.T) {
 	t.Parallel()
 	stark := vendor("Stark", "")
 	d := newDir(stark)
-	s, err := vendors.New(vendors.Deps{Unit: uow.Unit{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}}, Enricher: enricher{},
+	s, err := vendors.New(vendors.Deps{Unit: uow.Unit[stores.Tx]{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}}, Enricher: enricher{},
 		Incidents: incidents{}, Websites: editingFinder{d: d, vendor: stark}})
 	if err != nil {
 		t.Fatal(err)

@@ -33,14 +33,14 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/webhook"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Deps are the ports the webhook use cases need.
 type Deps struct {
-	uow.Unit
-	Mail   mailonce.Mail
-	Sender ports.WebhookSender
+	uow.Unit[stores.Tx]
+	Mail   mailonce.Mail[stores.Tx]
+	Sender stores.WebhookSender
 	// PublicURL is the base URL for links in mail (no trailing slash).
 	PublicURL string
 	Log       *slog.Logger
@@ -100,7 +100,7 @@ func (s *Service) Create(ctx context.Context, a access.Actor, ref access.Account
 		return webhook.Endpoint{}, err
 	}
 	var e webhook.Endpoint
-	err = s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, err := access.Account(ctx, tx, a, ref, account.ManageRole)
 		if err != nil {
 			return err
@@ -123,7 +123,7 @@ func (s *Service) Create(ctx context.Context, a access.Actor, ref access.Account
 // may read them.
 func (s *Service) List(ctx context.Context, a access.Actor, ref access.AccountRef) ([]webhook.Endpoint, error) {
 	var out []webhook.Endpoint
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
 		if err != nil {
 			return err
@@ -140,7 +140,7 @@ func (s *Service) List(ctx context.Context, a access.Actor, ref access.AccountRe
 // Delete removes an endpoint with its delivery log; its pending attempts
 // find it gone and stop. Admins and owners only.
 func (s *Service) Delete(ctx context.Context, a access.Actor, ref access.AccountRef, id uuid.UUID) error {
-	return s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	return s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, err := access.Account(ctx, tx, a, ref, account.ManageRole)
 		if err != nil {
 			return err
@@ -176,7 +176,7 @@ func (s *Service) Deliveries(ctx context.Context, a access.Actor, ref access.Acc
 		limit = DefaultPageSize
 	}
 	p := AttemptPage{Offset: offset, Limit: limit}
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
 		if err != nil {
 			return err
@@ -195,7 +195,7 @@ func (s *Service) Deliveries(ctx context.Context, a access.Actor, ref access.Acc
 // returns the delivery. Admins and owners only.
 func (s *Service) Test(ctx context.Context, a access.Actor, ref access.AccountRef, id uuid.UUID) (webhook.Delivery, error) {
 	var d webhook.Delivery
-	err := s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		acc, err := access.Account(ctx, tx, a, ref, account.ManageRole)
 		if err != nil {
 			return err
@@ -220,7 +220,7 @@ func (s *Service) Test(ctx context.Context, a access.Actor, ref access.AccountRe
 // Emit records an event in the caller's unit of work (uow.Unit.Event),
 // to be fanned out after it commits. An event no endpoint wants now is not
 // recorded at all, so accounts without webhooks add nothing to the outbox.
-func (s *Service) Emit(ctx context.Context, tx ports.Tx, ev webhook.Event) error {
+func (s *Service) Emit(ctx context.Context, tx stores.Tx, ev webhook.Event) error {
 	es, err := s.endpointsFor(ctx, tx, ev)
 	if err != nil || len(es) == 0 {
 		return err
@@ -237,7 +237,7 @@ func (s *Service) Emit(ctx context.Context, tx ports.Tx, ev webhook.Event) error
 
 // endpointsFor returns the endpoints that want ev: of its account, or of
 // every account carrying its vendor.
-func (s *Service) endpointsFor(ctx context.Context, tx ports.Tx, ev webhook.Event) ([]webhook.Endpoint, error) {
+func (s *Service) endpointsFor(ctx context.Context, tx stores.Tx, ev webhook.Event) ([]webhook.Endpoint, error) {
 	var (
 		all []webhook.Endpoint
 		err error
@@ -263,7 +263,7 @@ func (s *Service) endpointsFor(ctx context.Context, tx ports.Tx, ev webhook.Even
 // and queues the first attempt of each (the job of KindWebhookEvent). Run
 // again, it finds the deliveries recorded and queues nothing more.
 func (s *Service) FanOut(ctx context.Context, p outbox.WebhookEvent) error {
-	return s.d.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	return s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		es, err := s.endpointsFor(ctx, tx, p.Event)
 		if err != nil {
 			return err
@@ -275,7 +275,7 @@ func (s *Service) FanOut(ctx context.Context, p outbox.WebhookEvent) error {
 
 // queue records the deliveries of ev to es that are new and queues their
 // first attempts.
-func (s *Service) queue(ctx context.Context, tx ports.Tx, ev webhook.Event, es []webhook.Endpoint) ([]webhook.Delivery, error) {
+func (s *Service) queue(ctx context.Context, tx stores.Tx, ev webhook.Event, es []webhook.Endpoint) ([]webhook.Delivery, error) {
 	now := s.d.Now()
 	ds := make([]webhook.Delivery, len(es))
 	for i, e := range es {
@@ -293,7 +293,7 @@ func (s *Service) queue(ctx context.Context, tx ports.Tx, ev webhook.Event, es [
 	for i, d := range fresh {
 		msgs[i] = outbox.New(s.d.IDs.New(), outbox.KindWebhookAttempt, outbox.WebhookAttempt{DeliveryID: d.ID, Number: 1}, now)
 	}
-	return fresh, tx.Outbox().Add(ctx, msgs...)
+	return fresh, uow.Add(ctx, tx, msgs...)
 }
 
 // Attempt makes one attempt of a delivery (the job of KindWebhookAttempt)
@@ -306,7 +306,7 @@ func (s *Service) Attempt(ctx context.Context, p outbox.WebhookAttempt) error {
 		d webhook.Delivery
 		e webhook.Endpoint
 	)
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) (err error) {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) (err error) {
 		if d, err = tx.Webhooks().Delivery(ctx, p.DeliveryID); err != nil {
 			return err
 		}
@@ -329,7 +329,7 @@ func (s *Service) Attempt(ctx context.Context, p outbox.WebhookAttempt) error {
 	// The attempt is recorded whatever became of the request; ctx may be
 	// ending (a worker shutting down) and the send happened all the same.
 	book := context.WithoutCancel(ctx)
-	err = s.d.Write(book, func(ctx context.Context, tx ports.Tx) error {
+	err = s.d.Write(book, func(ctx context.Context, tx stores.Tx) error {
 		var next outbox.Message
 		var disable bool
 		if out.Err != nil {
@@ -349,7 +349,7 @@ func (s *Service) Attempt(ctx context.Context, p outbox.WebhookAttempt) error {
 		}
 		switch {
 		case next.ID != uuid.Nil:
-			return tx.Outbox().Add(ctx, next)
+			return uow.Add(ctx, tx, next)
 		case disable:
 			if err := tx.Webhooks().Disable(ctx, e.ID, now); err != nil {
 				return err
@@ -377,7 +377,7 @@ func (s *Service) SendDisabledMail(ctx context.Context, p outbox.WebhookDisabled
 		acc   account.Account
 		staff []string
 	)
-	err := s.d.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		var err error
 		if acc, err = tx.Accounts().Get(ctx, p.AccountID); err != nil {
 			return err

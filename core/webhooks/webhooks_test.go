@@ -18,6 +18,7 @@ import (
 	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/core/webhooks"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // world is one account with its members, endpoints, deliveries,
@@ -33,27 +34,27 @@ type world struct {
 	outbox     []outbox.Message
 }
 
-func (w *world) InTx(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+func (w *world) InTx(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
 	return fn(ctx, wtx{w: w})
 }
-func (w *world) View(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+func (w *world) View(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
 	return fn(ctx, wtx{w: w})
 }
 func (w *world) Ping(context.Context) error { return nil }
 
 type wtx struct {
-	ports.Tx
+	stores.Tx
 	w *world
 }
 
-func (t wtx) Accounts() ports.AccountRepo    { return wAccounts{w: t.w} }
-func (t wtx) Members() ports.MemberRepo      { return wMembers{w: t.w} }
-func (t wtx) Webhooks() ports.WebhookRepo    { return wHooks{w: t.w} }
-func (t wtx) Outbox() ports.OutboxRepo       { return wOutbox{w: t.w} }
-func (t wtx) Deliveries() ports.DeliveryRepo { return wKeys{w: t.w} }
+func (t wtx) Accounts() stores.AccountRepo { return wAccounts{w: t.w} }
+func (t wtx) Members() stores.MemberRepo   { return wMembers{w: t.w} }
+func (t wtx) Webhooks() stores.WebhookRepo { return wHooks{w: t.w} }
+func (t wtx) Outbox() outbox.Repo          { return wOutbox{w: t.w} }
+func (t wtx) Deliveries() mailonce.Repo    { return wKeys{w: t.w} }
 
 type wAccounts struct {
-	ports.AccountRepo
+	stores.AccountRepo
 	w *world
 }
 
@@ -67,7 +68,7 @@ func (r wAccounts) MembershipOf(_ context.Context, id, user uuid.UUID) (account.
 func (r wAccounts) Get(context.Context, uuid.UUID) (account.Account, error) { return r.w.acc, nil }
 
 type wMembers struct {
-	ports.MemberRepo
+	stores.MemberRepo
 	w *world
 }
 
@@ -80,7 +81,7 @@ func (r wMembers) List(context.Context, uuid.UUID) ([]account.Member, error) {
 }
 
 type wHooks struct {
-	ports.WebhookRepo
+	stores.WebhookRepo
 	w *world
 }
 
@@ -145,7 +146,7 @@ func (r wHooks) Attempts(_ context.Context, id uuid.UUID, offset, limit int) ([]
 }
 
 type wOutbox struct {
-	ports.OutboxRepo
+	outbox.Repo
 	w *world
 }
 
@@ -155,15 +156,15 @@ func (r wOutbox) Add(_ context.Context, ms ...outbox.Message) error {
 }
 
 type wKeys struct {
-	ports.DeliveryRepo
+	mailonce.Repo
 	w *world
 }
 
-func (r wKeys) Claim(_ context.Context, key string, now time.Time, _ time.Duration) (ports.Delivery, error) {
+func (r wKeys) Claim(_ context.Context, key string, now time.Time, _ time.Duration) (mailonce.Delivery, error) {
 	if r.w.sent[key] {
-		return ports.Delivery{State: ports.DeliverySent}, nil
+		return mailonce.Delivery{State: mailonce.DeliverySent}, nil
 	}
-	return ports.Delivery{State: ports.DeliveryClaimed, ClaimedAt: now}, nil
+	return mailonce.Delivery{State: mailonce.DeliveryClaimed, ClaimedAt: now}, nil
 }
 func (r wKeys) MarkSent(_ context.Context, key string, _ time.Time) error {
 	r.w.sent[key] = true
@@ -223,9 +224,9 @@ func newFixture(t *testing.T) *fixture {
 		roles:  map[uuid.UUID]account.Role{f.owner.UserID: account.RoleOwner, f.member.UserID: account.RoleMember, f.watcher.UserID: account.RoleViewer},
 		emails: map[uuid.UUID]string{f.owner.UserID: f.owner.Email, f.member.UserID: f.member.Email, f.watcher.UserID: f.watcher.Email}}
 	f.ref = access.AccountRef{ID: acc.ID}
-	unit := uow.Unit{Store: f.w, Clock: f.clk, IDs: ports.UUIDv7{}}
+	unit := uow.Unit[stores.Tx]{Store: f.w, Clock: f.clk, IDs: ports.UUIDv7{}}
 	var err error
-	f.svc, err = webhooks.New(webhooks.Deps{Unit: unit, Mail: mailonce.Mail{Store: f.w, Clock: f.clk, Mailer: f.mail}, Sender: f.snd, PublicURL: "https://v.test"})
+	f.svc, err = webhooks.New(webhooks.Deps{Unit: unit, Mail: mailonce.Mail[stores.Tx]{Store: f.w, Clock: f.clk, Mailer: f.mail}, Sender: f.snd, PublicURL: "https://v.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,7 +291,7 @@ func TestEmitFanOutAndAttempts(t *testing.T) {
 	ev := webhook.VendorsChanged(f.w.acc.ID, uuid.New(), "Main", []uuid.UUID{uuid.New()}, nil, f.clk.now)
 	emit := func() {
 		t.Helper()
-		if err := f.w.InTx(ctx, func(ctx context.Context, tx ports.Tx) error { return f.svc.Emit(ctx, tx, ev) }); err != nil {
+		if err := f.w.InTx(ctx, func(ctx context.Context, tx stores.Tx) error { return f.svc.Emit(ctx, tx, ev) }); err != nil {
 			t.Fatal(err)
 		}
 	}

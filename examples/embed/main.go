@@ -30,6 +30,7 @@ import (
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/usecases"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 func main() {
@@ -161,12 +162,12 @@ func run(ctx context.Context, w io.Writer) error {
 }
 
 // drain waits until the outbox is empty and the job runner idle.
-func drain(ctx context.Context, store ports.Store, queue *jobs.Queue) error {
+func drain(ctx context.Context, store stores.Store, queue *jobs.Queue) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	for {
 		var pending int
-		if err := store.View(ctx, func(ctx context.Context, tx ports.Tx) (err error) {
+		if err := store.View(ctx, func(ctx context.Context, tx stores.Tx) (err error) {
 			pending, err = tx.Outbox().Pending(ctx)
 			return err
 		}); err != nil {

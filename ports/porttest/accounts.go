@@ -13,15 +13,15 @@ import (
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 func saveUser(f *fixture, u account.User) error {
-	return f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Users().Save(ctx, u) })
+	return f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Users().Save(ctx, u) })
 }
 
 func createAccount(f *fixture, a account.Account) error {
-	return f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Create(ctx, a) })
+	return f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Create(ctx, a) })
 }
 
 var userCases = []testCase{
@@ -29,15 +29,15 @@ var userCases = []testCase{
 		u := f.user("ann@example.com")
 		for _, c := range []struct {
 			name string
-			get  func(ctx context.Context, r ports.UserRepo) (account.User, error)
+			get  func(ctx context.Context, r stores.UserRepo) (account.User, error)
 		}{
-			{"Get", func(ctx context.Context, r ports.UserRepo) (account.User, error) { return r.Get(ctx, u.ID) }},
-			{"GetBySubject", func(ctx context.Context, r ports.UserRepo) (account.User, error) {
+			{"Get", func(ctx context.Context, r stores.UserRepo) (account.User, error) { return r.Get(ctx, u.ID) }},
+			{"GetBySubject", func(ctx context.Context, r stores.UserRepo) (account.User, error) {
 				return r.GetBySubject(ctx, u.Subject)
 			}},
-			{"GetByEmail", func(ctx context.Context, r ports.UserRepo) (account.User, error) { return r.GetByEmail(ctx, u.Email) }},
+			{"GetByEmail", func(ctx context.Context, r stores.UserRepo) (account.User, error) { return r.GetByEmail(ctx, u.Email) }},
 		} {
-			got := load(f, func(ctx context.Context, tx ports.Tx) (account.User, error) { return c.get(ctx, tx.Users()) })
+			got := load(f, func(ctx context.Context, tx stores.Tx) (account.User, error) { return c.get(ctx, tx.Users()) })
 			equal(t, c.name+" id", got.ID, u.ID)
 			equal(t, c.name+" subject", got.Subject, u.Subject)
 			equal(t, c.name+" email", got.Email, u.Email)
@@ -48,8 +48,8 @@ var userCases = []testCase{
 	}},
 	{"Save stores the e-mail lower-case", func(t *testing.T, f *fixture) {
 		u := f.newUser("Ann.Lee@Example.COM")
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Users().Save(ctx, u) })
-		got := load(f, func(ctx context.Context, tx ports.Tx) (account.User, error) {
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Users().Save(ctx, u) })
+		got := load(f, func(ctx context.Context, tx stores.Tx) (account.User, error) {
 			return tx.Users().GetByEmail(ctx, "ann.lee@example.com")
 		})
 		equal(t, "email", got.Email, "ann.lee@example.com")
@@ -57,18 +57,18 @@ var userCases = []testCase{
 	{"Save updates by id", func(t *testing.T, f *fixture) {
 		u := f.user("ann@example.com")
 		u.Name, u.Email, u.Subject = "Ann Lee", "ann.lee@example.com", "new-subject"
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Users().Save(ctx, u) })
-		got := load(f, func(ctx context.Context, tx ports.Tx) (account.User, error) { return tx.Users().Get(ctx, u.ID) })
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Users().Save(ctx, u) })
+		got := load(f, func(ctx context.Context, tx stores.Tx) (account.User, error) { return tx.Users().Get(ctx, u.ID) })
 		equal(t, "name", got.Name, "Ann Lee")
-		got = load(f, func(ctx context.Context, tx ports.Tx) (account.User, error) {
+		got = load(f, func(ctx context.Context, tx stores.Tx) (account.User, error) {
 			return tx.Users().GetByEmail(ctx, u.Email)
 		})
 		equal(t, "by new e-mail", got.ID, u.ID)
-		got = load(f, func(ctx context.Context, tx ports.Tx) (account.User, error) {
+		got = load(f, func(ctx context.Context, tx stores.Tx) (account.User, error) {
 			return tx.Users().GetBySubject(ctx, "new-subject")
 		})
 		equal(t, "by new subject", got.ID, u.ID)
-		_, err := loadErr(f, func(ctx context.Context, tx ports.Tx) (account.User, error) {
+		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (account.User, error) {
 			return tx.Users().GetByEmail(ctx, "ann@example.com")
 		})
 		wantErr(t, "old e-mail", err, core.ErrNotFound)
@@ -81,7 +81,7 @@ var userCases = []testCase{
 		sameSubject := f.newUser("bob@example.com")
 		sameSubject.Subject = ann.Subject
 		wantErr(t, "same subject", saveUser(f, sameSubject), core.ErrConflict)
-		got := load(f, func(ctx context.Context, tx ports.Tx) ([]account.User, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) ([]account.User, error) {
 			return tx.Users().ListByEmails(ctx, []string{"bob@example.com"})
 		})
 		equal(t, "users saved despite conflict", len(got), 0)
@@ -99,24 +99,24 @@ var userCases = []testCase{
 		f.user("ann@example.com")
 		for _, c := range []struct {
 			name string
-			get  func(ctx context.Context, r ports.UserRepo) (account.User, error)
+			get  func(ctx context.Context, r stores.UserRepo) (account.User, error)
 		}{
-			{"Get", func(ctx context.Context, r ports.UserRepo) (account.User, error) { return r.Get(ctx, newID()) }},
-			{"GetBySubject", func(ctx context.Context, r ports.UserRepo) (account.User, error) {
+			{"Get", func(ctx context.Context, r stores.UserRepo) (account.User, error) { return r.Get(ctx, newID()) }},
+			{"GetBySubject", func(ctx context.Context, r stores.UserRepo) (account.User, error) {
 				return r.GetBySubject(ctx, "nobody")
 			}},
-			{"GetByEmail", func(ctx context.Context, r ports.UserRepo) (account.User, error) {
+			{"GetByEmail", func(ctx context.Context, r stores.UserRepo) (account.User, error) {
 				return r.GetByEmail(ctx, "nobody@example.com")
 			}},
 		} {
-			_, err := loadErr(f, func(ctx context.Context, tx ports.Tx) (account.User, error) { return c.get(ctx, tx.Users()) })
+			_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (account.User, error) { return c.get(ctx, tx.Users()) })
 			wantErr(t, c.name, err, core.ErrNotFound)
 		}
 	}},
 	{"ListByEmails returns the users that exist", func(t *testing.T, f *fixture) {
 		ann, bob := f.user("ann@example.com"), f.user("bob@example.com")
 		f.user("cid@example.com")
-		got := load(f, func(ctx context.Context, tx ports.Tx) ([]account.User, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) ([]account.User, error) {
 			return tx.Users().ListByEmails(ctx, []string{"bob@example.com", "nobody@example.com", "ann@example.com"})
 		})
 		sameIDSet(t, "users", idsOf(got, func(u account.User) uuid.UUID { return u.ID }), []uuid.UUID{ann.ID, bob.ID})
@@ -130,9 +130,9 @@ func orgIDs(as []account.Account) []uuid.UUID {
 var accountCases = []testCase{
 	{"Create then Get; absent is not found", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		got := load(f, func(ctx context.Context, tx ports.Tx) (account.Account, error) { return tx.Accounts().Get(ctx, a.ID) })
+		got := load(f, func(ctx context.Context, tx stores.Tx) (account.Account, error) { return tx.Accounts().Get(ctx, a.ID) })
 		equal(t, "name", got.Name, a.Name)
-		_, err := loadErr(f, func(ctx context.Context, tx ports.Tx) (account.Account, error) {
+		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (account.Account, error) {
 			return tx.Accounts().Get(ctx, newID())
 		})
 		wantErr(t, "absent", err, core.ErrNotFound)
@@ -144,7 +144,7 @@ var accountCases = []testCase{
 		again := f.newOrg("Other Org")
 		again.ID = a.ID
 		wantErr(t, "same id", createAccount(f, again), core.ErrConflict)
-		orgs := load(f, func(ctx context.Context, tx ports.Tx) ([]account.Account, error) {
+		orgs := load(f, func(ctx context.Context, tx stores.Tx) ([]account.Account, error) {
 			return tx.Accounts().ListOrganizations(ctx)
 		})
 		sameIDs(t, "organizations", orgIDs(orgs), []uuid.UUID{a.ID})
@@ -159,7 +159,7 @@ var accountCases = []testCase{
 	{"ListOrganizations returns non-personal accounts by name", func(t *testing.T, f *fixture) {
 		c, a, b := f.org("Cobalt"), f.org("Acme"), f.org("Beta")
 		f.personal(f.user("ann@example.com"))
-		got := load(f, func(ctx context.Context, tx ports.Tx) ([]account.Account, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) ([]account.Account, error) {
 			return tx.Accounts().ListOrganizations(ctx)
 		})
 		sameIDs(t, "organizations", orgIDs(got), []uuid.UUID{a.ID, b.ID, c.ID})
@@ -179,7 +179,7 @@ var accountCases = []testCase{
 			f.assessment(l, v)
 		}
 		f.list(idle.ID, vendorlist.MasterList)
-		got := load(f, func(ctx context.Context, tx ports.Tx) ([]account.Account, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) ([]account.Account, error) {
 			return tx.Accounts().ListReviewing(ctx)
 		})
 		want := []uuid.UUID{reviewing.ID, personal.ID}
@@ -194,7 +194,7 @@ var accountCases = []testCase{
 		f.member(other, bob, account.RoleOwner)
 		p := f.personal(ann)
 		f.member(p, ann, account.RoleOwner)
-		got := load(f, func(ctx context.Context, tx ports.Tx) ([]account.Membership, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) ([]account.Membership, error) {
 			return tx.Accounts().ListForUser(ctx, ann.ID)
 		})
 		if len(got) != 2 {
@@ -215,7 +215,7 @@ var accountCases = []testCase{
 		f.member(p, ann, account.RoleOwner)
 		of := func(accountID, userID uuid.UUID) (account.Membership, error) {
 			var m account.Membership
-			err := f.try(func(ctx context.Context, tx ports.Tx) error {
+			err := f.try(func(ctx context.Context, tx stores.Tx) error {
 				var err error
 				m, err = tx.Accounts().MembershipOf(ctx, accountID, userID)
 				return err
@@ -240,12 +240,12 @@ var accountCases = []testCase{
 	}},
 	{"Lock finds the account or reports not found", func(t *testing.T, f *fixture) {
 		a := f.org("Acme")
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Lock(ctx, a.ID) })
-		err := f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Lock(ctx, newID()) })
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Lock(ctx, a.ID) })
+		err := f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Lock(ctx, newID()) })
 		wantErr(t, "Lock absent", err, core.ErrNotFound)
 	}},
 	{"Delete of an absent account is not found", func(t *testing.T, f *fixture) {
-		err := f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Delete(ctx, newID()) })
+		err := f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Delete(ctx, newID()) })
 		wantErr(t, "Delete", err, core.ErrNotFound)
 	}},
 	{"Delete cascades to everything the account owns", testAccountDeleteCascades},
@@ -254,12 +254,12 @@ var accountCases = []testCase{
 		p := f.personal(ann)
 		f.member(p, ann, account.RoleOwner)
 		l := f.list(p.ID, vendorlist.MasterList)
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Delete(ctx, p.ID) })
-		_, err := loadErr(f, func(ctx context.Context, tx ports.Tx) (vendorlist.List, error) {
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Delete(ctx, p.ID) })
+		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (vendorlist.List, error) {
 			return tx.Lists().Get(ctx, p.ID, l.ID)
 		})
 		wantErr(t, "list of the personal space", err, core.ErrNotFound)
-		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (account.Member, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (account.Member, error) {
 			return tx.Members().Get(ctx, p.ID, ann.ID)
 		})
 		wantErr(t, "member of the personal space", err, core.ErrNotFound)
@@ -294,7 +294,7 @@ func (f *fixture) estate(name, email string) estate {
 	e.doc = f.document(e.asmt, "soc2.pdf")
 	e.sub = f.subscriber(e.list, "alerts-"+email, true)
 	now := f.tick()
-	f.write(func(ctx context.Context, tx ports.Tx) error {
+	f.write(func(ctx context.Context, tx stores.Tx) error {
 		return tx.Quota().Claim(ctx, e.acc.ID, []uuid.UUID{e.vs[0].ID}, now)
 	})
 	return e
@@ -302,14 +302,14 @@ func (f *fixture) estate(name, email string) estate {
 
 func testAccountDeleteCascades(t *testing.T, f *fixture) {
 	gone, kept := f.estate("Acme", "ann@example.com"), f.estate("Beta", "bob@example.com")
-	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Delete(ctx, gone.acc.ID) })
+	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Delete(ctx, gone.acc.ID) })
 	checkEstate(t, f, gone, false)
 	checkEstate(t, f, kept, true)
-	got := load(f, func(ctx context.Context, tx ports.Tx) (account.User, error) {
+	got := load(f, func(ctx context.Context, tx stores.Tx) (account.User, error) {
 		return tx.Users().Get(ctx, gone.owner.ID)
 	})
 	equal(t, "user of the deleted account stays", got.ID, gone.owner.ID)
-	vs := load(f, func(ctx context.Context, tx ports.Tx) ([]directory.Vendor, error) {
+	vs := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Vendor, error) {
 		return tx.Vendors().ListByIDs(ctx, []uuid.UUID{gone.vs[0].ID, gone.vs[1].ID})
 	})
 	equal(t, "global vendors stay", len(vs), 2)
@@ -339,7 +339,7 @@ func checkEstate(t *testing.T, f *fixture, e estate, want bool) {
 			t.Fatalf("%s of %s: got %d rows, want them present=%v", what, e.acc.Name, n, want)
 		}
 	}
-	f.read(func(ctx context.Context, tx ports.Tx) error {
+	f.read(func(ctx context.Context, tx stores.Tx) error {
 		_, err := tx.Accounts().Get(ctx, e.acc.ID)
 		found("account", err)
 		_, err = tx.Members().Get(ctx, e.acc.ID, e.owner.ID)
@@ -386,7 +386,7 @@ var memberCases = []testCase{
 	{"Put then Get joins the user", func(t *testing.T, f *fixture) {
 		a, ann := f.org("Acme"), f.user("ann@example.com")
 		f.member(a, ann, account.RoleAdmin)
-		got := load(f, func(ctx context.Context, tx ports.Tx) (account.Member, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) (account.Member, error) {
 			return tx.Members().Get(ctx, a.ID, ann.ID)
 		})
 		equal(t, "account", got.AccountID, a.ID)
@@ -396,12 +396,12 @@ var memberCases = []testCase{
 		equal(t, "verified", got.Verified, true)
 		equal(t, "role", got.Role, account.RoleAdmin)
 		sameTime(t, "created_at", got.CreatedAt, f.now)
-		_, err := loadErr(f, func(ctx context.Context, tx ports.Tx) (account.Member, error) {
+		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (account.Member, error) {
 			return tx.Members().Get(ctx, a.ID, newID())
 		})
 		wantErr(t, "absent member", err, core.ErrNotFound)
 		other := f.org("Beta")
-		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (account.Member, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (account.Member, error) {
 			return tx.Members().Get(ctx, other.ID, ann.ID)
 		})
 		wantErr(t, "member of another account", err, core.ErrNotFound)
@@ -410,7 +410,7 @@ var memberCases = []testCase{
 		a, ann := f.org("Acme"), f.user("ann@example.com")
 		f.member(a, ann, account.RoleViewer)
 		f.member(a, ann, account.RoleOwner)
-		ms := load(f, func(ctx context.Context, tx ports.Tx) ([]account.Member, error) { return tx.Members().List(ctx, a.ID) })
+		ms := load(f, func(ctx context.Context, tx stores.Tx) ([]account.Member, error) { return tx.Members().List(ctx, a.ID) })
 		if len(ms) != 1 || ms[0].Role != account.RoleOwner {
 			t.Fatalf("members: got %+v, want ann as the only owner", ms)
 		}
@@ -419,7 +419,7 @@ var memberCases = []testCase{
 		a, other := f.org("Acme"), f.org("Beta")
 		cid, ann, bob := f.user("cid@example.com"), f.user("ann@example.com"), f.user("bob@example.com")
 		now := f.tick()
-		f.write(func(ctx context.Context, tx ports.Tx) error {
+		f.write(func(ctx context.Context, tx stores.Tx) error {
 			return tx.Members().Put(ctx, []account.Member{
 				{AccountID: a.ID, UserID: cid.ID, Role: account.RoleMember, CreatedAt: now},
 				{AccountID: a.ID, UserID: ann.ID, Role: account.RoleOwner, CreatedAt: now},
@@ -427,7 +427,7 @@ var memberCases = []testCase{
 				{AccountID: other.ID, UserID: bob.ID, Role: account.RoleOwner, CreatedAt: now},
 			})
 		})
-		ms := load(f, func(ctx context.Context, tx ports.Tx) ([]account.Member, error) { return tx.Members().List(ctx, a.ID) })
+		ms := load(f, func(ctx context.Context, tx stores.Tx) ([]account.Member, error) { return tx.Members().List(ctx, a.ID) })
 		sameIDs(t, "members", idsOf(ms, func(m account.Member) uuid.UUID { return m.UserID }), []uuid.UUID{ann.ID, bob.ID, cid.ID})
 		equal(t, "bob's role here", ms[1].Role, account.RoleViewer)
 		equal(t, "bob's e-mail", ms[1].Email, bob.Email)
@@ -438,12 +438,12 @@ var memberCases = []testCase{
 		f.member(a, ann, account.RoleOwner)
 		f.member(a, bob, account.RoleMember)
 		f.member(other, bob, account.RoleMember)
-		f.write(func(ctx context.Context, tx ports.Tx) error {
+		f.write(func(ctx context.Context, tx stores.Tx) error {
 			return tx.Members().Delete(ctx, a.ID, []uuid.UUID{bob.ID, newID()})
 		})
-		ms := load(f, func(ctx context.Context, tx ports.Tx) ([]account.Member, error) { return tx.Members().List(ctx, a.ID) })
+		ms := load(f, func(ctx context.Context, tx stores.Tx) ([]account.Member, error) { return tx.Members().List(ctx, a.ID) })
 		sameIDs(t, "members left", idsOf(ms, func(m account.Member) uuid.UUID { return m.UserID }), []uuid.UUID{ann.ID})
-		got := load(f, func(ctx context.Context, tx ports.Tx) (account.Member, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) (account.Member, error) {
 			return tx.Members().Get(ctx, other.ID, bob.ID)
 		})
 		equal(t, "bob stays in the other account", got.Role, account.RoleMember)

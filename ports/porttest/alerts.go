@@ -8,9 +8,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 func subscriberIDs(ss []subscriber.Subscriber) []uuid.UUID {
@@ -19,7 +20,7 @@ func subscriberIDs(ss []subscriber.Subscriber) []uuid.UUID {
 
 func recipients(f *fixture, vendorID uuid.UUID) []subscriber.Recipient {
 	f.t.Helper()
-	return load(f, func(ctx context.Context, tx ports.Tx) ([]subscriber.Recipient, error) {
+	return load(f, func(ctx context.Context, tx stores.Tx) ([]subscriber.Recipient, error) {
 		return tx.Subscribers().Recipients(ctx, vendorID)
 	})
 }
@@ -29,7 +30,7 @@ func recipientIDs(rs []subscriber.Recipient) []uuid.UUID {
 }
 
 func saveSubscriber(f *fixture, s subscriber.Subscriber) error {
-	return f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Subscribers().Save(ctx, s) })
+	return f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Subscribers().Save(ctx, s) })
 }
 
 var subscriberCases = []testCase{
@@ -39,7 +40,7 @@ var subscriberCases = []testCase{
 		cid := f.subscriber(l, "cid@example.com", false)
 		ann := f.subscriber(l, "ann@example.com", true)
 		f.subscriber(other, "bob@example.com", true)
-		got := load(f, func(ctx context.Context, tx ports.Tx) (subscriber.Subscriber, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) (subscriber.Subscriber, error) {
 			return tx.Subscribers().Get(ctx, ann.ID)
 		})
 		equal(t, "account", got.AccountID, a.ID)
@@ -50,20 +51,20 @@ var subscriberCases = []testCase{
 			t.Fatalf("confirmed_at: got %v, want %v", got.ConfirmedAt, ann.ConfirmedAt)
 		}
 		sameTime(t, "created_at", got.CreatedAt, ann.CreatedAt)
-		byEmail := load(f, func(ctx context.Context, tx ports.Tx) (subscriber.Subscriber, error) {
+		byEmail := load(f, func(ctx context.Context, tx stores.Tx) (subscriber.Subscriber, error) {
 			return tx.Subscribers().GetByEmail(ctx, l.ID, "cid@example.com")
 		})
 		equal(t, "by e-mail", byEmail.ID, cid.ID)
 		equal(t, "pending has no confirmed_at", byEmail.ConfirmedAt == nil, true)
-		ss := load(f, func(ctx context.Context, tx ports.Tx) ([]subscriber.Subscriber, error) {
+		ss := load(f, func(ctx context.Context, tx stores.Tx) ([]subscriber.Subscriber, error) {
 			return tx.Subscribers().List(ctx, l.ID)
 		})
 		sameIDs(t, "list", subscriberIDs(ss), []uuid.UUID{ann.ID, cid.ID})
-		_, err := loadErr(f, func(ctx context.Context, tx ports.Tx) (subscriber.Subscriber, error) {
+		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (subscriber.Subscriber, error) {
 			return tx.Subscribers().GetByEmail(ctx, other.ID, "ann@example.com")
 		})
 		wantErr(t, "GetByEmail on another list", err, core.ErrNotFound)
-		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (subscriber.Subscriber, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (subscriber.Subscriber, error) {
 			return tx.Subscribers().Get(ctx, newID())
 		})
 		wantErr(t, "Get absent", err, core.ErrNotFound)
@@ -74,12 +75,12 @@ var subscriberCases = []testCase{
 		s := f.subscriber(l, "ann@example.com", false)
 		at := f.tick()
 		s.Status, s.ConfirmedAt = subscriber.StatusConfirmed, &at
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Subscribers().Save(ctx, s) })
-		got := load(f, func(ctx context.Context, tx ports.Tx) (subscriber.Subscriber, error) {
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Subscribers().Save(ctx, s) })
+		got := load(f, func(ctx context.Context, tx stores.Tx) (subscriber.Subscriber, error) {
 			return tx.Subscribers().Get(ctx, s.ID)
 		})
 		equal(t, "status", got.Status, subscriber.StatusConfirmed)
-		ss := load(f, func(ctx context.Context, tx ports.Tx) ([]subscriber.Subscriber, error) {
+		ss := load(f, func(ctx context.Context, tx stores.Tx) ([]subscriber.Subscriber, error) {
 			return tx.Subscribers().List(ctx, l.ID)
 		})
 		equal(t, "subscribers", len(ss), 1)
@@ -101,16 +102,16 @@ var subscriberCases = []testCase{
 		f.subscriber(l, "cid@example.com", false)
 		otherAnn := f.subscriber(other, "ann@example.com", true)
 		var n int
-		f.write(func(ctx context.Context, tx ports.Tx) (err error) {
+		f.write(func(ctx context.Context, tx stores.Tx) (err error) {
 			n, err = tx.Subscribers().Delete(ctx, l.ID, []string{"ann@example.com", "cid@example.com", "nobody@example.com"})
 			return err
 		})
 		equal(t, "deleted", n, 2)
-		ss := load(f, func(ctx context.Context, tx ports.Tx) ([]subscriber.Subscriber, error) {
+		ss := load(f, func(ctx context.Context, tx stores.Tx) ([]subscriber.Subscriber, error) {
 			return tx.Subscribers().List(ctx, l.ID)
 		})
 		sameIDs(t, "left", subscriberIDs(ss), []uuid.UUID{bob.ID})
-		got := load(f, func(ctx context.Context, tx ports.Tx) (subscriber.Subscriber, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) (subscriber.Subscriber, error) {
 			return tx.Subscribers().Get(ctx, otherAnn.ID)
 		})
 		equal(t, "other list keeps its subscriber", got.ID, otherAnn.ID)
@@ -124,7 +125,9 @@ var subscriberCases = []testCase{
 		f.onList(lquiet.ID, v)
 		f.onList(lb.ID, v)
 		f.onList(lnone.ID, vs[1])
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().SetAlerts(ctx, lquiet.ID, v.ID, false) })
+		f.write(func(ctx context.Context, tx stores.Tx) error {
+			return tx.Lists().SetAlerts(ctx, lquiet.ID, v.ID, false)
+		})
 		ann := f.subscriber(la, "ann@example.com", true)
 		f.subscriber(la, "pending@example.com", false)
 		f.subscriber(lquiet, "quiet@example.com", true)
@@ -140,7 +143,7 @@ var subscriberCases = []testCase{
 				equal(t, "email", r.Email, "ann@example.com")
 			}
 		}
-		f.write(func(ctx context.Context, tx ports.Tx) error {
+		f.write(func(ctx context.Context, tx stores.Tx) error {
 			return tx.Lists().RemoveEntries(ctx, lb.ID, []uuid.UUID{v.ID})
 		})
 		sameIDSet(t, "recipients after removal from a list", recipientIDs(recipients(f, v.ID)), []uuid.UUID{ann.ID})
@@ -149,7 +152,7 @@ var subscriberCases = []testCase{
 }
 
 func createIncident(f *fixture, in directory.Incident) error {
-	return f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Incidents().Create(ctx, in) })
+	return f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Incidents().Create(ctx, in) })
 }
 
 func incidentIDs(ins []directory.Incident) []uuid.UUID {
@@ -166,7 +169,7 @@ var incidentCases = []testCase{
 				t.Fatal(err)
 			}
 		}
-		got := load(f, func(ctx context.Context, tx ports.Tx) (directory.Incident, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) (directory.Incident, error) {
 			return tx.Incidents().Get(ctx, newer.ID)
 		})
 		equal(t, "vendor", got.VendorID, vs[0].ID)
@@ -178,11 +181,11 @@ var incidentCases = []testCase{
 		equal(t, "backfilled", got.Backfilled, true)
 		sameStrings(t, "impacted data", got.PotentiallyImpactedData, []string{"email"})
 		sameTime(t, "published_at", got.PublishedAt, newer.PublishedAt)
-		list := load(f, func(ctx context.Context, tx ports.Tx) ([]directory.Incident, error) {
+		list := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Incident, error) {
 			return tx.Incidents().ListByVendor(ctx, vs[0].ID)
 		})
 		sameIDs(t, "by vendor", incidentIDs(list), []uuid.UUID{newer.ID, older.ID})
-		_, err := loadErr(f, func(ctx context.Context, tx ports.Tx) (directory.Incident, error) {
+		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (directory.Incident, error) {
 			return tx.Incidents().Get(ctx, newID())
 		})
 		wantErr(t, "Get absent", err, core.ErrNotFound)
@@ -216,16 +219,16 @@ var incidentCases = []testCase{
 		}
 		fresh := []directory.Incident{f.newIncident(v.ID, "2"), f.newIncident(v.ID, "3")}
 		var got []directory.Incident
-		f.write(func(ctx context.Context, tx ports.Tx) (err error) {
+		f.write(func(ctx context.Context, tx stores.Tx) (err error) {
 			got, err = tx.Incidents().Merge(ctx, []directory.Incident{f.newIncident(v.ID, "1"), fresh[0], fresh[1]})
 			return err
 		})
 		sameIDSet(t, "inserted", incidentIDs(got), incidentIDs(fresh))
-		all := load(f, func(ctx context.Context, tx ports.Tx) ([]directory.Incident, error) {
+		all := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Incident, error) {
 			return tx.Incidents().ListByVendor(ctx, v.ID)
 		})
 		sameIDSet(t, "stored", incidentIDs(all), []uuid.UUID{old.ID, fresh[0].ID, fresh[1].ID})
-		f.write(func(ctx context.Context, tx ports.Tx) (err error) {
+		f.write(func(ctx context.Context, tx stores.Tx) (err error) {
 			got, err = tx.Incidents().Merge(ctx, fresh)
 			return err
 		})
@@ -245,26 +248,26 @@ var incidentCases = []testCase{
 			made = append(made, in)
 		}
 		ids := []uuid.UUID{vs[0].ID, vs[1].ID, vs[3].ID}
-		recent := load(f, func(ctx context.Context, tx ports.Tx) ([]directory.Incident, error) {
+		recent := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Incident, error) {
 			return tx.Incidents().Recent(ctx, ids, 3)
 		})
 		sameIDs(t, "recent 3", incidentIDs(recent), []uuid.UUID{made[4].ID, made[2].ID, made[1].ID})
-		all := load(f, func(ctx context.Context, tx ports.Tx) ([]directory.Incident, error) {
+		all := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Incident, error) {
 			return tx.Incidents().Recent(ctx, ids, 100)
 		})
 		sameIDs(t, "recent all", incidentIDs(all), []uuid.UUID{made[4].ID, made[2].ID, made[1].ID, made[0].ID})
-		latest := load(f, func(ctx context.Context, tx ports.Tx) ([]directory.Incident, error) {
+		latest := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Incident, error) {
 			return tx.Incidents().Latest(ctx, append(ids, vs[2].ID))
 		})
 		sameIDSet(t, "latest", incidentIDs(latest), []uuid.UUID{made[2].ID, made[4].ID, made[3].ID})
-		for _, empty := range []func(ctx context.Context, tx ports.Tx) ([]directory.Incident, error){
-			func(ctx context.Context, tx ports.Tx) ([]directory.Incident, error) {
+		for _, empty := range []func(ctx context.Context, tx stores.Tx) ([]directory.Incident, error){
+			func(ctx context.Context, tx stores.Tx) ([]directory.Incident, error) {
 				return tx.Incidents().Recent(ctx, nil, 5)
 			},
-			func(ctx context.Context, tx ports.Tx) ([]directory.Incident, error) {
+			func(ctx context.Context, tx stores.Tx) ([]directory.Incident, error) {
 				return tx.Incidents().Latest(ctx, nil)
 			},
-			func(ctx context.Context, tx ports.Tx) ([]directory.Incident, error) {
+			func(ctx context.Context, tx stores.Tx) ([]directory.Incident, error) {
 				return tx.Incidents().Recent(ctx, []uuid.UUID{vs[3].ID}, 5)
 			},
 		} {
@@ -279,10 +282,10 @@ var incidentCases = []testCase{
 const lease = time.Minute
 
 // claimAt claims key at the given time, in a unit of work of its own.
-func claimAt(f *fixture, key string, at time.Time) ports.Delivery {
+func claimAt(f *fixture, key string, at time.Time) mailonce.Delivery {
 	f.t.Helper()
-	var d ports.Delivery
-	f.write(func(ctx context.Context, tx ports.Tx) (err error) {
+	var d mailonce.Delivery
+	f.write(func(ctx context.Context, tx stores.Tx) (err error) {
 		d, err = tx.Deliveries().Claim(ctx, key, at, lease)
 		return err
 	})
@@ -290,41 +293,41 @@ func claimAt(f *fixture, key string, at time.Time) ports.Delivery {
 }
 
 // claimDelivery claims key a second after the last time the fixture used.
-func claimDelivery(f *fixture, key string) ports.Delivery {
+func claimDelivery(f *fixture, key string) mailonce.Delivery {
 	f.t.Helper()
 	return claimAt(f, key, f.tick())
 }
 
 func markSent(f *fixture, key string, at time.Time) error {
-	return f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Deliveries().MarkSent(ctx, key, at) })
+	return f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Deliveries().MarkSent(ctx, key, at) })
 }
 
 func release(f *fixture, key string) {
-	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Deliveries().Release(ctx, key) })
+	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Deliveries().Release(ctx, key) })
 }
 
 var deliveryCases = []testCase{
 	{"a new key is claimed once; a second claim within the lease is busy", func(t *testing.T, f *fixture) {
 		first := claimDelivery(f, "alert:1:ann")
-		equal(t, "first claim", first.State, ports.DeliveryClaimed)
+		equal(t, "first claim", first.State, mailonce.DeliveryClaimed)
 		sameTime(t, "first claim's time", first.ClaimedAt, f.now)
 		second := claimDelivery(f, "alert:1:ann")
-		equal(t, "second claim", second.State, ports.DeliveryBusy)
+		equal(t, "second claim", second.State, mailonce.DeliveryBusy)
 		sameTime(t, "busy with the first claim's time", second.ClaimedAt, first.ClaimedAt)
-		equal(t, "other key", claimDelivery(f, "alert:1:bob").State, ports.DeliveryClaimed)
-		equal(t, "just inside the lease", claimAt(f, "alert:1:ann", first.ClaimedAt.Add(lease-time.Second)).State, ports.DeliveryBusy)
+		equal(t, "other key", claimDelivery(f, "alert:1:bob").State, mailonce.DeliveryClaimed)
+		equal(t, "just inside the lease", claimAt(f, "alert:1:ann", first.ClaimedAt.Add(lease-time.Second)).State, mailonce.DeliveryBusy)
 	}},
 	{"a claim never marked sent is taken over once the lease is over", func(t *testing.T, f *fixture) {
 		first := claimDelivery(f, "alert:1:ann")
 		over := first.ClaimedAt.Add(lease)
 		took := claimAt(f, "alert:1:ann", over)
-		equal(t, "claim at the end of the lease", took.State, ports.DeliveryClaimed)
+		equal(t, "claim at the end of the lease", took.State, mailonce.DeliveryClaimed)
 		sameTime(t, "the take-over's time", took.ClaimedAt, over)
 		// The take-over is a claim of its own, with a lease of its own.
 		again := claimAt(f, "alert:1:ann", over.Add(time.Second))
-		equal(t, "claim after the take-over", again.State, ports.DeliveryBusy)
+		equal(t, "claim after the take-over", again.State, mailonce.DeliveryBusy)
 		sameTime(t, "busy with the take-over's time", again.ClaimedAt, over)
-		equal(t, "claim a lease after the take-over", claimAt(f, "alert:1:ann", over.Add(lease)).State, ports.DeliveryClaimed)
+		equal(t, "claim a lease after the take-over", claimAt(f, "alert:1:ann", over.Add(lease)).State, mailonce.DeliveryClaimed)
 	}},
 	{"a key marked sent stays sent: no take-over, no release", func(t *testing.T, f *fixture) {
 		first := claimDelivery(f, "alert:1:ann")
@@ -337,39 +340,39 @@ var deliveryCases = []testCase{
 		}
 		release(f, "alert:1:ann")
 		got := claimAt(f, "alert:1:ann", first.ClaimedAt.Add(10*lease))
-		equal(t, "claim long after the send", got.State, ports.DeliverySent)
+		equal(t, "claim long after the send", got.State, mailonce.DeliverySent)
 		sameTime(t, "sent at the first mark", got.SentAt, sentAt)
 		sameTime(t, "claimed at", got.ClaimedAt, first.ClaimedAt)
 	}},
 	{"Release lets the next claim send at once", func(t *testing.T, f *fixture) {
 		claimDelivery(f, "alert:1:ann")
 		release(f, "alert:1:ann")
-		equal(t, "claim after release", claimDelivery(f, "alert:1:ann").State, ports.DeliveryClaimed)
-		equal(t, "claim after re-claim", claimDelivery(f, "alert:1:ann").State, ports.DeliveryBusy)
+		equal(t, "claim after release", claimDelivery(f, "alert:1:ann").State, mailonce.DeliveryClaimed)
+		equal(t, "claim after re-claim", claimDelivery(f, "alert:1:ann").State, mailonce.DeliveryBusy)
 		release(f, "alert:1:nobody") // an unknown key is no error
 	}},
 	{"marking an unknown key sent is not found", func(t *testing.T, f *fixture) {
 		wantErr(t, "MarkSent", markSent(f, "alert:1:nobody", f.tick()), core.ErrNotFound)
 	}},
 	{"a claim in a failed unit of work is forgotten", func(t *testing.T, f *fixture) {
-		err := f.try(func(ctx context.Context, tx ports.Tx) error {
+		err := f.try(func(ctx context.Context, tx stores.Tx) error {
 			if _, err := tx.Deliveries().Claim(ctx, "alert:1:ann", f.now, lease); err != nil {
 				return err
 			}
 			return errBoom
 		})
 		wantErr(t, "InTx", err, errBoom)
-		equal(t, "claim after rollback", claimDelivery(f, "alert:1:ann").State, ports.DeliveryClaimed)
+		equal(t, "claim after rollback", claimDelivery(f, "alert:1:ann").State, mailonce.DeliveryClaimed)
 	}},
 	{"a mark in a failed unit of work is forgotten", func(t *testing.T, f *fixture) {
 		first := claimDelivery(f, "alert:1:ann")
-		err := f.try(func(ctx context.Context, tx ports.Tx) error {
+		err := f.try(func(ctx context.Context, tx stores.Tx) error {
 			if err := tx.Deliveries().MarkSent(ctx, "alert:1:ann", f.tick()); err != nil {
 				return err
 			}
 			return errBoom
 		})
 		wantErr(t, "InTx", err, errBoom)
-		equal(t, "claim after the lease", claimAt(f, "alert:1:ann", first.ClaimedAt.Add(lease)).State, ports.DeliveryClaimed)
+		equal(t, "claim after the lease", claimAt(f, "alert:1:ann", first.ClaimedAt.Add(lease)).State, mailonce.DeliveryClaimed)
 	}},
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // BulkRows is how many rows each bulk benchmark writes or reads in one op.
@@ -19,7 +19,7 @@ const BulkRows = 500
 // save-vendors and import-csv, BulkRows rows each, one unit of work per op,
 // on the store that open returns (called once). Every store runs the same
 // code, so their figures compare.
-func Bench(b *testing.B, open func(tb testing.TB) ports.Store) {
+func Bench(b *testing.B, open func(tb testing.TB) stores.Store) {
 	f := newFixture(b, open(b))
 	org := f.org("Bench Org")
 	newList := func() vendorlist.List { return f.list(org.ID, "list "+uuid.NewString()) }
@@ -42,14 +42,14 @@ func Bench(b *testing.B, open func(tb testing.TB) ports.Store) {
 			b.StopTimer()
 			vs := newVendors(fmt.Sprintf("E%d-%s", i, uuid.NewString()[:6]))
 			b.StartTimer()
-			run(b, func(ctx context.Context, tx ports.Tx) error { _, err := tx.Vendors().Ensure(ctx, vs); return err })
+			run(b, func(ctx context.Context, tx stores.Tx) error { _, err := tx.Vendors().Ensure(ctx, vs); return err })
 		}
 	})
 
 	known := f.ensure(newVendors("Known")...)
 	b.Run("Ensure500Existing", func(b *testing.B) {
 		for range b.N {
-			run(b, func(ctx context.Context, tx ports.Tx) error { _, err := tx.Vendors().Ensure(ctx, known); return err })
+			run(b, func(ctx context.Context, tx stores.Tx) error { _, err := tx.Vendors().Ensure(ctx, known); return err })
 		}
 	})
 
@@ -58,7 +58,7 @@ func Bench(b *testing.B, open func(tb testing.TB) ports.Store) {
 			b.StopTimer()
 			l := newList()
 			b.StartTimer()
-			run(b, func(ctx context.Context, tx ports.Tx) error {
+			run(b, func(ctx context.Context, tx stores.Tx) error {
 				return tx.Lists().AddEntries(ctx, l.ID, vendorIDs(known), f.now)
 			})
 		}
@@ -71,7 +71,7 @@ func Bench(b *testing.B, open func(tb testing.TB) ports.Store) {
 			l := newList()
 			vs := newVendors(fmt.Sprintf("S%d-%s", i, uuid.NewString()[:6]))
 			b.StartTimer()
-			run(b, func(ctx context.Context, tx ports.Tx) error {
+			run(b, func(ctx context.Context, tx stores.Tx) error {
 				got, err := tx.Vendors().Ensure(ctx, vs)
 				if err != nil {
 					return err
@@ -92,7 +92,7 @@ func Bench(b *testing.B, open func(tb testing.TB) ports.Store) {
 				ps[j] = f.newProduct(onList.ID, v.ID, name)
 			}
 			b.StartTimer()
-			run(b, func(ctx context.Context, tx ports.Tx) error {
+			run(b, func(ctx context.Context, tx stores.Tx) error {
 				n, err := tx.Lists().MergeProducts(ctx, ps)
 				if err == nil && n != len(ps) {
 					err = fmt.Errorf("inserted %d of %d", n, len(ps))
@@ -111,14 +111,14 @@ func Bench(b *testing.B, open func(tb testing.TB) ports.Store) {
 				as[j] = f.newAssessment(l, v)
 			}
 			b.StartTimer()
-			run(b, func(ctx context.Context, tx ports.Tx) error { return tx.Assessments().Save(ctx, as) })
+			run(b, func(ctx context.Context, tx stores.Tx) error { return tx.Assessments().Save(ctx, as) })
 		}
 	})
 
 	// A list read after import: 500 entries with their products.
 	b.Run("Entries500", func(b *testing.B) {
 		for range b.N {
-			if err := f.s.View(f.ctx, func(ctx context.Context, tx ports.Tx) error {
+			if err := f.s.View(f.ctx, func(ctx context.Context, tx stores.Tx) error {
 				es, err := tx.Lists().Entries(ctx, onList.ID)
 				if err == nil && len(es) != BulkRows {
 					err = fmt.Errorf("read %d entries", len(es))

@@ -9,15 +9,15 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-// FeedEnv is what the ports.ChangeFeed suite runs on: a store, and two
+// FeedEnv is what the stores.ChangeFeed suite runs on: a store, and two
 // feeds on it that behave as two processes' feeds would (each with
 // connections of its own).
 type FeedEnv struct {
-	Store ports.Store
-	A, B  ports.ChangeFeed
+	Store stores.Store
+	A, B  stores.ChangeFeed
 	// Cut, when set, cuts the connection every subscription of B listens
 	// on, as a network fault or an administrator would; nil for a feed
 	// with no connection to lose.
@@ -28,7 +28,7 @@ type FeedEnv struct {
 // milliseconds, so only a lost notice reaches it.
 const hearWithin = 10 * time.Second
 
-// RunChangeFeed runs the conformance suite of ports.ChangeFeed against the
+// RunChangeFeed runs the conformance suite of stores.ChangeFeed against the
 // feeds open returns; every subtest calls open once, and they run one after
 // another (feeds on one store would hear each other's notices).
 func RunChangeFeed(t *testing.T, open func(t *testing.T) FeedEnv) {
@@ -43,19 +43,19 @@ var feedCases = []struct {
 }{
 	{"a committed notice is heard by another process, as named", func(t *testing.T, e FeedEnv) {
 		heard := listen(t, e.B)
-		want := ports.Changed{Vendors: []uuid.UUID{newID(), newID()}}
+		want := stores.Changed{Vendors: []uuid.UUID{newID(), newID()}}
 		announce(t, e, e.A, want)
 		sameChange(t, "heard", next(t, heard), want)
 	}},
 	{"the process that announced hears its own notice", func(t *testing.T, e FeedEnv) {
 		heard := listen(t, e.A)
-		want := ports.Changed{Vendors: []uuid.UUID{newID()}}
+		want := stores.Changed{Vendors: []uuid.UUID{newID()}}
 		announce(t, e, e.A, want)
 		sameChange(t, "heard", next(t, heard), want)
 	}},
 	{"a write of account data is heard as such, with its accounts, its vendors or alone", func(t *testing.T, e FeedEnv) {
 		heard := listen(t, e.B)
-		for _, want := range []ports.Changed{{Data: true}, {Data: true, Vendors: []uuid.UUID{newID()}}, {Data: true, All: true},
+		for _, want := range []stores.Changed{{Data: true}, {Data: true, Vendors: []uuid.UUID{newID()}}, {Data: true, All: true},
 			{Data: true, Accounts: []uuid.UUID{newID()}}, {Data: true, Accounts: []uuid.UUID{newID()}, Vendors: []uuid.UUID{newID()}}} {
 			announce(t, e, e.A, want)
 			sameChange(t, "heard", next(t, heard), want)
@@ -63,32 +63,32 @@ var feedCases = []struct {
 	}},
 	{"every vendor is heard as every vendor", func(t *testing.T, e FeedEnv) {
 		heard := listen(t, e.B)
-		announce(t, e, e.A, ports.Changed{All: true})
-		sameChange(t, "heard", next(t, heard), ports.Changed{All: true})
+		announce(t, e, e.A, stores.Changed{All: true})
+		sameChange(t, "heard", next(t, heard), stores.Changed{All: true})
 	}},
 	{"a rolled-back unit of work is heard by no one", func(t *testing.T, e FeedEnv) {
 		heard := listen(t, e.B)
 		boom := errors.New("rolled back")
-		err := e.Store.InTx(t.Context(), func(ctx context.Context, tx ports.Tx) error {
-			if err := e.A.Stage(ctx, tx, ports.Changed{Vendors: []uuid.UUID{newID()}}); err != nil {
+		err := e.Store.InTx(t.Context(), func(ctx context.Context, tx stores.Tx) error {
+			if err := e.A.Stage(ctx, tx, stores.Changed{Vendors: []uuid.UUID{newID()}}); err != nil {
 				return err
 			}
 			return boom
 		})
 		wantErr(t, "InTx", err, boom)
-		want := ports.Changed{Vendors: []uuid.UUID{newID()}}
+		want := stores.Changed{Vendors: []uuid.UUID{newID()}}
 		announce(t, e, e.A, want)
 		sameChange(t, "first heard after a rollback", next(t, heard), want)
 	}},
 	{"notices are heard in the order committed, by every subscriber", func(t *testing.T, e FeedEnv) {
 		b1, b2 := listen(t, e.B), listen(t, e.B)
-		var sent []ports.Changed
+		var sent []stores.Changed
 		for range 20 {
-			c := ports.Changed{Vendors: []uuid.UUID{newID()}}
+			c := stores.Changed{Vendors: []uuid.UUID{newID()}}
 			announce(t, e, e.A, c)
 			sent = append(sent, c)
 		}
-		for _, heard := range []<-chan ports.Changed{b1, b2} {
+		for _, heard := range []<-chan stores.Changed{b1, b2} {
 			for i, want := range sent {
 				sameChange(t, fmt.Sprintf("notice %d", i), next(t, heard), want)
 			}
@@ -96,7 +96,7 @@ var feedCases = []struct {
 	}},
 	{"a long list is heard whole or as every vendor", func(t *testing.T, e FeedEnv) {
 		heard := listen(t, e.B)
-		c := ports.Changed{}
+		c := stores.Changed{}
 		for range 300 {
 			c.Vendors = append(c.Vendors, newID())
 		}
@@ -110,7 +110,7 @@ var feedCases = []struct {
 		ctx, cancel := context.WithCancel(t.Context())
 		ready := make(chan struct{})
 		done := make(chan error, 1)
-		go func() { done <- e.B.Subscribe(ctx, func() { close(ready) }, func(ports.Changed) {}) }()
+		go func() { done <- e.B.Subscribe(ctx, func() { close(ready) }, func(stores.Changed) {}) }()
 		waitReady(t, ready, done)
 		cancel()
 		select {
@@ -126,7 +126,7 @@ var feedCases = []struct {
 		}
 		ready := make(chan struct{})
 		done := make(chan error, 1)
-		go func() { done <- e.B.Subscribe(t.Context(), func() { close(ready) }, func(ports.Changed) {}) }()
+		go func() { done <- e.B.Subscribe(t.Context(), func() { close(ready) }, func(stores.Changed) {}) }()
 		waitReady(t, ready, done)
 		e.Cut(t)
 		select {
@@ -138,7 +138,7 @@ var feedCases = []struct {
 			t.Fatal("Subscribe did not return after its connection was cut")
 		}
 		heard := listen(t, e.B)
-		want := ports.Changed{Vendors: []uuid.UUID{newID()}}
+		want := stores.Changed{Vendors: []uuid.UUID{newID()}}
 		announce(t, e, e.A, want)
 		sameChange(t, "heard on the new subscription", next(t, heard), want)
 	}},
@@ -146,14 +146,14 @@ var feedCases = []struct {
 
 // listen subscribes with feed until the test ends and returns what it
 // hears, once it listens.
-func listen(t *testing.T, feed ports.ChangeFeed) <-chan ports.Changed {
+func listen(t *testing.T, feed stores.ChangeFeed) <-chan stores.Changed {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	heard := make(chan ports.Changed, 1024)
+	heard := make(chan stores.Changed, 1024)
 	ready := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
-		done <- feed.Subscribe(ctx, func() { close(ready) }, func(c ports.Changed) { heard <- c })
+		done <- feed.Subscribe(ctx, func() { close(ready) }, func(c stores.Changed) { heard <- c })
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -176,9 +176,9 @@ func waitReady(t *testing.T, ready <-chan struct{}, done <-chan error) {
 
 // announce stages c in a unit of work and publishes it after the commit,
 // as the core does.
-func announce(t *testing.T, e FeedEnv, feed ports.ChangeFeed, c ports.Changed) {
+func announce(t *testing.T, e FeedEnv, feed stores.ChangeFeed, c stores.Changed) {
 	t.Helper()
-	if err := e.Store.InTx(t.Context(), func(ctx context.Context, tx ports.Tx) error { return feed.Stage(ctx, tx, c) }); err != nil {
+	if err := e.Store.InTx(t.Context(), func(ctx context.Context, tx stores.Tx) error { return feed.Stage(ctx, tx, c) }); err != nil {
 		t.Fatalf("Stage: %v", err)
 	}
 	if err := feed.Publish(t.Context(), c); err != nil {
@@ -186,18 +186,18 @@ func announce(t *testing.T, e FeedEnv, feed ports.ChangeFeed, c ports.Changed) {
 	}
 }
 
-func next(t *testing.T, heard <-chan ports.Changed) ports.Changed {
+func next(t *testing.T, heard <-chan stores.Changed) stores.Changed {
 	t.Helper()
 	select {
 	case c := <-heard:
 		return c
 	case <-time.After(hearWithin):
 		t.Fatal("no notice heard")
-		return ports.Changed{}
+		return stores.Changed{}
 	}
 }
 
-func sameChange(t *testing.T, what string, got, want ports.Changed) {
+func sameChange(t *testing.T, what string, got, want stores.Changed) {
 	t.Helper()
 	if got.All != want.All || got.Data != want.Data || !slices.Equal(got.Vendors, want.Vendors) || !slices.Equal(got.Accounts, want.Accounts) {
 		t.Fatalf("%s: %+v, want %+v", what, got, want)

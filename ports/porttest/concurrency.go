@@ -11,10 +11,11 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // workers is how many concurrent units of work the concurrency cases start.
@@ -36,12 +37,12 @@ func parallel(fn func(i int) error) error {
 func concurrentClaims(t *testing.T, f *fixture, key string, at time.Time) int {
 	var wins atomic.Int32
 	err := parallel(func(int) error {
-		var d ports.Delivery // of the attempt that committed, if the store retries
-		err := f.s.InTx(f.ctx, func(ctx context.Context, tx ports.Tx) (err error) {
+		var d mailonce.Delivery // of the attempt that committed, if the store retries
+		err := f.s.InTx(f.ctx, func(ctx context.Context, tx stores.Tx) (err error) {
 			d, err = tx.Deliveries().Claim(ctx, key, at, lease)
 			return err
 		})
-		if err == nil && d.State == ports.DeliveryClaimed {
+		if err == nil && d.State == mailonce.DeliveryClaimed {
 			wins.Add(1)
 		}
 		return err
@@ -55,7 +56,7 @@ func concurrentClaims(t *testing.T, f *fixture, key string, at time.Time) int {
 // upsertUseCase is the unit of work of an assessment upsert as the core
 // runs it: the vendor put on the list, its entry locked, the assessment
 // read, changed and saved, and the change audited against what was read.
-func upsertUseCase(ctx context.Context, tx ports.Tx, l vendorlist.List, v directory.Vendor, useCase string, now time.Time) error {
+func upsertUseCase(ctx context.Context, tx stores.Tx, l vendorlist.List, v directory.Vendor, useCase string, now time.Time) error {
 	ids := []uuid.UUID{v.ID}
 	if err := tx.Lists().AddEntries(ctx, l.ID, ids, now); err != nil {
 		return err
@@ -88,14 +89,14 @@ var concurrencyCases = []testCase{
 		v := f.vendors("Vendor")[0]
 		now := f.tick()
 		err := parallel(func(i int) error {
-			return f.s.InTx(f.ctx, func(ctx context.Context, tx ports.Tx) error {
+			return f.s.InTx(f.ctx, func(ctx context.Context, tx stores.Tx) error {
 				return upsertUseCase(ctx, tx, l, v, fmt.Sprint("use ", i), now)
 			})
 		})
 		if err != nil {
 			t.Fatalf("an upsert failed: %v", err)
 		}
-		as := find(f, ports.AssessmentFilter{AccountID: a.ID, ListID: &l.ID})
+		as := find(f, stores.AssessmentFilter{AccountID: a.ID, ListID: &l.ID})
 		equal(t, "assessments", len(as), 1)
 		es, total := events(f, as[0].ID, 0, 0)
 		equal(t, "audit events", total, workers)
@@ -124,7 +125,7 @@ var concurrencyCases = []testCase{
 	{"read-modify-write of a run under GetForUpdate loses no update", func(t *testing.T, f *fixture) {
 		r := f.run(0)
 		err := parallel(func(i int) error {
-			return f.s.InTx(f.ctx, func(ctx context.Context, tx ports.Tx) error {
+			return f.s.InTx(f.ctx, func(ctx context.Context, tx stores.Tx) error {
 				cur, err := tx.Runs().GetForUpdate(ctx, r.ID)
 				if err != nil {
 					return err
@@ -161,7 +162,7 @@ var concurrencyCases = []testCase{
 			if i%2 == 1 {
 				// A reader: every writer adds two vendors in one unit of
 				// work, so no read may see an odd number of them.
-				return f.s.View(f.ctx, func(ctx context.Context, tx ports.Tx) error {
+				return f.s.View(f.ctx, func(ctx context.Context, tx stores.Tx) error {
 					got, err := tx.Lists().Get(ctx, a.ID, l.ID)
 					if err != nil {
 						return err
@@ -176,7 +177,7 @@ var concurrencyCases = []testCase{
 					return nil
 				})
 			}
-			return f.s.InTx(f.ctx, func(ctx context.Context, tx ports.Tx) error {
+			return f.s.InTx(f.ctx, func(ctx context.Context, tx stores.Tx) error {
 				return tx.Lists().AddEntries(ctx, l.ID, vs[i:i+2], now)
 			})
 		})

@@ -8,15 +8,15 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // countsByEntries is the oracle of ListRepo.Counts: the dashboard's counts
 // as they were computed before the store counted them, by reading every
 // entry of every list in scope, one read per list, and the account's
 // assessments.
-func countsByEntries(ctx context.Context, tx ports.Tx, scope ports.ListScope, statuses []review.Status) (ports.ListCounts, error) {
-	var c ports.ListCounts
+func countsByEntries(ctx context.Context, tx stores.Tx, scope stores.ListScope, statuses []review.Status) (stores.ListCounts, error) {
+	var c stores.ListCounts
 	var ls []vendorlist.List
 	if scope.ListID == nil {
 		var err error
@@ -35,7 +35,7 @@ func countsByEntries(ctx context.Context, tx ports.Tx, scope ports.ListScope, st
 		for _, e := range es {
 			followed[e.VendorID] = followed[e.VendorID] || e.AlertsEnabled
 		}
-		as, err := tx.Assessments().Find(ctx, ports.AssessmentFilter{AccountID: scope.AccountID, ListID: &l.ID})
+		as, err := tx.Assessments().Find(ctx, stores.AssessmentFilter{AccountID: scope.AccountID, ListID: &l.ID})
 		if err != nil {
 			return c, err
 		}
@@ -56,9 +56,9 @@ func countsByEntries(ctx context.Context, tx ports.Tx, scope ports.ListScope, st
 	return c, nil
 }
 
-func counts(f *fixture, scope ports.ListScope, statuses []review.Status) ports.ListCounts {
+func counts(f *fixture, scope stores.ListScope, statuses []review.Status) stores.ListCounts {
 	f.t.Helper()
-	return load(f, func(ctx context.Context, tx ports.Tx) (ports.ListCounts, error) {
+	return load(f, func(ctx context.Context, tx stores.Tx) (stores.ListCounts, error) {
 		return tx.Lists().Counts(ctx, scope, statuses)
 	})
 }
@@ -76,7 +76,7 @@ var countCases = []testCase{
 		for _, off := range []struct{ list, vendor uuid.UUID }{
 			{l1.ID, vs[1].ID}, {l2.ID, vs[1].ID}, {l1.ID, vs[2].ID}, {l2.ID, vs[3].ID},
 		} {
-			f.write(func(ctx context.Context, tx ports.Tx) error {
+			f.write(func(ctx context.Context, tx stores.Tx) error {
 				return tx.Lists().SetAlerts(ctx, off.list, off.vendor, false)
 			})
 		}
@@ -96,31 +96,31 @@ var countCases = []testCase{
 		active := review.ActiveStatuses()
 		// Hand-computed for the whole of Acme: four vendors, Alpha and
 		// Charlie followed, three reviews under way.
-		equal(t, "counts of Acme", counts(f, ports.ListScope{AccountID: acme.ID}, active),
-			ports.ListCounts{Vendors: 4, Followed: 2, Assessments: 3})
+		equal(t, "counts of Acme", counts(f, stores.ListScope{AccountID: acme.ID}, active),
+			stores.ListCounts{Vendors: 4, Followed: 2, Assessments: 3})
 		scopes := []struct {
 			name  string
-			scope ports.ListScope
+			scope stores.ListScope
 		}{
-			{"every list of Acme", ports.ListScope{AccountID: acme.ID}},
-			{"list one", ports.ListScope{AccountID: acme.ID, ListID: &l1.ID}},
-			{"list two", ports.ListScope{AccountID: acme.ID, ListID: &l2.ID}},
-			{"an empty list", ports.ListScope{AccountID: acme.ID, ListID: &l3.ID}},
-			{"a list of another account", ports.ListScope{AccountID: acme.ID, ListID: &lo.ID}},
-			{"every list of Other", ports.ListScope{AccountID: other.ID}},
-			{"an account without lists", ports.ListScope{AccountID: empty.ID}},
-			{"an unknown account", ports.ListScope{AccountID: newID()}},
+			{"every list of Acme", stores.ListScope{AccountID: acme.ID}},
+			{"list one", stores.ListScope{AccountID: acme.ID, ListID: &l1.ID}},
+			{"list two", stores.ListScope{AccountID: acme.ID, ListID: &l2.ID}},
+			{"an empty list", stores.ListScope{AccountID: acme.ID, ListID: &l3.ID}},
+			{"a list of another account", stores.ListScope{AccountID: acme.ID, ListID: &lo.ID}},
+			{"every list of Other", stores.ListScope{AccountID: other.ID}},
+			{"an account without lists", stores.ListScope{AccountID: empty.ID}},
+			{"an unknown account", stores.ListScope{AccountID: newID()}},
 		}
 		for _, sc := range scopes {
 			for _, statuses := range [][]review.Status{active, {review.Approved, review.Rejected}, nil} {
 				what := fmt.Sprintf("%s, statuses %v", sc.name, statuses)
-				want := load(f, func(ctx context.Context, tx ports.Tx) (ports.ListCounts, error) {
+				want := load(f, func(ctx context.Context, tx stores.Tx) (stores.ListCounts, error) {
 					return countsByEntries(ctx, tx, sc.scope, statuses)
 				})
 				equal(t, what, counts(f, sc.scope, statuses), want)
 			}
 		}
-		equal(t, "a list of another account", counts(f, ports.ListScope{AccountID: acme.ID, ListID: &lo.ID}, active), ports.ListCounts{})
+		equal(t, "a list of another account", counts(f, stores.ListScope{AccountID: acme.ID, ListID: &lo.ID}, active), stores.ListCounts{})
 	}},
 	{"counts follow writes: entries removed, alerts switched, lists deleted", func(t *testing.T, f *fixture) {
 		acme := f.org("Acme Org")
@@ -131,21 +131,25 @@ var countCases = []testCase{
 		asm := f.newAssessment(l1, vs[1])
 		asm.Status = review.OnHold
 		f.saveAssessments(asm)
-		all := ports.ListScope{AccountID: acme.ID}
-		equal(t, "before", counts(f, all, review.ActiveStatuses()), ports.ListCounts{Vendors: 2, Followed: 2, Assessments: 1})
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().SetAlerts(ctx, l1.ID, vs[0].ID, false) })
-		equal(t, "alerts off on one of two lists", counts(f, all, review.ActiveStatuses()), ports.ListCounts{Vendors: 2, Followed: 2, Assessments: 1})
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().SetAlerts(ctx, l2.ID, vs[0].ID, false) })
-		equal(t, "alerts off on both", counts(f, all, review.ActiveStatuses()), ports.ListCounts{Vendors: 2, Followed: 1, Assessments: 1})
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().Delete(ctx, acme.ID, l1.ID) })
-		equal(t, "list one deleted", counts(f, all, review.ActiveStatuses()), ports.ListCounts{Vendors: 1, Followed: 0, Assessments: 0})
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().SetAlerts(ctx, l2.ID, vs[0].ID, true) })
+		all := stores.ListScope{AccountID: acme.ID}
+		equal(t, "before", counts(f, all, review.ActiveStatuses()), stores.ListCounts{Vendors: 2, Followed: 2, Assessments: 1})
+		f.write(func(ctx context.Context, tx stores.Tx) error {
+			return tx.Lists().SetAlerts(ctx, l1.ID, vs[0].ID, false)
+		})
+		equal(t, "alerts off on one of two lists", counts(f, all, review.ActiveStatuses()), stores.ListCounts{Vendors: 2, Followed: 2, Assessments: 1})
+		f.write(func(ctx context.Context, tx stores.Tx) error {
+			return tx.Lists().SetAlerts(ctx, l2.ID, vs[0].ID, false)
+		})
+		equal(t, "alerts off on both", counts(f, all, review.ActiveStatuses()), stores.ListCounts{Vendors: 2, Followed: 1, Assessments: 1})
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().Delete(ctx, acme.ID, l1.ID) })
+		equal(t, "list one deleted", counts(f, all, review.ActiveStatuses()), stores.ListCounts{Vendors: 1, Followed: 0, Assessments: 0})
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().SetAlerts(ctx, l2.ID, vs[0].ID, true) })
 		f.onList(l2.ID, vs[1])
-		equal(t, "alerts on again, a vendor back", counts(f, all, review.ActiveStatuses()), ports.ListCounts{Vendors: 2, Followed: 2})
-		f.write(func(ctx context.Context, tx ports.Tx) error {
+		equal(t, "alerts on again, a vendor back", counts(f, all, review.ActiveStatuses()), stores.ListCounts{Vendors: 2, Followed: 2})
+		f.write(func(ctx context.Context, tx stores.Tx) error {
 			return tx.Lists().RemoveEntries(ctx, l2.ID, []uuid.UUID{vs[0].ID})
 		})
-		equal(t, "a vendor taken off its last list", counts(f, all, review.ActiveStatuses()), ports.ListCounts{Vendors: 1, Followed: 1})
+		equal(t, "a vendor taken off its last list", counts(f, all, review.ActiveStatuses()), stores.ListCounts{Vendors: 1, Followed: 1})
 	}},
 	{"counts over many lists, written every way, agree with reading every entry", func(t *testing.T, f *fixture) {
 		acme, other := f.org("Acme Org"), f.org("Other Org")
@@ -160,7 +164,7 @@ var countCases = []testCase{
 			lists = append(lists, l)
 			f.onList(l.ID, vs[i%len(vs)], vs[(i*3+1)%len(vs)], vs[(i*5+2)%len(vs)])
 			if i%3 == 0 {
-				f.write(func(ctx context.Context, tx ports.Tx) error {
+				f.write(func(ctx context.Context, tx stores.Tx) error {
 					return tx.Lists().SetAlerts(ctx, l.ID, vs[i%len(vs)].ID, false)
 				})
 			}
@@ -168,26 +172,26 @@ var countCases = []testCase{
 		check := func(what string) {
 			t.Helper()
 			for _, acc := range []uuid.UUID{acme.ID, other.ID} {
-				sc := ports.ListScope{AccountID: acc}
-				want := load(f, func(ctx context.Context, tx ports.Tx) (ports.ListCounts, error) {
+				sc := stores.ListScope{AccountID: acc}
+				want := load(f, func(ctx context.Context, tx stores.Tx) (stores.ListCounts, error) {
 					return countsByEntries(ctx, tx, sc, nil)
 				})
 				equal(t, what, counts(f, sc, nil), want)
 			}
 		}
 		check("after the lists were filled")
-		f.write(func(ctx context.Context, tx ports.Tx) error {
+		f.write(func(ctx context.Context, tx stores.Tx) error {
 			return tx.Lists().RemoveEntries(ctx, lists[1].ID, []uuid.UUID{vs[1].ID, vs[4].ID, vs[7].ID})
 		})
 		check("after entries were removed")
 		for _, i := range []int{0, 3, 5} {
-			f.write(func(ctx context.Context, tx ports.Tx) error {
+			f.write(func(ctx context.Context, tx stores.Tx) error {
 				return tx.Lists().Delete(ctx, lists[i].AccountID, lists[i].ID)
 			})
 		}
 		check("after lists were deleted")
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Delete(ctx, other.ID) })
-		equal(t, "a deleted account", counts(f, ports.ListScope{AccountID: other.ID}, nil), ports.ListCounts{})
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Delete(ctx, other.ID) })
+		equal(t, "a deleted account", counts(f, stores.ListScope{AccountID: other.ID}, nil), stores.ListCounts{})
 		check("after the other account was deleted")
 	}},
 }

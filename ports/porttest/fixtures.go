@@ -13,7 +13,7 @@ import (
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // The builders below make valid core values with the core constructors and
@@ -39,7 +39,7 @@ func (f *fixture) newUser(email string) account.User {
 func (f *fixture) user(email string) account.User {
 	f.t.Helper()
 	u := f.newUser(email)
-	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Users().Save(ctx, u) })
+	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Users().Save(ctx, u) })
 	return u
 }
 
@@ -51,21 +51,21 @@ func (f *fixture) newOrg(name string) account.Account {
 func (f *fixture) org(name string) account.Account {
 	f.t.Helper()
 	a := f.newOrg(name)
-	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Create(ctx, a) })
+	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Create(ctx, a) })
 	return a
 }
 
 func (f *fixture) personal(u account.User) account.Account {
 	f.t.Helper()
 	a := account.NewPersonal(u.ID, f.tick())
-	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Create(ctx, a) })
+	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Create(ctx, a) })
 	return a
 }
 
 func (f *fixture) member(a account.Account, u account.User, role account.Role) {
 	f.t.Helper()
 	m := account.Member{AccountID: a.ID, UserID: u.ID, Role: role, CreatedAt: f.tick()}
-	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Members().Put(ctx, []account.Member{m}) })
+	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Members().Put(ctx, []account.Member{m}) })
 }
 
 func (f *fixture) newVendor(name, website string) directory.Vendor {
@@ -86,7 +86,7 @@ func (f *fixture) vendors(names ...string) []directory.Vendor {
 func (f *fixture) ensure(in ...directory.Vendor) []directory.Vendor {
 	f.t.Helper()
 	var out []directory.Vendor
-	f.write(func(ctx context.Context, tx ports.Tx) (err error) {
+	f.write(func(ctx context.Context, tx stores.Tx) (err error) {
 		out, err = tx.Vendors().Ensure(ctx, in)
 		return err
 	})
@@ -110,7 +110,7 @@ func (f *fixture) newProfile(vendorID uuid.UUID) directory.Profile {
 func (f *fixture) profile(vendorID uuid.UUID) directory.Profile {
 	f.t.Helper()
 	p := f.newProfile(vendorID)
-	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Profiles().Save(ctx, p) })
+	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Profiles().Save(ctx, p) })
 	return p
 }
 
@@ -122,7 +122,7 @@ func (f *fixture) newList(accountID uuid.UUID, name string) vendorlist.List {
 func (f *fixture) list(accountID uuid.UUID, name string) vendorlist.List {
 	f.t.Helper()
 	l := f.newList(accountID, name)
-	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().Create(ctx, l) })
+	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().Create(ctx, l) })
 	return l
 }
 
@@ -131,7 +131,7 @@ func (f *fixture) onList(listID uuid.UUID, vs ...directory.Vendor) {
 	f.t.Helper()
 	ids := idsOf(vs, func(v directory.Vendor) uuid.UUID { return v.ID })
 	now := f.tick()
-	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().AddEntries(ctx, listID, ids, now) })
+	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().AddEntries(ctx, listID, ids, now) })
 }
 
 func (f *fixture) newProduct(listID, vendorID uuid.UUID, name string) vendorlist.Product {
@@ -142,7 +142,7 @@ func (f *fixture) newProduct(listID, vendorID uuid.UUID, name string) vendorlist
 func (f *fixture) product(listID, vendorID uuid.UUID, name string) vendorlist.Product {
 	f.t.Helper()
 	p := f.newProduct(listID, vendorID, name)
-	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().AddProduct(ctx, p) })
+	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().AddProduct(ctx, p) })
 	return p
 }
 
@@ -165,14 +165,14 @@ func (f *fixture) assessment(l vendorlist.List, v directory.Vendor) review.Asses
 
 func (f *fixture) saveAssessments(as ...review.Assessment) {
 	f.t.Helper()
-	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Assessments().Save(ctx, as) })
+	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Assessments().Save(ctx, as) })
 }
 
 func (f *fixture) event(a review.Assessment, field string) review.AuditEvent {
 	f.t.Helper()
 	e := review.AuditEvent{ID: newID(), AssessmentID: a.ID, AccountID: a.AccountID, CreatedAt: f.tick(),
 		SubmittedBy: "ann@example.com", Changes: []review.Change{{Field: field, OldValue: "", NewValue: "x"}}}
-	f.write(func(ctx context.Context, tx ports.Tx) error {
+	f.write(func(ctx context.Context, tx stores.Tx) error {
 		return tx.Assessments().AppendEvents(ctx, []review.AuditEvent{e})
 	})
 	return e
@@ -181,7 +181,7 @@ func (f *fixture) event(a review.Assessment, field string) review.AuditEvent {
 func (f *fixture) document(a review.Assessment, name string) document.Document {
 	f.t.Helper()
 	d := must(document.New(newID(), a.AccountID, a.ID, name, "application/pdf", "ann@example.com", f.tick()))(f.t)
-	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Documents().Create(ctx, d) })
+	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Documents().Create(ctx, d) })
 	return d
 }
 
@@ -198,7 +198,7 @@ func (f *fixture) newSubscriber(l vendorlist.List, email string, confirmed bool)
 func (f *fixture) subscriber(l vendorlist.List, email string, confirmed bool) subscriber.Subscriber {
 	f.t.Helper()
 	s := f.newSubscriber(l, email, confirmed)
-	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Subscribers().Save(ctx, s) })
+	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Subscribers().Save(ctx, s) })
 	return s
 }
 
@@ -223,7 +223,7 @@ func (f *fixture) newRun(jobs int) run.Run {
 func (f *fixture) run(jobs int) run.Run {
 	f.t.Helper()
 	r := f.newRun(jobs)
-	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Runs().Create(ctx, r) })
+	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Runs().Create(ctx, r) })
 	return r
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // The folding cases pin down what "case-insensitive" means for every name a
@@ -21,13 +21,13 @@ import (
 var foldingCases = []testCase{
 	{"user e-mails fold case beyond ASCII", func(t *testing.T, f *fixture) {
 		u := f.newUser("Zoë.Ärger@Example.COM")
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Users().Save(ctx, u) })
-		got := load(f, func(ctx context.Context, tx ports.Tx) (account.User, error) {
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Users().Save(ctx, u) })
+		got := load(f, func(ctx context.Context, tx stores.Tx) (account.User, error) {
 			return tx.Users().GetByEmail(ctx, "ZOË.ÄRGER@EXAMPLE.COM")
 		})
 		equal(t, "by upper-case e-mail", got.ID, u.ID)
 		equal(t, "stored e-mail", got.Email, "zoë.ärger@example.com")
-		byList := load(f, func(ctx context.Context, tx ports.Tx) ([]account.User, error) {
+		byList := load(f, func(ctx context.Context, tx stores.Tx) ([]account.User, error) {
 			return tx.Users().ListByEmails(ctx, []string{"ZOË.ärger@example.com"})
 		})
 		sameIDs(t, "ListByEmails", idsOf(byList, func(u account.User) uuid.UUID { return u.ID }), []uuid.UUID{u.ID})
@@ -46,29 +46,29 @@ var foldingCases = []testCase{
 		got := f.ensure(f.newVendor("ÅNGSTRÖM LABS", ""))
 		equal(t, "Ensure finds the entry", got[0].ID, v.ID)
 		equal(t, "stored name", got[0].Name, directory.Name("Ångström Labs"))
-		byName := load(f, func(ctx context.Context, tx ports.Tx) (directory.Vendor, error) {
+		byName := load(f, func(ctx context.Context, tx stores.Tx) (directory.Vendor, error) {
 			return tx.Vendors().GetByName(ctx, "ångström labs")
 		})
 		equal(t, "GetByName", byName.ID, v.ID)
-		all := load(f, func(ctx context.Context, tx ports.Tx) ([]directory.Vendor, error) { return tx.Vendors().List(ctx) })
+		all := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Vendor, error) { return tx.Vendors().List(ctx) })
 		equal(t, "directory size", len(all), 1)
 	}},
 	{"list names are unique case-insensitively and looked up exactly", func(t *testing.T, f *fixture) {
 		a := f.org("Acme")
 		l := f.list(a.ID, "Prüfung")
 		for _, name := range []string{"PRÜFUNG", "prüfung"} {
-			err := f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().Create(ctx, f.newList(a.ID, name)) })
+			err := f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().Create(ctx, f.newList(a.ID, name)) })
 			wantErr(t, "create "+name, err, core.ErrConflict)
 		}
-		_, err := loadErr(f, func(ctx context.Context, tx ports.Tx) (vendorlist.List, error) {
+		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (vendorlist.List, error) {
 			return tx.Lists().GetByName(ctx, a.ID, "prüfung")
 		})
 		wantErr(t, "GetByName in another case", err, core.ErrNotFound)
-		got := load(f, func(ctx context.Context, tx ports.Tx) (vendorlist.List, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) (vendorlist.List, error) {
 			return tx.Lists().GetByName(ctx, a.ID, "Prüfung")
 		})
 		equal(t, "GetByName exact", got.ID, l.ID)
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().Delete(ctx, a.ID, l.ID) })
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().Delete(ctx, a.ID, l.ID) })
 		f.list(a.ID, "PRÜFUNG")
 	}},
 	{"product names fold case beyond ASCII", func(t *testing.T, f *fixture) {
@@ -79,7 +79,7 @@ var foldingCases = []testCase{
 		f.product(l.ID, v.ID, "Éclair")
 		wantErr(t, "other case", addProduct(f, f.newProduct(l.ID, v.ID, "ÉCLAIR")), core.ErrConflict)
 		var n int
-		f.write(func(ctx context.Context, tx ports.Tx) (err error) {
+		f.write(func(ctx context.Context, tx stores.Tx) (err error) {
 			n, err = tx.Lists().MergeProducts(ctx, []vendorlist.Product{f.newProduct(l.ID, v.ID, "éclair")})
 			return err
 		})
@@ -89,14 +89,14 @@ var foldingCases = []testCase{
 		a := f.org("Acme")
 		l := f.list(a.ID, vendorlist.MasterList)
 		s := f.subscriber(l, "Zoë@Example.com", true)
-		got := load(f, func(ctx context.Context, tx ports.Tx) (subscriber.Subscriber, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) (subscriber.Subscriber, error) {
 			return tx.Subscribers().GetByEmail(ctx, l.ID, "ZOË@EXAMPLE.COM")
 		})
 		equal(t, "by upper-case e-mail", got.ID, s.ID)
 		equal(t, "stored e-mail", got.Email, "zoë@example.com")
 		wantErr(t, "same e-mail, other case", saveSubscriber(f, f.newSubscriber(l, "zoë@example.com", false)), core.ErrConflict)
 		var n int
-		f.write(func(ctx context.Context, tx ports.Tx) (err error) {
+		f.write(func(ctx context.Context, tx stores.Tx) (err error) {
 			n, err = tx.Subscribers().Delete(ctx, l.ID, []string{"ZOË@example.com"})
 			return err
 		})

@@ -7,7 +7,7 @@ import (
 
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // The isolation cases mutate what they passed to the store and what they got
@@ -24,7 +24,7 @@ var isolationCases = []testCase{
 	{"vendor aliases", func(t *testing.T, f *fixture) {
 		v := f.vendors("Acme")[0]
 		v.Aliases = []string{"ACME"}
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Vendors().Update(ctx, v) })
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Vendors().Update(ctx, v) })
 		scribble(v.Aliases)
 		got := getVendor(f, v.ID)
 		scribble(got.Aliases)
@@ -112,11 +112,11 @@ var isolationCases = []testCase{
 			t.Fatal(err)
 		}
 		scribble(in.PotentiallyImpactedData)
-		got := load(f, func(ctx context.Context, tx ports.Tx) (directory.Incident, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) (directory.Incident, error) {
 			return tx.Incidents().Get(ctx, in.ID)
 		})
 		scribble(got.PotentiallyImpactedData)
-		again := load(f, func(ctx context.Context, tx ports.Tx) ([]directory.Incident, error) {
+		again := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Incident, error) {
 			return tx.Incidents().ListByVendor(ctx, v.ID)
 		})
 		sameStrings(t, "impacted data", again[0].PotentiallyImpactedData, []string{"email"})

@@ -9,11 +9,11 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/run"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 func getRun(f *fixture, id uuid.UUID) (run.Run, error) {
-	return loadErr(f, func(ctx context.Context, tx ports.Tx) (run.Run, error) { return tx.Runs().Get(ctx, id) })
+	return loadErr(f, func(ctx context.Context, tx stores.Tx) (run.Run, error) { return tx.Runs().Get(ctx, id) })
 }
 
 var runCases = []testCase{
@@ -30,14 +30,14 @@ var runCases = []testCase{
 		equal(t, "job", got.Jobs[1], r.Jobs[1])
 		sameTime(t, "created_at", got.CreatedAt, r.CreatedAt)
 		var locked run.Run
-		f.write(func(ctx context.Context, tx ports.Tx) (err error) {
+		f.write(func(ctx context.Context, tx stores.Tx) (err error) {
 			locked, err = tx.Runs().GetForUpdate(ctx, r.ID)
 			return err
 		})
 		equal(t, "GetForUpdate jobs", len(locked.Jobs), 2)
 		_, err = getRun(f, newID())
 		wantErr(t, "Get absent", err, core.ErrNotFound)
-		err = f.try(func(ctx context.Context, tx ports.Tx) error {
+		err = f.try(func(ctx context.Context, tx stores.Tx) error {
 			_, err := tx.Runs().GetForUpdate(ctx, newID())
 			return err
 		})
@@ -50,7 +50,7 @@ var runCases = []testCase{
 		if !r.SetJob(j, f.tick()) {
 			t.Fatal("SetJob found no job")
 		}
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Runs().Save(ctx, r) })
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Runs().Save(ctx, r) })
 		got, err := getRun(f, r.ID)
 		if err != nil {
 			t.Fatal(err)
@@ -65,7 +65,7 @@ var runCases = []testCase{
 func claimOutbox(f *fixture, limit int, now time.Time) []outbox.Message {
 	f.t.Helper()
 	var ms []outbox.Message
-	f.write(func(ctx context.Context, tx ports.Tx) (err error) {
+	f.write(func(ctx context.Context, tx stores.Tx) (err error) {
 		ms, err = tx.Outbox().Claim(ctx, limit, now)
 		return err
 	})
@@ -78,12 +78,12 @@ func messageIDs(ms []outbox.Message) []uuid.UUID {
 
 func addMessages(f *fixture, ms ...outbox.Message) {
 	f.t.Helper()
-	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Outbox().Add(ctx, ms...) })
+	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Outbox().Add(ctx, ms...) })
 }
 
 func pending(f *fixture) int {
 	f.t.Helper()
-	return load(f, func(ctx context.Context, tx ports.Tx) (int, error) { return tx.Outbox().Pending(ctx) })
+	return load(f, func(ctx context.Context, tx stores.Tx) (int, error) { return tx.Outbox().Pending(ctx) })
 }
 
 var outboxCases = []testCase{
@@ -106,7 +106,7 @@ var outboxCases = []testCase{
 		addMessages(f, m1, m2)
 		now := f.tick()
 		retryAt := now.Add(time.Minute)
-		f.write(func(ctx context.Context, tx ports.Tx) error {
+		f.write(func(ctx context.Context, tx stores.Tx) error {
 			return tx.Outbox().MarkFailed(ctx, m1.ID, "queue down", retryAt)
 		})
 		sameIDs(t, "before retry time", messageIDs(claimOutbox(f, 10, now)), []uuid.UUID{m2.ID})
@@ -118,18 +118,18 @@ var outboxCases = []testCase{
 	}},
 	{"Oldest is the creation time of the oldest undelivered message", func(t *testing.T, f *fixture) {
 		oldest := func() time.Time {
-			return load(f, func(ctx context.Context, tx ports.Tx) (time.Time, error) { return tx.Outbox().Oldest(ctx) })
+			return load(f, func(ctx context.Context, tx stores.Tx) (time.Time, error) { return tx.Outbox().Oldest(ctx) })
 		}
 		equal(t, "empty outbox", oldest().IsZero(), true)
 		m1, m2 := f.newMessage(), f.newMessage()
 		addMessages(f, m2, m1)
 		sameTime(t, "two pending", oldest(), m1.CreatedAt)
 		now := f.tick()
-		f.write(func(ctx context.Context, tx ports.Tx) error {
+		f.write(func(ctx context.Context, tx stores.Tx) error {
 			return tx.Outbox().MarkDelivered(ctx, []uuid.UUID{m1.ID}, now)
 		})
 		sameTime(t, "after delivering the oldest", oldest(), m2.CreatedAt)
-		f.write(func(ctx context.Context, tx ports.Tx) error {
+		f.write(func(ctx context.Context, tx stores.Tx) error {
 			return tx.Outbox().MarkDelivered(ctx, []uuid.UUID{m2.ID}, now)
 		})
 		equal(t, "all delivered", oldest().IsZero(), true)
@@ -138,7 +138,7 @@ var outboxCases = []testCase{
 		m1, m2, m3 := f.newMessage(), f.newMessage(), f.newMessage()
 		addMessages(f, m1, m2, m3)
 		now := f.tick()
-		f.write(func(ctx context.Context, tx ports.Tx) error {
+		f.write(func(ctx context.Context, tx stores.Tx) error {
 			ms, err := tx.Outbox().Claim(ctx, 2, now)
 			if err != nil {
 				return err
@@ -153,7 +153,7 @@ var outboxCases = []testCase{
 		addMessages(f, m1, m2, m3)
 		now := f.tick()
 		until := now.Add(time.Minute)
-		f.write(func(ctx context.Context, tx ports.Tx) error {
+		f.write(func(ctx context.Context, tx stores.Tx) error {
 			if err := tx.Outbox().MarkDelivered(ctx, []uuid.UUID{m3.ID}, now); err != nil {
 				return err
 			}
@@ -164,7 +164,7 @@ var outboxCases = []testCase{
 		got := claimOutbox(f, 10, until)
 		sameIDs(t, "after the lease", messageIDs(got), []uuid.UUID{m1.ID, m2.ID})
 		equal(t, "attempts", got[0].Attempts, 0)
-		f.write(func(ctx context.Context, tx ports.Tx) error {
+		f.write(func(ctx context.Context, tx stores.Tx) error {
 			if err := tx.Outbox().Lease(ctx, []uuid.UUID{m1.ID}, until.Add(time.Hour)); err != nil {
 				return err
 			}
@@ -173,7 +173,7 @@ var outboxCases = []testCase{
 		sameIDs(t, "released", messageIDs(claimOutbox(f, 10, now)), []uuid.UUID{m1.ID, m2.ID})
 	}},
 	{"messages added in a failed unit of work are not pending", func(t *testing.T, f *fixture) {
-		err := f.try(func(ctx context.Context, tx ports.Tx) error {
+		err := f.try(func(ctx context.Context, tx stores.Tx) error {
 			if err := tx.Outbox().Add(ctx, f.newMessage()); err != nil {
 				return err
 			}

@@ -10,7 +10,7 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // lifecycleCases check what the review lifecycle (issue 22) keeps.
@@ -36,12 +36,12 @@ var lifecycleCases = []testCase{
 			saved = append(saved, asmt)
 		}
 		f.saveAssessments(saved...)
-		for _, filter := range []ports.AssessmentFilter{{AccountID: a.ID}, {AccountID: a.ID, ListID: &l1.ID}, {AccountID: a.ID, ListID: &lo.ID},
+		for _, filter := range []stores.AssessmentFilter{{AccountID: a.ID}, {AccountID: a.ID, ListID: &l1.ID}, {AccountID: a.ID, ListID: &lo.ID},
 			{AccountID: other.ID}, {AccountID: uuid.New()}} {
-			found := load(f, func(ctx context.Context, tx ports.Tx) ([]review.Assessment, error) {
+			found := load(f, func(ctx context.Context, tx stores.Tx) ([]review.Assessment, error) {
 				return tx.Assessments().Find(ctx, filter)
 			})
-			got := load(f, func(ctx context.Context, tx ports.Tx) ([]review.Timing, error) {
+			got := load(f, func(ctx context.Context, tx stores.Tx) ([]review.Timing, error) {
 				return tx.Assessments().Timings(ctx, filter)
 			})
 			if len(got) != len(found) {
@@ -89,7 +89,7 @@ var lifecycleCases = []testCase{
 		asmt.Status = review.InProgress
 		asmt.UpdatedAt = f.tick()
 		f.saveAssessments(asmt)
-		found := find(f, ports.AssessmentFilter{AccountID: a.ID, ID: &asmt.ID})
+		found := find(f, stores.AssessmentFilter{AccountID: a.ID, ID: &asmt.ID})
 		if len(found) != 1 {
 			t.Fatalf("Find by id: %d assessments", len(found))
 		}
@@ -100,10 +100,12 @@ var lifecycleCases = []testCase{
 	{"ReviewPolicies: Get absent is not found; Put stores, replaces, and goes with the account", func(t *testing.T, f *fixture) {
 		a, other := f.org("Acme Org"), f.org("Beta Org")
 		get := func(id uuid.UUID) (review.Policy, error) {
-			return loadErr(f, func(ctx context.Context, tx ports.Tx) (review.Policy, error) { return tx.ReviewPolicies().Get(ctx, id) })
+			return loadErr(f, func(ctx context.Context, tx stores.Tx) (review.Policy, error) {
+				return tx.ReviewPolicies().Get(ctx, id)
+			})
 		}
 		putPolicy := func(id uuid.UUID, p review.Policy) {
-			f.write(func(ctx context.Context, tx ports.Tx) error { return tx.ReviewPolicies().Put(ctx, id, p) })
+			f.write(func(ctx context.Context, tx stores.Tx) error { return tx.ReviewPolicies().Put(ctx, id, p) })
 		}
 		_, err := get(a.ID)
 		wantErr(t, "Get before Put", err, core.ErrNotFound)
@@ -130,7 +132,7 @@ var lifecycleCases = []testCase{
 		equal(t, "offsets not nil", got.ReminderOffsets != nil, true)
 		equal(t, "replaced repeat", got.RepeatOverdue, false)
 
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Delete(ctx, a.ID) })
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Delete(ctx, a.ID) })
 		_, err = get(a.ID)
 		wantErr(t, "Get after the account is deleted", err, core.ErrNotFound)
 	}},
@@ -141,19 +143,19 @@ var lifecycleCases = []testCase{
 		f.onList(l.ID, vs[:5]...)
 		f.onList(other.ID, vs[5])
 		f.product(l.ID, vs[1].ID, "Beta Mail")
-		whole := load(f, func(ctx context.Context, tx ports.Tx) ([]vendorlist.Entry, error) {
+		whole := load(f, func(ctx context.Context, tx stores.Tx) ([]vendorlist.Entry, error) {
 			return tx.Lists().Entries(ctx, l.ID)
 		})
-		page := func(after ports.EntryKey, limit int) []vendorlist.Entry {
-			return load(f, func(ctx context.Context, tx ports.Tx) ([]vendorlist.Entry, error) {
+		page := func(after stores.EntryKey, limit int) []vendorlist.Entry {
+			return load(f, func(ctx context.Context, tx stores.Tx) ([]vendorlist.Entry, error) {
 				return tx.Lists().EntriesAfter(ctx, l.ID, after, limit)
 			})
 		}
-		key := func(e vendorlist.Entry) ports.EntryKey {
-			return ports.EntryKey{VendorName: e.VendorName, VendorID: e.VendorID}
+		key := func(e vendorlist.Entry) stores.EntryKey {
+			return stores.EntryKey{VendorName: e.VendorName, VendorID: e.VendorID}
 		}
 		var walked []vendorlist.Entry
-		for after := (ports.EntryKey{}); ; {
+		for after := (stores.EntryKey{}); ; {
 			p := page(after, 2)
 			walked = append(walked, p...)
 			if len(p) < 2 {
@@ -172,8 +174,8 @@ var lifecycleCases = []testCase{
 		}
 		// Writes between two pages: the walk sees every entry present
 		// throughout exactly once, never one taken off before it was reached.
-		first := page(ports.EntryKey{}, 2)
-		f.write(func(ctx context.Context, tx ports.Tx) error {
+		first := page(stores.EntryKey{}, 2)
+		f.write(func(ctx context.Context, tx stores.Tx) error {
 			return tx.Lists().RemoveEntries(ctx, l.ID, []uuid.UUID{first[0].VendorID, whole[3].VendorID})
 		})
 		f.onList(l.ID, vs[5])
@@ -199,37 +201,37 @@ var lifecycleCases = []testCase{
 	{"CalendarKeys: one per member, found by member and by id, deleted, and gone with the account", func(t *testing.T, f *fixture) {
 		a, other := f.org("Acme Org"), f.org("Beta Org")
 		u := f.user("ann@example.com")
-		k := ports.CalendarKey{ID: newID(), AccountID: a.ID, UserID: u.ID, CreatedAt: f.tick()}
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.CalendarKeys().Create(ctx, k) })
-		got := load(f, func(ctx context.Context, tx ports.Tx) (ports.CalendarKey, error) {
+		k := stores.CalendarKey{ID: newID(), AccountID: a.ID, UserID: u.ID, CreatedAt: f.tick()}
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.CalendarKeys().Create(ctx, k) })
+		got := load(f, func(ctx context.Context, tx stores.Tx) (stores.CalendarKey, error) {
 			return tx.CalendarKeys().Get(ctx, a.ID, u.ID)
 		})
 		equal(t, "id", got.ID, k.ID)
 		sameTime(t, "created_at", got.CreatedAt, k.CreatedAt)
-		byID := load(f, func(ctx context.Context, tx ports.Tx) (ports.CalendarKey, error) {
+		byID := load(f, func(ctx context.Context, tx stores.Tx) (stores.CalendarKey, error) {
 			return tx.CalendarKeys().GetByID(ctx, k.ID)
 		})
 		equal(t, "account", byID.AccountID, a.ID)
 		equal(t, "user", byID.UserID, u.ID)
-		err := f.try(func(ctx context.Context, tx ports.Tx) error {
-			return tx.CalendarKeys().Create(ctx, ports.CalendarKey{ID: newID(), AccountID: a.ID, UserID: u.ID, CreatedAt: f.tick()})
+		err := f.try(func(ctx context.Context, tx stores.Tx) error {
+			return tx.CalendarKeys().Create(ctx, stores.CalendarKey{ID: newID(), AccountID: a.ID, UserID: u.ID, CreatedAt: f.tick()})
 		})
 		wantErr(t, "a second key of the member", err, core.ErrConflict)
-		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (ports.CalendarKey, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (stores.CalendarKey, error) {
 			return tx.CalendarKeys().Get(ctx, other.ID, u.ID)
 		})
 		wantErr(t, "key in another account", err, core.ErrNotFound)
-		otherKey := ports.CalendarKey{ID: newID(), AccountID: other.ID, UserID: u.ID, CreatedAt: f.tick()}
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.CalendarKeys().Create(ctx, otherKey) })
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.CalendarKeys().Delete(ctx, a.ID, u.ID) })
-		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (ports.CalendarKey, error) {
+		otherKey := stores.CalendarKey{ID: newID(), AccountID: other.ID, UserID: u.ID, CreatedAt: f.tick()}
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.CalendarKeys().Create(ctx, otherKey) })
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.CalendarKeys().Delete(ctx, a.ID, u.ID) })
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (stores.CalendarKey, error) {
 			return tx.CalendarKeys().GetByID(ctx, k.ID)
 		})
 		wantErr(t, "GetByID after Delete", err, core.ErrNotFound)
-		err = f.try(func(ctx context.Context, tx ports.Tx) error { return tx.CalendarKeys().Delete(ctx, a.ID, u.ID) })
+		err = f.try(func(ctx context.Context, tx stores.Tx) error { return tx.CalendarKeys().Delete(ctx, a.ID, u.ID) })
 		wantErr(t, "Delete again", err, core.ErrNotFound)
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Delete(ctx, other.ID) })
-		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (ports.CalendarKey, error) {
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Delete(ctx, other.ID) })
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (stores.CalendarKey, error) {
 			return tx.CalendarKeys().GetByID(ctx, otherKey.ID)
 		})
 		wantErr(t, "key of a deleted account", err, core.ErrNotFound)

@@ -14,7 +14,7 @@ import (
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 func listIDs(ls []vendorlist.List) []uuid.UUID {
@@ -35,7 +35,7 @@ func productNames(ps []vendorlist.Product) []string {
 
 func entries(f *fixture, listID uuid.UUID) []vendorlist.Entry {
 	f.t.Helper()
-	return load(f, func(ctx context.Context, tx ports.Tx) ([]vendorlist.Entry, error) {
+	return load(f, func(ctx context.Context, tx stores.Tx) ([]vendorlist.Entry, error) {
 		return tx.Lists().Entries(ctx, listID)
 	})
 }
@@ -53,7 +53,7 @@ func entryOf(f *fixture, listID, vendorID uuid.UUID) vendorlist.Entry {
 }
 
 func getList(f *fixture, accountID, id uuid.UUID) (vendorlist.List, error) {
-	return loadErr(f, func(ctx context.Context, tx ports.Tx) (vendorlist.List, error) {
+	return loadErr(f, func(ctx context.Context, tx stores.Tx) (vendorlist.List, error) {
 		return tx.Lists().Get(ctx, accountID, id)
 	})
 }
@@ -62,7 +62,7 @@ func getList(f *fixture, accountID, id uuid.UUID) (vendorlist.List, error) {
 var errRolledBack = errors.New("rolled back by the test")
 
 // writeGet runs fn in a unit of work and returns what it returned.
-func (f *fixture) writeGet(fn func(ctx context.Context, tx ports.Tx) (int64, error)) int64 {
+func (f *fixture) writeGet(fn func(ctx context.Context, tx stores.Tx) (int64, error)) int64 {
 	f.t.Helper()
 	v, err := f.writeGetErr(fn)
 	if err != nil {
@@ -71,9 +71,9 @@ func (f *fixture) writeGet(fn func(ctx context.Context, tx ports.Tx) (int64, err
 	return v
 }
 
-func (f *fixture) writeGetErr(fn func(ctx context.Context, tx ports.Tx) (int64, error)) (int64, error) {
+func (f *fixture) writeGetErr(fn func(ctx context.Context, tx stores.Tx) (int64, error)) (int64, error) {
 	var v int64
-	err := f.try(func(ctx context.Context, tx ports.Tx) error {
+	err := f.try(func(ctx context.Context, tx stores.Tx) error {
 		var err error
 		v, err = fn(ctx, tx)
 		return err
@@ -82,7 +82,7 @@ func (f *fixture) writeGetErr(fn func(ctx context.Context, tx ports.Tx) (int64, 
 }
 
 func addProduct(f *fixture, p vendorlist.Product) error {
-	return f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().AddProduct(ctx, p) })
+	return f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().AddProduct(ctx, p) })
 }
 
 var listCases = []testCase{
@@ -91,7 +91,7 @@ var listCases = []testCase{
 		l := f.list(a.ID, "audit")
 		vs := f.vendors("Acme", "Beta", "Gamma")
 		f.onList(l.ID, vs[0], vs[1])
-		f.write(func(ctx context.Context, tx ports.Tx) error {
+		f.write(func(ctx context.Context, tx stores.Tx) error {
 			return tx.Lists().NameEntries(ctx, l.ID, map[uuid.UUID]string{vs[0].ID: "Acme Corp", vs[2].ID: "Gamma GmbH"})
 		})
 		es := entries(f, l.ID)
@@ -104,7 +104,7 @@ var listCases = []testCase{
 			t.Fatal(err)
 		}
 		equal(t, "version after AddEntries and NameEntries", got.Version, int64(2))
-		page := load(f, func(ctx context.Context, tx ports.Tx) ([]vendorlist.Entry, error) {
+		page := load(f, func(ctx context.Context, tx stores.Tx) ([]vendorlist.Entry, error) {
 			return tx.Lists().EntriesOf(ctx, l.ID, []uuid.UUID{vs[0].ID})
 		})
 		equal(t, "display name of EntriesOf", page[0].DisplayName, "Acme Corp")
@@ -119,7 +119,7 @@ var listCases = []testCase{
 			if err != nil {
 				t.Fatal(err)
 			}
-			locked := f.writeGet(func(ctx context.Context, tx ports.Tx) (int64, error) { return tx.Lists().LockList(ctx, l.ID) })
+			locked := f.writeGet(func(ctx context.Context, tx stores.Tx) (int64, error) { return tx.Lists().LockList(ctx, l.ID) })
 			equal(t, "LockList's version", locked, got.Version)
 			return got.Version
 		}
@@ -131,26 +131,26 @@ var listCases = []testCase{
 		equal(t, "a new list's version", version(), int64(0))
 		now := f.tick()
 		ids := []uuid.UUID{vs[0].ID, vs[1].ID}
-		step("AddEntries", 1, func(ctx context.Context, tx ports.Tx) error { return tx.Lists().AddEntries(ctx, l.ID, ids, now) })
-		step("AddEntries of vendors on the list", 1, func(ctx context.Context, tx ports.Tx) error {
+		step("AddEntries", 1, func(ctx context.Context, tx stores.Tx) error { return tx.Lists().AddEntries(ctx, l.ID, ids, now) })
+		step("AddEntries of vendors on the list", 1, func(ctx context.Context, tx stores.Tx) error {
 			return tx.Lists().AddEntries(ctx, l.ID, ids[:1], now)
 		})
-		step("SetAlerts", 2, func(ctx context.Context, tx ports.Tx) error { return tx.Lists().SetAlerts(ctx, l.ID, vs[0].ID, false) })
+		step("SetAlerts", 2, func(ctx context.Context, tx stores.Tx) error { return tx.Lists().SetAlerts(ctx, l.ID, vs[0].ID, false) })
 		p := f.newProduct(l.ID, vs[0].ID, "Payroll")
-		step("AddProduct", 3, func(ctx context.Context, tx ports.Tx) error { return tx.Lists().AddProduct(ctx, p) })
-		step("MergeProducts", 4, func(ctx context.Context, tx ports.Tx) error {
+		step("AddProduct", 3, func(ctx context.Context, tx stores.Tx) error { return tx.Lists().AddProduct(ctx, p) })
+		step("MergeProducts", 4, func(ctx context.Context, tx stores.Tx) error {
 			_, err := tx.Lists().MergeProducts(ctx, []vendorlist.Product{f.newProduct(l.ID, vs[1].ID, "CRM"), f.newProduct(l.ID, vs[0].ID, "payroll")})
 			return err
 		})
-		step("MergeProducts of products there", 4, func(ctx context.Context, tx ports.Tx) error {
+		step("MergeProducts of products there", 4, func(ctx context.Context, tx stores.Tx) error {
 			_, err := tx.Lists().MergeProducts(ctx, []vendorlist.Product{f.newProduct(l.ID, vs[0].ID, "PAYROLL")})
 			return err
 		})
-		step("RemoveEntries", 5, func(ctx context.Context, tx ports.Tx) error { return tx.Lists().RemoveEntries(ctx, l.ID, ids[:1]) })
-		step("RemoveEntries of vendors not on it", 5, func(ctx context.Context, tx ports.Tx) error {
+		step("RemoveEntries", 5, func(ctx context.Context, tx stores.Tx) error { return tx.Lists().RemoveEntries(ctx, l.ID, ids[:1]) })
+		step("RemoveEntries of vendors not on it", 5, func(ctx context.Context, tx stores.Tx) error {
 			return tx.Lists().RemoveEntries(ctx, l.ID, ids[:1])
 		})
-		err := f.try(func(ctx context.Context, tx ports.Tx) error {
+		err := f.try(func(ctx context.Context, tx stores.Tx) error {
 			if err := tx.Lists().AddEntries(ctx, l.ID, ids[:1], now); err != nil {
 				return err
 			}
@@ -163,7 +163,7 @@ var listCases = []testCase{
 			t.Fatal(err)
 		}
 		equal(t, "another list's version", o.Version, int64(0))
-		_, err = f.writeGetErr(func(ctx context.Context, tx ports.Tx) (int64, error) { return tx.Lists().LockList(ctx, newID()) })
+		_, err = f.writeGetErr(func(ctx context.Context, tx stores.Tx) (int64, error) { return tx.Lists().LockList(ctx, newID()) })
 		wantErr(t, "LockList of no list", err, core.ErrNotFound)
 	}},
 	{"Create then Get, GetByName and ListByAccount with vendor counts", func(t *testing.T, f *fixture) {
@@ -180,11 +180,11 @@ var listCases = []testCase{
 		equal(t, "account", got.AccountID, a.ID)
 		equal(t, "vendor count", got.VendorCount, 2)
 		sameTime(t, "created_at", got.CreatedAt, master.CreatedAt)
-		byName := load(f, func(ctx context.Context, tx ports.Tx) (vendorlist.List, error) {
+		byName := load(f, func(ctx context.Context, tx stores.Tx) (vendorlist.List, error) {
 			return tx.Lists().GetByName(ctx, a.ID, "audit")
 		})
 		equal(t, "by name", byName.ID, audit.ID)
-		ls := load(f, func(ctx context.Context, tx ports.Tx) ([]vendorlist.List, error) {
+		ls := load(f, func(ctx context.Context, tx stores.Tx) ([]vendorlist.List, error) {
 			return tx.Lists().ListByAccount(ctx, a.ID)
 		})
 		sameIDs(t, "lists by name", listIDs(ls), []uuid.UUID{audit.ID, master.ID, zed.ID})
@@ -194,10 +194,10 @@ var listCases = []testCase{
 	{"Create refuses a second list of the same name in an account only", func(t *testing.T, f *fixture) {
 		a, other := f.org("Acme"), f.org("Beta")
 		f.list(a.ID, "audit")
-		err := f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().Create(ctx, f.newList(a.ID, "audit")) })
+		err := f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().Create(ctx, f.newList(a.ID, "audit")) })
 		wantErr(t, "same name", err, core.ErrConflict)
 		f.list(other.ID, "audit")
-		ls := load(f, func(ctx context.Context, tx ports.Tx) ([]vendorlist.List, error) {
+		ls := load(f, func(ctx context.Context, tx stores.Tx) ([]vendorlist.List, error) {
 			return tx.Lists().ListByAccount(ctx, a.ID)
 		})
 		equal(t, "lists of the account", len(ls), 1)
@@ -209,15 +209,15 @@ var listCases = []testCase{
 		wantErr(t, "Get from another account", err, core.ErrNotFound)
 		_, err = getList(f, a.ID, newID())
 		wantErr(t, "Get absent", err, core.ErrNotFound)
-		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (vendorlist.List, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (vendorlist.List, error) {
 			return tx.Lists().GetByName(ctx, other.ID, "audit")
 		})
 		wantErr(t, "GetByName from another account", err, core.ErrNotFound)
-		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (vendorlist.List, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (vendorlist.List, error) {
 			return tx.Lists().GetByName(ctx, a.ID, "nothing")
 		})
 		wantErr(t, "GetByName absent", err, core.ErrNotFound)
-		err = f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().Delete(ctx, other.ID, l.ID) })
+		err = f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().Delete(ctx, other.ID, l.ID) })
 		wantErr(t, "Delete from another account", err, core.ErrNotFound)
 		if _, err := getList(f, a.ID, l.ID); err != nil {
 			t.Fatalf("list after a refused Delete: %v", err)
@@ -267,7 +267,7 @@ var listCases = []testCase{
 			for sec, st := range sections[v.Name.String()] {
 				p.Enrichment[sec] = directory.SectionStatus{Status: st, UpdatedAt: f.now, Source: "web", Error: "an error text"}
 			}
-			f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Profiles().Save(ctx, p) })
+			f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Profiles().Save(ctx, p) })
 		}
 		want := map[string]string{"Custom": "", "Done": "done", "Failed": "failed", "Queued": "queued", "Running": "running", "Empty": ""}
 		for _, e := range entries(f, l.ID) {
@@ -289,7 +289,7 @@ var listCases = []testCase{
 			default:
 				p.Scores.SecurityRating = nil
 			}
-			f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Profiles().Save(ctx, p) })
+			f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Profiles().Save(ctx, p) })
 		}
 		want := map[string]string{"Custom": "none", "Rated": "87", "Unrated": "none", "Zero": "0"}
 		show := func(r *int) string {
@@ -301,8 +301,8 @@ var listCases = []testCase{
 		for _, e := range entries(f, l.ID) {
 			equal(t, "rating of "+e.VendorName, show(e.Rating), want[e.VendorName])
 		}
-		page := load(f, func(ctx context.Context, tx ports.Tx) ([]vendorlist.Entry, error) {
-			return tx.Lists().EntriesAfter(ctx, l.ID, ports.EntryKey{}, 10)
+		page := load(f, func(ctx context.Context, tx stores.Tx) ([]vendorlist.Entry, error) {
+			return tx.Lists().EntriesAfter(ctx, l.ID, stores.EntryKey{}, 10)
 		})
 		equal(t, "page length", len(page), 4)
 		for _, e := range page {
@@ -318,7 +318,7 @@ var listCases = []testCase{
 		f.onList(other.ID, vs[3])
 		f.product(l.ID, vs[1].ID, "Payroll")
 		all := entries(f, l.ID)
-		keys := load(f, func(ctx context.Context, tx ports.Tx) ([]ports.EntryKey, error) {
+		keys := load(f, func(ctx context.Context, tx stores.Tx) ([]stores.EntryKey, error) {
 			return tx.Lists().EntryKeys(ctx, l.ID)
 		})
 		equal(t, "keys", len(keys), len(all))
@@ -326,7 +326,7 @@ var listCases = []testCase{
 			equal(t, "key name", k.VendorName, all[i].VendorName)
 			equal(t, "key vendor", k.VendorID, all[i].VendorID)
 		}
-		some := load(f, func(ctx context.Context, tx ports.Tx) ([]vendorlist.Entry, error) {
+		some := load(f, func(ctx context.Context, tx stores.Tx) ([]vendorlist.Entry, error) {
 			return tx.Lists().EntriesOf(ctx, l.ID, []uuid.UUID{vs[2].ID, vs[1].ID, vs[3].ID, newID()})
 		})
 		want := slices.DeleteFunc(slices.Clone(all), func(e vendorlist.Entry) bool { return e.VendorID == vs[0].ID })
@@ -337,7 +337,7 @@ var listCases = []testCase{
 			equal(t, "custom", some[i].IsCustom, want[i].IsCustom)
 			equal(t, "products", strings.Join(productNames(some[i].Products), ","), strings.Join(productNames(want[i].Products), ","))
 		}
-		none := load(f, func(ctx context.Context, tx ports.Tx) ([]vendorlist.Entry, error) {
+		none := load(f, func(ctx context.Context, tx stores.Tx) ([]vendorlist.Entry, error) {
 			return tx.Lists().EntriesOf(ctx, l.ID, nil)
 		})
 		equal(t, "no vendors asked, no entries", len(none), 0)
@@ -348,12 +348,12 @@ var listCases = []testCase{
 		vs := f.vendors("Acme", "Beta")
 		f.onList(l.ID, vs[0])
 		first := f.now
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().SetAlerts(ctx, l.ID, vs[0].ID, false) })
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().SetAlerts(ctx, l.ID, vs[0].ID, false) })
 		f.onList(l.ID, vs...)
 		e := entryOf(f, l.ID, vs[0].ID)
 		sameTime(t, "added_at kept", e.AddedAt, first)
 		equal(t, "alerts kept", e.AlertsEnabled, false)
-		got := load(f, func(ctx context.Context, tx ports.Tx) ([]uuid.UUID, error) { return tx.Lists().VendorIDs(ctx, l.ID) })
+		got := load(f, func(ctx context.Context, tx stores.Tx) ([]uuid.UUID, error) { return tx.Lists().VendorIDs(ctx, l.ID) })
 		sameIDSet(t, "vendor ids", got, vendorIDs(vs))
 		gotL, _ := getList(f, a.ID, l.ID)
 		equal(t, "vendor count", gotL.VendorCount, 2)
@@ -365,7 +365,7 @@ var listCases = []testCase{
 		f.onList(l.ID, vs...)
 		f.product(l.ID, vs[0].ID, "Payroll")
 		f.product(l.ID, vs[1].ID, "Payroll")
-		f.write(func(ctx context.Context, tx ports.Tx) error {
+		f.write(func(ctx context.Context, tx stores.Tx) error {
 			return tx.Lists().RemoveEntries(ctx, l.ID, []uuid.UUID{vs[0].ID, vs[2].ID, newID()})
 		})
 		sameIDs(t, "entries left", entryVendors(entries(f, l.ID)), []uuid.UUID{vs[1].ID})
@@ -382,10 +382,10 @@ var listCases = []testCase{
 		vs := f.vendors("Acme", "Beta")
 		f.onList(l.ID, vs[0])
 		for _, want := range []bool{false, true} {
-			f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().SetAlerts(ctx, l.ID, vs[0].ID, want) })
+			f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().SetAlerts(ctx, l.ID, vs[0].ID, want) })
 			equal(t, "alerts", entryOf(f, l.ID, vs[0].ID).AlertsEnabled, want)
 		}
-		err := f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().SetAlerts(ctx, l.ID, vs[1].ID, false) })
+		err := f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().SetAlerts(ctx, l.ID, vs[1].ID, false) })
 		wantErr(t, "vendor not on list", err, core.ErrNotFound)
 	}},
 	{"AddProduct refuses duplicates case-insensitively and vendors not on the list", func(t *testing.T, f *fixture) {
@@ -414,7 +414,7 @@ var listCases = []testCase{
 		f.onList(l.ID, vs...)
 		f.product(l.ID, vs[0].ID, "Payroll")
 		var n int
-		f.write(func(ctx context.Context, tx ports.Tx) (err error) {
+		f.write(func(ctx context.Context, tx stores.Tx) (err error) {
 			n, err = tx.Lists().MergeProducts(ctx, []vendorlist.Product{
 				f.newProduct(l.ID, vs[0].ID, "payroll"),
 				f.newProduct(l.ID, vs[0].ID, "Analytics"),
@@ -425,7 +425,7 @@ var listCases = []testCase{
 		equal(t, "inserted", n, 2)
 		equal(t, "first vendor's products", len(entryOf(f, l.ID, vs[0].ID).Products), 2)
 		equal(t, "second vendor's products", len(entryOf(f, l.ID, vs[1].ID).Products), 1)
-		f.write(func(ctx context.Context, tx ports.Tx) (err error) {
+		f.write(func(ctx context.Context, tx stores.Tx) (err error) {
 			n, err = tx.Lists().MergeProducts(ctx, []vendorlist.Product{f.newProduct(l.ID, vs[1].ID, "PAYROLL")})
 			return err
 		})
@@ -441,20 +441,20 @@ var listCases = []testCase{
 		f.product(kept.ID, vs[0].ID, "Payroll")
 		asmt, keptAsmt := f.assessment(l, vs[0]), f.assessment(kept, vs[0])
 		sub, keptSub := f.subscriber(l, "ann@example.com", true), f.subscriber(kept, "ann@example.com", true)
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().Delete(ctx, a.ID, l.ID) })
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().Delete(ctx, a.ID, l.ID) })
 		_, err := getList(f, a.ID, l.ID)
 		wantErr(t, "list", err, core.ErrNotFound)
 		equal(t, "entries", len(entries(f, l.ID)), 0)
-		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (review.Assessment, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (review.Assessment, error) {
 			return tx.Assessments().Get(ctx, a.ID, asmt.ID)
 		})
 		wantErr(t, "assessment", err, core.ErrNotFound)
-		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (subscriber.Subscriber, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (subscriber.Subscriber, error) {
 			return tx.Subscribers().Get(ctx, sub.ID)
 		})
 		wantErr(t, "subscriber", err, core.ErrNotFound)
 		equal(t, "kept list's products", len(entryOf(f, kept.ID, vs[0].ID).Products), 1)
-		f.read(func(ctx context.Context, tx ports.Tx) error {
+		f.read(func(ctx context.Context, tx stores.Tx) error {
 			if _, err := tx.Assessments().Get(ctx, a.ID, keptAsmt.ID); err != nil {
 				t.Errorf("kept assessment: %v", err)
 			}
@@ -463,7 +463,7 @@ var listCases = []testCase{
 			}
 			return nil
 		})
-		err = f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Lists().Delete(ctx, a.ID, l.ID) })
+		err = f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().Delete(ctx, a.ID, l.ID) })
 		wantErr(t, "Delete again", err, core.ErrNotFound)
 		// The name is free again.
 		f.list(a.ID, "audit")
@@ -472,20 +472,20 @@ var listCases = []testCase{
 
 func claimed(f *fixture, accountID uuid.UUID, ids ...uuid.UUID) []uuid.UUID {
 	f.t.Helper()
-	return load(f, func(ctx context.Context, tx ports.Tx) ([]uuid.UUID, error) {
+	return load(f, func(ctx context.Context, tx stores.Tx) ([]uuid.UUID, error) {
 		return tx.Quota().Claimed(ctx, accountID, ids)
 	})
 }
 
 func used(f *fixture, accountID uuid.UUID) int {
 	f.t.Helper()
-	return load(f, func(ctx context.Context, tx ports.Tx) (int, error) { return tx.Quota().Used(ctx, accountID) })
+	return load(f, func(ctx context.Context, tx stores.Tx) (int, error) { return tx.Quota().Used(ctx, accountID) })
 }
 
 func claim(f *fixture, accountID uuid.UUID, vs ...directory.Vendor) {
 	f.t.Helper()
 	now := f.tick()
-	f.write(func(ctx context.Context, tx ports.Tx) error {
+	f.write(func(ctx context.Context, tx stores.Tx) error {
 		return tx.Quota().Claim(ctx, accountID, vendorIDs(vs), now)
 	})
 }

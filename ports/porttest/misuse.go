@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/vetted-dev/vetted/core/account"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // refusedWrite checks that a misused unit of work failed and that the
@@ -16,7 +16,7 @@ func refusedWrite(t *testing.T, f *fixture, a account.Account, err error) {
 	if err == nil {
 		t.Fatal("got no error")
 	}
-	_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (account.Account, error) { return tx.Accounts().Get(ctx, a.ID) })
+	_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (account.Account, error) { return tx.Accounts().Get(ctx, a.ID) })
 	if err == nil || errors.Is(err, context.Canceled) {
 		t.Fatalf("the refused write left the account behind (err %v)", err)
 	}
@@ -25,20 +25,20 @@ func refusedWrite(t *testing.T, f *fixture, a account.Account, err error) {
 var misuseCases = []testCase{
 	{"a write in View is refused", func(t *testing.T, f *fixture) {
 		a := f.newOrg("Acme")
-		err := f.s.View(f.ctx, func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Create(ctx, a) })
+		err := f.s.View(f.ctx, func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Create(ctx, a) })
 		refusedWrite(t, f, a, err)
 	}},
 	{"a unit of work used after it ended is refused", func(t *testing.T, f *fixture) {
 		a := f.newOrg("Acme")
-		var escaped ports.Tx
-		f.write(func(_ context.Context, tx ports.Tx) error { escaped = tx; return nil })
+		var escaped stores.Tx
+		f.write(func(_ context.Context, tx stores.Tx) error { escaped = tx; return nil })
 		refusedWrite(t, f, a, escaped.Accounts().Create(f.ctx, a))
 	}},
 	{"a cancelled context runs nothing", func(t *testing.T, f *fixture) {
 		a := f.newOrg("Acme")
 		cancelled, cancel := context.WithCancel(f.ctx)
 		cancel()
-		err := f.s.InTx(cancelled, func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Create(ctx, a) })
+		err := f.s.InTx(cancelled, func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Create(ctx, a) })
 		refusedWrite(t, f, a, err)
 	}},
 }

@@ -1,4 +1,4 @@
-// Package porttest is the conformance suite of ports.Store: every store
+// Package porttest is the conformance suite of stores.Store: every store
 // adapter runs it from its own tests, so that the memory store the unit tests
 // use and the PostgreSQL store production uses keep exactly the same rules.
 //
@@ -21,13 +21,13 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/internal/testenv"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Run runs the conformance suite against the store that open returns.
 // Every subtest calls open once and expects an empty store that no other
 // call shares: subtests run in parallel. open may register cleanups on t.
-func Run(t *testing.T, open func(t *testing.T) ports.Store) {
+func Run(t *testing.T, open func(t *testing.T) stores.Store) {
 	groups := []struct {
 		name  string
 		cases []testCase
@@ -77,18 +77,18 @@ type testCase struct {
 }
 
 // txFn is the body of a unit of work.
-type txFn = func(ctx context.Context, tx ports.Tx) error
+type txFn = func(ctx context.Context, tx stores.Tx) error
 
 // fixture is one subtest's (or benchmark's) store with a clock and fixture
 // builders.
 type fixture struct {
 	t   testing.TB
-	s   ports.Store
+	s   stores.Store
 	ctx context.Context
 	now time.Time
 }
 
-func newFixture(t testing.TB, s ports.Store) *fixture {
+func newFixture(t testing.TB, s stores.Store) *fixture {
 	if s == nil {
 		t.Fatal("open returned a nil store")
 	}
@@ -128,7 +128,7 @@ func (f *fixture) read(fn txFn) {
 }
 
 // load reads one value in a View and fails the test on error.
-func load[T any](f *fixture, fn func(ctx context.Context, tx ports.Tx) (T, error)) T {
+func load[T any](f *fixture, fn func(ctx context.Context, tx stores.Tx) (T, error)) T {
 	f.t.Helper()
 	v, err := loadErr(f, fn)
 	if err != nil {
@@ -138,9 +138,9 @@ func load[T any](f *fixture, fn func(ctx context.Context, tx ports.Tx) (T, error
 }
 
 // loadErr reads one value in a View and returns the error.
-func loadErr[T any](f *fixture, fn func(ctx context.Context, tx ports.Tx) (T, error)) (T, error) {
+func loadErr[T any](f *fixture, fn func(ctx context.Context, tx stores.Tx) (T, error)) (T, error) {
 	var v T
-	err := f.s.View(f.ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := f.s.View(f.ctx, func(ctx context.Context, tx stores.Tx) error {
 		var err error
 		v, err = fn(ctx, tx)
 		return err

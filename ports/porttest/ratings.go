@@ -10,7 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // rating is a record of vendorID scanned at at, rated score on 20 of 26
@@ -26,7 +26,7 @@ func (f *fixture) rating(vendorID uuid.UUID, score int, at time.Time, changes ..
 
 func addRatings(f *fixture, rs ...directory.RatingRecord) {
 	f.t.Helper()
-	f.write(func(ctx context.Context, tx ports.Tx) error {
+	f.write(func(ctx context.Context, tx stores.Tx) error {
 		for _, r := range rs {
 			if err := tx.Profiles().AddRating(ctx, r); err != nil {
 				return err
@@ -38,7 +38,7 @@ func addRatings(f *fixture, rs ...directory.RatingRecord) {
 
 func ratingPage(f *fixture, vendorID uuid.UUID, after *directory.RatingCursor, limit int) []directory.RatingRecord {
 	f.t.Helper()
-	return load(f, func(ctx context.Context, tx ports.Tx) ([]directory.RatingRecord, error) {
+	return load(f, func(ctx context.Context, tx stores.Tx) ([]directory.RatingRecord, error) {
 		return tx.Profiles().Ratings(ctx, vendorID, after, limit)
 	})
 }
@@ -95,25 +95,25 @@ var ratingCases = []testCase{
 		e2 := f.rating(vs[1].ID, 80, f.tick(), expiring)
 		e3 := f.rating(vs[2].ID, 80, f.tick(), expiring)
 		addRatings(f, quiet, e1, e2, e3)
-		got := load(f, func(ctx context.Context, tx ports.Tx) ([]directory.RatingRecord, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.RatingRecord, error) {
 			return tx.Profiles().RatingEvents(ctx, []uuid.UUID{vs[0].ID, vs[1].ID}, 10)
 		})
 		if !reflect.DeepEqual(ratingIDs(got), []uuid.UUID{e2.ID, e1.ID}) {
 			t.Fatalf("events %v, want %v", ratingIDs(got), []uuid.UUID{e2.ID, e1.ID})
 		}
-		one := load(f, func(ctx context.Context, tx ports.Tx) (directory.RatingRecord, error) {
+		one := load(f, func(ctx context.Context, tx stores.Tx) (directory.RatingRecord, error) {
 			return tx.Profiles().GetRating(ctx, e1.ID)
 		})
 		if !reflect.DeepEqual(one, e1) {
 			t.Fatalf("GetRating %+v, want %+v", one, e1)
 		}
-		_, err := loadErr(f, func(ctx context.Context, tx ports.Tx) (directory.RatingRecord, error) {
+		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (directory.RatingRecord, error) {
 			return tx.Profiles().GetRating(ctx, newID())
 		})
 		if !errors.Is(err, core.ErrNotFound) {
 			t.Fatalf("GetRating of an unknown id: %v", err)
 		}
-		if err := f.try(func(ctx context.Context, tx ports.Tx) error {
+		if err := f.try(func(ctx context.Context, tx stores.Tx) error {
 			return tx.Profiles().AddRating(ctx, f.rating(newID(), 50, f.tick()))
 		}); !errors.Is(err, core.ErrNotFound) && !errors.Is(err, core.ErrConflict) {
 			t.Fatalf("AddRating of an unknown vendor: %v", err)
@@ -129,7 +129,7 @@ var ratingCases = []testCase{
 				{Domain: "acme.com", Verdict: "parked", Reason: "parked at ns1.sedoparking.com"},
 				{Domain: "acme.io", URL: "https://acme.io/", Verdict: "kept", Reason: `title "Acme"`, Confidence: 0.9,
 					MatchText: "Acme", MatchSource: "title", Chosen: true}}}
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Profiles().Save(ctx, p) })
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Profiles().Save(ctx, p) })
 		got, err := getProfile(f, v.ID)
 		if err != nil {
 			t.Fatal(err)
@@ -138,7 +138,7 @@ var ratingCases = []testCase{
 			t.Fatalf("website %q %+v, want %q %+v", got.WebsiteSource, got.Discovery, p.WebsiteSource, p.Discovery)
 		}
 		p.WebsiteSource, p.Discovery = directory.WebsiteGiven, nil
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Profiles().Save(ctx, p) })
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Profiles().Save(ctx, p) })
 		if got, _ = getProfile(f, v.ID); got.WebsiteSource != directory.WebsiteGiven || got.Discovery != nil {
 			t.Fatalf("after the update: %q %+v", got.WebsiteSource, got.Discovery)
 		}

@@ -9,7 +9,7 @@ import (
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 func assessmentIDs(as []review.Assessment) []uuid.UUID {
@@ -17,14 +17,14 @@ func assessmentIDs(as []review.Assessment) []uuid.UUID {
 }
 
 func getAssessment(f *fixture, accountID, id uuid.UUID) (review.Assessment, error) {
-	return loadErr(f, func(ctx context.Context, tx ports.Tx) (review.Assessment, error) {
+	return loadErr(f, func(ctx context.Context, tx stores.Tx) (review.Assessment, error) {
 		return tx.Assessments().Get(ctx, accountID, id)
 	})
 }
 
-func find(f *fixture, filter ports.AssessmentFilter) []review.Assessment {
+func find(f *fixture, filter stores.AssessmentFilter) []review.Assessment {
 	f.t.Helper()
-	return load(f, func(ctx context.Context, tx ports.Tx) ([]review.Assessment, error) {
+	return load(f, func(ctx context.Context, tx stores.Tx) ([]review.Assessment, error) {
 		return tx.Assessments().Find(ctx, filter)
 	})
 }
@@ -33,7 +33,7 @@ func events(f *fixture, assessmentID uuid.UUID, offset, limit int) ([]review.Aud
 	f.t.Helper()
 	var es []review.AuditEvent
 	var total int
-	f.read(func(ctx context.Context, tx ports.Tx) (err error) {
+	f.read(func(ctx context.Context, tx stores.Tx) (err error) {
 		es, total, err = tx.Assessments().Events(ctx, assessmentID, offset, limit)
 		return err
 	})
@@ -92,18 +92,18 @@ var assessmentCases = []testCase{
 		equal(t, "updated by", got.UpdatedBy, "bob@example.com")
 		sameStrings(t, "data collected", got.DataCollected, []string{"ip"})
 		sameTime(t, "updated_at", got.UpdatedAt, asmt.UpdatedAt)
-		equal(t, "one assessment", len(find(f, ports.AssessmentFilter{AccountID: a.ID})), 1)
+		equal(t, "one assessment", len(find(f, stores.AssessmentFilter{AccountID: a.ID})), 1)
 	}},
 	{"Save refuses a second assessment of a vendor on a list", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
 		l, other := f.list(a.ID, vendorlist.MasterList), f.list(a.ID, "other")
 		v := f.vendors("Acme")[0]
 		first := f.assessment(l, v)
-		err := f.try(func(ctx context.Context, tx ports.Tx) error {
+		err := f.try(func(ctx context.Context, tx stores.Tx) error {
 			return tx.Assessments().Save(ctx, []review.Assessment{f.newAssessment(l, v)})
 		})
 		wantErr(t, "same list and vendor", err, core.ErrConflict)
-		sameIDs(t, "assessments", assessmentIDs(find(f, ports.AssessmentFilter{AccountID: a.ID})), []uuid.UUID{first.ID})
+		sameIDs(t, "assessments", assessmentIDs(find(f, stores.AssessmentFilter{AccountID: a.ID})), []uuid.UUID{first.ID})
 		f.assessment(other, v)
 	}},
 	{"Save stores many in one call", func(t *testing.T, f *fixture) {
@@ -112,7 +112,7 @@ var assessmentCases = []testCase{
 		vs := f.vendors("Acme", "Beta", "Cobalt")
 		as := []review.Assessment{f.newAssessment(l, vs[0]), f.newAssessment(l, vs[1]), f.newAssessment(l, vs[2])}
 		f.saveAssessments(as...)
-		sameIDSet(t, "assessments", assessmentIDs(find(f, ports.AssessmentFilter{AccountID: a.ID})), assessmentIDs(as))
+		sameIDSet(t, "assessments", assessmentIDs(find(f, stores.AssessmentFilter{AccountID: a.ID})), assessmentIDs(as))
 	}},
 	{"Find filters by list, vendor, profile and id, newest update first", func(t *testing.T, f *fixture) {
 		a, other := f.org("Acme Org"), f.org("Beta Org")
@@ -130,17 +130,17 @@ var assessmentCases = []testCase{
 		f.saveAssessments(a1)
 		for _, c := range []struct {
 			name string
-			f    ports.AssessmentFilter
+			f    stores.AssessmentFilter
 			want []uuid.UUID
 		}{
-			{"account only", ports.AssessmentFilter{AccountID: a.ID}, []uuid.UUID{a1.ID, a3.ID, a2.ID}},
-			{"list", ports.AssessmentFilter{AccountID: a.ID, ListID: &l.ID}, []uuid.UUID{a1.ID, a2.ID}},
-			{"vendor", ports.AssessmentFilter{AccountID: a.ID, VendorID: &vs[0].ID}, []uuid.UUID{a1.ID, a3.ID}},
-			{"list and vendor", ports.AssessmentFilter{AccountID: a.ID, ListID: &l2.ID, VendorID: &vs[0].ID}, []uuid.UUID{a3.ID}},
-			{"profile", ports.AssessmentFilter{AccountID: a.ID, VendorProfileID: &p.ID}, []uuid.UUID{a2.ID}},
-			{"id", ports.AssessmentFilter{AccountID: a.ID, ID: &a3.ID}, []uuid.UUID{a3.ID}},
-			{"id of another account", ports.AssessmentFilter{AccountID: other.ID, ID: &a3.ID}, []uuid.UUID{}},
-			{"list of another account", ports.AssessmentFilter{AccountID: other.ID, ListID: &l.ID}, []uuid.UUID{}},
+			{"account only", stores.AssessmentFilter{AccountID: a.ID}, []uuid.UUID{a1.ID, a3.ID, a2.ID}},
+			{"list", stores.AssessmentFilter{AccountID: a.ID, ListID: &l.ID}, []uuid.UUID{a1.ID, a2.ID}},
+			{"vendor", stores.AssessmentFilter{AccountID: a.ID, VendorID: &vs[0].ID}, []uuid.UUID{a1.ID, a3.ID}},
+			{"list and vendor", stores.AssessmentFilter{AccountID: a.ID, ListID: &l2.ID, VendorID: &vs[0].ID}, []uuid.UUID{a3.ID}},
+			{"profile", stores.AssessmentFilter{AccountID: a.ID, VendorProfileID: &p.ID}, []uuid.UUID{a2.ID}},
+			{"id", stores.AssessmentFilter{AccountID: a.ID, ID: &a3.ID}, []uuid.UUID{a3.ID}},
+			{"id of another account", stores.AssessmentFilter{AccountID: other.ID, ID: &a3.ID}, []uuid.UUID{}},
+			{"list of another account", stores.AssessmentFilter{AccountID: other.ID, ListID: &l.ID}, []uuid.UUID{}},
 		} {
 			sameIDs(t, c.name, assessmentIDs(find(f, c.f)), c.want)
 		}
@@ -152,7 +152,7 @@ var assessmentCases = []testCase{
 		a1, a2 := f.assessment(l, vs[0]), f.assessment(l, vs[1])
 		f.assessment(l, vs[2])
 		f.assessment(l2, vs[0])
-		got := load(f, func(ctx context.Context, tx ports.Tx) ([]review.Assessment, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) ([]review.Assessment, error) {
 			return tx.Assessments().ListByVendors(ctx, l.ID, []uuid.UUID{vs[1].ID, vs[0].ID, newID()})
 		})
 		sameIDSet(t, "assessments", assessmentIDs(got), []uuid.UUID{a1.ID, a2.ID})
@@ -166,24 +166,24 @@ var assessmentCases = []testCase{
 		f.event(kept, "use_case")
 		doc := f.document(gone, "soc2.pdf")
 		keptDoc := f.document(kept, "iso.pdf")
-		err := f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Assessments().Delete(ctx, other.ID, gone.ID) })
+		err := f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Assessments().Delete(ctx, other.ID, gone.ID) })
 		wantErr(t, "Delete from another account", err, core.ErrNotFound)
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Assessments().Delete(ctx, a.ID, gone.ID) })
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Assessments().Delete(ctx, a.ID, gone.ID) })
 		_, err = getAssessment(f, a.ID, gone.ID)
 		wantErr(t, "Get after Delete", err, core.ErrNotFound)
 		_, total := events(f, gone.ID, 0, 10)
 		equal(t, "events of deleted", total, 0)
-		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (document.Document, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (document.Document, error) {
 			return tx.Documents().Get(ctx, a.ID, doc.ID)
 		})
 		wantErr(t, "document of deleted", err, core.ErrNotFound)
 		_, total = events(f, kept.ID, 0, 10)
 		equal(t, "events of kept", total, 1)
-		ds := load(f, func(ctx context.Context, tx ports.Tx) ([]document.Document, error) {
+		ds := load(f, func(ctx context.Context, tx stores.Tx) ([]document.Document, error) {
 			return tx.Documents().ListByAccount(ctx, a.ID)
 		})
 		sameIDs(t, "documents left", idsOf(ds, func(d document.Document) uuid.UUID { return d.ID }), []uuid.UUID{keptDoc.ID})
-		err = f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Assessments().Delete(ctx, a.ID, gone.ID) })
+		err = f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Assessments().Delete(ctx, a.ID, gone.ID) })
 		wantErr(t, "Delete again", err, core.ErrNotFound)
 		// The (list, vendor) slot is free again.
 		f.assessment(l, vs[0])
@@ -229,7 +229,7 @@ func docIDs(ds []document.Document) []uuid.UUID {
 }
 
 func getDocument(f *fixture, accountID, id uuid.UUID) (document.Document, error) {
-	return loadErr(f, func(ctx context.Context, tx ports.Tx) (document.Document, error) {
+	return loadErr(f, func(ctx context.Context, tx stores.Tx) (document.Document, error) {
 		return tx.Documents().Get(ctx, accountID, id)
 	})
 }
@@ -256,17 +256,17 @@ var documentCases = []testCase{
 		equal(t, "sha256 while pending", got.SHA256, "")
 		const sum = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
 		d.Status, d.SizeBytes, d.SHA256 = document.StatusUploaded, 1234, sum
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Documents().Update(ctx, d) })
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Documents().Update(ctx, d) })
 		got, _ = getDocument(f, a.ID, d.ID)
 		equal(t, "updated status", got.Status, document.StatusUploaded)
 		equal(t, "updated size", got.SizeBytes, int64(1234))
 		equal(t, "updated sha256", got.SHA256, sum)
-		err = f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Documents().Delete(ctx, other.ID, d.ID) })
+		err = f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Documents().Delete(ctx, other.ID, d.ID) })
 		wantErr(t, "Delete from another account", err, core.ErrNotFound)
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Documents().Delete(ctx, a.ID, d.ID) })
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Documents().Delete(ctx, a.ID, d.ID) })
 		_, err = getDocument(f, a.ID, d.ID)
 		wantErr(t, "Get after Delete", err, core.ErrNotFound)
-		err = f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Documents().Delete(ctx, a.ID, d.ID) })
+		err = f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Documents().Delete(ctx, a.ID, d.ID) })
 		wantErr(t, "Delete again", err, core.ErrNotFound)
 	}},
 	{"ListByAssessment is oldest first; ListByAccount has every record", func(t *testing.T, f *fixture) {
@@ -277,11 +277,11 @@ var documentCases = []testCase{
 		d1, d2 := f.document(x, "one.pdf"), f.document(y, "two.pdf")
 		d3 := f.document(x, "three.pdf")
 		f.document(f.assessment(ol, vs[0]), "foreign.pdf")
-		byAsmt := load(f, func(ctx context.Context, tx ports.Tx) ([]document.Document, error) {
+		byAsmt := load(f, func(ctx context.Context, tx stores.Tx) ([]document.Document, error) {
 			return tx.Documents().ListByAssessment(ctx, x.ID)
 		})
 		sameIDs(t, "by assessment", docIDs(byAsmt), []uuid.UUID{d1.ID, d3.ID})
-		byAcc := load(f, func(ctx context.Context, tx ports.Tx) ([]document.Document, error) {
+		byAcc := load(f, func(ctx context.Context, tx stores.Tx) ([]document.Document, error) {
 			return tx.Documents().ListByAccount(ctx, a.ID)
 		})
 		sameIDSet(t, "by account", docIDs(byAcc), []uuid.UUID{d1.ID, d2.ID, d3.ID})

@@ -9,7 +9,7 @@ import (
 	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 var errBoom = errors.New("boom")
@@ -18,22 +18,22 @@ var errBoom = errors.New("boom")
 // user, a vendor and an outbox message left none of them behind.
 func leftNoTrace(t *testing.T, f *fixture, a account.Account, u account.User, v directory.Vendor) {
 	t.Helper()
-	_, err := loadErr(f, func(ctx context.Context, tx ports.Tx) (account.Account, error) { return tx.Accounts().Get(ctx, a.ID) })
+	_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (account.Account, error) { return tx.Accounts().Get(ctx, a.ID) })
 	wantErr(t, "account after rollback", err, core.ErrNotFound)
-	_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (account.User, error) { return tx.Users().Get(ctx, u.ID) })
+	_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (account.User, error) { return tx.Users().Get(ctx, u.ID) })
 	wantErr(t, "user after rollback", err, core.ErrNotFound)
-	_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (directory.Vendor, error) {
+	_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (directory.Vendor, error) {
 		return tx.Vendors().GetByName(ctx, v.Name)
 	})
 	wantErr(t, "vendor after rollback", err, core.ErrNotFound)
-	pending := load(f, func(ctx context.Context, tx ports.Tx) (int, error) { return tx.Outbox().Pending(ctx) })
+	pending := load(f, func(ctx context.Context, tx stores.Tx) (int, error) { return tx.Outbox().Pending(ctx) })
 	equal(t, "pending outbox after rollback", pending, 0)
 }
 
 // writeMany is a unit of work body that writes to several repositories.
 func writeMany(f *fixture, a account.Account, u account.User, v directory.Vendor) txFn {
 	m := f.newMessage()
-	return func(ctx context.Context, tx ports.Tx) error {
+	return func(ctx context.Context, tx stores.Tx) error {
 		if err := tx.Accounts().Create(ctx, a); err != nil {
 			return err
 		}
@@ -51,7 +51,7 @@ var unitOfWorkCases = []testCase{
 	{"error rolls back every write and is returned", func(t *testing.T, f *fixture) {
 		a, u, v := f.newOrg("Acme Org"), f.newUser("ann@example.com"), f.newVendor("Zeta", "")
 		body := writeMany(f, a, u, v)
-		err := f.try(func(ctx context.Context, tx ports.Tx) error {
+		err := f.try(func(ctx context.Context, tx stores.Tx) error {
 			if err := body(ctx, tx); err != nil {
 				return err
 			}
@@ -66,7 +66,7 @@ var unitOfWorkCases = []testCase{
 		var recovered any
 		func() {
 			defer func() { recovered = recover() }()
-			_ = f.try(func(ctx context.Context, tx ports.Tx) error {
+			_ = f.try(func(ctx context.Context, tx stores.Tx) error {
 				if err := body(ctx, tx); err != nil {
 					return err
 				}
@@ -84,7 +84,7 @@ var unitOfWorkCases = []testCase{
 		l := f.list(a.ID, vendorlist.MasterList)
 		vs := f.vendors("Zeta")
 		f.onList(l.ID, vs...)
-		err := f.try(func(ctx context.Context, tx ports.Tx) error {
+		err := f.try(func(ctx context.Context, tx stores.Tx) error {
 			changed := u
 			changed.Name, changed.Email = "Changed", "changed@example.com"
 			if err := tx.Users().Save(ctx, changed); err != nil {
@@ -99,21 +99,21 @@ var unitOfWorkCases = []testCase{
 			return errBoom
 		})
 		wantErr(t, "InTx", err, errBoom)
-		got := load(f, func(ctx context.Context, tx ports.Tx) (account.User, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) (account.User, error) {
 			return tx.Users().GetByEmail(ctx, u.Email)
 		})
 		equal(t, "user name after rollback", got.Name, u.Name)
-		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (account.User, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (account.User, error) {
 			return tx.Users().GetByEmail(ctx, "changed@example.com")
 		})
 		wantErr(t, "new e-mail after rollback", err, core.ErrNotFound)
-		es := load(f, func(ctx context.Context, tx ports.Tx) ([]vendorlist.Entry, error) {
+		es := load(f, func(ctx context.Context, tx stores.Tx) ([]vendorlist.Entry, error) {
 			return tx.Lists().Entries(ctx, l.ID)
 		})
 		if len(es) != 1 || !es[0].AlertsEnabled {
 			t.Fatalf("entries after rollback: got %+v, want one with alerts enabled", es)
 		}
-		gotL := load(f, func(ctx context.Context, tx ports.Tx) (vendorlist.List, error) {
+		gotL := load(f, func(ctx context.Context, tx stores.Tx) (vendorlist.List, error) {
 			return tx.Lists().Get(ctx, a.ID, l.ID)
 		})
 		equal(t, "list vendor count after rollback", gotL.VendorCount, 1)
@@ -121,7 +121,7 @@ var unitOfWorkCases = []testCase{
 	{"writes are visible later in the same unit of work", func(t *testing.T, f *fixture) {
 		a := f.newOrg("Acme Org")
 		var got account.Account
-		f.write(func(ctx context.Context, tx ports.Tx) error {
+		f.write(func(ctx context.Context, tx stores.Tx) error {
 			if err := tx.Accounts().Create(ctx, a); err != nil {
 				return err
 			}
@@ -133,7 +133,7 @@ var unitOfWorkCases = []testCase{
 	}},
 	{"View sees committed data", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		got := load(f, func(ctx context.Context, tx ports.Tx) (account.Account, error) { return tx.Accounts().Get(ctx, a.ID) })
+		got := load(f, func(ctx context.Context, tx stores.Tx) (account.Account, error) { return tx.Accounts().Get(ctx, a.ID) })
 		equal(t, "account id", got.ID, a.ID)
 		equal(t, "account name", got.Name, "Acme Org")
 		equal(t, "account active", got.Active, true)

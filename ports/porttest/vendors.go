@@ -12,7 +12,7 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 func vendorIDs(vs []directory.Vendor) []uuid.UUID {
@@ -21,7 +21,7 @@ func vendorIDs(vs []directory.Vendor) []uuid.UUID {
 
 func getVendor(f *fixture, id uuid.UUID) directory.Vendor {
 	f.t.Helper()
-	return load(f, func(ctx context.Context, tx ports.Tx) (directory.Vendor, error) { return tx.Vendors().Get(ctx, id) })
+	return load(f, func(ctx context.Context, tx stores.Tx) (directory.Vendor, error) { return tx.Vendors().Get(ctx, id) })
 }
 
 var vendorCases = []testCase{
@@ -29,7 +29,7 @@ var vendorCases = []testCase{
 		names := []string{"beta", "Acme", "Zeta", "Émile", "acme2", "Mu", "mu2"}
 		vs := f.vendors(names...)
 		page := func(after directory.Name, limit int) []directory.Vendor {
-			return load(f, func(ctx context.Context, tx ports.Tx) ([]directory.Vendor, error) {
+			return load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Vendor, error) {
 				return tx.Vendors().Page(ctx, after, limit)
 			})
 		}
@@ -75,7 +75,7 @@ var vendorCases = []testCase{
 		got := f.ensure(f.newVendor("Zeta", ""), f.newVendor("ACME", ""))
 		equal(t, "existing id", got[1].ID, acme.ID)
 		equal(t, "existing name", got[1].Name, directory.Name("Acme"))
-		all := load(f, func(ctx context.Context, tx ports.Tx) ([]directory.Vendor, error) { return tx.Vendors().List(ctx) })
+		all := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Vendor, error) { return tx.Vendors().List(ctx) })
 		equal(t, "directory size", len(all), 2)
 	}},
 	{"Ensure fills the website only when the entry has none", func(t *testing.T, f *fixture) {
@@ -101,14 +101,14 @@ var vendorCases = []testCase{
 		claims.HasProfile = true
 		got = f.ensure(claims)
 		equal(t, "input HasProfile is ignored", got[0].HasProfile, false)
-		byName := load(f, func(ctx context.Context, tx ports.Tx) (directory.Vendor, error) {
+		byName := load(f, func(ctx context.Context, tx stores.Tx) (directory.Vendor, error) {
 			return tx.Vendors().GetByName(ctx, "Acme")
 		})
 		equal(t, "GetByName with profile", byName.HasProfile, true)
-		all := load(f, func(ctx context.Context, tx ports.Tx) ([]directory.Vendor, error) { return tx.Vendors().List(ctx) })
+		all := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Vendor, error) { return tx.Vendors().List(ctx) })
 		equal(t, "List with profile", all[0].HasProfile, true)
 		equal(t, "List without profile", all[1].HasProfile, false)
-		byIDs := load(f, func(ctx context.Context, tx ports.Tx) ([]directory.Vendor, error) {
+		byIDs := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Vendor, error) {
 			return tx.Vendors().ListByIDs(ctx, []uuid.UUID{vs[0].ID})
 		})
 		equal(t, "ListByIDs with profile", byIDs[0].HasProfile, true)
@@ -117,22 +117,22 @@ var vendorCases = []testCase{
 		acme := f.vendors("Acme Cloud")[0]
 		for _, c := range []struct {
 			name string
-			get  func(ctx context.Context, r ports.VendorRepo) (directory.Vendor, error)
+			get  func(ctx context.Context, r stores.VendorRepo) (directory.Vendor, error)
 			want error
 		}{
-			{"Get", func(ctx context.Context, r ports.VendorRepo) (directory.Vendor, error) { return r.Get(ctx, acme.ID) }, nil},
-			{"GetByName", func(ctx context.Context, r ports.VendorRepo) (directory.Vendor, error) {
+			{"Get", func(ctx context.Context, r stores.VendorRepo) (directory.Vendor, error) { return r.Get(ctx, acme.ID) }, nil},
+			{"GetByName", func(ctx context.Context, r stores.VendorRepo) (directory.Vendor, error) {
 				return r.GetByName(ctx, "Acme Cloud")
 			}, nil},
-			{"GetByName other case", func(ctx context.Context, r ports.VendorRepo) (directory.Vendor, error) {
+			{"GetByName other case", func(ctx context.Context, r stores.VendorRepo) (directory.Vendor, error) {
 				return r.GetByName(ctx, "ACME cloud")
 			}, nil},
-			{"Get absent", func(ctx context.Context, r ports.VendorRepo) (directory.Vendor, error) { return r.Get(ctx, newID()) }, core.ErrNotFound},
-			{"GetByName absent", func(ctx context.Context, r ports.VendorRepo) (directory.Vendor, error) {
+			{"Get absent", func(ctx context.Context, r stores.VendorRepo) (directory.Vendor, error) { return r.Get(ctx, newID()) }, core.ErrNotFound},
+			{"GetByName absent", func(ctx context.Context, r stores.VendorRepo) (directory.Vendor, error) {
 				return r.GetByName(ctx, "Nobody")
 			}, core.ErrNotFound},
 		} {
-			got, err := loadErr(f, func(ctx context.Context, tx ports.Tx) (directory.Vendor, error) { return c.get(ctx, tx.Vendors()) })
+			got, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (directory.Vendor, error) { return c.get(ctx, tx.Vendors()) })
 			if c.want != nil {
 				wantErr(t, c.name, err, c.want)
 				continue
@@ -145,20 +145,20 @@ var vendorCases = []testCase{
 	}},
 	{"ListByIDs returns the entries that exist", func(t *testing.T, f *fixture) {
 		vs := f.vendors("Acme", "Beta", "Cobalt")
-		got := load(f, func(ctx context.Context, tx ports.Tx) ([]directory.Vendor, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Vendor, error) {
 			return tx.Vendors().ListByIDs(ctx, []uuid.UUID{vs[2].ID, newID(), vs[0].ID})
 		})
 		sameIDSet(t, "vendors", vendorIDs(got), []uuid.UUID{vs[2].ID, vs[0].ID})
 	}},
 	{"List returns every entry by name", func(t *testing.T, f *fixture) {
 		vs := f.vendors("Mu", "Acme", "Zeta", "Beta")
-		got := load(f, func(ctx context.Context, tx ports.Tx) ([]directory.Vendor, error) { return tx.Vendors().List(ctx) })
+		got := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Vendor, error) { return tx.Vendors().List(ctx) })
 		sameIDs(t, "vendors", vendorIDs(got), []uuid.UUID{vs[1].ID, vs[3].ID, vs[0].ID, vs[2].ID})
 	}},
 	{"Update stores website, domain and aliases", func(t *testing.T, f *fixture) {
 		v := f.vendors("Acme")[0]
 		v.WebsiteURL, v.Domain, v.Aliases = "https://acme.example", "acme.example", []string{"Acme Corp", "ACME"}
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Vendors().Update(ctx, v) })
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Vendors().Update(ctx, v) })
 		got := getVendor(f, v.ID)
 		equal(t, "website", got.WebsiteURL, v.WebsiteURL)
 		equal(t, "domain", got.Domain, v.Domain)
@@ -168,7 +168,7 @@ var vendorCases = []testCase{
 }
 
 func getProfile(f *fixture, vendorID uuid.UUID) (directory.Profile, error) {
-	return loadErr(f, func(ctx context.Context, tx ports.Tx) (directory.Profile, error) {
+	return loadErr(f, func(ctx context.Context, tx stores.Tx) (directory.Profile, error) {
 		return tx.Profiles().Get(ctx, vendorID)
 	})
 }
@@ -188,12 +188,14 @@ func (f *fixture) instance(vendorID uuid.UUID, code, severity string) directory.
 
 func replaceInstances(f *fixture, vendorID uuid.UUID, is ...directory.SecurityInstance) {
 	f.t.Helper()
-	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Profiles().ReplaceInstances(ctx, vendorID, is) })
+	f.write(func(ctx context.Context, tx stores.Tx) error {
+		return tx.Profiles().ReplaceInstances(ctx, vendorID, is)
+	})
 }
 
 func loadInstances(f *fixture, vendorID uuid.UUID) []directory.SecurityInstance {
 	f.t.Helper()
-	return load(f, func(ctx context.Context, tx ports.Tx) ([]directory.SecurityInstance, error) {
+	return load(f, func(ctx context.Context, tx stores.Tx) ([]directory.SecurityInstance, error) {
 		return tx.Profiles().Instances(ctx, vendorID)
 	})
 }
@@ -210,7 +212,7 @@ func (f *fixture) grcAssessment(score int, at time.Time) directory.GRCAssessment
 
 func addGRC(f *fixture, vendorID uuid.UUID, as ...directory.GRCAssessment) {
 	f.t.Helper()
-	f.write(func(ctx context.Context, tx ports.Tx) error {
+	f.write(func(ctx context.Context, tx stores.Tx) error {
 		for _, a := range as {
 			if err := tx.Profiles().AddGRCAssessment(ctx, vendorID, a); err != nil {
 				return err
@@ -222,7 +224,7 @@ func addGRC(f *fixture, vendorID uuid.UUID, as ...directory.GRCAssessment) {
 
 func grcHistory(f *fixture, vendorID uuid.UUID) []directory.GRCAssessment {
 	f.t.Helper()
-	return load(f, func(ctx context.Context, tx ports.Tx) ([]directory.GRCAssessment, error) {
+	return load(f, func(ctx context.Context, tx stores.Tx) ([]directory.GRCAssessment, error) {
 		return tx.Profiles().GRCAssessments(ctx, vendorID)
 	})
 }
@@ -240,14 +242,14 @@ var profileCases = []testCase{
 	{"ListByVendors returns the profiles of the vendors that have one", func(t *testing.T, f *fixture) {
 		vs := f.vendors("Acme", "Beta", "Custom")
 		pa, pb := f.profile(vs[0].ID), f.profile(vs[1].ID)
-		got := load(f, func(ctx context.Context, tx ports.Tx) ([]directory.Profile, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Profile, error) {
 			return tx.Profiles().ListByVendors(ctx, []uuid.UUID{vs[0].ID, vs[1].ID, vs[2].ID, newID(), vs[0].ID})
 		})
 		sameIDSet(t, "profiles", idsOf(got, func(p directory.Profile) uuid.UUID { return p.ID }), []uuid.UUID{pa.ID, pb.ID})
 		for _, p := range got {
 			equal(t, "description", p.Company.CompanyDescription, "Makes things")
 		}
-		none := load(f, func(ctx context.Context, tx ports.Tx) ([]directory.Profile, error) {
+		none := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Profile, error) {
 			return tx.Profiles().ListByVendors(ctx, nil)
 		})
 		equal(t, "no vendors", len(none), 0)
@@ -278,7 +280,7 @@ var profileCases = []testCase{
 	}},
 	{"GRC history: a unit of work that fails leaves none; an unknown vendor is not found", func(t *testing.T, f *fixture) {
 		v := f.vendors("Acme")[0]
-		err := f.try(func(ctx context.Context, tx ports.Tx) error {
+		err := f.try(func(ctx context.Context, tx stores.Tx) error {
 			if err := tx.Profiles().AddGRCAssessment(ctx, v.ID, f.grcAssessment(50, f.tick())); err != nil {
 				return err
 			}
@@ -286,7 +288,7 @@ var profileCases = []testCase{
 		})
 		wantErr(t, "failed unit", err, errBoom)
 		equal(t, "history after rollback", len(grcHistory(f, v.ID)), 0)
-		err = f.try(func(ctx context.Context, tx ports.Tx) error {
+		err = f.try(func(ctx context.Context, tx stores.Tx) error {
 			return tx.Profiles().AddGRCAssessment(ctx, newID(), f.grcAssessment(50, f.tick()))
 		})
 		wantErr(t, "unknown vendor", err, core.ErrNotFound)
@@ -296,18 +298,20 @@ var profileCases = []testCase{
 		f.profile(vs[0].ID)
 		addGRC(f, vs[0].ID, f.grcAssessment(70, f.tick()))
 		addGRC(f, vs[1].ID, f.grcAssessment(60, f.tick()))
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Profiles().Delete(ctx, vs[0].ID) })
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Profiles().Delete(ctx, vs[0].ID) })
 		equal(t, "history after Delete", len(grcHistory(f, vs[0].ID)), 0)
 		equal(t, "other vendor's history", len(grcHistory(f, vs[1].ID)), 1)
 	}},
 	{"Save then Get and GetByID; absent is not found", func(t *testing.T, f *fixture) {
 		v := f.vendors("Acme")[0]
 		p := f.profile(v.ID)
-		for name, get := range map[string]func(ctx context.Context, r ports.ProfileRepo) (directory.Profile, error){
-			"Get":     func(ctx context.Context, r ports.ProfileRepo) (directory.Profile, error) { return r.Get(ctx, v.ID) },
-			"GetByID": func(ctx context.Context, r ports.ProfileRepo) (directory.Profile, error) { return r.GetByID(ctx, p.ID) },
+		for name, get := range map[string]func(ctx context.Context, r stores.ProfileRepo) (directory.Profile, error){
+			"Get": func(ctx context.Context, r stores.ProfileRepo) (directory.Profile, error) { return r.Get(ctx, v.ID) },
+			"GetByID": func(ctx context.Context, r stores.ProfileRepo) (directory.Profile, error) {
+				return r.GetByID(ctx, p.ID)
+			},
 		} {
-			got := load(f, func(ctx context.Context, tx ports.Tx) (directory.Profile, error) { return get(ctx, tx.Profiles()) })
+			got := load(f, func(ctx context.Context, tx stores.Tx) (directory.Profile, error) { return get(ctx, tx.Profiles()) })
 			equal(t, name+" id", got.ID, p.ID)
 			equal(t, name+" vendor", got.VendorID, v.ID)
 			equal(t, name+" description", got.Company.CompanyDescription, "Makes things")
@@ -323,7 +327,7 @@ var profileCases = []testCase{
 		}
 		_, err := getProfile(f, f.vendors("Beta")[0].ID)
 		wantErr(t, "Get of a vendor without profile", err, core.ErrNotFound)
-		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (directory.Profile, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (directory.Profile, error) {
 			return tx.Profiles().GetByID(ctx, newID())
 		})
 		wantErr(t, "GetByID absent", err, core.ErrNotFound)
@@ -333,7 +337,7 @@ var profileCases = []testCase{
 		p := f.profile(v.ID)
 		p.Company.CompanyDescription, p.UpdatedAt = "Makes other things", f.tick()
 		p.LatestGRC = nil
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Profiles().Save(ctx, p) })
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Profiles().Save(ctx, p) })
 		got, err := getProfile(f, v.ID)
 		if err != nil {
 			t.Fatal(err)
@@ -349,23 +353,23 @@ var profileCases = []testCase{
 		p := f.profile(v.ID)
 		f.onList(l.ID, v)
 		replaceInstances(f, v.ID, f.instance(v.ID, "spf_record_missing", "high"))
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Profiles().Delete(ctx, v.ID) })
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Profiles().Delete(ctx, v.ID) })
 		_, err := getProfile(f, v.ID)
 		wantErr(t, "Get after Delete", err, core.ErrNotFound)
-		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (directory.Profile, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (directory.Profile, error) {
 			return tx.Profiles().GetByID(ctx, p.ID)
 		})
 		wantErr(t, "GetByID after Delete", err, core.ErrNotFound)
 		equal(t, "instances after Delete", len(loadInstances(f, v.ID)), 0)
 		got := getVendor(f, v.ID)
 		equal(t, "entry stays without profile", got.HasProfile, false)
-		es := load(f, func(ctx context.Context, tx ports.Tx) ([]vendorlist.Entry, error) {
+		es := load(f, func(ctx context.Context, tx stores.Tx) ([]vendorlist.Entry, error) {
 			return tx.Lists().Entries(ctx, l.ID)
 		})
 		if len(es) != 1 || es[0].VendorID != v.ID || !es[0].IsCustom {
 			t.Fatalf("list entries after Delete: got %+v, want the vendor, custom", es)
 		}
-		err = f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Profiles().Delete(ctx, v.ID) })
+		err = f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Profiles().Delete(ctx, v.ID) })
 		wantErr(t, "Delete again", err, core.ErrNotFound)
 	}},
 	{"Instances are most severe first and ReplaceInstances replaces them all", func(t *testing.T, f *fixture) {

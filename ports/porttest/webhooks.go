@@ -9,14 +9,14 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/webhook"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 func (f *fixture) endpoint(accountID uuid.UUID, events ...webhook.EventType) webhook.Endpoint {
 	f.t.Helper()
 	e := webhook.Endpoint{ID: newID(), AccountID: accountID, URL: "https://hooks.example.com/" + newID().String(), Description: "ops",
 		Events: events, Secret: "whsec_c2VjcmV0", CreatedAt: f.tick(), CreatedBy: "ann@example.com"}
-	f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Webhooks().Create(ctx, e) })
+	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Webhooks().Create(ctx, e) })
 	return e
 }
 
@@ -25,7 +25,7 @@ func (f *fixture) delivery(e webhook.Endpoint) webhook.Delivery {
 	ev := webhook.Event{ID: newID(), Type: webhook.ListVendorsChanged, AccountID: e.AccountID, OccurredAt: f.tick(),
 		Data: webhook.Data{ListID: newID(), ListName: "Main", Added: []uuid.UUID{newID()}, Reasons: []string{"r"}}}
 	d := webhook.Delivery{ID: webhook.DeliveryID(ev.ID, e.ID), EndpointID: e.ID, AccountID: e.AccountID, Event: ev, CreatedAt: f.tick()}
-	f.write(func(ctx context.Context, tx ports.Tx) error {
+	f.write(func(ctx context.Context, tx stores.Tx) error {
 		_, err := tx.Webhooks().AddDeliveries(ctx, []webhook.Delivery{d})
 		return err
 	})
@@ -36,14 +36,14 @@ func endpointIDs(es []webhook.Endpoint) []uuid.UUID {
 	return idsOf(es, func(e webhook.Endpoint) uuid.UUID { return e.ID })
 }
 
-// webhookCases check ports.WebhookRepo (issue 23 part 3).
+// webhookCases check stores.WebhookRepo (issue 23 part 3).
 var webhookCases = []testCase{
 	{"endpoints are per account, read back whole, oldest first, and deleted with their account", func(t *testing.T, f *fixture) {
 		a, b := f.org("Acme"), f.org("Beta")
 		e1 := f.endpoint(a.ID, webhook.IncidentCreated, webhook.ReviewOverdue)
 		e2 := f.endpoint(a.ID, webhook.Ping)
 		eb := f.endpoint(b.ID, webhook.IncidentCreated)
-		got := load(f, func(ctx context.Context, tx ports.Tx) (webhook.Endpoint, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) (webhook.Endpoint, error) {
 			return tx.Webhooks().Get(ctx, a.ID, e1.ID)
 		})
 		equal(t, "url", got.URL, e1.URL)
@@ -53,22 +53,22 @@ var webhookCases = []testCase{
 		sameStrings(t, "events", got.Events, e1.Events)
 		sameTime(t, "created at", got.CreatedAt, e1.CreatedAt)
 		equal(t, "enabled", got.DisabledAt == nil, true)
-		_, err := loadErr(f, func(ctx context.Context, tx ports.Tx) (webhook.Endpoint, error) {
+		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (webhook.Endpoint, error) {
 			return tx.Webhooks().Get(ctx, b.ID, e1.ID)
 		})
 		wantErr(t, "another account's endpoint", err, core.ErrNotFound)
-		list := load(f, func(ctx context.Context, tx ports.Tx) ([]webhook.Endpoint, error) {
+		list := load(f, func(ctx context.Context, tx stores.Tx) ([]webhook.Endpoint, error) {
 			return tx.Webhooks().List(ctx, a.ID)
 		})
 		sameIDs(t, "list", endpointIDs(list), []uuid.UUID{e1.ID, e2.ID})
-		err = f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Webhooks().Delete(ctx, b.ID, e1.ID) })
+		err = f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Webhooks().Delete(ctx, b.ID, e1.ID) })
 		wantErr(t, "delete from another account", err, core.ErrNotFound)
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Accounts().Delete(ctx, a.ID) })
-		list = load(f, func(ctx context.Context, tx ports.Tx) ([]webhook.Endpoint, error) {
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Delete(ctx, a.ID) })
+		list = load(f, func(ctx context.Context, tx stores.Tx) ([]webhook.Endpoint, error) {
 			return tx.Webhooks().List(ctx, a.ID)
 		})
 		equal(t, "after account delete", len(list), 0)
-		list = load(f, func(ctx context.Context, tx ports.Tx) ([]webhook.Endpoint, error) {
+		list = load(f, func(ctx context.Context, tx stores.Tx) ([]webhook.Endpoint, error) {
 			return tx.Webhooks().List(ctx, b.ID)
 		})
 		sameIDs(t, "other account kept", endpointIDs(list), []uuid.UUID{eb.ID})
@@ -82,14 +82,14 @@ var webhookCases = []testCase{
 		f.onList(f.list(b.ID, "B2").ID, v)
 		ea, eb := f.endpoint(a.ID, webhook.IncidentCreated), f.endpoint(b.ID, webhook.RatingChanged)
 		f.endpoint(c.ID, webhook.IncidentCreated)
-		got := load(f, func(ctx context.Context, tx ports.Tx) ([]webhook.Endpoint, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) ([]webhook.Endpoint, error) {
 			return tx.Webhooks().ForVendor(ctx, v.ID)
 		})
 		sameIDs(t, "for vendor", endpointIDs(got), []uuid.UUID{ea.ID, eb.ID})
 		first := f.tick()
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Webhooks().Disable(ctx, ea.ID, first) })
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Webhooks().Disable(ctx, ea.ID, f.tick()) })
-		e := load(f, func(ctx context.Context, tx ports.Tx) (webhook.Endpoint, error) {
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Webhooks().Disable(ctx, ea.ID, first) })
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Webhooks().Disable(ctx, ea.ID, f.tick()) })
+		e := load(f, func(ctx context.Context, tx stores.Tx) (webhook.Endpoint, error) {
 			return tx.Webhooks().Get(ctx, a.ID, ea.ID)
 		})
 		if e.DisabledAt == nil {
@@ -97,7 +97,7 @@ var webhookCases = []testCase{
 		}
 		sameTime(t, "disabled at", *e.DisabledAt, first)
 		equal(t, "wants nothing once disabled", e.Wants(webhook.IncidentCreated), false)
-		err := f.try(func(ctx context.Context, tx ports.Tx) error { return tx.Webhooks().Disable(ctx, newID(), first) })
+		err := f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Webhooks().Disable(ctx, newID(), first) })
 		wantErr(t, "disable unknown", err, core.ErrNotFound)
 	}},
 	{"AddDeliveries inserts each id once; attempts page newest first and go with their endpoint", func(t *testing.T, f *fixture) {
@@ -107,12 +107,12 @@ var webhookCases = []testCase{
 		var fresh []webhook.Delivery
 		d2 := d
 		d2.ID = newID()
-		f.write(func(ctx context.Context, tx ports.Tx) (err error) {
+		f.write(func(ctx context.Context, tx stores.Tx) (err error) {
 			fresh, err = tx.Webhooks().AddDeliveries(ctx, []webhook.Delivery{d, d2, d2})
 			return err
 		})
 		sameIDs(t, "fresh", idsOf(fresh, func(d webhook.Delivery) uuid.UUID { return d.ID }), []uuid.UUID{d2.ID})
-		got := load(f, func(ctx context.Context, tx ports.Tx) (webhook.Delivery, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) (webhook.Delivery, error) {
 			return tx.Webhooks().Delivery(ctx, d.ID)
 		})
 		equal(t, "event id", got.Event.ID, d.Event.ID)
@@ -130,13 +130,13 @@ var webhookCases = []testCase{
 			} else {
 				a.NextRetryAt = a.At.Add(5 * time.Second)
 			}
-			f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Webhooks().AddAttempt(ctx, a) })
+			f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Webhooks().AddAttempt(ctx, a) })
 		}
-		err := f.try(func(ctx context.Context, tx ports.Tx) error {
+		err := f.try(func(ctx context.Context, tx stores.Tx) error {
 			return tx.Webhooks().AddAttempt(ctx, webhook.Attempt{DeliveryID: d.ID, EndpointID: e.ID, Number: 2, At: at})
 		})
 		wantErr(t, "attempt twice", err, core.ErrConflict)
-		err = f.try(func(ctx context.Context, tx ports.Tx) error {
+		err = f.try(func(ctx context.Context, tx stores.Tx) error {
 			return tx.Webhooks().AddAttempt(ctx, webhook.Attempt{DeliveryID: newID(), EndpointID: e.ID, Number: 1, At: at})
 		})
 		wantErr(t, "attempt of no delivery", err, core.ErrNotFound)
@@ -144,7 +144,7 @@ var webhookCases = []testCase{
 			as    []webhook.Attempt
 			total int
 		}
-		p := load(f, func(ctx context.Context, tx ports.Tx) (page, error) {
+		p := load(f, func(ctx context.Context, tx stores.Tx) (page, error) {
 			as, n, err := tx.Webhooks().Attempts(ctx, e.ID, 0, 2)
 			return page{as, n}, err
 		})
@@ -158,18 +158,18 @@ var webhookCases = []testCase{
 		equal(t, "error", p.as[1].Error, "500")
 		equal(t, "duration", p.as[1].Duration, 1500*time.Microsecond)
 		sameTime(t, "next retry", p.as[1].NextRetryAt, p.as[1].At.Add(5*time.Second))
-		p = load(f, func(ctx context.Context, tx ports.Tx) (page, error) {
+		p = load(f, func(ctx context.Context, tx stores.Tx) (page, error) {
 			as, n, err := tx.Webhooks().Attempts(ctx, e.ID, 2, 2)
 			return page{as, n}, err
 		})
 		equal(t, "last page", len(p.as), 1)
 		equal(t, "oldest", p.as[0].Number, 1)
-		f.write(func(ctx context.Context, tx ports.Tx) error { return tx.Webhooks().Delete(ctx, a.ID, e.ID) })
-		_, err = loadErr(f, func(ctx context.Context, tx ports.Tx) (webhook.Delivery, error) {
+		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Webhooks().Delete(ctx, a.ID, e.ID) })
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (webhook.Delivery, error) {
 			return tx.Webhooks().Delivery(ctx, d.ID)
 		})
 		wantErr(t, "delivery gone with endpoint", err, core.ErrNotFound)
-		p = load(f, func(ctx context.Context, tx ports.Tx) (page, error) {
+		p = load(f, func(ctx context.Context, tx stores.Tx) (page, error) {
 			as, n, err := tx.Webhooks().Attempts(ctx, e.ID, 0, 10)
 			return page{as, n}, err
 		})

@@ -10,7 +10,7 @@ import (
 	"github.com/vetted-dev/vetted/core/account"
 )
 
-// Users is ports.UserRepo. E-mails are stored lower-case, so lookups lower
+// Users is stores.UserRepo. E-mails are stored lower-case, so lookups lower
 // the argument in Go and compare the column as it is.
 type Users struct{ Base }
 
@@ -64,7 +64,7 @@ func (r Users) Save(ctx context.Context, u account.User) error {
 	return r.Translate(err, "save user %s", u.ID)
 }
 
-// Members is ports.MemberRepo.
+// Members is stores.MemberRepo.
 type Members struct{ Base }
 
 func (r Members) query(ctx context.Context, rows *[]dbrow.MemberView, where func(*bun.SelectQuery) *bun.SelectQuery) error {
@@ -142,7 +142,7 @@ func (r Members) Delete(ctx context.Context, accountID uuid.UUID, userIDs []uuid
 	return r.Translate(err, "delete members of %s", accountID)
 }
 
-// Accounts holds the methods of ports.AccountRepo whose SQL is the same in
+// Accounts holds the methods of stores.AccountRepo whose SQL is the same in
 // both stores; each store adds Create (organization names are unique by its
 // own key) and Lock (a row lock, or none).
 type Accounts struct{ Base }

@@ -1,4 +1,4 @@
-// Package bunrepo holds the repositories of ports.Tx as far as the SQL
+// Package bunrepo holds the repositories of stores.Tx as far as the SQL
 // stores (adapters/postgres and adapters/sqlite) run them with the same SQL,
 // on the shared rows of adapters/internal/dbrow. A store uses one as it is,
 // or embeds it and adds the methods whose SQL it says in its own words: row

@@ -7,12 +7,12 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
+	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/run"
-	"github.com/vetted-dev/vetted/ports"
 )
 
-// Runs is ports.RunRepo but for GetForUpdate, which each store locks in its
+// Runs is stores.RunRepo but for GetForUpdate, which each store locks in its
 // own words (SelectRun reads the run with the lock clause it is given).
 type Runs struct{ Base }
 
@@ -52,7 +52,7 @@ func (r Runs) Save(ctx context.Context, rn run.Run) error {
 	return r.MustAffect(res, "save run %s", rn.ID)
 }
 
-// Outbox is ports.OutboxRepo but for Claim, which each store makes safe
+// Outbox is outbox.Repo but for Claim, which each store makes safe
 // against concurrent relays in its own words (with SelectDue).
 type Outbox struct{ Base }
 
@@ -158,7 +158,7 @@ func (r Outbox) Pending(ctx context.Context) (int, error) {
 	return int(n), nil
 }
 
-// Deliveries is ports.DeliveryRepo.
+// Deliveries is mailonce.Repo.
 type Deliveries struct{ Base }
 
 // Claim inserts the key, or else takes over its claim if that is older than
@@ -166,12 +166,12 @@ type Deliveries struct{ Base }
 // statement, so concurrent claimers serialise on the row: a second insert
 // waits for the first and does nothing, and a second take-over re-checks
 // claimed_at after the first has moved it and matches nothing.
-func (r Deliveries) Claim(ctx context.Context, key string, now time.Time, lease time.Duration) (ports.Delivery, error) {
+func (r Deliveries) Claim(ctx context.Context, key string, now time.Time, lease time.Duration) (mailonce.Delivery, error) {
 	now = now.UTC()
-	claimed := ports.Delivery{State: ports.DeliveryClaimed, ClaimedAt: now}
+	claimed := mailonce.Delivery{State: mailonce.DeliveryClaimed, ClaimedAt: now}
 	n, err := r.InsertNew(ctx, &dbrow.Delivery{Key: key, ClaimedAt: now}, "claim delivery %q", key)
 	if err != nil {
-		return ports.Delivery{}, err
+		return mailonce.Delivery{}, err
 	}
 	if n == 1 {
 		return claimed, nil
@@ -179,23 +179,23 @@ func (r Deliveries) Claim(ctx context.Context, key string, now time.Time, lease 
 	res, err := r.DB.NewUpdate().Model((*dbrow.Delivery)(nil)).Set("claimed_at = ?", now).
 		Where("key = ? AND sent_at IS NULL AND claimed_at <= ?", key, now.Add(-lease)).Exec(ctx)
 	if err != nil {
-		return ports.Delivery{}, r.Translate(err, "take over delivery %q", key)
+		return mailonce.Delivery{}, r.Translate(err, "take over delivery %q", key)
 	}
 	took, err := res.RowsAffected()
 	if err != nil {
-		return ports.Delivery{}, r.Translate(err, "take over delivery %q", key)
+		return mailonce.Delivery{}, r.Translate(err, "take over delivery %q", key)
 	}
 	if took == 1 {
 		return claimed, nil
 	}
 	var row dbrow.Delivery
 	if err := r.DB.NewSelect().Model(&row).Where("key = ?", key).Scan(ctx); err != nil {
-		return ports.Delivery{}, r.Translate(err, "delivery %q", key)
+		return mailonce.Delivery{}, r.Translate(err, "delivery %q", key)
 	}
 	if row.SentAt != nil {
-		return ports.Delivery{State: ports.DeliverySent, ClaimedAt: row.ClaimedAt.UTC(), SentAt: row.SentAt.UTC()}, nil
+		return mailonce.Delivery{State: mailonce.DeliverySent, ClaimedAt: row.ClaimedAt.UTC(), SentAt: row.SentAt.UTC()}, nil
 	}
-	return ports.Delivery{State: ports.DeliveryBusy, ClaimedAt: row.ClaimedAt.UTC()}, nil
+	return mailonce.Delivery{State: mailonce.DeliveryBusy, ClaimedAt: row.ClaimedAt.UTC()}, nil
 }
 
 // MarkSent stamps sent_at once.

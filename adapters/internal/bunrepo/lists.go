@@ -12,10 +12,10 @@ import (
 	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-// Lists holds the methods of ports.ListRepo whose SQL is the same in both
+// Lists holds the methods of stores.ListRepo whose SQL is the same in both
 // stores; each store adds Create, GetByName, AddProduct and MergeProducts,
 // whose list and product names are unique by its own case-folded key.
 type Lists struct {
@@ -75,7 +75,7 @@ func (r Lists) Entries(ctx context.Context, listID uuid.UUID) ([]vendorlist.Entr
 // EntriesAfter returns at most limit entries of a list after the key, in
 // the order of Entries (vendor name in byte order, then vendor id): a
 // keyset page, with the products of those vendors only.
-func (r Lists) EntriesAfter(ctx context.Context, listID uuid.UUID, after ports.EntryKey, limit int) ([]vendorlist.Entry, error) {
+func (r Lists) EntriesAfter(ctx context.Context, listID uuid.UUID, after stores.EntryKey, limit int) ([]vendorlist.Entry, error) {
 	return r.entries(ctx, listID, entrySel{after: &after, limit: max(limit, 1)})
 }
 
@@ -91,7 +91,7 @@ func (r Lists) EntriesOf(ctx context.Context, listID uuid.UUID, vendorIDs []uuid
 // EntryKeys returns the name and id of every vendor on a list, in the
 // order of Entries: what a page in another order is chosen from, without
 // reading the rest of each entry.
-func (r Lists) EntryKeys(ctx context.Context, listID uuid.UUID) ([]ports.EntryKey, error) {
+func (r Lists) EntryKeys(ctx context.Context, listID uuid.UUID) ([]stores.EntryKey, error) {
 	rows, err := r.DB.NewSelect().
 		TableExpr("list_entries AS e").
 		ColumnExpr("v.name, e.vendor_id").
@@ -102,8 +102,8 @@ func (r Lists) EntryKeys(ctx context.Context, listID uuid.UUID) ([]ports.EntryKe
 	if err != nil {
 		return nil, r.Translate(err, "entry keys of list %s", listID)
 	}
-	var k ports.EntryKey
-	out := make([]ports.EntryKey, 0, 64)
+	var k stores.EntryKey
+	out := make([]stores.EntryKey, 0, 64)
 	err = scanAll(rows, func(rows *sql.Rows) error {
 		if err := rows.Scan(&k.VendorName, &k.VendorID); err != nil {
 			return err
@@ -119,7 +119,7 @@ func (r Lists) EntryKeys(ctx context.Context, listID uuid.UUID) ([]ports.EntryKe
 
 // entrySel narrows a read of entries: the zero value reads them all.
 type entrySel struct {
-	after *ports.EntryKey // with limit: a keyset page after the key
+	after *stores.EntryKey // with limit: a keyset page after the key
 	limit int
 	ids   []uuid.UUID // these vendors only
 }
@@ -297,7 +297,7 @@ type execer interface {
 // write runs q, a write of the entries or products of the lists, and adds
 // one to their versions if it changed a row, in the unit of work; it
 // answers how many rows q changed. Every write of entries or products goes
-// through it (see ports.ListRepo.AddEntries). Where lists are locked
+// through it (see stores.ListRepo.AddEntries). Where lists are locked
 // (PostgreSQL) it locks them first (LockFirst), then writes and counts in
 // one statement: q, returning its rows (returning makes q answer them), in
 // a WITH beside the update of the versions. Two statements whatever the
@@ -399,8 +399,8 @@ func (r Lists) SetAlerts(ctx context.Context, listID, vendorID uuid.UUID, enable
 // Counts counts vendors, followed vendors and assessments over the lists of
 // scope in one statement: the entries of the account's lists joined once,
 // whatever their number, and the assessments by their account (an index).
-func (r Lists) Counts(ctx context.Context, scope ports.ListScope, statuses []review.Status) (ports.ListCounts, error) {
-	var c ports.ListCounts
+func (r Lists) Counts(ctx context.Context, scope stores.ListScope, statuses []review.Status) (stores.ListCounts, error) {
+	var c stores.ListCounts
 	entries, assessments := "l.account_id = ?", "s.account_id = ?"
 	scoped := []any{scope.AccountID}
 	if scope.ListID != nil {
@@ -454,7 +454,7 @@ func (b Base) InsertNew(ctx context.Context, model any, format string, args ...a
 	return int(n), nil
 }
 
-// Quota is ports.QuotaRepo.
+// Quota is stores.QuotaRepo.
 type Quota struct{ Base }
 
 // Used counts the vendors the account has claimed.

@@ -6,10 +6,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-// ReviewPolicies is ports.ReviewPolicyRepo.
+// ReviewPolicies is stores.ReviewPolicyRepo.
 type ReviewPolicies struct{ Base }
 
 // Get returns the account's policy.
@@ -33,29 +33,29 @@ func (r ReviewPolicies) Put(ctx context.Context, accountID uuid.UUID, p review.P
 	return r.Translate(err, "save review policy of account %s", accountID)
 }
 
-// CalendarKeys is ports.CalendarKeyRepo.
+// CalendarKeys is stores.CalendarKeyRepo.
 type CalendarKeys struct{ Base }
 
 // Get returns the key of a member of an account.
-func (r CalendarKeys) Get(ctx context.Context, accountID, userID uuid.UUID) (ports.CalendarKey, error) {
+func (r CalendarKeys) Get(ctx context.Context, accountID, userID uuid.UUID) (stores.CalendarKey, error) {
 	var row dbrow.CalendarKey
 	if err := r.DB.NewSelect().Model(&row).Where("ck.account_id = ? AND ck.user_id = ?", accountID, userID).Scan(ctx); err != nil {
-		return ports.CalendarKey{}, r.Translate(err, "calendar key of user %s in account %s", userID, accountID)
+		return stores.CalendarKey{}, r.Translate(err, "calendar key of user %s in account %s", userID, accountID)
 	}
 	return row.Core(), nil
 }
 
 // GetByID returns a key by its id.
-func (r CalendarKeys) GetByID(ctx context.Context, id uuid.UUID) (ports.CalendarKey, error) {
+func (r CalendarKeys) GetByID(ctx context.Context, id uuid.UUID) (stores.CalendarKey, error) {
 	var row dbrow.CalendarKey
 	if err := r.DB.NewSelect().Model(&row).Where("ck.id = ?", id).Scan(ctx); err != nil {
-		return ports.CalendarKey{}, r.Translate(err, "calendar key %s", id)
+		return stores.CalendarKey{}, r.Translate(err, "calendar key %s", id)
 	}
 	return row.Core(), nil
 }
 
 // Create stores a key; the unique index refuses a second one per member.
-func (r CalendarKeys) Create(ctx context.Context, k ports.CalendarKey) error {
+func (r CalendarKeys) Create(ctx context.Context, k stores.CalendarKey) error {
 	row := dbrow.FromCalendarKey(k)
 	_, err := r.DB.NewInsert().Model(&row).Exec(ctx)
 	return r.Translate(err, "create calendar key")

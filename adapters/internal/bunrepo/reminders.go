@@ -9,7 +9,7 @@ import (
 	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
 )
 
-// Reminders is ports.ReminderRepo.
+// Reminders is stores.ReminderRepo.
 type Reminders struct{ Base }
 
 // reminderChunk bounds the keys of one statement (two parameters a row on

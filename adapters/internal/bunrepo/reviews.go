@@ -9,10 +9,10 @@ import (
 	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-// Assessments is ports.AssessmentRepo.
+// Assessments is stores.AssessmentRepo.
 type Assessments struct{ Base }
 
 // Get returns an assessment of the account.
@@ -39,7 +39,7 @@ func (r Assessments) ListByVendors(ctx context.Context, listID uuid.UUID, vendor
 }
 
 // Find returns the assessments matching f, newest update first.
-func (r Assessments) Find(ctx context.Context, f ports.AssessmentFilter) ([]review.Assessment, error) {
+func (r Assessments) Find(ctx context.Context, f stores.AssessmentFilter) ([]review.Assessment, error) {
 	var rows []dbrow.Assessment
 	q := filterAssessments(r.DB.NewSelect().Model(&rows), f)
 	if err := q.OrderExpr("s.updated_at DESC, s.id DESC").Scan(ctx); err != nil {
@@ -50,7 +50,7 @@ func (r Assessments) Find(ctx context.Context, f ports.AssessmentFilter) ([]revi
 
 // Timings reads the few columns of the assessments matching f that their
 // due dates follow.
-func (r Assessments) Timings(ctx context.Context, f ports.AssessmentFilter) ([]review.Timing, error) {
+func (r Assessments) Timings(ctx context.Context, f stores.AssessmentFilter) ([]review.Timing, error) {
 	var rows []dbrow.AssessmentTiming
 	if err := filterAssessments(r.DB.NewSelect().Model(&rows), f).Scan(ctx); err != nil {
 		return nil, r.Translate(err, "timings of assessments")
@@ -59,7 +59,7 @@ func (r Assessments) Timings(ctx context.Context, f ports.AssessmentFilter) ([]r
 }
 
 // filterAssessments narrows a read of assessments (alias s) to f.
-func filterAssessments(q *bun.SelectQuery, f ports.AssessmentFilter) *bun.SelectQuery {
+func filterAssessments(q *bun.SelectQuery, f stores.AssessmentFilter) *bun.SelectQuery {
 	q = q.Where("s.account_id = ?", f.AccountID)
 	if f.ListID != nil {
 		q = q.Where("s.list_id = ?", *f.ListID)
@@ -149,7 +149,7 @@ func (r Assessments) Events(ctx context.Context, assessmentID uuid.UUID, offset,
 	return dbrow.Map(rows, dbrow.Event.Core), int(total), nil
 }
 
-// Documents is ports.DocumentRepo.
+// Documents is stores.DocumentRepo.
 type Documents struct{ Base }
 
 // Create inserts a record.

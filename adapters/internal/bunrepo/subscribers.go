@@ -10,7 +10,7 @@ import (
 	"github.com/vetted-dev/vetted/core/subscriber"
 )
 
-// Subscribers is ports.SubscriberRepo.
+// Subscribers is stores.SubscriberRepo.
 type Subscribers struct {
 	Base
 	// EmailKey is the expression of the store's unique index on a

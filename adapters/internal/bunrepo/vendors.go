@@ -9,7 +9,7 @@ import (
 	"github.com/vetted-dev/vetted/core/directory"
 )
 
-// Vendors holds the methods of ports.VendorRepo whose SQL is the same in
+// Vendors holds the methods of stores.VendorRepo whose SQL is the same in
 // both stores; each store adds GetByName and Ensure, which find names by
 // its own case-folded key.
 type Vendors struct{ Base }
@@ -84,7 +84,7 @@ func (r Vendors) Update(ctx context.Context, v directory.Vendor) error {
 	return r.MustAffect(res, "update vendor %s", v.ID)
 }
 
-// Profiles is ports.ProfileRepo.
+// Profiles is stores.ProfileRepo.
 type Profiles struct{ Base }
 
 // Get returns the profile of a vendor.
@@ -245,7 +245,7 @@ func (r Profiles) ReplaceInstances(ctx context.Context, vendorID uuid.UUID, is [
 	return r.Translate(err, "replace security instances of vendor %s", vendorID)
 }
 
-// Incidents is ports.IncidentRepo.
+// Incidents is stores.IncidentRepo.
 type Incidents struct{ Base }
 
 // Create inserts one incident.

@@ -10,7 +10,7 @@ import (
 	"github.com/vetted-dev/vetted/core/webhook"
 )
 
-// Webhooks is ports.WebhookRepo; its SQL is the same in both stores.
+// Webhooks is stores.WebhookRepo; its SQL is the same in both stores.
 type Webhooks struct{ Base }
 
 // Create inserts an endpoint.

@@ -7,7 +7,7 @@ import (
 )
 
 // ReminderKey is a row of reminder_keys: a review reminder queued, or a
-// recipient's opt-out, by key (ports.ReminderRepo).
+// recipient's opt-out, by key (stores.ReminderRepo).
 type ReminderKey struct {
 	bun.BaseModel `bun:"table:reminder_keys,alias:rk"`
 

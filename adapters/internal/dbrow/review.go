@@ -6,7 +6,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // ReviewPolicy is a row of review_policies.
@@ -58,11 +58,11 @@ type CalendarKey struct {
 }
 
 // FromCalendarKey makes the row of k.
-func FromCalendarKey(k ports.CalendarKey) CalendarKey {
+func FromCalendarKey(k stores.CalendarKey) CalendarKey {
 	return CalendarKey{ID: k.ID, AccountID: k.AccountID, UserID: k.UserID, CreatedAt: k.CreatedAt}
 }
 
 // Core rebuilds the key.
-func (r CalendarKey) Core() ports.CalendarKey {
-	return ports.CalendarKey{ID: r.ID, AccountID: r.AccountID, UserID: r.UserID, CreatedAt: utc(r.CreatedAt)}
+func (r CalendarKey) Core() stores.CalendarKey {
+	return stores.CalendarKey{ID: r.ID, AccountID: r.AccountID, UserID: r.UserID, CreatedAt: utc(r.CreatedAt)}
 }

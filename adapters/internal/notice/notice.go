@@ -1,4 +1,4 @@
-// Package notice is the wire form of a ports.Changed notice, shared by the
+// Package notice is the wire form of a stores.Changed notice, shared by the
 // change feeds that carry text (PostgreSQL NOTIFY, Redis pub/sub): "*" for
 // every vendor, else the vendors' UUIDs separated by commas, after a "+"
 // when account data changed too ("+" alone: account data only). When that
@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // MaxLen is the longest payload Encode writes; a longer list is sent as
@@ -21,7 +21,7 @@ import (
 const MaxLen = 7900
 
 // Encode writes c as a payload.
-func Encode(c ports.Changed) string {
+func Encode(c stores.Changed) string {
 	var b strings.Builder
 	if c.Data {
 		b.WriteByte('+')
@@ -63,9 +63,9 @@ func parseIDs(s string) ([]uuid.UUID, error) {
 
 // Decode reads a payload; ok is false for a ping. A payload that is not one
 // Encode writes is an error (the caller treats it as every vendor changed).
-func Decode(payload string) (c ports.Changed, ok bool, err error) {
-	bad := func(err error) (ports.Changed, bool, error) {
-		return ports.Changed{All: true, Data: true}, true, fmt.Errorf("change notice %.80q: %w", payload, err)
+func Decode(payload string) (c stores.Changed, ok bool, err error) {
+	bad := func(err error) (stores.Changed, bool, error) {
+		return stores.Changed{All: true, Data: true}, true, fmt.Errorf("change notice %.80q: %w", payload, err)
 	}
 	if rest, data := strings.CutPrefix(payload, "+"); data {
 		c.Data, payload = true, rest

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/internal/notice"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 func TestRoundTrip(t *testing.T) {
@@ -18,25 +18,25 @@ func TestRoundTrip(t *testing.T) {
 		many[i] = uuid.New()
 	}
 	for _, tt := range []struct {
-		in      ports.Changed
+		in      stores.Changed
 		payload string
-		want    ports.Changed
+		want    stores.Changed
 	}{
-		{ports.Changed{Vendors: []uuid.UUID{a, b}}, a.String() + "," + b.String(), ports.Changed{Vendors: []uuid.UUID{a, b}}},
-		{ports.Changed{All: true}, "*", ports.Changed{All: true}},
-		{ports.Changed{Data: true}, "+", ports.Changed{Data: true}},
-		{ports.Changed{Data: true, Vendors: []uuid.UUID{a}}, "+" + a.String(), ports.Changed{Data: true, Vendors: []uuid.UUID{a}}},
-		{ports.Changed{Data: true, All: true}, "+*", ports.Changed{Data: true, All: true}},
-		{ports.Changed{Data: true, Vendors: many}, "+*", ports.Changed{Data: true, All: true}},
+		{stores.Changed{Vendors: []uuid.UUID{a, b}}, a.String() + "," + b.String(), stores.Changed{Vendors: []uuid.UUID{a, b}}},
+		{stores.Changed{All: true}, "*", stores.Changed{All: true}},
+		{stores.Changed{Data: true}, "+", stores.Changed{Data: true}},
+		{stores.Changed{Data: true, Vendors: []uuid.UUID{a}}, "+" + a.String(), stores.Changed{Data: true, Vendors: []uuid.UUID{a}}},
+		{stores.Changed{Data: true, All: true}, "+*", stores.Changed{Data: true, All: true}},
+		{stores.Changed{Data: true, Vendors: many}, "+*", stores.Changed{Data: true, All: true}},
 		// One account's data only.
-		{ports.Changed{Data: true, Accounts: []uuid.UUID{a}}, "+@" + a.String() + ";", ports.Changed{Data: true, Accounts: []uuid.UUID{a}}},
-		{ports.Changed{Data: true, Accounts: []uuid.UUID{a, b}, Vendors: []uuid.UUID{b}}, "+@" + a.String() + "," + b.String() + ";" + b.String(),
-			ports.Changed{Data: true, Accounts: []uuid.UUID{a, b}, Vendors: []uuid.UUID{b}}},
-		{ports.Changed{Data: true, Accounts: []uuid.UUID{a}, All: true}, "+@" + a.String() + ";*", ports.Changed{Data: true, Accounts: []uuid.UUID{a}, All: true}},
+		{stores.Changed{Data: true, Accounts: []uuid.UUID{a}}, "+@" + a.String() + ";", stores.Changed{Data: true, Accounts: []uuid.UUID{a}}},
+		{stores.Changed{Data: true, Accounts: []uuid.UUID{a, b}, Vendors: []uuid.UUID{b}}, "+@" + a.String() + "," + b.String() + ";" + b.String(),
+			stores.Changed{Data: true, Accounts: []uuid.UUID{a, b}, Vendors: []uuid.UUID{b}}},
+		{stores.Changed{Data: true, Accounts: []uuid.UUID{a}, All: true}, "+@" + a.String() + ";*", stores.Changed{Data: true, Accounts: []uuid.UUID{a}, All: true}},
 		// Too many accounts to name: any account's data.
-		{ports.Changed{Data: true, Accounts: many}, "+", ports.Changed{Data: true}},
+		{stores.Changed{Data: true, Accounts: many}, "+", stores.Changed{Data: true}},
 		// Accounts without Data say nothing.
-		{ports.Changed{Accounts: []uuid.UUID{a}, Vendors: []uuid.UUID{b}}, b.String(), ports.Changed{Vendors: []uuid.UUID{b}}},
+		{stores.Changed{Accounts: []uuid.UUID{a}, Vendors: []uuid.UUID{b}}, b.String(), stores.Changed{Vendors: []uuid.UUID{b}}},
 	} {
 		p := notice.Encode(tt.in)
 		if p != tt.payload || len(p) > notice.MaxLen {

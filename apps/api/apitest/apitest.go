@@ -33,6 +33,7 @@ import (
 	"github.com/vetted-dev/vetted/core/usecases"
 	"github.com/vetted-dev/vetted/internal/testenv"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Env is a running app.
@@ -40,7 +41,7 @@ type Env struct {
 	URL       string
 	App       *app.App
 	Svc       *usecases.UseCases
-	Store     ports.Store
+	Store     stores.Store
 	Mail      *mailbox.Mailbox
 	Clock     *Clock
 	Enricher  *Enricher
@@ -55,7 +56,7 @@ type options struct {
 	sqlite    bool
 	realMail  bool
 	realScan  bool
-	store     func(t testing.TB) ports.Store
+	store     func(t testing.TB) stores.Store
 	rateLimit float64
 	cfg       func(*app.Config)
 	logger    *slog.Logger
@@ -67,7 +68,7 @@ type options struct {
 func WithClock(c *Clock) Option { return func(o *options) { o.clock = c } }
 
 // WithStore uses the given store.
-func WithStore(open func(t testing.TB) ports.Store) Option {
+func WithStore(open func(t testing.TB) stores.Store) Option {
 	return func(o *options) { o.store = open }
 }
 
@@ -96,7 +97,7 @@ func WithConfig(f func(*app.Config)) Option { return func(o *options) { o.cfg = 
 
 // StoreOpener opens the store selected by VETTED_TEST_STORE; the PostgreSQL
 // opener registers itself from a test-only import (see pgstore.go).
-var postgresOpener func(t testing.TB) ports.Store
+var postgresOpener func(t testing.TB) stores.Store
 
 // SigningKey is the HMAC key of the apps New starts (mail links, blob URLs).
 const SigningKey = "apitest-signing-key-0123456789"
@@ -303,7 +304,7 @@ func (e *Env) Drain(t testing.TB) {
 		}
 		if n == 0 {
 			var pending int
-			_ = e.Store.View(ctx, func(ctx context.Context, tx ports.Tx) error {
+			_ = e.Store.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 				var err error
 				pending, err = tx.Outbox().Pending(ctx)
 				return err
@@ -323,7 +324,7 @@ func (e *Env) Drain(t testing.TB) {
 func (e *Env) Pending(t testing.TB) int {
 	t.Helper()
 	var n int
-	if err := e.Store.View(context.Background(), func(ctx context.Context, tx ports.Tx) error {
+	if err := e.Store.View(context.Background(), func(ctx context.Context, tx stores.Tx) error {
 		var err error
 		n, err = tx.Outbox().Pending(ctx)
 		return err

@@ -4,9 +4,9 @@ import (
 	"testing"
 
 	"github.com/vetted-dev/vetted/adapters/postgres/pgtest"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 func init() {
-	postgresOpener = func(t testing.TB) ports.Store { return pgtest.NewStore(t) }
+	postgresOpener = func(t testing.TB) stores.Store { return pgtest.NewStore(t) }
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/vetted-dev/vetted/adapters/sqlite"
 	"github.com/vetted-dev/vetted/apps/app"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // The job tests run `vetted serve` as built, on SQLite in a data
@@ -184,14 +184,14 @@ func outboxOf(t *testing.T, dataDir string) (pending, due, dueEnrich int) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if err := st.View(t.Context(), func(ctx context.Context, tx ports.Tx) (err error) {
+	if err := st.View(t.Context(), func(ctx context.Context, tx stores.Tx) (err error) {
 		pending, err = tx.Outbox().Pending(ctx)
 		return err
 	}); err != nil {
 		t.Fatal(err)
 	}
 	errRollback := fmt.Errorf("look only")
-	err = st.InTx(t.Context(), func(ctx context.Context, tx ports.Tx) error {
+	err = st.InTx(t.Context(), func(ctx context.Context, tx stores.Tx) error {
 		ms, err := tx.Outbox().Claim(ctx, 10000, time.Now())
 		if err != nil {
 			return err

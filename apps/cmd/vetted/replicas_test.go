@@ -25,6 +25,7 @@ import (
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/internal/tcpproxy"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // The replica tests run two `vetted serve` processes on one PostgreSQL (and
@@ -234,7 +235,7 @@ func seedVendor(t *testing.T, dbURL string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = st.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err = st.InTx(ctx, func(ctx context.Context, tx stores.Tx) error {
 		_, err := tx.Vendors().Ensure(ctx, []directory.Vendor{v})
 		return err
 	})

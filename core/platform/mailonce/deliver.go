@@ -23,18 +23,18 @@ import (
 const MailLease = 5 * time.Minute
 
 // Mail sends through Mailer, keeping the delivery keys in Store.
-type Mail struct {
-	Store  ports.Store
+type Mail[T Tx] struct {
+	Store  ports.UnitOfWork[T]
 	Clock  ports.Clock
 	Mailer ports.Mailer
 	Log    *slog.Logger
 }
 
-func (d Mail) now() time.Time { return d.Clock.Now().UTC() }
+func (d Mail[T]) now() time.Time { return d.Clock.Now().UTC() }
 
 // Once claims the mail's delivery key, sends it and marks it sent.
-func (d Mail) Once(ctx context.Context, m mailtmpl.Mail) error {
-	return d.Build(ctx, m.Key, func(context.Context, ports.Tx) (mailtmpl.Mail, bool, error) { return m, true, nil })
+func (d Mail[T]) Once(ctx context.Context, m mailtmpl.Mail) error {
+	return d.Build(ctx, m.Key, func(context.Context, T) (mailtmpl.Mail, bool, error) { return m, true, nil })
 }
 
 // Build reads what a mail needs and claims its key in one unit of work
@@ -46,15 +46,15 @@ func (d Mail) Once(ctx context.Context, m mailtmpl.Mail) error {
 // between its claim and its send loses nothing. A worker that dies after
 // the send and before the mark causes the one duplicate this allows, which
 // carries the same Message-ID (derived from the key) for receivers to drop.
-func (d Mail) Build(ctx context.Context, key string, build func(context.Context, ports.Tx) (mailtmpl.Mail, bool, error)) error {
+func (d Mail[T]) Build(ctx context.Context, key string, build func(context.Context, T) (mailtmpl.Mail, bool, error)) error {
 	var (
 		m   mailtmpl.Mail
-		del ports.Delivery
+		del Delivery
 	)
-	err := d.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := d.Store.InTx(ctx, func(ctx context.Context, tx T) error {
 		var send bool
 		var err error
-		del = ports.Delivery{}
+		del = Delivery{}
 		if m, send, err = build(ctx, tx); err != nil || !send {
 			return err
 		}
@@ -65,8 +65,8 @@ func (d Mail) Build(ctx context.Context, key string, build func(context.Context,
 		return err
 	}
 	switch del.State {
-	case ports.DeliveryClaimed:
-	case ports.DeliveryBusy:
+	case DeliveryClaimed:
+	case DeliveryBusy:
 		return ports.NotYet(max(del.ClaimedAt.Add(MailLease).Sub(d.now()), time.Second),
 			fmt.Errorf("mail %s: claimed at %s by a run that has not sent it yet", key, del.ClaimedAt.Format(time.RFC3339)))
 	default:
@@ -76,14 +76,14 @@ func (d Mail) Build(ctx context.Context, key string, build func(context.Context,
 	// must still release, and a send that went out must still be marked.
 	book := context.WithoutCancel(ctx)
 	if err := d.Mailer.Send(ctx, m); err != nil {
-		if rerr := d.Store.InTx(book, func(ctx context.Context, tx ports.Tx) error {
+		if rerr := d.Store.InTx(book, func(ctx context.Context, tx T) error {
 			return tx.Deliveries().Release(ctx, key)
 		}); rerr != nil {
 			d.Log.Error("release delivery key", "key", key, "err", rerr)
 		}
 		return err
 	}
-	if err := d.Store.InTx(book, func(ctx context.Context, tx ports.Tx) error {
+	if err := d.Store.InTx(book, func(ctx context.Context, tx T) error {
 		return tx.Deliveries().MarkSent(ctx, key, d.now())
 	}); err != nil {
 		// The mail is out and the job done: only a second run of this job

@@ -18,33 +18,32 @@ type keys struct {
 	failTx  error
 }
 
-func (k *keys) InTx(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+func (k *keys) InTx(ctx context.Context, fn func(context.Context, mailonce.Tx) error) error {
 	if k.failTx != nil {
 		return k.failTx
 	}
 	return fn(ctx, tx{k: k})
 }
-func (k *keys) View(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+func (k *keys) View(ctx context.Context, fn func(context.Context, mailonce.Tx) error) error {
 	return k.InTx(ctx, fn)
 }
 func (k *keys) Ping(context.Context) error { return nil }
 
 type tx struct {
-	ports.Tx
 	k *keys
 }
 
-func (t tx) Deliveries() ports.DeliveryRepo { return t }
+func (t tx) Deliveries() mailonce.Repo { return t }
 
-func (t tx) Claim(_ context.Context, key string, now time.Time, lease time.Duration) (ports.Delivery, error) {
+func (t tx) Claim(_ context.Context, key string, now time.Time, lease time.Duration) (mailonce.Delivery, error) {
 	if t.k.sent[key] {
-		return ports.Delivery{State: ports.DeliverySent}, nil
+		return mailonce.Delivery{State: mailonce.DeliverySent}, nil
 	}
 	if at, ok := t.k.claimed[key]; ok && now.Sub(at) < lease {
-		return ports.Delivery{State: ports.DeliveryBusy, ClaimedAt: at}, nil
+		return mailonce.Delivery{State: mailonce.DeliveryBusy, ClaimedAt: at}, nil
 	}
 	t.k.claimed[key] = now
-	return ports.Delivery{State: ports.DeliveryClaimed, ClaimedAt: now}, nil
+	return mailonce.Delivery{State: mailonce.DeliveryClaimed, ClaimedAt: now}, nil
 }
 
 func (t tx) MarkSent(_ context.Context, key string, _ time.Time) error {
@@ -75,7 +74,7 @@ func TestMailGoesOutOnceByKey(t *testing.T) {
 	k := &keys{claimed: map[string]time.Time{}, sent: map[string]bool{}}
 	clk := &clock{now: time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)}
 	m := &mailer{}
-	d := mailonce.Mail{Store: k, Clock: clk, Mailer: m}
+	d := mailonce.Mail[mailonce.Tx]{Store: k, Clock: clk, Mailer: m}
 	ctx := context.Background()
 	mail := mailtmpl.Mail{To: "ann@acme.test", Key: "k1"}
 
@@ -108,7 +107,7 @@ func TestMailGoesOutOnceByKey(t *testing.T) {
 	}
 
 	// build may decide there is nothing to send: no key is claimed.
-	if err := d.Build(ctx, "k3", func(context.Context, ports.Tx) (mailtmpl.Mail, bool, error) { return mailtmpl.Mail{}, false, nil }); err != nil {
+	if err := d.Build(ctx, "k3", func(context.Context, mailonce.Tx) (mailtmpl.Mail, bool, error) { return mailtmpl.Mail{}, false, nil }); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := k.claimed["k3"]; ok {

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/core/platform/outbox"
 )
 
 // The rule of a held queue (ports.HeldJobQueue, see the package comment):
@@ -15,7 +15,7 @@ import (
 
 // handedOver marks messages the queue accepted: delivered, or leased when
 // the queue holds them in memory.
-func (r *Relay) handedOver(ctx context.Context, tx ports.Tx, ids []uuid.UUID, now time.Time) error {
+func (r *Relay) handedOver(ctx context.Context, tx outbox.Tx, ids []uuid.UUID, now time.Time) error {
 	if len(ids) == 0 {
 		return nil
 	}
@@ -33,7 +33,7 @@ func (r *Relay) handedOver(ctx context.Context, tx ports.Tx, ids []uuid.UUID, no
 
 // settle marks the ended jobs delivered and leases the held ones until
 // until (now: released).
-func (r *Relay) settle(ctx context.Context, tx ports.Tx, held []uuid.UUID, until time.Time) error {
+func (r *Relay) settle(ctx context.Context, tx outbox.Tx, held []uuid.UUID, until time.Time) error {
 	if len(r.ended) > 0 {
 		if err := tx.Outbox().MarkDelivered(ctx, r.ended, r.clock.Now()); err != nil {
 			return fmt.Errorf("relay: mark ended jobs delivered: %w", err)
@@ -63,7 +63,7 @@ func (r *Relay) Settle(ctx context.Context) error {
 	if len(r.ended) == 0 && len(held) == 0 {
 		return nil
 	}
-	err := r.store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := r.store.InTx(ctx, func(ctx context.Context, tx outbox.Tx) error {
 		return r.settle(ctx, tx, held, r.clock.Now())
 	})
 	if err != nil {

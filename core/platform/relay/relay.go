@@ -69,7 +69,7 @@ type Options struct {
 
 // Relay delivers outbox messages to a job queue.
 type Relay struct {
-	store ports.Store
+	store ports.UnitOfWork[outbox.Tx]
 	queue ports.JobQueue
 	clock ports.Clock
 	opts  Options
@@ -88,7 +88,7 @@ type Relay struct {
 }
 
 // New builds a relay; it rejects nil dependencies.
-func New(store ports.Store, queue ports.JobQueue, clock ports.Clock, opts Options) (*Relay, error) {
+func New[W any](store ports.UnitOfWork[W], queue ports.JobQueue, clock ports.Clock, opts Options) (*Relay, error) {
 	switch {
 	case store == nil:
 		return nil, errors.New("relay: nil store")
@@ -121,7 +121,7 @@ func New(store ports.Store, queue ports.JobQueue, clock ports.Clock, opts Option
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	r := &Relay{store: store, queue: queue, clock: clock, opts: opts, wake: make(chan struct{}, 1), after: time.After}
+	r := &Relay{store: ports.Narrow[outbox.Tx](store), queue: queue, clock: clock, opts: opts, wake: make(chan struct{}, 1), after: time.After}
 	r.held, _ = queue.(ports.HeldJobQueue)
 	return r, nil
 }
@@ -167,7 +167,7 @@ func (r *Relay) RunOnce(ctx context.Context) (int, error) {
 			held = r.held.Held()
 		}
 	}
-	err := r.store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := r.store.InTx(ctx, func(ctx context.Context, tx outbox.Tx) error {
 		// The store may run fn again after a serialization failure; enqueueing
 		// again is harmless because the queue is idempotent by message id.
 		delivered, failed = 0, nil

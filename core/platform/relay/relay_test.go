@@ -15,9 +15,10 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/relay"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-// The fakes below are just enough of ports.Store for the outbox: one lock
+// The fakes below are just enough of stores.Store for the outbox: one lock
 // serialises units of work (as FOR UPDATE SKIP LOCKED would keep two relays
 // apart), and a failed unit of work restores the rows it found.
 
@@ -38,7 +39,7 @@ type fakeStore struct {
 
 var errDBDown = errors.New("dial tcp 127.0.0.1:5432: connection refused")
 
-func (s *fakeStore) InTx(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+func (s *fakeStore) InTx(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.down {
@@ -52,7 +53,7 @@ func (s *fakeStore) InTx(ctx context.Context, fn func(context.Context, ports.Tx)
 	return nil
 }
 
-func (s *fakeStore) View(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+func (s *fakeStore) View(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
 	return s.InTx(ctx, fn)
 }
 
@@ -66,11 +67,11 @@ func (s *fakeStore) rowsCopy() []row {
 }
 
 type fakeTx struct {
-	ports.Tx // only Outbox is implemented
-	s        *fakeStore
+	stores.Tx // only Outbox is implemented
+	s         *fakeStore
 }
 
-func (t fakeTx) Outbox() ports.OutboxRepo { return fakeOutbox{t.s} }
+func (t fakeTx) Outbox() outbox.Repo { return fakeOutbox{t.s} }
 
 type fakeOutbox struct{ s *fakeStore }
 
@@ -196,7 +197,7 @@ func seed(t *testing.T, s *fakeStore, n int) []uuid.UUID {
 	for i := range ids {
 		ids[i] = uuid.Must(uuid.NewV7())
 		m := outbox.New(ids[i], outbox.KindMemberMail, outbox.MemberMail{Email: fmt.Sprintf("u%d@example.com", i)}, t0.Add(time.Duration(i-n)*time.Millisecond))
-		if err := s.InTx(t.Context(), func(ctx context.Context, tx ports.Tx) error { return tx.Outbox().Add(ctx, m) }); err != nil {
+		if err := s.InTx(t.Context(), func(ctx context.Context, tx stores.Tx) error { return tx.Outbox().Add(ctx, m) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -206,7 +207,7 @@ func seed(t *testing.T, s *fakeStore, n int) []uuid.UUID {
 func pending(t *testing.T, s *fakeStore) int {
 	t.Helper()
 	var n int
-	err := s.View(t.Context(), func(ctx context.Context, tx ports.Tx) (err error) {
+	err := s.View(t.Context(), func(ctx context.Context, tx stores.Tx) (err error) {
 		n, err = tx.Outbox().Pending(ctx)
 		return err
 	})
@@ -216,7 +217,7 @@ func pending(t *testing.T, s *fakeStore) int {
 	return n
 }
 
-func newRelay(t *testing.T, s ports.Store, q ports.JobQueue, c ports.Clock, opts relay.Options) *relay.Relay {
+func newRelay(t *testing.T, s stores.Store, q ports.JobQueue, c ports.Clock, opts relay.Options) *relay.Relay {
 	t.Helper()
 	r, err := relay.New(s, q, c, opts)
 	if err != nil {
@@ -230,7 +231,7 @@ func TestNewRejectsNilDependencies(t *testing.T) {
 	s, q, c := &fakeStore{}, &fakeQueue{}, &fakeClock{now: t0}
 	tests := []struct {
 		name  string
-		store ports.Store
+		store ports.UnitOfWork[stores.Tx]
 		queue ports.JobQueue
 		clock ports.Clock
 	}{

@@ -14,9 +14,10 @@ import (
 	"github.com/vetted-dev/vetted/ports"
 )
 
-// Unit is the store with the clock and id source a use case writes with.
-type Unit struct {
-	Store ports.Store
+// Unit is the store, seen through T (the area's Tx), with the clock and
+// id source a use case writes with.
+type Unit[T outbox.Tx] struct {
+	Store ports.UnitOfWork[T]
 	Clock ports.Clock
 	IDs   ports.IDs
 	// Notify, when set, is called after a unit of work that added to the
@@ -25,11 +26,11 @@ type Unit struct {
 	// Events, when set, takes the outbound webhook events a unit of work
 	// records (core/webhooks.Service.Emit, wired by core/usecases), so the
 	// areas tell what happened without importing the webhooks area.
-	Events func(ctx context.Context, tx ports.Tx, ev webhook.Event) error
+	Events func(ctx context.Context, tx T, ev webhook.Event) error
 }
 
 // Missing names the required ports of u that are nil.
-func (u Unit) Missing() []string {
+func (u Unit[T]) Missing() []string {
 	var out []string
 	if u.Store == nil {
 		out = append(out, "Store")
@@ -44,21 +45,21 @@ func (u Unit) Missing() []string {
 }
 
 // Now is the clock's time in UTC.
-func (u Unit) Now() time.Time { return u.Clock.Now().UTC() }
+func (u Unit[T]) Now() time.Time { return u.Clock.Now().UTC() }
 
 // View runs a read-only unit of work.
-func (u Unit) View(ctx context.Context, fn func(ctx context.Context, tx ports.Tx) error) error {
+func (u Unit[T]) View(ctx context.Context, fn func(ctx context.Context, tx T) error) error {
 	return u.Store.View(ctx, fn)
 }
 
-// Write runs fn in a unit of work and, when it added to the outbox, wakes
-// the relay afterwards (a wake costs the relay a transaction of its own:
-// most writes, a comment or a toggle, have nothing for it).
-func (u Unit) Write(ctx context.Context, fn func(ctx context.Context, tx ports.Tx) error) error {
+// Write runs fn in a unit of work and, when it added to the outbox (Add,
+// Emit), wakes the relay afterwards (a wake costs the relay a transaction of
+// its own: most writes, a comment or a toggle, have nothing for it).
+func (u Unit[T]) Write(ctx context.Context, fn func(ctx context.Context, tx T) error) error {
 	var emitted atomic.Bool
-	err := u.Store.InTx(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := u.Store.InTx(ctx, func(ctx context.Context, tx T) error {
 		emitted.Store(false) // fn may run again: only its last run counts
-		return fn(ctx, watchedTx{Tx: tx, emitted: &emitted})
+		return fn(context.WithValue(ctx, emittedKey{}, &emitted), tx)
 	})
 	if err != nil {
 		return err
@@ -69,29 +70,24 @@ func (u Unit) Write(ctx context.Context, fn func(ctx context.Context, tx ports.T
 	return nil
 }
 
-// watchedTx notes that a unit of work added to the outbox.
-type watchedTx struct {
-	ports.Tx
-	emitted *atomic.Bool
-}
+type emittedKey struct{}
 
-func (t watchedTx) Outbox() ports.OutboxRepo { return watchedOutbox{t.Tx.Outbox(), t.emitted} }
-
-type watchedOutbox struct {
-	ports.OutboxRepo
-	emitted *atomic.Bool
-}
-
-func (o watchedOutbox) Add(ctx context.Context, msgs ...outbox.Message) error {
-	if len(msgs) > 0 {
-		o.emitted.Store(true)
+// Add adds messages to the outbox in tx and, inside Write, notes that the
+// relay has work once the unit commits. Use cases add to the outbox only
+// through Add or Emit.
+func Add(ctx context.Context, tx outbox.Tx, msgs ...outbox.Message) error {
+	if len(msgs) == 0 {
+		return nil
 	}
-	return o.OutboxRepo.Add(ctx, msgs...)
+	if flag, ok := ctx.Value(emittedKey{}).(*atomic.Bool); ok {
+		flag.Store(true)
+	}
+	return tx.Outbox().Add(ctx, msgs...)
 }
 
 // Event records a webhook event in tx, in the unit of work of the change
 // it tells of; without Events wired it does nothing.
-func (u Unit) Event(ctx context.Context, tx ports.Tx, ev webhook.Event) error {
+func (u Unit[T]) Event(ctx context.Context, tx T, ev webhook.Event) error {
 	if u.Events == nil {
 		return nil
 	}
@@ -99,6 +95,6 @@ func (u Unit) Event(ctx context.Context, tx ports.Tx, ev webhook.Event) error {
 }
 
 // Emit adds one message to the outbox in tx.
-func (u Unit) Emit(ctx context.Context, tx ports.Tx, kind outbox.Kind, payload any) error {
-	return tx.Outbox().Add(ctx, outbox.New(u.IDs.New(), kind, payload, u.Now()))
+func (u Unit[T]) Emit(ctx context.Context, tx T, kind outbox.Kind, payload any) error {
+	return Add(ctx, tx, outbox.New(u.IDs.New(), kind, payload, u.Now()))
 }

@@ -11,29 +11,30 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 type store struct {
 	added []outbox.Message
 }
 
-func (s *store) InTx(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+func (s *store) InTx(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
 	return fn(ctx, tx{s: s})
 }
-func (s *store) View(ctx context.Context, fn func(context.Context, ports.Tx) error) error {
+func (s *store) View(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
 	return fn(ctx, tx{s: s})
 }
 func (s *store) Ping(context.Context) error { return nil }
 
 type tx struct {
-	ports.Tx
+	stores.Tx
 	s *store
 }
 
-func (t tx) Outbox() ports.OutboxRepo { return box{s: t.s} }
+func (t tx) Outbox() outbox.Repo { return box{s: t.s} }
 
 type box struct {
-	ports.OutboxRepo
+	outbox.Repo
 	s *store
 }
 
@@ -50,17 +51,17 @@ func (clock) Now() time.Time {
 
 func TestUnit(t *testing.T) {
 	t.Parallel()
-	if got := (uow.Unit{}).Missing(); !slices.Equal(got, []string{"Store", "Clock", "IDs"}) {
+	if got := (uow.Unit[stores.Tx]{}).Missing(); !slices.Equal(got, []string{"Store", "Clock", "IDs"}) {
 		t.Fatalf("Missing = %v", got)
 	}
 	s := &store{}
 	woken := 0
-	u := uow.Unit{Store: s, Clock: clock{}, IDs: ports.UUIDv7{}, Notify: func() { woken++ }}
+	u := uow.Unit[stores.Tx]{Store: s, Clock: clock{}, IDs: ports.UUIDv7{}, Notify: func() { woken++ }}
 	if u.Now().Location() != time.UTC || u.Now().Hour() != 9 {
 		t.Fatalf("Now = %v, want UTC", u.Now())
 	}
 	ctx := context.Background()
-	err := u.Write(ctx, func(ctx context.Context, tx ports.Tx) error {
+	err := u.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		return u.Emit(ctx, tx, outbox.KindBlobDelete, outbox.BlobDelete{Keys: []string{"a"}})
 	})
 	if err != nil || woken != 1 || len(s.added) != 1 || s.added[0].Kind != outbox.KindBlobDelete || s.added[0].ID == uuid.Nil {
@@ -68,15 +69,15 @@ func TestUnit(t *testing.T) {
 	}
 	// A unit of work that adds nothing to the outbox wakes nobody: the
 	// relay would only find it empty.
-	if err := u.Write(ctx, func(context.Context, ports.Tx) error { return nil }); err != nil || woken != 1 {
+	if err := u.Write(ctx, func(context.Context, stores.Tx) error { return nil }); err != nil || woken != 1 {
 		t.Fatalf("Write without a message: %v, woken %d", err, woken)
 	}
 	// A unit of work that fails wakes nobody.
 	boom := errors.New("boom")
-	if err := u.Write(ctx, func(context.Context, ports.Tx) error { return boom }); !errors.Is(err, boom) || woken != 1 {
+	if err := u.Write(ctx, func(context.Context, stores.Tx) error { return boom }); !errors.Is(err, boom) || woken != 1 {
 		t.Fatalf("failed Write: %v, woken %d", err, woken)
 	}
-	if err := u.View(ctx, func(context.Context, ports.Tx) error { return nil }); err != nil {
+	if err := u.View(ctx, func(context.Context, stores.Tx) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 }
