@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -87,11 +87,11 @@ func (fakeTx) Vendors() stores.VendorRepo   { return fakeVendors{} }
 func (fakeTx) Profiles() stores.ProfileRepo { return fakeProfiles{} }
 func (fakeTx) Lists() stores.ListRepo       { return nil }
 func (fakeTx) Outbox() outbox.Repo          { return nil }
-func (fakeTx) Users() stores.UserRepo       { return fakeUsers{} }
+func (fakeTx) Users() accounts.UserRepo     { return fakeUsers{} }
 
-type fakeUsers struct{ stores.UserRepo }
+type fakeUsers struct{ accounts.UserRepo }
 
-func (fakeUsers) Save(context.Context, account.User) error { return nil }
+func (fakeUsers) Save(context.Context, accounts.User) error { return nil }
 
 type fakeVendors struct{ stores.VendorRepo }
 
@@ -146,7 +146,7 @@ func TestUnitOfWorkAnnouncesTheVendorsItWrote(t *testing.T) {
 		}, nil, []stores.Changed{{Data: true, Vendors: []uuid.UUID{a}}}},
 		{"in an account's scope, a user written: every account's", acct, func(ctx context.Context, tx stores.Tx) error {
 			_ = tx.Lists()
-			return tx.Users().Save(ctx, account.User{})
+			return tx.Users().Save(ctx, accounts.User{})
 		}, nil, []stores.Changed{{Data: true}}},
 		{"in an account's scope, a profile written: every account's", acct, func(ctx context.Context, tx stores.Tx) error {
 			return tx.Profiles().Save(ctx, directory.Profile{VendorID: b})

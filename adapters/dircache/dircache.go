@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/ttlcache"
 	"github.com/vetted-dev/vetted/ports"
@@ -480,7 +480,7 @@ func (t watchedTx) Vendors() stores.VendorRepo {
 // (calendar keys, reminder keys, mail deliveries, job runs, the outbox,
 // webhooks) are bookkeeping no remembered answer holds.
 
-func (t watchedTx) Users() stores.UserRepo {
+func (t watchedTx) Users() accounts.UserRepo {
 	t.written.reached()
 	return watchedUsers{UserRepo: t.Tx.Users(), written: t.written}
 }
@@ -490,10 +490,10 @@ func (t watchedTx) Incidents() stores.IncidentRepo {
 	return watchedIncidents{IncidentRepo: t.Tx.Incidents(), written: t.written}
 }
 
-func (t watchedTx) Accounts() stores.AccountRepo { t.written.reached(); return t.Tx.Accounts() }
-func (t watchedTx) Members() stores.MemberRepo   { t.written.reached(); return t.Tx.Members() }
-func (t watchedTx) Lists() stores.ListRepo       { t.written.reached(); return t.Tx.Lists() }
-func (t watchedTx) Quota() stores.QuotaRepo      { t.written.reached(); return t.Tx.Quota() }
+func (t watchedTx) Accounts() accounts.AccountRepo { t.written.reached(); return t.Tx.Accounts() }
+func (t watchedTx) Members() accounts.MemberRepo   { t.written.reached(); return t.Tx.Members() }
+func (t watchedTx) Lists() stores.ListRepo         { t.written.reached(); return t.Tx.Lists() }
+func (t watchedTx) Quota() stores.QuotaRepo        { t.written.reached(); return t.Tx.Quota() }
 func (t watchedTx) Assessments() stores.AssessmentRepo {
 	t.written.reached()
 	return t.Tx.Assessments()
@@ -509,11 +509,11 @@ func (t watchedTx) Subscribers() stores.SubscriberRepo {
 }
 
 type watchedUsers struct {
-	stores.UserRepo
+	accounts.UserRepo
 	written *changeSet
 }
 
-func (r watchedUsers) Save(ctx context.Context, u account.User) error {
+func (r watchedUsers) Save(ctx context.Context, u accounts.User) error {
 	r.written.share()
 	return r.UserRepo.Save(ctx, u)
 }

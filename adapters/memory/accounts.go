@@ -7,24 +7,24 @@ import (
 	"strings"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 )
 
 type users struct{ *tx }
 
-func (r users) Get(_ context.Context, id uuid.UUID) (account.User, error) {
+func (r users) Get(_ context.Context, id uuid.UUID) (accounts.User, error) {
 	return lookup(r.tx, r.d.users, id, "user", same)
 }
 
-func (r users) GetBySubject(_ context.Context, subject string) (account.User, error) {
+func (r users) GetBySubject(_ context.Context, subject string) (accounts.User, error) {
 	return r.byKey(r.d.userBySubject, subject)
 }
 
-func (r users) GetByEmail(_ context.Context, email string) (account.User, error) {
+func (r users) GetByEmail(_ context.Context, email string) (accounts.User, error) {
 	return r.byKey(r.d.userByEmail, strings.ToLower(email))
 }
 
-func (r users) byKey(ix map[string]uuid.UUID, key string) (account.User, error) {
+func (r users) byKey(ix map[string]uuid.UUID, key string) (accounts.User, error) {
 	id, ok := ix[key]
 	if !ok || key == "" {
 		id = uuid.Nil
@@ -32,12 +32,12 @@ func (r users) byKey(ix map[string]uuid.UUID, key string) (account.User, error) 
 	return lookup(r.tx, r.d.users, id, "user", same)
 }
 
-func (r users) ListByEmails(_ context.Context, emails []string) ([]account.User, error) {
+func (r users) ListByEmails(_ context.Context, emails []string) ([]accounts.User, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
 	seen := map[uuid.UUID]bool{}
-	out := []account.User{}
+	out := []accounts.User{}
 	for _, e := range emails {
 		if id, ok := r.d.userByEmail[strings.ToLower(e)]; ok && !seen[id] {
 			seen[id] = true
@@ -47,7 +47,7 @@ func (r users) ListByEmails(_ context.Context, emails []string) ([]account.User,
 	return out, nil
 }
 
-func (r users) Save(_ context.Context, u account.User) error {
+func (r users) Save(_ context.Context, u accounts.User) error {
 	return r.atomic(func() error {
 		u.Email = strings.ToLower(u.Email)
 		if id, ok := r.d.userByEmail[u.Email]; ok && id != u.ID {
@@ -69,9 +69,9 @@ func (r users) Save(_ context.Context, u account.User) error {
 	})
 }
 
-type accounts struct{ *tx }
+type accountsRepo struct{ *tx }
 
-func (r accounts) Create(_ context.Context, a account.Account) error {
+func (r accountsRepo) Create(_ context.Context, a accounts.Account) error {
 	return r.atomic(func() error {
 		if _, ok := r.d.accounts[a.ID]; ok {
 			return conflict("account %s exists", a.ID)
@@ -88,34 +88,34 @@ func (r accounts) Create(_ context.Context, a account.Account) error {
 	})
 }
 
-func (r accounts) Get(_ context.Context, id uuid.UUID) (account.Account, error) {
+func (r accountsRepo) Get(_ context.Context, id uuid.UUID) (accounts.Account, error) {
 	return lookup(r.tx, r.d.accounts, id, "account", same)
 }
 
-func (r accounts) Lock(ctx context.Context, id uuid.UUID) error {
+func (r accountsRepo) Lock(ctx context.Context, id uuid.UUID) error {
 	_, err := r.Get(ctx, id) // writers are serialized already
 	return err
 }
 
-func (r accounts) ListReviewing(context.Context) ([]account.Account, error) {
+func (r accountsRepo) ListReviewing(context.Context) ([]accounts.Account, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
-	out := []account.Account{}
+	out := []accounts.Account{}
 	for _, a := range r.d.accounts {
 		if a.Active && len(r.d.assessmentsByAccount.of(a.ID)) > 0 {
 			out = append(out, a)
 		}
 	}
-	slices.SortFunc(out, func(a, b account.Account) int { return slices.Compare(a.ID[:], b.ID[:]) })
+	slices.SortFunc(out, func(a, b accounts.Account) int { return slices.Compare(a.ID[:], b.ID[:]) })
 	return out, nil
 }
 
-func (r accounts) ListOrganizations(context.Context) ([]account.Account, error) {
+func (r accountsRepo) ListOrganizations(context.Context) ([]accounts.Account, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
-	out := []account.Account{}
+	out := []accounts.Account{}
 	for _, a := range r.d.accounts {
 		if !a.Personal {
 			out = append(out, a)
@@ -125,37 +125,37 @@ func (r accounts) ListOrganizations(context.Context) ([]account.Account, error) 
 	return out, nil
 }
 
-func byAccountName(a, b account.Account) int {
+func byAccountName(a, b accounts.Account) int {
 	return cmp.Or(cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)), cmp.Compare(a.Name, b.Name), slices.Compare(a.ID[:], b.ID[:]))
 }
 
-func (r accounts) ListForUser(_ context.Context, userID uuid.UUID) ([]account.Membership, error) {
+func (r accountsRepo) ListForUser(_ context.Context, userID uuid.UUID) ([]accounts.Membership, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
-	out := []account.Membership{}
+	out := []accounts.Membership{}
 	for _, accID := range r.d.membersByUser.of(userID) {
 		if a := r.d.accounts[accID]; !a.Personal {
-			out = append(out, account.Membership{Account: a, Role: r.d.members[pair{accID, userID}].role})
+			out = append(out, accounts.Membership{Account: a, Role: r.d.members[pair{accID, userID}].role})
 		}
 	}
-	slices.SortFunc(out, func(x, y account.Membership) int { return byAccountName(x.Account, y.Account) })
+	slices.SortFunc(out, func(x, y accounts.Membership) int { return byAccountName(x.Account, y.Account) })
 	return out, nil
 }
 
-func (r accounts) MembershipOf(_ context.Context, accountID, userID uuid.UUID) (account.Membership, error) {
+func (r accountsRepo) MembershipOf(_ context.Context, accountID, userID uuid.UUID) (accounts.Membership, error) {
 	if err := r.readable(); err != nil {
-		return account.Membership{}, err
+		return accounts.Membership{}, err
 	}
 	a, ok := r.d.accounts[accountID]
 	m, isMember := r.d.members[pair{accountID, userID}]
 	if !ok || !isMember {
-		return account.Membership{}, notFound("membership", userID)
+		return accounts.Membership{}, notFound("membership", userID)
 	}
-	return account.Membership{Account: a, Role: m.role}, nil
+	return accounts.Membership{Account: a, Role: m.role}, nil
 }
 
-func (r accounts) Delete(_ context.Context, id uuid.UUID) error {
+func (r accountsRepo) Delete(_ context.Context, id uuid.UUID) error {
 	return r.atomic(func() error {
 		a, ok := r.d.accounts[id]
 		if !ok {
@@ -200,43 +200,43 @@ func (r accounts) Delete(_ context.Context, id uuid.UUID) error {
 
 type members struct{ *tx }
 
-func (r members) member(accountID, userID uuid.UUID) (account.Member, bool) {
+func (r members) member(accountID, userID uuid.UUID) (accounts.Member, bool) {
 	row, ok := r.d.members[pair{accountID, userID}]
 	if !ok {
-		return account.Member{}, false
+		return accounts.Member{}, false
 	}
 	u := r.d.users[userID]
-	return account.Member{AccountID: accountID, UserID: userID, Email: u.Email, Name: u.Name,
+	return accounts.Member{AccountID: accountID, UserID: userID, Email: u.Email, Name: u.Name,
 		Verified: u.EmailVerified, Role: row.role, CreatedAt: row.createdAt}, true
 }
 
-func (r members) Get(_ context.Context, accountID, userID uuid.UUID) (account.Member, error) {
+func (r members) Get(_ context.Context, accountID, userID uuid.UUID) (accounts.Member, error) {
 	if err := r.readable(); err != nil {
-		return account.Member{}, err
+		return accounts.Member{}, err
 	}
 	m, ok := r.member(accountID, userID)
 	if !ok {
-		return account.Member{}, notFound("member", userID)
+		return accounts.Member{}, notFound("member", userID)
 	}
 	return m, nil
 }
 
-func (r members) List(_ context.Context, accountID uuid.UUID) ([]account.Member, error) {
+func (r members) List(_ context.Context, accountID uuid.UUID) ([]accounts.Member, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
-	out := []account.Member{}
+	out := []accounts.Member{}
 	for _, u := range r.d.membersByAccount.of(accountID) {
 		m, _ := r.member(accountID, u)
 		out = append(out, m)
 	}
-	slices.SortFunc(out, func(a, b account.Member) int {
+	slices.SortFunc(out, func(a, b accounts.Member) int {
 		return cmp.Or(cmp.Compare(a.Email, b.Email), slices.Compare(a.UserID[:], b.UserID[:]))
 	})
 	return out, nil
 }
 
-func (r members) Put(_ context.Context, ms []account.Member) error {
+func (r members) Put(_ context.Context, ms []accounts.Member) error {
 	return r.atomic(func() error {
 		for _, m := range ms {
 			if err := requireRow(r.d.accounts, m.AccountID, "account"); err != nil {

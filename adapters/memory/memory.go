@@ -21,7 +21,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
@@ -141,9 +141,9 @@ func (t *tx) atomic(fn func() error) error {
 	return nil
 }
 
-func (t *tx) Users() stores.UserRepo             { return users{t} }
-func (t *tx) Accounts() stores.AccountRepo       { return accounts{t} }
-func (t *tx) Members() stores.MemberRepo         { return members{t} }
+func (t *tx) Users() accounts.UserRepo           { return users{t} }
+func (t *tx) Accounts() accounts.AccountRepo     { return accountsRepo{t} }
+func (t *tx) Members() accounts.MemberRepo       { return members{t} }
 func (t *tx) Vendors() stores.VendorRepo         { return vendors{t} }
 func (t *tx) Profiles() stores.ProfileRepo       { return profiles{t} }
 func (t *tx) Lists() stores.ListRepo             { return lists{t} }
@@ -246,7 +246,7 @@ type incidentKey struct {
 }
 
 type memberRow struct {
-	role      account.Role
+	role      accounts.Role
 	createdAt time.Time
 }
 
@@ -277,11 +277,11 @@ type data struct {
 	whDelivery map[uuid.UUID]webhook.Delivery
 	whAttempts map[attemptKey]webhook.Attempt
 
-	users         map[uuid.UUID]account.User
+	users         map[uuid.UUID]accounts.User
 	userByEmail   map[string]uuid.UUID
 	userBySubject map[string]uuid.UUID
 
-	accounts  map[uuid.UUID]account.Account
+	accounts  map[uuid.UUID]accounts.Account
 	orgByName map[string]uuid.UUID
 
 	members          map[pair]memberRow // (account, user)
@@ -343,8 +343,8 @@ func newData() *data {
 		calendarKeys: map[uuid.UUID]stores.CalendarKey{},
 		reminderKeys: map[string]time.Time{},
 		endpoints:    map[uuid.UUID]webhook.Endpoint{}, whDelivery: map[uuid.UUID]webhook.Delivery{}, whAttempts: map[attemptKey]webhook.Attempt{},
-		users: map[uuid.UUID]account.User{}, userByEmail: map[string]uuid.UUID{}, userBySubject: map[string]uuid.UUID{},
-		accounts: map[uuid.UUID]account.Account{}, orgByName: map[string]uuid.UUID{},
+		users: map[uuid.UUID]accounts.User{}, userByEmail: map[string]uuid.UUID{}, userBySubject: map[string]uuid.UUID{},
+		accounts: map[uuid.UUID]accounts.Account{}, orgByName: map[string]uuid.UUID{},
 		members: map[pair]memberRow{}, membersByAccount: index[uuid.UUID, uuid.UUID]{}, membersByUser: index[uuid.UUID, uuid.UUID]{},
 		vendors: map[uuid.UUID]directory.Vendor{}, vendorByKey: map[string]uuid.UUID{},
 		grc: map[uuid.UUID][]directory.GRCAssessment{}, ratings: map[uuid.UUID][]directory.RatingRecord{}, profiles: map[uuid.UUID]directory.Profile{}, profileByID: map[uuid.UUID]uuid.UUID{}, instances: map[uuid.UUID][]directory.SecurityInstance{},

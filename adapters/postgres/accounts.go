@@ -6,7 +6,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
 	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 )
 
 // Sorting: "by name" means byte order, as Go's sort.Strings, whatever the
@@ -27,7 +27,7 @@ type accountRepo struct {
 	readOnly bool
 }
 
-func (r accountRepo) Create(ctx context.Context, a account.Account) error {
+func (r accountRepo) Create(ctx context.Context, a accounts.Account) error {
 	row := dbrow.FromAccount(a)
 	_, err := r.DB.NewInsert().Model(&row).Exec(ctx)
 	return translate(err, "create account %q", a.Name)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/postgres"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
@@ -16,10 +16,10 @@ import (
 
 // bulkWorld is an account with a list and n vendors on it, ready for bulk calls.
 type bulkWorld struct {
-	org   account.Account
+	org   accounts.Account
 	l     vendorlist.List
 	vs    []directory.Vendor
-	users []account.User
+	users []accounts.User
 }
 
 func (e *env) bulkWorld(n int) bulkWorld {
@@ -28,9 +28,9 @@ func (e *env) bulkWorld(n int) bulkWorld {
 	l := e.list(org.ID, vendorlist.MasterList)
 	vs := e.ensure(e.newVendors("V"+uuid.NewString()[:8], n)...)
 	e.onList(l.ID, vs...)
-	users := make([]account.User, n)
+	users := make([]accounts.User, n)
 	for i := range users {
-		users[i] = account.User{ID: newID(), Email: fmt.Sprintf("u%d-%s@example.com", i, uuid.NewString()[:8]), CreatedAt: e.now}
+		users[i] = accounts.User{ID: newID(), Email: fmt.Sprintf("u%d-%s@example.com", i, uuid.NewString()[:8]), CreatedAt: e.now}
 	}
 	e.write(func(ctx context.Context, tx stores.Tx) error {
 		for _, u := range users {
@@ -107,9 +107,9 @@ func bulkOps(e *env) []struct {
 			return func(ctx context.Context, tx stores.Tx) error { _, err := tx.Incidents().Merge(ctx, ins); return err }
 		}},
 		{"Members.Put", func(w bulkWorld) func(ctx context.Context, tx stores.Tx) error {
-			ms := make([]account.Member, len(w.users))
+			ms := make([]accounts.Member, len(w.users))
 			for i, u := range w.users {
-				ms[i] = account.Member{AccountID: w.org.ID, UserID: u.ID, Role: account.RoleMember, CreatedAt: e.now}
+				ms[i] = accounts.Member{AccountID: w.org.ID, UserID: u.ID, Role: accounts.RoleMember, CreatedAt: e.now}
 			}
 			return func(ctx context.Context, tx stores.Tx) error { return tx.Members().Put(ctx, ms) }
 		}},

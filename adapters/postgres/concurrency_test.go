@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/vendorlist"
@@ -25,8 +24,8 @@ func TestLastOwnerUnderConcurrency(t *testing.T) {
 	for round := range 20 {
 		ann, bob := e.user(uuid.NewString()+"@example.com"), e.user(uuid.NewString()+"@example.com")
 		org := e.org("Org " + uuid.NewString())
-		e.member(org, ann, account.RoleOwner)
-		e.member(org, bob, account.RoleOwner)
+		e.member(org, ann, accounts.RoleOwner)
+		e.member(org, bob, accounts.RoleOwner)
 
 		demoteOther := func(self uuid.UUID, start <-chan struct{}) error {
 			<-start
@@ -38,16 +37,16 @@ func TestLastOwnerUnderConcurrency(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				if accounts.NewRoster(account.RoleOwner, ms).Owners() <= 1 {
+				if accounts.NewRoster(accounts.RoleOwner, ms).Owners() <= 1 {
 					return nil // the other one won: nothing left to do
 				}
 				for _, m := range ms {
-					if m.UserID != self && m.Role == account.RoleOwner {
-						m.Role = account.RoleAdmin
+					if m.UserID != self && m.Role == accounts.RoleOwner {
+						m.Role = accounts.RoleAdmin
 						// Widen the race window: without the lock, the other
 						// unit of work would read two owners meanwhile.
 						time.Sleep(5 * time.Millisecond)
-						return tx.Members().Put(ctx, []account.Member{m})
+						return tx.Members().Put(ctx, []accounts.Member{m})
 					}
 				}
 				return nil
@@ -66,10 +65,10 @@ func TestLastOwnerUnderConcurrency(t *testing.T) {
 				t.Fatalf("round %d, unit %d: %v", round, i, err)
 			}
 		}
-		ms := mustView(e, func(ctx context.Context, tx stores.Tx) ([]account.Member, error) {
+		ms := mustView(e, func(ctx context.Context, tx stores.Tx) ([]accounts.Member, error) {
 			return tx.Members().List(ctx, org.ID)
 		})
-		if n := accounts.NewRoster(account.RoleOwner, ms).Owners(); n != 1 {
+		if n := accounts.NewRoster(accounts.RoleOwner, ms).Owners(); n != 1 {
 			t.Fatalf("round %d: %d owners left, want exactly 1", round, n)
 		}
 	}

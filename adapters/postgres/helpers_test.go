@@ -9,7 +9,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/postgres"
 	"github.com/vetted-dev/vetted/adapters/postgres/pgtest"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
@@ -65,16 +65,16 @@ func mustView[T any](e *env, fn func(ctx context.Context, tx stores.Tx) (T, erro
 	return v
 }
 
-func (e *env) user(email string) account.User {
+func (e *env) user(email string) accounts.User {
 	e.t.Helper()
-	u := account.User{ID: newID(), Subject: "sub-" + email, Email: email, Name: email, CreatedAt: e.tick()}
+	u := accounts.User{ID: newID(), Subject: "sub-" + email, Email: email, Name: email, CreatedAt: e.tick()}
 	e.write(func(ctx context.Context, tx stores.Tx) error { return tx.Users().Save(ctx, u) })
 	return u
 }
 
-func (e *env) org(name string) account.Account {
+func (e *env) org(name string) accounts.Account {
 	e.t.Helper()
-	a, err := account.NewAccount(newID(), name, e.tick())
+	a, err := accounts.NewAccount(newID(), name, e.tick())
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -82,10 +82,10 @@ func (e *env) org(name string) account.Account {
 	return a
 }
 
-func (e *env) member(a account.Account, u account.User, role account.Role) {
+func (e *env) member(a accounts.Account, u accounts.User, role accounts.Role) {
 	e.t.Helper()
-	m := account.Member{AccountID: a.ID, UserID: u.ID, Role: role, CreatedAt: e.tick()}
-	e.write(func(ctx context.Context, tx stores.Tx) error { return tx.Members().Put(ctx, []account.Member{m}) })
+	m := accounts.Member{AccountID: a.ID, UserID: u.ID, Role: role, CreatedAt: e.tick()}
+	e.write(func(ctx context.Context, tx stores.Tx) error { return tx.Members().Put(ctx, []accounts.Member{m}) })
 }
 
 func (e *env) newVendor(name, website string) directory.Vendor {

@@ -31,6 +31,7 @@ import (
 	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
 	"github.com/vetted-dev/vetted/adapters/internal/gate"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -257,11 +258,11 @@ type tx struct {
 
 var _ stores.Tx = (*tx)(nil)
 
-func (t *tx) Users() stores.UserRepo { return bunrepo.Users{Base: t.b} }
-func (t *tx) Accounts() stores.AccountRepo {
+func (t *tx) Users() accounts.UserRepo { return bunrepo.Users{Base: t.b} }
+func (t *tx) Accounts() accounts.AccountRepo {
 	return accountRepo{bunrepo.Accounts{Base: t.b}, t.readOnly}
 }
-func (t *tx) Members() stores.MemberRepo         { return bunrepo.Members{Base: t.b} }
+func (t *tx) Members() accounts.MemberRepo       { return bunrepo.Members{Base: t.b} }
 func (t *tx) Vendors() stores.VendorRepo         { return vendorRepo{bunrepo.Vendors{Base: t.b}} }
 func (t *tx) Profiles() stores.ProfileRepo       { return bunrepo.Profiles{Base: t.b} }
 func (t *tx) Lists() stores.ListRepo             { return listRepo{bunrepo.Lists{Base: t.b, Lock: "UPDATE"}} }

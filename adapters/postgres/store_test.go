@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/review"
@@ -101,7 +101,7 @@ func TestConstraints(t *testing.T) {
 		want error
 	}{
 		{"org name differing only in case", func(ctx context.Context, tx stores.Tx) error {
-			b, _ := account.NewAccount(newID(), "ACME ORG", e.now)
+			b, _ := accounts.NewAccount(newID(), "ACME ORG", e.now)
 			return tx.Accounts().Create(ctx, b)
 		}, core.ErrConflict},
 		{"same account id", func(ctx context.Context, tx stores.Tx) error {
@@ -110,25 +110,25 @@ func TestConstraints(t *testing.T) {
 			return tx.Accounts().Create(ctx, b)
 		}, core.ErrConflict},
 		{"personal spaces share a name", func(ctx context.Context, tx stores.Tx) error {
-			if err := tx.Accounts().Create(ctx, account.NewPersonal(newID(), e.now)); err != nil {
+			if err := tx.Accounts().Create(ctx, accounts.NewPersonal(newID(), e.now)); err != nil {
 				return err
 			}
-			return tx.Accounts().Create(ctx, account.NewPersonal(newID(), e.now))
+			return tx.Accounts().Create(ctx, accounts.NewPersonal(newID(), e.now))
 		}, nil},
 		{"user e-mail taken, other case", func(ctx context.Context, tx stores.Tx) error {
-			return tx.Users().Save(ctx, account.User{ID: newID(), Email: "ANN@example.com", CreatedAt: e.now})
+			return tx.Users().Save(ctx, accounts.User{ID: newID(), Email: "ANN@example.com", CreatedAt: e.now})
 		}, core.ErrConflict},
 		{"user subject taken", func(ctx context.Context, tx stores.Tx) error {
-			return tx.Users().Save(ctx, account.User{ID: newID(), Subject: ann.Subject, Email: "bob@example.com", CreatedAt: e.now})
+			return tx.Users().Save(ctx, accounts.User{ID: newID(), Subject: ann.Subject, Email: "bob@example.com", CreatedAt: e.now})
 		}, core.ErrConflict},
 		{"users without subject", func(ctx context.Context, tx stores.Tx) error {
-			if err := tx.Users().Save(ctx, account.User{ID: newID(), Email: "c@example.com", CreatedAt: e.now}); err != nil {
+			if err := tx.Users().Save(ctx, accounts.User{ID: newID(), Email: "c@example.com", CreatedAt: e.now}); err != nil {
 				return err
 			}
-			return tx.Users().Save(ctx, account.User{ID: newID(), Email: "d@example.com", CreatedAt: e.now})
+			return tx.Users().Save(ctx, accounts.User{ID: newID(), Email: "d@example.com", CreatedAt: e.now})
 		}, nil},
 		{"member of a missing account", func(ctx context.Context, tx stores.Tx) error {
-			return tx.Members().Put(ctx, []account.Member{{AccountID: newID(), UserID: ann.ID, Role: account.RoleOwner, CreatedAt: e.now}})
+			return tx.Members().Put(ctx, []accounts.Member{{AccountID: newID(), UserID: ann.ID, Role: accounts.RoleOwner, CreatedAt: e.now}})
 		}, core.ErrNotFound},
 		{"list name differing only in case", func(ctx context.Context, tx stores.Tx) error {
 			l2, _ := vendorlist.New(newID(), org.ID, "MASTER-LIST", e.now)
@@ -194,7 +194,7 @@ func TestCascades(t *testing.T) {
 	t.Parallel()
 
 	type world struct {
-		org     account.Account
+		org     accounts.Account
 		l       vendorlist.List
 		v       directory.Vendor
 		p       directory.Profile
@@ -206,7 +206,7 @@ func TestCascades(t *testing.T) {
 	build := func(e *env) world {
 		ann := e.user("ann@example.com")
 		org := e.org("Acme Org")
-		e.member(org, ann, account.RoleOwner)
+		e.member(org, ann, accounts.RoleOwner)
 		l := e.list(org.ID, vendorlist.MasterList)
 		v := e.ensure(e.newVendor("Zeta", ""))[0]
 		p := directory.NewProfile(newID(), v.ID, e.tick())

@@ -5,14 +5,14 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 )
 
 // accountRepo creates organizations with their Go-folded name key and
 // "locks" them; reads are shared.
 type accountRepo struct{ bunrepo.Accounts }
 
-func (r accountRepo) Create(ctx context.Context, a account.Account) error {
+func (r accountRepo) Create(ctx context.Context, a accounts.Account) error {
 	row := fromAccount(a)
 	_, err := r.DB.NewInsert().Model(&row).Exec(ctx)
 	return translate(err, "create account %q", a.Name)

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 )
@@ -20,7 +20,7 @@ type accountRow struct {
 	NameKey       string `bun:"name_key"`
 }
 
-func fromAccount(a account.Account) accountRow {
+func fromAccount(a accounts.Account) accountRow {
 	return accountRow{Account: dbrow.FromAccount(a), NameKey: strings.ToLower(a.Name)}
 }
 

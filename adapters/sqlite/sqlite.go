@@ -37,6 +37,7 @@ import (
 	"github.com/uptrace/bun/dialect/sqlitedialect"
 	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
 	"github.com/vetted-dev/vetted/adapters/internal/gate"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -218,9 +219,9 @@ func byName(column string) string { return column }
 // emailKey is the column itself: e-mails are stored lower-case, folded in Go.
 func emailKey(column string) string { return column }
 
-func (t *tx) Users() stores.UserRepo             { return bunrepo.Users{Base: t.b} }
-func (t *tx) Accounts() stores.AccountRepo       { return accountRepo{bunrepo.Accounts{Base: t.b}} }
-func (t *tx) Members() stores.MemberRepo         { return bunrepo.Members{Base: t.b} }
+func (t *tx) Users() accounts.UserRepo           { return bunrepo.Users{Base: t.b} }
+func (t *tx) Accounts() accounts.AccountRepo     { return accountRepo{bunrepo.Accounts{Base: t.b}} }
+func (t *tx) Members() accounts.MemberRepo       { return bunrepo.Members{Base: t.b} }
 func (t *tx) Vendors() stores.VendorRepo         { return vendorRepo{bunrepo.Vendors{Base: t.b}} }
 func (t *tx) Profiles() stores.ProfileRepo       { return bunrepo.Profiles{Base: t.b} }
 func (t *tx) Lists() stores.ListRepo             { return listRepo{bunrepo.Lists{Base: t.b}} }

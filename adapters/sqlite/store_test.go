@@ -14,7 +14,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/sqlite"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
@@ -46,9 +46,9 @@ func write(t testing.TB, s stores.Store, fn func(ctx context.Context, tx stores.
 	}
 }
 
-func org(t testing.TB, name string) account.Account {
+func org(t testing.TB, name string) accounts.Account {
 	t.Helper()
-	a, err := account.NewAccount(newID(), name, time.Now())
+	a, err := accounts.NewAccount(newID(), name, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,12 +82,12 @@ func TestTimes(t *testing.T) {
 	}
 	ids := make([]uuid.UUID, len(times))
 	for i, at := range times {
-		u := account.User{ID: newID(), Email: fmt.Sprintf("u%d@example.com", i), CreatedAt: at}
+		u := accounts.User{ID: newID(), Email: fmt.Sprintf("u%d@example.com", i), CreatedAt: at}
 		ids[i] = u.ID
 		write(t, s, func(ctx context.Context, tx stores.Tx) error { return tx.Users().Save(ctx, u) })
 	}
 	for i, id := range ids {
-		var got account.User
+		var got accounts.User
 		if err := s.View(context.Background(), func(ctx context.Context, tx stores.Tx) (err error) {
 			got, err = tx.Users().Get(ctx, id)
 			return err
@@ -139,7 +139,7 @@ func TestReopen(t *testing.T) {
 	if err := second.Migrate(context.Background()); err != nil {
 		t.Fatalf("migrate again: %v", err)
 	}
-	var got account.Account
+	var got accounts.Account
 	if err := second.View(context.Background(), func(ctx context.Context, tx stores.Tx) (err error) {
 		got, err = tx.Accounts().Get(ctx, a.ID)
 		return err
@@ -248,11 +248,11 @@ func TestConstraints(t *testing.T) {
 		want error
 	}{
 		{"member of a missing account", func(ctx context.Context, tx stores.Tx) error {
-			u := account.User{ID: newID(), Email: "ann@example.com", CreatedAt: now}
+			u := accounts.User{ID: newID(), Email: "ann@example.com", CreatedAt: now}
 			if err := tx.Users().Save(ctx, u); err != nil {
 				return err
 			}
-			return tx.Members().Put(ctx, []account.Member{{AccountID: newID(), UserID: u.ID, Role: account.RoleOwner, CreatedAt: now}})
+			return tx.Members().Put(ctx, []accounts.Member{{AccountID: newID(), UserID: u.ID, Role: accounts.RoleOwner, CreatedAt: now}})
 		}, core.ErrNotFound},
 		{"profile of a missing vendor", func(ctx context.Context, tx stores.Tx) error {
 			return tx.Profiles().Save(ctx, directory.NewProfile(newID(), newID(), now))
@@ -269,7 +269,7 @@ func TestConstraints(t *testing.T) {
 			return tx.Documents().Create(ctx, d)
 		}, core.ErrInvalid},
 		{"member with a role outside the schema", func(ctx context.Context, tx stores.Tx) error {
-			return tx.Members().Put(ctx, []account.Member{{AccountID: a.ID, UserID: newID(), Role: account.Role(42), CreatedAt: now}})
+			return tx.Members().Put(ctx, []accounts.Member{{AccountID: a.ID, UserID: newID(), Role: accounts.Role(42), CreatedAt: now}})
 		}, nil},
 	}
 	for _, tc := range tests {

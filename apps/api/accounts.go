@@ -10,8 +10,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/access"
-	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/accounts"
 )
 
@@ -41,15 +39,15 @@ type MemberJSON struct {
 	CreatedAt     time.Time `json:"created_at"`
 }
 
-func accountJSON(a account.Account) AccountJSON {
+func accountJSON(a accounts.Account) AccountJSON {
 	return AccountJSON{ID: a.ID.String(), Name: a.Name, Active: a.Active, CreatedAt: a.CreatedAt}
 }
 
-func memberJSON(m account.Member) MemberJSON {
+func memberJSON(m accounts.Member) MemberJSON {
 	return MemberJSON{ID: m.UserID.String(), Email: m.Email, Name: m.Name, Role: Role(m.Role.String()), EmailVerified: m.Verified, CreatedAt: m.CreatedAt}
 }
 
-func membersJSON(ms []account.Member) []MemberJSON {
+func membersJSON(ms []accounts.Member) []MemberJSON {
 	out := make([]MemberJSON, 0, len(ms))
 	for _, m := range ms {
 		out = append(out, memberJSON(m))
@@ -168,7 +166,7 @@ func (s *Server) registerAccounts() {
 			}
 			parsed := make([]uuid.UUID, 0, len(ids))
 			for _, raw := range ids {
-				id, err := access.ParseID("account_ids", raw)
+				id, err := accounts.ParseID("account_ids", raw)
 				if err != nil {
 					return nil, err
 				}
@@ -252,11 +250,11 @@ func (UserRoleJSON) Schema(r huma.Registry) *huma.Schema {
 // matching neither of its two forms, which says neither where nor why;
 // newProblem drops that vaguer failure when this one is present.
 func (u *UserRoleJSON) Resolve(_ huma.Context, prefix *huma.PathBuffer) []error {
-	if u.Role == "" || slices.Contains(account.RoleValues(), string(u.Role)) {
+	if u.Role == "" || slices.Contains(accounts.RoleValues(), string(u.Role)) {
 		return nil
 	}
 	return []error{&huma.ErrorDetail{Location: prefix.With("role"), Value: string(u.Role),
-		Message: "must be one of " + strings.Join(account.RoleValues(), ", ")}}
+		Message: "must be one of " + strings.Join(accounts.RoleValues(), ", ")}}
 }
 
 type usersWriteIn struct {
@@ -312,7 +310,7 @@ func (s *Server) registerUsers() {
 				out.Body.Accounts = &accs
 				return out, nil
 			}
-			acc, err := access.ParseAccountRef(in.AccountID)
+			acc, err := accounts.ParseAccountRef(in.AccountID)
 			if err != nil {
 				return nil, err
 			}

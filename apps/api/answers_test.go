@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -68,12 +68,12 @@ func contains(s, sub string) bool { return strings.Contains(s, sub) }
 // behind the service's back (no notice, so no remembered answer forgets).
 func memberBehind(t *testing.T, env *apitest.Env, acct, email string) {
 	t.Helper()
-	u := account.User{ID: uuid.Must(uuid.NewV7()), Email: email, CreatedAt: env.Clock.Now()}
+	u := accounts.User{ID: uuid.Must(uuid.NewV7()), Email: email, CreatedAt: env.Clock.Now()}
 	err := env.Store.InTx(context.Background(), func(ctx context.Context, tx stores.Tx) error {
 		if err := tx.Users().Save(ctx, u); err != nil {
 			return err
 		}
-		return tx.Members().Put(ctx, []account.Member{{AccountID: uuid.MustParse(acct), UserID: u.ID, Role: account.RoleMember, CreatedAt: env.Clock.Now()}})
+		return tx.Members().Put(ctx, []accounts.Member{{AccountID: uuid.MustParse(acct), UserID: u.ID, Role: accounts.RoleMember, CreatedAt: env.Clock.Now()}})
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/accounts"
 )
 
 // errNoRequestState: an operation served without observe's request state,
@@ -60,7 +60,7 @@ func (s *Server) authenticate(ctx huma.Context, next func(huma.Context)) {
 	// Platform-admin operations are refused before their input is even
 	// validated, so a caller without the privilege learns nothing from them.
 	if only, _ := ctx.Operation().Metadata[platformAdminKey].(bool); only && !a.PlatformAdmin {
-		s.writeProblem(ctx, access.ErrPlatformAdminOnly)
+		s.writeProblem(ctx, accounts.ErrPlatformAdminOnly)
 		return
 	}
 	ri := reqInfoOf(ctx.Context())
@@ -110,11 +110,11 @@ const platformAdminKey = "platform-admin-only"
 var platformAdminOnly = map[string]any{platformAdminKey: true}
 
 // actor returns the authenticated caller of an operation.
-func actor(ctx context.Context) access.Actor {
+func actor(ctx context.Context) accounts.Actor {
 	if ri := reqInfoOf(ctx); ri != nil {
 		return ri.actor
 	}
-	return access.Actor{}
+	return accounts.Actor{}
 }
 
 // limiter is a per-caller token bucket. It is per process: behind several

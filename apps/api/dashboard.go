@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
-	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/lists"
 )
 
 // The dashboard reads of the original web client's home page
@@ -71,7 +71,7 @@ type ScopeParam struct {
 }
 
 // listRef parses vendor-list-id; none names every list.
-func (p ScopeParam) listRef() (access.ListRef, error) { return access.ParseListRef(p.ListID, "") }
+func (p ScopeParam) listRef() (lists.ListRef, error) { return lists.ParseListRef(p.ListID, "") }
 
 type dashboardIn struct {
 	AccountParam

@@ -2,7 +2,7 @@ package api
 
 import (
 	"github.com/danielgtaylor/huma/v2"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/review"
@@ -20,7 +20,7 @@ type Role string
 
 // Schema is the Role component.
 func (Role) Schema(r huma.Registry) *huma.Schema {
-	return enum(r, "Role", "Organization role, lowest to highest: viewer, member, admin, owner", account.RoleValues())
+	return enum(r, "Role", "Organization role, lowest to highest: viewer, member, admin, owner", accounts.RoleValues())
 }
 
 // ApprovalStatus is an assessment's compliance_approval_status.

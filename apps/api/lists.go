@@ -12,7 +12,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/vendorlist"
@@ -439,7 +439,7 @@ func (s *Server) registerLists() {
 			if err != nil {
 				return nil, err
 			}
-			vid, err := access.ParseID("vendor-id", in.Body.VendorID)
+			vid, err := accounts.ParseID("vendor-id", in.Body.VendorID)
 			if err != nil {
 				return nil, err
 			}
@@ -491,11 +491,11 @@ func (s *Server) registerLists() {
 			if err != nil {
 				return nil, err
 			}
-			lr, err := access.ParseListRef(in.ListID, "")
+			lr, err := lists.ParseListRef(in.ListID, "")
 			if err != nil {
 				return nil, err
 			}
-			vid, err := access.ParseID("vendor_id", in.VendorID)
+			vid, err := accounts.ParseID("vendor_id", in.VendorID)
 			if err != nil {
 				return nil, err
 			}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/vetted-dev/vetted/apps/api/apitest"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 )
 
@@ -224,7 +224,7 @@ func TestBadRoleIsNamedWhereItIs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		res := env.Do(t, tt.method, path, owner, tt.body)
-		mustProblem(t, res, http.StatusUnprocessableEntity, "must be one of "+strings.Join(account.RoleValues(), ", "))
+		mustProblem(t, res, http.StatusUnprocessableEntity, "must be one of "+strings.Join(accounts.RoleValues(), ", "))
 		if strings.Contains(res.String(), "matched none") {
 			t.Fatalf("%s: the vague failure is still there: %s", tt.method, res.Body)
 		}

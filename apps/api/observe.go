@@ -16,7 +16,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/go-chi/chi/v5"
 	"github.com/vetted-dev/vetted/apps/obs"
-	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
@@ -45,7 +45,7 @@ type reqInfo struct {
 
 	op      *huma.Operation
 	subject string
-	actor   access.Actor
+	actor   accounts.Actor
 }
 
 type reqInfoKey struct{}

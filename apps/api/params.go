@@ -5,9 +5,10 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/lists"
 )
 
 // Parameters shared by many operations, declared once and embedded in each
@@ -66,20 +67,20 @@ func (q *LegacyVendorQuery) Resolve(ctx huma.Context) []error {
 // use cases take typed values that cannot be malformed.
 
 // accountRef parses account-id.
-func (p AccountParam) accountRef() (access.AccountRef, error) {
-	return access.ParseAccountRef(p.AccountID)
+func (p AccountParam) accountRef() (accounts.AccountRef, error) {
+	return accounts.ParseAccountRef(p.AccountID)
 }
 
 // listRef parses vendor-list-id and vendor-list.
-func (p ListParams) listRef() (access.ListRef, error) {
-	return access.ParseListRef(p.ListID, p.VendorList)
+func (p ListParams) listRef() (lists.ListRef, error) {
+	return lists.ParseListRef(p.ListID, p.VendorList)
 }
 
 // refs parses the account and the list a request names, in that order.
-func refs(a AccountParam, l ListParams) (access.AccountRef, access.ListRef, error) {
+func refs(a AccountParam, l ListParams) (accounts.AccountRef, lists.ListRef, error) {
 	acc, err := a.accountRef()
 	if err != nil {
-		return acc, access.ListRef{}, err
+		return acc, lists.ListRef{}, err
 	}
 	lr, err := l.listRef()
 	return acc, lr, err
@@ -87,7 +88,7 @@ func refs(a AccountParam, l ListParams) (access.AccountRef, access.ListRef, erro
 
 // accountAnd parses the account a request names and then what it acts on
 // in it (in.assessmentID, in.documentID, ScopeParam.listRef), in that order.
-func accountAnd[T any](a AccountParam, parse func() (T, error)) (access.AccountRef, T, error) {
+func accountAnd[T any](a AccountParam, parse func() (T, error)) (accounts.AccountRef, T, error) {
 	acc, err := a.accountRef()
 	if err != nil {
 		var zero T
@@ -111,13 +112,13 @@ func (p DocumentParam) documentID() (uuid.UUID, error) {
 func (p VendorPath) vendorRef() (directory.Ref, error) { return directory.ParseRef(p.IDOrName) }
 
 // runID parses the run of the path.
-func (p RunPath) runID() (uuid.UUID, error) { return access.ParseID("run_id", p.RunID) }
+func (p RunPath) runID() (uuid.UUID, error) { return accounts.ParseID("run_id", p.RunID) }
 
 // optionalID parses an id given in field, nil when it is blank.
 func optionalID(field, raw string) (*uuid.UUID, error) {
 	if strings.TrimSpace(raw) == "" {
 		return nil, nil
 	}
-	id, err := access.ParseID(field, raw)
+	id, err := accounts.ParseID(field, raw)
 	return &id, err
 }

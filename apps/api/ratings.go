@@ -10,9 +10,9 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/lists"
 )
 
 // Website discovery evidence on the vendor view, the rating history of a
@@ -196,7 +196,7 @@ func (s *Server) registerRatings() {
 			if err != nil {
 				return nil, err
 			}
-			lr, err := access.ParseListRef(in.ListID, "")
+			lr, err := lists.ParseListRef(in.ListID, "")
 			if err != nil {
 				return nil, err
 			}

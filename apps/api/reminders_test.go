@@ -13,7 +13,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
@@ -62,7 +62,7 @@ func runReminders(t *testing.T, env *apitest.Env, workers int) int {
 func dormantAccount(t *testing.T, env *apitest.Env, vendorID string, reviewedAt time.Time) {
 	t.Helper()
 	now := env.Clock.Now()
-	acc := account.Account{ID: uuid.Must(uuid.NewV7()), Name: "Dormant", Active: false, CreatedAt: now}
+	acc := accounts.Account{ID: uuid.Must(uuid.NewV7()), Name: "Dormant", Active: false, CreatedAt: now}
 	l, err := vendorlist.New(uuid.Must(uuid.NewV7()), acc.ID, vendorlist.MasterList, now)
 	if err != nil {
 		t.Fatal(err)

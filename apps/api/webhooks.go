@@ -7,7 +7,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/core/webhooks"
 )
@@ -76,7 +76,7 @@ type WebhookParam struct {
 }
 
 func (p WebhookParam) webhookID() (uuid.UUID, error) {
-	return access.ParseID("webhook-id", p.WebhookID)
+	return accounts.ParseID("webhook-id", p.WebhookID)
 }
 
 type webhooksListIn struct {

@@ -9,7 +9,7 @@ import (
 	"github.com/google/uuid"
 	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"
 	"github.com/vetted-dev/vetted/adapters/asynq/asynqtest"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
@@ -25,7 +25,7 @@ import (
 func (w *killWorld) seedReminders(n int) {
 	w.t.Helper()
 	now := w.now()
-	acc, err := account.NewAccount(uuid.Must(uuid.NewV7()), "Acme", now)
+	acc, err := accounts.NewAccount(uuid.Must(uuid.NewV7()), "Acme", now)
 	if err != nil {
 		w.t.Fatal(err)
 	}

@@ -1,6 +1,3 @@
-// Package accounts holds the use cases of accounts and their members: who
-// signs in (Identify), organizations (platform admins create and delete
-// them), and their members, whose rules live on the Roster (roster.go).
 package accounts
 
 import (
@@ -13,27 +10,30 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
-	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/ttlcache"
 	"github.com/vetted-dev/vetted/core/platform/uow"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Deps are the ports the account use cases need.
 type Deps struct {
-	uow.Unit[stores.Tx]
+	uow.Unit[Tx]
 	// Mail sends the member mails.
-	Mail mailonce.Mail[stores.Tx]
+	Mail mailonce.Mail[Tx]
 	// PublicURL is the base URL for links in mail (no trailing slash).
 	PublicURL string
 	// Log takes the audit records (restoreowner.go); nil is slog.Default().
 	Log *slog.Logger
+	// Opened gives a new account, in the unit of work that creates it, what
+	// every account starts with: its master list (core/lists, wired by
+	// core/usecases). Required.
+	Opened func(ctx context.Context, tx Tx, accountID uuid.UUID, now time.Time) error
+	// Files returns the blob keys of the evidence files an account holds
+	// (core/assessments), deleted with the account. Required.
+	Files func(ctx context.Context, tx Tx, accountID uuid.UUID) ([]string, error)
 }
 
 func (s *Service) log() *slog.Logger {
@@ -55,6 +55,12 @@ func New(d Deps) (*Service, error) {
 	if d.Mail.Mailer == nil {
 		missing = append(missing, "Mailer")
 	}
+	if d.Opened == nil {
+		missing = append(missing, "Opened")
+	}
+	if d.Files == nil {
+		missing = append(missing, "Files")
+	}
 	if len(missing) > 0 {
 		return nil, errors.New("accounts: missing dependencies: " + strings.Join(missing, ", "))
 	}
@@ -74,7 +80,7 @@ const maxIdentities = 100_000
 // Identify provisions the caller's user on first sight of a token (linking a
 // member added earlier by e-mail) and keeps e-mail, name and verification in
 // step with the token. It writes only when something changed.
-func (s *Service) Identify(ctx context.Context, id ports.Identity) (access.Actor, error) {
+func (s *Service) Identify(ctx context.Context, id ports.Identity) (Actor, error) {
 	now := s.d.Now()
 	// The claims of a token seen within IdentityTTL: checked and found in
 	// step with the user then, so nothing to parse or compare again.
@@ -82,27 +88,27 @@ func (s *Service) Identify(ctx context.Context, id ports.Identity) (access.Actor
 		return actorOf(k.user, id), nil
 	}
 	if strings.TrimSpace(id.Subject) == "" {
-		return access.Actor{}, core.Unauthenticated("token has no subject")
+		return Actor{}, core.Unauthenticated("token has no subject")
 	}
-	email, err := account.IdentityEmail(id.Email)
+	email, err := IdentityEmail(id.Email)
 	if err != nil {
-		return access.Actor{}, core.Unauthenticated("token has no valid email claim")
+		return Actor{}, core.Unauthenticated("token has no valid email claim")
 	}
 	// A name claim that is not plain text (control characters) is ignored
 	// rather than refusing the sign-in: the IdP vouches for the e-mail, not
 	// for the name.
-	name, err := core.PlainText("Identity.Name", id.Name, account.MaxNameLen)
+	name, err := core.PlainText("Identity.Name", id.Name, MaxNameLen)
 	if err != nil {
 		name = ""
 	}
-	current := func(u account.User) bool {
+	current := func(u User) bool {
 		return u.Email == email && (u.Name == name || name == "") && (u.EmailVerified || !id.EmailVerified)
 	}
-	remember := func(u account.User) {
+	remember := func(u User) {
 		s.ids.Put(id.Subject, knownIdentity{user: u, email: id.Email, name: id.Name, verified: id.EmailVerified}, now.Add(IdentityTTL), now)
 	}
-	var u account.User
-	err = s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+	var u User
+	err = s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		u, err = tx.Users().GetBySubject(ctx, id.Subject)
 		return err
 	})
@@ -111,9 +117,9 @@ func (s *Service) Identify(ctx context.Context, id ports.Identity) (access.Actor
 		return actorOf(u, id), nil
 	}
 	if err != nil && !errors.Is(err, core.ErrNotFound) {
-		return access.Actor{}, err
+		return Actor{}, err
 	}
-	err = s.d.Store.InTx(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err = s.d.Store.InTx(ctx, func(ctx context.Context, tx Tx) error {
 		u, err = tx.Users().GetBySubject(ctx, id.Subject)
 		if errors.Is(err, core.ErrNotFound) {
 			u, err = tx.Users().GetByEmail(ctx, email)
@@ -140,7 +146,7 @@ func (s *Service) Identify(ctx context.Context, id ports.Identity) (access.Actor
 		return tx.Users().Save(ctx, u)
 	})
 	if err != nil {
-		return access.Actor{}, err
+		return Actor{}, err
 	}
 	remember(u)
 	return actorOf(u, id), nil
@@ -148,51 +154,42 @@ func (s *Service) Identify(ctx context.Context, id ports.Identity) (access.Actor
 
 // knownIdentity is a user as a token's claims left it, with those claims.
 type knownIdentity struct {
-	user        account.User
+	user        User
 	email, name string
 	verified    bool
 }
 
-func actorOf(u account.User, id ports.Identity) access.Actor {
-	return access.Actor{UserID: u.ID, Email: u.Email, Name: u.Name, Verified: u.EmailVerified, PlatformAdmin: id.IsPlatformAdmin()}
+func actorOf(u User, id ports.Identity) Actor {
+	return Actor{UserID: u.ID, Email: u.Email, Name: u.Name, Verified: u.EmailVerified, PlatformAdmin: id.IsPlatformAdmin()}
 }
 
 // newUser creates a user by e-mail with its personal space and master list.
-func (s *Service) newUser(ctx context.Context, tx stores.Tx, email string) (account.User, error) {
+func (s *Service) newUser(ctx context.Context, tx Tx, email string) (User, error) {
 	now := s.d.Now()
-	u := account.User{ID: s.d.IDs.New(), Email: email, CreatedAt: now}
+	u := User{ID: s.d.IDs.New(), Email: email, CreatedAt: now}
 	if err := tx.Users().Save(ctx, u); err != nil {
-		return account.User{}, err
+		return User{}, err
 	}
-	personal := account.NewPersonal(u.ID, now)
+	personal := NewPersonal(u.ID, now)
 	if err := tx.Accounts().Create(ctx, personal); err != nil {
-		return account.User{}, err
+		return User{}, err
 	}
-	if err := tx.Members().Put(ctx, []account.Member{{AccountID: u.ID, UserID: u.ID, Role: account.RoleOwner, CreatedAt: now}}); err != nil {
-		return account.User{}, err
+	if err := tx.Members().Put(ctx, []Member{{AccountID: u.ID, UserID: u.ID, Role: RoleOwner, CreatedAt: now}}); err != nil {
+		return User{}, err
 	}
-	if err := s.createMasterList(ctx, tx, u.ID); err != nil {
-		return account.User{}, err
+	if err := s.d.Opened(ctx, tx, u.ID, s.d.Now()); err != nil {
+		return User{}, err
 	}
 	return u, nil
 }
 
-// createMasterList gives a new account the list every account keeps.
-func (s *Service) createMasterList(ctx context.Context, tx stores.Tx, accountID uuid.UUID) error {
-	l, err := vendorlist.New(s.d.IDs.New(), accountID, vendorlist.MasterList, s.d.Now())
-	if err != nil {
-		return err
-	}
-	return tx.Lists().Create(ctx, l)
-}
-
 // usersByEmail returns the users for emails, creating the missing ones.
-func (s *Service) usersByEmail(ctx context.Context, tx stores.Tx, emails []string) (map[string]account.User, error) {
+func (s *Service) usersByEmail(ctx context.Context, tx Tx, emails []string) (map[string]User, error) {
 	found, err := tx.Users().ListByEmails(ctx, emails)
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[string]account.User, len(emails))
+	out := make(map[string]User, len(emails))
 	for _, u := range found {
 		out[u.Email] = u
 	}
@@ -211,47 +208,47 @@ func (s *Service) usersByEmail(ctx context.Context, tx stores.Tx, emails []strin
 
 // AccountView is an account with its members.
 type AccountView struct {
-	Account account.Account
-	Members []account.Member
+	Account Account
+	Members []Member
 }
 
 // CreateAccount creates an organization (platform admins only): the first
 // user becomes owner, the others admin; master-list is created with it and
 // every member is told by e-mail.
-func (s *Service) CreateAccount(ctx context.Context, a access.Actor, name string, users []string) (AccountView, error) {
-	if err := access.RequirePlatformAdmin(a); err != nil {
+func (s *Service) CreateAccount(ctx context.Context, a Actor, name string, users []string) (AccountView, error) {
+	if err := RequirePlatformAdmin(a); err != nil {
 		return AccountView{}, err
 	}
-	emails, err := account.NormalizeEmails("Users", users)
+	emails, err := NormalizeEmails("Users", users)
 	if err != nil {
 		return AccountView{}, err
 	}
 	if len(emails) == 0 {
 		return AccountView{}, core.Invalid("Users", "must name at least one user, who becomes the owner")
 	}
-	acc, err := account.NewAccount(s.d.IDs.New(), name, s.d.Now())
+	acc, err := NewAccount(s.d.IDs.New(), name, s.d.Now())
 	if err != nil {
 		return AccountView{}, err
 	}
 	var view AccountView
-	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		if err := tx.Accounts().Create(ctx, acc); err != nil {
 			return err
 		}
-		if err := s.createMasterList(ctx, tx, acc.ID); err != nil {
+		if err := s.d.Opened(ctx, tx, acc.ID, s.d.Now()); err != nil {
 			return err
 		}
 		us, err := s.usersByEmail(ctx, tx, emails)
 		if err != nil {
 			return err
 		}
-		ms := make([]account.Member, 0, len(emails))
+		ms := make([]Member, 0, len(emails))
 		for i, e := range emails {
-			role := account.RoleAdmin
+			role := RoleAdmin
 			if i == 0 {
-				role = account.RoleOwner
+				role = RoleOwner
 			}
-			ms = append(ms, account.Member{AccountID: acc.ID, UserID: us[e].ID, Role: role, CreatedAt: s.d.Now()})
+			ms = append(ms, Member{AccountID: acc.ID, UserID: us[e].ID, Role: role, CreatedAt: s.d.Now()})
 			if err := s.emitMemberMail(ctx, tx, acc, e, role, 0, a); err != nil {
 				return err
 			}
@@ -268,9 +265,9 @@ func (s *Service) CreateAccount(ctx context.Context, a access.Actor, name string
 
 // ListAccounts lists every organization for platform admins and the caller's
 // own organizations otherwise.
-func (s *Service) ListAccounts(ctx context.Context, a access.Actor) ([]account.Account, error) {
-	var out []account.Account
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+func (s *Service) ListAccounts(ctx context.Context, a Actor) ([]Account, error) {
+	var out []Account
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		if a.PlatformAdmin {
 			var err error
 			out, err = tx.Accounts().ListOrganizations(ctx)
@@ -288,8 +285,8 @@ func (s *Service) ListAccounts(ctx context.Context, a access.Actor) ([]account.A
 // DeleteAccounts deletes organizations with everything they own (platform
 // admins only). It is all-or-nothing: an unknown id deletes nothing.
 // Repeated ids count once; the deleted ids are returned in order.
-func (s *Service) DeleteAccounts(ctx context.Context, a access.Actor, ids []uuid.UUID) ([]uuid.UUID, error) {
-	if err := access.RequirePlatformAdmin(a); err != nil {
+func (s *Service) DeleteAccounts(ctx context.Context, a Actor, ids []uuid.UUID) ([]uuid.UUID, error) {
+	if err := RequirePlatformAdmin(a); err != nil {
 		return nil, err
 	}
 	if len(ids) == 0 {
@@ -303,7 +300,7 @@ func (s *Service) DeleteAccounts(ctx context.Context, a access.Actor, ids []uuid
 			unique = append(unique, id)
 		}
 	}
-	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		var keys []string
 		for _, id := range unique {
 			acc, err := tx.Accounts().Get(ctx, id)
@@ -316,13 +313,11 @@ func (s *Service) DeleteAccounts(ctx context.Context, a access.Actor, ids []uuid
 				}
 				return err
 			}
-			docs, err := tx.Documents().ListByAccount(ctx, id)
+			files, err := s.d.Files(ctx, tx, id)
 			if err != nil {
 				return err
 			}
-			for _, d := range docs {
-				keys = append(keys, d.ObjectKey)
-			}
+			keys = append(keys, files...)
 			if err := tx.Accounts().Delete(ctx, id); err != nil {
 				return err
 			}
@@ -339,9 +334,9 @@ func (s *Service) DeleteAccounts(ctx context.Context, a access.Actor, ids []uuid
 }
 
 // MyAccounts returns the caller's organizations with the caller's role.
-func (s *Service) MyAccounts(ctx context.Context, a access.Actor) ([]account.Membership, error) {
-	var out []account.Membership
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+func (s *Service) MyAccounts(ctx context.Context, a Actor) ([]Membership, error) {
+	var out []Membership
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		var err error
 		out, err = tx.Accounts().ListForUser(ctx, a.UserID)
 		return err
@@ -350,10 +345,10 @@ func (s *Service) MyAccounts(ctx context.Context, a access.Actor) ([]account.Mem
 }
 
 // Members lists an account's members (viewer or above).
-func (s *Service) Members(ctx context.Context, a access.Actor, ref access.AccountRef) ([]account.Member, error) {
-	var out []account.Member
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
+func (s *Service) Members(ctx context.Context, a Actor, ref AccountRef) ([]Member, error) {
+	var out []Member
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
+		acc, err := Authorize(ctx, tx, a, ref, ReadRole)
 		if err != nil {
 			return err
 		}
@@ -371,7 +366,7 @@ type MemberInput struct {
 
 type parsedMember struct {
 	email string
-	role  account.Role
+	role  Role
 }
 
 func parseMembers(in []MemberInput) ([]parsedMember, error) {
@@ -382,12 +377,12 @@ func parseMembers(in []MemberInput) ([]parsedMember, error) {
 	seen := map[string]bool{}
 	out := make([]parsedMember, 0, len(in))
 	for i, m := range in {
-		e, err := account.NormalizeEmail(m.Email)
+		e, err := NormalizeEmail(m.Email)
 		if err != nil {
 			errs.AddErr(core.Nest(err, core.Index("Users", i)))
 			continue
 		}
-		r, err := account.ParseRole(m.Role)
+		r, err := ParseRole(m.Role)
 		if err != nil {
 			errs.AddErr(core.Nest(err, core.Index("Users", i)))
 			continue
@@ -404,19 +399,19 @@ func parseMembers(in []MemberInput) ([]parsedMember, error) {
 
 // manageable resolves an organization account whose members the actor may
 // manage, locks it for the rest of the unit of work and reads its roster.
-func (s *Service) manageable(ctx context.Context, tx stores.Tx, a access.Actor, ref access.AccountRef) (access.Access, *Roster, error) {
-	acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
+func (s *Service) manageable(ctx context.Context, tx Tx, a Actor, ref AccountRef) (Access, *Roster, error) {
+	acc, err := Authorize(ctx, tx, a, ref, ReadRole)
 	if err != nil {
-		return access.Access{}, nil, err
+		return Access{}, nil, err
 	}
 	if acc.Account.Personal {
-		return access.Access{}, nil, core.Invalid("AccountRef", "a personal space has no other members")
+		return Access{}, nil, core.Invalid("AccountRef", "a personal space has no other members")
 	}
-	if !acc.Role.AtLeast(account.ManageRole) {
-		return access.Access{}, nil, core.Forbidden("only an owner or admin may manage members; you are %s", acc.Role)
+	if !acc.Role.AtLeast(ManageRole) {
+		return Access{}, nil, core.Forbidden("only an owner or admin may manage members; you are %s", acc.Role)
 	}
 	if err := tx.Accounts().Lock(ctx, acc.Account.ID); err != nil {
-		return access.Access{}, nil, err
+		return Access{}, nil, err
 	}
 	r, err := loadRoster(ctx, tx, acc.Account.ID, acc.Role)
 	return acc, r, err
@@ -425,8 +420,8 @@ func (s *Service) manageable(ctx context.Context, tx stores.Tx, a access.Actor, 
 // AddMembers adds members by e-mail (owner or admin; only an owner may add an
 // owner). An e-mail that is already a member is a conflict. Each new member
 // is told by e-mail.
-func (s *Service) AddMembers(ctx context.Context, a access.Actor, ref access.AccountRef, in []MemberInput) ([]account.Member, error) {
-	return s.editMembers(ctx, a, ref, in, func(ctx context.Context, tx stores.Tx, acc access.Access, roster *Roster, ms []parsedMember) ([]string, error) {
+func (s *Service) AddMembers(ctx context.Context, a Actor, ref AccountRef, in []MemberInput) ([]Member, error) {
+	return s.editMembers(ctx, a, ref, in, func(ctx context.Context, tx Tx, acc Access, roster *Roster, ms []parsedMember) ([]string, error) {
 		for _, m := range ms {
 			if err := roster.Assign(m.role); err != nil {
 				return nil, err
@@ -443,9 +438,9 @@ func (s *Service) AddMembers(ctx context.Context, a access.Actor, ref access.Acc
 		if err != nil {
 			return nil, err
 		}
-		rows := make([]account.Member, 0, len(ms))
+		rows := make([]Member, 0, len(ms))
 		for _, m := range ms {
-			rows = append(rows, account.Member{AccountID: acc.Account.ID, UserID: us[m.email].ID, Role: m.role, CreatedAt: s.d.Now()})
+			rows = append(rows, Member{AccountID: acc.Account.ID, UserID: us[m.email].ID, Role: m.role, CreatedAt: s.d.Now()})
 			if err := s.emitMemberMail(ctx, tx, acc.Account, m.email, m.role, 0, a); err != nil {
 				return nil, err
 			}
@@ -456,9 +451,9 @@ func (s *Service) AddMembers(ctx context.Context, a access.Actor, ref access.Acc
 
 // ChangeRoles changes members' roles (see Roster.ChangeRole). The affected
 // people are told by e-mail when their role actually changes.
-func (s *Service) ChangeRoles(ctx context.Context, a access.Actor, ref access.AccountRef, in []MemberInput) ([]account.Member, error) {
-	return s.editMembers(ctx, a, ref, in, func(ctx context.Context, tx stores.Tx, acc access.Access, roster *Roster, ms []parsedMember) ([]string, error) {
-		var changed []account.Member
+func (s *Service) ChangeRoles(ctx context.Context, a Actor, ref AccountRef, in []MemberInput) ([]Member, error) {
+	return s.editMembers(ctx, a, ref, in, func(ctx context.Context, tx Tx, acc Access, roster *Roster, ms []parsedMember) ([]string, error) {
+		var changed []Member
 		emails := make([]string, 0, len(ms))
 		for _, m := range ms {
 			emails = append(emails, m.email)
@@ -487,14 +482,14 @@ func (s *Service) ChangeRoles(ctx context.Context, a access.Actor, ref access.Ac
 // members a request names, runs edit in one unit of work under the lock of
 // an account the actor manages (manageable), and answers the members of the
 // e-mails edit returns, as stored.
-func (s *Service) editMembers(ctx context.Context, a access.Actor, ref access.AccountRef, in []MemberInput,
-	edit func(ctx context.Context, tx stores.Tx, acc access.Access, roster *Roster, ms []parsedMember) ([]string, error)) ([]account.Member, error) {
+func (s *Service) editMembers(ctx context.Context, a Actor, ref AccountRef, in []MemberInput,
+	edit func(ctx context.Context, tx Tx, acc Access, roster *Roster, ms []parsedMember) ([]string, error)) ([]Member, error) {
 	ms, err := parseMembers(in)
 	if err != nil {
 		return nil, err
 	}
-	var out []account.Member
-	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	var out []Member
+	err = s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		acc, roster, err := s.manageable(ctx, tx, a, ref)
 		if err != nil {
 			return err
@@ -511,15 +506,15 @@ func (s *Service) editMembers(ctx context.Context, a access.Actor, ref access.Ac
 
 // RemoveMembers removes members by e-mail (see Roster.Remove). Unknown
 // e-mails are not found.
-func (s *Service) RemoveMembers(ctx context.Context, a access.Actor, ref access.AccountRef, emails []string) ([]string, error) {
-	norm, err := account.NormalizeEmails("Users", emails)
+func (s *Service) RemoveMembers(ctx context.Context, a Actor, ref AccountRef, emails []string) ([]string, error) {
+	norm, err := NormalizeEmails("Users", emails)
 	if err != nil {
 		return nil, err
 	}
 	if len(norm) == 0 {
 		return nil, core.Invalid("Users", "must name at least one user")
 	}
-	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		acc, roster, err := s.manageable(ctx, tx, a, ref)
 		if err != nil {
 			return err
@@ -540,7 +535,7 @@ func (s *Service) RemoveMembers(ctx context.Context, a access.Actor, ref access.
 	return norm, nil
 }
 
-func pickMembers(ctx context.Context, tx stores.Tx, accountID uuid.UUID, emails []string) ([]account.Member, error) {
+func pickMembers(ctx context.Context, tx Tx, accountID uuid.UUID, emails []string) ([]Member, error) {
 	all, err := tx.Members().List(ctx, accountID)
 	if err != nil {
 		return nil, err
@@ -549,7 +544,7 @@ func pickMembers(ctx context.Context, tx stores.Tx, accountID uuid.UUID, emails 
 	for _, e := range emails {
 		want[e] = true
 	}
-	out := make([]account.Member, 0, len(emails))
+	out := make([]Member, 0, len(emails))
 	for _, m := range all {
 		if want[m.Email] {
 			out = append(out, m)
@@ -559,7 +554,7 @@ func pickMembers(ctx context.Context, tx stores.Tx, accountID uuid.UUID, emails 
 	return out, nil
 }
 
-func (s *Service) emitMemberMail(ctx context.Context, tx stores.Tx, acc account.Account, email string, role, old account.Role, by access.Actor) error {
+func (s *Service) emitMemberMail(ctx context.Context, tx Tx, acc Account, email string, role, old Role, by Actor) error {
 	p := outbox.MemberMail{EventID: s.d.IDs.New(), AccountID: acc.ID, AccountName: acc.Name, Email: email, Role: role.String(), Change: "added", By: by.Email}
 	if old != 0 {
 		p.Change = "role_changed"

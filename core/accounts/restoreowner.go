@@ -6,9 +6,6 @@ import (
 	"fmt"
 
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
-	"github.com/vetted-dev/vetted/core/account"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // The owner-restore rule: a platform admin may make someone an owner of an
@@ -28,24 +25,24 @@ const MaxReasonLen = 500
 
 // Restored is the outcome of an owner restore.
 type Restored struct {
-	Member account.Member
+	Member Member
 	// Previous is the role the person had before (0: not a member).
-	Previous account.Role
+	Previous Role
 	// OwnersBefore counts the account's owners before the restore.
 	OwnersBefore int
 }
 
 // RestoreOwner makes email an owner of the account (platform admins only),
 // with a reason for the audit record.
-func (s *Service) RestoreOwner(ctx context.Context, a access.Actor, ref access.AccountRef, email, reason string) (Restored, error) {
-	if err := access.RequirePlatformAdmin(a); err != nil {
+func (s *Service) RestoreOwner(ctx context.Context, a Actor, ref AccountRef, email, reason string) (Restored, error) {
+	if err := RequirePlatformAdmin(a); err != nil {
 		return Restored{}, err
 	}
 	if ref.Personal {
 		return Restored{}, core.Invalid("AccountRef", "a personal space belongs to its user alone: it has no owner to restore")
 	}
 	var errs core.Fields
-	e, err := account.NormalizeEmail(email)
+	e, err := NormalizeEmail(email)
 	errs.AddErr(core.WithField(err, "Email"))
 	reason, err = core.PlainText("Reason", reason, MaxReasonLen)
 	if !errs.AddErr(err) && reason == "" {
@@ -55,7 +52,7 @@ func (s *Service) RestoreOwner(ctx context.Context, a access.Actor, ref access.A
 		return Restored{}, err
 	}
 	var out Restored
-	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		acc, err := tx.Accounts().Get(ctx, ref.ID)
 		if errors.Is(err, core.ErrNotFound) || (err == nil && acc.Personal) {
 			return core.NotFound("account %s", ref.ID)
@@ -66,14 +63,14 @@ func (s *Service) RestoreOwner(ctx context.Context, a access.Actor, ref access.A
 		if err := tx.Accounts().Lock(ctx, acc.ID); err != nil {
 			return err
 		}
-		roster, err := loadRoster(ctx, tx, acc.ID, account.RoleOwner)
+		roster, err := loadRoster(ctx, tx, acc.ID, RoleOwner)
 		if err != nil {
 			return err
 		}
 		out.OwnersBefore = roster.Owners()
 		m, ok := roster.byEmail[e]
 		switch {
-		case ok && m.Role == account.RoleOwner:
+		case ok && m.Role == RoleOwner:
 			return core.Conflict("%s is already an owner of the account", e)
 		case ok:
 			out.Previous = m.Role
@@ -82,13 +79,13 @@ func (s *Service) RestoreOwner(ctx context.Context, a access.Actor, ref access.A
 			if err != nil {
 				return err
 			}
-			m = account.Member{AccountID: acc.ID, UserID: us[e].ID, CreatedAt: s.d.Now()}
+			m = Member{AccountID: acc.ID, UserID: us[e].ID, CreatedAt: s.d.Now()}
 		}
-		m.Role = account.RoleOwner
-		if err := tx.Members().Put(ctx, []account.Member{m}); err != nil {
+		m.Role = RoleOwner
+		if err := tx.Members().Put(ctx, []Member{m}); err != nil {
 			return err
 		}
-		if err := s.emitMemberMail(ctx, tx, acc, e, account.RoleOwner, out.Previous, a); err != nil {
+		if err := s.emitMemberMail(ctx, tx, acc, e, RoleOwner, out.Previous, a); err != nil {
 			return err
 		}
 		ms, err := pickMembers(ctx, tx, acc.ID, []string{e})

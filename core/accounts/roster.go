@@ -5,8 +5,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/account"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Roster is an account's members as read under the account's lock
@@ -17,24 +15,24 @@ import (
 // with every change they allow, so a request that changes several members
 // is judged member by member against what the earlier ones left.
 type Roster struct {
-	actor   account.Role
-	byEmail map[string]account.Member
+	actor   Role
+	byEmail map[string]Member
 	owners  int
 }
 
 // NewRoster is the roster of members as changed by a caller holding actor.
-func NewRoster(actor account.Role, members []account.Member) *Roster {
-	r := &Roster{actor: actor, byEmail: make(map[string]account.Member, len(members))}
+func NewRoster(actor Role, members []Member) *Roster {
+	r := &Roster{actor: actor, byEmail: make(map[string]Member, len(members))}
 	for _, m := range members {
 		r.byEmail[m.Email] = m
-		if m.Role == account.RoleOwner {
+		if m.Role == RoleOwner {
 			r.owners++
 		}
 	}
 	return r
 }
 
-func loadRoster(ctx context.Context, tx stores.Tx, accountID uuid.UUID, actor account.Role) (*Roster, error) {
+func loadRoster(ctx context.Context, tx Tx, accountID uuid.UUID, actor Role) (*Roster, error) {
 	ms, err := tx.Members().List(ctx, accountID)
 	if err != nil {
 		return nil, err
@@ -51,11 +49,11 @@ func (r *Roster) Has(email string) bool { _, ok := r.byEmail[email]; return ok }
 // Assign checks that the caller may give role to a member: owners and
 // admins manage members; an owner may assign any role, an admin any but
 // owner.
-func (r *Roster) Assign(role account.Role) error {
-	if !r.actor.AtLeast(account.ManageRole) {
+func (r *Roster) Assign(role Role) error {
+	if !r.actor.AtLeast(ManageRole) {
 		return core.Forbidden("only an owner or admin may manage members")
 	}
-	if role == account.RoleOwner && r.actor != account.RoleOwner {
+	if role == RoleOwner && r.actor != RoleOwner {
 		return core.Forbidden("only an owner may assign the owner role")
 	}
 	return nil
@@ -65,7 +63,7 @@ func (r *Roster) Assign(role account.Role) error {
 // set owner or change an owner's role, and the last owner cannot be
 // demoted. It returns the member as changed, its role before, and whether
 // the role actually changed.
-func (r *Roster) ChangeRole(email string, to account.Role) (m account.Member, old account.Role, changed bool, err error) {
+func (r *Roster) ChangeRole(email string, to Role) (m Member, old Role, changed bool, err error) {
 	cur, ok := r.byEmail[email]
 	if !ok {
 		return m, 0, false, core.NotFound("%s is not a member of the account", email)
@@ -73,19 +71,19 @@ func (r *Roster) ChangeRole(email string, to account.Role) (m account.Member, ol
 	if err := r.Assign(to); err != nil {
 		return m, 0, false, err
 	}
-	if cur.Role == account.RoleOwner && r.actor != account.RoleOwner {
+	if cur.Role == RoleOwner && r.actor != RoleOwner {
 		return m, 0, false, core.Forbidden("only an owner may change an owner's role")
 	}
-	if cur.Role == account.RoleOwner && to != account.RoleOwner && r.owners <= 1 {
+	if cur.Role == RoleOwner && to != RoleOwner && r.owners <= 1 {
 		return m, 0, false, core.Conflict("the last owner cannot be demoted")
 	}
 	if cur.Role == to {
 		return cur, cur.Role, false, nil
 	}
-	if cur.Role == account.RoleOwner {
+	if cur.Role == RoleOwner {
 		r.owners--
 	}
-	if to == account.RoleOwner {
+	if to == RoleOwner {
 		r.owners++
 	}
 	old, cur.Role = cur.Role, to
@@ -96,21 +94,21 @@ func (r *Roster) ChangeRole(email string, to account.Role) (m account.Member, ol
 // Remove takes the member with email off the roster: owners and admins
 // remove members, only an owner removes an owner, and the last owner
 // cannot be removed.
-func (r *Roster) Remove(email string) (account.Member, error) {
+func (r *Roster) Remove(email string) (Member, error) {
 	cur, ok := r.byEmail[email]
 	if !ok {
-		return account.Member{}, core.NotFound("%s is not a member of the account", email)
+		return Member{}, core.NotFound("%s is not a member of the account", email)
 	}
-	if !r.actor.AtLeast(account.ManageRole) {
-		return account.Member{}, core.Forbidden("only an owner or admin may remove members")
+	if !r.actor.AtLeast(ManageRole) {
+		return Member{}, core.Forbidden("only an owner or admin may remove members")
 	}
-	if cur.Role == account.RoleOwner && r.actor != account.RoleOwner {
-		return account.Member{}, core.Forbidden("only an owner may remove an owner")
+	if cur.Role == RoleOwner && r.actor != RoleOwner {
+		return Member{}, core.Forbidden("only an owner may remove an owner")
 	}
-	if cur.Role == account.RoleOwner && r.owners <= 1 {
-		return account.Member{}, core.Conflict("the last owner cannot be removed")
+	if cur.Role == RoleOwner && r.owners <= 1 {
+		return Member{}, core.Conflict("the last owner cannot be removed")
 	}
-	if cur.Role == account.RoleOwner {
+	if cur.Role == RoleOwner {
 		r.owners--
 	}
 	delete(r.byEmail, email)

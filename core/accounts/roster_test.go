@@ -1,49 +1,36 @@
 package accounts_test
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/accounts"
 )
 
 const (
-	o = account.RoleOwner
-	a = account.RoleAdmin
-	m = account.RoleMember
-	v = account.RoleViewer
+	o = accounts.RoleOwner
+	a = accounts.RoleAdmin
+	m = accounts.RoleMember
+	v = accounts.RoleViewer
 )
 
 // roster is an account whose members hold roles, in order, as
 // "0@acme.test", "1@acme.test", ...
-func roster(actor account.Role, roles ...account.Role) *accounts.Roster {
-	ms := make([]account.Member, len(roles))
+func roster(actor accounts.Role, roles ...accounts.Role) *accounts.Roster {
+	ms := make([]accounts.Member, len(roles))
 	for i, r := range roles {
-		ms[i] = account.Member{UserID: uuid.New(), Email: string(rune('0'+i)) + "@acme.test", Role: r}
+		ms[i] = accounts.Member{UserID: uuid.New(), Email: string(rune('0'+i)) + "@acme.test", Role: r}
 	}
 	return accounts.NewRoster(actor, ms)
-}
-
-// wantErr fails unless err matches want (nil meaning "no error").
-func wantErr(t *testing.T, err, want error) {
-	t.Helper()
-	if want == nil && err != nil {
-		t.Fatalf("unexpected error: %v", err)
-	}
-	if want != nil && !errors.Is(err, want) {
-		t.Fatalf("error %v, want %v", err, want)
-	}
 }
 
 func TestRosterCountsOwners(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
-		roles []account.Role
+		roles []accounts.Role
 		want  int
-	}{{nil, 0}, {[]account.Role{a, v}, 0}, {[]account.Role{o, m}, 1}, {[]account.Role{o, a, o}, 2}} {
+	}{{nil, 0}, {[]accounts.Role{a, v}, 0}, {[]accounts.Role{o, m}, 1}, {[]accounts.Role{o, a, o}, 2}} {
 		if got := roster(o, tt.roles...).Owners(); got != tt.want {
 			t.Errorf("%v: Owners = %d, want %d", tt.roles, got, tt.want)
 		}
@@ -52,7 +39,7 @@ func TestRosterCountsOwners(t *testing.T) {
 
 func TestRosterAssign(t *testing.T) {
 	t.Parallel()
-	all := []account.Role{v, m, a, o}
+	all := []accounts.Role{v, m, a, o}
 	for _, actor := range all {
 		for _, target := range all {
 			var want error
@@ -73,25 +60,25 @@ func TestRosterChangeRole(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name     string
-		actor    account.Role
-		members  []account.Role // the first is changed
-		to       account.Role
+		actor    accounts.Role
+		members  []accounts.Role // the first is changed
+		to       accounts.Role
 		want     error
 		changed  bool
 		ownersAf int
 	}{
-		{"owner promotes member to owner", o, []account.Role{m, o}, o, nil, true, 2},
-		{"owner demotes admin", o, []account.Role{a, o}, v, nil, true, 1},
-		{"admin promotes viewer to admin", a, []account.Role{v, o}, a, nil, true, 1},
-		{"admin demotes admin", a, []account.Role{a, o}, m, nil, true, 1},
-		{"admin may not set owner", a, []account.Role{m, o}, o, core.ErrForbidden, false, 1},
-		{"admin may not change an owner", a, []account.Role{o, o}, m, core.ErrForbidden, false, 2},
-		{"member may not manage", m, []account.Role{v, o}, m, core.ErrForbidden, false, 1},
-		{"viewer may not manage", v, []account.Role{v, o}, m, core.ErrForbidden, false, 1},
-		{"last owner cannot be demoted", o, []account.Role{o}, a, core.ErrConflict, false, 1},
-		{"last owner cannot be demoted to viewer", o, []account.Role{o, a}, v, core.ErrConflict, false, 1},
-		{"one of two owners may be demoted", o, []account.Role{o, o}, a, nil, true, 1},
-		{"owner to owner is no change", o, []account.Role{o}, o, nil, false, 1},
+		{"owner promotes member to owner", o, []accounts.Role{m, o}, o, nil, true, 2},
+		{"owner demotes admin", o, []accounts.Role{a, o}, v, nil, true, 1},
+		{"admin promotes viewer to admin", a, []accounts.Role{v, o}, a, nil, true, 1},
+		{"admin demotes admin", a, []accounts.Role{a, o}, m, nil, true, 1},
+		{"admin may not set owner", a, []accounts.Role{m, o}, o, core.ErrForbidden, false, 1},
+		{"admin may not change an owner", a, []accounts.Role{o, o}, m, core.ErrForbidden, false, 2},
+		{"member may not manage", m, []accounts.Role{v, o}, m, core.ErrForbidden, false, 1},
+		{"viewer may not manage", v, []accounts.Role{v, o}, m, core.ErrForbidden, false, 1},
+		{"last owner cannot be demoted", o, []accounts.Role{o}, a, core.ErrConflict, false, 1},
+		{"last owner cannot be demoted to viewer", o, []accounts.Role{o, a}, v, core.ErrConflict, false, 1},
+		{"one of two owners may be demoted", o, []accounts.Role{o, o}, a, nil, true, 1},
+		{"owner to owner is no change", o, []accounts.Role{o}, o, nil, false, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -131,18 +118,18 @@ func TestRosterRemove(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name    string
-		actor   account.Role
-		members []account.Role // the first is removed
+		actor   accounts.Role
+		members []accounts.Role // the first is removed
 		want    error
 	}{
-		{"owner removes member", o, []account.Role{m, o}, nil},
-		{"admin removes admin", a, []account.Role{a, o}, nil},
-		{"admin removes viewer", a, []account.Role{v, o}, nil},
-		{"owner removes one of two owners", o, []account.Role{o, o}, nil},
-		{"last owner cannot be removed", o, []account.Role{o, a}, core.ErrConflict},
-		{"admin may not remove owner", a, []account.Role{o, o}, core.ErrForbidden},
-		{"member may not remove", m, []account.Role{v, o}, core.ErrForbidden},
-		{"viewer may not remove", v, []account.Role{v, o}, core.ErrForbidden},
+		{"owner removes member", o, []accounts.Role{m, o}, nil},
+		{"admin removes admin", a, []accounts.Role{a, o}, nil},
+		{"admin removes viewer", a, []accounts.Role{v, o}, nil},
+		{"owner removes one of two owners", o, []accounts.Role{o, o}, nil},
+		{"last owner cannot be removed", o, []accounts.Role{o, a}, core.ErrConflict},
+		{"admin may not remove owner", a, []accounts.Role{o, o}, core.ErrForbidden},
+		{"member may not remove", m, []accounts.Role{v, o}, core.ErrForbidden},
+		{"viewer may not remove", v, []accounts.Role{v, o}, core.ErrForbidden},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

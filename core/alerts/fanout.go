@@ -103,16 +103,16 @@ func (s *Service) fanOut(ctx context.Context, tx stores.Tx, vendorID uuid.UUID, 
 	if err != nil {
 		return err
 	}
-	accounts := map[uuid.UUID]string{}
+	names := map[uuid.UUID]string{}
 	msgs := make([]outbox.Message, 0, len(rs))
 	for _, r := range rs {
-		name, ok := accounts[r.AccountID]
+		name, ok := names[r.AccountID]
 		if !ok {
 			acc, err := tx.Accounts().Get(ctx, r.AccountID)
 			if err != nil {
 				return err
 			}
-			name, accounts[r.AccountID] = acc.Name, acc.Name
+			name, names[r.AccountID] = acc.Name, acc.Name
 		}
 		kind, payload := mk(r, v.Name.String(), name)
 		msgs = append(msgs, outbox.New(s.d.IDs.New(), kind, payload, s.d.Now()))

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
@@ -55,7 +55,7 @@ func TestRatingFanOut(t *testing.T) {
 	event := directory.RatingRecord{ID: uuid.New(), VendorID: st.vendor.ID, ScannedAt: t0.Add(24 * time.Hour), Grade: "C",
 		Changes: []directory.RatingChange{{Kind: directory.ChangeGradeDrop, Detail: "grade dropped from A to C"}}}
 	st.ratings = []directory.RatingRecord{before, event}
-	if _, err := svc.AddSubscribers(ctx, caller, access.AccountRef{ID: st.acc.ID}, lr, []string{"ann@acme.test", "pending@example.test"}); err != nil {
+	if _, err := svc.AddSubscribers(ctx, caller, accounts.AccountRef{ID: st.acc.ID}, lr, []string{"ann@acme.test", "pending@example.test"}); err != nil {
 		t.Fatal(err)
 	}
 	st.outbox = nil

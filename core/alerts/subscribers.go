@@ -7,8 +7,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendorlist"
@@ -29,17 +29,17 @@ func verifiedMembers(ctx context.Context, tx stores.Tx, accountID uuid.UUID) (ma
 }
 
 // Subscribers lists the subscribers of a list with their state (viewer or above).
-func (s *Service) Subscribers(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef) (vendorlist.List, []subscriber.Subscriber, error) {
+func (s *Service) Subscribers(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef) (vendorlist.List, []subscriber.Subscriber, error) {
 	var (
 		l   vendorlist.List
 		out []subscriber.Subscriber
 	)
 	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		var (
-			acc access.Access
+			acc accounts.Access
 			err error
 		)
-		if acc, l, err = access.AccountList(ctx, tx, a, ref, account.ReadRole, lr, false); err != nil {
+		if acc, l, err = lists.AccountList(ctx, tx, a, ref, accounts.ReadRole, lr, false); err != nil {
 			return err
 		}
 		if out, err = tx.Subscribers().List(ctx, l.ID); err != nil {
@@ -58,8 +58,8 @@ func (s *Service) Subscribers(ctx context.Context, a access.Actor, ref access.Ac
 // member of the account is confirmed at once; anyone else is pending and
 // gets a confirmation mail. Adding a pending subscriber again re-sends the
 // confirmation; a confirmed one is left as it is.
-func (s *Service) AddSubscribers(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, emails []string) ([]subscriber.Subscriber, error) {
-	norm, err := account.NormalizeEmails("Emails", emails)
+func (s *Service) AddSubscribers(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef, emails []string) ([]subscriber.Subscriber, error) {
+	norm, err := accounts.NormalizeEmails("Emails", emails)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +71,7 @@ func (s *Service) AddSubscribers(ctx context.Context, a access.Actor, ref access
 	}
 	var out []subscriber.Subscriber
 	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, false)
+		acc, l, err := lists.AccountList(ctx, tx, a, ref, accounts.WriteRole, lr, false)
 		if err != nil {
 			return err
 		}
@@ -109,8 +109,8 @@ func (s *Service) AddSubscribers(ctx context.Context, a access.Actor, ref access
 
 // RemoveSubscribers removes subscribers from a list (member or above). It is
 // all-or-nothing: an e-mail that is not subscribed is not found.
-func (s *Service) RemoveSubscribers(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, emails []string) ([]string, error) {
-	norm, err := account.NormalizeEmails("Emails", emails)
+func (s *Service) RemoveSubscribers(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef, emails []string) ([]string, error) {
+	norm, err := accounts.NormalizeEmails("Emails", emails)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func (s *Service) RemoveSubscribers(ctx context.Context, a access.Actor, ref acc
 		return nil, core.Invalid("Emails", "is required")
 	}
 	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
-		_, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, false)
+		_, l, err := lists.AccountList(ctx, tx, a, ref, accounts.WriteRole, lr, false)
 		if err != nil {
 			return err
 		}

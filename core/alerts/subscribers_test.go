@@ -9,10 +9,10 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
@@ -28,10 +28,10 @@ import (
 // work run one at a time on it and are not rolled back (no test fails one
 // half-way). Every repository method it does not implement is nil.
 type store struct {
-	acc     account.Account
+	acc     accounts.Account
 	caller  uuid.UUID
 	list    vendorlist.List
-	members []account.Member
+	members []accounts.Member
 	subs    map[uuid.UUID]subscriber.Subscriber
 	outbox  []outbox.Message
 	sent    map[string]bool
@@ -57,9 +57,9 @@ type tx struct {
 	s *store
 }
 
-func (t tx) Accounts() stores.AccountRepo       { return accounts{s: t.s} }
-func (t tx) Lists() stores.ListRepo             { return lists{s: t.s} }
-func (t tx) Members() stores.MemberRepo         { return members{s: t.s} }
+func (t tx) Accounts() accounts.AccountRepo     { return accountsFake{s: t.s} }
+func (t tx) Lists() stores.ListRepo             { return listsFake{s: t.s} }
+func (t tx) Members() accounts.MemberRepo       { return members{s: t.s} }
 func (t tx) Subscribers() stores.SubscriberRepo { return subs{s: t.s} }
 func (t tx) Outbox() outbox.Repo                { return box{s: t.s} }
 func (t tx) Deliveries() mailonce.Repo          { return deliveries{s: t.s} }
@@ -105,31 +105,31 @@ func (r deliveries) MarkSent(_ context.Context, key string, _ time.Time) error {
 
 func (r deliveries) Release(context.Context, string) error { return nil }
 
-type accounts struct {
-	stores.AccountRepo
+type accountsFake struct {
+	accounts.AccountRepo
 	s *store
 }
 
-func (r accounts) MembershipOf(_ context.Context, accountID, userID uuid.UUID) (account.Membership, error) {
+func (r accountsFake) MembershipOf(_ context.Context, accountID, userID uuid.UUID) (accounts.Membership, error) {
 	if accountID != r.s.acc.ID || userID != r.s.caller {
-		return account.Membership{}, core.ErrNotFound
+		return accounts.Membership{}, core.ErrNotFound
 	}
-	return account.Membership{Account: r.s.acc, Role: account.RoleMember}, nil
+	return accounts.Membership{Account: r.s.acc, Role: accounts.RoleMember}, nil
 }
 
-func (r accounts) Get(_ context.Context, id uuid.UUID) (account.Account, error) {
+func (r accountsFake) Get(_ context.Context, id uuid.UUID) (accounts.Account, error) {
 	if id != r.s.acc.ID {
-		return account.Account{}, core.ErrNotFound
+		return accounts.Account{}, core.ErrNotFound
 	}
 	return r.s.acc, nil
 }
 
-type lists struct {
+type listsFake struct {
 	stores.ListRepo
 	s *store
 }
 
-func (r lists) Get(_ context.Context, accountID, id uuid.UUID) (vendorlist.List, error) {
+func (r listsFake) Get(_ context.Context, accountID, id uuid.UUID) (vendorlist.List, error) {
 	if accountID != r.s.list.AccountID || id != r.s.list.ID {
 		return vendorlist.List{}, core.ErrNotFound
 	}
@@ -137,13 +137,13 @@ func (r lists) Get(_ context.Context, accountID, id uuid.UUID) (vendorlist.List,
 }
 
 type members struct {
-	stores.MemberRepo
+	accounts.MemberRepo
 	s *store
 }
 
-func (r members) List(context.Context, uuid.UUID) ([]account.Member, error) { return r.s.members, nil }
+func (r members) List(context.Context, uuid.UUID) ([]accounts.Member, error) { return r.s.members, nil }
 
-func (r lists) Entries(context.Context, uuid.UUID) ([]vendorlist.Entry, error) {
+func (r listsFake) Entries(context.Context, uuid.UUID) ([]vendorlist.Entry, error) {
 	return []vendorlist.Entry{{ListID: r.s.list.ID, VendorID: r.s.vendor.ID, AlertsEnabled: r.s.alertsOn}}, nil
 }
 
@@ -233,13 +233,13 @@ func (m *mailer) Send(_ context.Context, ml mailtmpl.Mail) error {
 	return nil
 }
 
-func setup(t *testing.T) (*alerts.Service, *store, *clock, access.Actor, access.ListRef, *mailer) {
+func setup(t *testing.T) (*alerts.Service, *store, *clock, accounts.Actor, lists.ListRef, *mailer) {
 	t.Helper()
-	caller := access.Actor{UserID: uuid.New(), Email: "ann@acme.test", Verified: true}
-	acc := account.Account{ID: uuid.New(), Name: "Acme", Active: true}
+	caller := accounts.Actor{UserID: uuid.New(), Email: "ann@acme.test", Verified: true}
+	acc := accounts.Account{ID: uuid.New(), Name: "Acme", Active: true}
 	st := &store{acc: acc, caller: caller.UserID, list: vendorlist.List{ID: uuid.New(), AccountID: acc.ID, Name: "Critical"},
-		members: []account.Member{{AccountID: acc.ID, UserID: caller.UserID, Email: "ann@acme.test", Verified: true, Role: account.RoleMember},
-			{AccountID: acc.ID, UserID: uuid.New(), Email: "bob@acme.test", Role: account.RoleViewer}},
+		members: []accounts.Member{{AccountID: acc.ID, UserID: caller.UserID, Email: "ann@acme.test", Verified: true, Role: accounts.RoleMember},
+			{AccountID: acc.ID, UserID: uuid.New(), Email: "bob@acme.test", Role: accounts.RoleViewer}},
 		subs: map[uuid.UUID]subscriber.Subscriber{}, sent: map[string]bool{}}
 	clk := &clock{now: time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)}
 	signer, err := signedlink.New([]byte("0123456789abcdef0123456789abcdef"))
@@ -252,7 +252,7 @@ func setup(t *testing.T) (*alerts.Service, *store, *clock, access.Actor, access.
 	if err != nil {
 		t.Fatal(err)
 	}
-	return svc, st, clk, caller, access.ListRef{ID: st.list.ID}, mails
+	return svc, st, clk, caller, lists.ListRef{ID: st.list.ID}, mails
 }
 
 // TestSubscriberConfirmation: a verified member of the account is
@@ -263,7 +263,7 @@ func TestSubscriberConfirmation(t *testing.T) {
 	t.Parallel()
 	svc, st, clk, caller, lr, mails := setup(t)
 	ctx := context.Background()
-	ref := access.AccountRef{ID: st.acc.ID}
+	ref := accounts.AccountRef{ID: st.acc.ID}
 	got, err := svc.AddSubscribers(ctx, caller, ref, lr, []string{"Ann@Acme.test", "bob@acme.test", "carol@example.test", "carol@example.test"})
 	if err != nil {
 		t.Fatal(err)
@@ -347,7 +347,7 @@ func TestSubscriberLimitsAndRemoval(t *testing.T) {
 	t.Parallel()
 	svc, st, clk, caller, lr, _ := setup(t)
 	ctx := context.Background()
-	ref := access.AccountRef{ID: st.acc.ID}
+	ref := accounts.AccountRef{ID: st.acc.ID}
 	if _, err := svc.AddSubscribers(ctx, caller, ref, lr, nil); !errors.Is(err, core.ErrInvalid) {
 		t.Fatalf("no address: %v", err)
 	}
@@ -386,7 +386,7 @@ func TestSubscriberLimitsAndRemoval(t *testing.T) {
 		t.Fatalf("remove a bad address: %v", err)
 	}
 	// An outsider is forbidden.
-	if _, err := svc.AddSubscribers(ctx, access.Actor{UserID: uuid.New()}, ref, lr, []string{"x@example.test"}); !errors.Is(err, core.ErrForbidden) {
+	if _, err := svc.AddSubscribers(ctx, accounts.Actor{UserID: uuid.New()}, ref, lr, []string{"x@example.test"}); !errors.Is(err, core.ErrForbidden) {
 		t.Fatalf("outsider: %v", err)
 	}
 }
@@ -402,7 +402,7 @@ func TestIncidentFanOut(t *testing.T) {
 	live := directory.Incident{ID: uuid.New(), VendorID: st.vendor.ID, Title: "Breach"}
 	old := directory.Incident{ID: uuid.New(), VendorID: st.vendor.ID, Title: "Old", Backfilled: true}
 	st.incidents = []directory.Incident{live, old}
-	if _, err := svc.AddSubscribers(ctx, caller, access.AccountRef{ID: st.acc.ID}, lr, []string{"ann@acme.test", "pending@example.test"}); err != nil {
+	if _, err := svc.AddSubscribers(ctx, caller, accounts.AccountRef{ID: st.acc.ID}, lr, []string{"ann@acme.test", "pending@example.test"}); err != nil {
 		t.Fatal(err)
 	}
 	st.outbox = nil

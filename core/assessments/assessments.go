@@ -13,14 +13,15 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -74,10 +75,10 @@ type VendorSel struct {
 func ParseVendorSel(vendorID, vendorProfileID, vendorName string) (VendorSel, error) {
 	switch {
 	case strings.TrimSpace(vendorID) != "":
-		id, err := access.ParseID("VendorSel.VendorID", vendorID)
+		id, err := accounts.ParseID("VendorSel.VendorID", vendorID)
 		return VendorSel{VendorID: id}, err
 	case strings.TrimSpace(vendorProfileID) != "":
-		id, err := access.ParseID("VendorSel.VendorProfileID", vendorProfileID)
+		id, err := accounts.ParseID("VendorSel.VendorProfileID", vendorProfileID)
 		return VendorSel{VendorProfileID: id}, err
 	case strings.TrimSpace(vendorName) != "":
 		ref, err := directory.ParseRef(vendorName)
@@ -100,7 +101,7 @@ func ParseAssessmentID(raw string) (uuid.UUID, error) {
 	if strings.TrimSpace(raw) == "" {
 		return uuid.Nil, errNoAssessment
 	}
-	return access.ParseID("AssessmentID", raw)
+	return accounts.ParseID("AssessmentID", raw)
 }
 
 var errNoAssessment = core.Invalid("AssessmentID", "assessment-id (or vendor-id / vendor-profile-id) is required")
@@ -125,7 +126,7 @@ func resolveVendor(ctx context.Context, tx stores.Tx, sel VendorSel) (directory.
 		}
 		return tx.Vendors().Get(ctx, p.VendorID)
 	case sel.VendorName != nil:
-		return access.Vendor(ctx, tx, *sel.VendorName)
+		return vendors.Resolve(ctx, tx, *sel.VendorName)
 	}
 	return directory.Vendor{}, core.Invalid("VendorSel", "one of vendor_id, vendor_profile_id or vendor_name is required")
 }
@@ -143,7 +144,7 @@ type AssessmentQuery struct {
 }
 
 // Assessments returns the assessments of a list (viewer or above).
-func (s *Service) Assessments(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, q AssessmentQuery) ([]review.Assessment, error) {
+func (s *Service) Assessments(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef, q AssessmentQuery) ([]review.Assessment, error) {
 	f := stores.AssessmentFilter{VendorID: q.VendorID, VendorProfileID: q.VendorProfileID, ID: q.AssessmentID}
 	states, sort, err := parseAssessmentView(q.ReviewStates, q.Sort)
 	if err != nil {
@@ -151,7 +152,7 @@ func (s *Service) Assessments(ctx context.Context, a access.Actor, ref access.Ac
 	}
 	var out []review.Assessment
 	err = s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, l, err := access.AccountList(ctx, tx, a, ref, account.ReadRole, lr, false)
+		acc, l, err := lists.AccountList(ctx, tx, a, ref, accounts.ReadRole, lr, false)
 		if err != nil {
 			return err
 		}
@@ -170,13 +171,13 @@ func (s *Service) Assessments(ctx context.Context, a access.Actor, ref access.Ac
 // UpsertAssessment creates or updates the assessment of a vendor on a list
 // (member or above). The vendor is put on the list if it is not there yet.
 // Only real changes are saved and audited; created tells whether it is new.
-func (s *Service) UpsertAssessment(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, sel VendorSel, in review.Input) (review.Assessment, bool, error) {
+func (s *Service) UpsertAssessment(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef, sel VendorSel, in review.Input) (review.Assessment, bool, error) {
 	var (
 		out     review.Assessment
 		created bool
 	)
 	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, false)
+		acc, l, err := lists.AccountList(ctx, tx, a, ref, accounts.WriteRole, lr, false)
 		if err != nil {
 			return err
 		}
@@ -212,10 +213,10 @@ func (s *Service) UpsertAssessment(ctx context.Context, a access.Actor, ref acce
 // DeleteAssessment deletes an assessment named by assessment-id, or by
 // vendor-id / vendor-profile-id within a list, with its audit events and
 // documents (their files are deleted through the outbox).
-func (s *Service) DeleteAssessment(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, assessmentID uuid.UUID, sel VendorSel) (review.Assessment, error) {
+func (s *Service) DeleteAssessment(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef, assessmentID uuid.UUID, sel VendorSel) (review.Assessment, error) {
 	var out review.Assessment
 	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, err := access.Account(ctx, tx, a, ref, account.WriteRole)
+		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.WriteRole)
 		if err != nil {
 			return err
 		}
@@ -246,15 +247,15 @@ func (s *Service) DeleteAssessment(ctx context.Context, a access.Actor, ref acce
 
 // readableAssessment finds an assessment by id in an account the actor may
 // read (viewer or above): the audit log and the documents read through it.
-func (s *Service) readableAssessment(ctx context.Context, tx stores.Tx, a access.Actor, ref access.AccountRef, assessmentID uuid.UUID) (review.Assessment, error) {
-	acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
+func (s *Service) readableAssessment(ctx context.Context, tx stores.Tx, a accounts.Actor, ref accounts.AccountRef, assessmentID uuid.UUID) (review.Assessment, error) {
+	acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ReadRole)
 	if err != nil {
 		return review.Assessment{}, err
 	}
-	return s.findAssessment(ctx, tx, acc.Account.ID, access.ListRef{}, assessmentID, VendorSel{})
+	return s.findAssessment(ctx, tx, acc.Account.ID, lists.ListRef{}, assessmentID, VendorSel{})
 }
 
-func (s *Service) findAssessment(ctx context.Context, tx stores.Tx, accountID uuid.UUID, lr access.ListRef, assessmentID uuid.UUID, sel VendorSel) (review.Assessment, error) {
+func (s *Service) findAssessment(ctx context.Context, tx stores.Tx, accountID uuid.UUID, lr lists.ListRef, assessmentID uuid.UUID, sel VendorSel) (review.Assessment, error) {
 	if assessmentID != uuid.Nil {
 		id := assessmentID
 		asm, err := tx.Assessments().Get(ctx, accountID, id)
@@ -268,7 +269,7 @@ func (s *Service) findAssessment(ctx context.Context, tx stores.Tx, accountID uu
 	}
 	f := stores.AssessmentFilter{AccountID: accountID}
 	if !lr.Empty() {
-		l, err := access.List(ctx, tx, accountID, lr, false)
+		l, err := lists.Resolve(ctx, tx, accountID, lr, false)
 		if err != nil {
 			return review.Assessment{}, err
 		}
@@ -308,7 +309,7 @@ type AuditPage struct {
 
 // AuditLog returns a page of the approval audit of an assessment, newest
 // first. page starts at 1; limit defaults to 20 and may be at most 100.
-func (s *Service) AuditLog(ctx context.Context, a access.Actor, ref access.AccountRef, assessmentID uuid.UUID, page, limit int) (AuditPage, error) {
+func (s *Service) AuditLog(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, assessmentID uuid.UUID, page, limit int) (AuditPage, error) {
 	var errs core.Fields
 	if page == 0 {
 		page = 1

@@ -9,8 +9,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -35,10 +34,10 @@ type CalendarLink struct {
 
 // ReviewCalendarLink returns the caller's personal feed link for an account
 // (viewer or above), making its key the first time.
-func (s *Service) ReviewCalendarLink(ctx context.Context, a access.Actor, ref access.AccountRef) (CalendarLink, error) {
+func (s *Service) ReviewCalendarLink(ctx context.Context, a accounts.Actor, ref accounts.AccountRef) (CalendarLink, error) {
 	var k stores.CalendarKey
 	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
+		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ReadRole)
 		if err != nil {
 			return err
 		}
@@ -58,9 +57,9 @@ func (s *Service) ReviewCalendarLink(ctx context.Context, a access.Actor, ref ac
 
 // RevokeReviewCalendar deletes the caller's feed key for an account (if
 // any): its link answers 404 from then on, and the next link is a new one.
-func (s *Service) RevokeReviewCalendar(ctx context.Context, a access.Actor, ref access.AccountRef) error {
+func (s *Service) RevokeReviewCalendar(ctx context.Context, a accounts.Actor, ref accounts.AccountRef) error {
 	return s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
+		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ReadRole)
 		if err != nil {
 			return err
 		}

@@ -6,9 +6,9 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -74,27 +74,27 @@ func (sc scope) vendorIDs(followedOnly bool) []uuid.UUID {
 
 // dashboardScope resolves the account for a viewer or above, and the lists
 // in scope: the one named by lr, or all of them when lr names none.
-func (s *Service) dashboardScope(ctx context.Context, tx stores.Tx, a access.Actor, ref access.AccountRef, lr access.ListRef) (access.Access, scope, error) {
-	acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
+func (s *Service) dashboardScope(ctx context.Context, tx stores.Tx, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef) (accounts.Access, scope, error) {
+	acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ReadRole)
 	if err != nil {
-		return access.Access{}, scope{}, err
+		return accounts.Access{}, scope{}, err
 	}
 	var sc scope
 	if lr.Empty() {
 		if sc.lists, err = tx.Lists().ListByAccount(ctx, acc.Account.ID); err != nil {
-			return access.Access{}, scope{}, err
+			return accounts.Access{}, scope{}, err
 		}
 	} else {
-		l, err := access.List(ctx, tx, acc.Account.ID, lr, false)
+		l, err := lists.Resolve(ctx, tx, acc.Account.ID, lr, false)
 		if err != nil {
-			return access.Access{}, scope{}, err
+			return accounts.Access{}, scope{}, err
 		}
 		sc.lists = []vendorlist.List{l}
 	}
 	for _, l := range sc.lists {
 		es, err := tx.Lists().Entries(ctx, l.ID)
 		if err != nil {
-			return access.Access{}, scope{}, err
+			return accounts.Access{}, scope{}, err
 		}
 		sc.entries = append(sc.entries, es...)
 	}
@@ -104,16 +104,16 @@ func (s *Service) dashboardScope(ctx context.Context, tx stores.Tx, a access.Act
 // DashboardMetrics counts vendors, followed vendors and active assessments
 // on one list of the account, or on all of them, in one set-based read
 // whatever the number of lists.
-func (s *Service) DashboardMetrics(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef) (Metrics, error) {
+func (s *Service) DashboardMetrics(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef) (Metrics, error) {
 	var m Metrics
 	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
+		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ReadRole)
 		if err != nil {
 			return err
 		}
 		scope := stores.ListScope{AccountID: acc.Account.ID}
 		if !lr.Empty() {
-			l, err := access.List(ctx, tx, acc.Account.ID, lr, false)
+			l, err := lists.Resolve(ctx, tx, acc.Account.ID, lr, false)
 			if err != nil {
 				return err
 			}
@@ -133,7 +133,7 @@ func (s *Service) DashboardMetrics(ctx context.Context, a access.Actor, ref acce
 // RecentIncidents returns the newest incidents of the vendors the account
 // follows (alerts on) on one list or on all of them, at most limit
 // (0 means DefaultIncidentLimit).
-func (s *Service) RecentIncidents(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, limit int) ([]IncidentView, error) {
+func (s *Service) RecentIncidents(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef, limit int) ([]IncidentView, error) {
 	var out []IncidentView
 	err := s.recent(ctx, a, ref, lr, limit, func(ctx context.Context, tx stores.Tx, sc scope, limit int) error {
 		ins, err := tx.Incidents().Recent(ctx, sc.vendorIDs(true), limit)
@@ -161,7 +161,7 @@ type RatingChangeView struct {
 // RecentRatingChanges returns the newest rating change events of the
 // vendors the account follows (alerts on), as RecentIncidents does for
 // incidents.
-func (s *Service) RecentRatingChanges(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, limit int) ([]RatingChangeView, error) {
+func (s *Service) RecentRatingChanges(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef, limit int) ([]RatingChangeView, error) {
 	var out []RatingChangeView
 	err := s.recent(ctx, a, ref, lr, limit, func(ctx context.Context, tx stores.Tx, sc scope, limit int) error {
 		recs, err := tx.Profiles().RatingEvents(ctx, sc.vendorIDs(true), limit)
@@ -180,7 +180,7 @@ func (s *Service) RecentRatingChanges(ctx context.Context, a access.Actor, ref a
 
 // recent checks the limit of a dashboard feed (DefaultIncidentLimit when
 // 0) and runs read over the scope of the account and list.
-func (s *Service) recent(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, limit int,
+func (s *Service) recent(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef, limit int,
 	read func(ctx context.Context, tx stores.Tx, sc scope, limit int) error) error {
 	if limit == 0 {
 		limit = DefaultIncidentLimit
@@ -213,11 +213,11 @@ func (sc scope) names() (map[uuid.UUID]string, map[uuid.UUID][]string) {
 
 // VendorsOverview returns the vendors of a list (master-list when lr names
 // none) with their logo and latest incident.
-func (s *Service) VendorsOverview(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef) ([]VendorOverview, error) {
+func (s *Service) VendorsOverview(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef) ([]VendorOverview, error) {
 	var out []VendorOverview
 	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		if lr.Empty() {
-			lr = access.MasterList
+			lr = lists.MasterRef
 		}
 		_, sc, err := s.dashboardScope(ctx, tx, a, ref, lr)
 		if err != nil {

@@ -7,9 +7,9 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/ports"
@@ -21,7 +21,7 @@ func ParseDocumentID(raw string) (uuid.UUID, error) {
 	if strings.TrimSpace(raw) == "" {
 		return uuid.Nil, core.Invalid("DocumentID", "is required")
 	}
-	return access.ParseID("DocumentID", raw)
+	return accounts.ParseID("DocumentID", raw)
 }
 
 // Upload is a pending document with the request that uploads its file.
@@ -33,14 +33,14 @@ type Upload struct {
 // UploadURL creates a pending document on an assessment of a list and
 // returns a presigned upload bound to the content type and the size cap
 // (member or above).
-func (s *Service) UploadURL(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, assessmentID uuid.UUID, fileName, contentType string) (Upload, error) {
+func (s *Service) UploadURL(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef, assessmentID uuid.UUID, fileName, contentType string) (Upload, error) {
 	var up Upload
 	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, false)
+		acc, l, err := lists.AccountList(ctx, tx, a, ref, accounts.WriteRole, lr, false)
 		if err != nil {
 			return err
 		}
-		asm, err := s.findAssessment(ctx, tx, acc.Account.ID, access.ListRef{}, assessmentID, VendorSel{})
+		asm, err := s.findAssessment(ctx, tx, acc.Account.ID, lists.ListRef{}, assessmentID, VendorSel{})
 		if err != nil {
 			return err
 		}
@@ -64,7 +64,7 @@ func (s *Service) UploadURL(ctx context.Context, a access.Actor, ref access.Acco
 // Documents lists the documents of an assessment (viewer or above). Pending
 // records whose object now exists turn uploaded with their size; an object
 // over the size cap is deleted and its record stays pending.
-func (s *Service) Documents(ctx context.Context, a access.Actor, ref access.AccountRef, assessmentID uuid.UUID) ([]document.Document, error) {
+func (s *Service) Documents(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, assessmentID uuid.UUID) ([]document.Document, error) {
 	var docs []document.Document
 	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		asm, err := s.readableAssessment(ctx, tx, a, ref, assessmentID)
@@ -136,10 +136,10 @@ func (s *Service) refreshDocument(ctx context.Context, d document.Document) (doc
 	return next, err
 }
 
-func (s *Service) document(ctx context.Context, a access.Actor, ref access.AccountRef, id uuid.UUID, min account.Role) (document.Document, error) {
+func (s *Service) document(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, id uuid.UUID, min accounts.Role) (document.Document, error) {
 	var d document.Document
 	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, err := access.Account(ctx, tx, a, ref, min)
+		acc, err := accounts.Authorize(ctx, tx, a, ref, min)
 		if err != nil {
 			return err
 		}
@@ -153,8 +153,8 @@ func (s *Service) document(ctx context.Context, a access.Actor, ref access.Accou
 }
 
 // DownloadURL returns a presigned download URL of an uploaded document.
-func (s *Service) DownloadURL(ctx context.Context, a access.Actor, ref access.AccountRef, id uuid.UUID) (document.Document, ports.PresignedRequest, error) {
-	d, err := s.document(ctx, a, ref, id, account.ReadRole)
+func (s *Service) DownloadURL(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, id uuid.UUID) (document.Document, ports.PresignedRequest, error) {
+	d, err := s.document(ctx, a, ref, id, accounts.ReadRole)
 	if err != nil {
 		return d, ports.PresignedRequest{}, err
 	}
@@ -175,8 +175,8 @@ func (s *Service) DownloadURL(ctx context.Context, a access.Actor, ref access.Ac
 // download URLs answer 404 from the moment this returns; when the store
 // cannot be reached the outbox deletes it later, and no URL is issued for it
 // again because the record is gone. The audit log records the removal.
-func (s *Service) DeleteDocument(ctx context.Context, a access.Actor, ref access.AccountRef, id uuid.UUID) (document.Document, error) {
-	d, err := s.document(ctx, a, ref, id, account.WriteRole)
+func (s *Service) DeleteDocument(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, id uuid.UUID) (document.Document, error) {
+	d, err := s.document(ctx, a, ref, id, accounts.WriteRole)
 	if err != nil {
 		return d, err
 	}
@@ -196,4 +196,18 @@ func (s *Service) DeleteDocument(ctx context.Context, a access.Actor, ref access
 		s.d.Log.Warn("evidence file not deleted at once; the outbox retries", "document", d.ID, "error", err)
 	}
 	return d, nil
+}
+
+// AccountFiles returns the blob keys of the evidence files an account
+// holds, deleted with the account (core/accounts' Deps.Files).
+func AccountFiles(ctx context.Context, tx stores.Tx, accountID uuid.UUID) ([]string, error) {
+	docs, err := tx.Documents().ListByAccount(ctx, accountID)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]string, 0, len(docs))
+	for _, d := range docs {
+		keys = append(keys, d.ObjectKey)
+	}
+	return keys, nil
 }

@@ -9,9 +9,9 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/webhook"
@@ -21,7 +21,7 @@ import (
 // at the time given.
 func approvedSlack(t *testing.T, f fixture, reviewed time.Time) {
 	t.Helper()
-	if _, _, err := f.s.UpsertAssessment(context.Background(), f.owner, f.ref, access.MasterList,
+	if _, _, err := f.s.UpsertAssessment(context.Background(), f.owner, f.ref, lists.MasterRef,
 		assessments.VendorSel{VendorID: f.slack.ID}, review.Input{Status: ptr("approved")}); err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestStatusChangeEvents(t *testing.T) {
 	ctx := context.Background()
 	sel := assessments.VendorSel{VendorID: f.slack.ID}
 	for _, in := range []review.Input{{Status: ptr("in-progress")}, {Status: ptr("in-progress"), UseCase: ptr("team chat")}, {Status: ptr("approved")}} {
-		if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, access.MasterList, sel, in); err != nil {
+		if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, sel, in); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -151,14 +151,14 @@ func TestRecentRatingChanges(t *testing.T) {
 	listed := directory.RatingRecord{ID: uuid.New(), VendorID: f.slack.ID, Grade: "C", Changes: []directory.RatingChange{{Kind: directory.ChangeGradeDrop}}}
 	elsewhere := directory.RatingRecord{ID: uuid.New(), VendorID: uuid.New(), Grade: "F", Changes: []directory.RatingChange{{Kind: directory.ChangeGradeDrop}}}
 	f.w.ratings = []directory.RatingRecord{elsewhere, listed}
-	got, err := f.s.RecentRatingChanges(ctx, f.owner, f.ref, access.ListRef{}, 0)
+	got, err := f.s.RecentRatingChanges(ctx, f.owner, f.ref, lists.ListRef{}, 0)
 	if err != nil || len(got) != 1 || got[0].Record.ID != listed.ID || got[0].VendorName != "Slack" {
 		t.Fatalf("rating changes %+v, %v", got, err)
 	}
-	if _, err := f.s.RecentRatingChanges(ctx, f.owner, f.ref, access.ListRef{}, assessments.MaxIncidentLimit+1); !errors.Is(err, core.ErrInvalid) {
+	if _, err := f.s.RecentRatingChanges(ctx, f.owner, f.ref, lists.ListRef{}, assessments.MaxIncidentLimit+1); !errors.Is(err, core.ErrInvalid) {
 		t.Fatalf("a limit too large: %v", err)
 	}
-	if got, err := f.s.RecentRatingChanges(ctx, f.viewr, f.ref, access.ListRef{}, 0); err != nil || len(got) != 1 {
+	if got, err := f.s.RecentRatingChanges(ctx, f.viewr, f.ref, lists.ListRef{}, 0); err != nil || len(got) != 1 {
 		t.Fatalf("a viewer reads the rating changes like any read: %+v, %v", got, err)
 	}
 }

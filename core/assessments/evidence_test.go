@@ -9,9 +9,9 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 )
 
@@ -28,7 +28,7 @@ func TestOversizeEvidenceIsDeleted(t *testing.T) {
 	audited := func() int { return len(f.w.events) }
 	before := audited()
 
-	big, err := f.s.UploadURL(ctx, f.owner, f.ref, access.MasterList, a.ID, "dump.zip", "application/zip")
+	big, err := f.s.UploadURL(ctx, f.owner, f.ref, lists.MasterRef, a.ID, "dump.zip", "application/zip")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestOversizeEvidenceIsDeleted(t *testing.T) {
 		t.Fatalf("an oversize upload was audited: %+v", f.w.events[before:])
 	}
 
-	ok, err := f.s.UploadURL(ctx, f.owner, f.ref, access.MasterList, a.ID, "soc2.pdf", "application/pdf")
+	ok, err := f.s.UploadURL(ctx, f.owner, f.ref, lists.MasterRef, a.ID, "soc2.pdf", "application/pdf")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,18 +82,18 @@ func TestDeleteAssessmentQueuesItsFiles(t *testing.T) {
 	a := f.w.asms[0]
 	var keys []string
 	for _, name := range []string{"soc2.pdf", "dpa.pdf"} {
-		up, err := f.s.UploadURL(ctx, f.owner, f.ref, access.MasterList, a.ID, name, "application/pdf")
+		up, err := f.s.UploadURL(ctx, f.owner, f.ref, lists.MasterRef, a.ID, name, "application/pdf")
 		if err != nil {
 			t.Fatal(err)
 		}
 		keys = append(keys, up.Document.ObjectKey)
 	}
 	sel := assessments.VendorSel{VendorID: f.slack.ID}
-	if _, err := f.s.DeleteAssessment(ctx, f.viewr, f.ref, access.MasterList, uuid.Nil, sel); !errors.Is(err, core.ErrForbidden) {
+	if _, err := f.s.DeleteAssessment(ctx, f.viewr, f.ref, lists.MasterRef, uuid.Nil, sel); !errors.Is(err, core.ErrForbidden) {
 		t.Fatalf("a viewer deleted: %v", err)
 	}
 	f.w.outbox = nil
-	got, err := f.s.DeleteAssessment(ctx, f.owner, f.ref, access.MasterList, uuid.Nil, sel)
+	got, err := f.s.DeleteAssessment(ctx, f.owner, f.ref, lists.MasterRef, uuid.Nil, sel)
 	if err != nil || got.ID != a.ID {
 		t.Fatalf("delete: %+v, %v", got, err)
 	}

@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/access"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -45,10 +45,10 @@ func (e *Export) List() vendorlist.List { return e.list }
 
 // OpenExport checks that the caller may read the list (viewer or above)
 // and resolves it, so that a refusal is answered before anything is written.
-func (s *Service) OpenExport(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef) (*Export, error) {
+func (s *Service) OpenExport(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef) (*Export, error) {
 	e := &Export{s: s}
 	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, l, err := access.AccountList(ctx, tx, a, ref, account.ReadRole, lr, false)
+		acc, l, err := lists.AccountList(ctx, tx, a, ref, accounts.ReadRole, lr, false)
 		if err != nil {
 			return err
 		}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
@@ -30,8 +30,8 @@ import (
 // and are not rolled back.
 type world struct {
 	mu        sync.Mutex
-	acc       account.Account
-	roles     map[uuid.UUID]account.Role
+	acc       accounts.Account
+	roles     map[uuid.UUID]accounts.Role
 	emails    map[uuid.UUID]string
 	lists     []vendorlist.List
 	entries   map[uuid.UUID][]uuid.UUID
@@ -65,8 +65,8 @@ type wtx struct {
 	w *world
 }
 
-func (t wtx) Accounts() stores.AccountRepo            { return wAccounts{w: t.w} }
-func (t wtx) Members() stores.MemberRepo              { return wMembers{w: t.w} }
+func (t wtx) Accounts() accounts.AccountRepo          { return wAccounts{w: t.w} }
+func (t wtx) Members() accounts.MemberRepo            { return wMembers{w: t.w} }
 func (t wtx) Lists() stores.ListRepo                  { return wLists{w: t.w} }
 func (t wtx) Vendors() stores.VendorRepo              { return wVendors{w: t.w} }
 func (t wtx) Profiles() stores.ProfileRepo            { return wProfiles{w: t.w} }
@@ -92,38 +92,38 @@ func (r wWebhooks) List(context.Context, uuid.UUID) ([]webhook.Endpoint, error) 
 }
 
 type wAccounts struct {
-	stores.AccountRepo
+	accounts.AccountRepo
 	w *world
 }
 
-func (r wAccounts) MembershipOf(_ context.Context, id, user uuid.UUID) (account.Membership, error) {
+func (r wAccounts) MembershipOf(_ context.Context, id, user uuid.UUID) (accounts.Membership, error) {
 	role, ok := r.w.roles[user]
 	if id != r.w.acc.ID || !ok {
-		return account.Membership{}, core.ErrNotFound
+		return accounts.Membership{}, core.ErrNotFound
 	}
-	return account.Membership{Account: r.w.acc, Role: role}, nil
+	return accounts.Membership{Account: r.w.acc, Role: role}, nil
 }
-func (r wAccounts) Get(_ context.Context, id uuid.UUID) (account.Account, error) {
+func (r wAccounts) Get(_ context.Context, id uuid.UUID) (accounts.Account, error) {
 	if id != r.w.acc.ID {
-		return account.Account{}, core.ErrNotFound
+		return accounts.Account{}, core.ErrNotFound
 	}
 	return r.w.acc, nil
 }
-func (r wAccounts) ListReviewing(context.Context) ([]account.Account, error) {
-	return []account.Account{r.w.acc}, nil
+func (r wAccounts) ListReviewing(context.Context) ([]accounts.Account, error) {
+	return []accounts.Account{r.w.acc}, nil
 }
 
 type wMembers struct {
-	stores.MemberRepo
+	accounts.MemberRepo
 	w *world
 }
 
-func (r wMembers) List(context.Context, uuid.UUID) ([]account.Member, error) {
-	var out []account.Member
+func (r wMembers) List(context.Context, uuid.UUID) ([]accounts.Member, error) {
+	var out []accounts.Member
 	for u, role := range r.w.roles {
-		out = append(out, account.Member{AccountID: r.w.acc.ID, UserID: u, Email: r.w.emails[u], Role: role})
+		out = append(out, accounts.Member{AccountID: r.w.acc.ID, UserID: u, Email: r.w.emails[u], Role: role})
 	}
-	slices.SortFunc(out, func(a, b account.Member) int { return strings.Compare(a.Email, b.Email) })
+	slices.SortFunc(out, func(a, b accounts.Member) int { return strings.Compare(a.Email, b.Email) })
 	return out, nil
 }
 

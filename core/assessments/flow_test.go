@@ -10,11 +10,11 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/signedlink"
@@ -31,21 +31,21 @@ type fixture struct {
 	w            *world
 	blobs        *blobStore
 	mail         *mailbox
-	owner, viewr access.Actor
-	ref          access.AccountRef
+	owner, viewr accounts.Actor
+	ref          accounts.AccountRef
 	list         vendorlist.List
 	slack        directory.Vendor
 }
 
 func newFixture(t *testing.T) fixture {
 	t.Helper()
-	f := fixture{owner: access.Actor{UserID: uuid.New(), Email: "ann@acme.test"}, viewr: access.Actor{UserID: uuid.New(), Email: "vic@acme.test"},
+	f := fixture{owner: accounts.Actor{UserID: uuid.New(), Email: "ann@acme.test"}, viewr: accounts.Actor{UserID: uuid.New(), Email: "vic@acme.test"},
 		blobs: &blobStore{objects: map[string]int64{}}, mail: &mailbox{}}
-	acc := account.Account{ID: uuid.New(), Name: "Acme", Active: true}
-	f.ref = access.AccountRef{ID: acc.ID}
+	acc := accounts.Account{ID: uuid.New(), Name: "Acme", Active: true}
+	f.ref = accounts.AccountRef{ID: acc.ID}
 	f.list = vendorlist.List{ID: uuid.New(), AccountID: acc.ID, Name: vendorlist.MasterList}
 	f.slack = directory.Vendor{ID: uuid.New(), Name: "Slack"}
-	f.w = &world{acc: acc, roles: map[uuid.UUID]account.Role{f.owner.UserID: account.RoleOwner, f.viewr.UserID: account.RoleViewer},
+	f.w = &world{acc: acc, roles: map[uuid.UUID]accounts.Role{f.owner.UserID: accounts.RoleOwner, f.viewr.UserID: accounts.RoleViewer},
 		emails: map[uuid.UUID]string{f.owner.UserID: f.owner.Email, f.viewr.UserID: f.viewr.Email}, lists: []vendorlist.List{f.list},
 		entries: map[uuid.UUID][]uuid.UUID{}, vendors: []directory.Vendor{f.slack}, reminders: map[string]bool{}, sent: map[string]bool{}}
 	signer, err := signedlink.New([]byte("0123456789abcdef0123456789abcdef"))
@@ -70,27 +70,27 @@ func TestAssessmentLifecycle(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	sel := assessments.VendorSel{VendorID: f.slack.ID}
-	a, created, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, access.MasterList, sel, review.Input{Status: ptr("in-progress")})
+	a, created, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, sel, review.Input{Status: ptr("in-progress")})
 	if err != nil || !created || a.Status != "in-progress" {
 		t.Fatalf("create: %+v %v %v", a, created, err)
 	}
-	if _, created, err = f.s.UpsertAssessment(ctx, f.owner, f.ref, access.MasterList, sel, review.Input{Status: ptr("approved")}); err != nil || created {
+	if _, created, err = f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, sel, review.Input{Status: ptr("approved")}); err != nil || created {
 		t.Fatalf("update: %v %v", created, err)
 	}
-	if _, _, err := f.s.UpsertAssessment(ctx, f.viewr, f.ref, access.MasterList, sel, review.Input{}); !errors.Is(err, core.ErrForbidden) {
+	if _, _, err := f.s.UpsertAssessment(ctx, f.viewr, f.ref, lists.MasterRef, sel, review.Input{}); !errors.Is(err, core.ErrForbidden) {
 		t.Fatalf("a viewer wrote: %v", err)
 	}
-	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, access.MasterList, assessments.VendorSel{VendorID: uuid.New()}, review.Input{}); !errors.Is(err, core.ErrNotFound) {
+	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, assessments.VendorSel{VendorID: uuid.New()}, review.Input{}); !errors.Is(err, core.ErrNotFound) {
 		t.Fatalf("an unknown vendor: %v", err)
 	}
-	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, access.MasterList, assessments.VendorSel{}, review.Input{}); !errors.Is(err, core.ErrInvalid) {
+	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, assessments.VendorSel{}, review.Input{}); !errors.Is(err, core.ErrInvalid) {
 		t.Fatalf("no vendor: %v", err)
 	}
-	as, err := f.s.Assessments(ctx, f.viewr, f.ref, access.MasterList, assessments.AssessmentQuery{ReviewStates: []string{"current"}, Sort: "next_review_at"})
+	as, err := f.s.Assessments(ctx, f.viewr, f.ref, lists.MasterRef, assessments.AssessmentQuery{ReviewStates: []string{"current"}, Sort: "next_review_at"})
 	if err != nil || len(as) != 1 || as[0].Due.State != review.Current {
 		t.Fatalf("list: %+v, %v", as, err)
 	}
-	if _, err := f.s.Assessments(ctx, f.viewr, f.ref, access.MasterList, assessments.AssessmentQuery{Sort: "size"}); !errors.Is(err, core.ErrInvalid) {
+	if _, err := f.s.Assessments(ctx, f.viewr, f.ref, lists.MasterRef, assessments.AssessmentQuery{Sort: "size"}); !errors.Is(err, core.ErrInvalid) {
 		t.Fatalf("a bad sort: %v", err)
 	}
 	page, err := f.s.AuditLog(ctx, f.viewr, f.ref, a.ID, 0, 0)
@@ -103,7 +103,7 @@ func TestAssessmentLifecycle(t *testing.T) {
 
 	// Evidence: an upload URL, the object arrives, the record turns
 	// uploaded (audited once), downloads, and goes with its file.
-	up, err := f.s.UploadURL(ctx, f.owner, f.ref, access.MasterList, a.ID, "soc2.pdf", "application/pdf")
+	up, err := f.s.UploadURL(ctx, f.owner, f.ref, lists.MasterRef, a.ID, "soc2.pdf", "application/pdf")
 	if err != nil || up.Request.Method != "PUT" {
 		t.Fatalf("upload: %+v, %v", up, err)
 	}
@@ -129,7 +129,7 @@ func TestAssessmentLifecycle(t *testing.T) {
 	}
 
 	// The register export: one row per vendor (no products here).
-	ex, err := f.s.OpenExport(ctx, f.viewr, f.ref, access.MasterList)
+	ex, err := f.s.OpenExport(ctx, f.viewr, f.ref, lists.MasterRef)
 	if err != nil || ex.List().ID != f.list.ID {
 		t.Fatal(err)
 	}
@@ -139,13 +139,13 @@ func TestAssessmentLifecycle(t *testing.T) {
 	}
 
 	// Deleting by vendor, then again: not found.
-	if _, err := f.s.DeleteAssessment(ctx, f.owner, f.ref, access.ListRef{}, uuid.Nil, sel); err != nil {
+	if _, err := f.s.DeleteAssessment(ctx, f.owner, f.ref, lists.ListRef{}, uuid.Nil, sel); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.s.DeleteAssessment(ctx, f.owner, f.ref, access.ListRef{}, a.ID, assessments.VendorSel{}); !errors.Is(err, core.ErrNotFound) {
+	if _, err := f.s.DeleteAssessment(ctx, f.owner, f.ref, lists.ListRef{}, a.ID, assessments.VendorSel{}); !errors.Is(err, core.ErrNotFound) {
 		t.Fatalf("delete again: %v", err)
 	}
-	if _, err := f.s.DeleteAssessment(ctx, f.owner, f.ref, access.ListRef{}, uuid.Nil, assessments.VendorSel{}); !errors.Is(err, core.ErrInvalid) {
+	if _, err := f.s.DeleteAssessment(ctx, f.owner, f.ref, lists.ListRef{}, uuid.Nil, assessments.VendorSel{}); !errors.Is(err, core.ErrInvalid) {
 		t.Fatalf("delete without a selector: %v", err)
 	}
 }
@@ -169,11 +169,11 @@ func TestReviewPolicyScheduleAndReminders(t *testing.T) {
 	}
 	// Approved long ago: overdue under a one-month cadence.
 	sel := assessments.VendorSel{VendorID: f.slack.ID}
-	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, access.MasterList, sel, review.Input{Status: ptr("approved")}); err != nil {
+	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, sel, review.Input{Status: ptr("approved")}); err != nil {
 		t.Fatal(err)
 	}
 	f.w.asms[0].LastReviewedAt = clock{}.Now().AddDate(0, -3, 0)
-	m, err := f.s.DashboardMetrics(ctx, f.owner, f.ref, access.ListRef{})
+	m, err := f.s.DashboardMetrics(ctx, f.owner, f.ref, lists.ListRef{})
 	if err != nil || m.Overdue != 1 || m.TotalVendors != 1 {
 		t.Fatalf("metrics: %+v, %v", m, err)
 	}
@@ -219,7 +219,7 @@ func TestCalendarAndDashboard(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	sel := assessments.VendorSel{VendorID: f.slack.ID}
-	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, access.MasterList, sel, review.Input{Status: ptr("approved")}); err != nil {
+	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, sel, review.Input{Status: ptr("approved")}); err != nil {
 		t.Fatal(err)
 	}
 	link, err := f.s.ReviewCalendarLink(ctx, f.viewr, f.ref)
@@ -246,17 +246,17 @@ func TestCalendarAndDashboard(t *testing.T) {
 	}
 
 	f.w.incidents = []directory.Incident{{ID: uuid.New(), VendorID: f.slack.ID, Title: "Outage", PublishedAt: clock{}.Now()}}
-	ins, err := f.s.RecentIncidents(ctx, f.owner, f.ref, access.ListRef{}, 0)
+	ins, err := f.s.RecentIncidents(ctx, f.owner, f.ref, lists.ListRef{}, 0)
 	if err != nil || len(ins) != 1 || ins[0].VendorName != "Slack" {
 		t.Fatalf("recent: %+v, %v", ins, err)
 	}
-	if _, err := f.s.RecentIncidents(ctx, f.owner, f.ref, access.ListRef{}, assessments.MaxIncidentLimit+1); !errors.Is(err, core.ErrInvalid) {
+	if _, err := f.s.RecentIncidents(ctx, f.owner, f.ref, lists.ListRef{}, assessments.MaxIncidentLimit+1); !errors.Is(err, core.ErrInvalid) {
 		t.Fatalf("a limit too large: %v", err)
 	}
-	if ins, err := f.s.RecentIncidents(ctx, f.viewr, f.ref, access.ListRef{}, 0); err != nil || len(ins) != 1 {
+	if ins, err := f.s.RecentIncidents(ctx, f.viewr, f.ref, lists.ListRef{}, 0); err != nil || len(ins) != 1 {
 		t.Fatalf("a viewer reads the dashboard like any read: %+v, %v", ins, err)
 	}
-	ov, err := f.s.VendorsOverview(ctx, f.owner, f.ref, access.ListRef{})
+	ov, err := f.s.VendorsOverview(ctx, f.owner, f.ref, lists.ListRef{})
 	if err != nil || len(ov) != 1 || ov[0].Latest == nil {
 		t.Fatalf("overview: %+v, %v", ov, err)
 	}
@@ -272,7 +272,7 @@ func TestAssessmentReadsSortAndSelect(t *testing.T) {
 	zoom, beta := directory.Vendor{ID: uuid.New(), Name: "Zoom"}, directory.Vendor{ID: uuid.New(), Name: "Beta"}
 	f.w.vendors = append(f.w.vendors, zoom, beta)
 	for _, v := range []directory.Vendor{f.slack, zoom, beta} {
-		if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, access.MasterList, assessments.VendorSel{VendorID: v.ID},
+		if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, assessments.VendorSel{VendorID: v.ID},
 			review.Input{Status: ptr("approved")}); err != nil {
 			t.Fatal(err)
 		}
@@ -280,7 +280,7 @@ func TestAssessmentReadsSortAndSelect(t *testing.T) {
 	f.w.asms[0].LastReviewedAt = clock{}.Now().AddDate(0, -6, 0) // Slack: due first
 	f.w.asms[2].LastReviewedAt = time.Time{}                     // Beta: never reviewed
 	order := func(sort string) string {
-		as, err := f.s.Assessments(ctx, f.viewr, f.ref, access.MasterList, assessments.AssessmentQuery{Sort: sort})
+		as, err := f.s.Assessments(ctx, f.viewr, f.ref, lists.MasterRef, assessments.AssessmentQuery{Sort: sort})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -297,17 +297,17 @@ func TestAssessmentReadsSortAndSelect(t *testing.T) {
 		t.Errorf("-next_review_at: %s", got)
 	}
 	name, _ := directory.ParseRef("zoom")
-	if a, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, access.MasterList, assessments.VendorSel{VendorName: &name}, review.Input{}); err != nil || a.VendorID != zoom.ID {
+	if a, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, assessments.VendorSel{VendorName: &name}, review.Input{}); err != nil || a.VendorID != zoom.ID {
 		t.Fatalf("by name: %+v, %v", a, err)
 	}
-	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, access.MasterList, assessments.VendorSel{VendorProfileID: uuid.New()}, review.Input{}); !errors.Is(err, core.ErrNotFound) {
+	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, assessments.VendorSel{VendorProfileID: uuid.New()}, review.Input{}); !errors.Is(err, core.ErrNotFound) {
 		t.Fatalf("an unknown profile: %v", err)
 	}
 	id := f.w.asms[1].ID
-	if as, err := f.s.Assessments(ctx, f.viewr, f.ref, access.MasterList, assessments.AssessmentQuery{AssessmentID: &id}); err != nil || len(as) != 1 {
+	if as, err := f.s.Assessments(ctx, f.viewr, f.ref, lists.MasterRef, assessments.AssessmentQuery{AssessmentID: &id}); err != nil || len(as) != 1 {
 		t.Fatalf("by id: %+v, %v", as, err)
 	}
-	m, err := f.s.DashboardMetrics(ctx, f.owner, f.ref, access.MasterList)
+	m, err := f.s.DashboardMetrics(ctx, f.owner, f.ref, lists.MasterRef)
 	if err != nil || m.TotalVendors != 3 {
 		t.Fatalf("metrics of one list: %+v, %v", m, err)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
@@ -41,7 +41,7 @@ const ReminderUnsubscribePath = "/reminders/unsubscribe"
 // account with an assessment and returns how many it queued. An account that fails is
 // logged and the others still run; the error joins the failures.
 func (s *Service) ReviewReminders(ctx context.Context) (int, error) {
-	var accs []account.Account
+	var accs []accounts.Account
 	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) (err error) {
 		accs, err = tx.Accounts().ListReviewing(ctx)
 		return err
@@ -75,7 +75,7 @@ func staffOf(ctx context.Context, tx stores.Tx, accountID uuid.UUID) ([]string, 
 	if err != nil {
 		return nil, err
 	}
-	return account.Staff(ms), nil
+	return accounts.Staff(ms), nil
 }
 
 // optedOut reads which of emails stopped the account's reminders.
@@ -273,7 +273,7 @@ func (s *Service) SendReminder(ctx context.Context, p outbox.ReminderMail) error
 
 // reminderAccountName is how a reminder names its account: a personal
 // space is the reader's own, not an account called "individual".
-func reminderAccountName(acc account.Account) string {
+func reminderAccountName(acc accounts.Account) string {
 	if acc.Personal {
 		return "your personal space"
 	}

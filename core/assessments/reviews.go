@@ -10,8 +10,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/webhook"
@@ -37,10 +36,10 @@ func policyOf(ctx context.Context, tx stores.Tx, accountID uuid.UUID) (review.Po
 }
 
 // ReviewPolicy returns an account's review policy (viewer or above).
-func (s *Service) ReviewPolicy(ctx context.Context, a access.Actor, ref access.AccountRef) (PolicyView, error) {
+func (s *Service) ReviewPolicy(ctx context.Context, a accounts.Actor, ref accounts.AccountRef) (PolicyView, error) {
 	var out PolicyView
 	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
+		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ReadRole)
 		if err != nil {
 			return err
 		}
@@ -53,10 +52,10 @@ func (s *Service) ReviewPolicy(ctx context.Context, a access.Actor, ref access.A
 
 // PutReviewPolicy changes an account's review policy (admin or owner);
 // omitted values keep theirs. Every due date moves with it: none is stored.
-func (s *Service) PutReviewPolicy(ctx context.Context, a access.Actor, ref access.AccountRef, in review.PolicyInput) (PolicyView, error) {
+func (s *Service) PutReviewPolicy(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, in review.PolicyInput) (PolicyView, error) {
 	var out PolicyView
 	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, err := access.Account(ctx, tx, a, ref, account.ManageRole)
+		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ManageRole)
 		if err != nil {
 			return err
 		}
@@ -191,14 +190,14 @@ func (s *Service) reviewCounts(ctx context.Context, tx stores.Tx, scope stores.L
 // only those that actually changed, each with one audit event. It returns
 // the saved assessments. A validation failure names the field, or for
 // changes from CSV rows the cell (row and column) of the csv field.
-func (s *Service) Upsert(ctx context.Context, tx stores.Tx, a access.Actor, accountID uuid.UUID, l vendorlist.List, changes []review.Request) ([]review.Assessment, error) {
+func (s *Service) Upsert(ctx context.Context, tx stores.Tx, a accounts.Actor, accountID uuid.UUID, l vendorlist.List, changes []review.Request) ([]review.Assessment, error) {
 	saved, _, err := s.upsert(ctx, tx, a, accountID, l, changes)
 	return saved, err
 }
 
 // upsert is Upsert, which also returns the assessments as they were before
 // (those that existed), read under the entries' locks.
-func (s *Service) upsert(ctx context.Context, tx stores.Tx, a access.Actor, accountID uuid.UUID, l vendorlist.List, changes []review.Request) (saved, existing []review.Assessment, err error) {
+func (s *Service) upsert(ctx context.Context, tx stores.Tx, a accounts.Actor, accountID uuid.UUID, l vendorlist.List, changes []review.Request) (saved, existing []review.Assessment, err error) {
 	if len(changes) == 0 {
 		return nil, nil, nil
 	}

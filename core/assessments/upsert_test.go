@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
@@ -117,7 +117,7 @@ func TestConditionalApprovalAcrossRows(t *testing.T) {
 	l := vendorlist.List{ID: uuid.New(), AccountID: uuid.New()}
 	slack := directory.Vendor{ID: uuid.New(), Name: "Slack"}
 	tx := &rows{asms: map[uuid.UUID]review.Assessment{}}
-	by := access.Actor{Email: "ann@acme.test"}
+	by := accounts.Actor{Email: "ann@acme.test"}
 
 	_, err := s.Upsert(ctx, tx, by, l.AccountID, l, []review.Request{{Row: 3, Vendor: slack, Input: review.Input{Status: ptr("conditional approval")}}})
 	fs := core.Failures(err)

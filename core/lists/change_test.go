@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 )
 
@@ -27,11 +26,11 @@ func TestAddAndRemoveVendorsTouchOnlyTheVendorsNamed(t *testing.T) {
 	t.Parallel()
 	s, d, dir, _, a, ref := listFixture(t)
 	ctx := context.Background()
-	if _, err := s.SaveVendors(ctx, a, ref, access.ListRef{}, []VendorInput{{Name: "Alphawave"}}); err != nil {
+	if _, err := s.SaveVendors(ctx, a, ref, ListRef{}, []VendorInput{{Name: "Alphawave"}}); err != nil {
 		t.Fatal(err)
 	}
 	add := VendorsChange{Change: vendorlist.Add, Vendors: []VendorInput{{Name: "Betamax"}, {Name: "alphawave"}}}
-	res, err := s.ChangeVendors(ctx, a, ref, access.ListRef{}, add)
+	res, err := s.ChangeVendors(ctx, a, ref, ListRef{}, add)
 	if err != nil || len(res.Added) != 1 || res.Added[0].Name != "Betamax" || len(res.Removed) != 0 || res.Unchanged != 1 ||
 		len(res.AlreadyOn) != 1 || res.AlreadyOn[0].Name != "Alphawave" || res.Quota.Queued != 1 || dir.runs != 2 {
 		t.Fatalf("add: %+v, %v (runs %d)", res, err, dir.runs)
@@ -40,7 +39,7 @@ func TestAddAndRemoveVendorsTouchOnlyTheVendorsNamed(t *testing.T) {
 		t.Fatalf("after the add: %v", got)
 	}
 	rm := VendorsChange{Change: vendorlist.Remove, Vendors: []VendorInput{{Name: "ALPHAWAVE Inc"}, {Name: "Nowhere"}}}
-	res, err = s.ChangeVendors(ctx, a, ref, access.ListRef{}, rm)
+	res, err = s.ChangeVendors(ctx, a, ref, ListRef{}, rm)
 	if err != nil || len(res.Removed) != 1 || res.Removed[0].Name != "Alphawave" || len(res.Added) != 0 || res.Unchanged != 1 ||
 		!slices.Equal(res.NotOn, []string{"Nowhere"}) {
 		t.Fatalf("remove: %+v, %v", res, err)
@@ -57,7 +56,7 @@ func TestChangeVendorsRefusesAStaleRevision(t *testing.T) {
 	t.Parallel()
 	s, d, _, _, a, ref := listFixture(t)
 	ctx := context.Background()
-	res, err := s.SaveVendors(ctx, a, ref, access.ListRef{}, []VendorInput{{Name: "Alphawave"}})
+	res, err := s.SaveVendors(ctx, a, ref, ListRef{}, []VendorInput{{Name: "Alphawave"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,14 +66,14 @@ func TestChangeVendorsRefusesAStaleRevision(t *testing.T) {
 	d.lists[l.ID] = l
 	stale := VendorsChange{Change: vendorlist.Replace, Vendors: []VendorInput{{Name: "Betamax"}},
 		IfMatch: vendorlist.Precondition{Revisions: []string{read}}}
-	if _, err := s.ChangeVendors(ctx, a, ref, access.ListRef{}, stale); !errors.Is(err, core.ErrPrecondition) {
+	if _, err := s.ChangeVendors(ctx, a, ref, ListRef{}, stale); !errors.Is(err, core.ErrPrecondition) {
 		t.Fatalf("a stale If-Match: %v", err)
 	}
 	if got := onLists(t, d); !slices.Equal(got, []string{"Alphawave"}) {
 		t.Fatalf("a refused save changed the list: %v", got)
 	}
 	stale.IfMatch.Revisions = []string{l.Revision()}
-	if _, err := s.ChangeVendors(ctx, a, ref, access.ListRef{}, stale); err != nil {
+	if _, err := s.ChangeVendors(ctx, a, ref, ListRef{}, stale); err != nil {
 		t.Fatalf("the current revision: %v", err)
 	}
 	if got := onLists(t, d); !slices.Equal(got, []string{"Betamax"}) {

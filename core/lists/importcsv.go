@@ -7,8 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
@@ -48,7 +47,7 @@ var errDryRun = errors.New("dry run: roll back")
 // changes nothing. A dry run does the same work in a unit of work that is
 // rolled back, so it reports exactly what the real run would do and writes
 // nothing; its bad cells are reported in Errors instead of refusing.
-func (s *Service) ImportCSV(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, in ImportInput) (ImportResult, error) {
+func (s *Service) ImportCSV(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr ListRef, in ImportInput) (ImportResult, error) {
 	rows, err := vendorlist.ParseCSV(in.CSV)
 	if err != nil {
 		return ImportResult{}, err
@@ -67,7 +66,7 @@ func (s *Service) ImportCSV(ctx context.Context, a access.Actor, ref access.Acco
 		res.Errors = []vendorlist.RowError{}
 	}
 	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, true)
+		acc, l, err := AccountList(ctx, tx, a, ref, accounts.WriteRole, lr, true)
 		if err != nil {
 			return err
 		}
@@ -160,7 +159,7 @@ func parseImportRows(batch []vendorlist.CSVRow) ([]importRow, []vendorlist.RowEr
 	return out, errs
 }
 
-func (s *Service) importBatch(ctx context.Context, tx stores.Tx, a access.Actor, accountID uuid.UUID, l vendorlist.List, rows []importRow, res *ImportResult) error {
+func (s *Service) importBatch(ctx context.Context, tx stores.Tx, a accounts.Actor, accountID uuid.UUID, l vendorlist.List, rows []importRow, res *ImportResult) error {
 	refs := make([]vendorlist.VendorRef, 0, len(rows))
 	idx := map[string]int{}
 	for _, r := range rows {

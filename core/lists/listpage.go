@@ -10,8 +10,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
@@ -148,7 +147,7 @@ func parseListQuery(q ListQuery) (listView, error) {
 // search text (vendor and product names, case-insensitive), review states,
 // enrichment states and alerts, in one of ListSorts, and cut to pages of
 // q.Limit after q.Cursor when a limit is given.
-func (s *Service) ListRead(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, q ListQuery) (ListPage, error) {
+func (s *Service) ListRead(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr ListRef, q ListQuery) (ListPage, error) {
 	v, err := parseListQuery(q)
 	if err != nil {
 		return ListPage{}, err
@@ -156,7 +155,7 @@ func (s *Service) ListRead(ctx context.Context, a access.Actor, ref access.Accou
 	var out ListPage
 	var rows []ListRow
 	err = s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, l, err := access.AccountList(ctx, tx, a, ref, account.ReadRole, lr, false)
+		acc, l, err := AccountList(ctx, tx, a, ref, accounts.ReadRole, lr, false)
 		if err != nil {
 			return err
 		}

@@ -10,8 +10,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
@@ -42,20 +41,20 @@ type readTx struct {
 	s *readStore
 }
 
-func (t readTx) Accounts() stores.AccountRepo       { return readAccounts{s: t.s} }
+func (t readTx) Accounts() accounts.AccountRepo     { return readAccounts{s: t.s} }
 func (t readTx) Lists() stores.ListRepo             { return readLists{s: t.s} }
 func (t readTx) Assessments() stores.AssessmentRepo { return readAssessments{s: t.s} }
 
 type readAccounts struct {
-	stores.AccountRepo
+	accounts.AccountRepo
 	s *readStore
 }
 
-func (r readAccounts) MembershipOf(_ context.Context, accountID, userID uuid.UUID) (account.Membership, error) {
+func (r readAccounts) MembershipOf(_ context.Context, accountID, userID uuid.UUID) (accounts.Membership, error) {
 	if accountID != r.s.acc || userID != r.s.user {
-		return account.Membership{}, core.ErrNotFound
+		return accounts.Membership{}, core.ErrNotFound
 	}
-	return account.Membership{Account: account.Account{ID: r.s.acc, Active: true}, Role: account.RoleViewer}, nil
+	return accounts.Membership{Account: accounts.Account{ID: r.s.acc, Active: true}, Role: accounts.RoleViewer}, nil
 }
 
 type readLists struct {
@@ -110,7 +109,7 @@ func (overdue) Schedule(_ context.Context, _ stores.Tx, _ uuid.UUID, as []review
 	return nil
 }
 
-func readFixture() (*Service, *readStore, access.Actor) {
+func readFixture() (*Service, *readStore, accounts.Actor) {
 	st := &readStore{acc: uuid.New(), user: uuid.New()}
 	st.list = vendorlist.List{ID: uuid.New(), AccountID: st.acc, Name: "Critical"}
 	rating := func(n int) *int { return &n }
@@ -130,7 +129,7 @@ func readFixture() (*Service, *readStore, access.Actor) {
 	}
 	st.asms = []review.Assessment{{ID: uuid.New(), VendorID: st.entries[3].VendorID}} // Delta
 	s := &Service{d: Deps{Unit: uow.Unit[stores.Tx]{Store: st, Clock: fixedClock{}}, Assessments: overdue{}}}
-	return s, st, access.Actor{UserID: st.user}
+	return s, st, accounts.Actor{UserID: st.user}
 }
 
 func names(p ListPage) string {
@@ -145,7 +144,7 @@ func TestListReadShapes(t *testing.T) {
 	t.Parallel()
 	s, st, a := readFixture()
 	ctx := context.Background()
-	ref, lr := access.AccountRef{ID: st.acc}, access.ListRef{ID: st.list.ID}
+	ref, lr := accounts.AccountRef{ID: st.acc}, ListRef{ID: st.list.ID}
 	read := func(q ListQuery) ListPage {
 		t.Helper()
 		p, err := s.ListRead(ctx, a, ref, lr, q)
@@ -206,7 +205,7 @@ func TestNamePageFillsWhatWasRemoved(t *testing.T) {
 	t.Parallel()
 	s, st, a := readFixture() // acme, Beta, Delta, Zoom by name
 	ctx := context.Background()
-	ref, lr := access.AccountRef{ID: st.acc}, access.ListRef{ID: st.list.ID}
+	ref, lr := accounts.AccountRef{ID: st.acc}, ListRef{ID: st.list.ID}
 	st.between = func() {
 		st.entries = slices.DeleteFunc(st.entries, func(e vendorlist.Entry) bool { return e.VendorName == "Beta" })
 	}
@@ -234,7 +233,7 @@ func TestListReadRefusesBadShapes(t *testing.T) {
 	t.Parallel()
 	s, st, a := readFixture()
 	ctx := context.Background()
-	ref, lr := access.AccountRef{ID: st.acc}, access.ListRef{ID: st.list.ID}
+	ref, lr := accounts.AccountRef{ID: st.acc}, ListRef{ID: st.list.ID}
 	other := Cursor{Sort: "name", ID: uuid.New()}
 	_, err := s.ListRead(ctx, a, ref, lr, ListQuery{Sort: "size", ReviewStates: []string{"late"}, EnrichmentStates: []string{"maybe"},
 		Alerts: "yes", Limit: MaxListPage + 1, Cursor: &Cursor{}})
@@ -251,7 +250,7 @@ func TestListReadRefusesBadShapes(t *testing.T) {
 	if e, ok := core.AsError(err); !ok || !strings.Contains(e.Error(), "was given for sort=name") {
 		t.Fatalf("a cursor of another sort: %v", err)
 	}
-	if _, err := s.ListRead(ctx, access.Actor{UserID: uuid.New()}, ref, lr, ListQuery{}); !errors.Is(err, core.ErrForbidden) {
+	if _, err := s.ListRead(ctx, accounts.Actor{UserID: uuid.New()}, ref, lr, ListQuery{}); !errors.Is(err, core.ErrForbidden) {
 		t.Fatalf("outsider: %v", err)
 	}
 }

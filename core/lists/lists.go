@@ -14,8 +14,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
@@ -37,7 +36,7 @@ type Directory interface {
 // assessment columns of a CSV import, and to schedule the reviews a list
 // read shows.
 type Assessments interface {
-	Upsert(ctx context.Context, tx stores.Tx, by access.Actor, accountID uuid.UUID, l vendorlist.List, rs []review.Request) ([]review.Assessment, error)
+	Upsert(ctx context.Context, tx stores.Tx, by accounts.Actor, accountID uuid.UUID, l vendorlist.List, rs []review.Request) ([]review.Assessment, error)
 	Schedule(ctx context.Context, tx stores.Tx, accountID uuid.UUID, as []review.Assessment) error
 }
 
@@ -67,10 +66,10 @@ func New(d Deps) (*Service, error) {
 }
 
 // Lists returns the account's lists.
-func (s *Service) Lists(ctx context.Context, a access.Actor, ref access.AccountRef) ([]vendorlist.List, error) {
+func (s *Service) Lists(ctx context.Context, a accounts.Actor, ref accounts.AccountRef) ([]vendorlist.List, error) {
 	var out []vendorlist.List
 	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
+		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ReadRole)
 		if err != nil {
 			return err
 		}
@@ -83,7 +82,7 @@ func (s *Service) Lists(ctx context.Context, a access.Actor, ref access.AccountR
 // ListWithVendors returns one list and all its entries, read as OpenList
 // and WholeList.Each read them (see WholeList for what a long list's read
 // sees of concurrent writes).
-func (s *Service) ListWithVendors(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef) (vendorlist.List, []vendorlist.Entry, error) {
+func (s *Service) ListWithVendors(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr ListRef) (vendorlist.List, []vendorlist.Entry, error) {
 	w, err := s.OpenList(ctx, a, ref, lr)
 	if err != nil {
 		return vendorlist.List{}, nil, err
@@ -100,10 +99,10 @@ func (s *Service) ListWithVendors(ctx context.Context, a access.Actor, ref acces
 }
 
 // CreateList creates a list; a duplicate name in the account is a conflict.
-func (s *Service) CreateList(ctx context.Context, a access.Actor, ref access.AccountRef, name string) (vendorlist.List, error) {
+func (s *Service) CreateList(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, name string) (vendorlist.List, error) {
 	var l vendorlist.List
 	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, err := access.Account(ctx, tx, a, ref, account.WriteRole)
+		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.WriteRole)
 		if err != nil {
 			return err
 		}
@@ -123,14 +122,14 @@ func (s *Service) CreateList(ctx context.Context, a access.Actor, ref access.Acc
 
 // DeleteList deletes a list with its entries, assessments, documents and
 // subscribers. master-list cannot be deleted: every account keeps one.
-func (s *Service) DeleteList(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef) (vendorlist.List, error) {
+func (s *Service) DeleteList(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr ListRef) (vendorlist.List, error) {
 	var l vendorlist.List
 	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		var (
-			acc access.Access
+			acc accounts.Access
 			err error
 		)
-		if acc, l, err = access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, false); err != nil {
+		if acc, l, err = AccountList(ctx, tx, a, ref, accounts.WriteRole, lr, false); err != nil {
 			return err
 		}
 		if l.Name == vendorlist.MasterList {
@@ -200,7 +199,7 @@ type VendorsChange struct {
 // omitted are removed, new ones added (created in the directory when
 // unknown), and new custom vendors are queued for enrichment within the
 // account's quota. Over quota, the vendor is still saved, just not queued.
-func (s *Service) SaveVendors(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, in []VendorInput) (SaveResult, error) {
+func (s *Service) SaveVendors(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr ListRef, in []VendorInput) (SaveResult, error) {
 	return s.ChangeVendors(ctx, a, ref, lr, VendorsChange{Change: vendorlist.Replace, Vendors: in})
 }
 
@@ -211,7 +210,7 @@ func (s *Service) SaveVendors(ctx context.Context, a access.Actor, ref access.Ac
 // none). The list is locked first and its revision checked against
 // in.IfMatch: a write made against an older revision is refused whole
 // (core.ErrPrecondition) and changes nothing.
-func (s *Service) ChangeVendors(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, in VendorsChange) (SaveResult, error) {
+func (s *Service) ChangeVendors(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr ListRef, in VendorsChange) (SaveResult, error) {
 	names := make([]string, len(in.Vendors))
 	sites := make([]string, len(in.Vendors))
 	for i, v := range in.Vendors {
@@ -223,7 +222,7 @@ func (s *Service) ChangeVendors(ctx context.Context, a access.Actor, ref access.
 	}
 	var res SaveResult
 	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, true)
+		acc, l, err := AccountList(ctx, tx, a, ref, accounts.WriteRole, lr, true)
 		if err != nil {
 			return err
 		}
@@ -347,10 +346,10 @@ func sortVendors(vs []directory.Vendor) []directory.Vendor {
 }
 
 // AddProduct adds a product row to a vendor on a list; a duplicate is a conflict.
-func (s *Service) AddProduct(ctx context.Context, a access.Actor, ref access.AccountRef, listID, vid uuid.UUID, name string) (vendorlist.Product, error) {
+func (s *Service) AddProduct(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, listID, vid uuid.UUID, name string) (vendorlist.Product, error) {
 	var p vendorlist.Product
 	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
-		_, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, access.ListRef{ID: listID}, false)
+		_, l, err := AccountList(ctx, tx, a, ref, accounts.WriteRole, ListRef{ID: listID}, false)
 		if err != nil {
 			return err
 		}
@@ -370,10 +369,10 @@ func (s *Service) AddProduct(ctx context.Context, a access.Actor, ref access.Acc
 }
 
 // SetAlerts turns incident alerts for one vendor of a list on or off.
-func (s *Service) SetAlerts(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef, vid uuid.UUID, enabled bool) (vendorlist.Entry, error) {
+func (s *Service) SetAlerts(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr ListRef, vid uuid.UUID, enabled bool) (vendorlist.Entry, error) {
 	var e vendorlist.Entry
 	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
-		_, l, err := access.AccountList(ctx, tx, a, ref, account.WriteRole, lr, false)
+		_, l, err := AccountList(ctx, tx, a, ref, accounts.WriteRole, lr, false)
 		if err != nil {
 			return err
 		}

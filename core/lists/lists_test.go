@@ -10,8 +10,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
@@ -54,7 +53,7 @@ type listTx struct {
 	d *listDB
 }
 
-func (t listTx) Accounts() stores.AccountRepo       { return listAccounts{d: t.d} }
+func (t listTx) Accounts() accounts.AccountRepo     { return listAccounts{d: t.d} }
 func (t listTx) Lists() stores.ListRepo             { return listRepo{d: t.d} }
 func (t listTx) Vendors() stores.VendorRepo         { return listVendors{d: t.d} }
 func (t listTx) Quota() stores.QuotaRepo            { return quotaRepo{t: &quotaTx{claims: t.d.claims}} }
@@ -62,15 +61,15 @@ func (t listTx) Assessments() stores.AssessmentRepo { return noAssessments{} }
 func (t listTx) Outbox() outbox.Repo                { return listOutbox{d: t.d} }
 
 type listAccounts struct {
-	stores.AccountRepo
+	accounts.AccountRepo
 	d *listDB
 }
 
-func (r listAccounts) MembershipOf(_ context.Context, id, user uuid.UUID) (account.Membership, error) {
+func (r listAccounts) MembershipOf(_ context.Context, id, user uuid.UUID) (accounts.Membership, error) {
 	if id != r.d.acc || user != r.d.user {
-		return account.Membership{}, core.ErrNotFound
+		return accounts.Membership{}, core.ErrNotFound
 	}
-	return account.Membership{Account: account.Account{ID: id, Active: true}, Role: account.RoleMember}, nil
+	return accounts.Membership{Account: accounts.Account{ID: id, Active: true}, Role: accounts.RoleMember}, nil
 }
 func (r listAccounts) Lock(context.Context, uuid.UUID) error { return nil }
 
@@ -241,12 +240,12 @@ type upserts struct {
 	rows int
 }
 
-func (u *upserts) Upsert(_ context.Context, _ stores.Tx, _ access.Actor, _ uuid.UUID, _ vendorlist.List, rs []review.Request) ([]review.Assessment, error) {
+func (u *upserts) Upsert(_ context.Context, _ stores.Tx, _ accounts.Actor, _ uuid.UUID, _ vendorlist.List, rs []review.Request) ([]review.Assessment, error) {
 	u.rows += len(rs)
 	return make([]review.Assessment, len(rs)), nil
 }
 
-func listFixture(t *testing.T) (*Service, *listDB, *directoryOf, *upserts, access.Actor, access.AccountRef) {
+func listFixture(t *testing.T) (*Service, *listDB, *directoryOf, *upserts, accounts.Actor, accounts.AccountRef) {
 	t.Helper()
 	d := &listDB{acc: uuid.New(), user: uuid.New(), lists: map[uuid.UUID]vendorlist.List{}, entries: map[uuid.UUID][]uuid.UUID{},
 		alerts: map[[2]uuid.UUID]bool{}, vendors: map[uuid.UUID]directory.Vendor{}, claims: map[uuid.UUID]bool{}}
@@ -260,25 +259,25 @@ func listFixture(t *testing.T) (*Service, *listDB, *directoryOf, *upserts, acces
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, d, dir, up, access.Actor{UserID: d.user, Email: "ann@acme.test"}, access.AccountRef{ID: d.acc}
+	return s, d, dir, up, accounts.Actor{UserID: d.user, Email: "ann@acme.test"}, accounts.AccountRef{ID: d.acc}
 }
 
 func TestSaveVendorsReplacesTheMembership(t *testing.T) {
 	t.Parallel()
 	s, _, dir, _, a, ref := listFixture(t)
 	ctx := context.Background()
-	res, err := s.SaveVendors(ctx, a, ref, access.ListRef{}, []VendorInput{{Name: "Zoom"}, {Name: "Acme", WebsiteURL: "https://acme.test"}})
+	res, err := s.SaveVendors(ctx, a, ref, ListRef{}, []VendorInput{{Name: "Zoom"}, {Name: "Acme", WebsiteURL: "https://acme.test"}})
 	if err != nil || len(res.Added) != 2 || res.List.Name != vendorlist.MasterList || res.Quota.Queued != 2 || dir.runs != 1 {
 		t.Fatalf("first save: %+v, %v (runs %d)", res, err, dir.runs)
 	}
-	res, err = s.SaveVendors(ctx, a, ref, access.MasterList, []VendorInput{{Name: "acme"}, {Name: "Beta"}})
+	res, err = s.SaveVendors(ctx, a, ref, MasterRef, []VendorInput{{Name: "acme"}, {Name: "Beta"}})
 	if err != nil || len(res.Added) != 1 || len(res.Removed) != 1 || res.Removed[0].Name != "Zoom" || res.Unchanged != 1 || res.List.VendorCount != 2 {
 		t.Fatalf("second save: %+v, %v", res, err)
 	}
-	if _, err := s.SaveVendors(ctx, a, ref, access.ListRef{}, []VendorInput{{Name: " "}}); !errors.Is(err, core.ErrInvalid) {
+	if _, err := s.SaveVendors(ctx, a, ref, ListRef{}, []VendorInput{{Name: " "}}); !errors.Is(err, core.ErrInvalid) {
 		t.Fatalf("a blank name: %v", err)
 	}
-	if _, err := s.SaveVendors(ctx, access.Actor{UserID: uuid.New()}, ref, access.ListRef{}, nil); !errors.Is(err, core.ErrForbidden) {
+	if _, err := s.SaveVendors(ctx, accounts.Actor{UserID: uuid.New()}, ref, ListRef{}, nil); !errors.Is(err, core.ErrForbidden) {
 		t.Fatalf("an outsider: %v", err)
 	}
 }
@@ -297,7 +296,7 @@ func TestListsProductsAndAlerts(t *testing.T) {
 	if ls, err := s.Lists(ctx, a, ref); err != nil || len(ls) != 2 {
 		t.Fatalf("lists: %v, %v", ls, err)
 	}
-	res, err := s.SaveVendors(ctx, a, ref, access.ListRef{ID: l.ID}, []VendorInput{{Name: "Acme"}})
+	res, err := s.SaveVendors(ctx, a, ref, ListRef{ID: l.ID}, []VendorInput{{Name: "Acme"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,20 +310,20 @@ func TestListsProductsAndAlerts(t *testing.T) {
 	if _, err := s.AddProduct(ctx, a, ref, l.ID, uuid.New(), "Chat"); !errors.Is(err, core.ErrNotFound) {
 		t.Fatalf("a product of a vendor not on the list: %v", err)
 	}
-	e, err := s.SetAlerts(ctx, a, ref, access.ListRef{Name: "Critical"}, acme, false)
+	e, err := s.SetAlerts(ctx, a, ref, ListRef{Name: "Critical"}, acme, false)
 	if err != nil || e.AlertsEnabled || e.VendorID != acme {
 		t.Fatalf("alerts off: %+v, %v", e, err)
 	}
-	if _, err := s.SetAlerts(ctx, a, ref, access.ListRef{ID: l.ID}, uuid.New(), true); !errors.Is(err, core.ErrNotFound) {
+	if _, err := s.SetAlerts(ctx, a, ref, ListRef{ID: l.ID}, uuid.New(), true); !errors.Is(err, core.ErrNotFound) {
 		t.Fatalf("alerts of a vendor not on the list: %v", err)
 	}
-	if got, es, err := s.ListWithVendors(ctx, a, ref, access.ListRef{ID: l.ID}); err != nil || got.ID != l.ID || len(es) != 1 || len(es[0].Products) != 1 {
+	if got, es, err := s.ListWithVendors(ctx, a, ref, ListRef{ID: l.ID}); err != nil || got.ID != l.ID || len(es) != 1 || len(es[0].Products) != 1 {
 		t.Fatalf("list with vendors: %+v %v", es, err)
 	}
-	if _, err := s.DeleteList(ctx, a, ref, access.MasterList); !errors.Is(err, core.ErrInvalid) {
+	if _, err := s.DeleteList(ctx, a, ref, MasterRef); !errors.Is(err, core.ErrInvalid) {
 		t.Fatalf("master-list deleted: %v", err)
 	}
-	if _, err := s.DeleteList(ctx, a, ref, access.ListRef{ID: l.ID}); err != nil || len(d.lists) != 1 {
+	if _, err := s.DeleteList(ctx, a, ref, ListRef{ID: l.ID}); err != nil || len(d.lists) != 1 {
 		t.Fatalf("delete: %v", err)
 	}
 }
@@ -337,7 +336,7 @@ func TestImportCSV(t *testing.T) {
 		"Acme,https://acme.test,Chat,approved\n" +
 		"Acme,,Mail,\n" +
 		"Beta,,,\n"
-	res, err := s.ImportCSV(ctx, a, ref, access.ListRef{}, ImportInput{CSV: csv})
+	res, err := s.ImportCSV(ctx, a, ref, ListRef{}, ImportInput{CSV: csv})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,21 +345,21 @@ func TestImportCSV(t *testing.T) {
 		t.Fatalf("import: %+v", res)
 	}
 	// Again: nothing new.
-	res, err = s.ImportCSV(ctx, a, ref, access.ListRef{}, ImportInput{CSV: csv})
+	res, err = s.ImportCSV(ctx, a, ref, ListRef{}, ImportInput{CSV: csv})
 	if err != nil || res.VendorsAdded != 0 || res.ProductsAdded != 0 {
 		t.Fatalf("import again: %+v, %v", res, err)
 	}
 	// A bad cell refuses the batch naming the cell; a dry run reports it.
 	bad := "vendor_name,tier\nAcme,ultra\n"
-	_, err = s.ImportCSV(ctx, a, ref, access.ListRef{}, ImportInput{CSV: bad})
+	_, err = s.ImportCSV(ctx, a, ref, ListRef{}, ImportInput{CSV: bad})
 	if fs := core.Failures(err); len(fs) != 1 || fs[0].Field != vendorlist.CSVField || fs[0].Row != 1 || fs[0].Column != "tier" {
 		t.Fatalf("a bad cell: %v %+v", err, fs)
 	}
-	res, err = s.ImportCSV(ctx, a, ref, access.ListRef{}, ImportInput{CSV: bad, DryRun: true})
+	res, err = s.ImportCSV(ctx, a, ref, ListRef{}, ImportInput{CSV: bad, DryRun: true})
 	if err != nil || !res.DryRun || len(res.Errors) != 1 || res.Errors[0].Column != "tier" {
 		t.Fatalf("dry run: %+v, %v", res, err)
 	}
-	if _, err := s.ImportCSV(ctx, a, ref, access.ListRef{}, ImportInput{CSV: "nope"}); !errors.Is(err, core.ErrInvalid) {
+	if _, err := s.ImportCSV(ctx, a, ref, ListRef{}, ImportInput{CSV: "nope"}); !errors.Is(err, core.ErrInvalid) {
 		t.Fatalf("no header: %v", err)
 	}
 }

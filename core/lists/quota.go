@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -22,7 +22,7 @@ var quotaExceeded = fmt.Sprintf("saved, but not queued for enrichment: the accou
 // queueEnrichment claims quota for the custom vendors among vs and queues an
 // enrichment run for them. A vendor the account has claimed before, or one
 // that already has a profile, counts as already known.
-func (s *Service) queueEnrichment(ctx context.Context, tx stores.Tx, a access.Actor, accountID uuid.UUID, vs []directory.Vendor) (vendorlist.QuotaReport, error) {
+func (s *Service) queueEnrichment(ctx context.Context, tx stores.Tx, a accounts.Actor, accountID uuid.UUID, vs []directory.Vendor) (vendorlist.QuotaReport, error) {
 	rep := vendorlist.QuotaReport{Limit: EnrichmentQuota, Errors: []vendorlist.QuotaError{}}
 	var custom []uuid.UUID
 	for _, v := range vs {

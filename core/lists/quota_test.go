@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/run"
@@ -22,11 +22,11 @@ type quotaTx struct {
 	locked bool
 }
 
-func (t *quotaTx) Accounts() stores.AccountRepo { return quotaAccounts{t: t} }
-func (t *quotaTx) Quota() stores.QuotaRepo      { return quotaRepo{t: t} }
+func (t *quotaTx) Accounts() accounts.AccountRepo { return quotaAccounts{t: t} }
+func (t *quotaTx) Quota() stores.QuotaRepo        { return quotaRepo{t: t} }
 
 type quotaAccounts struct {
-	stores.AccountRepo
+	accounts.AccountRepo
 	t *quotaTx
 }
 
@@ -87,7 +87,7 @@ func TestEnrichmentQuota(t *testing.T) {
 
 	// Up to the quota, every new custom vendor is claimed and queued.
 	first := custom(EnrichmentQuota - 2)
-	rep, err := s.queueEnrichment(ctx, tx, access.Actor{}, acc, first)
+	rep, err := s.queueEnrichment(ctx, tx, accounts.Actor{}, acc, first)
 	if err != nil || rep.Queued != EnrichmentQuota-2 || rep.Used != EnrichmentQuota-2 || len(rep.Errors) != 0 || !tx.locked {
 		t.Fatalf("first save: %+v, %v (locked %v)", rep, err, tx.locked)
 	}
@@ -96,7 +96,7 @@ func TestEnrichmentQuota(t *testing.T) {
 	// three new custom vendors two fit, the third is saved but refused.
 	known := directory.Vendor{ID: uuid.New(), Name: "Slack", HasProfile: true}
 	more := custom(3)
-	rep, err = s.queueEnrichment(ctx, tx, access.Actor{}, acc, append([]directory.Vendor{known, first[0]}, more...))
+	rep, err = s.queueEnrichment(ctx, tx, accounts.Actor{}, acc, append([]directory.Vendor{known, first[0]}, more...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestEnrichmentQuota(t *testing.T) {
 
 	// Nothing custom: no lock taken, no run started.
 	tx.locked = false
-	rep, err = s.queueEnrichment(ctx, tx, access.Actor{}, acc, []directory.Vendor{known})
+	rep, err = s.queueEnrichment(ctx, tx, accounts.Actor{}, acc, []directory.Vendor{known})
 	if err != nil || rep.Queued != 0 || rep.AlreadyKnown != 1 || tx.locked || len(r.started) != 2 {
 		t.Fatalf("known only: %+v, %v (locked %v)", rep, err, tx.locked)
 	}

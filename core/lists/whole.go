@@ -5,8 +5,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/vetted-dev/vetted/core/access"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -50,10 +49,10 @@ type WholeList struct {
 // resolves it and, when it is at most a page long, reads its entries: a
 // refusal, an unknown list or a store that does not answer is known before
 // anything is written.
-func (s *Service) OpenList(ctx context.Context, a access.Actor, ref access.AccountRef, lr access.ListRef) (*WholeList, error) {
+func (s *Service) OpenList(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr ListRef) (*WholeList, error) {
 	w := &WholeList{s: s}
 	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
-		_, l, err := access.AccountList(ctx, tx, a, ref, account.ReadRole, lr, false)
+		_, l, err := AccountList(ctx, tx, a, ref, accounts.ReadRole, lr, false)
 		if err != nil {
 			return err
 		}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -78,7 +78,7 @@ func TestWholeListReadsByPage(t *testing.T) {
 	putVendors(d, master, "Vendor", n-1)
 	putVendors(d, master, "acme", 1) // lower case: after every "Vendor" in byte order
 
-	w, err := s.OpenList(ctx, a, ref, access.MasterList)
+	w, err := s.OpenList(ctx, a, ref, MasterRef)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestWholeListReadsByPage(t *testing.T) {
 	}
 
 	// An error of page stops the read.
-	w, err = s.OpenList(ctx, a, ref, access.MasterList)
+	w, err = s.OpenList(ctx, a, ref, MasterRef)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestWholeListReadsByPage(t *testing.T) {
 		}
 		putVendors(d, l.ID, "Vendor", size)
 		d.pageReads, d.keyReads = 0, 0
-		w, err := s.OpenList(ctx, a, ref, access.ListRef{Name: l.Name})
+		w, err := s.OpenList(ctx, a, ref, ListRef{Name: l.Name})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,10 +157,10 @@ func TestWholeListReadsByPage(t *testing.T) {
 	}
 
 	// Refusals come from OpenList, before any entry.
-	if _, err := s.OpenList(ctx, access.Actor{UserID: uuid.New()}, ref, access.MasterList); !errors.Is(err, core.ErrForbidden) {
+	if _, err := s.OpenList(ctx, accounts.Actor{UserID: uuid.New()}, ref, MasterRef); !errors.Is(err, core.ErrForbidden) {
 		t.Fatalf("an outsider: %v", err)
 	}
-	if _, err := s.OpenList(ctx, a, ref, access.ListRef{Name: "Nowhere"}); !errors.Is(err, core.ErrNotFound) {
+	if _, err := s.OpenList(ctx, a, ref, ListRef{Name: "Nowhere"}); !errors.Is(err, core.ErrNotFound) {
 		t.Fatalf("an unknown list: %v", err)
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 )
 
 // Status is compliance_approval_status. Any status may follow any other.
@@ -178,7 +178,7 @@ func Apply(cur Fields, in Input) (Fields, error) {
 	if in.SponsorContact != nil {
 		v := strings.TrimSpace(*in.SponsorContact)
 		if v != "" {
-			e, err := account.NormalizeEmail(v)
+			e, err := accounts.NormalizeEmail(v)
 			errs.AddErr(core.WithField(err, "Input.SponsorContact"))
 			v = e
 		}

@@ -7,8 +7,10 @@ package usecases
 import (
 	"context"
 	"errors"
+	"github.com/google/uuid"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
@@ -95,7 +97,13 @@ func New(d Deps) (*UseCases, error) {
 		return nil, err
 	}
 	unit.Events = u.Webhooks.Emit
-	if u.Accounts, err = accounts.New(accounts.Deps{Unit: unit, Mail: mail, PublicURL: public, Log: log}); err != nil {
+	if u.Accounts, err = accounts.New(accounts.Deps{Unit: narrowUnit[accounts.Tx](unit), Mail: narrowMail[accounts.Tx](mail), PublicURL: public, Log: log,
+		Opened: func(ctx context.Context, tx accounts.Tx, accountID uuid.UUID, now time.Time) error {
+			return lists.OpenMaster(ctx, whole(tx), d.IDs.New(), accountID, now)
+		},
+		Files: func(ctx context.Context, tx accounts.Tx, accountID uuid.UUID) ([]string, error) {
+			return assessments.AccountFiles(ctx, whole(tx), accountID)
+		}}); err != nil {
 		return nil, err
 	}
 	if u.Vendors, err = vendors.New(vendors.Deps{Unit: unit, Enricher: d.Enricher, Websites: d.Websites, Incidents: d.Incidents, Views: d.Views, Log: log}); err != nil {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
@@ -47,7 +47,7 @@ func TestRatingHistory(t *testing.T) {
 	s := newService(t, d)
 	ctx := context.Background()
 
-	v, page, next, err := s.RatingHistory(ctx, access.Actor{}, ref(t, "Acme"), nil, 0)
+	v, page, next, err := s.RatingHistory(ctx, accounts.Actor{}, ref(t, "Acme"), nil, 0)
 	if err != nil || v.ID != acme.ID || len(page) != 3 || next != nil {
 		t.Fatalf("default page: %v %d records, next %v, %v", v.ID, len(page), next, err)
 	}
@@ -55,7 +55,7 @@ func TestRatingHistory(t *testing.T) {
 		t.Fatalf("page is not newest first: %v", page)
 	}
 
-	_, page, next, err = s.RatingHistory(ctx, access.Actor{}, ref(t, acme.ID.String()), nil, 2)
+	_, page, next, err = s.RatingHistory(ctx, accounts.Actor{}, ref(t, acme.ID.String()), nil, 2)
 	if err != nil || len(page) != 2 || next == nil {
 		t.Fatalf("page of 2: %d records, next %v, %v", len(page), next, err)
 	}
@@ -64,16 +64,16 @@ func TestRatingHistory(t *testing.T) {
 	}
 
 	for _, limit := range []int{-1, vendors.MaxRatingPage + 1} {
-		_, _, _, err := s.RatingHistory(ctx, access.Actor{}, ref(t, "Acme"), nil, limit)
+		_, _, _, err := s.RatingHistory(ctx, accounts.Actor{}, ref(t, "Acme"), nil, limit)
 		if f := core.Failures(err); !errors.Is(err, core.ErrInvalid) || len(f) != 1 || f[0].Field != "RatingQuery.Limit" {
 			t.Errorf("limit %d: %v", limit, err)
 		}
 	}
-	_, _, _, err = s.RatingHistory(ctx, access.Actor{}, ref(t, "Acme"), &directory.RatingCursor{At: base}, 10)
+	_, _, _, err = s.RatingHistory(ctx, accounts.Actor{}, ref(t, "Acme"), &directory.RatingCursor{At: base}, 10)
 	if f := core.Failures(err); !errors.Is(err, core.ErrInvalid) || len(f) != 1 || f[0].Field != "RatingQuery.Cursor" {
 		t.Errorf("zero cursor: %v", err)
 	}
-	if _, _, _, err := s.RatingHistory(ctx, access.Actor{}, ref(t, "Globex"), nil, 10); !errors.Is(err, core.ErrNotFound) {
+	if _, _, _, err := s.RatingHistory(ctx, accounts.Actor{}, ref(t, "Globex"), nil, 10); !errors.Is(err, core.ErrNotFound) {
 		t.Errorf("unknown vendor: %v", err)
 	}
 }
@@ -140,7 +140,7 @@ func TestBackfillWholeDirectory(t *testing.T) {
 	d := newDir(acme, beta)
 	s := newService(t, d)
 	ctx := context.Background()
-	if _, err := s.StartBackfill(ctx, access.Actor{Email: "user@vetted.test"}, nil, nil); !errors.Is(err, core.ErrForbidden) {
+	if _, err := s.StartBackfill(ctx, accounts.Actor{Email: "user@vetted.test"}, nil, nil); !errors.Is(err, core.ErrForbidden) {
 		t.Fatalf("a non-admin backfilled: %v", err)
 	}
 	since := clock{}.Now().AddDate(-1, 0, 0)

@@ -19,7 +19,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
@@ -76,7 +76,7 @@ type StoreViews struct{ Store stores.Store }
 func (r StoreViews) View(ctx context.Context, ref directory.Ref) (directory.View, error) {
 	var view directory.View
 	err := r.Store.View(ctx, func(ctx context.Context, tx stores.Tx) error {
-		v, err := access.Vendor(ctx, tx, ref)
+		v, err := Resolve(ctx, tx, ref)
 		if err != nil {
 			return err
 		}
@@ -116,7 +116,7 @@ func (r StoreViews) ViewsByID(ctx context.Context, ids []uuid.UUID) (map[uuid.UU
 
 // GetVendor returns an entry with its profile, by UUID or canonical name.
 // It may come from a cache (Deps.Views); callers must not modify it.
-func (s *Service) GetVendor(ctx context.Context, _ access.Actor, ref directory.Ref) (directory.View, error) {
+func (s *Service) GetVendor(ctx context.Context, _ accounts.Actor, ref directory.Ref) (directory.View, error) {
 	return s.d.Views.View(ctx, ref)
 }
 
@@ -140,7 +140,7 @@ const MaxVendorPage = 10_000
 // VendorsPage returns at most limit directory entries (1 to MaxVendorPage)
 // named after the name after (a cursor: "" for the first page), by name in
 // byte order, and whether more follow.
-func (s *Service) VendorsPage(ctx context.Context, _ access.Actor, after string, limit int) ([]directory.Vendor, bool, error) {
+func (s *Service) VendorsPage(ctx context.Context, _ accounts.Actor, after string, limit int) ([]directory.Vendor, bool, error) {
 	if limit < 1 || limit > MaxVendorPage {
 		return nil, false, core.Invalid("Limit", "must be between 1 and %d", MaxVendorPage)
 	}
@@ -158,14 +158,14 @@ func (s *Service) VendorsPage(ctx context.Context, _ access.Actor, after string,
 }
 
 // SecurityInstances returns a vendor's findings and signals.
-func (s *Service) SecurityInstances(ctx context.Context, _ access.Actor, ref directory.Ref) (directory.Vendor, []directory.SecurityInstance, error) {
+func (s *Service) SecurityInstances(ctx context.Context, _ accounts.Actor, ref directory.Ref) (directory.Vendor, []directory.SecurityInstance, error) {
 	var (
 		v   directory.Vendor
 		out []directory.SecurityInstance
 	)
 	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		var err error
-		if v, err = access.Vendor(ctx, tx, ref); err != nil {
+		if v, err = Resolve(ctx, tx, ref); err != nil {
 			return err
 		}
 		out, err = tx.Profiles().Instances(ctx, v.ID)
@@ -177,8 +177,8 @@ func (s *Service) SecurityInstances(ctx context.Context, _ access.Actor, ref dir
 // Enrich starts an enrichment run for vendors named by name or id (platform
 // admins). Unknown names are added to the directory first. With createOnly,
 // vendors that already have a profile are skipped.
-func (s *Service) Enrich(ctx context.Context, a access.Actor, names []string, sections []string, createOnly bool) (run.Run, error) {
-	if err := access.RequirePlatformAdmin(a); err != nil {
+func (s *Service) Enrich(ctx context.Context, a accounts.Actor, names []string, sections []string, createOnly bool) (run.Run, error) {
+	if err := accounts.RequirePlatformAdmin(a); err != nil {
 		return run.Run{}, err
 	}
 	secs, err := directory.ParseSections(sections)
@@ -257,8 +257,8 @@ func parseNames(raw []string) ([]vendorlist.VendorRef, error) {
 }
 
 // Run returns an enrichment or backfill run (platform admins).
-func (s *Service) Run(ctx context.Context, a access.Actor, kind string, rid uuid.UUID) (run.Run, error) {
-	if err := access.RequirePlatformAdmin(a); err != nil {
+func (s *Service) Run(ctx context.Context, a accounts.Actor, kind string, rid uuid.UUID) (run.Run, error) {
+	if err := accounts.RequirePlatformAdmin(a); err != nil {
 		return run.Run{}, err
 	}
 	var r run.Run
@@ -544,7 +544,7 @@ const (
 // RatingHistory is a page of a vendor's rating history, newest first,
 // after the cursor when it is not nil (a zero cursor is one the API did
 // not give); next is the cursor of the following page, nil on the last.
-func (s *Service) RatingHistory(ctx context.Context, _ access.Actor, ref directory.Ref, after *directory.RatingCursor, limit int) (
+func (s *Service) RatingHistory(ctx context.Context, _ accounts.Actor, ref directory.Ref, after *directory.RatingCursor, limit int) (
 	v directory.Vendor, page []directory.RatingRecord, next *directory.RatingCursor, err error) {
 	if limit == 0 {
 		limit = DefaultRatingPage
@@ -557,7 +557,7 @@ func (s *Service) RatingHistory(ctx context.Context, _ access.Actor, ref directo
 	}
 	err = s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 		var err error
-		if v, err = access.Vendor(ctx, tx, ref); err != nil {
+		if v, err = Resolve(ctx, tx, ref); err != nil {
 			return err
 		}
 		page, err = tx.Profiles().Ratings(ctx, v.ID, after, limit+1)
@@ -609,13 +609,13 @@ func (s *Service) ReenrichStale(ctx context.Context, maxAge time.Duration) (int,
 // PatchVendor applies a JSON merge patch over the whitelisted profile
 // fields (platform admins); it creates the profile if there is none. No
 // enrichment runs.
-func (s *Service) PatchVendor(ctx context.Context, a access.Actor, ref directory.Ref, patch map[string]json.RawMessage) (directory.View, error) {
-	if err := access.RequirePlatformAdmin(a); err != nil {
+func (s *Service) PatchVendor(ctx context.Context, a accounts.Actor, ref directory.Ref, patch map[string]json.RawMessage) (directory.View, error) {
+	if err := accounts.RequirePlatformAdmin(a); err != nil {
 		return directory.View{}, err
 	}
 	var view directory.View
 	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
-		v, err := access.Vendor(ctx, tx, ref)
+		v, err := Resolve(ctx, tx, ref)
 		if err != nil {
 			return err
 		}
@@ -642,14 +642,14 @@ func (s *Service) PatchVendor(ctx context.Context, a access.Actor, ref directory
 // DeleteVendor removes a vendor's profile, its security instances and its
 // GRC assessment history (platform admins); the directory entry and every
 // list membership stay.
-func (s *Service) DeleteVendor(ctx context.Context, a access.Actor, ref directory.Ref) (directory.Vendor, error) {
-	if err := access.RequirePlatformAdmin(a); err != nil {
+func (s *Service) DeleteVendor(ctx context.Context, a accounts.Actor, ref directory.Ref) (directory.Vendor, error) {
+	if err := accounts.RequirePlatformAdmin(a); err != nil {
 		return directory.Vendor{}, err
 	}
 	var v directory.Vendor
 	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
 		var err error
-		if v, err = access.Vendor(ctx, tx, ref); err != nil {
+		if v, err = Resolve(ctx, tx, ref); err != nil {
 			return err
 		}
 		if err := tx.Profiles().Delete(ctx, v.ID); err != nil {
@@ -667,13 +667,13 @@ func (s *Service) DeleteVendor(ctx context.Context, a access.Actor, ref director
 // RecordIncident records an incident by hand (platform admins). A live
 // incident alerts the confirmed subscribers of every list that carries the
 // vendor with alerts enabled.
-func (s *Service) RecordIncident(ctx context.Context, a access.Actor, ref directory.Ref, in directory.Incident) (directory.Incident, error) {
-	if err := access.RequirePlatformAdmin(a); err != nil {
+func (s *Service) RecordIncident(ctx context.Context, a accounts.Actor, ref directory.Ref, in directory.Incident) (directory.Incident, error) {
+	if err := accounts.RequirePlatformAdmin(a); err != nil {
 		return directory.Incident{}, err
 	}
 	var out directory.Incident
 	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
-		v, err := access.Vendor(ctx, tx, ref)
+		v, err := Resolve(ctx, tx, ref)
 		if err != nil {
 			return err
 		}
@@ -702,10 +702,10 @@ func (s *Service) RecordIncident(ctx context.Context, a access.Actor, ref direct
 }
 
 // Incidents returns a vendor's incidents.
-func (s *Service) Incidents(ctx context.Context, _ access.Actor, ref directory.Ref) ([]directory.Incident, error) {
+func (s *Service) Incidents(ctx context.Context, _ accounts.Actor, ref directory.Ref) ([]directory.Incident, error) {
 	var out []directory.Incident
 	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
-		v, err := access.Vendor(ctx, tx, ref)
+		v, err := Resolve(ctx, tx, ref)
 		if err != nil {
 			return err
 		}
@@ -718,8 +718,8 @@ func (s *Service) Incidents(ctx context.Context, _ access.Actor, ref directory.R
 // StartBackfill starts a historical-incident backfill (platform admins) for
 // the named vendors, or for the whole directory when none are named.
 // Backfilled incidents are stored as historical and never alert.
-func (s *Service) StartBackfill(ctx context.Context, a access.Actor, refs []directory.Ref, since *time.Time) (run.Run, error) {
-	if err := access.RequirePlatformAdmin(a); err != nil {
+func (s *Service) StartBackfill(ctx context.Context, a accounts.Actor, refs []directory.Ref, since *time.Time) (run.Run, error) {
+	if err := accounts.RequirePlatformAdmin(a); err != nil {
 		return run.Run{}, err
 	}
 	var r run.Run
@@ -732,7 +732,7 @@ func (s *Service) StartBackfill(ctx context.Context, a access.Actor, refs []dire
 			}
 		}
 		for _, ref := range refs {
-			v, err := access.Vendor(ctx, tx, ref)
+			v, err := Resolve(ctx, tx, ref)
 			if err != nil {
 				return err
 			}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
@@ -299,7 +299,7 @@ type clock struct{}
 
 func (clock) Now() time.Time { return time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC) }
 
-var admin = access.Actor{Email: "ops@vetted.test", PlatformAdmin: true}
+var admin = accounts.Actor{Email: "ops@vetted.test", PlatformAdmin: true}
 
 func newService(t *testing.T, d *dir) *vendors.Service {
 	t.Helper()
@@ -335,20 +335,20 @@ func TestAdminEditsAndIncidents(t *testing.T) {
 	s := newService(t, d)
 	ctx := context.Background()
 
-	if _, err := s.PatchVendor(ctx, access.Actor{}, ref(t, "Acme"), nil); !errors.Is(err, core.ErrForbidden) {
+	if _, err := s.PatchVendor(ctx, accounts.Actor{}, ref(t, "Acme"), nil); !errors.Is(err, core.ErrForbidden) {
 		t.Fatalf("a non-admin patched: %v", err)
 	}
 	view, err := s.PatchVendor(ctx, admin, ref(t, "acme"), map[string]json.RawMessage{"company": json.RawMessage(`{"industry":"Chat"}`)})
 	if err != nil || view.Profile == nil || !view.Vendor.HasProfile || view.Profile.Company.Industry != "Chat" {
 		t.Fatalf("patch: %+v, %v", view, err)
 	}
-	if got, err := s.GetVendor(ctx, access.Actor{}, ref(t, acme.ID.String())); err != nil || got.Profile == nil {
+	if got, err := s.GetVendor(ctx, accounts.Actor{}, ref(t, acme.ID.String())); err != nil || got.Profile == nil {
 		t.Fatalf("get: %+v, %v", got, err)
 	}
-	if _, err := s.GetVendor(ctx, access.Actor{}, ref(t, "Globex")); !errors.Is(err, core.ErrNotFound) {
+	if _, err := s.GetVendor(ctx, accounts.Actor{}, ref(t, "Globex")); !errors.Is(err, core.ErrNotFound) {
 		t.Fatalf("unknown vendor: %v", err)
 	}
-	if v, is, err := s.SecurityInstances(ctx, access.Actor{}, ref(t, "Acme")); err != nil || v.ID != acme.ID || len(is) != 0 {
+	if v, is, err := s.SecurityInstances(ctx, accounts.Actor{}, ref(t, "Acme")); err != nil || v.ID != acme.ID || len(is) != 0 {
 		t.Fatalf("instances: %v %v", is, err)
 	}
 
@@ -366,7 +366,7 @@ func TestAdminEditsAndIncidents(t *testing.T) {
 	if got := d.kinds(); !slices.Equal(got, []outbox.Kind{outbox.KindIncidentFanout}) {
 		t.Fatalf("outbox %v", got)
 	}
-	if ins, err := s.Incidents(ctx, access.Actor{}, ref(t, "Acme")); err != nil || len(ins) != 2 {
+	if ins, err := s.Incidents(ctx, accounts.Actor{}, ref(t, "Acme")); err != nil || len(ins) != 2 {
 		t.Fatalf("incidents %v, %v", ins, err)
 	}
 
@@ -377,11 +377,11 @@ func TestAdminEditsAndIncidents(t *testing.T) {
 		t.Fatalf("no profile to delete: %v", err)
 	}
 
-	vs, more, err := s.VendorsPage(ctx, access.Actor{}, "", 1)
+	vs, more, err := s.VendorsPage(ctx, accounts.Actor{}, "", 1)
 	if err != nil || len(vs) != 1 || more {
 		t.Fatalf("page: %v %v %v", vs, more, err)
 	}
-	if _, _, err := s.VendorsPage(ctx, access.Actor{}, "", vendors.MaxVendorPage+1); !errors.Is(err, core.ErrInvalid) {
+	if _, _, err := s.VendorsPage(ctx, accounts.Actor{}, "", vendors.MaxVendorPage+1); !errors.Is(err, core.ErrInvalid) {
 		t.Fatalf("a page too large: %v", err)
 	}
 }

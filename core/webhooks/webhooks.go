@@ -26,8 +26,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
@@ -76,7 +75,7 @@ type CreateInput struct {
 
 // Create registers an endpoint and returns it with its secret: the only
 // answer that ever shows the secret. Admins and owners only.
-func (s *Service) Create(ctx context.Context, a access.Actor, ref access.AccountRef, in CreateInput) (webhook.Endpoint, error) {
+func (s *Service) Create(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, in CreateInput) (webhook.Endpoint, error) {
 	var errs core.Fields
 	raw := strings.TrimSpace(in.URL)
 	if raw == "" {
@@ -101,7 +100,7 @@ func (s *Service) Create(ctx context.Context, a access.Actor, ref access.Account
 	}
 	var e webhook.Endpoint
 	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, err := access.Account(ctx, tx, a, ref, account.ManageRole)
+		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ManageRole)
 		if err != nil {
 			return err
 		}
@@ -121,10 +120,10 @@ func (s *Service) Create(ctx context.Context, a access.Actor, ref access.Account
 
 // List returns the account's endpoints without their secrets; every member
 // may read them.
-func (s *Service) List(ctx context.Context, a access.Actor, ref access.AccountRef) ([]webhook.Endpoint, error) {
+func (s *Service) List(ctx context.Context, a accounts.Actor, ref accounts.AccountRef) ([]webhook.Endpoint, error) {
 	var out []webhook.Endpoint
 	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
+		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ReadRole)
 		if err != nil {
 			return err
 		}
@@ -139,9 +138,9 @@ func (s *Service) List(ctx context.Context, a access.Actor, ref access.AccountRe
 
 // Delete removes an endpoint with its delivery log; its pending attempts
 // find it gone and stop. Admins and owners only.
-func (s *Service) Delete(ctx context.Context, a access.Actor, ref access.AccountRef, id uuid.UUID) error {
+func (s *Service) Delete(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, id uuid.UUID) error {
 	return s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, err := access.Account(ctx, tx, a, ref, account.ManageRole)
+		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ManageRole)
 		if err != nil {
 			return err
 		}
@@ -165,7 +164,7 @@ type AttemptPage struct {
 
 // Deliveries returns a page of an endpoint's attempts, newest first; every
 // member may read it. limit 0 takes the default.
-func (s *Service) Deliveries(ctx context.Context, a access.Actor, ref access.AccountRef, id uuid.UUID, offset, limit int) (AttemptPage, error) {
+func (s *Service) Deliveries(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, id uuid.UUID, offset, limit int) (AttemptPage, error) {
 	if offset < 0 {
 		return AttemptPage{}, core.Invalid("DeliveryQuery.Offset", "must not be negative")
 	}
@@ -177,7 +176,7 @@ func (s *Service) Deliveries(ctx context.Context, a access.Actor, ref access.Acc
 	}
 	p := AttemptPage{Offset: offset, Limit: limit}
 	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, err := access.Account(ctx, tx, a, ref, account.ReadRole)
+		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ReadRole)
 		if err != nil {
 			return err
 		}
@@ -193,10 +192,10 @@ func (s *Service) Deliveries(ctx context.Context, a access.Actor, ref access.Acc
 // Test queues a ping to one endpoint, delivered as every event is (the
 // answer does not wait for it: the delivery log shows how it went), and
 // returns the delivery. Admins and owners only.
-func (s *Service) Test(ctx context.Context, a access.Actor, ref access.AccountRef, id uuid.UUID) (webhook.Delivery, error) {
+func (s *Service) Test(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, id uuid.UUID) (webhook.Delivery, error) {
 	var d webhook.Delivery
 	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, err := access.Account(ctx, tx, a, ref, account.ManageRole)
+		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ManageRole)
 		if err != nil {
 			return err
 		}
@@ -374,7 +373,7 @@ func (s *Service) Attempt(ctx context.Context, p outbox.WebhookAttempt) error {
 // once, by its delivery key, however often the job runs.
 func (s *Service) SendDisabledMail(ctx context.Context, p outbox.WebhookDisabledMail) error {
 	var (
-		acc   account.Account
+		acc   accounts.Account
 		staff []string
 	)
 	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
@@ -383,7 +382,7 @@ func (s *Service) SendDisabledMail(ctx context.Context, p outbox.WebhookDisabled
 			return err
 		}
 		ms, err := tx.Members().List(ctx, p.AccountID)
-		staff = account.Staff(ms)
+		staff = accounts.Staff(ms)
 		return err
 	})
 	if errors.Is(err, core.ErrNotFound) {

@@ -9,8 +9,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
@@ -24,8 +23,8 @@ import (
 // world is one account with its members, endpoints, deliveries,
 // attempts, delivery keys and outbox. Units of work are not rolled back.
 type world struct {
-	acc        account.Account
-	roles      map[uuid.UUID]account.Role
+	acc        accounts.Account
+	roles      map[uuid.UUID]accounts.Role
 	emails     map[uuid.UUID]string
 	endpoints  []webhook.Endpoint
 	deliveries map[uuid.UUID]webhook.Delivery
@@ -47,35 +46,35 @@ type wtx struct {
 	w *world
 }
 
-func (t wtx) Accounts() stores.AccountRepo { return wAccounts{w: t.w} }
-func (t wtx) Members() stores.MemberRepo   { return wMembers{w: t.w} }
-func (t wtx) Webhooks() stores.WebhookRepo { return wHooks{w: t.w} }
-func (t wtx) Outbox() outbox.Repo          { return wOutbox{w: t.w} }
-func (t wtx) Deliveries() mailonce.Repo    { return wKeys{w: t.w} }
+func (t wtx) Accounts() accounts.AccountRepo { return wAccounts{w: t.w} }
+func (t wtx) Members() accounts.MemberRepo   { return wMembers{w: t.w} }
+func (t wtx) Webhooks() stores.WebhookRepo   { return wHooks{w: t.w} }
+func (t wtx) Outbox() outbox.Repo            { return wOutbox{w: t.w} }
+func (t wtx) Deliveries() mailonce.Repo      { return wKeys{w: t.w} }
 
 type wAccounts struct {
-	stores.AccountRepo
+	accounts.AccountRepo
 	w *world
 }
 
-func (r wAccounts) MembershipOf(_ context.Context, id, user uuid.UUID) (account.Membership, error) {
+func (r wAccounts) MembershipOf(_ context.Context, id, user uuid.UUID) (accounts.Membership, error) {
 	role, ok := r.w.roles[user]
 	if id != r.w.acc.ID || !ok {
-		return account.Membership{}, core.ErrNotFound
+		return accounts.Membership{}, core.ErrNotFound
 	}
-	return account.Membership{Account: r.w.acc, Role: role}, nil
+	return accounts.Membership{Account: r.w.acc, Role: role}, nil
 }
-func (r wAccounts) Get(context.Context, uuid.UUID) (account.Account, error) { return r.w.acc, nil }
+func (r wAccounts) Get(context.Context, uuid.UUID) (accounts.Account, error) { return r.w.acc, nil }
 
 type wMembers struct {
-	stores.MemberRepo
+	accounts.MemberRepo
 	w *world
 }
 
-func (r wMembers) List(context.Context, uuid.UUID) ([]account.Member, error) {
-	var out []account.Member
+func (r wMembers) List(context.Context, uuid.UUID) ([]accounts.Member, error) {
+	var out []accounts.Member
 	for u, role := range r.w.roles {
-		out = append(out, account.Member{UserID: u, Email: r.w.emails[u], Role: role})
+		out = append(out, accounts.Member{UserID: u, Email: r.w.emails[u], Role: role})
 	}
 	return out, nil
 }
@@ -209,21 +208,21 @@ type fixture struct {
 	snd                    *sender
 	mail                   *mailer
 	clk                    *clock
-	owner, member, watcher access.Actor
-	ref                    access.AccountRef
+	owner, member, watcher accounts.Actor
+	ref                    accounts.AccountRef
 }
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	f := &fixture{snd: &sender{status: 204}, mail: &mailer{}, clk: &clock{now: time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)}}
-	acc := account.Account{ID: uuid.New(), Name: "Acme", Active: true}
-	f.owner = access.Actor{UserID: uuid.New(), Email: "owner@acme.test"}
-	f.member = access.Actor{UserID: uuid.New(), Email: "member@acme.test"}
-	f.watcher = access.Actor{UserID: uuid.New(), Email: "viewer@acme.test"}
+	acc := accounts.Account{ID: uuid.New(), Name: "Acme", Active: true}
+	f.owner = accounts.Actor{UserID: uuid.New(), Email: "owner@acme.test"}
+	f.member = accounts.Actor{UserID: uuid.New(), Email: "member@acme.test"}
+	f.watcher = accounts.Actor{UserID: uuid.New(), Email: "viewer@acme.test"}
 	f.w = &world{acc: acc, deliveries: map[uuid.UUID]webhook.Delivery{}, sent: map[string]bool{},
-		roles:  map[uuid.UUID]account.Role{f.owner.UserID: account.RoleOwner, f.member.UserID: account.RoleMember, f.watcher.UserID: account.RoleViewer},
+		roles:  map[uuid.UUID]accounts.Role{f.owner.UserID: accounts.RoleOwner, f.member.UserID: accounts.RoleMember, f.watcher.UserID: accounts.RoleViewer},
 		emails: map[uuid.UUID]string{f.owner.UserID: f.owner.Email, f.member.UserID: f.member.Email, f.watcher.UserID: f.watcher.Email}}
-	f.ref = access.AccountRef{ID: acc.ID}
+	f.ref = accounts.AccountRef{ID: acc.ID}
 	unit := uow.Unit[stores.Tx]{Store: f.w, Clock: f.clk, IDs: ports.UUIDv7{}}
 	var err error
 	f.svc, err = webhooks.New(webhooks.Deps{Unit: unit, Mail: mailonce.Mail[stores.Tx]{Store: f.w, Clock: f.clk, Mailer: f.mail}, Sender: f.snd, PublicURL: "https://v.test"})
@@ -263,7 +262,7 @@ func TestCreateListAndRoles(t *testing.T) {
 	}
 	f.snd.urlErr = nil
 	in := webhooks.CreateInput{URL: "https://hooks.example.com/x", Events: []string{"incident.created"}}
-	for _, a := range []access.Actor{f.member, f.watcher} {
+	for _, a := range []accounts.Actor{f.member, f.watcher} {
 		if _, err := f.svc.Create(ctx, a, f.ref, in); !errors.Is(err, core.ErrForbidden) {
 			t.Fatalf("%s creates: %v", a.Email, err)
 		}

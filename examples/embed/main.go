@@ -21,7 +21,7 @@ import (
 	"github.com/vetted-dev/vetted/adapters/mailbox"
 	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/adapters/webhook"
-	"github.com/vetted-dev/vetted/core/access"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/lists"
@@ -127,8 +127,8 @@ func run(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ref := access.AccountRef{ID: acc.Account.ID}
-	res, err := uc.Lists.SaveVendors(ctx, owner, ref, access.ListRef{}, []lists.VendorInput{{Name: "Slack"}, {Name: "Zoom Video Communications, Inc."}})
+	ref := accounts.AccountRef{ID: acc.Account.ID}
+	res, err := uc.Lists.SaveVendors(ctx, owner, ref, lists.ListRef{}, []lists.VendorInput{{Name: "Slack"}, {Name: "Zoom Video Communications, Inc."}})
 	if err != nil {
 		return err
 	}
@@ -145,13 +145,13 @@ func run(ctx context.Context, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	asm, _, err := uc.Assessments.UpsertAssessment(ctx, owner, ref, access.ListRef{ID: res.List.ID}, assessments.VendorSel{VendorName: &slack},
+	asm, _, err := uc.Assessments.UpsertAssessment(ctx, owner, ref, lists.ListRef{ID: res.List.ID}, assessments.VendorSel{VendorName: &slack},
 		review.Input{Status: &status, ConditionalApprovalCondition: &cond})
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "assessment of %s: %s (%s)\n", asm.VendorName, asm.Status, asm.ConditionalApprovalCondition)
-	_, entries, err := uc.Lists.ListWithVendors(ctx, owner, ref, access.MasterList)
+	_, entries, err := uc.Lists.ListWithVendors(ctx, owner, ref, lists.MasterRef)
 	if err != nil {
 		return err
 	}

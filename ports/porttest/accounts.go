@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/review"
@@ -16,11 +16,11 @@ import (
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-func saveUser(f *fixture, u account.User) error {
+func saveUser(f *fixture, u accounts.User) error {
 	return f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Users().Save(ctx, u) })
 }
 
-func createAccount(f *fixture, a account.Account) error {
+func createAccount(f *fixture, a accounts.Account) error {
 	return f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Create(ctx, a) })
 }
 
@@ -29,15 +29,17 @@ var userCases = []testCase{
 		u := f.user("ann@example.com")
 		for _, c := range []struct {
 			name string
-			get  func(ctx context.Context, r stores.UserRepo) (account.User, error)
+			get  func(ctx context.Context, r accounts.UserRepo) (accounts.User, error)
 		}{
-			{"Get", func(ctx context.Context, r stores.UserRepo) (account.User, error) { return r.Get(ctx, u.ID) }},
-			{"GetBySubject", func(ctx context.Context, r stores.UserRepo) (account.User, error) {
+			{"Get", func(ctx context.Context, r accounts.UserRepo) (accounts.User, error) { return r.Get(ctx, u.ID) }},
+			{"GetBySubject", func(ctx context.Context, r accounts.UserRepo) (accounts.User, error) {
 				return r.GetBySubject(ctx, u.Subject)
 			}},
-			{"GetByEmail", func(ctx context.Context, r stores.UserRepo) (account.User, error) { return r.GetByEmail(ctx, u.Email) }},
+			{"GetByEmail", func(ctx context.Context, r accounts.UserRepo) (accounts.User, error) {
+				return r.GetByEmail(ctx, u.Email)
+			}},
 		} {
-			got := load(f, func(ctx context.Context, tx stores.Tx) (account.User, error) { return c.get(ctx, tx.Users()) })
+			got := load(f, func(ctx context.Context, tx stores.Tx) (accounts.User, error) { return c.get(ctx, tx.Users()) })
 			equal(t, c.name+" id", got.ID, u.ID)
 			equal(t, c.name+" subject", got.Subject, u.Subject)
 			equal(t, c.name+" email", got.Email, u.Email)
@@ -49,7 +51,7 @@ var userCases = []testCase{
 	{"Save stores the e-mail lower-case", func(t *testing.T, f *fixture) {
 		u := f.newUser("Ann.Lee@Example.COM")
 		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Users().Save(ctx, u) })
-		got := load(f, func(ctx context.Context, tx stores.Tx) (account.User, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) (accounts.User, error) {
 			return tx.Users().GetByEmail(ctx, "ann.lee@example.com")
 		})
 		equal(t, "email", got.Email, "ann.lee@example.com")
@@ -58,17 +60,17 @@ var userCases = []testCase{
 		u := f.user("ann@example.com")
 		u.Name, u.Email, u.Subject = "Ann Lee", "ann.lee@example.com", "new-subject"
 		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Users().Save(ctx, u) })
-		got := load(f, func(ctx context.Context, tx stores.Tx) (account.User, error) { return tx.Users().Get(ctx, u.ID) })
+		got := load(f, func(ctx context.Context, tx stores.Tx) (accounts.User, error) { return tx.Users().Get(ctx, u.ID) })
 		equal(t, "name", got.Name, "Ann Lee")
-		got = load(f, func(ctx context.Context, tx stores.Tx) (account.User, error) {
+		got = load(f, func(ctx context.Context, tx stores.Tx) (accounts.User, error) {
 			return tx.Users().GetByEmail(ctx, u.Email)
 		})
 		equal(t, "by new e-mail", got.ID, u.ID)
-		got = load(f, func(ctx context.Context, tx stores.Tx) (account.User, error) {
+		got = load(f, func(ctx context.Context, tx stores.Tx) (accounts.User, error) {
 			return tx.Users().GetBySubject(ctx, "new-subject")
 		})
 		equal(t, "by new subject", got.ID, u.ID)
-		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (account.User, error) {
+		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (accounts.User, error) {
 			return tx.Users().GetByEmail(ctx, "ann@example.com")
 		})
 		wantErr(t, "old e-mail", err, core.ErrNotFound)
@@ -81,7 +83,7 @@ var userCases = []testCase{
 		sameSubject := f.newUser("bob@example.com")
 		sameSubject.Subject = ann.Subject
 		wantErr(t, "same subject", saveUser(f, sameSubject), core.ErrConflict)
-		got := load(f, func(ctx context.Context, tx stores.Tx) ([]account.User, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) ([]accounts.User, error) {
 			return tx.Users().ListByEmails(ctx, []string{"bob@example.com"})
 		})
 		equal(t, "users saved despite conflict", len(got), 0)
@@ -99,40 +101,40 @@ var userCases = []testCase{
 		f.user("ann@example.com")
 		for _, c := range []struct {
 			name string
-			get  func(ctx context.Context, r stores.UserRepo) (account.User, error)
+			get  func(ctx context.Context, r accounts.UserRepo) (accounts.User, error)
 		}{
-			{"Get", func(ctx context.Context, r stores.UserRepo) (account.User, error) { return r.Get(ctx, newID()) }},
-			{"GetBySubject", func(ctx context.Context, r stores.UserRepo) (account.User, error) {
+			{"Get", func(ctx context.Context, r accounts.UserRepo) (accounts.User, error) { return r.Get(ctx, newID()) }},
+			{"GetBySubject", func(ctx context.Context, r accounts.UserRepo) (accounts.User, error) {
 				return r.GetBySubject(ctx, "nobody")
 			}},
-			{"GetByEmail", func(ctx context.Context, r stores.UserRepo) (account.User, error) {
+			{"GetByEmail", func(ctx context.Context, r accounts.UserRepo) (accounts.User, error) {
 				return r.GetByEmail(ctx, "nobody@example.com")
 			}},
 		} {
-			_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (account.User, error) { return c.get(ctx, tx.Users()) })
+			_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (accounts.User, error) { return c.get(ctx, tx.Users()) })
 			wantErr(t, c.name, err, core.ErrNotFound)
 		}
 	}},
 	{"ListByEmails returns the users that exist", func(t *testing.T, f *fixture) {
 		ann, bob := f.user("ann@example.com"), f.user("bob@example.com")
 		f.user("cid@example.com")
-		got := load(f, func(ctx context.Context, tx stores.Tx) ([]account.User, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) ([]accounts.User, error) {
 			return tx.Users().ListByEmails(ctx, []string{"bob@example.com", "nobody@example.com", "ann@example.com"})
 		})
-		sameIDSet(t, "users", idsOf(got, func(u account.User) uuid.UUID { return u.ID }), []uuid.UUID{ann.ID, bob.ID})
+		sameIDSet(t, "users", idsOf(got, func(u accounts.User) uuid.UUID { return u.ID }), []uuid.UUID{ann.ID, bob.ID})
 	}},
 }
 
-func orgIDs(as []account.Account) []uuid.UUID {
-	return idsOf(as, func(a account.Account) uuid.UUID { return a.ID })
+func orgIDs(as []accounts.Account) []uuid.UUID {
+	return idsOf(as, func(a accounts.Account) uuid.UUID { return a.ID })
 }
 
 var accountCases = []testCase{
 	{"Create then Get; absent is not found", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		got := load(f, func(ctx context.Context, tx stores.Tx) (account.Account, error) { return tx.Accounts().Get(ctx, a.ID) })
+		got := load(f, func(ctx context.Context, tx stores.Tx) (accounts.Account, error) { return tx.Accounts().Get(ctx, a.ID) })
 		equal(t, "name", got.Name, a.Name)
-		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (account.Account, error) {
+		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (accounts.Account, error) {
 			return tx.Accounts().Get(ctx, newID())
 		})
 		wantErr(t, "absent", err, core.ErrNotFound)
@@ -144,7 +146,7 @@ var accountCases = []testCase{
 		again := f.newOrg("Other Org")
 		again.ID = a.ID
 		wantErr(t, "same id", createAccount(f, again), core.ErrConflict)
-		orgs := load(f, func(ctx context.Context, tx stores.Tx) ([]account.Account, error) {
+		orgs := load(f, func(ctx context.Context, tx stores.Tx) ([]accounts.Account, error) {
 			return tx.Accounts().ListOrganizations(ctx)
 		})
 		sameIDs(t, "organizations", orgIDs(orgs), []uuid.UUID{a.ID})
@@ -159,7 +161,7 @@ var accountCases = []testCase{
 	{"ListOrganizations returns non-personal accounts by name", func(t *testing.T, f *fixture) {
 		c, a, b := f.org("Cobalt"), f.org("Acme"), f.org("Beta")
 		f.personal(f.user("ann@example.com"))
-		got := load(f, func(ctx context.Context, tx stores.Tx) ([]account.Account, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) ([]accounts.Account, error) {
 			return tx.Accounts().ListOrganizations(ctx)
 		})
 		sameIDs(t, "organizations", orgIDs(got), []uuid.UUID{a.ID, b.ID, c.ID})
@@ -179,7 +181,7 @@ var accountCases = []testCase{
 			f.assessment(l, v)
 		}
 		f.list(idle.ID, vendorlist.MasterList)
-		got := load(f, func(ctx context.Context, tx stores.Tx) ([]account.Account, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) ([]accounts.Account, error) {
 			return tx.Accounts().ListReviewing(ctx)
 		})
 		want := []uuid.UUID{reviewing.ID, personal.ID}
@@ -189,32 +191,32 @@ var accountCases = []testCase{
 	{"ListForUser returns the user's organizations with roles by name", func(t *testing.T, f *fixture) {
 		ann, bob := f.user("ann@example.com"), f.user("bob@example.com")
 		c, a, other := f.org("Cobalt"), f.org("Acme"), f.org("Beta")
-		f.member(c, ann, account.RoleViewer)
-		f.member(a, ann, account.RoleOwner)
-		f.member(other, bob, account.RoleOwner)
+		f.member(c, ann, accounts.RoleViewer)
+		f.member(a, ann, accounts.RoleOwner)
+		f.member(other, bob, accounts.RoleOwner)
 		p := f.personal(ann)
-		f.member(p, ann, account.RoleOwner)
-		got := load(f, func(ctx context.Context, tx stores.Tx) ([]account.Membership, error) {
+		f.member(p, ann, accounts.RoleOwner)
+		got := load(f, func(ctx context.Context, tx stores.Tx) ([]accounts.Membership, error) {
 			return tx.Accounts().ListForUser(ctx, ann.ID)
 		})
 		if len(got) != 2 {
 			t.Fatalf("memberships: got %+v, want Acme and Cobalt", got)
 		}
 		equal(t, "first account", got[0].Account.ID, a.ID)
-		equal(t, "first role", got[0].Role, account.RoleOwner)
+		equal(t, "first role", got[0].Role, accounts.RoleOwner)
 		equal(t, "second account", got[1].Account.ID, c.ID)
-		equal(t, "second role", got[1].Role, account.RoleViewer)
+		equal(t, "second role", got[1].Role, accounts.RoleViewer)
 		equal(t, "account name", got[0].Account.Name, "Acme")
 	}},
 	{"MembershipOf returns the account with the user's role, personal spaces too", func(t *testing.T, f *fixture) {
 		ann, bob := f.user("ann@example.com"), f.user("bob@example.com")
 		a, other := f.org("Acme"), f.org("Beta")
-		f.member(a, ann, account.RoleViewer)
-		f.member(other, bob, account.RoleOwner)
+		f.member(a, ann, accounts.RoleViewer)
+		f.member(other, bob, accounts.RoleOwner)
 		p := f.personal(ann)
-		f.member(p, ann, account.RoleOwner)
-		of := func(accountID, userID uuid.UUID) (account.Membership, error) {
-			var m account.Membership
+		f.member(p, ann, accounts.RoleOwner)
+		of := func(accountID, userID uuid.UUID) (accounts.Membership, error) {
+			var m accounts.Membership
 			err := f.try(func(ctx context.Context, tx stores.Tx) error {
 				var err error
 				m, err = tx.Accounts().MembershipOf(ctx, accountID, userID)
@@ -229,8 +231,8 @@ var accountCases = []testCase{
 		equal(t, "account", m.Account.ID, a.ID)
 		equal(t, "account name", m.Account.Name, "Acme")
 		equal(t, "active", m.Account.Active, true)
-		equal(t, "role", m.Role, account.RoleViewer)
-		if m, err = of(p.ID, ann.ID); err != nil || !m.Account.Personal || m.Role != account.RoleOwner {
+		equal(t, "role", m.Role, accounts.RoleViewer)
+		if m, err = of(p.ID, ann.ID); err != nil || !m.Account.Personal || m.Role != accounts.RoleOwner {
 			t.Fatalf("personal space: %+v, %v", m, err)
 		}
 		_, err = of(other.ID, ann.ID)
@@ -252,14 +254,14 @@ var accountCases = []testCase{
 	{"Delete of a personal space cascades too", func(t *testing.T, f *fixture) {
 		ann := f.user("ann@example.com")
 		p := f.personal(ann)
-		f.member(p, ann, account.RoleOwner)
+		f.member(p, ann, accounts.RoleOwner)
 		l := f.list(p.ID, vendorlist.MasterList)
 		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Delete(ctx, p.ID) })
 		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (vendorlist.List, error) {
 			return tx.Lists().Get(ctx, p.ID, l.ID)
 		})
 		wantErr(t, "list of the personal space", err, core.ErrNotFound)
-		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (account.Member, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (accounts.Member, error) {
 			return tx.Members().Get(ctx, p.ID, ann.ID)
 		})
 		wantErr(t, "member of the personal space", err, core.ErrNotFound)
@@ -270,8 +272,8 @@ var accountCases = []testCase{
 
 // estate is an account with one of everything it can own.
 type estate struct {
-	acc   account.Account
-	owner account.User
+	acc   accounts.Account
+	owner accounts.User
 	list  vendorlist.List
 	vs    []directory.Vendor
 	prod  vendorlist.Product
@@ -284,7 +286,7 @@ type estate struct {
 func (f *fixture) estate(name, email string) estate {
 	f.t.Helper()
 	e := estate{acc: f.org(name), owner: f.user(email)}
-	f.member(e.acc, e.owner, account.RoleOwner)
+	f.member(e.acc, e.owner, accounts.RoleOwner)
 	e.list = f.list(e.acc.ID, vendorlist.MasterList)
 	e.vs = f.vendors("Zeta", "Yotta")
 	f.onList(e.list.ID, e.vs...)
@@ -305,7 +307,7 @@ func testAccountDeleteCascades(t *testing.T, f *fixture) {
 	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Delete(ctx, gone.acc.ID) })
 	checkEstate(t, f, gone, false)
 	checkEstate(t, f, kept, true)
-	got := load(f, func(ctx context.Context, tx stores.Tx) (account.User, error) {
+	got := load(f, func(ctx context.Context, tx stores.Tx) (accounts.User, error) {
 		return tx.Users().Get(ctx, gone.owner.ID)
 	})
 	equal(t, "user of the deleted account stays", got.ID, gone.owner.ID)
@@ -385,8 +387,8 @@ func checkEstate(t *testing.T, f *fixture, e estate, want bool) {
 var memberCases = []testCase{
 	{"Put then Get joins the user", func(t *testing.T, f *fixture) {
 		a, ann := f.org("Acme"), f.user("ann@example.com")
-		f.member(a, ann, account.RoleAdmin)
-		got := load(f, func(ctx context.Context, tx stores.Tx) (account.Member, error) {
+		f.member(a, ann, accounts.RoleAdmin)
+		got := load(f, func(ctx context.Context, tx stores.Tx) (accounts.Member, error) {
 			return tx.Members().Get(ctx, a.ID, ann.ID)
 		})
 		equal(t, "account", got.AccountID, a.ID)
@@ -394,24 +396,26 @@ var memberCases = []testCase{
 		equal(t, "email", got.Email, ann.Email)
 		equal(t, "name", got.Name, ann.Name)
 		equal(t, "verified", got.Verified, true)
-		equal(t, "role", got.Role, account.RoleAdmin)
+		equal(t, "role", got.Role, accounts.RoleAdmin)
 		sameTime(t, "created_at", got.CreatedAt, f.now)
-		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (account.Member, error) {
+		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (accounts.Member, error) {
 			return tx.Members().Get(ctx, a.ID, newID())
 		})
 		wantErr(t, "absent member", err, core.ErrNotFound)
 		other := f.org("Beta")
-		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (account.Member, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (accounts.Member, error) {
 			return tx.Members().Get(ctx, other.ID, ann.ID)
 		})
 		wantErr(t, "member of another account", err, core.ErrNotFound)
 	}},
 	{"Put updates an existing membership", func(t *testing.T, f *fixture) {
 		a, ann := f.org("Acme"), f.user("ann@example.com")
-		f.member(a, ann, account.RoleViewer)
-		f.member(a, ann, account.RoleOwner)
-		ms := load(f, func(ctx context.Context, tx stores.Tx) ([]account.Member, error) { return tx.Members().List(ctx, a.ID) })
-		if len(ms) != 1 || ms[0].Role != account.RoleOwner {
+		f.member(a, ann, accounts.RoleViewer)
+		f.member(a, ann, accounts.RoleOwner)
+		ms := load(f, func(ctx context.Context, tx stores.Tx) ([]accounts.Member, error) {
+			return tx.Members().List(ctx, a.ID)
+		})
+		if len(ms) != 1 || ms[0].Role != accounts.RoleOwner {
 			t.Fatalf("members: got %+v, want ann as the only owner", ms)
 		}
 	}},
@@ -420,32 +424,36 @@ var memberCases = []testCase{
 		cid, ann, bob := f.user("cid@example.com"), f.user("ann@example.com"), f.user("bob@example.com")
 		now := f.tick()
 		f.write(func(ctx context.Context, tx stores.Tx) error {
-			return tx.Members().Put(ctx, []account.Member{
-				{AccountID: a.ID, UserID: cid.ID, Role: account.RoleMember, CreatedAt: now},
-				{AccountID: a.ID, UserID: ann.ID, Role: account.RoleOwner, CreatedAt: now},
-				{AccountID: a.ID, UserID: bob.ID, Role: account.RoleViewer, CreatedAt: now},
-				{AccountID: other.ID, UserID: bob.ID, Role: account.RoleOwner, CreatedAt: now},
+			return tx.Members().Put(ctx, []accounts.Member{
+				{AccountID: a.ID, UserID: cid.ID, Role: accounts.RoleMember, CreatedAt: now},
+				{AccountID: a.ID, UserID: ann.ID, Role: accounts.RoleOwner, CreatedAt: now},
+				{AccountID: a.ID, UserID: bob.ID, Role: accounts.RoleViewer, CreatedAt: now},
+				{AccountID: other.ID, UserID: bob.ID, Role: accounts.RoleOwner, CreatedAt: now},
 			})
 		})
-		ms := load(f, func(ctx context.Context, tx stores.Tx) ([]account.Member, error) { return tx.Members().List(ctx, a.ID) })
-		sameIDs(t, "members", idsOf(ms, func(m account.Member) uuid.UUID { return m.UserID }), []uuid.UUID{ann.ID, bob.ID, cid.ID})
-		equal(t, "bob's role here", ms[1].Role, account.RoleViewer)
+		ms := load(f, func(ctx context.Context, tx stores.Tx) ([]accounts.Member, error) {
+			return tx.Members().List(ctx, a.ID)
+		})
+		sameIDs(t, "members", idsOf(ms, func(m accounts.Member) uuid.UUID { return m.UserID }), []uuid.UUID{ann.ID, bob.ID, cid.ID})
+		equal(t, "bob's role here", ms[1].Role, accounts.RoleViewer)
 		equal(t, "bob's e-mail", ms[1].Email, bob.Email)
 	}},
 	{"Delete removes the given members and ignores absent ones", func(t *testing.T, f *fixture) {
 		a, other := f.org("Acme"), f.org("Beta")
 		ann, bob := f.user("ann@example.com"), f.user("bob@example.com")
-		f.member(a, ann, account.RoleOwner)
-		f.member(a, bob, account.RoleMember)
-		f.member(other, bob, account.RoleMember)
+		f.member(a, ann, accounts.RoleOwner)
+		f.member(a, bob, accounts.RoleMember)
+		f.member(other, bob, accounts.RoleMember)
 		f.write(func(ctx context.Context, tx stores.Tx) error {
 			return tx.Members().Delete(ctx, a.ID, []uuid.UUID{bob.ID, newID()})
 		})
-		ms := load(f, func(ctx context.Context, tx stores.Tx) ([]account.Member, error) { return tx.Members().List(ctx, a.ID) })
-		sameIDs(t, "members left", idsOf(ms, func(m account.Member) uuid.UUID { return m.UserID }), []uuid.UUID{ann.ID})
-		got := load(f, func(ctx context.Context, tx stores.Tx) (account.Member, error) {
+		ms := load(f, func(ctx context.Context, tx stores.Tx) ([]accounts.Member, error) {
+			return tx.Members().List(ctx, a.ID)
+		})
+		sameIDs(t, "members left", idsOf(ms, func(m accounts.Member) uuid.UUID { return m.UserID }), []uuid.UUID{ann.ID})
+		got := load(f, func(ctx context.Context, tx stores.Tx) (accounts.Member, error) {
 			return tx.Members().Get(ctx, other.ID, bob.ID)
 		})
-		equal(t, "bob stays in the other account", got.Role, account.RoleMember)
+		equal(t, "bob stays in the other account", got.Role, accounts.RoleMember)
 	}},
 }

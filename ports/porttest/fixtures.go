@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
@@ -20,7 +20,7 @@ import (
 // store them, each in its own unit of work; the new* variants only build.
 
 // must returns v, failing the test when the constructor that made it
-// refused its input: f.must(account.NewAccount(...)).
+// refused its input: f.must(accounts.NewAccount(...)).
 func must[T any](v T, err error) func(t testing.TB) T {
 	return func(t testing.TB) T {
 		t.Helper()
@@ -31,41 +31,41 @@ func must[T any](v T, err error) func(t testing.TB) T {
 	}
 }
 
-func (f *fixture) newUser(email string) account.User {
-	return account.User{ID: newID(), Subject: "sub-" + email, Email: email, Name: "Name of " + email,
+func (f *fixture) newUser(email string) accounts.User {
+	return accounts.User{ID: newID(), Subject: "sub-" + email, Email: email, Name: "Name of " + email,
 		EmailVerified: true, CreatedAt: f.tick()}
 }
 
-func (f *fixture) user(email string) account.User {
+func (f *fixture) user(email string) accounts.User {
 	f.t.Helper()
 	u := f.newUser(email)
 	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Users().Save(ctx, u) })
 	return u
 }
 
-func (f *fixture) newOrg(name string) account.Account {
+func (f *fixture) newOrg(name string) accounts.Account {
 	f.t.Helper()
-	return must(account.NewAccount(newID(), name, f.tick()))(f.t)
+	return must(accounts.NewAccount(newID(), name, f.tick()))(f.t)
 }
 
-func (f *fixture) org(name string) account.Account {
+func (f *fixture) org(name string) accounts.Account {
 	f.t.Helper()
 	a := f.newOrg(name)
 	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Create(ctx, a) })
 	return a
 }
 
-func (f *fixture) personal(u account.User) account.Account {
+func (f *fixture) personal(u accounts.User) accounts.Account {
 	f.t.Helper()
-	a := account.NewPersonal(u.ID, f.tick())
+	a := accounts.NewPersonal(u.ID, f.tick())
 	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Create(ctx, a) })
 	return a
 }
 
-func (f *fixture) member(a account.Account, u account.User, role account.Role) {
+func (f *fixture) member(a accounts.Account, u accounts.User, role accounts.Role) {
 	f.t.Helper()
-	m := account.Member{AccountID: a.ID, UserID: u.ID, Role: role, CreatedAt: f.tick()}
-	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Members().Put(ctx, []account.Member{m}) })
+	m := accounts.Member{AccountID: a.ID, UserID: u.ID, Role: role, CreatedAt: f.tick()}
+	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Members().Put(ctx, []accounts.Member{m}) })
 }
 
 func (f *fixture) newVendor(name, website string) directory.Vendor {

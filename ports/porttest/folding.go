@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendorlist"
@@ -22,15 +22,15 @@ var foldingCases = []testCase{
 	{"user e-mails fold case beyond ASCII", func(t *testing.T, f *fixture) {
 		u := f.newUser("Zoë.Ärger@Example.COM")
 		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Users().Save(ctx, u) })
-		got := load(f, func(ctx context.Context, tx stores.Tx) (account.User, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) (accounts.User, error) {
 			return tx.Users().GetByEmail(ctx, "ZOË.ÄRGER@EXAMPLE.COM")
 		})
 		equal(t, "by upper-case e-mail", got.ID, u.ID)
 		equal(t, "stored e-mail", got.Email, "zoë.ärger@example.com")
-		byList := load(f, func(ctx context.Context, tx stores.Tx) ([]account.User, error) {
+		byList := load(f, func(ctx context.Context, tx stores.Tx) ([]accounts.User, error) {
 			return tx.Users().ListByEmails(ctx, []string{"ZOË.ärger@example.com"})
 		})
-		sameIDs(t, "ListByEmails", idsOf(byList, func(u account.User) uuid.UUID { return u.ID }), []uuid.UUID{u.ID})
+		sameIDs(t, "ListByEmails", idsOf(byList, func(u accounts.User) uuid.UUID { return u.ID }), []uuid.UUID{u.ID})
 		other := f.newUser("zoë.ärger@example.com")
 		wantErr(t, "same e-mail, other case", saveUser(f, other), core.ErrConflict)
 	}},

@@ -5,18 +5,18 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // refusedWrite checks that a misused unit of work failed and that the
 // account it tried to create is not there.
-func refusedWrite(t *testing.T, f *fixture, a account.Account, err error) {
+func refusedWrite(t *testing.T, f *fixture, a accounts.Account, err error) {
 	t.Helper()
 	if err == nil {
 		t.Fatal("got no error")
 	}
-	_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (account.Account, error) { return tx.Accounts().Get(ctx, a.ID) })
+	_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (accounts.Account, error) { return tx.Accounts().Get(ctx, a.ID) })
 	if err == nil || errors.Is(err, context.Canceled) {
 		t.Fatalf("the refused write left the account behind (err %v)", err)
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -16,11 +16,11 @@ var errBoom = errors.New("boom")
 
 // leftNoTrace checks that a failed unit of work that created an org, a
 // user, a vendor and an outbox message left none of them behind.
-func leftNoTrace(t *testing.T, f *fixture, a account.Account, u account.User, v directory.Vendor) {
+func leftNoTrace(t *testing.T, f *fixture, a accounts.Account, u accounts.User, v directory.Vendor) {
 	t.Helper()
-	_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (account.Account, error) { return tx.Accounts().Get(ctx, a.ID) })
+	_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (accounts.Account, error) { return tx.Accounts().Get(ctx, a.ID) })
 	wantErr(t, "account after rollback", err, core.ErrNotFound)
-	_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (account.User, error) { return tx.Users().Get(ctx, u.ID) })
+	_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (accounts.User, error) { return tx.Users().Get(ctx, u.ID) })
 	wantErr(t, "user after rollback", err, core.ErrNotFound)
 	_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (directory.Vendor, error) {
 		return tx.Vendors().GetByName(ctx, v.Name)
@@ -31,7 +31,7 @@ func leftNoTrace(t *testing.T, f *fixture, a account.Account, u account.User, v 
 }
 
 // writeMany is a unit of work body that writes to several repositories.
-func writeMany(f *fixture, a account.Account, u account.User, v directory.Vendor) txFn {
+func writeMany(f *fixture, a accounts.Account, u accounts.User, v directory.Vendor) txFn {
 	m := f.newMessage()
 	return func(ctx context.Context, tx stores.Tx) error {
 		if err := tx.Accounts().Create(ctx, a); err != nil {
@@ -99,11 +99,11 @@ var unitOfWorkCases = []testCase{
 			return errBoom
 		})
 		wantErr(t, "InTx", err, errBoom)
-		got := load(f, func(ctx context.Context, tx stores.Tx) (account.User, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) (accounts.User, error) {
 			return tx.Users().GetByEmail(ctx, u.Email)
 		})
 		equal(t, "user name after rollback", got.Name, u.Name)
-		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (account.User, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (accounts.User, error) {
 			return tx.Users().GetByEmail(ctx, "changed@example.com")
 		})
 		wantErr(t, "new e-mail after rollback", err, core.ErrNotFound)
@@ -120,7 +120,7 @@ var unitOfWorkCases = []testCase{
 	}},
 	{"writes are visible later in the same unit of work", func(t *testing.T, f *fixture) {
 		a := f.newOrg("Acme Org")
-		var got account.Account
+		var got accounts.Account
 		f.write(func(ctx context.Context, tx stores.Tx) error {
 			if err := tx.Accounts().Create(ctx, a); err != nil {
 				return err
@@ -133,7 +133,7 @@ var unitOfWorkCases = []testCase{
 	}},
 	{"View sees committed data", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		got := load(f, func(ctx context.Context, tx stores.Tx) (account.Account, error) { return tx.Accounts().Get(ctx, a.ID) })
+		got := load(f, func(ctx context.Context, tx stores.Tx) (accounts.Account, error) { return tx.Accounts().Get(ctx, a.ID) })
 		equal(t, "account id", got.ID, a.ID)
 		equal(t, "account name", got.Name, "Acme Org")
 		equal(t, "account active", got.Active, true)

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
@@ -36,9 +36,7 @@ type Store interface {
 // Repository methods return errors wrapping core.ErrNotFound or
 // core.ErrConflict where stated; any other error is an infrastructure failure.
 type Tx interface {
-	Users() UserRepo
-	Accounts() AccountRepo
-	Members() MemberRepo
+	accounts.Tx
 	Vendors() VendorRepo
 	Profiles() ProfileRepo
 	Lists() ListRepo
@@ -54,64 +52,6 @@ type Tx interface {
 	Runs() RunRepo
 	Outbox() outbox.Repo
 	Webhooks() WebhookRepo
-}
-
-// UserRepo stores users. Emails are stored lower-case and are unique.
-type UserRepo interface {
-	// Get returns a user by id, or core.ErrNotFound.
-	Get(ctx context.Context, id uuid.UUID) (account.User, error)
-	// GetBySubject returns the user with that token subject, or core.ErrNotFound.
-	GetBySubject(ctx context.Context, subject string) (account.User, error)
-	// GetByEmail returns the user with that e-mail, or core.ErrNotFound.
-	GetByEmail(ctx context.Context, email string) (account.User, error)
-	// ListByEmails returns the users among emails that exist (any order).
-	ListByEmails(ctx context.Context, emails []string) ([]account.User, error)
-	// Save inserts or updates a user by id; core.ErrConflict if another user
-	// already has the e-mail or subject.
-	Save(ctx context.Context, u account.User) error
-}
-
-// AccountRepo stores accounts (organizations and personal spaces).
-type AccountRepo interface {
-	// Create inserts an account; core.ErrConflict if an organization account
-	// with the same name (case-insensitive) or the same id exists.
-	Create(ctx context.Context, a account.Account) error
-	// Get returns an account, or core.ErrNotFound.
-	Get(ctx context.Context, id uuid.UUID) (account.Account, error)
-	// Lock takes a write lock on the account row for the rest of the unit of
-	// work (SELECT ... FOR UPDATE), so member changes serialise per account;
-	// core.ErrNotFound if it does not exist.
-	Lock(ctx context.Context, id uuid.UUID) error
-	// ListOrganizations returns every non-personal account, by name.
-	ListOrganizations(ctx context.Context) ([]account.Account, error)
-	// ListReviewing returns every active account, personal spaces
-	// included, that holds at least one assessment, by id: the accounts
-	// the review reminder job walks.
-	ListReviewing(ctx context.Context) ([]account.Account, error)
-	// ListForUser returns the non-personal accounts the user is a member of,
-	// with the user's role, by account name.
-	ListForUser(ctx context.Context, userID uuid.UUID) ([]account.Membership, error)
-	// MembershipOf returns an account, personal or not, with the user's
-	// role in it, in one read (every account-scoped request asks it);
-	// core.ErrNotFound if the account does not exist or the user is not a
-	// member.
-	MembershipOf(ctx context.Context, accountID, userID uuid.UUID) (account.Membership, error)
-	// Delete removes an account and everything it owns: members, lists with
-	// their entries and products, quota claims, assessments with their audit
-	// events, documents and subscribers. core.ErrNotFound if absent.
-	Delete(ctx context.Context, id uuid.UUID) error
-}
-
-// MemberRepo stores memberships. Reads join the user for e-mail and name.
-type MemberRepo interface {
-	// Get returns the membership of a user in an account, or core.ErrNotFound.
-	Get(ctx context.Context, accountID, userID uuid.UUID) (account.Member, error)
-	// List returns an account's members ordered by e-mail.
-	List(ctx context.Context, accountID uuid.UUID) ([]account.Member, error)
-	// Put inserts or updates memberships (account, user, role, created_at).
-	Put(ctx context.Context, ms []account.Member) error
-	// Delete removes the memberships of the given users; absent ones are ignored.
-	Delete(ctx context.Context, accountID uuid.UUID, userIDs []uuid.UUID) error
 }
 
 // VendorRepo stores the global vendor directory. Names are unique by Key().

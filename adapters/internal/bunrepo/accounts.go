@@ -7,45 +7,45 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 )
 
-// Users is stores.UserRepo. E-mails are stored lower-case, so lookups lower
+// Users is accounts.UserRepo. E-mails are stored lower-case, so lookups lower
 // the argument in Go and compare the column as it is.
 type Users struct{ Base }
 
-func (r Users) get(ctx context.Context, what, where string, arg any) (account.User, error) {
+func (r Users) get(ctx context.Context, what, where string, arg any) (accounts.User, error) {
 	var row dbrow.User
 	err := r.DB.NewSelect().Model(&row).Where(where, arg).Limit(1).Scan(ctx)
 	if err != nil {
-		return account.User{}, r.Translate(err, "user %s", what)
+		return accounts.User{}, r.Translate(err, "user %s", what)
 	}
 	return row.Core(), nil
 }
 
 // Get returns a user by id.
-func (r Users) Get(ctx context.Context, id uuid.UUID) (account.User, error) {
+func (r Users) Get(ctx context.Context, id uuid.UUID) (accounts.User, error) {
 	return r.get(ctx, id.String(), "u.id = ?", id)
 }
 
 // GetBySubject returns the user with a token subject; the empty subject of
 // users added by e-mail finds nobody.
-func (r Users) GetBySubject(ctx context.Context, subject string) (account.User, error) {
+func (r Users) GetBySubject(ctx context.Context, subject string) (accounts.User, error) {
 	if subject == "" {
-		return account.User{}, NotFound("user with empty subject")
+		return accounts.User{}, NotFound("user with empty subject")
 	}
 	return r.get(ctx, "subject "+subject, "u.subject = ?", subject)
 }
 
 // GetByEmail returns the user with an e-mail, in any case.
-func (r Users) GetByEmail(ctx context.Context, email string) (account.User, error) {
+func (r Users) GetByEmail(ctx context.Context, email string) (accounts.User, error) {
 	return r.get(ctx, email, "u.email = ?", strings.ToLower(email))
 }
 
 // ListByEmails returns the users among emails that exist.
-func (r Users) ListByEmails(ctx context.Context, emails []string) ([]account.User, error) {
+func (r Users) ListByEmails(ctx context.Context, emails []string) ([]accounts.User, error) {
 	if len(emails) == 0 {
-		return []account.User{}, nil
+		return []accounts.User{}, nil
 	}
 	var rows []dbrow.User
 	if err := r.DB.NewSelect().Model(&rows).Where("u.email IN (?)", bun.List(LowerAll(emails))).Scan(ctx); err != nil {
@@ -55,7 +55,7 @@ func (r Users) ListByEmails(ctx context.Context, emails []string) ([]account.Use
 }
 
 // Save inserts or updates a user by id.
-func (r Users) Save(ctx context.Context, u account.User) error {
+func (r Users) Save(ctx context.Context, u accounts.User) error {
 	row := dbrow.FromUser(u)
 	_, err := r.DB.NewInsert().Model(&row).
 		On("CONFLICT (id) DO UPDATE").
@@ -64,7 +64,7 @@ func (r Users) Save(ctx context.Context, u account.User) error {
 	return r.Translate(err, "save user %s", u.ID)
 }
 
-// Members is stores.MemberRepo.
+// Members is accounts.MemberRepo.
 type Members struct{ Base }
 
 func (r Members) query(ctx context.Context, rows *[]dbrow.MemberView, where func(*bun.SelectQuery) *bun.SelectQuery) error {
@@ -76,22 +76,22 @@ func (r Members) query(ctx context.Context, rows *[]dbrow.MemberView, where func
 }
 
 // Get returns the membership of a user in an account.
-func (r Members) Get(ctx context.Context, accountID, userID uuid.UUID) (account.Member, error) {
+func (r Members) Get(ctx context.Context, accountID, userID uuid.UUID) (accounts.Member, error) {
 	var rows []dbrow.MemberView
 	err := r.query(ctx, &rows, func(q *bun.SelectQuery) *bun.SelectQuery {
 		return q.Where("m.account_id = ? AND m.user_id = ?", accountID, userID)
 	})
 	if err != nil {
-		return account.Member{}, r.Translate(err, "member %s of %s", userID, accountID)
+		return accounts.Member{}, r.Translate(err, "member %s of %s", userID, accountID)
 	}
 	if len(rows) == 0 {
-		return account.Member{}, NotFound("member %s of %s", userID, accountID)
+		return accounts.Member{}, NotFound("member %s of %s", userID, accountID)
 	}
 	return rows[0].Core()
 }
 
 // List returns an account's members by e-mail.
-func (r Members) List(ctx context.Context, accountID uuid.UUID) ([]account.Member, error) {
+func (r Members) List(ctx context.Context, accountID uuid.UUID) ([]accounts.Member, error) {
 	var rows []dbrow.MemberView
 	err := r.query(ctx, &rows, func(q *bun.SelectQuery) *bun.SelectQuery {
 		return q.Where("m.account_id = ?", accountID).OrderExpr(r.ByName("u.email"))
@@ -103,7 +103,7 @@ func (r Members) List(ctx context.Context, accountID uuid.UUID) ([]account.Membe
 }
 
 // Put inserts or updates memberships in one statement.
-func (r Members) Put(ctx context.Context, ms []account.Member) error {
+func (r Members) Put(ctx context.Context, ms []accounts.Member) error {
 	if len(ms) == 0 {
 		return nil
 	}
@@ -142,22 +142,22 @@ func (r Members) Delete(ctx context.Context, accountID uuid.UUID, userIDs []uuid
 	return r.Translate(err, "delete members of %s", accountID)
 }
 
-// Accounts holds the methods of stores.AccountRepo whose SQL is the same in
+// Accounts holds the methods of accounts.AccountRepo whose SQL is the same in
 // both stores; each store adds Create (organization names are unique by its
 // own key) and Lock (a row lock, or none).
 type Accounts struct{ Base }
 
 // Get returns an account.
-func (r Accounts) Get(ctx context.Context, id uuid.UUID) (account.Account, error) {
+func (r Accounts) Get(ctx context.Context, id uuid.UUID) (accounts.Account, error) {
 	var row dbrow.Account
 	if err := r.DB.NewSelect().Model(&row).Where("a.id = ?", id).Scan(ctx); err != nil {
-		return account.Account{}, r.Translate(err, "account %s", id)
+		return accounts.Account{}, r.Translate(err, "account %s", id)
 	}
 	return row.Core(), nil
 }
 
 // ListOrganizations returns every non-personal account by name.
-func (r Accounts) ListOrganizations(ctx context.Context) ([]account.Account, error) {
+func (r Accounts) ListOrganizations(ctx context.Context) ([]accounts.Account, error) {
 	var rows []dbrow.Account
 	if err := r.DB.NewSelect().Model(&rows).Where("NOT a.personal").OrderExpr(r.ByName("a.name") + ", a.id").Scan(ctx); err != nil {
 		return nil, r.Translate(err, "list accounts")
@@ -166,7 +166,7 @@ func (r Accounts) ListOrganizations(ctx context.Context) ([]account.Account, err
 }
 
 // ListReviewing returns the active accounts with an assessment, by id.
-func (r Accounts) ListReviewing(ctx context.Context) ([]account.Account, error) {
+func (r Accounts) ListReviewing(ctx context.Context) ([]accounts.Account, error) {
 	var rows []dbrow.Account
 	err := r.DB.NewSelect().Model(&rows).
 		Where("a.active").
@@ -187,7 +187,7 @@ func (r Accounts) memberships(rows *[]dbrow.Membership, userID uuid.UUID) *bun.S
 }
 
 // ListForUser returns the organizations of a user with the user's role, by name.
-func (r Accounts) ListForUser(ctx context.Context, userID uuid.UUID) ([]account.Membership, error) {
+func (r Accounts) ListForUser(ctx context.Context, userID uuid.UUID) ([]accounts.Membership, error) {
 	var rows []dbrow.Membership
 	err := r.memberships(&rows, userID).Where("NOT a.personal").
 		OrderExpr(r.ByName("a.name") + ", a.id").
@@ -199,14 +199,14 @@ func (r Accounts) ListForUser(ctx context.Context, userID uuid.UUID) ([]account.
 }
 
 // MembershipOf returns an account with the user's role in it.
-func (r Accounts) MembershipOf(ctx context.Context, accountID, userID uuid.UUID) (account.Membership, error) {
+func (r Accounts) MembershipOf(ctx context.Context, accountID, userID uuid.UUID) (accounts.Membership, error) {
 	var rows []dbrow.Membership
 	err := r.memberships(&rows, userID).Where("a.id = ?", accountID).Scan(ctx)
 	if err != nil {
-		return account.Membership{}, r.Translate(err, "membership of %s in %s", userID, accountID)
+		return accounts.Membership{}, r.Translate(err, "membership of %s in %s", userID, accountID)
 	}
 	if len(rows) == 0 {
-		return account.Membership{}, NotFound("membership of %s in %s", userID, accountID)
+		return accounts.Membership{}, NotFound("membership of %s in %s", userID, accountID)
 	}
 	return rows[0].Core()
 }

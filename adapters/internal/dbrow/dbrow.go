@@ -21,7 +21,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 	"github.com/vetted-dev/vetted/adapters/internal/outboxjson"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
@@ -86,13 +86,13 @@ type User struct {
 }
 
 // FromUser makes the row of u.
-func FromUser(u account.User) User {
+func FromUser(u accounts.User) User {
 	return User{ID: u.ID, Subject: u.Subject, Email: strings.ToLower(u.Email), Name: u.Name, EmailVerified: u.EmailVerified, CreatedAt: u.CreatedAt}
 }
 
 // Core rebuilds the user.
-func (r User) Core() account.User {
-	return account.User{ID: r.ID, Subject: r.Subject, Email: r.Email, Name: r.Name, EmailVerified: r.EmailVerified, CreatedAt: utc(r.CreatedAt)}
+func (r User) Core() accounts.User {
+	return accounts.User{ID: r.ID, Subject: r.Subject, Email: r.Email, Name: r.Name, EmailVerified: r.EmailVerified, CreatedAt: utc(r.CreatedAt)}
 }
 
 // Account is a row of accounts.
@@ -107,13 +107,13 @@ type Account struct {
 }
 
 // FromAccount makes the row of a.
-func FromAccount(a account.Account) Account {
+func FromAccount(a accounts.Account) Account {
 	return Account{ID: a.ID, Name: a.Name, Active: a.Active, Personal: a.Personal, CreatedAt: a.CreatedAt}
 }
 
 // Core rebuilds the account.
-func (r Account) Core() account.Account {
-	return account.Account{ID: r.ID, Name: r.Name, Active: r.Active, Personal: r.Personal, CreatedAt: utc(r.CreatedAt)}
+func (r Account) Core() accounts.Account {
+	return accounts.Account{ID: r.ID, Name: r.Name, Active: r.Active, Personal: r.Personal, CreatedAt: utc(r.CreatedAt)}
 }
 
 // Member is a row of members.
@@ -126,8 +126,8 @@ type Member struct {
 	CreatedAt time.Time `bun:"created_at"`
 }
 
-// FromMember makes the row of m; a role outside account.Role is refused.
-func FromMember(m account.Member) (Member, error) {
+// FromMember makes the row of m; a role outside accounts.Role is refused.
+func FromMember(m accounts.Member) (Member, error) {
 	if !m.Role.Valid() {
 		return Member{}, fmt.Errorf("member %s: role %d is not a role", m.UserID, m.Role)
 	}
@@ -146,12 +146,12 @@ type MemberView struct {
 }
 
 // Core rebuilds the member; a stored role the core does not know is an error.
-func (v MemberView) Core() (account.Member, error) {
-	role, err := account.ParseRole(v.Role)
+func (v MemberView) Core() (accounts.Member, error) {
+	role, err := accounts.ParseRole(v.Role)
 	if err != nil {
-		return account.Member{}, fmt.Errorf("member %s of %s: stored role %q: %w", v.UserID, v.AccountID, v.Role, err)
+		return accounts.Member{}, fmt.Errorf("member %s of %s: stored role %q: %w", v.UserID, v.AccountID, v.Role, err)
 	}
-	return account.Member{AccountID: v.AccountID, UserID: v.UserID, Email: v.Email, Name: v.Name,
+	return accounts.Member{AccountID: v.AccountID, UserID: v.UserID, Email: v.Email, Name: v.Name,
 		Verified: v.Verified, Role: role, CreatedAt: utc(v.CreatedAt)}, nil
 }
 
@@ -163,12 +163,12 @@ type Membership struct {
 }
 
 // Core rebuilds the membership; a stored role the core does not know is an error.
-func (r Membership) Core() (account.Membership, error) {
-	role, err := account.ParseRole(r.Role)
+func (r Membership) Core() (accounts.Membership, error) {
+	role, err := accounts.ParseRole(r.Role)
 	if err != nil {
-		return account.Membership{}, fmt.Errorf("account %s: stored role %q: %w", r.ID, r.Role, err)
+		return accounts.Membership{}, fmt.Errorf("account %s: stored role %q: %w", r.ID, r.Role, err)
 	}
-	return account.Membership{Account: r.Account.Core(), Role: role}, nil
+	return accounts.Membership{Account: r.Account.Core(), Role: role}, nil
 }
 
 // Vendor is a row of vendors.

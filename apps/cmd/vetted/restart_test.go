@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/vetted-dev/vetted/internal/testenv"
 	"io"
 	"net"
 	"net/http"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/vetted-dev/vetted/internal/testenv"
 )
 
 // syncBuffer is a log sink goroutines write while the test reads it.

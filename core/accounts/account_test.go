@@ -1,4 +1,4 @@
-package account_test
+package accounts_test
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 )
 
 // wantErr fails unless err matches want (nil meaning "no error").
@@ -29,24 +29,24 @@ func TestParseRole(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		in   string
-		want account.Role
+		want accounts.Role
 		err  error
 	}{
-		{"owner", account.RoleOwner, nil},
-		{"admin", account.RoleAdmin, nil},
-		{"member", account.RoleMember, nil},
-		{"viewer", account.RoleViewer, nil},
-		{"OWNER", account.RoleOwner, nil},
-		{"Admin", account.RoleAdmin, nil},
-		{"  viewer ", account.RoleViewer, nil},
-		{"", account.RoleMember, nil},
+		{"owner", accounts.RoleOwner, nil},
+		{"admin", accounts.RoleAdmin, nil},
+		{"member", accounts.RoleMember, nil},
+		{"viewer", accounts.RoleViewer, nil},
+		{"OWNER", accounts.RoleOwner, nil},
+		{"Admin", accounts.RoleAdmin, nil},
+		{"  viewer ", accounts.RoleViewer, nil},
+		{"", accounts.RoleMember, nil},
 		{"superuser", 0, core.ErrInvalid},
 		{"owners", 0, core.ErrInvalid},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			t.Parallel()
-			got, err := account.ParseRole(tt.in)
+			got, err := accounts.ParseRole(tt.in)
 			wantErr(t, err, tt.err)
 			if got != tt.want {
 				t.Fatalf("ParseRole(%q) = %v, want %v", tt.in, got, tt.want)
@@ -60,8 +60,8 @@ func TestParseRole(t *testing.T) {
 
 func TestRoleNamesRoundTrip(t *testing.T) {
 	t.Parallel()
-	for _, name := range account.RoleValues() {
-		r, err := account.ParseRole(name)
+	for _, name := range accounts.RoleValues() {
+		r, err := accounts.ParseRole(name)
 		if err != nil {
 			t.Fatalf("ParseRole(%q): %v", name, err)
 		}
@@ -69,14 +69,14 @@ func TestRoleNamesRoundTrip(t *testing.T) {
 			t.Fatalf("role %q: String() = %q, Valid() = %v", name, r.String(), r.Valid())
 		}
 	}
-	if account.Role(0).Valid() || account.Role(5).Valid() {
+	if accounts.Role(0).Valid() || accounts.Role(5).Valid() {
 		t.Fatal("roles outside viewer..owner must not be valid")
 	}
 }
 
 func TestRoleOrder(t *testing.T) {
 	t.Parallel()
-	order := []account.Role{account.RoleViewer, account.RoleMember, account.RoleAdmin, account.RoleOwner}
+	order := []accounts.Role{accounts.RoleViewer, accounts.RoleMember, accounts.RoleAdmin, accounts.RoleOwner}
 	for i, r := range order {
 		for j, floor := range order {
 			if got, want := r.AtLeast(floor), i >= j; got != want {
@@ -84,7 +84,7 @@ func TestRoleOrder(t *testing.T) {
 			}
 		}
 	}
-	if account.ReadRole != account.RoleViewer || account.WriteRole != account.RoleMember || account.ManageRole != account.RoleAdmin {
+	if accounts.ReadRole != accounts.RoleViewer || accounts.WriteRole != accounts.RoleMember || accounts.ManageRole != accounts.RoleAdmin {
 		t.Fatal("read/write/manage thresholds must be viewer/member/admin")
 	}
 }
@@ -112,7 +112,7 @@ func TestNormalizeEmail(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			t.Parallel()
-			got, err := account.NormalizeEmail(tt.in)
+			got, err := accounts.NormalizeEmail(tt.in)
 			wantErr(t, err, tt.err)
 			if got != tt.want {
 				t.Fatalf("NormalizeEmail(%q) = %q, want %q", tt.in, got, tt.want)
@@ -138,7 +138,7 @@ func TestNewAccount(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			a, err := account.NewAccount(id, tt.in, now)
+			a, err := accounts.NewAccount(id, tt.in, now)
 			wantErr(t, err, tt.err)
 			if err != nil {
 				return
@@ -156,7 +156,7 @@ func TestNewAccount(t *testing.T) {
 func TestNewPersonal(t *testing.T) {
 	t.Parallel()
 	id := uuid.New()
-	a := account.NewPersonal(id, time.Now())
+	a := accounts.NewPersonal(id, time.Now())
 	if a.ID != id || !a.Personal || !a.Active || a.Name != "individual" {
 		t.Fatalf("NewPersonal = %+v", a)
 	}
@@ -165,7 +165,7 @@ func TestNewPersonal(t *testing.T) {
 func TestNormalizeEmailRefusesControlCharacters(t *testing.T) {
 	t.Parallel()
 	for _, raw := range []string{"ann\u0085@acme.test", "ann@acme.test\x00", "ann@ac\u009bme.test", "a\x7fnn@acme.test"} {
-		if e, err := account.NormalizeEmail(raw); !errors.Is(err, core.ErrInvalid) {
+		if e, err := accounts.NormalizeEmail(raw); !errors.Is(err, core.ErrInvalid) {
 			t.Errorf("NormalizeEmail(%q) = %q, %v; want ErrInvalid", raw, e, err)
 		}
 	}
@@ -173,11 +173,11 @@ func TestNormalizeEmailRefusesControlCharacters(t *testing.T) {
 
 func TestNormalizeEmails(t *testing.T) {
 	t.Parallel()
-	got, err := account.NormalizeEmails("users", []string{"Ann@Acme.test", " ann@acme.test", "bob@acme.test"})
+	got, err := accounts.NormalizeEmails("users", []string{"Ann@Acme.test", " ann@acme.test", "bob@acme.test"})
 	if err != nil || strings.Join(got, ",") != "ann@acme.test,bob@acme.test" {
 		t.Fatalf("NormalizeEmails = %v, %v", got, err)
 	}
-	_, err = account.NormalizeEmails("users", []string{"ann@acme.test", "nope", "also nope"})
+	_, err = accounts.NormalizeEmails("users", []string{"ann@acme.test", "nope", "also nope"})
 	fs := core.Failures(err)
 	if len(fs) != 2 || fs[0].Field != "users[1]" || fs[1].Field != "users[2]" {
 		t.Fatalf("failures %+v", fs)

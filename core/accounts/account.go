@@ -1,6 +1,4 @@
-// Package account holds organizations (accounts), users, members and the
-// ordered organization roles with the role-assignment rules of the contract.
-package account
+package accounts
 
 import (
 	"strings"

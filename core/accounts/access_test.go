@@ -1,4 +1,4 @@
-package access_test
+package accounts_test
 
 import (
 	"context"
@@ -9,10 +9,11 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/access"
-	"github.com/vetted-dev/vetted/core/account"
+	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -20,28 +21,28 @@ import (
 // repository method is nil and would panic, which no test reaches.
 type fakeTx struct {
 	stores.Tx
-	memberships []account.Membership // with Membership.Account and the member's user in userOf
+	memberships []accounts.Membership // with Membership.Account and the member's user in userOf
 	userOf      map[uuid.UUID]uuid.UUID
 	lists       []vendorlist.List
 	vendors     []directory.Vendor
 }
 
-func (t *fakeTx) Accounts() stores.AccountRepo { return fakeAccounts{t: t} }
-func (t *fakeTx) Lists() stores.ListRepo       { return fakeLists{t: t} }
-func (t *fakeTx) Vendors() stores.VendorRepo   { return fakeVendors{t: t} }
+func (t *fakeTx) Accounts() accounts.AccountRepo { return fakeAccounts{t: t} }
+func (t *fakeTx) Lists() stores.ListRepo         { return fakeLists{t: t} }
+func (t *fakeTx) Vendors() stores.VendorRepo     { return fakeVendors{t: t} }
 
 type fakeAccounts struct {
-	stores.AccountRepo
+	accounts.AccountRepo
 	t *fakeTx
 }
 
-func (r fakeAccounts) MembershipOf(_ context.Context, accountID, userID uuid.UUID) (account.Membership, error) {
+func (r fakeAccounts) MembershipOf(_ context.Context, accountID, userID uuid.UUID) (accounts.Membership, error) {
 	for _, m := range r.t.memberships {
 		if m.Account.ID == accountID && r.t.userOf[accountID] == userID {
 			return m, nil
 		}
 	}
-	return account.Membership{}, core.ErrNotFound
+	return accounts.Membership{}, core.ErrNotFound
 }
 
 type fakeLists struct {
@@ -108,15 +109,15 @@ func TestParseAccountRef(t *testing.T) {
 	id := uuid.New()
 	for _, tt := range []struct {
 		raw    string
-		want   access.AccountRef
+		want   accounts.AccountRef
 		detail string // of the refusal
 	}{
-		{" individual ", access.AccountRef{Personal: true}, ""},
-		{id.String(), access.AccountRef{ID: id}, ""},
-		{"  ", access.AccountRef{}, "is required"},
-		{"acme", access.AccountRef{}, `must be an account UUID or "individual"`},
+		{" individual ", accounts.AccountRef{Personal: true}, ""},
+		{id.String(), accounts.AccountRef{ID: id}, ""},
+		{"  ", accounts.AccountRef{}, "is required"},
+		{"acme", accounts.AccountRef{}, `must be an account UUID or "individual"`},
 	} {
-		got, err := access.ParseAccountRef(tt.raw)
+		got, err := accounts.ParseAccountRef(tt.raw)
 		if tt.detail != "" {
 			e, ok := core.AsError(err)
 			if !ok || e.Field != "AccountRef" || e.Detail != tt.detail {
@@ -138,16 +139,16 @@ func TestParseListRef(t *testing.T) {
 	id := uuid.New()
 	for _, tt := range []struct {
 		listID, list string
-		want         access.ListRef
+		want         lists.ListRef
 		bad          bool
 	}{
-		{"", "", access.ListRef{}, false},
-		{id.String(), "ignored", access.ListRef{ID: id}, false},
-		{"", " " + id.String(), access.ListRef{ID: id}, false},
-		{"", "  My   vendors ", access.ListRef{Name: "My vendors"}, false},
-		{"nope", "", access.ListRef{}, true},
+		{"", "", lists.ListRef{}, false},
+		{id.String(), "ignored", lists.ListRef{ID: id}, false},
+		{"", " " + id.String(), lists.ListRef{ID: id}, false},
+		{"", "  My   vendors ", lists.ListRef{Name: "My vendors"}, false},
+		{"nope", "", lists.ListRef{}, true},
 	} {
-		got, err := access.ParseListRef(tt.listID, tt.list)
+		got, err := lists.ParseListRef(tt.listID, tt.list)
 		if tt.bad {
 			if e, ok := core.AsError(err); !ok || e.Field != "ListRef.ID" {
 				t.Errorf("%q: error %v, want ListRef.ID", tt.listID, err)
@@ -158,7 +159,7 @@ func TestParseListRef(t *testing.T) {
 			t.Errorf("(%q, %q): %+v, %v; want %+v", tt.listID, tt.list, got, err, tt.want)
 		}
 	}
-	if !(access.ListRef{}).Empty() || access.MasterList.Empty() {
+	if !(lists.ListRef{}).Empty() || lists.MasterRef.Empty() {
 		t.Error("Empty is wrong")
 	}
 }
@@ -168,22 +169,22 @@ func TestParseListRef(t *testing.T) {
 type world struct {
 	tx                    *fakeTx
 	org, closed           uuid.UUID
-	viewer, member, other access.Actor
+	viewer, member, other accounts.Actor
 }
 
 func newWorld() world {
 	w := world{org: uuid.New(), closed: uuid.New(),
-		viewer: access.Actor{UserID: uuid.New()}, member: access.Actor{UserID: uuid.New()}, other: access.Actor{UserID: uuid.New()}}
+		viewer: accounts.Actor{UserID: uuid.New()}, member: accounts.Actor{UserID: uuid.New()}, other: accounts.Actor{UserID: uuid.New()}}
 	w.tx = &fakeTx{userOf: map[uuid.UUID]uuid.UUID{}}
-	add := func(acc account.Account, user uuid.UUID, role account.Role) {
-		w.tx.memberships = append(w.tx.memberships, account.Membership{Account: acc, Role: role})
+	add := func(acc accounts.Account, user uuid.UUID, role accounts.Role) {
+		w.tx.memberships = append(w.tx.memberships, accounts.Membership{Account: acc, Role: role})
 		w.tx.userOf[acc.ID] = user
 	}
 	// One member per account is all the fake keeps; the member's org and
 	// personal spaces are enough for the rules.
-	add(account.Account{ID: w.org, Name: "Acme", Active: true}, w.member.UserID, account.RoleMember)
-	add(account.Account{ID: w.closed, Name: "Closed"}, w.viewer.UserID, account.RoleOwner)
-	add(account.NewPersonal(w.viewer.UserID, time.Time{}), w.viewer.UserID, account.RoleOwner)
+	add(accounts.Account{ID: w.org, Name: "Acme", Active: true}, w.member.UserID, accounts.RoleMember)
+	add(accounts.Account{ID: w.closed, Name: "Closed"}, w.viewer.UserID, accounts.RoleOwner)
+	add(accounts.NewPersonal(w.viewer.UserID, time.Time{}), w.viewer.UserID, accounts.RoleOwner)
 	return w
 }
 
@@ -193,24 +194,24 @@ func TestAccountAccess(t *testing.T) {
 	ctx := context.Background()
 	for _, tt := range []struct {
 		name  string
-		a     access.Actor
-		ref   access.AccountRef
-		min   account.Role
+		a     accounts.Actor
+		ref   accounts.AccountRef
+		min   accounts.Role
 		want  error
 		inMsg string
 	}{
-		{"a member reads", w.member, access.AccountRef{ID: w.org}, account.ReadRole, nil, ""},
-		{"a member writes", w.member, access.AccountRef{ID: w.org}, account.WriteRole, nil, ""},
-		{"a member does not manage", w.member, access.AccountRef{ID: w.org}, account.ManageRole, core.ErrForbidden, "needs the admin role"},
-		{"a non-member is forbidden", w.other, access.AccountRef{ID: w.org}, account.ReadRole, core.ErrForbidden, "not a member"},
-		{"an unknown account is forbidden too", w.other, access.AccountRef{ID: uuid.New()}, account.ReadRole, core.ErrForbidden, "not a member"},
-		{"an inactive account is forbidden", w.viewer, access.AccountRef{ID: w.closed}, account.ReadRole, core.ErrForbidden, "not active"},
-		{"the personal space as individual", w.viewer, access.AccountRef{Personal: true}, account.ManageRole, nil, ""},
-		{"the personal space by id is refused", w.viewer, access.AccountRef{ID: w.viewer.UserID}, account.ReadRole, core.ErrForbidden, "individual"},
-		{"someone else's personal space", w.member, access.AccountRef{ID: w.viewer.UserID}, account.ReadRole, core.ErrForbidden, "not a member"},
+		{"a member reads", w.member, accounts.AccountRef{ID: w.org}, accounts.ReadRole, nil, ""},
+		{"a member writes", w.member, accounts.AccountRef{ID: w.org}, accounts.WriteRole, nil, ""},
+		{"a member does not manage", w.member, accounts.AccountRef{ID: w.org}, accounts.ManageRole, core.ErrForbidden, "needs the admin role"},
+		{"a non-member is forbidden", w.other, accounts.AccountRef{ID: w.org}, accounts.ReadRole, core.ErrForbidden, "not a member"},
+		{"an unknown account is forbidden too", w.other, accounts.AccountRef{ID: uuid.New()}, accounts.ReadRole, core.ErrForbidden, "not a member"},
+		{"an inactive account is forbidden", w.viewer, accounts.AccountRef{ID: w.closed}, accounts.ReadRole, core.ErrForbidden, "not active"},
+		{"the personal space as individual", w.viewer, accounts.AccountRef{Personal: true}, accounts.ManageRole, nil, ""},
+		{"the personal space by id is refused", w.viewer, accounts.AccountRef{ID: w.viewer.UserID}, accounts.ReadRole, core.ErrForbidden, "individual"},
+		{"someone else's personal space", w.member, accounts.AccountRef{ID: w.viewer.UserID}, accounts.ReadRole, core.ErrForbidden, "not a member"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := access.Account(ctx, w.tx, tt.a, tt.ref, tt.min)
+			got, err := accounts.Authorize(ctx, w.tx, tt.a, tt.ref, tt.min)
 			wantKind(t, err, tt.want)
 			if err != nil && !strings.Contains(err.Error(), tt.inMsg) {
 				t.Fatalf("error %q does not say %q", err, tt.inMsg)
@@ -232,26 +233,26 @@ func TestListResolution(t *testing.T) {
 	w.tx.lists = []vendorlist.List{master, mine, elsewhere}
 	for _, tt := range []struct {
 		name          string
-		ref           access.ListRef
+		ref           lists.ListRef
 		defaultMaster bool
 		want          uuid.UUID
 		err           error
 	}{
-		{"by id", access.ListRef{ID: mine.ID}, false, mine.ID, nil},
-		{"by name", access.ListRef{Name: "Mine"}, false, mine.ID, nil},
-		{"none names master-list where allowed", access.ListRef{}, true, master.ID, nil},
-		{"none is invalid elsewhere", access.ListRef{}, false, uuid.Nil, core.ErrInvalid},
-		{"another account's list is not found", access.ListRef{ID: elsewhere.ID}, false, uuid.Nil, core.ErrNotFound},
+		{"by id", lists.ListRef{ID: mine.ID}, false, mine.ID, nil},
+		{"by name", lists.ListRef{Name: "Mine"}, false, mine.ID, nil},
+		{"none names master-list where allowed", lists.ListRef{}, true, master.ID, nil},
+		{"none is invalid elsewhere", lists.ListRef{}, false, uuid.Nil, core.ErrInvalid},
+		{"another account's list is not found", lists.ListRef{ID: elsewhere.ID}, false, uuid.Nil, core.ErrNotFound},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, l, err := access.AccountList(ctx, w.tx, w.member, access.AccountRef{ID: w.org}, account.WriteRole, tt.ref, tt.defaultMaster)
+			_, l, err := lists.AccountList(ctx, w.tx, w.member, accounts.AccountRef{ID: w.org}, accounts.WriteRole, tt.ref, tt.defaultMaster)
 			wantKind(t, err, tt.err)
 			if l.ID != tt.want {
 				t.Fatalf("list %s, want %s", l.ID, tt.want)
 			}
 		})
 	}
-	if _, _, err := access.AccountList(ctx, w.tx, w.other, access.AccountRef{ID: w.org}, account.ReadRole, access.ListRef{ID: mine.ID}, false); !errors.Is(err, core.ErrForbidden) {
+	if _, _, err := lists.AccountList(ctx, w.tx, w.other, accounts.AccountRef{ID: w.org}, accounts.ReadRole, lists.ListRef{ID: mine.ID}, false); !errors.Is(err, core.ErrForbidden) {
 		t.Fatalf("a non-member resolved a list: %v", err)
 	}
 }
@@ -277,7 +278,7 @@ func TestVendorLookup(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, err := access.Vendor(ctx, tx, ref)
+		v, err := vendors.Resolve(ctx, tx, ref)
 		wantKind(t, err, tt.err)
 		if v.ID != tt.want {
 			t.Errorf("%q: vendor %s, want %s", tt.raw, v.ID, tt.want)
@@ -287,12 +288,12 @@ func TestVendorLookup(t *testing.T) {
 
 func TestPlatformAdmin(t *testing.T) {
 	t.Parallel()
-	wantKind(t, access.RequirePlatformAdmin(access.Actor{}), core.ErrForbidden)
-	wantKind(t, access.RequirePlatformAdmin(access.Actor{PlatformAdmin: true}), nil)
-	if id, err := access.ParseID("x", " "+uuid.Nil.String()+" "); err != nil || id != uuid.Nil {
+	wantKind(t, accounts.RequirePlatformAdmin(accounts.Actor{}), core.ErrForbidden)
+	wantKind(t, accounts.RequirePlatformAdmin(accounts.Actor{PlatformAdmin: true}), nil)
+	if id, err := accounts.ParseID("x", " "+uuid.Nil.String()+" "); err != nil || id != uuid.Nil {
 		t.Fatalf("ParseID: %v %v", id, err)
 	}
-	if _, err := access.ParseID("x", "nope"); !errors.Is(err, core.ErrInvalid) {
+	if _, err := accounts.ParseID("x", "nope"); !errors.Is(err, core.ErrInvalid) {
 		t.Fatalf("ParseID(nope): %v", err)
 	}
 }
