@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -21,7 +22,7 @@ type Port struct {
 var _ stores.WebhookSender = Port{}
 
 // Send encodes ev (Payload) and makes one attempt.
-func (p Port) Send(ctx context.Context, e webhook.Endpoint, messageID string, ev webhook.Event) webhook.Outcome {
+func (p Port) Send(ctx context.Context, e webhook.Endpoint, messageID string, ev domainevent.Event) webhook.Outcome {
 	body, err := Payload(ev, p.Sender.cfg.Now())
 	if err != nil {
 		return webhook.Outcome{Err: err}
@@ -51,7 +52,7 @@ func (p Port) CheckURL(raw string) error {
 // Webhooks form {"type", "timestamp", "data"}, with the data of its type.
 // timestamp is when the event happened; the webhook-timestamp header is
 // when it was signed (now, on every attempt).
-func Payload(ev webhook.Event, now time.Time) ([]byte, error) {
+func Payload(ev domainevent.Event, now time.Time) ([]byte, error) {
 	at := ev.OccurredAt
 	if at.IsZero() {
 		at = now
@@ -69,23 +70,23 @@ type envelope struct {
 // wireData picks the data struct of the event's type. Every data carries
 // the event's id, the same on every endpoint it goes to, while the
 // webhook-id header is one per endpoint.
-func wireData(ev webhook.Event) any {
+func wireData(ev domainevent.Event) any {
 	d := ev.Data
 	vendor := VendorRef{ID: d.VendorID, Name: d.VendorName}
 	assessment := AssessmentData{EventID: ev.ID, AccountID: ev.AccountID, AssessmentID: d.AssessmentID, Vendor: vendor,
 		ListID: d.ListID, ListName: d.ListName}
 	switch ev.Type {
-	case webhook.IncidentCreated:
+	case domainevent.IncidentCreated:
 		return IncidentData{EventID: ev.ID, Vendor: vendor, IncidentID: d.IncidentID, Title: d.Title, Severity: d.Severity,
 			URL: d.URL, PublishedAt: d.PublishedAt.UTC()}
-	case webhook.RatingChanged:
+	case domainevent.RatingChanged:
 		return RatingData{EventID: ev.ID, Vendor: vendor, OldGrade: d.OldGrade, NewGrade: d.NewGrade, OldScore: d.OldScore,
 			NewScore: d.NewScore, Reasons: nonNil(d.Reasons)}
-	case webhook.AssessmentStatusChanged:
+	case domainevent.AssessmentStatusChanged:
 		return StatusData{AssessmentData: assessment, OldStatus: d.OldStatus, NewStatus: d.NewStatus}
-	case webhook.ReviewDueSoon, webhook.ReviewOverdue:
+	case domainevent.ReviewDueSoon, domainevent.ReviewOverdue:
 		return ReviewData{AssessmentData: assessment, DueDate: d.DueDate, DaysLeft: d.DaysLeft}
-	case webhook.ListVendorsChanged:
+	case domainevent.ListVendorsChanged:
 		return ListData{EventID: ev.ID, AccountID: ev.AccountID, ListID: d.ListID, ListName: d.ListName,
 			Added: nonNil(d.Added), Removed: nonNil(d.Removed)}
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/webhook"
-	core "github.com/vetted-dev/vetted/core/webhook"
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 )
 
 // TestPayloadWireForm holds the Standard Webhooks body of each event type:
@@ -16,12 +16,12 @@ func TestPayloadWireForm(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	id := uuid.MustParse("0190a000-0000-7000-8000-00000000000a")
 	v := uuid.MustParse("0190a000-0000-7000-8000-00000000000b")
-	rating := core.RatingChange(v, "Slack", "A", "C", 91, 62, []string{"grade dropped two letters"}, at)
+	rating := domainevent.RatingChange(v, "Slack", "A", "C", 91, 62, []string{"grade dropped two letters"}, at)
 	rating.ID = id
-	list := core.VendorsChanged(v, id, "Main", []uuid.UUID{v}, nil, at)
+	list := domainevent.VendorsChanged(v, id, "Main", []uuid.UUID{v}, nil, at)
 	list.ID = id
 	for _, c := range []struct {
-		ev   core.Event
+		ev   domainevent.Event
 		want string
 	}{
 		{rating, `{"type":"vendor.rating_changed","timestamp":"2026-01-02T03:04:05Z","data":{"event_id":"0190a000-0000-7000-8000-00000000000a",` +
@@ -30,7 +30,7 @@ func TestPayloadWireForm(t *testing.T) {
 		{list, `{"type":"list.vendors_changed","timestamp":"2026-01-02T03:04:05Z","data":{"event_id":"0190a000-0000-7000-8000-00000000000a",` +
 			`"account_id":"0190a000-0000-7000-8000-00000000000b","list_id":"0190a000-0000-7000-8000-00000000000a","list_name":"Main",` +
 			`"added":["0190a000-0000-7000-8000-00000000000b"],"removed":[]}}`},
-		{core.Event{ID: id, Type: core.Ping, AccountID: v, Data: core.Data{EndpointID: id}}, `{"type":"webhook.ping","timestamp":"2026-01-02T03:04:05Z",` +
+		{domainevent.Event{ID: id, Type: domainevent.Ping, AccountID: v, Data: domainevent.Data{EndpointID: id}}, `{"type":"webhook.ping","timestamp":"2026-01-02T03:04:05Z",` +
 			`"data":{"event_id":"0190a000-0000-7000-8000-00000000000a","account_id":"0190a000-0000-7000-8000-00000000000b","endpoint_id":"0190a000-0000-7000-8000-00000000000a"}}`},
 	} {
 		got, err := webhook.Payload(c.ev, at)

@@ -8,6 +8,7 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/core/webhooks"
 )
@@ -225,7 +226,7 @@ func (s *Server) registerWebhooks() {
 				return nil, err
 			}
 			out := &webhooksTestOut{}
-			out.Body.DeliveryID, out.Body.MessageID, out.Body.EventType = d.ID.String(), webhook.MessageID(d.ID), string(webhook.Ping)
+			out.Body.DeliveryID, out.Body.MessageID, out.Body.EventType = d.ID.String(), webhook.MessageID(d.ID), string(domainevent.Ping)
 			return out, nil
 		})
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/lists"
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/webhook"
@@ -29,10 +30,10 @@ func approvedSlack(t *testing.T, f fixture, reviewed time.Time) {
 }
 
 // reviewHooks are the review.* webhook events recorded so far.
-func reviewHooks(w *world) []webhook.Event {
-	var out []webhook.Event
+func reviewHooks(w *world) []domainevent.Event {
+	var out []domainevent.Event
 	for _, ev := range w.hooks {
-		if ev.Type == webhook.ReviewDueSoon || ev.Type == webhook.ReviewOverdue {
+		if ev.Type == domainevent.ReviewDueSoon || ev.Type == domainevent.ReviewOverdue {
 			out = append(out, ev)
 		}
 	}
@@ -50,8 +51,8 @@ func TestReviewOverdueEventOnlyWhileWanted(t *testing.T) {
 	approvedSlack(t, f, clock{}.Now().AddDate(-1, 0, -3)) // due three days ago under the default 12 months
 	disabled := clock{}.Now()
 	f.w.endpoints = []webhook.Endpoint{
-		{ID: uuid.New(), Events: []webhook.EventType{webhook.ReviewOverdue}, DisabledAt: &disabled},
-		{ID: uuid.New(), Events: []webhook.EventType{webhook.ReviewDueSoon, webhook.IncidentCreated}},
+		{ID: uuid.New(), Events: []domainevent.EventType{domainevent.ReviewOverdue}, DisabledAt: &disabled},
+		{ID: uuid.New(), Events: []domainevent.EventType{domainevent.ReviewDueSoon, domainevent.IncidentCreated}},
 	}
 	if _, err := f.s.ReviewReminders(ctx); err != nil {
 		t.Fatal(err)
@@ -65,7 +66,7 @@ func TestReviewOverdueEventOnlyWhileWanted(t *testing.T) {
 		}
 	}
 
-	f.w.endpoints = append(f.w.endpoints, webhook.Endpoint{ID: uuid.New(), Events: []webhook.EventType{webhook.ReviewOverdue}})
+	f.w.endpoints = append(f.w.endpoints, webhook.Endpoint{ID: uuid.New(), Events: []domainevent.EventType{domainevent.ReviewOverdue}})
 	if _, err := f.s.ReviewReminders(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestReviewOverdueEventOnlyWhileWanted(t *testing.T) {
 	}
 	a, ev := f.w.asms[0], got[0]
 	wantDue := clock{}.Now().AddDate(0, 0, -3).Format(time.DateOnly)
-	if ev.Type != webhook.ReviewOverdue || ev.AccountID != f.w.acc.ID || ev.Data.AssessmentID != a.ID || ev.Data.VendorID != f.slack.ID ||
+	if ev.Type != domainevent.ReviewOverdue || ev.AccountID != f.w.acc.ID || ev.Data.AssessmentID != a.ID || ev.Data.VendorID != f.slack.ID ||
 		ev.Data.VendorName != "Slack" || ev.Data.ListID != f.list.ID || ev.Data.ListName != f.list.Name ||
 		ev.Data.DueDate != wantDue || ev.Data.DaysLeft != -3 || !ev.OccurredAt.Equal(clock{}.Now()) {
 		t.Fatalf("review.overdue %+v, want due %s three days ago", ev, wantDue)
@@ -96,19 +97,19 @@ func TestReviewDueSoonEvent(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	approvedSlack(t, f, clock{}.Now().AddDate(-1, 0, 5)) // due in five days: the 7-day window
-	f.w.endpoints = []webhook.Endpoint{{ID: uuid.New(), Events: []webhook.EventType{webhook.ReviewOverdue}}}
+	f.w.endpoints = []webhook.Endpoint{{ID: uuid.New(), Events: []domainevent.EventType{domainevent.ReviewOverdue}}}
 	if _, err := f.s.ReviewReminders(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if got := reviewHooks(f.w); len(got) != 0 {
 		t.Fatalf("due soon told to an endpoint of overdue only: %+v", got)
 	}
-	f.w.endpoints = append(f.w.endpoints, webhook.Endpoint{ID: uuid.New(), Events: []webhook.EventType{webhook.ReviewDueSoon}})
+	f.w.endpoints = append(f.w.endpoints, webhook.Endpoint{ID: uuid.New(), Events: []domainevent.EventType{domainevent.ReviewDueSoon}})
 	if _, err := f.s.ReviewReminders(ctx); err != nil {
 		t.Fatal(err)
 	}
 	got := reviewHooks(f.w)
-	if len(got) != 1 || got[0].Type != webhook.ReviewDueSoon || got[0].Data.DaysLeft != 5 ||
+	if len(got) != 1 || got[0].Type != domainevent.ReviewDueSoon || got[0].Data.DaysLeft != 5 ||
 		got[0].Data.DueDate != (clock{}).Now().AddDate(0, 0, 5).Format(time.DateOnly) {
 		t.Fatalf("review events %+v, want one review.due_soon five days ahead", got)
 	}
@@ -129,7 +130,7 @@ func TestStatusChangeEvents(t *testing.T) {
 	}
 	var got []string
 	for _, ev := range f.w.hooks {
-		if ev.Type != webhook.AssessmentStatusChanged || ev.AccountID != f.w.acc.ID || ev.Data.VendorName != "Slack" || ev.Data.ListName != f.list.Name {
+		if ev.Type != domainevent.AssessmentStatusChanged || ev.AccountID != f.w.acc.ID || ev.Data.VendorName != "Slack" || ev.Data.ListName != f.list.Name {
 			t.Fatalf("event %+v", ev)
 		}
 		got = append(got, ev.Data.OldStatus+">"+ev.Data.NewStatus)

@@ -12,6 +12,7 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
@@ -45,7 +46,7 @@ type world struct {
 	incidents []directory.Incident
 	ratings   []directory.RatingRecord // rating change events, newest first
 	endpoints []webhook.Endpoint
-	hooks     []webhook.Event // what uow.Unit.Events was given
+	hooks     []domainevent.Event // what uow.Unit.Events was given
 	sent      map[string]bool
 	outbox    []outbox.Message
 }

@@ -15,13 +15,13 @@ import (
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/lists"
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -53,7 +53,7 @@ func newFixture(t *testing.T) fixture {
 		t.Fatal(err)
 	}
 	w := f.w
-	record := func(_ context.Context, _ stores.Tx, ev webhook.Event) error {
+	record := func(_ context.Context, _ stores.Tx, ev domainevent.Event) error {
 		w.hooks = append(w.hooks, ev) // in the unit of work, under the world's lock
 		return nil
 	}

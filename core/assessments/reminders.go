@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
@@ -174,10 +175,10 @@ func (s *Service) reviewEvents(ctx context.Context, tx stores.Tx, accountID uuid
 	if err != nil {
 		return err
 	}
-	wants := func(t webhook.EventType) bool {
+	wants := func(t domainevent.EventType) bool {
 		return slices.ContainsFunc(es, func(e webhook.Endpoint) bool { return e.Wants(t) })
 	}
-	soon, overdue := wants(webhook.ReviewDueSoon), wants(webhook.ReviewOverdue)
+	soon, overdue := wants(domainevent.ReviewDueSoon), wants(domainevent.ReviewOverdue)
 	if !soon && !overdue {
 		return nil
 	}
@@ -215,7 +216,7 @@ func (s *Service) reviewEvents(ctx context.Context, tx stores.Tx, accountID uuid
 	}
 	for _, k := range fresh {
 		d := byKey[k]
-		if err := s.d.Event(ctx, tx, webhook.ReviewDue(webhookRef(d.a, names[d.a.ListID]), d.r.DueDate, d.days, now)); err != nil {
+		if err := s.d.Event(ctx, tx, domainevent.ReviewDue(webhookRef(d.a, names[d.a.ListID]), d.r.DueDate, d.days, now)); err != nil {
 			return err
 		}
 	}

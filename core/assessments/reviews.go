@@ -11,9 +11,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -289,7 +289,7 @@ func (s *Service) upsert(ctx context.Context, tx stores.Tx, a accounts.Actor, ac
 		// created with, or moved to, is a change to tell of.
 		old := cmp.Or(st.orig.Status, review.NotStarted)
 		if old != st.cur.Status {
-			ev := webhook.StatusChange(webhookRef(st.cur, l.Name), old.String(), st.cur.Status.String(), now)
+			ev := domainevent.StatusChange(webhookRef(st.cur, l.Name), old.String(), st.cur.Status.String(), now)
 			if err := s.d.Event(ctx, tx, ev); err != nil {
 				return nil, nil, err
 			}
@@ -305,7 +305,7 @@ func (s *Service) upsert(ctx context.Context, tx stores.Tx, a accounts.Actor, ac
 }
 
 // webhookRef names an assessment in its webhook events.
-func webhookRef(a review.Assessment, listName string) webhook.Assessment {
-	return webhook.Assessment{AccountID: a.AccountID, AssessmentID: a.ID, VendorID: a.VendorID, VendorName: a.VendorName,
+func webhookRef(a review.Assessment, listName string) domainevent.Assessment {
+	return domainevent.Assessment{AccountID: a.AccountID, AssessmentID: a.ID, VendorID: a.VendorID, VendorName: a.VendorName,
 		ListID: a.ListID, ListName: listName}
 }

@@ -16,12 +16,12 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -401,5 +401,5 @@ func (s *Service) vendorsChanged(ctx context.Context, tx stores.Tx, l vendorlist
 	if len(added) == 0 && len(removed) == 0 {
 		return nil
 	}
-	return s.d.Event(ctx, tx, webhook.VendorsChanged(l.AccountID, l.ID, l.Name, added, removed, s.d.Now()))
+	return s.d.Event(ctx, tx, domainevent.VendorsChanged(l.AccountID, l.ID, l.Name, added, removed, s.d.Now()))
 }

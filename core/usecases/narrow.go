@@ -3,10 +3,10 @@ package usecases
 import (
 	"context"
 
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
-	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -16,7 +16,7 @@ import (
 func narrowUnit[T outbox.Tx](u uow.Unit[stores.Tx]) uow.Unit[T] {
 	n := uow.Unit[T]{Store: ports.Narrow[T](u.Store), Clock: u.Clock, IDs: u.IDs, Notify: u.Notify}
 	if u.Events != nil {
-		n.Events = func(ctx context.Context, tx T, ev webhook.Event) error { return u.Events(ctx, whole(tx), ev) }
+		n.Events = func(ctx context.Context, tx T, ev domainevent.Event) error { return u.Events(ctx, whole(tx), ev) }
 	}
 	return n
 }

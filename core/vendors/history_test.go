@@ -13,11 +13,11 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/vendors"
-	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -85,8 +85,8 @@ func TestPolledIncidentIsAWebhookEvent(t *testing.T) {
 	t.Parallel()
 	acme := vendor("Acme", "https://acme.test")
 	d := newDir(acme)
-	var hooks []webhook.Event
-	record := func(_ context.Context, _ stores.Tx, ev webhook.Event) error {
+	var hooks []domainevent.Event
+	record := func(_ context.Context, _ stores.Tx, ev domainevent.Event) error {
 		hooks = append(hooks, ev)
 		return nil
 	}
@@ -103,7 +103,7 @@ func TestPolledIncidentIsAWebhookEvent(t *testing.T) {
 		t.Fatalf("incidents %+v", d.incidents)
 	}
 	in := d.incidents[0]
-	if len(hooks) != 1 || hooks[0].Type != webhook.IncidentCreated || !hooks[0].ForVendor() || hooks[0].Data.IncidentID != in.ID ||
+	if len(hooks) != 1 || hooks[0].Type != domainevent.IncidentCreated || !hooks[0].ForVendor() || hooks[0].Data.IncidentID != in.ID ||
 		hooks[0].Data.VendorID != acme.ID || hooks[0].Data.VendorName != "Acme" || hooks[0].Data.Title != "outage" {
 		t.Fatalf("webhook events %+v", hooks)
 	}

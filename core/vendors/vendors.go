@@ -21,11 +21,11 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -511,7 +511,7 @@ func (s *Service) recordRating(ctx context.Context, tx stores.Tx, prof directory
 // carries changes: the grade and score before and after, and a reason per
 // change. The event's id is the record's, so that it is the same event the
 // subscribers' mail tells of.
-func ratingEvent(vendorName string, prev *directory.RatingRecord, rec directory.RatingRecord) webhook.Event {
+func ratingEvent(vendorName string, prev *directory.RatingRecord, rec directory.RatingRecord) domainevent.Event {
 	score := func(r *int) int {
 		if r == nil {
 			return 0
@@ -530,7 +530,7 @@ func ratingEvent(vendorName string, prev *directory.RatingRecord, rec directory.
 			reasons[i] += ": " + c.Detail
 		}
 	}
-	ev := webhook.RatingChange(rec.VendorID, vendorName, oldGrade, rec.Grade, oldScore, score(rec.Rating), reasons, rec.ScannedAt)
+	ev := domainevent.RatingChange(rec.VendorID, vendorName, oldGrade, rec.Grade, oldScore, score(rec.Rating), reasons, rec.ScannedAt)
 	ev.ID = rec.ID
 	return ev
 }
@@ -795,7 +795,7 @@ func (s *Service) announceIncident(ctx context.Context, tx stores.Tx, v director
 	if err := s.d.Emit(ctx, tx, outbox.KindIncidentFanout, outbox.IncidentFanout{IncidentID: in.ID}); err != nil {
 		return err
 	}
-	return s.d.Event(ctx, tx, webhook.IncidentEvent(v, in))
+	return s.d.Event(ctx, tx, directory.IncidentEvent(v, in))
 }
 
 // fetchIncidents pulls a vendor's incidents and stores the new ones;

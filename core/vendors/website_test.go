@@ -9,11 +9,11 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/lists"
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/vendors"
-	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -128,8 +128,8 @@ func TestRatingEvents(t *testing.T) {
 	d := newDir(acme)
 	is := []directory.SecurityInstance{{Code: "hsts_missing", Severity: "medium", Title: "No HSTS", Kind: "finding", Category: "application_security"}}
 	expires := clock{}.Now().AddDate(0, 6, 0).Format("2006-01-02T15:04:05Z")
-	var hooks []webhook.Event // the webhook events recorded, in their units of work
-	record := func(_ context.Context, _ stores.Tx, ev webhook.Event) error {
+	var hooks []domainevent.Event // the webhook events recorded, in their units of work
+	record := func(_ context.Context, _ stores.Tx, ev domainevent.Event) error {
 		hooks = append(hooks, ev)
 		return nil
 	}
@@ -163,7 +163,7 @@ func TestRatingEvents(t *testing.T) {
 	}
 	// The same change is one vendor.rating_changed webhook event, with the
 	// record's id, the vendor and why.
-	if len(hooks) != 1 || hooks[0].Type != webhook.RatingChanged || hooks[0].ID != d.ratings[2].ID || hooks[0].Data.VendorID != acme.ID ||
+	if len(hooks) != 1 || hooks[0].Type != domainevent.RatingChanged || hooks[0].ID != d.ratings[2].ID || hooks[0].Data.VendorID != acme.ID ||
 		hooks[0].Data.VendorName != "Acme" || len(hooks[0].Data.Reasons) != 1 || !strings.HasPrefix(hooks[0].Data.Reasons[0], string(directory.ChangeCertExpiring)) {
 		t.Fatalf("webhook events %+v", hooks)
 	}

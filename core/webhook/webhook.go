@@ -14,27 +14,12 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-)
-
-// EventType names an event; the names are the wire names of issue 23.
-type EventType string
-
-// The event types an endpoint may ask for, and the ping a test sends.
-const (
-	IncidentCreated         EventType = "incident.created"
-	RatingChanged           EventType = "vendor.rating_changed"
-	AssessmentStatusChanged EventType = "assessment.status_changed"
-	ReviewDueSoon           EventType = "review.due_soon"
-	ReviewOverdue           EventType = "review.overdue"
-	ListVendorsChanged      EventType = "list.vendors_changed"
-	// Ping is sent by POST /webhooks/test to one endpoint, whatever it
-	// asked for; it cannot be subscribed to.
-	Ping EventType = "webhook.ping"
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 )
 
 // EventTypes lists the types an endpoint may subscribe to.
-func EventTypes() []EventType {
-	return []EventType{IncidentCreated, RatingChanged, AssessmentStatusChanged, ReviewDueSoon, ReviewOverdue, ListVendorsChanged}
+func EventTypes() []domainevent.EventType {
+	return []domainevent.EventType{domainevent.IncidentCreated, domainevent.RatingChanged, domainevent.AssessmentStatusChanged, domainevent.ReviewDueSoon, domainevent.ReviewOverdue, domainevent.ListVendorsChanged}
 }
 
 // MaxEndpoints bounds the endpoints of one account: each event is one
@@ -51,7 +36,7 @@ type Endpoint struct {
 	AccountID   uuid.UUID
 	URL         string
 	Description string
-	Events      []EventType
+	Events      []domainevent.EventType
 	Secret      string
 	CreatedAt   time.Time
 	CreatedBy   string
@@ -61,25 +46,25 @@ type Endpoint struct {
 }
 
 // Wants reports whether the endpoint takes events of type t.
-func (e Endpoint) Wants(t EventType) bool {
+func (e Endpoint) Wants(t domainevent.EventType) bool {
 	return e.DisabledAt == nil && slices.Contains(e.Events, t)
 }
 
 // ParseEvents validates the event types an endpoint asks for: at least one,
 // each known, duplicates dropped, in the order of EventTypes.
-func ParseEvents(in []string) ([]EventType, error) {
+func ParseEvents(in []string) ([]domainevent.EventType, error) {
 	if len(in) == 0 {
 		return nil, core.Invalid("CreateInput.Events", "name at least one of: %s", strings.Join(typeNames(), ", "))
 	}
-	want := map[EventType]bool{}
+	want := map[domainevent.EventType]bool{}
 	for _, s := range in {
-		t := EventType(strings.TrimSpace(s))
+		t := domainevent.EventType(strings.TrimSpace(s))
 		if !slices.Contains(EventTypes(), t) {
 			return nil, core.Invalid("CreateInput.Events", "%q is not one of: %s", s, strings.Join(typeNames(), ", "))
 		}
 		want[t] = true
 	}
-	var out []EventType
+	var out []domainevent.EventType
 	for _, t := range EventTypes() {
 		if want[t] {
 			out = append(out, t)
@@ -105,54 +90,6 @@ func CheckDescription(s string) (string, error) {
 	return s, nil
 }
 
-// Event is something that happened that endpoints may be told about. An
-// event names its account, or, for the directory's events (incidents and
-// ratings, which belong to no account), its vendor: it then goes to every
-// account that carries the vendor on a list.
-type Event struct {
-	ID         uuid.UUID
-	Type       EventType
-	AccountID  uuid.UUID // uuid.Nil for a directory event
-	OccurredAt time.Time
-	Data       Data
-}
-
-// Data is what an event says. Each type fills the fields it has (see
-// the wire structs of adapters/webhook); the others stay zero.
-type Data struct {
-	VendorID   uuid.UUID
-	VendorName string
-	// incident.created
-	IncidentID  uuid.UUID
-	Title       string
-	Severity    string
-	URL         string
-	PublishedAt time.Time
-	// assessment.status_changed, review.*
-	AssessmentID uuid.UUID
-	ListID       uuid.UUID
-	ListName     string
-	OldStatus    string
-	NewStatus    string
-	DueDate      string // 2006-01-02
-	DaysLeft     int    // negative once overdue
-	// list.vendors_changed
-	Added   []uuid.UUID
-	Removed []uuid.UUID
-	// vendor.rating_changed
-	OldGrade string
-	NewGrade string
-	OldScore int
-	NewScore int
-	Reasons  []string
-	// webhook.ping
-	EndpointID uuid.UUID
-}
-
-// ForVendor reports whether the event goes to the accounts carrying a
-// vendor rather than to one account.
-func (e Event) ForVendor() bool { return e.AccountID == uuid.Nil }
-
 // DeliveryID is the id of the delivery of an event to one endpoint: the
 // same however often the fan-out runs, so a retried fan-out cannot deliver
 // twice, and the receiver's webhook-id on every attempt.
@@ -172,7 +109,7 @@ type Delivery struct {
 	ID         uuid.UUID
 	EndpointID uuid.UUID
 	AccountID  uuid.UUID
-	Event      Event
+	Event      domainevent.Event
 	CreatedAt  time.Time
 }
 
@@ -180,7 +117,7 @@ type Delivery struct {
 type Attempt struct {
 	DeliveryID uuid.UUID
 	EndpointID uuid.UUID
-	EventType  EventType
+	EventType  domainevent.EventType
 	EventID    uuid.UUID
 	Number     int // from 1
 	At         time.Time

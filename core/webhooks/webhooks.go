@@ -27,6 +27,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
@@ -204,8 +205,8 @@ func (s *Service) Test(ctx context.Context, a accounts.Actor, ref accounts.Accou
 			return err
 		}
 		now := s.d.Now()
-		ev := webhook.Event{ID: s.d.IDs.New(), Type: webhook.Ping, AccountID: e.AccountID, OccurredAt: now,
-			Data: webhook.Data{EndpointID: e.ID}}
+		ev := domainevent.Event{ID: s.d.IDs.New(), Type: domainevent.Ping, AccountID: e.AccountID, OccurredAt: now,
+			Data: domainevent.Data{EndpointID: e.ID}}
 		ds, err := s.queue(ctx, tx, ev, []webhook.Endpoint{e})
 		if err != nil || len(ds) == 0 {
 			return err
@@ -219,7 +220,7 @@ func (s *Service) Test(ctx context.Context, a accounts.Actor, ref accounts.Accou
 // Emit records an event in the caller's unit of work (uow.Unit.Event),
 // to be fanned out after it commits. An event no endpoint wants now is not
 // recorded at all, so accounts without webhooks add nothing to the outbox.
-func (s *Service) Emit(ctx context.Context, tx stores.Tx, ev webhook.Event) error {
+func (s *Service) Emit(ctx context.Context, tx stores.Tx, ev domainevent.Event) error {
 	es, err := s.endpointsFor(ctx, tx, ev)
 	if err != nil || len(es) == 0 {
 		return err
@@ -236,7 +237,7 @@ func (s *Service) Emit(ctx context.Context, tx stores.Tx, ev webhook.Event) erro
 
 // endpointsFor returns the endpoints that want ev: of its account, or of
 // every account carrying its vendor.
-func (s *Service) endpointsFor(ctx context.Context, tx stores.Tx, ev webhook.Event) ([]webhook.Endpoint, error) {
+func (s *Service) endpointsFor(ctx context.Context, tx stores.Tx, ev domainevent.Event) ([]webhook.Endpoint, error) {
 	var (
 		all []webhook.Endpoint
 		err error
@@ -274,7 +275,7 @@ func (s *Service) FanOut(ctx context.Context, p outbox.WebhookEvent) error {
 
 // queue records the deliveries of ev to es that are new and queues their
 // first attempts.
-func (s *Service) queue(ctx context.Context, tx stores.Tx, ev webhook.Event, es []webhook.Endpoint) ([]webhook.Delivery, error) {
+func (s *Service) queue(ctx context.Context, tx stores.Tx, ev domainevent.Event, es []webhook.Endpoint) ([]webhook.Delivery, error) {
 	now := s.d.Now()
 	ds := make([]webhook.Delivery, len(es))
 	for i, e := range es {
@@ -318,7 +319,7 @@ func (s *Service) Attempt(ctx context.Context, p outbox.WebhookAttempt) error {
 	if err != nil {
 		return err
 	}
-	if e.DisabledAt != nil && d.Event.Type != webhook.Ping {
+	if e.DisabledAt != nil && d.Event.Type != domainevent.Ping {
 		return nil
 	}
 	out := s.d.Sender.Send(ctx, e, webhook.MessageID(d.ID), d.Event)
@@ -340,7 +341,7 @@ func (s *Service) Attempt(ctx context.Context, p outbox.WebhookAttempt) error {
 				next = outbox.New(s.d.IDs.New(), outbox.KindWebhookAttempt, outbox.WebhookAttempt{DeliveryID: d.ID, Number: p.Number + 1}, at)
 				next.DueAt = at
 			} else {
-				disable = d.Event.Type != webhook.Ping
+				disable = d.Event.Type != domainevent.Ping
 			}
 		}
 		if err := tx.Webhooks().AddAttempt(ctx, att); err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
@@ -189,7 +190,7 @@ type sender struct {
 	sent   []string // message ids
 }
 
-func (s *sender) Send(_ context.Context, _ webhook.Endpoint, id string, _ webhook.Event) webhook.Outcome {
+func (s *sender) Send(_ context.Context, _ webhook.Endpoint, id string, _ domainevent.Event) webhook.Outcome {
 	s.sent = append(s.sent, id)
 	if s.status/100 == 2 {
 		return webhook.Outcome{StatusCode: s.status, Duration: time.Millisecond}
@@ -287,7 +288,7 @@ func TestEmitFanOutAndAttempts(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	ctx := t.Context()
-	ev := webhook.VendorsChanged(f.w.acc.ID, uuid.New(), "Main", []uuid.UUID{uuid.New()}, nil, f.clk.now)
+	ev := domainevent.VendorsChanged(f.w.acc.ID, uuid.New(), "Main", []uuid.UUID{uuid.New()}, nil, f.clk.now)
 	emit := func() {
 		t.Helper()
 		if err := f.w.InTx(ctx, func(ctx context.Context, tx stores.Tx) error { return f.svc.Emit(ctx, tx, ev) }); err != nil {
@@ -358,14 +359,14 @@ func TestEmitFanOutAndAttempts(t *testing.T) {
 	}
 	f.snd.status = 200
 	d, err := f.svc.Test(ctx, f.owner, f.ref, e.ID)
-	if err != nil || d.Event.Type != webhook.Ping {
+	if err != nil || d.Event.Type != domainevent.Ping {
 		t.Fatalf("Test = %+v, %v", d, err)
 	}
 	if err := f.svc.Attempt(ctx, f.w.outbox[4].Payload.(outbox.WebhookAttempt)); err != nil || len(f.snd.sent) != 4 {
 		t.Fatalf("ping: %v, %d sends", err, len(f.snd.sent))
 	}
 	page, err := f.svc.Deliveries(ctx, f.watcher, f.ref, e.ID, 0, 0)
-	if err != nil || page.Limit != webhooks.DefaultPageSize || page.Total != 3 || page.Attempts[0].EventType != webhook.Ping {
+	if err != nil || page.Limit != webhooks.DefaultPageSize || page.Total != 3 || page.Attempts[0].EventType != domainevent.Ping {
 		t.Fatalf("Deliveries = %+v, %v", page, err)
 	}
 	// An attempt of a delivery whose endpoint was deleted does nothing.

@@ -7,12 +7,13 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-func (f *fixture) endpoint(accountID uuid.UUID, events ...webhook.EventType) webhook.Endpoint {
+func (f *fixture) endpoint(accountID uuid.UUID, events ...domainevent.EventType) webhook.Endpoint {
 	f.t.Helper()
 	e := webhook.Endpoint{ID: newID(), AccountID: accountID, URL: "https://hooks.example.com/" + newID().String(), Description: "ops",
 		Events: events, Secret: "whsec_c2VjcmV0", CreatedAt: f.tick(), CreatedBy: "ann@example.com"}
@@ -22,8 +23,8 @@ func (f *fixture) endpoint(accountID uuid.UUID, events ...webhook.EventType) web
 
 func (f *fixture) delivery(e webhook.Endpoint) webhook.Delivery {
 	f.t.Helper()
-	ev := webhook.Event{ID: newID(), Type: webhook.ListVendorsChanged, AccountID: e.AccountID, OccurredAt: f.tick(),
-		Data: webhook.Data{ListID: newID(), ListName: "Main", Added: []uuid.UUID{newID()}, Reasons: []string{"r"}}}
+	ev := domainevent.Event{ID: newID(), Type: domainevent.ListVendorsChanged, AccountID: e.AccountID, OccurredAt: f.tick(),
+		Data: domainevent.Data{ListID: newID(), ListName: "Main", Added: []uuid.UUID{newID()}, Reasons: []string{"r"}}}
 	d := webhook.Delivery{ID: webhook.DeliveryID(ev.ID, e.ID), EndpointID: e.ID, AccountID: e.AccountID, Event: ev, CreatedAt: f.tick()}
 	f.write(func(ctx context.Context, tx stores.Tx) error {
 		_, err := tx.Webhooks().AddDeliveries(ctx, []webhook.Delivery{d})
@@ -40,9 +41,9 @@ func endpointIDs(es []webhook.Endpoint) []uuid.UUID {
 var webhookCases = []testCase{
 	{"endpoints are per account, read back whole, oldest first, and deleted with their account", func(t *testing.T, f *fixture) {
 		a, b := f.org("Acme"), f.org("Beta")
-		e1 := f.endpoint(a.ID, webhook.IncidentCreated, webhook.ReviewOverdue)
-		e2 := f.endpoint(a.ID, webhook.Ping)
-		eb := f.endpoint(b.ID, webhook.IncidentCreated)
+		e1 := f.endpoint(a.ID, domainevent.IncidentCreated, domainevent.ReviewOverdue)
+		e2 := f.endpoint(a.ID, domainevent.Ping)
+		eb := f.endpoint(b.ID, domainevent.IncidentCreated)
 		got := load(f, func(ctx context.Context, tx stores.Tx) (webhook.Endpoint, error) {
 			return tx.Webhooks().Get(ctx, a.ID, e1.ID)
 		})
@@ -80,8 +81,8 @@ var webhookCases = []testCase{
 		f.onList(f.list(a.ID, "A").ID, v)
 		f.onList(f.list(b.ID, "B1").ID, v)
 		f.onList(f.list(b.ID, "B2").ID, v)
-		ea, eb := f.endpoint(a.ID, webhook.IncidentCreated), f.endpoint(b.ID, webhook.RatingChanged)
-		f.endpoint(c.ID, webhook.IncidentCreated)
+		ea, eb := f.endpoint(a.ID, domainevent.IncidentCreated), f.endpoint(b.ID, domainevent.RatingChanged)
+		f.endpoint(c.ID, domainevent.IncidentCreated)
 		got := load(f, func(ctx context.Context, tx stores.Tx) ([]webhook.Endpoint, error) {
 			return tx.Webhooks().ForVendor(ctx, v.ID)
 		})
@@ -96,13 +97,13 @@ var webhookCases = []testCase{
 			t.Fatal("not disabled")
 		}
 		sameTime(t, "disabled at", *e.DisabledAt, first)
-		equal(t, "wants nothing once disabled", e.Wants(webhook.IncidentCreated), false)
+		equal(t, "wants nothing once disabled", e.Wants(domainevent.IncidentCreated), false)
 		err := f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Webhooks().Disable(ctx, newID(), first) })
 		wantErr(t, "disable unknown", err, core.ErrNotFound)
 	}},
 	{"AddDeliveries inserts each id once; attempts page newest first and go with their endpoint", func(t *testing.T, f *fixture) {
 		a := f.org("Acme")
-		e := f.endpoint(a.ID, webhook.ListVendorsChanged)
+		e := f.endpoint(a.ID, domainevent.ListVendorsChanged)
 		d := f.delivery(e)
 		var fresh []webhook.Delivery
 		d2 := d
@@ -116,7 +117,7 @@ var webhookCases = []testCase{
 			return tx.Webhooks().Delivery(ctx, d.ID)
 		})
 		equal(t, "event id", got.Event.ID, d.Event.ID)
-		equal(t, "event type", got.Event.Type, webhook.ListVendorsChanged)
+		equal(t, "event type", got.Event.Type, domainevent.ListVendorsChanged)
 		equal(t, "list name", got.Event.Data.ListName, "Main")
 		sameIDs(t, "added", got.Event.Data.Added, d.Event.Data.Added)
 		sameTime(t, "occurred", got.Event.OccurredAt, d.Event.OccurredAt)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/webhook"
 )
 
@@ -48,7 +49,7 @@ type WebhookSender interface {
 	// Send makes one attempt to deliver an event to an endpoint, signed
 	// with its secret under messageID (the webhook-id header, the same on
 	// every attempt of a delivery).
-	Send(ctx context.Context, e webhook.Endpoint, messageID string, ev webhook.Event) webhook.Outcome
+	Send(ctx context.Context, e webhook.Endpoint, messageID string, ev domainevent.Event) webhook.Outcome
 	// NextRetry says when attempt number attempt (from 1), which failed at
 	// now, is tried again, for a delivery first tried at firstAt; false
 	// once the retry window is over.

@@ -6,6 +6,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 	"github.com/vetted-dev/vetted/adapters/internal/outboxjson"
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/webhook"
 )
 
@@ -36,9 +37,9 @@ func FromEndpoint(e webhook.Endpoint) WebhookEndpoint {
 
 // Core rebuilds the endpoint.
 func (r WebhookEndpoint) Core() webhook.Endpoint {
-	events := make([]webhook.EventType, len(r.Events))
+	events := make([]domainevent.EventType, len(r.Events))
 	for i, t := range r.Events {
-		events[i] = webhook.EventType(t)
+		events[i] = domainevent.EventType(t)
 	}
 	return webhook.Endpoint{ID: r.ID, AccountID: r.AccountID, URL: r.URL, Description: r.Description, Events: events,
 		Secret: r.Secret, CreatedAt: utc(r.CreatedAt), CreatedBy: r.CreatedBy, DisabledAt: utcPtr(r.DisabledAt)}
@@ -99,6 +100,6 @@ func (r WebhookAttempt) Core() webhook.Attempt {
 	if r.NextRetryAt != nil {
 		next = utc(*r.NextRetryAt)
 	}
-	return webhook.Attempt{DeliveryID: r.DeliveryID, Number: r.Number, EndpointID: r.EndpointID, EventType: webhook.EventType(r.EventType),
+	return webhook.Attempt{DeliveryID: r.DeliveryID, Number: r.Number, EndpointID: r.EndpointID, EventType: domainevent.EventType(r.EventType),
 		EventID: r.EventID, At: utc(r.At), StatusCode: r.StatusCode, Duration: time.Duration(r.DurationNS), Error: r.Error, NextRetryAt: next}
 }

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/webhook"
 )
 
 // Encode writes the payload of a message of kind. A kind with a payload
@@ -223,11 +223,11 @@ type eventData struct {
 }
 
 // FromEvent is the stored form of e.
-func FromEvent(e webhook.Event) Event {
+func FromEvent(e domainevent.Event) Event {
 	return Event{ID: e.ID, Type: string(e.Type), AccountID: e.AccountID, OccurredAt: e.OccurredAt.UTC(), Data: eventData(e.Data)}
 }
 
 // Core is the event of the stored form.
-func (e Event) Core() webhook.Event {
-	return webhook.Event{ID: e.ID, Type: webhook.EventType(e.Type), AccountID: e.AccountID, OccurredAt: e.OccurredAt.UTC(), Data: webhook.Data(e.Data)}
+func (e Event) Core() domainevent.Event {
+	return domainevent.Event{ID: e.ID, Type: domainevent.EventType(e.Type), AccountID: e.AccountID, OccurredAt: e.OccurredAt.UTC(), Data: domainevent.Data(e.Data)}
 }

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/webhook"
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 )
 
 // Kind names a side effect; it doubles as the job type on the queue.
@@ -176,7 +176,7 @@ type BlobDelete struct {
 
 // WebhookEvent is the payload of KindWebhookEvent: the event to fan out.
 type WebhookEvent struct {
-	Event webhook.Event
+	Event domainevent.Event
 }
 
 // WebhookAttempt is the payload of KindWebhookAttempt: attempt Number of

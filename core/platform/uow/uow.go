@@ -9,8 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -26,7 +26,7 @@ type Unit[T outbox.Tx] struct {
 	// Events, when set, takes the outbound webhook events a unit of work
 	// records (core/webhooks.Service.Emit, wired by core/usecases), so the
 	// areas tell what happened without importing the webhooks area.
-	Events func(ctx context.Context, tx T, ev webhook.Event) error
+	Events func(ctx context.Context, tx T, ev domainevent.Event) error
 }
 
 // Missing names the required ports of u that are nil.
@@ -87,7 +87,7 @@ func Add(ctx context.Context, tx outbox.Tx, msgs ...outbox.Message) error {
 
 // Event records a webhook event in tx, in the unit of work of the change
 // it tells of; without Events wired it does nothing.
-func (u Unit[T]) Event(ctx context.Context, tx T, ev webhook.Event) error {
+func (u Unit[T]) Event(ctx context.Context, tx T, ev domainevent.Event) error {
 	if u.Events == nil {
 		return nil
 	}
