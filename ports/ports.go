@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 )
@@ -90,37 +89,6 @@ func RetryAfter(err error) (time.Duration, bool) {
 // Mailer transports finished messages.
 type Mailer interface {
 	Send(ctx context.Context, m mailtmpl.Mail) error
-}
-
-// EnrichResult is what an enricher found for one vendor.
-type EnrichResult struct {
-	// Profile is the updated profile; the enricher starts from the current one.
-	Profile directory.Profile
-	// Instances replaces the vendor's security instances when non-nil: the
-	// complete result of one scan, with a not-checked signal for every
-	// check that could not run (see directory.Checks).
-	Instances []directory.SecurityInstance
-}
-
-// Enricher fills profile sections from public sources. It records per-section
-// status in Profile.Enrichment (including refusals and failures) and returns
-// an error only when nothing could be done at all. The scores section is not
-// the enricher's: the core rates the security instances (directory.Rate), so the
-// enricher is never asked for it.
-type Enricher interface {
-	Enrich(ctx context.Context, v directory.Vendor, current directory.Profile, sections []directory.Section) (EnrichResult, error)
-}
-
-// WebsiteFinder discovers the website of a vendor known by name only
-// (website discovery). It returns the evidence whether or not a website
-// was found, and an error only when ctx ended or nothing could be tried.
-type WebsiteFinder interface {
-	FindWebsite(ctx context.Context, name directory.Name) (directory.WebsiteDiscovery, error)
-}
-
-// IncidentSource fetches incidents published for a vendor since a time.
-type IncidentSource interface {
-	Fetch(ctx context.Context, v directory.Vendor, since time.Time) ([]directory.Incident, error)
 }
 
 // JobQueue hands outbox messages to workers. Enqueue must be idempotent by

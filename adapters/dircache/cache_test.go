@@ -5,13 +5,13 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 func TestDirectoryServesAViewUntilMaxAgeOrChange(t *testing.T) {
 	d := newDirectory()
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-	view := directory.View{Vendor: directory.Vendor{ID: uuid.New(), Name: "Acme"}}
+	view := vendors.View{Vendor: vendors.Vendor{ID: uuid.New(), Name: "Acme"}}
 
 	d.put("Acme", view, d.generation(), now)
 	if got, stale, ok := d.get("Acme", now.Add(TTL*3/4)); !ok || stale || got.Vendor.ID != view.Vendor.ID {
@@ -74,7 +74,7 @@ func TestDirectoryDueViewsOneGoroutineInBatches(t *testing.T) {
 func TestDirectoryForget(t *testing.T) {
 	d := newDirectory()
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-	d.put("Acme", directory.View{Vendor: directory.Vendor{ID: uuid.New(), Name: "Acme"}}, d.generation(), now)
+	d.put("Acme", vendors.View{Vendor: vendors.Vendor{ID: uuid.New(), Name: "Acme"}}, d.generation(), now)
 	d.forget("Acme")
 	if _, _, ok := d.get("Acme", now); ok {
 		t.Fatal("a forgotten view was served")
@@ -85,28 +85,28 @@ func TestDirectoryKeepsAViewReadAgainUnchanged(t *testing.T) {
 	d := newDirectory()
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	id := uuid.New()
-	first := directory.View{Vendor: directory.Vendor{ID: id, Name: "Acme"}, Profile: &directory.Profile{VendorID: id}}
+	first := vendors.View{Vendor: vendors.Vendor{ID: id, Name: "Acme"}, Profile: &vendors.Profile{VendorID: id}}
 	d.put("Acme", first, d.generation(), now)
 	v1, _, _ := d.get("Acme", now)
 	if v1.Version == 0 {
 		t.Fatal("a remembered view has no version")
 	}
 
-	same := directory.View{Vendor: directory.Vendor{ID: id, Name: "Acme"}, Profile: &directory.Profile{VendorID: id}}
+	same := vendors.View{Vendor: vendors.Vendor{ID: id, Name: "Acme"}, Profile: &vendors.Profile{VendorID: id}}
 	d.put("Acme", same, d.generation(), now.Add(TTL))
 	got, stale, _ := d.get("Acme", now.Add(TTL))
 	if got.Version != v1.Version || stale {
 		t.Fatalf("an unchanged view read again: version %d (was %d), stale %v; want the same version, fresh", got.Version, v1.Version, stale)
 	}
 
-	changed := directory.View{Vendor: directory.Vendor{ID: id, Name: "Acme"}, Profile: &directory.Profile{VendorID: id, Company: directory.Company{Industry: "Software"}}}
+	changed := vendors.View{Vendor: vendors.Vendor{ID: id, Name: "Acme"}, Profile: &vendors.Profile{VendorID: id, Company: vendors.Company{Industry: "Software"}}}
 	d.put("Acme", changed, d.generation(), now.Add(TTL))
 	got, _, _ = d.get("Acme", now.Add(TTL))
 	if got.Profile.Company.Industry != "Software" || got.Version == v1.Version || got.Version == 0 {
 		t.Fatalf("a changed view read again: industry %q, version %d (was %d); want the new view with a new version", got.Profile.Company.Industry, got.Version, v1.Version)
 	}
 
-	renamed := directory.View{Vendor: directory.Vendor{ID: id, Name: "Acme Corp"}, Profile: changed.Profile}
+	renamed := vendors.View{Vendor: vendors.Vendor{ID: id, Name: "Acme Corp"}, Profile: changed.Profile}
 	d.put("Acme", renamed, d.generation(), now.Add(TTL))
 	if again, _, _ := d.get("Acme", now.Add(TTL)); again.Version == got.Version {
 		t.Fatal("a renamed vendor kept the version of its old view")

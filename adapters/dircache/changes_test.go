@@ -9,17 +9,17 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 func TestDirectoryEvictDropsTheNamedVendorsByEveryReference(t *testing.T) {
 	d := newDirectory()
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
-	acme := directory.View{Vendor: directory.Vendor{ID: uuid.New(), Name: "Acme"}}
-	globex := directory.View{Vendor: directory.Vendor{ID: uuid.New(), Name: "Globex"}}
-	for ref, v := range map[string]directory.View{"Acme": acme, acme.Vendor.ID.String(): acme, "Globex": globex} {
+	acme := vendors.View{Vendor: vendors.Vendor{ID: uuid.New(), Name: "Acme"}}
+	globex := vendors.View{Vendor: vendors.Vendor{ID: uuid.New(), Name: "Globex"}}
+	for ref, v := range map[string]vendors.View{"Acme": acme, acme.Vendor.ID.String(): acme, "Globex": globex} {
 		d.put(ref, v, d.generation(), now)
 	}
 	d.evict(stores.Changed{Vendors: []uuid.UUID{acme.Vendor.ID}})
@@ -40,7 +40,7 @@ func TestDirectoryEvictDropsTheNamedVendorsByEveryReference(t *testing.T) {
 func TestDirectoryViewReadAcrossAnEvictionIsNotRemembered(t *testing.T) {
 	d := newDirectory()
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
-	acme := directory.View{Vendor: directory.Vendor{ID: uuid.New(), Name: "Acme"}}
+	acme := vendors.View{Vendor: vendors.Vendor{ID: uuid.New(), Name: "Acme"}}
 	tok := d.generation()                                         // the read starts, sees the store before the change ...
 	d.evict(stores.Changed{Vendors: []uuid.UUID{acme.Vendor.ID}}) // ... the notice comes ...
 	d.put("Acme", acme, tok, now)                                 // ... and the read ends
@@ -83,34 +83,34 @@ func (oneTxStore) InTx(ctx context.Context, fn func(ctx context.Context, tx stor
 
 type fakeTx struct{ stores.Tx }
 
-func (fakeTx) Vendors() stores.VendorRepo   { return fakeVendors{} }
-func (fakeTx) Profiles() stores.ProfileRepo { return fakeProfiles{} }
-func (fakeTx) Lists() stores.ListRepo       { return nil }
-func (fakeTx) Outbox() outbox.Repo          { return nil }
-func (fakeTx) Users() accounts.UserRepo     { return fakeUsers{} }
+func (fakeTx) Vendors() vendors.VendorRepo   { return fakeVendors{} }
+func (fakeTx) Profiles() vendors.ProfileRepo { return fakeProfiles{} }
+func (fakeTx) Lists() stores.ListRepo        { return nil }
+func (fakeTx) Outbox() outbox.Repo           { return nil }
+func (fakeTx) Users() accounts.UserRepo      { return fakeUsers{} }
 
 type fakeUsers struct{ accounts.UserRepo }
 
 func (fakeUsers) Save(context.Context, accounts.User) error { return nil }
 
-type fakeVendors struct{ stores.VendorRepo }
+type fakeVendors struct{ vendors.VendorRepo }
 
-func (fakeVendors) Update(context.Context, directory.Vendor) error { return nil }
-func (fakeVendors) Ensure(_ context.Context, vs []directory.Vendor) ([]directory.Vendor, error) {
+func (fakeVendors) Update(context.Context, vendors.Vendor) error { return nil }
+func (fakeVendors) Ensure(_ context.Context, vs []vendors.Vendor) ([]vendors.Vendor, error) {
 	return vs, nil
 }
-func (fakeVendors) Get(_ context.Context, id uuid.UUID) (directory.Vendor, error) {
-	return directory.Vendor{ID: id}, nil
+func (fakeVendors) Get(_ context.Context, id uuid.UUID) (vendors.Vendor, error) {
+	return vendors.Vendor{ID: id}, nil
 }
 
-type fakeProfiles struct{ stores.ProfileRepo }
+type fakeProfiles struct{ vendors.ProfileRepo }
 
-func (fakeProfiles) Save(context.Context, directory.Profile) error { return nil }
-func (fakeProfiles) Delete(context.Context, uuid.UUID) error       { return nil }
+func (fakeProfiles) Save(context.Context, vendors.Profile) error { return nil }
+func (fakeProfiles) Delete(context.Context, uuid.UUID) error     { return nil }
 
 func TestUnitOfWorkAnnouncesTheVendorsItWrote(t *testing.T) {
 	a, b := uuid.New(), uuid.New()
-	many := make([]directory.Vendor, maxNamedChanges+1)
+	many := make([]vendors.Vendor, maxNamedChanges+1)
 	for i := range many {
 		many[i].ID = uuid.New()
 	}
@@ -137,11 +137,11 @@ func TestUnitOfWorkAnnouncesTheVendorsItWrote(t *testing.T) {
 			return err
 		}, nil, []stores.Changed{{Data: true, Accounts: []uuid.UUID{acct}}}},
 		{"in an account's scope, new directory entries: still that account's", acct, func(ctx context.Context, tx stores.Tx) error {
-			_, err := tx.Vendors().Ensure(ctx, []directory.Vendor{{ID: a}})
+			_, err := tx.Vendors().Ensure(ctx, []vendors.Vendor{{ID: a}})
 			return err
 		}, nil, []stores.Changed{{Data: true, Vendors: []uuid.UUID{a}, Accounts: []uuid.UUID{acct}}}},
 		{"in an account's scope, a website for an entry: every account's", acct, func(ctx context.Context, tx stores.Tx) error {
-			_, err := tx.Vendors().Ensure(ctx, []directory.Vendor{{ID: a, WebsiteURL: "https://a.example"}})
+			_, err := tx.Vendors().Ensure(ctx, []vendors.Vendor{{ID: a, WebsiteURL: "https://a.example"}})
 			return err
 		}, nil, []stores.Changed{{Data: true, Vendors: []uuid.UUID{a}}}},
 		{"in an account's scope, a user written: every account's", acct, func(ctx context.Context, tx stores.Tx) error {
@@ -149,10 +149,10 @@ func TestUnitOfWorkAnnouncesTheVendorsItWrote(t *testing.T) {
 			return tx.Users().Save(ctx, accounts.User{})
 		}, nil, []stores.Changed{{Data: true}}},
 		{"in an account's scope, a profile written: every account's", acct, func(ctx context.Context, tx stores.Tx) error {
-			return tx.Profiles().Save(ctx, directory.Profile{VendorID: b})
+			return tx.Profiles().Save(ctx, vendors.Profile{VendorID: b})
 		}, nil, []stores.Changed{{Data: true, Vendors: []uuid.UUID{b}}}},
 		{"an update and a profile save, a vendor once", uuid.Nil, func(ctx context.Context, tx stores.Tx) error {
-			return errors.Join(tx.Vendors().Update(ctx, directory.Vendor{ID: a}), tx.Profiles().Save(ctx, directory.Profile{VendorID: b}),
+			return errors.Join(tx.Vendors().Update(ctx, vendors.Vendor{ID: a}), tx.Profiles().Save(ctx, vendors.Profile{VendorID: b}),
 				tx.Profiles().Delete(ctx, a))
 		}, nil, []stores.Changed{{Vendors: []uuid.UUID{a, b}, Data: true}}},
 		{"more than a notice names", uuid.Nil, func(ctx context.Context, tx stores.Tx) error {
@@ -160,7 +160,7 @@ func TestUnitOfWorkAnnouncesTheVendorsItWrote(t *testing.T) {
 			return err
 		}, nil, []stores.Changed{{All: true, Data: true}}},
 		{"rolled back", uuid.Nil, func(ctx context.Context, tx stores.Tx) error {
-			_ = tx.Vendors().Update(ctx, directory.Vendor{ID: a})
+			_ = tx.Vendors().Update(ctx, vendors.Vendor{ID: a})
 			return boom
 		}, boom, nil},
 	}
@@ -194,7 +194,7 @@ func TestAFailedStageFailsTheUnitOfWork(t *testing.T) {
 	spy := &feedSpy{stageErr: boom}
 	w := watchedStore{Store: oneTxStore{}, dir: newDirectory(), feed: spy}
 	err := w.InTx(context.Background(), func(ctx context.Context, tx stores.Tx) error {
-		return tx.Vendors().Update(ctx, directory.Vendor{ID: uuid.New()})
+		return tx.Vendors().Update(ctx, vendors.Vendor{ID: uuid.New()})
 	})
 	if !errors.Is(err, boom) || len(spy.published) != 0 {
 		t.Fatalf("InTx: %v, published %v", err, spy.published)
@@ -217,14 +217,14 @@ func TestOnlyDirectoryWritesMoveTheGeneration(t *testing.T) {
 			return err
 		}, false},
 		{"a profile write", func(ctx context.Context, tx stores.Tx) error {
-			return tx.Profiles().Save(ctx, directory.Profile{VendorID: id})
+			return tx.Profiles().Save(ctx, vendors.Profile{VendorID: id})
 		}, true},
 		{"an entry's update, rolled back", func(ctx context.Context, tx stores.Tx) error {
-			_ = tx.Vendors().Update(ctx, directory.Vendor{ID: id})
+			_ = tx.Vendors().Update(ctx, vendors.Vendor{ID: id})
 			return boom
 		}, true},
 		{"new entries", func(ctx context.Context, tx stores.Tx) error {
-			_, err := tx.Vendors().Ensure(ctx, []directory.Vendor{{ID: id}})
+			_, err := tx.Vendors().Ensure(ctx, []vendors.Vendor{{ID: id}})
 			return err
 		}, true},
 	} {

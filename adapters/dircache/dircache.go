@@ -1,5 +1,5 @@
 // Package dircache keeps the vendor views the directory use cases read
-// (stores.VendorViews) in memory, stale-while-revalidate, in front of the
+// (vendors.VendorViews) in memory, stale-while-revalidate, in front of the
 // store: the directory is global and read far more often than it is
 // written, so the hot read of the API skips the store. It also watches the
 // units of work of the store (Watch): one that touches vendors or profiles
@@ -22,8 +22,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/ttlcache"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -31,8 +31,8 @@ import (
 // Loader reads views from the store: one by reference, or a batch by id
 // (vendors.StoreViews).
 type Loader interface {
-	View(ctx context.Context, ref directory.Ref) (directory.View, error)
-	ViewsByID(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]directory.View, error)
+	View(ctx context.Context, ref vendors.Ref) (vendors.View, error)
+	ViewsByID(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]vendors.View, error)
 }
 
 // Options tune a Cache.
@@ -43,7 +43,7 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Cache is a stores.VendorViews that remembers what its Loader read.
+// Cache is a vendors.VendorViews that remembers what its Loader read.
 type Cache struct {
 	load     Loader
 	dir      *viewCache
@@ -103,7 +103,7 @@ func (c *Cache) now() time.Time { return c.clock.Now().UTC() }
 
 // View returns the view of ref from memory when it may be served (a stale
 // one is read again in the background), else from the Loader.
-func (c *Cache) View(ctx context.Context, ref directory.Ref) (directory.View, error) {
+func (c *Cache) View(ctx context.Context, ref vendors.Ref) (vendors.View, error) {
 	key := ref.String()
 	view, stale, ok := c.dir.get(key, c.now())
 	if !ok {
@@ -116,7 +116,7 @@ func (c *Cache) View(ctx context.Context, ref directory.Ref) (directory.View, er
 }
 
 // read reads a view from the store and remembers it.
-func (c *Cache) read(ctx context.Context, ref directory.Ref) (directory.View, error) {
+func (c *Cache) read(ctx context.Context, ref vendors.Ref) (vendors.View, error) {
 	now := c.now()
 	gen := c.dir.generation()
 	view, err := c.load.View(ctx, ref)
@@ -159,7 +159,7 @@ func (c *Cache) readViews(ctx context.Context, refs map[string]uuid.UUID) error 
 		return err
 	}
 	for key, id := range refs {
-		ref, perr := directory.ParseRef(key)
+		ref, perr := vendors.ParseRef(key)
 		if view, ok := views[id]; ok && perr == nil && ref.Finds(view.Vendor) {
 			c.dir.put(key, view, gen, now)
 		} else {
@@ -209,7 +209,7 @@ const (
 // UUID or a name, as given), each with the generation it was read in.
 type viewCache struct {
 	gen       atomic.Uint64
-	versions  atomic.Uint64 // the last directory.View.Version given
+	versions  atomic.Uint64 // the last vendors.View.Version given
 	evictions atomic.Uint64 // ForgetVendors calls so far
 	views     ttlcache.Map[string, cachedView]
 
@@ -219,7 +219,7 @@ type viewCache struct {
 }
 
 type cachedView struct {
-	view  directory.View
+	view  vendors.View
 	gen   uint64
 	fresh time.Time // until when it is served without reading it again
 }
@@ -242,10 +242,10 @@ func (d *viewCache) changed() { d.gen.Add(1) }
 
 // get returns the view remembered for ref, if it may be served, and
 // whether it is past TTL (stale: to be read again).
-func (d *viewCache) get(ref string, now time.Time) (view directory.View, stale, ok bool) {
+func (d *viewCache) get(ref string, now time.Time) (view vendors.View, stale, ok bool) {
 	c, ok := d.views.Get(ref, now)
 	if !ok || c.gen != d.gen.Load() {
-		return directory.View{}, false, false
+		return vendors.View{}, false, false
 	}
 	return c.view, !now.Before(c.fresh), true
 }
@@ -254,7 +254,7 @@ func (d *viewCache) get(ref string, now time.Time) (view directory.View, stale, 
 // has changed since or views were evicted since (then the view may be older
 // than the change: a notice from another process may have come while it was
 // read, after the read had seen the store as it was before the change).
-func (d *viewCache) put(ref string, v directory.View, tok readToken, now time.Time) {
+func (d *viewCache) put(ref string, v vendors.View, tok readToken, now time.Time) {
 	gen := tok.gen
 	if gen != d.gen.Load() || tok.evictions != d.evictions.Load() {
 		return
@@ -469,7 +469,7 @@ type watchedTx struct {
 	written *changeSet
 }
 
-func (t watchedTx) Vendors() stores.VendorRepo {
+func (t watchedTx) Vendors() vendors.VendorRepo {
 	t.written.reached()
 	return watchedVendors{VendorRepo: t.Tx.Vendors(), written: t.written}
 }
@@ -485,7 +485,7 @@ func (t watchedTx) Users() accounts.UserRepo {
 	return watchedUsers{UserRepo: t.Tx.Users(), written: t.written}
 }
 
-func (t watchedTx) Incidents() stores.IncidentRepo {
+func (t watchedTx) Incidents() vendors.IncidentRepo {
 	t.written.reached()
 	return watchedIncidents{IncidentRepo: t.Tx.Incidents(), written: t.written}
 }
@@ -519,21 +519,21 @@ func (r watchedUsers) Save(ctx context.Context, u accounts.User) error {
 }
 
 type watchedIncidents struct {
-	stores.IncidentRepo
+	vendors.IncidentRepo
 	written *changeSet
 }
 
-func (r watchedIncidents) Create(ctx context.Context, in directory.Incident) error {
+func (r watchedIncidents) Create(ctx context.Context, in vendors.Incident) error {
 	r.written.share()
 	return r.IncidentRepo.Create(ctx, in)
 }
 
-func (r watchedIncidents) Merge(ctx context.Context, ins []directory.Incident) ([]directory.Incident, error) {
+func (r watchedIncidents) Merge(ctx context.Context, ins []vendors.Incident) ([]vendors.Incident, error) {
 	r.written.share()
 	return r.IncidentRepo.Merge(ctx, ins)
 }
 
-func (t watchedTx) Profiles() stores.ProfileRepo {
+func (t watchedTx) Profiles() vendors.ProfileRepo {
 	t.written.reached()
 	return watchedProfiles{ProfileRepo: t.Tx.Profiles(), written: t.written}
 }
@@ -541,14 +541,14 @@ func (t watchedTx) Profiles() stores.ProfileRepo {
 // watchedVendors and watchedProfiles note the vendors of every write; the
 // reads pass through.
 type watchedVendors struct {
-	stores.VendorRepo
+	vendors.VendorRepo
 	written *changeSet
 }
 
-func (r watchedVendors) Ensure(ctx context.Context, vs []directory.Vendor) ([]directory.Vendor, error) {
+func (r watchedVendors) Ensure(ctx context.Context, vs []vendors.Vendor) ([]vendors.Vendor, error) {
 	// A new entry is on no other account's list; an existing one changes
 	// only when it gets the website an input brings.
-	if slices.ContainsFunc(vs, func(v directory.Vendor) bool { return v.WebsiteURL != "" }) {
+	if slices.ContainsFunc(vs, func(v vendors.Vendor) bool { return v.WebsiteURL != "" }) {
 		r.written.share()
 	}
 	out, err := r.VendorRepo.Ensure(ctx, vs)
@@ -558,17 +558,17 @@ func (r watchedVendors) Ensure(ctx context.Context, vs []directory.Vendor) ([]di
 	return out, err
 }
 
-func (r watchedVendors) Update(ctx context.Context, v directory.Vendor) error {
+func (r watchedVendors) Update(ctx context.Context, v vendors.Vendor) error {
 	r.written.rewrote(v.ID)
 	return r.VendorRepo.Update(ctx, v)
 }
 
 type watchedProfiles struct {
-	stores.ProfileRepo
+	vendors.ProfileRepo
 	written *changeSet
 }
 
-func (r watchedProfiles) Save(ctx context.Context, p directory.Profile) error {
+func (r watchedProfiles) Save(ctx context.Context, p vendors.Profile) error {
 	r.written.rewrote(p.VendorID)
 	return r.ProfileRepo.Save(ctx, p)
 }
@@ -578,17 +578,17 @@ func (r watchedProfiles) Delete(ctx context.Context, vendorID uuid.UUID) error {
 	return r.ProfileRepo.Delete(ctx, vendorID)
 }
 
-func (r watchedProfiles) ReplaceInstances(ctx context.Context, vendorID uuid.UUID, is []directory.SecurityInstance) error {
+func (r watchedProfiles) ReplaceInstances(ctx context.Context, vendorID uuid.UUID, is []vendors.SecurityInstance) error {
 	r.written.rewrote(vendorID)
 	return r.ProfileRepo.ReplaceInstances(ctx, vendorID, is)
 }
 
-func (r watchedProfiles) AddRating(ctx context.Context, rec directory.RatingRecord) error {
+func (r watchedProfiles) AddRating(ctx context.Context, rec vendors.RatingRecord) error {
 	r.written.rewrote(rec.VendorID)
 	return r.ProfileRepo.AddRating(ctx, rec)
 }
 
-func (r watchedProfiles) AddGRCAssessment(ctx context.Context, vendorID uuid.UUID, a directory.GRCAssessment) error {
+func (r watchedProfiles) AddGRCAssessment(ctx context.Context, vendorID uuid.UUID, a vendors.GRCAssessment) error {
 	r.written.rewrote(vendorID)
 	return r.ProfileRepo.AddGRCAssessment(ctx, vendorID, a)
 }

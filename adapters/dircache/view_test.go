@@ -8,19 +8,19 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // loader serves views from a map and counts the reads.
 type loader struct {
 	mu      sync.Mutex
-	byID    map[uuid.UUID]directory.View
+	byID    map[uuid.UUID]vendors.View
 	singles int
 	batches chan []uuid.UUID
 }
 
-func (l *loader) View(_ context.Context, ref directory.Ref) (directory.View, error) {
+func (l *loader) View(_ context.Context, ref vendors.Ref) (vendors.View, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.singles++
@@ -29,12 +29,12 @@ func (l *loader) View(_ context.Context, ref directory.Ref) (directory.View, err
 			return v, nil
 		}
 	}
-	return directory.View{}, core.ErrNotFound
+	return vendors.View{}, core.ErrNotFound
 }
 
-func (l *loader) ViewsByID(_ context.Context, ids []uuid.UUID) (map[uuid.UUID]directory.View, error) {
+func (l *loader) ViewsByID(_ context.Context, ids []uuid.UUID) (map[uuid.UUID]vendors.View, error) {
 	l.mu.Lock()
-	out := map[uuid.UUID]directory.View{}
+	out := map[uuid.UUID]vendors.View{}
 	for _, id := range ids {
 		if v, ok := l.byID[id]; ok {
 			out[id] = v
@@ -45,7 +45,7 @@ func (l *loader) ViewsByID(_ context.Context, ids []uuid.UUID) (map[uuid.UUID]di
 	return out, nil
 }
 
-func (l *loader) set(v directory.View) {
+func (l *loader) set(v vendors.View) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.byID[v.Vendor.ID] = v
@@ -60,13 +60,13 @@ func (c *clock) Now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return 
 func (c *clock) add(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.now = c.now.Add(d) }
 
 func TestCacheServesStaleWhileItReadsAgain(t *testing.T) {
-	acme := directory.View{Vendor: directory.Vendor{ID: uuid.New(), Name: "Acme"}}
-	l := &loader{byID: map[uuid.UUID]directory.View{acme.Vendor.ID: acme}, batches: make(chan []uuid.UUID, 4)}
+	acme := vendors.View{Vendor: vendors.Vendor{ID: uuid.New(), Name: "Acme"}}
+	l := &loader{byID: map[uuid.UUID]vendors.View{acme.Vendor.ID: acme}, batches: make(chan []uuid.UUID, 4)}
 	clk := &clock{now: time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)}
 	c := New(l, Options{Clock: clk})
 	ctx := context.Background()
-	byName, _ := directory.ParseRef("Acme")
-	view := func() directory.View {
+	byName, _ := vendors.ParseRef("Acme")
+	view := func() vendors.View {
 		t.Helper()
 		v, err := c.View(ctx, byName)
 		if err != nil {
@@ -81,7 +81,7 @@ func TestCacheServesStaleWhileItReadsAgain(t *testing.T) {
 	}
 	// Past TTL the remembered view is answered and read again in the
 	// background, in a batch by id.
-	renamed := directory.View{Vendor: directory.Vendor{ID: acme.Vendor.ID, Name: "Acme Corp"}}
+	renamed := vendors.View{Vendor: vendors.Vendor{ID: acme.Vendor.ID, Name: "Acme Corp"}}
 	l.set(renamed)
 	clk.add(TTL)
 	if v := view(); v.Vendor.Name != "Acme" {
@@ -108,7 +108,7 @@ func TestCacheServesStaleWhileItReadsAgain(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	// ForgetVendors sends the next read to the loader.
-	byID := directory.RefByID(acme.Vendor.ID)
+	byID := vendors.RefByID(acme.Vendor.ID)
 	if _, err := c.View(ctx, byID); err != nil {
 		t.Fatal(err)
 	}

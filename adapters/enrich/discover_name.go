@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 // The names of website discovery: the candidate domains a vendor's name
@@ -17,7 +17,7 @@ import (
 // descriptiveWords are the words that end many company names but that a
 // company's domain or site often leaves out ("Acme Labs" at acme.com,
 // named "Acme" on its page). Legal suffixes (Inc, LLC, GmbH ...) are
-// dropped before, by directory.ParseName.
+// dropped before, by vendors.ParseName.
 var descriptiveWords = map[string]bool{
 	"labs": true, "lab": true, "technologies": true, "technology": true, "tech": true, "software": true, "systems": true,
 	"solutions": true, "group": true, "holdings": true, "hq": true, "app": true, "apps": true, "ai": true, "io": true,
@@ -60,7 +60,7 @@ type vendorName struct {
 
 func parseVendorName(raw string) *vendorName {
 	display := strings.TrimSpace(raw)
-	if n, err := directory.ParseName(raw); err == nil {
+	if n, err := vendors.ParseName(raw); err == nil {
 		display = n.String()
 	}
 	v := &vendorName{display: display, words: nameWords(display, false), labels: map[string]bool{}}
@@ -450,7 +450,7 @@ func (v *vendorName) bestName(m meta, p *Page, domain string) pageName {
 // legal suffix and a leading "Welcome to".
 func pageWords(text string) []string {
 	text = strings.TrimSpace(text)
-	if n, err := directory.ParseName(text); err == nil {
+	if n, err := vendors.ParseName(text); err == nil {
 		text = n.String()
 	}
 	words := nameWords(text, false)

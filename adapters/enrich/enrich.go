@@ -23,7 +23,7 @@
 //     heuristics (see privacy.go): they only ever set a field to true or
 //     add to a list, because not finding a phrase proves nothing.
 //   - scores: not here. The core rates the security instances
-//     (directory.Rate) after every scan; the enricher is never asked for it.
+//     (vendors.Rate) after every scan; the enricher is never asked for it.
 //   - additional, maturity: no public source here; marked skipped.
 //
 // Website discovery (discover.go, Discoverer) finds the site of a vendor
@@ -48,7 +48,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
 )
 
@@ -65,7 +65,7 @@ type Config struct {
 	IDs ports.IDs
 }
 
-// Enricher implements ports.Enricher from the vendor's public web site and
+// Enricher implements vendors.Enricher from the vendor's public web site and
 // DNS.
 type Enricher struct {
 	fetch   *Fetcher
@@ -74,7 +74,7 @@ type Enricher struct {
 	ids     ports.IDs
 }
 
-var _ ports.Enricher = (*Enricher)(nil)
+var _ vendors.Enricher = (*Enricher)(nil)
 
 // New builds an Enricher.
 func New(cfg Config) *Enricher {
@@ -112,12 +112,12 @@ func skipped(why string) outcome { return outcome{status: "skipped", err: why} }
 // run is one Enrich call.
 type run struct {
 	e    *Enricher
-	v    directory.Vendor
-	prof directory.Profile
+	v    vendors.Vendor
+	prof vendors.Profile
 	site *url.URL // nil: no website known
 	now  time.Time
 
-	instances []directory.SecurityInstance
+	instances []vendors.SecurityInstance
 
 	homeOnce sync.Once
 	homePage *Page
@@ -131,46 +131,46 @@ var errNoWebsite = errors.New("no website known")
 
 // Enrich runs the requested sections in pipeline order. It returns an
 // error only when ctx ends before it could record anything.
-func (e *Enricher) Enrich(ctx context.Context, v directory.Vendor, current directory.Profile, sections []directory.Section) (ports.EnrichResult, error) {
+func (e *Enricher) Enrich(ctx context.Context, v vendors.Vendor, current vendors.Profile, sections []vendors.Section) (vendors.EnrichResult, error) {
 	if err := ctx.Err(); err != nil {
-		return ports.EnrichResult{}, err
+		return vendors.EnrichResult{}, err
 	}
 	r := &run{e: e, v: v, prof: clone(current), now: e.now().UTC()}
 	r.site = website(v)
-	order := directory.SectionValues()
+	order := vendors.SectionValues()
 	secs := slices.Clone(sections)
-	slices.SortStableFunc(secs, func(a, b directory.Section) int {
+	slices.SortStableFunc(secs, func(a, b vendors.Section) int {
 		return slices.Index(order, string(a)) - slices.Index(order, string(b))
 	})
 	secs = slices.Compact(secs)
 	for _, s := range secs {
 		var o outcome
 		switch s {
-		case directory.SectionBasic:
+		case vendors.SectionBasic:
 			o = r.basic(ctx)
-		case directory.SectionLogo:
+		case vendors.SectionLogo:
 			o = r.logo(ctx)
-		case directory.SectionSecurity:
+		case vendors.SectionSecurity:
 			o = r.security(ctx)
-		case directory.SectionPrivacy:
+		case vendors.SectionPrivacy:
 			o = r.privacy(ctx)
-		case directory.SectionScores:
+		case vendors.SectionScores:
 			continue // the core's (see the package comment)
-		case directory.SectionAdditional, directory.SectionMaturity:
+		case vendors.SectionAdditional, vendors.SectionMaturity:
 			o = skipped("no public source is configured for this section")
 		default:
 			o = skipped("unknown section")
 		}
-		r.prof.Enrichment[s] = directory.SectionStatus{Status: o.status, UpdatedAt: r.now, Source: o.source, Error: o.err}
+		r.prof.Enrichment[s] = vendors.SectionStatus{Status: o.status, UpdatedAt: r.now, Source: o.source, Error: o.err}
 	}
-	return ports.EnrichResult{Profile: r.prof, Instances: r.instances}, nil
+	return vendors.EnrichResult{Profile: r.prof, Instances: r.instances}, nil
 }
 
 // clone copies the parts of p the run writes to, so the caller's profile
 // is never changed through shared maps or slices.
-func clone(p directory.Profile) directory.Profile {
+func clone(p vendors.Profile) vendors.Profile {
 	out := p
-	out.Enrichment = make(map[directory.Section]directory.SectionStatus, len(p.Enrichment)+7)
+	out.Enrichment = make(map[vendors.Section]vendors.SectionStatus, len(p.Enrichment)+7)
 	for k, v := range p.Enrichment {
 		out.Enrichment[k] = v
 	}
@@ -181,7 +181,7 @@ func clone(p directory.Profile) directory.Profile {
 }
 
 // website is the vendor's site: its website_url, else https://<domain>.
-func website(v directory.Vendor) *url.URL {
+func website(v vendors.Vendor) *url.URL {
 	raw := v.WebsiteURL
 	if raw == "" && v.Domain != "" {
 		raw = "https://" + v.Domain + "/"
@@ -278,8 +278,8 @@ func setIf(dst *string, v string) {
 }
 
 // addAlias adds name unless it is empty, the vendor's own name or known.
-func addAlias(aliases []string, own directory.Name, name string) []string {
-	n, err := directory.ParseName(name)
+func addAlias(aliases []string, own vendors.Name, name string) []string {
+	n, err := vendors.ParseName(name)
 	if err != nil || n.Key() == own.Key() {
 		return aliases
 	}

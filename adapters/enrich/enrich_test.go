@@ -12,7 +12,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/enrich"
 	"github.com/vetted-dev/vetted/adapters/enrich/scantest"
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 var now = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
@@ -68,9 +68,9 @@ func emptyWorld(t *testing.T) string {
 	return scantest.Start(t, func() time.Time { return now }).Resolver
 }
 
-func testVendor(t *testing.T, website string) directory.Vendor {
+func testVendor(t *testing.T, website string) vendors.Vendor {
 	t.Helper()
-	v, err := directory.New(uuid.New(), "Acme Cloud", "", now)
+	v, err := vendors.New(uuid.New(), "Acme Cloud", "", now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func testVendor(t *testing.T, website string) directory.Vendor {
 	return v
 }
 
-func status(t *testing.T, p directory.Profile, s directory.Section, want string) directory.SectionStatus {
+func status(t *testing.T, p vendors.Profile, s vendors.Section, want string) vendors.SectionStatus {
 	t.Helper()
 	st, ok := p.Enrichment[s]
 	if !ok || st.Status != want || !st.UpdatedAt.Equal(now) {
@@ -93,29 +93,29 @@ func TestEnrichBasicLogoPrivacy(t *testing.T) {
 	defer srv.Close()
 	e := newEnricher(t, enrich.FetcherConfig{AllowPrivate: true, AllowAnyPort: true}, emptyWorld(t))
 	v := testVendor(t, srv.URL+"/")
-	cur := directory.NewProfile(uuid.New(), v.ID, now)
-	earlier := directory.SectionStatus{Status: "done", Source: "manual", UpdatedAt: now.Add(-time.Hour)}
-	cur.Enrichment[directory.SectionMaturity] = earlier
+	cur := vendors.NewProfile(uuid.New(), v.ID, now)
+	earlier := vendors.SectionStatus{Status: "done", Source: "manual", UpdatedAt: now.Add(-time.Hour)}
+	cur.Enrichment[vendors.SectionMaturity] = earlier
 
-	res, err := e.Enrich(context.Background(), v, cur, []directory.Section{directory.SectionPrivacy, directory.SectionLogo, directory.SectionBasic, directory.SectionAdditional})
+	res, err := e.Enrich(context.Background(), v, cur, []vendors.Section{vendors.SectionPrivacy, vendors.SectionLogo, vendors.SectionBasic, vendors.SectionAdditional})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := res.Profile
-	if st := status(t, p, directory.SectionBasic, "done"); st.Source != srv.URL+"/" {
+	if st := status(t, p, vendors.SectionBasic, "done"); st.Source != srv.URL+"/" {
 		t.Fatalf("basic source = %q", st.Source)
 	}
-	status(t, p, directory.SectionLogo, "done")
-	if st := status(t, p, directory.SectionPrivacy, "done"); st.Source != srv.URL+"/legal/privacy" {
+	status(t, p, vendors.SectionLogo, "done")
+	if st := status(t, p, vendors.SectionPrivacy, "done"); st.Source != srv.URL+"/legal/privacy" {
 		t.Fatalf("privacy source = %q", st.Source)
 	}
-	if st := status(t, p, directory.SectionAdditional, "skipped"); st.Error == "" {
+	if st := status(t, p, vendors.SectionAdditional, "skipped"); st.Error == "" {
 		t.Fatal("skipped section has no reason")
 	}
-	if p.Enrichment[directory.SectionMaturity] != earlier {
-		t.Fatalf("unrequested section changed: %+v", p.Enrichment[directory.SectionMaturity])
+	if p.Enrichment[vendors.SectionMaturity] != earlier {
+		t.Fatalf("unrequested section changed: %+v", p.Enrichment[vendors.SectionMaturity])
 	}
-	if _, ok := cur.Enrichment[directory.SectionBasic]; ok {
+	if _, ok := cur.Enrichment[vendors.SectionBasic]; ok {
 		t.Fatal("the caller's profile was modified")
 	}
 	if res.Instances != nil {
@@ -156,16 +156,16 @@ func TestEnrichMinimalPageFallsBack(t *testing.T) {
 	defer srv.Close()
 	e := newEnricher(t, enrich.FetcherConfig{AllowPrivate: true, AllowAnyPort: true}, emptyWorld(t))
 	v := testVendor(t, srv.URL)
-	res, err := e.Enrich(context.Background(), v, directory.NewProfile(uuid.New(), v.ID, now), []directory.Section{directory.SectionBasic, directory.SectionLogo, directory.SectionPrivacy})
+	res, err := e.Enrich(context.Background(), v, vendors.NewProfile(uuid.New(), v.ID, now), []vendors.Section{vendors.SectionBasic, vendors.SectionLogo, vendors.SectionPrivacy})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := res.Profile
-	status(t, p, directory.SectionBasic, "done")
+	status(t, p, vendors.SectionBasic, "done")
 	if p.Company.CompanyDescription != "We make tiny things." || p.Company.Logo != srv.URL+"/favicon.ico" {
 		t.Fatalf("company = %+v", p.Company)
 	}
-	if st := status(t, p, directory.SectionPrivacy, "failed"); !strings.Contains(st.Error, "no privacy policy") {
+	if st := status(t, p, vendors.SectionPrivacy, "failed"); !strings.Contains(st.Error, "no privacy policy") {
 		t.Fatalf("privacy status = %+v", st)
 	}
 }
@@ -174,7 +174,7 @@ func TestEnrichRecordsRefusalsAndMissingWebsite(t *testing.T) {
 	t.Parallel()
 	srv := httptest.NewServer(site(t, "home.html"))
 	defer srv.Close()
-	web := []directory.Section{directory.SectionBasic, directory.SectionLogo, directory.SectionSecurity, directory.SectionPrivacy}
+	web := []vendors.Section{vendors.SectionBasic, vendors.SectionLogo, vendors.SectionSecurity, vendors.SectionPrivacy}
 	tests := []struct {
 		name    string
 		website string
@@ -197,13 +197,13 @@ func TestEnrichRecordsRefusalsAndMissingWebsite(t *testing.T) {
 			e := newEnricher(t, enrich.FetcherConfig{AllowAnyPort: true}, resolver)
 			v := testVendor(t, tc.website)
 			v.Domain = tc.domain
-			res, err := e.Enrich(context.Background(), v, directory.NewProfile(uuid.New(), v.ID, now), web)
+			res, err := e.Enrich(context.Background(), v, vendors.NewProfile(uuid.New(), v.ID, now), web)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, s := range web {
 				st := status(t, res.Profile, s, "failed")
-				if s == directory.SectionSecurity {
+				if s == vendors.SectionSecurity {
 					if !strings.Contains(st.Error, tc.scanErr) {
 						t.Errorf("security error = %q, want %q in it", st.Error, tc.scanErr)
 					}
@@ -224,11 +224,11 @@ func TestEnrichRecordsRefusalsAndMissingWebsite(t *testing.T) {
 				}
 				return
 			}
-			if len(res.Instances) != len(directory.Checks()) {
-				t.Fatalf("%d instances, want a not-checked signal for each of the %d checks: %v", len(res.Instances), len(directory.Checks()), res.Instances)
+			if len(res.Instances) != len(vendors.Checks()) {
+				t.Fatalf("%d instances, want a not-checked signal for each of the %d checks: %v", len(res.Instances), len(vendors.Checks()), res.Instances)
 			}
 			for _, in := range res.Instances {
-				if !directory.IsNotChecked(in.Code) || in.Evidence == "" {
+				if !vendors.IsNotChecked(in.Code) || in.Evidence == "" {
 					t.Errorf("instance %s %q after a refusal", in.Code, in.Evidence)
 				}
 			}

@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 // Scanner defaults.
@@ -121,7 +121,7 @@ type ScanResult struct {
 	// passed records nothing.
 	Observations []Observation
 	// Signals summarise the checks as yes/no (nil: not checked).
-	Signals directory.ExternalSignals
+	Signals vendors.ExternalSignals
 	// Privacy, Terms, Trust and Status are the policy and trust links of
 	// the home page ("" when none).
 	Privacy, Terms, Trust, Status string
@@ -131,11 +131,11 @@ type ScanResult struct {
 func (r ScanResult) Ran() bool {
 	n := 0
 	for _, o := range r.Observations {
-		if directory.IsNotChecked(o.Code) {
+		if vendors.IsNotChecked(o.Code) {
 			n++
 		}
 	}
-	return n < len(directory.Checks())
+	return n < len(vendors.Checks())
 }
 
 // Scan runs every check of the catalog against t, at most Concurrency
@@ -168,7 +168,7 @@ type scanRun struct {
 	t     Target
 	now   time.Time
 	obs   []Observation
-	sig   directory.ExternalSignals
+	sig   vendors.ExternalSignals
 	links links
 }
 
@@ -177,7 +177,7 @@ func (r *scanRun) record(code, evidence, source string) {
 }
 
 func (r *scanRun) notChecked(check, reason, source string) {
-	r.record(check+directory.NotCheckedSuffix, reason, source)
+	r.record(check+vendors.NotCheckedSuffix, reason, source)
 }
 
 // verdict records v, if it is not a pass, and reports whether it passed

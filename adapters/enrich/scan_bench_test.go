@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/enrich/scantest"
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/internal/testenv"
 )
 
@@ -29,7 +29,7 @@ func BenchmarkScan500(b *testing.B) {
 }
 
 func benchScan(b *testing.B, world []worldSite) {
-	const vendors, concurrency, perScan = 500, 16, 7
+	const nVendors, concurrency, perScan = 500, 16, 7
 	var sites []scantest.Site
 	for _, s := range world {
 		if s.site.DNS != scantest.DNSTimeout {
@@ -38,10 +38,10 @@ func benchScan(b *testing.B, world []worldSite) {
 	}
 	w := scantest.Start(b, testenv.Clock(b), sites...)
 	e := worldEnricher(b, w, true, concurrency)
-	vs := make([]directory.Vendor, vendors)
+	vs := make([]vendors.Vendor, nVendors)
 	for i := range vs {
 		domain := fmt.Sprintf("v%d.%s", i, sites[i%len(sites)].Domain)
-		v, err := directory.New(uuid.New(), domain, "https://"+domain+"/", w.Now())
+		v, err := vendors.New(uuid.New(), domain, "https://"+domain+"/", w.Now())
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -54,7 +54,7 @@ func benchScan(b *testing.B, world []worldSite) {
 		var wg sync.WaitGroup
 		for _, v := range vs {
 			wg.Go(func() {
-				res, err := e.Enrich(context.Background(), v, directory.NewProfile(uuid.New(), v.ID, w.Now()), []directory.Section{directory.SectionSecurity})
+				res, err := e.Enrich(context.Background(), v, vendors.NewProfile(uuid.New(), v.ID, w.Now()), []vendors.Section{vendors.SectionSecurity})
 				if err != nil || len(res.Instances) == 0 {
 					b.Errorf("%s: %v, %d instances", v.Name, err, len(res.Instances))
 				}
@@ -67,6 +67,6 @@ func benchScan(b *testing.B, world []worldSite) {
 		}
 	}
 	b.ReportMetric(float64(w.Peak()), "peak-requests")
-	b.ReportMetric(float64(vendors*b.N)/b.Elapsed().Seconds(), "vendors/s")
-	b.ReportMetric(float64(instances.Load())/float64(vendors*b.N), "instances/vendor")
+	b.ReportMetric(float64(nVendors*b.N)/b.Elapsed().Seconds(), "vendors/s")
+	b.ReportMetric(float64(instances.Load())/float64(nVendors*b.N), "instances/vendor")
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/vetted-dev/vetted/adapters/enrich"
 	"github.com/vetted-dev/vetted/adapters/enrich/scantest"
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/internal/testenv"
 )
 
@@ -244,13 +244,13 @@ func worldEnricher(t testing.TB, w *scantest.World, allowPrivate bool, concurren
 }
 
 // scanVendor scans domain with e, a vendor of the world w dated by its clock.
-func scanVendor(t testing.TB, w *scantest.World, e *enrich.Enricher, domain string) (directory.Vendor, directory.Profile, []directory.SecurityInstance) {
+func scanVendor(t testing.TB, w *scantest.World, e *enrich.Enricher, domain string) (vendors.Vendor, vendors.Profile, []vendors.SecurityInstance) {
 	t.Helper()
-	v, err := directory.New(uuid.New(), domain, "https://"+domain+"/", w.Now())
+	v, err := vendors.New(uuid.New(), domain, "https://"+domain+"/", w.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.Enrich(context.Background(), v, directory.NewProfile(uuid.New(), v.ID, w.Now()), []directory.Section{directory.SectionSecurity})
+	res, err := e.Enrich(context.Background(), v, vendors.NewProfile(uuid.New(), v.ID, w.Now()), []vendors.Section{vendors.SectionSecurity})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +284,7 @@ func TestScanWorld(t *testing.T) {
 				var codes []string
 				for _, in := range is {
 					codes = append(codes, in.Code)
-					info, ok := directory.LookupCode(in.Code)
+					info, ok := vendors.LookupCode(in.Code)
 					if !ok || in.Kind != info.Kind || in.Category != info.Category || in.Severity != info.Severity || in.Title != info.Title {
 						t.Errorf("instance %+v does not match the catalog %+v", in, info)
 					}
@@ -305,17 +305,17 @@ func TestScanWorld(t *testing.T) {
 				if !slices.Equal(got, want) {
 					t.Fatalf("codes =\n %v\nwant\n %v", got, want)
 				}
-				st := prof.Enrichment[directory.SectionSecurity]
+				st := prof.Enrichment[vendors.SectionSecurity]
 				if s.rated != (st.Status == "done") {
 					t.Errorf("security section = %+v, rated %v", st, s.rated)
 				}
-				r := directory.Rate(is)
+				r := vendors.Rate(is)
 				if s.rated != (r.Score != nil) {
 					t.Errorf("rating = %v, want rated %v", r.Score, s.rated)
 				}
 				results[i] = scanned{codes: codes, rating: r.Score}
 				if r.Score != nil {
-					t.Logf("rating %d (%s), domains %+v", *r.Score, directory.Recommend(*r.Score, r.Worst, r.Coverage), r.Domains)
+					t.Logf("rating %d (%s), domains %+v", *r.Score, vendors.Recommend(*r.Score, r.Worst, r.Coverage), r.Domains)
 				}
 			})
 		}
@@ -335,11 +335,11 @@ func TestScanWorld(t *testing.T) {
 	// with no more positives and the same checks run, rates no higher.
 	split := func(codes []string) (bad, good, skipped []string) {
 		for _, c := range codes {
-			info, _ := directory.LookupCode(c)
+			info, _ := vendors.LookupCode(c)
 			switch {
-			case directory.IsNotChecked(c):
+			case vendors.IsNotChecked(c):
 				skipped = append(skipped, c)
-			case info.Kind == directory.KindFinding:
+			case info.Kind == vendors.KindFinding:
 				bad = append(bad, c)
 			default:
 				good = append(good, c)
@@ -408,13 +408,13 @@ func TestScanFillsProfile(t *testing.T) {
 
 	e2 := worldEnricher(t, w2, true, 2)
 	_, p, is := scanVendor(t, w2, e2, "blind.test")
-	if p.Security.ExternalSignals != (directory.ExternalSignals{}) {
+	if p.Security.ExternalSignals != (vendors.ExternalSignals{}) {
 		t.Errorf("signals of a blind scan = %+v, want all unknown", p.Security.ExternalSignals)
 	}
-	if st := p.Enrichment[directory.SectionSecurity]; st.Status != "failed" || !strings.Contains(st.Error, "no security check could run") || !strings.Contains(st.Error, "SERVFAIL") {
+	if st := p.Enrichment[vendors.SectionSecurity]; st.Status != "failed" || !strings.Contains(st.Error, "no security check could run") || !strings.Contains(st.Error, "SERVFAIL") {
 		t.Errorf("security section = %+v", st)
 	}
-	if len(is) != len(directory.Checks()) {
+	if len(is) != len(vendors.Checks()) {
 		t.Errorf("%d instances, want one not-checked signal per check", len(is))
 	}
 }
@@ -431,7 +431,7 @@ func TestScanRefusesPrivateTargets(t *testing.T) {
 	var got []string
 	for _, in := range is {
 		got = append(got, in.Code)
-		if directory.IsNotChecked(in.Code) && !strings.Contains(in.Evidence, "refused: "+w.Addr("good.test").String()+" is a loopback address") {
+		if vendors.IsNotChecked(in.Code) && !strings.Contains(in.Evidence, "refused: "+w.Addr("good.test").String()+" is a loopback address") {
 			t.Errorf("%s evidence = %q", in.Code, in.Evidence)
 		}
 	}

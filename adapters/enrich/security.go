@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 // security runs the outside-in scan of the vendor's website and domain. Its
@@ -25,9 +25,9 @@ func (r *run) security(ctx context.Context) outcome {
 	if err != nil {
 		return failed(source, err)
 	}
-	is := make([]directory.SecurityInstance, 0, len(res.Observations))
+	is := make([]vendors.SecurityInstance, 0, len(res.Observations))
 	for _, o := range res.Observations {
-		in, err := directory.NewSecurityInstance(r.e.ids.New(), r.v.ID, o.Code, o.Evidence, o.Source, r.now)
+		in, err := vendors.NewSecurityInstance(r.e.ids.New(), r.v.ID, o.Code, o.Evidence, o.Source, r.now)
 		if err != nil {
 			return failed(source, fmt.Errorf("scan recorded %s: %w", o.Code, err))
 		}
@@ -56,9 +56,9 @@ func (r *run) security(ctx context.Context) outcome {
 }
 
 // sortInstances orders most severe first, then by code.
-func sortInstances(is []directory.SecurityInstance) {
-	rank := func(s string) int { return slices.Index(directory.SeverityValues(), s) }
-	slices.SortStableFunc(is, func(a, b directory.SecurityInstance) int {
+func sortInstances(is []vendors.SecurityInstance) {
+	rank := func(s string) int { return slices.Index(vendors.SeverityValues(), s) }
+	slices.SortStableFunc(is, func(a, b vendors.SecurityInstance) int {
 		return cmp.Or(cmp.Compare(rank(a.Severity), rank(b.Severity)), cmp.Compare(a.Code, b.Code))
 	})
 }

@@ -1,9 +1,9 @@
-// Package feeds implements ports.IncidentSource from public incident
+// Package feeds implements vendors.IncidentSource from public incident
 // feeds: a vendor's Atlassian-Statuspage-style status page (StatusPage),
 // a JSON feed behind a URL template (JSONFeed), and Multi, which combines
 // sources. Every fetch goes through the SSRF-safe enrich.Fetcher.
 //
-// Mapping to directory.Incident: Source names the feed, ExternalID is the
+// Mapping to vendors.Incident: Source names the feed, ExternalID is the
 // feed's own id (Statuspage incident id, Atom id, RSS guid, JSON id),
 // PublishedAt its publication time; Severity defaults to "medium" when the
 // feed has none the core accepts. Only incidents published at or after
@@ -20,8 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vetted-dev/vetted/adapters/enrich"
-	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"golang.org/x/net/html"
 )
 
@@ -108,15 +107,15 @@ func parseTime(s string) time.Time {
 // reported to OnError and skipped; Fetch fails only when every source
 // failed, so one broken feed does not hide the others.
 type Multi struct {
-	Sources []ports.IncidentSource
+	Sources []vendors.IncidentSource
 	// OnError, when set, hears about each failing source (for logging).
 	OnError func(err error)
 }
 
-var _ ports.IncidentSource = (*Multi)(nil)
+var _ vendors.IncidentSource = (*Multi)(nil)
 
 // NewMulti combines sources; nil sources are refused.
-func NewMulti(onError func(error), sources ...ports.IncidentSource) (*Multi, error) {
+func NewMulti(onError func(error), sources ...vendors.IncidentSource) (*Multi, error) {
 	for i, s := range sources {
 		if s == nil {
 			return nil, fmt.Errorf("feeds: source %d is nil", i)
@@ -125,9 +124,9 @@ func NewMulti(onError func(error), sources ...ports.IncidentSource) (*Multi, err
 	return &Multi{Sources: sources, OnError: onError}, nil
 }
 
-// Fetch implements ports.IncidentSource.
-func (m *Multi) Fetch(ctx context.Context, v directory.Vendor, since time.Time) ([]directory.Incident, error) {
-	var out []directory.Incident
+// Fetch implements vendors.IncidentSource.
+func (m *Multi) Fetch(ctx context.Context, v vendors.Vendor, since time.Time) ([]vendors.Incident, error) {
+	var out []vendors.Incident
 	var errs []error
 	seen := map[string]bool{}
 	for _, s := range m.Sources {

@@ -13,7 +13,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/enrich"
 	"github.com/vetted-dev/vetted/adapters/feeds"
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 var since = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -45,9 +45,9 @@ func serve(t *testing.T, routes map[string]string, lastQuery *string) *httptest.
 	return srv
 }
 
-func acme(t *testing.T) directory.Vendor {
+func acme(t *testing.T) vendors.Vendor {
 	t.Helper()
-	v, err := directory.New(uuid.New(), "Acme Cloud", "https://acme.example", time.Now())
+	v, err := vendors.New(uuid.New(), "Acme Cloud", "https://acme.example", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func acme(t *testing.T) directory.Vendor {
 }
 
 func staticURL(u string) feeds.StatusURLFunc {
-	return func(context.Context, directory.Vendor) (string, error) { return u, nil }
+	return func(context.Context, vendors.Vendor) (string, error) { return u, nil }
 }
 
 func TestStatusPage(t *testing.T) {
@@ -189,18 +189,18 @@ func TestJSONFeed(t *testing.T) {
 
 // source is a hand-written IncidentSource for Multi.
 type source struct {
-	ins []directory.Incident
+	ins []vendors.Incident
 	err error
 }
 
-func (s source) Fetch(context.Context, directory.Vendor, time.Time) ([]directory.Incident, error) {
+func (s source) Fetch(context.Context, vendors.Vendor, time.Time) ([]vendors.Incident, error) {
 	return s.ins, s.err
 }
 
 func TestMulti(t *testing.T) {
 	t.Parallel()
-	a := directory.Incident{Source: "a", ExternalID: "1", Title: "one"}
-	b := directory.Incident{Source: "b", ExternalID: "1", Title: "same id, other source"}
+	a := vendors.Incident{Source: "a", ExternalID: "1", Title: "one"}
+	b := vendors.Incident{Source: "b", ExternalID: "1", Title: "same id, other source"}
 	broken := source{err: errors.New("feed down")}
 	tests := []struct {
 		name    string
@@ -210,8 +210,8 @@ func TestMulti(t *testing.T) {
 		heard   int
 	}{
 		{"none", nil, 0, false, 0},
-		{"merged and de-duplicated", []source{{ins: []directory.Incident{a, b}}, {ins: []directory.Incident{a}}}, 2, false, 0},
-		{"one broken", []source{broken, {ins: []directory.Incident{a}}}, 1, false, 1},
+		{"merged and de-duplicated", []source{{ins: []vendors.Incident{a, b}}, {ins: []vendors.Incident{a}}}, 2, false, 0},
+		{"one broken", []source{broken, {ins: []vendors.Incident{a}}}, 1, false, 1},
 		{"all broken", []source{broken, broken}, 0, true, 2},
 	}
 	for _, tc := range tests {

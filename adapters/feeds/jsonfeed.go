@@ -10,8 +10,7 @@ import (
 	"time"
 
 	"github.com/vetted-dev/vetted/adapters/enrich"
-	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 // JSONFeed reads incidents from a JSON endpoint addressed by a URL
@@ -31,7 +30,7 @@ type JSONFeed struct {
 	source string
 }
 
-var _ ports.IncidentSource = (*JSONFeed)(nil)
+var _ vendors.IncidentSource = (*JSONFeed)(nil)
 
 // NewJSONFeed builds a JSONFeed. source is the Source of its incidents
 // (keep it stable: incidents are unique per vendor, source and external
@@ -63,8 +62,8 @@ type jsonIncident struct {
 	ImpactedData    []string `json:"potentially_impacted_data"`
 }
 
-// Fetch implements ports.IncidentSource.
-func (j *JSONFeed) Fetch(ctx context.Context, v directory.Vendor, since time.Time) ([]directory.Incident, error) {
+// Fetch implements vendors.IncidentSource.
+func (j *JSONFeed) Fetch(ctx context.Context, v vendors.Vendor, since time.Time) ([]vendors.Incident, error) {
 	if strings.Contains(j.tmpl, "{domain}") && v.Domain == "" {
 		return nil, nil
 	}
@@ -86,9 +85,9 @@ func (j *JSONFeed) Fetch(ctx context.Context, v directory.Vendor, since time.Tim
 	if err != nil {
 		return nil, fmt.Errorf("incident feed for %s: %w", v.Name, err)
 	}
-	var out []directory.Incident
+	var out []vendors.Incident
 	for _, it := range items {
-		in := directory.Incident{
+		in := vendors.Incident{
 			Source: j.source, ExternalID: strings.TrimSpace(it.ID), Title: strings.TrimSpace(it.Title),
 			Summary: plainText(it.Summary), URL: strings.TrimSpace(it.URL), PublishedAt: parseTime(it.PublishedAt),
 			Severity: severity(it.Severity), Status: strings.TrimSpace(it.Status), IncidentType: strings.TrimSpace(it.IncidentType),

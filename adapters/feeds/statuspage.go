@@ -11,8 +11,7 @@ import (
 
 	"github.com/vetted-dev/vetted/adapters/enrich"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -22,12 +21,12 @@ const StatusPageSource = "statuspage"
 // StatusURLFunc returns the status page URL of a vendor, or "" when it has
 // none. IncidentSource only passes the vendor, so the page URL (kept in
 // the profile's security.status_page_url) is looked up through this.
-type StatusURLFunc func(ctx context.Context, v directory.Vendor) (string, error)
+type StatusURLFunc func(ctx context.Context, v vendors.Vendor) (string, error)
 
 // ProfileStatusURL looks the status page up in the vendor's stored profile;
 // a vendor without a profile has none.
 func ProfileStatusURL(store stores.Store) StatusURLFunc {
-	return func(ctx context.Context, v directory.Vendor) (string, error) {
+	return func(ctx context.Context, v vendors.Vendor) (string, error) {
 		var u string
 		err := store.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 			p, err := tx.Profiles().Get(ctx, v.ID)
@@ -50,7 +49,7 @@ type StatusPage struct {
 	lookup StatusURLFunc
 }
 
-var _ ports.IncidentSource = (*StatusPage)(nil)
+var _ vendors.IncidentSource = (*StatusPage)(nil)
 
 // NewStatusPage builds a StatusPage source.
 func NewStatusPage(f *enrich.Fetcher, lookup StatusURLFunc) (*StatusPage, error) {
@@ -60,9 +59,9 @@ func NewStatusPage(f *enrich.Fetcher, lookup StatusURLFunc) (*StatusPage, error)
 	return &StatusPage{fetch: f, lookup: lookup}, nil
 }
 
-// Fetch implements ports.IncidentSource. A vendor without a status page
+// Fetch implements vendors.IncidentSource. A vendor without a status page
 // has no incidents here.
-func (s *StatusPage) Fetch(ctx context.Context, v directory.Vendor, since time.Time) ([]directory.Incident, error) {
+func (s *StatusPage) Fetch(ctx context.Context, v vendors.Vendor, since time.Time) ([]vendors.Incident, error) {
 	base, err := s.lookup(ctx, v)
 	if err != nil {
 		return nil, fmt.Errorf("status page of %s: %w", v.Name, err)
@@ -84,7 +83,7 @@ func (s *StatusPage) Fetch(ctx context.Context, v directory.Vendor, since time.T
 			return nil, fmt.Errorf("status page of %s: %w", v.Name, err)
 		}
 		if err == nil {
-			var ins []directory.Incident
+			var ins []vendors.Incident
 			ins, err = parseStatusFeed(p.Body)
 			if err == nil {
 				return filter(ins, since), nil
@@ -96,7 +95,7 @@ func (s *StatusPage) Fetch(ctx context.Context, v directory.Vendor, since time.T
 	return nil, fmt.Errorf("status page of %s: %w", v.Name, errors.Join(errs...))
 }
 
-func filter(ins []directory.Incident, since time.Time) []directory.Incident {
+func filter(ins []vendors.Incident, since time.Time) []vendors.Incident {
 	out := ins[:0]
 	for _, in := range ins {
 		if in.ExternalID != "" && keep(in.PublishedAt, since) {
@@ -108,7 +107,7 @@ func filter(ins []directory.Incident, since time.Time) []directory.Incident {
 }
 
 // parseStatusFeed reads Statuspage JSON, Atom or RSS, whichever body is.
-func parseStatusFeed(body []byte) ([]directory.Incident, error) {
+func parseStatusFeed(body []byte) ([]vendors.Incident, error) {
 	trimmed := strings.TrimSpace(string(body))
 	if strings.HasPrefix(trimmed, "{") {
 		return parseStatusJSON(body)
@@ -136,7 +135,7 @@ type spIncident struct {
 	} `json:"incident_updates"`
 }
 
-func parseStatusJSON(body []byte) ([]directory.Incident, error) {
+func parseStatusJSON(body []byte) ([]vendors.Incident, error) {
 	var doc struct {
 		Incidents *[]spIncident `json:"incidents"`
 	}
@@ -146,9 +145,9 @@ func parseStatusJSON(body []byte) ([]directory.Incident, error) {
 	if doc.Incidents == nil {
 		return nil, errors.New("no incidents key")
 	}
-	out := make([]directory.Incident, 0, len(*doc.Incidents))
+	out := make([]vendors.Incident, 0, len(*doc.Incidents))
 	for _, sp := range *doc.Incidents {
-		in := directory.Incident{
+		in := vendors.Incident{
 			ExternalID:   sp.ID,
 			Title:        sp.Name,
 			URL:          sp.Shortlink,
@@ -218,12 +217,12 @@ type rssFeed struct {
 	} `xml:"channel>item"`
 }
 
-func parseXMLFeed(body []byte) ([]directory.Incident, error) {
+func parseXMLFeed(body []byte) ([]vendors.Incident, error) {
 	var a atomFeed
 	if err := xml.Unmarshal(body, &a); err == nil {
-		out := make([]directory.Incident, 0, len(a.Entries))
+		out := make([]vendors.Incident, 0, len(a.Entries))
 		for _, e := range a.Entries {
-			in := directory.Incident{ExternalID: strings.TrimSpace(e.ID), Title: strings.TrimSpace(e.Title), Summary: plainText(e.Content + " " + e.Summary),
+			in := vendors.Incident{ExternalID: strings.TrimSpace(e.ID), Title: strings.TrimSpace(e.Title), Summary: plainText(e.Content + " " + e.Summary),
 				IncidentType: "availability", Severity: "medium", PublishedAt: parseTime(e.Published)}
 			if in.PublishedAt.IsZero() {
 				in.PublishedAt = parseTime(e.Updated)
@@ -242,13 +241,13 @@ func parseXMLFeed(body []byte) ([]directory.Incident, error) {
 	if err := xml.Unmarshal(body, &r); err != nil {
 		return nil, errors.New("not an Atom or RSS feed")
 	}
-	out := make([]directory.Incident, 0, len(r.Items))
+	out := make([]vendors.Incident, 0, len(r.Items))
 	for _, it := range r.Items {
 		id := strings.TrimSpace(it.GUID)
 		if id == "" {
 			id = strings.TrimSpace(it.Link)
 		}
-		out = append(out, directory.Incident{ExternalID: id, Title: strings.TrimSpace(it.Title), Summary: plainText(it.Description),
+		out = append(out, vendors.Incident{ExternalID: id, Title: strings.TrimSpace(it.Title), Summary: plainText(it.Description),
 			URL: strings.TrimSpace(it.Link), IncidentType: "availability", Severity: "medium", PublishedAt: parseTime(it.PubDate)})
 	}
 	return out, nil

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/subscriber"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 type subscribers struct{ *tx }
@@ -117,11 +117,11 @@ func (r subscribers) Recipients(_ context.Context, vendorID uuid.UUID) ([]subscr
 
 type incidents struct{ *tx }
 
-func incidentKeyOf(in directory.Incident) incidentKey {
+func incidentKeyOf(in vendors.Incident) incidentKey {
 	return incidentKey{in.VendorID, in.Source, in.ExternalID}
 }
 
-func (r incidents) Create(_ context.Context, in directory.Incident) error {
+func (r incidents) Create(_ context.Context, in vendors.Incident) error {
 	return r.atomic(func() error {
 		ok, err := r.insertIncident(in)
 		if err == nil && !ok {
@@ -131,8 +131,8 @@ func (r incidents) Create(_ context.Context, in directory.Incident) error {
 	})
 }
 
-func (r incidents) Merge(_ context.Context, ins []directory.Incident) ([]directory.Incident, error) {
-	out := []directory.Incident{}
+func (r incidents) Merge(_ context.Context, ins []vendors.Incident) ([]vendors.Incident, error) {
+	out := []vendors.Incident{}
 	err := r.atomic(func() error {
 		for _, in := range ins {
 			ok, err := r.insertIncident(in)
@@ -152,7 +152,7 @@ func (r incidents) Merge(_ context.Context, ins []directory.Incident) ([]directo
 }
 
 // insertIncident inserts in unless one with its key exists.
-func (t *tx) insertIncident(in directory.Incident) (bool, error) {
+func (t *tx) insertIncident(in vendors.Incident) (bool, error) {
 	if err := requireRow(t.d.vendors, in.VendorID, "vendor"); err != nil {
 		return false, err
 	}
@@ -169,18 +169,18 @@ func (t *tx) insertIncident(in directory.Incident) (bool, error) {
 	return true, nil
 }
 
-func (r incidents) Get(_ context.Context, id uuid.UUID) (directory.Incident, error) {
+func (r incidents) Get(_ context.Context, id uuid.UUID) (vendors.Incident, error) {
 	return lookup(r.tx, r.d.incidents, id, "incident", cloneIncident)
 }
 
-func (r incidents) ListByVendor(_ context.Context, vendorID uuid.UUID) ([]directory.Incident, error) {
+func (r incidents) ListByVendor(_ context.Context, vendorID uuid.UUID) ([]vendors.Incident, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
 	return r.newestFirst([]uuid.UUID{vendorID}), nil
 }
 
-func (r incidents) Recent(_ context.Context, vendorIDs []uuid.UUID, limit int) ([]directory.Incident, error) {
+func (r incidents) Recent(_ context.Context, vendorIDs []uuid.UUID, limit int) ([]vendors.Incident, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
@@ -188,11 +188,11 @@ func (r incidents) Recent(_ context.Context, vendorIDs []uuid.UUID, limit int) (
 	return out[:min(len(out), max(limit, 0))], nil
 }
 
-func (r incidents) Latest(_ context.Context, vendorIDs []uuid.UUID) ([]directory.Incident, error) {
+func (r incidents) Latest(_ context.Context, vendorIDs []uuid.UUID) ([]vendors.Incident, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
-	out := []directory.Incident{}
+	out := []vendors.Incident{}
 	seen := map[uuid.UUID]bool{}
 	for _, in := range r.newestFirst(vendorIDs) {
 		if !seen[in.VendorID] {
@@ -204,8 +204,8 @@ func (r incidents) Latest(_ context.Context, vendorIDs []uuid.UUID) ([]directory
 }
 
 // newestFirst returns copies of the incidents of the vendors, newest first.
-func (r incidents) newestFirst(vendorIDs []uuid.UUID) []directory.Incident {
-	out := []directory.Incident{}
+func (r incidents) newestFirst(vendorIDs []uuid.UUID) []vendors.Incident {
+	out := []vendors.Incident{}
 	seen := map[uuid.UUID]bool{}
 	for _, v := range vendorIDs {
 		if seen[v] {
@@ -216,7 +216,7 @@ func (r incidents) newestFirst(vendorIDs []uuid.UUID) []directory.Incident {
 			out = append(out, cloneIncident(r.d.incidents[id]))
 		}
 	}
-	slices.SortFunc(out, func(a, b directory.Incident) int {
+	slices.SortFunc(out, func(a, b vendors.Incident) int {
 		return cmp.Or(b.PublishedAt.Compare(a.PublishedAt), b.CreatedAt.Compare(a.CreatedAt), slices.Compare(b.ID[:], a.ID[:]))
 	})
 	return out

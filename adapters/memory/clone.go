@@ -7,11 +7,10 @@ import (
 	"slices"
 
 	"github.com/vetted-dev/vetted/adapters/internal/outboxjson"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/subscriber"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 // The clone functions deep-copy values crossing the store's boundary: every
@@ -36,12 +35,12 @@ func cloneStrings(s []string) []string {
 	return slices.Clone(s)
 }
 
-func cloneVendor(v directory.Vendor) directory.Vendor {
+func cloneVendor(v vendors.Vendor) vendors.Vendor {
 	v.Aliases = cloneStrings(v.Aliases)
 	return v
 }
 
-func cloneProfile(p directory.Profile) directory.Profile {
+func cloneProfile(p vendors.Profile) vendors.Profile {
 	c := &p.Company
 	c.FoundedYear, c.EmployeeCount = clonePtr(c.FoundedYear), clonePtr(c.EmployeeCount)
 	c.Alias = slices.Clone(c.Alias)
@@ -65,21 +64,21 @@ func cloneProfile(p directory.Profile) directory.Profile {
 	sc.BreachHistory = slices.Clone(sc.BreachHistory)
 	p.Enrichment = maps.Clone(p.Enrichment)
 	if p.Enrichment == nil {
-		p.Enrichment = map[directory.Section]directory.SectionStatus{}
+		p.Enrichment = map[vendors.Section]vendors.SectionStatus{}
 	}
 	p.LatestGRC = p.LatestGRC.Clone()
 	p.Discovery = p.Discovery.Clone()
 	return p
 }
 
-func cloneRating(r directory.RatingRecord) directory.RatingRecord {
+func cloneRating(r vendors.RatingRecord) vendors.RatingRecord {
 	r.Rating, r.CertExpiresAt = clonePtr(r.Rating), clonePtr(r.CertExpiresAt)
 	r.ChecksRun, r.ChecksTotal = clonePtr(r.ChecksRun), clonePtr(r.ChecksTotal)
 	r.Findings, r.Changes = slices.Clone(r.Findings), slices.Clone(r.Changes)
 	return r
 }
 
-func cloneGRC(g directory.GRCAssessment) directory.GRCAssessment { return *g.Clone() }
+func cloneGRC(g vendors.GRCAssessment) vendors.GRCAssessment { return *g.Clone() }
 
 func cloneAssessment(a review.Assessment) review.Assessment {
 	a.VendorProfileID = clonePtr(a.VendorProfileID)
@@ -97,12 +96,12 @@ func cloneSubscriber(s subscriber.Subscriber) subscriber.Subscriber {
 	return s
 }
 
-func cloneIncident(in directory.Incident) directory.Incident {
+func cloneIncident(in vendors.Incident) vendors.Incident {
 	in.PotentiallyImpactedData = cloneStrings(in.PotentiallyImpactedData)
 	return in
 }
 
-func cloneRun(r run.Run) run.Run {
+func cloneRun(r vendors.Run) vendors.Run {
 	r.Sections = slices.Clone(r.Sections)
 	r.Jobs = slices.Clone(r.Jobs)
 	return r

@@ -6,14 +6,14 @@ import (
 	"slices"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // EntriesAfter builds the entries of the page only: a list read a page at
 // a time costs the sort of its ids per page, not the whole list's entries.
-func (r lists) EntriesAfter(_ context.Context, listID uuid.UUID, after stores.EntryKey, limit int) ([]vendorlist.Entry, error) {
+func (r listsRepo) EntriesAfter(_ context.Context, listID uuid.UUID, after stores.EntryKey, limit int) ([]vendorlist.Entry, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
@@ -21,7 +21,7 @@ func (r lists) EntriesAfter(_ context.Context, listID uuid.UUID, after stores.En
 	start := 0
 	if after.VendorID != uuid.Nil {
 		start, _ = slices.BinarySearchFunc(ids, after, func(id uuid.UUID, k stores.EntryKey) int {
-			c := cmp.Or(byVendorName(r.d.vendors[id].Name, directory.Name(k.VendorName)), slices.Compare(id[:], k.VendorID[:]))
+			c := cmp.Or(byVendorName(r.d.vendors[id].Name, vendors.Name(k.VendorName)), slices.Compare(id[:], k.VendorID[:]))
 			if c == 0 {
 				return -1 // the key itself is before the page
 			}
@@ -36,7 +36,7 @@ func (r lists) EntriesAfter(_ context.Context, listID uuid.UUID, after stores.En
 	return out, nil
 }
 
-func (r lists) EntryKeys(ctx context.Context, listID uuid.UUID) ([]stores.EntryKey, error) {
+func (r listsRepo) EntryKeys(ctx context.Context, listID uuid.UUID) ([]stores.EntryKey, error) {
 	all, err := r.Entries(ctx, listID)
 	if err != nil {
 		return nil, err
@@ -50,7 +50,7 @@ func (r lists) EntryKeys(ctx context.Context, listID uuid.UUID) ([]stores.EntryK
 
 // EntriesOf builds the entries of the given vendors only: a whole list
 // read a page of ids at a time costs a page per read.
-func (r lists) EntriesOf(_ context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) ([]vendorlist.Entry, error) {
+func (r listsRepo) EntriesOf(_ context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) ([]vendorlist.Entry, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func (r lists) EntriesOf(_ context.Context, listID uuid.UUID, vendorIDs []uuid.U
 		}
 	}
 	slices.SortFunc(out, func(a, b vendorlist.Entry) int {
-		return cmp.Or(byVendorName(directory.Name(a.VendorName), directory.Name(b.VendorName)), slices.Compare(a.VendorID[:], b.VendorID[:]))
+		return cmp.Or(byVendorName(vendors.Name(a.VendorName), vendors.Name(b.VendorName)), slices.Compare(a.VendorID[:], b.VendorID[:]))
 	})
 	return out, nil
 }

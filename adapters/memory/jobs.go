@@ -8,12 +8,12 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/run"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 type runs struct{ *tx }
 
-func (r runs) Create(_ context.Context, rn run.Run) error {
+func (r runs) Create(_ context.Context, rn vendors.Run) error {
 	return r.atomic(func() error {
 		if _, ok := r.d.runs[rn.ID]; ok {
 			return conflict("run %s exists", rn.ID)
@@ -23,17 +23,17 @@ func (r runs) Create(_ context.Context, rn run.Run) error {
 	})
 }
 
-func (r runs) Get(_ context.Context, id uuid.UUID) (run.Run, error) {
+func (r runs) Get(_ context.Context, id uuid.UUID) (vendors.Run, error) {
 	return lookup(r.tx, r.d.runs, id, "run", cloneRun)
 }
 
 // GetForUpdate is Get: writers hold the store's exclusive lock already.
-func (r runs) GetForUpdate(ctx context.Context, id uuid.UUID) (run.Run, error) {
+func (r runs) GetForUpdate(ctx context.Context, id uuid.UUID) (vendors.Run, error) {
 	return r.Get(ctx, id)
 }
 
-func (r runs) Save(_ context.Context, rn run.Run) error {
-	return update(r.tx, r.d.runs, rn.ID, "run", func(cur *run.Run) {
+func (r runs) Save(_ context.Context, rn vendors.Run) error {
+	return update(r.tx, r.d.runs, rn.ID, "run", func(cur *vendors.Run) {
 		cur.Jobs, cur.UpdatedAt = cloneRun(rn).Jobs, rn.UpdatedAt
 	})
 }

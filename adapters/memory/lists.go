@@ -8,15 +8,15 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-type lists struct{ *tx }
+type listsRepo struct{ *tx }
 
-func (r lists) Create(_ context.Context, l vendorlist.List) error {
+func (r listsRepo) Create(_ context.Context, l vendorlist.List) error {
 	return r.atomic(func() error {
 		if err := requireRow(r.d.accounts, l.AccountID, "account"); err != nil {
 			return err
@@ -46,7 +46,7 @@ func (t *tx) list(accountID, id uuid.UUID) (vendorlist.List, bool) {
 	return l, true
 }
 
-func (r lists) Get(_ context.Context, accountID, id uuid.UUID) (vendorlist.List, error) {
+func (r listsRepo) Get(_ context.Context, accountID, id uuid.UUID) (vendorlist.List, error) {
 	if err := r.readable(); err != nil {
 		return vendorlist.List{}, err
 	}
@@ -57,7 +57,7 @@ func (r lists) Get(_ context.Context, accountID, id uuid.UUID) (vendorlist.List,
 	return l, nil
 }
 
-func (r lists) GetByName(ctx context.Context, accountID uuid.UUID, name string) (vendorlist.List, error) {
+func (r listsRepo) GetByName(ctx context.Context, accountID uuid.UUID, name string) (vendorlist.List, error) {
 	if err := r.readable(); err != nil {
 		return vendorlist.List{}, err
 	}
@@ -68,7 +68,7 @@ func (r lists) GetByName(ctx context.Context, accountID uuid.UUID, name string) 
 	return r.Get(ctx, accountID, id)
 }
 
-func (r lists) ListByAccount(_ context.Context, accountID uuid.UUID) ([]vendorlist.List, error) {
+func (r listsRepo) ListByAccount(_ context.Context, accountID uuid.UUID) ([]vendorlist.List, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
@@ -83,7 +83,7 @@ func (r lists) ListByAccount(_ context.Context, accountID uuid.UUID) ([]vendorli
 	return out, nil
 }
 
-func (r lists) Delete(_ context.Context, accountID, id uuid.UUID) error {
+func (r listsRepo) Delete(_ context.Context, accountID, id uuid.UUID) error {
 	return r.atomic(func() error {
 		if _, ok := r.list(accountID, id); !ok {
 			return notFound("list", id)
@@ -109,7 +109,7 @@ func (t *tx) deleteList(id uuid.UUID) {
 	del(t, t.d.lists, id)
 }
 
-func (r lists) Entries(_ context.Context, listID uuid.UUID) ([]vendorlist.Entry, error) {
+func (r listsRepo) Entries(_ context.Context, listID uuid.UUID) ([]vendorlist.Entry, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
@@ -124,10 +124,10 @@ func (r lists) Entries(_ context.Context, listID uuid.UUID) ([]vendorlist.Entry,
 // sortedEntries returns the ids of the vendors on a list in the order of
 // Entries: by byVendorName, then vendor id, each name's key computed once
 // (not at every comparison).
-func (r lists) sortedEntries(listID uuid.UUID) []uuid.UUID {
+func (r listsRepo) sortedEntries(listID uuid.UUID) []uuid.UUID {
 	type keyed struct {
 		key  string
-		name directory.Name
+		name vendors.Name
 		id   uuid.UUID
 	}
 	ids := r.d.entriesByList.of(listID)
@@ -146,7 +146,7 @@ func (r lists) sortedEntries(listID uuid.UUID) []uuid.UUID {
 }
 
 // entry is the entry of a vendor on a list, with its products.
-func (r lists) entry(listID, vid uuid.UUID) vendorlist.Entry {
+func (r listsRepo) entry(listID, vid uuid.UUID) vendorlist.Entry {
 	k := pair{listID, vid}
 	row := r.d.entries[k]
 	v := r.d.vendors[vid]
@@ -159,18 +159,18 @@ func (r lists) entry(listID, vid uuid.UUID) vendorlist.Entry {
 		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)))
 	})
 	return vendorlist.Entry{ListID: listID, VendorID: vid, VendorName: v.Name.String(), DisplayName: cmp.Or(row.given, v.Name.String()),
-		WebsiteURL: v.WebsiteURL, IsCustom: !hasProfile, EnrichmentStatus: directory.EnrichmentStatus(hasProfile, p.Enrichment),
+		WebsiteURL: v.WebsiteURL, IsCustom: !hasProfile, EnrichmentStatus: vendors.EnrichmentStatus(hasProfile, p.Enrichment),
 		AlertsEnabled: row.alerts, Rating: clonePtr(p.Scores.SecurityRating), Products: ps, AddedAt: row.addedAt}
 }
 
-func (r lists) VendorIDs(_ context.Context, listID uuid.UUID) ([]uuid.UUID, error) {
+func (r listsRepo) VendorIDs(_ context.Context, listID uuid.UUID) ([]uuid.UUID, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
 	return r.d.entriesByList.of(listID), nil
 }
 
-func (r lists) AddEntries(_ context.Context, listID uuid.UUID, vendorIDs []uuid.UUID, now time.Time) error {
+func (r listsRepo) AddEntries(_ context.Context, listID uuid.UUID, vendorIDs []uuid.UUID, now time.Time) error {
 	return r.atomic(func() error {
 		changed := false
 		if err := requireRow(r.d.lists, listID, "list"); err != nil {
@@ -194,7 +194,7 @@ func (r lists) AddEntries(_ context.Context, listID uuid.UUID, vendorIDs []uuid.
 	})
 }
 
-func (r lists) NameEntries(_ context.Context, listID uuid.UUID, names map[uuid.UUID]string) error {
+func (r listsRepo) NameEntries(_ context.Context, listID uuid.UUID, names map[uuid.UUID]string) error {
 	return r.atomic(func() error {
 		changed := false
 		for vid, name := range names {
@@ -210,7 +210,7 @@ func (r lists) NameEntries(_ context.Context, listID uuid.UUID, names map[uuid.U
 	})
 }
 
-func (r lists) RemoveEntries(_ context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) error {
+func (r listsRepo) RemoveEntries(_ context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) error {
 	return r.atomic(func() error {
 		r.removeEntries(listID, vendorIDs)
 		return nil
@@ -235,7 +235,7 @@ func (t *tx) removeEntries(listID uuid.UUID, vendorIDs []uuid.UUID) {
 	}
 }
 
-func (r lists) SetAlerts(_ context.Context, listID, vendorID uuid.UUID, enabled bool) error {
+func (r listsRepo) SetAlerts(_ context.Context, listID, vendorID uuid.UUID, enabled bool) error {
 	return r.atomic(func() error {
 		if err := update(r.tx, r.d.entries, pair{listID, vendorID}, "vendor on list", func(row *entryRow) { row.alerts = enabled }); err != nil {
 			return err
@@ -257,7 +257,7 @@ func (t *tx) bumpIf(changed bool, listID uuid.UUID) {
 
 // LockList reads the list's version: units of work that write run one at
 // a time, so nothing needs locking.
-func (r lists) LockList(_ context.Context, listID uuid.UUID) (int64, error) {
+func (r listsRepo) LockList(_ context.Context, listID uuid.UUID) (int64, error) {
 	if err := r.writable(); err != nil {
 		return 0, err
 	}
@@ -268,7 +268,7 @@ func (r lists) LockList(_ context.Context, listID uuid.UUID) (int64, error) {
 	return l.Version, nil
 }
 
-func (r lists) AddProduct(_ context.Context, p vendorlist.Product) error {
+func (r listsRepo) AddProduct(_ context.Context, p vendorlist.Product) error {
 	return r.atomic(func() error {
 		inserted, err := r.insertProduct(p)
 		if err == nil && !inserted {
@@ -278,7 +278,7 @@ func (r lists) AddProduct(_ context.Context, p vendorlist.Product) error {
 	})
 }
 
-func (r lists) MergeProducts(_ context.Context, ps []vendorlist.Product) (int, error) {
+func (r listsRepo) MergeProducts(_ context.Context, ps []vendorlist.Product) (int, error) {
 	n := 0
 	err := r.atomic(func() error {
 		for _, p := range ps {
@@ -320,9 +320,9 @@ func (t *tx) insertProduct(p vendorlist.Product) (bool, error) {
 }
 
 // LockEntries does nothing: units of work that write run one at a time.
-func (r lists) LockEntries(context.Context, uuid.UUID, []uuid.UUID) error { return r.writable() }
+func (r listsRepo) LockEntries(context.Context, uuid.UUID, []uuid.UUID) error { return r.writable() }
 
-func (r lists) Counts(_ context.Context, scope stores.ListScope, statuses []review.Status) (stores.ListCounts, error) {
+func (r listsRepo) Counts(_ context.Context, scope stores.ListScope, statuses []review.Status) (stores.ListCounts, error) {
 	var c stores.ListCounts
 	if err := r.readable(); err != nil {
 		return c, err

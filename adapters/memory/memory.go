@@ -22,14 +22,13 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -144,18 +143,18 @@ func (t *tx) atomic(fn func() error) error {
 func (t *tx) Users() accounts.UserRepo           { return users{t} }
 func (t *tx) Accounts() accounts.AccountRepo     { return accountsRepo{t} }
 func (t *tx) Members() accounts.MemberRepo       { return members{t} }
-func (t *tx) Vendors() stores.VendorRepo         { return vendors{t} }
-func (t *tx) Profiles() stores.ProfileRepo       { return profiles{t} }
-func (t *tx) Lists() stores.ListRepo             { return lists{t} }
+func (t *tx) Vendors() vendors.VendorRepo        { return vendorsRepo{t} }
+func (t *tx) Profiles() vendors.ProfileRepo      { return profiles{t} }
+func (t *tx) Lists() stores.ListRepo             { return listsRepo{t} }
 func (t *tx) Quota() stores.QuotaRepo            { return quota{t} }
-func (t *tx) Assessments() stores.AssessmentRepo { return assessments{t} }
+func (t *tx) Assessments() stores.AssessmentRepo { return assessmentsRepo{t} }
 func (t *tx) Documents() stores.DocumentRepo     { return documents{t} }
 func (t *tx) Subscribers() stores.SubscriberRepo { return subscribers{t} }
-func (t *tx) Incidents() stores.IncidentRepo     { return incidents{t} }
+func (t *tx) Incidents() vendors.IncidentRepo    { return incidents{t} }
 func (t *tx) Deliveries() mailonce.Repo          { return deliveries{t} }
-func (t *tx) Runs() stores.RunRepo               { return runs{t} }
+func (t *tx) Runs() vendors.RunRepo              { return runs{t} }
 func (t *tx) Outbox() outbox.Repo                { return outboxRepo{t} }
-func (t *tx) Webhooks() stores.WebhookRepo       { return webhooks{t} }
+func (t *tx) Webhooks() stores.WebhookRepo       { return webhooksRepo{t} }
 
 // put stores m[k] = v and records how to undo it.
 func put[K comparable, V any](t *tx, m map[K]V, k K, v V) {
@@ -288,13 +287,13 @@ type data struct {
 	membersByAccount index[uuid.UUID, uuid.UUID]
 	membersByUser    index[uuid.UUID, uuid.UUID]
 
-	vendors     map[uuid.UUID]directory.Vendor
+	vendors     map[uuid.UUID]vendors.Vendor
 	vendorByKey map[string]uuid.UUID
-	profiles    map[uuid.UUID]directory.Profile // by vendor id
-	profileByID map[uuid.UUID]uuid.UUID         // profile id -> vendor id
-	instances   map[uuid.UUID][]directory.SecurityInstance
-	grc         map[uuid.UUID][]directory.GRCAssessment // by vendor id, in insertion order
-	ratings     map[uuid.UUID][]directory.RatingRecord  // by vendor id, in insertion order
+	profiles    map[uuid.UUID]vendors.Profile // by vendor id
+	profileByID map[uuid.UUID]uuid.UUID       // profile id -> vendor id
+	instances   map[uuid.UUID][]vendors.SecurityInstance
+	grc         map[uuid.UUID][]vendors.GRCAssessment // by vendor id, in insertion order
+	ratings     map[uuid.UUID][]vendors.RatingRecord  // by vendor id, in insertion order
 
 	lists          map[uuid.UUID]vendorlist.List
 	listByName     map[named]uuid.UUID // (account, lower-case name): unique that way, looked up exactly
@@ -327,12 +326,12 @@ type data struct {
 	subscriberByEmail map[named]uuid.UUID // (list, lower-case e-mail)
 	subscribersByList index[uuid.UUID, uuid.UUID]
 
-	incidents         map[uuid.UUID]directory.Incident
+	incidents         map[uuid.UUID]vendors.Incident
 	incidentByKey     map[incidentKey]uuid.UUID
 	incidentsByVendor index[uuid.UUID, uuid.UUID]
 
 	deliveries map[string]deliveryRow
-	runs       map[uuid.UUID]run.Run
+	runs       map[uuid.UUID]vendors.Run
 	outbox     map[uuid.UUID]outboxRow
 	pending    map[uuid.UUID]struct{}
 }
@@ -346,8 +345,8 @@ func newData() *data {
 		users: map[uuid.UUID]accounts.User{}, userByEmail: map[string]uuid.UUID{}, userBySubject: map[string]uuid.UUID{},
 		accounts: map[uuid.UUID]accounts.Account{}, orgByName: map[string]uuid.UUID{},
 		members: map[pair]memberRow{}, membersByAccount: index[uuid.UUID, uuid.UUID]{}, membersByUser: index[uuid.UUID, uuid.UUID]{},
-		vendors: map[uuid.UUID]directory.Vendor{}, vendorByKey: map[string]uuid.UUID{},
-		grc: map[uuid.UUID][]directory.GRCAssessment{}, ratings: map[uuid.UUID][]directory.RatingRecord{}, profiles: map[uuid.UUID]directory.Profile{}, profileByID: map[uuid.UUID]uuid.UUID{}, instances: map[uuid.UUID][]directory.SecurityInstance{},
+		vendors: map[uuid.UUID]vendors.Vendor{}, vendorByKey: map[string]uuid.UUID{},
+		grc: map[uuid.UUID][]vendors.GRCAssessment{}, ratings: map[uuid.UUID][]vendors.RatingRecord{}, profiles: map[uuid.UUID]vendors.Profile{}, profileByID: map[uuid.UUID]uuid.UUID{}, instances: map[uuid.UUID][]vendors.SecurityInstance{},
 		lists: map[uuid.UUID]vendorlist.List{}, listByName: map[named]uuid.UUID{}, listsByAccount: index[uuid.UUID, uuid.UUID]{},
 		entries: map[pair]entryRow{}, entriesByList: index[uuid.UUID, uuid.UUID]{}, entriesByVendor: index[uuid.UUID, uuid.UUID]{},
 		products: map[uuid.UUID]vendorlist.Product{}, productByName: map[productKey]uuid.UUID{}, productsByEntry: index[pair, uuid.UUID]{},
@@ -357,8 +356,8 @@ func newData() *data {
 		events: map[uuid.UUID]review.AuditEvent{}, eventsByAssessment: index[uuid.UUID, uuid.UUID]{},
 		documents: map[uuid.UUID]document.Document{}, documentsByAssessment: index[uuid.UUID, uuid.UUID]{}, documentsByAccount: index[uuid.UUID, uuid.UUID]{},
 		subscribers: map[uuid.UUID]subscriber.Subscriber{}, subscriberByEmail: map[named]uuid.UUID{}, subscribersByList: index[uuid.UUID, uuid.UUID]{},
-		incidents: map[uuid.UUID]directory.Incident{}, incidentByKey: map[incidentKey]uuid.UUID{}, incidentsByVendor: index[uuid.UUID, uuid.UUID]{},
-		deliveries: map[string]deliveryRow{}, runs: map[uuid.UUID]run.Run{},
+		incidents: map[uuid.UUID]vendors.Incident{}, incidentByKey: map[incidentKey]uuid.UUID{}, incidentsByVendor: index[uuid.UUID, uuid.UUID]{},
+		deliveries: map[string]deliveryRow{}, runs: map[uuid.UUID]vendors.Run{},
 		outbox: map[uuid.UUID]outboxRow{}, pending: map[uuid.UUID]struct{}{},
 	}
 }

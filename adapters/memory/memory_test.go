@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/memory"
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/porttest"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -24,9 +24,9 @@ func BenchmarkRollbackOnLargeStore(b *testing.B) {
 	s := memory.New()
 	now := time.Now()
 	const size = 20000
-	vs := make([]directory.Vendor, size)
+	vs := make([]vendors.Vendor, size)
 	for i := range vs {
-		v, err := directory.New(uuid.New(), fmt.Sprint("Vendor ", i), "", now)
+		v, err := vendors.New(uuid.New(), fmt.Sprint("Vendor ", i), "", now)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -41,8 +41,8 @@ func BenchmarkRollbackOnLargeStore(b *testing.B) {
 	errRollback := errors.New("rollback")
 	for b.Loop() {
 		err := s.InTx(b.Context(), func(ctx context.Context, tx stores.Tx) error {
-			v, _ := directory.New(uuid.New(), "Fresh", "", now)
-			if _, err := tx.Vendors().Ensure(ctx, []directory.Vendor{v}); err != nil {
+			v, _ := vendors.New(uuid.New(), "Fresh", "", now)
+			if _, err := tx.Vendors().Ensure(ctx, []vendors.Vendor{v}); err != nil {
 				return err
 			}
 			return errRollback

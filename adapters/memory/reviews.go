@@ -11,9 +11,9 @@ import (
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-type assessments struct{ *tx }
+type assessmentsRepo struct{ *tx }
 
-func (r assessments) Get(_ context.Context, accountID, id uuid.UUID) (review.Assessment, error) {
+func (r assessmentsRepo) Get(_ context.Context, accountID, id uuid.UUID) (review.Assessment, error) {
 	if err := r.readable(); err != nil {
 		return review.Assessment{}, err
 	}
@@ -24,7 +24,7 @@ func (r assessments) Get(_ context.Context, accountID, id uuid.UUID) (review.Ass
 	return cloneAssessment(a), nil
 }
 
-func (r assessments) ListByVendors(_ context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) ([]review.Assessment, error) {
+func (r assessmentsRepo) ListByVendors(_ context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) ([]review.Assessment, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
@@ -39,7 +39,7 @@ func (r assessments) ListByVendors(_ context.Context, listID uuid.UUID, vendorID
 	return out, nil
 }
 
-func (r assessments) Find(_ context.Context, f stores.AssessmentFilter) ([]review.Assessment, error) {
+func (r assessmentsRepo) Find(_ context.Context, f stores.AssessmentFilter) ([]review.Assessment, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func (r assessments) Find(_ context.Context, f stores.AssessmentFilter) ([]revie
 	return out, nil
 }
 
-func (r assessments) Timings(ctx context.Context, f stores.AssessmentFilter) ([]review.Timing, error) {
+func (r assessmentsRepo) Timings(ctx context.Context, f stores.AssessmentFilter) ([]review.Timing, error) {
 	as, err := r.Find(ctx, f)
 	if err != nil {
 		return nil, err
@@ -77,7 +77,7 @@ func (r assessments) Timings(ctx context.Context, f stores.AssessmentFilter) ([]
 	return out, nil
 }
 
-func (r assessments) Save(_ context.Context, as []review.Assessment) error {
+func (r assessmentsRepo) Save(_ context.Context, as []review.Assessment) error {
 	return r.atomic(func() error {
 		for _, a := range as {
 			if err := requireRow(r.d.lists, a.ListID, "list"); err != nil {
@@ -105,7 +105,7 @@ func (t *tx) unindexAssessment(a review.Assessment) {
 	t.d.assessmentsByAccount.remove(t, a.AccountID, a.ID)
 }
 
-func (r assessments) Delete(_ context.Context, accountID, id uuid.UUID) error {
+func (r assessmentsRepo) Delete(_ context.Context, accountID, id uuid.UUID) error {
 	return r.atomic(func() error {
 		if a, ok := r.d.assessments[id]; !ok || a.AccountID != accountID {
 			return notFound("assessment", id)
@@ -132,7 +132,7 @@ func (t *tx) deleteAssessment(id uuid.UUID) {
 	del(t, t.d.assessments, id)
 }
 
-func (r assessments) AppendEvents(_ context.Context, es []review.AuditEvent) error {
+func (r assessmentsRepo) AppendEvents(_ context.Context, es []review.AuditEvent) error {
 	return r.atomic(func() error {
 		for _, e := range es {
 			if err := requireRow(r.d.assessments, e.AssessmentID, "assessment"); err != nil {
@@ -148,7 +148,7 @@ func (r assessments) AppendEvents(_ context.Context, es []review.AuditEvent) err
 	})
 }
 
-func (r assessments) Events(_ context.Context, assessmentID uuid.UUID, offset, limit int) ([]review.AuditEvent, int, error) {
+func (r assessmentsRepo) Events(_ context.Context, assessmentID uuid.UUID, offset, limit int) ([]review.AuditEvent, int, error) {
 	if err := r.readable(); err != nil {
 		return nil, 0, err
 	}

@@ -7,50 +7,50 @@ import (
 	"slices"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
-type vendors struct{ *tx }
+type vendorsRepo struct{ *tx }
 
 // vendor returns a copy of a stored entry with HasProfile computed.
-func (t *tx) vendor(id uuid.UUID) (directory.Vendor, bool) {
+func (t *tx) vendor(id uuid.UUID) (vendors.Vendor, bool) {
 	v, ok := t.d.vendors[id]
 	if !ok {
-		return directory.Vendor{}, false
+		return vendors.Vendor{}, false
 	}
 	v = cloneVendor(v)
 	_, v.HasProfile = t.d.profiles[id]
 	return v, true
 }
 
-func (r vendors) Get(_ context.Context, id uuid.UUID) (directory.Vendor, error) {
+func (r vendorsRepo) Get(_ context.Context, id uuid.UUID) (vendors.Vendor, error) {
 	if err := r.readable(); err != nil {
-		return directory.Vendor{}, err
+		return vendors.Vendor{}, err
 	}
 	v, ok := r.vendor(id)
 	if !ok {
-		return directory.Vendor{}, notFound("vendor", id)
+		return vendors.Vendor{}, notFound("vendor", id)
 	}
 	return v, nil
 }
 
-func (r vendors) GetByName(ctx context.Context, name directory.Name) (directory.Vendor, error) {
+func (r vendorsRepo) GetByName(ctx context.Context, name vendors.Name) (vendors.Vendor, error) {
 	if err := r.readable(); err != nil {
-		return directory.Vendor{}, err
+		return vendors.Vendor{}, err
 	}
 	id, ok := r.d.vendorByKey[name.Key()]
 	if !ok {
-		return directory.Vendor{}, notFound("vendor", name)
+		return vendors.Vendor{}, notFound("vendor", name)
 	}
 	return r.Get(ctx, id)
 }
 
-func (r vendors) ListByIDs(_ context.Context, ids []uuid.UUID) ([]directory.Vendor, error) {
+func (r vendorsRepo) ListByIDs(_ context.Context, ids []uuid.UUID) ([]vendors.Vendor, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
 	seen := map[uuid.UUID]bool{}
-	out := []directory.Vendor{}
+	out := []vendors.Vendor{}
 	for _, id := range ids {
 		if v, ok := r.vendor(id); ok && !seen[id] {
 			seen[id] = true
@@ -60,39 +60,39 @@ func (r vendors) ListByIDs(_ context.Context, ids []uuid.UUID) ([]directory.Vend
 	return out, nil
 }
 
-func (r vendors) List(context.Context) ([]directory.Vendor, error) {
+func (r vendorsRepo) List(context.Context) ([]vendors.Vendor, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
-	out := make([]directory.Vendor, 0, len(r.d.vendors))
+	out := make([]vendors.Vendor, 0, len(r.d.vendors))
 	for id := range r.d.vendors {
 		v, _ := r.vendor(id)
 		out = append(out, v)
 	}
-	slices.SortFunc(out, func(a, b directory.Vendor) int { return byVendorName(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b vendors.Vendor) int { return byVendorName(a.Name, b.Name) })
 	return out, nil
 }
 
-func (r vendors) Page(_ context.Context, after directory.Name, limit int) ([]directory.Vendor, error) {
+func (r vendorsRepo) Page(_ context.Context, after vendors.Name, limit int) ([]vendors.Vendor, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
-	out := make([]directory.Vendor, 0, min(limit, len(r.d.vendors)))
+	out := make([]vendors.Vendor, 0, min(limit, len(r.d.vendors)))
 	for id := range r.d.vendors {
 		if v, _ := r.vendor(id); v.Name > after {
 			out = append(out, v)
 		}
 	}
-	slices.SortFunc(out, func(a, b directory.Vendor) int { return cmp.Compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b vendors.Vendor) int { return cmp.Compare(a.Name, b.Name) })
 	return out[:min(limit, len(out))], nil
 }
 
-func byVendorName(a, b directory.Name) int {
+func byVendorName(a, b vendors.Name) int {
 	return cmp.Or(cmp.Compare(a.Key(), b.Key()), cmp.Compare(a, b))
 }
 
-func (r vendors) Ensure(_ context.Context, vs []directory.Vendor) ([]directory.Vendor, error) {
-	out := make([]directory.Vendor, 0, len(vs))
+func (r vendorsRepo) Ensure(_ context.Context, vs []vendors.Vendor) ([]vendors.Vendor, error) {
+	out := make([]vendors.Vendor, 0, len(vs))
 	err := r.atomic(func() error {
 		for _, in := range vs {
 			id, ok := r.d.vendorByKey[in.Name.Key()]
@@ -122,34 +122,34 @@ func (r vendors) Ensure(_ context.Context, vs []directory.Vendor) ([]directory.V
 	return out, nil
 }
 
-func (r vendors) Update(_ context.Context, v directory.Vendor) error {
-	return update(r.tx, r.d.vendors, v.ID, "vendor", func(cur *directory.Vendor) {
+func (r vendorsRepo) Update(_ context.Context, v vendors.Vendor) error {
+	return update(r.tx, r.d.vendors, v.ID, "vendor", func(cur *vendors.Vendor) {
 		cur.WebsiteURL, cur.Domain, cur.Aliases = v.WebsiteURL, v.Domain, cloneStrings(v.Aliases)
 	})
 }
 
 type profiles struct{ *tx }
 
-func (r profiles) Get(_ context.Context, vendorID uuid.UUID) (directory.Profile, error) {
+func (r profiles) Get(_ context.Context, vendorID uuid.UUID) (vendors.Profile, error) {
 	return lookup(r.tx, r.d.profiles, vendorID, "profile of vendor", cloneProfile)
 }
 
-func (r profiles) GetByID(ctx context.Context, id uuid.UUID) (directory.Profile, error) {
+func (r profiles) GetByID(ctx context.Context, id uuid.UUID) (vendors.Profile, error) {
 	if err := r.readable(); err != nil {
-		return directory.Profile{}, err
+		return vendors.Profile{}, err
 	}
 	vendorID, ok := r.d.profileByID[id]
 	if !ok {
-		return directory.Profile{}, notFound("profile", id)
+		return vendors.Profile{}, notFound("profile", id)
 	}
 	return r.Get(ctx, vendorID)
 }
 
-func (r profiles) ListByVendors(_ context.Context, vendorIDs []uuid.UUID) ([]directory.Profile, error) {
+func (r profiles) ListByVendors(_ context.Context, vendorIDs []uuid.UUID) ([]vendors.Profile, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
-	out := []directory.Profile{}
+	out := []vendors.Profile{}
 	seen := map[uuid.UUID]bool{}
 	for _, id := range vendorIDs {
 		if p, ok := r.d.profiles[id]; ok && !seen[id] {
@@ -160,7 +160,7 @@ func (r profiles) ListByVendors(_ context.Context, vendorIDs []uuid.UUID) ([]dir
 	return out, nil
 }
 
-func (r profiles) Save(_ context.Context, p directory.Profile) error {
+func (r profiles) Save(_ context.Context, p vendors.Profile) error {
 	return r.atomic(func() error {
 		if err := requireRow(r.d.vendors, p.VendorID, "vendor"); err != nil {
 			return err
@@ -192,18 +192,18 @@ func (r profiles) Delete(_ context.Context, vendorID uuid.UUID) error {
 	})
 }
 
-func (r profiles) Instances(_ context.Context, vendorID uuid.UUID) ([]directory.SecurityInstance, error) {
+func (r profiles) Instances(_ context.Context, vendorID uuid.UUID) ([]vendors.SecurityInstance, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
 	out := slices.Clone(r.d.instances[vendorID])
 	if out == nil {
-		out = []directory.SecurityInstance{}
+		out = []vendors.SecurityInstance{}
 	}
 	return out, nil
 }
 
-func (r profiles) ReplaceInstances(_ context.Context, vendorID uuid.UUID, is []directory.SecurityInstance) error {
+func (r profiles) ReplaceInstances(_ context.Context, vendorID uuid.UUID, is []vendors.SecurityInstance) error {
 	return r.atomic(func() error {
 		if err := requireRow(r.d.vendors, vendorID, "vendor"); err != nil {
 			return err
@@ -213,7 +213,7 @@ func (r profiles) ReplaceInstances(_ context.Context, vendorID uuid.UUID, is []d
 			rows[i].VendorID = vendorID
 		}
 		// Stored in read order, so reads need no sorting.
-		slices.SortStableFunc(rows, func(a, b directory.SecurityInstance) int {
+		slices.SortStableFunc(rows, func(a, b vendors.SecurityInstance) int {
 			return cmp.Or(cmp.Compare(severityRank(a.Severity), severityRank(b.Severity)), b.ObservedAt.Compare(a.ObservedAt))
 		})
 		if len(rows) == 0 {
@@ -225,7 +225,7 @@ func (r profiles) ReplaceInstances(_ context.Context, vendorID uuid.UUID, is []d
 	})
 }
 
-func (r profiles) AddGRCAssessment(_ context.Context, vendorID uuid.UUID, a directory.GRCAssessment) error {
+func (r profiles) AddGRCAssessment(_ context.Context, vendorID uuid.UUID, a vendors.GRCAssessment) error {
 	return r.atomic(func() error {
 		if err := requireRow(r.d.vendors, vendorID, "vendor"); err != nil {
 			return err
@@ -236,20 +236,20 @@ func (r profiles) AddGRCAssessment(_ context.Context, vendorID uuid.UUID, a dire
 	})
 }
 
-func (r profiles) GRCAssessments(_ context.Context, vendorID uuid.UUID) ([]directory.GRCAssessment, error) {
+func (r profiles) GRCAssessments(_ context.Context, vendorID uuid.UUID) ([]vendors.GRCAssessment, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
 	stored := r.d.grc[vendorID]
-	out := make([]directory.GRCAssessment, 0, len(stored))
+	out := make([]vendors.GRCAssessment, 0, len(stored))
 	for i := len(stored) - 1; i >= 0; i-- { // later added first among equal times
 		out = append(out, cloneGRC(stored[i]))
 	}
-	slices.SortStableFunc(out, func(a, b directory.GRCAssessment) int { return b.AssessedAt.Compare(a.AssessedAt) })
+	slices.SortStableFunc(out, func(a, b vendors.GRCAssessment) int { return b.AssessedAt.Compare(a.AssessedAt) })
 	return out, nil
 }
 
-func (r profiles) AddRating(_ context.Context, rec directory.RatingRecord) error {
+func (r profiles) AddRating(_ context.Context, rec vendors.RatingRecord) error {
 	return r.atomic(func() error {
 		if err := requireRow(r.d.vendors, rec.VendorID, "vendor"); err != nil {
 			return err
@@ -261,18 +261,18 @@ func (r profiles) AddRating(_ context.Context, rec directory.RatingRecord) error
 
 // newestRating orders records newest first, the higher id first among
 // equal times, as the SQL stores do.
-func newestRating(a, b directory.RatingRecord) int {
+func newestRating(a, b vendors.RatingRecord) int {
 	return cmp.Or(b.ScannedAt.Compare(a.ScannedAt), bytes.Compare(b.ID[:], a.ID[:]))
 }
 
-func (r profiles) Ratings(_ context.Context, vendorID uuid.UUID, after *directory.RatingCursor, limit int) ([]directory.RatingRecord, error) {
+func (r profiles) Ratings(_ context.Context, vendorID uuid.UUID, after *vendors.RatingCursor, limit int) ([]vendors.RatingRecord, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
 	all := slices.SortedFunc(slices.Values(r.d.ratings[vendorID]), newestRating)
-	out := []directory.RatingRecord{}
+	out := []vendors.RatingRecord{}
 	for _, rec := range all {
-		if after != nil && newestRating(rec, directory.RatingRecord{ScannedAt: after.At, ID: after.ID}) <= 0 {
+		if after != nil && newestRating(rec, vendors.RatingRecord{ScannedAt: after.At, ID: after.ID}) <= 0 {
 			continue
 		}
 		if len(out) == limit {
@@ -283,9 +283,9 @@ func (r profiles) Ratings(_ context.Context, vendorID uuid.UUID, after *director
 	return out, nil
 }
 
-func (r profiles) GetRating(_ context.Context, id uuid.UUID) (directory.RatingRecord, error) {
+func (r profiles) GetRating(_ context.Context, id uuid.UUID) (vendors.RatingRecord, error) {
 	if err := r.readable(); err != nil {
-		return directory.RatingRecord{}, err
+		return vendors.RatingRecord{}, err
 	}
 	for _, recs := range r.d.ratings {
 		for _, rec := range recs {
@@ -294,14 +294,14 @@ func (r profiles) GetRating(_ context.Context, id uuid.UUID) (directory.RatingRe
 			}
 		}
 	}
-	return directory.RatingRecord{}, notFound("rating record", id)
+	return vendors.RatingRecord{}, notFound("rating record", id)
 }
 
-func (r profiles) RatingEvents(_ context.Context, vendorIDs []uuid.UUID, limit int) ([]directory.RatingRecord, error) {
+func (r profiles) RatingEvents(_ context.Context, vendorIDs []uuid.UUID, limit int) ([]vendors.RatingRecord, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
-	var all []directory.RatingRecord
+	var all []vendors.RatingRecord
 	for _, id := range slices.Compact(slices.SortedFunc(slices.Values(vendorIDs), func(a, b uuid.UUID) int { return bytes.Compare(a[:], b[:]) })) {
 		for _, rec := range r.d.ratings[id] {
 			if rec.IsEvent() {
@@ -312,16 +312,16 @@ func (r profiles) RatingEvents(_ context.Context, vendorIDs []uuid.UUID, limit i
 	slices.SortFunc(all, newestRating)
 	out := all[:min(len(all), max(limit, 0))]
 	if out == nil {
-		out = []directory.RatingRecord{}
+		out = []vendors.RatingRecord{}
 	}
 	return out, nil
 }
 
 // severityRank orders severities most severe first; unknown ones go last.
 func severityRank(s string) int {
-	i := slices.Index(directory.SeverityValues(), s)
+	i := slices.Index(vendors.SeverityValues(), s)
 	if i < 0 {
-		return len(directory.SeverityValues())
+		return len(vendors.SeverityValues())
 	}
 	return i
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/vetted-dev/vetted/core/webhook"
 )
 
-type webhooks struct{ *tx }
+type webhooksRepo struct{ *tx }
 
 // attemptKey is an attempt's identity: its delivery and number.
 type attemptKey struct {
@@ -38,7 +38,7 @@ func byCreated(a, b webhook.Endpoint) int {
 	return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), slices.Compare(a.ID[:], b.ID[:]))
 }
 
-func (r webhooks) Create(_ context.Context, e webhook.Endpoint) error {
+func (r webhooksRepo) Create(_ context.Context, e webhook.Endpoint) error {
 	return r.atomic(func() error {
 		if _, ok := r.d.endpoints[e.ID]; ok {
 			return conflict("webhook endpoint %s exists", e.ID)
@@ -48,7 +48,7 @@ func (r webhooks) Create(_ context.Context, e webhook.Endpoint) error {
 	})
 }
 
-func (r webhooks) Get(_ context.Context, accountID, id uuid.UUID) (webhook.Endpoint, error) {
+func (r webhooksRepo) Get(_ context.Context, accountID, id uuid.UUID) (webhook.Endpoint, error) {
 	if err := r.readable(); err != nil {
 		return webhook.Endpoint{}, err
 	}
@@ -59,7 +59,7 @@ func (r webhooks) Get(_ context.Context, accountID, id uuid.UUID) (webhook.Endpo
 	return cloneEndpoint(e), nil
 }
 
-func (r webhooks) List(_ context.Context, accountID uuid.UUID) ([]webhook.Endpoint, error) {
+func (r webhooksRepo) List(_ context.Context, accountID uuid.UUID) ([]webhook.Endpoint, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
@@ -73,7 +73,7 @@ func (r webhooks) List(_ context.Context, accountID uuid.UUID) ([]webhook.Endpoi
 	return out, nil
 }
 
-func (r webhooks) ForVendor(_ context.Context, vendorID uuid.UUID) ([]webhook.Endpoint, error) {
+func (r webhooksRepo) ForVendor(_ context.Context, vendorID uuid.UUID) ([]webhook.Endpoint, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
@@ -106,7 +106,7 @@ func (t *tx) deleteEndpoint(id uuid.UUID) {
 	}
 }
 
-func (r webhooks) Delete(_ context.Context, accountID, id uuid.UUID) error {
+func (r webhooksRepo) Delete(_ context.Context, accountID, id uuid.UUID) error {
 	return r.atomic(func() error {
 		if e, ok := r.d.endpoints[id]; !ok || e.AccountID != accountID {
 			return notFound("webhook endpoint", id)
@@ -116,7 +116,7 @@ func (r webhooks) Delete(_ context.Context, accountID, id uuid.UUID) error {
 	})
 }
 
-func (r webhooks) Disable(_ context.Context, id uuid.UUID, now time.Time) error {
+func (r webhooksRepo) Disable(_ context.Context, id uuid.UUID, now time.Time) error {
 	return update(r.tx, r.d.endpoints, id, "webhook endpoint", func(e *webhook.Endpoint) {
 		if e.DisabledAt == nil {
 			at := now.UTC()
@@ -125,7 +125,7 @@ func (r webhooks) Disable(_ context.Context, id uuid.UUID, now time.Time) error 
 	})
 }
 
-func (r webhooks) AddDeliveries(_ context.Context, ds []webhook.Delivery) ([]webhook.Delivery, error) {
+func (r webhooksRepo) AddDeliveries(_ context.Context, ds []webhook.Delivery) ([]webhook.Delivery, error) {
 	out := []webhook.Delivery{}
 	err := r.atomic(func() error {
 		for _, d := range ds {
@@ -146,7 +146,7 @@ func (r webhooks) AddDeliveries(_ context.Context, ds []webhook.Delivery) ([]web
 	return out, nil
 }
 
-func (r webhooks) Delivery(_ context.Context, id uuid.UUID) (webhook.Delivery, error) {
+func (r webhooksRepo) Delivery(_ context.Context, id uuid.UUID) (webhook.Delivery, error) {
 	if err := r.readable(); err != nil {
 		return webhook.Delivery{}, err
 	}
@@ -157,7 +157,7 @@ func (r webhooks) Delivery(_ context.Context, id uuid.UUID) (webhook.Delivery, e
 	return cloneDelivery(d), nil
 }
 
-func (r webhooks) AddAttempt(_ context.Context, a webhook.Attempt) error {
+func (r webhooksRepo) AddAttempt(_ context.Context, a webhook.Attempt) error {
 	return r.atomic(func() error {
 		if _, ok := r.d.whDelivery[a.DeliveryID]; !ok {
 			return notFound("webhook delivery", a.DeliveryID)
@@ -171,7 +171,7 @@ func (r webhooks) AddAttempt(_ context.Context, a webhook.Attempt) error {
 	})
 }
 
-func (r webhooks) Attempts(_ context.Context, endpointID uuid.UUID, offset, limit int) ([]webhook.Attempt, int, error) {
+func (r webhooksRepo) Attempts(_ context.Context, endpointID uuid.UUID, offset, limit int) ([]webhook.Attempt, int, error) {
 	if err := r.readable(); err != nil {
 		return nil, 0, err
 	}

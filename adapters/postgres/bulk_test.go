@@ -8,9 +8,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/postgres"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -18,7 +18,7 @@ import (
 type bulkWorld struct {
 	org   accounts.Account
 	l     vendorlist.List
-	vs    []directory.Vendor
+	vs    []vendors.Vendor
 	users []accounts.User
 }
 
@@ -99,9 +99,9 @@ func bulkOps(e *env) []struct {
 			}
 		}},
 		{"Incidents.Merge", func(w bulkWorld) func(ctx context.Context, tx stores.Tx) error {
-			ins := make([]directory.Incident, len(w.vs))
+			ins := make([]vendors.Incident, len(w.vs))
 			for i, v := range w.vs {
-				ins[i], _ = directory.NewIncident(directory.Incident{ID: newID(), VendorID: v.ID, Title: "t", Source: "feed",
+				ins[i], _ = vendors.NewIncident(vendors.Incident{ID: newID(), VendorID: v.ID, Title: "t", Source: "feed",
 					ExternalID: fmt.Sprint(i), PublishedAt: e.now, CreatedAt: e.now})
 			}
 			return func(ctx context.Context, tx stores.Tx) error { _, err := tx.Incidents().Merge(ctx, ins); return err }

@@ -10,9 +10,9 @@ import (
 	"github.com/vetted-dev/vetted/adapters/postgres"
 	"github.com/vetted-dev/vetted/adapters/postgres/pgtest"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/internal/testenv"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -88,9 +88,9 @@ func (e *env) member(a accounts.Account, u accounts.User, role accounts.Role) {
 	e.write(func(ctx context.Context, tx stores.Tx) error { return tx.Members().Put(ctx, []accounts.Member{m}) })
 }
 
-func (e *env) newVendor(name, website string) directory.Vendor {
+func (e *env) newVendor(name, website string) vendors.Vendor {
 	e.t.Helper()
-	v, err := directory.New(newID(), name, website, e.tick())
+	v, err := vendors.New(newID(), name, website, e.tick())
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -98,18 +98,18 @@ func (e *env) newVendor(name, website string) directory.Vendor {
 }
 
 // newVendors builds n vendors with distinct names starting with prefix.
-func (e *env) newVendors(prefix string, n int) []directory.Vendor {
+func (e *env) newVendors(prefix string, n int) []vendors.Vendor {
 	e.t.Helper()
-	out := make([]directory.Vendor, n)
+	out := make([]vendors.Vendor, n)
 	for i := range out {
 		out[i] = e.newVendor(fmt.Sprintf("%s %04d", prefix, i), fmt.Sprintf("https://%s-%d.example.com", prefix, i))
 	}
 	return out
 }
 
-func (e *env) ensure(vs ...directory.Vendor) []directory.Vendor {
+func (e *env) ensure(vs ...vendors.Vendor) []vendors.Vendor {
 	e.t.Helper()
-	var out []directory.Vendor
+	var out []vendors.Vendor
 	e.write(func(ctx context.Context, tx stores.Tx) (err error) {
 		out, err = tx.Vendors().Ensure(ctx, vs)
 		return err
@@ -127,7 +127,7 @@ func (e *env) list(accountID uuid.UUID, name string) vendorlist.List {
 	return l
 }
 
-func (e *env) onList(listID uuid.UUID, vs ...directory.Vendor) {
+func (e *env) onList(listID uuid.UUID, vs ...vendors.Vendor) {
 	e.t.Helper()
 	now := e.tick()
 	e.write(func(ctx context.Context, tx stores.Tx) error {
@@ -144,14 +144,14 @@ func (e *env) newProduct(listID, vendorID uuid.UUID, name string) vendorlist.Pro
 	return p
 }
 
-func (e *env) newAssessment(l vendorlist.List, v directory.Vendor) review.Assessment {
+func (e *env) newAssessment(l vendorlist.List, v vendors.Vendor) review.Assessment {
 	now := e.tick()
 	return review.Assessment{ID: newID(), AccountID: l.AccountID, ListID: l.ID, VendorID: v.ID, VendorName: v.Name.String(),
 		Fields: review.Fields{Status: review.NotStarted, DataCollected: []string{}}, CreatedAt: now, UpdatedAt: now,
 		CreatedBy: "ann@example.com", UpdatedBy: "ann@example.com"}
 }
 
-func vendorIDs(vs []directory.Vendor) []uuid.UUID {
+func vendorIDs(vs []vendors.Vendor) []uuid.UUID {
 	ids := make([]uuid.UUID, len(vs))
 	for i, v := range vs {
 		ids[i] = v.ID

@@ -7,7 +7,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
 	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 // incidentRepo is the shared incident repository with PostgreSQL's own
@@ -16,9 +16,9 @@ type incidentRepo struct{ bunrepo.Incidents }
 
 // Latest picks each vendor's newest incident with DISTINCT ON, which keeps
 // the first row of each vendor in the given order.
-func (r incidentRepo) Latest(ctx context.Context, vendorIDs []uuid.UUID) ([]directory.Incident, error) {
+func (r incidentRepo) Latest(ctx context.Context, vendorIDs []uuid.UUID) ([]vendors.Incident, error) {
 	if len(vendorIDs) == 0 {
-		return []directory.Incident{}, nil
+		return []vendors.Incident{}, nil
 	}
 	var rows []dbrow.Incident
 	err := r.DB.NewSelect().Model(&rows).DistinctOn("i.vendor_id").Where("i.vendor_id IN (?)", bun.List(vendorIDs)).

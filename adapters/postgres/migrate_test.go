@@ -10,9 +10,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/postgres"
 	"github.com/vetted-dev/vetted/adapters/postgres/pgtest"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -60,11 +60,11 @@ func TestScannerMigrationReplacesOldCodes(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	v := e.ensure(e.newVendor("Acme", "https://acme.example"))[0]
-	old := func(code, kind, category, severity string) directory.SecurityInstance {
-		return directory.SecurityInstance{ID: newID(), VendorID: v.ID, Kind: kind, Category: category, Code: code, Title: "old " + code,
+	old := func(code, kind, category, severity string) vendors.SecurityInstance {
+		return vendors.SecurityInstance{ID: newID(), VendorID: v.ID, Kind: kind, Category: category, Code: code, Title: "old " + code,
 			Severity: severity, Evidence: "seen " + code, Source: "https://acme.example/", ObservedAt: e.tick()}
 	}
-	olds := []directory.SecurityInstance{
+	olds := []vendors.SecurityInstance{
 		old("spf_record_missing", "finding", "email_security", "medium"),
 		old("dmarc_record_missing", "finding", "email_security", "medium"),
 		old("dmarc_policy_none", "finding", "email_security", "low"),
@@ -80,8 +80,8 @@ func TestScannerMigrationReplacesOldCodes(t *testing.T) {
 		"spf_record_present", "dmarc_record_present", "mta_sts_present", "dnssec_enabled", "dnssec_missing", "security_txt_present"} {
 		olds = append(olds, old(c, "finding", "application_security", "low"))
 	}
-	p := directory.NewProfile(newID(), v.ID, e.tick())
-	p.LatestGRC = &directory.GRCAssessment{AggregateScore: 64, Grade: "D", AssessedAt: e.tick()}
+	p := vendors.NewProfile(newID(), v.ID, e.tick())
+	p.LatestGRC = &vendors.GRCAssessment{AggregateScore: 64, Grade: "D", AssessedAt: e.tick()}
 	e.write(func(ctx context.Context, tx stores.Tx) error {
 		if err := tx.Profiles().Save(ctx, p); err != nil {
 			return err
@@ -93,7 +93,7 @@ func TestScannerMigrationReplacesOldCodes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got := mustView(e, func(ctx context.Context, tx stores.Tx) ([]directory.SecurityInstance, error) {
+	got := mustView(e, func(ctx context.Context, tx stores.Tx) ([]vendors.SecurityInstance, error) {
 		return tx.Profiles().Instances(ctx, v.ID)
 	})
 	want := []string{"tls_cert_expired", "hsts_missing", "dmarc_missing", "spf_missing", "tls_cert_expiring_soon",
@@ -101,7 +101,7 @@ func TestScannerMigrationReplacesOldCodes(t *testing.T) {
 	var codes []string
 	for _, in := range got {
 		codes = append(codes, in.Code)
-		info, ok := directory.LookupCode(in.Code)
+		info, ok := vendors.LookupCode(in.Code)
 		if !ok || in.Kind != info.Kind || in.Category != info.Category || in.Severity != info.Severity || in.Title != info.Title {
 			t.Errorf("%s = %s/%s/%s %q, catalog %+v", in.Code, in.Kind, in.Category, in.Severity, in.Title, info)
 		}
@@ -112,7 +112,7 @@ func TestScannerMigrationReplacesOldCodes(t *testing.T) {
 	if strings.Join(codes, " ") != strings.Join(want, " ") {
 		t.Fatalf("codes after migration =\n%v\nwant\n%v", codes, want)
 	}
-	hist := mustView(e, func(ctx context.Context, tx stores.Tx) ([]directory.GRCAssessment, error) {
+	hist := mustView(e, func(ctx context.Context, tx stores.Tx) ([]vendors.GRCAssessment, error) {
 		return tx.Profiles().GRCAssessments(ctx, v.ID)
 	})
 	if len(hist) != 1 || hist[0].AggregateScore != 64 || !hist[0].AssessedAt.Equal(p.LatestGRC.AssessedAt) {
@@ -166,10 +166,10 @@ func TestProfileListColumnsMigration(t *testing.T) {
 	a := e.org("Acme")
 	l := e.list(a.ID, vendorlist.MasterList)
 	v := e.ensure(e.newVendor("Slack", "https://slack.com"))[0]
-	p := directory.NewProfile(newID(), v.ID, e.tick())
+	p := vendors.NewProfile(newID(), v.ID, e.tick())
 	clear(p.Enrichment)
-	p.Enrichment[directory.SectionBasic] = directory.SectionStatus{Status: "done", UpdatedAt: e.now}
-	p.Enrichment[directory.SectionSecurity] = directory.SectionStatus{Status: "running", UpdatedAt: e.now}
+	p.Enrichment[vendors.SectionBasic] = vendors.SectionStatus{Status: "done", UpdatedAt: e.now}
+	p.Enrichment[vendors.SectionSecurity] = vendors.SectionStatus{Status: "running", UpdatedAt: e.now}
 	p.Scores.SecurityRating = new(64)
 	e.write(func(ctx context.Context, tx stores.Tx) error {
 		if err := tx.Profiles().Save(ctx, p); err != nil {
@@ -204,11 +204,11 @@ func TestRatingCoverageMigration(t *testing.T) {
 	e := newEnv(t)
 	v := e.ensure(e.newVendor("Slack", "https://slack.com"))[0]
 	rating, run, total := 85, 20, 26
-	rec := func() directory.RatingRecord {
-		return directory.RatingRecord{ID: newID(), VendorID: v.ID, ScannedAt: e.tick(), Rating: &rating, Grade: "B",
-			ChecksRun: &run, ChecksTotal: &total, Findings: []directory.RatingFinding{}}
+	rec := func() vendors.RatingRecord {
+		return vendors.RatingRecord{ID: newID(), VendorID: v.ID, ScannedAt: e.tick(), Rating: &rating, Grade: "B",
+			ChecksRun: &run, ChecksTotal: &total, Findings: []vendors.RatingFinding{}}
 	}
-	add := func(r directory.RatingRecord) {
+	add := func(r vendors.RatingRecord) {
 		e.write(func(ctx context.Context, tx stores.Tx) error { return tx.Profiles().AddRating(ctx, r) })
 	}
 	before := rec()
@@ -223,13 +223,13 @@ func TestRatingCoverageMigration(t *testing.T) {
 	}
 	after := rec()
 	add(after)
-	got, err := view(e, func(ctx context.Context, tx stores.Tx) (directory.RatingRecord, error) {
+	got, err := view(e, func(ctx context.Context, tx stores.Tx) (vendors.RatingRecord, error) {
 		return tx.Profiles().GetRating(ctx, before.ID)
 	})
 	if err != nil || got.ChecksRun != nil || got.ChecksTotal != nil || got.Grade != "B" {
 		t.Fatalf("a scan from before: coverage %v of %v, grade %q (%v), want unknown", got.ChecksRun, got.ChecksTotal, got.Grade, err)
 	}
-	got, err = view(e, func(ctx context.Context, tx stores.Tx) (directory.RatingRecord, error) {
+	got, err = view(e, func(ctx context.Context, tx stores.Tx) (vendors.RatingRecord, error) {
 		return tx.Profiles().GetRating(ctx, after.ID)
 	})
 	if err != nil || got.ChecksRun == nil || got.ChecksTotal == nil || *got.ChecksRun != run || *got.ChecksTotal != total {

@@ -34,6 +34,7 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -263,8 +264,8 @@ func (t *tx) Accounts() accounts.AccountRepo {
 	return accountRepo{bunrepo.Accounts{Base: t.b}, t.readOnly}
 }
 func (t *tx) Members() accounts.MemberRepo       { return bunrepo.Members{Base: t.b} }
-func (t *tx) Vendors() stores.VendorRepo         { return vendorRepo{bunrepo.Vendors{Base: t.b}} }
-func (t *tx) Profiles() stores.ProfileRepo       { return bunrepo.Profiles{Base: t.b} }
+func (t *tx) Vendors() vendors.VendorRepo        { return vendorRepo{bunrepo.Vendors{Base: t.b}} }
+func (t *tx) Profiles() vendors.ProfileRepo      { return bunrepo.Profiles{Base: t.b} }
 func (t *tx) Lists() stores.ListRepo             { return listRepo{bunrepo.Lists{Base: t.b, Lock: "UPDATE"}} }
 func (t *tx) Quota() stores.QuotaRepo            { return bunrepo.Quota{Base: t.b} }
 func (t *tx) Assessments() stores.AssessmentRepo { return bunrepo.Assessments{Base: t.b} }
@@ -272,7 +273,7 @@ func (t *tx) Documents() stores.DocumentRepo     { return bunrepo.Documents{Base
 func (t *tx) Subscribers() stores.SubscriberRepo {
 	return bunrepo.Subscribers{Base: t.b, EmailKey: lowerKey}
 }
-func (t *tx) Incidents() stores.IncidentRepo { return incidentRepo{bunrepo.Incidents{Base: t.b}} }
-func (t *tx) Deliveries() mailonce.Repo      { return bunrepo.Deliveries{Base: t.b} }
-func (t *tx) Runs() stores.RunRepo           { return runRepo{bunrepo.Runs{Base: t.b}, t.readOnly} }
-func (t *tx) Outbox() outbox.Repo            { return outboxRepo{bunrepo.Outbox{Base: t.b}} }
+func (t *tx) Incidents() vendors.IncidentRepo { return incidentRepo{bunrepo.Incidents{Base: t.b}} }
+func (t *tx) Deliveries() mailonce.Repo       { return bunrepo.Deliveries{Base: t.b} }
+func (t *tx) Runs() vendors.RunRepo           { return runRepo{bunrepo.Runs{Base: t.b}, t.readOnly} }
+func (t *tx) Outbox() outbox.Repo             { return outboxRepo{bunrepo.Outbox{Base: t.b}} }

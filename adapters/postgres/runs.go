@@ -7,7 +7,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/run"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 type runRepo struct {
@@ -17,7 +17,7 @@ type runRepo struct {
 
 // GetForUpdate locks the run's row until the unit of work ends, so two
 // read-modify-writes of one run take turns.
-func (r runRepo) GetForUpdate(ctx context.Context, id uuid.UUID) (run.Run, error) {
+func (r runRepo) GetForUpdate(ctx context.Context, id uuid.UUID) (vendors.Run, error) {
 	if r.readOnly {
 		return r.Get(ctx, id)
 	}

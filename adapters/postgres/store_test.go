@@ -8,11 +8,11 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -22,7 +22,7 @@ func TestEnsure(t *testing.T) {
 	acme := e.ensure(e.newVendor("Acme", ""))[0]
 	beta := e.ensure(e.newVendor("Beta", "https://beta.example.com"))[0]
 
-	in := []directory.Vendor{
+	in := []vendors.Vendor{
 		e.newVendor("Gamma", "https://gamma.example.com"),   // new
 		e.newVendor("ACME Inc", "https://www.acme.example"), // existing, gains a website
 		e.newVendor("beta", "https://other.example.com"),    // existing, keeps its website
@@ -54,13 +54,13 @@ func TestEnsure(t *testing.T) {
 			t.Errorf("entry %d: nil aliases", tc.i)
 		}
 	}
-	all := mustView(e, func(ctx context.Context, tx stores.Tx) ([]directory.Vendor, error) { return tx.Vendors().List(ctx) })
+	all := mustView(e, func(ctx context.Context, tx stores.Tx) ([]vendors.Vendor, error) { return tx.Vendors().List(ctx) })
 	if len(all) != 3 {
 		t.Fatalf("directory holds %d entries, want 3", len(all))
 	}
 
 	// HasProfile follows the profile table.
-	p := directory.NewProfile(newID(), beta.ID, e.tick())
+	p := vendors.NewProfile(newID(), beta.ID, e.tick())
 	e.write(func(ctx context.Context, tx stores.Tx) error { return tx.Profiles().Save(ctx, p) })
 	again := e.ensure(e.newVendor("Beta", ""), e.newVendor("Acme", ""))
 	if !again[0].HasProfile || again[1].HasProfile {
@@ -88,7 +88,7 @@ func TestConstraints(t *testing.T) {
 	sub := subscriber.Subscriber{ID: newID(), AccountID: org.ID, ListID: l.ID, Email: "sub@example.com",
 		Status: subscriber.StatusPending, CreatedAt: e.tick()}
 	e.write(func(ctx context.Context, tx stores.Tx) error { return tx.Subscribers().Save(ctx, sub) })
-	inc, err := directory.NewIncident(directory.Incident{ID: newID(), VendorID: vs[0].ID, Title: "Breach", Source: "feed",
+	inc, err := vendors.NewIncident(vendors.Incident{ID: newID(), VendorID: vs[0].ID, Title: "Breach", Source: "feed",
 		ExternalID: "x-1", PublishedAt: e.tick(), CreatedAt: e.now})
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +167,7 @@ func TestConstraints(t *testing.T) {
 			return tx.Documents().Create(ctx, d)
 		}, core.ErrInvalid},
 		{"profile of a missing vendor", func(ctx context.Context, tx stores.Tx) error {
-			return tx.Profiles().Save(ctx, directory.NewProfile(newID(), newID(), e.now))
+			return tx.Profiles().Save(ctx, vendors.NewProfile(newID(), newID(), e.now))
 		}, core.ErrNotFound},
 		{"lock of a missing account", func(ctx context.Context, tx stores.Tx) error {
 			return tx.Accounts().Lock(ctx, newID())
@@ -196,8 +196,8 @@ func TestCascades(t *testing.T) {
 	type world struct {
 		org     accounts.Account
 		l       vendorlist.List
-		v       directory.Vendor
-		p       directory.Profile
+		v       vendors.Vendor
+		p       vendors.Profile
 		a       review.Assessment
 		d       document.Document
 		sub     subscriber.Subscriber
@@ -209,7 +209,7 @@ func TestCascades(t *testing.T) {
 		e.member(org, ann, accounts.RoleOwner)
 		l := e.list(org.ID, vendorlist.MasterList)
 		v := e.ensure(e.newVendor("Zeta", ""))[0]
-		p := directory.NewProfile(newID(), v.ID, e.tick())
+		p := vendors.NewProfile(newID(), v.ID, e.tick())
 		e.write(func(ctx context.Context, tx stores.Tx) error { return tx.Profiles().Save(ctx, p) })
 		e.onList(l.ID, v)
 		a := e.newAssessment(l, v)
@@ -294,7 +294,7 @@ func TestCascades(t *testing.T) {
 			return len(ids), err
 		})
 		// The global directory is not the account's.
-		if _, err := view(e, func(ctx context.Context, tx stores.Tx) (directory.Profile, error) {
+		if _, err := view(e, func(ctx context.Context, tx stores.Tx) (vendors.Profile, error) {
 			return tx.Profiles().Get(ctx, w.v.ID)
 		}); err != nil {
 			t.Errorf("profile after account deletion: %v", err)
@@ -324,7 +324,7 @@ func TestCascades(t *testing.T) {
 		e := newEnv(t)
 		w := build(e)
 		e.write(func(ctx context.Context, tx stores.Tx) error { return tx.Profiles().Delete(ctx, w.v.ID) })
-		v := mustView(e, func(ctx context.Context, tx stores.Tx) (directory.Vendor, error) {
+		v := mustView(e, func(ctx context.Context, tx stores.Tx) (vendors.Vendor, error) {
 			return tx.Vendors().Get(ctx, w.v.ID)
 		})
 		if v.HasProfile {

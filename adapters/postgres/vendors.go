@@ -9,14 +9,14 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
 	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 // vendorRepo finds and ensures names by lower(name), the expression of the
 // unique index vendors_name_key; the other reads and Update are shared.
 type vendorRepo struct{ bunrepo.Vendors }
 
-func (r vendorRepo) GetByName(ctx context.Context, name directory.Name) (directory.Vendor, error) {
+func (r vendorRepo) GetByName(ctx context.Context, name vendors.Name) (vendors.Vendor, error) {
 	return r.One(ctx, fmt.Sprintf("%q", name), "lower(v.name) = ?", name.Key())
 }
 
@@ -37,9 +37,9 @@ type ensureInput struct {
 // second reads back the stored entry of every input, in input order. At READ
 // COMMITTED the second statement sees rows other units of work committed
 // while the first one waited for them.
-func (r vendorRepo) Ensure(ctx context.Context, vs []directory.Vendor) ([]directory.Vendor, error) {
+func (r vendorRepo) Ensure(ctx context.Context, vs []vendors.Vendor) ([]vendors.Vendor, error) {
 	if len(vs) == 0 {
-		return []directory.Vendor{}, nil
+		return []vendors.Vendor{}, nil
 	}
 	in := make([]ensureInput, len(vs))
 	for i, v := range vs {
@@ -96,7 +96,7 @@ func (r vendorRepo) Ensure(ctx context.Context, vs []directory.Vendor) ([]direct
 	if len(rows) != len(vs) {
 		return nil, fmt.Errorf("ensure vendors: read back %d of %d entries", len(rows), len(vs))
 	}
-	out := make([]directory.Vendor, len(rows))
+	out := make([]vendors.Vendor, len(rows))
 	for i, row := range rows {
 		out[i] = row.Vendor.Core()
 	}

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -32,9 +32,9 @@ func TestAccountVendorsMigration(t *testing.T) {
 		}
 		ls = append(ls, l)
 	}
-	var vs []directory.Vendor
+	var vs []vendors.Vendor
 	for _, name := range []string{"Slack", "Zoom", "Figma"} {
-		v, err := directory.New(uuid.New(), name, "", now)
+		v, err := vendors.New(uuid.New(), name, "", now)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,9 +9,8 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
 	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/run"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 type runRepo struct{ bunrepo.Runs }
@@ -19,7 +18,7 @@ type runRepo struct{ bunrepo.Runs }
 // GetForUpdate is Get: the unit of work holds the database's write lock
 // since it began (BEGIN IMMEDIATE), so no other one can change the run
 // before it ends.
-func (r runRepo) GetForUpdate(ctx context.Context, id uuid.UUID) (run.Run, error) {
+func (r runRepo) GetForUpdate(ctx context.Context, id uuid.UUID) (vendors.Run, error) {
 	return r.Get(ctx, id)
 }
 
@@ -29,9 +28,9 @@ type outboxRepo struct{ bunrepo.Outbox }
 // subquery (SQLite has no DISTINCT ON); it walks incidents_vendor_published_idx.
 type incidentRepo struct{ bunrepo.Incidents }
 
-func (r incidentRepo) Latest(ctx context.Context, vendorIDs []uuid.UUID) ([]directory.Incident, error) {
+func (r incidentRepo) Latest(ctx context.Context, vendorIDs []uuid.UUID) ([]vendors.Incident, error) {
 	if len(vendorIDs) == 0 {
-		return []directory.Incident{}, nil
+		return []vendors.Incident{}, nil
 	}
 	var rows []dbrow.Incident
 	err := r.DB.NewSelect().Model(&rows).Where("i.vendor_id IN (?)", bun.List(vendorIDs)).

@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/sqlite"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -27,7 +27,7 @@ func TestProfileListColumnsMigration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := directory.New(uuid.New(), "Slack", "https://slack.com", now)
+	v, err := vendors.New(uuid.New(), "Slack", "https://slack.com", now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,15 +38,15 @@ func TestProfileListColumnsMigration(t *testing.T) {
 		if err := tx.Lists().Create(ctx, l); err != nil {
 			return err
 		}
-		vs, err := tx.Vendors().Ensure(ctx, []directory.Vendor{v})
+		vs, err := tx.Vendors().Ensure(ctx, []vendors.Vendor{v})
 		if err != nil {
 			return err
 		}
 		v = vs[0]
-		p := directory.NewProfile(uuid.New(), v.ID, now)
+		p := vendors.NewProfile(uuid.New(), v.ID, now)
 		clear(p.Enrichment)
-		p.Enrichment[directory.SectionBasic] = directory.SectionStatus{Status: "done", UpdatedAt: now}
-		p.Enrichment[directory.SectionSecurity] = directory.SectionStatus{Status: "failed", UpdatedAt: now}
+		p.Enrichment[vendors.SectionBasic] = vendors.SectionStatus{Status: "done", UpdatedAt: now}
+		p.Enrichment[vendors.SectionSecurity] = vendors.SectionStatus{Status: "failed", UpdatedAt: now}
 		p.Scores.SecurityRating = new(72)
 		if err := tx.Profiles().Save(ctx, p); err != nil {
 			return err

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/sqlite"
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -21,14 +21,14 @@ func TestRatingCoverageMigration(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "vetted.db")
 	s := mustOpen(t, path)
 	now := time.Now().UTC()
-	v, err := directory.New(uuid.New(), "Slack", "https://slack.com", now)
+	v, err := vendors.New(uuid.New(), "Slack", "https://slack.com", now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rating, run, total := 85, 20, 26
-	before := directory.RatingRecord{ID: uuid.New(), ScannedAt: now, Rating: &rating, Grade: "B", ChecksRun: &run, ChecksTotal: &total}
+	before := vendors.RatingRecord{ID: uuid.New(), ScannedAt: now, Rating: &rating, Grade: "B", ChecksRun: &run, ChecksTotal: &total}
 	if err := s.InTx(ctx, func(ctx context.Context, tx stores.Tx) error {
-		vs, err := tx.Vendors().Ensure(ctx, []directory.Vendor{v})
+		vs, err := tx.Vendors().Ensure(ctx, []vendors.Vendor{v})
 		if err != nil {
 			return err
 		}
@@ -45,7 +45,7 @@ func TestRatingCoverageMigration(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var got directory.RatingRecord
+	var got vendors.RatingRecord
 	if err := s.View(ctx, func(ctx context.Context, tx stores.Tx) (err error) {
 		got, err = tx.Profiles().GetRating(ctx, before.ID)
 		return err

@@ -5,13 +5,13 @@ import (
 
 	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 // The shared rows, extended with the name_key column of the tables whose
 // names are unique case-insensitively. The key is the name folded by Go
-// (strings.ToLower, as the memory store and directory.Name.Key fold it):
+// (strings.ToLower, as the memory store and vendors.Name.Key fold it):
 // SQLite's lower() would fold ASCII only, so "ÅNGSTRÖM" and "ångström"
 // would be two names.
 
@@ -29,7 +29,7 @@ type vendorRow struct {
 	NameKey      string `bun:"name_key"`
 }
 
-func fromVendor(v directory.Vendor) vendorRow {
+func fromVendor(v vendors.Vendor) vendorRow {
 	return vendorRow{Vendor: dbrow.FromVendor(v), NameKey: v.Name.Key()}
 }
 

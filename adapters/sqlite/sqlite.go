@@ -40,6 +40,7 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
@@ -222,8 +223,8 @@ func emailKey(column string) string { return column }
 func (t *tx) Users() accounts.UserRepo           { return bunrepo.Users{Base: t.b} }
 func (t *tx) Accounts() accounts.AccountRepo     { return accountRepo{bunrepo.Accounts{Base: t.b}} }
 func (t *tx) Members() accounts.MemberRepo       { return bunrepo.Members{Base: t.b} }
-func (t *tx) Vendors() stores.VendorRepo         { return vendorRepo{bunrepo.Vendors{Base: t.b}} }
-func (t *tx) Profiles() stores.ProfileRepo       { return bunrepo.Profiles{Base: t.b} }
+func (t *tx) Vendors() vendors.VendorRepo        { return vendorRepo{bunrepo.Vendors{Base: t.b}} }
+func (t *tx) Profiles() vendors.ProfileRepo      { return bunrepo.Profiles{Base: t.b} }
 func (t *tx) Lists() stores.ListRepo             { return listRepo{bunrepo.Lists{Base: t.b}} }
 func (t *tx) Quota() stores.QuotaRepo            { return bunrepo.Quota{Base: t.b} }
 func (t *tx) Assessments() stores.AssessmentRepo { return bunrepo.Assessments{Base: t.b} }
@@ -231,10 +232,10 @@ func (t *tx) Documents() stores.DocumentRepo     { return bunrepo.Documents{Base
 func (t *tx) Subscribers() stores.SubscriberRepo {
 	return bunrepo.Subscribers{Base: t.b, EmailKey: emailKey}
 }
-func (t *tx) Incidents() stores.IncidentRepo { return incidentRepo{bunrepo.Incidents{Base: t.b}} }
-func (t *tx) Deliveries() mailonce.Repo      { return bunrepo.Deliveries{Base: t.b} }
-func (t *tx) Runs() stores.RunRepo           { return runRepo{bunrepo.Runs{Base: t.b}} }
-func (t *tx) Outbox() outbox.Repo            { return outboxRepo{bunrepo.Outbox{Base: t.b}} }
+func (t *tx) Incidents() vendors.IncidentRepo { return incidentRepo{bunrepo.Incidents{Base: t.b}} }
+func (t *tx) Deliveries() mailonce.Repo       { return bunrepo.Deliveries{Base: t.b} }
+func (t *tx) Runs() vendors.RunRepo           { return runRepo{bunrepo.Runs{Base: t.b}} }
+func (t *tx) Outbox() outbox.Repo             { return outboxRepo{bunrepo.Outbox{Base: t.b}} }
 
 // dialect is bun's SQLite dialect with one change: times are written as
 // fixed-width UTC text to the nanosecond (bun trims trailing zeros and keeps

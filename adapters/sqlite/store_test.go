@@ -15,11 +15,10 @@ import (
 	"github.com/vetted-dev/vetted/adapters/sqlite"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/run"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/internal/testenv"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -195,7 +194,7 @@ func TestTwoStoresOnOneFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "vetted.db")
 	sts := []*sqlite.Store{mustOpen(t, path), mustOpen(t, path)}
 	now := time.Now().UTC()
-	r := run.Run{ID: newID(), Kind: run.KindEnrich, Sections: []string{}, Jobs: []run.Job{}, CreatedAt: now, UpdatedAt: now}
+	r := vendors.Run{ID: newID(), Kind: vendors.RunEnrich, Sections: []string{}, Jobs: []vendors.RunJob{}, CreatedAt: now, UpdatedAt: now}
 	write(t, sts[0], func(ctx context.Context, tx stores.Tx) error { return tx.Runs().Create(ctx, r) })
 	const perStore = 10
 	var wg sync.WaitGroup
@@ -208,7 +207,7 @@ func TestTwoStoresOnOneFile(t *testing.T) {
 					if err != nil {
 						return err
 					}
-					cur.Jobs = append(cur.Jobs, run.Job{ID: newID(), VendorID: newID(), VendorName: fmt.Sprint("Vendor ", i), Status: run.StatusQueued})
+					cur.Jobs = append(cur.Jobs, vendors.RunJob{ID: newID(), VendorID: newID(), VendorName: fmt.Sprint("Vendor ", i), Status: vendors.RunQueued})
 					return tx.Runs().Save(ctx, cur)
 				})
 			})
@@ -221,7 +220,7 @@ func TestTwoStoresOnOneFile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var got run.Run
+	var got vendors.Run
 	if err := sts[1].View(context.Background(), func(ctx context.Context, tx stores.Tx) (err error) {
 		got, err = tx.Runs().Get(ctx, r.ID)
 		return err
@@ -255,7 +254,7 @@ func TestConstraints(t *testing.T) {
 			return tx.Members().Put(ctx, []accounts.Member{{AccountID: newID(), UserID: u.ID, Role: accounts.RoleOwner, CreatedAt: now}})
 		}, core.ErrNotFound},
 		{"profile of a missing vendor", func(ctx context.Context, tx stores.Tx) error {
-			return tx.Profiles().Save(ctx, directory.NewProfile(newID(), newID(), now))
+			return tx.Profiles().Save(ctx, vendors.NewProfile(newID(), newID(), now))
 		}, core.ErrNotFound},
 		{"audit event of a missing assessment", func(ctx context.Context, tx stores.Tx) error {
 			return tx.Assessments().AppendEvents(ctx, []review.AuditEvent{{ID: newID(), AssessmentID: newID(), AccountID: a.ID, CreatedAt: now}})

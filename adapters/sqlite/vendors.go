@@ -7,14 +7,14 @@ import (
 
 	"github.com/uptrace/bun"
 	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 // vendorRepo finds and ensures names by their Go-folded key, the column of
 // the unique index vendors_name_key; the other reads and Update are shared.
 type vendorRepo struct{ bunrepo.Vendors }
 
-func (r vendorRepo) GetByName(ctx context.Context, name directory.Name) (directory.Vendor, error) {
+func (r vendorRepo) GetByName(ctx context.Context, name vendors.Name) (vendors.Vendor, error) {
 	return r.One(ctx, fmt.Sprintf("%q", name), "v.name_key = ?", name.Key())
 }
 
@@ -31,9 +31,9 @@ type site struct {
 // the websites of entries that have none (from the first input of the key
 // that has one), and read back every entry by key. The unit of work holds
 // the database's write lock, so nothing can come between the three.
-func (r vendorRepo) Ensure(ctx context.Context, vs []directory.Vendor) ([]directory.Vendor, error) {
+func (r vendorRepo) Ensure(ctx context.Context, vs []vendors.Vendor) ([]vendors.Vendor, error) {
 	if len(vs) == 0 {
-		return []directory.Vendor{}, nil
+		return []vendors.Vendor{}, nil
 	}
 	var (
 		rows  []vendorRow
@@ -74,11 +74,11 @@ func (r vendorRepo) Ensure(ctx context.Context, vs []directory.Vendor) ([]direct
 	if err := r.SelectVendors(&stored).Where("v.name_key IN (?)", bun.List(keys)).Scan(ctx); err != nil {
 		return nil, translate(err, "ensure vendors: read back")
 	}
-	byKey := make(map[string]directory.Vendor, len(stored))
+	byKey := make(map[string]vendors.Vendor, len(stored))
 	for _, row := range stored {
 		byKey[row.NameKey] = row.Core()
 	}
-	out := make([]directory.Vendor, len(vs))
+	out := make([]vendors.Vendor, len(vs))
 	for i, v := range vs {
 		got, ok := byKey[v.Name.Key()]
 		if !ok {

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/lists"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 // The dashboard reads of the original web client's home page
@@ -58,7 +58,7 @@ type VendorOverviewJSON struct {
 	LatestIncident *IncidentFeedJSON `json:"latest_incident" doc:"The vendor's newest incident, or null"`
 }
 
-func incidentFeedJSON(in directory.Incident, vendorName string, products []string) IncidentFeedJSON {
+func incidentFeedJSON(in vendors.Incident, vendorName string, products []string) IncidentFeedJSON {
 	return IncidentFeedJSON{ID: in.ID.String(), Title: in.Title, Vendor: vendorName, VendorID: in.VendorID.String(), VendorName: vendorName,
 		Product: strings.Join(products, ", "), Published: in.PublishedAt, Summary: in.Summary, URL: in.URL,
 		IncidentType: in.IncidentType, AffectedService: in.AffectedService,

@@ -3,11 +3,10 @@ package api
 import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/subscriber"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 // The enumerations of the API. Each is a named string type whose schema is
@@ -52,7 +51,7 @@ type JobStatus string
 
 // Schema is the JobStatus component.
 func (JobStatus) Schema(r huma.Registry) *huma.Schema {
-	return enum(r, "JobStatus", "State of one job of a run, or of one enrichment section", run.JobStatusValues())
+	return enum(r, "JobStatus", "State of one job of a run, or of one enrichment section", vendors.RunJobStatusValues())
 }
 
 // RunStatus is the state of a run as a whole.
@@ -60,7 +59,7 @@ type RunStatus string
 
 // Schema is the RunStatus component.
 func (RunStatus) Schema(r huma.Registry) *huma.Schema {
-	return enum(r, "RunStatus", "State of a run as a whole", run.StatusValues())
+	return enum(r, "RunStatus", "State of a run as a whole", vendors.RunStatusValues())
 }
 
 // RunKind is what a run does.
@@ -68,7 +67,7 @@ type RunKind string
 
 // Schema is the RunKind component.
 func (RunKind) Schema(r huma.Registry) *huma.Schema {
-	return enum(r, "RunKind", "What a run does", run.KindValues())
+	return enum(r, "RunKind", "What a run does", vendors.RunKindValues())
 }
 
 // Section is an enrichment section.
@@ -76,7 +75,7 @@ type Section string
 
 // Schema is the Section component.
 func (Section) Schema(r huma.Registry) *huma.Schema {
-	return enum(r, "Section", "A part of the enrichment pipeline", directory.SectionValues())
+	return enum(r, "Section", "A part of the enrichment pipeline", vendors.SectionValues())
 }
 
 // Severity is the severity of a security instance.
@@ -84,7 +83,7 @@ type Severity string
 
 // Schema is the Severity component.
 func (Severity) Schema(r huma.Registry) *huma.Schema {
-	return enum(r, "Severity", "Severity of a security instance, most severe first; positive marks a good practice", directory.SeverityValues())
+	return enum(r, "Severity", "Severity of a security instance, most severe first; positive marks a good practice", vendors.SeverityValues())
 }
 
 // IncidentSeverity is the severity of an incident.
@@ -92,7 +91,7 @@ type IncidentSeverity string
 
 // Schema is the IncidentSeverity component.
 func (IncidentSeverity) Schema(r huma.Registry) *huma.Schema {
-	return enum(r, "IncidentSeverity", "Severity of an incident, most severe first", directory.IncidentSeverityValues())
+	return enum(r, "IncidentSeverity", "Severity of an incident, most severe first", vendors.IncidentSeverityValues())
 }
 
 // InstanceKind is the kind of a security instance.
@@ -100,7 +99,7 @@ type InstanceKind string
 
 // Schema is the InstanceKind component.
 func (InstanceKind) Schema(r huma.Registry) *huma.Schema {
-	return enum(r, "InstanceKind", "finding: something to fix; signal: an observation", directory.InstanceKindValues())
+	return enum(r, "InstanceKind", "finding: something to fix; signal: an observation", vendors.InstanceKindValues())
 }
 
 // The operations of POST /vendor-lists (without one, it creates a list).
@@ -152,7 +151,7 @@ type SectionState string
 // Schema is the SectionState component.
 func (SectionState) Schema(r huma.Registry) *huma.Schema {
 	return enum(r, "SectionState", "State of one enrichment section: a job's states, or needs_website when no website is known or found",
-		directory.SectionStatusValues())
+		vendors.SectionStatusValues())
 }
 
 // WebsiteSource is where a vendor's website came from.
@@ -161,7 +160,7 @@ type WebsiteSource string
 // Schema is the WebsiteSource component.
 func (WebsiteSource) Schema(r huma.Registry) *huma.Schema {
 	return enum(r, "WebsiteSource", "given: a user or admin gave it (never replaced); discovered: website discovery chose it from the name",
-		directory.WebsiteSourceValues())
+		vendors.WebsiteSourceValues())
 }
 
 // RatingChangeKind is a change of a vendor's rating that matters.
@@ -170,5 +169,5 @@ type RatingChangeKind string
 // Schema is the RatingChangeKind component.
 func (RatingChangeKind) Schema(r huma.Registry) *huma.Schema {
 	return enum(r, "RatingChangeKind", "grade_drop: a letter or more; new_finding: a critical or high finding; certificate_expiring: within 14 days",
-		directory.RatingChangeKindValues())
+		vendors.RatingChangeKindValues())
 }

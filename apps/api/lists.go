@@ -13,9 +13,9 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 // ListJSON is a vendor list.
@@ -185,7 +185,7 @@ type VendorRefJSON struct {
 	IsCustom   bool   `json:"is_custom"`
 }
 
-func vendorRefs(vs []directory.Vendor) []VendorRefJSON {
+func vendorRefs(vs []vendors.Vendor) []VendorRefJSON {
 	out := make([]VendorRefJSON, 0, len(vs))
 	for _, v := range vs {
 		out = append(out, VendorRefJSON{VendorID: v.ID.String(), VendorName: v.Name.String(), IsCustom: v.IsCustom()})

@@ -7,8 +7,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/assessments"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/lists"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 // Parameters shared by many operations, declared once and embedded in each
@@ -109,7 +109,7 @@ func (p DocumentParam) documentID() (uuid.UUID, error) {
 }
 
 // vendorRef parses the vendor of the path.
-func (p VendorPath) vendorRef() (directory.Ref, error) { return directory.ParseRef(p.IDOrName) }
+func (p VendorPath) vendorRef() (vendors.Ref, error) { return vendors.ParseRef(p.IDOrName) }
 
 // runID parses the run of the path.
 func (p RunPath) runID() (uuid.UUID, error) { return accounts.ParseID("run_id", p.RunID) }

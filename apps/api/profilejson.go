@@ -3,7 +3,7 @@ package api
 import (
 	"time"
 
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/internal/convert"
 )
 
@@ -11,7 +11,7 @@ import (
 // are the public schema: their JSON names are the contract, apart from the
 // core's Go names and from the stored shapes (adapters/internal/dbrow).
 // The editable fields' names are also the paths of the core's PATCH
-// whitelist (directory.PatchPaths); TestPatchPathsAreAnswered holds the two
+// whitelist (vendors.PatchPaths); TestPatchPathsAreAnswered holds the two
 // together.
 
 // Company is the company-details group.
@@ -124,27 +124,27 @@ type GRCAssessment struct {
 // that a field added to or renamed in the core stops the build here rather
 // than changing the schema unseen.
 
-func securityJSON(s directory.Security) Security {
+func securityJSON(s vendors.Security) Security {
 	return Security{ComplianceCertifications: s.ComplianceCertifications, PublishedSubprocessors: s.PublishedSubprocessors,
 		SecurityPageURL: s.SecurityPageURL, TrustCenterURL: s.TrustCenterURL, StatusPageURL: s.StatusPageURL,
 		ExternalSignals: ExternalSignals(s.ExternalSignals)}
 }
 
 // scoresJSON keeps a nil breach history nil (the view answers it as []).
-func scoresJSON(s directory.Scores) Scores {
+func scoresJSON(s vendors.Scores) Scores {
 	return Scores{SecurityRating: s.SecurityRating, RiskScore: s.RiskScore, Grade: s.Grade, RiskCategories: s.RiskCategories,
-		BreachHistory: convert.Slice(s.BreachHistory, func(b directory.Breach) Breach { return Breach(b) })}
+		BreachHistory: convert.Slice(s.BreachHistory, func(b vendors.Breach) Breach { return Breach(b) })}
 }
 
 // grcJSON answers an assessment; its lists stay null when the core's are
 // nil, as the assessment's JSON always had them.
-func grcJSON(a *directory.GRCAssessment) *GRCAssessment {
+func grcJSON(a *vendors.GRCAssessment) *GRCAssessment {
 	if a == nil {
 		return nil
 	}
 	return &GRCAssessment{AggregateScore: a.AggregateScore, Grade: a.Grade,
-		DomainScores:     convert.Slice(a.DomainScores, func(d directory.DomainScore) DomainScore { return DomainScore(d) }),
+		DomainScores:     convert.Slice(a.DomainScores, func(d vendors.DomainScore) DomainScore { return DomainScore(d) }),
 		IntegrationDepth: a.IntegrationDepth, Recommendation: a.Recommendation, EvidenceSummaries: a.EvidenceSummaries,
-		Citations:  convert.Slice(a.Citations, func(c directory.Citation) Citation { return Citation(c) }),
+		Citations:  convert.Slice(a.Citations, func(c vendors.Citation) Citation { return Citation(c) }),
 		AssessedAt: a.AssessedAt}
 }

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 // TestPatchPathsAreAnswered holds the two contracts of a profile field
@@ -15,8 +15,8 @@ import (
 // and every field the answer has in an editable group is on the whitelist.
 func TestPatchPathsAreAnswered(t *testing.T) {
 	t.Parallel()
-	p := directory.NewProfile(uuid.New(), uuid.New(), time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	b, err := json.Marshal(vendorViewJSON(directory.View{Vendor: directory.Vendor{ID: p.VendorID, Name: "Acme"}, Profile: &p}))
+	p := vendors.NewProfile(uuid.New(), uuid.New(), time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	b, err := json.Marshal(vendorViewJSON(vendors.View{Vendor: vendors.Vendor{ID: p.VendorID, Name: "Acme"}, Profile: &p}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,10 +36,10 @@ func TestPatchPathsAreAnswered(t *testing.T) {
 			walk(at+"."+k, sub)
 		}
 	}
-	for _, g := range directory.PatchableGroups {
+	for _, g := range vendors.PatchableGroups {
 		walk(g, answer[g])
 	}
-	for _, path := range directory.PatchPaths() {
+	for _, path := range vendors.PatchPaths() {
 		if !answered[path] {
 			t.Errorf("PATCH path %s is not a field of the vendor answer", path)
 		}

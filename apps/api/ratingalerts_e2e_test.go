@@ -12,9 +12,9 @@ import (
 	"github.com/vetted-dev/vetted/apps/api"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 // ratingAlertsSent returns the recipients of the rating change mails about
@@ -114,7 +114,7 @@ func TestRatingChangeAlerts(t *testing.T) {
 		page.History[0].CertificateExpiresAt == nil || page.History[0].SecurityRating == nil {
 		t.Fatalf("rating history page %+v", page)
 	}
-	if n := len(directory.Checks()); page.History[0].ChecksRun == nil || page.History[0].ChecksTotal == nil ||
+	if n := len(vendors.Checks()); page.History[0].ChecksRun == nil || page.History[0].ChecksTotal == nil ||
 		*page.History[0].ChecksRun != n || *page.History[0].ChecksTotal != n {
 		t.Fatalf("the scan's coverage %v of %v, want all %d checks ran", page.History[0].ChecksRun, page.History[0].ChecksTotal, n)
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -25,15 +25,15 @@ func TestRatingCoverageOnTheWire(t *testing.T) {
 	}
 	apitest.Must(t, env.Do(t, "GET", "/vendor/Initech", owner, nil), 200).JSON(t, &vendor)
 	vid := uuid.MustParse(vendor.ID)
-	drop := directory.RatingChange{Kind: directory.ChangeGradeDrop, Detail: "grade dropped from A to B"}
+	drop := vendors.RatingChange{Kind: vendors.ChangeGradeDrop, Detail: "grade dropped from A to B"}
 	rating, run, total := 85, 20, 26
 	at := env.Clock.Now().Add(time.Hour) // newer than any scan of the enrichment
-	old := directory.RatingRecord{ID: uuid.New(), VendorID: vid, ScannedAt: at, Rating: &rating, Grade: "B",
-		Findings: []directory.RatingFinding{}, Changes: []directory.RatingChange{drop}}
+	old := vendors.RatingRecord{ID: uuid.New(), VendorID: vid, ScannedAt: at, Rating: &rating, Grade: "B",
+		Findings: []vendors.RatingFinding{}, Changes: []vendors.RatingChange{drop}}
 	covered := old
 	covered.ID, covered.ScannedAt, covered.ChecksRun, covered.ChecksTotal = uuid.New(), at.Add(time.Minute), &run, &total
 	if err := env.Store.InTx(context.Background(), func(ctx context.Context, tx stores.Tx) error {
-		for _, r := range []directory.RatingRecord{old, covered} {
+		for _, r := range []vendors.RatingRecord{old, covered} {
 			if err := tx.Profiles().AddRating(ctx, r); err != nil {
 				return err
 			}

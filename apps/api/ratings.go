@@ -11,8 +11,8 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/assessments"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/lists"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 // Website discovery evidence on the vendor view, the rating history of a
@@ -43,7 +43,7 @@ type WebsiteDiscoveryJSON struct {
 	DiscoveredAt time.Time              `json:"discovered_at"`
 }
 
-func websiteDiscoveryJSON(d *directory.WebsiteDiscovery) *WebsiteDiscoveryJSON {
+func websiteDiscoveryJSON(d *vendors.WebsiteDiscovery) *WebsiteDiscoveryJSON {
 	if d == nil {
 		return nil
 	}
@@ -82,7 +82,7 @@ type RatingRecordJSON struct {
 	Changes              []RatingChangeJSON  `json:"changes" doc:"What changed that matters since the scan before: an alert when not empty"`
 }
 
-func ratingRecordJSON(r directory.RatingRecord) RatingRecordJSON {
+func ratingRecordJSON(r vendors.RatingRecord) RatingRecordJSON {
 	out := RatingRecordJSON{ID: r.ID.String(), ScannedAt: r.ScannedAt, SecurityRating: r.Rating, Grade: r.Grade,
 		ChecksRun: r.ChecksRun, ChecksTotal: r.ChecksTotal, Findings: make([]RatingFindingJSON, 0, len(r.Findings)), CertificateExpiresAt: r.CertExpiresAt,
 		Changes: make([]RatingChangeJSON, 0, len(r.Changes))}
@@ -117,7 +117,7 @@ type ratingCursorJSON struct {
 	ID uuid.UUID `json:"i"`
 }
 
-func encodeRatingCursor(c *directory.RatingCursor) string {
+func encodeRatingCursor(c *vendors.RatingCursor) string {
 	if c == nil {
 		return ""
 	}
@@ -127,7 +127,7 @@ func encodeRatingCursor(c *directory.RatingCursor) string {
 
 // decodeRatingCursor reads a cursor: nil when none is given, and the zero
 // cursor, which the history read refuses, when it is not one this API gave.
-func decodeRatingCursor(raw string) *directory.RatingCursor {
+func decodeRatingCursor(raw string) *vendors.RatingCursor {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
 		return nil
@@ -138,9 +138,9 @@ func decodeRatingCursor(raw string) *directory.RatingCursor {
 		err = json.Unmarshal(b, &c)
 	}
 	if err != nil {
-		return &directory.RatingCursor{}
+		return &vendors.RatingCursor{}
 	}
-	return &directory.RatingCursor{At: c.At, ID: c.ID}
+	return &vendors.RatingCursor{At: c.At, ID: c.ID}
 }
 
 // RatingChangeFeedJSON is a rating change event as the dashboard shows it

@@ -13,7 +13,7 @@ import (
 	"github.com/vetted-dev/vetted/apps/api"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -76,32 +76,32 @@ func TestScanEndToEnd(t *testing.T) {
 		}
 		apitest.Must(t, env.Do(t, "GET", path+"/security-instances", owner, nil), 200).JSON(t, &list)
 		var codes []string
-		var is []directory.SecurityInstance
+		var is []vendors.SecurityInstance
 		for _, in := range list.Instances {
 			codes = append(codes, in.Code)
 			if in.Evidence == "" || in.Source == "" || in.ObservedAt.IsZero() || in.Kind == "" || in.Category == "" || in.Title == "" {
 				t.Errorf("%s: incomplete instance %+v", name, in)
 			}
-			is = append(is, directory.SecurityInstance{ID: uuid.MustParse(in.ID), Kind: in.Kind, Category: in.Category, Code: in.Code,
+			is = append(is, vendors.SecurityInstance{ID: uuid.MustParse(in.ID), Kind: in.Kind, Category: in.Category, Code: in.Code,
 				Title: in.Title, Severity: in.Severity, Evidence: in.Evidence, Source: in.Source, ObservedAt: in.ObservedAt})
 		}
 		if !slices.Equal(slices.Sorted(slices.Values(codes)), slices.Sorted(slices.Values(want))) {
 			t.Fatalf("%s instances = %v, want %v", name, codes, want)
 		}
-		if n := len(directory.Checks()); list.ChecksRun != n || list.ChecksTotal != n {
+		if n := len(vendors.Checks()); list.ChecksRun != n || list.ChecksTotal != n {
 			t.Errorf("%s: checks_run %d of checks_total %d, want all %d ran", name, list.ChecksRun, list.ChecksTotal, n)
 		}
 
 		var v scanView
 		apitest.Must(t, env.Do(t, "GET", path, owner, nil), 200).JSON(t, &v)
-		r := directory.Rate(is)
+		r := vendors.Rate(is)
 		s := v.Scores
-		if s.SecurityRating == nil || *s.SecurityRating != *r.Score || *s.RiskScore != 100-*r.Score || s.Grade != directory.Grade(*r.Score) ||
+		if s.SecurityRating == nil || *s.SecurityRating != *r.Score || *s.RiskScore != 100-*r.Score || s.Grade != vendors.Grade(*r.Score) ||
 			!slices.Equal(s.RiskCategories, r.RiskCategories) {
 			t.Fatalf("%s scores = %+v, the model over its instances says %d %v", name, s, *r.Score, r.RiskCategories)
 		}
 		g := v.GRC
-		if g == nil || g.AggregateScore != *r.Score || g.Grade != s.Grade || g.Recommendation != directory.Recommend(*r.Score, r.Worst, r.Coverage) ||
+		if g == nil || g.AggregateScore != *r.Score || g.Grade != s.Grade || g.Recommendation != vendors.Recommend(*r.Score, r.Worst, r.Coverage) ||
 			len(g.DomainScores) != len(r.Domains) || len(g.EvidenceSummaries) == 0 || len(g.Citations) == 0 {
 			t.Fatalf("%s latest_grc_assessment = %+v", name, g)
 		}
@@ -118,7 +118,7 @@ func TestScanEndToEnd(t *testing.T) {
 		}
 		ratings[name] = *r.Score
 
-		var past []directory.GRCAssessment
+		var past []vendors.GRCAssessment
 		if err := env.Store.View(context.Background(), func(ctx context.Context, tx stores.Tx) error {
 			var err error
 			past, err = tx.Profiles().GRCAssessments(ctx, uuid.MustParse(v.ID))
@@ -182,12 +182,12 @@ func TestScanWithoutRating(t *testing.T) {
 		if st := v.Enrichment["security"]; name == "Gone Co" && st.Status != "failed" {
 			t.Errorf("%s security section = %+v", name, st)
 		}
-		if st := v.Enrichment["security"]; name == "Nosite Co" && st.Status != directory.StatusNeedsWebsite {
+		if st := v.Enrichment["security"]; name == "Nosite Co" && st.Status != vendors.StatusNeedsWebsite {
 			t.Errorf("%s security section = %+v, want needs_website", name, st)
 		}
 		list := apitest.Must(t, env.Do(t, "GET", "/vendor/"+url.PathEscape(name)+"/security-instances", owner, nil), 200).Map(t)
 		is := list["instances"].([]any)
-		if list["checks_run"] != float64(0) || list["checks_total"] != float64(len(directory.Checks())) {
+		if list["checks_run"] != float64(0) || list["checks_total"] != float64(len(vendors.Checks())) {
 			t.Errorf("%s: checks_run %v of %v, want none ran", name, list["checks_run"], list["checks_total"])
 		}
 		if name == "Nosite Co" {
@@ -196,12 +196,12 @@ func TestScanWithoutRating(t *testing.T) {
 			}
 			continue
 		}
-		if len(is) != len(directory.Checks()) {
+		if len(is) != len(vendors.Checks()) {
 			t.Fatalf("Gone Co: %d instances, want one per check", len(is))
 		}
 		for _, in := range is {
 			m := in.(map[string]any)
-			if !directory.IsNotChecked(m["code"].(string)) || !strings.Contains(m["evidence"].(string), "gone.test does not exist (NXDOMAIN)") {
+			if !vendors.IsNotChecked(m["code"].(string)) || !strings.Contains(m["evidence"].(string), "gone.test does not exist (NXDOMAIN)") {
 				t.Errorf("Gone Co instance %v", m)
 			}
 		}

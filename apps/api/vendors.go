@@ -18,9 +18,8 @@ import (
 	"github.com/vetted-dev/vetted/adapters/dircache"
 	"github.com/vetted-dev/vetted/apps/obs"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/ttlcache"
-	"github.com/vetted-dev/vetted/core/run"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -80,13 +79,13 @@ func (v *VendorViewJSON) encodedJSON() []byte { return v.raw }
 // dircache.TTL): GET /vendor answers it as it is while the service
 // serves the same view, so the hot read encodes each view once. It is
 // remembered by vendor id with the version of the view it was encoded
-// from (directory.View.Version, given by the cache the directory reads
+// from (vendors.View.Version, given by the cache the directory reads
 // through): a view read again that changed has a new version, one that did
 // not keeps it, so its JSON is kept for as long as the service serves it,
 // renewed at each dircache.MaxAge. An unversioned view (no cache) or one
 // without a profile is encoded each time. ForgetVendors drops entries when
 // another process announces a change.
-func (s *Server) encodedView(view directory.View) *VendorViewJSON {
+func (s *Server) encodedView(view vendors.View) *VendorViewJSON {
 	if view.Profile == nil || view.Version == 0 {
 		out := vendorViewJSON(view)
 		return &out
@@ -194,7 +193,7 @@ type RunJSON struct {
 	IncidentsCreated *int `json:"incidents_created,omitempty" doc:"Backfill runs: of those, the new ones stored (backfilled: they never alert)"`
 }
 
-func vendorJSON(v directory.Vendor) VendorJSON {
+func vendorJSON(v vendors.Vendor) VendorJSON {
 	return VendorJSON{ID: v.ID.String(), Name: v.Name.String(), WebsiteURL: v.WebsiteURL, Domain: v.Domain,
 		Aliases: nonNil(v.Aliases), IsCustom: v.IsCustom(), CreatedAt: v.CreatedAt}
 }
@@ -207,7 +206,7 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
-func vendorViewJSON(view directory.View) VendorViewJSON {
+func vendorViewJSON(view vendors.View) VendorViewJSON {
 	out := VendorViewJSON{VendorJSON: vendorJSON(view.Vendor), Enrichment: map[string]SectionStatusJSON{}}
 	if p := view.Profile; p != nil {
 		out.IsCustom = false
@@ -231,19 +230,19 @@ func vendorViewJSON(view directory.View) VendorViewJSON {
 	return out
 }
 
-func instanceJSON(i directory.SecurityInstance) SecurityInstanceJSON {
+func instanceJSON(i vendors.SecurityInstance) SecurityInstanceJSON {
 	return SecurityInstanceJSON{ID: i.ID.String(), Kind: InstanceKind(i.Kind), Category: i.Category, Code: i.Code, Title: i.Title,
 		Severity: Severity(i.Severity), Evidence: i.Evidence, Source: i.Source, ObservedAt: i.ObservedAt}
 }
 
-func incidentJSON(in directory.Incident) IncidentJSON {
+func incidentJSON(in vendors.Incident) IncidentJSON {
 	return IncidentJSON{ID: in.ID.String(), VendorID: in.VendorID.String(), Title: in.Title, Summary: in.Summary,
 		IncidentType: in.IncidentType, AffectedService: in.AffectedService, PotentiallyImpactedData: nonNil(in.PotentiallyImpactedData),
 		Status: in.Status, Severity: in.Severity, URL: in.URL, Source: in.Source, ExternalID: in.ExternalID,
 		PublishedAt: in.PublishedAt, Backfilled: in.Backfilled}
 }
 
-func jobsJSON(js []run.Job) []JobJSON {
+func jobsJSON(js []vendors.RunJob) []JobJSON {
 	out := make([]JobJSON, 0, len(js))
 	for _, j := range js {
 		out = append(out, JobJSON{JobID: j.ID.String(), VendorID: j.VendorID.String(), VendorName: j.VendorName,
@@ -252,13 +251,13 @@ func jobsJSON(js []run.Job) []JobJSON {
 	return out
 }
 
-func runJSON(r run.Run) RunJSON {
+func runJSON(r vendors.Run) RunJSON {
 	c := r.Counts()
 	out := RunJSON{RunID: r.ID.String(), Kind: RunKind(r.Kind), Status: RunStatus(r.Status()), Sections: nonNil(r.Sections),
 		Counts:    RunCountsJSON{Total: c.Total, Queued: c.Queued, Running: c.Running, Done: c.Done, Failed: c.Failed, Skipped: c.Skipped},
 		Jobs:      jobsJSON(r.Jobs),
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
-	if r.Kind == run.KindBackfill {
+	if r.Kind == vendors.RunBackfill {
 		found, created := r.Incidents()
 		out.IncidentsFound, out.IncidentsCreated = &found, &created
 	}
@@ -294,7 +293,7 @@ type VendorsOutBody struct {
 // streamPage is how many vendors the whole directory is read by at a time.
 const streamPage = 2000
 
-func vendorsJSON(vs []directory.Vendor) []VendorJSON {
+func vendorsJSON(vs []vendors.Vendor) []VendorJSON {
 	out := make([]VendorJSON, 0, len(vs))
 	for _, v := range vs {
 		out = append(out, vendorJSON(v))
@@ -307,7 +306,7 @@ func vendorsJSON(vs []directory.Vendor) []VendorJSON {
 // is a page's, whatever the size of the directory. A store that fails once
 // the answer has begun aborts the connection, so that the client sees a
 // truncated answer, never a short list that looks whole.
-func (s *Server) streamVendors(ctx context.Context, w io.Writer, page []directory.Vendor, more bool) {
+func (s *Server) streamVendors(ctx context.Context, w io.Writer, page []vendors.Vendor, more bool) {
 	bw := bufio.NewWriterSize(w, 32<<10)
 	enc := json.NewEncoder(bw)
 	_, _ = bw.WriteString(`{"vendors":[`)
@@ -345,7 +344,7 @@ const defaultVendorPage = 1000
 
 // A cursor is the last name of the page before, base64url-encoded: opaque
 // to clients, and stable whatever is added to the directory meanwhile.
-func encodeCursor(last directory.Name) string {
+func encodeCursor(last vendors.Name) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(last))
 }
 
@@ -514,7 +513,7 @@ func (s *Server) registerVendors() {
 			for _, i := range is {
 				out.Body.Instances = append(out.Body.Instances, instanceJSON(i))
 			}
-			out.Body.ChecksRun, out.Body.ChecksTotal = directory.CheckCoverage(is)
+			out.Body.ChecksRun, out.Body.ChecksTotal = vendors.CheckCoverage(is)
 			return out, nil
 		})
 	register(s.api, huma.Operation{OperationID: "get-vendor-incidents", Method: http.MethodGet, Path: "/vendor/{id_or_name}/incidents",
@@ -539,7 +538,7 @@ func (s *Server) registerVendors() {
 		Tags: tags, Summary: "Record an incident by hand (platform admins); a live one alerts subscribers", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *recordIncidentIn) (*incidentOut, error) {
 			b := in.Body
-			inc := directory.Incident{Title: b.Title, Summary: b.Summary, IncidentType: b.IncidentType, AffectedService: b.AffectedService,
+			inc := vendors.Incident{Title: b.Title, Summary: b.Summary, IncidentType: b.IncidentType, AffectedService: b.AffectedService,
 				PotentiallyImpactedData: b.PotentiallyImpactedData, Status: b.Status, Severity: string(b.Severity), URL: b.URL,
 				Source: b.Source, ExternalID: b.ExternalID, Backfilled: b.Backfilled}
 			if b.PublishedAt != nil {
@@ -577,7 +576,7 @@ func (s *Server) registerVendors() {
 			if err != nil {
 				return nil, err
 			}
-			r, err := s.vendors.Run(ctx, actor(ctx), run.KindEnrich, id)
+			r, err := s.vendors.Run(ctx, actor(ctx), vendors.RunEnrich, id)
 			if err != nil {
 				return nil, err
 			}
@@ -622,13 +621,13 @@ func (s *Server) registerVendors() {
 		Summary: "Backfill historical incidents (platform admins); they never alert", DefaultStatus: http.StatusAccepted, Security: secured, Errors: writeErrors},
 		func(ctx context.Context, in *backfillIn) (*backfillOut, error) {
 			var (
-				names []directory.Ref
+				names []vendors.Ref
 				since *time.Time
 				err   error
 			)
 			if in.Body != nil {
 				for _, n := range in.Body.Vendors {
-					ref, err := directory.ParseRef(n)
+					ref, err := vendors.ParseRef(n)
 					if err != nil {
 						return nil, err
 					}
@@ -653,7 +652,7 @@ func (s *Server) registerVendors() {
 			if err != nil {
 				return nil, err
 			}
-			r, err := s.vendors.Run(ctx, actor(ctx), run.KindBackfill, id)
+			r, err := s.vendors.Run(ctx, actor(ctx), vendors.RunBackfill, id)
 			if err != nil {
 				return nil, err
 			}

@@ -14,7 +14,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/dircache"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -354,9 +354,9 @@ func TestIncidentBackfillCountsWhatItFound(t *testing.T) {
 	t.Parallel()
 	o := newOrg(t)
 	env := o.env
-	env.Incidents.Add("Slack", directory.Incident{Title: "Outage one", Source: "feed", ExternalID: "s-1", PublishedAt: env.Clock.Now().AddDate(0, -2, 0)})
-	env.Incidents.Add("Slack", directory.Incident{Title: "Outage two", Source: "feed", ExternalID: "s-2", PublishedAt: env.Clock.Now().AddDate(0, -1, 0)})
-	env.Incidents.Add("Zoom", directory.Incident{Title: "Zoom down", Source: "feed", ExternalID: "z-1", PublishedAt: env.Clock.Now().AddDate(0, -1, 0)})
+	env.Incidents.Add("Slack", vendors.Incident{Title: "Outage one", Source: "feed", ExternalID: "s-1", PublishedAt: env.Clock.Now().AddDate(0, -2, 0)})
+	env.Incidents.Add("Slack", vendors.Incident{Title: "Outage two", Source: "feed", ExternalID: "s-2", PublishedAt: env.Clock.Now().AddDate(0, -1, 0)})
+	env.Incidents.Add("Zoom", vendors.Incident{Title: "Zoom down", Source: "feed", ExternalID: "z-1", PublishedAt: env.Clock.Now().AddDate(0, -1, 0)})
 	backfill := func() map[string]any {
 		t.Helper()
 		bf := apitest.Must(t, env.Do(t, "POST", "/vendors/incident-backfill", o.admin, map[string]any{"vendors": []string{"Slack", "Zoom"}}), 202).Map(t)
@@ -401,8 +401,8 @@ func TestIncidentBackfill(t *testing.T) {
 	// Published before the clock's start: since (10 months before) keeps
 	// the old one (9 months) and leaves the ancient one (almost 3 years).
 	since := env.Clock.Date(0, -10, 0)
-	env.Incidents.Add("Slack", directory.Incident{Title: "Old outage", Source: "feed", ExternalID: "old-1", PublishedAt: env.Clock.Date(0, -9, 0)})
-	env.Incidents.Add("Slack", directory.Incident{Title: "Ancient outage", Source: "feed", ExternalID: "old-0", PublishedAt: env.Clock.Date(-2, -9, 0)})
+	env.Incidents.Add("Slack", vendors.Incident{Title: "Old outage", Source: "feed", ExternalID: "old-1", PublishedAt: env.Clock.Date(0, -9, 0)})
+	env.Incidents.Add("Slack", vendors.Incident{Title: "Ancient outage", Source: "feed", ExternalID: "old-0", PublishedAt: env.Clock.Date(-2, -9, 0)})
 	env.Drain(t)
 	env.Mail.Reset()
 

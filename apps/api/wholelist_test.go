@@ -22,9 +22,9 @@ import (
 	"github.com/vetted-dev/vetted/apps/api"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -45,7 +45,7 @@ func seedWholeList(t testing.TB, env *apitest.Env, acct, owner, name string, n i
 	now := env.Clock.Now()
 	odd := []string{`"Quoted" %s`, "%s <b> & Co", "Zürich %s", "%s \u2028 line", "%s ☃"}
 	err := env.Store.InTx(context.Background(), func(ctx context.Context, tx stores.Tx) error {
-		vs := make([]directory.Vendor, 0, n)
+		vs := make([]vendors.Vendor, 0, n)
 		for i := range n {
 			raw := fmt.Sprintf("%s Vendor %05d", name, i)
 			if i%11 == 0 {
@@ -55,7 +55,7 @@ func seedWholeList(t testing.TB, env *apitest.Env, acct, owner, name string, n i
 			if i%3 == 0 {
 				website = fmt.Sprintf("https://vendor%d.example/?a=1&b=<2>", i)
 			}
-			v, err := directory.New(uuid.Must(uuid.NewV7()), raw, website, now)
+			v, err := vendors.New(uuid.Must(uuid.NewV7()), raw, website, now)
 			if err != nil {
 				return fmt.Errorf("vendor %q: %w", raw, err)
 			}
@@ -86,14 +86,14 @@ func seedWholeList(t testing.TB, env *apitest.Env, acct, owner, name string, n i
 				}
 			}
 			if i%7 == 0 {
-				p := directory.NewProfile(uuid.Must(uuid.NewV7()), v.ID, now)
+				p := vendors.NewProfile(uuid.Must(uuid.NewV7()), v.ID, now)
 				rating := i % 101
 				p.Scores.SecurityRating = &rating
 				status := "done"
 				if i%2 == 0 {
 					status = "queued"
 				}
-				p.Enrichment = map[directory.Section]directory.SectionStatus{directory.SectionBasic: {Status: status, UpdatedAt: now}}
+				p.Enrichment = map[vendors.Section]vendors.SectionStatus{vendors.SectionBasic: {Status: status, UpdatedAt: now}}
 				if err := tx.Profiles().Save(ctx, p); err != nil {
 					return err
 				}

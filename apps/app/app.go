@@ -35,11 +35,11 @@ type Overrides struct {
 	Store    stores.Store
 	Clock    ports.Clock
 	Mailer   ports.Mailer
-	Enricher ports.Enricher
+	Enricher vendors.Enricher
 	// Websites is the website discovery; with an Enricher override and
 	// no Websites, there is none.
-	Websites  ports.WebsiteFinder
-	Incidents ports.IncidentSource
+	Websites  vendors.WebsiteFinder
+	Incidents vendors.IncidentSource
 	Logger    *slog.Logger
 	// Jobs tunes the in-process job runner (tests use short backoffs).
 	Jobs jobs.Options
@@ -152,7 +152,7 @@ func build(ctx context.Context, cfg Config, ov Overrides, withAPI bool) (*App, e
 	// The use cases write through the cache's watch, so that a write to
 	// vendors makes this process's remembered views stale and is announced
 	// to the other processes on the change feed.
-	a.Views = dircache.New(vendors.StoreViews{Store: a.Store}, dircache.Options{Clock: clock, Logger: a.log})
+	a.Views = dircache.New(vendors.StoreViews{Store: ports.Narrow[vendors.Tx](a.Store)}, dircache.Options{Clock: clock, Logger: a.log})
 	a.UseCases, err = usecases.New(usecases.Deps{Store: a.Views.Watch(a.Store, a.changes.feed), Views: a.Views, Clock: clock, IDs: ports.UUIDv7{},
 		Blobs: blobs, Mailer: mailer, Enricher: enricher, Websites: websites, Incidents: incidents, Signer: signer, Webhooks: hooks, PublicURL: cfg.PublicURL, Logger: a.log,
 		Notify: func() {

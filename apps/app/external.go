@@ -15,6 +15,7 @@ import (
 	"github.com/vetted-dev/vetted/adapters/smtp"
 	"github.com/vetted-dev/vetted/adapters/webhook"
 	"github.com/vetted-dev/vetted/apps/worker"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -100,7 +101,7 @@ func (a *App) fetcher(cfg Config) (*enrich.Fetcher, error) {
 // together stay within ScanConcurrency.
 // Both run on the app's clock (Overrides.Clock in tests): a certificate is
 // expiring, expired or valid by it, as every other date of the app is.
-func newEnricher(a *App, cfg Config) (ports.Enricher, ports.WebsiteFinder, error) {
+func newEnricher(a *App, cfg Config) (vendors.Enricher, vendors.WebsiteFinder, error) {
 	f, err := a.fetcher(cfg)
 	if err != nil {
 		return nil, nil, err
@@ -147,7 +148,7 @@ func newWebhookSender(a *App, cfg Config) (stores.WebhookSender, error) {
 
 // newIncidentSource reads vendors' status pages and, when configured, a
 // JSON incident feed.
-func newIncidentSource(a *App, cfg Config) (ports.IncidentSource, error) {
+func newIncidentSource(a *App, cfg Config) (vendors.IncidentSource, error) {
 	f, err := a.fetcher(cfg)
 	if err != nil {
 		return nil, err
@@ -156,7 +157,7 @@ func newIncidentSource(a *App, cfg Config) (ports.IncidentSource, error) {
 	if err != nil {
 		return nil, err
 	}
-	sources := []ports.IncidentSource{sp}
+	sources := []vendors.IncidentSource{sp}
 	if cfg.IncidentFeedURL != "" {
 		jf, err := feeds.NewJSONFeed(f, cfg.IncidentFeedURL, "feed")
 		if err != nil {

@@ -8,9 +8,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/stores"
 	"go.opentelemetry.io/otel"
@@ -228,21 +228,21 @@ func (t mailer) Send(ctx context.Context, mail mailtmpl.Mail) error {
 }
 
 // Enricher wraps an enricher to count enrichments by their outcome over
-// the requested sections (directory.EnrichmentOutcome, the rule the job's
+// the requested sections (vendors.EnrichmentOutcome, the rule the job's
 // status follows), or "error" when the enricher returned one.
-func (m *Metrics) Enricher(next ports.Enricher) ports.Enricher { return enricher{next: next, m: m} }
+func (m *Metrics) Enricher(next vendors.Enricher) vendors.Enricher { return enricher{next: next, m: m} }
 
 type enricher struct {
-	next ports.Enricher
+	next vendors.Enricher
 	m    *Metrics
 }
 
-func (e enricher) Enrich(ctx context.Context, v directory.Vendor, p directory.Profile, secs []directory.Section) (ports.EnrichResult, error) {
+func (e enricher) Enrich(ctx context.Context, v vendors.Vendor, p vendors.Profile, secs []vendors.Section) (vendors.EnrichResult, error) {
 	res, err := e.next.Enrich(ctx, v, p, secs)
 	if e.m != nil {
 		result := "error"
 		if err == nil {
-			result, _ = directory.EnrichmentOutcome(secs, res.Profile.Enrichment)
+			result, _ = vendors.EnrichmentOutcome(secs, res.Profile.Enrichment)
 		}
 		e.m.enrichments.WithLabelValues(result).Inc()
 	}

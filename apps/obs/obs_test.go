@@ -20,9 +20,9 @@ import (
 	"github.com/vetted-dev/vetted/adapters/mailbox"
 	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/apps/obs"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/stores"
 	"go.opentelemetry.io/otel/trace"
@@ -98,19 +98,19 @@ vetted_jobs_total{kind="mail:member",result="not_yet"} 1
 
 type failingEnricher struct{}
 
-func (failingEnricher) Enrich(context.Context, directory.Vendor, directory.Profile, []directory.Section) (ports.EnrichResult, error) {
-	return ports.EnrichResult{}, errors.New("no route")
+func (failingEnricher) Enrich(context.Context, vendors.Vendor, vendors.Profile, []vendors.Section) (vendors.EnrichResult, error) {
+	return vendors.EnrichResult{}, errors.New("no route")
 }
 
 // stateEnricher records the given state for each section it is asked for.
-type stateEnricher map[directory.Section]string
+type stateEnricher map[vendors.Section]string
 
-func (e stateEnricher) Enrich(_ context.Context, _ directory.Vendor, p directory.Profile, secs []directory.Section) (ports.EnrichResult, error) {
-	p.Enrichment = map[directory.Section]directory.SectionStatus{}
+func (e stateEnricher) Enrich(_ context.Context, _ vendors.Vendor, p vendors.Profile, secs []vendors.Section) (vendors.EnrichResult, error) {
+	p.Enrichment = map[vendors.Section]vendors.SectionStatus{}
 	for _, s := range secs {
-		p.Enrichment[s] = directory.SectionStatus{Status: e[s], Error: "why " + string(s)}
+		p.Enrichment[s] = vendors.SectionStatus{Status: e[s], Error: "why " + string(s)}
 	}
-	return ports.EnrichResult{Profile: p}, nil
+	return vendors.EnrichResult{Profile: p}, nil
 }
 
 func TestMailAndEnrichmentCounters(t *testing.T) {
@@ -121,17 +121,17 @@ func TestMailAndEnrichmentCounters(t *testing.T) {
 	_ = mailer.Send(context.Background(), mailtmpl.Mail{To: "a@x.test"})
 	box.FailNext(1, errors.New("smtp down"))
 	_ = mailer.Send(context.Background(), mailtmpl.Mail{To: "b@x.test"})
-	_, _ = m.Enricher(failingEnricher{}).Enrich(context.Background(), directory.Vendor{}, directory.Profile{}, nil)
+	_, _ = m.Enricher(failingEnricher{}).Enrich(context.Background(), vendors.Vendor{}, vendors.Profile{}, nil)
 	// Sections are what the outcome is read from: a vendor with no website
 	// has every web section failed, and is no "ok".
-	secs := []directory.Section{directory.SectionBasic, directory.SectionSecurity, directory.SectionMaturity}
-	for _, states := range []map[directory.Section]string{
-		{directory.SectionBasic: "failed", directory.SectionSecurity: "failed", directory.SectionMaturity: "skipped"},
-		{directory.SectionBasic: "done", directory.SectionSecurity: "failed", directory.SectionMaturity: "skipped"},
-		{directory.SectionBasic: "done", directory.SectionSecurity: "done", directory.SectionMaturity: "skipped"},
-		{directory.SectionBasic: "failed", directory.SectionSecurity: "failed"},
+	secs := []vendors.Section{vendors.SectionBasic, vendors.SectionSecurity, vendors.SectionMaturity}
+	for _, states := range []map[vendors.Section]string{
+		{vendors.SectionBasic: "failed", vendors.SectionSecurity: "failed", vendors.SectionMaturity: "skipped"},
+		{vendors.SectionBasic: "done", vendors.SectionSecurity: "failed", vendors.SectionMaturity: "skipped"},
+		{vendors.SectionBasic: "done", vendors.SectionSecurity: "done", vendors.SectionMaturity: "skipped"},
+		{vendors.SectionBasic: "failed", vendors.SectionSecurity: "failed"},
 	} {
-		_, _ = m.Enricher(stateEnricher(states)).Enrich(context.Background(), directory.Vendor{}, directory.Profile{}, secs)
+		_, _ = m.Enricher(stateEnricher(states)).Enrich(context.Background(), vendors.Vendor{}, vendors.Profile{}, secs)
 	}
 	want := `
 # HELP vetted_enrichments_total Vendor enrichments, by result: ok, partial (some requested sections failed), failed (none found anything, e.g. no website), skipped (every section skipped), error (the enricher could not run).

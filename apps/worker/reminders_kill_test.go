@@ -10,11 +10,11 @@ import (
 	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"
 	"github.com/vetted-dev/vetted/adapters/asynq/asynqtest"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -36,9 +36,9 @@ func (w *killWorld) seedReminders(n int) {
 	// Critical reviews are due 6 months on: these are 31 days overdue, in
 	// the window of 28 days overdue for a week whatever the restart's clock.
 	reviewed := now.AddDate(0, -6, -31)
-	vs := make([]directory.Vendor, n)
+	vs := make([]vendors.Vendor, n)
 	for i := range vs {
-		if vs[i], err = directory.New(uuid.Must(uuid.NewV7()), fmt.Sprintf("Vendor %d", i), "", now); err != nil {
+		if vs[i], err = vendors.New(uuid.Must(uuid.NewV7()), fmt.Sprintf("Vendor %d", i), "", now); err != nil {
 			w.t.Fatal(err)
 		}
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
@@ -24,12 +23,12 @@ type fakeTx struct {
 	memberships []accounts.Membership // with Membership.Account and the member's user in userOf
 	userOf      map[uuid.UUID]uuid.UUID
 	lists       []vendorlist.List
-	vendors     []directory.Vendor
+	vendors     []vendors.Vendor
 }
 
 func (t *fakeTx) Accounts() accounts.AccountRepo { return fakeAccounts{t: t} }
 func (t *fakeTx) Lists() stores.ListRepo         { return fakeLists{t: t} }
-func (t *fakeTx) Vendors() stores.VendorRepo     { return fakeVendors{t: t} }
+func (t *fakeTx) Vendors() vendors.VendorRepo    { return fakeVendors{t: t} }
 
 type fakeAccounts struct {
 	accounts.AccountRepo
@@ -69,26 +68,26 @@ func (r fakeLists) GetByName(_ context.Context, accountID uuid.UUID, name string
 }
 
 type fakeVendors struct {
-	stores.VendorRepo
+	vendors.VendorRepo
 	t *fakeTx
 }
 
-func (r fakeVendors) Get(_ context.Context, id uuid.UUID) (directory.Vendor, error) {
+func (r fakeVendors) Get(_ context.Context, id uuid.UUID) (vendors.Vendor, error) {
 	for _, v := range r.t.vendors {
 		if v.ID == id {
 			return v, nil
 		}
 	}
-	return directory.Vendor{}, core.ErrNotFound
+	return vendors.Vendor{}, core.ErrNotFound
 }
 
-func (r fakeVendors) GetByName(_ context.Context, n directory.Name) (directory.Vendor, error) {
+func (r fakeVendors) GetByName(_ context.Context, n vendors.Name) (vendors.Vendor, error) {
 	for _, v := range r.t.vendors {
 		if v.Name.Key() == n.Key() {
 			return v, nil
 		}
 	}
-	return directory.Vendor{}, core.ErrNotFound
+	return vendors.Vendor{}, core.ErrNotFound
 }
 
 func wantKind(t *testing.T, err, kind error) {
@@ -260,10 +259,10 @@ func TestListResolution(t *testing.T) {
 func TestVendorLookup(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	acme := directory.Vendor{ID: uuid.New(), Name: "Acme"}
+	acme := vendors.Vendor{ID: uuid.New(), Name: "Acme"}
 	// A vendor named like a UUID that is no vendor's id is found by name.
-	odd := directory.Vendor{ID: uuid.New(), Name: directory.Name(uuid.NewString())}
-	tx := &fakeTx{vendors: []directory.Vendor{acme, odd}}
+	odd := vendors.Vendor{ID: uuid.New(), Name: vendors.Name(uuid.NewString())}
+	tx := &fakeTx{vendors: []vendors.Vendor{acme, odd}}
 	for _, tt := range []struct {
 		raw  string
 		want uuid.UUID
@@ -274,7 +273,7 @@ func TestVendorLookup(t *testing.T) {
 		{string(odd.Name), odd.ID, nil},
 		{"Globex", uuid.Nil, core.ErrNotFound},
 	} {
-		ref, err := directory.ParseRef(tt.raw)
+		ref, err := vendors.ParseRef(tt.raw)
 		if err != nil {
 			t.Fatal(err)
 		}

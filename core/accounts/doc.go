@@ -6,7 +6,7 @@
 // is store.go.
 //
 // Access: apps/api parses every reference once at the edge
-// (ParseAccountRef, ParseID, lists.ParseListRef, directory.ParseRef); the
+// (ParseAccountRef, ParseID, lists.ParseListRef, vendors.ParseRef); the
 // use cases receive values that cannot be malformed and resolve them here.
 // Platform admins (the Admins group) create and delete accounts and edit
 // the global vendor directory; on routes that take an account, viewer reads

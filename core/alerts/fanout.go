@@ -9,11 +9,11 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/subscriber"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -170,7 +170,7 @@ func (s *Service) SendRatingAlert(ctx context.Context, p outbox.RatingMail) erro
 		if err != nil || !ok {
 			return mailtmpl.Mail{}, false, err
 		}
-		prev, err := tx.Profiles().Ratings(ctx, rec.VendorID, &directory.RatingCursor{At: rec.ScannedAt, ID: rec.ID}, 1)
+		prev, err := tx.Profiles().Ratings(ctx, rec.VendorID, &vendors.RatingCursor{At: rec.ScannedAt, ID: rec.ID}, 1)
 		if err != nil {
 			return mailtmpl.Mail{}, false, err
 		}

@@ -10,29 +10,28 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/ports/stores"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 type profiles struct {
-	stores.ProfileRepo
+	vendors.ProfileRepo
 	s *store
 }
 
-func (r profiles) GetRating(_ context.Context, id uuid.UUID) (directory.RatingRecord, error) {
+func (r profiles) GetRating(_ context.Context, id uuid.UUID) (vendors.RatingRecord, error) {
 	for _, rec := range r.s.ratings {
 		if rec.ID == id {
 			return rec, nil
 		}
 	}
-	return directory.RatingRecord{}, core.ErrNotFound
+	return vendors.RatingRecord{}, core.ErrNotFound
 }
 
 // Ratings is the records before the cursor's, newest first (the alert
 // reads the scan before the event's).
-func (r profiles) Ratings(_ context.Context, _ uuid.UUID, after *directory.RatingCursor, limit int) ([]directory.RatingRecord, error) {
-	var out []directory.RatingRecord
+func (r profiles) Ratings(_ context.Context, _ uuid.UUID, after *vendors.RatingCursor, limit int) ([]vendors.RatingRecord, error) {
+	var out []vendors.RatingRecord
 	for i := len(r.s.ratings) - 1; i >= 0 && len(out) < limit; i-- {
 		if after == nil || r.s.ratings[i].ScannedAt.Before(after.At) {
 			out = append(out, r.s.ratings[i])
@@ -49,12 +48,12 @@ func TestRatingFanOut(t *testing.T) {
 	t.Parallel()
 	svc, st, _, caller, lr, mails := setup(t)
 	ctx := context.Background()
-	st.vendor, st.alertsOn = directory.Vendor{ID: uuid.New(), Name: "Slack"}, true
+	st.vendor, st.alertsOn = vendors.Vendor{ID: uuid.New(), Name: "Slack"}, true
 	t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
-	before := directory.RatingRecord{ID: uuid.New(), VendorID: st.vendor.ID, ScannedAt: t0, Grade: "A"}
-	event := directory.RatingRecord{ID: uuid.New(), VendorID: st.vendor.ID, ScannedAt: t0.Add(24 * time.Hour), Grade: "C",
-		Changes: []directory.RatingChange{{Kind: directory.ChangeGradeDrop, Detail: "grade dropped from A to C"}}}
-	st.ratings = []directory.RatingRecord{before, event}
+	before := vendors.RatingRecord{ID: uuid.New(), VendorID: st.vendor.ID, ScannedAt: t0, Grade: "A"}
+	event := vendors.RatingRecord{ID: uuid.New(), VendorID: st.vendor.ID, ScannedAt: t0.Add(24 * time.Hour), Grade: "C",
+		Changes: []vendors.RatingChange{{Kind: vendors.ChangeGradeDrop, Detail: "grade dropped from A to C"}}}
+	st.ratings = []vendors.RatingRecord{before, event}
 	if _, err := svc.AddSubscribers(ctx, caller, accounts.AccountRef{ID: st.acc.ID}, lr, []string{"ann@acme.test", "pending@example.test"}); err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
@@ -20,6 +19,7 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -37,11 +37,11 @@ type store struct {
 	sent    map[string]bool
 	// For the fan-out: the incidents, the vendor they are of, and whether
 	// the list has alerts on for it.
-	incidents []directory.Incident
-	vendor    directory.Vendor
+	incidents []vendors.Incident
+	vendor    vendors.Vendor
 	alertsOn  bool
 	// The rating history, oldest first.
-	ratings []directory.RatingRecord
+	ratings []vendors.RatingRecord
 }
 
 func (s *store) InTx(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
@@ -63,30 +63,30 @@ func (t tx) Members() accounts.MemberRepo       { return members{s: t.s} }
 func (t tx) Subscribers() stores.SubscriberRepo { return subs{s: t.s} }
 func (t tx) Outbox() outbox.Repo                { return box{s: t.s} }
 func (t tx) Deliveries() mailonce.Repo          { return deliveries{s: t.s} }
-func (t tx) Incidents() stores.IncidentRepo     { return incidents{s: t.s} }
-func (t tx) Vendors() stores.VendorRepo         { return vendors{s: t.s} }
-func (t tx) Profiles() stores.ProfileRepo       { return profiles{s: t.s} }
+func (t tx) Incidents() vendors.IncidentRepo    { return incidents{s: t.s} }
+func (t tx) Vendors() vendors.VendorRepo        { return vendorsFake{s: t.s} }
+func (t tx) Profiles() vendors.ProfileRepo      { return profiles{s: t.s} }
 
 type incidents struct {
-	stores.IncidentRepo
+	vendors.IncidentRepo
 	s *store
 }
 
-func (r incidents) Get(_ context.Context, id uuid.UUID) (directory.Incident, error) {
+func (r incidents) Get(_ context.Context, id uuid.UUID) (vendors.Incident, error) {
 	for _, in := range r.s.incidents {
 		if in.ID == id {
 			return in, nil
 		}
 	}
-	return directory.Incident{}, core.ErrNotFound
+	return vendors.Incident{}, core.ErrNotFound
 }
 
-type vendors struct {
-	stores.VendorRepo
+type vendorsFake struct {
+	vendors.VendorRepo
 	s *store
 }
 
-func (r vendors) Get(context.Context, uuid.UUID) (directory.Vendor, error) { return r.s.vendor, nil }
+func (r vendorsFake) Get(context.Context, uuid.UUID) (vendors.Vendor, error) { return r.s.vendor, nil }
 
 // deliveries remembers the keys sent.
 type deliveries struct{ s *store }
@@ -398,10 +398,10 @@ func TestIncidentFanOut(t *testing.T) {
 	t.Parallel()
 	svc, st, _, caller, lr, mails := setup(t)
 	ctx := context.Background()
-	st.vendor, st.alertsOn = directory.Vendor{ID: uuid.New(), Name: "Slack"}, true
-	live := directory.Incident{ID: uuid.New(), VendorID: st.vendor.ID, Title: "Breach"}
-	old := directory.Incident{ID: uuid.New(), VendorID: st.vendor.ID, Title: "Old", Backfilled: true}
-	st.incidents = []directory.Incident{live, old}
+	st.vendor, st.alertsOn = vendors.Vendor{ID: uuid.New(), Name: "Slack"}, true
+	live := vendors.Incident{ID: uuid.New(), VendorID: st.vendor.ID, Title: "Breach"}
+	old := vendors.Incident{ID: uuid.New(), VendorID: st.vendor.ID, Title: "Old", Backfilled: true}
+	st.incidents = []vendors.Incident{live, old}
 	if _, err := svc.AddSubscribers(ctx, caller, accounts.AccountRef{ID: st.acc.ID}, lr, []string{"ann@acme.test", "pending@example.test"}); err != nil {
 		t.Fatal(err)
 	}

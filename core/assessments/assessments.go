@@ -14,7 +14,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
@@ -68,7 +67,7 @@ func New(d Deps) (*Service, error) {
 type VendorSel struct {
 	VendorID        uuid.UUID
 	VendorProfileID uuid.UUID
-	VendorName      *directory.Ref
+	VendorName      *vendors.Ref
 }
 
 // ParseVendorSel reads the three selectors; only the one that wins is read.
@@ -81,7 +80,7 @@ func ParseVendorSel(vendorID, vendorProfileID, vendorName string) (VendorSel, er
 		id, err := accounts.ParseID("VendorSel.VendorProfileID", vendorProfileID)
 		return VendorSel{VendorProfileID: id}, err
 	case strings.TrimSpace(vendorName) != "":
-		ref, err := directory.ParseRef(vendorName)
+		ref, err := vendors.ParseRef(vendorName)
 		if err != nil {
 			return VendorSel{}, err
 		}
@@ -106,7 +105,7 @@ func ParseAssessmentID(raw string) (uuid.UUID, error) {
 
 var errNoAssessment = core.Invalid("AssessmentID", "assessment-id (or vendor-id / vendor-profile-id) is required")
 
-func resolveVendor(ctx context.Context, tx stores.Tx, sel VendorSel) (directory.Vendor, error) {
+func resolveVendor(ctx context.Context, tx stores.Tx, sel VendorSel) (vendors.Vendor, error) {
 	switch {
 	case sel.VendorID != uuid.Nil:
 		id := sel.VendorID
@@ -119,16 +118,16 @@ func resolveVendor(ctx context.Context, tx stores.Tx, sel VendorSel) (directory.
 		id := sel.VendorProfileID
 		p, err := tx.Profiles().GetByID(ctx, id)
 		if errors.Is(err, core.ErrNotFound) {
-			return directory.Vendor{}, core.NotFound("vendor profile %s does not exist", id)
+			return vendors.Vendor{}, core.NotFound("vendor profile %s does not exist", id)
 		}
 		if err != nil {
-			return directory.Vendor{}, err
+			return vendors.Vendor{}, err
 		}
 		return tx.Vendors().Get(ctx, p.VendorID)
 	case sel.VendorName != nil:
 		return vendors.Resolve(ctx, tx, *sel.VendorName)
 	}
-	return directory.Vendor{}, core.Invalid("VendorSel", "one of vendor_id, vendor_profile_id or vendor_name is required")
+	return vendors.Vendor{}, core.Invalid("VendorSel", "one of vendor_id, vendor_profile_id or vendor_name is required")
 }
 
 // AssessmentQuery filters assessment reads.

@@ -7,10 +7,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -34,7 +34,7 @@ type Metrics struct {
 
 // IncidentView is an incident with what a dashboard shows beside it.
 type IncidentView struct {
-	Incident   directory.Incident
+	Incident   vendors.Incident
 	VendorName string
 	// Products are the product rows of the vendor on the lists in scope.
 	Products []string
@@ -44,7 +44,7 @@ type IncidentView struct {
 type VendorOverview struct {
 	Entry  vendorlist.Entry
 	Logo   string
-	Latest *directory.Incident
+	Latest *vendors.Incident
 }
 
 // Recent-incident limits of the dashboard.
@@ -153,7 +153,7 @@ func (s *Service) RecentIncidents(ctx context.Context, a accounts.Actor, ref acc
 // RatingChangeView is a rating change event (a scan's record with
 // changes) as the dashboard shows it beside incidents.
 type RatingChangeView struct {
-	Record     directory.RatingRecord
+	Record     vendors.RatingRecord
 	VendorName string
 	Products   []string
 }
@@ -236,7 +236,7 @@ func (s *Service) VendorsOverview(ctx context.Context, a accounts.Actor, ref acc
 		for _, p := range profiles {
 			logos[p.VendorID] = p.Company.Logo
 		}
-		newest := make(map[uuid.UUID]directory.Incident, len(latest))
+		newest := make(map[uuid.UUID]vendors.Incident, len(latest))
 		for _, in := range latest {
 			newest[in.VendorID] = in
 		}

@@ -10,11 +10,11 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/assessments"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/core/webhook"
 )
 
@@ -149,9 +149,9 @@ func TestRecentRatingChanges(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	approvedSlack(t, f, clock{}.Now())
-	listed := directory.RatingRecord{ID: uuid.New(), VendorID: f.slack.ID, Grade: "C", Changes: []directory.RatingChange{{Kind: directory.ChangeGradeDrop}}}
-	elsewhere := directory.RatingRecord{ID: uuid.New(), VendorID: uuid.New(), Grade: "F", Changes: []directory.RatingChange{{Kind: directory.ChangeGradeDrop}}}
-	f.w.ratings = []directory.RatingRecord{elsewhere, listed}
+	listed := vendors.RatingRecord{ID: uuid.New(), VendorID: f.slack.ID, Grade: "C", Changes: []vendors.RatingChange{{Kind: vendors.ChangeGradeDrop}}}
+	elsewhere := vendors.RatingRecord{ID: uuid.New(), VendorID: uuid.New(), Grade: "F", Changes: []vendors.RatingChange{{Kind: vendors.ChangeGradeDrop}}}
+	f.w.ratings = []vendors.RatingRecord{elsewhere, listed}
 	got, err := f.s.RecentRatingChanges(ctx, f.owner, f.ref, lists.ListRef{}, 0)
 	if err != nil || len(got) != 1 || got[0].Record.ID != listed.ID || got[0].VendorName != "Slack" {
 		t.Fatalf("rating changes %+v, %v", got, err)

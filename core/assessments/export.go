@@ -6,10 +6,10 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -72,7 +72,7 @@ func (e *Export) Each(ctx context.Context, emit func(ExportRow) error) error {
 		var (
 			entries  []vendorlist.Entry
 			byVendor = map[uuid.UUID]review.Assessment{}
-			scores   = map[uuid.UUID]directory.Scores{}
+			scores   = map[uuid.UUID]vendors.Scores{}
 		)
 		err := e.s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
 			var err error
@@ -112,7 +112,7 @@ func (e *Export) Each(ctx context.Context, emit func(ExportRow) error) error {
 	}
 }
 
-func emitEntry(en vendorlist.Entry, byVendor map[uuid.UUID]review.Assessment, scores map[uuid.UUID]directory.Scores,
+func emitEntry(en vendorlist.Entry, byVendor map[uuid.UUID]review.Assessment, scores map[uuid.UUID]vendors.Scores,
 	p review.Policy, now time.Time, emit func(ExportRow) error) error {
 	row := ExportRow{VendorName: en.VendorName, WebsiteURL: en.WebsiteURL, AlertsEnabled: en.AlertsEnabled}
 	if a, ok := byVendor[en.VendorID]; ok {

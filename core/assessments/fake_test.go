@@ -10,7 +10,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
@@ -18,6 +17,7 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -36,15 +36,15 @@ type world struct {
 	emails    map[uuid.UUID]string
 	lists     []vendorlist.List
 	entries   map[uuid.UUID][]uuid.UUID
-	vendors   []directory.Vendor
+	vendors   []vendors.Vendor
 	asms      []review.Assessment
 	events    []review.AuditEvent
 	policy    *review.Policy
 	calKeys   []stores.CalendarKey
 	reminders map[string]bool
 	docs      []document.Document
-	incidents []directory.Incident
-	ratings   []directory.RatingRecord // rating change events, newest first
+	incidents []vendors.Incident
+	ratings   []vendors.RatingRecord // rating change events, newest first
 	endpoints []webhook.Endpoint
 	hooks     []domainevent.Event // what uow.Unit.Events was given
 	sent      map[string]bool
@@ -69,14 +69,14 @@ type wtx struct {
 func (t wtx) Accounts() accounts.AccountRepo          { return wAccounts{w: t.w} }
 func (t wtx) Members() accounts.MemberRepo            { return wMembers{w: t.w} }
 func (t wtx) Lists() stores.ListRepo                  { return wLists{w: t.w} }
-func (t wtx) Vendors() stores.VendorRepo              { return wVendors{w: t.w} }
-func (t wtx) Profiles() stores.ProfileRepo            { return wProfiles{w: t.w} }
+func (t wtx) Vendors() vendors.VendorRepo             { return wVendors{w: t.w} }
+func (t wtx) Profiles() vendors.ProfileRepo           { return wProfiles{w: t.w} }
 func (t wtx) Assessments() stores.AssessmentRepo      { return wAssessments{w: t.w} }
 func (t wtx) ReviewPolicies() stores.ReviewPolicyRepo { return wPolicies{w: t.w} }
 func (t wtx) CalendarKeys() stores.CalendarKeyRepo    { return wCal{w: t.w} }
 func (t wtx) Reminders() stores.ReminderRepo          { return wReminders{w: t.w} }
 func (t wtx) Documents() stores.DocumentRepo          { return wDocs{w: t.w} }
-func (t wtx) Incidents() stores.IncidentRepo          { return wIncidents{w: t.w} }
+func (t wtx) Incidents() vendors.IncidentRepo         { return wIncidents{w: t.w} }
 func (t wtx) Deliveries() mailonce.Repo               { return wDeliveries{w: t.w} }
 func (t wtx) Outbox() outbox.Repo                     { return wOutbox{w: t.w} }
 func (t wtx) Webhooks() stores.WebhookRepo            { return wWebhooks{w: t.w} }
@@ -207,40 +207,40 @@ func (r wLists) Counts(_ context.Context, scope stores.ListScope, statuses []rev
 }
 
 type wVendors struct {
-	stores.VendorRepo
+	vendors.VendorRepo
 	w *world
 }
 
-func (r wVendors) Get(_ context.Context, id uuid.UUID) (directory.Vendor, error) {
+func (r wVendors) Get(_ context.Context, id uuid.UUID) (vendors.Vendor, error) {
 	for _, v := range r.w.vendors {
 		if v.ID == id {
 			return v, nil
 		}
 	}
-	return directory.Vendor{}, core.ErrNotFound
+	return vendors.Vendor{}, core.ErrNotFound
 }
-func (r wVendors) GetByName(_ context.Context, n directory.Name) (directory.Vendor, error) {
+func (r wVendors) GetByName(_ context.Context, n vendors.Name) (vendors.Vendor, error) {
 	for _, v := range r.w.vendors {
 		if v.Name.Key() == n.Key() {
 			return v, nil
 		}
 	}
-	return directory.Vendor{}, core.ErrNotFound
+	return vendors.Vendor{}, core.ErrNotFound
 }
 
 type wProfiles struct {
-	stores.ProfileRepo
+	vendors.ProfileRepo
 	w *world
 }
 
-func (wProfiles) ListByVendors(context.Context, []uuid.UUID) ([]directory.Profile, error) {
+func (wProfiles) ListByVendors(context.Context, []uuid.UUID) ([]vendors.Profile, error) {
 	return nil, nil
 }
-func (wProfiles) GetByID(context.Context, uuid.UUID) (directory.Profile, error) {
-	return directory.Profile{}, core.ErrNotFound
+func (wProfiles) GetByID(context.Context, uuid.UUID) (vendors.Profile, error) {
+	return vendors.Profile{}, core.ErrNotFound
 }
-func (r wProfiles) RatingEvents(_ context.Context, vs []uuid.UUID, limit int) ([]directory.RatingRecord, error) {
-	var out []directory.RatingRecord
+func (r wProfiles) RatingEvents(_ context.Context, vs []uuid.UUID, limit int) ([]vendors.RatingRecord, error) {
+	var out []vendors.RatingRecord
 	for _, rec := range r.w.ratings {
 		if slices.Contains(vs, rec.VendorID) && len(out) < limit {
 			out = append(out, rec)
@@ -425,12 +425,12 @@ func (r wDocs) Delete(_ context.Context, _, id uuid.UUID) error {
 }
 
 type wIncidents struct {
-	stores.IncidentRepo
+	vendors.IncidentRepo
 	w *world
 }
 
-func (r wIncidents) Recent(_ context.Context, vs []uuid.UUID, limit int) ([]directory.Incident, error) {
-	var out []directory.Incident
+func (r wIncidents) Recent(_ context.Context, vs []uuid.UUID, limit int) ([]vendors.Incident, error) {
+	var out []vendors.Incident
 	for _, in := range r.w.incidents {
 		if slices.Contains(vs, in.VendorID) {
 			out = append(out, in)
@@ -438,7 +438,7 @@ func (r wIncidents) Recent(_ context.Context, vs []uuid.UUID, limit int) ([]dire
 	}
 	return out[:min(limit, len(out))], nil
 }
-func (r wIncidents) Latest(ctx context.Context, vs []uuid.UUID) ([]directory.Incident, error) {
+func (r wIncidents) Latest(ctx context.Context, vs []uuid.UUID) ([]vendors.Incident, error) {
 	return r.Recent(ctx, vs, len(r.w.incidents))
 }
 

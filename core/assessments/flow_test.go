@@ -12,7 +12,6 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/assessments"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
@@ -22,6 +21,7 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -34,7 +34,7 @@ type fixture struct {
 	owner, viewr accounts.Actor
 	ref          accounts.AccountRef
 	list         vendorlist.List
-	slack        directory.Vendor
+	slack        vendors.Vendor
 }
 
 func newFixture(t *testing.T) fixture {
@@ -44,10 +44,10 @@ func newFixture(t *testing.T) fixture {
 	acc := accounts.Account{ID: uuid.New(), Name: "Acme", Active: true}
 	f.ref = accounts.AccountRef{ID: acc.ID}
 	f.list = vendorlist.List{ID: uuid.New(), AccountID: acc.ID, Name: vendorlist.MasterList}
-	f.slack = directory.Vendor{ID: uuid.New(), Name: "Slack"}
+	f.slack = vendors.Vendor{ID: uuid.New(), Name: "Slack"}
 	f.w = &world{acc: acc, roles: map[uuid.UUID]accounts.Role{f.owner.UserID: accounts.RoleOwner, f.viewr.UserID: accounts.RoleViewer},
 		emails: map[uuid.UUID]string{f.owner.UserID: f.owner.Email, f.viewr.UserID: f.viewr.Email}, lists: []vendorlist.List{f.list},
-		entries: map[uuid.UUID][]uuid.UUID{}, vendors: []directory.Vendor{f.slack}, reminders: map[string]bool{}, sent: map[string]bool{}}
+		entries: map[uuid.UUID][]uuid.UUID{}, vendors: []vendors.Vendor{f.slack}, reminders: map[string]bool{}, sent: map[string]bool{}}
 	signer, err := signedlink.New([]byte("0123456789abcdef0123456789abcdef"))
 	if err != nil {
 		t.Fatal(err)
@@ -245,7 +245,7 @@ func TestCalendarAndDashboard(t *testing.T) {
 		t.Fatalf("a revoked feed: %v", err)
 	}
 
-	f.w.incidents = []directory.Incident{{ID: uuid.New(), VendorID: f.slack.ID, Title: "Outage", PublishedAt: clock{}.Now()}}
+	f.w.incidents = []vendors.Incident{{ID: uuid.New(), VendorID: f.slack.ID, Title: "Outage", PublishedAt: clock{}.Now()}}
 	ins, err := f.s.RecentIncidents(ctx, f.owner, f.ref, lists.ListRef{}, 0)
 	if err != nil || len(ins) != 1 || ins[0].VendorName != "Slack" {
 		t.Fatalf("recent: %+v, %v", ins, err)
@@ -269,9 +269,9 @@ func TestAssessmentReadsSortAndSelect(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
-	zoom, beta := directory.Vendor{ID: uuid.New(), Name: "Zoom"}, directory.Vendor{ID: uuid.New(), Name: "Beta"}
+	zoom, beta := vendors.Vendor{ID: uuid.New(), Name: "Zoom"}, vendors.Vendor{ID: uuid.New(), Name: "Beta"}
 	f.w.vendors = append(f.w.vendors, zoom, beta)
-	for _, v := range []directory.Vendor{f.slack, zoom, beta} {
+	for _, v := range []vendors.Vendor{f.slack, zoom, beta} {
 		if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, assessments.VendorSel{VendorID: v.ID},
 			review.Input{Status: ptr("approved")}); err != nil {
 			t.Fatal(err)
@@ -296,7 +296,7 @@ func TestAssessmentReadsSortAndSelect(t *testing.T) {
 	if got := order("-next_review_at"); got != "Zoom,Slack,Beta" {
 		t.Errorf("-next_review_at: %s", got)
 	}
-	name, _ := directory.ParseRef("zoom")
+	name, _ := vendors.ParseRef("zoom")
 	if a, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, assessments.VendorSel{VendorName: &name}, review.Input{}); err != nil || a.VendorID != zoom.ID {
 		t.Fatalf("by name: %+v, %v", a, err)
 	}

@@ -10,12 +10,12 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/assessments"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -31,7 +31,7 @@ type rows struct {
 
 func (t *rows) Lists() stores.ListRepo             { return lockOnly{t: t} }
 func (t *rows) Assessments() stores.AssessmentRepo { return asmRepo{t: t} }
-func (t *rows) Profiles() stores.ProfileRepo       { return noProfiles{} }
+func (t *rows) Profiles() vendors.ProfileRepo      { return noProfiles{} }
 
 type lockOnly struct {
 	stores.ListRepo
@@ -70,10 +70,10 @@ func (r asmRepo) AppendEvents(_ context.Context, es []review.AuditEvent) error {
 	return nil
 }
 
-type noProfiles struct{ stores.ProfileRepo }
+type noProfiles struct{ vendors.ProfileRepo }
 
-func (noProfiles) Get(context.Context, uuid.UUID) (directory.Profile, error) {
-	return directory.Profile{}, core.ErrNotFound
+func (noProfiles) Get(context.Context, uuid.UUID) (vendors.Profile, error) {
+	return vendors.Profile{}, core.ErrNotFound
 }
 
 type clock struct{}
@@ -115,7 +115,7 @@ func TestConditionalApprovalAcrossRows(t *testing.T) {
 	s := service(t)
 	ctx := context.Background()
 	l := vendorlist.List{ID: uuid.New(), AccountID: uuid.New()}
-	slack := directory.Vendor{ID: uuid.New(), Name: "Slack"}
+	slack := vendors.Vendor{ID: uuid.New(), Name: "Slack"}
 	tx := &rows{asms: map[uuid.UUID]review.Assessment{}}
 	by := accounts.Actor{Email: "ann@acme.test"}
 

@@ -8,9 +8,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -89,7 +89,7 @@ func (s *Service) ImportCSV(ctx context.Context, a accounts.Actor, ref accounts.
 
 type importRow struct {
 	row        int
-	ref        vendorlist.VendorRef
+	ref        vendors.VendorRef
 	product    string
 	assessment *review.Input
 }
@@ -103,14 +103,14 @@ func parseImportRows(batch []vendorlist.CSVRow) ([]importRow, []vendorlist.RowEr
 			errs = append(errs, vendorlist.CellErrors(r.Row, col, err)...)
 		}
 		ir := importRow{row: r.Row}
-		n, err := directory.ParseName(r.Get("vendor_name"))
+		n, err := vendors.ParseName(r.Get("vendor_name"))
 		if err != nil {
 			bad("vendor_name", err)
 			continue
 		}
 		ir.ref.Name = n
 		if w := r.Get("website_url"); w != "" {
-			if ir.ref.WebsiteURL, _, err = directory.NormalizeWebsite(w); err != nil {
+			if ir.ref.WebsiteURL, _, err = vendors.NormalizeWebsite(w); err != nil {
 				bad("website_url", err)
 			}
 		}
@@ -160,7 +160,7 @@ func parseImportRows(batch []vendorlist.CSVRow) ([]importRow, []vendorlist.RowEr
 }
 
 func (s *Service) importBatch(ctx context.Context, tx stores.Tx, a accounts.Actor, accountID uuid.UUID, l vendorlist.List, rows []importRow, res *ImportResult) error {
-	refs := make([]vendorlist.VendorRef, 0, len(rows))
+	refs := make([]vendors.VendorRef, 0, len(rows))
 	idx := map[string]int{}
 	for _, r := range rows {
 		k := r.ref.Name.Key()
@@ -177,7 +177,7 @@ func (s *Service) importBatch(ctx context.Context, tx stores.Tx, a accounts.Acto
 	if err != nil {
 		return err
 	}
-	vendorOf := func(n directory.Name) directory.Vendor { return stored[idx[n.Key()]] }
+	vendorOf := func(n vendors.Name) vendors.Vendor { return stored[idx[n.Key()]] }
 	current, err := tx.Lists().VendorIDs(ctx, l.ID)
 	if err != nil {
 		return err
@@ -187,7 +187,7 @@ func (s *Service) importBatch(ctx context.Context, tx stores.Tx, a accounts.Acto
 		on[id] = true
 	}
 	var added []uuid.UUID
-	var addedVs []directory.Vendor
+	var addedVs []vendors.Vendor
 	for _, v := range stored {
 		if v.IsCustom() {
 			res.CustomVendors = append(res.CustomVendors, v.Name.String())

@@ -11,9 +11,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -29,7 +29,7 @@ func ListSorts() []string { return []string{"name", "-rating", "next_review_at",
 // no profile or no section state yet; "needs_website": known by name only,
 // and website discovery found no site).
 func EnrichmentStates() []string {
-	return []string{"none", "queued", "running", directory.StatusNeedsWebsite, "failed", "done"}
+	return []string{"none", "queued", "running", vendors.StatusNeedsWebsite, "failed", "done"}
 }
 
 // ListQuery shapes a list read. The zero query reads the whole list.

@@ -15,21 +15,20 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Directory is what lists need of the vendor directory: to add the vendors
 // a list names, and to queue enrichment of those within the quota.
 type Directory interface {
-	EnsureVendors(ctx context.Context, tx stores.Tx, refs []vendorlist.VendorRef) ([]directory.Vendor, error)
-	StartEnrichRun(ctx context.Context, tx stores.Tx, by string, vs []directory.Vendor, sections []string, settled ...run.Job) (run.Run, error)
+	EnsureVendors(ctx context.Context, tx vendors.Tx, refs []vendors.VendorRef) ([]vendors.Vendor, error)
+	StartEnrichRun(ctx context.Context, tx vendors.Tx, by string, vs []vendors.Vendor, sections []string, settled ...vendors.RunJob) (vendors.Run, error)
 }
 
 // Assessments is what lists need of the assessments area: to apply the
@@ -177,12 +176,12 @@ type VendorInput struct {
 // SaveResult is the answer of save-vendors, add-vendors and remove-vendors.
 type SaveResult struct {
 	List      vendorlist.List
-	Added     []directory.Vendor
-	Removed   []directory.Vendor
+	Added     []vendors.Vendor
+	Removed   []vendors.Vendor
 	Unchanged int
 	// AlreadyOn are the vendors add-vendors named that were on the list
 	// already; NotOn the names remove-vendors gave of vendors not on it.
-	AlreadyOn []directory.Vendor
+	AlreadyOn []vendors.Vendor
 	NotOn     []string
 	Quota     vendorlist.QuotaReport
 }
@@ -216,7 +215,7 @@ func (s *Service) ChangeVendors(ctx context.Context, a accounts.Actor, ref accou
 	for i, v := range in.Vendors {
 		names[i], sites[i] = v.Name, v.WebsiteURL
 	}
-	refs, err := vendorlist.ParseRefs(names, sites)
+	refs, err := vendors.ParseRefs(names, sites)
 	if err != nil {
 		return SaveResult{}, err
 	}
@@ -238,7 +237,7 @@ func (s *Service) ChangeVendors(ctx context.Context, a accounts.Actor, ref accou
 		if err != nil {
 			return err
 		}
-		byID := make(map[uuid.UUID]directory.Vendor, len(named))
+		byID := make(map[uuid.UUID]vendors.Vendor, len(named))
 		ids := make([]uuid.UUID, len(named))
 		for i, v := range named {
 			byID[v.ID] = v
@@ -285,7 +284,7 @@ func (s *Service) ChangeVendors(ctx context.Context, a accounts.Actor, ref accou
 // creates none: it matches the names on the list's own vendors (by their
 // canonical name, case-insensitively) and answers the names found on it,
 // then those that are not.
-func (s *Service) namedVendors(ctx context.Context, tx stores.Tx, c vendorlist.Change, listID uuid.UUID, refs []vendorlist.VendorRef) (on []directory.Vendor, absent []string, err error) {
+func (s *Service) namedVendors(ctx context.Context, tx stores.Tx, c vendorlist.Change, listID uuid.UUID, refs []vendors.VendorRef) (on []vendors.Vendor, absent []string, err error) {
 	if c != vendorlist.Remove {
 		on, err = s.d.Directory.EnsureVendors(ctx, tx, refs)
 		return on, nil, err
@@ -300,7 +299,7 @@ func (s *Service) namedVendors(ctx context.Context, tx stores.Tx, c vendorlist.C
 	}
 	for _, r := range refs {
 		if id, ok := byKey[r.Name.Key()]; ok {
-			on = append(on, directory.Vendor{ID: id, Name: r.Name})
+			on = append(on, vendors.Vendor{ID: id, Name: r.Name})
 		} else {
 			absent = append(absent, r.Name.String())
 		}
@@ -312,7 +311,7 @@ func (s *Service) namedVendors(ctx context.Context, tx stores.Tx, c vendorlist.C
 // where that is not the directory's: the list shows "Acme Corp" as given,
 // while the vendor is matched on its canonical name, Acme. named holds the
 // vendors of refs, in their order.
-func givenNames(refs []vendorlist.VendorRef, named []directory.Vendor, added []uuid.UUID) map[uuid.UUID]string {
+func givenNames(refs []vendors.VendorRef, named []vendors.Vendor, added []uuid.UUID) map[uuid.UUID]string {
 	isNew := make(map[uuid.UUID]bool, len(added))
 	for _, id := range added {
 		isNew[id] = true
@@ -327,16 +326,16 @@ func givenNames(refs []vendorlist.VendorRef, named []directory.Vendor, added []u
 }
 
 // pick returns the vendors of ids, in their order.
-func pick(byID map[uuid.UUID]directory.Vendor, ids []uuid.UUID) []directory.Vendor {
-	out := make([]directory.Vendor, 0, len(ids))
+func pick(byID map[uuid.UUID]vendors.Vendor, ids []uuid.UUID) []vendors.Vendor {
+	out := make([]vendors.Vendor, 0, len(ids))
 	for _, id := range ids {
 		out = append(out, byID[id])
 	}
 	return out
 }
 
-func sortVendors(vs []directory.Vendor) []directory.Vendor {
-	out := append([]directory.Vendor(nil), vs...)
+func sortVendors(vs []vendors.Vendor) []vendors.Vendor {
+	out := append([]vendors.Vendor(nil), vs...)
 	for i := 1; i < len(out); i++ {
 		for j := i; j > 0 && out[j].Name.Key() < out[j-1].Name.Key(); j-- {
 			out[j], out[j-1] = out[j-1], out[j]

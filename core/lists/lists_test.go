@@ -11,12 +11,11 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -32,7 +31,7 @@ type listDB struct {
 	entries  map[uuid.UUID][]uuid.UUID // list -> vendors
 	products []vendorlist.Product
 	alerts   map[[2]uuid.UUID]bool
-	vendors  map[uuid.UUID]directory.Vendor
+	vendors  map[uuid.UUID]vendors.Vendor
 	claims   map[uuid.UUID]bool
 	outbox   []outbox.Message
 
@@ -55,7 +54,7 @@ type listTx struct {
 
 func (t listTx) Accounts() accounts.AccountRepo     { return listAccounts{d: t.d} }
 func (t listTx) Lists() stores.ListRepo             { return listRepo{d: t.d} }
-func (t listTx) Vendors() stores.VendorRepo         { return listVendors{d: t.d} }
+func (t listTx) Vendors() vendors.VendorRepo        { return listVendors{d: t.d} }
 func (t listTx) Quota() stores.QuotaRepo            { return quotaRepo{t: &quotaTx{claims: t.d.claims}} }
 func (t listTx) Assessments() stores.AssessmentRepo { return noAssessments{} }
 func (t listTx) Outbox() outbox.Repo                { return listOutbox{d: t.d} }
@@ -179,12 +178,12 @@ func (r listRepo) MergeProducts(ctx context.Context, ps []vendorlist.Product) (i
 }
 
 type listVendors struct {
-	stores.VendorRepo
+	vendors.VendorRepo
 	d *listDB
 }
 
-func (r listVendors) ListByIDs(_ context.Context, ids []uuid.UUID) ([]directory.Vendor, error) {
-	var out []directory.Vendor
+func (r listVendors) ListByIDs(_ context.Context, ids []uuid.UUID) ([]vendors.Vendor, error) {
+	var out []vendors.Vendor
 	for _, id := range ids {
 		out = append(out, r.d.vendors[id])
 	}
@@ -213,8 +212,8 @@ type directoryOf struct {
 	runs int
 }
 
-func (x *directoryOf) EnsureVendors(_ context.Context, _ stores.Tx, refs []vendorlist.VendorRef) ([]directory.Vendor, error) {
-	out := make([]directory.Vendor, len(refs))
+func (x *directoryOf) EnsureVendors(_ context.Context, _ vendors.Tx, refs []vendors.VendorRef) ([]vendors.Vendor, error) {
+	out := make([]vendors.Vendor, len(refs))
 	for i, r := range refs {
 		for _, v := range x.d.vendors {
 			if v.Name.Key() == r.Name.Key() {
@@ -222,16 +221,16 @@ func (x *directoryOf) EnsureVendors(_ context.Context, _ stores.Tx, refs []vendo
 			}
 		}
 		if out[i].ID == uuid.Nil {
-			out[i] = directory.Vendor{ID: uuid.New(), Name: r.Name, WebsiteURL: r.WebsiteURL}
+			out[i] = vendors.Vendor{ID: uuid.New(), Name: r.Name, WebsiteURL: r.WebsiteURL}
 			x.d.vendors[out[i].ID] = out[i]
 		}
 	}
 	return out, nil
 }
 
-func (x *directoryOf) StartEnrichRun(context.Context, stores.Tx, string, []directory.Vendor, []string, ...run.Job) (run.Run, error) {
+func (x *directoryOf) StartEnrichRun(context.Context, vendors.Tx, string, []vendors.Vendor, []string, ...vendors.RunJob) (vendors.Run, error) {
 	x.runs++
-	return run.Run{}, nil
+	return vendors.Run{}, nil
 }
 
 // upserts counts the assessment rows a CSV import hands over.
@@ -248,7 +247,7 @@ func (u *upserts) Upsert(_ context.Context, _ stores.Tx, _ accounts.Actor, _ uui
 func listFixture(t *testing.T) (*Service, *listDB, *directoryOf, *upserts, accounts.Actor, accounts.AccountRef) {
 	t.Helper()
 	d := &listDB{acc: uuid.New(), user: uuid.New(), lists: map[uuid.UUID]vendorlist.List{}, entries: map[uuid.UUID][]uuid.UUID{},
-		alerts: map[[2]uuid.UUID]bool{}, vendors: map[uuid.UUID]directory.Vendor{}, claims: map[uuid.UUID]bool{}}
+		alerts: map[[2]uuid.UUID]bool{}, vendors: map[uuid.UUID]vendors.Vendor{}, claims: map[uuid.UUID]bool{}}
 	master, err := vendorlist.New(uuid.New(), d.acc, vendorlist.MasterList, fixedClock{}.Now())
 	if err != nil {
 		t.Fatal(err)

@@ -6,8 +6,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -22,7 +22,7 @@ var quotaExceeded = fmt.Sprintf("saved, but not queued for enrichment: the accou
 // queueEnrichment claims quota for the custom vendors among vs and queues an
 // enrichment run for them. A vendor the account has claimed before, or one
 // that already has a profile, counts as already known.
-func (s *Service) queueEnrichment(ctx context.Context, tx stores.Tx, a accounts.Actor, accountID uuid.UUID, vs []directory.Vendor) (vendorlist.QuotaReport, error) {
+func (s *Service) queueEnrichment(ctx context.Context, tx stores.Tx, a accounts.Actor, accountID uuid.UUID, vs []vendors.Vendor) (vendorlist.QuotaReport, error) {
 	rep := vendorlist.QuotaReport{Limit: EnrichmentQuota, Errors: []vendorlist.QuotaError{}}
 	var custom []uuid.UUID
 	for _, v := range vs {
@@ -51,7 +51,7 @@ func (s *Service) queueEnrichment(ctx context.Context, tx stores.Tx, a accounts.
 	for _, id := range claimed {
 		had[id] = true
 	}
-	var queue []directory.Vendor
+	var queue []vendors.Vendor
 	var claim []uuid.UUID
 	for _, v := range vs {
 		if !v.IsCustom() {
@@ -79,7 +79,7 @@ func (s *Service) queueEnrichment(ctx context.Context, tx stores.Tx, a accounts.
 	}
 	rep.Used = used + len(claim)
 	if len(queue) > 0 {
-		if _, err := s.d.Directory.StartEnrichRun(ctx, tx, a.Email, queue, directory.SectionValues()); err != nil {
+		if _, err := s.d.Directory.StartEnrichRun(ctx, tx, a.Email, queue, vendors.SectionValues()); err != nil {
 			return rep, err
 		}
 	}

@@ -8,10 +8,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/uow"
-	"github.com/vetted-dev/vetted/core/run"
-	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -54,25 +52,25 @@ func (r quotaRepo) Claim(_ context.Context, _ uuid.UUID, ids []uuid.UUID, _ time
 }
 
 // runs records the enrichment runs started.
-type runs struct{ started [][]directory.Vendor }
+type runs struct{ started [][]vendors.Vendor }
 
-func (r *runs) EnsureVendors(context.Context, stores.Tx, []vendorlist.VendorRef) ([]directory.Vendor, error) {
+func (r *runs) EnsureVendors(context.Context, vendors.Tx, []vendors.VendorRef) ([]vendors.Vendor, error) {
 	return nil, nil
 }
 
-func (r *runs) StartEnrichRun(_ context.Context, _ stores.Tx, _ string, vs []directory.Vendor, _ []string, _ ...run.Job) (run.Run, error) {
+func (r *runs) StartEnrichRun(_ context.Context, _ vendors.Tx, _ string, vs []vendors.Vendor, _ []string, _ ...vendors.RunJob) (vendors.Run, error) {
 	r.started = append(r.started, vs)
-	return run.Run{}, nil
+	return vendors.Run{}, nil
 }
 
 type fixedClock struct{}
 
 func (fixedClock) Now() time.Time { return time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC) }
 
-func custom(n int) []directory.Vendor {
-	vs := make([]directory.Vendor, n)
+func custom(n int) []vendors.Vendor {
+	vs := make([]vendors.Vendor, n)
 	for i := range vs {
-		vs[i] = directory.Vendor{ID: uuid.New(), Name: directory.Name("Custom " + uuid.NewString())}
+		vs[i] = vendors.Vendor{ID: uuid.New(), Name: vendors.Name("Custom " + uuid.NewString())}
 	}
 	return vs
 }
@@ -94,9 +92,9 @@ func TestEnrichmentQuota(t *testing.T) {
 
 	// A vendor with a profile and one claimed before count as known; of
 	// three new custom vendors two fit, the third is saved but refused.
-	known := directory.Vendor{ID: uuid.New(), Name: "Slack", HasProfile: true}
+	known := vendors.Vendor{ID: uuid.New(), Name: "Slack", HasProfile: true}
 	more := custom(3)
-	rep, err = s.queueEnrichment(ctx, tx, accounts.Actor{}, acc, append([]directory.Vendor{known, first[0]}, more...))
+	rep, err = s.queueEnrichment(ctx, tx, accounts.Actor{}, acc, append([]vendors.Vendor{known, first[0]}, more...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,13 +105,13 @@ func TestEnrichmentQuota(t *testing.T) {
 		rep.Errors[0].Message != "saved, but not queued for enrichment: the account has used its quota of 500 custom vendors" {
 		t.Fatalf("errors %+v", rep.Errors)
 	}
-	if len(r.started) != 2 || !slices.EqualFunc(r.started[1], more[:2], func(x, y directory.Vendor) bool { return x.ID == y.ID }) {
+	if len(r.started) != 2 || !slices.EqualFunc(r.started[1], more[:2], func(x, y vendors.Vendor) bool { return x.ID == y.ID }) {
 		t.Fatalf("runs started %d, last %v", len(r.started), r.started[len(r.started)-1])
 	}
 
 	// Nothing custom: no lock taken, no run started.
 	tx.locked = false
-	rep, err = s.queueEnrichment(ctx, tx, accounts.Actor{}, acc, []directory.Vendor{known})
+	rep, err = s.queueEnrichment(ctx, tx, accounts.Actor{}, acc, []vendors.Vendor{known})
 	if err != nil || rep.Queued != 0 || rep.AlreadyKnown != 1 || tx.locked || len(r.started) != 2 {
 		t.Fatalf("known only: %+v, %v (locked %v)", rep, err, tx.locked)
 	}

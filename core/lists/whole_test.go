@@ -12,8 +12,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -54,7 +54,7 @@ func (r listRepo) EntryKeys(ctx context.Context, id uuid.UUID) ([]stores.EntryKe
 // putVendors puts n new vendors named prefix and a number on the list.
 func putVendors(d *listDB, list uuid.UUID, prefix string, n int) {
 	for i := range n {
-		v := directory.Vendor{ID: uuid.New(), Name: directory.Name(fmt.Sprintf("%s %04d", prefix, i))}
+		v := vendors.Vendor{ID: uuid.New(), Name: vendors.Name(fmt.Sprintf("%s %04d", prefix, i))}
 		d.vendors[v.ID] = v
 		d.entries[list] = append(d.entries[list], v.ID)
 	}

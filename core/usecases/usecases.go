@@ -7,10 +7,11 @@ package usecases
 import (
 	"context"
 	"errors"
-	"github.com/google/uuid"
 	"log/slog"
 	"strings"
 	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
@@ -33,17 +34,17 @@ type Deps struct {
 	IDs      ports.IDs
 	Blobs    ports.BlobStore
 	Mailer   ports.Mailer
-	Enricher ports.Enricher
+	Enricher vendors.Enricher
 	// Websites discovers the websites of vendors known by name only;
 	// nil: no discovery.
-	Websites  ports.WebsiteFinder
-	Incidents ports.IncidentSource
+	Websites  vendors.WebsiteFinder
+	Incidents vendors.IncidentSource
 	Signer    *signedlink.Signer
 	// Webhooks is the transport of outbound webhooks (adapters/webhook).
 	Webhooks stores.WebhookSender
 	// Views is where vendor reads go (a cache such as adapters/dircache);
 	// nil reads the store.
-	Views stores.VendorViews
+	Views vendors.VendorViews
 	// PublicURL is the base URL for links in mail (no trailing slash).
 	PublicURL string
 	// Logger receives operational messages; nil means slog.Default().
@@ -106,7 +107,7 @@ func New(d Deps) (*UseCases, error) {
 		}}); err != nil {
 		return nil, err
 	}
-	if u.Vendors, err = vendors.New(vendors.Deps{Unit: unit, Enricher: d.Enricher, Websites: d.Websites, Incidents: d.Incidents, Views: d.Views, Log: log}); err != nil {
+	if u.Vendors, err = vendors.NewService(vendors.Deps{Unit: narrowUnit[vendors.Tx](unit), Enricher: d.Enricher, Websites: d.Websites, Incidents: d.Incidents, Views: d.Views, Log: log}); err != nil {
 		return nil, err
 	}
 	if u.Assessments, err = assessments.New(assessments.Deps{Unit: unit, Blobs: d.Blobs, Mail: mail, Signer: d.Signer, PublicURL: public, Log: log}); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/core/usecases"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -24,8 +25,8 @@ type (
 		deleted []string
 	}
 	mailer    struct{ ports.Mailer }
-	enricher  struct{ ports.Enricher }
-	incidents struct{ ports.IncidentSource }
+	enricher  struct{ vendors.Enricher }
+	incidents struct{ vendors.IncidentSource }
 )
 
 func (b *blobs) Delete(_ context.Context, keys ...string) error {

@@ -5,15 +5,13 @@ import (
 	"errors"
 
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/directory"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Resolve finds the directory entry a reference names: by id, else by name
 // (a vendor named like a UUID that is no vendor's id is found by its name).
-func Resolve(ctx context.Context, tx stores.Tx, ref directory.Ref) (directory.Vendor, error) {
+func Resolve(ctx context.Context, tx Tx, ref Ref) (Vendor, error) {
 	var (
-		v   directory.Vendor
+		v   Vendor
 		err error
 	)
 	id, byID := ref.ID()

@@ -12,21 +12,18 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
-	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // TestNewNamesMissingDependencies: a service without its enricher or
 // incident source is refused at wiring, naming what is missing.
 func TestNewNamesMissingDependencies(t *testing.T) {
 	t.Parallel()
-	_, err := vendors.New(vendors.Deps{Unit: uow.Unit[stores.Tx]{Store: newDir(), Clock: clock{}, IDs: ports.UUIDv7{}}})
+	_, err := vendors.NewService(vendors.Deps{Unit: uow.Unit[vendors.Tx]{Store: newDir(), Clock: clock{}, IDs: ports.UUIDv7{}}})
 	if err == nil || !strings.Contains(err.Error(), "Enricher") || !strings.Contains(err.Error(), "Incidents") {
 		t.Fatalf("New without enricher and incidents: %v", err)
 	}
@@ -41,9 +38,9 @@ func TestRatingHistory(t *testing.T) {
 	d := newDir(acme, other)
 	base := clock{}.Now()
 	for i := range 3 {
-		d.ratings = append(d.ratings, directory.RatingRecord{ID: uuid.New(), VendorID: acme.ID, ScannedAt: base.Add(time.Duration(i) * time.Hour), Grade: "B"})
+		d.ratings = append(d.ratings, vendors.RatingRecord{ID: uuid.New(), VendorID: acme.ID, ScannedAt: base.Add(time.Duration(i) * time.Hour), Grade: "B"})
 	}
-	d.ratings = append(d.ratings, directory.RatingRecord{ID: uuid.New(), VendorID: other.ID, ScannedAt: base})
+	d.ratings = append(d.ratings, vendors.RatingRecord{ID: uuid.New(), VendorID: other.ID, ScannedAt: base})
 	s := newService(t, d)
 	ctx := context.Background()
 
@@ -69,7 +66,7 @@ func TestRatingHistory(t *testing.T) {
 			t.Errorf("limit %d: %v", limit, err)
 		}
 	}
-	_, _, _, err = s.RatingHistory(ctx, accounts.Actor{}, ref(t, "Acme"), &directory.RatingCursor{At: base}, 10)
+	_, _, _, err = s.RatingHistory(ctx, accounts.Actor{}, ref(t, "Acme"), &vendors.RatingCursor{At: base}, 10)
 	if f := core.Failures(err); !errors.Is(err, core.ErrInvalid) || len(f) != 1 || f[0].Field != "RatingQuery.Cursor" {
 		t.Errorf("zero cursor: %v", err)
 	}
@@ -86,11 +83,11 @@ func TestPolledIncidentIsAWebhookEvent(t *testing.T) {
 	acme := vendor("Acme", "https://acme.test")
 	d := newDir(acme)
 	var hooks []domainevent.Event
-	record := func(_ context.Context, _ stores.Tx, ev domainevent.Event) error {
+	record := func(_ context.Context, _ vendors.Tx, ev domainevent.Event) error {
 		hooks = append(hooks, ev)
 		return nil
 	}
-	s, err := vendors.New(vendors.Deps{Unit: uow.Unit[stores.Tx]{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}, Events: record},
+	s, err := vendors.NewService(vendors.Deps{Unit: uow.Unit[vendors.Tx]{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}, Events: record},
 		Enricher: enricher{}, Incidents: incidents{titles: []string{"outage"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -114,12 +111,12 @@ func TestPolledIncidentIsAWebhookEvent(t *testing.T) {
 	// A backfill of the same vendor with a new title stores it as history:
 	// no alert, no webhook event.
 	hooks, d.outbox = nil, nil
-	s2, err := vendors.New(vendors.Deps{Unit: uow.Unit[stores.Tx]{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}, Events: record},
+	s2, err := vendors.NewService(vendors.Deps{Unit: uow.Unit[vendors.Tx]{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}, Events: record},
 		Enricher: enricher{}, Incidents: incidents{titles: []string{"old breach"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := s2.StartBackfill(ctx, admin, []directory.Ref{ref(t, "Acme")}, nil)
+	r, err := s2.StartBackfill(ctx, admin, []vendors.Ref{ref(t, "Acme")}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,12 +154,12 @@ func TestBackfillWholeDirectory(t *testing.T) {
 	if err := s.RunBackfill(ctx, outbox.Backfill{RunID: r.ID, Since: &since}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.Run(ctx, admin, run.KindBackfill, r.ID)
+	got, err := s.Run(ctx, admin, vendors.RunBackfill, r.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, j := range got.Jobs {
-		if j.Status != run.StatusDone || j.Created != 1 {
+		if j.Status != vendors.RunDone || j.Created != 1 {
 			t.Errorf("job %+v, want done with 1 created", j)
 		}
 	}
@@ -171,9 +168,9 @@ func TestBackfillWholeDirectory(t *testing.T) {
 	if err := s.RunBackfill(ctx, outbox.Backfill{RunID: r.ID}); err != nil {
 		t.Fatal(err)
 	}
-	again, _ := s.Run(ctx, admin, run.KindBackfill, r.ID)
+	again, _ := s.Run(ctx, admin, vendors.RunBackfill, r.ID)
 	for _, j := range again.Jobs {
-		if j.Status != run.StatusDone || j.Created != 1 {
+		if j.Status != vendors.RunDone || j.Created != 1 {
 			t.Errorf("job after a retry %+v", j)
 		}
 	}
@@ -188,26 +185,26 @@ func TestUnratedScanIsPartial(t *testing.T) {
 	d := newDir(acme)
 	// Every check of the catalog recorded that it could not run (a site
 	// that refused the scanner).
-	var is []directory.SecurityInstance
-	for _, c := range directory.Checks() {
-		is = append(is, directory.SecurityInstance{Code: c.Name + directory.NotCheckedSuffix, Severity: "info", Title: c.Title, Kind: "signal", Category: c.Category})
+	var is []vendors.SecurityInstance
+	for _, c := range vendors.Checks() {
+		is = append(is, vendors.SecurityInstance{Code: c.Name + vendors.NotCheckedSuffix, Severity: "info", Title: c.Title, Kind: "signal", Category: c.Category})
 	}
 	expires := ""
 	var logs bytes.Buffer
-	s, err := vendors.New(vendors.Deps{Unit: uow.Unit[stores.Tx]{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}},
+	s, err := vendors.NewService(vendors.Deps{Unit: uow.Unit[vendors.Tx]{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}},
 		Enricher: scanner{is: &is, expires: &expires}, Incidents: incidents{}, Log: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := enrichAll(t, s, d, "Acme")
-	st := d.profiles[acme.ID].Enrichment[directory.SectionScores]
-	if st.Status != run.StatusFailed || st.Error == "" {
+	st := d.profiles[acme.ID].Enrichment[vendors.SectionScores]
+	if st.Status != vendors.RunFailed || st.Error == "" {
 		t.Fatalf("scores %+v, want failed with a reason", st)
 	}
 	if len(d.grc[acme.ID]) != 0 {
 		t.Fatalf("an unrated scan kept a GRC assessment: %+v", d.grc[acme.ID])
 	}
-	if j := r.Jobs[0]; j.Status != run.StatusDone || j.Error == "" {
+	if j := r.Jobs[0]; j.Status != vendors.RunDone || j.Error == "" {
 		t.Fatalf("job %+v, want done with the scores' reason", j)
 	}
 	if out := logs.String(); !strings.Contains(out, "level=INFO") || !strings.Contains(out, "enrichment partly failed") || !strings.Contains(out, "vendor=Acme") {

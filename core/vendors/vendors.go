@@ -1,9 +1,3 @@
-// Package vendors holds the use cases of the global vendor directory:
-// reading entries with their profiles (through stores.VendorViews), the
-// platform admins' edits, enrichment runs and their jobs, incidents (by
-// hand, polled and backfilled) and the periodic re-enrichment. Lists ask it
-// to add vendors and to start enrichment through the narrow interface
-// lists.Directory.
 package vendors
 
 import (
@@ -20,27 +14,23 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
-	"github.com/vetted-dev/vetted/core/run"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Deps are the ports the directory use cases need.
 type Deps struct {
-	uow.Unit[stores.Tx]
-	Enricher  ports.Enricher
-	Incidents ports.IncidentSource
+	uow.Unit[Tx]
+	Enricher  Enricher
+	Incidents IncidentSource
 	// Websites discovers the website of a vendor known by name only
 	// before it is enriched; nil: no discovery (such a vendor's web
 	// sections fail with "no website known", as before).
-	Websites ports.WebsiteFinder
+	Websites WebsiteFinder
 	// Views is where GetVendor reads; nil reads the store (StoreViews).
-	Views stores.VendorViews
+	Views VendorViews
 	// Log receives operational messages; nil means slog.Default().
 	Log *slog.Logger
 }
@@ -48,8 +38,8 @@ type Deps struct {
 // Service implements the directory use cases.
 type Service struct{ d Deps }
 
-// New checks the dependencies and returns the service.
-func New(d Deps) (*Service, error) {
+// NewService checks the dependencies and returns the service.
+func NewService(d Deps) (*Service, error) {
 	missing := d.Missing()
 	if d.Enricher == nil {
 		missing = append(missing, "Enricher")
@@ -70,12 +60,12 @@ func New(d Deps) (*Service, error) {
 }
 
 // StoreViews reads vendor views from the store, one unit of work each.
-type StoreViews struct{ Store stores.Store }
+type StoreViews struct{ Store ports.UnitOfWork[Tx] }
 
 // View finds the vendor ref names and reads its profile.
-func (r StoreViews) View(ctx context.Context, ref directory.Ref) (directory.View, error) {
-	var view directory.View
-	err := r.Store.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+func (r StoreViews) View(ctx context.Context, ref Ref) (View, error) {
+	var view View
+	err := r.Store.View(ctx, func(ctx context.Context, tx Tx) error {
 		v, err := Resolve(ctx, tx, ref)
 		if err != nil {
 			return err
@@ -88,16 +78,16 @@ func (r StoreViews) View(ctx context.Context, ref directory.Ref) (directory.View
 
 // ViewsByID reads the views of the vendors among ids that exist, in one
 // unit of work of two set-based queries (entries by id, their profiles).
-func (r StoreViews) ViewsByID(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]directory.View, error) {
-	views := map[uuid.UUID]directory.View{}
-	err := r.Store.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+func (r StoreViews) ViewsByID(ctx context.Context, ids []uuid.UUID) (map[uuid.UUID]View, error) {
+	views := map[uuid.UUID]View{}
+	err := r.Store.View(ctx, func(ctx context.Context, tx Tx) error {
 		vs, err := tx.Vendors().ListByIDs(ctx, ids)
 		if err != nil {
 			return err
 		}
 		found := make([]uuid.UUID, 0, len(vs))
 		for _, v := range vs {
-			views[v.ID] = directory.View{Vendor: v}
+			views[v.ID] = View{Vendor: v}
 			found = append(found, v.ID)
 		}
 		ps, err := tx.Profiles().ListByVendors(ctx, found)
@@ -116,12 +106,12 @@ func (r StoreViews) ViewsByID(ctx context.Context, ids []uuid.UUID) (map[uuid.UU
 
 // GetVendor returns an entry with its profile, by UUID or canonical name.
 // It may come from a cache (Deps.Views); callers must not modify it.
-func (s *Service) GetVendor(ctx context.Context, _ accounts.Actor, ref directory.Ref) (directory.View, error) {
+func (s *Service) GetVendor(ctx context.Context, _ accounts.Actor, ref Ref) (View, error) {
 	return s.d.Views.View(ctx, ref)
 }
 
-func loadView(ctx context.Context, tx stores.Tx, v directory.Vendor) (directory.View, error) {
-	view := directory.View{Vendor: v}
+func loadView(ctx context.Context, tx Tx, v Vendor) (View, error) {
+	view := View{Vendor: v}
 	p, err := tx.Profiles().Get(ctx, v.ID)
 	if err == nil {
 		view.Profile = &p
@@ -140,14 +130,14 @@ const MaxVendorPage = 10_000
 // VendorsPage returns at most limit directory entries (1 to MaxVendorPage)
 // named after the name after (a cursor: "" for the first page), by name in
 // byte order, and whether more follow.
-func (s *Service) VendorsPage(ctx context.Context, _ accounts.Actor, after string, limit int) ([]directory.Vendor, bool, error) {
+func (s *Service) VendorsPage(ctx context.Context, _ accounts.Actor, after string, limit int) ([]Vendor, bool, error) {
 	if limit < 1 || limit > MaxVendorPage {
 		return nil, false, core.Invalid("Limit", "must be between 1 and %d", MaxVendorPage)
 	}
-	var out []directory.Vendor
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+	var out []Vendor
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		var err error
-		out, err = tx.Vendors().Page(ctx, directory.Name(after), limit+1)
+		out, err = tx.Vendors().Page(ctx, Name(after), limit+1)
 		return err
 	})
 	if err != nil {
@@ -158,12 +148,12 @@ func (s *Service) VendorsPage(ctx context.Context, _ accounts.Actor, after strin
 }
 
 // SecurityInstances returns a vendor's findings and signals.
-func (s *Service) SecurityInstances(ctx context.Context, _ accounts.Actor, ref directory.Ref) (directory.Vendor, []directory.SecurityInstance, error) {
+func (s *Service) SecurityInstances(ctx context.Context, _ accounts.Actor, ref Ref) (Vendor, []SecurityInstance, error) {
 	var (
-		v   directory.Vendor
-		out []directory.SecurityInstance
+		v   Vendor
+		out []SecurityInstance
 	)
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		var err error
 		if v, err = Resolve(ctx, tx, ref); err != nil {
 			return err
@@ -177,27 +167,27 @@ func (s *Service) SecurityInstances(ctx context.Context, _ accounts.Actor, ref d
 // Enrich starts an enrichment run for vendors named by name or id (platform
 // admins). Unknown names are added to the directory first. With createOnly,
 // vendors that already have a profile are skipped.
-func (s *Service) Enrich(ctx context.Context, a accounts.Actor, names []string, sections []string, createOnly bool) (run.Run, error) {
+func (s *Service) Enrich(ctx context.Context, a accounts.Actor, names []string, sections []string, createOnly bool) (Run, error) {
 	if err := accounts.RequirePlatformAdmin(a); err != nil {
-		return run.Run{}, err
+		return Run{}, err
 	}
-	secs, err := directory.ParseSections(sections)
+	secs, err := ParseSections(sections)
 	if err != nil {
-		return run.Run{}, err
+		return Run{}, err
 	}
 	if len(names) == 0 {
-		return run.Run{}, core.Invalid("Vendors", "must name at least one vendor")
+		return Run{}, core.Invalid("Vendors", "must name at least one vendor")
 	}
 	if len(names) > MaxRunVendors {
-		return run.Run{}, core.Invalid("Vendors", "at most %d vendors per run", MaxRunVendors)
+		return Run{}, core.Invalid("Vendors", "at most %d vendors per run", MaxRunVendors)
 	}
 	secNames := make([]string, len(secs))
 	for i, sct := range secs {
 		secNames[i] = string(sct)
 	}
-	var r run.Run
-	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
-		var vs []directory.Vendor
+	var r Run
+	err = s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
+		var vs []Vendor
 		var refs []string
 		for _, n := range names {
 			if id, perr := uuid.Parse(strings.TrimSpace(n)); perr == nil {
@@ -222,8 +212,8 @@ func (s *Service) Enrich(ctx context.Context, a accounts.Actor, names []string, 
 			return err
 		}
 		vs = append(vs, ensured...)
-		var queue []directory.Vendor
-		var skipped []run.Job
+		var queue []Vendor
+		var skipped []RunJob
 		seen := map[uuid.UUID]bool{}
 		for _, v := range vs {
 			if seen[v.ID] {
@@ -231,7 +221,7 @@ func (s *Service) Enrich(ctx context.Context, a accounts.Actor, names []string, 
 			}
 			seen[v.ID] = true
 			if createOnly && v.HasProfile {
-				skipped = append(skipped, run.Job{ID: s.d.IDs.New(), VendorID: v.ID, VendorName: v.Name.String(), Status: run.StatusSkipped, Error: "has a profile (createOnly)"})
+				skipped = append(skipped, RunJob{ID: s.d.IDs.New(), VendorID: v.ID, VendorName: v.Name.String(), Status: RunSkipped, Error: "has a profile (createOnly)"})
 				continue
 			}
 			queue = append(queue, v)
@@ -242,27 +232,27 @@ func (s *Service) Enrich(ctx context.Context, a accounts.Actor, names []string, 
 	return r, err
 }
 
-func parseNames(raw []string) ([]vendorlist.VendorRef, error) {
+func parseNames(raw []string) ([]VendorRef, error) {
 	var errs core.Fields
-	var out []vendorlist.VendorRef
+	var out []VendorRef
 	for i, n := range raw {
-		p, err := directory.ParseName(n)
+		p, err := ParseName(n)
 		if err != nil {
 			errs.Add(core.Index("Vendors", i), "must be a vendor name or UUID")
 			continue
 		}
-		out = append(out, vendorlist.VendorRef{Name: p})
+		out = append(out, VendorRef{Name: p})
 	}
 	return out, errs.Err()
 }
 
 // Run returns an enrichment or backfill run (platform admins).
-func (s *Service) Run(ctx context.Context, a accounts.Actor, kind string, rid uuid.UUID) (run.Run, error) {
+func (s *Service) Run(ctx context.Context, a accounts.Actor, kind string, rid uuid.UUID) (Run, error) {
 	if err := accounts.RequirePlatformAdmin(a); err != nil {
-		return run.Run{}, err
+		return Run{}, err
 	}
-	var r run.Run
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+	var r Run
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		var err error
 		r, err = tx.Runs().Get(ctx, rid)
 		if err == nil && r.Kind != kind {
@@ -276,8 +266,8 @@ func (s *Service) Run(ctx context.Context, a accounts.Actor, kind string, rid uu
 	return r, err
 }
 
-func (s *Service) setJob(ctx context.Context, runID, jobID uuid.UUID, mut func(*run.Job)) error {
-	return s.d.Store.InTx(ctx, func(ctx context.Context, tx stores.Tx) error {
+func (s *Service) setJob(ctx context.Context, runID, jobID uuid.UUID, mut func(*RunJob)) error {
+	return s.d.Store.InTx(ctx, func(ctx context.Context, tx Tx) error {
 		r, err := tx.Runs().GetForUpdate(ctx, runID)
 		if errors.Is(err, core.ErrNotFound) {
 			return nil
@@ -299,11 +289,11 @@ func (s *Service) setJob(ctx context.Context, runID, jobID uuid.UUID, mut func(*
 // EnrichJob enriches one vendor: the fetching happens outside any unit of
 // work; the result is stored in one.
 func (s *Service) EnrichJob(ctx context.Context, p outbox.Enrich) error {
-	if err := s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status = run.StatusRunning }); err != nil {
+	if err := s.setJob(ctx, p.RunID, p.JobID, func(j *RunJob) { j.Status = RunRunning }); err != nil {
 		return err
 	}
-	var view directory.View
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+	var view View
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		v, err := tx.Vendors().Get(ctx, p.VendorID)
 		if err != nil {
 			return err
@@ -312,44 +302,44 @@ func (s *Service) EnrichJob(ctx context.Context, p outbox.Enrich) error {
 		return err
 	})
 	if errors.Is(err, core.ErrNotFound) {
-		return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status, j.Error = run.StatusFailed, "vendor no longer exists" })
+		return s.setJob(ctx, p.RunID, p.JobID, func(j *RunJob) { j.Status, j.Error = RunFailed, "vendor no longer exists" })
 	}
 	if err != nil {
 		return err
 	}
-	cur := directory.NewProfile(s.d.IDs.New(), view.Vendor.ID, s.d.Now())
+	cur := NewProfile(s.d.IDs.New(), view.Vendor.ID, s.d.Now())
 	if view.Profile != nil {
 		cur = *view.Profile
 	}
-	secs, _ := directory.ParseSections(p.Sections)
-	wantScores := slices.Contains(secs, directory.SectionScores)
-	secs = slices.DeleteFunc(secs, func(sec directory.Section) bool { return sec == directory.SectionScores })
+	secs, _ := ParseSections(p.Sections)
+	wantScores := slices.Contains(secs, SectionScores)
+	secs = slices.DeleteFunc(secs, func(sec Section) bool { return sec == SectionScores })
 	vendor, secs, discovered, needsWebsite, err := s.findWebsite(ctx, view, &cur, secs)
 	if err != nil {
 		return err // the context ended: the job is tried again
 	}
-	res := ports.EnrichResult{Profile: cur}
+	res := EnrichResult{Profile: cur}
 	if len(secs) > 0 {
 		var eerr error
 		if res, eerr = s.d.Enricher.Enrich(ctx, vendor, cur, secs); eerr != nil {
-			return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status, j.Error = run.StatusFailed, eerr.Error() })
+			return s.setJob(ctx, p.RunID, p.JobID, func(j *RunJob) { j.Status, j.Error = RunFailed, eerr.Error() })
 		}
 	}
-	if outcome, reason := directory.EnrichmentOutcome(secs, res.Profile.Enrichment); view.Profile == nil && res.Instances == nil && !needsWebsite &&
-		(outcome == directory.OutcomeFailed || outcome == directory.OutcomeSkipped) {
+	if outcome, reason := EnrichmentOutcome(secs, res.Profile.Enrichment); view.Profile == nil && res.Instances == nil && !needsWebsite &&
+		(outcome == OutcomeFailed || outcome == OutcomeSkipped) {
 		// Nothing was found (no website, a site that does not answer, no
 		// scan to rate): no profile is made of it, so the vendor stays
 		// custom, as save-vendors answered (is_custom: no profile yet),
 		// and a later run or createOnly enrichment tries it again.
-		status := run.StatusFailed
-		if outcome == directory.OutcomeSkipped {
-			status, reason = run.StatusSkipped, cmp.Or(reason, errNoScan)
+		status := RunFailed
+		if outcome == OutcomeSkipped {
+			status, reason = RunSkipped, cmp.Or(reason, errNoScan)
 		}
 		s.logEnrichment(ctx, view.Vendor, p.RunID, outcome, reason)
-		return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status, j.Error = status, reason })
+		return s.setJob(ctx, p.RunID, p.JobID, func(j *RunJob) { j.Status, j.Error = status, reason })
 	}
-	var prof directory.Profile
-	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	var prof Profile
+	err = s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		prof = res.Profile
 		if needsWebsite {
 			// Nothing was read but the discovery's evidence: it goes onto
@@ -393,21 +383,21 @@ func (s *Service) EnrichJob(ctx context.Context, p outbox.Enrich) error {
 		return err
 	}
 	if wantScores || res.Instances != nil {
-		secs = append(secs, directory.SectionScores)
+		secs = append(secs, SectionScores)
 	}
-	outcome, reason := directory.EnrichmentOutcome(secs, prof.Enrichment)
-	if needsWebsite && outcome != directory.OutcomeFailed {
+	outcome, reason := EnrichmentOutcome(secs, prof.Enrichment)
+	if needsWebsite && outcome != OutcomeFailed {
 		// Not a failure: the job is skipped with the reason, and the
 		// vendor reads needs_website on its lists.
-		return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) { j.Status, j.Error = run.StatusSkipped, errNeedsWebsite })
+		return s.setJob(ctx, p.RunID, p.JobID, func(j *RunJob) { j.Status, j.Error = RunSkipped, errNeedsWebsite })
 	}
 	s.logEnrichment(ctx, view.Vendor, p.RunID, outcome, reason)
-	return s.setJob(ctx, p.RunID, p.JobID, func(j *run.Job) {
-		switch j.Status, j.Error = run.StatusDone, ""; outcome {
-		case directory.OutcomePartial:
+	return s.setJob(ctx, p.RunID, p.JobID, func(j *RunJob) {
+		switch j.Status, j.Error = RunDone, ""; outcome {
+		case OutcomePartial:
 			j.Error = reason
-		case directory.OutcomeFailed:
-			j.Status, j.Error = run.StatusFailed, reason
+		case OutcomeFailed:
+			j.Status, j.Error = RunFailed, reason
 		}
 	})
 }
@@ -415,12 +405,12 @@ func (s *Service) EnrichJob(ctx context.Context, p outbox.Enrich) error {
 // logEnrichment logs an enrichment that did not find everything, once per
 // vendor and run, at INFO: a vendor with no website is an everyday case,
 // not an operator's alarm; its reason is in the run's job too.
-func (s *Service) logEnrichment(ctx context.Context, v directory.Vendor, runID uuid.UUID, outcome, reason string) {
-	if outcome == directory.OutcomeOK || outcome == directory.OutcomeSkipped {
+func (s *Service) logEnrichment(ctx context.Context, v Vendor, runID uuid.UUID, outcome, reason string) {
+	if outcome == OutcomeOK || outcome == OutcomeSkipped {
 		return
 	}
 	msg := "enrichment failed"
-	if outcome == directory.OutcomePartial {
+	if outcome == OutcomePartial {
 		msg = "enrichment partly failed"
 	}
 	s.d.Log.InfoContext(ctx, msg, "vendor", v.Name.String(), "vendor_id", v.ID, "run_id", runID, "outcome", outcome, "reason", reason)
@@ -437,7 +427,7 @@ const (
 // security instances (the scan's when it ran now, else the stored ones) and
 // keeps the assessment in the history. Scores always follow the latest
 // scan, so it runs whenever a scan replaced the instances, requested or not.
-func (s *Service) rate(ctx context.Context, tx stores.Tx, prof *directory.Profile, scanned []directory.SecurityInstance) error {
+func (s *Service) rate(ctx context.Context, tx Tx, prof *Profile, scanned []SecurityInstance) error {
 	is := scanned
 	if is == nil {
 		var err error
@@ -446,21 +436,21 @@ func (s *Service) rate(ctx context.Context, tx stores.Tx, prof *directory.Profil
 		}
 	}
 	now := s.d.Now()
-	st := directory.SectionStatus{Status: run.StatusDone, UpdatedAt: now, Source: "security_instances"}
+	st := SectionStatus{Status: RunDone, UpdatedAt: now, Source: "security_instances"}
 	g := prof.ApplyRating(is, now)
 	switch {
 	case len(is) == 0:
 		// Nothing to rate yet (no website, or the security section has not
 		// run): not a failure of the pipeline, so the vendor does not read
 		// as failed on its lists.
-		st.Status, st.Error = run.StatusSkipped, errNoScan
+		st.Status, st.Error = RunSkipped, errNoScan
 	case g == nil:
-		st.Status, st.Error = run.StatusFailed, errNothingRated
+		st.Status, st.Error = RunFailed, errNothingRated
 	}
 	if prof.Enrichment == nil {
-		prof.Enrichment = map[directory.Section]directory.SectionStatus{}
+		prof.Enrichment = map[Section]SectionStatus{}
 	}
-	prof.Enrichment[directory.SectionScores] = st
+	prof.Enrichment[SectionScores] = st
 	if scanned != nil {
 		if err := s.recordRating(ctx, tx, *prof, scanned, now); err != nil {
 			return err
@@ -477,20 +467,20 @@ func (s *Service) rate(ctx context.Context, tx stores.Tx, prof *directory.Profil
 
 // recordRating keeps a scan's rating, grade and findings in the vendor's
 // rating history, with what changed that matters since the scan before
-// (directory.RatingChanges); a change is an event, emitted in the same
+// (RatingChanges); a change is an event, emitted in the same
 // unit of work (KindRatingChanged), so it is alerted exactly when the
 // record is kept.
-func (s *Service) recordRating(ctx context.Context, tx stores.Tx, prof directory.Profile, scanned []directory.SecurityInstance, now time.Time) error {
-	rec := directory.NewRatingRecord(s.d.IDs.New(), prof, scanned, now)
+func (s *Service) recordRating(ctx context.Context, tx Tx, prof Profile, scanned []SecurityInstance, now time.Time) error {
+	rec := NewRatingRecord(s.d.IDs.New(), prof, scanned, now)
 	last, err := tx.Profiles().Ratings(ctx, prof.VendorID, nil, 1)
 	if err != nil {
 		return fmt.Errorf("rating history of vendor %s: %w", prof.VendorID, err)
 	}
-	var prev *directory.RatingRecord
+	var prev *RatingRecord
 	if len(last) > 0 {
 		prev = &last[0]
 	}
-	rec.Changes = directory.RatingChanges(prev, rec)
+	rec.Changes = RatingChanges(prev, rec)
 	if err := tx.Profiles().AddRating(ctx, rec); err != nil {
 		return fmt.Errorf("rating history of vendor %s: %w", prof.VendorID, err)
 	}
@@ -511,7 +501,7 @@ func (s *Service) recordRating(ctx context.Context, tx stores.Tx, prof directory
 // carries changes: the grade and score before and after, and a reason per
 // change. The event's id is the record's, so that it is the same event the
 // subscribers' mail tells of.
-func ratingEvent(vendorName string, prev *directory.RatingRecord, rec directory.RatingRecord) domainevent.Event {
+func ratingEvent(vendorName string, prev *RatingRecord, rec RatingRecord) domainevent.Event {
 	score := func(r *int) int {
 		if r == nil {
 			return 0
@@ -544,8 +534,8 @@ const (
 // RatingHistory is a page of a vendor's rating history, newest first,
 // after the cursor when it is not nil (a zero cursor is one the API did
 // not give); next is the cursor of the following page, nil on the last.
-func (s *Service) RatingHistory(ctx context.Context, _ accounts.Actor, ref directory.Ref, after *directory.RatingCursor, limit int) (
-	v directory.Vendor, page []directory.RatingRecord, next *directory.RatingCursor, err error) {
+func (s *Service) RatingHistory(ctx context.Context, _ accounts.Actor, ref Ref, after *RatingCursor, limit int) (
+	v Vendor, page []RatingRecord, next *RatingCursor, err error) {
 	if limit == 0 {
 		limit = DefaultRatingPage
 	}
@@ -555,7 +545,7 @@ func (s *Service) RatingHistory(ctx context.Context, _ accounts.Actor, ref direc
 	if after != nil && after.ID == uuid.Nil {
 		return v, nil, nil, core.Invalid("RatingQuery.Cursor", "is not a cursor of this rating history")
 	}
-	err = s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err = s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		var err error
 		if v, err = Resolve(ctx, tx, ref); err != nil {
 			return err
@@ -569,7 +559,7 @@ func (s *Service) RatingHistory(ctx context.Context, _ accounts.Actor, ref direc
 	if len(page) > limit {
 		page = page[:limit]
 		last := page[limit-1]
-		next = &directory.RatingCursor{At: last.ScannedAt, ID: last.ID}
+		next = &RatingCursor{At: last.ScannedAt, ID: last.ID}
 	}
 	return v, page, next, nil
 }
@@ -577,12 +567,12 @@ func (s *Service) RatingHistory(ctx context.Context, _ accounts.Actor, ref direc
 // ReenrichStale queues a run for profiles not updated within maxAge.
 func (s *Service) ReenrichStale(ctx context.Context, maxAge time.Duration) (int, error) {
 	var n int
-	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		vs, err := tx.Vendors().List(ctx)
 		if err != nil {
 			return err
 		}
-		var stale []directory.Vendor
+		var stale []Vendor
 		cutoff := s.d.Now().Add(-maxAge)
 		for _, v := range vs {
 			p, err := tx.Profiles().Get(ctx, v.ID)
@@ -600,7 +590,7 @@ func (s *Service) ReenrichStale(ctx context.Context, maxAge time.Duration) (int,
 		if n == 0 {
 			return nil
 		}
-		_, err = s.StartEnrichRun(ctx, tx, "scheduler", stale, directory.SectionValues())
+		_, err = s.StartEnrichRun(ctx, tx, "scheduler", stale, SectionValues())
 		return err
 	})
 	return n, err
@@ -609,12 +599,12 @@ func (s *Service) ReenrichStale(ctx context.Context, maxAge time.Duration) (int,
 // PatchVendor applies a JSON merge patch over the whitelisted profile
 // fields (platform admins); it creates the profile if there is none. No
 // enrichment runs.
-func (s *Service) PatchVendor(ctx context.Context, a accounts.Actor, ref directory.Ref, patch map[string]json.RawMessage) (directory.View, error) {
+func (s *Service) PatchVendor(ctx context.Context, a accounts.Actor, ref Ref, patch map[string]json.RawMessage) (View, error) {
 	if err := accounts.RequirePlatformAdmin(a); err != nil {
-		return directory.View{}, err
+		return View{}, err
 	}
-	var view directory.View
-	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	var view View
+	err := s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		v, err := Resolve(ctx, tx, ref)
 		if err != nil {
 			return err
@@ -622,7 +612,7 @@ func (s *Service) PatchVendor(ctx context.Context, a accounts.Actor, ref directo
 		if view, err = loadView(ctx, tx, v); err != nil {
 			return err
 		}
-		p := directory.NewProfile(s.d.IDs.New(), v.ID, s.d.Now())
+		p := NewProfile(s.d.IDs.New(), v.ID, s.d.Now())
 		if view.Profile != nil {
 			p = *view.Profile
 		}
@@ -633,7 +623,7 @@ func (s *Service) PatchVendor(ctx context.Context, a accounts.Actor, ref directo
 			return err
 		}
 		v.HasProfile = true
-		view = directory.View{Vendor: v, Profile: &p}
+		view = View{Vendor: v, Profile: &p}
 		return nil
 	})
 	return view, err
@@ -642,12 +632,12 @@ func (s *Service) PatchVendor(ctx context.Context, a accounts.Actor, ref directo
 // DeleteVendor removes a vendor's profile, its security instances and its
 // GRC assessment history (platform admins); the directory entry and every
 // list membership stay.
-func (s *Service) DeleteVendor(ctx context.Context, a accounts.Actor, ref directory.Ref) (directory.Vendor, error) {
+func (s *Service) DeleteVendor(ctx context.Context, a accounts.Actor, ref Ref) (Vendor, error) {
 	if err := accounts.RequirePlatformAdmin(a); err != nil {
-		return directory.Vendor{}, err
+		return Vendor{}, err
 	}
-	var v directory.Vendor
-	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	var v Vendor
+	err := s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		var err error
 		if v, err = Resolve(ctx, tx, ref); err != nil {
 			return err
@@ -667,12 +657,12 @@ func (s *Service) DeleteVendor(ctx context.Context, a accounts.Actor, ref direct
 // RecordIncident records an incident by hand (platform admins). A live
 // incident alerts the confirmed subscribers of every list that carries the
 // vendor with alerts enabled.
-func (s *Service) RecordIncident(ctx context.Context, a accounts.Actor, ref directory.Ref, in directory.Incident) (directory.Incident, error) {
+func (s *Service) RecordIncident(ctx context.Context, a accounts.Actor, ref Ref, in Incident) (Incident, error) {
 	if err := accounts.RequirePlatformAdmin(a); err != nil {
-		return directory.Incident{}, err
+		return Incident{}, err
 	}
-	var out directory.Incident
-	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	var out Incident
+	err := s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		v, err := Resolve(ctx, tx, ref)
 		if err != nil {
 			return err
@@ -684,7 +674,7 @@ func (s *Service) RecordIncident(ctx context.Context, a accounts.Actor, ref dire
 		if in.Source == "" {
 			in.Source = "manual"
 		}
-		if out, err = directory.NewIncident(in); err != nil {
+		if out, err = NewIncident(in); err != nil {
 			return err
 		}
 		if err := tx.Incidents().Create(ctx, out); err != nil {
@@ -702,9 +692,9 @@ func (s *Service) RecordIncident(ctx context.Context, a accounts.Actor, ref dire
 }
 
 // Incidents returns a vendor's incidents.
-func (s *Service) Incidents(ctx context.Context, _ accounts.Actor, ref directory.Ref) ([]directory.Incident, error) {
-	var out []directory.Incident
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+func (s *Service) Incidents(ctx context.Context, _ accounts.Actor, ref Ref) ([]Incident, error) {
+	var out []Incident
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		v, err := Resolve(ctx, tx, ref)
 		if err != nil {
 			return err
@@ -718,13 +708,13 @@ func (s *Service) Incidents(ctx context.Context, _ accounts.Actor, ref directory
 // StartBackfill starts a historical-incident backfill (platform admins) for
 // the named vendors, or for the whole directory when none are named.
 // Backfilled incidents are stored as historical and never alert.
-func (s *Service) StartBackfill(ctx context.Context, a accounts.Actor, refs []directory.Ref, since *time.Time) (run.Run, error) {
+func (s *Service) StartBackfill(ctx context.Context, a accounts.Actor, refs []Ref, since *time.Time) (Run, error) {
 	if err := accounts.RequirePlatformAdmin(a); err != nil {
-		return run.Run{}, err
+		return Run{}, err
 	}
-	var r run.Run
-	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
-		var vs []directory.Vendor
+	var r Run
+	err := s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
+		var vs []Vendor
 		if len(refs) == 0 {
 			var err error
 			if vs, err = tx.Vendors().List(ctx); err != nil {
@@ -738,12 +728,12 @@ func (s *Service) StartBackfill(ctx context.Context, a accounts.Actor, refs []di
 			}
 			vs = append(vs, v)
 		}
-		r = run.Run{ID: s.d.IDs.New(), Kind: run.KindBackfill, CreatedBy: a.Email, CreatedAt: s.d.Now(), UpdatedAt: s.d.Now()}
+		r = Run{ID: s.d.IDs.New(), Kind: RunBackfill, CreatedBy: a.Email, CreatedAt: s.d.Now(), UpdatedAt: s.d.Now()}
 		seen := map[uuid.UUID]bool{}
 		for _, v := range vs {
 			if !seen[v.ID] {
 				seen[v.ID] = true
-				r.Jobs = append(r.Jobs, run.Job{ID: s.d.IDs.New(), VendorID: v.ID, VendorName: v.Name.String(), Status: run.StatusQueued})
+				r.Jobs = append(r.Jobs, RunJob{ID: s.d.IDs.New(), VendorID: v.ID, VendorName: v.Name.String(), Status: RunQueued})
 			}
 		}
 		if err := tx.Runs().Create(ctx, r); err != nil {
@@ -755,8 +745,8 @@ func (s *Service) StartBackfill(ctx context.Context, a accounts.Actor, refs []di
 }
 
 func (s *Service) RunBackfill(ctx context.Context, p outbox.Backfill) error {
-	var r run.Run
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+	var r Run
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		var err error
 		r, err = tx.Runs().Get(ctx, p.RunID)
 		return err
@@ -772,16 +762,16 @@ func (s *Service) RunBackfill(ctx context.Context, p outbox.Backfill) error {
 		since = *p.Since
 	}
 	for _, j := range r.Jobs {
-		if j.Status == run.StatusDone || j.Status == run.StatusSkipped {
+		if j.Status == RunDone || j.Status == RunSkipped {
 			continue // a retried run resumes where it stopped
 		}
 		inserted, found, ferr := s.fetchIncidents(ctx, j.VendorID, since, true)
-		if err := s.setJob(ctx, r.ID, j.ID, func(x *run.Job) {
+		if err := s.setJob(ctx, r.ID, j.ID, func(x *RunJob) {
 			if ferr != nil {
-				x.Status, x.Error = run.StatusFailed, ferr.Error()
+				x.Status, x.Error = RunFailed, ferr.Error()
 				return
 			}
-			x.Status, x.Created, x.Found, x.Error = run.StatusDone, len(inserted), found, ""
+			x.Status, x.Created, x.Found, x.Error = RunDone, len(inserted), found, ""
 		}); err != nil {
 			return err
 		}
@@ -791,19 +781,19 @@ func (s *Service) RunBackfill(ctx context.Context, p outbox.Backfill) error {
 
 // announceIncident queues the alert fan-out of a live incident and its
 // webhook event (incident.created), in the unit of work that recorded it.
-func (s *Service) announceIncident(ctx context.Context, tx stores.Tx, v directory.Vendor, in directory.Incident) error {
+func (s *Service) announceIncident(ctx context.Context, tx Tx, v Vendor, in Incident) error {
 	if err := s.d.Emit(ctx, tx, outbox.KindIncidentFanout, outbox.IncidentFanout{IncidentID: in.ID}); err != nil {
 		return err
 	}
-	return s.d.Event(ctx, tx, directory.IncidentEvent(v, in))
+	return s.d.Event(ctx, tx, IncidentEvent(v, in))
 }
 
 // fetchIncidents pulls a vendor's incidents and stores the new ones;
 // historical ones are marked backfilled, live ones are fanned out. It
 // returns the new ones and how many valid incidents the source returned.
-func (s *Service) fetchIncidents(ctx context.Context, vendorID uuid.UUID, since time.Time, backfill bool) ([]directory.Incident, int, error) {
-	var v directory.Vendor
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+func (s *Service) fetchIncidents(ctx context.Context, vendorID uuid.UUID, since time.Time, backfill bool) ([]Incident, int, error) {
+	var v Vendor
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		var err error
 		v, err = tx.Vendors().Get(ctx, vendorID)
 		return err
@@ -815,21 +805,21 @@ func (s *Service) fetchIncidents(ctx context.Context, vendorID uuid.UUID, since 
 	if err != nil {
 		return nil, 0, err
 	}
-	ins := make([]directory.Incident, 0, len(got))
+	ins := make([]Incident, 0, len(got))
 	for _, g := range got {
 		g.ID, g.VendorID, g.Backfilled, g.CreatedAt = s.d.IDs.New(), v.ID, backfill, s.d.Now()
 		if g.PublishedAt.IsZero() {
 			g.PublishedAt = s.d.Now()
 		}
-		n, err := directory.NewIncident(g)
+		n, err := NewIncident(g)
 		if err != nil {
 			s.d.Log.Warn("incident source returned an invalid incident", "vendor", v.Name, "err", err)
 			continue
 		}
 		ins = append(ins, n)
 	}
-	var inserted []directory.Incident
-	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	var inserted []Incident
+	err = s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		var err error
 		if inserted, err = tx.Incidents().Merge(ctx, ins); err != nil {
 			return err
@@ -850,8 +840,8 @@ func (s *Service) fetchIncidents(ctx context.Context, vendorID uuid.UUID, since 
 // PollIncidents fetches recent incidents for every directory vendor that is
 // on at least one list; new ones are live and alert.
 func (s *Service) PollIncidents(ctx context.Context) error {
-	var vs []directory.Vendor
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+	var vs []Vendor
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		var err error
 		vs, err = tx.Vendors().List(ctx)
 		return err
@@ -873,13 +863,13 @@ func (s *Service) PollIncidents(ctx context.Context) error {
 }
 
 // EnsureVendors finds or creates directory entries for refs, in order.
-func (s *Service) EnsureVendors(ctx context.Context, tx stores.Tx, refs []vendorlist.VendorRef) ([]directory.Vendor, error) {
+func (s *Service) EnsureVendors(ctx context.Context, tx Tx, refs []VendorRef) ([]Vendor, error) {
 	if len(refs) == 0 {
 		return nil, nil
 	}
-	cands := make([]directory.Vendor, len(refs))
+	cands := make([]Vendor, len(refs))
 	for i, r := range refs {
-		v, err := directory.New(s.d.IDs.New(), r.Name.String(), r.WebsiteURL, s.d.Now())
+		v, err := New(s.d.IDs.New(), r.Name.String(), r.WebsiteURL, s.d.Now())
 		if err != nil {
 			return nil, err
 		}
@@ -890,12 +880,12 @@ func (s *Service) EnsureVendors(ctx context.Context, tx stores.Tx, refs []vendor
 
 // StartEnrichRun records a run with one job per vendor (plus jobs already
 // settled, such as skipped ones) and queues the jobs in one outbox write.
-func (s *Service) StartEnrichRun(ctx context.Context, tx stores.Tx, by string, vs []directory.Vendor, sections []string, settled ...run.Job) (run.Run, error) {
+func (s *Service) StartEnrichRun(ctx context.Context, tx Tx, by string, vs []Vendor, sections []string, settled ...RunJob) (Run, error) {
 	now := s.d.Now()
-	r := run.Run{ID: s.d.IDs.New(), Kind: run.KindEnrich, Sections: sections, CreatedBy: by, CreatedAt: now, UpdatedAt: now}
+	r := Run{ID: s.d.IDs.New(), Kind: RunEnrich, Sections: sections, CreatedBy: by, CreatedAt: now, UpdatedAt: now}
 	msgs := make([]outbox.Message, 0, len(vs))
 	for _, v := range vs {
-		j := run.Job{ID: s.d.IDs.New(), VendorID: v.ID, VendorName: v.Name.String(), Status: run.StatusQueued}
+		j := RunJob{ID: s.d.IDs.New(), VendorID: v.ID, VendorName: v.Name.String(), Status: RunQueued}
 		r.Jobs = append(r.Jobs, j)
 		msgs = append(msgs, outbox.New(s.d.IDs.New(), outbox.KindEnrich, outbox.Enrich{RunID: r.ID, JobID: j.ID, VendorID: v.ID, Sections: sections}, now))
 	}

@@ -13,13 +13,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
-	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // dir is the directory as the vendor use cases read and write it: vendors,
@@ -27,69 +24,69 @@ import (
 // at a time and are not rolled back.
 type dir struct {
 	mu        sync.Mutex
-	vendors   []directory.Vendor
-	profiles  map[uuid.UUID]directory.Profile
-	instances map[uuid.UUID][]directory.SecurityInstance
-	grc       map[uuid.UUID][]directory.GRCAssessment
-	ratings   []directory.RatingRecord // newest last
-	incidents []directory.Incident
-	runs      map[uuid.UUID]run.Run
+	vendors   []vendors.Vendor
+	profiles  map[uuid.UUID]vendors.Profile
+	instances map[uuid.UUID][]vendors.SecurityInstance
+	grc       map[uuid.UUID][]vendors.GRCAssessment
+	ratings   []vendors.RatingRecord // newest last
+	incidents []vendors.Incident
+	runs      map[uuid.UUID]vendors.Run
 	outbox    []outbox.Message
 }
 
-func newDir(vs ...directory.Vendor) *dir {
-	return &dir{vendors: vs, profiles: map[uuid.UUID]directory.Profile{}, instances: map[uuid.UUID][]directory.SecurityInstance{},
-		grc: map[uuid.UUID][]directory.GRCAssessment{}, runs: map[uuid.UUID]run.Run{}}
+func newDir(vs ...vendors.Vendor) *dir {
+	return &dir{vendors: vs, profiles: map[uuid.UUID]vendors.Profile{}, instances: map[uuid.UUID][]vendors.SecurityInstance{},
+		grc: map[uuid.UUID][]vendors.GRCAssessment{}, runs: map[uuid.UUID]vendors.Run{}}
 }
 
-func (d *dir) InTx(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
+func (d *dir) InTx(ctx context.Context, fn func(context.Context, vendors.Tx) error) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return fn(ctx, dirTx{d: d})
 }
-func (d *dir) View(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
+func (d *dir) View(ctx context.Context, fn func(context.Context, vendors.Tx) error) error {
 	return d.InTx(ctx, fn)
 }
 func (d *dir) Ping(context.Context) error { return nil }
 
 type dirTx struct {
-	stores.Tx
+	vendors.Tx
 	d *dir
 }
 
-func (t dirTx) Vendors() stores.VendorRepo     { return vendorRepo{d: t.d} }
-func (t dirTx) Profiles() stores.ProfileRepo   { return profileRepo{d: t.d} }
-func (t dirTx) Incidents() stores.IncidentRepo { return incidentRepo{d: t.d} }
-func (t dirTx) Runs() stores.RunRepo           { return runRepo{d: t.d} }
-func (t dirTx) Outbox() outbox.Repo            { return outboxRepo{d: t.d} }
+func (t dirTx) Vendors() vendors.VendorRepo     { return vendorRepo{d: t.d} }
+func (t dirTx) Profiles() vendors.ProfileRepo   { return profileRepo{d: t.d} }
+func (t dirTx) Incidents() vendors.IncidentRepo { return incidentRepo{d: t.d} }
+func (t dirTx) Runs() vendors.RunRepo           { return runRepo{d: t.d} }
+func (t dirTx) Outbox() outbox.Repo             { return outboxRepo{d: t.d} }
 
 type vendorRepo struct {
-	stores.VendorRepo
+	vendors.VendorRepo
 	d *dir
 }
 
-func (r vendorRepo) withProfile(v directory.Vendor) directory.Vendor {
+func (r vendorRepo) withProfile(v vendors.Vendor) vendors.Vendor {
 	_, v.HasProfile = r.d.profiles[v.ID]
 	return v
 }
-func (r vendorRepo) Get(_ context.Context, id uuid.UUID) (directory.Vendor, error) {
+func (r vendorRepo) Get(_ context.Context, id uuid.UUID) (vendors.Vendor, error) {
 	for _, v := range r.d.vendors {
 		if v.ID == id {
 			return r.withProfile(v), nil
 		}
 	}
-	return directory.Vendor{}, core.ErrNotFound
+	return vendors.Vendor{}, core.ErrNotFound
 }
-func (r vendorRepo) GetByName(_ context.Context, n directory.Name) (directory.Vendor, error) {
+func (r vendorRepo) GetByName(_ context.Context, n vendors.Name) (vendors.Vendor, error) {
 	for _, v := range r.d.vendors {
 		if v.Name.Key() == n.Key() {
 			return r.withProfile(v), nil
 		}
 	}
-	return directory.Vendor{}, core.ErrNotFound
+	return vendors.Vendor{}, core.ErrNotFound
 }
-func (r vendorRepo) ListByIDs(_ context.Context, ids []uuid.UUID) ([]directory.Vendor, error) {
-	var out []directory.Vendor
+func (r vendorRepo) ListByIDs(_ context.Context, ids []uuid.UUID) ([]vendors.Vendor, error) {
+	var out []vendors.Vendor
 	for _, v := range r.d.vendors {
 		if slices.Contains(ids, v.ID) {
 			out = append(out, r.withProfile(v))
@@ -97,20 +94,20 @@ func (r vendorRepo) ListByIDs(_ context.Context, ids []uuid.UUID) ([]directory.V
 	}
 	return out, nil
 }
-func (r vendorRepo) List(context.Context) ([]directory.Vendor, error) {
-	out := make([]directory.Vendor, len(r.d.vendors))
+func (r vendorRepo) List(context.Context) ([]vendors.Vendor, error) {
+	out := make([]vendors.Vendor, len(r.d.vendors))
 	for i, v := range r.d.vendors {
 		out[i] = r.withProfile(v)
 	}
-	slices.SortFunc(out, func(a, b directory.Vendor) int { return strings.Compare(string(a.Name), string(b.Name)) })
+	slices.SortFunc(out, func(a, b vendors.Vendor) int { return strings.Compare(string(a.Name), string(b.Name)) })
 	return out, nil
 }
-func (r vendorRepo) Page(ctx context.Context, after directory.Name, limit int) ([]directory.Vendor, error) {
+func (r vendorRepo) Page(ctx context.Context, after vendors.Name, limit int) ([]vendors.Vendor, error) {
 	all, _ := r.List(ctx)
-	all = slices.DeleteFunc(all, func(v directory.Vendor) bool { return string(v.Name) <= string(after) })
+	all = slices.DeleteFunc(all, func(v vendors.Vendor) bool { return string(v.Name) <= string(after) })
 	return all[:min(limit, len(all))], nil
 }
-func (r vendorRepo) Update(_ context.Context, v directory.Vendor) error {
+func (r vendorRepo) Update(_ context.Context, v vendors.Vendor) error {
 	for i := range r.d.vendors {
 		if r.d.vendors[i].ID == v.ID {
 			r.d.vendors[i].WebsiteURL, r.d.vendors[i].Domain = v.WebsiteURL, v.Domain
@@ -119,8 +116,8 @@ func (r vendorRepo) Update(_ context.Context, v directory.Vendor) error {
 	}
 	return core.ErrNotFound
 }
-func (r vendorRepo) Ensure(ctx context.Context, vs []directory.Vendor) ([]directory.Vendor, error) {
-	out := make([]directory.Vendor, len(vs))
+func (r vendorRepo) Ensure(ctx context.Context, vs []vendors.Vendor) ([]vendors.Vendor, error) {
+	out := make([]vendors.Vendor, len(vs))
 	for i, v := range vs {
 		got, err := r.GetByName(ctx, v.Name)
 		if errors.Is(err, core.ErrNotFound) {
@@ -133,19 +130,19 @@ func (r vendorRepo) Ensure(ctx context.Context, vs []directory.Vendor) ([]direct
 }
 
 type profileRepo struct {
-	stores.ProfileRepo
+	vendors.ProfileRepo
 	d *dir
 }
 
-func (r profileRepo) Get(_ context.Context, id uuid.UUID) (directory.Profile, error) {
+func (r profileRepo) Get(_ context.Context, id uuid.UUID) (vendors.Profile, error) {
 	p, ok := r.d.profiles[id]
 	if !ok {
 		return p, core.ErrNotFound
 	}
 	return p, nil
 }
-func (r profileRepo) ListByVendors(_ context.Context, ids []uuid.UUID) ([]directory.Profile, error) {
-	var out []directory.Profile
+func (r profileRepo) ListByVendors(_ context.Context, ids []uuid.UUID) ([]vendors.Profile, error) {
+	var out []vendors.Profile
 	for _, id := range ids {
 		if p, ok := r.d.profiles[id]; ok {
 			out = append(out, p)
@@ -153,7 +150,7 @@ func (r profileRepo) ListByVendors(_ context.Context, ids []uuid.UUID) ([]direct
 	}
 	return out, nil
 }
-func (r profileRepo) Save(_ context.Context, p directory.Profile) error {
+func (r profileRepo) Save(_ context.Context, p vendors.Profile) error {
 	r.d.profiles[p.VendorID] = p
 	return nil
 }
@@ -164,25 +161,25 @@ func (r profileRepo) Delete(_ context.Context, id uuid.UUID) error {
 	delete(r.d.profiles, id)
 	return nil
 }
-func (r profileRepo) Instances(_ context.Context, id uuid.UUID) ([]directory.SecurityInstance, error) {
+func (r profileRepo) Instances(_ context.Context, id uuid.UUID) ([]vendors.SecurityInstance, error) {
 	return r.d.instances[id], nil
 }
-func (r profileRepo) ReplaceInstances(_ context.Context, id uuid.UUID, is []directory.SecurityInstance) error {
+func (r profileRepo) ReplaceInstances(_ context.Context, id uuid.UUID, is []vendors.SecurityInstance) error {
 	r.d.instances[id] = is
 	return nil
 }
-func (r profileRepo) AddGRCAssessment(_ context.Context, id uuid.UUID, a directory.GRCAssessment) error {
+func (r profileRepo) AddGRCAssessment(_ context.Context, id uuid.UUID, a vendors.GRCAssessment) error {
 	r.d.grc[id] = append(r.d.grc[id], a)
 	return nil
 }
-func (r profileRepo) AddRating(_ context.Context, rec directory.RatingRecord) error {
+func (r profileRepo) AddRating(_ context.Context, rec vendors.RatingRecord) error {
 	r.d.ratings = append(r.d.ratings, rec)
 	return nil
 }
 
 // Ratings is the newest first, without paging (the tests read the latest).
-func (r profileRepo) Ratings(_ context.Context, id uuid.UUID, _ *directory.RatingCursor, limit int) ([]directory.RatingRecord, error) {
-	var out []directory.RatingRecord
+func (r profileRepo) Ratings(_ context.Context, id uuid.UUID, _ *vendors.RatingCursor, limit int) ([]vendors.RatingRecord, error) {
+	var out []vendors.RatingRecord
 	for i := len(r.d.ratings) - 1; i >= 0 && len(out) < limit; i-- {
 		if r.d.ratings[i].VendorID == id {
 			out = append(out, r.d.ratings[i])
@@ -192,11 +189,11 @@ func (r profileRepo) Ratings(_ context.Context, id uuid.UUID, _ *directory.Ratin
 }
 
 type incidentRepo struct {
-	stores.IncidentRepo
+	vendors.IncidentRepo
 	d *dir
 }
 
-func (r incidentRepo) Create(_ context.Context, in directory.Incident) error {
+func (r incidentRepo) Create(_ context.Context, in vendors.Incident) error {
 	for _, x := range r.d.incidents {
 		if x.VendorID == in.VendorID && x.Source == in.Source && x.ExternalID == in.ExternalID {
 			return core.ErrConflict
@@ -205,8 +202,8 @@ func (r incidentRepo) Create(_ context.Context, in directory.Incident) error {
 	r.d.incidents = append(r.d.incidents, in)
 	return nil
 }
-func (r incidentRepo) Merge(ctx context.Context, ins []directory.Incident) ([]directory.Incident, error) {
-	var out []directory.Incident
+func (r incidentRepo) Merge(ctx context.Context, ins []vendors.Incident) ([]vendors.Incident, error) {
+	var out []vendors.Incident
 	for _, in := range ins {
 		if r.Create(ctx, in) == nil {
 			out = append(out, in)
@@ -214,8 +211,8 @@ func (r incidentRepo) Merge(ctx context.Context, ins []directory.Incident) ([]di
 	}
 	return out, nil
 }
-func (r incidentRepo) ListByVendor(_ context.Context, id uuid.UUID) ([]directory.Incident, error) {
-	var out []directory.Incident
+func (r incidentRepo) ListByVendor(_ context.Context, id uuid.UUID) ([]vendors.Incident, error) {
+	var out []vendors.Incident
 	for _, in := range r.d.incidents {
 		if in.VendorID == id {
 			out = append(out, in)
@@ -225,22 +222,22 @@ func (r incidentRepo) ListByVendor(_ context.Context, id uuid.UUID) ([]directory
 }
 
 type runRepo struct {
-	stores.RunRepo
+	vendors.RunRepo
 	d *dir
 }
 
-func (r runRepo) Create(_ context.Context, x run.Run) error { r.d.runs[x.ID] = x; return nil }
-func (r runRepo) Get(_ context.Context, id uuid.UUID) (run.Run, error) {
+func (r runRepo) Create(_ context.Context, x vendors.Run) error { r.d.runs[x.ID] = x; return nil }
+func (r runRepo) Get(_ context.Context, id uuid.UUID) (vendors.Run, error) {
 	x, ok := r.d.runs[id]
 	if !ok {
 		return x, core.ErrNotFound
 	}
 	return x, nil
 }
-func (r runRepo) GetForUpdate(ctx context.Context, id uuid.UUID) (run.Run, error) {
+func (r runRepo) GetForUpdate(ctx context.Context, id uuid.UUID) (vendors.Run, error) {
 	return r.Get(ctx, id)
 }
-func (r runRepo) Save(_ context.Context, x run.Run) error { r.d.runs[x.ID] = x; return nil }
+func (r runRepo) Save(_ context.Context, x vendors.Run) error { r.d.runs[x.ID] = x; return nil }
 
 type outboxRepo struct {
 	outbox.Repo
@@ -263,22 +260,22 @@ func (d *dir) kinds() []outbox.Kind {
 // enricher finds a company name for vendors with a website, nothing else.
 type enricher struct{}
 
-func (enricher) Enrich(_ context.Context, v directory.Vendor, cur directory.Profile, secs []directory.Section) (ports.EnrichResult, error) {
+func (enricher) Enrich(_ context.Context, v vendors.Vendor, cur vendors.Profile, secs []vendors.Section) (vendors.EnrichResult, error) {
 	if v.WebsiteURL == "" {
 		if cur.Enrichment == nil {
-			cur.Enrichment = map[directory.Section]directory.SectionStatus{}
+			cur.Enrichment = map[vendors.Section]vendors.SectionStatus{}
 		}
 		for _, s := range secs {
-			cur.Enrichment[s] = directory.SectionStatus{Status: run.StatusSkipped, Error: "no website"}
+			cur.Enrichment[s] = vendors.SectionStatus{Status: vendors.RunSkipped, Error: "no website"}
 		}
-		return ports.EnrichResult{Profile: cur}, nil
+		return vendors.EnrichResult{Profile: cur}, nil
 	}
 	cur.Company.CompanyDescription = string(v.Name)
-	res := ports.EnrichResult{Profile: cur}
+	res := vendors.EnrichResult{Profile: cur}
 	for _, s := range secs {
-		cur.Enrichment[s] = directory.SectionStatus{Status: run.StatusDone}
-		if s == directory.SectionSecurity {
-			res.Instances = []directory.SecurityInstance{} // a scan that found nothing to rate
+		cur.Enrichment[s] = vendors.SectionStatus{Status: vendors.RunDone}
+		if s == vendors.SectionSecurity {
+			res.Instances = []vendors.SecurityInstance{} // a scan that found nothing to rate
 		}
 	}
 	return res, nil
@@ -287,10 +284,10 @@ func (enricher) Enrich(_ context.Context, v directory.Vendor, cur directory.Prof
 // incidents are what the source publishes for every vendor.
 type incidents struct{ titles []string }
 
-func (s incidents) Fetch(_ context.Context, v directory.Vendor, _ time.Time) ([]directory.Incident, error) {
-	var out []directory.Incident
+func (s incidents) Fetch(_ context.Context, v vendors.Vendor, _ time.Time) ([]vendors.Incident, error) {
+	var out []vendors.Incident
 	for _, t := range s.titles {
-		out = append(out, directory.Incident{Title: t, ExternalID: string(v.Name) + "/" + t, Source: "feed"})
+		out = append(out, vendors.Incident{Title: t, ExternalID: string(v.Name) + "/" + t, Source: "feed"})
 	}
 	return out, nil
 }
@@ -303,7 +300,7 @@ var admin = accounts.Actor{Email: "ops@vetted.test", PlatformAdmin: true}
 
 func newService(t *testing.T, d *dir) *vendors.Service {
 	t.Helper()
-	s, err := vendors.New(vendors.Deps{Unit: uow.Unit[stores.Tx]{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}}, Enricher: enricher{},
+	s, err := vendors.NewService(vendors.Deps{Unit: uow.Unit[vendors.Tx]{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}}, Enricher: enricher{},
 		Incidents: incidents{titles: []string{"outage"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -311,17 +308,17 @@ func newService(t *testing.T, d *dir) *vendors.Service {
 	return s
 }
 
-func vendor(name, site string) directory.Vendor {
-	v, err := directory.New(uuid.New(), name, site, clock{}.Now())
+func vendor(name, site string) vendors.Vendor {
+	v, err := vendors.New(uuid.New(), name, site, clock{}.Now())
 	if err != nil {
 		panic(err)
 	}
 	return v
 }
 
-func ref(t *testing.T, s string) directory.Ref {
+func ref(t *testing.T, s string) vendors.Ref {
 	t.Helper()
-	r, err := directory.ParseRef(s)
+	r, err := vendors.ParseRef(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,13 +351,13 @@ func TestAdminEditsAndIncidents(t *testing.T) {
 
 	// A live incident alerts (a fan-out job); a backfilled one does not; the
 	// same one twice is a conflict.
-	if _, err := s.RecordIncident(ctx, admin, ref(t, "Acme"), directory.Incident{Title: "Breach", ExternalID: "b1"}); err != nil {
+	if _, err := s.RecordIncident(ctx, admin, ref(t, "Acme"), vendors.Incident{Title: "Breach", ExternalID: "b1"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.RecordIncident(ctx, admin, ref(t, "Acme"), directory.Incident{Title: "Old", ExternalID: "o1", Backfilled: true}); err != nil {
+	if _, err := s.RecordIncident(ctx, admin, ref(t, "Acme"), vendors.Incident{Title: "Old", ExternalID: "o1", Backfilled: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.RecordIncident(ctx, admin, ref(t, "Acme"), directory.Incident{Title: "Breach", ExternalID: "b1"}); !errors.Is(err, core.ErrConflict) {
+	if _, err := s.RecordIncident(ctx, admin, ref(t, "Acme"), vendors.Incident{Title: "Breach", ExternalID: "b1"}); !errors.Is(err, core.ErrConflict) {
 		t.Fatalf("a duplicate incident: %v", err)
 	}
 	if got := d.kinds(); !slices.Equal(got, []outbox.Kind{outbox.KindIncidentFanout}) {
@@ -421,7 +418,7 @@ func TestEnrichment(t *testing.T) {
 	if _, ok := d.profiles[bare.ID]; ok {
 		t.Fatal("a vendor with nothing found got a profile")
 	}
-	got, err := s.Run(ctx, admin, run.KindEnrich, r.ID)
+	got, err := s.Run(ctx, admin, vendors.RunEnrich, r.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -429,10 +426,10 @@ func TestEnrichment(t *testing.T) {
 	for _, j := range got.Jobs {
 		status[j.VendorName] = j.Status
 	}
-	if status["Acme"] != run.StatusDone || status["Bare"] != run.StatusSkipped {
+	if status["Acme"] != vendors.RunDone || status["Bare"] != vendors.RunSkipped {
 		t.Fatalf("jobs %v", status)
 	}
-	if _, err := s.Run(ctx, admin, run.KindBackfill, r.ID); !errors.Is(err, core.ErrNotFound) {
+	if _, err := s.Run(ctx, admin, vendors.RunBackfill, r.ID); !errors.Is(err, core.ErrNotFound) {
 		t.Fatalf("a run under another kind: %v", err)
 	}
 
@@ -457,7 +454,7 @@ func TestIncidentBackfillAndPoll(t *testing.T) {
 	d := newDir(acme)
 	s := newService(t, d)
 	ctx := context.Background()
-	r, err := s.StartBackfill(ctx, admin, []directory.Ref{ref(t, "Acme"), ref(t, acme.ID.String())}, nil)
+	r, err := s.StartBackfill(ctx, admin, []vendors.Ref{ref(t, "Acme"), ref(t, acme.ID.String())}, nil)
 	if err != nil || len(r.Jobs) != 1 {
 		t.Fatalf("backfill: %+v, %v", r, err)
 	}
@@ -494,10 +491,10 @@ func TestScanRates(t *testing.T) {
 		t.Fatal(err)
 	}
 	prof := d.profiles[acme.ID]
-	if st := prof.Enrichment[directory.SectionScores]; st.Status != run.StatusSkipped || st.Error == "" {
+	if st := prof.Enrichment[vendors.SectionScores]; st.Status != vendors.RunSkipped || st.Error == "" {
 		t.Fatalf("scores %+v", st)
 	}
-	if got, _ := s.Run(ctx, admin, run.KindEnrich, r.ID); got.Jobs[0].Status != run.StatusDone {
+	if got, _ := s.Run(ctx, admin, vendors.RunEnrich, r.ID); got.Jobs[0].Status != vendors.RunDone {
 		t.Fatalf("job %+v", got.Jobs[0])
 	}
 	// A job of a run that is gone, or of a vendor that is gone, ends quietly.
@@ -510,8 +507,8 @@ func TestStoreViewsByID(t *testing.T) {
 	t.Parallel()
 	acme, beta := vendor("Acme", ""), vendor("Beta", "")
 	d := newDir(acme, beta)
-	d.profiles[acme.ID] = directory.NewProfile(uuid.New(), acme.ID, clock{}.Now())
-	views, err := vendors.StoreViews{Store: d}.ViewsByID(context.Background(), []uuid.UUID{acme.ID, beta.ID, uuid.New()})
+	d.profiles[acme.ID] = vendors.NewProfile(uuid.New(), acme.ID, clock{}.Now())
+	views, err := vendors.StoreViews{Store: ports.Narrow[vendors.Tx](d)}.ViewsByID(context.Background(), []uuid.UUID{acme.ID, beta.ID, uuid.New()})
 	if err != nil || len(views) != 2 || views[acme.ID].Profile == nil || views[beta.ID].Profile != nil {
 		t.Fatalf("views %+v, %v", views, err)
 	}

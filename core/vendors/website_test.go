@@ -7,15 +7,12 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
-	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // finder knows the websites of some names; it records the names asked.
@@ -24,16 +21,16 @@ type finder struct {
 	asked *[]string
 }
 
-func (f finder) FindWebsite(_ context.Context, name directory.Name) (directory.WebsiteDiscovery, error) {
+func (f finder) FindWebsite(_ context.Context, name vendors.Name) (vendors.WebsiteDiscovery, error) {
 	*f.asked = append(*f.asked, name.String())
-	d := directory.WebsiteDiscovery{Threshold: 0.7, Candidates: []directory.WebsiteCandidate{{Domain: "x.com", Verdict: "unresolvable", Reason: "NXDOMAIN"}}}
+	d := vendors.WebsiteDiscovery{Threshold: 0.7, Candidates: []vendors.WebsiteCandidate{{Domain: "x.com", Verdict: "unresolvable", Reason: "NXDOMAIN"}}}
 	if site, ok := f.sites[name.String()]; ok {
 		d.Website, d.Confidence, d.MatchText, d.MatchSource = site, 0.9, name.String(), "title"
 	}
 	return d, nil
 }
 
-func enrichAll(t *testing.T, s *vendors.Service, d *dir, names ...string) run.Run {
+func enrichAll(t *testing.T, s *vendors.Service, d *dir, names ...string) vendors.Run {
 	t.Helper()
 	ctx := context.Background()
 	d.outbox = nil
@@ -48,7 +45,7 @@ func enrichAll(t *testing.T, s *vendors.Service, d *dir, names ...string) run.Ru
 			}
 		}
 	}
-	got, err := s.Run(ctx, admin, run.KindEnrich, r.ID)
+	got, err := s.Run(ctx, admin, vendors.RunEnrich, r.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +61,7 @@ func TestWebsiteDiscovery(t *testing.T) {
 	found, lost, given := vendor("Zentrix", ""), vendor("Marlow", ""), vendor("Acme", "https://acme.test")
 	d := newDir(found, lost, given)
 	var asked []string
-	s, err := vendors.New(vendors.Deps{Unit: uow.Unit[stores.Tx]{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}}, Enricher: enricher{},
+	s, err := vendors.NewService(vendors.Deps{Unit: uow.Unit[vendors.Tx]{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}}, Enricher: enricher{},
 		Incidents: incidents{}, Websites: finder{sites: map[string]string{"Zentrix": "https://zentrix.com/", "Acme": "https://other.test/"}, asked: &asked}})
 	if err != nil {
 		t.Fatal(err)
@@ -73,33 +70,33 @@ func TestWebsiteDiscovery(t *testing.T) {
 	if slices.Sort(asked); !slices.Equal(asked, []string{"Marlow", "Zentrix"}) {
 		t.Errorf("discovery asked for %v, want the vendors without a website", asked)
 	}
-	jobs := map[string]run.Job{}
+	jobs := map[string]vendors.RunJob{}
 	for _, j := range r.Jobs {
 		jobs[j.VendorName] = j
 	}
 	v, _ := vendorRepo{d: d}.Get(context.Background(), found.ID)
 	p := d.profiles[found.ID]
-	if v.WebsiteURL != "https://zentrix.com/" || v.Domain != "zentrix.com" || p.WebsiteSource != directory.WebsiteDiscovered ||
-		p.Discovery == nil || p.Discovery.MatchText != "Zentrix" || p.Company.CompanyDescription != "Zentrix" || jobs["Zentrix"].Status != run.StatusDone {
+	if v.WebsiteURL != "https://zentrix.com/" || v.Domain != "zentrix.com" || p.WebsiteSource != vendors.WebsiteDiscovered ||
+		p.Discovery == nil || p.Discovery.MatchText != "Zentrix" || p.Company.CompanyDescription != "Zentrix" || jobs["Zentrix"].Status != vendors.RunDone {
 		t.Errorf("discovered: vendor %+v, profile source %q discovery %+v, job %+v", v, p.WebsiteSource, p.Discovery, jobs["Zentrix"])
 	}
 	p = d.profiles[lost.ID]
-	if p.Discovery == nil || p.Discovery.Found() || p.WebsiteSource != "" || jobs["Marlow"].Status != run.StatusSkipped {
+	if p.Discovery == nil || p.Discovery.Found() || p.WebsiteSource != "" || jobs["Marlow"].Status != vendors.RunSkipped {
 		t.Errorf("not found: profile %+v, job %+v", p, jobs["Marlow"])
 	}
-	if st := directory.EnrichmentStatus(true, p.Enrichment); st != directory.StatusNeedsWebsite {
+	if st := vendors.EnrichmentStatus(true, p.Enrichment); st != vendors.StatusNeedsWebsite {
 		t.Errorf("enrichment status %q, want needs_website", st)
 	}
-	if !slices.Contains(lists.EnrichmentStates(), directory.StatusNeedsWebsite) {
+	if !slices.Contains(lists.EnrichmentStates(), vendors.StatusNeedsWebsite) {
 		t.Errorf("the list filter does not offer needs_website: %v", lists.EnrichmentStates())
 	}
-	if p := d.profiles[given.ID]; p.WebsiteSource != directory.WebsiteGiven || p.Discovery != nil {
+	if p := d.profiles[given.ID]; p.WebsiteSource != vendors.WebsiteGiven || p.Discovery != nil {
 		t.Errorf("given: source %q, discovery %+v", p.WebsiteSource, p.Discovery)
 	}
 	// Enriched again, the discovered website is kept, not looked for anew.
 	asked = nil
 	enrichAll(t, s, d, "Zentrix")
-	if len(asked) != 0 || d.profiles[found.ID].WebsiteSource != directory.WebsiteDiscovered {
+	if len(asked) != 0 || d.profiles[found.ID].WebsiteSource != vendors.WebsiteDiscovered {
 		t.Errorf("second run asked %v, source %q", asked, d.profiles[found.ID].WebsiteSource)
 	}
 }
@@ -107,16 +104,16 @@ func TestWebsiteDiscovery(t *testing.T) {
 // scanner is an enricher whose scan finds the instances it holds, with
 // the certificate expiry it holds.
 type scanner struct {
-	is      *[]directory.SecurityInstance
+	is      *[]vendors.SecurityInstance
 	expires *string
 }
 
-func (sc scanner) Enrich(_ context.Context, _ directory.Vendor, cur directory.Profile, secs []directory.Section) (ports.EnrichResult, error) {
+func (sc scanner) Enrich(_ context.Context, _ vendors.Vendor, cur vendors.Profile, secs []vendors.Section) (vendors.EnrichResult, error) {
 	for _, s := range secs {
-		cur.Enrichment[s] = directory.SectionStatus{Status: run.StatusDone}
+		cur.Enrichment[s] = vendors.SectionStatus{Status: vendors.RunDone}
 	}
 	cur.Security.ExternalSignals.TLSExpiresAt = *sc.expires
-	return ports.EnrichResult{Profile: cur, Instances: slices.Clone(*sc.is)}, nil
+	return vendors.EnrichResult{Profile: cur, Instances: slices.Clone(*sc.is)}, nil
 }
 
 // TestRatingEvents: every scan keeps a record; the first is the baseline,
@@ -126,14 +123,14 @@ func TestRatingEvents(t *testing.T) {
 	t.Parallel()
 	acme := vendor("Acme", "https://acme.test")
 	d := newDir(acme)
-	is := []directory.SecurityInstance{{Code: "hsts_missing", Severity: "medium", Title: "No HSTS", Kind: "finding", Category: "application_security"}}
+	is := []vendors.SecurityInstance{{Code: "hsts_missing", Severity: "medium", Title: "No HSTS", Kind: "finding", Category: "application_security"}}
 	expires := clock{}.Now().AddDate(0, 6, 0).Format("2006-01-02T15:04:05Z")
 	var hooks []domainevent.Event // the webhook events recorded, in their units of work
-	record := func(_ context.Context, _ stores.Tx, ev domainevent.Event) error {
+	record := func(_ context.Context, _ vendors.Tx, ev domainevent.Event) error {
 		hooks = append(hooks, ev)
 		return nil
 	}
-	s, err := vendors.New(vendors.Deps{Unit: uow.Unit[stores.Tx]{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}, Events: record},
+	s, err := vendors.NewService(vendors.Deps{Unit: uow.Unit[vendors.Tx]{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}, Events: record},
 		Enricher: scanner{is: &is, expires: &expires}, Incidents: incidents{}})
 	if err != nil {
 		t.Fatal(err)
@@ -158,13 +155,13 @@ func TestRatingEvents(t *testing.T) {
 	if len(d.ratings) != 3 || len(ev) != 1 || ev[0].EventID != d.ratings[2].ID || ev[0].VendorID != acme.ID {
 		t.Fatalf("%d records, events %v", len(d.ratings), ev)
 	}
-	if ch := d.ratings[2].Changes; len(ch) != 1 || ch[0].Kind != directory.ChangeCertExpiring {
+	if ch := d.ratings[2].Changes; len(ch) != 1 || ch[0].Kind != vendors.ChangeCertExpiring {
 		t.Fatalf("changes %+v", ch)
 	}
 	// The same change is one vendor.rating_changed webhook event, with the
 	// record's id, the vendor and why.
 	if len(hooks) != 1 || hooks[0].Type != domainevent.RatingChanged || hooks[0].ID != d.ratings[2].ID || hooks[0].Data.VendorID != acme.ID ||
-		hooks[0].Data.VendorName != "Acme" || len(hooks[0].Data.Reasons) != 1 || !strings.HasPrefix(hooks[0].Data.Reasons[0], string(directory.ChangeCertExpiring)) {
+		hooks[0].Data.VendorName != "Acme" || len(hooks[0].Data.Reasons) != 1 || !strings.HasPrefix(hooks[0].Data.Reasons[0], string(vendors.ChangeCertExpiring)) {
 		t.Fatalf("webhook events %+v", hooks)
 	}
 }
@@ -173,14 +170,14 @@ func TestRatingEvents(t *testing.T) {
 // vendor's profile.
 type editingFinder struct {
 	d      *dir
-	vendor directory.Vendor
+	vendor vendors.Vendor
 }
 
-func (f editingFinder) FindWebsite(context.Context, directory.Name) (directory.WebsiteDiscovery, error) {
-	p := directory.NewProfile(uuid.New(), f.vendor.ID, clock{}.Now())
+func (f editingFinder) FindWebsite(context.Context, vendors.Name) (vendors.WebsiteDiscovery, error) {
+	p := vendors.NewProfile(uuid.New(), f.vendor.ID, clock{}.Now())
 	p.Company.Industry = "Defense"
 	f.d.profiles[f.vendor.ID] = p // the store is not locked during a discovery
-	return directory.WebsiteDiscovery{Threshold: 0.7}, nil
+	return vendors.WebsiteDiscovery{Threshold: 0.7}, nil
 }
 
 // TestNeedsWebsiteKeepsAnEdit: a discovery that finds nothing adds its
@@ -189,14 +186,14 @@ func TestNeedsWebsiteKeepsAnEdit(t *testing.T) {
 	t.Parallel()
 	stark := vendor("Stark", "")
 	d := newDir(stark)
-	s, err := vendors.New(vendors.Deps{Unit: uow.Unit[stores.Tx]{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}}, Enricher: enricher{},
+	s, err := vendors.NewService(vendors.Deps{Unit: uow.Unit[vendors.Tx]{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}}, Enricher: enricher{},
 		Incidents: incidents{}, Websites: editingFinder{d: d, vendor: stark}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	enrichAll(t, s, d, "Stark")
 	p := d.profiles[stark.ID]
-	if p.Company.Industry != "Defense" || p.Discovery == nil || directory.EnrichmentStatus(true, p.Enrichment) != directory.StatusNeedsWebsite {
+	if p.Company.Industry != "Defense" || p.Discovery == nil || vendors.EnrichmentStatus(true, p.Enrichment) != vendors.StatusNeedsWebsite {
 		t.Fatalf("profile %+v", p)
 	}
 }

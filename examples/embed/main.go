@@ -23,12 +23,12 @@ import (
 	"github.com/vetted-dev/vetted/adapters/webhook"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/assessments"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/relay"
 	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/usecases"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -44,22 +44,22 @@ func main() {
 // and marks every requested section done.
 type offlineEnricher struct{ runs atomic.Int64 }
 
-func (e *offlineEnricher) Enrich(_ context.Context, v directory.Vendor, p directory.Profile, secs []directory.Section) (ports.EnrichResult, error) {
+func (e *offlineEnricher) Enrich(_ context.Context, v vendors.Vendor, p vendors.Profile, secs []vendors.Section) (vendors.EnrichResult, error) {
 	e.runs.Add(1)
 	if p.Enrichment == nil {
-		p.Enrichment = map[directory.Section]directory.SectionStatus{}
+		p.Enrichment = map[vendors.Section]vendors.SectionStatus{}
 	}
 	for _, s := range secs {
-		p.Enrichment[s] = directory.SectionStatus{Status: "done", Source: "offline example", UpdatedAt: time.Now().UTC()}
+		p.Enrichment[s] = vendors.SectionStatus{Status: "done", Source: "offline example", UpdatedAt: time.Now().UTC()}
 	}
 	p.Company.CompanyDescription = "Profile of " + v.Name.String() + " (offline example)"
-	return ports.EnrichResult{Profile: p}, nil
+	return vendors.EnrichResult{Profile: p}, nil
 }
 
 // noIncidents is an incident source that knows none.
 type noIncidents struct{}
 
-func (noIncidents) Fetch(context.Context, directory.Vendor, time.Time) ([]directory.Incident, error) {
+func (noIncidents) Fetch(context.Context, vendors.Vendor, time.Time) ([]vendors.Incident, error) {
 	return nil, nil
 }
 
@@ -141,7 +141,7 @@ func run(ctx context.Context, w io.Writer) error {
 	fmt.Fprintf(w, "enrichment ran %d times; %d mails sent\n", enricher.runs.Load(), len(mail.Sent()))
 
 	status, cond := "conditional approval", "SSO enforced"
-	slack, err := directory.ParseRef("Slack")
+	slack, err := vendors.ParseRef("Slack")
 	if err != nil {
 		return err
 	}

@@ -8,11 +8,11 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -275,7 +275,7 @@ type estate struct {
 	acc   accounts.Account
 	owner accounts.User
 	list  vendorlist.List
-	vs    []directory.Vendor
+	vs    []vendors.Vendor
 	prod  vendorlist.Product
 	asmt  review.Assessment
 	event review.AuditEvent
@@ -311,7 +311,7 @@ func testAccountDeleteCascades(t *testing.T, f *fixture) {
 		return tx.Users().Get(ctx, gone.owner.ID)
 	})
 	equal(t, "user of the deleted account stays", got.ID, gone.owner.ID)
-	vs := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Vendor, error) {
+	vs := load(f, func(ctx context.Context, tx stores.Tx) ([]vendors.Vendor, error) {
 		return tx.Vendors().ListByIDs(ctx, []uuid.UUID{gone.vs[0].ID, gone.vs[1].ID})
 	})
 	equal(t, "global vendors stay", len(vs), 2)

@@ -7,10 +7,10 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -151,12 +151,12 @@ var subscriberCases = []testCase{
 	}},
 }
 
-func createIncident(f *fixture, in directory.Incident) error {
+func createIncident(f *fixture, in vendors.Incident) error {
 	return f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Incidents().Create(ctx, in) })
 }
 
-func incidentIDs(ins []directory.Incident) []uuid.UUID {
-	return idsOf(ins, func(in directory.Incident) uuid.UUID { return in.ID })
+func incidentIDs(ins []vendors.Incident) []uuid.UUID {
+	return idsOf(ins, func(in vendors.Incident) uuid.UUID { return in.ID })
 }
 
 var incidentCases = []testCase{
@@ -164,12 +164,12 @@ var incidentCases = []testCase{
 		vs := f.vendors("Acme", "Beta")
 		older, newer := f.newIncident(vs[0].ID, "1"), f.newIncident(vs[0].ID, "2")
 		newer.Backfilled = true
-		for _, in := range []directory.Incident{newer, older, f.newIncident(vs[1].ID, "3")} {
+		for _, in := range []vendors.Incident{newer, older, f.newIncident(vs[1].ID, "3")} {
 			if err := createIncident(f, in); err != nil {
 				t.Fatal(err)
 			}
 		}
-		got := load(f, func(ctx context.Context, tx stores.Tx) (directory.Incident, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) (vendors.Incident, error) {
 			return tx.Incidents().Get(ctx, newer.ID)
 		})
 		equal(t, "vendor", got.VendorID, vs[0].ID)
@@ -181,11 +181,11 @@ var incidentCases = []testCase{
 		equal(t, "backfilled", got.Backfilled, true)
 		sameStrings(t, "impacted data", got.PotentiallyImpactedData, []string{"email"})
 		sameTime(t, "published_at", got.PublishedAt, newer.PublishedAt)
-		list := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Incident, error) {
+		list := load(f, func(ctx context.Context, tx stores.Tx) ([]vendors.Incident, error) {
 			return tx.Incidents().ListByVendor(ctx, vs[0].ID)
 		})
 		sameIDs(t, "by vendor", incidentIDs(list), []uuid.UUID{newer.ID, older.ID})
-		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (directory.Incident, error) {
+		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (vendors.Incident, error) {
 			return tx.Incidents().Get(ctx, newID())
 		})
 		wantErr(t, "Get absent", err, core.ErrNotFound)
@@ -197,7 +197,7 @@ var incidentCases = []testCase{
 			t.Fatal(err)
 		}
 		wantErr(t, "same key", createIncident(f, f.newIncident(vs[0].ID, "1")), core.ErrConflict)
-		for name, in := range map[string]directory.Incident{
+		for name, in := range map[string]vendors.Incident{
 			"other vendor":      f.newIncident(vs[1].ID, "1"),
 			"other external id": f.newIncident(vs[0].ID, "2"),
 		} {
@@ -217,14 +217,14 @@ var incidentCases = []testCase{
 		if err := createIncident(f, old); err != nil {
 			t.Fatal(err)
 		}
-		fresh := []directory.Incident{f.newIncident(v.ID, "2"), f.newIncident(v.ID, "3")}
-		var got []directory.Incident
+		fresh := []vendors.Incident{f.newIncident(v.ID, "2"), f.newIncident(v.ID, "3")}
+		var got []vendors.Incident
 		f.write(func(ctx context.Context, tx stores.Tx) (err error) {
-			got, err = tx.Incidents().Merge(ctx, []directory.Incident{f.newIncident(v.ID, "1"), fresh[0], fresh[1]})
+			got, err = tx.Incidents().Merge(ctx, []vendors.Incident{f.newIncident(v.ID, "1"), fresh[0], fresh[1]})
 			return err
 		})
 		sameIDSet(t, "inserted", incidentIDs(got), incidentIDs(fresh))
-		all := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Incident, error) {
+		all := load(f, func(ctx context.Context, tx stores.Tx) ([]vendors.Incident, error) {
 			return tx.Incidents().ListByVendor(ctx, v.ID)
 		})
 		sameIDSet(t, "stored", incidentIDs(all), []uuid.UUID{old.ID, fresh[0].ID, fresh[1].ID})
@@ -236,9 +236,9 @@ var incidentCases = []testCase{
 	}},
 	{"Recent and Latest read the newest incidents of several vendors", func(t *testing.T, f *fixture) {
 		vs := f.vendors("Acme", "Beta", "Gamma", "Quiet")
-		var made []directory.Incident // oldest first: each newIncident is published a tick later
+		var made []vendors.Incident // oldest first: each newIncident is published a tick later
 		for _, x := range []struct {
-			v  directory.Vendor
+			v  vendors.Vendor
 			id string
 		}{{vs[0], "a1"}, {vs[1], "b1"}, {vs[0], "a2"}, {vs[2], "c1"}, {vs[1], "b2"}} {
 			in := f.newIncident(x.v.ID, x.id)
@@ -248,26 +248,26 @@ var incidentCases = []testCase{
 			made = append(made, in)
 		}
 		ids := []uuid.UUID{vs[0].ID, vs[1].ID, vs[3].ID}
-		recent := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Incident, error) {
+		recent := load(f, func(ctx context.Context, tx stores.Tx) ([]vendors.Incident, error) {
 			return tx.Incidents().Recent(ctx, ids, 3)
 		})
 		sameIDs(t, "recent 3", incidentIDs(recent), []uuid.UUID{made[4].ID, made[2].ID, made[1].ID})
-		all := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Incident, error) {
+		all := load(f, func(ctx context.Context, tx stores.Tx) ([]vendors.Incident, error) {
 			return tx.Incidents().Recent(ctx, ids, 100)
 		})
 		sameIDs(t, "recent all", incidentIDs(all), []uuid.UUID{made[4].ID, made[2].ID, made[1].ID, made[0].ID})
-		latest := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Incident, error) {
+		latest := load(f, func(ctx context.Context, tx stores.Tx) ([]vendors.Incident, error) {
 			return tx.Incidents().Latest(ctx, append(ids, vs[2].ID))
 		})
 		sameIDSet(t, "latest", incidentIDs(latest), []uuid.UUID{made[2].ID, made[4].ID, made[3].ID})
-		for _, empty := range []func(ctx context.Context, tx stores.Tx) ([]directory.Incident, error){
-			func(ctx context.Context, tx stores.Tx) ([]directory.Incident, error) {
+		for _, empty := range []func(ctx context.Context, tx stores.Tx) ([]vendors.Incident, error){
+			func(ctx context.Context, tx stores.Tx) ([]vendors.Incident, error) {
 				return tx.Incidents().Recent(ctx, nil, 5)
 			},
-			func(ctx context.Context, tx stores.Tx) ([]directory.Incident, error) {
+			func(ctx context.Context, tx stores.Tx) ([]vendors.Incident, error) {
 				return tx.Incidents().Latest(ctx, nil)
 			},
-			func(ctx context.Context, tx stores.Tx) ([]directory.Incident, error) {
+			func(ctx context.Context, tx stores.Tx) ([]vendors.Incident, error) {
 				return tx.Incidents().Recent(ctx, []uuid.UUID{vs[3].ID}, 5)
 			},
 		} {

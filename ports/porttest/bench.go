@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -23,8 +23,8 @@ func Bench(b *testing.B, open func(tb testing.TB) stores.Store) {
 	f := newFixture(b, open(b))
 	org := f.org("Bench Org")
 	newList := func() vendorlist.List { return f.list(org.ID, "list "+uuid.NewString()) }
-	newVendors := func(prefix string) []directory.Vendor {
-		vs := make([]directory.Vendor, BulkRows)
+	newVendors := func(prefix string) []vendors.Vendor {
+		vs := make([]vendors.Vendor, BulkRows)
 		for i := range vs {
 			vs[i] = f.newVendor(fmt.Sprintf("%s %04d", prefix, i), fmt.Sprintf("https://%s-%d.example.com", prefix, i))
 		}

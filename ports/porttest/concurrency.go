@@ -10,11 +10,10 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -56,7 +55,7 @@ func concurrentClaims(t *testing.T, f *fixture, key string, at time.Time) int {
 // upsertUseCase is the unit of work of an assessment upsert as the core
 // runs it: the vendor put on the list, its entry locked, the assessment
 // read, changed and saved, and the change audited against what was read.
-func upsertUseCase(ctx context.Context, tx stores.Tx, l vendorlist.List, v directory.Vendor, useCase string, now time.Time) error {
+func upsertUseCase(ctx context.Context, tx stores.Tx, l vendorlist.List, v vendors.Vendor, useCase string, now time.Time) error {
 	ids := []uuid.UUID{v.ID}
 	if err := tx.Lists().AddEntries(ctx, l.ID, ids, now); err != nil {
 		return err
@@ -130,7 +129,7 @@ var concurrencyCases = []testCase{
 				if err != nil {
 					return err
 				}
-				cur.Jobs = append(cur.Jobs, run.Job{ID: newID(), VendorID: newID(), VendorName: fmt.Sprint("Vendor ", i), Status: run.StatusQueued})
+				cur.Jobs = append(cur.Jobs, vendors.RunJob{ID: newID(), VendorID: newID(), VendorName: fmt.Sprint("Vendor ", i), Status: vendors.RunQueued})
 				return tx.Runs().Save(ctx, cur)
 			})
 		})

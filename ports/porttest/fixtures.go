@@ -6,13 +6,12 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -68,24 +67,24 @@ func (f *fixture) member(a accounts.Account, u accounts.User, role accounts.Role
 	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Members().Put(ctx, []accounts.Member{m}) })
 }
 
-func (f *fixture) newVendor(name, website string) directory.Vendor {
+func (f *fixture) newVendor(name, website string) vendors.Vendor {
 	f.t.Helper()
-	return must(directory.New(newID(), name, website, f.tick()))(f.t)
+	return must(vendors.New(newID(), name, website, f.tick()))(f.t)
 }
 
 // vendors ensures directory entries (without websites) named names.
-func (f *fixture) vendors(names ...string) []directory.Vendor {
+func (f *fixture) vendors(names ...string) []vendors.Vendor {
 	f.t.Helper()
-	in := make([]directory.Vendor, len(names))
+	in := make([]vendors.Vendor, len(names))
 	for i, n := range names {
 		in[i] = f.newVendor(n, "")
 	}
 	return f.ensure(in...)
 }
 
-func (f *fixture) ensure(in ...directory.Vendor) []directory.Vendor {
+func (f *fixture) ensure(in ...vendors.Vendor) []vendors.Vendor {
 	f.t.Helper()
-	var out []directory.Vendor
+	var out []vendors.Vendor
 	f.write(func(ctx context.Context, tx stores.Tx) (err error) {
 		out, err = tx.Vendors().Ensure(ctx, in)
 		return err
@@ -93,21 +92,21 @@ func (f *fixture) ensure(in ...directory.Vendor) []directory.Vendor {
 	return out
 }
 
-func (f *fixture) newProfile(vendorID uuid.UUID) directory.Profile {
-	p := directory.NewProfile(newID(), vendorID, f.tick())
+func (f *fixture) newProfile(vendorID uuid.UUID) vendors.Profile {
+	p := vendors.NewProfile(newID(), vendorID, f.tick())
 	rating := 87
 	p.Company.CompanyDescription = "Makes things"
 	p.Company.Alias = []string{"alias-one"}
 	p.Scores.SecurityRating = &rating
-	p.Scores.Grade = directory.Grade(rating)
-	p.Enrichment[directory.SectionBasic] = directory.SectionStatus{Status: "done", UpdatedAt: f.now, Source: "web"}
-	p.LatestGRC = &directory.GRCAssessment{AggregateScore: 80, Grade: "B", Recommendation: "approve",
-		DomainScores: []directory.DomainScore{{Domain: "compliance", Score: 80, Weight: 1, Findings: []string{"soc2"}}},
+	p.Scores.Grade = vendors.Grade(rating)
+	p.Enrichment[vendors.SectionBasic] = vendors.SectionStatus{Status: "done", UpdatedAt: f.now, Source: "web"}
+	p.LatestGRC = &vendors.GRCAssessment{AggregateScore: 80, Grade: "B", Recommendation: "approve",
+		DomainScores: []vendors.DomainScore{{Domain: "compliance", Score: 80, Weight: 1, Findings: []string{"soc2"}}},
 		AssessedAt:   f.now}
 	return p
 }
 
-func (f *fixture) profile(vendorID uuid.UUID) directory.Profile {
+func (f *fixture) profile(vendorID uuid.UUID) vendors.Profile {
 	f.t.Helper()
 	p := f.newProfile(vendorID)
 	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Profiles().Save(ctx, p) })
@@ -127,9 +126,9 @@ func (f *fixture) list(accountID uuid.UUID, name string) vendorlist.List {
 }
 
 // onList puts vendors on a list.
-func (f *fixture) onList(listID uuid.UUID, vs ...directory.Vendor) {
+func (f *fixture) onList(listID uuid.UUID, vs ...vendors.Vendor) {
 	f.t.Helper()
-	ids := idsOf(vs, func(v directory.Vendor) uuid.UUID { return v.ID })
+	ids := idsOf(vs, func(v vendors.Vendor) uuid.UUID { return v.ID })
 	now := f.tick()
 	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().AddEntries(ctx, listID, ids, now) })
 }
@@ -146,7 +145,7 @@ func (f *fixture) product(listID, vendorID uuid.UUID, name string) vendorlist.Pr
 	return p
 }
 
-func (f *fixture) newAssessment(l vendorlist.List, v directory.Vendor) review.Assessment {
+func (f *fixture) newAssessment(l vendorlist.List, v vendors.Vendor) review.Assessment {
 	f.t.Helper()
 	useCase := "payroll"
 	fields := must(review.Apply(review.Fields{}, review.Input{UseCase: &useCase, DataCollected: []string{"email", "name"}}))(f.t)
@@ -156,7 +155,7 @@ func (f *fixture) newAssessment(l vendorlist.List, v directory.Vendor) review.As
 		UpdatedAt: now, UpdatedBy: "ann@example.com"}
 }
 
-func (f *fixture) assessment(l vendorlist.List, v directory.Vendor) review.Assessment {
+func (f *fixture) assessment(l vendorlist.List, v vendors.Vendor) review.Assessment {
 	f.t.Helper()
 	a := f.newAssessment(l, v)
 	f.saveAssessments(a)
@@ -202,25 +201,25 @@ func (f *fixture) subscriber(l vendorlist.List, email string, confirmed bool) su
 	return s
 }
 
-func (f *fixture) newIncident(vendorID uuid.UUID, externalID string) directory.Incident {
+func (f *fixture) newIncident(vendorID uuid.UUID, externalID string) vendors.Incident {
 	f.t.Helper()
 	now := f.tick()
-	return must(directory.NewIncident(directory.Incident{ID: newID(), VendorID: vendorID, Title: "Breach " + externalID,
+	return must(vendors.NewIncident(vendors.Incident{ID: newID(), VendorID: vendorID, Title: "Breach " + externalID,
 		Severity: "high", Source: "feed", ExternalID: externalID, PotentiallyImpactedData: []string{"email"},
 		PublishedAt: now, CreatedAt: now}))(f.t)
 }
 
-func (f *fixture) newRun(jobs int) run.Run {
+func (f *fixture) newRun(jobs int) vendors.Run {
 	now := f.tick()
-	r := run.Run{ID: newID(), Kind: run.KindEnrich, Sections: []string{"basic"}, CreatedBy: "admin@example.com",
-		Jobs: []run.Job{}, CreatedAt: now, UpdatedAt: now}
+	r := vendors.Run{ID: newID(), Kind: vendors.RunEnrich, Sections: []string{"basic"}, CreatedBy: "admin@example.com",
+		Jobs: []vendors.RunJob{}, CreatedAt: now, UpdatedAt: now}
 	for range jobs {
-		r.Jobs = append(r.Jobs, run.Job{ID: newID(), VendorID: newID(), VendorName: "Vendor", Status: run.StatusQueued})
+		r.Jobs = append(r.Jobs, vendors.RunJob{ID: newID(), VendorID: newID(), VendorName: "Vendor", Status: vendors.RunQueued})
 	}
 	return r
 }
 
-func (f *fixture) run(jobs int) run.Run {
+func (f *fixture) run(jobs int) vendors.Run {
 	f.t.Helper()
 	r := f.newRun(jobs)
 	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Runs().Create(ctx, r) })

@@ -7,9 +7,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -45,12 +45,12 @@ var foldingCases = []testCase{
 		v := f.vendors("Ångström Labs")[0]
 		got := f.ensure(f.newVendor("ÅNGSTRÖM LABS", ""))
 		equal(t, "Ensure finds the entry", got[0].ID, v.ID)
-		equal(t, "stored name", got[0].Name, directory.Name("Ångström Labs"))
-		byName := load(f, func(ctx context.Context, tx stores.Tx) (directory.Vendor, error) {
+		equal(t, "stored name", got[0].Name, vendors.Name("Ångström Labs"))
+		byName := load(f, func(ctx context.Context, tx stores.Tx) (vendors.Vendor, error) {
 			return tx.Vendors().GetByName(ctx, "ångström labs")
 		})
 		equal(t, "GetByName", byName.ID, v.ID)
-		all := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Vendor, error) { return tx.Vendors().List(ctx) })
+		all := load(f, func(ctx context.Context, tx stores.Tx) ([]vendors.Vendor, error) { return tx.Vendors().List(ctx) })
 		equal(t, "directory size", len(all), 1)
 	}},
 	{"list names are unique case-insensitively and looked up exactly", func(t *testing.T, f *fixture) {

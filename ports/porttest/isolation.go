@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -35,7 +35,7 @@ var isolationCases = []testCase{
 		p := f.profile(v.ID)
 		scribble(p.Company.Alias)
 		*p.Scores.SecurityRating = 1
-		p.Enrichment[directory.SectionBasic] = directory.SectionStatus{Status: "failed"}
+		p.Enrichment[vendors.SectionBasic] = vendors.SectionStatus{Status: "failed"}
 		p.LatestGRC.DomainScores[0].Findings[0] = "scribbled"
 		got, err := getProfile(f, v.ID)
 		if err != nil {
@@ -43,13 +43,13 @@ var isolationCases = []testCase{
 		}
 		scribble(got.Company.Alias)
 		*got.Scores.SecurityRating = 2
-		got.Enrichment[directory.SectionLogo] = directory.SectionStatus{Status: "failed"}
+		got.Enrichment[vendors.SectionLogo] = vendors.SectionStatus{Status: "failed"}
 		got.LatestGRC.Grade = "F"
 		again, _ := getProfile(f, v.ID)
 		sameStrings(t, "alias", again.Company.Alias, []string{"alias-one"})
 		equal(t, "security rating", *again.Scores.SecurityRating, 87)
 		equal(t, "enrichment sections", len(again.Enrichment), 1)
-		equal(t, "basic enrichment", again.Enrichment[directory.SectionBasic].Status, "done")
+		equal(t, "basic enrichment", again.Enrichment[vendors.SectionBasic].Status, "done")
 		equal(t, "grade", again.LatestGRC.Grade, "B")
 		sameStrings(t, "findings", again.LatestGRC.DomainScores[0].Findings, []string{"soc2"})
 	}},
@@ -112,11 +112,11 @@ var isolationCases = []testCase{
 			t.Fatal(err)
 		}
 		scribble(in.PotentiallyImpactedData)
-		got := load(f, func(ctx context.Context, tx stores.Tx) (directory.Incident, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) (vendors.Incident, error) {
 			return tx.Incidents().Get(ctx, in.ID)
 		})
 		scribble(got.PotentiallyImpactedData)
-		again := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Incident, error) {
+		again := load(f, func(ctx context.Context, tx stores.Tx) ([]vendors.Incident, error) {
 			return tx.Incidents().ListByVendor(ctx, v.ID)
 		})
 		sameStrings(t, "impacted data", again[0].PotentiallyImpactedData, []string{"email"})

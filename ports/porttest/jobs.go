@@ -8,12 +8,12 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/run"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-func getRun(f *fixture, id uuid.UUID) (run.Run, error) {
-	return loadErr(f, func(ctx context.Context, tx stores.Tx) (run.Run, error) { return tx.Runs().Get(ctx, id) })
+func getRun(f *fixture, id uuid.UUID) (vendors.Run, error) {
+	return loadErr(f, func(ctx context.Context, tx stores.Tx) (vendors.Run, error) { return tx.Runs().Get(ctx, id) })
 }
 
 var runCases = []testCase{
@@ -23,13 +23,13 @@ var runCases = []testCase{
 		if err != nil {
 			t.Fatal(err)
 		}
-		equal(t, "kind", got.Kind, run.KindEnrich)
+		equal(t, "kind", got.Kind, vendors.RunEnrich)
 		sameStrings(t, "sections", got.Sections, []string{"basic"})
 		equal(t, "created by", got.CreatedBy, "admin@example.com")
 		equal(t, "jobs", len(got.Jobs), 2)
 		equal(t, "job", got.Jobs[1], r.Jobs[1])
 		sameTime(t, "created_at", got.CreatedAt, r.CreatedAt)
-		var locked run.Run
+		var locked vendors.Run
 		f.write(func(ctx context.Context, tx stores.Tx) (err error) {
 			locked, err = tx.Runs().GetForUpdate(ctx, r.ID)
 			return err
@@ -46,7 +46,7 @@ var runCases = []testCase{
 	{"Save stores jobs and updated_at", func(t *testing.T, f *fixture) {
 		r := f.run(2)
 		j := r.Jobs[0]
-		j.Status, j.Error, j.Created = run.StatusFailed, "timeout", 3
+		j.Status, j.Error, j.Created = vendors.RunFailed, "timeout", 3
 		if !r.SetJob(j, f.tick()) {
 			t.Fatal("SetJob found no job")
 		}
@@ -58,7 +58,7 @@ var runCases = []testCase{
 		equal(t, "saved job", got.Jobs[0], j)
 		equal(t, "untouched job", got.Jobs[1], r.Jobs[1])
 		sameTime(t, "updated_at", got.UpdatedAt, r.UpdatedAt)
-		equal(t, "status", got.Status(), run.StatusRunning)
+		equal(t, "status", got.Status(), vendors.RunRunning)
 	}},
 }
 

@@ -10,10 +10,10 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -254,18 +254,18 @@ var listCases = []testCase{
 		l := f.list(a.ID, vendorlist.MasterList)
 		vs := f.vendors("Custom", "Done", "Failed", "Queued", "Running", "Empty")
 		f.onList(l.ID, vs...)
-		sections := map[string]map[directory.Section]string{
-			"Done":    {directory.SectionBasic: "done", directory.SectionSecurity: "skipped"},
-			"Failed":  {directory.SectionBasic: "done", directory.SectionSecurity: "failed"},
-			"Queued":  {directory.SectionBasic: "failed", directory.SectionSecurity: "queued", directory.SectionPrivacy: "done"},
-			"Running": {directory.SectionBasic: "queued", directory.SectionSecurity: "running", directory.SectionPrivacy: "failed"},
+		sections := map[string]map[vendors.Section]string{
+			"Done":    {vendors.SectionBasic: "done", vendors.SectionSecurity: "skipped"},
+			"Failed":  {vendors.SectionBasic: "done", vendors.SectionSecurity: "failed"},
+			"Queued":  {vendors.SectionBasic: "failed", vendors.SectionSecurity: "queued", vendors.SectionPrivacy: "done"},
+			"Running": {vendors.SectionBasic: "queued", vendors.SectionSecurity: "running", vendors.SectionPrivacy: "failed"},
 			"Empty":   {},
 		}
 		for _, v := range vs[1:] {
 			p := f.newProfile(v.ID)
 			clear(p.Enrichment)
 			for sec, st := range sections[v.Name.String()] {
-				p.Enrichment[sec] = directory.SectionStatus{Status: st, UpdatedAt: f.now, Source: "web", Error: "an error text"}
+				p.Enrichment[sec] = vendors.SectionStatus{Status: st, UpdatedAt: f.now, Source: "web", Error: "an error text"}
 			}
 			f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Profiles().Save(ctx, p) })
 		}
@@ -482,7 +482,7 @@ func used(f *fixture, accountID uuid.UUID) int {
 	return load(f, func(ctx context.Context, tx stores.Tx) (int, error) { return tx.Quota().Used(ctx, accountID) })
 }
 
-func claim(f *fixture, accountID uuid.UUID, vs ...directory.Vendor) {
+func claim(f *fixture, accountID uuid.UUID, vs ...vendors.Vendor) {
 	f.t.Helper()
 	now := f.tick()
 	f.write(func(ctx context.Context, tx stores.Tx) error {

@@ -9,22 +9,22 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // rating is a record of vendorID scanned at at, rated score on 20 of 26
 // checks.
-func (f *fixture) rating(vendorID uuid.UUID, score int, at time.Time, changes ...directory.RatingChange) directory.RatingRecord {
+func (f *fixture) rating(vendorID uuid.UUID, score int, at time.Time, changes ...vendors.RatingChange) vendors.RatingRecord {
 	exp := at.Add(10 * 24 * time.Hour)
 	run, total := 20, 26
-	return directory.RatingRecord{ID: newID(), VendorID: vendorID, ScannedAt: at, Rating: &score, Grade: directory.Grade(score),
+	return vendors.RatingRecord{ID: newID(), VendorID: vendorID, ScannedAt: at, Rating: &score, Grade: vendors.Grade(score),
 		ChecksRun: &run, ChecksTotal: &total,
-		Findings:      []directory.RatingFinding{{Code: "hsts_missing", Severity: "medium", Title: "No HSTS"}},
+		Findings:      []vendors.RatingFinding{{Code: "hsts_missing", Severity: "medium", Title: "No HSTS"}},
 		CertExpiresAt: &exp, Changes: changes}
 }
 
-func addRatings(f *fixture, rs ...directory.RatingRecord) {
+func addRatings(f *fixture, rs ...vendors.RatingRecord) {
 	f.t.Helper()
 	f.write(func(ctx context.Context, tx stores.Tx) error {
 		for _, r := range rs {
@@ -36,14 +36,14 @@ func addRatings(f *fixture, rs ...directory.RatingRecord) {
 	})
 }
 
-func ratingPage(f *fixture, vendorID uuid.UUID, after *directory.RatingCursor, limit int) []directory.RatingRecord {
+func ratingPage(f *fixture, vendorID uuid.UUID, after *vendors.RatingCursor, limit int) []vendors.RatingRecord {
 	f.t.Helper()
-	return load(f, func(ctx context.Context, tx stores.Tx) ([]directory.RatingRecord, error) {
+	return load(f, func(ctx context.Context, tx stores.Tx) ([]vendors.RatingRecord, error) {
 		return tx.Profiles().Ratings(ctx, vendorID, after, limit)
 	})
 }
 
-func ratingIDs(rs []directory.RatingRecord) []uuid.UUID {
+func ratingIDs(rs []vendors.RatingRecord) []uuid.UUID {
 	out := make([]uuid.UUID, len(rs))
 	for i, r := range rs {
 		out[i] = r.ID
@@ -54,7 +54,7 @@ func ratingIDs(rs []directory.RatingRecord) []uuid.UUID {
 var ratingCases = []testCase{
 	{"AddRating keeps every field and Ratings pages newest first", func(t *testing.T, f *fixture) {
 		v := f.vendors("Acme")[0]
-		drop := directory.RatingChange{Kind: directory.ChangeGradeDrop, Detail: "grade dropped from A to C"}
+		drop := vendors.RatingChange{Kind: vendors.ChangeGradeDrop, Detail: "grade dropped from A to C"}
 		t1, t2 := f.tick(), f.tick()
 		older, newer := f.rating(v.ID, 95, t1), f.rating(v.ID, 75, t2, drop)
 		same := f.rating(v.ID, 70, t2)              // same time as newer: ordered by id
@@ -71,7 +71,7 @@ var ratingCases = []testCase{
 			t.Fatalf("order %v", ratingIDs(all))
 		}
 		for _, got := range all {
-			for _, want := range []directory.RatingRecord{older, newer, same} {
+			for _, want := range []vendors.RatingRecord{older, newer, same} {
 				if got.ID == want.ID && !reflect.DeepEqual(got, want) {
 					t.Fatalf("round trip:\n got %+v\nwant %+v", got, want)
 				}
@@ -79,7 +79,7 @@ var ratingCases = []testCase{
 		}
 		page := ratingPage(f, v.ID, nil, 2)
 		last := page[len(page)-1]
-		rest := ratingPage(f, v.ID, &directory.RatingCursor{At: last.ScannedAt, ID: last.ID}, 2)
+		rest := ratingPage(f, v.ID, &vendors.RatingCursor{At: last.ScannedAt, ID: last.ID}, 2)
 		if len(page) != 2 || len(rest) != 1 || rest[0].ID != older.ID {
 			t.Fatalf("pages %v then %v", ratingIDs(page), ratingIDs(rest))
 		}
@@ -89,25 +89,25 @@ var ratingCases = []testCase{
 	}},
 	{"GetRating and RatingEvents return the records with a change", func(t *testing.T, f *fixture) {
 		vs := f.vendors("Acme", "Globex", "Initech")
-		expiring := directory.RatingChange{Kind: directory.ChangeCertExpiring, Detail: "the certificate expires soon"}
+		expiring := vendors.RatingChange{Kind: vendors.ChangeCertExpiring, Detail: "the certificate expires soon"}
 		quiet := f.rating(vs[0].ID, 95, f.tick())
 		e1 := f.rating(vs[0].ID, 95, f.tick(), expiring)
 		e2 := f.rating(vs[1].ID, 80, f.tick(), expiring)
 		e3 := f.rating(vs[2].ID, 80, f.tick(), expiring)
 		addRatings(f, quiet, e1, e2, e3)
-		got := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.RatingRecord, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) ([]vendors.RatingRecord, error) {
 			return tx.Profiles().RatingEvents(ctx, []uuid.UUID{vs[0].ID, vs[1].ID}, 10)
 		})
 		if !reflect.DeepEqual(ratingIDs(got), []uuid.UUID{e2.ID, e1.ID}) {
 			t.Fatalf("events %v, want %v", ratingIDs(got), []uuid.UUID{e2.ID, e1.ID})
 		}
-		one := load(f, func(ctx context.Context, tx stores.Tx) (directory.RatingRecord, error) {
+		one := load(f, func(ctx context.Context, tx stores.Tx) (vendors.RatingRecord, error) {
 			return tx.Profiles().GetRating(ctx, e1.ID)
 		})
 		if !reflect.DeepEqual(one, e1) {
 			t.Fatalf("GetRating %+v, want %+v", one, e1)
 		}
-		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (directory.RatingRecord, error) {
+		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (vendors.RatingRecord, error) {
 			return tx.Profiles().GetRating(ctx, newID())
 		})
 		if !errors.Is(err, core.ErrNotFound) {
@@ -122,10 +122,10 @@ var ratingCases = []testCase{
 	{"a profile keeps its website source and discovery evidence", func(t *testing.T, f *fixture) {
 		v := f.vendors("Acme")[0]
 		p := f.newProfile(v.ID)
-		p.WebsiteSource = directory.WebsiteDiscovered
-		p.Discovery = &directory.WebsiteDiscovery{Website: "https://acme.io/", Domain: "acme.io", Confidence: 0.9, Threshold: 0.7,
+		p.WebsiteSource = vendors.WebsiteDiscovered
+		p.Discovery = &vendors.WebsiteDiscovery{Website: "https://acme.io/", Domain: "acme.io", Confidence: 0.9, Threshold: 0.7,
 			MatchText: "Acme", MatchSource: "title", Elapsed: 1500 * time.Millisecond, At: f.tick(),
-			Candidates: []directory.WebsiteCandidate{
+			Candidates: []vendors.WebsiteCandidate{
 				{Domain: "acme.com", Verdict: "parked", Reason: "parked at ns1.sedoparking.com"},
 				{Domain: "acme.io", URL: "https://acme.io/", Verdict: "kept", Reason: `title "Acme"`, Confidence: 0.9,
 					MatchText: "Acme", MatchSource: "title", Chosen: true}}}
@@ -137,9 +137,9 @@ var ratingCases = []testCase{
 		if got.WebsiteSource != p.WebsiteSource || !reflect.DeepEqual(got.Discovery, p.Discovery) {
 			t.Fatalf("website %q %+v, want %q %+v", got.WebsiteSource, got.Discovery, p.WebsiteSource, p.Discovery)
 		}
-		p.WebsiteSource, p.Discovery = directory.WebsiteGiven, nil
+		p.WebsiteSource, p.Discovery = vendors.WebsiteGiven, nil
 		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Profiles().Save(ctx, p) })
-		if got, _ = getProfile(f, v.ID); got.WebsiteSource != directory.WebsiteGiven || got.Discovery != nil {
+		if got, _ = getProfile(f, v.ID); got.WebsiteSource != vendors.WebsiteGiven || got.Discovery != nil {
 			t.Fatalf("after the update: %q %+v", got.WebsiteSource, got.Discovery)
 		}
 	}},

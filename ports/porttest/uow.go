@@ -7,8 +7,8 @@ import (
 
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -16,13 +16,13 @@ var errBoom = errors.New("boom")
 
 // leftNoTrace checks that a failed unit of work that created an org, a
 // user, a vendor and an outbox message left none of them behind.
-func leftNoTrace(t *testing.T, f *fixture, a accounts.Account, u accounts.User, v directory.Vendor) {
+func leftNoTrace(t *testing.T, f *fixture, a accounts.Account, u accounts.User, v vendors.Vendor) {
 	t.Helper()
 	_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (accounts.Account, error) { return tx.Accounts().Get(ctx, a.ID) })
 	wantErr(t, "account after rollback", err, core.ErrNotFound)
 	_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (accounts.User, error) { return tx.Users().Get(ctx, u.ID) })
 	wantErr(t, "user after rollback", err, core.ErrNotFound)
-	_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (directory.Vendor, error) {
+	_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (vendors.Vendor, error) {
 		return tx.Vendors().GetByName(ctx, v.Name)
 	})
 	wantErr(t, "vendor after rollback", err, core.ErrNotFound)
@@ -31,7 +31,7 @@ func leftNoTrace(t *testing.T, f *fixture, a accounts.Account, u accounts.User, 
 }
 
 // writeMany is a unit of work body that writes to several repositories.
-func writeMany(f *fixture, a accounts.Account, u accounts.User, v directory.Vendor) txFn {
+func writeMany(f *fixture, a accounts.Account, u accounts.User, v vendors.Vendor) txFn {
 	m := f.newMessage()
 	return func(ctx context.Context, tx stores.Tx) error {
 		if err := tx.Accounts().Create(ctx, a); err != nil {
@@ -40,7 +40,7 @@ func writeMany(f *fixture, a accounts.Account, u accounts.User, v directory.Vend
 		if err := tx.Users().Save(ctx, u); err != nil {
 			return err
 		}
-		if _, err := tx.Vendors().Ensure(ctx, []directory.Vendor{v}); err != nil {
+		if _, err := tx.Vendors().Ensure(ctx, []vendors.Vendor{v}); err != nil {
 			return err
 		}
 		return tx.Outbox().Add(ctx, m)

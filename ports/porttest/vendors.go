@@ -10,33 +10,33 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-func vendorIDs(vs []directory.Vendor) []uuid.UUID {
-	return idsOf(vs, func(v directory.Vendor) uuid.UUID { return v.ID })
+func vendorIDs(vs []vendors.Vendor) []uuid.UUID {
+	return idsOf(vs, func(v vendors.Vendor) uuid.UUID { return v.ID })
 }
 
-func getVendor(f *fixture, id uuid.UUID) directory.Vendor {
+func getVendor(f *fixture, id uuid.UUID) vendors.Vendor {
 	f.t.Helper()
-	return load(f, func(ctx context.Context, tx stores.Tx) (directory.Vendor, error) { return tx.Vendors().Get(ctx, id) })
+	return load(f, func(ctx context.Context, tx stores.Tx) (vendors.Vendor, error) { return tx.Vendors().Get(ctx, id) })
 }
 
 var vendorCases = []testCase{
 	{"Page walks the directory by name in byte order, a page at a time", func(t *testing.T, f *fixture) {
 		names := []string{"beta", "Acme", "Zeta", "Émile", "acme2", "Mu", "mu2"}
 		vs := f.vendors(names...)
-		page := func(after directory.Name, limit int) []directory.Vendor {
-			return load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Vendor, error) {
+		page := func(after vendors.Name, limit int) []vendors.Vendor {
+			return load(f, func(ctx context.Context, tx stores.Tx) ([]vendors.Vendor, error) {
 				return tx.Vendors().Page(ctx, after, limit)
 			})
 		}
 		want := slices.Clone(names)
 		slices.Sort(want) // byte order: upper case before lower case, É last
 		var got []string
-		after := directory.Name("")
+		after := vendors.Name("")
 		for range len(names) {
 			p := page(after, 3)
 			if len(p) > 3 {
@@ -59,23 +59,23 @@ var vendorCases = []testCase{
 		}
 	}},
 	{"Ensure inserts new entries and returns them in input order", func(t *testing.T, f *fixture) {
-		in := []directory.Vendor{f.newVendor("Zeta", "https://zeta.example"), f.newVendor("Acme", ""), f.newVendor("Mu", "")}
+		in := []vendors.Vendor{f.newVendor("Zeta", "https://zeta.example"), f.newVendor("Acme", ""), f.newVendor("Mu", "")}
 		got := f.ensure(in...)
 		sameIDs(t, "ensured", vendorIDs(got), vendorIDs(in))
-		equal(t, "name", got[0].Name, directory.Name("Zeta"))
+		equal(t, "name", got[0].Name, vendors.Name("Zeta"))
 		equal(t, "website", got[0].WebsiteURL, "https://zeta.example")
 		equal(t, "domain", got[0].Domain, "zeta.example")
 		equal(t, "new vendor has no profile", got[0].HasProfile, false)
 		stored := getVendor(f, in[0].ID)
-		equal(t, "stored name", stored.Name, directory.Name("Zeta"))
+		equal(t, "stored name", stored.Name, vendors.Name("Zeta"))
 		sameTime(t, "stored created_at", stored.CreatedAt, in[0].CreatedAt)
 	}},
 	{"Ensure keeps the id of an existing entry, matching names case-insensitively", func(t *testing.T, f *fixture) {
 		acme := f.vendors("Acme")[0]
 		got := f.ensure(f.newVendor("Zeta", ""), f.newVendor("ACME", ""))
 		equal(t, "existing id", got[1].ID, acme.ID)
-		equal(t, "existing name", got[1].Name, directory.Name("Acme"))
-		all := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Vendor, error) { return tx.Vendors().List(ctx) })
+		equal(t, "existing name", got[1].Name, vendors.Name("Acme"))
+		all := load(f, func(ctx context.Context, tx stores.Tx) ([]vendors.Vendor, error) { return tx.Vendors().List(ctx) })
 		equal(t, "directory size", len(all), 2)
 	}},
 	{"Ensure fills the website only when the entry has none", func(t *testing.T, f *fixture) {
@@ -101,14 +101,14 @@ var vendorCases = []testCase{
 		claims.HasProfile = true
 		got = f.ensure(claims)
 		equal(t, "input HasProfile is ignored", got[0].HasProfile, false)
-		byName := load(f, func(ctx context.Context, tx stores.Tx) (directory.Vendor, error) {
+		byName := load(f, func(ctx context.Context, tx stores.Tx) (vendors.Vendor, error) {
 			return tx.Vendors().GetByName(ctx, "Acme")
 		})
 		equal(t, "GetByName with profile", byName.HasProfile, true)
-		all := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Vendor, error) { return tx.Vendors().List(ctx) })
+		all := load(f, func(ctx context.Context, tx stores.Tx) ([]vendors.Vendor, error) { return tx.Vendors().List(ctx) })
 		equal(t, "List with profile", all[0].HasProfile, true)
 		equal(t, "List without profile", all[1].HasProfile, false)
-		byIDs := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Vendor, error) {
+		byIDs := load(f, func(ctx context.Context, tx stores.Tx) ([]vendors.Vendor, error) {
 			return tx.Vendors().ListByIDs(ctx, []uuid.UUID{vs[0].ID})
 		})
 		equal(t, "ListByIDs with profile", byIDs[0].HasProfile, true)
@@ -117,22 +117,22 @@ var vendorCases = []testCase{
 		acme := f.vendors("Acme Cloud")[0]
 		for _, c := range []struct {
 			name string
-			get  func(ctx context.Context, r stores.VendorRepo) (directory.Vendor, error)
+			get  func(ctx context.Context, r vendors.VendorRepo) (vendors.Vendor, error)
 			want error
 		}{
-			{"Get", func(ctx context.Context, r stores.VendorRepo) (directory.Vendor, error) { return r.Get(ctx, acme.ID) }, nil},
-			{"GetByName", func(ctx context.Context, r stores.VendorRepo) (directory.Vendor, error) {
+			{"Get", func(ctx context.Context, r vendors.VendorRepo) (vendors.Vendor, error) { return r.Get(ctx, acme.ID) }, nil},
+			{"GetByName", func(ctx context.Context, r vendors.VendorRepo) (vendors.Vendor, error) {
 				return r.GetByName(ctx, "Acme Cloud")
 			}, nil},
-			{"GetByName other case", func(ctx context.Context, r stores.VendorRepo) (directory.Vendor, error) {
+			{"GetByName other case", func(ctx context.Context, r vendors.VendorRepo) (vendors.Vendor, error) {
 				return r.GetByName(ctx, "ACME cloud")
 			}, nil},
-			{"Get absent", func(ctx context.Context, r stores.VendorRepo) (directory.Vendor, error) { return r.Get(ctx, newID()) }, core.ErrNotFound},
-			{"GetByName absent", func(ctx context.Context, r stores.VendorRepo) (directory.Vendor, error) {
+			{"Get absent", func(ctx context.Context, r vendors.VendorRepo) (vendors.Vendor, error) { return r.Get(ctx, newID()) }, core.ErrNotFound},
+			{"GetByName absent", func(ctx context.Context, r vendors.VendorRepo) (vendors.Vendor, error) {
 				return r.GetByName(ctx, "Nobody")
 			}, core.ErrNotFound},
 		} {
-			got, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (directory.Vendor, error) { return c.get(ctx, tx.Vendors()) })
+			got, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (vendors.Vendor, error) { return c.get(ctx, tx.Vendors()) })
 			if c.want != nil {
 				wantErr(t, c.name, err, c.want)
 				continue
@@ -145,14 +145,14 @@ var vendorCases = []testCase{
 	}},
 	{"ListByIDs returns the entries that exist", func(t *testing.T, f *fixture) {
 		vs := f.vendors("Acme", "Beta", "Cobalt")
-		got := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Vendor, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) ([]vendors.Vendor, error) {
 			return tx.Vendors().ListByIDs(ctx, []uuid.UUID{vs[2].ID, newID(), vs[0].ID})
 		})
 		sameIDSet(t, "vendors", vendorIDs(got), []uuid.UUID{vs[2].ID, vs[0].ID})
 	}},
 	{"List returns every entry by name", func(t *testing.T, f *fixture) {
 		vs := f.vendors("Mu", "Acme", "Zeta", "Beta")
-		got := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Vendor, error) { return tx.Vendors().List(ctx) })
+		got := load(f, func(ctx context.Context, tx stores.Tx) ([]vendors.Vendor, error) { return tx.Vendors().List(ctx) })
 		sameIDs(t, "vendors", vendorIDs(got), []uuid.UUID{vs[1].ID, vs[3].ID, vs[0].ID, vs[2].ID})
 	}},
 	{"Update stores website, domain and aliases", func(t *testing.T, f *fixture) {
@@ -163,17 +163,17 @@ var vendorCases = []testCase{
 		equal(t, "website", got.WebsiteURL, v.WebsiteURL)
 		equal(t, "domain", got.Domain, v.Domain)
 		sameStrings(t, "aliases", got.Aliases, v.Aliases)
-		equal(t, "name", got.Name, directory.Name("Acme"))
+		equal(t, "name", got.Name, vendors.Name("Acme"))
 	}},
 }
 
-func getProfile(f *fixture, vendorID uuid.UUID) (directory.Profile, error) {
-	return loadErr(f, func(ctx context.Context, tx stores.Tx) (directory.Profile, error) {
+func getProfile(f *fixture, vendorID uuid.UUID) (vendors.Profile, error) {
+	return loadErr(f, func(ctx context.Context, tx stores.Tx) (vendors.Profile, error) {
 		return tx.Profiles().Get(ctx, vendorID)
 	})
 }
 
-func instanceCodes(is []directory.SecurityInstance) []string {
+func instanceCodes(is []vendors.SecurityInstance) []string {
 	out := make([]string, len(is))
 	for i, in := range is {
 		out[i] = in.Code
@@ -181,36 +181,36 @@ func instanceCodes(is []directory.SecurityInstance) []string {
 	return out
 }
 
-func (f *fixture) instance(vendorID uuid.UUID, code, severity string) directory.SecurityInstance {
-	return directory.SecurityInstance{ID: newID(), VendorID: vendorID, Kind: "finding", Category: "email_security",
+func (f *fixture) instance(vendorID uuid.UUID, code, severity string) vendors.SecurityInstance {
+	return vendors.SecurityInstance{ID: newID(), VendorID: vendorID, Kind: "finding", Category: "email_security",
 		Code: code, Title: code, Severity: severity, Evidence: "seen", Source: "dns", ObservedAt: f.tick()}
 }
 
-func replaceInstances(f *fixture, vendorID uuid.UUID, is ...directory.SecurityInstance) {
+func replaceInstances(f *fixture, vendorID uuid.UUID, is ...vendors.SecurityInstance) {
 	f.t.Helper()
 	f.write(func(ctx context.Context, tx stores.Tx) error {
 		return tx.Profiles().ReplaceInstances(ctx, vendorID, is)
 	})
 }
 
-func loadInstances(f *fixture, vendorID uuid.UUID) []directory.SecurityInstance {
+func loadInstances(f *fixture, vendorID uuid.UUID) []vendors.SecurityInstance {
 	f.t.Helper()
-	return load(f, func(ctx context.Context, tx stores.Tx) ([]directory.SecurityInstance, error) {
+	return load(f, func(ctx context.Context, tx stores.Tx) ([]vendors.SecurityInstance, error) {
 		return tx.Profiles().Instances(ctx, vendorID)
 	})
 }
 
 // grcAssessment is an assessment with one domain, one citation and the
 // score as its only distinguishing mark.
-func (f *fixture) grcAssessment(score int, at time.Time) directory.GRCAssessment {
-	return directory.GRCAssessment{AggregateScore: score, Grade: directory.Grade(score), Recommendation: directory.Recommend(score, "", 1),
-		DomainScores:      []directory.DomainScore{{Domain: "email_security", Score: score, Weight: 1, Findings: []string{"spf_missing"}}},
+func (f *fixture) grcAssessment(score int, at time.Time) vendors.GRCAssessment {
+	return vendors.GRCAssessment{AggregateScore: score, Grade: vendors.Grade(score), Recommendation: vendors.Recommend(score, "", 1),
+		DomainScores:      []vendors.DomainScore{{Domain: "email_security", Score: score, Weight: 1, Findings: []string{"spf_missing"}}},
 		EvidenceSummaries: []string{"No SPF record (medium): acme.test has no v=spf1 TXT record"},
-		Citations:         []directory.Citation{{URL: "dns:acme.test?type=TXT", Title: "SPF record (RFC 7208)", RetrievedAt: at}},
+		Citations:         []vendors.Citation{{URL: "dns:acme.test?type=TXT", Title: "SPF record (RFC 7208)", RetrievedAt: at}},
 		AssessedAt:        at}
 }
 
-func addGRC(f *fixture, vendorID uuid.UUID, as ...directory.GRCAssessment) {
+func addGRC(f *fixture, vendorID uuid.UUID, as ...vendors.GRCAssessment) {
 	f.t.Helper()
 	f.write(func(ctx context.Context, tx stores.Tx) error {
 		for _, a := range as {
@@ -222,15 +222,15 @@ func addGRC(f *fixture, vendorID uuid.UUID, as ...directory.GRCAssessment) {
 	})
 }
 
-func grcHistory(f *fixture, vendorID uuid.UUID) []directory.GRCAssessment {
+func grcHistory(f *fixture, vendorID uuid.UUID) []vendors.GRCAssessment {
 	f.t.Helper()
-	return load(f, func(ctx context.Context, tx stores.Tx) ([]directory.GRCAssessment, error) {
+	return load(f, func(ctx context.Context, tx stores.Tx) ([]vendors.GRCAssessment, error) {
 		return tx.Profiles().GRCAssessments(ctx, vendorID)
 	})
 }
 
 // grcScores lists the aggregate scores of a history, as text.
-func grcScores(as []directory.GRCAssessment) string {
+func grcScores(as []vendors.GRCAssessment) string {
 	var b strings.Builder
 	for _, a := range as {
 		fmt.Fprintf(&b, "%d ", a.AggregateScore)
@@ -242,14 +242,14 @@ var profileCases = []testCase{
 	{"ListByVendors returns the profiles of the vendors that have one", func(t *testing.T, f *fixture) {
 		vs := f.vendors("Acme", "Beta", "Custom")
 		pa, pb := f.profile(vs[0].ID), f.profile(vs[1].ID)
-		got := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Profile, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) ([]vendors.Profile, error) {
 			return tx.Profiles().ListByVendors(ctx, []uuid.UUID{vs[0].ID, vs[1].ID, vs[2].ID, newID(), vs[0].ID})
 		})
-		sameIDSet(t, "profiles", idsOf(got, func(p directory.Profile) uuid.UUID { return p.ID }), []uuid.UUID{pa.ID, pb.ID})
+		sameIDSet(t, "profiles", idsOf(got, func(p vendors.Profile) uuid.UUID { return p.ID }), []uuid.UUID{pa.ID, pb.ID})
 		for _, p := range got {
 			equal(t, "description", p.Company.CompanyDescription, "Makes things")
 		}
-		none := load(f, func(ctx context.Context, tx stores.Tx) ([]directory.Profile, error) {
+		none := load(f, func(ctx context.Context, tx stores.Tx) ([]vendors.Profile, error) {
 			return tx.Profiles().ListByVendors(ctx, nil)
 		})
 		equal(t, "no vendors", len(none), 0)
@@ -305,13 +305,13 @@ var profileCases = []testCase{
 	{"Save then Get and GetByID; absent is not found", func(t *testing.T, f *fixture) {
 		v := f.vendors("Acme")[0]
 		p := f.profile(v.ID)
-		for name, get := range map[string]func(ctx context.Context, r stores.ProfileRepo) (directory.Profile, error){
-			"Get": func(ctx context.Context, r stores.ProfileRepo) (directory.Profile, error) { return r.Get(ctx, v.ID) },
-			"GetByID": func(ctx context.Context, r stores.ProfileRepo) (directory.Profile, error) {
+		for name, get := range map[string]func(ctx context.Context, r vendors.ProfileRepo) (vendors.Profile, error){
+			"Get": func(ctx context.Context, r vendors.ProfileRepo) (vendors.Profile, error) { return r.Get(ctx, v.ID) },
+			"GetByID": func(ctx context.Context, r vendors.ProfileRepo) (vendors.Profile, error) {
 				return r.GetByID(ctx, p.ID)
 			},
 		} {
-			got := load(f, func(ctx context.Context, tx stores.Tx) (directory.Profile, error) { return get(ctx, tx.Profiles()) })
+			got := load(f, func(ctx context.Context, tx stores.Tx) (vendors.Profile, error) { return get(ctx, tx.Profiles()) })
 			equal(t, name+" id", got.ID, p.ID)
 			equal(t, name+" vendor", got.VendorID, v.ID)
 			equal(t, name+" description", got.Company.CompanyDescription, "Makes things")
@@ -319,7 +319,7 @@ var profileCases = []testCase{
 			if got.Scores.SecurityRating == nil || *got.Scores.SecurityRating != 87 {
 				t.Fatalf("%s security rating: got %v, want 87", name, got.Scores.SecurityRating)
 			}
-			equal(t, name+" basic enrichment", got.Enrichment[directory.SectionBasic].Status, "done")
+			equal(t, name+" basic enrichment", got.Enrichment[vendors.SectionBasic].Status, "done")
 			if got.LatestGRC == nil || got.LatestGRC.Grade != "B" || len(got.LatestGRC.DomainScores) != 1 {
 				t.Fatalf("%s latest GRC: got %+v", name, got.LatestGRC)
 			}
@@ -327,7 +327,7 @@ var profileCases = []testCase{
 		}
 		_, err := getProfile(f, f.vendors("Beta")[0].ID)
 		wantErr(t, "Get of a vendor without profile", err, core.ErrNotFound)
-		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (directory.Profile, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (vendors.Profile, error) {
 			return tx.Profiles().GetByID(ctx, newID())
 		})
 		wantErr(t, "GetByID absent", err, core.ErrNotFound)
@@ -356,7 +356,7 @@ var profileCases = []testCase{
 		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Profiles().Delete(ctx, v.ID) })
 		_, err := getProfile(f, v.ID)
 		wantErr(t, "Get after Delete", err, core.ErrNotFound)
-		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (directory.Profile, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (vendors.Profile, error) {
 			return tx.Profiles().GetByID(ctx, p.ID)
 		})
 		wantErr(t, "GetByID after Delete", err, core.ErrNotFound)

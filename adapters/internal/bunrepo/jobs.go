@@ -9,15 +9,15 @@ import (
 	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/run"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
-// Runs is stores.RunRepo but for GetForUpdate, which each store locks in its
+// Runs is vendors.RunRepo but for GetForUpdate, which each store locks in its
 // own words (SelectRun reads the run with the lock clause it is given).
 type Runs struct{ Base }
 
 // Create inserts a run.
-func (r Runs) Create(ctx context.Context, rn run.Run) error {
+func (r Runs) Create(ctx context.Context, rn vendors.Run) error {
 	row := dbrow.FromRun(rn)
 	_, err := r.DB.NewInsert().Model(&row).Exec(ctx)
 	return r.Translate(err, "create run %s", rn.ID)
@@ -25,25 +25,25 @@ func (r Runs) Create(ctx context.Context, rn run.Run) error {
 
 // SelectRun reads a run; lock adds a row-locking clause (SELECT ... FOR lock)
 // unless empty.
-func (r Runs) SelectRun(ctx context.Context, id uuid.UUID, lock string) (run.Run, error) {
+func (r Runs) SelectRun(ctx context.Context, id uuid.UUID, lock string) (vendors.Run, error) {
 	var row dbrow.Run
 	q := r.DB.NewSelect().Model(&row).Where("r.id = ?", id)
 	if lock != "" {
 		q = q.For(lock)
 	}
 	if err := q.Scan(ctx); err != nil {
-		return run.Run{}, r.Translate(err, "run %s", id)
+		return vendors.Run{}, r.Translate(err, "run %s", id)
 	}
 	return row.Core(), nil
 }
 
 // Get returns a run.
-func (r Runs) Get(ctx context.Context, id uuid.UUID) (run.Run, error) {
+func (r Runs) Get(ctx context.Context, id uuid.UUID) (vendors.Run, error) {
 	return r.SelectRun(ctx, id, "")
 }
 
 // Save stores a run's jobs and updated_at.
-func (r Runs) Save(ctx context.Context, rn run.Run) error {
+func (r Runs) Save(ctx context.Context, rn vendors.Run) error {
 	row := dbrow.FromRun(rn)
 	res, err := r.DB.NewUpdate().Model(&row).Column("jobs", "updated_at").WherePK().Exec(ctx)
 	if err != nil {

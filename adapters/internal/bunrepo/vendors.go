@@ -6,10 +6,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
-// Vendors holds the methods of stores.VendorRepo whose SQL is the same in
+// Vendors holds the methods of vendors.VendorRepo whose SQL is the same in
 // both stores; each store adds GetByName and Ensure, which find names by
 // its own case-folded key.
 type Vendors struct{ Base }
@@ -24,26 +24,26 @@ func (r Vendors) SelectVendors(rows any) *bun.SelectQuery {
 }
 
 // One returns the entry matching where, or core.ErrNotFound.
-func (r Vendors) One(ctx context.Context, what string, where string, arg any) (directory.Vendor, error) {
+func (r Vendors) One(ctx context.Context, what string, where string, arg any) (vendors.Vendor, error) {
 	var rows []dbrow.Vendor
 	if err := r.SelectVendors(&rows).Where(where, arg).Limit(1).Scan(ctx); err != nil {
-		return directory.Vendor{}, r.Translate(err, "vendor %s", what)
+		return vendors.Vendor{}, r.Translate(err, "vendor %s", what)
 	}
 	if len(rows) == 0 {
-		return directory.Vendor{}, NotFound("vendor %s", what)
+		return vendors.Vendor{}, NotFound("vendor %s", what)
 	}
 	return rows[0].Core(), nil
 }
 
 // Get returns an entry by id.
-func (r Vendors) Get(ctx context.Context, id uuid.UUID) (directory.Vendor, error) {
+func (r Vendors) Get(ctx context.Context, id uuid.UUID) (vendors.Vendor, error) {
 	return r.One(ctx, id.String(), "v.id = ?", id)
 }
 
 // ListByIDs returns the entries among ids that exist.
-func (r Vendors) ListByIDs(ctx context.Context, ids []uuid.UUID) ([]directory.Vendor, error) {
+func (r Vendors) ListByIDs(ctx context.Context, ids []uuid.UUID) ([]vendors.Vendor, error) {
 	if len(ids) == 0 {
-		return []directory.Vendor{}, nil
+		return []vendors.Vendor{}, nil
 	}
 	var rows []dbrow.Vendor
 	if err := r.SelectVendors(&rows).Where("v.id IN (?)", bun.List(ids)).Scan(ctx); err != nil {
@@ -53,7 +53,7 @@ func (r Vendors) ListByIDs(ctx context.Context, ids []uuid.UUID) ([]directory.Ve
 }
 
 // List returns every entry by name.
-func (r Vendors) List(ctx context.Context) ([]directory.Vendor, error) {
+func (r Vendors) List(ctx context.Context) ([]vendors.Vendor, error) {
 	var rows []dbrow.Vendor
 	if err := r.SelectVendors(&rows).OrderExpr(r.ByName("v.name") + ", v.id").Scan(ctx); err != nil {
 		return nil, r.Translate(err, "list vendors")
@@ -62,7 +62,7 @@ func (r Vendors) List(ctx context.Context) ([]directory.Vendor, error) {
 }
 
 // Page returns at most limit entries named after after, by name.
-func (r Vendors) Page(ctx context.Context, after directory.Name, limit int) ([]directory.Vendor, error) {
+func (r Vendors) Page(ctx context.Context, after vendors.Name, limit int) ([]vendors.Vendor, error) {
 	var rows []dbrow.Vendor
 	q := r.SelectVendors(&rows).OrderExpr(r.ByName("v.name")).Limit(int64(limit))
 	if after != "" {
@@ -75,7 +75,7 @@ func (r Vendors) Page(ctx context.Context, after directory.Name, limit int) ([]d
 }
 
 // Update stores website, domain and aliases of an existing entry.
-func (r Vendors) Update(ctx context.Context, v directory.Vendor) error {
+func (r Vendors) Update(ctx context.Context, v vendors.Vendor) error {
 	row := dbrow.FromVendor(v)
 	res, err := r.DB.NewUpdate().Model(&row).Column("website_url", "domain", "aliases").WherePK().Exec(ctx)
 	if err != nil {
@@ -84,29 +84,29 @@ func (r Vendors) Update(ctx context.Context, v directory.Vendor) error {
 	return r.MustAffect(res, "update vendor %s", v.ID)
 }
 
-// Profiles is stores.ProfileRepo.
+// Profiles is vendors.ProfileRepo.
 type Profiles struct{ Base }
 
 // Get returns the profile of a vendor.
-func (r Profiles) Get(ctx context.Context, vendorID uuid.UUID) (directory.Profile, error) {
+func (r Profiles) Get(ctx context.Context, vendorID uuid.UUID) (vendors.Profile, error) {
 	var row dbrow.Profile
 	if err := r.DB.NewSelect().Model(&row).Where("p.vendor_id = ?", vendorID).Scan(ctx); err != nil {
-		return directory.Profile{}, r.Translate(err, "profile of vendor %s", vendorID)
+		return vendors.Profile{}, r.Translate(err, "profile of vendor %s", vendorID)
 	}
 	return row.Core(), nil
 }
 
 // GetByID returns a profile by its own id.
-func (r Profiles) GetByID(ctx context.Context, id uuid.UUID) (directory.Profile, error) {
+func (r Profiles) GetByID(ctx context.Context, id uuid.UUID) (vendors.Profile, error) {
 	var row dbrow.Profile
 	if err := r.DB.NewSelect().Model(&row).Where("p.id = ?", id).Scan(ctx); err != nil {
-		return directory.Profile{}, r.Translate(err, "profile %s", id)
+		return vendors.Profile{}, r.Translate(err, "profile %s", id)
 	}
 	return row.Core(), nil
 }
 
 // Save inserts or updates the profile of p.VendorID.
-func (r Profiles) Save(ctx context.Context, p directory.Profile) error {
+func (r Profiles) Save(ctx context.Context, p vendors.Profile) error {
 	row := dbrow.FromProfile(p)
 	// The profile keeps the id it was first stored with.
 	_, err := r.DB.NewInsert().Model(&row).
@@ -139,9 +139,9 @@ func (r Profiles) Delete(ctx context.Context, vendorID uuid.UUID) error {
 
 // ListByVendors returns the profiles of the vendors among vendorIDs that
 // have one, in one statement.
-func (r Profiles) ListByVendors(ctx context.Context, vendorIDs []uuid.UUID) ([]directory.Profile, error) {
+func (r Profiles) ListByVendors(ctx context.Context, vendorIDs []uuid.UUID) ([]vendors.Profile, error) {
 	if len(vendorIDs) == 0 {
-		return []directory.Profile{}, nil
+		return []vendors.Profile{}, nil
 	}
 	var rows []dbrow.Profile
 	if err := r.DB.NewSelect().Model(&rows).Where("p.vendor_id IN (?)", bun.List(vendorIDs)).Scan(ctx); err != nil {
@@ -151,7 +151,7 @@ func (r Profiles) ListByVendors(ctx context.Context, vendorIDs []uuid.UUID) ([]d
 }
 
 // AddGRCAssessment appends an assessment to the vendor's GRC history.
-func (r Profiles) AddGRCAssessment(ctx context.Context, vendorID uuid.UUID, a directory.GRCAssessment) error {
+func (r Profiles) AddGRCAssessment(ctx context.Context, vendorID uuid.UUID, a vendors.GRCAssessment) error {
 	row := dbrow.FromGRC(vendorID, a)
 	_, err := r.DB.NewInsert().Model(&row).ExcludeColumn("id").Exec(ctx)
 	return r.Translate(err, "add GRC assessment of vendor %s", vendorID)
@@ -159,7 +159,7 @@ func (r Profiles) AddGRCAssessment(ctx context.Context, vendorID uuid.UUID, a di
 
 // GRCAssessments returns the vendor's GRC history, newest first, the later
 // added first among equal times.
-func (r Profiles) GRCAssessments(ctx context.Context, vendorID uuid.UUID) ([]directory.GRCAssessment, error) {
+func (r Profiles) GRCAssessments(ctx context.Context, vendorID uuid.UUID) ([]vendors.GRCAssessment, error) {
 	var rows []dbrow.GRC
 	err := r.DB.NewSelect().Model(&rows).Where("g.vendor_id = ?", vendorID).OrderExpr("g.assessed_at DESC, g.id DESC").Scan(ctx)
 	if err != nil {
@@ -169,16 +169,16 @@ func (r Profiles) GRCAssessments(ctx context.Context, vendorID uuid.UUID) ([]dir
 }
 
 // AddRating appends a scan's record to the vendor's rating history.
-func (r Profiles) AddRating(ctx context.Context, rec directory.RatingRecord) error {
+func (r Profiles) AddRating(ctx context.Context, rec vendors.RatingRecord) error {
 	row := dbrow.FromRating(rec)
 	_, err := r.DB.NewInsert().Model(&row).Exec(ctx)
 	return r.Translate(err, "add rating of vendor %s", rec.VendorID)
 }
 
 // Ratings returns a page of the vendor's rating history, newest first.
-func (r Profiles) Ratings(ctx context.Context, vendorID uuid.UUID, after *directory.RatingCursor, limit int) ([]directory.RatingRecord, error) {
+func (r Profiles) Ratings(ctx context.Context, vendorID uuid.UUID, after *vendors.RatingCursor, limit int) ([]vendors.RatingRecord, error) {
 	if limit <= 0 {
-		return []directory.RatingRecord{}, nil
+		return []vendors.RatingRecord{}, nil
 	}
 	var rows []dbrow.Rating
 	q := r.DB.NewSelect().Model(&rows).Where("rh.vendor_id = ?", vendorID)
@@ -192,18 +192,18 @@ func (r Profiles) Ratings(ctx context.Context, vendorID uuid.UUID, after *direct
 }
 
 // GetRating returns one record of a rating history.
-func (r Profiles) GetRating(ctx context.Context, id uuid.UUID) (directory.RatingRecord, error) {
+func (r Profiles) GetRating(ctx context.Context, id uuid.UUID) (vendors.RatingRecord, error) {
 	var row dbrow.Rating
 	if err := r.DB.NewSelect().Model(&row).Where("rh.id = ?", id).Scan(ctx); err != nil {
-		return directory.RatingRecord{}, r.Translate(err, "rating record %s", id)
+		return vendors.RatingRecord{}, r.Translate(err, "rating record %s", id)
 	}
 	return row.Core(), nil
 }
 
 // RatingEvents returns the newest records with a change of the vendors.
-func (r Profiles) RatingEvents(ctx context.Context, vendorIDs []uuid.UUID, limit int) ([]directory.RatingRecord, error) {
+func (r Profiles) RatingEvents(ctx context.Context, vendorIDs []uuid.UUID, limit int) ([]vendors.RatingRecord, error) {
 	if len(vendorIDs) == 0 || limit <= 0 {
-		return []directory.RatingRecord{}, nil
+		return []vendors.RatingRecord{}, nil
 	}
 	var rows []dbrow.Rating
 	err := r.DB.NewSelect().Model(&rows).Where("rh.vendor_id IN (?)", bun.List(vendorIDs)).Where("rh.is_event = ?", true).
@@ -219,7 +219,7 @@ const severityRank = `CASE si.severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1
 	WHEN 'low' THEN 3 WHEN 'info' THEN 4 WHEN 'positive' THEN 5 ELSE 6 END`
 
 // Instances returns the vendor's security instances, most severe first.
-func (r Profiles) Instances(ctx context.Context, vendorID uuid.UUID) ([]directory.SecurityInstance, error) {
+func (r Profiles) Instances(ctx context.Context, vendorID uuid.UUID) ([]vendors.SecurityInstance, error) {
 	var rows []dbrow.Instance
 	err := r.DB.NewSelect().Model(&rows).Where("si.vendor_id = ?", vendorID).
 		OrderExpr(severityRank).OrderExpr(r.ByName("si.category") + ", " + r.ByName("si.code") + ", si.id").Scan(ctx)
@@ -230,7 +230,7 @@ func (r Profiles) Instances(ctx context.Context, vendorID uuid.UUID) ([]director
 }
 
 // ReplaceInstances replaces all security instances of a vendor.
-func (r Profiles) ReplaceInstances(ctx context.Context, vendorID uuid.UUID, is []directory.SecurityInstance) error {
+func (r Profiles) ReplaceInstances(ctx context.Context, vendorID uuid.UUID, is []vendors.SecurityInstance) error {
 	if _, err := r.DB.NewDelete().Model((*dbrow.Instance)(nil)).Where("vendor_id = ?", vendorID).Exec(ctx); err != nil {
 		return r.Translate(err, "replace security instances of vendor %s", vendorID)
 	}
@@ -245,11 +245,11 @@ func (r Profiles) ReplaceInstances(ctx context.Context, vendorID uuid.UUID, is [
 	return r.Translate(err, "replace security instances of vendor %s", vendorID)
 }
 
-// Incidents is stores.IncidentRepo.
+// Incidents is vendors.IncidentRepo.
 type Incidents struct{ Base }
 
 // Create inserts one incident.
-func (r Incidents) Create(ctx context.Context, in directory.Incident) error {
+func (r Incidents) Create(ctx context.Context, in vendors.Incident) error {
 	row := dbrow.FromIncident(in)
 	_, err := r.DB.NewInsert().Model(&row).Exec(ctx)
 	return r.Translate(err, "create incident %s", in.ID)
@@ -257,9 +257,9 @@ func (r Incidents) Create(ctx context.Context, in directory.Incident) error {
 
 // Merge inserts in one statement and answers the inserted incidents in
 // input order.
-func (r Incidents) Merge(ctx context.Context, ins []directory.Incident) ([]directory.Incident, error) {
+func (r Incidents) Merge(ctx context.Context, ins []vendors.Incident) ([]vendors.Incident, error) {
 	if len(ins) == 0 {
-		return []directory.Incident{}, nil
+		return []vendors.Incident{}, nil
 	}
 	rows := make([]dbrow.Incident, 0, len(ins))
 	for _, in := range ins {
@@ -274,7 +274,7 @@ func (r Incidents) Merge(ctx context.Context, ins []directory.Incident) ([]direc
 	for _, id := range inserted {
 		got[id] = true
 	}
-	out := make([]directory.Incident, 0, len(inserted))
+	out := make([]vendors.Incident, 0, len(inserted))
 	for _, row := range rows {
 		if got[row.ID] {
 			delete(got, row.ID) // a repeated id was inserted once
@@ -285,16 +285,16 @@ func (r Incidents) Merge(ctx context.Context, ins []directory.Incident) ([]direc
 }
 
 // Get returns an incident.
-func (r Incidents) Get(ctx context.Context, id uuid.UUID) (directory.Incident, error) {
+func (r Incidents) Get(ctx context.Context, id uuid.UUID) (vendors.Incident, error) {
 	var row dbrow.Incident
 	if err := r.DB.NewSelect().Model(&row).Where("i.id = ?", id).Scan(ctx); err != nil {
-		return directory.Incident{}, r.Translate(err, "incident %s", id)
+		return vendors.Incident{}, r.Translate(err, "incident %s", id)
 	}
 	return row.Core(), nil
 }
 
 // ListByVendor returns a vendor's incidents, newest first.
-func (r Incidents) ListByVendor(ctx context.Context, vendorID uuid.UUID) ([]directory.Incident, error) {
+func (r Incidents) ListByVendor(ctx context.Context, vendorID uuid.UUID) ([]vendors.Incident, error) {
 	var rows []dbrow.Incident
 	err := r.DB.NewSelect().Model(&rows).Where("i.vendor_id = ?", vendorID).OrderExpr(NewestIncident).Scan(ctx)
 	if err != nil {
@@ -307,9 +307,9 @@ func (r Incidents) ListByVendor(ctx context.Context, vendorID uuid.UUID) ([]dire
 const NewestIncident = "i.published_at DESC, i.created_at DESC, i.id DESC"
 
 // Recent returns the newest incidents of the given vendors, at most limit.
-func (r Incidents) Recent(ctx context.Context, vendorIDs []uuid.UUID, limit int) ([]directory.Incident, error) {
+func (r Incidents) Recent(ctx context.Context, vendorIDs []uuid.UUID, limit int) ([]vendors.Incident, error) {
 	if len(vendorIDs) == 0 || limit <= 0 {
-		return []directory.Incident{}, nil
+		return []vendors.Incident{}, nil
 	}
 	var rows []dbrow.Incident
 	err := r.DB.NewSelect().Model(&rows).Where("i.vendor_id IN (?)", bun.List(vendorIDs)).

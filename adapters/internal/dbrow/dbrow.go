@@ -22,13 +22,12 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/vetted-dev/vetted/adapters/internal/outboxjson"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/run"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/internal/convert"
 )
 
@@ -186,7 +185,7 @@ type Vendor struct {
 }
 
 // FromVendor makes the row of v; aliases are never stored as null.
-func FromVendor(v directory.Vendor) Vendor {
+func FromVendor(v vendors.Vendor) Vendor {
 	aliases := v.Aliases
 	if aliases == nil {
 		aliases = []string{}
@@ -195,12 +194,12 @@ func FromVendor(v directory.Vendor) Vendor {
 }
 
 // Core rebuilds the directory entry.
-func (r Vendor) Core() directory.Vendor {
+func (r Vendor) Core() vendors.Vendor {
 	aliases := r.Aliases
 	if aliases == nil {
 		aliases = []string{}
 	}
-	return directory.Vendor{ID: r.ID, Name: directory.Name(r.Name), WebsiteURL: r.WebsiteURL, Domain: r.Domain,
+	return vendors.Vendor{ID: r.ID, Name: vendors.Name(r.Name), WebsiteURL: r.WebsiteURL, Domain: r.Domain,
 		Aliases: aliases, HasProfile: r.HasProfile, CreatedAt: utc(r.CreatedAt)}
 }
 
@@ -231,7 +230,7 @@ type Profile struct {
 }
 
 // FromProfile makes the row of p; its enrichment is never stored as null.
-func FromProfile(p directory.Profile) Profile {
+func FromProfile(p vendors.Profile) Profile {
 	return Profile{ID: p.ID, VendorID: p.VendorID, Company: fromCompany(p.Company), Security: fromSecurity(p.Security),
 		Privacy: privacyJSON(p.Privacy), Maturity: maturityJSON(p.Maturity), Scores: fromScores(p.Scores),
 		Enrichment: fromEnrichment(p.Enrichment), LatestGRC: fromGRCPtr(p.LatestGRC), Website: fromWebsite(p),
@@ -241,7 +240,7 @@ func FromProfile(p directory.Profile) Profile {
 
 // sectionStatuses is the JSON array of the status of each section of an
 // enrichment, in section order (see Profile.SectionStatuses).
-func sectionStatuses(m map[directory.Section]directory.SectionStatus) string {
+func sectionStatuses(m map[vendors.Section]vendors.SectionStatus) string {
 	out := make([]string, 0, len(m))
 	for _, sec := range slices.Sorted(maps.Keys(m)) {
 		out = append(out, m[sec].Status)
@@ -251,9 +250,9 @@ func sectionStatuses(m map[directory.Section]directory.SectionStatus) string {
 }
 
 // Core rebuilds the profile.
-func (r Profile) Core() directory.Profile {
-	p := directory.Profile{ID: r.ID, VendorID: r.VendorID, Company: r.Company.core(), Security: r.Security.core(),
-		Privacy: directory.Privacy(r.Privacy), Maturity: directory.Maturity(r.Maturity), Scores: r.Scores.core(),
+func (r Profile) Core() vendors.Profile {
+	p := vendors.Profile{ID: r.ID, VendorID: r.VendorID, Company: r.Company.core(), Security: r.Security.core(),
+		Privacy: vendors.Privacy(r.Privacy), Maturity: vendors.Maturity(r.Maturity), Scores: r.Scores.core(),
 		Enrichment: enrichmentCore(r.Enrichment), LatestGRC: r.LatestGRC.corePtr(),
 		CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt)}
 	r.Website.applyTo(&p)
@@ -273,12 +272,12 @@ type GRC struct {
 }
 
 // FromGRC makes the row of a, an assessment of vendorID.
-func FromGRC(vendorID uuid.UUID, a directory.GRCAssessment) GRC {
+func FromGRC(vendorID uuid.UUID, a vendors.GRCAssessment) GRC {
 	return GRC{VendorID: vendorID, Assessment: fromGRC(a), AssessedAt: a.AssessedAt}
 }
 
 // Core rebuilds the assessment.
-func (r GRC) Core() directory.GRCAssessment { return r.Assessment.core() }
+func (r GRC) Core() vendors.GRCAssessment { return r.Assessment.core() }
 
 // Instance is a row of security_instances.
 type Instance struct {
@@ -297,14 +296,14 @@ type Instance struct {
 }
 
 // FromInstance makes the row of i, belonging to vendorID.
-func FromInstance(vendorID uuid.UUID, i directory.SecurityInstance) Instance {
+func FromInstance(vendorID uuid.UUID, i vendors.SecurityInstance) Instance {
 	return Instance{ID: i.ID, VendorID: vendorID, Kind: i.Kind, Category: i.Category, Code: i.Code, Title: i.Title,
 		Severity: i.Severity, Evidence: i.Evidence, Source: i.Source, ObservedAt: i.ObservedAt}
 }
 
 // Core rebuilds the security instance.
-func (r Instance) Core() directory.SecurityInstance {
-	return directory.SecurityInstance{ID: r.ID, VendorID: r.VendorID, Kind: r.Kind, Category: r.Category, Code: r.Code,
+func (r Instance) Core() vendors.SecurityInstance {
+	return vendors.SecurityInstance{ID: r.ID, VendorID: r.VendorID, Kind: r.Kind, Category: r.Category, Code: r.Code,
 		Title: r.Title, Severity: r.Severity, Evidence: r.Evidence, Source: r.Source, ObservedAt: utc(r.ObservedAt)}
 }
 
@@ -362,7 +361,7 @@ func (v EntryView) Core(products []vendorlist.Product) vendorlist.Entry {
 		products = []vendorlist.Product{}
 	}
 	return vendorlist.Entry{ListID: v.ListID, VendorID: v.VendorID, VendorName: v.VendorName, DisplayName: cmp.Or(v.GivenName, v.VendorName), WebsiteURL: v.WebsiteURL,
-		IsCustom: !v.HasProfile, EnrichmentStatus: directory.EnrichmentStatusOf(v.HasProfile, slices.DeleteFunc(v.Statuses, noStatus)),
+		IsCustom: !v.HasProfile, EnrichmentStatus: vendors.EnrichmentStatusOf(v.HasProfile, slices.DeleteFunc(v.Statuses, noStatus)),
 		AlertsEnabled: v.AlertsEnabled, Rating: v.Rating, Products: products, AddedAt: utc(v.AddedAt)}
 }
 
@@ -626,7 +625,7 @@ type Incident struct {
 }
 
 // FromIncident makes the row of in.
-func FromIncident(in directory.Incident) Incident {
+func FromIncident(in vendors.Incident) Incident {
 	return Incident{ID: in.ID, VendorID: in.VendorID, Title: in.Title, Summary: in.Summary, IncidentType: in.IncidentType,
 		AffectedService: in.AffectedService, PotentiallyImpactedData: in.PotentiallyImpactedData, Status: in.Status,
 		Severity: in.Severity, URL: in.URL, Source: in.Source, ExternalID: in.ExternalID, PublishedAt: in.PublishedAt,
@@ -634,12 +633,12 @@ func FromIncident(in directory.Incident) Incident {
 }
 
 // Core rebuilds the incident.
-func (r Incident) Core() directory.Incident {
+func (r Incident) Core() vendors.Incident {
 	pid := r.PotentiallyImpactedData
 	if pid == nil {
 		pid = []string{}
 	}
-	return directory.Incident{ID: r.ID, VendorID: r.VendorID, Title: r.Title, Summary: r.Summary, IncidentType: r.IncidentType,
+	return vendors.Incident{ID: r.ID, VendorID: r.VendorID, Title: r.Title, Summary: r.Summary, IncidentType: r.IncidentType,
 		AffectedService: r.AffectedService, PotentiallyImpactedData: pid, Status: r.Status, Severity: r.Severity,
 		URL: r.URL, Source: r.Source, ExternalID: r.ExternalID, PublishedAt: utc(r.PublishedAt),
 		Backfilled: r.Backfilled, CreatedAt: utc(r.CreatedAt)}
@@ -681,20 +680,20 @@ type jobJSON struct {
 }
 
 // FromRun makes the row of r.
-func FromRun(r run.Run) Run {
+func FromRun(r vendors.Run) Run {
 	return Run{ID: r.ID, Kind: r.Kind, Sections: r.Sections, CreatedBy: r.CreatedBy,
-		Jobs:      convert.Slice(r.Jobs, func(j run.Job) jobJSON { return jobJSON(j) }),
+		Jobs:      convert.Slice(r.Jobs, func(j vendors.RunJob) jobJSON { return jobJSON(j) }),
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
 }
 
 // Core rebuilds the run; absent sections and jobs read as empty lists.
-func (r Run) Core() run.Run {
+func (r Run) Core() vendors.Run {
 	secs := r.Sections
 	if secs == nil {
 		secs = []string{}
 	}
-	return run.Run{ID: r.ID, Kind: r.Kind, Sections: secs, CreatedBy: r.CreatedBy,
-		Jobs:      Map(r.Jobs, func(j jobJSON) run.Job { return run.Job(j) }),
+	return vendors.Run{ID: r.ID, Kind: r.Kind, Sections: secs, CreatedBy: r.CreatedBy,
+		Jobs:      Map(r.Jobs, func(j jobJSON) vendors.RunJob { return vendors.RunJob(j) }),
 		CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt)}
 }
 

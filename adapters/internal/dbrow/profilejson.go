@@ -3,7 +3,7 @@ package dbrow
 import (
 	"time"
 
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/internal/convert"
 )
 
@@ -11,7 +11,7 @@ import (
 // .security, .privacy, .maturity, .scores, .enrichment, .latest_grc and
 // grc_assessments.assessment). Their keys are what the databases already
 // hold, so they are fixed here, apart from the core's Go names: renaming a
-// field of directory.Company changes the converters below, never a stored
+// field of vendors.Company changes the converters below, never a stored
 // document. TestStoredProfileJSON holds the keys to documents written
 // before these types existed.
 
@@ -30,9 +30,9 @@ type companyJSON struct {
 	Logo                 string   `json:"logo"`
 }
 
-func fromCompany(c directory.Company) companyJSON { return companyJSON(c) }
+func fromCompany(c vendors.Company) companyJSON { return companyJSON(c) }
 
-func (j companyJSON) core() directory.Company { return directory.Company(j) }
+func (j companyJSON) core() vendors.Company { return vendors.Company(j) }
 
 type externalSignalsJSON struct {
 	TLS             *bool  `json:"tls"`
@@ -56,16 +56,16 @@ type securityJSON struct {
 	ExternalSignals          externalSignalsJSON `json:"external_signals"`
 }
 
-func fromSecurity(s directory.Security) securityJSON {
+func fromSecurity(s vendors.Security) securityJSON {
 	return securityJSON{ComplianceCertifications: s.ComplianceCertifications, PublishedSubprocessors: s.PublishedSubprocessors,
 		SecurityPageURL: s.SecurityPageURL, TrustCenterURL: s.TrustCenterURL, StatusPageURL: s.StatusPageURL,
 		ExternalSignals: externalSignalsJSON(s.ExternalSignals)}
 }
 
-func (j securityJSON) core() directory.Security {
-	return directory.Security{ComplianceCertifications: j.ComplianceCertifications, PublishedSubprocessors: j.PublishedSubprocessors,
+func (j securityJSON) core() vendors.Security {
+	return vendors.Security{ComplianceCertifications: j.ComplianceCertifications, PublishedSubprocessors: j.PublishedSubprocessors,
 		SecurityPageURL: j.SecurityPageURL, TrustCenterURL: j.TrustCenterURL, StatusPageURL: j.StatusPageURL,
-		ExternalSignals: directory.ExternalSignals(j.ExternalSignals)}
+		ExternalSignals: vendors.ExternalSignals(j.ExternalSignals)}
 }
 
 type privacyJSON struct {
@@ -103,14 +103,14 @@ type scoresJSON struct {
 	BreachHistory  []breachJSON `json:"breach_history"`
 }
 
-func fromScores(s directory.Scores) scoresJSON {
+func fromScores(s vendors.Scores) scoresJSON {
 	return scoresJSON{SecurityRating: s.SecurityRating, RiskScore: s.RiskScore, Grade: s.Grade, RiskCategories: s.RiskCategories,
-		BreachHistory: convert.Slice(s.BreachHistory, func(b directory.Breach) breachJSON { return breachJSON(b) })}
+		BreachHistory: convert.Slice(s.BreachHistory, func(b vendors.Breach) breachJSON { return breachJSON(b) })}
 }
 
-func (j scoresJSON) core() directory.Scores {
-	return directory.Scores{SecurityRating: j.SecurityRating, RiskScore: j.RiskScore, Grade: j.Grade, RiskCategories: j.RiskCategories,
-		BreachHistory: convert.Slice(j.BreachHistory, func(b breachJSON) directory.Breach { return directory.Breach(b) })}
+func (j scoresJSON) core() vendors.Scores {
+	return vendors.Scores{SecurityRating: j.SecurityRating, RiskScore: j.RiskScore, Grade: j.Grade, RiskCategories: j.RiskCategories,
+		BreachHistory: convert.Slice(j.BreachHistory, func(b breachJSON) vendors.Breach { return vendors.Breach(b) })}
 }
 
 type sectionStatusJSON struct {
@@ -122,7 +122,7 @@ type sectionStatusJSON struct {
 
 // fromEnrichment makes the stored enrichment map; never nil, so the column
 // holds {} rather than null.
-func fromEnrichment(m map[directory.Section]directory.SectionStatus) map[string]sectionStatusJSON {
+func fromEnrichment(m map[vendors.Section]vendors.SectionStatus) map[string]sectionStatusJSON {
 	out := make(map[string]sectionStatusJSON, len(m))
 	for sec, st := range m {
 		out[string(sec)] = sectionStatusJSON(st)
@@ -130,10 +130,10 @@ func fromEnrichment(m map[directory.Section]directory.SectionStatus) map[string]
 	return out
 }
 
-func enrichmentCore(m map[string]sectionStatusJSON) map[directory.Section]directory.SectionStatus {
-	out := make(map[directory.Section]directory.SectionStatus, len(m))
+func enrichmentCore(m map[string]sectionStatusJSON) map[vendors.Section]vendors.SectionStatus {
+	out := make(map[vendors.Section]vendors.SectionStatus, len(m))
 	for sec, st := range m {
-		out[directory.Section(sec)] = directory.SectionStatus(st)
+		out[vendors.Section(sec)] = vendors.SectionStatus(st)
 	}
 	return out
 }
@@ -162,24 +162,24 @@ type grcJSON struct {
 	AssessedAt        time.Time         `json:"assessed_at"`
 }
 
-func fromGRC(a directory.GRCAssessment) grcJSON {
+func fromGRC(a vendors.GRCAssessment) grcJSON {
 	return grcJSON{AggregateScore: a.AggregateScore, Grade: a.Grade,
-		DomainScores:     convert.Slice(a.DomainScores, func(d directory.DomainScore) domainScoreJSON { return domainScoreJSON(d) }),
+		DomainScores:     convert.Slice(a.DomainScores, func(d vendors.DomainScore) domainScoreJSON { return domainScoreJSON(d) }),
 		IntegrationDepth: a.IntegrationDepth, Recommendation: a.Recommendation, EvidenceSummaries: a.EvidenceSummaries,
-		Citations:  convert.Slice(a.Citations, func(c directory.Citation) citationJSON { return citationJSON(c) }),
+		Citations:  convert.Slice(a.Citations, func(c vendors.Citation) citationJSON { return citationJSON(c) }),
 		AssessedAt: a.AssessedAt}
 }
 
-func (j grcJSON) core() directory.GRCAssessment {
-	return directory.GRCAssessment{AggregateScore: j.AggregateScore, Grade: j.Grade,
-		DomainScores:     convert.Slice(j.DomainScores, func(d domainScoreJSON) directory.DomainScore { return directory.DomainScore(d) }),
+func (j grcJSON) core() vendors.GRCAssessment {
+	return vendors.GRCAssessment{AggregateScore: j.AggregateScore, Grade: j.Grade,
+		DomainScores:     convert.Slice(j.DomainScores, func(d domainScoreJSON) vendors.DomainScore { return vendors.DomainScore(d) }),
 		IntegrationDepth: j.IntegrationDepth, Recommendation: j.Recommendation, EvidenceSummaries: j.EvidenceSummaries,
-		Citations:  convert.Slice(j.Citations, func(c citationJSON) directory.Citation { return directory.Citation(c) }),
+		Citations:  convert.Slice(j.Citations, func(c citationJSON) vendors.Citation { return vendors.Citation(c) }),
 		AssessedAt: j.AssessedAt}
 }
 
 // fromGRCPtr is fromGRC of an assessment that may be absent (a null column).
-func fromGRCPtr(a *directory.GRCAssessment) *grcJSON {
+func fromGRCPtr(a *vendors.GRCAssessment) *grcJSON {
 	if a == nil {
 		return nil
 	}
@@ -187,7 +187,7 @@ func fromGRCPtr(a *directory.GRCAssessment) *grcJSON {
 	return &j
 }
 
-func (j *grcJSON) corePtr() *directory.GRCAssessment {
+func (j *grcJSON) corePtr() *vendors.GRCAssessment {
 	if j == nil {
 		return nil
 	}

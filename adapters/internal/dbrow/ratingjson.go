@@ -5,7 +5,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 // The stored shapes of website discovery (profiles.website) and of the
@@ -42,7 +42,7 @@ type websiteJSON struct {
 	Discovery *websiteDiscoveryJSON `json:"discovery,omitempty"`
 }
 
-func fromWebsite(p directory.Profile) *websiteJSON {
+func fromWebsite(p vendors.Profile) *websiteJSON {
 	if p.WebsiteSource == "" && p.Discovery == nil {
 		return nil
 	}
@@ -60,17 +60,17 @@ func fromWebsite(p directory.Profile) *websiteJSON {
 }
 
 // applyTo sets the website fields of p from w (nil: none known).
-func (w *websiteJSON) applyTo(p *directory.Profile) {
+func (w *websiteJSON) applyTo(p *vendors.Profile) {
 	if w == nil {
 		return
 	}
-	p.WebsiteSource = directory.WebsiteSource(w.Source)
+	p.WebsiteSource = vendors.WebsiteSource(w.Source)
 	if j := w.Discovery; j != nil {
-		d := &directory.WebsiteDiscovery{Website: j.Website, Domain: j.Domain, Confidence: j.Confidence, Threshold: j.Threshold,
-			MatchText: j.MatchText, MatchSource: j.MatchSource, Candidates: make([]directory.WebsiteCandidate, 0, len(j.Candidates)),
+		d := &vendors.WebsiteDiscovery{Website: j.Website, Domain: j.Domain, Confidence: j.Confidence, Threshold: j.Threshold,
+			MatchText: j.MatchText, MatchSource: j.MatchSource, Candidates: make([]vendors.WebsiteCandidate, 0, len(j.Candidates)),
 			Elapsed: j.Elapsed, At: utcZero(j.At)}
 		for _, c := range j.Candidates {
-			d.Candidates = append(d.Candidates, directory.WebsiteCandidate(c))
+			d.Candidates = append(d.Candidates, vendors.WebsiteCandidate(c))
 		}
 		p.Discovery = d
 	}
@@ -105,7 +105,7 @@ type Rating struct {
 }
 
 // FromRating makes the row of r.
-func FromRating(r directory.RatingRecord) Rating {
+func FromRating(r vendors.RatingRecord) Rating {
 	row := Rating{ID: r.ID, VendorID: r.VendorID, ScannedAt: r.ScannedAt, Rating: r.Rating, Grade: r.Grade,
 		ChecksRun: r.ChecksRun, ChecksTotal: r.ChecksTotal,
 		Findings: make([]ratingFindingJSON, 0, len(r.Findings)), CertExpiresAt: r.CertExpiresAt,
@@ -120,18 +120,18 @@ func FromRating(r directory.RatingRecord) Rating {
 }
 
 // Core rebuilds the record.
-func (r Rating) Core() directory.RatingRecord {
-	out := directory.RatingRecord{ID: r.ID, VendorID: r.VendorID, ScannedAt: utc(r.ScannedAt), Rating: r.Rating, Grade: r.Grade,
-		ChecksRun: r.ChecksRun, ChecksTotal: r.ChecksTotal, Findings: make([]directory.RatingFinding, 0, len(r.Findings))}
+func (r Rating) Core() vendors.RatingRecord {
+	out := vendors.RatingRecord{ID: r.ID, VendorID: r.VendorID, ScannedAt: utc(r.ScannedAt), Rating: r.Rating, Grade: r.Grade,
+		ChecksRun: r.ChecksRun, ChecksTotal: r.ChecksTotal, Findings: make([]vendors.RatingFinding, 0, len(r.Findings))}
 	if r.CertExpiresAt != nil {
 		t := r.CertExpiresAt.UTC()
 		out.CertExpiresAt = &t
 	}
 	for _, f := range r.Findings {
-		out.Findings = append(out.Findings, directory.RatingFinding(f))
+		out.Findings = append(out.Findings, vendors.RatingFinding(f))
 	}
 	for _, c := range r.Changes {
-		out.Changes = append(out.Changes, directory.RatingChange{Kind: directory.RatingChangeKind(c.Kind), Detail: c.Detail})
+		out.Changes = append(out.Changes, vendors.RatingChange{Kind: vendors.RatingChangeKind(c.Kind), Detail: c.Detail})
 	}
 	return out
 }

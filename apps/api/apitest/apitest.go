@@ -29,8 +29,8 @@ import (
 	"github.com/vetted-dev/vetted/adapters/jobs"
 	"github.com/vetted-dev/vetted/adapters/mailbox"
 	"github.com/vetted-dev/vetted/apps/app"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/usecases"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/internal/testenv"
 	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -422,8 +422,8 @@ func (f *Enricher) Fail(vendorName, reason string) {
 	f.fail[vendorName] = reason
 }
 
-// Enrich implements ports.Enricher.
-func (f *Enricher) Enrich(_ context.Context, v directory.Vendor, p directory.Profile, secs []directory.Section) (ports.EnrichResult, error) {
+// Enrich implements vendors.Enricher.
+func (f *Enricher) Enrich(_ context.Context, v vendors.Vendor, p vendors.Profile, secs []vendors.Section) (vendors.EnrichResult, error) {
 	f.mu.Lock()
 	if f.calls == nil {
 		f.calls = map[string]int{}
@@ -432,22 +432,22 @@ func (f *Enricher) Enrich(_ context.Context, v directory.Vendor, p directory.Pro
 	reason, fails := f.fail[v.Name.String()]
 	f.mu.Unlock()
 	// A copy: the caller's profile is not the enricher's to change.
-	enrichment := make(map[directory.Section]directory.SectionStatus, len(p.Enrichment)+len(secs))
+	enrichment := make(map[vendors.Section]vendors.SectionStatus, len(p.Enrichment)+len(secs))
 	for k, st := range p.Enrichment {
 		enrichment[k] = st
 	}
 	p.Enrichment = enrichment
 	for _, s := range secs {
-		st := directory.SectionStatus{Status: "done", Source: "fake", UpdatedAt: p.UpdatedAt}
+		st := vendors.SectionStatus{Status: "done", Source: "fake", UpdatedAt: p.UpdatedAt}
 		if fails {
-			st = directory.SectionStatus{Status: "failed", Error: reason, UpdatedAt: p.UpdatedAt}
+			st = vendors.SectionStatus{Status: "failed", Error: reason, UpdatedAt: p.UpdatedAt}
 		}
 		p.Enrichment[s] = st
 	}
 	if !fails {
 		p.Company.CompanyDescription = "Enriched " + v.Name.String()
 	}
-	return ports.EnrichResult{Profile: p}, nil
+	return vendors.EnrichResult{Profile: p}, nil
 }
 
 // Calls counts enrichments of a vendor.
@@ -460,24 +460,24 @@ func (f *Enricher) Calls(name string) int {
 // Incidents is a fake incident source keyed by vendor name.
 type Incidents struct {
 	mu  sync.Mutex
-	byV map[string][]directory.Incident
+	byV map[string][]vendors.Incident
 }
 
 // Add makes the source return in for the vendor.
-func (f *Incidents) Add(vendorName string, in directory.Incident) {
+func (f *Incidents) Add(vendorName string, in vendors.Incident) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.byV == nil {
-		f.byV = map[string][]directory.Incident{}
+		f.byV = map[string][]vendors.Incident{}
 	}
 	f.byV[strings.ToLower(vendorName)] = append(f.byV[strings.ToLower(vendorName)], in)
 }
 
-// Fetch implements ports.IncidentSource.
-func (f *Incidents) Fetch(_ context.Context, v directory.Vendor, since time.Time) ([]directory.Incident, error) {
+// Fetch implements vendors.IncidentSource.
+func (f *Incidents) Fetch(_ context.Context, v vendors.Vendor, since time.Time) ([]vendors.Incident, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	var out []directory.Incident
+	var out []vendors.Incident
 	for _, in := range f.byV[v.Name.Key()] {
 		if in.PublishedAt.IsZero() || !in.PublishedAt.Before(since) {
 			out = append(out, in)

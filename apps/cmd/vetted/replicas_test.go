@@ -22,7 +22,7 @@ import (
 	"github.com/vetted-dev/vetted/adapters/auth"
 	"github.com/vetted-dev/vetted/adapters/postgres"
 	"github.com/vetted-dev/vetted/adapters/postgres/pgtest"
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/internal/tcpproxy"
 	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -231,12 +231,12 @@ func seedVendor(t *testing.T, dbURL string) string {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	v, err := directory.New(uuid.New(), "Replica Corp", "https://replica.example", time.Now())
+	v, err := vendors.New(uuid.New(), "Replica Corp", "https://replica.example", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
 	err = st.InTx(ctx, func(ctx context.Context, tx stores.Tx) error {
-		_, err := tx.Vendors().Ensure(ctx, []directory.Vendor{v})
+		_, err := tx.Vendors().Ensure(ctx, []vendors.Vendor{v})
 		return err
 	})
 	if err != nil {

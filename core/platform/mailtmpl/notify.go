@@ -59,7 +59,7 @@ type AlertData struct {
 }
 
 // RatingAlertData fills a rating change alert: what changed that matters
-// in a scan of the vendor (directory.RatingChanges, as sentences).
+// in a scan of the vendor (vendors.RatingChanges, as sentences).
 type RatingAlertData struct {
 	VendorName     string
 	ListName       string

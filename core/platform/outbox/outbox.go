@@ -138,7 +138,7 @@ type ReminderMail struct {
 }
 
 // RatingChanged is the payload of KindRatingChanged: the rating history
-// record (directory.RatingRecord) that carries the changes, and its vendor.
+// record (vendors.RatingRecord) that carries the changes, and its vendor.
 type RatingChanged struct {
 	EventID  uuid.UUID
 	VendorID uuid.UUID

@@ -1,4 +1,4 @@
-package directory
+package vendors
 
 import (
 	"slices"
@@ -27,7 +27,7 @@ func WebsiteSourceValues() []string { return []string{string(WebsiteGiven), stri
 const StatusNeedsWebsite = "needs_website"
 
 // SectionStatusValues lists the states a profile section can have: a job's
-// states (run.JobStatusValues) and needs_website.
+// states (RunJobStatusValues) and needs_website.
 func SectionStatusValues() []string {
 	return []string{"queued", "running", "done", "failed", "skipped", StatusNeedsWebsite}
 }

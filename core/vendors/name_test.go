@@ -1,4 +1,4 @@
-package directory_test
+package vendors_test
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 func TestParseName(t *testing.T) {
@@ -65,7 +65,7 @@ func TestParseName(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			t.Parallel()
-			got, err := directory.ParseName(tt.in)
+			got, err := vendors.ParseName(tt.in)
 			if tt.invalid {
 				if !errors.Is(err, core.ErrInvalid) {
 					t.Fatalf("ParseName(%q) = %q, %v; want ErrInvalid", tt.in, got, err)
@@ -87,11 +87,11 @@ func TestParseName(t *testing.T) {
 
 func TestNameKeyIsCaseInsensitive(t *testing.T) {
 	t.Parallel()
-	a, err := directory.ParseName("GitHub, Inc.")
+	a, err := vendors.ParseName("GitHub, Inc.")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := directory.ParseName("  github  ")
+	b, err := vendors.ParseName("  github  ")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestNormalizeWebsite(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			w, d, err := directory.NormalizeWebsite(tt.in)
+			w, d, err := vendors.NormalizeWebsite(tt.in)
 			if tt.invalid {
 				if !errors.Is(err, core.ErrInvalid) {
 					t.Fatalf("NormalizeWebsite(%q) = %q, %q, %v; want ErrInvalid", tt.in, w, d, err)
@@ -157,10 +157,10 @@ func TestNormalizeWebsiteLengthLimit(t *testing.T) {
 	t.Parallel()
 	base := "https://example.com/"
 	ok := base + strings.Repeat("a", 2000-len(base))
-	if _, _, err := directory.NormalizeWebsite(ok); err != nil {
+	if _, _, err := vendors.NormalizeWebsite(ok); err != nil {
 		t.Fatalf("a 2000-character URL must be accepted: %v", err)
 	}
-	if _, _, err := directory.NormalizeWebsite(ok + "a"); !errors.Is(err, core.ErrInvalid) {
+	if _, _, err := vendors.NormalizeWebsite(ok + "a"); !errors.Is(err, core.ErrInvalid) {
 		t.Fatalf("a 2001-character URL: err = %v, want ErrInvalid", err)
 	}
 }
@@ -169,7 +169,7 @@ func TestNew(t *testing.T) {
 	t.Parallel()
 	id := uuid.New()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.FixedZone("X", -7200))
-	v, err := directory.New(id, " Slack Technologies, LLC ", "slack.com", now)
+	v, err := vendors.New(id, " Slack Technologies, LLC ", "slack.com", now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,10 +183,10 @@ func TestNew(t *testing.T) {
 	if v.IsCustom() {
 		t.Fatal("a vendor with a profile is not custom")
 	}
-	if _, err := directory.New(id, "", "slack.com", now); !errors.Is(err, core.ErrInvalid) {
+	if _, err := vendors.New(id, "", "slack.com", now); !errors.Is(err, core.ErrInvalid) {
 		t.Fatalf("empty name: err = %v, want ErrInvalid", err)
 	}
-	if _, err := directory.New(id, "Slack", "ftp://slack.com", now); !errors.Is(err, core.ErrInvalid) {
+	if _, err := vendors.New(id, "Slack", "ftp://slack.com", now); !errors.Is(err, core.ErrInvalid) {
 		t.Fatalf("bad website: err = %v, want ErrInvalid", err)
 	}
 }
@@ -194,7 +194,7 @@ func TestNew(t *testing.T) {
 func TestParseNameRefusesControlCharacters(t *testing.T) {
 	t.Parallel()
 	for _, raw := range []string{"Acme\x00", "Acme\u0085Corp", "Ac\u009bme", "\x1b[2JAcme"} {
-		if n, err := directory.ParseName(raw); !errors.Is(err, core.ErrInvalid) {
+		if n, err := vendors.ParseName(raw); !errors.Is(err, core.ErrInvalid) {
 			t.Errorf("ParseName(%q) = %q, %v; want ErrInvalid", raw, n, err)
 		}
 	}
@@ -204,12 +204,12 @@ func TestNormalizeWebsiteRefusesMalformedHosts(t *testing.T) {
 	t.Parallel()
 	for _, raw := range []string{".? #", "https://./", "x..example", "-x.example", "x-.example", "https://exa mple.com",
 		"https://example.com/a b", "https://x_y.example", "https://example", "http://.example.com"} {
-		if site, _, err := directory.NormalizeWebsite(raw); !errors.Is(err, core.ErrInvalid) {
+		if site, _, err := vendors.NormalizeWebsite(raw); !errors.Is(err, core.ErrInvalid) {
 			t.Errorf("NormalizeWebsite(%q) = %q, %v; want ErrInvalid", raw, site, err)
 		}
 	}
 	for raw, want := range map[string]string{"Bücher.example": "https://b%C3%BCcher.example", "example.com.": "https://example.com.", "10.1.2.3": "https://10.1.2.3"} {
-		if site, _, err := directory.NormalizeWebsite(raw); err != nil || site != want {
+		if site, _, err := vendors.NormalizeWebsite(raw); err != nil || site != want {
 			t.Errorf("NormalizeWebsite(%q) = %q, %v; want %q", raw, site, err, want)
 		}
 	}

@@ -1,6 +1,4 @@
-// Package run holds asynchronous runs (enrichment and incident backfill) and
-// their per-vendor jobs, so progress can be read back by run_id.
-package run
+package vendors
 
 import (
 	"time"
@@ -10,32 +8,32 @@ import (
 
 // Kinds of runs.
 const (
-	KindEnrich   = "enrich"
-	KindBackfill = "incident-backfill"
+	RunEnrich   = "enrich"
+	RunBackfill = "incident-backfill"
 )
 
 // Statuses of runs and jobs.
 const (
-	StatusQueued  = "queued"
-	StatusRunning = "running"
-	StatusDone    = "done"
-	StatusFailed  = "failed"
-	StatusSkipped = "skipped"
+	RunQueued  = "queued"
+	RunRunning = "running"
+	RunDone    = "done"
+	RunFailed  = "failed"
+	RunSkipped = "skipped"
 )
 
-// KindValues lists the kinds of runs.
-func KindValues() []string { return []string{KindEnrich, KindBackfill} }
+// RunKindValues lists the kinds of runs.
+func RunKindValues() []string { return []string{RunEnrich, RunBackfill} }
 
-// StatusValues lists the statuses a run as a whole can have.
-func StatusValues() []string { return []string{StatusQueued, StatusRunning, StatusDone, StatusFailed} }
+// RunStatusValues lists the statuses a run as a whole can have.
+func RunStatusValues() []string { return []string{RunQueued, RunRunning, RunDone, RunFailed} }
 
-// JobStatusValues lists the statuses of one job (and of a profile section).
-func JobStatusValues() []string {
-	return []string{StatusQueued, StatusRunning, StatusDone, StatusFailed, StatusSkipped}
+// RunJobStatusValues lists the statuses of one job (and of a profile section).
+func RunJobStatusValues() []string {
+	return []string{RunQueued, RunRunning, RunDone, RunFailed, RunSkipped}
 }
 
-// Job is the work for one vendor in a run.
-type Job struct {
+// RunJob is the work for one vendor in a run.
+type RunJob struct {
 	ID         uuid.UUID
 	VendorID   uuid.UUID
 	VendorName string
@@ -51,30 +49,30 @@ type Run struct {
 	Kind      string
 	Sections  []string
 	CreatedBy string
-	Jobs      []Job
+	Jobs      []RunJob
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }
 
 // Counts summarises job states.
-type Counts struct {
+type RunCounts struct {
 	Total, Queued, Running, Done, Failed, Skipped int
 }
 
 // Counts counts the jobs by status.
-func (r Run) Counts() Counts {
-	c := Counts{Total: len(r.Jobs)}
+func (r Run) Counts() RunCounts {
+	c := RunCounts{Total: len(r.Jobs)}
 	for _, j := range r.Jobs {
 		switch j.Status {
-		case StatusQueued:
+		case RunQueued:
 			c.Queued++
-		case StatusRunning:
+		case RunRunning:
 			c.Running++
-		case StatusDone:
+		case RunDone:
 			c.Done++
-		case StatusFailed:
+		case RunFailed:
 			c.Failed++
-		case StatusSkipped:
+		case RunSkipped:
 			c.Skipped++
 		}
 	}
@@ -95,17 +93,17 @@ func (r Run) Status() string {
 	c := r.Counts()
 	switch {
 	case c.Queued+c.Running > 0 && c.Done+c.Failed+c.Skipped == 0 && c.Running == 0:
-		return StatusQueued
+		return RunQueued
 	case c.Queued+c.Running > 0:
-		return StatusRunning
+		return RunRunning
 	case c.Failed > 0 && c.Done == 0 && c.Total > 0:
-		return StatusFailed
+		return RunFailed
 	}
-	return StatusDone
+	return RunDone
 }
 
 // SetJob replaces the job with the same id; it reports whether it found one.
-func (r *Run) SetJob(j Job, now time.Time) bool {
+func (r *Run) SetJob(j RunJob, now time.Time) bool {
 	for i := range r.Jobs {
 		if r.Jobs[i].ID == j.ID {
 			r.Jobs[i] = j

@@ -1,4 +1,4 @@
-package directory
+package vendors
 
 // CheckCoverage is how many of the scan's checks ran over a scan's
 // instances, and how many the scan has: every check of the catalog ran

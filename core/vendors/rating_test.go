@@ -1,4 +1,4 @@
-package directory_test
+package vendors_test
 
 import (
 	"errors"
@@ -10,17 +10,17 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 var scanAt = time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 
 // scan builds instances of the given codes, each with its own source.
-func scan(t testing.TB, codes ...string) []directory.SecurityInstance {
+func scan(t testing.TB, codes ...string) []vendors.SecurityInstance {
 	t.Helper()
-	out := make([]directory.SecurityInstance, 0, len(codes))
+	out := make([]vendors.SecurityInstance, 0, len(codes))
 	for _, c := range codes {
-		in, err := directory.NewSecurityInstance(uuid.New(), uuid.Nil, c, "observed "+c, "src:"+c, scanAt)
+		in, err := vendors.NewSecurityInstance(uuid.New(), uuid.Nil, c, "observed "+c, "src:"+c, scanAt)
 		if err != nil {
 			t.Fatalf("NewSecurityInstance(%s): %v", c, err)
 		}
@@ -32,9 +32,9 @@ func scan(t testing.TB, codes ...string) []directory.SecurityInstance {
 // notChecked lists the not-checked codes of every check except keep.
 func notChecked(keep ...string) []string {
 	var out []string
-	for _, c := range directory.Checks() {
+	for _, c := range vendors.Checks() {
 		if !slices.Contains(keep, c.Name) {
-			out = append(out, c.Name+directory.NotCheckedSuffix)
+			out = append(out, c.Name+vendors.NotCheckedSuffix)
 		}
 	}
 	return out
@@ -44,34 +44,34 @@ func TestCatalog(t *testing.T) {
 	t.Parallel()
 	seen := map[string]bool{}
 	rated := map[string]bool{}
-	for _, w := range directory.RatingWeights() {
+	for _, w := range vendors.RatingWeights() {
 		rated[w.Domain] = true
 	}
-	for _, c := range directory.Checks() {
+	for _, c := range vendors.Checks() {
 		if !rated[c.Category] {
 			t.Errorf("check %s: category %q is not a rated domain", c.Name, c.Category)
 		}
 		if len(c.Codes) == 0 || c.Title == "" {
 			t.Errorf("check %s has no codes or no title", c.Name)
 		}
-		for _, code := range append(slices.Clone(c.Codes), c.Name+directory.NotCheckedSuffix) {
+		for _, code := range append(slices.Clone(c.Codes), c.Name+vendors.NotCheckedSuffix) {
 			if seen[code] {
 				t.Errorf("code %s listed twice", code)
 			}
 			seen[code] = true
-			info, ok := directory.LookupCode(code)
+			info, ok := vendors.LookupCode(code)
 			if !ok || info.Check != c.Name || info.Category != c.Category || info.Title == "" {
 				t.Errorf("LookupCode(%s) = %+v, %v", code, info, ok)
 			}
-			wantKind := directory.KindFinding
-			if info.Severity == "positive" || directory.IsNotChecked(code) {
-				wantKind = directory.KindSignal
+			wantKind := vendors.KindFinding
+			if info.Severity == "positive" || vendors.IsNotChecked(code) {
+				wantKind = vendors.KindSignal
 			}
-			if info.Kind != wantKind || !slices.Contains(directory.SeverityValues(), info.Severity) {
+			if info.Kind != wantKind || !slices.Contains(vendors.SeverityValues(), info.Severity) {
 				t.Errorf("%s: kind %s severity %s", code, info.Kind, info.Severity)
 			}
 		}
-		if info, _ := directory.LookupCode(c.Name + directory.NotCheckedSuffix); info.Severity != "info" {
+		if info, _ := vendors.LookupCode(c.Name + vendors.NotCheckedSuffix); info.Severity != "info" {
 			t.Errorf("%s not-checked severity = %s, want info", c.Name, info.Severity)
 		}
 	}
@@ -88,7 +88,7 @@ func TestCatalog(t *testing.T) {
 		"exposed_git", "exposed_env", "exposed_server_status", "mixed_content", "tls_chain_incomplete", "tls_weak_key", "tls_weak_signature",
 	}
 	var got []string
-	for _, c := range directory.Checks() {
+	for _, c := range vendors.Checks() {
 		got = append(got, c.Codes...)
 	}
 	slices.Sort(got)
@@ -96,7 +96,7 @@ func TestCatalog(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("catalog codes =\n%v\nwant\n%v", got, want)
 	}
-	if directory.IsNotChecked("spf_missing") || !directory.IsNotChecked("spf_not_checked") || directory.IsNotChecked("nothing_not_checked") {
+	if vendors.IsNotChecked("spf_missing") || !vendors.IsNotChecked("spf_not_checked") || vendors.IsNotChecked("nothing_not_checked") {
 		t.Fatal("IsNotChecked misreads codes")
 	}
 }
@@ -104,17 +104,17 @@ func TestCatalog(t *testing.T) {
 func TestNewSecurityInstance(t *testing.T) {
 	t.Parallel()
 	id, vid := uuid.New(), uuid.New()
-	in, err := directory.NewSecurityInstance(id, vid, "dmarc_policy_none", "_dmarc.acme.test: v=DMARC1; p=none", "dns:_dmarc.acme.test?type=TXT", scanAt.In(time.FixedZone("x", 3600)))
+	in, err := vendors.NewSecurityInstance(id, vid, "dmarc_policy_none", "_dmarc.acme.test: v=DMARC1; p=none", "dns:_dmarc.acme.test?type=TXT", scanAt.In(time.FixedZone("x", 3600)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := directory.SecurityInstance{ID: id, VendorID: vid, Kind: "finding", Category: "email_security", Code: "dmarc_policy_none",
+	want := vendors.SecurityInstance{ID: id, VendorID: vid, Kind: "finding", Category: "email_security", Code: "dmarc_policy_none",
 		Title: "DMARC policy is none (monitoring only)", Severity: "low", Evidence: "_dmarc.acme.test: v=DMARC1; p=none",
 		Source: "dns:_dmarc.acme.test?type=TXT", ObservedAt: scanAt}
 	if in != want || in.ObservedAt.Location() != time.UTC {
 		t.Fatalf("instance = %+v\nwant %+v", in, want)
 	}
-	nc, err := directory.NewSecurityInstance(id, vid, "caa_not_checked", "DNS timeout", "dns:acme.test?type=CAA", scanAt)
+	nc, err := vendors.NewSecurityInstance(id, vid, "caa_not_checked", "DNS timeout", "dns:acme.test?type=CAA", scanAt)
 	if err != nil || nc.Kind != "signal" || nc.Severity != "info" || nc.Category != "dns_health" {
 		t.Fatalf("not-checked instance = %+v, %v", nc, err)
 	}
@@ -122,7 +122,7 @@ func TestNewSecurityInstance(t *testing.T) {
 		{"spf_record_missing", "x", "Code"},
 		{"hsts_missing", " ", "Evidence"},
 	} {
-		_, err := directory.NewSecurityInstance(id, vid, tc.code, tc.evidence, "", scanAt)
+		_, err := vendors.NewSecurityInstance(id, vid, tc.code, tc.evidence, "", scanAt)
 		if fs := core.Failures(err); !errors.Is(err, core.ErrInvalid) || len(fs) == 0 || fs[0].Field != tc.field {
 			t.Errorf("NewSecurityInstance(%q, %q) err = %v, want invalid %s", tc.code, tc.evidence, err, tc.field)
 		}
@@ -200,9 +200,9 @@ func TestRate(t *testing.T) {
 			t.Parallel()
 			is := scan(t, tc.codes...)
 			if tc.name == "codes outside the catalog" {
-				is = []directory.SecurityInstance{{Code: "spf_record_missing", Kind: "finding", Severity: "high", Category: "email_security"}}
+				is = []vendors.SecurityInstance{{Code: "spf_record_missing", Kind: "finding", Severity: "high", Category: "email_security"}}
 			}
-			r := directory.Rate(is)
+			r := vendors.Rate(is)
 			if tc.score == -1 {
 				if r.Score != nil || r.Domains != nil {
 					t.Fatalf("rating = %v %+v, want none", *r.Score, r.Domains)
@@ -237,7 +237,7 @@ func TestRate(t *testing.T) {
 				t.Errorf("effective weights sum to %v", sum)
 			}
 			var rated float64
-			for _, w := range directory.RatingWeights() {
+			for _, w := range vendors.RatingWeights() {
 				if _, ok := got[w.Domain]; ok {
 					rated += float64(w.Weight) / 100
 				}
@@ -245,7 +245,7 @@ func TestRate(t *testing.T) {
 			if r.Coverage < rated-0.0001 || r.Coverage > rated+0.0001 {
 				t.Errorf("coverage = %v, want %v", r.Coverage, rated)
 			}
-			if rec := directory.Recommend(*r.Score, r.Worst, r.Coverage); rec != tc.recommend {
+			if rec := vendors.Recommend(*r.Score, r.Worst, r.Coverage); rec != tc.recommend {
 				t.Errorf("recommendation = %s, want %s", rec, tc.recommend)
 			}
 			if !slices.Equal(r.RiskCategories, tc.risk) {
@@ -275,7 +275,7 @@ func TestRecommend(t *testing.T) {
 		{39, "", 1, "reject"},
 	}
 	for _, tc := range tests {
-		if got := directory.Recommend(tc.score, tc.worst, tc.coverage); got != tc.want {
+		if got := vendors.Recommend(tc.score, tc.worst, tc.coverage); got != tc.want {
 			t.Errorf("Recommend(%d, %q, %v) = %s, want %s", tc.score, tc.worst, tc.coverage, got, tc.want)
 		}
 	}
@@ -286,9 +286,9 @@ func TestRecommend(t *testing.T) {
 func TestRateIsMonotone(t *testing.T) {
 	t.Parallel()
 	var findings, positives []string
-	for _, c := range directory.Checks() {
+	for _, c := range vendors.Checks() {
 		for _, code := range c.Codes {
-			if info, _ := directory.LookupCode(code); info.Kind == directory.KindFinding {
+			if info, _ := vendors.LookupCode(code); info.Kind == vendors.KindFinding {
 				findings = append(findings, code)
 			} else {
 				positives = append(positives, code)
@@ -305,7 +305,7 @@ func TestRateIsMonotone(t *testing.T) {
 		}
 		return out
 	}
-	less := func(worse, better directory.Rating) string {
+	less := func(worse, better vendors.Rating) string {
 		if *worse.Score > *better.Score {
 			return "rating"
 		}
@@ -322,7 +322,7 @@ func TestRateIsMonotone(t *testing.T) {
 		base := append(pick(findings), pick(positives)...)
 		// Some checks could not run; their codes leave the scan.
 		var skip []string
-		for _, c := range directory.Checks() {
+		for _, c := range vendors.Checks() {
 			if rng.IntN(6) == 0 {
 				skip = append(skip, c.Name)
 			}
@@ -330,36 +330,36 @@ func TestRateIsMonotone(t *testing.T) {
 		keep := func(codes []string) []string {
 			var out []string
 			for _, code := range codes {
-				info, _ := directory.LookupCode(code)
+				info, _ := vendors.LookupCode(code)
 				if !slices.Contains(skip, info.Check) {
 					out = append(out, code)
 				}
 			}
 			for _, s := range skip {
-				out = append(out, s+directory.NotCheckedSuffix)
+				out = append(out, s+vendors.NotCheckedSuffix)
 			}
 			return out
 		}
 		cur := keep(base)
-		r := directory.Rate(scan(t, cur...))
+		r := vendors.Rate(scan(t, cur...))
 		if r.Score == nil {
 			continue
 		}
 		for _, f := range findings {
-			info, _ := directory.LookupCode(f)
+			info, _ := vendors.LookupCode(f)
 			if slices.Contains(cur, f) || slices.Contains(skip, info.Check) {
 				continue
 			}
-			if d := less(directory.Rate(scan(t, append(slices.Clone(cur), f)...)), r); d != "" {
+			if d := less(vendors.Rate(scan(t, append(slices.Clone(cur), f)...)), r); d != "" {
 				t.Fatalf("case %d: adding %s to %v raised %s", i, f, cur, d)
 			}
 		}
 		for j, c := range cur {
-			if info, _ := directory.LookupCode(c); info.Severity != "positive" {
+			if info, _ := vendors.LookupCode(c); info.Severity != "positive" {
 				continue
 			}
 			fewer := append(slices.Clone(cur[:j]), cur[j+1:]...)
-			if d := less(directory.Rate(scan(t, fewer...)), r); d != "" {
+			if d := less(vendors.Rate(scan(t, fewer...)), r); d != "" {
 				t.Fatalf("case %d: removing %s from %v raised %s", i, c, cur, d)
 			}
 		}
@@ -368,15 +368,15 @@ func TestRateIsMonotone(t *testing.T) {
 
 func TestApplyRating(t *testing.T) {
 	t.Parallel()
-	p := directory.NewProfile(uuid.New(), uuid.New(), scanAt)
-	p.Scores.BreachHistory = []directory.Breach{{Date: "2020-01-01", Description: "kept"}}
+	p := vendors.NewProfile(uuid.New(), uuid.New(), scanAt)
+	p.Scores.BreachHistory = []vendors.Breach{{Date: "2020-01-01", Description: "kept"}}
 	is := scan(t, "hsts_missing", "dmarc_enforced", "caa_not_checked", "dnssec_not_checked")
 	g := p.ApplyRating(is, scanAt)
 	if g == nil || p.LatestGRC == nil {
 		t.Fatal("no assessment")
 	}
 	s := p.Scores
-	if s.SecurityRating == nil || s.RiskScore == nil || *s.SecurityRating+*s.RiskScore != 100 || s.Grade != directory.Grade(*s.SecurityRating) {
+	if s.SecurityRating == nil || s.RiskScore == nil || *s.SecurityRating+*s.RiskScore != 100 || s.Grade != vendors.Grade(*s.SecurityRating) {
 		t.Fatalf("scores = %+v", s)
 	}
 	if len(s.BreachHistory) != 1 || !slices.Equal(s.RiskCategories, []string{"application_security"}) {

@@ -1,7 +1,4 @@
-// Package directory holds the global vendor directory: canonical vendor names,
-// directory entries, profiles with their content groups, security instances
-// and incidents.
-package directory
+package vendors
 
 import (
 	"net"

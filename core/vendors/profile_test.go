@@ -1,4 +1,4 @@
-package directory_test
+package vendors_test
 
 import (
 	"encoding/json"
@@ -10,38 +10,38 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 func TestParseSections(t *testing.T) {
 	t.Parallel()
-	all := []directory.Section{
-		directory.SectionBasic, directory.SectionAdditional, directory.SectionMaturity, directory.SectionSecurity,
-		directory.SectionPrivacy, directory.SectionLogo, directory.SectionScores,
+	all := []vendors.Section{
+		vendors.SectionBasic, vendors.SectionAdditional, vendors.SectionMaturity, vendors.SectionSecurity,
+		vendors.SectionPrivacy, vendors.SectionLogo, vendors.SectionScores,
 	}
 	tests := []struct {
 		name    string
 		in      []string
-		want    []directory.Section
+		want    []vendors.Section
 		invalid bool
 	}{
 		{name: "nil means all", in: nil, want: all},
 		{name: "empty means all", in: []string{}, want: all},
-		{name: "subset keeps order given", in: []string{"scores", "basic"}, want: []directory.Section{directory.SectionScores, directory.SectionBasic}},
-		{name: "case and spaces", in: []string{" Security ", "PRIVACY"}, want: []directory.Section{directory.SectionSecurity, directory.SectionPrivacy}},
-		{name: "dedupe", in: []string{"logo", "Logo", "logo"}, want: []directory.Section{directory.SectionLogo}},
+		{name: "subset keeps order given", in: []string{"scores", "basic"}, want: []vendors.Section{vendors.SectionScores, vendors.SectionBasic}},
+		{name: "case and spaces", in: []string{" Security ", "PRIVACY"}, want: []vendors.Section{vendors.SectionSecurity, vendors.SectionPrivacy}},
+		{name: "dedupe", in: []string{"logo", "Logo", "logo"}, want: []vendors.Section{vendors.SectionLogo}},
 		{name: "unknown", in: []string{"basic", "financials"}, invalid: true},
 		{name: "blank", in: []string{""}, invalid: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := directory.ParseSections(tt.in)
+			got, err := vendors.ParseSections(tt.in)
 			if tt.invalid {
 				if !errors.Is(err, core.ErrInvalid) {
 					t.Fatalf("err = %v, want ErrInvalid", err)
 				}
-				if !strings.Contains(err.Error(), strings.Join(directory.SectionValues(), ", ")) {
+				if !strings.Contains(err.Error(), strings.Join(vendors.SectionValues(), ", ")) {
 					t.Fatalf("error %q does not list the allowed sections", err)
 				}
 				return
@@ -66,7 +66,7 @@ func TestGrade(t *testing.T) {
 		{69, "D"}, {60, "D"}, {59, "F"}, {0, "F"}, {-1, "F"},
 	}
 	for _, tt := range tests {
-		if got := directory.Grade(tt.score); got != tt.want {
+		if got := vendors.Grade(tt.score); got != tt.want {
 			t.Errorf("Grade(%d) = %q, want %q", tt.score, got, tt.want)
 		}
 	}
@@ -91,9 +91,9 @@ var (
 
 // sample builds a fresh profile with values in every patchable group, with
 // slices and pointers that a patch could write through.
-func sample() directory.Profile {
-	p := directory.NewProfile(uuid.New(), uuid.New(), created)
-	p.Company = directory.Company{
+func sample() vendors.Profile {
+	p := vendors.NewProfile(uuid.New(), uuid.New(), created)
+	p.Company = vendors.Company{
 		CompanyDescription: "Chat for teams",
 		Industry:           "Software",
 		FoundedYear:        ptr(2009),
@@ -101,14 +101,14 @@ func sample() directory.Profile {
 		Alias:              []string{"Slack", "Slack HQ"},
 		WebsiteURL:         "https://slack.com",
 	}
-	p.Security = directory.Security{
+	p.Security = vendors.Security{
 		ComplianceCertifications: []string{"SOC 2", "ISO 27001"},
 		TrustCenterURL:           "https://slack.com/trust",
-		ExternalSignals:          directory.ExternalSignals{TLS: ptr(true), HSTS: ptr(true), SPF: ptr(false), TLSExpiresAt: "2027-01-01"},
+		ExternalSignals:          vendors.ExternalSignals{TLS: ptr(true), HSTS: ptr(true), SPF: ptr(false), TLSExpiresAt: "2027-01-01"},
 	}
-	p.Privacy = directory.Privacy{DataCollected: []string{"email"}, GDPRCompliant: ptr(true)}
-	p.Maturity = directory.Maturity{CompanyType: "public", PopularityIndex: ptr(90)}
-	p.Scores = directory.Scores{SecurityRating: ptr(85), Grade: "B"}
+	p.Privacy = vendors.Privacy{DataCollected: []string{"email"}, GDPRCompliant: ptr(true)}
+	p.Maturity = vendors.Maturity{CompanyType: "public", PopularityIndex: ptr(90)}
+	p.Scores = vendors.Scores{SecurityRating: ptr(85), Grade: "B"}
 	return p
 }
 
@@ -117,12 +117,12 @@ func TestApplyPatchMerges(t *testing.T) {
 	tests := []struct {
 		name  string
 		patch string
-		check func(t *testing.T, before, after directory.Profile)
+		check func(t *testing.T, before, after vendors.Profile)
 	}{
 		{
 			name:  "company fields replaced, others kept",
 			patch: `{"company":{"industry":"Collaboration","founded_year":2010,"alias":["Slack Technologies"]}}`,
-			check: func(t *testing.T, before, after directory.Profile) {
+			check: func(t *testing.T, before, after vendors.Profile) {
 				want := before.Company
 				want.Industry, want.FoundedYear, want.Alias = "Collaboration", ptr(2010), []string{"Slack Technologies"}
 				if !reflect.DeepEqual(after.Company, want) {
@@ -133,7 +133,7 @@ func TestApplyPatchMerges(t *testing.T) {
 		{
 			name:  "security, privacy and maturity in one patch",
 			patch: `{"security":{"status_page_url":"https://status.slack.com"},"privacy":{"gdpr_compliant":false,"data_collected":["email","name"]},"maturity":{"funding_round":"IPO"}}`,
-			check: func(t *testing.T, before, after directory.Profile) {
+			check: func(t *testing.T, before, after vendors.Profile) {
 				if after.Security.StatusPageURL != "https://status.slack.com" || after.Security.TrustCenterURL != before.Security.TrustCenterURL {
 					t.Fatalf("security = %+v", after.Security)
 				}
@@ -148,7 +148,7 @@ func TestApplyPatchMerges(t *testing.T) {
 		{
 			name:  "nested external_signals merge",
 			patch: `{"security":{"external_signals":{"spf":true,"dmarc":true}}}`,
-			check: func(t *testing.T, before, after directory.Profile) {
+			check: func(t *testing.T, before, after vendors.Profile) {
 				want := before.Security.ExternalSignals
 				want.SPF, want.DMARC = ptr(true), ptr(true)
 				if !reflect.DeepEqual(after.Security.ExternalSignals, want) {
@@ -159,7 +159,7 @@ func TestApplyPatchMerges(t *testing.T) {
 		{
 			name:  "null removes a pointer field",
 			patch: `{"company":{"employee_count":null}}`,
-			check: func(t *testing.T, _, after directory.Profile) {
+			check: func(t *testing.T, _, after vendors.Profile) {
 				if after.Company.EmployeeCount != nil {
 					t.Fatalf("employee_count = %v, want removed", *after.Company.EmployeeCount)
 				}
@@ -168,7 +168,7 @@ func TestApplyPatchMerges(t *testing.T) {
 		{
 			name:  "null removes a string field",
 			patch: `{"company":{"industry":null}}`,
-			check: func(t *testing.T, _, after directory.Profile) {
+			check: func(t *testing.T, _, after vendors.Profile) {
 				if after.Company.Industry != "" {
 					t.Fatalf("industry = %q, want removed", after.Company.Industry)
 				}
@@ -177,7 +177,7 @@ func TestApplyPatchMerges(t *testing.T) {
 		{
 			name:  "null removes a list",
 			patch: `{"company":{"alias":null}}`,
-			check: func(t *testing.T, _, after directory.Profile) {
+			check: func(t *testing.T, _, after vendors.Profile) {
 				if len(after.Company.Alias) != 0 {
 					t.Fatalf("alias = %q, want removed", after.Company.Alias)
 				}
@@ -186,7 +186,7 @@ func TestApplyPatchMerges(t *testing.T) {
 		{
 			name:  "null removes a nested signal",
 			patch: `{"security":{"external_signals":{"hsts":null,"tls_expires_at":null}}}`,
-			check: func(t *testing.T, before, after directory.Profile) {
+			check: func(t *testing.T, before, after vendors.Profile) {
 				want := before.Security.ExternalSignals
 				want.HSTS, want.TLSExpiresAt = nil, ""
 				if !reflect.DeepEqual(after.Security.ExternalSignals, want) {
@@ -197,7 +197,7 @@ func TestApplyPatchMerges(t *testing.T) {
 		{
 			name:  "scores and enrichment untouched",
 			patch: `{"company":{"logo":"https://cdn/x.png"}}`,
-			check: func(t *testing.T, before, after directory.Profile) {
+			check: func(t *testing.T, before, after vendors.Profile) {
 				if !reflect.DeepEqual(after.Scores, before.Scores) || after.ID != before.ID || after.VendorID != before.VendorID || !after.CreatedAt.Equal(before.CreatedAt) {
 					t.Fatalf("patch changed more than company: %+v", after)
 				}
@@ -274,7 +274,7 @@ func TestApplyPatchRefuses(t *testing.T) {
 func TestNewIncident(t *testing.T) {
 	t.Parallel()
 	id := uuid.New()
-	got, err := directory.NewIncident(directory.Incident{ID: id, Title: "  Credential leak  "})
+	got, err := vendors.NewIncident(vendors.Incident{ID: id, Title: "  Credential leak  "})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +284,7 @@ func TestNewIncident(t *testing.T) {
 	if got.PotentiallyImpactedData == nil || len(got.PotentiallyImpactedData) != 0 {
 		t.Fatalf("PotentiallyImpactedData = %#v, want empty non-nil", got.PotentiallyImpactedData)
 	}
-	kept, err := directory.NewIncident(directory.Incident{ID: id, Title: "x", Severity: "critical", Status: "resolved", Source: "feed", ExternalID: "CVE-1", PotentiallyImpactedData: []string{"email"}})
+	kept, err := vendors.NewIncident(vendors.Incident{ID: id, Title: "x", Severity: "critical", Status: "resolved", Source: "feed", ExternalID: "CVE-1", PotentiallyImpactedData: []string{"email"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,20 +294,20 @@ func TestNewIncident(t *testing.T) {
 
 	tests := []struct {
 		name  string
-		in    directory.Incident
+		in    vendors.Incident
 		field string
 	}{
-		{"empty title", directory.Incident{Title: " "}, "Incident.Title"},
-		{"long title", directory.Incident{Title: strings.Repeat("x", 501)}, "Incident.Title"},
-		{"long multibyte title", directory.Incident{Title: strings.Repeat("é", 501)}, "Incident.Title"},
-		{"bad severity", directory.Incident{Title: "x", Severity: "severe"}, "Incident.Severity"},
-		{"positive is no incident severity", directory.Incident{Title: "x", Severity: "positive"}, "Incident.Severity"},
-		{"severity case", directory.Incident{Title: "x", Severity: "HIGH"}, "Incident.Severity"},
+		{"empty title", vendors.Incident{Title: " "}, "Incident.Title"},
+		{"long title", vendors.Incident{Title: strings.Repeat("x", 501)}, "Incident.Title"},
+		{"long multibyte title", vendors.Incident{Title: strings.Repeat("é", 501)}, "Incident.Title"},
+		{"bad severity", vendors.Incident{Title: "x", Severity: "severe"}, "Incident.Severity"},
+		{"positive is no incident severity", vendors.Incident{Title: "x", Severity: "positive"}, "Incident.Severity"},
+		{"severity case", vendors.Incident{Title: "x", Severity: "HIGH"}, "Incident.Severity"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := directory.NewIncident(tt.in)
+			_, err := vendors.NewIncident(tt.in)
 			fs := core.Failures(err)
 			if !errors.Is(err, core.ErrInvalid) || len(fs) == 0 || fs[0].Field != tt.field {
 				t.Fatalf("err = %v, want a validation error on %s", err, tt.field)
@@ -315,28 +315,28 @@ func TestNewIncident(t *testing.T) {
 		})
 	}
 	for _, sev := range []string{"critical", "high", "medium", "low", "info"} {
-		if _, err := directory.NewIncident(directory.Incident{Title: "x", Severity: sev}); err != nil {
+		if _, err := vendors.NewIncident(vendors.Incident{Title: "x", Severity: sev}); err != nil {
 			t.Errorf("severity %q: %v", sev, err)
 		}
 	}
 	for _, title := range []string{strings.Repeat("x", 500), strings.Repeat("é", 500)} {
-		if _, err := directory.NewIncident(directory.Incident{Title: title}); err != nil {
+		if _, err := vendors.NewIncident(vendors.Incident{Title: title}); err != nil {
 			t.Errorf("500-character title: %v", err)
 		}
 	}
 }
 
 func TestEnrichmentStatus(t *testing.T) {
-	st := func(ss ...string) map[directory.Section]directory.SectionStatus {
-		m := map[directory.Section]directory.SectionStatus{}
+	st := func(ss ...string) map[vendors.Section]vendors.SectionStatus {
+		m := map[vendors.Section]vendors.SectionStatus{}
 		for i, s := range ss {
-			m[directory.Section(directory.SectionValues()[i])] = directory.SectionStatus{Status: s}
+			m[vendors.Section(vendors.SectionValues()[i])] = vendors.SectionStatus{Status: s}
 		}
 		return m
 	}
 	cases := []struct {
 		has  bool
-		secs map[directory.Section]directory.SectionStatus
+		secs map[vendors.Section]vendors.SectionStatus
 		want string
 	}{
 		{false, st("done"), ""},
@@ -347,7 +347,7 @@ func TestEnrichmentStatus(t *testing.T) {
 		{true, st("queued", "running", "failed"), "running"},
 	}
 	for _, c := range cases {
-		if got := directory.EnrichmentStatus(c.has, c.secs); got != c.want {
+		if got := vendors.EnrichmentStatus(c.has, c.secs); got != c.want {
 			t.Fatalf("EnrichmentStatus(%v, %v) = %q, want %q", c.has, c.secs, got, c.want)
 		}
 	}

@@ -1,4 +1,4 @@
-package directory
+package vendors
 
 import "github.com/vetted-dev/vetted/core/platform/domainevent"
 

@@ -1,4 +1,4 @@
-package directory_test
+package vendors_test
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 // leaves lists the paths (by Go field names) of the fields of v that hold
@@ -42,16 +42,16 @@ func countLeaves(t reflect.Type) int {
 }
 
 // sampleValue is a value of the kind a path takes, found by trying each.
-func sampleValue(t *testing.T, path string) (json.RawMessage, directory.Profile) {
+func sampleValue(t *testing.T, path string) (json.RawMessage, vendors.Profile) {
 	t.Helper()
 	for _, v := range []string{`"x"`, `7`, `true`, `["x"]`} {
-		p := directory.Profile{}
+		p := vendors.Profile{}
 		if err := p.ApplyPatch(patchAt(path, v), patched); err == nil {
 			return json.RawMessage(v), p
 		}
 	}
 	t.Fatalf("%s takes none of a string, an integer, a boolean and a list of strings", path)
-	return nil, directory.Profile{}
+	return nil, vendors.Profile{}
 }
 
 // patchAt builds the merge patch that sets path to value.
@@ -69,10 +69,10 @@ func patchAt(path, value string) map[string]json.RawMessage {
 // the whitelist maps each field once. Null clears what a value set.
 func TestPatchPathsMapEachFieldOnce(t *testing.T) {
 	t.Parallel()
-	paths := directory.PatchPaths()
+	paths := vendors.PatchPaths()
 	set := map[string]string{} // Go field path -> patch path
 	for _, path := range paths {
-		if !slices.Contains(directory.PatchableGroups, strings.Split(path, ".")[0]) {
+		if !slices.Contains(vendors.PatchableGroups, strings.Split(path, ".")[0]) {
 			t.Fatalf("%s is not under an editable group", path)
 		}
 		_, p := sampleValue(t, path)
@@ -98,7 +98,7 @@ func TestPatchPathsMapEachFieldOnce(t *testing.T) {
 	}
 	want := 0
 	for _, g := range groups {
-		f, _ := reflect.TypeFor[directory.Profile]().FieldByName(g)
+		f, _ := reflect.TypeFor[vendors.Profile]().FieldByName(g)
 		want += countLeaves(f.Type)
 	}
 	if len(set) != want {
@@ -114,7 +114,7 @@ func TestPatchNestedObject(t *testing.T) {
 	if err := p.ApplyPatch(patchAt("security.external_signals", "null"), patched); err != nil {
 		t.Fatal(err)
 	}
-	if p.Security.ExternalSignals != (directory.ExternalSignals{}) || p.Security.TrustCenterURL == "" {
+	if p.Security.ExternalSignals != (vendors.ExternalSignals{}) || p.Security.TrustCenterURL == "" {
 		t.Fatalf("security after external_signals: null = %+v", p.Security)
 	}
 	for _, bad := range []string{`{"external_signals":"x"}`, `{"external_signals":{"TLS":true}}`, `{"external_signals":{"tls":{"a":1}}}`} {

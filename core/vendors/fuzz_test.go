@@ -1,4 +1,4 @@
-package directory_test
+package vendors_test
 
 import (
 	"encoding/json"
@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/directory"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 // Canonical names are plain text, bounded, and a fixed point: parsing a
@@ -21,7 +21,7 @@ func FuzzParseName(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		n, err := directory.ParseName(raw)
+		n, err := vendors.ParseName(raw)
 		if err != nil {
 			if !errors.Is(err, core.ErrInvalid) {
 				t.Fatalf("ParseName(%q): %v is not a validation error", raw, err)
@@ -29,13 +29,13 @@ func FuzzParseName(f *testing.F) {
 			return
 		}
 		s := n.String()
-		if s == "" || utf8.RuneCountInString(s) > directory.MaxNameLen || !utf8.ValidString(s) || strings.IndexFunc(s, unicode.IsControl) >= 0 {
+		if s == "" || utf8.RuneCountInString(s) > vendors.MaxNameLen || !utf8.ValidString(s) || strings.IndexFunc(s, unicode.IsControl) >= 0 {
 			t.Fatalf("ParseName(%q) = %q: not a canonical name", raw, s)
 		}
 		if s != strings.TrimSpace(s) || strings.Contains(s, "  ") {
 			t.Fatalf("ParseName(%q) = %q: white space not folded", raw, s)
 		}
-		again, err := directory.ParseName(s)
+		again, err := vendors.ParseName(s)
 		if err != nil || again != n {
 			t.Fatalf("ParseName is not a fixed point: %q -> %q -> %q, %v", raw, n, again, err)
 		}
@@ -53,7 +53,7 @@ func FuzzNormalizeWebsite(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		site, domain, err := directory.NormalizeWebsite(raw)
+		site, domain, err := vendors.NormalizeWebsite(raw)
 		if err != nil {
 			if !errors.Is(err, core.ErrInvalid) {
 				t.Fatalf("NormalizeWebsite(%q): %v is not a validation error", raw, err)
@@ -69,7 +69,7 @@ func FuzzNormalizeWebsite(f *testing.F) {
 		if !strings.HasPrefix(site, "http://") && !strings.HasPrefix(site, "https://") || domain == "" || len(site) > 2000 {
 			t.Fatalf("NormalizeWebsite(%q) = %q, %q", raw, site, domain)
 		}
-		site2, domain2, err := directory.NormalizeWebsite(site)
+		site2, domain2, err := vendors.NormalizeWebsite(site)
 		if err != nil || site2 != site || domain2 != domain {
 			t.Fatalf("not idempotent: %q -> %q (%q) -> %q (%q), %v", raw, site, domain, site2, domain2, err)
 		}

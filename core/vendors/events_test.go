@@ -1,12 +1,12 @@
-package directory_test
+package vendors_test
 
 import (
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 // An incident is a directory event: it names no account (so it fans out to
@@ -17,10 +17,10 @@ func TestIncidentEvent(t *testing.T) {
 	t.Parallel()
 	recorded := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
 	published := time.Date(2026, 3, 4, 1, 0, 0, 0, time.FixedZone("EST", -5*3600))
-	v := directory.Vendor{ID: uuid.New(), Name: "Slack"}
-	in := directory.Incident{ID: uuid.New(), VendorID: v.ID, Title: "Breach", Severity: "high",
+	v := vendors.Vendor{ID: uuid.New(), Name: "Slack"}
+	in := vendors.Incident{ID: uuid.New(), VendorID: v.ID, Title: "Breach", Severity: "high",
 		URL: "https://example.com/breach", PublishedAt: published, CreatedAt: recorded}
-	ev := directory.IncidentEvent(v, in)
+	ev := vendors.IncidentEvent(v, in)
 	if ev.Type != domainevent.IncidentCreated || !ev.ForVendor() || !ev.OccurredAt.Equal(recorded) {
 		t.Fatalf("IncidentEvent = %+v", ev)
 	}
