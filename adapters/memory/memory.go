@@ -29,7 +29,7 @@ import (
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
-	"github.com/vetted-dev/vetted/core/webhook"
+	"github.com/vetted-dev/vetted/core/webhooks"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -154,7 +154,7 @@ func (t *tx) Incidents() vendors.IncidentRepo    { return incidents{t} }
 func (t *tx) Deliveries() mailonce.Repo          { return deliveries{t} }
 func (t *tx) Runs() vendors.RunRepo              { return runs{t} }
 func (t *tx) Outbox() outbox.Repo                { return outboxRepo{t} }
-func (t *tx) Webhooks() stores.WebhookRepo       { return webhooksRepo{t} }
+func (t *tx) Webhooks() webhooks.WebhookRepo     { return webhooksRepo{t} }
 
 // put stores m[k] = v and records how to undo it.
 func put[K comparable, V any](t *tx, m map[K]V, k K, v V) {
@@ -272,9 +272,9 @@ type data struct {
 	reminderKeys map[string]time.Time             // reminder keys, when recorded
 
 	// Outbound webhooks: few rows per account, so they are scanned.
-	endpoints  map[uuid.UUID]webhook.Endpoint
-	whDelivery map[uuid.UUID]webhook.Delivery
-	whAttempts map[attemptKey]webhook.Attempt
+	endpoints  map[uuid.UUID]webhooks.Endpoint
+	whDelivery map[uuid.UUID]webhooks.Delivery
+	whAttempts map[attemptKey]webhooks.Attempt
 
 	users         map[uuid.UUID]accounts.User
 	userByEmail   map[string]uuid.UUID
@@ -341,7 +341,7 @@ func newData() *data {
 		policies:     map[uuid.UUID]review.Policy{},
 		calendarKeys: map[uuid.UUID]stores.CalendarKey{},
 		reminderKeys: map[string]time.Time{},
-		endpoints:    map[uuid.UUID]webhook.Endpoint{}, whDelivery: map[uuid.UUID]webhook.Delivery{}, whAttempts: map[attemptKey]webhook.Attempt{},
+		endpoints:    map[uuid.UUID]webhooks.Endpoint{}, whDelivery: map[uuid.UUID]webhooks.Delivery{}, whAttempts: map[attemptKey]webhooks.Attempt{},
 		users: map[uuid.UUID]accounts.User{}, userByEmail: map[string]uuid.UUID{}, userBySubject: map[string]uuid.UUID{},
 		accounts: map[uuid.UUID]accounts.Account{}, orgByName: map[string]uuid.UUID{},
 		members: map[pair]memberRow{}, membersByAccount: index[uuid.UUID, uuid.UUID]{}, membersByUser: index[uuid.UUID, uuid.UUID]{},

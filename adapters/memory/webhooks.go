@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/webhook"
+	"github.com/vetted-dev/vetted/core/webhooks"
 )
 
 type webhooksRepo struct{ *tx }
@@ -18,7 +18,7 @@ type attemptKey struct {
 	number   int
 }
 
-func cloneEndpoint(e webhook.Endpoint) webhook.Endpoint {
+func cloneEndpoint(e webhooks.Endpoint) webhooks.Endpoint {
 	e.Events = slices.Clone(e.Events)
 	if e.DisabledAt != nil {
 		at := *e.DisabledAt
@@ -27,18 +27,18 @@ func cloneEndpoint(e webhook.Endpoint) webhook.Endpoint {
 	return e
 }
 
-func cloneDelivery(d webhook.Delivery) webhook.Delivery {
+func cloneDelivery(d webhooks.Delivery) webhooks.Delivery {
 	d.Event.Data.Added = slices.Clone(d.Event.Data.Added)
 	d.Event.Data.Removed = slices.Clone(d.Event.Data.Removed)
 	d.Event.Data.Reasons = slices.Clone(d.Event.Data.Reasons)
 	return d
 }
 
-func byCreated(a, b webhook.Endpoint) int {
+func byCreated(a, b webhooks.Endpoint) int {
 	return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), slices.Compare(a.ID[:], b.ID[:]))
 }
 
-func (r webhooksRepo) Create(_ context.Context, e webhook.Endpoint) error {
+func (r webhooksRepo) Create(_ context.Context, e webhooks.Endpoint) error {
 	return r.atomic(func() error {
 		if _, ok := r.d.endpoints[e.ID]; ok {
 			return conflict("webhook endpoint %s exists", e.ID)
@@ -48,22 +48,22 @@ func (r webhooksRepo) Create(_ context.Context, e webhook.Endpoint) error {
 	})
 }
 
-func (r webhooksRepo) Get(_ context.Context, accountID, id uuid.UUID) (webhook.Endpoint, error) {
+func (r webhooksRepo) Get(_ context.Context, accountID, id uuid.UUID) (webhooks.Endpoint, error) {
 	if err := r.readable(); err != nil {
-		return webhook.Endpoint{}, err
+		return webhooks.Endpoint{}, err
 	}
 	e, ok := r.d.endpoints[id]
 	if !ok || e.AccountID != accountID {
-		return webhook.Endpoint{}, notFound("webhook endpoint", id)
+		return webhooks.Endpoint{}, notFound("webhook endpoint", id)
 	}
 	return cloneEndpoint(e), nil
 }
 
-func (r webhooksRepo) List(_ context.Context, accountID uuid.UUID) ([]webhook.Endpoint, error) {
+func (r webhooksRepo) List(_ context.Context, accountID uuid.UUID) ([]webhooks.Endpoint, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
-	out := []webhook.Endpoint{}
+	out := []webhooks.Endpoint{}
 	for _, e := range r.d.endpoints {
 		if e.AccountID == accountID {
 			out = append(out, cloneEndpoint(e))
@@ -73,7 +73,7 @@ func (r webhooksRepo) List(_ context.Context, accountID uuid.UUID) ([]webhook.En
 	return out, nil
 }
 
-func (r webhooksRepo) ForVendor(_ context.Context, vendorID uuid.UUID) ([]webhook.Endpoint, error) {
+func (r webhooksRepo) ForVendor(_ context.Context, vendorID uuid.UUID) ([]webhooks.Endpoint, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
@@ -81,7 +81,7 @@ func (r webhooksRepo) ForVendor(_ context.Context, vendorID uuid.UUID) ([]webhoo
 	for _, l := range r.d.entriesByVendor.of(vendorID) {
 		carry[r.d.lists[l].AccountID] = true
 	}
-	out := []webhook.Endpoint{}
+	out := []webhooks.Endpoint{}
 	for _, e := range r.d.endpoints {
 		if carry[e.AccountID] {
 			out = append(out, cloneEndpoint(e))
@@ -117,7 +117,7 @@ func (r webhooksRepo) Delete(_ context.Context, accountID, id uuid.UUID) error {
 }
 
 func (r webhooksRepo) Disable(_ context.Context, id uuid.UUID, now time.Time) error {
-	return update(r.tx, r.d.endpoints, id, "webhook endpoint", func(e *webhook.Endpoint) {
+	return update(r.tx, r.d.endpoints, id, "webhook endpoint", func(e *webhooks.Endpoint) {
 		if e.DisabledAt == nil {
 			at := now.UTC()
 			e.DisabledAt = &at
@@ -125,8 +125,8 @@ func (r webhooksRepo) Disable(_ context.Context, id uuid.UUID, now time.Time) er
 	})
 }
 
-func (r webhooksRepo) AddDeliveries(_ context.Context, ds []webhook.Delivery) ([]webhook.Delivery, error) {
-	out := []webhook.Delivery{}
+func (r webhooksRepo) AddDeliveries(_ context.Context, ds []webhooks.Delivery) ([]webhooks.Delivery, error) {
+	out := []webhooks.Delivery{}
 	err := r.atomic(func() error {
 		for _, d := range ds {
 			if _, ok := r.d.whDelivery[d.ID]; ok {
@@ -146,18 +146,18 @@ func (r webhooksRepo) AddDeliveries(_ context.Context, ds []webhook.Delivery) ([
 	return out, nil
 }
 
-func (r webhooksRepo) Delivery(_ context.Context, id uuid.UUID) (webhook.Delivery, error) {
+func (r webhooksRepo) Delivery(_ context.Context, id uuid.UUID) (webhooks.Delivery, error) {
 	if err := r.readable(); err != nil {
-		return webhook.Delivery{}, err
+		return webhooks.Delivery{}, err
 	}
 	d, ok := r.d.whDelivery[id]
 	if !ok {
-		return webhook.Delivery{}, notFound("webhook delivery", id)
+		return webhooks.Delivery{}, notFound("webhook delivery", id)
 	}
 	return cloneDelivery(d), nil
 }
 
-func (r webhooksRepo) AddAttempt(_ context.Context, a webhook.Attempt) error {
+func (r webhooksRepo) AddAttempt(_ context.Context, a webhooks.Attempt) error {
 	return r.atomic(func() error {
 		if _, ok := r.d.whDelivery[a.DeliveryID]; !ok {
 			return notFound("webhook delivery", a.DeliveryID)
@@ -171,17 +171,17 @@ func (r webhooksRepo) AddAttempt(_ context.Context, a webhook.Attempt) error {
 	})
 }
 
-func (r webhooksRepo) Attempts(_ context.Context, endpointID uuid.UUID, offset, limit int) ([]webhook.Attempt, int, error) {
+func (r webhooksRepo) Attempts(_ context.Context, endpointID uuid.UUID, offset, limit int) ([]webhooks.Attempt, int, error) {
 	if err := r.readable(); err != nil {
 		return nil, 0, err
 	}
-	all := []webhook.Attempt{}
+	all := []webhooks.Attempt{}
 	for _, a := range r.d.whAttempts {
 		if a.EndpointID == endpointID {
 			all = append(all, a)
 		}
 	}
-	slices.SortFunc(all, func(a, b webhook.Attempt) int {
+	slices.SortFunc(all, func(a, b webhooks.Attempt) int {
 		return cmp.Or(b.At.Compare(a.At), slices.Compare(b.DeliveryID[:], a.DeliveryID[:]), cmp.Compare(b.Number, a.Number))
 	})
 	total := len(all)

@@ -2,7 +2,7 @@ package sqlite
 
 import (
 	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
-	"github.com/vetted-dev/vetted/ports/stores"
+	"github.com/vetted-dev/vetted/core/webhooks"
 )
 
-func (t *tx) Webhooks() stores.WebhookRepo { return bunrepo.Webhooks{Base: t.b} }
+func (t *tx) Webhooks() webhooks.WebhookRepo { return bunrepo.Webhooks{Base: t.b} }

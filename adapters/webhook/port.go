@@ -8,27 +8,26 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
-	"github.com/vetted-dev/vetted/core/webhook"
-	"github.com/vetted-dev/vetted/ports/stores"
+	"github.com/vetted-dev/vetted/core/webhooks"
 )
 
-// Port is the Sender as the core drives it (stores.WebhookSender): it
+// Port is the Sender as the core drives it (webhooks.WebhookSender): it
 // writes an event in its wire form and sends it, and lends the core the
 // backoff, the URL check and the secrets of this package.
 type Port struct {
 	Sender *Sender
 }
 
-var _ stores.WebhookSender = Port{}
+var _ webhooks.WebhookSender = Port{}
 
 // Send encodes ev (Payload) and makes one attempt.
-func (p Port) Send(ctx context.Context, e webhook.Endpoint, messageID string, ev domainevent.Event) webhook.Outcome {
+func (p Port) Send(ctx context.Context, e webhooks.Endpoint, messageID string, ev domainevent.Event) webhooks.Outcome {
 	body, err := Payload(ev, p.Sender.cfg.Now())
 	if err != nil {
-		return webhook.Outcome{Err: err}
+		return webhooks.Outcome{Err: err}
 	}
 	a := p.Sender.Send(ctx, Delivery{URL: e.URL, Secret: e.Secret, MessageID: messageID, EventType: string(ev.Type), Payload: body})
-	return webhook.Outcome{StatusCode: a.StatusCode, Duration: a.Duration, Err: a.Err}
+	return webhooks.Outcome{StatusCode: a.StatusCode, Duration: a.Duration, Err: a.Err}
 }
 
 // NextRetry is the package's NextRetry.
@@ -162,7 +161,7 @@ type ListData struct {
 	Removed   []uuid.UUID `json:"removed"`
 }
 
-// PingData is the data of webhook.ping.
+// PingData is the data of webhooks.ping.
 type PingData struct {
 	EventID    uuid.UUID `json:"event_id"`
 	AccountID  uuid.UUID `json:"account_id"`

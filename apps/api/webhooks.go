@@ -9,7 +9,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
-	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/core/webhooks"
 )
 
@@ -26,7 +25,7 @@ type WebhookJSON struct {
 	DisabledAt  *time.Time `json:"disabled_at" doc:"null while active"`
 }
 
-func webhookJSON(e webhook.Endpoint) WebhookJSON {
+func webhookJSON(e webhooks.Endpoint) WebhookJSON {
 	events := make([]string, len(e.Events))
 	for i, t := range e.Events {
 		events[i] = string(t)
@@ -60,13 +59,13 @@ type WebhookAttemptJSON struct {
 	NextRetryAt *time.Time `json:"next_retry_at" doc:"When the next attempt is due; null when this one succeeded or was the last"`
 }
 
-func webhookAttemptJSON(a webhook.Attempt) WebhookAttemptJSON {
+func webhookAttemptJSON(a webhooks.Attempt) WebhookAttemptJSON {
 	var next *time.Time
 	if !a.NextRetryAt.IsZero() {
 		n := a.NextRetryAt
 		next = &n
 	}
-	return WebhookAttemptJSON{DeliveryID: a.DeliveryID.String(), MessageID: webhook.MessageID(a.DeliveryID), EventType: string(a.EventType),
+	return WebhookAttemptJSON{DeliveryID: a.DeliveryID.String(), MessageID: webhooks.MessageID(a.DeliveryID), EventType: string(a.EventType),
 		EventID: a.EventID.String(), Attempt: a.Number, AttemptedAt: a.At, OK: a.OK(), StatusCode: a.StatusCode,
 		DurationMS: float64(a.Duration.Microseconds()) / 1000, Error: a.Error, NextRetryAt: next}
 }
@@ -209,7 +208,7 @@ func (s *Server) registerWebhooks() {
 			return out, nil
 		})
 	register(s.api, huma.Operation{OperationID: "test-webhook", Method: http.MethodPost, Path: "/webhooks/test", Tags: tags,
-		Summary:       "Send a ping event (webhook.ping) to an endpoint (admin or owner)",
+		Summary:       "Send a ping event (webhooks.ping) to an endpoint (admin or owner)",
 		Description:   "The ping is queued and delivered as every event is; the delivery log shows how it went.",
 		DefaultStatus: http.StatusAccepted, Security: secured, Errors: accountErrors},
 		func(ctx context.Context, in *webhooksDeleteIn) (*webhooksTestOut, error) {
@@ -226,7 +225,7 @@ func (s *Server) registerWebhooks() {
 				return nil, err
 			}
 			out := &webhooksTestOut{}
-			out.Body.DeliveryID, out.Body.MessageID, out.Body.EventType = d.ID.String(), webhook.MessageID(d.ID), string(domainevent.Ping)
+			out.Body.DeliveryID, out.Body.MessageID, out.Body.EventType = d.ID.String(), webhooks.MessageID(d.ID), string(domainevent.Ping)
 			return out, nil
 		})
 }

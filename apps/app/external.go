@@ -16,8 +16,8 @@ import (
 	"github.com/vetted-dev/vetted/adapters/webhook"
 	"github.com/vetted-dev/vetted/apps/worker"
 	"github.com/vetted-dev/vetted/core/vendors"
+	"github.com/vetted-dev/vetted/core/webhooks"
 	"github.com/vetted-dev/vetted/ports"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 func openS3(ctx context.Context, cfg Config) (ports.BlobStore, error) {
@@ -125,7 +125,7 @@ func newEnricher(a *App, cfg Config) (vendors.Enricher, vendors.WebsiteFinder, e
 // the scanner's fetcher: the same address rules (no private, loopback or
 // metadata address, ports 443 and 80 only, unless VETTED_FETCH_ALLOW_PRIVATE
 // lifts both, as it does for the scanner), the same resolver and roots.
-func newWebhookSender(a *App, cfg Config) (stores.WebhookSender, error) {
+func newWebhookSender(a *App, cfg Config) (webhooks.WebhookSender, error) {
 	f, err := a.fetcher(cfg)
 	if err != nil {
 		return nil, err

@@ -15,7 +15,7 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendors"
-	"github.com/vetted-dev/vetted/core/webhook"
+	"github.com/vetted-dev/vetted/core/webhooks"
 )
 
 // approvedSlack records Slack approved on the master list, last reviewed
@@ -50,7 +50,7 @@ func TestReviewOverdueEventOnlyWhileWanted(t *testing.T) {
 	ctx := context.Background()
 	approvedSlack(t, f, clock{}.Now().AddDate(-1, 0, -3)) // due three days ago under the default 12 months
 	disabled := clock{}.Now()
-	f.w.endpoints = []webhook.Endpoint{
+	f.w.endpoints = []webhooks.Endpoint{
 		{ID: uuid.New(), Events: []domainevent.EventType{domainevent.ReviewOverdue}, DisabledAt: &disabled},
 		{ID: uuid.New(), Events: []domainevent.EventType{domainevent.ReviewDueSoon, domainevent.IncidentCreated}},
 	}
@@ -66,7 +66,7 @@ func TestReviewOverdueEventOnlyWhileWanted(t *testing.T) {
 		}
 	}
 
-	f.w.endpoints = append(f.w.endpoints, webhook.Endpoint{ID: uuid.New(), Events: []domainevent.EventType{domainevent.ReviewOverdue}})
+	f.w.endpoints = append(f.w.endpoints, webhooks.Endpoint{ID: uuid.New(), Events: []domainevent.EventType{domainevent.ReviewOverdue}})
 	if _, err := f.s.ReviewReminders(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -97,14 +97,14 @@ func TestReviewDueSoonEvent(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	approvedSlack(t, f, clock{}.Now().AddDate(-1, 0, 5)) // due in five days: the 7-day window
-	f.w.endpoints = []webhook.Endpoint{{ID: uuid.New(), Events: []domainevent.EventType{domainevent.ReviewOverdue}}}
+	f.w.endpoints = []webhooks.Endpoint{{ID: uuid.New(), Events: []domainevent.EventType{domainevent.ReviewOverdue}}}
 	if _, err := f.s.ReviewReminders(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if got := reviewHooks(f.w); len(got) != 0 {
 		t.Fatalf("due soon told to an endpoint of overdue only: %+v", got)
 	}
-	f.w.endpoints = append(f.w.endpoints, webhook.Endpoint{ID: uuid.New(), Events: []domainevent.EventType{domainevent.ReviewDueSoon}})
+	f.w.endpoints = append(f.w.endpoints, webhooks.Endpoint{ID: uuid.New(), Events: []domainevent.EventType{domainevent.ReviewDueSoon}})
 	if _, err := f.s.ReviewReminders(ctx); err != nil {
 		t.Fatal(err)
 	}

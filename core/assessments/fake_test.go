@@ -18,7 +18,7 @@ import (
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
-	"github.com/vetted-dev/vetted/core/webhook"
+	"github.com/vetted-dev/vetted/core/webhooks"
 	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -45,7 +45,7 @@ type world struct {
 	docs      []document.Document
 	incidents []vendors.Incident
 	ratings   []vendors.RatingRecord // rating change events, newest first
-	endpoints []webhook.Endpoint
+	endpoints []webhooks.Endpoint
 	hooks     []domainevent.Event // what uow.Unit.Events was given
 	sent      map[string]bool
 	outbox    []outbox.Message
@@ -79,16 +79,16 @@ func (t wtx) Documents() stores.DocumentRepo          { return wDocs{w: t.w} }
 func (t wtx) Incidents() vendors.IncidentRepo         { return wIncidents{w: t.w} }
 func (t wtx) Deliveries() mailonce.Repo               { return wDeliveries{w: t.w} }
 func (t wtx) Outbox() outbox.Repo                     { return wOutbox{w: t.w} }
-func (t wtx) Webhooks() stores.WebhookRepo            { return wWebhooks{w: t.w} }
+func (t wtx) Webhooks() webhooks.WebhookRepo          { return wWebhooks{w: t.w} }
 
 // wWebhooks holds the organization's webhook endpoints (none unless a test
 // adds some).
 type wWebhooks struct {
-	stores.WebhookRepo
+	webhooks.WebhookRepo
 	w *world
 }
 
-func (r wWebhooks) List(context.Context, uuid.UUID) ([]webhook.Endpoint, error) {
+func (r wWebhooks) List(context.Context, uuid.UUID) ([]webhooks.Endpoint, error) {
 	return slices.Clone(r.w.endpoints), nil
 }
 

@@ -17,7 +17,7 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/webhook"
+	"github.com/vetted-dev/vetted/core/webhooks"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -176,7 +176,7 @@ func (s *Service) reviewEvents(ctx context.Context, tx stores.Tx, accountID uuid
 		return err
 	}
 	wants := func(t domainevent.EventType) bool {
-		return slices.ContainsFunc(es, func(e webhook.Endpoint) bool { return e.Wants(t) })
+		return slices.ContainsFunc(es, func(e webhooks.Endpoint) bool { return e.Wants(t) })
 	}
 	soon, overdue := wants(domainevent.ReviewDueSoon), wants(domainevent.ReviewOverdue)
 	if !soon && !overdue {

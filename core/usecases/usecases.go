@@ -17,6 +17,7 @@ import (
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/core/platform/uow"
@@ -41,7 +42,7 @@ type Deps struct {
 	Incidents vendors.IncidentSource
 	Signer    *signedlink.Signer
 	// Webhooks is the transport of outbound webhooks (adapters/webhook).
-	Webhooks stores.WebhookSender
+	Webhooks webhooks.WebhookSender
 	// Views is where vendor reads go (a cache such as adapters/dircache);
 	// nil reads the store.
 	Views vendors.VendorViews
@@ -94,10 +95,12 @@ func New(d Deps) (*UseCases, error) {
 	var err error
 	// The webhooks area comes first: every other area records its events
 	// through the unit's Events, which is the webhooks area's Emit.
-	if u.Webhooks, err = webhooks.New(webhooks.Deps{Unit: unit, Mail: mail, Sender: d.Webhooks, PublicURL: public, Log: log}); err != nil {
+	if u.Webhooks, err = webhooks.NewService(webhooks.Deps{Unit: narrowUnit[webhooks.Tx](unit), Mail: narrowMail[webhooks.Tx](mail), Sender: d.Webhooks, PublicURL: public, Log: log}); err != nil {
 		return nil, err
 	}
-	unit.Events = u.Webhooks.Emit
+	unit.Events = func(ctx context.Context, tx stores.Tx, ev domainevent.Event) error {
+		return u.Webhooks.Emit(ctx, tx, ev)
+	}
 	if u.Accounts, err = accounts.New(accounts.Deps{Unit: narrowUnit[accounts.Tx](unit), Mail: narrowMail[accounts.Tx](mail), PublicURL: public, Log: log,
 		Opened: func(ctx context.Context, tx accounts.Tx, accountID uuid.UUID, now time.Time) error {
 			return lists.OpenMaster(ctx, whole(tx), d.IDs.New(), accountID, now)

@@ -12,6 +12,7 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/core/usecases"
 	"github.com/vetted-dev/vetted/core/vendors"
+	"github.com/vetted-dev/vetted/core/webhooks"
 	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -42,7 +43,7 @@ func (store) InTx(context.Context, func(context.Context, stores.Tx) error) error
 func (store) View(context.Context, func(context.Context, stores.Tx) error) error { return errDown }
 func (store) Ping(context.Context) error                                         { return errDown }
 
-type sender struct{ stores.WebhookSender }
+type sender struct{ webhooks.WebhookSender }
 
 func TestNewNamesWhatIsMissing(t *testing.T) {
 	t.Parallel()

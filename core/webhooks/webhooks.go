@@ -1,5 +1,7 @@
-// Package webhooks holds the use cases of outbound webhooks (issue 23 part
-// 3): the endpoints an account registers (admins and owners manage them,
+// Package webhooks is the outbound webhooks area: its entities (webhook.go:
+// endpoints, the event types they may ask for, deliveries and attempts; the
+// wire form of events is the transport adapter's, adapters/webhook), its
+// narrow store (store.go) and its use cases (this file): the endpoints an account registers (admins and owners manage them,
 // every member reads them, nobody reads a secret after the answer that
 // created it), the events the other areas record (Emit, through
 // uow.Unit.Event), their fan-out to one delivery per endpoint that wants
@@ -32,15 +34,13 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
-	"github.com/vetted-dev/vetted/core/webhook"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Deps are the ports the webhook use cases need.
 type Deps struct {
-	uow.Unit[stores.Tx]
-	Mail   mailonce.Mail[stores.Tx]
-	Sender stores.WebhookSender
+	uow.Unit[Tx]
+	Mail   mailonce.Mail[Tx]
+	Sender WebhookSender
 	// PublicURL is the base URL for links in mail (no trailing slash).
 	PublicURL string
 	Log       *slog.Logger
@@ -49,8 +49,8 @@ type Deps struct {
 // Service implements the webhook use cases.
 type Service struct{ d Deps }
 
-// New checks the dependencies and returns the service.
-func New(d Deps) (*Service, error) {
+// NewService checks the dependencies and returns the service.
+func NewService(d Deps) (*Service, error) {
 	missing := d.Missing()
 	if d.Mail.Mailer == nil {
 		missing = append(missing, "Mailer")
@@ -76,31 +76,31 @@ type CreateInput struct {
 
 // Create registers an endpoint and returns it with its secret: the only
 // answer that ever shows the secret. Admins and owners only.
-func (s *Service) Create(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, in CreateInput) (webhook.Endpoint, error) {
+func (s *Service) Create(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, in CreateInput) (Endpoint, error) {
 	var errs core.Fields
 	raw := strings.TrimSpace(in.URL)
 	if raw == "" {
 		errs.Add("CreateInput.URL", "is required")
 	} else if err := s.d.Sender.CheckURL(raw); err != nil && !errs.AddErr(err) {
-		return webhook.Endpoint{}, err
+		return Endpoint{}, err
 	}
-	events, err := webhook.ParseEvents(in.Events)
+	events, err := ParseEvents(in.Events)
 	if err != nil && !errs.AddErr(err) {
-		return webhook.Endpoint{}, err
+		return Endpoint{}, err
 	}
-	desc, err := webhook.CheckDescription(in.Description)
+	desc, err := CheckDescription(in.Description)
 	if err != nil && !errs.AddErr(err) {
-		return webhook.Endpoint{}, err
+		return Endpoint{}, err
 	}
 	if err := errs.Err(); err != nil {
-		return webhook.Endpoint{}, err
+		return Endpoint{}, err
 	}
 	secret, err := s.d.Sender.NewSecret()
 	if err != nil {
-		return webhook.Endpoint{}, err
+		return Endpoint{}, err
 	}
-	var e webhook.Endpoint
-	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	var e Endpoint
+	err = s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ManageRole)
 		if err != nil {
 			return err
@@ -109,10 +109,10 @@ func (s *Service) Create(ctx context.Context, a accounts.Actor, ref accounts.Acc
 		if err != nil {
 			return err
 		}
-		if len(have) >= webhook.MaxEndpoints {
+		if len(have) >= MaxEndpoints {
 			return core.Invalid("CreateInput.URL", "the account has %d endpoints, the most it may have; delete one first", len(have))
 		}
-		e = webhook.Endpoint{ID: s.d.IDs.New(), AccountID: acc.Account.ID, URL: raw, Description: desc, Events: events,
+		e = Endpoint{ID: s.d.IDs.New(), AccountID: acc.Account.ID, URL: raw, Description: desc, Events: events,
 			Secret: secret, CreatedAt: s.d.Now(), CreatedBy: a.Email}
 		return tx.Webhooks().Create(ctx, e)
 	})
@@ -121,9 +121,9 @@ func (s *Service) Create(ctx context.Context, a accounts.Actor, ref accounts.Acc
 
 // List returns the account's endpoints without their secrets; every member
 // may read them.
-func (s *Service) List(ctx context.Context, a accounts.Actor, ref accounts.AccountRef) ([]webhook.Endpoint, error) {
-	var out []webhook.Endpoint
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+func (s *Service) List(ctx context.Context, a accounts.Actor, ref accounts.AccountRef) ([]Endpoint, error) {
+	var out []Endpoint
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ReadRole)
 		if err != nil {
 			return err
@@ -140,7 +140,7 @@ func (s *Service) List(ctx context.Context, a accounts.Actor, ref accounts.Accou
 // Delete removes an endpoint with its delivery log; its pending attempts
 // find it gone and stop. Admins and owners only.
 func (s *Service) Delete(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, id uuid.UUID) error {
-	return s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	return s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ManageRole)
 		if err != nil {
 			return err
@@ -157,7 +157,7 @@ const (
 
 // AttemptPage is a page of an endpoint's delivery log, newest first.
 type AttemptPage struct {
-	Attempts []webhook.Attempt
+	Attempts []Attempt
 	Total    int
 	Offset   int
 	Limit    int
@@ -176,7 +176,7 @@ func (s *Service) Deliveries(ctx context.Context, a accounts.Actor, ref accounts
 		limit = DefaultPageSize
 	}
 	p := AttemptPage{Offset: offset, Limit: limit}
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ReadRole)
 		if err != nil {
 			return err
@@ -193,9 +193,9 @@ func (s *Service) Deliveries(ctx context.Context, a accounts.Actor, ref accounts
 // Test queues a ping to one endpoint, delivered as every event is (the
 // answer does not wait for it: the delivery log shows how it went), and
 // returns the delivery. Admins and owners only.
-func (s *Service) Test(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, id uuid.UUID) (webhook.Delivery, error) {
-	var d webhook.Delivery
-	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+func (s *Service) Test(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, id uuid.UUID) (Delivery, error) {
+	var d Delivery
+	err := s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ManageRole)
 		if err != nil {
 			return err
@@ -207,7 +207,7 @@ func (s *Service) Test(ctx context.Context, a accounts.Actor, ref accounts.Accou
 		now := s.d.Now()
 		ev := domainevent.Event{ID: s.d.IDs.New(), Type: domainevent.Ping, AccountID: e.AccountID, OccurredAt: now,
 			Data: domainevent.Data{EndpointID: e.ID}}
-		ds, err := s.queue(ctx, tx, ev, []webhook.Endpoint{e})
+		ds, err := s.queue(ctx, tx, ev, []Endpoint{e})
 		if err != nil || len(ds) == 0 {
 			return err
 		}
@@ -220,7 +220,7 @@ func (s *Service) Test(ctx context.Context, a accounts.Actor, ref accounts.Accou
 // Emit records an event in the caller's unit of work (uow.Unit.Event),
 // to be fanned out after it commits. An event no endpoint wants now is not
 // recorded at all, so accounts without webhooks add nothing to the outbox.
-func (s *Service) Emit(ctx context.Context, tx stores.Tx, ev domainevent.Event) error {
+func (s *Service) Emit(ctx context.Context, tx Tx, ev domainevent.Event) error {
 	es, err := s.endpointsFor(ctx, tx, ev)
 	if err != nil || len(es) == 0 {
 		return err
@@ -237,9 +237,9 @@ func (s *Service) Emit(ctx context.Context, tx stores.Tx, ev domainevent.Event) 
 
 // endpointsFor returns the endpoints that want ev: of its account, or of
 // every account carrying its vendor.
-func (s *Service) endpointsFor(ctx context.Context, tx stores.Tx, ev domainevent.Event) ([]webhook.Endpoint, error) {
+func (s *Service) endpointsFor(ctx context.Context, tx Tx, ev domainevent.Event) ([]Endpoint, error) {
 	var (
-		all []webhook.Endpoint
+		all []Endpoint
 		err error
 	)
 	if ev.ForVendor() {
@@ -250,7 +250,7 @@ func (s *Service) endpointsFor(ctx context.Context, tx stores.Tx, ev domainevent
 	if err != nil {
 		return nil, err
 	}
-	var out []webhook.Endpoint
+	var out []Endpoint
 	for _, e := range all {
 		if e.Wants(ev.Type) {
 			out = append(out, e)
@@ -263,7 +263,7 @@ func (s *Service) endpointsFor(ctx context.Context, tx stores.Tx, ev domainevent
 // and queues the first attempt of each (the job of KindWebhookEvent). Run
 // again, it finds the deliveries recorded and queues nothing more.
 func (s *Service) FanOut(ctx context.Context, p outbox.WebhookEvent) error {
-	return s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	return s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		es, err := s.endpointsFor(ctx, tx, p.Event)
 		if err != nil {
 			return err
@@ -275,15 +275,15 @@ func (s *Service) FanOut(ctx context.Context, p outbox.WebhookEvent) error {
 
 // queue records the deliveries of ev to es that are new and queues their
 // first attempts.
-func (s *Service) queue(ctx context.Context, tx stores.Tx, ev domainevent.Event, es []webhook.Endpoint) ([]webhook.Delivery, error) {
+func (s *Service) queue(ctx context.Context, tx Tx, ev domainevent.Event, es []Endpoint) ([]Delivery, error) {
 	now := s.d.Now()
-	ds := make([]webhook.Delivery, len(es))
+	ds := make([]Delivery, len(es))
 	for i, e := range es {
 		acc := ev.AccountID
 		if acc == uuid.Nil {
 			acc = e.AccountID
 		}
-		ds[i] = webhook.Delivery{ID: webhook.DeliveryID(ev.ID, e.ID), EndpointID: e.ID, AccountID: acc, Event: ev, CreatedAt: now}
+		ds[i] = Delivery{ID: DeliveryID(ev.ID, e.ID), EndpointID: e.ID, AccountID: acc, Event: ev, CreatedAt: now}
 	}
 	fresh, err := tx.Webhooks().AddDeliveries(ctx, ds)
 	if err != nil {
@@ -303,10 +303,10 @@ func (s *Service) queue(ctx context.Context, tx stores.Tx, ev domainevent.Event,
 // whose endpoint was deleted or disabled since does nothing.
 func (s *Service) Attempt(ctx context.Context, p outbox.WebhookAttempt) error {
 	var (
-		d webhook.Delivery
-		e webhook.Endpoint
+		d Delivery
+		e Endpoint
 	)
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) (err error) {
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) (err error) {
 		if d, err = tx.Webhooks().Delivery(ctx, p.DeliveryID); err != nil {
 			return err
 		}
@@ -322,14 +322,14 @@ func (s *Service) Attempt(ctx context.Context, p outbox.WebhookAttempt) error {
 	if e.DisabledAt != nil && d.Event.Type != domainevent.Ping {
 		return nil
 	}
-	out := s.d.Sender.Send(ctx, e, webhook.MessageID(d.ID), d.Event)
+	out := s.d.Sender.Send(ctx, e, MessageID(d.ID), d.Event)
 	now := s.d.Now()
-	att := webhook.Attempt{DeliveryID: d.ID, EndpointID: e.ID, EventType: d.Event.Type, EventID: d.Event.ID, Number: p.Number,
+	att := Attempt{DeliveryID: d.ID, EndpointID: e.ID, EventType: d.Event.Type, EventID: d.Event.ID, Number: p.Number,
 		At: now, StatusCode: out.StatusCode, Duration: out.Duration, Error: out.ErrorText()}
 	// The attempt is recorded whatever became of the request; ctx may be
 	// ending (a worker shutting down) and the send happened all the same.
 	book := context.WithoutCancel(ctx)
-	err = s.d.Write(book, func(ctx context.Context, tx stores.Tx) error {
+	err = s.d.Write(book, func(ctx context.Context, tx Tx) error {
 		var next outbox.Message
 		var disable bool
 		if out.Err != nil {
@@ -377,7 +377,7 @@ func (s *Service) SendDisabledMail(ctx context.Context, p outbox.WebhookDisabled
 		acc   accounts.Account
 		staff []string
 	)
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		var err error
 		if acc, err = tx.Accounts().Get(ctx, p.AccountID); err != nil {
 			return err

@@ -15,10 +15,8 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
-	"github.com/vetted-dev/vetted/core/webhook"
 	"github.com/vetted-dev/vetted/core/webhooks"
 	"github.com/vetted-dev/vetted/ports"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // world is one account with its members, endpoints, deliveries,
@@ -27,29 +25,29 @@ type world struct {
 	acc        accounts.Account
 	roles      map[uuid.UUID]accounts.Role
 	emails     map[uuid.UUID]string
-	endpoints  []webhook.Endpoint
-	deliveries map[uuid.UUID]webhook.Delivery
-	attempts   []webhook.Attempt
+	endpoints  []webhooks.Endpoint
+	deliveries map[uuid.UUID]webhooks.Delivery
+	attempts   []webhooks.Attempt
 	sent       map[string]bool
 	outbox     []outbox.Message
 }
 
-func (w *world) InTx(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
+func (w *world) InTx(ctx context.Context, fn func(context.Context, webhooks.Tx) error) error {
 	return fn(ctx, wtx{w: w})
 }
-func (w *world) View(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
+func (w *world) View(ctx context.Context, fn func(context.Context, webhooks.Tx) error) error {
 	return fn(ctx, wtx{w: w})
 }
 func (w *world) Ping(context.Context) error { return nil }
 
 type wtx struct {
-	stores.Tx
+	webhooks.Tx
 	w *world
 }
 
 func (t wtx) Accounts() accounts.AccountRepo { return wAccounts{w: t.w} }
 func (t wtx) Members() accounts.MemberRepo   { return wMembers{w: t.w} }
-func (t wtx) Webhooks() stores.WebhookRepo   { return wHooks{w: t.w} }
+func (t wtx) Webhooks() webhooks.WebhookRepo { return wHooks{w: t.w} }
 func (t wtx) Outbox() outbox.Repo            { return wOutbox{w: t.w} }
 func (t wtx) Deliveries() mailonce.Repo      { return wKeys{w: t.w} }
 
@@ -81,23 +79,23 @@ func (r wMembers) List(context.Context, uuid.UUID) ([]accounts.Member, error) {
 }
 
 type wHooks struct {
-	stores.WebhookRepo
+	webhooks.WebhookRepo
 	w *world
 }
 
-func (r wHooks) Create(_ context.Context, e webhook.Endpoint) error {
+func (r wHooks) Create(_ context.Context, e webhooks.Endpoint) error {
 	r.w.endpoints = append(r.w.endpoints, e)
 	return nil
 }
-func (r wHooks) Get(_ context.Context, acc, id uuid.UUID) (webhook.Endpoint, error) {
+func (r wHooks) Get(_ context.Context, acc, id uuid.UUID) (webhooks.Endpoint, error) {
 	for _, e := range r.w.endpoints {
 		if e.ID == id && e.AccountID == acc {
 			return e, nil
 		}
 	}
-	return webhook.Endpoint{}, core.NotFound("no endpoint")
+	return webhooks.Endpoint{}, core.NotFound("no endpoint")
 }
-func (r wHooks) List(context.Context, uuid.UUID) ([]webhook.Endpoint, error) {
+func (r wHooks) List(context.Context, uuid.UUID) ([]webhooks.Endpoint, error) {
 	return slices.Clone(r.w.endpoints), nil
 }
 func (r wHooks) Disable(_ context.Context, id uuid.UUID, now time.Time) error {
@@ -108,8 +106,8 @@ func (r wHooks) Disable(_ context.Context, id uuid.UUID, now time.Time) error {
 	}
 	return nil
 }
-func (r wHooks) AddDeliveries(_ context.Context, ds []webhook.Delivery) ([]webhook.Delivery, error) {
-	var out []webhook.Delivery
+func (r wHooks) AddDeliveries(_ context.Context, ds []webhooks.Delivery) ([]webhooks.Delivery, error) {
+	var out []webhooks.Delivery
 	for _, d := range ds {
 		if _, ok := r.w.deliveries[d.ID]; !ok {
 			r.w.deliveries[d.ID] = d
@@ -118,14 +116,14 @@ func (r wHooks) AddDeliveries(_ context.Context, ds []webhook.Delivery) ([]webho
 	}
 	return out, nil
 }
-func (r wHooks) Delivery(_ context.Context, id uuid.UUID) (webhook.Delivery, error) {
+func (r wHooks) Delivery(_ context.Context, id uuid.UUID) (webhooks.Delivery, error) {
 	d, ok := r.w.deliveries[id]
 	if !ok {
 		return d, core.NotFound("no delivery")
 	}
 	return d, nil
 }
-func (r wHooks) AddAttempt(_ context.Context, a webhook.Attempt) error {
+func (r wHooks) AddAttempt(_ context.Context, a webhooks.Attempt) error {
 	for _, b := range r.w.attempts {
 		if b.DeliveryID == a.DeliveryID && b.Number == a.Number {
 			return core.Conflict("attempt exists")
@@ -135,8 +133,8 @@ func (r wHooks) AddAttempt(_ context.Context, a webhook.Attempt) error {
 	return nil
 }
 
-func (r wHooks) Attempts(_ context.Context, id uuid.UUID, offset, limit int) ([]webhook.Attempt, int, error) {
-	var out []webhook.Attempt
+func (r wHooks) Attempts(_ context.Context, id uuid.UUID, offset, limit int) ([]webhooks.Attempt, int, error) {
+	var out []webhooks.Attempt
 	for _, a := range slices.Backward(r.w.attempts) {
 		if a.EndpointID == id {
 			out = append(out, a)
@@ -190,12 +188,12 @@ type sender struct {
 	sent   []string // message ids
 }
 
-func (s *sender) Send(_ context.Context, _ webhook.Endpoint, id string, _ domainevent.Event) webhook.Outcome {
+func (s *sender) Send(_ context.Context, _ webhooks.Endpoint, id string, _ domainevent.Event) webhooks.Outcome {
 	s.sent = append(s.sent, id)
 	if s.status/100 == 2 {
-		return webhook.Outcome{StatusCode: s.status, Duration: time.Millisecond}
+		return webhooks.Outcome{StatusCode: s.status, Duration: time.Millisecond}
 	}
-	return webhook.Outcome{StatusCode: s.status, Duration: time.Millisecond, Err: errors.New("not 2xx")}
+	return webhooks.Outcome{StatusCode: s.status, Duration: time.Millisecond, Err: errors.New("not 2xx")}
 }
 func (s *sender) NextRetry(_ int, _, now time.Time) (time.Time, bool) {
 	return now.Add(5 * time.Second), s.more
@@ -220,13 +218,13 @@ func newFixture(t *testing.T) *fixture {
 	f.owner = accounts.Actor{UserID: uuid.New(), Email: "owner@acme.test"}
 	f.member = accounts.Actor{UserID: uuid.New(), Email: "member@acme.test"}
 	f.watcher = accounts.Actor{UserID: uuid.New(), Email: "viewer@acme.test"}
-	f.w = &world{acc: acc, deliveries: map[uuid.UUID]webhook.Delivery{}, sent: map[string]bool{},
+	f.w = &world{acc: acc, deliveries: map[uuid.UUID]webhooks.Delivery{}, sent: map[string]bool{},
 		roles:  map[uuid.UUID]accounts.Role{f.owner.UserID: accounts.RoleOwner, f.member.UserID: accounts.RoleMember, f.watcher.UserID: accounts.RoleViewer},
 		emails: map[uuid.UUID]string{f.owner.UserID: f.owner.Email, f.member.UserID: f.member.Email, f.watcher.UserID: f.watcher.Email}}
 	f.ref = accounts.AccountRef{ID: acc.ID}
-	unit := uow.Unit[stores.Tx]{Store: f.w, Clock: f.clk, IDs: ports.UUIDv7{}}
+	unit := uow.Unit[webhooks.Tx]{Store: f.w, Clock: f.clk, IDs: ports.UUIDv7{}}
 	var err error
-	f.svc, err = webhooks.New(webhooks.Deps{Unit: unit, Mail: mailonce.Mail[stores.Tx]{Store: f.w, Clock: f.clk, Mailer: f.mail}, Sender: f.snd, PublicURL: "https://v.test"})
+	f.svc, err = webhooks.NewService(webhooks.Deps{Unit: unit, Mail: mailonce.Mail[webhooks.Tx]{Store: f.w, Clock: f.clk, Mailer: f.mail}, Sender: f.snd, PublicURL: "https://v.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +241,7 @@ func (f *fixture) kinds() []outbox.Kind {
 
 func TestNewNamesWhatIsMissing(t *testing.T) {
 	t.Parallel()
-	if _, err := webhooks.New(webhooks.Deps{}); err == nil {
+	if _, err := webhooks.NewService(webhooks.Deps{}); err == nil {
 		t.Fatal("New with nothing succeeded")
 	}
 }
@@ -291,7 +289,7 @@ func TestEmitFanOutAndAttempts(t *testing.T) {
 	ev := domainevent.VendorsChanged(f.w.acc.ID, uuid.New(), "Main", []uuid.UUID{uuid.New()}, nil, f.clk.now)
 	emit := func() {
 		t.Helper()
-		if err := f.w.InTx(ctx, func(ctx context.Context, tx stores.Tx) error { return f.svc.Emit(ctx, tx, ev) }); err != nil {
+		if err := f.w.InTx(ctx, func(ctx context.Context, tx webhooks.Tx) error { return f.svc.Emit(ctx, tx, ev) }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -341,7 +339,7 @@ func TestEmitFanOutAndAttempts(t *testing.T) {
 	if f.w.endpoints[0].DisabledAt == nil || f.w.outbox[3].Kind != outbox.KindWebhookDisabledMail {
 		t.Fatalf("endpoint %+v, outbox %v", f.w.endpoints[0], f.kinds())
 	}
-	if len(f.snd.sent) != 3 || f.snd.sent[0] != webhook.MessageID(first.DeliveryID) || f.snd.sent[2] != f.snd.sent[0] {
+	if len(f.snd.sent) != 3 || f.snd.sent[0] != webhooks.MessageID(first.DeliveryID) || f.snd.sent[2] != f.snd.sent[0] {
 		t.Fatalf("webhook-ids %v", f.snd.sent)
 	}
 	for range 2 {

@@ -9,42 +9,42 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/webhook"
+	"github.com/vetted-dev/vetted/core/webhooks"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-func (f *fixture) endpoint(accountID uuid.UUID, events ...domainevent.EventType) webhook.Endpoint {
+func (f *fixture) endpoint(accountID uuid.UUID, events ...domainevent.EventType) webhooks.Endpoint {
 	f.t.Helper()
-	e := webhook.Endpoint{ID: newID(), AccountID: accountID, URL: "https://hooks.example.com/" + newID().String(), Description: "ops",
+	e := webhooks.Endpoint{ID: newID(), AccountID: accountID, URL: "https://hooks.example.com/" + newID().String(), Description: "ops",
 		Events: events, Secret: "whsec_c2VjcmV0", CreatedAt: f.tick(), CreatedBy: "ann@example.com"}
 	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Webhooks().Create(ctx, e) })
 	return e
 }
 
-func (f *fixture) delivery(e webhook.Endpoint) webhook.Delivery {
+func (f *fixture) delivery(e webhooks.Endpoint) webhooks.Delivery {
 	f.t.Helper()
 	ev := domainevent.Event{ID: newID(), Type: domainevent.ListVendorsChanged, AccountID: e.AccountID, OccurredAt: f.tick(),
 		Data: domainevent.Data{ListID: newID(), ListName: "Main", Added: []uuid.UUID{newID()}, Reasons: []string{"r"}}}
-	d := webhook.Delivery{ID: webhook.DeliveryID(ev.ID, e.ID), EndpointID: e.ID, AccountID: e.AccountID, Event: ev, CreatedAt: f.tick()}
+	d := webhooks.Delivery{ID: webhooks.DeliveryID(ev.ID, e.ID), EndpointID: e.ID, AccountID: e.AccountID, Event: ev, CreatedAt: f.tick()}
 	f.write(func(ctx context.Context, tx stores.Tx) error {
-		_, err := tx.Webhooks().AddDeliveries(ctx, []webhook.Delivery{d})
+		_, err := tx.Webhooks().AddDeliveries(ctx, []webhooks.Delivery{d})
 		return err
 	})
 	return d
 }
 
-func endpointIDs(es []webhook.Endpoint) []uuid.UUID {
-	return idsOf(es, func(e webhook.Endpoint) uuid.UUID { return e.ID })
+func endpointIDs(es []webhooks.Endpoint) []uuid.UUID {
+	return idsOf(es, func(e webhooks.Endpoint) uuid.UUID { return e.ID })
 }
 
-// webhookCases check stores.WebhookRepo (issue 23 part 3).
+// webhookCases check webhooks.WebhookRepo (issue 23 part 3).
 var webhookCases = []testCase{
 	{"endpoints are per account, read back whole, oldest first, and deleted with their account", func(t *testing.T, f *fixture) {
 		a, b := f.org("Acme"), f.org("Beta")
 		e1 := f.endpoint(a.ID, domainevent.IncidentCreated, domainevent.ReviewOverdue)
 		e2 := f.endpoint(a.ID, domainevent.Ping)
 		eb := f.endpoint(b.ID, domainevent.IncidentCreated)
-		got := load(f, func(ctx context.Context, tx stores.Tx) (webhook.Endpoint, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) (webhooks.Endpoint, error) {
 			return tx.Webhooks().Get(ctx, a.ID, e1.ID)
 		})
 		equal(t, "url", got.URL, e1.URL)
@@ -54,22 +54,22 @@ var webhookCases = []testCase{
 		sameStrings(t, "events", got.Events, e1.Events)
 		sameTime(t, "created at", got.CreatedAt, e1.CreatedAt)
 		equal(t, "enabled", got.DisabledAt == nil, true)
-		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (webhook.Endpoint, error) {
+		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (webhooks.Endpoint, error) {
 			return tx.Webhooks().Get(ctx, b.ID, e1.ID)
 		})
 		wantErr(t, "another account's endpoint", err, core.ErrNotFound)
-		list := load(f, func(ctx context.Context, tx stores.Tx) ([]webhook.Endpoint, error) {
+		list := load(f, func(ctx context.Context, tx stores.Tx) ([]webhooks.Endpoint, error) {
 			return tx.Webhooks().List(ctx, a.ID)
 		})
 		sameIDs(t, "list", endpointIDs(list), []uuid.UUID{e1.ID, e2.ID})
 		err = f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Webhooks().Delete(ctx, b.ID, e1.ID) })
 		wantErr(t, "delete from another account", err, core.ErrNotFound)
 		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Delete(ctx, a.ID) })
-		list = load(f, func(ctx context.Context, tx stores.Tx) ([]webhook.Endpoint, error) {
+		list = load(f, func(ctx context.Context, tx stores.Tx) ([]webhooks.Endpoint, error) {
 			return tx.Webhooks().List(ctx, a.ID)
 		})
 		equal(t, "after account delete", len(list), 0)
-		list = load(f, func(ctx context.Context, tx stores.Tx) ([]webhook.Endpoint, error) {
+		list = load(f, func(ctx context.Context, tx stores.Tx) ([]webhooks.Endpoint, error) {
 			return tx.Webhooks().List(ctx, b.ID)
 		})
 		sameIDs(t, "other account kept", endpointIDs(list), []uuid.UUID{eb.ID})
@@ -83,14 +83,14 @@ var webhookCases = []testCase{
 		f.onList(f.list(b.ID, "B2").ID, v)
 		ea, eb := f.endpoint(a.ID, domainevent.IncidentCreated), f.endpoint(b.ID, domainevent.RatingChanged)
 		f.endpoint(c.ID, domainevent.IncidentCreated)
-		got := load(f, func(ctx context.Context, tx stores.Tx) ([]webhook.Endpoint, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) ([]webhooks.Endpoint, error) {
 			return tx.Webhooks().ForVendor(ctx, v.ID)
 		})
 		sameIDs(t, "for vendor", endpointIDs(got), []uuid.UUID{ea.ID, eb.ID})
 		first := f.tick()
 		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Webhooks().Disable(ctx, ea.ID, first) })
 		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Webhooks().Disable(ctx, ea.ID, f.tick()) })
-		e := load(f, func(ctx context.Context, tx stores.Tx) (webhook.Endpoint, error) {
+		e := load(f, func(ctx context.Context, tx stores.Tx) (webhooks.Endpoint, error) {
 			return tx.Webhooks().Get(ctx, a.ID, ea.ID)
 		})
 		if e.DisabledAt == nil {
@@ -105,15 +105,15 @@ var webhookCases = []testCase{
 		a := f.org("Acme")
 		e := f.endpoint(a.ID, domainevent.ListVendorsChanged)
 		d := f.delivery(e)
-		var fresh []webhook.Delivery
+		var fresh []webhooks.Delivery
 		d2 := d
 		d2.ID = newID()
 		f.write(func(ctx context.Context, tx stores.Tx) (err error) {
-			fresh, err = tx.Webhooks().AddDeliveries(ctx, []webhook.Delivery{d, d2, d2})
+			fresh, err = tx.Webhooks().AddDeliveries(ctx, []webhooks.Delivery{d, d2, d2})
 			return err
 		})
-		sameIDs(t, "fresh", idsOf(fresh, func(d webhook.Delivery) uuid.UUID { return d.ID }), []uuid.UUID{d2.ID})
-		got := load(f, func(ctx context.Context, tx stores.Tx) (webhook.Delivery, error) {
+		sameIDs(t, "fresh", idsOf(fresh, func(d webhooks.Delivery) uuid.UUID { return d.ID }), []uuid.UUID{d2.ID})
+		got := load(f, func(ctx context.Context, tx stores.Tx) (webhooks.Delivery, error) {
 			return tx.Webhooks().Delivery(ctx, d.ID)
 		})
 		equal(t, "event id", got.Event.ID, d.Event.ID)
@@ -124,7 +124,7 @@ var webhookCases = []testCase{
 		equal(t, "endpoint", got.EndpointID, e.ID)
 		at := f.tick()
 		for n := 1; n <= 3; n++ {
-			a := webhook.Attempt{DeliveryID: d.ID, EndpointID: e.ID, EventType: d.Event.Type, EventID: d.Event.ID, Number: n,
+			a := webhooks.Attempt{DeliveryID: d.ID, EndpointID: e.ID, EventType: d.Event.Type, EventID: d.Event.ID, Number: n,
 				At: at.Add(time.Duration(n) * time.Minute), StatusCode: 500, Duration: 1500 * time.Microsecond, Error: "500"}
 			if n == 3 {
 				a.StatusCode, a.Error = 204, ""
@@ -134,15 +134,15 @@ var webhookCases = []testCase{
 			f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Webhooks().AddAttempt(ctx, a) })
 		}
 		err := f.try(func(ctx context.Context, tx stores.Tx) error {
-			return tx.Webhooks().AddAttempt(ctx, webhook.Attempt{DeliveryID: d.ID, EndpointID: e.ID, Number: 2, At: at})
+			return tx.Webhooks().AddAttempt(ctx, webhooks.Attempt{DeliveryID: d.ID, EndpointID: e.ID, Number: 2, At: at})
 		})
 		wantErr(t, "attempt twice", err, core.ErrConflict)
 		err = f.try(func(ctx context.Context, tx stores.Tx) error {
-			return tx.Webhooks().AddAttempt(ctx, webhook.Attempt{DeliveryID: newID(), EndpointID: e.ID, Number: 1, At: at})
+			return tx.Webhooks().AddAttempt(ctx, webhooks.Attempt{DeliveryID: newID(), EndpointID: e.ID, Number: 1, At: at})
 		})
 		wantErr(t, "attempt of no delivery", err, core.ErrNotFound)
 		type page struct {
-			as    []webhook.Attempt
+			as    []webhooks.Attempt
 			total int
 		}
 		p := load(f, func(ctx context.Context, tx stores.Tx) (page, error) {
@@ -166,7 +166,7 @@ var webhookCases = []testCase{
 		equal(t, "last page", len(p.as), 1)
 		equal(t, "oldest", p.as[0].Number, 1)
 		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Webhooks().Delete(ctx, a.ID, e.ID) })
-		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (webhook.Delivery, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (webhooks.Delivery, error) {
 			return tx.Webhooks().Delivery(ctx, d.ID)
 		})
 		wantErr(t, "delivery gone with endpoint", err, core.ErrNotFound)

@@ -19,6 +19,7 @@ import (
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
+	"github.com/vetted-dev/vetted/core/webhooks"
 )
 
 // Store is the persistence port. Every write use case runs in one InTx; reads
@@ -47,7 +48,7 @@ type Tx interface {
 	Subscribers() SubscriberRepo
 	Deliveries() mailonce.Repo
 	Outbox() outbox.Repo
-	Webhooks() WebhookRepo
+	webhooks.Tx
 }
 
 // ListRepo stores vendor lists, their entries and product rows.

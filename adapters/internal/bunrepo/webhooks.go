@@ -7,31 +7,31 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/internal/dbrow"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/webhook"
+	"github.com/vetted-dev/vetted/core/webhooks"
 )
 
-// Webhooks is stores.WebhookRepo; its SQL is the same in both stores.
+// Webhooks is webhooks.WebhookRepo; its SQL is the same in both stores.
 type Webhooks struct{ Base }
 
 // Create inserts an endpoint.
-func (r Webhooks) Create(ctx context.Context, e webhook.Endpoint) error {
+func (r Webhooks) Create(ctx context.Context, e webhooks.Endpoint) error {
 	row := dbrow.FromEndpoint(e)
 	_, err := r.DB.NewInsert().Model(&row).Exec(ctx)
 	return r.Translate(err, "create webhook endpoint %s", e.ID)
 }
 
 // Get returns an endpoint of the account.
-func (r Webhooks) Get(ctx context.Context, accountID, id uuid.UUID) (webhook.Endpoint, error) {
+func (r Webhooks) Get(ctx context.Context, accountID, id uuid.UUID) (webhooks.Endpoint, error) {
 	var row dbrow.WebhookEndpoint
 	err := r.DB.NewSelect().Model(&row).Where("we.id = ? AND we.account_id = ?", id, accountID).Scan(ctx)
 	if err != nil {
-		return webhook.Endpoint{}, r.Translate(err, "webhook endpoint %s", id)
+		return webhooks.Endpoint{}, r.Translate(err, "webhook endpoint %s", id)
 	}
 	return row.Core(), nil
 }
 
 // List returns the account's endpoints, oldest first.
-func (r Webhooks) List(ctx context.Context, accountID uuid.UUID) ([]webhook.Endpoint, error) {
+func (r Webhooks) List(ctx context.Context, accountID uuid.UUID) ([]webhooks.Endpoint, error) {
 	var rows []dbrow.WebhookEndpoint
 	err := r.DB.NewSelect().Model(&rows).Where("we.account_id = ?", accountID).OrderExpr("we.created_at, we.id").Scan(ctx)
 	if err != nil {
@@ -41,7 +41,7 @@ func (r Webhooks) List(ctx context.Context, accountID uuid.UUID) ([]webhook.Endp
 }
 
 // ForVendor returns the endpoints of the accounts with the vendor on a list.
-func (r Webhooks) ForVendor(ctx context.Context, vendorID uuid.UUID) ([]webhook.Endpoint, error) {
+func (r Webhooks) ForVendor(ctx context.Context, vendorID uuid.UUID) ([]webhooks.Endpoint, error) {
 	var rows []dbrow.WebhookEndpoint
 	err := r.DB.NewSelect().Model(&rows).
 		Where("we.account_id IN (SELECT l.account_id FROM list_entries le JOIN lists l ON l.id = le.list_id WHERE le.vendor_id = ?)", vendorID).
@@ -74,8 +74,8 @@ func (r Webhooks) Disable(ctx context.Context, id uuid.UUID, now time.Time) erro
 
 // AddDeliveries inserts with ON CONFLICT DO NOTHING and returns those it
 // inserted, in input order.
-func (r Webhooks) AddDeliveries(ctx context.Context, ds []webhook.Delivery) ([]webhook.Delivery, error) {
-	out := []webhook.Delivery{}
+func (r Webhooks) AddDeliveries(ctx context.Context, ds []webhooks.Delivery) ([]webhooks.Delivery, error) {
+	out := []webhooks.Delivery{}
 	if len(ds) == 0 {
 		return out, nil
 	}
@@ -101,16 +101,16 @@ func (r Webhooks) AddDeliveries(ctx context.Context, ds []webhook.Delivery) ([]w
 }
 
 // Delivery returns a delivery.
-func (r Webhooks) Delivery(ctx context.Context, id uuid.UUID) (webhook.Delivery, error) {
+func (r Webhooks) Delivery(ctx context.Context, id uuid.UUID) (webhooks.Delivery, error) {
 	var row dbrow.WebhookDelivery
 	if err := r.DB.NewSelect().Model(&row).Where("wd.id = ?", id).Scan(ctx); err != nil {
-		return webhook.Delivery{}, r.Translate(err, "webhook delivery %s", id)
+		return webhooks.Delivery{}, r.Translate(err, "webhook delivery %s", id)
 	}
 	return row.Core(), nil
 }
 
 // AddAttempt records an attempt of an existing delivery.
-func (r Webhooks) AddAttempt(ctx context.Context, a webhook.Attempt) error {
+func (r Webhooks) AddAttempt(ctx context.Context, a webhooks.Attempt) error {
 	n, err := r.DB.NewSelect().Model((*dbrow.WebhookDelivery)(nil)).Where("wd.id = ?", a.DeliveryID).Count(ctx)
 	if err != nil {
 		return r.Translate(err, "webhook delivery %s", a.DeliveryID)
@@ -124,7 +124,7 @@ func (r Webhooks) AddAttempt(ctx context.Context, a webhook.Attempt) error {
 }
 
 // Attempts returns a page of an endpoint's attempts, newest first.
-func (r Webhooks) Attempts(ctx context.Context, endpointID uuid.UUID, offset, limit int) ([]webhook.Attempt, int, error) {
+func (r Webhooks) Attempts(ctx context.Context, endpointID uuid.UUID, offset, limit int) ([]webhooks.Attempt, int, error) {
 	var rows []dbrow.WebhookAttempt
 	total, err := r.DB.NewSelect().Model(&rows).Where("wa.endpoint_id = ?", endpointID).
 		OrderExpr("wa.at DESC, wa.delivery_id DESC, wa.number DESC").Offset(int64(max(offset, 0))).Limit(int64(max(limit, 0))).ScanAndCount(ctx)

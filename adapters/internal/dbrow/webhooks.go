@@ -7,7 +7,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/vetted-dev/vetted/adapters/internal/outboxjson"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
-	"github.com/vetted-dev/vetted/core/webhook"
+	"github.com/vetted-dev/vetted/core/webhooks"
 )
 
 // WebhookEndpoint is a row of webhook_endpoints.
@@ -26,7 +26,7 @@ type WebhookEndpoint struct {
 }
 
 // FromEndpoint makes the row of e.
-func FromEndpoint(e webhook.Endpoint) WebhookEndpoint {
+func FromEndpoint(e webhooks.Endpoint) WebhookEndpoint {
 	events := make([]string, len(e.Events))
 	for i, t := range e.Events {
 		events[i] = string(t)
@@ -36,12 +36,12 @@ func FromEndpoint(e webhook.Endpoint) WebhookEndpoint {
 }
 
 // Core rebuilds the endpoint.
-func (r WebhookEndpoint) Core() webhook.Endpoint {
+func (r WebhookEndpoint) Core() webhooks.Endpoint {
 	events := make([]domainevent.EventType, len(r.Events))
 	for i, t := range r.Events {
 		events[i] = domainevent.EventType(t)
 	}
-	return webhook.Endpoint{ID: r.ID, AccountID: r.AccountID, URL: r.URL, Description: r.Description, Events: events,
+	return webhooks.Endpoint{ID: r.ID, AccountID: r.AccountID, URL: r.URL, Description: r.Description, Events: events,
 		Secret: r.Secret, CreatedAt: utc(r.CreatedAt), CreatedBy: r.CreatedBy, DisabledAt: utcPtr(r.DisabledAt)}
 }
 
@@ -58,13 +58,13 @@ type WebhookDelivery struct {
 }
 
 // FromWebhookDelivery makes the row of d.
-func FromWebhookDelivery(d webhook.Delivery) WebhookDelivery {
+func FromWebhookDelivery(d webhooks.Delivery) WebhookDelivery {
 	return WebhookDelivery{ID: d.ID, EndpointID: d.EndpointID, AccountID: d.AccountID, Event: outboxjson.FromEvent(d.Event), CreatedAt: d.CreatedAt.UTC()}
 }
 
 // Core rebuilds the delivery.
-func (r WebhookDelivery) Core() webhook.Delivery {
-	return webhook.Delivery{ID: r.ID, EndpointID: r.EndpointID, AccountID: r.AccountID, Event: r.Event.Core(), CreatedAt: utc(r.CreatedAt)}
+func (r WebhookDelivery) Core() webhooks.Delivery {
+	return webhooks.Delivery{ID: r.ID, EndpointID: r.EndpointID, AccountID: r.AccountID, Event: r.Event.Core(), CreatedAt: utc(r.CreatedAt)}
 }
 
 // WebhookAttempt is a row of webhook_attempts.
@@ -84,7 +84,7 @@ type WebhookAttempt struct {
 }
 
 // FromWebhookAttempt makes the row of a.
-func FromWebhookAttempt(a webhook.Attempt) WebhookAttempt {
+func FromWebhookAttempt(a webhooks.Attempt) WebhookAttempt {
 	var next *time.Time
 	if !a.NextRetryAt.IsZero() {
 		at := a.NextRetryAt.UTC()
@@ -95,11 +95,11 @@ func FromWebhookAttempt(a webhook.Attempt) WebhookAttempt {
 }
 
 // Core rebuilds the attempt.
-func (r WebhookAttempt) Core() webhook.Attempt {
+func (r WebhookAttempt) Core() webhooks.Attempt {
 	var next time.Time
 	if r.NextRetryAt != nil {
 		next = utc(*r.NextRetryAt)
 	}
-	return webhook.Attempt{DeliveryID: r.DeliveryID, Number: r.Number, EndpointID: r.EndpointID, EventType: domainevent.EventType(r.EventType),
+	return webhooks.Attempt{DeliveryID: r.DeliveryID, Number: r.Number, EndpointID: r.EndpointID, EventType: domainevent.EventType(r.EventType),
 		EventID: r.EventID, At: utc(r.At), StatusCode: r.StatusCode, Duration: time.Duration(r.DurationNS), Error: r.Error, NextRetryAt: next}
 }

@@ -1,4 +1,4 @@
-package webhook_test
+package webhooks_test
 
 import (
 	"errors"
@@ -10,22 +10,22 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
-	"github.com/vetted-dev/vetted/core/webhook"
+	"github.com/vetted-dev/vetted/core/webhooks"
 )
 
 func TestParseEvents(t *testing.T) {
 	t.Parallel()
-	got, err := webhook.ParseEvents([]string{"review.overdue", " incident.created", "review.overdue"})
+	got, err := webhooks.ParseEvents([]string{"review.overdue", " incident.created", "review.overdue"})
 	if err != nil || !slices.Equal(got, []domainevent.EventType{domainevent.IncidentCreated, domainevent.ReviewOverdue}) {
 		t.Fatalf("ParseEvents = %v, %v", got, err)
 	}
-	for _, in := range [][]string{nil, {"webhook.ping"}, {"vendor.deleted"}} {
-		_, err := webhook.ParseEvents(in)
+	for _, in := range [][]string{nil, {"webhooks.ping"}, {"vendor.deleted"}} {
+		_, err := webhooks.ParseEvents(in)
 		if f := core.Failures(err); !errors.Is(err, core.ErrInvalid) || len(f) != 1 || f[0].Field != "CreateInput.Events" {
 			t.Errorf("ParseEvents(%v) = %v", in, err)
 		}
 	}
-	if _, err := webhook.CheckDescription(strings.Repeat("x", webhook.MaxDescription+1)); !errors.Is(err, core.ErrInvalid) {
+	if _, err := webhooks.CheckDescription(strings.Repeat("x", webhooks.MaxDescription+1)); !errors.Is(err, core.ErrInvalid) {
 		t.Fatalf("long description: %v", err)
 	}
 }
@@ -33,11 +33,11 @@ func TestParseEvents(t *testing.T) {
 func TestDeliveryIdentity(t *testing.T) {
 	t.Parallel()
 	ev, e1, e2 := uuid.New(), uuid.New(), uuid.New()
-	again := webhook.DeliveryID(ev, e1)
-	if webhook.DeliveryID(ev, e1) != again || again == webhook.DeliveryID(ev, e2) {
+	again := webhooks.DeliveryID(ev, e1)
+	if webhooks.DeliveryID(ev, e1) != again || again == webhooks.DeliveryID(ev, e2) {
 		t.Fatal("a delivery id is not one per event and endpoint")
 	}
-	if id := webhook.MessageID(webhook.DeliveryID(ev, e1)); !strings.HasPrefix(id, "msg_") || len(id) != 36 || strings.Contains(id, "-") {
+	if id := webhooks.MessageID(webhooks.DeliveryID(ev, e1)); !strings.HasPrefix(id, "msg_") || len(id) != 36 || strings.Contains(id, "-") {
 		t.Fatalf("MessageID = %q", id)
 	}
 }
@@ -55,7 +55,7 @@ func TestEventsAndWants(t *testing.T) {
 	if ev := domainevent.RatingChange(uuid.New(), "Slack", "A", "C", 90, 60, []string{"grade dropped"}, at); ev.Type != domainevent.RatingChanged || !ev.ForVendor() {
 		t.Fatalf("rating = %+v", ev)
 	}
-	e := webhook.Endpoint{Events: []domainevent.EventType{domainevent.IncidentCreated}}
+	e := webhooks.Endpoint{Events: []domainevent.EventType{domainevent.IncidentCreated}}
 	if !e.Wants(domainevent.IncidentCreated) || e.Wants(domainevent.ReviewOverdue) {
 		t.Fatal("Wants")
 	}
@@ -68,15 +68,15 @@ func TestEventsAndWants(t *testing.T) {
 // outcome's error text is what the attempt keeps.
 func TestAttemptOutcome(t *testing.T) {
 	t.Parallel()
-	if got := (webhook.Outcome{StatusCode: 204}).ErrorText(); got != "" {
+	if got := (webhooks.Outcome{StatusCode: 204}).ErrorText(); got != "" {
 		t.Fatalf("successful outcome ErrorText = %q", got)
 	}
-	failed := webhook.Outcome{StatusCode: 500, Err: errors.New("status 500")}
+	failed := webhooks.Outcome{StatusCode: 500, Err: errors.New("status 500")}
 	if got := failed.ErrorText(); got != "status 500" {
 		t.Fatalf("failed outcome ErrorText = %q", got)
 	}
-	ok := webhook.Attempt{Number: 1, StatusCode: 204}
-	bad := webhook.Attempt{DeliveryID: uuid.New(), Number: 2, StatusCode: 500, Error: failed.ErrorText()}
+	ok := webhooks.Attempt{Number: 1, StatusCode: 204}
+	bad := webhooks.Attempt{DeliveryID: uuid.New(), Number: 2, StatusCode: 500, Error: failed.ErrorText()}
 	if !ok.OK() || bad.OK() {
 		t.Fatalf("OK: success %v, failure %v", ok.OK(), bad.OK())
 	}
@@ -92,11 +92,11 @@ func TestAttemptOutcome(t *testing.T) {
 // A description is trimmed, and exactly the bound is still accepted.
 func TestCheckDescriptionTrimsAndBounds(t *testing.T) {
 	t.Parallel()
-	if got, err := webhook.CheckDescription("  alerts to ops \n"); err != nil || got != "alerts to ops" {
+	if got, err := webhooks.CheckDescription("  alerts to ops \n"); err != nil || got != "alerts to ops" {
 		t.Fatalf("CheckDescription = %q, %v", got, err)
 	}
-	exact := strings.Repeat("x", webhook.MaxDescription)
-	if got, err := webhook.CheckDescription("  " + exact + "  "); err != nil || got != exact {
-		t.Fatalf("description of exactly %d characters: %q, %v", webhook.MaxDescription, got, err)
+	exact := strings.Repeat("x", webhooks.MaxDescription)
+	if got, err := webhooks.CheckDescription("  " + exact + "  "); err != nil || got != exact {
+		t.Fatalf("description of exactly %d characters: %q, %v", webhooks.MaxDescription, got, err)
 	}
 }

@@ -1,10 +1,4 @@
-// Package webhook holds the entities of outbound webhooks (issue 23 part 3):
-// the endpoints an account registers, the events they may ask for, the
-// deliveries fanned out to them and the attempts of each delivery. It does
-// no I/O: the use cases are core/webhooks, the transport adapters/webhook,
-// and the wire form of events (Standard Webhooks {"type","timestamp","data"})
-// is the adapter's, not the core's.
-package webhook
+package webhooks
 
 import (
 	"fmt"
