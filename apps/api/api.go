@@ -4,6 +4,23 @@
 // declares the "bearer" security scheme; core errors become RFC 9457
 // problem+json responses in one place (errors.go).
 //
+// routes.go lists every operation in one table (id, method, path, summary,
+// tags, security, errors) with the handler method that answers it, and one
+// loop registers them. There is one handler type per area of the core
+// (accountsHandler and membersHandler, listsHandler, vendorsHandler,
+// assessmentsHandler, alertsHandler, webhooksHandler, ratingsHandler,
+// healthHandler), with a named method per operation: it parses the input
+// into the core's values, calls the use case and maps the result to the
+// answer.
+//
+// One route answers more than one operation of the contract: POST
+// /vendor-lists creates a list, or, by its operation query parameter, saves,
+// adds or removes vendors or imports a CSV batch. huma and OpenAPI have one
+// operation per method and path, so it stays one operation
+// (post-vendor-lists) whose handler dispatches to a named method per
+// operation value (listsHandler.post); splitting it would change the wire
+// contract.
+//
 // Decisions where the contract is silent are recorded in docs/DECISIONS.md.
 package api
 

@@ -266,44 +266,6 @@ func (ListOperationResult) Schema(r huma.Registry) *huma.Schema {
 	}
 }
 
-// changeVendors answers save-vendors, add-vendors and remove-vendors: one
-// use case, lists.Service.ChangeVendors, told which change to make.
-func (s *Server) changeVendors(ctx context.Context, in *listsPostIn) (*listsPostOut, error) {
-	if in.Body == nil || in.Body.Vendors == nil {
-		if in.Operation == opSaveVendors {
-			return nil, core.Invalid("vendors", "is required for save-vendors (an empty array empties the list)")
-		}
-		return nil, core.Invalid("vendors", "is required for %s", in.Operation)
-	}
-	ch := lists.VendorsChange{Change: vendorlist.Replace, IfMatch: ifMatch(in.IfMatch)}
-	switch in.Operation {
-	case opAddVendors:
-		ch.Change = vendorlist.Add
-	case opRemoveVendors:
-		ch.Change = vendorlist.Remove
-	}
-	for _, v := range in.Body.Vendors {
-		ch.Vendors = append(ch.Vendors, lists.VendorInput{Name: v.VendorName, WebsiteURL: v.WebsiteURL})
-	}
-	acc, ref, err := refs(in.AccountParam, ListParams{ListID: in.ListID, VendorList: in.VendorList})
-	if err != nil {
-		return nil, err
-	}
-	res, err := s.lists.ChangeVendors(ctx, actor(ctx), acc, ref, ch)
-	if err != nil {
-		return nil, err
-	}
-	out := &SaveVendorsJSON{List: listJSON(res.List), Added: vendorRefs(res.Added), Removed: vendorRefs(res.Removed),
-		Unchanged: res.Unchanged, OrgEnrichment: orgEnrichment(res.Quota)}
-	if len(res.AlreadyOn) > 0 {
-		out.AlreadyOnList = vendorRefs(res.AlreadyOn)
-	}
-	if len(res.NotOn) > 0 {
-		out.NotOnList = res.NotOn
-	}
-	return &listsPostOut{Status: http.StatusOK, ETag: etag(res.List), Body: ListOperationResult{saved: out}}, nil
-}
-
 // etag is the ETag of a list: its revision, quoted (a strong validator).
 func etag(l vendorlist.List) string { return `"` + l.Revision() + `"` }
 
@@ -399,35 +361,33 @@ func (h listsHandler) getLists(ctx context.Context, in *listsGetIn) (*listsGetOu
 	return &listsGetOut{ETag: etag(w.List()), Body: func(hctx huma.Context) { h.streamList(hctx, w) }}, nil
 }
 
+// post answers POST /vendor-lists. The contract puts five operations on
+// that one method and path, told apart by the operation query parameter:
+// no operation creates the list named by vendor-list; save-vendors,
+// add-vendors, remove-vendors and import-csv change an existing list. huma
+// (as the router under it) registers one operation per method and path, and
+// OpenAPI 3.1 has one operation per method of a path too, so splitting them
+// into separate huma operations would change the wire contract (new paths,
+// or operation values no longer answered where they are today). The route
+// stays one operation, post-vendor-lists, and post only dispatches: each
+// operation value has its own named method below.
 func (h listsHandler) post(ctx context.Context, in *listsPostIn) (*listsPostOut, error) {
-	a := actor(ctx)
 	switch in.Operation {
-	case opSaveVendors, opAddVendors, opRemoveVendors:
-		return h.changeVendors(ctx, in)
+	case opSaveVendors:
+		return h.saveVendors(ctx, in)
+	case opAddVendors:
+		return h.addVendors(ctx, in)
+	case opRemoveVendors:
+		return h.removeVendors(ctx, in)
 	case opImportCSV:
-		if in.Body == nil || in.Body.CSV == nil {
-			return nil, core.Invalid("csv", "is required for import-csv")
-		}
-		acc, ref, err := refs(in.AccountParam, ListParams{ListID: in.ListID, VendorList: in.VendorList})
-		if err != nil {
-			return nil, err
-		}
-		res, err := h.lists.ImportCSV(ctx, a, acc, ref, lists.ImportInput{CSV: *in.Body.CSV, DryRun: in.Body.DryRun,
-			RowOffset: in.Body.RowOffset, RowLimit: in.Body.RowLimit})
-		if err != nil {
-			return nil, err
-		}
-		errs := make([]RowErrorJSON, 0, len(res.Errors))
-		for _, e := range res.Errors {
-			errs = append(errs, RowErrorJSON{Row: e.Row, Column: e.Column, Message: e.Message})
-		}
-		return &listsPostOut{Status: http.StatusOK, Body: ListOperationResult{batch: &ImportCSVJSON{
-			DryRun: res.DryRun, RowsTotal: res.RowsTotal, RowOffset: res.RowOffset, RowsProcessed: res.RowsProcessed,
-			NextRowOffset: res.NextRowOffset, HasMore: res.HasMore, VendorsAdded: res.VendorsAdded,
-			ProductsAdded: res.ProductsAdded, AssessmentsUpserted: res.AssessmentsUpserted,
-			CustomVendors: res.CustomVendors, Errors: errs, OrgEnrichment: orgEnrichment(res.Quota),
-		}}}, nil
+		return h.importCSV(ctx, in)
 	}
+	return h.createList(ctx, in)
+}
+
+// createList answers POST /vendor-lists without operation: a new list
+// named vendor-list (201).
+func (h listsHandler) createList(ctx context.Context, in *listsPostIn) (*listsPostOut, error) {
 	if strings.TrimSpace(in.VendorList) == "" {
 		return nil, core.Invalid("vendor-list", "name the list to create with vendor-list, or choose an operation")
 	}
@@ -435,12 +395,90 @@ func (h listsHandler) post(ctx context.Context, in *listsPostIn) (*listsPostOut,
 	if err != nil {
 		return nil, err
 	}
-	l, err := h.lists.CreateList(ctx, a, acc, in.VendorList)
+	l, err := h.lists.CreateList(ctx, actor(ctx), acc, in.VendorList)
 	if err != nil {
 		return nil, err
 	}
 	created := listJSON(l)
 	return &listsPostOut{Status: http.StatusCreated, ETag: etag(l), Body: ListOperationResult{created: &created}}, nil
+}
+
+// saveVendors answers operation=save-vendors: the list's vendors become
+// those of the body.
+func (h listsHandler) saveVendors(ctx context.Context, in *listsPostIn) (*listsPostOut, error) {
+	return h.changeVendors(ctx, in, vendorlist.Replace)
+}
+
+// addVendors answers operation=add-vendors: the body's vendors join the
+// list, the others stay.
+func (h listsHandler) addVendors(ctx context.Context, in *listsPostIn) (*listsPostOut, error) {
+	return h.changeVendors(ctx, in, vendorlist.Add)
+}
+
+// removeVendors answers operation=remove-vendors: the body's vendors leave
+// the list, the others stay.
+func (h listsHandler) removeVendors(ctx context.Context, in *listsPostIn) (*listsPostOut, error) {
+	return h.changeVendors(ctx, in, vendorlist.Remove)
+}
+
+// changeVendors makes one change to a list's vendors: the one use case
+// behind save-vendors, add-vendors and remove-vendors,
+// lists.Service.ChangeVendors, told which change to make.
+func (h listsHandler) changeVendors(ctx context.Context, in *listsPostIn, change vendorlist.Change) (*listsPostOut, error) {
+	if in.Body == nil || in.Body.Vendors == nil {
+		if change == vendorlist.Replace {
+			return nil, core.Invalid("vendors", "is required for save-vendors (an empty array empties the list)")
+		}
+		return nil, core.Invalid("vendors", "is required for %s", in.Operation)
+	}
+	ch := lists.VendorsChange{Change: change, IfMatch: ifMatch(in.IfMatch)}
+	for _, v := range in.Body.Vendors {
+		ch.Vendors = append(ch.Vendors, lists.VendorInput{Name: v.VendorName, WebsiteURL: v.WebsiteURL})
+	}
+	acc, ref, err := refs(in.AccountParam, ListParams{ListID: in.ListID, VendorList: in.VendorList})
+	if err != nil {
+		return nil, err
+	}
+	res, err := h.lists.ChangeVendors(ctx, actor(ctx), acc, ref, ch)
+	if err != nil {
+		return nil, err
+	}
+	out := &SaveVendorsJSON{List: listJSON(res.List), Added: vendorRefs(res.Added), Removed: vendorRefs(res.Removed),
+		Unchanged: res.Unchanged, OrgEnrichment: orgEnrichment(res.Quota)}
+	if len(res.AlreadyOn) > 0 {
+		out.AlreadyOnList = vendorRefs(res.AlreadyOn)
+	}
+	if len(res.NotOn) > 0 {
+		out.NotOnList = res.NotOn
+	}
+	return &listsPostOut{Status: http.StatusOK, ETag: etag(res.List), Body: ListOperationResult{saved: out}}, nil
+}
+
+// importCSV answers operation=import-csv: one batch of a CSV merged into
+// the list (or only checked, in a dry run).
+func (h listsHandler) importCSV(ctx context.Context, in *listsPostIn) (*listsPostOut, error) {
+	if in.Body == nil || in.Body.CSV == nil {
+		return nil, core.Invalid("csv", "is required for import-csv")
+	}
+	acc, ref, err := refs(in.AccountParam, ListParams{ListID: in.ListID, VendorList: in.VendorList})
+	if err != nil {
+		return nil, err
+	}
+	res, err := h.lists.ImportCSV(ctx, actor(ctx), acc, ref, lists.ImportInput{CSV: *in.Body.CSV, DryRun: in.Body.DryRun,
+		RowOffset: in.Body.RowOffset, RowLimit: in.Body.RowLimit})
+	if err != nil {
+		return nil, err
+	}
+	errs := make([]RowErrorJSON, 0, len(res.Errors))
+	for _, e := range res.Errors {
+		errs = append(errs, RowErrorJSON{Row: e.Row, Column: e.Column, Message: e.Message})
+	}
+	return &listsPostOut{Status: http.StatusOK, Body: ListOperationResult{batch: &ImportCSVJSON{
+		DryRun: res.DryRun, RowsTotal: res.RowsTotal, RowOffset: res.RowOffset, RowsProcessed: res.RowsProcessed,
+		NextRowOffset: res.NextRowOffset, HasMore: res.HasMore, VendorsAdded: res.VendorsAdded,
+		ProductsAdded: res.ProductsAdded, AssessmentsUpserted: res.AssessmentsUpserted,
+		CustomVendors: res.CustomVendors, Errors: errs, OrgEnrichment: orgEnrichment(res.Quota),
+	}}}, nil
 }
 
 func (h listsHandler) setAlerts(ctx context.Context, in *alertsIn) (*entryOut, error) {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/access"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/directory"
 )
@@ -189,11 +188,7 @@ func (h ratingsHandler) ratingHistory(ctx context.Context, in *ratingHistoryIn) 
 }
 
 func (h ratingsHandler) recentRatingChanges(ctx context.Context, in *recentIncidentsIn) (*recentRatingChangesOut, error) {
-	acc, err := in.accountRef()
-	if err != nil {
-		return nil, err
-	}
-	lr, err := access.ParseListRef(in.ListID, "")
+	acc, lr, err := accountAnd(in.AccountParam, in.listRef)
 	if err != nil {
 		return nil, err
 	}

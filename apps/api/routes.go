@@ -14,25 +14,38 @@ import (
 
 // endpoint is one operation of the API: how the OpenAPI document declares it
 // (id, method, path, summary, tags, security, the roles it needs in its
-// summary or in Metadata, errors) and the handler method that answers it.
+// summary or, for platform admins, in Metadata, errors) and the handler
+// method that answers it.
 type endpoint struct {
-	op huma.Operation
-	// add registers op with its handler (see handle).
-	add func(huma.API, huma.Operation)
+	op      huma.Operation
+	handler operationHandler
 }
 
-// handle adapts a handler method to an endpoint: register adds it with the
-// API's one error mapping. It is generic over the method's input and output
-// types, which differ from one operation to the next.
-func handle[I, O any](method func(context.Context, *I) (*O, error)) func(huma.API, huma.Operation) {
-	return func(api huma.API, op huma.Operation) { register(api, op, method) }
+// operationHandler is a handler method of any input and output types,
+// which register adds to the API as the handler of an operation.
+type operationHandler interface {
+	add(api huma.API, op huma.Operation)
+}
+
+// handlerMethod is a handler method: it takes an operation's input and
+// answers its output, or the error of the use case it called.
+type handlerMethod[I, O any] func(context.Context, *I) (*O, error)
+
+// add registers op answered by m, with the API's one error mapping
+// (register).
+func (m handlerMethod[I, O]) add(api huma.API, op huma.Operation) { register(api, op, m) }
+
+// handle makes a handler method an endpoint's handler; its input and
+// output types, which differ from one operation to the next, are inferred.
+func handle[I, O any](m func(context.Context, *I) (*O, error)) operationHandler {
+	return handlerMethod[I, O](m)
 }
 
 // register adds every operation of routes() to the API, in the table's order
 // (the order of the OpenAPI document's schemas as they are first met).
 func (s *Server) register() {
 	for _, e := range s.routes() {
-		e.add(s.api, e.op)
+		e.handler.add(s.api, e.op)
 	}
 }
 
@@ -76,11 +89,15 @@ func (s *Server) routes() []endpoint {
 		"201": s.jsonResponse("the assessment was created", AssessmentJSON{}),
 	}
 	return []endpoint{
-		{huma.Operation{OperationID: "healthz", Method: http.MethodGet, Path: "/healthz", Summary: "Process is up", Tags: []string{"Health"},
+		// Health: liveness and readiness (healthHandler, ready.go).
+		{huma.Operation{OperationID: "healthz", Method: http.MethodGet, Path: "/healthz", Summary: "Process is up", Tags: healthTags,
 			Security: public}, handle(health.healthz)},
-		{huma.Operation{OperationID: "readyz", Method: http.MethodGet, Path: "/readyz", Summary: "Store and queue are reachable", Tags: []string{"Health"},
+		{huma.Operation{OperationID: "readyz", Method: http.MethodGet, Path: "/readyz", Summary: "Store and queue are reachable", Tags: healthTags,
 			Description: "Needs no token. With a platform admin's token the answer adds `invalidation`: how this replica hears of other replicas' writes to the vendor directory. A token that does not verify is answered as anonymous.",
 			Security:    optionalBearer, Errors: []int{http.StatusServiceUnavailable}}, handle(health.readyz)},
+
+		// Accounts: organizations (accountsHandler, accounts.go). Metadata
+		// platformAdminOnly marks the platform-admin operations.
 		{huma.Operation{Metadata: platformAdminOnly, OperationID: "create-account", Method: http.MethodPost, Path: "/accounts", Tags: accountTags,
 			Summary: "Create an organization (platform admins)", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors}, handle(accts.createAccount)},
 		{huma.Operation{OperationID: "list-accounts", Method: http.MethodGet, Path: "/accounts", Tags: accountTags,
@@ -94,6 +111,9 @@ func (s *Server) routes() []endpoint {
 			Security: secured, Errors: writeErrors}, handle(accts.restoreOwner)},
 		{huma.Operation{Metadata: platformAdminOnly, OperationID: "delete-accounts", Method: http.MethodDelete, Path: "/accounts", Tags: accountTags,
 			Summary: "Delete accounts with everything they own (platform admins)", Security: secured, Errors: accountErrors}, handle(accts.deleteAccounts)},
+
+		// Users: an organization's members and roles (membersHandler,
+		// accounts.go).
 		{huma.Operation{OperationID: "list-users", Method: http.MethodGet, Path: "/users", Tags: userTags,
 			Summary: "The caller's organizations, or one organization's members", Security: secured, Errors: accountErrors}, handle(members.listUsers)},
 		{huma.Operation{OperationID: "add-users", Method: http.MethodPost, Path: "/users", Tags: userTags,
@@ -102,6 +122,10 @@ func (s *Server) routes() []endpoint {
 			Summary: "Change members' roles (only an owner sets owner; the last owner cannot be demoted)", Security: secured, Errors: writeErrors}, handle(members.changeRoles)},
 		{huma.Operation{OperationID: "remove-users", Method: http.MethodDelete, Path: "/users", Tags: userTags,
 			Summary: "Remove members (the last owner cannot be removed)", Security: secured, Errors: writeErrors}, handle(members.removeUsers)},
+
+		// Vendor lists (listsHandler, lists.go). post-vendor-lists is one route
+		// for five operations of the contract, told apart by the operation query
+		// parameter: see listsHandler.post.
 		{huma.Operation{OperationID: "get-vendor-lists", Method: http.MethodGet, Path: "/vendor-lists", Tags: listTags,
 			Summary: "List the account's vendor lists, or one list with its vendors", Security: secured, Errors: accountErrors,
 			Responses: map[string]*huma.Response{"200": {Description: "OK", Content: map[string]*huma.MediaType{
@@ -120,6 +144,8 @@ func (s *Server) routes() []endpoint {
 			Summary: "Delete a list (by vendor-list-id or vendor-list) with its entries, assessments and subscribers", Security: secured, Errors: accountErrors}, handle(lists.deleteList)},
 		{huma.Operation{OperationID: "add-product", Method: http.MethodPost, Path: "/vendor-lists/{vendor_list_id}/vendors/{vendor_id}/products",
 			Tags: listTags, Summary: "Add a product row to a vendor on a list (409 when it exists)", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors}, handle(lists.addProduct)},
+
+		// Vendors: the global directory (vendorsHandler, vendors.go).
 		{huma.Operation{OperationID: "list-vendors", Method: http.MethodGet, Path: "/vendors/all", Tags: vendorTags,
 			Summary: "List the whole vendor directory", Security: secured, Errors: directoryErrors,
 			Description: "Without limit and cursor: the whole directory, written as it is read, a page at a time " +
@@ -153,8 +179,12 @@ func (s *Server) routes() []endpoint {
 			Summary: "Backfill historical incidents (platform admins); they never alert", DefaultStatus: http.StatusAccepted, Security: secured, Errors: writeErrors}, handle(vendors.startBackfill)},
 		{huma.Operation{Metadata: platformAdminOnly, OperationID: "get-incident-backfill", Method: http.MethodGet, Path: "/vendors/incident-backfill/{run_id}", Tags: vendorTags,
 			Summary: "Status of an incident backfill run (platform admins)", Security: secured, Errors: writeErrors}, handle(vendors.backfillRun)},
+
+		// Assessments area (assessmentsHandler): the register export
+		// (export.go), the review calendar (calendar.go), the review policy
+		// (reviews.go).
 		{huma.Operation{OperationID: "export-vendor-list", Method: http.MethodGet, Path: "/vendor-lists/export",
-			Tags: []string{"Vendor lists"}, Security: secured, Errors: accountErrors,
+			Tags: listTags, Security: secured, Errors: accountErrors,
 			Summary: "The register as a file: one row per vendor and product of a list (viewer or above)",
 			Description: "Streamed as it is read, a page of the list at a time. Columns: vendor_name, website_url, product_name, tier, " +
 				"compliance_approval_status, next_review_at, review_state, rating, grade, sponsor, alerts_enabled, " +
@@ -181,6 +211,8 @@ func (s *Server) routes() []endpoint {
 		{huma.Operation{OperationID: "put-review-policy", Method: http.MethodPut, Path: "/review-policy", Tags: reviewTags,
 			Summary:  "Change the account's review policy (admin or owner); omitted values keep theirs, and every due date moves with it",
 			Security: secured, Errors: accountErrors}, handle(asmts.putReviewPolicy)},
+
+		// Assessments (assessments.go); POST and PUT both create or update.
 		{huma.Operation{OperationID: "list-assessments", Method: http.MethodGet, Path: "/vendor-assessments", Tags: assessmentTags,
 			Summary: "The assessments of a list (viewer or above)", Security: secured, Errors: accountErrors}, handle(asmts.listAssessments)},
 		{huma.Operation{OperationID: "post-assessment", Method: http.MethodPost, Path: "/vendor-assessments", Tags: assessmentTags,
@@ -191,6 +223,8 @@ func (s *Server) routes() []endpoint {
 			Summary: "Delete an assessment with its audit log and documents (member or above)", Security: secured, Errors: accountErrors}, handle(asmts.deleteAssessment)},
 		{huma.Operation{OperationID: "get-assessment-audit-log", Method: http.MethodGet, Path: "/vendor-assessments/audit-log", Tags: assessmentTags,
 			Summary: "The approval audit of an assessment, newest first (viewer or above)", Security: secured, Errors: accountErrors}, handle(asmts.auditLog)},
+
+		// Evidence documents (documents.go).
 		{huma.Operation{OperationID: "list-documents", Method: http.MethodGet, Path: "/vendor-assessments/documents", Tags: documentTags,
 			Summary: "The documents of an assessment (viewer or above)", Security: secured, Errors: accountErrors}, handle(asmts.listDocuments)},
 		{huma.Operation{OperationID: "get-document-upload-url", Method: http.MethodGet, Path: "/vendor-assessments/documents/upload-url", Tags: documentTags,
@@ -210,6 +244,9 @@ func (s *Server) routes() []endpoint {
 			Description: "The file is deleted before the answer, so download URLs issued earlier answer 404 from then on " +
 				"(if the file store cannot be reached, the file is deleted later and no URL is issued for it again). The audit log records the removal.",
 			Security: secured, Errors: accountErrors}, handle(asmts.deleteDocument)},
+
+		// Subscribers: incident alerts of a list (alertsHandler,
+		// subscribers.go).
 		{huma.Operation{OperationID: "list-subscribers", Method: http.MethodGet, Path: "/subscribers", Tags: subscriberTags,
 			Summary: "The alert subscribers of a list with their state (viewer or above)", Security: secured, Errors: accountErrors}, handle(alerts.listSubscribers)},
 		{huma.Operation{OperationID: "add-subscribers", Method: http.MethodPost, Path: "/subscribers", Tags: subscriberTags,
@@ -218,6 +255,8 @@ func (s *Server) routes() []endpoint {
 			DefaultStatus: http.StatusCreated, Security: secured, Errors: accountErrors}, handle(alerts.addSubscribers)},
 		{huma.Operation{OperationID: "remove-subscribers", Method: http.MethodDelete, Path: "/subscribers", Tags: subscriberTags,
 			Summary: "Unsubscribe addresses from a list, named in subscriber-email in the body or the query (member or above)", Security: secured, Errors: accountErrors}, handle(alerts.removeSubscribers)},
+
+		// Webhooks (webhooksHandler, webhooks.go).
 		{huma.Operation{OperationID: "list-webhooks", Method: http.MethodGet, Path: "/webhooks", Tags: webhookTags,
 			Summary: "The account's webhook endpoints, without secrets (viewer or above)", Security: secured, Errors: accountErrors}, handle(hooks.listWebhooks)},
 		{huma.Operation{OperationID: "create-webhook", Method: http.MethodPost, Path: "/webhooks", Tags: webhookTags,
@@ -232,17 +271,21 @@ func (s *Server) routes() []endpoint {
 			Summary:       "Send a ping event (webhook.ping) to an endpoint (admin or owner)",
 			Description:   "The ping is queued and delivered as every event is; the delivery log shows how it went.",
 			DefaultStatus: http.StatusAccepted, Security: secured, Errors: accountErrors}, handle(hooks.testWebhook)},
+
+		// Dashboard (assessmentsHandler, dashboard.go).
 		{huma.Operation{OperationID: "get-dashboard-metrics", Method: http.MethodGet, Path: "/metrics/dashboard", Tags: dashboardTags,
 			Summary: "Counts for the dashboard: vendors, followed vendors, active assessments (viewer or above)", Security: secured, Errors: accountErrors}, handle(asmts.dashboardMetrics)},
 		{huma.Operation{OperationID: "get-recent-incidents", Method: http.MethodGet, Path: "/metrics/recent-incidents", Tags: dashboardTags,
 			Summary: "The newest incidents of the vendors the account follows, newest first (viewer or above)", Security: secured, Errors: accountErrors}, handle(asmts.recentIncidents)},
 		{huma.Operation{OperationID: "get-vendors-from-list", Method: http.MethodGet, Path: "/metrics/vendors-from-list", Tags: dashboardTags,
 			Summary: "The vendors of a list (default master-list) with their logo and latest incident (viewer or above)", Security: secured, Errors: accountErrors}, handle(asmts.vendorsFromList)},
+
+		// Ratings (ratingsHandler, ratings.go).
 		{huma.Operation{OperationID: "get-vendor-rating-history", Method: http.MethodGet, Path: "/vendor/{id_or_name}/rating-history",
-			Tags: []string{"Vendors"}, Summary: "A vendor's rating history: every scan's rating, grade and findings, and the changes that mattered, newest first",
+			Tags: vendorTags, Summary: "A vendor's rating history: every scan's rating, grade and findings, and the changes that mattered, newest first",
 			Security: secured, Errors: directoryErrors}, handle(ratings.ratingHistory)},
 		{huma.Operation{OperationID: "get-recent-rating-changes", Method: http.MethodGet, Path: "/metrics/recent-rating-changes",
-			Tags: []string{"Dashboard"}, Security: secured, Errors: accountErrors,
+			Tags: dashboardTags, Security: secured, Errors: accountErrors,
 			Summary: "The newest rating changes that mattered (grade drop, new critical or high finding, certificate expiring) of the vendors the account follows, newest first (viewer or above)"}, handle(ratings.recentRatingChanges)},
 	}
 }

@@ -170,11 +170,7 @@ func (h webhooksHandler) createWebhook(ctx context.Context, in *webhooksCreateIn
 }
 
 func (h webhooksHandler) deleteWebhook(ctx context.Context, in *webhooksDeleteIn) (*struct{}, error) {
-	acc, err := in.accountRef()
-	if err != nil {
-		return nil, err
-	}
-	id, err := in.webhookID()
+	acc, id, err := accountAnd(in.AccountParam, in.webhookID)
 	if err != nil {
 		return nil, err
 	}
@@ -182,11 +178,7 @@ func (h webhooksHandler) deleteWebhook(ctx context.Context, in *webhooksDeleteIn
 }
 
 func (h webhooksHandler) deliveries(ctx context.Context, in *webhooksDeliveriesIn) (*webhooksDeliveriesOut, error) {
-	acc, err := in.accountRef()
-	if err != nil {
-		return nil, err
-	}
-	id, err := in.webhookID()
+	acc, id, err := accountAnd(in.AccountParam, in.webhookID)
 	if err != nil {
 		return nil, err
 	}
@@ -204,11 +196,7 @@ func (h webhooksHandler) deliveries(ctx context.Context, in *webhooksDeliveriesI
 }
 
 func (h webhooksHandler) testWebhook(ctx context.Context, in *webhooksDeleteIn) (*webhooksTestOut, error) {
-	acc, err := in.accountRef()
-	if err != nil {
-		return nil, err
-	}
-	id, err := in.webhookID()
+	acc, id, err := accountAnd(in.AccountParam, in.webhookID)
 	if err != nil {
 		return nil, err
 	}
