@@ -217,6 +217,7 @@ func memberInputs(us []UserRoleJSON) []accounts.MemberInput {
 // listing, deletion, owner restoration) with the accounts area of the core.
 type accountsHandler struct{ *Server }
 
+// createAccount answers create-account.
 func (h accountsHandler) createAccount(ctx context.Context, in *createAccountIn) (*createAccountOut, error) {
 	v, err := h.accounts.CreateAccount(ctx, actor(ctx), in.Body.Account, in.Body.Users)
 	if err != nil {
@@ -228,6 +229,7 @@ func (h accountsHandler) createAccount(ctx context.Context, in *createAccountIn)
 	return out, nil
 }
 
+// listAccounts answers list-accounts.
 func (h accountsHandler) listAccounts(ctx context.Context, _ *struct{}) (*accountsOut, error) {
 	as, err := h.accounts.ListAccounts(ctx, actor(ctx))
 	if err != nil {
@@ -241,6 +243,7 @@ func (h accountsHandler) listAccounts(ctx context.Context, _ *struct{}) (*accoun
 	return out, nil
 }
 
+// restoreOwner answers restore-account-owner.
 func (h accountsHandler) restoreOwner(ctx context.Context, in *restoreOwnerIn) (*restoreOwnerOut, error) {
 	acc, err := in.accountRef()
 	if err != nil {
@@ -258,6 +261,7 @@ func (h accountsHandler) restoreOwner(ctx context.Context, in *restoreOwnerIn) (
 	return out, nil
 }
 
+// deleteAccounts answers delete-accounts.
 func (h accountsHandler) deleteAccounts(ctx context.Context, in *deleteAccountsIn) (*deleteAccountsOut, error) {
 	ids := collect(in.AccountID, in.AccountIDs)
 	if in.Body != nil {
@@ -287,6 +291,7 @@ func (h accountsHandler) deleteAccounts(ctx context.Context, in *deleteAccountsI
 // and their roles, with the accounts area of the core.
 type membersHandler struct{ *Server }
 
+// listUsers answers list-users.
 func (h membersHandler) listUsers(ctx context.Context, in *usersIn) (*usersOut, error) {
 	out := &usersOut{}
 	a := actor(ctx)
@@ -315,6 +320,7 @@ func (h membersHandler) listUsers(ctx context.Context, in *usersIn) (*usersOut, 
 	return out, nil
 }
 
+// addUsers answers add-users.
 func (h membersHandler) addUsers(ctx context.Context, in *usersWriteIn) (*membersOut, error) {
 	acc, err := in.accountRef()
 	if err != nil {
@@ -329,6 +335,7 @@ func (h membersHandler) addUsers(ctx context.Context, in *usersWriteIn) (*member
 	return out, nil
 }
 
+// changeRoles answers change-user-roles.
 func (h membersHandler) changeRoles(ctx context.Context, in *usersWriteIn) (*membersOut, error) {
 	acc, err := in.accountRef()
 	if err != nil {
@@ -343,6 +350,7 @@ func (h membersHandler) changeRoles(ctx context.Context, in *usersWriteIn) (*mem
 	return out, nil
 }
 
+// removeUsers answers remove-users.
 func (h membersHandler) removeUsers(ctx context.Context, in *usersDeleteIn) (*usersDeleteOut, error) {
 	emails := make([]string, 0, len(in.Body.Users))
 	for _, u := range in.Body.Users {

@@ -249,6 +249,7 @@ func (h assessmentsHandler) upsertAssessment(ctx context.Context, in *assessment
 	return &assessmentUpsertOut{Status: status, Body: assessmentJSON(a)}, nil
 }
 
+// listAssessments answers list-assessments.
 func (h assessmentsHandler) listAssessments(ctx context.Context, in *assessmentsGetIn) (*assessmentsOut, error) {
 	acc, lr, err := refs(in.AccountParam, in.ListParams)
 	if err != nil {
@@ -275,6 +276,7 @@ func (h assessmentsHandler) listAssessments(ctx context.Context, in *assessments
 	return out, nil
 }
 
+// deleteAssessment answers delete-assessment.
 func (h assessmentsHandler) deleteAssessment(ctx context.Context, in *assessmentDeleteIn) (*assessmentDeleteOut, error) {
 	acc, lr, err := refs(in.AccountParam, in.ListParams)
 	if err != nil {
@@ -302,6 +304,7 @@ func (h assessmentsHandler) deleteAssessment(ctx context.Context, in *assessment
 	return out, nil
 }
 
+// auditLog answers get-assessment-audit-log.
 func (h assessmentsHandler) auditLog(ctx context.Context, in *auditLogIn) (*auditLogOut, error) {
 	acc, aid, err := accountAnd(in.AccountParam, in.assessmentID)
 	if err != nil {

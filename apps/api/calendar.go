@@ -56,6 +56,7 @@ func calendarEvents(f assessments.CalendarFeed) []byte {
 	return []byte(cal.Serialize())
 }
 
+// calendarLink answers get-review-calendar.
 func (h assessmentsHandler) calendarLink(ctx context.Context, in *reviewPolicyIn) (*calendarLinkOut, error) {
 	acc, err := in.accountRef()
 	if err != nil {
@@ -68,6 +69,7 @@ func (h assessmentsHandler) calendarLink(ctx context.Context, in *reviewPolicyIn
 	return &calendarLinkOut{Body: CalendarLinkJSON{AccountID: l.AccountID.String(), URL: l.URL, CreatedAt: l.CreatedAt}}, nil
 }
 
+// revokeCalendar answers delete-review-calendar.
 func (h assessmentsHandler) revokeCalendar(ctx context.Context, in *reviewPolicyIn) (*struct{}, error) {
 	acc, err := in.accountRef()
 	if err != nil {
@@ -79,6 +81,7 @@ func (h assessmentsHandler) revokeCalendar(ctx context.Context, in *reviewPolicy
 	return nil, nil
 }
 
+// calendarFeed answers get-review-calendar-feed.
 func (h assessmentsHandler) calendarFeed(ctx context.Context, in *calendarFeedIn) (*calendarFeedOut, error) {
 	f, err := h.assessments.ReviewCalendarFeed(ctx, in.Token)
 	if err != nil {

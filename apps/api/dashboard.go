@@ -93,6 +93,7 @@ type recentIncidentsOut struct{ Body []IncidentFeedJSON }
 
 type vendorsFromListOut struct{ Body []VendorOverviewJSON }
 
+// dashboardMetrics answers get-dashboard-metrics.
 func (h assessmentsHandler) dashboardMetrics(ctx context.Context, in *dashboardIn) (*dashboardOut, error) {
 	acc, lr, err := accountAnd(in.AccountParam, in.listRef)
 	if err != nil {
@@ -106,6 +107,7 @@ func (h assessmentsHandler) dashboardMetrics(ctx context.Context, in *dashboardI
 		FollowedVendors: m.FollowedVendors, ReviewsDueSoon: m.DueSoon, ReviewsOverdue: m.Overdue}}, nil
 }
 
+// recentIncidents answers get-recent-incidents.
 func (h assessmentsHandler) recentIncidents(ctx context.Context, in *recentIncidentsIn) (*recentIncidentsOut, error) {
 	acc, lr, err := accountAnd(in.AccountParam, in.listRef)
 	if err != nil {
@@ -122,6 +124,7 @@ func (h assessmentsHandler) recentIncidents(ctx context.Context, in *recentIncid
 	return out, nil
 }
 
+// vendorsFromList answers get-vendors-from-list.
 func (h assessmentsHandler) vendorsFromList(ctx context.Context, in *vendorsFromListIn) (*vendorsFromListOut, error) {
 	acc, lr, err := refs(in.AccountParam, in.ListParams)
 	if err != nil {

@@ -75,6 +75,7 @@ type documentDeleteOut struct {
 	}
 }
 
+// listDocuments answers list-documents.
 func (h assessmentsHandler) listDocuments(ctx context.Context, in *documentsIn) (*documentsOut, error) {
 	acc, aid, err := accountAnd(in.AccountParam, in.assessmentID)
 	if err != nil {
@@ -92,6 +93,7 @@ func (h assessmentsHandler) listDocuments(ctx context.Context, in *documentsIn) 
 	return out, nil
 }
 
+// uploadURL answers get-document-upload-url.
 func (h assessmentsHandler) uploadURL(ctx context.Context, in *uploadURLIn) (*uploadURLOut, error) {
 	acc, lr, err := refs(in.AccountParam, in.ListParams)
 	if err != nil {
@@ -117,6 +119,7 @@ func (h assessmentsHandler) uploadURL(ctx context.Context, in *uploadURLIn) (*up
 	return out, nil
 }
 
+// downloadURL answers get-document-download-url.
 func (h assessmentsHandler) downloadURL(ctx context.Context, in *documentRefIn) (*downloadURLOut, error) {
 	acc, did, err := accountAnd(in.AccountParam, in.documentID)
 	if err != nil {
@@ -131,6 +134,7 @@ func (h assessmentsHandler) downloadURL(ctx context.Context, in *documentRefIn) 
 	return out, nil
 }
 
+// deleteDocument answers delete-document.
 func (h assessmentsHandler) deleteDocument(ctx context.Context, in *documentRefIn) (*documentDeleteOut, error) {
 	acc, did, err := accountAnd(in.AccountParam, in.documentID)
 	if err != nil {

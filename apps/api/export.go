@@ -36,6 +36,7 @@ func exportRecord(r assessments.ExportRow) []string {
 		string(r.Due.State), rating, r.Grade, r.Sponsor, strconv.FormatBool(r.AlertsEnabled), r.Condition})
 }
 
+// exportList answers export-vendor-list.
 func (h assessmentsHandler) exportList(ctx context.Context, in *exportIn) (*huma.StreamResponse, error) {
 	acc, lr, err := refs(in.AccountParam, in.ListParams)
 	if err != nil {

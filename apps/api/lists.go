@@ -289,6 +289,11 @@ func ifMatch(h string) vendorlist.Precondition {
 	return p
 }
 
+// The inputs and outputs of patch-vendor-lists, delete-vendor-list and
+// add-product. Their names (once local to the registering function) name
+// the document's schemas of their bodies (AlertsInBody, DeleteOutBody,
+// ProductInBody), so they keep them.
+
 type alertsIn struct {
 	AccountParam
 	Operation AlertsOperation `query:"operation" required:"true"`
@@ -298,12 +303,14 @@ type alertsIn struct {
 		AlertsEnabled *bool  `json:"alerts_enabled" required:"true"`
 	}
 }
+
 type entryOut struct{ Body EntryJSON }
 
 type deleteIn struct {
 	AccountParam
 	ListParams
 }
+
 type deleteOut struct {
 	Body struct {
 		Deleted ListJSON `json:"deleted"`
@@ -318,12 +325,14 @@ type productIn struct {
 		ProductName string `json:"product_name" minLength:"1" maxLength:"200"`
 	}
 }
+
 type productOut struct{ Body ProductJSON }
 
 // listsHandler answers the Vendor lists operations (but the export, an
 // assessments read) with the lists area of the core.
 type listsHandler struct{ *Server }
 
+// getLists answers get-vendor-lists.
 func (h listsHandler) getLists(ctx context.Context, in *listsGetIn) (*listsGetOut, error) {
 	a := actor(ctx)
 	if in.VendorList == "" && in.ListID == "" {
@@ -481,6 +490,7 @@ func (h listsHandler) importCSV(ctx context.Context, in *listsPostIn) (*listsPos
 	}}}, nil
 }
 
+// setAlerts answers patch-vendor-lists.
 func (h listsHandler) setAlerts(ctx context.Context, in *alertsIn) (*entryOut, error) {
 	acc, lr, err := refs(in.AccountParam, in.ListParams)
 	if err != nil {
@@ -497,6 +507,7 @@ func (h listsHandler) setAlerts(ctx context.Context, in *alertsIn) (*entryOut, e
 	return &entryOut{Body: entryJSON(e)}, nil
 }
 
+// deleteList answers delete-vendor-list.
 func (h listsHandler) deleteList(ctx context.Context, in *deleteIn) (*deleteOut, error) {
 	acc, lr, err := refs(in.AccountParam, in.ListParams)
 	if err != nil {
@@ -511,6 +522,7 @@ func (h listsHandler) deleteList(ctx context.Context, in *deleteIn) (*deleteOut,
 	return out, nil
 }
 
+// addProduct answers add-product.
 func (h listsHandler) addProduct(ctx context.Context, in *productIn) (*productOut, error) {
 	acc, err := in.accountRef()
 	if err != nil {

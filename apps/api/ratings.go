@@ -170,6 +170,7 @@ func ratingChangeFeedJSON(v assessments.RatingChangeView) RatingChangeFeedJSON {
 // area).
 type ratingsHandler struct{ *Server }
 
+// ratingHistory answers get-vendor-rating-history.
 func (h ratingsHandler) ratingHistory(ctx context.Context, in *ratingHistoryIn) (*ratingHistoryOut, error) {
 	ref, err := in.vendorRef()
 	if err != nil {
@@ -187,6 +188,7 @@ func (h ratingsHandler) ratingHistory(ctx context.Context, in *ratingHistoryIn) 
 	return out, nil
 }
 
+// recentRatingChanges answers get-recent-rating-changes.
 func (h ratingsHandler) recentRatingChanges(ctx context.Context, in *recentIncidentsIn) (*recentRatingChangesOut, error) {
 	acc, lr, err := accountAnd(in.AccountParam, in.listRef)
 	if err != nil {

@@ -87,12 +87,14 @@ func (s *Server) warnings() []HealthWarningJSON {
 	return out
 }
 
+// healthz answers healthz.
 func (h healthHandler) healthz(ctx context.Context, _ *struct{}) (*healthOut, error) {
 	out := &healthOut{}
 	out.Body.Status = "ok"
 	return out, nil
 }
 
+// readyz answers readyz.
 func (h healthHandler) readyz(ctx context.Context, _ *struct{}) (*readyOut, error) {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()

@@ -100,6 +100,7 @@ type reviewPolicyOut struct {
 	Body ReviewPolicyJSON
 }
 
+// reviewPolicy answers get-review-policy.
 func (h assessmentsHandler) reviewPolicy(ctx context.Context, in *reviewPolicyIn) (*reviewPolicyOut, error) {
 	acc, err := in.accountRef()
 	if err != nil {
@@ -112,6 +113,7 @@ func (h assessmentsHandler) reviewPolicy(ctx context.Context, in *reviewPolicyIn
 	return &reviewPolicyOut{Body: reviewPolicyJSON(v)}, nil
 }
 
+// putReviewPolicy answers put-review-policy.
 func (h assessmentsHandler) putReviewPolicy(ctx context.Context, in *reviewPolicyPutIn) (*reviewPolicyOut, error) {
 	b := in.Body
 	pin := review.PolicyInput{ReminderOffsets: b.ReminderOffsetsDays, RepeatOverdue: b.OverdueRepeatWeekly}

@@ -101,6 +101,7 @@ type subscribersDeleteOut struct {
 // incident alerts) with the alerts area of the core.
 type alertsHandler struct{ *Server }
 
+// listSubscribers answers list-subscribers.
 func (h alertsHandler) listSubscribers(ctx context.Context, in *subscribersListIn) (*subscribersGetOut, error) {
 	acc, lr, err := refs(in.AccountParam, in.ListParams)
 	if err != nil {
@@ -115,6 +116,7 @@ func (h alertsHandler) listSubscribers(ctx context.Context, in *subscribersListI
 	return out, nil
 }
 
+// addSubscribers answers add-subscribers.
 func (h alertsHandler) addSubscribers(ctx context.Context, in *subscribersPostIn) (*subscribersPostOut, error) {
 	acc, lr, err := refs(in.AccountParam, in.ListParams)
 	if err != nil {
@@ -129,6 +131,7 @@ func (h alertsHandler) addSubscribers(ctx context.Context, in *subscribersPostIn
 	return out, nil
 }
 
+// removeSubscribers answers remove-subscribers.
 func (h alertsHandler) removeSubscribers(ctx context.Context, in *subscribersDeleteIn) (*subscribersDeleteOut, error) {
 	var emails []string
 	for _, q := range in.Emails {

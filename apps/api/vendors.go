@@ -448,6 +448,7 @@ type incidentOut struct{ Body IncidentJSON }
 // vendors area of the core.
 type vendorsHandler struct{ *Server }
 
+// listVendors answers list-vendors.
 func (h vendorsHandler) listVendors(ctx context.Context, in *vendorsPageIn) (*huma.StreamResponse, error) {
 	after, limit := "", cmp.Or(in.Limit, defaultVendorPage)
 	if in.Cursor != "" {
@@ -480,6 +481,7 @@ func (h vendorsHandler) listVendors(ctx context.Context, in *vendorsPageIn) (*hu
 	}}, nil
 }
 
+// getVendor answers get-vendor.
 func (h vendorsHandler) getVendor(ctx context.Context, in *vendorRefIn) (*vendorViewOut, error) {
 	ref, err := in.vendorRef()
 	if err != nil {
@@ -492,6 +494,7 @@ func (h vendorsHandler) getVendor(ctx context.Context, in *vendorRefIn) (*vendor
 	return &vendorViewOut{Body: h.encodedView(view)}, nil
 }
 
+// securityInstances answers get-vendor-security-instances.
 func (h vendorsHandler) securityInstances(ctx context.Context, in *vendorRefIn) (*instancesOut, error) {
 	ref, err := in.vendorRef()
 	if err != nil {
@@ -511,6 +514,7 @@ func (h vendorsHandler) securityInstances(ctx context.Context, in *vendorRefIn) 
 	return out, nil
 }
 
+// incidents answers get-vendor-incidents.
 func (h vendorsHandler) incidents(ctx context.Context, in *vendorRefIn) (*incidentsOut, error) {
 	ref, err := in.vendorRef()
 	if err != nil {
@@ -528,6 +532,7 @@ func (h vendorsHandler) incidents(ctx context.Context, in *vendorRefIn) (*incide
 	return out, nil
 }
 
+// recordIncident answers record-vendor-incident.
 func (h vendorsHandler) recordIncident(ctx context.Context, in *recordIncidentIn) (*incidentOut, error) {
 	b := in.Body
 	inc := directory.Incident{Title: b.Title, Summary: b.Summary, IncidentType: b.IncidentType, AffectedService: b.AffectedService,
@@ -547,6 +552,7 @@ func (h vendorsHandler) recordIncident(ctx context.Context, in *recordIncidentIn
 	return &incidentOut{Body: incidentJSON(got)}, nil
 }
 
+// enrich answers enrich-vendors.
 func (h vendorsHandler) enrich(ctx context.Context, in *enrichIn) (*enrichOut, error) {
 	sections := make([]string, len(in.Body.Sections))
 	for i, sec := range in.Body.Sections {
@@ -561,6 +567,7 @@ func (h vendorsHandler) enrich(ctx context.Context, in *enrichIn) (*enrichOut, e
 	return out, nil
 }
 
+// enrichRun answers get-enrich-run.
 func (h vendorsHandler) enrichRun(ctx context.Context, in *runIn) (*runOut, error) {
 	id, err := in.runID()
 	if err != nil {
@@ -573,6 +580,7 @@ func (h vendorsHandler) enrichRun(ctx context.Context, in *runIn) (*runOut, erro
 	return &runOut{Body: runJSON(r)}, nil
 }
 
+// patchVendor answers patch-vendor.
 func (h vendorsHandler) patchVendor(ctx context.Context, in *patchVendorIn) (*vendorViewOut, error) {
 	ref, err := in.vendorRef()
 	if err != nil {
@@ -586,6 +594,7 @@ func (h vendorsHandler) patchVendor(ctx context.Context, in *patchVendorIn) (*ve
 	return &vendorViewOut{Body: &out}, nil
 }
 
+// deleteVendor answers delete-vendor.
 func (h vendorsHandler) deleteVendor(ctx context.Context, in *vendorRefIn) (*deleteVendorOut, error) {
 	ref, err := in.vendorRef()
 	if err != nil {
@@ -600,6 +609,7 @@ func (h vendorsHandler) deleteVendor(ctx context.Context, in *vendorRefIn) (*del
 	return out, nil
 }
 
+// startBackfill answers start-incident-backfill.
 func (h vendorsHandler) startBackfill(ctx context.Context, in *backfillIn) (*backfillOut, error) {
 	var (
 		names []directory.Ref
@@ -627,6 +637,7 @@ func (h vendorsHandler) startBackfill(ctx context.Context, in *backfillIn) (*bac
 	return out, nil
 }
 
+// backfillRun answers get-incident-backfill.
 func (h vendorsHandler) backfillRun(ctx context.Context, in *runIn) (*runOut, error) {
 	id, err := in.runID()
 	if err != nil {

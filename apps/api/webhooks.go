@@ -140,6 +140,7 @@ const webhookSigning = "Events are posted as Standard Webhooks (webhook-id, webh
 // of the core.
 type webhooksHandler struct{ *Server }
 
+// listWebhooks answers list-webhooks.
 func (h webhooksHandler) listWebhooks(ctx context.Context, in *webhooksListIn) (*webhooksListOut, error) {
 	acc, err := in.accountRef()
 	if err != nil {
@@ -157,6 +158,7 @@ func (h webhooksHandler) listWebhooks(ctx context.Context, in *webhooksListIn) (
 	return out, nil
 }
 
+// createWebhook answers create-webhook.
 func (h webhooksHandler) createWebhook(ctx context.Context, in *webhooksCreateIn) (*webhooksCreateOut, error) {
 	acc, err := in.accountRef()
 	if err != nil {
@@ -169,6 +171,7 @@ func (h webhooksHandler) createWebhook(ctx context.Context, in *webhooksCreateIn
 	return &webhooksCreateOut{Body: WebhookCreatedJSON{WebhookJSON: webhookJSON(e), Secret: e.Secret}}, nil
 }
 
+// deleteWebhook answers delete-webhook.
 func (h webhooksHandler) deleteWebhook(ctx context.Context, in *webhooksDeleteIn) (*struct{}, error) {
 	acc, id, err := accountAnd(in.AccountParam, in.webhookID)
 	if err != nil {
@@ -177,6 +180,7 @@ func (h webhooksHandler) deleteWebhook(ctx context.Context, in *webhooksDeleteIn
 	return nil, h.webhooks.Delete(ctx, actor(ctx), acc, id)
 }
 
+// deliveries answers list-webhook-deliveries.
 func (h webhooksHandler) deliveries(ctx context.Context, in *webhooksDeliveriesIn) (*webhooksDeliveriesOut, error) {
 	acc, id, err := accountAnd(in.AccountParam, in.webhookID)
 	if err != nil {
@@ -195,6 +199,7 @@ func (h webhooksHandler) deliveries(ctx context.Context, in *webhooksDeliveriesI
 	return out, nil
 }
 
+// testWebhook answers test-webhook.
 func (h webhooksHandler) testWebhook(ctx context.Context, in *webhooksDeleteIn) (*webhooksTestOut, error) {
 	acc, id, err := accountAnd(in.AccountParam, in.webhookID)
 	if err != nil {
