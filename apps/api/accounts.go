@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -104,85 +103,6 @@ type restoreOwnerOut struct {
 		PreviousRole string     `json:"previous_role" doc:"The role they had; empty when they were not a member"`
 		OwnersBefore int        `json:"owners_before" doc:"How many owners the account had before"`
 	}
-}
-
-func (s *Server) registerAccounts() {
-	tags := []string{"Accounts"}
-	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "create-account", Method: http.MethodPost, Path: "/accounts", Tags: tags,
-		Summary: "Create an organization (platform admins)", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors},
-		func(ctx context.Context, in *createAccountIn) (*createAccountOut, error) {
-			v, err := s.accounts.CreateAccount(ctx, actor(ctx), in.Body.Account, in.Body.Users)
-			if err != nil {
-				return nil, err
-			}
-			out := &createAccountOut{}
-			out.Body.AccountJSON = accountJSON(v.Account)
-			out.Body.Members = membersJSON(v.Members)
-			return out, nil
-		})
-	register(s.api, huma.Operation{OperationID: "list-accounts", Method: http.MethodGet, Path: "/accounts", Tags: tags,
-		Summary: "List accounts (all for platform admins, the caller's own otherwise)", Security: secured, Errors: directoryErrors},
-		func(ctx context.Context, _ *struct{}) (*accountsOut, error) {
-			as, err := s.accounts.ListAccounts(ctx, actor(ctx))
-			if err != nil {
-				return nil, err
-			}
-			out := &accountsOut{}
-			out.Body.Accounts = make([]AccountJSON, 0, len(as))
-			for _, a := range as {
-				out.Body.Accounts = append(out.Body.Accounts, accountJSON(a))
-			}
-			return out, nil
-		})
-	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "restore-account-owner", Method: http.MethodPost, Path: "/accounts/owner", Tags: tags,
-		Summary: "Make someone an owner of an organization, e.g. one that lost its last owner (platform admins; audited)",
-		Description: "The way back for an account whose last owner is gone and where nobody left may assign owner. " +
-			"The person becomes an owner (a member's role is raised, anyone else is added); nobody else changes. " +
-			"A reason is required: an audit record names the platform admin, the account, the new owner, the role they had and the reason, " +
-			"and the new owner is mailed. 409 when they are an owner already; a personal space has no owner to restore (422).",
-		Security: secured, Errors: writeErrors},
-		func(ctx context.Context, in *restoreOwnerIn) (*restoreOwnerOut, error) {
-			acc, err := in.accountRef()
-			if err != nil {
-				return nil, err
-			}
-			r, err := s.accounts.RestoreOwner(ctx, actor(ctx), acc, in.Body.Email, in.Body.Reason)
-			if err != nil {
-				return nil, err
-			}
-			out := &restoreOwnerOut{}
-			out.Body.Member, out.Body.OwnersBefore = memberJSON(r.Member), r.OwnersBefore
-			if r.Previous != 0 {
-				out.Body.PreviousRole = r.Previous.String()
-			}
-			return out, nil
-		})
-	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "delete-accounts", Method: http.MethodDelete, Path: "/accounts", Tags: tags,
-		Summary: "Delete accounts with everything they own (platform admins)", Security: secured, Errors: accountErrors},
-		func(ctx context.Context, in *deleteAccountsIn) (*deleteAccountsOut, error) {
-			ids := collect(in.AccountID, in.AccountIDs)
-			if in.Body != nil {
-				ids = append(ids, collect(in.Body.AccountID, in.Body.AccountIDs)...)
-			}
-			parsed := make([]uuid.UUID, 0, len(ids))
-			for _, raw := range ids {
-				id, err := accounts.ParseID("account_ids", raw)
-				if err != nil {
-					return nil, err
-				}
-				parsed = append(parsed, id)
-			}
-			deleted, err := s.accounts.DeleteAccounts(ctx, actor(ctx), parsed)
-			if err != nil {
-				return nil, err
-			}
-			out := &deleteAccountsOut{}
-			out.Body.Deleted = make([]string, 0, len(deleted))
-			for _, id := range deleted {
-				out.Body.Deleted = append(out.Body.Deleted, id.String())
-			}
-			return out, nil
-		})
 }
 
 func collect(one string, many []string) []string {
@@ -291,84 +211,158 @@ func memberInputs(us []UserRoleJSON) []accounts.MemberInput {
 	return out
 }
 
-func (s *Server) registerUsers() {
-	tags := []string{"Users"}
-	register(s.api, huma.Operation{OperationID: "list-users", Method: http.MethodGet, Path: "/users", Tags: tags,
-		Summary: "The caller's organizations, or one organization's members", Security: secured, Errors: accountErrors},
-		func(ctx context.Context, in *usersIn) (*usersOut, error) {
-			out := &usersOut{}
-			a := actor(ctx)
-			if in.AccountID == "" {
-				ms, err := s.accounts.MyAccounts(ctx, a)
-				if err != nil {
-					return nil, err
-				}
-				accs := make([]AccountRoleJSON, 0, len(ms))
-				for _, m := range ms {
-					accs = append(accs, AccountRoleJSON{ID: m.Account.ID.String(), Name: m.Account.Name, Active: m.Account.Active, Role: Role(m.Role.String())})
-				}
-				out.Body.Accounts = &accs
-				return out, nil
-			}
-			acc, err := accounts.ParseAccountRef(in.AccountID)
-			if err != nil {
-				return nil, err
-			}
-			ms, err := s.accounts.Members(ctx, a, acc)
-			if err != nil {
-				return nil, err
-			}
-			members := membersJSON(ms)
-			out.Body.Members = &members
-			return out, nil
-		})
-	register(s.api, huma.Operation{OperationID: "add-users", Method: http.MethodPost, Path: "/users", Tags: tags,
-		Summary: "Add members (owner or admin; only an owner may add an owner)", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors},
-		func(ctx context.Context, in *usersWriteIn) (*membersOut, error) {
-			acc, err := in.accountRef()
-			if err != nil {
-				return nil, err
-			}
-			ms, err := s.accounts.AddMembers(ctx, actor(ctx), acc, memberInputs(in.Body.Users))
-			if err != nil {
-				return nil, err
-			}
-			out := &membersOut{}
-			out.Body.Members = membersJSON(ms)
-			return out, nil
-		})
-	register(s.api, huma.Operation{OperationID: "change-user-roles", Method: http.MethodPatch, Path: "/users", Tags: tags,
-		Summary: "Change members' roles (only an owner sets owner; the last owner cannot be demoted)", Security: secured, Errors: writeErrors},
-		func(ctx context.Context, in *usersWriteIn) (*membersOut, error) {
-			acc, err := in.accountRef()
-			if err != nil {
-				return nil, err
-			}
-			ms, err := s.accounts.ChangeRoles(ctx, actor(ctx), acc, memberInputs(in.Body.Users))
-			if err != nil {
-				return nil, err
-			}
-			out := &membersOut{}
-			out.Body.Members = membersJSON(ms)
-			return out, nil
-		})
-	register(s.api, huma.Operation{OperationID: "remove-users", Method: http.MethodDelete, Path: "/users", Tags: tags,
-		Summary: "Remove members (the last owner cannot be removed)", Security: secured, Errors: writeErrors},
-		func(ctx context.Context, in *usersDeleteIn) (*usersDeleteOut, error) {
-			emails := make([]string, 0, len(in.Body.Users))
-			for _, u := range in.Body.Users {
-				emails = append(emails, u.Email)
-			}
-			acc, err := in.accountRef()
-			if err != nil {
-				return nil, err
-			}
-			removed, err := s.accounts.RemoveMembers(ctx, actor(ctx), acc, emails)
-			if err != nil {
-				return nil, err
-			}
-			out := &usersDeleteOut{}
-			out.Body.Removed = removed
-			return out, nil
-		})
+// accountsHandler answers the Accounts operations (organizations: creation,
+// listing, deletion, owner restoration) with the accounts area of the core.
+type accountsHandler struct{ *Server }
+
+// createAccount answers create-account.
+func (h accountsHandler) createAccount(ctx context.Context, in *createAccountIn) (*createAccountOut, error) {
+	v, err := h.accounts.CreateAccount(ctx, actor(ctx), in.Body.Account, in.Body.Users)
+	if err != nil {
+		return nil, err
+	}
+	out := &createAccountOut{}
+	out.Body.AccountJSON = accountJSON(v.Account)
+	out.Body.Members = membersJSON(v.Members)
+	return out, nil
+}
+
+// listAccounts answers list-accounts.
+func (h accountsHandler) listAccounts(ctx context.Context, _ *struct{}) (*accountsOut, error) {
+	as, err := h.accounts.ListAccounts(ctx, actor(ctx))
+	if err != nil {
+		return nil, err
+	}
+	out := &accountsOut{}
+	out.Body.Accounts = make([]AccountJSON, 0, len(as))
+	for _, a := range as {
+		out.Body.Accounts = append(out.Body.Accounts, accountJSON(a))
+	}
+	return out, nil
+}
+
+// restoreOwner answers restore-account-owner.
+func (h accountsHandler) restoreOwner(ctx context.Context, in *restoreOwnerIn) (*restoreOwnerOut, error) {
+	acc, err := in.accountRef()
+	if err != nil {
+		return nil, err
+	}
+	r, err := h.accounts.RestoreOwner(ctx, actor(ctx), acc, in.Body.Email, in.Body.Reason)
+	if err != nil {
+		return nil, err
+	}
+	out := &restoreOwnerOut{}
+	out.Body.Member, out.Body.OwnersBefore = memberJSON(r.Member), r.OwnersBefore
+	if r.Previous != 0 {
+		out.Body.PreviousRole = r.Previous.String()
+	}
+	return out, nil
+}
+
+// deleteAccounts answers delete-accounts.
+func (h accountsHandler) deleteAccounts(ctx context.Context, in *deleteAccountsIn) (*deleteAccountsOut, error) {
+	ids := collect(in.AccountID, in.AccountIDs)
+	if in.Body != nil {
+		ids = append(ids, collect(in.Body.AccountID, in.Body.AccountIDs)...)
+	}
+	parsed := make([]uuid.UUID, 0, len(ids))
+	for _, raw := range ids {
+		id, err := accounts.ParseID("account_ids", raw)
+		if err != nil {
+			return nil, err
+		}
+		parsed = append(parsed, id)
+	}
+	deleted, err := h.accounts.DeleteAccounts(ctx, actor(ctx), parsed)
+	if err != nil {
+		return nil, err
+	}
+	out := &deleteAccountsOut{}
+	out.Body.Deleted = make([]string, 0, len(deleted))
+	for _, id := range deleted {
+		out.Body.Deleted = append(out.Body.Deleted, id.String())
+	}
+	return out, nil
+}
+
+// membersHandler answers the Users operations: an organization's members
+// and their roles, with the accounts area of the core.
+type membersHandler struct{ *Server }
+
+// listUsers answers list-users.
+func (h membersHandler) listUsers(ctx context.Context, in *usersIn) (*usersOut, error) {
+	out := &usersOut{}
+	a := actor(ctx)
+	if in.AccountID == "" {
+		ms, err := h.accounts.MyAccounts(ctx, a)
+		if err != nil {
+			return nil, err
+		}
+		accs := make([]AccountRoleJSON, 0, len(ms))
+		for _, m := range ms {
+			accs = append(accs, AccountRoleJSON{ID: m.Account.ID.String(), Name: m.Account.Name, Active: m.Account.Active, Role: Role(m.Role.String())})
+		}
+		out.Body.Accounts = &accs
+		return out, nil
+	}
+	acc, err := accounts.ParseAccountRef(in.AccountID)
+	if err != nil {
+		return nil, err
+	}
+	ms, err := h.accounts.Members(ctx, a, acc)
+	if err != nil {
+		return nil, err
+	}
+	members := membersJSON(ms)
+	out.Body.Members = &members
+	return out, nil
+}
+
+// addUsers answers add-users.
+func (h membersHandler) addUsers(ctx context.Context, in *usersWriteIn) (*membersOut, error) {
+	acc, err := in.accountRef()
+	if err != nil {
+		return nil, err
+	}
+	ms, err := h.accounts.AddMembers(ctx, actor(ctx), acc, memberInputs(in.Body.Users))
+	if err != nil {
+		return nil, err
+	}
+	out := &membersOut{}
+	out.Body.Members = membersJSON(ms)
+	return out, nil
+}
+
+// changeRoles answers change-user-roles.
+func (h membersHandler) changeRoles(ctx context.Context, in *usersWriteIn) (*membersOut, error) {
+	acc, err := in.accountRef()
+	if err != nil {
+		return nil, err
+	}
+	ms, err := h.accounts.ChangeRoles(ctx, actor(ctx), acc, memberInputs(in.Body.Users))
+	if err != nil {
+		return nil, err
+	}
+	out := &membersOut{}
+	out.Body.Members = membersJSON(ms)
+	return out, nil
+}
+
+// removeUsers answers remove-users.
+func (h membersHandler) removeUsers(ctx context.Context, in *usersDeleteIn) (*usersDeleteOut, error) {
+	emails := make([]string, 0, len(in.Body.Users))
+	for _, u := range in.Body.Users {
+		emails = append(emails, u.Email)
+	}
+	acc, err := in.accountRef()
+	if err != nil {
+		return nil, err
+	}
+	removed, err := h.accounts.RemoveMembers(ctx, actor(ctx), acc, emails)
+	if err != nil {
+		return nil, err
+	}
+	out := &usersDeleteOut{}
+	out.Body.Removed = removed
+	return out, nil
 }

@@ -4,6 +4,23 @@
 // declares the "bearer" security scheme; core errors become RFC 9457
 // problem+json responses in one place (errors.go).
 //
+// routes.go lists every operation in one table (id, method, path, summary,
+// tags, security, errors) with the handler method that answers it, and one
+// loop registers them. There is one handler type per area of the core
+// (accountsHandler and membersHandler, listsHandler, vendorsHandler,
+// assessmentsHandler, alertsHandler, webhooksHandler, ratingsHandler,
+// healthHandler), with a named method per operation: it parses the input
+// into the core's values, calls the use case and maps the result to the
+// answer.
+//
+// One route answers more than one operation of the contract: POST
+// /vendor-lists creates a list, or, by its operation query parameter, saves,
+// adds or removes vendors or imports a CSV batch. huma and OpenAPI have one
+// operation per method and path, so it stays one operation
+// (post-vendor-lists) whose handler dispatches to a named method per
+// operation value (listsHandler.post); splitting it would change the wire
+// contract.
+//
 // Decisions where the contract is silent are recorded in docs/DECISIONS.md.
 package api
 
@@ -15,7 +32,6 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -306,70 +322,6 @@ var (
 	writeErrors = append(slices.Clone(accountErrors), http.StatusConflict)
 )
 
-func (s *Server) register() {
-	s.registerHealth()
-	s.registerAccounts()
-	s.registerUsers()
-	s.registerLists()
-	s.registerVendors()
-	s.registerAssessments()
-	s.registerDocuments()
-	s.registerSubscribers()
-	s.registerWebhooks()
-	s.registerDashboard()
-	s.registerRatings()
-}
-
-type healthOut struct {
-	Body struct {
-		Status string `json:"status" enum:"ok" doc:"ok when the process (healthz) or its dependencies (readyz) answer"`
-	}
-}
-
-// dependencyDown is what /readyz says of a dependency that does not answer;
-// the reason goes to the log, not to anonymous callers.
-const dependencyDown = "unavailable"
-
-func (s *Server) registerHealth() {
-	register(s.api, huma.Operation{OperationID: "healthz", Method: http.MethodGet, Path: "/healthz", Summary: "Process is up", Tags: []string{"Health"},
-		Security: public},
-		func(ctx context.Context, _ *struct{}) (*healthOut, error) {
-			out := &healthOut{}
-			out.Body.Status = "ok"
-			return out, nil
-		})
-	register(s.api, huma.Operation{OperationID: "readyz", Method: http.MethodGet, Path: "/readyz", Summary: "Store and queue are reachable", Tags: []string{"Health"},
-		Description: "Needs no token. With a platform admin's token the answer adds `invalidation`: how this replica hears of other replicas' writes to the vendor directory. A token that does not verify is answered as anonymous.",
-		Security:    optionalBearer, Errors: []int{http.StatusServiceUnavailable}},
-		func(ctx context.Context, _ *struct{}) (*readyOut, error) {
-			ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-			defer cancel()
-			var down []error
-			check := func(name string, err error) {
-				if err != nil {
-					logger(ctx).WarnContext(ctx, "not ready", "dependency", name, "err", err)
-					down = append(down, &ProblemDetail{Location: name, Message: dependencyDown})
-				}
-			}
-			check("store", s.ready(ctx))
-			for i, f := range s.opts.Ready {
-				name := "queue"
-				if i > 0 {
-					name = "dependency-" + strconv.Itoa(i)
-				}
-				check(name, f(ctx))
-			}
-			for _, c := range s.opts.Checks {
-				check(c.Name, c.Check(ctx))
-			}
-			if len(down) > 0 {
-				return nil, huma.ErrorWithHeaders(huma.NewError(http.StatusServiceUnavailable, dependencyDown, down...),
-					http.Header{"Retry-After": {retryAfter}})
-			}
-			return s.readyAnswer(ctx), nil
-		})
-}
-
 // jsonResponse declares a JSON response whose body has the schema of the
 // type of body (for answers besides an operation's default one).
 func (s *Server) jsonResponse(desc string, body any) *huma.Response {
@@ -384,21 +336,4 @@ func Describe() huma.API {
 	s.api = humachi.New(s.router, Config())
 	s.register()
 	return s.api
-}
-
-// HealthWarningJSON is one condition /readyz reports to platform admins.
-type HealthWarningJSON struct {
-	Name    string `json:"name" doc:"What it concerns, e.g. auth"`
-	Message string `json:"message"`
-}
-
-// warnings gathers the conditions /readyz tells platform admins.
-func (s *Server) warnings() []HealthWarningJSON {
-	var out []HealthWarningJSON
-	for _, w := range s.opts.Warnings {
-		if msg := w.Check(); msg != "" {
-			out = append(out, HealthWarningJSON{Name: w.Name, Message: msg})
-		}
-	}
-	return out
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/danielgtaylor/huma/v2"
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/review"
@@ -203,140 +202,134 @@ type auditLogOut struct {
 	}
 }
 
-func (s *Server) registerAssessments() {
-	tags := []string{"Assessments"}
-	s.registerReviews()
-	register(s.api, huma.Operation{OperationID: "list-assessments", Method: http.MethodGet, Path: "/vendor-assessments", Tags: tags,
-		Summary: "The assessments of a list (viewer or above)", Security: secured, Errors: accountErrors},
-		func(ctx context.Context, in *assessmentsGetIn) (*assessmentsOut, error) {
-			acc, lr, err := refs(in.AccountParam, in.ListParams)
-			if err != nil {
-				return nil, err
-			}
-			q := assessments.AssessmentQuery{ReviewStates: []string{in.ReviewState}, Sort: in.Sort}
-			for _, id := range []struct {
-				field, raw string
-				dst        **uuid.UUID
-			}{{"vendor-id", in.VendorID, &q.VendorID}, {"vendor-profile-id", in.VendorProfileID, &q.VendorProfileID}, {"assessment-id", in.AssessmentID, &q.AssessmentID}} {
-				if *id.dst, err = optionalID(id.field, id.raw); err != nil {
-					return nil, err
-				}
-			}
-			as, err := s.assessments.Assessments(ctx, actor(ctx), acc, lr, q)
-			if err != nil {
-				return nil, err
-			}
-			out := &assessmentsOut{}
-			out.Body.Assessments = make([]AssessmentJSON, 0, len(as))
-			for _, a := range as {
-				out.Body.Assessments = append(out.Body.Assessments, assessmentJSON(a))
-			}
-			return out, nil
-		})
-	upsert := func(ctx context.Context, in *assessmentUpsertIn) (*assessmentUpsertOut, error) {
-		b := in.Body
-		if b == nil {
-			b = &assessmentBody{}
-		}
-		var approval *string
-		if b.ComplianceApprovalStatus != nil {
-			st := string(*b.ComplianceApprovalStatus)
-			approval = &st
-		}
-		input := review.Input{Status: approval, ConditionalApprovalCondition: b.ConditionalApprovalCondition,
-			SponsorBusinessDepartment: b.SponsorBusinessDepartment, SponsorContact: b.SponsorContact, UseCase: b.UseCase,
-			DataCollected: b.DataCollected, ComplianceComment: b.ComplianceComment, ComplianceContact: b.ComplianceContact,
-			SubmissionDate: b.SubmissionDate, ApprovalDate: b.ApprovalDate, ConditionDueAt: b.ConditionDueAt}
-		if b.Tier != nil {
-			t := string(*b.Tier)
-			input.Tier = &t
-		}
-		acc, lr, err := refs(in.AccountParam, in.ListParams)
-		if err != nil {
+// assessmentsHandler answers the operations of the assessments area of
+// the core: assessments and their audit log (here), review policy
+// (reviews.go), the review calendar (calendar.go), the register export
+// (export.go), evidence documents (documents.go) and the dashboard
+// (dashboard.go).
+type assessmentsHandler struct{ *Server }
+
+// upsertAssessment answers post-assessment and put-assessment: 201 when
+// the assessment is created, 200 when it is updated.
+func (h assessmentsHandler) upsertAssessment(ctx context.Context, in *assessmentUpsertIn) (*assessmentUpsertOut, error) {
+	b := in.Body
+	if b == nil {
+		b = &assessmentBody{}
+	}
+	var approval *string
+	if b.ComplianceApprovalStatus != nil {
+		st := string(*b.ComplianceApprovalStatus)
+		approval = &st
+	}
+	input := review.Input{Status: approval, ConditionalApprovalCondition: b.ConditionalApprovalCondition,
+		SponsorBusinessDepartment: b.SponsorBusinessDepartment, SponsorContact: b.SponsorContact, UseCase: b.UseCase,
+		DataCollected: b.DataCollected, ComplianceComment: b.ComplianceComment, ComplianceContact: b.ComplianceContact,
+		SubmissionDate: b.SubmissionDate, ApprovalDate: b.ApprovalDate, ConditionDueAt: b.ConditionDueAt}
+	if b.Tier != nil {
+		t := string(*b.Tier)
+		input.Tier = &t
+	}
+	acc, lr, err := refs(in.AccountParam, in.ListParams)
+	if err != nil {
+		return nil, err
+	}
+	sel, err := assessments.ParseVendorSel(firstNonEmpty(in.VendorID, in.vendorID, b.VendorID),
+		firstNonEmpty(in.VendorProfileID, in.vendorProfileID, b.VendorProfileID), firstNonEmpty(in.VendorName, in.vendorName, b.VendorName))
+	if err != nil {
+		return nil, err
+	}
+	a, created, err := h.assessments.UpsertAssessment(ctx, actor(ctx), acc, lr, sel, input)
+	if err != nil {
+		return nil, err
+	}
+	status := http.StatusOK
+	if created {
+		status = http.StatusCreated
+	}
+	return &assessmentUpsertOut{Status: status, Body: assessmentJSON(a)}, nil
+}
+
+// listAssessments answers list-assessments.
+func (h assessmentsHandler) listAssessments(ctx context.Context, in *assessmentsGetIn) (*assessmentsOut, error) {
+	acc, lr, err := refs(in.AccountParam, in.ListParams)
+	if err != nil {
+		return nil, err
+	}
+	q := assessments.AssessmentQuery{ReviewStates: []string{in.ReviewState}, Sort: in.Sort}
+	for _, id := range []struct {
+		field, raw string
+		dst        **uuid.UUID
+	}{{"vendor-id", in.VendorID, &q.VendorID}, {"vendor-profile-id", in.VendorProfileID, &q.VendorProfileID}, {"assessment-id", in.AssessmentID, &q.AssessmentID}} {
+		if *id.dst, err = optionalID(id.field, id.raw); err != nil {
 			return nil, err
 		}
-		sel, err := assessments.ParseVendorSel(firstNonEmpty(in.VendorID, in.vendorID, b.VendorID),
-			firstNonEmpty(in.VendorProfileID, in.vendorProfileID, b.VendorProfileID), firstNonEmpty(in.VendorName, in.vendorName, b.VendorName))
-		if err != nil {
-			return nil, err
-		}
-		a, created, err := s.assessments.UpsertAssessment(ctx, actor(ctx), acc, lr, sel, input)
-		if err != nil {
-			return nil, err
-		}
-		status := http.StatusOK
-		if created {
-			status = http.StatusCreated
-		}
-		return &assessmentUpsertOut{Status: status, Body: assessmentJSON(a)}, nil
 	}
-	upsertResponses := map[string]*huma.Response{
-		"201": s.jsonResponse("the assessment was created", AssessmentJSON{}),
+	as, err := h.assessments.Assessments(ctx, actor(ctx), acc, lr, q)
+	if err != nil {
+		return nil, err
 	}
-	for _, m := range []string{http.MethodPost, http.MethodPut} {
-		register(s.api, huma.Operation{OperationID: strings.ToLower(m) + "-assessment", Method: m, Path: "/vendor-assessments", Tags: tags,
-			Summary:   "Create or update the assessment of a vendor on a list (member or above); omitted fields keep their values",
-			Security:  secured,
-			Errors:    writeErrors,
-			Responses: upsertResponses},
-			upsert)
+	out := &assessmentsOut{}
+	out.Body.Assessments = make([]AssessmentJSON, 0, len(as))
+	for _, a := range as {
+		out.Body.Assessments = append(out.Body.Assessments, assessmentJSON(a))
 	}
-	register(s.api, huma.Operation{OperationID: "delete-assessment", Method: http.MethodDelete, Path: "/vendor-assessments", Tags: tags,
-		Summary: "Delete an assessment with its audit log and documents (member or above)", Security: secured, Errors: accountErrors},
-		func(ctx context.Context, in *assessmentDeleteIn) (*assessmentDeleteOut, error) {
-			acc, lr, err := refs(in.AccountParam, in.ListParams)
-			if err != nil {
-				return nil, err
-			}
-			// assessment-id wins; only without it is the vendor read.
-			var (
-				id  uuid.UUID
-				sel assessments.VendorSel
-			)
-			if strings.TrimSpace(in.AssessmentID) != "" {
-				id, err = assessments.ParseAssessmentID(in.AssessmentID)
-			} else {
-				sel, err = assessments.ParseVendorSel(in.VendorID, in.VendorProfileID, "")
-			}
-			if err != nil {
-				return nil, err
-			}
-			a, err := s.assessments.DeleteAssessment(ctx, actor(ctx), acc, lr, id, sel)
-			if err != nil {
-				return nil, err
-			}
-			out := &assessmentDeleteOut{}
-			out.Body.Deleted = assessmentJSON(a)
-			return out, nil
-		})
-	register(s.api, huma.Operation{OperationID: "get-assessment-audit-log", Method: http.MethodGet, Path: "/vendor-assessments/audit-log", Tags: tags,
-		Summary: "The approval audit of an assessment, newest first (viewer or above)", Security: secured, Errors: accountErrors},
-		func(ctx context.Context, in *auditLogIn) (*auditLogOut, error) {
-			acc, aid, err := accountAnd(in.AccountParam, in.assessmentID)
-			if err != nil {
-				return nil, err
-			}
-			p, err := s.assessments.AuditLog(ctx, actor(ctx), acc, aid, in.Page, in.Limit)
-			if err != nil {
-				return nil, err
-			}
-			out := &auditLogOut{}
-			out.Body.AssessmentID = strings.TrimSpace(in.AssessmentID)
-			if id, perr := uuid.Parse(out.Body.AssessmentID); perr == nil {
-				out.Body.AssessmentID = id.String() // canonical form
-			}
-			out.Body.Page, out.Body.Limit, out.Body.TotalEvents = p.Page, p.Limit, p.Total
-			out.Body.Events = make([]AuditEventJSON, 0, len(p.Events))
-			out.Body.Logs = []AuditLogJSON{}
-			for _, e := range p.Events {
-				ev := AuditEventJSON{EventID: e.ID.String(), CreatedAt: e.CreatedAt, SubmittedBy: e.SubmittedBy, Changes: make([]AuditChangeJSON, 0, len(e.Changes))}
-				for _, c := range e.Changes {
-					ev.Changes = append(ev.Changes, AuditChangeJSON{Field: c.Field, OldValue: c.OldValue, NewValue: c.NewValue})
-					out.Body.Logs = append(out.Body.Logs, AuditLogJSON{EventID: ev.EventID, CreatedAt: e.CreatedAt, SubmittedBy: e.SubmittedBy,
-						Field: c.Field, OldValue: c.OldValue, NewValue: c.NewValue})
-				}
-				out.Body.Events = append(out.Body.Events, ev)
-			}
-			return out, nil
-		})
+	return out, nil
+}
+
+// deleteAssessment answers delete-assessment.
+func (h assessmentsHandler) deleteAssessment(ctx context.Context, in *assessmentDeleteIn) (*assessmentDeleteOut, error) {
+	acc, lr, err := refs(in.AccountParam, in.ListParams)
+	if err != nil {
+		return nil, err
+	}
+	// assessment-id wins; only without it is the vendor read.
+	var (
+		id  uuid.UUID
+		sel assessments.VendorSel
+	)
+	if strings.TrimSpace(in.AssessmentID) != "" {
+		id, err = assessments.ParseAssessmentID(in.AssessmentID)
+	} else {
+		sel, err = assessments.ParseVendorSel(in.VendorID, in.VendorProfileID, "")
+	}
+	if err != nil {
+		return nil, err
+	}
+	a, err := h.assessments.DeleteAssessment(ctx, actor(ctx), acc, lr, id, sel)
+	if err != nil {
+		return nil, err
+	}
+	out := &assessmentDeleteOut{}
+	out.Body.Deleted = assessmentJSON(a)
+	return out, nil
+}
+
+// auditLog answers get-assessment-audit-log.
+func (h assessmentsHandler) auditLog(ctx context.Context, in *auditLogIn) (*auditLogOut, error) {
+	acc, aid, err := accountAnd(in.AccountParam, in.assessmentID)
+	if err != nil {
+		return nil, err
+	}
+	p, err := h.assessments.AuditLog(ctx, actor(ctx), acc, aid, in.Page, in.Limit)
+	if err != nil {
+		return nil, err
+	}
+	out := &auditLogOut{}
+	out.Body.AssessmentID = strings.TrimSpace(in.AssessmentID)
+	if id, perr := uuid.Parse(out.Body.AssessmentID); perr == nil {
+		out.Body.AssessmentID = id.String() // canonical form
+	}
+	out.Body.Page, out.Body.Limit, out.Body.TotalEvents = p.Page, p.Limit, p.Total
+	out.Body.Events = make([]AuditEventJSON, 0, len(p.Events))
+	out.Body.Logs = []AuditLogJSON{}
+	for _, e := range p.Events {
+		ev := AuditEventJSON{EventID: e.ID.String(), CreatedAt: e.CreatedAt, SubmittedBy: e.SubmittedBy, Changes: make([]AuditChangeJSON, 0, len(e.Changes))}
+		for _, c := range e.Changes {
+			ev.Changes = append(ev.Changes, AuditChangeJSON{Field: c.Field, OldValue: c.OldValue, NewValue: c.NewValue})
+			out.Body.Logs = append(out.Body.Logs, AuditLogJSON{EventID: ev.EventID, CreatedAt: e.CreatedAt, SubmittedBy: e.SubmittedBy,
+				Field: c.Field, OldValue: c.OldValue, NewValue: c.NewValue})
+		}
+		out.Body.Events = append(out.Body.Events, ev)
+	}
+	return out, nil
 }

@@ -3,12 +3,10 @@ package api
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
 	ics "github.com/arran4/golang-ical"
-	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core/assessments"
 )
 
@@ -58,47 +56,37 @@ func calendarEvents(f assessments.CalendarFeed) []byte {
 	return []byte(cal.Serialize())
 }
 
-func (s *Server) registerCalendar() {
-	tags := []string{"Reviews"}
-	register(s.api, huma.Operation{OperationID: "get-review-calendar", Method: http.MethodGet, Path: "/review-calendar", Tags: tags,
-		Summary:     "The caller's personal review calendar link for the account (viewer or above)",
-		Description: "The link carries a signed key and needs no token, so that calendar apps can subscribe to it; DELETE revokes it.",
-		Security:    secured, Errors: accountErrors},
-		func(ctx context.Context, in *reviewPolicyIn) (*calendarLinkOut, error) {
-			acc, err := in.accountRef()
-			if err != nil {
-				return nil, err
-			}
-			l, err := s.assessments.ReviewCalendarLink(ctx, actor(ctx), acc)
-			if err != nil {
-				return nil, err
-			}
-			return &calendarLinkOut{Body: CalendarLinkJSON{AccountID: l.AccountID.String(), URL: l.URL, CreatedAt: l.CreatedAt}}, nil
-		})
-	register(s.api, huma.Operation{OperationID: "delete-review-calendar", Method: http.MethodDelete, Path: "/review-calendar", Tags: tags,
-		Summary:  "Revoke the caller's review calendar link for the account: it answers 404 from then on (viewer or above)",
-		Security: secured, Errors: accountErrors, DefaultStatus: http.StatusNoContent},
-		func(ctx context.Context, in *reviewPolicyIn) (*struct{}, error) {
-			acc, err := in.accountRef()
-			if err != nil {
-				return nil, err
-			}
-			if err := s.assessments.RevokeReviewCalendar(ctx, actor(ctx), acc); err != nil {
-				return nil, err
-			}
-			return nil, nil
-		})
-	register(s.api, huma.Operation{OperationID: "get-review-calendar-feed", Method: http.MethodGet, Path: assessments.CalendarFeedPath, Tags: tags,
-		Summary:  "The reviews due of an account as an iCalendar feed (RFC 5545); the link's key is the credential",
-		Security: public, Errors: []int{http.StatusNotFound},
-		Responses: map[string]*huma.Response{"200": {Description: "OK", Content: map[string]*huma.MediaType{
-			"text/calendar": {Schema: &huma.Schema{Type: huma.TypeString}}}}}},
-		func(ctx context.Context, in *calendarFeedIn) (*calendarFeedOut, error) {
-			f, err := s.assessments.ReviewCalendarFeed(ctx, in.Token)
-			if err != nil {
-				return nil, err
-			}
-			return &calendarFeedOut{ContentType: "text/calendar; charset=utf-8", CacheControl: "private, max-age=300",
-				Body: calendarEvents(f)}, nil
-		})
+// calendarLink answers get-review-calendar.
+func (h assessmentsHandler) calendarLink(ctx context.Context, in *reviewPolicyIn) (*calendarLinkOut, error) {
+	acc, err := in.accountRef()
+	if err != nil {
+		return nil, err
+	}
+	l, err := h.assessments.ReviewCalendarLink(ctx, actor(ctx), acc)
+	if err != nil {
+		return nil, err
+	}
+	return &calendarLinkOut{Body: CalendarLinkJSON{AccountID: l.AccountID.String(), URL: l.URL, CreatedAt: l.CreatedAt}}, nil
+}
+
+// revokeCalendar answers delete-review-calendar.
+func (h assessmentsHandler) revokeCalendar(ctx context.Context, in *reviewPolicyIn) (*struct{}, error) {
+	acc, err := in.accountRef()
+	if err != nil {
+		return nil, err
+	}
+	if err := h.assessments.RevokeReviewCalendar(ctx, actor(ctx), acc); err != nil {
+		return nil, err
+	}
+	return nil, nil
+}
+
+// calendarFeed answers get-review-calendar-feed.
+func (h assessmentsHandler) calendarFeed(ctx context.Context, in *calendarFeedIn) (*calendarFeedOut, error) {
+	f, err := h.assessments.ReviewCalendarFeed(ctx, in.Token)
+	if err != nil {
+		return nil, err
+	}
+	return &calendarFeedOut{ContentType: "text/calendar; charset=utf-8", CacheControl: "private, max-age=300",
+		Body: calendarEvents(f)}, nil
 }

@@ -2,11 +2,9 @@ package api
 
 import (
 	"context"
-	"net/http"
 	"strings"
 	"time"
 
-	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/vendors"
 )
@@ -95,60 +93,56 @@ type recentIncidentsOut struct{ Body []IncidentFeedJSON }
 
 type vendorsFromListOut struct{ Body []VendorOverviewJSON }
 
-func (s *Server) registerDashboard() {
-	tags := []string{"Dashboard"}
-	register(s.api, huma.Operation{OperationID: "get-dashboard-metrics", Method: http.MethodGet, Path: "/metrics/dashboard", Tags: tags,
-		Summary: "Counts for the dashboard: vendors, followed vendors, active assessments (viewer or above)", Security: secured, Errors: accountErrors},
-		func(ctx context.Context, in *dashboardIn) (*dashboardOut, error) {
-			acc, lr, err := accountAnd(in.AccountParam, in.listRef)
-			if err != nil {
-				return nil, err
-			}
-			m, err := s.assessments.DashboardMetrics(ctx, actor(ctx), acc, lr)
-			if err != nil {
-				return nil, err
-			}
-			return &dashboardOut{Body: DashboardMetricsJSON{ActiveAssessments: m.ActiveAssessments, TotalVendors: m.TotalVendors,
-				FollowedVendors: m.FollowedVendors, ReviewsDueSoon: m.DueSoon, ReviewsOverdue: m.Overdue}}, nil
-		})
-	register(s.api, huma.Operation{OperationID: "get-recent-incidents", Method: http.MethodGet, Path: "/metrics/recent-incidents", Tags: tags,
-		Summary: "The newest incidents of the vendors the account follows, newest first (viewer or above)", Security: secured, Errors: accountErrors},
-		func(ctx context.Context, in *recentIncidentsIn) (*recentIncidentsOut, error) {
-			acc, lr, err := accountAnd(in.AccountParam, in.listRef)
-			if err != nil {
-				return nil, err
-			}
-			ins, err := s.assessments.RecentIncidents(ctx, actor(ctx), acc, lr, in.Limit)
-			if err != nil {
-				return nil, err
-			}
-			out := &recentIncidentsOut{Body: make([]IncidentFeedJSON, 0, len(ins))}
-			for _, v := range ins {
-				out.Body = append(out.Body, incidentFeedJSON(v.Incident, v.VendorName, v.Products))
-			}
-			return out, nil
-		})
-	register(s.api, huma.Operation{OperationID: "get-vendors-from-list", Method: http.MethodGet, Path: "/metrics/vendors-from-list", Tags: tags,
-		Summary: "The vendors of a list (default master-list) with their logo and latest incident (viewer or above)", Security: secured, Errors: accountErrors},
-		func(ctx context.Context, in *vendorsFromListIn) (*vendorsFromListOut, error) {
-			acc, lr, err := refs(in.AccountParam, in.ListParams)
-			if err != nil {
-				return nil, err
-			}
-			vs, err := s.assessments.VendorsOverview(ctx, actor(ctx), acc, lr)
-			if err != nil {
-				return nil, err
-			}
-			out := &vendorsFromListOut{Body: make([]VendorOverviewJSON, 0, len(vs))}
-			for _, v := range vs {
-				o := VendorOverviewJSON{ID: v.Entry.VendorID.String(), Vendor: v.Entry.VendorName, Logo: v.Logo, WebsiteURL: v.Entry.WebsiteURL,
-					IsCustom: v.Entry.IsCustom, AlertsEnabled: v.Entry.AlertsEnabled}
-				if v.Latest != nil {
-					feed := incidentFeedJSON(*v.Latest, v.Entry.VendorName, nil)
-					o.LatestIncident = &feed
-				}
-				out.Body = append(out.Body, o)
-			}
-			return out, nil
-		})
+// dashboardMetrics answers get-dashboard-metrics.
+func (h assessmentsHandler) dashboardMetrics(ctx context.Context, in *dashboardIn) (*dashboardOut, error) {
+	acc, lr, err := accountAnd(in.AccountParam, in.listRef)
+	if err != nil {
+		return nil, err
+	}
+	m, err := h.assessments.DashboardMetrics(ctx, actor(ctx), acc, lr)
+	if err != nil {
+		return nil, err
+	}
+	return &dashboardOut{Body: DashboardMetricsJSON{ActiveAssessments: m.ActiveAssessments, TotalVendors: m.TotalVendors,
+		FollowedVendors: m.FollowedVendors, ReviewsDueSoon: m.DueSoon, ReviewsOverdue: m.Overdue}}, nil
+}
+
+// recentIncidents answers get-recent-incidents.
+func (h assessmentsHandler) recentIncidents(ctx context.Context, in *recentIncidentsIn) (*recentIncidentsOut, error) {
+	acc, lr, err := accountAnd(in.AccountParam, in.listRef)
+	if err != nil {
+		return nil, err
+	}
+	ins, err := h.assessments.RecentIncidents(ctx, actor(ctx), acc, lr, in.Limit)
+	if err != nil {
+		return nil, err
+	}
+	out := &recentIncidentsOut{Body: make([]IncidentFeedJSON, 0, len(ins))}
+	for _, v := range ins {
+		out.Body = append(out.Body, incidentFeedJSON(v.Incident, v.VendorName, v.Products))
+	}
+	return out, nil
+}
+
+// vendorsFromList answers get-vendors-from-list.
+func (h assessmentsHandler) vendorsFromList(ctx context.Context, in *vendorsFromListIn) (*vendorsFromListOut, error) {
+	acc, lr, err := refs(in.AccountParam, in.ListParams)
+	if err != nil {
+		return nil, err
+	}
+	vs, err := h.assessments.VendorsOverview(ctx, actor(ctx), acc, lr)
+	if err != nil {
+		return nil, err
+	}
+	out := &vendorsFromListOut{Body: make([]VendorOverviewJSON, 0, len(vs))}
+	for _, v := range vs {
+		o := VendorOverviewJSON{ID: v.Entry.VendorID.String(), Vendor: v.Entry.VendorName, Logo: v.Logo, WebsiteURL: v.Entry.WebsiteURL,
+			IsCustom: v.Entry.IsCustom, AlertsEnabled: v.Entry.AlertsEnabled}
+		if v.Latest != nil {
+			feed := incidentFeedJSON(*v.Latest, v.Entry.VendorName, nil)
+			o.LatestIncident = &feed
+		}
+		out.Body = append(out.Body, o)
+	}
+	return out, nil
 }

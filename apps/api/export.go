@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"encoding/csv"
-	"net/http"
 	"strconv"
 	"time"
 
@@ -37,40 +36,29 @@ func exportRecord(r assessments.ExportRow) []string {
 		string(r.Due.State), rating, r.Grade, r.Sponsor, strconv.FormatBool(r.AlertsEnabled), r.Condition})
 }
 
-func (s *Server) registerExport() {
-	register(s.api, huma.Operation{OperationID: "export-vendor-list", Method: http.MethodGet, Path: "/vendor-lists/export",
-		Tags: []string{"Vendor lists"}, Security: secured, Errors: accountErrors,
-		Summary: "The register as a file: one row per vendor and product of a list (viewer or above)",
-		Description: "Streamed as it is read, a page of the list at a time. Columns: vendor_name, website_url, product_name, tier, " +
-			"compliance_approval_status, next_review_at, review_state, rating, grade, sponsor, alerts_enabled, " +
-			"conditional_approval_condition. A cell that starts with =, +, -, @, a tab or a carriage return is written with a single quote " +
-			"before it, so that a spreadsheet shows it as text instead of running it (OWASP's rule for CSV injection). " +
-			"The file imports back through import-csv, which removes those quotes (computed columns are ignored there).",
-		Responses: map[string]*huma.Response{"200": {Description: "OK", Content: map[string]*huma.MediaType{
-			"text/csv": {Schema: &huma.Schema{Type: huma.TypeString}}}}}},
-		func(ctx context.Context, in *exportIn) (*huma.StreamResponse, error) {
-			acc, lr, err := refs(in.AccountParam, in.ListParams)
-			if err != nil {
-				return nil, err
-			}
-			ex, err := s.assessments.OpenExport(ctx, actor(ctx), acc, lr)
-			if err != nil {
-				return nil, err
-			}
-			return &huma.StreamResponse{Body: func(hctx huma.Context) {
-				hctx.SetHeader("Content-Type", "text/csv; charset=utf-8")
-				hctx.SetHeader("Content-Disposition", `attachment; filename="`+ex.List().ID.String()+`.csv"`)
-				w := csv.NewWriter(hctx.BodyWriter())
-				_ = w.Write(ExportColumns)
-				err := ex.Each(ctx, func(r assessments.ExportRow) error { return w.Write(exportRecord(r)) })
-				w.Flush()
-				if err == nil {
-					err = w.Error()
-				}
-				if err != nil {
-					// The status is sent: the file ends short, and the log says why.
-					logger(ctx).WarnContext(ctx, "export ended early", "err", err)
-				}
-			}}, nil
-		})
+// exportList answers export-vendor-list.
+func (h assessmentsHandler) exportList(ctx context.Context, in *exportIn) (*huma.StreamResponse, error) {
+	acc, lr, err := refs(in.AccountParam, in.ListParams)
+	if err != nil {
+		return nil, err
+	}
+	ex, err := h.assessments.OpenExport(ctx, actor(ctx), acc, lr)
+	if err != nil {
+		return nil, err
+	}
+	return &huma.StreamResponse{Body: func(hctx huma.Context) {
+		hctx.SetHeader("Content-Type", "text/csv; charset=utf-8")
+		hctx.SetHeader("Content-Disposition", `attachment; filename="`+ex.List().ID.String()+`.csv"`)
+		w := csv.NewWriter(hctx.BodyWriter())
+		_ = w.Write(ExportColumns)
+		err := ex.Each(ctx, func(r assessments.ExportRow) error { return w.Write(exportRecord(r)) })
+		w.Flush()
+		if err == nil {
+			err = w.Error()
+		}
+		if err != nil {
+			// The status is sent: the file ends short, and the log says why.
+			logger(ctx).WarnContext(ctx, "export ended early", "err", err)
+		}
+	}}, nil
 }

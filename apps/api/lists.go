@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"reflect"
-	"slices"
 	"strings"
 	"time"
 
@@ -267,44 +266,6 @@ func (ListOperationResult) Schema(r huma.Registry) *huma.Schema {
 	}
 }
 
-// changeVendors answers save-vendors, add-vendors and remove-vendors: one
-// use case, lists.Service.ChangeVendors, told which change to make.
-func (s *Server) changeVendors(ctx context.Context, in *listsPostIn) (*listsPostOut, error) {
-	if in.Body == nil || in.Body.Vendors == nil {
-		if in.Operation == opSaveVendors {
-			return nil, core.Invalid("vendors", "is required for save-vendors (an empty array empties the list)")
-		}
-		return nil, core.Invalid("vendors", "is required for %s", in.Operation)
-	}
-	ch := lists.VendorsChange{Change: vendorlist.Replace, IfMatch: ifMatch(in.IfMatch)}
-	switch in.Operation {
-	case opAddVendors:
-		ch.Change = vendorlist.Add
-	case opRemoveVendors:
-		ch.Change = vendorlist.Remove
-	}
-	for _, v := range in.Body.Vendors {
-		ch.Vendors = append(ch.Vendors, lists.VendorInput{Name: v.VendorName, WebsiteURL: v.WebsiteURL})
-	}
-	acc, ref, err := refs(in.AccountParam, ListParams{ListID: in.ListID, VendorList: in.VendorList})
-	if err != nil {
-		return nil, err
-	}
-	res, err := s.lists.ChangeVendors(ctx, actor(ctx), acc, ref, ch)
-	if err != nil {
-		return nil, err
-	}
-	out := &SaveVendorsJSON{List: listJSON(res.List), Added: vendorRefs(res.Added), Removed: vendorRefs(res.Removed),
-		Unchanged: res.Unchanged, OrgEnrichment: orgEnrichment(res.Quota)}
-	if len(res.AlreadyOn) > 0 {
-		out.AlreadyOnList = vendorRefs(res.AlreadyOn)
-	}
-	if len(res.NotOn) > 0 {
-		out.NotOnList = res.NotOn
-	}
-	return &listsPostOut{Status: http.StatusOK, ETag: etag(res.List), Body: ListOperationResult{saved: out}}, nil
-}
-
 // etag is the ETag of a list: its revision, quoted (a strong validator).
 func etag(l vendorlist.List) string { return `"` + l.Revision() + `"` }
 
@@ -328,181 +289,256 @@ func ifMatch(h string) vendorlist.Precondition {
 	return p
 }
 
-func (s *Server) registerLists() {
-	tags := []string{"Vendor lists"}
-	register(s.api, huma.Operation{OperationID: "get-vendor-lists", Method: http.MethodGet, Path: "/vendor-lists", Tags: tags,
-		Summary: "List the account's vendor lists, or one list with its vendors", Security: secured, Errors: accountErrors,
-		Responses: map[string]*huma.Response{"200": {Description: "OK", Content: map[string]*huma.MediaType{
-			"application/json": {Schema: s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[listsGetBody](), true, "ListsGetOutBody")}}}}},
-		func(ctx context.Context, in *listsGetIn) (*listsGetOut, error) {
-			a := actor(ctx)
-			if in.VendorList == "" && in.ListID == "" {
-				acc, err := in.accountRef()
-				if err != nil {
-					return nil, err
-				}
-				ls, err := s.lists.Lists(ctx, a, acc)
-				if err != nil {
-					return nil, err
-				}
-				lists := make([]ListJSON, 0, len(ls))
-				for _, l := range ls {
-					lists = append(lists, listJSON(l))
-				}
-				return &listsGetOut{Body: s.writeJSON(listsGetBody{Lists: &lists})}, nil
-			}
-			if in.ListShape.given() {
-				body, l, err := s.shapedList(ctx, in)
-				if err != nil {
-					return nil, err
-				}
-				return &listsGetOut{ETag: etag(l), Body: s.writeJSON(body)}, nil
-			}
-			acc, lr, err := refs(in.AccountParam, in.ListParams)
-			if err != nil {
-				return nil, err
-			}
-			// Refusals, an unknown list and an outage are answered here,
-			// before anything is written; the body then streams.
-			w, err := s.lists.OpenList(ctx, a, acc, lr)
-			if err != nil {
-				return nil, err
-			}
-			return &listsGetOut{ETag: etag(w.List()), Body: func(hctx huma.Context) { s.streamList(hctx, w) }}, nil
-		})
-	register(s.api, huma.Operation{OperationID: "post-vendor-lists", Method: http.MethodPost, Path: "/vendor-lists", Tags: tags,
-		Summary:      "Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors), add or remove some (add-vendors, remove-vendors) or merge a CSV (operation=import-csv)",
-		Security:     secured,
-		Errors:       append(slices.Clone(writeErrors), http.StatusRequestEntityTooLarge, http.StatusPreconditionFailed),
-		MaxBodyBytes: 4 << 20, // a 1 MB CSV grows when JSON-escaped; the CSV limit itself is checked on the text
-		Responses: map[string]*huma.Response{
-			"201": s.jsonResponse("the created list (without operation)", ListJSON{}),
-		}},
-		func(ctx context.Context, in *listsPostIn) (*listsPostOut, error) {
-			a := actor(ctx)
-			switch in.Operation {
-			case opSaveVendors, opAddVendors, opRemoveVendors:
-				return s.changeVendors(ctx, in)
-			case opImportCSV:
-				if in.Body == nil || in.Body.CSV == nil {
-					return nil, core.Invalid("csv", "is required for import-csv")
-				}
-				acc, ref, err := refs(in.AccountParam, ListParams{ListID: in.ListID, VendorList: in.VendorList})
-				if err != nil {
-					return nil, err
-				}
-				res, err := s.lists.ImportCSV(ctx, a, acc, ref, lists.ImportInput{CSV: *in.Body.CSV, DryRun: in.Body.DryRun,
-					RowOffset: in.Body.RowOffset, RowLimit: in.Body.RowLimit})
-				if err != nil {
-					return nil, err
-				}
-				errs := make([]RowErrorJSON, 0, len(res.Errors))
-				for _, e := range res.Errors {
-					errs = append(errs, RowErrorJSON{Row: e.Row, Column: e.Column, Message: e.Message})
-				}
-				return &listsPostOut{Status: http.StatusOK, Body: ListOperationResult{batch: &ImportCSVJSON{
-					DryRun: res.DryRun, RowsTotal: res.RowsTotal, RowOffset: res.RowOffset, RowsProcessed: res.RowsProcessed,
-					NextRowOffset: res.NextRowOffset, HasMore: res.HasMore, VendorsAdded: res.VendorsAdded,
-					ProductsAdded: res.ProductsAdded, AssessmentsUpserted: res.AssessmentsUpserted,
-					CustomVendors: res.CustomVendors, Errors: errs, OrgEnrichment: orgEnrichment(res.Quota),
-				}}}, nil
-			}
-			if strings.TrimSpace(in.VendorList) == "" {
-				return nil, core.Invalid("vendor-list", "name the list to create with vendor-list, or choose an operation")
-			}
-			acc, err := in.accountRef()
-			if err != nil {
-				return nil, err
-			}
-			l, err := s.lists.CreateList(ctx, a, acc, in.VendorList)
-			if err != nil {
-				return nil, err
-			}
-			created := listJSON(l)
-			return &listsPostOut{Status: http.StatusCreated, ETag: etag(l), Body: ListOperationResult{created: &created}}, nil
-		})
+// The inputs and outputs of patch-vendor-lists, delete-vendor-list and
+// add-product. Their names (once local to the registering function) name
+// the document's schemas of their bodies (AlertsInBody, DeleteOutBody,
+// ProductInBody), so they keep them.
 
-	type alertsIn struct {
-		AccountParam
-		Operation AlertsOperation `query:"operation" required:"true"`
-		ListParams
-		Body struct {
-			VendorID      string `json:"vendor-id" format:"uuid"`
-			AlertsEnabled *bool  `json:"alerts_enabled" required:"true"`
-		}
+type alertsIn struct {
+	AccountParam
+	Operation AlertsOperation `query:"operation" required:"true"`
+	ListParams
+	Body struct {
+		VendorID      string `json:"vendor-id" format:"uuid"`
+		AlertsEnabled *bool  `json:"alerts_enabled" required:"true"`
 	}
-	type entryOut struct{ Body EntryJSON }
-	register(s.api, huma.Operation{OperationID: "patch-vendor-lists", Method: http.MethodPatch, Path: "/vendor-lists", Tags: tags,
-		Summary: "Turn incident alerts for one vendor of a list on or off (operation=alerts-enabled)", Security: secured, Errors: accountErrors},
-		func(ctx context.Context, in *alertsIn) (*entryOut, error) {
-			acc, lr, err := refs(in.AccountParam, in.ListParams)
-			if err != nil {
-				return nil, err
-			}
-			vid, err := accounts.ParseID("vendor-id", in.Body.VendorID)
-			if err != nil {
-				return nil, err
-			}
-			e, err := s.lists.SetAlerts(ctx, actor(ctx), acc, lr, vid, *in.Body.AlertsEnabled)
-			if err != nil {
-				return nil, err
-			}
-			return &entryOut{Body: entryJSON(e)}, nil
-		})
+}
 
-	type deleteIn struct {
-		AccountParam
-		ListParams
-	}
-	type deleteOut struct {
-		Body struct {
-			Deleted ListJSON `json:"deleted"`
-		}
-	}
-	register(s.api, huma.Operation{OperationID: "delete-vendor-list", Method: http.MethodDelete, Path: "/vendor-lists", Tags: tags,
-		Summary: "Delete a list (by vendor-list-id or vendor-list) with its entries, assessments and subscribers", Security: secured, Errors: accountErrors},
-		func(ctx context.Context, in *deleteIn) (*deleteOut, error) {
-			acc, lr, err := refs(in.AccountParam, in.ListParams)
-			if err != nil {
-				return nil, err
-			}
-			l, err := s.lists.DeleteList(ctx, actor(ctx), acc, lr)
-			if err != nil {
-				return nil, err
-			}
-			out := &deleteOut{}
-			out.Body.Deleted = listJSON(l)
-			return out, nil
-		})
+type entryOut struct{ Body EntryJSON }
 
-	type productIn struct {
-		ListID   string `path:"vendor_list_id" format:"uuid"`
-		VendorID string `path:"vendor_id" format:"uuid"`
-		AccountParam
-		Body struct {
-			ProductName string `json:"product_name" minLength:"1" maxLength:"200"`
-		}
+type deleteIn struct {
+	AccountParam
+	ListParams
+}
+
+type deleteOut struct {
+	Body struct {
+		Deleted ListJSON `json:"deleted"`
 	}
-	type productOut struct{ Body ProductJSON }
-	register(s.api, huma.Operation{OperationID: "add-product", Method: http.MethodPost, Path: "/vendor-lists/{vendor_list_id}/vendors/{vendor_id}/products",
-		Tags: tags, Summary: "Add a product row to a vendor on a list (409 when it exists)", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors},
-		func(ctx context.Context, in *productIn) (*productOut, error) {
-			acc, err := in.accountRef()
-			if err != nil {
-				return nil, err
-			}
-			lr, err := lists.ParseListRef(in.ListID, "")
-			if err != nil {
-				return nil, err
-			}
-			vid, err := accounts.ParseID("vendor_id", in.VendorID)
-			if err != nil {
-				return nil, err
-			}
-			p, err := s.lists.AddProduct(ctx, actor(ctx), acc, lr.ID, vid, in.Body.ProductName)
-			if err != nil {
-				return nil, err
-			}
-			return &productOut{Body: productJSON(p, true)}, nil
-		})
+}
+
+type productIn struct {
+	ListID   string `path:"vendor_list_id" format:"uuid"`
+	VendorID string `path:"vendor_id" format:"uuid"`
+	AccountParam
+	Body struct {
+		ProductName string `json:"product_name" minLength:"1" maxLength:"200"`
+	}
+}
+
+type productOut struct{ Body ProductJSON }
+
+// listsHandler answers the Vendor lists operations (but the export, an
+// assessments read) with the lists area of the core.
+type listsHandler struct{ *Server }
+
+// getLists answers get-vendor-lists.
+func (h listsHandler) getLists(ctx context.Context, in *listsGetIn) (*listsGetOut, error) {
+	a := actor(ctx)
+	if in.VendorList == "" && in.ListID == "" {
+		acc, err := in.accountRef()
+		if err != nil {
+			return nil, err
+		}
+		ls, err := h.lists.Lists(ctx, a, acc)
+		if err != nil {
+			return nil, err
+		}
+		lists := make([]ListJSON, 0, len(ls))
+		for _, l := range ls {
+			lists = append(lists, listJSON(l))
+		}
+		return &listsGetOut{Body: h.writeJSON(listsGetBody{Lists: &lists})}, nil
+	}
+	if in.ListShape.given() {
+		body, l, err := h.shapedList(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		return &listsGetOut{ETag: etag(l), Body: h.writeJSON(body)}, nil
+	}
+	acc, lr, err := refs(in.AccountParam, in.ListParams)
+	if err != nil {
+		return nil, err
+	}
+	// Refusals, an unknown list and an outage are answered here,
+	// before anything is written; the body then streams.
+	w, err := h.lists.OpenList(ctx, a, acc, lr)
+	if err != nil {
+		return nil, err
+	}
+	return &listsGetOut{ETag: etag(w.List()), Body: func(hctx huma.Context) { h.streamList(hctx, w) }}, nil
+}
+
+// post answers POST /vendor-lists. The contract puts five operations on
+// that one method and path, told apart by the operation query parameter:
+// no operation creates the list named by vendor-list; save-vendors,
+// add-vendors, remove-vendors and import-csv change an existing list. huma
+// (as the router under it) registers one operation per method and path, and
+// OpenAPI 3.1 has one operation per method of a path too, so splitting them
+// into separate huma operations would change the wire contract (new paths,
+// or operation values no longer answered where they are today). The route
+// stays one operation, post-vendor-lists, and post only dispatches: each
+// operation value has its own named method below.
+func (h listsHandler) post(ctx context.Context, in *listsPostIn) (*listsPostOut, error) {
+	switch in.Operation {
+	case opSaveVendors:
+		return h.saveVendors(ctx, in)
+	case opAddVendors:
+		return h.addVendors(ctx, in)
+	case opRemoveVendors:
+		return h.removeVendors(ctx, in)
+	case opImportCSV:
+		return h.importCSV(ctx, in)
+	}
+	return h.createList(ctx, in)
+}
+
+// createList answers POST /vendor-lists without operation: a new list
+// named vendor-list (201).
+func (h listsHandler) createList(ctx context.Context, in *listsPostIn) (*listsPostOut, error) {
+	if strings.TrimSpace(in.VendorList) == "" {
+		return nil, core.Invalid("vendor-list", "name the list to create with vendor-list, or choose an operation")
+	}
+	acc, err := in.accountRef()
+	if err != nil {
+		return nil, err
+	}
+	l, err := h.lists.CreateList(ctx, actor(ctx), acc, in.VendorList)
+	if err != nil {
+		return nil, err
+	}
+	created := listJSON(l)
+	return &listsPostOut{Status: http.StatusCreated, ETag: etag(l), Body: ListOperationResult{created: &created}}, nil
+}
+
+// saveVendors answers operation=save-vendors: the list's vendors become
+// those of the body.
+func (h listsHandler) saveVendors(ctx context.Context, in *listsPostIn) (*listsPostOut, error) {
+	return h.changeVendors(ctx, in, vendorlist.Replace)
+}
+
+// addVendors answers operation=add-vendors: the body's vendors join the
+// list, the others stay.
+func (h listsHandler) addVendors(ctx context.Context, in *listsPostIn) (*listsPostOut, error) {
+	return h.changeVendors(ctx, in, vendorlist.Add)
+}
+
+// removeVendors answers operation=remove-vendors: the body's vendors leave
+// the list, the others stay.
+func (h listsHandler) removeVendors(ctx context.Context, in *listsPostIn) (*listsPostOut, error) {
+	return h.changeVendors(ctx, in, vendorlist.Remove)
+}
+
+// changeVendors makes one change to a list's vendors: the one use case
+// behind save-vendors, add-vendors and remove-vendors,
+// lists.Service.ChangeVendors, told which change to make.
+func (h listsHandler) changeVendors(ctx context.Context, in *listsPostIn, change vendorlist.Change) (*listsPostOut, error) {
+	if in.Body == nil || in.Body.Vendors == nil {
+		if change == vendorlist.Replace {
+			return nil, core.Invalid("vendors", "is required for save-vendors (an empty array empties the list)")
+		}
+		return nil, core.Invalid("vendors", "is required for %s", in.Operation)
+	}
+	ch := lists.VendorsChange{Change: change, IfMatch: ifMatch(in.IfMatch)}
+	for _, v := range in.Body.Vendors {
+		ch.Vendors = append(ch.Vendors, lists.VendorInput{Name: v.VendorName, WebsiteURL: v.WebsiteURL})
+	}
+	acc, ref, err := refs(in.AccountParam, ListParams{ListID: in.ListID, VendorList: in.VendorList})
+	if err != nil {
+		return nil, err
+	}
+	res, err := h.lists.ChangeVendors(ctx, actor(ctx), acc, ref, ch)
+	if err != nil {
+		return nil, err
+	}
+	out := &SaveVendorsJSON{List: listJSON(res.List), Added: vendorRefs(res.Added), Removed: vendorRefs(res.Removed),
+		Unchanged: res.Unchanged, OrgEnrichment: orgEnrichment(res.Quota)}
+	if len(res.AlreadyOn) > 0 {
+		out.AlreadyOnList = vendorRefs(res.AlreadyOn)
+	}
+	if len(res.NotOn) > 0 {
+		out.NotOnList = res.NotOn
+	}
+	return &listsPostOut{Status: http.StatusOK, ETag: etag(res.List), Body: ListOperationResult{saved: out}}, nil
+}
+
+// importCSV answers operation=import-csv: one batch of a CSV merged into
+// the list (or only checked, in a dry run).
+func (h listsHandler) importCSV(ctx context.Context, in *listsPostIn) (*listsPostOut, error) {
+	if in.Body == nil || in.Body.CSV == nil {
+		return nil, core.Invalid("csv", "is required for import-csv")
+	}
+	acc, ref, err := refs(in.AccountParam, ListParams{ListID: in.ListID, VendorList: in.VendorList})
+	if err != nil {
+		return nil, err
+	}
+	res, err := h.lists.ImportCSV(ctx, actor(ctx), acc, ref, lists.ImportInput{CSV: *in.Body.CSV, DryRun: in.Body.DryRun,
+		RowOffset: in.Body.RowOffset, RowLimit: in.Body.RowLimit})
+	if err != nil {
+		return nil, err
+	}
+	errs := make([]RowErrorJSON, 0, len(res.Errors))
+	for _, e := range res.Errors {
+		errs = append(errs, RowErrorJSON{Row: e.Row, Column: e.Column, Message: e.Message})
+	}
+	return &listsPostOut{Status: http.StatusOK, Body: ListOperationResult{batch: &ImportCSVJSON{
+		DryRun: res.DryRun, RowsTotal: res.RowsTotal, RowOffset: res.RowOffset, RowsProcessed: res.RowsProcessed,
+		NextRowOffset: res.NextRowOffset, HasMore: res.HasMore, VendorsAdded: res.VendorsAdded,
+		ProductsAdded: res.ProductsAdded, AssessmentsUpserted: res.AssessmentsUpserted,
+		CustomVendors: res.CustomVendors, Errors: errs, OrgEnrichment: orgEnrichment(res.Quota),
+	}}}, nil
+}
+
+// setAlerts answers patch-vendor-lists.
+func (h listsHandler) setAlerts(ctx context.Context, in *alertsIn) (*entryOut, error) {
+	acc, lr, err := refs(in.AccountParam, in.ListParams)
+	if err != nil {
+		return nil, err
+	}
+	vid, err := accounts.ParseID("vendor-id", in.Body.VendorID)
+	if err != nil {
+		return nil, err
+	}
+	e, err := h.lists.SetAlerts(ctx, actor(ctx), acc, lr, vid, *in.Body.AlertsEnabled)
+	if err != nil {
+		return nil, err
+	}
+	return &entryOut{Body: entryJSON(e)}, nil
+}
+
+// deleteList answers delete-vendor-list.
+func (h listsHandler) deleteList(ctx context.Context, in *deleteIn) (*deleteOut, error) {
+	acc, lr, err := refs(in.AccountParam, in.ListParams)
+	if err != nil {
+		return nil, err
+	}
+	l, err := h.lists.DeleteList(ctx, actor(ctx), acc, lr)
+	if err != nil {
+		return nil, err
+	}
+	out := &deleteOut{}
+	out.Body.Deleted = listJSON(l)
+	return out, nil
+}
+
+// addProduct answers add-product.
+func (h listsHandler) addProduct(ctx context.Context, in *productIn) (*productOut, error) {
+	acc, err := in.accountRef()
+	if err != nil {
+		return nil, err
+	}
+	lr, err := lists.ParseListRef(in.ListID, "")
+	if err != nil {
+		return nil, err
+	}
+	vid, err := accounts.ParseID("vendor_id", in.VendorID)
+	if err != nil {
+		return nil, err
+	}
+	p, err := h.lists.AddProduct(ctx, actor(ctx), acc, lr.ID, vid, in.Body.ProductName)
+	if err != nil {
+		return nil, err
+	}
+	return &productOut{Body: productJSON(p, true)}, nil
 }

@@ -4,14 +4,11 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"net/http"
 	"strings"
 	"time"
 
-	"github.com/danielgtaylor/huma/v2"
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/assessments"
-	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/vendors"
 )
 
@@ -168,46 +165,42 @@ func ratingChangeFeedJSON(v assessments.RatingChangeView) RatingChangeFeedJSON {
 		ChecksRun: r.ChecksRun, ChecksTotal: r.ChecksTotal, Changes: r.Changes}
 }
 
-func (s *Server) registerRatings() {
-	register(s.api, huma.Operation{OperationID: "get-vendor-rating-history", Method: http.MethodGet, Path: "/vendor/{id_or_name}/rating-history",
-		Tags: []string{"Vendors"}, Summary: "A vendor's rating history: every scan's rating, grade and findings, and the changes that mattered, newest first",
-		Security: secured, Errors: directoryErrors},
-		func(ctx context.Context, in *ratingHistoryIn) (*ratingHistoryOut, error) {
-			ref, err := in.vendorRef()
-			if err != nil {
-				return nil, err
-			}
-			v, page, next, err := s.vendors.RatingHistory(ctx, actor(ctx), ref, decodeRatingCursor(in.Cursor), in.Limit)
-			if err != nil {
-				return nil, err
-			}
-			out := &ratingHistoryOut{Body: RatingHistoryBody{VendorID: v.ID.String(), History: make([]RatingRecordJSON, 0, len(page)),
-				NextCursor: encodeRatingCursor(next)}}
-			for _, r := range page {
-				out.Body.History = append(out.Body.History, ratingRecordJSON(r))
-			}
-			return out, nil
-		})
-	register(s.api, huma.Operation{OperationID: "get-recent-rating-changes", Method: http.MethodGet, Path: "/metrics/recent-rating-changes",
-		Tags: []string{"Dashboard"}, Security: secured, Errors: accountErrors,
-		Summary: "The newest rating changes that mattered (grade drop, new critical or high finding, certificate expiring) of the vendors the account follows, newest first (viewer or above)"},
-		func(ctx context.Context, in *recentIncidentsIn) (*recentRatingChangesOut, error) {
-			acc, err := in.accountRef()
-			if err != nil {
-				return nil, err
-			}
-			lr, err := lists.ParseListRef(in.ListID, "")
-			if err != nil {
-				return nil, err
-			}
-			vs, err := s.assessments.RecentRatingChanges(ctx, actor(ctx), acc, lr, in.Limit)
-			if err != nil {
-				return nil, err
-			}
-			out := &recentRatingChangesOut{Body: make([]RatingChangeFeedJSON, 0, len(vs))}
-			for _, v := range vs {
-				out.Body = append(out.Body, ratingChangeFeedJSON(v))
-			}
-			return out, nil
-		})
+// ratingsHandler answers the rating reads: a vendor's rating history
+// (vendors area) and the dashboard's recent rating changes (assessments
+// area).
+type ratingsHandler struct{ *Server }
+
+// ratingHistory answers get-vendor-rating-history.
+func (h ratingsHandler) ratingHistory(ctx context.Context, in *ratingHistoryIn) (*ratingHistoryOut, error) {
+	ref, err := in.vendorRef()
+	if err != nil {
+		return nil, err
+	}
+	v, page, next, err := h.vendors.RatingHistory(ctx, actor(ctx), ref, decodeRatingCursor(in.Cursor), in.Limit)
+	if err != nil {
+		return nil, err
+	}
+	out := &ratingHistoryOut{Body: RatingHistoryBody{VendorID: v.ID.String(), History: make([]RatingRecordJSON, 0, len(page)),
+		NextCursor: encodeRatingCursor(next)}}
+	for _, r := range page {
+		out.Body.History = append(out.Body.History, ratingRecordJSON(r))
+	}
+	return out, nil
+}
+
+// recentRatingChanges answers get-recent-rating-changes.
+func (h ratingsHandler) recentRatingChanges(ctx context.Context, in *recentIncidentsIn) (*recentRatingChangesOut, error) {
+	acc, lr, err := accountAnd(in.AccountParam, in.listRef)
+	if err != nil {
+		return nil, err
+	}
+	vs, err := h.assessments.RecentRatingChanges(ctx, actor(ctx), acc, lr, in.Limit)
+	if err != nil {
+		return nil, err
+	}
+	out := &recentRatingChangesOut{Body: make([]RatingChangeFeedJSON, 0, len(vs))}
+	for _, v := range vs {
+		out.Body = append(out.Body, ratingChangeFeedJSON(v))
+	}
+	return out, nil
 }

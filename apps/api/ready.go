@@ -2,8 +2,11 @@ package api
 
 import (
 	"context"
+	"net/http"
+	"strconv"
 	"time"
 
+	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/adapters/dircache"
 )
 
@@ -52,4 +55,70 @@ func (s *Server) readyAnswer(ctx context.Context) *readyOut {
 		out.Body.Invalidation = &inv
 	}
 	return out
+}
+
+// healthHandler answers the Health operations: /healthz and /readyz.
+type healthHandler struct{ *Server }
+
+type healthOut struct {
+	Body struct {
+		Status string `json:"status" enum:"ok" doc:"ok when the process (healthz) or its dependencies (readyz) answer"`
+	}
+}
+
+// dependencyDown is what /readyz says of a dependency that does not answer;
+// the reason goes to the log, not to anonymous callers.
+const dependencyDown = "unavailable"
+
+// HealthWarningJSON is one condition /readyz reports to platform admins.
+type HealthWarningJSON struct {
+	Name    string `json:"name" doc:"What it concerns, e.g. auth"`
+	Message string `json:"message"`
+}
+
+// warnings gathers the conditions /readyz tells platform admins.
+func (s *Server) warnings() []HealthWarningJSON {
+	var out []HealthWarningJSON
+	for _, w := range s.opts.Warnings {
+		if msg := w.Check(); msg != "" {
+			out = append(out, HealthWarningJSON{Name: w.Name, Message: msg})
+		}
+	}
+	return out
+}
+
+// healthz answers healthz.
+func (h healthHandler) healthz(ctx context.Context, _ *struct{}) (*healthOut, error) {
+	out := &healthOut{}
+	out.Body.Status = "ok"
+	return out, nil
+}
+
+// readyz answers readyz.
+func (h healthHandler) readyz(ctx context.Context, _ *struct{}) (*readyOut, error) {
+	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+	defer cancel()
+	var down []error
+	check := func(name string, err error) {
+		if err != nil {
+			logger(ctx).WarnContext(ctx, "not ready", "dependency", name, "err", err)
+			down = append(down, &ProblemDetail{Location: name, Message: dependencyDown})
+		}
+	}
+	check("store", h.ready(ctx))
+	for i, f := range h.opts.Ready {
+		name := "queue"
+		if i > 0 {
+			name = "dependency-" + strconv.Itoa(i)
+		}
+		check(name, f(ctx))
+	}
+	for _, c := range h.opts.Checks {
+		check(c.Name, c.Check(ctx))
+	}
+	if len(down) > 0 {
+		return nil, huma.ErrorWithHeaders(huma.NewError(http.StatusServiceUnavailable, dependencyDown, down...),
+			http.Header{"Retry-After": {retryAfter}})
+	}
+	return h.readyAnswer(ctx), nil
 }

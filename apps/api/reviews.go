@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"net/http"
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
@@ -101,41 +100,33 @@ type reviewPolicyOut struct {
 	Body ReviewPolicyJSON
 }
 
-func (s *Server) registerReviews() {
-	tags := []string{"Reviews"}
-	s.registerExport()
-	s.registerCalendar()
-	register(s.api, huma.Operation{OperationID: "get-review-policy", Method: http.MethodGet, Path: "/review-policy", Tags: tags,
-		Summary:  "The account's review policy: cadence per tier, reminder offsets, weekly overdue reminders (viewer or above)",
-		Security: secured, Errors: accountErrors},
-		func(ctx context.Context, in *reviewPolicyIn) (*reviewPolicyOut, error) {
-			acc, err := in.accountRef()
-			if err != nil {
-				return nil, err
-			}
-			v, err := s.assessments.ReviewPolicy(ctx, actor(ctx), acc)
-			if err != nil {
-				return nil, err
-			}
-			return &reviewPolicyOut{Body: reviewPolicyJSON(v)}, nil
-		})
-	register(s.api, huma.Operation{OperationID: "put-review-policy", Method: http.MethodPut, Path: "/review-policy", Tags: tags,
-		Summary:  "Change the account's review policy (admin or owner); omitted values keep theirs, and every due date moves with it",
-		Security: secured, Errors: accountErrors},
-		func(ctx context.Context, in *reviewPolicyPutIn) (*reviewPolicyOut, error) {
-			b := in.Body
-			pin := review.PolicyInput{ReminderOffsets: b.ReminderOffsetsDays, RepeatOverdue: b.OverdueRepeatWeekly}
-			if c := b.CadenceMonths; c != nil {
-				pin.Critical, pin.High, pin.Medium, pin.Low, pin.NotTiered = c.Critical, c.High, c.Medium, c.Low, c.NotTiered
-			}
-			acc, err := in.accountRef()
-			if err != nil {
-				return nil, err
-			}
-			v, err := s.assessments.PutReviewPolicy(ctx, actor(ctx), acc, pin)
-			if err != nil {
-				return nil, err
-			}
-			return &reviewPolicyOut{Body: reviewPolicyJSON(v)}, nil
-		})
+// reviewPolicy answers get-review-policy.
+func (h assessmentsHandler) reviewPolicy(ctx context.Context, in *reviewPolicyIn) (*reviewPolicyOut, error) {
+	acc, err := in.accountRef()
+	if err != nil {
+		return nil, err
+	}
+	v, err := h.assessments.ReviewPolicy(ctx, actor(ctx), acc)
+	if err != nil {
+		return nil, err
+	}
+	return &reviewPolicyOut{Body: reviewPolicyJSON(v)}, nil
+}
+
+// putReviewPolicy answers put-review-policy.
+func (h assessmentsHandler) putReviewPolicy(ctx context.Context, in *reviewPolicyPutIn) (*reviewPolicyOut, error) {
+	b := in.Body
+	pin := review.PolicyInput{ReminderOffsets: b.ReminderOffsetsDays, RepeatOverdue: b.OverdueRepeatWeekly}
+	if c := b.CadenceMonths; c != nil {
+		pin.Critical, pin.High, pin.Medium, pin.Low, pin.NotTiered = c.Critical, c.High, c.Medium, c.Low, c.NotTiered
+	}
+	acc, err := in.accountRef()
+	if err != nil {
+		return nil, err
+	}
+	v, err := h.assessments.PutReviewPolicy(ctx, actor(ctx), acc, pin)
+	if err != nil {
+		return nil, err
+	}
+	return &reviewPolicyOut{Body: reviewPolicyJSON(v)}, nil
 }

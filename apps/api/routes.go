@@ -1,12 +1,294 @@
 package api
 
 import (
+	"context"
 	"net/http"
+	"reflect"
+	"slices"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humachi"
 	"github.com/go-chi/chi/v5"
+	"github.com/vetted-dev/vetted/core/assessments"
 )
+
+// endpoint is one operation of the API: how the OpenAPI document declares it
+// (id, method, path, summary, tags, security, the roles it needs in its
+// summary or, for platform admins, in Metadata, errors) and the handler
+// method that answers it.
+type endpoint struct {
+	op      huma.Operation
+	handler operationHandler
+}
+
+// operationHandler is a handler method of any input and output types,
+// which register adds to the API as the handler of an operation.
+type operationHandler interface {
+	add(api huma.API, op huma.Operation)
+}
+
+// handlerMethod is a handler method: it takes an operation's input and
+// answers its output, or the error of the use case it called.
+type handlerMethod[I, O any] func(context.Context, *I) (*O, error)
+
+// add registers op answered by m, with the API's one error mapping
+// (register).
+func (m handlerMethod[I, O]) add(api huma.API, op huma.Operation) { register(api, op, m) }
+
+// handle makes a handler method an endpoint's handler; its input and
+// output types, which differ from one operation to the next, are inferred.
+func handle[I, O any](m func(context.Context, *I) (*O, error)) operationHandler {
+	return handlerMethod[I, O](m)
+}
+
+// register adds every operation of routes() to the API, in the table's order
+// (the order of the OpenAPI document's schemas as they are first met).
+func (s *Server) register() {
+	for _, e := range s.routes() {
+		e.handler.add(s.api, e.op)
+	}
+}
+
+// The tags of the document, one per area.
+var (
+	healthTags     = []string{"Health"}
+	accountTags    = []string{"Accounts"}
+	userTags       = []string{"Users"}
+	listTags       = []string{"Vendor lists"}
+	vendorTags     = []string{"Vendors"}
+	reviewTags     = []string{"Reviews"}
+	assessmentTags = []string{"Assessments"}
+	documentTags   = []string{"Evidence documents"}
+	subscriberTags = []string{"Subscribers"}
+	webhookTags    = []string{"Webhooks"}
+	dashboardTags  = []string{"Dashboard"}
+)
+
+const upsertSummary = "Create or update the assessment of a vendor on a list (member or above); omitted fields keep their values"
+
+// routes is every operation of the API, one entry per method and path,
+// grouped by area. Each entry names the handler method that answers it: a
+// method parses its input into the core's values, calls one use case and
+// maps the result to the answer (see the area's file: accounts.go,
+// lists.go, vendors.go, assessments.go and its reviews.go, calendar.go,
+// export.go, documents.go, dashboard.go; subscribers.go, webhooks.go,
+// ratings.go, ready.go).
+func (s *Server) routes() []endpoint {
+	var (
+		health  = healthHandler{s}
+		accts   = accountsHandler{s}
+		members = membersHandler{s}
+		lists   = listsHandler{s}
+		vendors = vendorsHandler{s}
+		asmts   = assessmentsHandler{s}
+		alerts  = alertsHandler{s}
+		hooks   = webhooksHandler{s}
+		ratings = ratingsHandler{s}
+	)
+	upsertResponses := map[string]*huma.Response{
+		"201": s.jsonResponse("the assessment was created", AssessmentJSON{}),
+	}
+	return []endpoint{
+		// Health: liveness and readiness (healthHandler, ready.go).
+		{huma.Operation{OperationID: "healthz", Method: http.MethodGet, Path: "/healthz", Summary: "Process is up", Tags: healthTags,
+			Security: public}, handle(health.healthz)},
+		{huma.Operation{OperationID: "readyz", Method: http.MethodGet, Path: "/readyz", Summary: "Store and queue are reachable", Tags: healthTags,
+			Description: "Needs no token. With a platform admin's token the answer adds `invalidation`: how this replica hears of other replicas' writes to the vendor directory. A token that does not verify is answered as anonymous.",
+			Security:    optionalBearer, Errors: []int{http.StatusServiceUnavailable}}, handle(health.readyz)},
+
+		// Accounts: organizations (accountsHandler, accounts.go). Metadata
+		// platformAdminOnly marks the platform-admin operations.
+		{huma.Operation{Metadata: platformAdminOnly, OperationID: "create-account", Method: http.MethodPost, Path: "/accounts", Tags: accountTags,
+			Summary: "Create an organization (platform admins)", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors}, handle(accts.createAccount)},
+		{huma.Operation{OperationID: "list-accounts", Method: http.MethodGet, Path: "/accounts", Tags: accountTags,
+			Summary: "List accounts (all for platform admins, the caller's own otherwise)", Security: secured, Errors: directoryErrors}, handle(accts.listAccounts)},
+		{huma.Operation{Metadata: platformAdminOnly, OperationID: "restore-account-owner", Method: http.MethodPost, Path: "/accounts/owner", Tags: accountTags,
+			Summary: "Make someone an owner of an organization, e.g. one that lost its last owner (platform admins; audited)",
+			Description: "The way back for an account whose last owner is gone and where nobody left may assign owner. " +
+				"The person becomes an owner (a member's role is raised, anyone else is added); nobody else changes. " +
+				"A reason is required: an audit record names the platform admin, the account, the new owner, the role they had and the reason, " +
+				"and the new owner is mailed. 409 when they are an owner already; a personal space has no owner to restore (422).",
+			Security: secured, Errors: writeErrors}, handle(accts.restoreOwner)},
+		{huma.Operation{Metadata: platformAdminOnly, OperationID: "delete-accounts", Method: http.MethodDelete, Path: "/accounts", Tags: accountTags,
+			Summary: "Delete accounts with everything they own (platform admins)", Security: secured, Errors: accountErrors}, handle(accts.deleteAccounts)},
+
+		// Users: an organization's members and roles (membersHandler,
+		// accounts.go).
+		{huma.Operation{OperationID: "list-users", Method: http.MethodGet, Path: "/users", Tags: userTags,
+			Summary: "The caller's organizations, or one organization's members", Security: secured, Errors: accountErrors}, handle(members.listUsers)},
+		{huma.Operation{OperationID: "add-users", Method: http.MethodPost, Path: "/users", Tags: userTags,
+			Summary: "Add members (owner or admin; only an owner may add an owner)", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors}, handle(members.addUsers)},
+		{huma.Operation{OperationID: "change-user-roles", Method: http.MethodPatch, Path: "/users", Tags: userTags,
+			Summary: "Change members' roles (only an owner sets owner; the last owner cannot be demoted)", Security: secured, Errors: writeErrors}, handle(members.changeRoles)},
+		{huma.Operation{OperationID: "remove-users", Method: http.MethodDelete, Path: "/users", Tags: userTags,
+			Summary: "Remove members (the last owner cannot be removed)", Security: secured, Errors: writeErrors}, handle(members.removeUsers)},
+
+		// Vendor lists (listsHandler, lists.go). post-vendor-lists is one route
+		// for five operations of the contract, told apart by the operation query
+		// parameter: see listsHandler.post.
+		{huma.Operation{OperationID: "get-vendor-lists", Method: http.MethodGet, Path: "/vendor-lists", Tags: listTags,
+			Summary: "List the account's vendor lists, or one list with its vendors", Security: secured, Errors: accountErrors,
+			Responses: map[string]*huma.Response{"200": {Description: "OK", Content: map[string]*huma.MediaType{
+				"application/json": {Schema: s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[listsGetBody](), true, "ListsGetOutBody")}}}}}, handle(lists.getLists)},
+		{huma.Operation{OperationID: "post-vendor-lists", Method: http.MethodPost, Path: "/vendor-lists", Tags: listTags,
+			Summary:      "Create a list (vendor-list=<name>), replace its vendors (operation=save-vendors), add or remove some (add-vendors, remove-vendors) or merge a CSV (operation=import-csv)",
+			Security:     secured,
+			Errors:       append(slices.Clone(writeErrors), http.StatusRequestEntityTooLarge, http.StatusPreconditionFailed),
+			MaxBodyBytes: 4 << 20, // a 1 MB CSV grows when JSON-escaped; the CSV limit itself is checked on the text
+			Responses: map[string]*huma.Response{
+				"201": s.jsonResponse("the created list (without operation)", ListJSON{}),
+			}}, handle(lists.post)},
+		{huma.Operation{OperationID: "patch-vendor-lists", Method: http.MethodPatch, Path: "/vendor-lists", Tags: listTags,
+			Summary: "Turn incident alerts for one vendor of a list on or off (operation=alerts-enabled)", Security: secured, Errors: accountErrors}, handle(lists.setAlerts)},
+		{huma.Operation{OperationID: "delete-vendor-list", Method: http.MethodDelete, Path: "/vendor-lists", Tags: listTags,
+			Summary: "Delete a list (by vendor-list-id or vendor-list) with its entries, assessments and subscribers", Security: secured, Errors: accountErrors}, handle(lists.deleteList)},
+		{huma.Operation{OperationID: "add-product", Method: http.MethodPost, Path: "/vendor-lists/{vendor_list_id}/vendors/{vendor_id}/products",
+			Tags: listTags, Summary: "Add a product row to a vendor on a list (409 when it exists)", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors}, handle(lists.addProduct)},
+
+		// Vendors: the global directory (vendorsHandler, vendors.go).
+		{huma.Operation{OperationID: "list-vendors", Method: http.MethodGet, Path: "/vendors/all", Tags: vendorTags,
+			Summary: "List the whole vendor directory", Security: secured, Errors: directoryErrors,
+			Description: "Without limit and cursor: the whole directory, written as it is read, a page at a time " +
+				"(each vendor once, by name; a vendor added meanwhile may be left out). With limit or cursor: one page, " +
+				"with next_cursor when more follow.",
+			Responses: map[string]*huma.Response{"200": {Description: "OK", Content: map[string]*huma.MediaType{
+				"application/json": {Schema: s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[VendorsOutBody](), true, "")}}}}}, handle(vendors.listVendors)},
+		{huma.Operation{OperationID: "get-vendor", Method: http.MethodGet, Path: "/vendor/{id_or_name}", Tags: vendorTags,
+			Summary: "A vendor with its profile groups (empty groups for a custom vendor)", Security: secured, Errors: directoryErrors}, handle(vendors.getVendor)},
+		{huma.Operation{OperationID: "get-vendor-security-instances", Method: http.MethodGet, Path: "/vendor/{id_or_name}/security-instances",
+			Tags: vendorTags, Summary: "A vendor's security findings and signals", Security: secured, Errors: directoryErrors}, handle(vendors.securityInstances)},
+		{huma.Operation{OperationID: "get-vendor-incidents", Method: http.MethodGet, Path: "/vendor/{id_or_name}/incidents",
+			Tags: vendorTags, Summary: "A vendor's incidents, live and historical", Security: secured, Errors: directoryErrors}, handle(vendors.incidents)},
+		{huma.Operation{Metadata: platformAdminOnly, OperationID: "record-vendor-incident", Method: http.MethodPost, Path: "/vendor/{id_or_name}/incidents",
+			Tags: vendorTags, Summary: "Record an incident by hand (platform admins); a live one alerts subscribers", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors}, handle(vendors.recordIncident)},
+		{huma.Operation{Metadata: platformAdminOnly, OperationID: "enrich-vendors", Method: http.MethodPost, Path: "/vendor/enrich", Tags: vendorTags,
+			Summary: "Start an enrichment run (platform admins); progress at GET /vendor/enrich/{run_id}", DefaultStatus: http.StatusAccepted, Security: secured, Errors: writeErrors}, handle(vendors.enrich)},
+		{huma.Operation{Metadata: platformAdminOnly, OperationID: "get-enrich-run", Method: http.MethodGet, Path: "/vendor/enrich/{run_id}", Tags: vendorTags,
+			Summary: "Progress of an enrichment run (platform admins)", Security: secured, Errors: writeErrors}, handle(vendors.enrichRun)},
+		{huma.Operation{Metadata: platformAdminOnly, OperationID: "patch-vendor", Method: http.MethodPatch, Path: "/vendor/{id_or_name}", Tags: vendorTags,
+			Summary:     "Edit whitelisted profile fields with a JSON merge patch (platform admins); no enrichment runs",
+			Description: "Body: `{\"company\": {...}, \"security\": {...}, \"privacy\": {...}, \"maturity\": {...}}`; null removes a value. A field outside the whitelist is 422, naming it.",
+			Security:    secured,
+			Errors:      accountErrors,
+			RequestBody: &huma.RequestBody{Content: map[string]*huma.MediaType{
+				"application/merge-patch+json": {Schema: &huma.Schema{Type: "object", AdditionalProperties: true}},
+			}}}, handle(vendors.patchVendor)},
+		{huma.Operation{Metadata: platformAdminOnly, OperationID: "delete-vendor", Method: http.MethodDelete, Path: "/vendor/{id_or_name}", Tags: vendorTags,
+			Summary: "Remove a vendor's profile and security instances (platform admins); the entry and list memberships stay", Security: secured, Errors: writeErrors}, handle(vendors.deleteVendor)},
+		{huma.Operation{Metadata: platformAdminOnly, OperationID: "start-incident-backfill", Method: http.MethodPost, Path: "/vendors/incident-backfill", Tags: vendorTags,
+			Summary: "Backfill historical incidents (platform admins); they never alert", DefaultStatus: http.StatusAccepted, Security: secured, Errors: writeErrors}, handle(vendors.startBackfill)},
+		{huma.Operation{Metadata: platformAdminOnly, OperationID: "get-incident-backfill", Method: http.MethodGet, Path: "/vendors/incident-backfill/{run_id}", Tags: vendorTags,
+			Summary: "Status of an incident backfill run (platform admins)", Security: secured, Errors: writeErrors}, handle(vendors.backfillRun)},
+
+		// Assessments area (assessmentsHandler): the register export
+		// (export.go), the review calendar (calendar.go), the review policy
+		// (reviews.go).
+		{huma.Operation{OperationID: "export-vendor-list", Method: http.MethodGet, Path: "/vendor-lists/export",
+			Tags: listTags, Security: secured, Errors: accountErrors,
+			Summary: "The register as a file: one row per vendor and product of a list (viewer or above)",
+			Description: "Streamed as it is read, a page of the list at a time. Columns: vendor_name, website_url, product_name, tier, " +
+				"compliance_approval_status, next_review_at, review_state, rating, grade, sponsor, alerts_enabled, " +
+				"conditional_approval_condition. A cell that starts with =, +, -, @, a tab or a carriage return is written with a single quote " +
+				"before it, so that a spreadsheet shows it as text instead of running it (OWASP's rule for CSV injection). " +
+				"The file imports back through import-csv, which removes those quotes (computed columns are ignored there).",
+			Responses: map[string]*huma.Response{"200": {Description: "OK", Content: map[string]*huma.MediaType{
+				"text/csv": {Schema: &huma.Schema{Type: huma.TypeString}}}}}}, handle(asmts.exportList)},
+		{huma.Operation{OperationID: "get-review-calendar", Method: http.MethodGet, Path: "/review-calendar", Tags: reviewTags,
+			Summary:     "The caller's personal review calendar link for the account (viewer or above)",
+			Description: "The link carries a signed key and needs no token, so that calendar apps can subscribe to it; DELETE revokes it.",
+			Security:    secured, Errors: accountErrors}, handle(asmts.calendarLink)},
+		{huma.Operation{OperationID: "delete-review-calendar", Method: http.MethodDelete, Path: "/review-calendar", Tags: reviewTags,
+			Summary:  "Revoke the caller's review calendar link for the account: it answers 404 from then on (viewer or above)",
+			Security: secured, Errors: accountErrors, DefaultStatus: http.StatusNoContent}, handle(asmts.revokeCalendar)},
+		{huma.Operation{OperationID: "get-review-calendar-feed", Method: http.MethodGet, Path: assessments.CalendarFeedPath, Tags: reviewTags,
+			Summary:  "The reviews due of an account as an iCalendar feed (RFC 5545); the link's key is the credential",
+			Security: public, Errors: []int{http.StatusNotFound},
+			Responses: map[string]*huma.Response{"200": {Description: "OK", Content: map[string]*huma.MediaType{
+				"text/calendar": {Schema: &huma.Schema{Type: huma.TypeString}}}}}}, handle(asmts.calendarFeed)},
+		{huma.Operation{OperationID: "get-review-policy", Method: http.MethodGet, Path: "/review-policy", Tags: reviewTags,
+			Summary:  "The account's review policy: cadence per tier, reminder offsets, weekly overdue reminders (viewer or above)",
+			Security: secured, Errors: accountErrors}, handle(asmts.reviewPolicy)},
+		{huma.Operation{OperationID: "put-review-policy", Method: http.MethodPut, Path: "/review-policy", Tags: reviewTags,
+			Summary:  "Change the account's review policy (admin or owner); omitted values keep theirs, and every due date moves with it",
+			Security: secured, Errors: accountErrors}, handle(asmts.putReviewPolicy)},
+
+		// Assessments (assessments.go); POST and PUT both create or update.
+		{huma.Operation{OperationID: "list-assessments", Method: http.MethodGet, Path: "/vendor-assessments", Tags: assessmentTags,
+			Summary: "The assessments of a list (viewer or above)", Security: secured, Errors: accountErrors}, handle(asmts.listAssessments)},
+		{huma.Operation{OperationID: "post-assessment", Method: http.MethodPost, Path: "/vendor-assessments", Tags: assessmentTags,
+			Summary: upsertSummary, Security: secured, Errors: writeErrors, Responses: upsertResponses}, handle(asmts.upsertAssessment)},
+		{huma.Operation{OperationID: "put-assessment", Method: http.MethodPut, Path: "/vendor-assessments", Tags: assessmentTags,
+			Summary: upsertSummary, Security: secured, Errors: writeErrors, Responses: upsertResponses}, handle(asmts.upsertAssessment)},
+		{huma.Operation{OperationID: "delete-assessment", Method: http.MethodDelete, Path: "/vendor-assessments", Tags: assessmentTags,
+			Summary: "Delete an assessment with its audit log and documents (member or above)", Security: secured, Errors: accountErrors}, handle(asmts.deleteAssessment)},
+		{huma.Operation{OperationID: "get-assessment-audit-log", Method: http.MethodGet, Path: "/vendor-assessments/audit-log", Tags: assessmentTags,
+			Summary: "The approval audit of an assessment, newest first (viewer or above)", Security: secured, Errors: accountErrors}, handle(asmts.auditLog)},
+
+		// Evidence documents (documents.go).
+		{huma.Operation{OperationID: "list-documents", Method: http.MethodGet, Path: "/vendor-assessments/documents", Tags: documentTags,
+			Summary: "The documents of an assessment (viewer or above)", Security: secured, Errors: accountErrors}, handle(asmts.listDocuments)},
+		{huma.Operation{OperationID: "get-document-upload-url", Method: http.MethodGet, Path: "/vendor-assessments/documents/upload-url", Tags: documentTags,
+			Summary: "A presigned upload for a new document (member or above)",
+			Description: "Send the file to upload_url with method and headers before expires_at (15 minutes). The URL stores one file, once: " +
+				"a second upload to it is refused (409 on the embedded store, 412 on S3) and the first file stays as it was. " +
+				"The signed request binds the content type; the 25 MB cap is enforced by the embedded store as the file arrives and, on S3, " +
+				"when the service first sees the file (a larger one is deleted and the document stays pending). " +
+				"Once stored, the document records the file's size and SHA-256 and the assessment's audit log records the upload.",
+			Security: secured, Errors: accountErrors}, handle(asmts.uploadURL)},
+		{huma.Operation{OperationID: "get-document-download-url", Method: http.MethodGet, Path: "/vendor-assessments/documents/download-url", Tags: documentTags,
+			Summary:     "A presigned download URL of an uploaded document (viewer or above)",
+			Description: "The URL is valid for 5 minutes. It answers 404 once the document is deleted.",
+			Security:    secured, Errors: accountErrors}, handle(asmts.downloadURL)},
+		{huma.Operation{OperationID: "delete-document", Method: http.MethodDelete, Path: "/vendor-assessments/documents", Tags: documentTags,
+			Summary: "Remove a document and its file (member or above)",
+			Description: "The file is deleted before the answer, so download URLs issued earlier answer 404 from then on " +
+				"(if the file store cannot be reached, the file is deleted later and no URL is issued for it again). The audit log records the removal.",
+			Security: secured, Errors: accountErrors}, handle(asmts.deleteDocument)},
+
+		// Subscribers: incident alerts of a list (alertsHandler,
+		// subscribers.go).
+		{huma.Operation{OperationID: "list-subscribers", Method: http.MethodGet, Path: "/subscribers", Tags: subscriberTags,
+			Summary: "The alert subscribers of a list with their state (viewer or above)", Security: secured, Errors: accountErrors}, handle(alerts.listSubscribers)},
+		{huma.Operation{OperationID: "add-subscribers", Method: http.MethodPost, Path: "/subscribers", Tags: subscriberTags,
+			Summary:       "Subscribe addresses to a list's incident alerts (member or above)",
+			Description:   "A verified member of the account is confirmed at once; anyone else stays pending and gets a confirmation mail.",
+			DefaultStatus: http.StatusCreated, Security: secured, Errors: accountErrors}, handle(alerts.addSubscribers)},
+		{huma.Operation{OperationID: "remove-subscribers", Method: http.MethodDelete, Path: "/subscribers", Tags: subscriberTags,
+			Summary: "Unsubscribe addresses from a list, named in subscriber-email in the body or the query (member or above)", Security: secured, Errors: accountErrors}, handle(alerts.removeSubscribers)},
+
+		// Webhooks (webhooksHandler, webhooks.go).
+		{huma.Operation{OperationID: "list-webhooks", Method: http.MethodGet, Path: "/webhooks", Tags: webhookTags,
+			Summary: "The account's webhook endpoints, without secrets (viewer or above)", Security: secured, Errors: accountErrors}, handle(hooks.listWebhooks)},
+		{huma.Operation{OperationID: "create-webhook", Method: http.MethodPost, Path: "/webhooks", Tags: webhookTags,
+			Summary:     "Register a webhook endpoint; the answer shows its secret, once (admin or owner)",
+			Description: webhookSigning, DefaultStatus: http.StatusCreated, Security: secured, Errors: accountErrors}, handle(hooks.createWebhook)},
+		{huma.Operation{OperationID: "delete-webhook", Method: http.MethodDelete, Path: "/webhooks", Tags: webhookTags,
+			Summary: "Delete a webhook endpoint with its delivery log (admin or owner)", DefaultStatus: http.StatusNoContent,
+			Security: secured, Errors: accountErrors}, handle(hooks.deleteWebhook)},
+		{huma.Operation{OperationID: "list-webhook-deliveries", Method: http.MethodGet, Path: "/webhooks/deliveries", Tags: webhookTags,
+			Summary: "An endpoint's delivery attempts, newest first: status, duration, next retry (viewer or above)", Security: secured, Errors: accountErrors}, handle(hooks.deliveries)},
+		{huma.Operation{OperationID: "test-webhook", Method: http.MethodPost, Path: "/webhooks/test", Tags: webhookTags,
+			Summary:       "Send a ping event (webhook.ping) to an endpoint (admin or owner)",
+			Description:   "The ping is queued and delivered as every event is; the delivery log shows how it went.",
+			DefaultStatus: http.StatusAccepted, Security: secured, Errors: accountErrors}, handle(hooks.testWebhook)},
+
+		// Dashboard (assessmentsHandler, dashboard.go).
+		{huma.Operation{OperationID: "get-dashboard-metrics", Method: http.MethodGet, Path: "/metrics/dashboard", Tags: dashboardTags,
+			Summary: "Counts for the dashboard: vendors, followed vendors, active assessments (viewer or above)", Security: secured, Errors: accountErrors}, handle(asmts.dashboardMetrics)},
+		{huma.Operation{OperationID: "get-recent-incidents", Method: http.MethodGet, Path: "/metrics/recent-incidents", Tags: dashboardTags,
+			Summary: "The newest incidents of the vendors the account follows, newest first (viewer or above)", Security: secured, Errors: accountErrors}, handle(asmts.recentIncidents)},
+		{huma.Operation{OperationID: "get-vendors-from-list", Method: http.MethodGet, Path: "/metrics/vendors-from-list", Tags: dashboardTags,
+			Summary: "The vendors of a list (default master-list) with their logo and latest incident (viewer or above)", Security: secured, Errors: accountErrors}, handle(asmts.vendorsFromList)},
+
+		// Ratings (ratingsHandler, ratings.go).
+		{huma.Operation{OperationID: "get-vendor-rating-history", Method: http.MethodGet, Path: "/vendor/{id_or_name}/rating-history",
+			Tags: vendorTags, Summary: "A vendor's rating history: every scan's rating, grade and findings, and the changes that mattered, newest first",
+			Security: secured, Errors: directoryErrors}, handle(ratings.ratingHistory)},
+		{huma.Operation{OperationID: "get-recent-rating-changes", Method: http.MethodGet, Path: "/metrics/recent-rating-changes",
+			Tags: dashboardTags, Security: secured, Errors: accountErrors,
+			Summary: "The newest rating changes that mattered (grade drop, new critical or high finding, certificate expiring) of the vendors the account follows, newest first (viewer or above)"}, handle(ratings.recentRatingChanges)},
+	}
+}
 
 // uuidPattern is a run id as the API writes it (and as path.run_id's
 // format: uuid declares it).

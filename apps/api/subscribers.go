@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"strings"
 	"time"
 
@@ -98,60 +97,58 @@ type subscribersDeleteOut struct {
 	}
 }
 
-func (s *Server) registerSubscribers() {
-	tags := []string{"Subscribers"}
-	register(s.api, huma.Operation{OperationID: "list-subscribers", Method: http.MethodGet, Path: "/subscribers", Tags: tags,
-		Summary: "The alert subscribers of a list with their state (viewer or above)", Security: secured, Errors: accountErrors},
-		func(ctx context.Context, in *subscribersListIn) (*subscribersGetOut, error) {
-			acc, lr, err := refs(in.AccountParam, in.ListParams)
-			if err != nil {
-				return nil, err
-			}
-			l, ss, err := s.alerts.Subscribers(ctx, actor(ctx), acc, lr)
-			if err != nil {
-				return nil, err
-			}
-			out := &subscribersGetOut{}
-			out.Body.VendorListID, out.Body.Subscribers = l.ID.String(), subscribersJSON(ss)
-			return out, nil
-		})
-	register(s.api, huma.Operation{OperationID: "add-subscribers", Method: http.MethodPost, Path: "/subscribers", Tags: tags,
-		Summary:       "Subscribe addresses to a list's incident alerts (member or above)",
-		Description:   "A verified member of the account is confirmed at once; anyone else stays pending and gets a confirmation mail.",
-		DefaultStatus: http.StatusCreated, Security: secured, Errors: accountErrors},
-		func(ctx context.Context, in *subscribersPostIn) (*subscribersPostOut, error) {
-			acc, lr, err := refs(in.AccountParam, in.ListParams)
-			if err != nil {
-				return nil, err
-			}
-			ss, err := s.alerts.AddSubscribers(ctx, actor(ctx), acc, lr, in.Body.SubscriberEmail)
-			if err != nil {
-				return nil, err
-			}
-			out := &subscribersPostOut{}
-			out.Body.Subscribers = subscribersJSON(ss)
-			return out, nil
-		})
-	register(s.api, huma.Operation{OperationID: "remove-subscribers", Method: http.MethodDelete, Path: "/subscribers", Tags: tags,
-		Summary: "Unsubscribe addresses from a list, named in subscriber-email in the body or the query (member or above)", Security: secured, Errors: accountErrors},
-		func(ctx context.Context, in *subscribersDeleteIn) (*subscribersDeleteOut, error) {
-			var emails []string
-			for _, q := range in.Emails {
-				emails = append(emails, strings.Split(q, ",")...)
-			}
-			if in.Body != nil {
-				emails = append(emails, in.Body.SubscriberEmail...)
-			}
-			acc, lr, err := refs(in.AccountParam, in.ListParams)
-			if err != nil {
-				return nil, err
-			}
-			removed, err := s.alerts.RemoveSubscribers(ctx, actor(ctx), acc, lr, emails)
-			if err != nil {
-				return nil, err
-			}
-			out := &subscribersDeleteOut{}
-			out.Body.Removed = removed
-			return out, nil
-		})
+// alertsHandler answers the Subscribers operations (who gets a list's
+// incident alerts) with the alerts area of the core.
+type alertsHandler struct{ *Server }
+
+// listSubscribers answers list-subscribers.
+func (h alertsHandler) listSubscribers(ctx context.Context, in *subscribersListIn) (*subscribersGetOut, error) {
+	acc, lr, err := refs(in.AccountParam, in.ListParams)
+	if err != nil {
+		return nil, err
+	}
+	l, ss, err := h.alerts.Subscribers(ctx, actor(ctx), acc, lr)
+	if err != nil {
+		return nil, err
+	}
+	out := &subscribersGetOut{}
+	out.Body.VendorListID, out.Body.Subscribers = l.ID.String(), subscribersJSON(ss)
+	return out, nil
+}
+
+// addSubscribers answers add-subscribers.
+func (h alertsHandler) addSubscribers(ctx context.Context, in *subscribersPostIn) (*subscribersPostOut, error) {
+	acc, lr, err := refs(in.AccountParam, in.ListParams)
+	if err != nil {
+		return nil, err
+	}
+	ss, err := h.alerts.AddSubscribers(ctx, actor(ctx), acc, lr, in.Body.SubscriberEmail)
+	if err != nil {
+		return nil, err
+	}
+	out := &subscribersPostOut{}
+	out.Body.Subscribers = subscribersJSON(ss)
+	return out, nil
+}
+
+// removeSubscribers answers remove-subscribers.
+func (h alertsHandler) removeSubscribers(ctx context.Context, in *subscribersDeleteIn) (*subscribersDeleteOut, error) {
+	var emails []string
+	for _, q := range in.Emails {
+		emails = append(emails, strings.Split(q, ",")...)
+	}
+	if in.Body != nil {
+		emails = append(emails, in.Body.SubscriberEmail...)
+	}
+	acc, lr, err := refs(in.AccountParam, in.ListParams)
+	if err != nil {
+		return nil, err
+	}
+	removed, err := h.alerts.RemoveSubscribers(ctx, actor(ctx), acc, lr, emails)
+	if err != nil {
+		return nil, err
+	}
+	out := &subscribersDeleteOut{}
+	out.Body.Removed = removed
+	return out, nil
 }

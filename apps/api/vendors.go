@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"reflect"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -443,219 +442,209 @@ type recordIncidentIn struct {
 
 type incidentOut struct{ Body IncidentJSON }
 
-func (s *Server) registerVendors() {
-	tags := []string{"Vendors"}
-	register(s.api, huma.Operation{OperationID: "list-vendors", Method: http.MethodGet, Path: "/vendors/all", Tags: tags,
-		Summary: "List the whole vendor directory", Security: secured, Errors: directoryErrors,
-		Description: "Without limit and cursor: the whole directory, written as it is read, a page at a time " +
-			"(each vendor once, by name; a vendor added meanwhile may be left out). With limit or cursor: one page, " +
-			"with next_cursor when more follow.",
-		Responses: map[string]*huma.Response{"200": {Description: "OK", Content: map[string]*huma.MediaType{
-			"application/json": {Schema: s.api.OpenAPI().Components.Schemas.Schema(reflect.TypeFor[VendorsOutBody](), true, "")}}}}},
-		func(ctx context.Context, in *vendorsPageIn) (*huma.StreamResponse, error) {
-			after, limit := "", cmp.Or(in.Limit, defaultVendorPage)
-			if in.Cursor != "" {
-				var err error
-				if after, err = decodeCursor(in.Cursor); err != nil {
-					return nil, err
-				}
+// vendorsHandler answers the Vendors operations of the global directory
+// (profiles, findings, incidents, enrichment and backfill runs) with the
+// vendors area of the core.
+type vendorsHandler struct{ *Server }
+
+// listVendors answers list-vendors.
+func (h vendorsHandler) listVendors(ctx context.Context, in *vendorsPageIn) (*huma.StreamResponse, error) {
+	after, limit := "", cmp.Or(in.Limit, defaultVendorPage)
+	if in.Cursor != "" {
+		var err error
+		if after, err = decodeCursor(in.Cursor); err != nil {
+			return nil, err
+		}
+	}
+	whole := in.Limit == 0 && in.Cursor == ""
+	if whole {
+		limit = streamPage
+	}
+	// The first page is read before anything is written, so that a
+	// store that does not answer still gets its problem answer.
+	vs, more, err := h.vendors.VendorsPage(ctx, actor(ctx), after, limit)
+	if err != nil {
+		return nil, err
+	}
+	return &huma.StreamResponse{Body: func(hctx huma.Context) {
+		hctx.SetHeader("Content-Type", "application/json")
+		if !whole {
+			body := VendorsOutBody{Vendors: vendorsJSON(vs)}
+			if more {
+				body.NextCursor = encodeCursor(vs[len(vs)-1].Name)
 			}
-			whole := in.Limit == 0 && in.Cursor == ""
-			if whole {
-				limit = streamPage
-			}
-			// The first page is read before anything is written, so that a
-			// store that does not answer still gets its problem answer.
-			vs, more, err := s.vendors.VendorsPage(ctx, actor(ctx), after, limit)
+			_ = json.NewEncoder(hctx.BodyWriter()).Encode(body)
+			return
+		}
+		h.streamVendors(ctx, hctx.BodyWriter(), vs, more)
+	}}, nil
+}
+
+// getVendor answers get-vendor.
+func (h vendorsHandler) getVendor(ctx context.Context, in *vendorRefIn) (*vendorViewOut, error) {
+	ref, err := in.vendorRef()
+	if err != nil {
+		return nil, err
+	}
+	view, err := h.vendors.GetVendor(ctx, actor(ctx), ref)
+	if err != nil {
+		return nil, err
+	}
+	return &vendorViewOut{Body: h.encodedView(view)}, nil
+}
+
+// securityInstances answers get-vendor-security-instances.
+func (h vendorsHandler) securityInstances(ctx context.Context, in *vendorRefIn) (*instancesOut, error) {
+	ref, err := in.vendorRef()
+	if err != nil {
+		return nil, err
+	}
+	v, is, err := h.vendors.SecurityInstances(ctx, actor(ctx), ref)
+	if err != nil {
+		return nil, err
+	}
+	out := &instancesOut{}
+	out.Body.VendorID = v.ID.String()
+	out.Body.Instances = make([]SecurityInstanceJSON, 0, len(is))
+	for _, i := range is {
+		out.Body.Instances = append(out.Body.Instances, instanceJSON(i))
+	}
+	out.Body.ChecksRun, out.Body.ChecksTotal = vendors.CheckCoverage(is)
+	return out, nil
+}
+
+// incidents answers get-vendor-incidents.
+func (h vendorsHandler) incidents(ctx context.Context, in *vendorRefIn) (*incidentsOut, error) {
+	ref, err := in.vendorRef()
+	if err != nil {
+		return nil, err
+	}
+	ins, err := h.vendors.Incidents(ctx, actor(ctx), ref)
+	if err != nil {
+		return nil, err
+	}
+	out := &incidentsOut{}
+	out.Body.Incidents = make([]IncidentJSON, 0, len(ins))
+	for _, i := range ins {
+		out.Body.Incidents = append(out.Body.Incidents, incidentJSON(i))
+	}
+	return out, nil
+}
+
+// recordIncident answers record-vendor-incident.
+func (h vendorsHandler) recordIncident(ctx context.Context, in *recordIncidentIn) (*incidentOut, error) {
+	b := in.Body
+	inc := vendors.Incident{Title: b.Title, Summary: b.Summary, IncidentType: b.IncidentType, AffectedService: b.AffectedService,
+		PotentiallyImpactedData: b.PotentiallyImpactedData, Status: b.Status, Severity: string(b.Severity), URL: b.URL,
+		Source: b.Source, ExternalID: b.ExternalID, Backfilled: b.Backfilled}
+	if b.PublishedAt != nil {
+		inc.PublishedAt = b.PublishedAt.UTC()
+	}
+	ref, err := in.vendorRef()
+	if err != nil {
+		return nil, err
+	}
+	got, err := h.vendors.RecordIncident(ctx, actor(ctx), ref, inc)
+	if err != nil {
+		return nil, err
+	}
+	return &incidentOut{Body: incidentJSON(got)}, nil
+}
+
+// enrich answers enrich-vendors.
+func (h vendorsHandler) enrich(ctx context.Context, in *enrichIn) (*enrichOut, error) {
+	sections := make([]string, len(in.Body.Sections))
+	for i, sec := range in.Body.Sections {
+		sections[i] = string(sec)
+	}
+	r, err := h.vendors.Enrich(ctx, actor(ctx), in.Body.Vendors, sections, in.Body.CreateOnly)
+	if err != nil {
+		return nil, err
+	}
+	out := &enrichOut{}
+	out.Body.RunID, out.Body.Status, out.Body.Jobs = r.ID.String(), RunStatus(r.Status()), jobsJSON(r.Jobs)
+	return out, nil
+}
+
+// enrichRun answers get-enrich-run.
+func (h vendorsHandler) enrichRun(ctx context.Context, in *runIn) (*runOut, error) {
+	id, err := in.runID()
+	if err != nil {
+		return nil, err
+	}
+	r, err := h.vendors.Run(ctx, actor(ctx), vendors.RunEnrich, id)
+	if err != nil {
+		return nil, err
+	}
+	return &runOut{Body: runJSON(r)}, nil
+}
+
+// patchVendor answers patch-vendor.
+func (h vendorsHandler) patchVendor(ctx context.Context, in *patchVendorIn) (*vendorViewOut, error) {
+	ref, err := in.vendorRef()
+	if err != nil {
+		return nil, err
+	}
+	view, err := h.vendors.PatchVendor(ctx, actor(ctx), ref, in.Body)
+	if err != nil {
+		return nil, err
+	}
+	out := vendorViewJSON(view)
+	return &vendorViewOut{Body: &out}, nil
+}
+
+// deleteVendor answers delete-vendor.
+func (h vendorsHandler) deleteVendor(ctx context.Context, in *vendorRefIn) (*deleteVendorOut, error) {
+	ref, err := in.vendorRef()
+	if err != nil {
+		return nil, err
+	}
+	v, err := h.vendors.DeleteVendor(ctx, actor(ctx), ref)
+	if err != nil {
+		return nil, err
+	}
+	out := &deleteVendorOut{}
+	out.Body.Deleted = vendorJSON(v)
+	return out, nil
+}
+
+// startBackfill answers start-incident-backfill.
+func (h vendorsHandler) startBackfill(ctx context.Context, in *backfillIn) (*backfillOut, error) {
+	var (
+		names []vendors.Ref
+		since *time.Time
+		err   error
+	)
+	if in.Body != nil {
+		for _, n := range in.Body.Vendors {
+			ref, err := vendors.ParseRef(n)
 			if err != nil {
 				return nil, err
 			}
-			return &huma.StreamResponse{Body: func(hctx huma.Context) {
-				hctx.SetHeader("Content-Type", "application/json")
-				if !whole {
-					body := VendorsOutBody{Vendors: vendorsJSON(vs)}
-					if more {
-						body.NextCursor = encodeCursor(vs[len(vs)-1].Name)
-					}
-					_ = json.NewEncoder(hctx.BodyWriter()).Encode(body)
-					return
-				}
-				s.streamVendors(ctx, hctx.BodyWriter(), vs, more)
-			}}, nil
-		})
-	register(s.api, huma.Operation{OperationID: "get-vendor", Method: http.MethodGet, Path: "/vendor/{id_or_name}", Tags: tags,
-		Summary: "A vendor with its profile groups (empty groups for a custom vendor)", Security: secured, Errors: directoryErrors},
-		func(ctx context.Context, in *vendorRefIn) (*vendorViewOut, error) {
-			ref, err := in.vendorRef()
-			if err != nil {
-				return nil, err
-			}
-			view, err := s.vendors.GetVendor(ctx, actor(ctx), ref)
-			if err != nil {
-				return nil, err
-			}
-			return &vendorViewOut{Body: s.encodedView(view)}, nil
-		})
-	register(s.api, huma.Operation{OperationID: "get-vendor-security-instances", Method: http.MethodGet, Path: "/vendor/{id_or_name}/security-instances",
-		Tags: tags, Summary: "A vendor's security findings and signals", Security: secured, Errors: directoryErrors},
-		func(ctx context.Context, in *vendorRefIn) (*instancesOut, error) {
-			ref, err := in.vendorRef()
-			if err != nil {
-				return nil, err
-			}
-			v, is, err := s.vendors.SecurityInstances(ctx, actor(ctx), ref)
-			if err != nil {
-				return nil, err
-			}
-			out := &instancesOut{}
-			out.Body.VendorID = v.ID.String()
-			out.Body.Instances = make([]SecurityInstanceJSON, 0, len(is))
-			for _, i := range is {
-				out.Body.Instances = append(out.Body.Instances, instanceJSON(i))
-			}
-			out.Body.ChecksRun, out.Body.ChecksTotal = vendors.CheckCoverage(is)
-			return out, nil
-		})
-	register(s.api, huma.Operation{OperationID: "get-vendor-incidents", Method: http.MethodGet, Path: "/vendor/{id_or_name}/incidents",
-		Tags: tags, Summary: "A vendor's incidents, live and historical", Security: secured, Errors: directoryErrors},
-		func(ctx context.Context, in *vendorRefIn) (*incidentsOut, error) {
-			ref, err := in.vendorRef()
-			if err != nil {
-				return nil, err
-			}
-			ins, err := s.vendors.Incidents(ctx, actor(ctx), ref)
-			if err != nil {
-				return nil, err
-			}
-			out := &incidentsOut{}
-			out.Body.Incidents = make([]IncidentJSON, 0, len(ins))
-			for _, i := range ins {
-				out.Body.Incidents = append(out.Body.Incidents, incidentJSON(i))
-			}
-			return out, nil
-		})
-	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "record-vendor-incident", Method: http.MethodPost, Path: "/vendor/{id_or_name}/incidents",
-		Tags: tags, Summary: "Record an incident by hand (platform admins); a live one alerts subscribers", DefaultStatus: http.StatusCreated, Security: secured, Errors: writeErrors},
-		func(ctx context.Context, in *recordIncidentIn) (*incidentOut, error) {
-			b := in.Body
-			inc := vendors.Incident{Title: b.Title, Summary: b.Summary, IncidentType: b.IncidentType, AffectedService: b.AffectedService,
-				PotentiallyImpactedData: b.PotentiallyImpactedData, Status: b.Status, Severity: string(b.Severity), URL: b.URL,
-				Source: b.Source, ExternalID: b.ExternalID, Backfilled: b.Backfilled}
-			if b.PublishedAt != nil {
-				inc.PublishedAt = b.PublishedAt.UTC()
-			}
-			ref, err := in.vendorRef()
-			if err != nil {
-				return nil, err
-			}
-			got, err := s.vendors.RecordIncident(ctx, actor(ctx), ref, inc)
-			if err != nil {
-				return nil, err
-			}
-			return &incidentOut{Body: incidentJSON(got)}, nil
-		})
-	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "enrich-vendors", Method: http.MethodPost, Path: "/vendor/enrich", Tags: tags,
-		Summary: "Start an enrichment run (platform admins); progress at GET /vendor/enrich/{run_id}", DefaultStatus: http.StatusAccepted, Security: secured, Errors: writeErrors},
-		func(ctx context.Context, in *enrichIn) (*enrichOut, error) {
-			sections := make([]string, len(in.Body.Sections))
-			for i, sec := range in.Body.Sections {
-				sections[i] = string(sec)
-			}
-			r, err := s.vendors.Enrich(ctx, actor(ctx), in.Body.Vendors, sections, in.Body.CreateOnly)
-			if err != nil {
-				return nil, err
-			}
-			out := &enrichOut{}
-			out.Body.RunID, out.Body.Status, out.Body.Jobs = r.ID.String(), RunStatus(r.Status()), jobsJSON(r.Jobs)
-			return out, nil
-		})
-	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "get-enrich-run", Method: http.MethodGet, Path: "/vendor/enrich/{run_id}", Tags: tags,
-		Summary: "Progress of an enrichment run (platform admins)", Security: secured, Errors: writeErrors},
-		func(ctx context.Context, in *runIn) (*runOut, error) {
-			id, err := in.runID()
-			if err != nil {
-				return nil, err
-			}
-			r, err := s.vendors.Run(ctx, actor(ctx), vendors.RunEnrich, id)
-			if err != nil {
-				return nil, err
-			}
-			return &runOut{Body: runJSON(r)}, nil
-		})
-	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "patch-vendor", Method: http.MethodPatch, Path: "/vendor/{id_or_name}", Tags: tags,
-		Summary:     "Edit whitelisted profile fields with a JSON merge patch (platform admins); no enrichment runs",
-		Description: "Body: `{\"company\": {...}, \"security\": {...}, \"privacy\": {...}, \"maturity\": {...}}`; null removes a value. A field outside the whitelist is 422, naming it.",
-		Security:    secured,
-		Errors:      accountErrors,
-		RequestBody: &huma.RequestBody{Content: map[string]*huma.MediaType{
-			"application/merge-patch+json": {Schema: &huma.Schema{Type: "object", AdditionalProperties: true}},
-		}}},
-		func(ctx context.Context, in *patchVendorIn) (*vendorViewOut, error) {
-			ref, err := in.vendorRef()
-			if err != nil {
-				return nil, err
-			}
-			view, err := s.vendors.PatchVendor(ctx, actor(ctx), ref, in.Body)
-			if err != nil {
-				return nil, err
-			}
-			out := vendorViewJSON(view)
-			return &vendorViewOut{Body: &out}, nil
-		})
-	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "delete-vendor", Method: http.MethodDelete, Path: "/vendor/{id_or_name}", Tags: tags,
-		Summary: "Remove a vendor's profile and security instances (platform admins); the entry and list memberships stay", Security: secured, Errors: writeErrors},
-		func(ctx context.Context, in *vendorRefIn) (*deleteVendorOut, error) {
-			ref, err := in.vendorRef()
-			if err != nil {
-				return nil, err
-			}
-			v, err := s.vendors.DeleteVendor(ctx, actor(ctx), ref)
-			if err != nil {
-				return nil, err
-			}
-			out := &deleteVendorOut{}
-			out.Body.Deleted = vendorJSON(v)
-			return out, nil
-		})
-	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "start-incident-backfill", Method: http.MethodPost, Path: "/vendors/incident-backfill", Tags: tags,
-		Summary: "Backfill historical incidents (platform admins); they never alert", DefaultStatus: http.StatusAccepted, Security: secured, Errors: writeErrors},
-		func(ctx context.Context, in *backfillIn) (*backfillOut, error) {
-			var (
-				names []vendors.Ref
-				since *time.Time
-				err   error
-			)
-			if in.Body != nil {
-				for _, n := range in.Body.Vendors {
-					ref, err := vendors.ParseRef(n)
-					if err != nil {
-						return nil, err
-					}
-					names = append(names, ref)
-				}
-				if since, err = parseSince(in.Body.Since); err != nil {
-					return nil, err
-				}
-			}
-			r, err := s.vendors.StartBackfill(ctx, actor(ctx), names, since)
-			if err != nil {
-				return nil, err
-			}
-			out := &backfillOut{}
-			out.Body.RunID, out.Body.Status = r.ID.String(), RunStatus(r.Status())
-			return out, nil
-		})
-	register(s.api, huma.Operation{Metadata: platformAdminOnly, OperationID: "get-incident-backfill", Method: http.MethodGet, Path: "/vendors/incident-backfill/{run_id}", Tags: tags,
-		Summary: "Status of an incident backfill run (platform admins)", Security: secured, Errors: writeErrors},
-		func(ctx context.Context, in *runIn) (*runOut, error) {
-			id, err := in.runID()
-			if err != nil {
-				return nil, err
-			}
-			r, err := s.vendors.Run(ctx, actor(ctx), vendors.RunBackfill, id)
-			if err != nil {
-				return nil, err
-			}
-			return &runOut{Body: runJSON(r)}, nil
-		})
+			names = append(names, ref)
+		}
+		if since, err = parseSince(in.Body.Since); err != nil {
+			return nil, err
+		}
+	}
+	r, err := h.vendors.StartBackfill(ctx, actor(ctx), names, since)
+	if err != nil {
+		return nil, err
+	}
+	out := &backfillOut{}
+	out.Body.RunID, out.Body.Status = r.ID.String(), RunStatus(r.Status())
+	return out, nil
+}
+
+// backfillRun answers get-incident-backfill.
+func (h vendorsHandler) backfillRun(ctx context.Context, in *runIn) (*runOut, error) {
+	id, err := in.runID()
+	if err != nil {
+		return nil, err
+	}
+	r, err := h.vendors.Run(ctx, actor(ctx), vendors.RunBackfill, id)
+	if err != nil {
+		return nil, err
+	}
+	return &runOut{Body: runJSON(r)}, nil
 }

@@ -2,10 +2,8 @@ package api
 
 import (
 	"context"
-	"net/http"
 	"time"
 
-	"github.com/danielgtaylor/huma/v2"
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
@@ -132,100 +130,86 @@ type webhooksTestOut struct {
 	}
 }
 
-func (s *Server) registerWebhooks() {
-	tags := []string{"Webhooks"}
-	const signed = "Events are posted as Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: HMAC-SHA256 with the endpoint's secret) " +
-		"with the body {\"type\", \"timestamp\", \"data\"}. A delivery is retried with the same webhook-id for 24 hours " +
-		"(5 s, 5 min, 30 min, 2 h, 5 h, 10 h); then the endpoint is disabled and the account's admins and owners are mailed. " +
-		"Redirects are not followed. The URL must be https to a public address on port 443 or 80, the rules the scanner follows."
-	register(s.api, huma.Operation{OperationID: "list-webhooks", Method: http.MethodGet, Path: "/webhooks", Tags: tags,
-		Summary: "The account's webhook endpoints, without secrets (viewer or above)", Security: secured, Errors: accountErrors},
-		func(ctx context.Context, in *webhooksListIn) (*webhooksListOut, error) {
-			acc, err := in.accountRef()
-			if err != nil {
-				return nil, err
-			}
-			es, err := s.webhooks.List(ctx, actor(ctx), acc)
-			if err != nil {
-				return nil, err
-			}
-			out := &webhooksListOut{}
-			out.Body.Webhooks = make([]WebhookJSON, 0, len(es))
-			for _, e := range es {
-				out.Body.Webhooks = append(out.Body.Webhooks, webhookJSON(e))
-			}
-			return out, nil
-		})
-	register(s.api, huma.Operation{OperationID: "create-webhook", Method: http.MethodPost, Path: "/webhooks", Tags: tags,
-		Summary:     "Register a webhook endpoint; the answer shows its secret, once (admin or owner)",
-		Description: signed, DefaultStatus: http.StatusCreated, Security: secured, Errors: accountErrors},
-		func(ctx context.Context, in *webhooksCreateIn) (*webhooksCreateOut, error) {
-			acc, err := in.accountRef()
-			if err != nil {
-				return nil, err
-			}
-			e, err := s.webhooks.Create(ctx, actor(ctx), acc, webhooks.CreateInput{URL: in.Body.URL, Events: in.Body.Events, Description: in.Body.Description})
-			if err != nil {
-				return nil, err
-			}
-			return &webhooksCreateOut{Body: WebhookCreatedJSON{WebhookJSON: webhookJSON(e), Secret: e.Secret}}, nil
-		})
-	register(s.api, huma.Operation{OperationID: "delete-webhook", Method: http.MethodDelete, Path: "/webhooks", Tags: tags,
-		Summary: "Delete a webhook endpoint with its delivery log (admin or owner)", DefaultStatus: http.StatusNoContent,
-		Security: secured, Errors: accountErrors},
-		func(ctx context.Context, in *webhooksDeleteIn) (*struct{}, error) {
-			acc, err := in.accountRef()
-			if err != nil {
-				return nil, err
-			}
-			id, err := in.webhookID()
-			if err != nil {
-				return nil, err
-			}
-			return nil, s.webhooks.Delete(ctx, actor(ctx), acc, id)
-		})
-	register(s.api, huma.Operation{OperationID: "list-webhook-deliveries", Method: http.MethodGet, Path: "/webhooks/deliveries", Tags: tags,
-		Summary: "An endpoint's delivery attempts, newest first: status, duration, next retry (viewer or above)", Security: secured, Errors: accountErrors},
-		func(ctx context.Context, in *webhooksDeliveriesIn) (*webhooksDeliveriesOut, error) {
-			acc, err := in.accountRef()
-			if err != nil {
-				return nil, err
-			}
-			id, err := in.webhookID()
-			if err != nil {
-				return nil, err
-			}
-			p, err := s.webhooks.Deliveries(ctx, actor(ctx), acc, id, in.Offset, in.Limit)
-			if err != nil {
-				return nil, err
-			}
-			out := &webhooksDeliveriesOut{}
-			out.Body.WebhookID, out.Body.Total, out.Body.Offset, out.Body.Limit = id.String(), p.Total, p.Offset, p.Limit
-			out.Body.Deliveries = make([]WebhookAttemptJSON, 0, len(p.Attempts))
-			for _, a := range p.Attempts {
-				out.Body.Deliveries = append(out.Body.Deliveries, webhookAttemptJSON(a))
-			}
-			return out, nil
-		})
-	register(s.api, huma.Operation{OperationID: "test-webhook", Method: http.MethodPost, Path: "/webhooks/test", Tags: tags,
-		Summary:       "Send a ping event (webhooks.ping) to an endpoint (admin or owner)",
-		Description:   "The ping is queued and delivered as every event is; the delivery log shows how it went.",
-		DefaultStatus: http.StatusAccepted, Security: secured, Errors: accountErrors},
-		func(ctx context.Context, in *webhooksDeleteIn) (*webhooksTestOut, error) {
-			acc, err := in.accountRef()
-			if err != nil {
-				return nil, err
-			}
-			id, err := in.webhookID()
-			if err != nil {
-				return nil, err
-			}
-			d, err := s.webhooks.Test(ctx, actor(ctx), acc, id)
-			if err != nil {
-				return nil, err
-			}
-			out := &webhooksTestOut{}
-			out.Body.DeliveryID, out.Body.MessageID, out.Body.EventType = d.ID.String(), webhooks.MessageID(d.ID), string(domainevent.Ping)
-			return out, nil
-		})
+// webhookSigning describes, on create-webhook, how events are posted.
+const webhookSigning = "Events are posted as Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: HMAC-SHA256 with the endpoint's secret) " +
+	"with the body {\"type\", \"timestamp\", \"data\"}. A delivery is retried with the same webhook-id for 24 hours " +
+	"(5 s, 5 min, 30 min, 2 h, 5 h, 10 h); then the endpoint is disabled and the account's admins and owners are mailed. " +
+	"Redirects are not followed. The URL must be https to a public address on port 443 or 80, the rules the scanner follows."
+
+// webhooksHandler answers the Webhooks operations with the webhooks area
+// of the core.
+type webhooksHandler struct{ *Server }
+
+// listWebhooks answers list-webhooks.
+func (h webhooksHandler) listWebhooks(ctx context.Context, in *webhooksListIn) (*webhooksListOut, error) {
+	acc, err := in.accountRef()
+	if err != nil {
+		return nil, err
+	}
+	es, err := h.webhooks.List(ctx, actor(ctx), acc)
+	if err != nil {
+		return nil, err
+	}
+	out := &webhooksListOut{}
+	out.Body.Webhooks = make([]WebhookJSON, 0, len(es))
+	for _, e := range es {
+		out.Body.Webhooks = append(out.Body.Webhooks, webhookJSON(e))
+	}
+	return out, nil
+}
+
+// createWebhook answers create-webhook.
+func (h webhooksHandler) createWebhook(ctx context.Context, in *webhooksCreateIn) (*webhooksCreateOut, error) {
+	acc, err := in.accountRef()
+	if err != nil {
+		return nil, err
+	}
+	e, err := h.webhooks.Create(ctx, actor(ctx), acc, webhooks.CreateInput{URL: in.Body.URL, Events: in.Body.Events, Description: in.Body.Description})
+	if err != nil {
+		return nil, err
+	}
+	return &webhooksCreateOut{Body: WebhookCreatedJSON{WebhookJSON: webhookJSON(e), Secret: e.Secret}}, nil
+}
+
+// deleteWebhook answers delete-webhook.
+func (h webhooksHandler) deleteWebhook(ctx context.Context, in *webhooksDeleteIn) (*struct{}, error) {
+	acc, id, err := accountAnd(in.AccountParam, in.webhookID)
+	if err != nil {
+		return nil, err
+	}
+	return nil, h.webhooks.Delete(ctx, actor(ctx), acc, id)
+}
+
+// deliveries answers list-webhook-deliveries.
+func (h webhooksHandler) deliveries(ctx context.Context, in *webhooksDeliveriesIn) (*webhooksDeliveriesOut, error) {
+	acc, id, err := accountAnd(in.AccountParam, in.webhookID)
+	if err != nil {
+		return nil, err
+	}
+	p, err := h.webhooks.Deliveries(ctx, actor(ctx), acc, id, in.Offset, in.Limit)
+	if err != nil {
+		return nil, err
+	}
+	out := &webhooksDeliveriesOut{}
+	out.Body.WebhookID, out.Body.Total, out.Body.Offset, out.Body.Limit = id.String(), p.Total, p.Offset, p.Limit
+	out.Body.Deliveries = make([]WebhookAttemptJSON, 0, len(p.Attempts))
+	for _, a := range p.Attempts {
+		out.Body.Deliveries = append(out.Body.Deliveries, webhookAttemptJSON(a))
+	}
+	return out, nil
+}
+
+// testWebhook answers test-webhook.
+func (h webhooksHandler) testWebhook(ctx context.Context, in *webhooksDeleteIn) (*webhooksTestOut, error) {
+	acc, id, err := accountAnd(in.AccountParam, in.webhookID)
+	if err != nil {
+		return nil, err
+	}
+	d, err := h.webhooks.Test(ctx, actor(ctx), acc, id)
+	if err != nil {
+		return nil, err
+	}
+	out := &webhooksTestOut{}
+	out.Body.DeliveryID, out.Body.MessageID, out.Body.EventType = d.ID.String(), webhooks.MessageID(d.ID), string(domainevent.Ping)
+	return out, nil
 }
