@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/vetted-dev/vetted/adapters/memory"
-	"github.com/vetted-dev/vetted/adapters/postgres/pgtest"
+	"github.com/vetted-dev/vetted/adapters/sqlstore/pgtest"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
 )
