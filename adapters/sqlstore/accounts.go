@@ -142,9 +142,14 @@ func (r memberRepo) Delete(ctx context.Context, accountID uuid.UUID, userIDs []u
 }
 
 // accountRepo holds the methods of ports.AccountRepo whose SQL is the same in
-// both stores; each store adds Create (organization names are unique by its
-// own key) and Lock (a row lock, or none).
+// both dialects; each adds Lock (a row lock, or none).
 type accountRepo struct{ base }
+
+// Create inserts an organization; names are unique case-insensitively.
+func (r accountRepo) Create(ctx context.Context, a account.Account) error {
+	_, err := r.DB.NewInsert().Model(r.accountModel(a)).Exec(ctx)
+	return r.Translate(err, "create account %q", a.Name)
+}
 
 // Get returns an account.
 func (r accountRepo) Get(ctx context.Context, id uuid.UUID) (account.Account, error) {

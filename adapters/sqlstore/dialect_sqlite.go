@@ -142,7 +142,7 @@ func sqliteRun(ctx context.Context, s *Store, db *bun.DB, g gate, opts *sql.TxOp
 			_ = btx.Rollback()
 		}
 	}()
-	t := &tx{b: base{DB: btx, Translate: sqliteTranslate, ByName: sqliteByName}, d: s.d, readOnly: opts != nil && opts.ReadOnly}
+	t := &tx{b: base{DB: btx, Translate: sqliteTranslate, ByName: sqliteByName, NameKeys: true}, d: s.d, readOnly: opts != nil && opts.ReadOnly}
 	if err := fn(ctx, t); err != nil {
 		return err
 	}

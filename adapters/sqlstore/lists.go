@@ -15,8 +15,8 @@ import (
 )
 
 // listRepo holds the methods of ports.ListRepo whose SQL is the same in both
-// stores; each store adds Create, GetByName, AddProduct and MergeProducts,
-// whose list and product names are unique by its own case-folded key.
+// dialects; each adds GetByName, which finds a list by its own case-folded
+// key.
 type listRepo struct {
 	base
 	// Lock is the row lock LockList takes, and every write of a list's
@@ -524,4 +524,36 @@ func productLists(ps []vendorlist.Product) []uuid.UUID {
 		}
 	}
 	return ids
+}
+
+// Create inserts a list; names are unique case-insensitively in an account.
+func (r listRepo) Create(ctx context.Context, l vendorlist.List) error {
+	_, err := r.DB.NewInsert().Model(r.listModel(l)).Exec(ctx)
+	return r.Translate(err, "create list %q", l.Name)
+}
+
+// AddProduct adds a product; names are unique case-insensitively per vendor
+// on a list.
+func (r listRepo) AddProduct(ctx context.Context, p vendorlist.Product) error {
+	return r.AddProductRow(ctx, p, r.productModel(p))
+}
+
+// MergeProducts adds the products that do not exist yet.
+func (r listRepo) MergeProducts(ctx context.Context, ps []vendorlist.Product) (int, error) {
+	return r.MergeProductRows(ctx, ps, r.productModels(ps))
+}
+
+// LockEntries locks the entries in vendor order, so two units of work that
+// lock overlapping sets never wait on each other crosswise. Where Lock is ""
+// (SQLite) it needs no SQL: the one writer connection runs the units of
+// work that write one at a time (BEGIN IMMEDIATE).
+func (r listRepo) LockEntries(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) error {
+	if r.Lock == "" || len(vendorIDs) == 0 {
+		return nil
+	}
+	var locked []uuid.UUID
+	err := r.DB.NewSelect().Table("list_entries").Column("vendor_id").
+		Where("list_id = ?", listID).Where("vendor_id IN (?)", bun.List(vendorIDs)).
+		OrderExpr("vendor_id").For(r.Lock).Scan(ctx, &locked)
+	return r.Translate(err, "lock vendors %v on list %s", vendorIDs, listID)
 }

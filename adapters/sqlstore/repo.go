@@ -27,6 +27,11 @@ type base struct {
 	// ByName is the ORDER BY term that sorts a text column "by name", which
 	// in Vetted means byte order (Go's sort.Strings) whatever the collation.
 	ByName func(column string) string
+	// NameKeys is set where names unique case-insensitively carry their
+	// key in a name_key column, folded in Go (SQLite; PostgreSQL indexes
+	// lower(name)): the rows written then are the keyed ones (see
+	// repos_sqlite.go).
+	NameKeys bool
 }
 
 // notFound is the error for an absent row.

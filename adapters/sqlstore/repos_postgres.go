@@ -12,7 +12,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
-	"github.com/vetted-dev/vetted/core/account"
 	"github.com/vetted-dev/vetted/core/directory"
 	"github.com/vetted-dev/vetted/core/outbox"
 	"github.com/vetted-dev/vetted/core/run"
@@ -48,17 +47,10 @@ func pgByName(column string) string { return column + collateC }
 // that compare case-insensitively.
 func lowerKey(column string) string { return "lower(" + column + ")" }
 
-// pgAccountRepo creates organizations (unique by lower(name)) and locks them;
-// reads are shared.
+// pgAccountRepo locks organizations; the rest is shared.
 type pgAccountRepo struct {
 	accountRepo
 	readOnly bool
-}
-
-func (r pgAccountRepo) Create(ctx context.Context, a account.Account) error {
-	row := fromAccount(a)
-	_, err := r.DB.NewInsert().Model(&row).Exec(ctx)
-	return pgTranslate(err, "create account %q", a.Name)
 }
 
 func (r pgAccountRepo) Lock(ctx context.Context, id uuid.UUID) error {
@@ -75,45 +67,13 @@ func (r pgAccountRepo) Lock(ctx context.Context, id uuid.UUID) error {
 	return pgTranslate(err, "lock account %s", id)
 }
 
-// pgListRepo creates lists and products, unique by lower(name), and finds
-// lists by exact name; the other reads and the entries are shared.
+// pgListRepo finds lists by exact name (the unique index is on
+// lower(name)); the rest is shared.
 type pgListRepo struct{ listRepo }
-
-func (r pgListRepo) Create(ctx context.Context, l vendorlist.List) error {
-	row := fromList(l)
-	_, err := r.DB.NewInsert().Model(&row).Exec(ctx)
-	return pgTranslate(err, "create list %q", l.Name)
-}
 
 func (r pgListRepo) GetByName(ctx context.Context, accountID uuid.UUID, name string) (vendorlist.List, error) {
 	var rows []listRow
 	return r.One(ctx, "named "+name, r.SelectLists(&rows).Where("l.account_id = ? AND l.name = ?", accountID, name), &rows)
-}
-
-func (r pgListRepo) AddProduct(ctx context.Context, p vendorlist.Product) error {
-	row := fromProduct(p)
-	return r.AddProductRow(ctx, p, &row)
-}
-
-func (r pgListRepo) MergeProducts(ctx context.Context, ps []vendorlist.Product) (int, error) {
-	rows := make([]productRow, 0, len(ps))
-	for _, p := range ps {
-		rows = append(rows, fromProduct(p))
-	}
-	return r.MergeProductRows(ctx, ps, &rows)
-}
-
-// LockEntries locks the entries in vendor order, so two units of work that
-// lock overlapping sets never wait on each other crosswise.
-func (r pgListRepo) LockEntries(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) error {
-	if len(vendorIDs) == 0 {
-		return nil
-	}
-	var locked []uuid.UUID
-	err := r.DB.NewSelect().Table("list_entries").Column("vendor_id").
-		Where("list_id = ?", listID).Where("vendor_id IN (?)", bun.List(vendorIDs)).
-		OrderExpr("vendor_id").For("UPDATE").Scan(ctx, &locked)
-	return pgTranslate(err, "lock vendors %v on list %s", vendorIDs, listID)
 }
 
 // pgIncidentRepo is the shared incident repository with PostgreSQL's own

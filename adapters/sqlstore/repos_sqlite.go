@@ -86,15 +86,47 @@ func fromProductKeyed(p vendorlist.Product) keyedProductRow {
 	return keyedProductRow{productRow: fromProduct(p), NameKey: strings.ToLower(p.Name)}
 }
 
-// sqliteAccountRepo creates organizations with their Go-folded name key and
-// "locks" them; reads are shared.
-type sqliteAccountRepo struct{ accountRepo }
+// accountModel, listModel, productModel and productModels are the rows the
+// shared repositories insert: the keyed ones where base.NameKeys is set.
 
-func (r sqliteAccountRepo) Create(ctx context.Context, a account.Account) error {
-	row := fromAccountKeyed(a)
-	_, err := r.DB.NewInsert().Model(&row).Exec(ctx)
-	return sqliteTranslate(err, "create account %q", a.Name)
+func (b base) accountModel(a account.Account) any {
+	if b.NameKeys {
+		row := fromAccountKeyed(a)
+		return &row
+	}
+	row := fromAccount(a)
+	return &row
 }
+
+func (b base) listModel(l vendorlist.List) any {
+	if b.NameKeys {
+		row := fromListKeyed(l)
+		return &row
+	}
+	row := fromList(l)
+	return &row
+}
+
+func (b base) productModel(p vendorlist.Product) any {
+	if b.NameKeys {
+		row := fromProductKeyed(p)
+		return &row
+	}
+	row := fromProduct(p)
+	return &row
+}
+
+func (b base) productModels(ps []vendorlist.Product) any {
+	if b.NameKeys {
+		rows := mapRows(ps, fromProductKeyed)
+		return &rows
+	}
+	rows := mapRows(ps, fromProduct)
+	return &rows
+}
+
+// sqliteAccountRepo "locks" organizations; the rest is shared.
+type sqliteAccountRepo struct{ accountRepo }
 
 // Lock only checks that the account exists: the unit of work began with
 // BEGIN IMMEDIATE and holds the database's write lock already, so no other
@@ -105,15 +137,9 @@ func (r sqliteAccountRepo) Lock(ctx context.Context, id uuid.UUID) error {
 	return sqliteTranslate(err, "lock account %s", id)
 }
 
-// sqliteListRepo creates lists and products with their Go-folded name keys and
-// finds lists by name; the other reads and the entries are shared.
+// sqliteListRepo finds lists by name through their Go-folded key; the rest
+// is shared.
 type sqliteListRepo struct{ listRepo }
-
-func (r sqliteListRepo) Create(ctx context.Context, l vendorlist.List) error {
-	row := fromListKeyed(l)
-	_, err := r.DB.NewInsert().Model(&row).Exec(ctx)
-	return sqliteTranslate(err, "create list %q", l.Name)
-}
 
 // GetByName finds the list by its key (the unique index) and then the exact
 // name: names are unique case-insensitively but looked up exactly.
@@ -122,23 +148,6 @@ func (r sqliteListRepo) GetByName(ctx context.Context, accountID uuid.UUID, name
 	q := r.SelectLists(&rows).Where("l.account_id = ? AND l.name_key = ? AND l.name = ?", accountID, strings.ToLower(name), name)
 	return r.One(ctx, "named "+name, q, &rows)
 }
-
-func (r sqliteListRepo) AddProduct(ctx context.Context, p vendorlist.Product) error {
-	row := fromProductKeyed(p)
-	return r.AddProductRow(ctx, p, &row)
-}
-
-func (r sqliteListRepo) MergeProducts(ctx context.Context, ps []vendorlist.Product) (int, error) {
-	rows := make([]keyedProductRow, 0, len(ps))
-	for _, p := range ps {
-		rows = append(rows, fromProductKeyed(p))
-	}
-	return r.MergeProductRows(ctx, ps, &rows)
-}
-
-// LockEntries needs no SQL: the one writer connection runs the units of
-// work that write one at a time (BEGIN IMMEDIATE).
-func (r sqliteListRepo) LockEntries(context.Context, uuid.UUID, []uuid.UUID) error { return nil }
 
 type sqliteRunRepo struct{ runRepo }
 
