@@ -11,7 +11,7 @@ import (
 	"github.com/vetted-dev/vetted/ports"
 )
 
-// runRepo is ports.RunRepo but for GetForUpdate, which each store locks in its
+// runRepo is ports.RunRepo but for GetForUpdate, which each dialect locks in its
 // own words (SelectRun reads the run with the lock clause it is given).
 type runRepo struct{ base }
 
@@ -51,7 +51,7 @@ func (r runRepo) Save(ctx context.Context, rn run.Run) error {
 	return r.MustAffect(res, "save run %s", rn.ID)
 }
 
-// outboxRepo is ports.OutboxRepo but for Claim, which each store makes safe
+// outboxRepo is ports.OutboxRepo but for Claim, which each dialect makes safe
 // against concurrent relays in its own words (with SelectDue).
 type outboxRepo struct{ base }
 

@@ -9,7 +9,7 @@ import (
 )
 
 // vendorRepo holds the methods of ports.VendorRepo whose SQL is the same in
-// both stores; each store adds GetByName and Ensure, which find names by
+// both dialects; each adds GetByName and Ensure, which find names by
 // its own case-folded key.
 type vendorRepo struct{ base }
 

@@ -9,7 +9,7 @@ import (
 	"github.com/vetted-dev/vetted/core/webhook"
 )
 
-// webhookRepo is ports.WebhookRepo; its SQL is the same in both stores.
+// webhookRepo is ports.WebhookRepo; its SQL is the same in both dialects.
 type webhookRepo struct{ base }
 
 // Create inserts an endpoint.
