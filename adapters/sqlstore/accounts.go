@@ -147,7 +147,7 @@ type accountRepo struct{ base }
 
 // Create inserts an organization; names are unique case-insensitively.
 func (r accountRepo) Create(ctx context.Context, a account.Account) error {
-	_, err := r.DB.NewInsert().Model(r.accountModel(a)).Exec(ctx)
+	_, err := r.DB.NewInsert().Model(insertModel(r.base, a, fromAccountKeyed, fromAccount)).Exec(ctx)
 	return r.Translate(err, "create account %q", a.Name)
 }
 

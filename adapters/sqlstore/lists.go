@@ -528,19 +528,19 @@ func productLists(ps []vendorlist.Product) []uuid.UUID {
 
 // Create inserts a list; names are unique case-insensitively in an account.
 func (r listRepo) Create(ctx context.Context, l vendorlist.List) error {
-	_, err := r.DB.NewInsert().Model(r.listModel(l)).Exec(ctx)
+	_, err := r.DB.NewInsert().Model(insertModel(r.base, l, fromListKeyed, fromList)).Exec(ctx)
 	return r.Translate(err, "create list %q", l.Name)
 }
 
 // AddProduct adds a product; names are unique case-insensitively per vendor
 // on a list.
 func (r listRepo) AddProduct(ctx context.Context, p vendorlist.Product) error {
-	return r.AddProductRow(ctx, p, r.productModel(p))
+	return r.AddProductRow(ctx, p, insertModel(r.base, p, fromProductKeyed, fromProduct))
 }
 
 // MergeProducts adds the products that do not exist yet.
 func (r listRepo) MergeProducts(ctx context.Context, ps []vendorlist.Product) (int, error) {
-	return r.MergeProductRows(ctx, ps, r.productModels(ps))
+	return r.MergeProductRows(ctx, ps, insertModel(r.base, ps, each(fromProductKeyed), each(fromProduct)))
 }
 
 // LockEntries locks the entries in vendor order, so two units of work that

@@ -86,43 +86,20 @@ func fromProductKeyed(p vendorlist.Product) keyedProductRow {
 	return keyedProductRow{productRow: fromProduct(p), NameKey: strings.ToLower(p.Name)}
 }
 
-// accountModel, listModel, productModel and productModels are the rows the
-// shared repositories insert: the keyed ones where base.NameKeys is set.
-
-func (b base) accountModel(a account.Account) any {
+// insertModel is what a shared repository inserts for v: a pointer to its
+// keyed row where base.NameKeys is set, else to its plain row.
+func insertModel[T, K, P any](b base, v T, keyed func(T) K, plain func(T) P) any {
 	if b.NameKeys {
-		row := fromAccountKeyed(a)
-		return &row
+		k := keyed(v)
+		return &k
 	}
-	row := fromAccount(a)
-	return &row
+	p := plain(v)
+	return &p
 }
 
-func (b base) listModel(l vendorlist.List) any {
-	if b.NameKeys {
-		row := fromListKeyed(l)
-		return &row
-	}
-	row := fromList(l)
-	return &row
-}
-
-func (b base) productModel(p vendorlist.Product) any {
-	if b.NameKeys {
-		row := fromProductKeyed(p)
-		return &row
-	}
-	row := fromProduct(p)
-	return &row
-}
-
-func (b base) productModels(ps []vendorlist.Product) any {
-	if b.NameKeys {
-		rows := mapRows(ps, fromProductKeyed)
-		return &rows
-	}
-	rows := mapRows(ps, fromProduct)
-	return &rows
+// each is f of every element.
+func each[T, R any](f func(T) R) func([]T) []R {
+	return func(ts []T) []R { return mapRows(ts, f) }
 }
 
 // sqliteAccountRepo "locks" organizations; the rest is shared.
