@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/adapters/postgres"
-	"github.com/vetted-dev/vetted/adapters/postgres/pgtest"
+	"github.com/vetted-dev/vetted/adapters/sqlstore"
+	"github.com/vetted-dev/vetted/adapters/sqlstore/pgtest"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/platform/signedlink"
@@ -37,7 +37,7 @@ func onceOnly(t *testing.T) {
 
 // pgBehindProxy returns the app's store, connected through a proxy the test
 // can cut, and a store connected directly, for the test's own reads.
-func pgBehindProxy(t *testing.T) (*tcpproxy.Proxy, stores.Store, *postgres.Store) {
+func pgBehindProxy(t *testing.T) (*tcpproxy.Proxy, stores.Store, *sqlstore.Store) {
 	t.Helper()
 	dbURL := pgtest.NewMigratedDatabase(t)
 	u, err := url.Parse(dbURL)
@@ -46,8 +46,8 @@ func pgBehindProxy(t *testing.T) (*tcpproxy.Proxy, stores.Store, *postgres.Store
 	}
 	proxy := tcpproxy.Start(t, u.Host)
 	u.Host = proxy.Addr()
-	open := func(dsn string) *postgres.Store {
-		s, err := postgres.Open(context.Background(), dsn, postgres.WithMaxOpenConns(8), postgres.WithApplicationName("pgdown"))
+	open := func(dsn string) *sqlstore.Store {
+		s, err := sqlstore.OpenPostgres(context.Background(), dsn, sqlstore.WithMaxOpenConns(8), sqlstore.WithApplicationName("pgdown"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +60,7 @@ func pgBehindProxy(t *testing.T) (*tcpproxy.Proxy, stores.Store, *postgres.Store
 // snapshot fingerprints every table of the database (row count and a hash
 // of the rows in a fixed order), so two snapshots are equal exactly when
 // nothing was written in between.
-func snapshot(t *testing.T, db *postgres.Store) map[string]string {
+func snapshot(t *testing.T, db *sqlstore.Store) map[string]string {
 	t.Helper()
 	ctx := context.Background()
 	rows, err := db.SQLDB().QueryContext(ctx,

@@ -9,7 +9,7 @@ import (
 
 // The profile groups as the API answers them (GET and PATCH /vendor). They
 // are the public schema: their JSON names are the contract, apart from the
-// core's Go names and from the stored shapes (adapters/internal/dbrow).
+// core's Go names and from the stored shapes (adapters/sqlstore, rows.go).
 // The editable fields' names are also the paths of the core's PATCH
 // whitelist (vendors.PatchPaths); TestPatchPathsAreAnswered holds the two
 // together.

@@ -11,7 +11,7 @@ import (
 	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"
 	"github.com/vetted-dev/vetted/adapters/dircache"
 	"github.com/vetted-dev/vetted/adapters/memory"
-	"github.com/vetted-dev/vetted/adapters/postgres"
+	"github.com/vetted-dev/vetted/adapters/sqlstore"
 	"github.com/vetted-dev/vetted/apps/api"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -48,7 +48,8 @@ type changeWatch struct {
 // store, which the postgres feed uses).
 func (a *App) openChanges(cfg Config) (*changeWatch, error) {
 	mode := cfg.Invalidation
-	pg, onPostgres := a.Store.(*postgres.Store)
+	pg, onPostgres := a.Store.(*sqlstore.Store)
+	onPostgres = onPostgres && pg.Dialect() == sqlstore.Postgres
 	if mode == "" || mode == InvalidationAuto {
 		switch {
 		case cfg.RedisURL != "":

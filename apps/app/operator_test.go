@@ -20,7 +20,7 @@ import (
 	"github.com/vetted-dev/vetted/internal/testenv"
 
 	"github.com/vetted-dev/vetted/adapters/memory"
-	"github.com/vetted-dev/vetted/adapters/postgres/pgtest"
+	"github.com/vetted-dev/vetted/adapters/sqlstore/pgtest"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
 )

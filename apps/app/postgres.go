@@ -6,14 +6,14 @@ import (
 	"sync/atomic"
 
 	"github.com/uptrace/bun/extra/bunotel"
-	"github.com/vetted-dev/vetted/adapters/postgres"
+	"github.com/vetted-dev/vetted/adapters/sqlstore"
 	"github.com/vetted-dev/vetted/apps/api"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 func openPostgres(ctx context.Context, a *App, cfg Config) (stores.Store, error) {
-	st, err := postgres.Open(ctx, cfg.DatabaseURL, postgres.WithApplicationName("vetted"),
-		postgres.WithQueryHook(bunotel.NewQueryHook(bunotel.WithDBName("vetted"))))
+	st, err := sqlstore.OpenPostgres(ctx, cfg.DatabaseURL, sqlstore.WithApplicationName("vetted"),
+		sqlstore.WithQueryHook(bunotel.NewQueryHook(bunotel.WithDBName("vetted"))))
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +33,7 @@ func openPostgres(ctx context.Context, a *App, cfg Config) (stores.Store, error)
 // before the migrate Job has run (VETTED_MIGRATE_ON_START=false). Once the
 // schema is current it stays so (migrations only add), and the answer is
 // remembered.
-func schemaCheck(st *postgres.Store) func(context.Context) error {
+func schemaCheck(st *sqlstore.Store) func(context.Context) error {
 	var current atomic.Bool
 	return func(ctx context.Context) error {
 		if current.Load() {
@@ -50,7 +50,7 @@ func schemaCheck(st *postgres.Store) func(context.Context) error {
 // Migrate applies the PostgreSQL migrations (safe to run twice and from two
 // processes at once).
 func Migrate(ctx context.Context, cfg Config, log *slog.Logger) error {
-	st, err := postgres.Open(ctx, cfg.DatabaseURL, postgres.WithApplicationName("vetted-migrate"))
+	st, err := sqlstore.OpenPostgres(ctx, cfg.DatabaseURL, sqlstore.WithApplicationName("vetted-migrate"))
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/vetted-dev/vetted/adapters/sqlite"
+	"github.com/vetted-dev/vetted/adapters/sqlstore"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -23,7 +23,7 @@ func openSQLite(ctx context.Context, a *App, cfg Config) (stores.Store, error) {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("data directory: %w", err)
 	}
-	st, err := sqlite.Open(ctx, filepath.Join(cfg.DataDir, DatabaseFile))
+	st, err := sqlstore.OpenSQLite(ctx, filepath.Join(cfg.DataDir, DatabaseFile))
 	if err != nil {
 		return nil, err
 	}

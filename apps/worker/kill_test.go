@@ -21,11 +21,10 @@ import (
 	"github.com/redis/go-redis/v9"
 	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"
 	"github.com/vetted-dev/vetted/adapters/asynq/asynqtest"
-	"github.com/vetted-dev/vetted/adapters/postgres"
-	"github.com/vetted-dev/vetted/adapters/postgres/pgtest"
 	"github.com/vetted-dev/vetted/adapters/smtp"
 	"github.com/vetted-dev/vetted/adapters/smtp/smtptest"
-	"github.com/vetted-dev/vetted/adapters/sqlite"
+	"github.com/vetted-dev/vetted/adapters/sqlstore"
+	"github.com/vetted-dev/vetted/adapters/sqlstore/pgtest"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
 	"github.com/vetted-dev/vetted/apps/worker"
@@ -205,7 +204,7 @@ func newKillWorld(t *testing.T) *killWorld {
 	w := &killWorld{t: t, now: testenv.Clock(t), dir: t.TempDir(), redis: asynqtest.URL(t, 11), smtp: smtptest.Start(t)}
 	w.rdb = asynqtest.Client(t, w.redis)
 	t.Cleanup(func() { _ = w.rdb.Close() })
-	s, err := sqlite.Open(t.Context(), filepath.Join(w.dir, app.DatabaseFile))
+	s, err := sqlstore.OpenSQLite(t.Context(), filepath.Join(w.dir, app.DatabaseFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -228,7 +227,7 @@ func newKillWorldOn(t *testing.T, store string) *killWorld {
 	w := &killWorld{t: t, now: testenv.Clock(t), dir: t.TempDir(), dbURL: dbURL, redis: asynqtest.URL(t, 11), smtp: smtptest.Start(t)}
 	w.rdb = asynqtest.Client(t, w.redis)
 	t.Cleanup(func() { _ = w.rdb.Close() })
-	s, err := postgres.Open(t.Context(), dbURL, postgres.WithApplicationName("killtest"))
+	s, err := sqlstore.OpenPostgres(t.Context(), dbURL, sqlstore.WithApplicationName("killtest"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package apitest
 import (
 	"testing"
 
-	"github.com/vetted-dev/vetted/adapters/postgres/pgtest"
+	"github.com/vetted-dev/vetted/adapters/sqlstore/pgtest"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 

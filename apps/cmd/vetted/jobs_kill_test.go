@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vetted-dev/vetted/adapters/sqlite"
+	"github.com/vetted-dev/vetted/adapters/sqlstore"
 	"github.com/vetted-dev/vetted/apps/app"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -179,7 +179,7 @@ func (p *serveProc) statuses(t *testing.T, acct, tok string) map[string]string {
 // could claim now, and how many of these are enrichment jobs.
 func outboxOf(t *testing.T, dataDir string) (pending, due, dueEnrich int) {
 	t.Helper()
-	st, err := sqlite.Open(t.Context(), filepath.Join(dataDir, app.DatabaseFile))
+	st, err := sqlstore.OpenSQLite(t.Context(), filepath.Join(dataDir, app.DatabaseFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/vetted-dev/vetted/adapters/asynq/asynqtest"
-	"github.com/vetted-dev/vetted/adapters/postgres/pgtest"
+	"github.com/vetted-dev/vetted/adapters/sqlstore/pgtest"
 )
 
 // mapLookup reads the environment from m only.

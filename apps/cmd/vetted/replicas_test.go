@@ -20,8 +20,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/asynq/asynqtest"
 	"github.com/vetted-dev/vetted/adapters/auth"
-	"github.com/vetted-dev/vetted/adapters/postgres"
-	"github.com/vetted-dev/vetted/adapters/postgres/pgtest"
+	"github.com/vetted-dev/vetted/adapters/sqlstore"
+	"github.com/vetted-dev/vetted/adapters/sqlstore/pgtest"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/internal/tcpproxy"
 	"github.com/vetted-dev/vetted/ports"
@@ -226,7 +226,7 @@ func (r *replica) setIndustry(t *testing.T, token, id, industry string) {
 func seedVendor(t *testing.T, dbURL string) string {
 	t.Helper()
 	ctx := t.Context()
-	st, err := postgres.Open(ctx, dbURL)
+	st, err := sqlstore.OpenPostgres(ctx, dbURL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,7 +437,7 @@ func pick(sorted []time.Duration, q float64) time.Duration {
 // terminateListeners ends the LISTEN sessions on the database at dbURL.
 func terminateListeners(t *testing.T, dbURL string) int {
 	t.Helper()
-	st, err := postgres.Open(t.Context(), dbURL)
+	st, err := sqlstore.OpenPostgres(t.Context(), dbURL)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,0 @@
-package postgres
-
-import (
-	"github.com/vetted-dev/vetted/adapters/internal/bunrepo"
-	"github.com/vetted-dev/vetted/ports/stores"
-)
-
-func (t *tx) Reminders() stores.ReminderRepo { return bunrepo.Reminders{Base: t.b} }
