@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -85,7 +86,7 @@ type fakeTx struct{ stores.Tx }
 
 func (fakeTx) Vendors() vendors.VendorRepo   { return fakeVendors{} }
 func (fakeTx) Profiles() vendors.ProfileRepo { return fakeProfiles{} }
-func (fakeTx) Lists() stores.ListRepo        { return nil }
+func (fakeTx) Lists() lists.ListRepo         { return nil }
 func (fakeTx) Outbox() outbox.Repo           { return nil }
 func (fakeTx) Users() accounts.UserRepo      { return fakeUsers{} }
 

@@ -22,6 +22,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/ttlcache"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
@@ -492,8 +493,8 @@ func (t watchedTx) Incidents() vendors.IncidentRepo {
 
 func (t watchedTx) Accounts() accounts.AccountRepo { t.written.reached(); return t.Tx.Accounts() }
 func (t watchedTx) Members() accounts.MemberRepo   { t.written.reached(); return t.Tx.Members() }
-func (t watchedTx) Lists() stores.ListRepo         { t.written.reached(); return t.Tx.Lists() }
-func (t watchedTx) Quota() stores.QuotaRepo        { t.written.reached(); return t.Tx.Quota() }
+func (t watchedTx) Lists() lists.ListRepo          { t.written.reached(); return t.Tx.Lists() }
+func (t watchedTx) Quota() lists.QuotaRepo         { t.written.reached(); return t.Tx.Quota() }
 func (t watchedTx) Assessments() stores.AssessmentRepo {
 	t.written.reached()
 	return t.Tx.Assessments()

@@ -8,15 +8,14 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 type listsRepo struct{ *tx }
 
-func (r listsRepo) Create(_ context.Context, l vendorlist.List) error {
+func (r listsRepo) Create(_ context.Context, l lists.List) error {
 	return r.atomic(func() error {
 		if err := requireRow(r.d.accounts, l.AccountID, "account"); err != nil {
 			return err
@@ -37,47 +36,47 @@ func (r listsRepo) Create(_ context.Context, l vendorlist.List) error {
 }
 
 // list returns a stored list of the account with its vendor count.
-func (t *tx) list(accountID, id uuid.UUID) (vendorlist.List, bool) {
+func (t *tx) list(accountID, id uuid.UUID) (lists.List, bool) {
 	l, ok := t.d.lists[id]
 	if !ok || l.AccountID != accountID {
-		return vendorlist.List{}, false
+		return lists.List{}, false
 	}
 	l.VendorCount = len(t.d.entriesByList[id])
 	return l, true
 }
 
-func (r listsRepo) Get(_ context.Context, accountID, id uuid.UUID) (vendorlist.List, error) {
+func (r listsRepo) Get(_ context.Context, accountID, id uuid.UUID) (lists.List, error) {
 	if err := r.readable(); err != nil {
-		return vendorlist.List{}, err
+		return lists.List{}, err
 	}
 	l, ok := r.list(accountID, id)
 	if !ok {
-		return vendorlist.List{}, notFound("list", id)
+		return lists.List{}, notFound("list", id)
 	}
 	return l, nil
 }
 
-func (r listsRepo) GetByName(ctx context.Context, accountID uuid.UUID, name string) (vendorlist.List, error) {
+func (r listsRepo) GetByName(ctx context.Context, accountID uuid.UUID, name string) (lists.List, error) {
 	if err := r.readable(); err != nil {
-		return vendorlist.List{}, err
+		return lists.List{}, err
 	}
 	id, ok := r.d.listByName[named{accountID, strings.ToLower(name)}]
 	if !ok || r.d.lists[id].Name != name {
-		return vendorlist.List{}, notFound("list", name)
+		return lists.List{}, notFound("list", name)
 	}
 	return r.Get(ctx, accountID, id)
 }
 
-func (r listsRepo) ListByAccount(_ context.Context, accountID uuid.UUID) ([]vendorlist.List, error) {
+func (r listsRepo) ListByAccount(_ context.Context, accountID uuid.UUID) ([]lists.List, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
-	out := []vendorlist.List{}
+	out := []lists.List{}
 	for _, id := range r.d.listsByAccount.of(accountID) {
 		l, _ := r.list(accountID, id)
 		out = append(out, l)
 	}
-	slices.SortFunc(out, func(a, b vendorlist.List) int {
+	slices.SortFunc(out, func(a, b lists.List) int {
 		return cmp.Or(cmp.Compare(a.Name, b.Name), slices.Compare(a.ID[:], b.ID[:]))
 	})
 	return out, nil
@@ -109,12 +108,12 @@ func (t *tx) deleteList(id uuid.UUID) {
 	del(t, t.d.lists, id)
 }
 
-func (r listsRepo) Entries(_ context.Context, listID uuid.UUID) ([]vendorlist.Entry, error) {
+func (r listsRepo) Entries(_ context.Context, listID uuid.UUID) ([]lists.Entry, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
 	ids := r.sortedEntries(listID)
-	out := make([]vendorlist.Entry, 0, len(ids))
+	out := make([]lists.Entry, 0, len(ids))
 	for _, vid := range ids {
 		out = append(out, r.entry(listID, vid))
 	}
@@ -146,19 +145,19 @@ func (r listsRepo) sortedEntries(listID uuid.UUID) []uuid.UUID {
 }
 
 // entry is the entry of a vendor on a list, with its products.
-func (r listsRepo) entry(listID, vid uuid.UUID) vendorlist.Entry {
+func (r listsRepo) entry(listID, vid uuid.UUID) lists.Entry {
 	k := pair{listID, vid}
 	row := r.d.entries[k]
 	v := r.d.vendors[vid]
 	p, hasProfile := r.d.profiles[vid]
-	ps := []vendorlist.Product{}
+	ps := []lists.Product{}
 	for _, pid := range r.d.productsByEntry.of(k) {
 		ps = append(ps, r.d.products[pid])
 	}
-	slices.SortFunc(ps, func(a, b vendorlist.Product) int {
+	slices.SortFunc(ps, func(a, b lists.Product) int {
 		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)))
 	})
-	return vendorlist.Entry{ListID: listID, VendorID: vid, VendorName: v.Name.String(), DisplayName: cmp.Or(row.given, v.Name.String()),
+	return lists.Entry{ListID: listID, VendorID: vid, VendorName: v.Name.String(), DisplayName: cmp.Or(row.given, v.Name.String()),
 		WebsiteURL: v.WebsiteURL, IsCustom: !hasProfile, EnrichmentStatus: vendors.EnrichmentStatus(hasProfile, p.Enrichment),
 		AlertsEnabled: row.alerts, Rating: clonePtr(p.Scores.SecurityRating), Products: ps, AddedAt: row.addedAt}
 }
@@ -247,7 +246,7 @@ func (r listsRepo) SetAlerts(_ context.Context, listID, vendorID uuid.UUID, enab
 
 // bumpIf adds one to the version of a list if changed: every write of its
 // entries or products that changed something does (see
-// stores.ListRepo.AddEntries).
+// lists.ListRepo.AddEntries).
 func (t *tx) bumpIf(changed bool, listID uuid.UUID) {
 	if l, ok := t.d.lists[listID]; ok && changed {
 		l.Version++
@@ -268,7 +267,7 @@ func (r listsRepo) LockList(_ context.Context, listID uuid.UUID) (int64, error) 
 	return l.Version, nil
 }
 
-func (r listsRepo) AddProduct(_ context.Context, p vendorlist.Product) error {
+func (r listsRepo) AddProduct(_ context.Context, p lists.Product) error {
 	return r.atomic(func() error {
 		inserted, err := r.insertProduct(p)
 		if err == nil && !inserted {
@@ -278,7 +277,7 @@ func (r listsRepo) AddProduct(_ context.Context, p vendorlist.Product) error {
 	})
 }
 
-func (r listsRepo) MergeProducts(_ context.Context, ps []vendorlist.Product) (int, error) {
+func (r listsRepo) MergeProducts(_ context.Context, ps []lists.Product) (int, error) {
 	n := 0
 	err := r.atomic(func() error {
 		for _, p := range ps {
@@ -300,7 +299,7 @@ func (r listsRepo) MergeProducts(_ context.Context, ps []vendorlist.Product) (in
 
 // insertProduct inserts p unless its vendor has a product of that name on
 // the list already; it refuses a vendor that is not on the list.
-func (t *tx) insertProduct(p vendorlist.Product) (bool, error) {
+func (t *tx) insertProduct(p lists.Product) (bool, error) {
 	k := pair{p.ListID, p.VendorID}
 	if _, ok := t.d.entries[k]; !ok {
 		return false, notFound("vendor on list", p.VendorID)
@@ -322,8 +321,8 @@ func (t *tx) insertProduct(p vendorlist.Product) (bool, error) {
 // LockEntries does nothing: units of work that write run one at a time.
 func (r listsRepo) LockEntries(context.Context, uuid.UUID, []uuid.UUID) error { return r.writable() }
 
-func (r listsRepo) Counts(_ context.Context, scope stores.ListScope, statuses []review.Status) (stores.ListCounts, error) {
-	var c stores.ListCounts
+func (r assessmentsRepo) Counts(_ context.Context, scope lists.ListScope, statuses []review.Status) (lists.ListCounts, error) {
+	var c lists.ListCounts
 	if err := r.readable(); err != nil {
 		return c, err
 	}

@@ -23,11 +23,11 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/core/webhooks"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -145,8 +145,8 @@ func (t *tx) Accounts() accounts.AccountRepo     { return accountsRepo{t} }
 func (t *tx) Members() accounts.MemberRepo       { return members{t} }
 func (t *tx) Vendors() vendors.VendorRepo        { return vendorsRepo{t} }
 func (t *tx) Profiles() vendors.ProfileRepo      { return profiles{t} }
-func (t *tx) Lists() stores.ListRepo             { return listsRepo{t} }
-func (t *tx) Quota() stores.QuotaRepo            { return quota{t} }
+func (t *tx) Lists() lists.ListRepo              { return listsRepo{t} }
+func (t *tx) Quota() lists.QuotaRepo             { return quota{t} }
 func (t *tx) Assessments() stores.AssessmentRepo { return assessmentsRepo{t} }
 func (t *tx) Documents() stores.DocumentRepo     { return documents{t} }
 func (t *tx) Subscribers() stores.SubscriberRepo { return subscribers{t} }
@@ -295,7 +295,7 @@ type data struct {
 	grc         map[uuid.UUID][]vendors.GRCAssessment // by vendor id, in insertion order
 	ratings     map[uuid.UUID][]vendors.RatingRecord  // by vendor id, in insertion order
 
-	lists          map[uuid.UUID]vendorlist.List
+	lists          map[uuid.UUID]lists.List
 	listByName     map[named]uuid.UUID // (account, lower-case name): unique that way, looked up exactly
 	listsByAccount index[uuid.UUID, uuid.UUID]
 
@@ -303,7 +303,7 @@ type data struct {
 	entriesByList   index[uuid.UUID, uuid.UUID]
 	entriesByVendor index[uuid.UUID, uuid.UUID]
 
-	products        map[uuid.UUID]vendorlist.Product
+	products        map[uuid.UUID]lists.Product
 	productByName   map[productKey]uuid.UUID
 	productsByEntry index[pair, uuid.UUID]
 
@@ -347,9 +347,9 @@ func newData() *data {
 		members: map[pair]memberRow{}, membersByAccount: index[uuid.UUID, uuid.UUID]{}, membersByUser: index[uuid.UUID, uuid.UUID]{},
 		vendors: map[uuid.UUID]vendors.Vendor{}, vendorByKey: map[string]uuid.UUID{},
 		grc: map[uuid.UUID][]vendors.GRCAssessment{}, ratings: map[uuid.UUID][]vendors.RatingRecord{}, profiles: map[uuid.UUID]vendors.Profile{}, profileByID: map[uuid.UUID]uuid.UUID{}, instances: map[uuid.UUID][]vendors.SecurityInstance{},
-		lists: map[uuid.UUID]vendorlist.List{}, listByName: map[named]uuid.UUID{}, listsByAccount: index[uuid.UUID, uuid.UUID]{},
+		lists: map[uuid.UUID]lists.List{}, listByName: map[named]uuid.UUID{}, listsByAccount: index[uuid.UUID, uuid.UUID]{},
 		entries: map[pair]entryRow{}, entriesByList: index[uuid.UUID, uuid.UUID]{}, entriesByVendor: index[uuid.UUID, uuid.UUID]{},
-		products: map[uuid.UUID]vendorlist.Product{}, productByName: map[productKey]uuid.UUID{}, productsByEntry: index[pair, uuid.UUID]{},
+		products: map[uuid.UUID]lists.Product{}, productByName: map[productKey]uuid.UUID{}, productsByEntry: index[pair, uuid.UUID]{},
 		claims: map[pair]time.Time{}, claimsByAccount: index[uuid.UUID, uuid.UUID]{},
 		assessments: map[uuid.UUID]review.Assessment{}, assessmentByPair: map[pair]uuid.UUID{},
 		assessmentsByList: index[uuid.UUID, uuid.UUID]{}, assessmentsByAccount: index[uuid.UUID, uuid.UUID]{},

@@ -9,12 +9,11 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-// listRepo holds the methods of stores.ListRepo whose SQL is the same in both
+// listRepo holds the methods of lists.ListRepo whose SQL is the same in both
 // dialects; each adds GetByName, which finds a list by its own case-folded
 // key.
 type listRepo struct {
@@ -37,24 +36,24 @@ func (r listRepo) SelectLists(rows *[]listRow) *bun.SelectQuery {
 }
 
 // One runs q, a SelectLists query into rows, for one list, or core.ErrNotFound.
-func (r listRepo) One(ctx context.Context, what string, q *bun.SelectQuery, rows *[]listRow) (vendorlist.List, error) {
+func (r listRepo) One(ctx context.Context, what string, q *bun.SelectQuery, rows *[]listRow) (lists.List, error) {
 	if err := q.Limit(1).Scan(ctx); err != nil {
-		return vendorlist.List{}, r.Translate(err, "list %s", what)
+		return lists.List{}, r.Translate(err, "list %s", what)
 	}
 	if len(*rows) == 0 {
-		return vendorlist.List{}, notFound("list %s", what)
+		return lists.List{}, notFound("list %s", what)
 	}
 	return (*rows)[0].Core(), nil
 }
 
 // Get returns a list of the account with its vendor count.
-func (r listRepo) Get(ctx context.Context, accountID, id uuid.UUID) (vendorlist.List, error) {
+func (r listRepo) Get(ctx context.Context, accountID, id uuid.UUID) (lists.List, error) {
 	var rows []listRow
 	return r.One(ctx, id.String(), r.SelectLists(&rows).Where("l.id = ? AND l.account_id = ?", id, accountID), &rows)
 }
 
 // ListByAccount returns the account's lists with vendor counts, by name.
-func (r listRepo) ListByAccount(ctx context.Context, accountID uuid.UUID) ([]vendorlist.List, error) {
+func (r listRepo) ListByAccount(ctx context.Context, accountID uuid.UUID) ([]lists.List, error) {
 	var rows []listRow
 	if err := r.SelectLists(&rows).Where("l.account_id = ?", accountID).OrderExpr(r.ByName("l.name") + ", l.id").Scan(ctx); err != nil {
 		return nil, r.Translate(err, "lists of account %s", accountID)
@@ -67,22 +66,22 @@ func (r listRepo) ListByAccount(ctx context.Context, accountID uuid.UUID) ([]ven
 // by column into plain values (Time, Statuses) rather than
 // through bun's reflection over a model: for a list of 500 that scan was
 // the largest share of the read's Go CPU.
-func (r listRepo) Entries(ctx context.Context, listID uuid.UUID) ([]vendorlist.Entry, error) {
+func (r listRepo) Entries(ctx context.Context, listID uuid.UUID) ([]lists.Entry, error) {
 	return r.entries(ctx, listID, entrySel{})
 }
 
 // EntriesAfter returns at most limit entries of a list after the key, in
 // the order of Entries (vendor name in byte order, then vendor id): a
 // keyset page, with the products of those vendors only.
-func (r listRepo) EntriesAfter(ctx context.Context, listID uuid.UUID, after stores.EntryKey, limit int) ([]vendorlist.Entry, error) {
+func (r listRepo) EntriesAfter(ctx context.Context, listID uuid.UUID, after lists.EntryKey, limit int) ([]lists.Entry, error) {
 	return r.entries(ctx, listID, entrySel{after: &after, limit: max(limit, 1)})
 }
 
 // EntriesOf returns the entries of the given vendors on a list, in the
 // order of Entries, with their products (vendors not on it are left out).
-func (r listRepo) EntriesOf(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) ([]vendorlist.Entry, error) {
+func (r listRepo) EntriesOf(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) ([]lists.Entry, error) {
 	if len(vendorIDs) == 0 {
-		return []vendorlist.Entry{}, nil
+		return []lists.Entry{}, nil
 	}
 	return r.entries(ctx, listID, entrySel{ids: vendorIDs})
 }
@@ -90,7 +89,7 @@ func (r listRepo) EntriesOf(ctx context.Context, listID uuid.UUID, vendorIDs []u
 // EntryKeys returns the name and id of every vendor on a list, in the
 // order of Entries: what a page in another order is chosen from, without
 // reading the rest of each entry.
-func (r listRepo) EntryKeys(ctx context.Context, listID uuid.UUID) ([]stores.EntryKey, error) {
+func (r listRepo) EntryKeys(ctx context.Context, listID uuid.UUID) ([]lists.EntryKey, error) {
 	rows, err := r.DB.NewSelect().
 		TableExpr("list_entries AS e").
 		ColumnExpr("v.name, e.vendor_id").
@@ -101,8 +100,8 @@ func (r listRepo) EntryKeys(ctx context.Context, listID uuid.UUID) ([]stores.Ent
 	if err != nil {
 		return nil, r.Translate(err, "entry keys of list %s", listID)
 	}
-	var k stores.EntryKey
-	out := make([]stores.EntryKey, 0, 64)
+	var k lists.EntryKey
+	out := make([]lists.EntryKey, 0, 64)
 	err = scanAll(rows, func(rows *sql.Rows) error {
 		if err := rows.Scan(&k.VendorName, &k.VendorID); err != nil {
 			return err
@@ -118,14 +117,14 @@ func (r listRepo) EntryKeys(ctx context.Context, listID uuid.UUID) ([]stores.Ent
 
 // entrySel narrows a read of entries: the zero value reads them all.
 type entrySel struct {
-	after *stores.EntryKey // with limit: a keyset page after the key
+	after *lists.EntryKey // with limit: a keyset page after the key
 	limit int
 	ids   []uuid.UUID // these vendors only
 }
 
 // entries is Entries narrowed by sel (the products read for the selected
 // vendors only).
-func (r listRepo) entries(ctx context.Context, listID uuid.UUID, sel entrySel) ([]vendorlist.Entry, error) {
+func (r listRepo) entries(ctx context.Context, listID uuid.UUID, sel entrySel) ([]lists.Entry, error) {
 	after, limit := sel.after, sel.limit
 	what := "entries of list %s"
 	q := r.DB.NewSelect().
@@ -162,7 +161,7 @@ func (r listRepo) entries(ctx context.Context, listID uuid.UUID, sel entrySel) (
 		statuses dbStatuses
 		rating   sql.NullInt64
 	)
-	out := make([]vendorlist.Entry, 0, 64)
+	out := make([]lists.Entry, 0, 64)
 	err = scanAll(rows, func(rows *sql.Rows) error {
 		if err := rows.Scan(&v.VendorID, &v.AlertsEnabled, &added, &v.GivenName, &v.VendorName, &v.WebsiteURL, &v.HasProfile, &statuses, &rating); err != nil {
 			return err
@@ -200,9 +199,9 @@ func (r listRepo) entries(ctx context.Context, listID uuid.UUID, sel entrySel) (
 	if err != nil {
 		return nil, r.Translate(err, "products of "+what, listID)
 	}
-	byVendor := make(map[uuid.UUID][]vendorlist.Product)
+	byVendor := make(map[uuid.UUID][]lists.Product)
 	var (
-		p       vendorlist.Product
+		p       lists.Product
 		created dbTime
 	)
 	err = scanAll(rows, func(rows *sql.Rows) error {
@@ -296,7 +295,7 @@ type execer interface {
 // write runs q, a write of the entries or products of the lists, and adds
 // one to their versions if it changed a row, in the unit of work; it
 // answers how many rows q changed. Every write of entries or products goes
-// through it (see stores.ListRepo.AddEntries). Where lists are locked
+// through it (see lists.ListRepo.AddEntries). Where lists are locked
 // (PostgreSQL) it locks them first (LockFirst), then writes and counts in
 // one statement: q, returning its rows (returning makes q answer them), in
 // a WITH beside the update of the versions. Two statements whatever the
@@ -398,8 +397,8 @@ func (r listRepo) SetAlerts(ctx context.Context, listID, vendorID uuid.UUID, ena
 // Counts counts vendors, followed vendors and assessments over the lists of
 // scope in one statement: the entries of the account's lists joined once,
 // whatever their number, and the assessments by their account (an index).
-func (r listRepo) Counts(ctx context.Context, scope stores.ListScope, statuses []review.Status) (stores.ListCounts, error) {
-	var c stores.ListCounts
+func (r assessmentRepo) Counts(ctx context.Context, scope lists.ListScope, statuses []review.Status) (lists.ListCounts, error) {
+	var c lists.ListCounts
 	entries, assessments := "l.account_id = ?", "s.account_id = ?"
 	scoped := []any{scope.AccountID}
 	if scope.ListID != nil {
@@ -453,7 +452,7 @@ func (b base) InsertNew(ctx context.Context, model any, format string, args ...a
 	return int(n), nil
 }
 
-// quotaRepo is stores.QuotaRepo.
+// quotaRepo is lists.QuotaRepo.
 type quotaRepo struct{ base }
 
 // Used counts the vendors the account has claimed.
@@ -495,7 +494,7 @@ func (r quotaRepo) Claim(ctx context.Context, accountID uuid.UUID, vendorIDs []u
 // AddProductRow inserts row, the store's row of p (a pointer), and counts
 // a change of its list. Each store makes its own row: its products are
 // unique by its own case-folded key.
-func (r listRepo) AddProductRow(ctx context.Context, p vendorlist.Product, row any) error {
+func (r listRepo) AddProductRow(ctx context.Context, p lists.Product, row any) error {
 	q := r.DB.NewInsert().Model(row)
 	_, err := r.write(ctx, q, func() { q.Returning("1") }, []uuid.UUID{p.ListID}, "add product %q of vendor %s to list %s", p.Name, p.VendorID, p.ListID)
 	return err
@@ -504,7 +503,7 @@ func (r listRepo) AddProductRow(ctx context.Context, p vendorlist.Product, row a
 // MergeProductRows inserts the rows of ps that do not exist yet (rows: a
 // pointer to the store's rows of ps) and counts a change of their lists
 // when it inserted any.
-func (r listRepo) MergeProductRows(ctx context.Context, ps []vendorlist.Product, rows any) (int, error) {
+func (r listRepo) MergeProductRows(ctx context.Context, ps []lists.Product, rows any) (int, error) {
 	if len(ps) == 0 {
 		return 0, nil
 	}
@@ -516,7 +515,7 @@ func (r listRepo) MergeProductRows(ctx context.Context, ps []vendorlist.Product,
 }
 
 // productLists returns the lists of the product rows, each once.
-func productLists(ps []vendorlist.Product) []uuid.UUID {
+func productLists(ps []lists.Product) []uuid.UUID {
 	var ids []uuid.UUID
 	for _, p := range ps {
 		if !slices.Contains(ids, p.ListID) {
@@ -527,19 +526,19 @@ func productLists(ps []vendorlist.Product) []uuid.UUID {
 }
 
 // Create inserts a list; names are unique case-insensitively in an account.
-func (r listRepo) Create(ctx context.Context, l vendorlist.List) error {
+func (r listRepo) Create(ctx context.Context, l lists.List) error {
 	_, err := r.DB.NewInsert().Model(insertModel(r.base, l, fromListKeyed, fromList)).Exec(ctx)
 	return r.Translate(err, "create list %q", l.Name)
 }
 
 // AddProduct adds a product; names are unique case-insensitively per vendor
 // on a list.
-func (r listRepo) AddProduct(ctx context.Context, p vendorlist.Product) error {
+func (r listRepo) AddProduct(ctx context.Context, p lists.Product) error {
 	return r.AddProductRow(ctx, p, insertModel(r.base, p, fromProductKeyed, fromProduct))
 }
 
 // MergeProducts adds the products that do not exist yet.
-func (r listRepo) MergeProducts(ctx context.Context, ps []vendorlist.Product) (int, error) {
+func (r listRepo) MergeProducts(ctx context.Context, ps []lists.Product) (int, error) {
 	return r.MergeProductRows(ctx, ps, insertModel(r.base, ps, each(fromProductKeyed), each(fromProduct)))
 }
 

@@ -8,8 +8,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/sqlstore"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -17,7 +17,7 @@ import (
 // bulkWorld is an account with a list and n vendors on it, ready for bulk calls.
 type bulkWorld struct {
 	org   accounts.Account
-	l     vendorlist.List
+	l     lists.List
 	vs    []vendors.Vendor
 	users []accounts.User
 }
@@ -25,7 +25,7 @@ type bulkWorld struct {
 func (e *env) bulkWorld(n int) bulkWorld {
 	e.t.Helper()
 	org := e.org("Org " + uuid.NewString())
-	l := e.list(org.ID, vendorlist.MasterList)
+	l := e.list(org.ID, lists.MasterList)
 	vs := e.ensure(e.newVendors("V"+uuid.NewString()[:8], n)...)
 	e.onList(l.ID, vs...)
 	users := make([]accounts.User, n)
@@ -68,7 +68,7 @@ func bulkOps(e *env) []struct {
 			}
 		}},
 		{"Lists.MergeProducts", func(w bulkWorld) func(ctx context.Context, tx stores.Tx) error {
-			ps := make([]vendorlist.Product, len(w.vs))
+			ps := make([]lists.Product, len(w.vs))
 			for i, v := range w.vs {
 				ps[i] = e.newProduct(w.l.ID, v.ID, "Product")
 			}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -200,7 +200,7 @@ func TestLockLetsReferencingWritesThrough(t *testing.T) {
 		})
 	}()
 	<-locked
-	l, err := vendorlist.New(newID(), org.ID, "other", e.tick())
+	l, err := lists.New(newID(), org.ID, "other", e.tick())
 	if err != nil {
 		t.Fatal(err)
 	}

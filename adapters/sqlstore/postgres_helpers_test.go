@@ -10,8 +10,8 @@ import (
 	"github.com/vetted-dev/vetted/adapters/sqlstore"
 	"github.com/vetted-dev/vetted/adapters/sqlstore/pgtest"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/internal/testenv"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -117,9 +117,9 @@ func (e *env) ensure(vs ...vendors.Vendor) []vendors.Vendor {
 	return out
 }
 
-func (e *env) list(accountID uuid.UUID, name string) vendorlist.List {
+func (e *env) list(accountID uuid.UUID, name string) lists.List {
 	e.t.Helper()
-	l, err := vendorlist.New(newID(), accountID, name, e.tick())
+	l, err := lists.New(newID(), accountID, name, e.tick())
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -135,16 +135,16 @@ func (e *env) onList(listID uuid.UUID, vs ...vendors.Vendor) {
 	})
 }
 
-func (e *env) newProduct(listID, vendorID uuid.UUID, name string) vendorlist.Product {
+func (e *env) newProduct(listID, vendorID uuid.UUID, name string) lists.Product {
 	e.t.Helper()
-	p, err := vendorlist.NewProduct(newID(), listID, vendorID, name, e.tick())
+	p, err := lists.NewProduct(newID(), listID, vendorID, name, e.tick())
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	return p
 }
 
-func (e *env) newAssessment(l vendorlist.List, v vendors.Vendor) review.Assessment {
+func (e *env) newAssessment(l lists.List, v vendors.Vendor) review.Assessment {
 	now := e.tick()
 	return review.Assessment{ID: newID(), AccountID: l.AccountID, ListID: l.ID, VendorID: v.ID, VendorName: v.Name.String(),
 		Fields: review.Fields{Status: review.NotStarted, DataCollected: []string{}}, CreatedAt: now, UpdatedAt: now,

@@ -10,8 +10,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/sqlstore"
 	"github.com/vetted-dev/vetted/adapters/sqlstore/pgtest"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -164,7 +164,7 @@ func TestProfileListColumnsMigrationPostgres(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	a := e.org("Acme")
-	l := e.list(a.ID, vendorlist.MasterList)
+	l := e.list(a.ID, lists.MasterList)
 	v := e.ensure(e.newVendor("Slack", "https://slack.com"))[0]
 	p := vendors.NewProfile(newID(), v.ID, e.tick())
 	clear(p.Enrichment)
@@ -185,7 +185,7 @@ func TestProfileListColumnsMigrationPostgres(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var es []vendorlist.Entry
+	var es []lists.Entry
 	e.write(func(ctx context.Context, tx stores.Tx) (err error) {
 		es, err = tx.Lists().Entries(ctx, l.ID)
 		return err

@@ -9,9 +9,9 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -75,7 +75,7 @@ func TestConstraintsPostgres(t *testing.T) {
 	e := newEnv(t)
 	ann := e.user("ann@example.com")
 	org := e.org("Acme Org")
-	l := e.list(org.ID, vendorlist.MasterList)
+	l := e.list(org.ID, lists.MasterList)
 	vs := e.ensure(e.newVendor("Zeta", ""), e.newVendor("Yotta", ""))
 	e.onList(l.ID, vs[0])
 	e.write(func(ctx context.Context, tx stores.Tx) error {
@@ -131,7 +131,7 @@ func TestConstraintsPostgres(t *testing.T) {
 			return tx.Members().Put(ctx, []accounts.Member{{AccountID: newID(), UserID: ann.ID, Role: accounts.RoleOwner, CreatedAt: e.now}})
 		}, core.ErrNotFound},
 		{"list name differing only in case", func(ctx context.Context, tx stores.Tx) error {
-			l2, _ := vendorlist.New(newID(), org.ID, "MASTER-LIST", e.now)
+			l2, _ := lists.New(newID(), org.ID, "MASTER-LIST", e.now)
 			return tx.Lists().Create(ctx, l2)
 		}, core.ErrConflict},
 		{"product name differing only in case", func(ctx context.Context, tx stores.Tx) error {
@@ -195,7 +195,7 @@ func TestCascades(t *testing.T) {
 
 	type world struct {
 		org     accounts.Account
-		l       vendorlist.List
+		l       lists.List
 		v       vendors.Vendor
 		p       vendors.Profile
 		a       review.Assessment
@@ -207,7 +207,7 @@ func TestCascades(t *testing.T) {
 		ann := e.user("ann@example.com")
 		org := e.org("Acme Org")
 		e.member(org, ann, accounts.RoleOwner)
-		l := e.list(org.ID, vendorlist.MasterList)
+		l := e.list(org.ID, lists.MasterList)
 		v := e.ensure(e.newVendor("Zeta", ""))[0]
 		p := vendors.NewProfile(newID(), v.ID, e.tick())
 		e.write(func(ctx context.Context, tx stores.Tx) error { return tx.Profiles().Save(ctx, p) })
@@ -328,7 +328,7 @@ func TestCascades(t *testing.T) {
 		if v.HasProfile {
 			t.Error("vendor still has a profile")
 		}
-		es := mustView(e, func(ctx context.Context, tx stores.Tx) ([]vendorlist.Entry, error) {
+		es := mustView(e, func(ctx context.Context, tx stores.Tx) ([]lists.Entry, error) {
 			return tx.Lists().Entries(ctx, w.l.ID)
 		})
 		if len(es) != 1 || !es[0].IsCustom || len(es[0].Products) != 1 {
@@ -350,7 +350,7 @@ func TestCascades(t *testing.T) {
 			return tx.Lists().RemoveEntries(ctx, w.l.ID, []uuid.UUID{w.v.ID})
 		})
 		e.onList(w.l.ID, w.v)
-		es := mustView(e, func(ctx context.Context, tx stores.Tx) ([]vendorlist.Entry, error) {
+		es := mustView(e, func(ctx context.Context, tx stores.Tx) ([]lists.Entry, error) {
 			return tx.Lists().Entries(ctx, w.l.ID)
 		})
 		if len(es) != 1 || len(es[0].Products) != 0 {
@@ -363,12 +363,12 @@ func TestMergeProductsAndEntries(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	org := e.org("Acme Org")
-	l := e.list(org.ID, vendorlist.MasterList)
+	l := e.list(org.ID, lists.MasterList)
 	vs := e.ensure(e.newVendors("Vendor", 3)...)
 	e.onList(l.ID, vs...)
 	e.onList(l.ID, vs[0]) // already there: left as it is
 
-	ps := []vendorlist.Product{
+	ps := []lists.Product{
 		e.newProduct(l.ID, vs[0].ID, "One"),
 		e.newProduct(l.ID, vs[0].ID, "one"), // same name in the batch
 		e.newProduct(l.ID, vs[1].ID, "One"),
@@ -382,13 +382,13 @@ func TestMergeProductsAndEntries(t *testing.T) {
 		t.Errorf("first merge inserted %d, want 2", n)
 	}
 	e.write(func(ctx context.Context, tx stores.Tx) (err error) {
-		n, err = tx.Lists().MergeProducts(ctx, []vendorlist.Product{e.newProduct(l.ID, vs[1].ID, "ONE"), e.newProduct(l.ID, vs[2].ID, "Two")})
+		n, err = tx.Lists().MergeProducts(ctx, []lists.Product{e.newProduct(l.ID, vs[1].ID, "ONE"), e.newProduct(l.ID, vs[2].ID, "Two")})
 		return err
 	})
 	if n != 1 {
 		t.Errorf("second merge inserted %d, want 1", n)
 	}
-	es := mustView(e, func(ctx context.Context, tx stores.Tx) ([]vendorlist.Entry, error) {
+	es := mustView(e, func(ctx context.Context, tx stores.Tx) ([]lists.Entry, error) {
 		return tx.Lists().Entries(ctx, l.ID)
 	})
 	want := []struct {
@@ -406,13 +406,13 @@ func TestMergeProductsAndEntries(t *testing.T) {
 			t.Errorf("entry %d: enrichment status %q without a profile, want none", i, es[i].EnrichmentStatus)
 		}
 	}
-	l2 := mustView(e, func(ctx context.Context, tx stores.Tx) (vendorlist.List, error) {
+	l2 := mustView(e, func(ctx context.Context, tx stores.Tx) (lists.List, error) {
 		return tx.Lists().Get(ctx, org.ID, l.ID)
 	})
 	if l2.VendorCount != 3 {
 		t.Errorf("vendor count %d, want 3", l2.VendorCount)
 	}
-	if _, err := view(e, func(ctx context.Context, tx stores.Tx) (vendorlist.List, error) {
+	if _, err := view(e, func(ctx context.Context, tx stores.Tx) (lists.List, error) {
 		return tx.Lists().Get(ctx, newID(), l.ID)
 	}); !errors.Is(err, core.ErrNotFound) {
 		t.Errorf("list of another account: got %v, want not found", err)

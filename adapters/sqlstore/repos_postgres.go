@@ -13,10 +13,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 func (postgresDialect) emailKey(column string) string { return lowerKey(column) }
@@ -25,7 +24,7 @@ func (postgresDialect) accounts(t *tx) accounts.AccountRepo {
 	return pgAccountRepo{accountRepo{base: t.b}, t.readOnly}
 }
 func (postgresDialect) vendors(t *tx) vendors.VendorRepo { return pgVendorRepo{vendorRepo{base: t.b}} }
-func (postgresDialect) lists(t *tx) stores.ListRepo {
+func (postgresDialect) lists(t *tx) lists.ListRepo {
 	return pgListRepo{listRepo{base: t.b, Lock: "UPDATE"}}
 }
 func (postgresDialect) incidents(t *tx) vendors.IncidentRepo {
@@ -71,7 +70,7 @@ func (r pgAccountRepo) Lock(ctx context.Context, id uuid.UUID) error {
 // lower(name)); the rest is shared.
 type pgListRepo struct{ listRepo }
 
-func (r pgListRepo) GetByName(ctx context.Context, accountID uuid.UUID, name string) (vendorlist.List, error) {
+func (r pgListRepo) GetByName(ctx context.Context, accountID uuid.UUID, name string) (lists.List, error) {
 	var rows []listRow
 	return r.One(ctx, "named "+name, r.SelectLists(&rows).Where("l.account_id = ? AND l.name = ?", accountID, name), &rows)
 }

@@ -15,10 +15,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // sqliteByName sorts a text column by name: SQLite's default collation, BINARY,
@@ -34,7 +33,7 @@ func (sqliteDialect) accounts(t *tx) accounts.AccountRepo {
 func (sqliteDialect) vendors(t *tx) vendors.VendorRepo {
 	return sqliteVendorRepo{vendorRepo{base: t.b}}
 }
-func (sqliteDialect) lists(t *tx) stores.ListRepo { return sqliteListRepo{listRepo{base: t.b}} }
+func (sqliteDialect) lists(t *tx) lists.ListRepo { return sqliteListRepo{listRepo{base: t.b}} }
 func (sqliteDialect) incidents(t *tx) vendors.IncidentRepo {
 	return sqliteIncidentRepo{incidentRepo{base: t.b}}
 }
@@ -72,7 +71,7 @@ type keyedListRow struct {
 	NameKey string `bun:"name_key"`
 }
 
-func fromListKeyed(l vendorlist.List) keyedListRow {
+func fromListKeyed(l lists.List) keyedListRow {
 	return keyedListRow{listRow: fromList(l), NameKey: strings.ToLower(l.Name)}
 }
 
@@ -81,7 +80,7 @@ type keyedProductRow struct {
 	NameKey    string `bun:"name_key"`
 }
 
-func fromProductKeyed(p vendorlist.Product) keyedProductRow {
+func fromProductKeyed(p lists.Product) keyedProductRow {
 	return keyedProductRow{productRow: fromProduct(p), NameKey: strings.ToLower(p.Name)}
 }
 
@@ -119,7 +118,7 @@ type sqliteListRepo struct{ listRepo }
 
 // GetByName finds the list by its key (the unique index) and then the exact
 // name: names are unique case-insensitively but looked up exactly.
-func (r sqliteListRepo) GetByName(ctx context.Context, accountID uuid.UUID, name string) (vendorlist.List, error) {
+func (r sqliteListRepo) GetByName(ctx context.Context, accountID uuid.UUID, name string) (lists.List, error) {
 	var rows []listRow
 	q := r.SelectLists(&rows).Where("l.account_id = ? AND l.name_key = ? AND l.name = ?", accountID, strings.ToLower(name), name)
 	return r.One(ctx, "named "+name, q, &rows)

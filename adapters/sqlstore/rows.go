@@ -23,10 +23,10 @@ import (
 	"github.com/vetted-dev/vetted/adapters/internal/outboxjson"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/internal/convert"
 )
@@ -322,13 +322,13 @@ type listRow struct {
 }
 
 // fromList makes the row of l.
-func fromList(l vendorlist.List) listRow {
+func fromList(l lists.List) listRow {
 	return listRow{ID: l.ID, AccountID: l.AccountID, Name: l.Name, CreatedAt: l.CreatedAt}
 }
 
 // Core rebuilds the list with its vendor count.
-func (r listRow) Core() vendorlist.List {
-	return vendorlist.List{ID: r.ID, AccountID: r.AccountID, Name: r.Name, VendorCount: r.VendorCount, CreatedAt: utc(r.CreatedAt), Version: r.Version}
+func (r listRow) Core() lists.List {
+	return lists.List{ID: r.ID, AccountID: r.AccountID, Name: r.Name, VendorCount: r.VendorCount, CreatedAt: utc(r.CreatedAt), Version: r.Version}
 }
 
 // entryRow is a row of list_entries.
@@ -356,11 +356,11 @@ type entryViewRow struct {
 }
 
 // Core rebuilds the entry with its products.
-func (v entryViewRow) Core(products []vendorlist.Product) vendorlist.Entry {
+func (v entryViewRow) Core(products []lists.Product) lists.Entry {
 	if products == nil {
-		products = []vendorlist.Product{}
+		products = []lists.Product{}
 	}
-	return vendorlist.Entry{ListID: v.ListID, VendorID: v.VendorID, VendorName: v.VendorName, DisplayName: cmp.Or(v.GivenName, v.VendorName), WebsiteURL: v.WebsiteURL,
+	return lists.Entry{ListID: v.ListID, VendorID: v.VendorID, VendorName: v.VendorName, DisplayName: cmp.Or(v.GivenName, v.VendorName), WebsiteURL: v.WebsiteURL,
 		IsCustom: !v.HasProfile, EnrichmentStatus: vendors.EnrichmentStatusOf(v.HasProfile, slices.DeleteFunc(v.Statuses, noStatus)),
 		AlertsEnabled: v.AlertsEnabled, Rating: v.Rating, Products: products, AddedAt: utc(v.AddedAt)}
 }
@@ -377,13 +377,13 @@ type productRow struct {
 }
 
 // fromProduct makes the row of p.
-func fromProduct(p vendorlist.Product) productRow {
+func fromProduct(p lists.Product) productRow {
 	return productRow{ID: p.ID, ListID: p.ListID, VendorID: p.VendorID, Name: p.Name, CreatedAt: p.CreatedAt}
 }
 
 // Core rebuilds the product.
-func (r productRow) Core() vendorlist.Product {
-	return vendorlist.Product{ID: r.ID, ListID: r.ListID, VendorID: r.VendorID, Name: r.Name, CreatedAt: utc(r.CreatedAt)}
+func (r productRow) Core() lists.Product {
+	return lists.Product{ID: r.ID, ListID: r.ListID, VendorID: r.VendorID, Name: r.Name, CreatedAt: utc(r.CreatedAt)}
 }
 
 // claimRow is a row of quota_claims.

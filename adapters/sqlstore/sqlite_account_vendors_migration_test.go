@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -24,9 +24,9 @@ func TestAccountVendorsMigration(t *testing.T) {
 	s := mustOpen(t, path)
 	now := time.Now().UTC()
 	acc := org(t, "Acme")
-	var ls []vendorlist.List
-	for _, name := range []string{vendorlist.MasterList, "second"} {
-		l, err := vendorlist.New(uuid.New(), acc.ID, name, now)
+	var ls []lists.List
+	for _, name := range []string{lists.MasterList, "second"} {
+		l, err := lists.New(uuid.New(), acc.ID, name, now)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,11 +82,11 @@ func TestAccountVendorsMigration(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	counts := func(what string, want stores.ListCounts) {
+	counts := func(what string, want lists.ListCounts) {
 		t.Helper()
-		var got stores.ListCounts
+		var got lists.ListCounts
 		if err := s.View(ctx, func(ctx context.Context, tx stores.Tx) (err error) {
-			got, err = tx.Lists().Counts(ctx, stores.ListScope{AccountID: acc.ID}, nil)
+			got, err = tx.Assessments().Counts(ctx, lists.ListScope{AccountID: acc.ID}, nil)
 			return err
 		}); err != nil {
 			t.Fatal(err)
@@ -95,7 +95,7 @@ func TestAccountVendorsMigration(t *testing.T) {
 			t.Fatalf("%s: counts %+v, want %+v", what, got, want)
 		}
 	}
-	counts("after the migration", stores.ListCounts{Vendors: 3, Followed: 2})
+	counts("after the migration", lists.ListCounts{Vendors: 3, Followed: 2})
 	write(t, s, func(ctx context.Context, tx stores.Tx) error { return tx.Lists().Delete(ctx, acc.ID, ls[1].ID) })
-	counts("after the second list went", stores.ListCounts{Vendors: 2, Followed: 2})
+	counts("after the second list went", lists.ListCounts{Vendors: 2, Followed: 2})
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/sqlstore"
-	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -23,7 +23,7 @@ func TestProfileListColumnsMigrationSQLite(t *testing.T) {
 	s := mustOpen(t, path)
 	now := time.Now().UTC()
 	acc := org(t, "Acme")
-	l, err := vendorlist.New(uuid.New(), acc.ID, vendorlist.MasterList, now)
+	l, err := lists.New(uuid.New(), acc.ID, lists.MasterList, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestProfileListColumnsMigrationSQLite(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	var es []vendorlist.Entry
+	var es []lists.Entry
 	if err := s.View(ctx, func(ctx context.Context, tx stores.Tx) (err error) {
 		es, err = tx.Lists().Entries(ctx, l.ID)
 		return err

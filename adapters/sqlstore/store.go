@@ -52,6 +52,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/migrate"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/vendors"
@@ -99,7 +100,7 @@ type dialect interface {
 	emailKey(column string) string
 	accounts(t *tx) accounts.AccountRepo
 	vendors(t *tx) vendors.VendorRepo
-	lists(t *tx) stores.ListRepo
+	lists(t *tx) lists.ListRepo
 	incidents(t *tx) vendors.IncidentRepo
 	runs(t *tx) vendors.RunRepo
 	outbox(t *tx) outbox.Repo
@@ -193,8 +194,8 @@ func (t *tx) Accounts() accounts.AccountRepo     { return t.d.accounts(t) }
 func (t *tx) Members() accounts.MemberRepo       { return memberRepo{base: t.b} }
 func (t *tx) Vendors() vendors.VendorRepo        { return t.d.vendors(t) }
 func (t *tx) Profiles() vendors.ProfileRepo      { return profileRepo{base: t.b} }
-func (t *tx) Lists() stores.ListRepo             { return t.d.lists(t) }
-func (t *tx) Quota() stores.QuotaRepo            { return quotaRepo{base: t.b} }
+func (t *tx) Lists() lists.ListRepo              { return t.d.lists(t) }
+func (t *tx) Quota() lists.QuotaRepo             { return quotaRepo{base: t.b} }
 func (t *tx) Assessments() stores.AssessmentRepo { return assessmentRepo{base: t.b} }
 func (t *tx) Documents() stores.DocumentRepo     { return documentRepo{base: t.b} }
 func (t *tx) Subscribers() stores.SubscriberRepo {

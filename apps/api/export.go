@@ -8,7 +8,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core/assessments"
-	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/lists"
 )
 
 // ExportColumns are the columns of the register export, in order. The
@@ -32,7 +32,7 @@ func exportRecord(r assessments.ExportRow) []string {
 		rating = strconv.Itoa(*r.Rating)
 	}
 	// A cell a spreadsheet would run as a formula is written as text.
-	return vendorlist.NeutralizeRecord([]string{r.VendorName, r.WebsiteURL, r.ProductName, string(r.Tier), string(r.Status), next,
+	return lists.NeutralizeRecord([]string{r.VendorName, r.WebsiteURL, r.ProductName, string(r.Tier), string(r.Status), next,
 		string(r.Due.State), rating, r.Grade, r.Sponsor, strconv.FormatBool(r.AlertsEnabled), r.Condition})
 }
 

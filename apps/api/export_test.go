@@ -103,8 +103,8 @@ func TestExportRoundTrip(t *testing.T) {
 // TestExportNeutralizesFormulaCells: a register whose cells would run as
 // formulas in a spreadsheet (vendor names, products, sponsors, conditions
 // starting with =, +, -, @) is exported with a single quote before each of
-// those cells (vendorlist.NeutralizeCell), and the exported file imports
-// back to the same values (vendorlist.RestoreCell).
+// those cells (lists.NeutralizeCell), and the exported file imports
+// back to the same values (lists.RestoreCell).
 func TestExportNeutralizesFormulaCells(t *testing.T) {
 	t.Parallel()
 	env := apitest.New(t)

@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/lists"
 )
 
 // wireNames is the one table from the Go-side paths the core names its
@@ -104,7 +104,7 @@ var wireNames = withAssessmentColumns(map[string]string{
 // register export writes the same names), so the spelling is declared once,
 // by the CSV format (vendorlist).
 func withAssessmentColumns(names map[string]string) map[string]string {
-	maps.Copy(names, vendorlist.AssessmentInputColumns())
+	maps.Copy(names, lists.AssessmentInputColumns())
 	return names
 }
 

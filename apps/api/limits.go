@@ -10,7 +10,6 @@ import (
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 )
 
@@ -20,8 +19,8 @@ import (
 // its maximum (a number) or maxItems (a list), so no tag repeats a
 // constant of the core and changing one changes the document with it.
 var coreLimits = map[string]int{
-	"csv-rows":       vendorlist.MaxCSVRows,        // import-csv's row_limit
-	"list-page":      lists.MaxListPage,            // a shaped list read's limit
+	"csv-rows":       lists.MaxCSVRows,             // import-csv's row_limit
+	"list-page":      assessments.MaxListPage,      // a shaped list read's limit
 	"vendor-page":    vendors.MaxVendorPage,        // a page of the directory
 	"audit-page":     assessments.MaxAuditLimit,    // a page of the audit log
 	"incidents":      assessments.MaxIncidentLimit, // the dashboard's recent incidents

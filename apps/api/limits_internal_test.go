@@ -4,9 +4,9 @@ import (
 	"testing"
 
 	"github.com/danielgtaylor/huma/v2"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 )
 
 // TestCoreLimitsReachTheDocument checks that the bounds the core declares
@@ -33,11 +33,11 @@ func TestCoreLimitsReachTheDocument(t *testing.T) {
 		}
 		return s.Properties[prop]
 	}
-	if s := param("/vendor-lists", "limit"); s.Maximum == nil || *s.Maximum != lists.MaxListPage {
-		t.Errorf("list read limit maximum %v, want %d", s.Maximum, lists.MaxListPage)
+	if s := param("/vendor-lists", "limit"); s.Maximum == nil || *s.Maximum != assessments.MaxListPage {
+		t.Errorf("list read limit maximum %v, want %d", s.Maximum, assessments.MaxListPage)
 	}
-	if s := body(doc.Paths["/vendor-lists"].Post, "row_limit"); s.Maximum == nil || *s.Maximum != vendorlist.MaxCSVRows {
-		t.Errorf("import-csv row_limit maximum %v, want %d", s.Maximum, vendorlist.MaxCSVRows)
+	if s := body(doc.Paths["/vendor-lists"].Post, "row_limit"); s.Maximum == nil || *s.Maximum != lists.MaxCSVRows {
+		t.Errorf("import-csv row_limit maximum %v, want %d", s.Maximum, lists.MaxCSVRows)
 	}
 	var policy *huma.Operation
 	for _, item := range doc.Paths {

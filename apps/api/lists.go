@@ -12,8 +12,8 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 )
 
@@ -49,11 +49,11 @@ type EntryJSON struct {
 	*EntryReviewJSON
 }
 
-func listJSON(l vendorlist.List) ListJSON {
+func listJSON(l lists.List) ListJSON {
 	return ListJSON{ID: l.ID.String(), AccountID: l.AccountID.String(), Name: l.Name, VendorCount: l.VendorCount, CreatedAt: l.CreatedAt}
 }
 
-func productJSON(p vendorlist.Product, full bool) ProductJSON {
+func productJSON(p lists.Product, full bool) ProductJSON {
 	out := ProductJSON{ID: p.ID.String(), ProductName: p.Name, CreatedAt: p.CreatedAt}
 	if full {
 		out.VendorID, out.ListID = p.VendorID.String(), p.ListID.String()
@@ -61,7 +61,7 @@ func productJSON(p vendorlist.Product, full bool) ProductJSON {
 	return out
 }
 
-func entryJSON(e vendorlist.Entry) EntryJSON {
+func entryJSON(e lists.Entry) EntryJSON {
 	ps := make([]ProductJSON, 0, len(e.Products))
 	for _, p := range e.Products {
 		ps = append(ps, productJSON(p, false))
@@ -168,7 +168,7 @@ type EnrichmentErrorJSON struct {
 	Message    string `json:"message"`
 }
 
-func orgEnrichment(q vendorlist.QuotaReport) OrgEnrichmentJSON {
+func orgEnrichment(q lists.QuotaReport) OrgEnrichmentJSON {
 	out := OrgEnrichmentJSON{Queued: q.Queued, AlreadyKnown: q.AlreadyKnown, Errors: []EnrichmentErrorJSON{}, QueuedVendors: nonNil(q.QueuedVendors)}
 	out.Quota.Limit, out.Quota.Used, out.Quota.Remaining = q.Limit, q.Used, q.Remaining()
 	for _, e := range q.Errors {
@@ -267,13 +267,13 @@ func (ListOperationResult) Schema(r huma.Registry) *huma.Schema {
 }
 
 // etag is the ETag of a list: its revision, quoted (a strong validator).
-func etag(l vendorlist.List) string { return `"` + l.Revision() + `"` }
+func etag(l lists.List) string { return `"` + l.Revision() + `"` }
 
 // ifMatch reads an If-Match header (RFC 9110 13.1.1): "*" or a list of
 // entity tags. A weak tag never matches (If-Match compares strongly), so
 // it is kept with its W/ prefix, which no revision has.
-func ifMatch(h string) vendorlist.Precondition {
-	var p vendorlist.Precondition
+func ifMatch(h string) lists.Precondition {
+	var p lists.Precondition
 	for _, t := range strings.Split(h, ",") {
 		t = strings.TrimSpace(t)
 		switch {
@@ -415,27 +415,27 @@ func (h listsHandler) createList(ctx context.Context, in *listsPostIn) (*listsPo
 // saveVendors answers operation=save-vendors: the list's vendors become
 // those of the body.
 func (h listsHandler) saveVendors(ctx context.Context, in *listsPostIn) (*listsPostOut, error) {
-	return h.changeVendors(ctx, in, vendorlist.Replace)
+	return h.changeVendors(ctx, in, lists.Replace)
 }
 
 // addVendors answers operation=add-vendors: the body's vendors join the
 // list, the others stay.
 func (h listsHandler) addVendors(ctx context.Context, in *listsPostIn) (*listsPostOut, error) {
-	return h.changeVendors(ctx, in, vendorlist.Add)
+	return h.changeVendors(ctx, in, lists.Add)
 }
 
 // removeVendors answers operation=remove-vendors: the body's vendors leave
 // the list, the others stay.
 func (h listsHandler) removeVendors(ctx context.Context, in *listsPostIn) (*listsPostOut, error) {
-	return h.changeVendors(ctx, in, vendorlist.Remove)
+	return h.changeVendors(ctx, in, lists.Remove)
 }
 
 // changeVendors makes one change to a list's vendors: the one use case
 // behind save-vendors, add-vendors and remove-vendors,
 // lists.Service.ChangeVendors, told which change to make.
-func (h listsHandler) changeVendors(ctx context.Context, in *listsPostIn, change vendorlist.Change) (*listsPostOut, error) {
+func (h listsHandler) changeVendors(ctx context.Context, in *listsPostIn, change lists.Change) (*listsPostOut, error) {
 	if in.Body == nil || in.Body.Vendors == nil {
-		if change == vendorlist.Replace {
+		if change == lists.Replace {
 			return nil, core.Invalid("vendors", "is required for save-vendors (an empty array empties the list)")
 		}
 		return nil, core.Invalid("vendors", "is required for %s", in.Operation)
@@ -473,7 +473,7 @@ func (h listsHandler) importCSV(ctx context.Context, in *listsPostIn) (*listsPos
 	if err != nil {
 		return nil, err
 	}
-	res, err := h.lists.ImportCSV(ctx, actor(ctx), acc, ref, lists.ImportInput{CSV: *in.Body.CSV, DryRun: in.Body.DryRun,
+	res, err := h.assessments.ImportCSV(ctx, actor(ctx), acc, ref, assessments.ImportInput{CSV: *in.Body.CSV, DryRun: in.Body.DryRun,
 		RowOffset: in.Body.RowOffset, RowLimit: in.Body.RowLimit})
 	if err != nil {
 		return nil, err

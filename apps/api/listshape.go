@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 )
 
 // ListShape are the parameters of a shaped list read (issue 22). Without
@@ -28,8 +28,8 @@ type ListShape struct {
 func (p ListShape) given() bool { return p.Cursor != "" || p.query().Paged() }
 
 // query is the list read the parameters ask for.
-func (p ListShape) query() lists.ListQuery {
-	return lists.ListQuery{Limit: p.Limit, Cursor: decodeListCursor(p.Cursor), Q: p.Q, Sort: p.Sort, ReviewStates: []string{p.ReviewState},
+func (p ListShape) query() assessments.ListQuery {
+	return assessments.ListQuery{Limit: p.Limit, Cursor: decodeListCursor(p.Cursor), Q: p.Q, Sort: p.Sort, ReviewStates: []string{p.ReviewState},
 		EnrichmentStates: []string{p.EnrichmentState}, Alerts: p.Alerts}
 }
 
@@ -43,7 +43,7 @@ type listCursorJSON struct {
 }
 
 // encodeListCursor writes a next page's cursor; "" on the last page.
-func encodeListCursor(c *lists.Cursor) string {
+func encodeListCursor(c *assessments.Cursor) string {
 	if c == nil {
 		return ""
 	}
@@ -53,7 +53,7 @@ func encodeListCursor(c *lists.Cursor) string {
 
 // decodeListCursor reads a cursor: nil when none is given, and the zero
 // cursor, which the list read refuses, when it is not one this API gave.
-func decodeListCursor(raw string) *lists.Cursor {
+func decodeListCursor(raw string) *assessments.Cursor {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
 		return nil
@@ -64,9 +64,9 @@ func decodeListCursor(raw string) *lists.Cursor {
 		err = json.Unmarshal(b, &c)
 	}
 	if err != nil {
-		return &lists.Cursor{}
+		return &assessments.Cursor{}
 	}
-	return &lists.Cursor{Sort: c.Sort, Num: c.Num, Name: c.Name, ID: c.ID}
+	return &assessments.Cursor{Sort: c.Sort, Num: c.Num, Name: c.Name, ID: c.ID}
 }
 
 // EntryReviewJSON is what a shaped list read adds to each entry: the
@@ -80,15 +80,15 @@ type EntryReviewJSON struct {
 	Rating                   *int        `json:"rating" doc:"The profile's security_rating (0-100); null when none"`
 }
 
-func (s *Server) shapedList(ctx context.Context, in *listsGetIn) (listsGetBody, vendorlist.List, error) {
+func (s *Server) shapedList(ctx context.Context, in *listsGetIn) (listsGetBody, lists.List, error) {
 	p := in.ListShape
 	acc, lr, err := refs(in.AccountParam, in.ListParams)
 	if err != nil {
-		return listsGetBody{}, vendorlist.List{}, err
+		return listsGetBody{}, lists.List{}, err
 	}
-	page, err := s.lists.ListRead(ctx, actor(ctx), acc, lr, p.query())
+	page, err := s.assessments.ListRead(ctx, actor(ctx), acc, lr, p.query())
 	if err != nil {
-		return listsGetBody{}, vendorlist.List{}, err
+		return listsGetBody{}, lists.List{}, err
 	}
 	var out listsGetBody
 	lj := listJSON(page.List)

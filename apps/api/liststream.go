@@ -10,7 +10,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 )
 
 // streamList writes a list with all its vendors, a page of entries at a
@@ -80,7 +79,7 @@ func (s *Server) streamList(hctx huma.Context, w *lists.WholeList) {
 		return true, err
 	}
 	n := 0
-	err := w.Each(ctx, func(page []vendorlist.Entry) error {
+	err := w.Each(ctx, func(page []lists.Entry) error {
 		if bw == nil {
 			if ok, err := begin(); !ok || err != nil {
 				return cmp.Or(err, errNotAcceptable)

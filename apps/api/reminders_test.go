@@ -14,10 +14,10 @@ import (
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -63,7 +63,7 @@ func dormantAccount(t *testing.T, env *apitest.Env, vendorID string, reviewedAt 
 	t.Helper()
 	now := env.Clock.Now()
 	acc := accounts.Account{ID: uuid.Must(uuid.NewV7()), Name: "Dormant", Active: false, CreatedAt: now}
-	l, err := vendorlist.New(uuid.Must(uuid.NewV7()), acc.ID, vendorlist.MasterList, now)
+	l, err := lists.New(uuid.Must(uuid.NewV7()), acc.ID, lists.MasterList, now)
 	if err != nil {
 		t.Fatal(err)
 	}

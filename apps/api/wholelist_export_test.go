@@ -3,13 +3,13 @@ package api
 import (
 	"bytes"
 
-	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/lists"
 )
 
 // OldWholeListAnswer is the body get-vendor-lists answered for a list with
 // its vendors before the answer was streamed: the whole listsGetBody built,
 // then written by the API's JSON format as huma wrote it.
-func OldWholeListAnswer(l vendorlist.List, es []vendorlist.Entry) ([]byte, error) {
+func OldWholeListAnswer(l lists.List, es []lists.Entry) ([]byte, error) {
 	var body listsGetBody
 	lj := listJSON(l)
 	body.List = &lj

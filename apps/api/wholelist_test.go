@@ -23,7 +23,6 @@ import (
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -72,11 +71,11 @@ func seedWholeList(t testing.TB, env *apitest.Env, acct, owner, name string, n i
 		if err := tx.Lists().AddEntries(ctx, listID, ids, now); err != nil {
 			return err
 		}
-		var ps []vendorlist.Product
+		var ps []lists.Product
 		for i, v := range vs {
 			if i%4 == 0 {
 				for j := range 1 + i%3 {
-					ps = append(ps, vendorlist.Product{ID: uuid.Must(uuid.NewV7()), ListID: listID, VendorID: v.ID,
+					ps = append(ps, lists.Product{ID: uuid.Must(uuid.NewV7()), ListID: listID, VendorID: v.ID,
 						Name: fmt.Sprintf("Product %d <%d>", i, j), CreatedAt: now.Add(time.Duration(j) * time.Second)})
 				}
 			}
@@ -135,8 +134,8 @@ func wholeListStores() []struct {
 func oldWholeListAnswer(t *testing.T, env *apitest.Env, acct, list string) []byte {
 	t.Helper()
 	var (
-		l  vendorlist.List
-		es []vendorlist.Entry
+		l  lists.List
+		es []lists.Entry
 	)
 	err := env.Store.View(context.Background(), func(ctx context.Context, tx stores.Tx) error {
 		var err error
@@ -246,7 +245,7 @@ func TestWholeListAnswerCache(t *testing.T) {
 		// Behind the service's back: the first vendor's alerts turned on
 		// (seedWholeList turns them off for every fifth, the first too).
 		err := env.Store.InTx(context.Background(), func(ctx context.Context, tx stores.Tx) error {
-			es, err := tx.Lists().EntriesAfter(ctx, uuid.MustParse(list), stores.EntryKey{}, 1)
+			es, err := tx.Lists().EntriesAfter(ctx, uuid.MustParse(list), lists.EntryKey{}, 1)
 			if err != nil {
 				return err
 			}
@@ -283,21 +282,21 @@ type pagesFailTx struct {
 	keysDown *atomic.Pointer[uuid.UUID]
 }
 
-func (t pagesFailTx) Lists() stores.ListRepo { return pagesFailLists{t.Tx.Lists(), t.keysDown} }
+func (t pagesFailTx) Lists() lists.ListRepo { return pagesFailLists{t.Tx.Lists(), t.keysDown} }
 
 type pagesFailLists struct {
-	stores.ListRepo
+	lists.ListRepo
 	keysDown *atomic.Pointer[uuid.UUID]
 }
 
-func (r pagesFailLists) EntryKeys(ctx context.Context, id uuid.UUID) ([]stores.EntryKey, error) {
+func (r pagesFailLists) EntryKeys(ctx context.Context, id uuid.UUID) ([]lists.EntryKey, error) {
 	if down := r.keysDown.Load(); down != nil && id == *down {
 		return nil, fmt.Errorf("keys: %w", core.ErrUnavailable)
 	}
 	return r.ListRepo.EntryKeys(ctx, id)
 }
 
-func (r pagesFailLists) EntriesOf(ctx context.Context, id uuid.UUID, vendorIDs []uuid.UUID) ([]vendorlist.Entry, error) {
+func (r pagesFailLists) EntriesOf(ctx context.Context, id uuid.UUID, vendorIDs []uuid.UUID) ([]lists.Entry, error) {
 	if len(vendorIDs) < lists.WholeListPage {
 		return nil, errors.New("the store went away")
 	}

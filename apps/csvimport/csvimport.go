@@ -5,7 +5,7 @@
 //
 // The file is checked whole before anything is sent: every data row must
 // be UTF-8 text with as many fields as the header, the rule import-csv
-// applies (vendorlist.CheckRecord), so a file the API would refuse in its
+// applies (lists.CheckRecord), so a file the API would refuse in its
 // third request is refused before its first.
 //
 // Every batch is all-or-nothing on the server and re-running one changes
@@ -29,15 +29,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/lists"
 )
 
 // The API's limits for one import-csv request, as the API declares them.
 const (
-	MaxRows  = vendorlist.MaxCSVRows
-	MaxBytes = vendorlist.MaxCSVBytes
+	MaxRows  = lists.MaxCSVRows
+	MaxBytes = lists.MaxCSVBytes
 	// MaxSize is MaxBytes for people ("1 MB").
-	MaxSize = vendorlist.MaxCSVSize
+	MaxSize = lists.MaxCSVSize
 )
 
 // Options describe one import.
@@ -234,7 +234,7 @@ const maxFileFaults = 20
 
 // Count returns the number of data rows of a CSV file (blank lines do not
 // count, as the API skips them), for a progress bar's total. A file with a
-// row the API would refuse whatever its content (vendorlist.CheckRecord)
+// row the API would refuse whatever its content (lists.CheckRecord)
 // is a *FileError naming those rows.
 func Count(file string) (int, error) {
 	f, err := os.Open(file)
@@ -259,11 +259,11 @@ func Count(file string) (int, error) {
 		if err != nil {
 			return 0, fmt.Errorf("read csv: %w", err)
 		}
-		if vendorlist.Blank(rec) {
+		if lists.Blank(rec) {
 			continue
 		}
 		n++
-		for _, f := range vendorlist.CheckRecord(header, rec) {
+		for _, f := range lists.CheckRecord(header, rec) {
 			if len(fe.Errors) == maxFileFaults {
 				fe.More++
 				continue
@@ -537,7 +537,7 @@ func (s *splitter) next() (*batch, error) {
 			if err != nil {
 				return nil, fmt.Errorf("import: read csv after data row %d: %w", s.row, err)
 			}
-			if vendorlist.Blank(rec) {
+			if lists.Blank(rec) {
 				continue
 			}
 			s.row++

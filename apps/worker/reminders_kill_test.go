@@ -10,10 +10,10 @@ import (
 	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"
 	"github.com/vetted-dev/vetted/adapters/asynq/asynqtest"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -29,7 +29,7 @@ func (w *killWorld) seedReminders(n int) {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	l, err := vendorlist.New(uuid.Must(uuid.NewV7()), acc.ID, vendorlist.MasterList, now)
+	l, err := lists.New(uuid.Must(uuid.NewV7()), acc.ID, lists.MasterList, now)
 	if err != nil {
 		w.t.Fatal(err)
 	}

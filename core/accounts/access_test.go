@@ -11,7 +11,6 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -22,12 +21,12 @@ type fakeTx struct {
 	stores.Tx
 	memberships []accounts.Membership // with Membership.Account and the member's user in userOf
 	userOf      map[uuid.UUID]uuid.UUID
-	lists       []vendorlist.List
+	lists       []lists.List
 	vendors     []vendors.Vendor
 }
 
 func (t *fakeTx) Accounts() accounts.AccountRepo { return fakeAccounts{t: t} }
-func (t *fakeTx) Lists() stores.ListRepo         { return fakeLists{t: t} }
+func (t *fakeTx) Lists() lists.ListRepo          { return fakeLists{t: t} }
 func (t *fakeTx) Vendors() vendors.VendorRepo    { return fakeVendors{t: t} }
 
 type fakeAccounts struct {
@@ -45,26 +44,26 @@ func (r fakeAccounts) MembershipOf(_ context.Context, accountID, userID uuid.UUI
 }
 
 type fakeLists struct {
-	stores.ListRepo
+	lists.ListRepo
 	t *fakeTx
 }
 
-func (r fakeLists) Get(_ context.Context, accountID, id uuid.UUID) (vendorlist.List, error) {
+func (r fakeLists) Get(_ context.Context, accountID, id uuid.UUID) (lists.List, error) {
 	for _, l := range r.t.lists {
 		if l.AccountID == accountID && l.ID == id {
 			return l, nil
 		}
 	}
-	return vendorlist.List{}, core.ErrNotFound
+	return lists.List{}, core.ErrNotFound
 }
 
-func (r fakeLists) GetByName(_ context.Context, accountID uuid.UUID, name string) (vendorlist.List, error) {
+func (r fakeLists) GetByName(_ context.Context, accountID uuid.UUID, name string) (lists.List, error) {
 	for _, l := range r.t.lists {
 		if l.AccountID == accountID && l.Name == name {
 			return l, nil
 		}
 	}
-	return vendorlist.List{}, core.ErrNotFound
+	return lists.List{}, core.ErrNotFound
 }
 
 type fakeVendors struct {
@@ -226,10 +225,10 @@ func TestListResolution(t *testing.T) {
 	t.Parallel()
 	w := newWorld()
 	ctx := context.Background()
-	master := vendorlist.List{ID: uuid.New(), AccountID: w.org, Name: vendorlist.MasterList}
-	mine := vendorlist.List{ID: uuid.New(), AccountID: w.org, Name: "Mine"}
-	elsewhere := vendorlist.List{ID: uuid.New(), AccountID: uuid.New(), Name: "Mine"}
-	w.tx.lists = []vendorlist.List{master, mine, elsewhere}
+	master := lists.List{ID: uuid.New(), AccountID: w.org, Name: lists.MasterList}
+	mine := lists.List{ID: uuid.New(), AccountID: w.org, Name: "Mine"}
+	elsewhere := lists.List{ID: uuid.New(), AccountID: uuid.New(), Name: "Mine"}
+	w.tx.lists = []lists.List{master, mine, elsewhere}
 	for _, tt := range []struct {
 		name          string
 		ref           lists.ListRef

@@ -11,7 +11,6 @@ import (
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -29,9 +28,9 @@ func verifiedMembers(ctx context.Context, tx stores.Tx, accountID uuid.UUID) (ma
 }
 
 // Subscribers lists the subscribers of a list with their state (viewer or above).
-func (s *Service) Subscribers(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef) (vendorlist.List, []subscriber.Subscriber, error) {
+func (s *Service) Subscribers(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef) (lists.List, []subscriber.Subscriber, error) {
 	var (
-		l   vendorlist.List
+		l   lists.List
 		out []subscriber.Subscriber
 	)
 	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {

@@ -18,7 +18,6 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -30,7 +29,7 @@ import (
 type store struct {
 	acc     accounts.Account
 	caller  uuid.UUID
-	list    vendorlist.List
+	list    lists.List
 	members []accounts.Member
 	subs    map[uuid.UUID]subscriber.Subscriber
 	outbox  []outbox.Message
@@ -58,7 +57,7 @@ type tx struct {
 }
 
 func (t tx) Accounts() accounts.AccountRepo     { return accountsFake{s: t.s} }
-func (t tx) Lists() stores.ListRepo             { return listsFake{s: t.s} }
+func (t tx) Lists() lists.ListRepo              { return listsFake{s: t.s} }
 func (t tx) Members() accounts.MemberRepo       { return members{s: t.s} }
 func (t tx) Subscribers() stores.SubscriberRepo { return subs{s: t.s} }
 func (t tx) Outbox() outbox.Repo                { return box{s: t.s} }
@@ -125,13 +124,13 @@ func (r accountsFake) Get(_ context.Context, id uuid.UUID) (accounts.Account, er
 }
 
 type listsFake struct {
-	stores.ListRepo
+	lists.ListRepo
 	s *store
 }
 
-func (r listsFake) Get(_ context.Context, accountID, id uuid.UUID) (vendorlist.List, error) {
+func (r listsFake) Get(_ context.Context, accountID, id uuid.UUID) (lists.List, error) {
 	if accountID != r.s.list.AccountID || id != r.s.list.ID {
-		return vendorlist.List{}, core.ErrNotFound
+		return lists.List{}, core.ErrNotFound
 	}
 	return r.s.list, nil
 }
@@ -143,8 +142,8 @@ type members struct {
 
 func (r members) List(context.Context, uuid.UUID) ([]accounts.Member, error) { return r.s.members, nil }
 
-func (r listsFake) Entries(context.Context, uuid.UUID) ([]vendorlist.Entry, error) {
-	return []vendorlist.Entry{{ListID: r.s.list.ID, VendorID: r.s.vendor.ID, AlertsEnabled: r.s.alertsOn}}, nil
+func (r listsFake) Entries(context.Context, uuid.UUID) ([]lists.Entry, error) {
+	return []lists.Entry{{ListID: r.s.list.ID, VendorID: r.s.vendor.ID, AlertsEnabled: r.s.alertsOn}}, nil
 }
 
 type subs struct{ s *store }
@@ -237,7 +236,7 @@ func setup(t *testing.T) (*alerts.Service, *store, *clock, accounts.Actor, lists
 	t.Helper()
 	caller := accounts.Actor{UserID: uuid.New(), Email: "ann@acme.test", Verified: true}
 	acc := accounts.Account{ID: uuid.New(), Name: "Acme", Active: true}
-	st := &store{acc: acc, caller: caller.UserID, list: vendorlist.List{ID: uuid.New(), AccountID: acc.ID, Name: "Critical"},
+	st := &store{acc: acc, caller: caller.UserID, list: lists.List{ID: uuid.New(), AccountID: acc.ID, Name: "Critical"},
 		members: []accounts.Member{{AccountID: acc.ID, UserID: caller.UserID, Email: "ann@acme.test", Verified: true, Role: accounts.RoleMember},
 			{AccountID: acc.ID, UserID: uuid.New(), Email: "bob@acme.test", Role: accounts.RoleViewer}},
 		subs: map[uuid.UUID]subscriber.Subscriber{}, sent: map[string]bool{}}

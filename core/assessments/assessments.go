@@ -31,10 +31,22 @@ type Deps struct {
 	Blobs  ports.BlobStore
 	Mail   mailonce.Mail[stores.Tx]
 	Signer *signedlink.Signer
+	// Lists is the lists area (lists.Service), which the CSV import adds
+	// vendors and enrichment through.
+	Lists ListWriter
 	// PublicURL is the base URL for links in mail and feeds (no trailing slash).
 	PublicURL string
 	// Log receives operational messages; nil means slog.Default().
 	Log *slog.Logger
+}
+
+// ListWriter is what the CSV import needs of the lists area: the vendors a
+// batch names, the change it announces and the enrichment it queues, in the
+// import's unit of work.
+type ListWriter interface {
+	EnsureVendors(ctx context.Context, tx lists.Tx, refs []vendors.VendorRef) ([]vendors.Vendor, error)
+	VendorsChanged(ctx context.Context, tx lists.Tx, l lists.List, added, removed []uuid.UUID) error
+	QueueEnrichment(ctx context.Context, tx lists.Tx, a accounts.Actor, accountID uuid.UUID, vs []vendors.Vendor) (lists.QuotaReport, error)
 }
 
 // Service implements the assessment use cases.
@@ -51,6 +63,9 @@ func New(d Deps) (*Service, error) {
 	}
 	if d.Signer == nil {
 		missing = append(missing, "Signer")
+	}
+	if d.Lists == nil {
+		missing = append(missing, "Lists")
 	}
 	if len(missing) > 0 {
 		return nil, errors.New("assessments: missing dependencies: " + strings.Join(missing, ", "))

@@ -9,7 +9,6 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -42,7 +41,7 @@ type IncidentView struct {
 
 // VendorOverview is a vendor of a list with its logo and latest incident.
 type VendorOverview struct {
-	Entry  vendorlist.Entry
+	Entry  lists.Entry
 	Logo   string
 	Latest *vendors.Incident
 }
@@ -55,8 +54,8 @@ const (
 
 // scope is the part of an account a dashboard read covers.
 type scope struct {
-	entries []vendorlist.Entry // every entry of every list in scope
-	lists   []vendorlist.List
+	entries []lists.Entry // every entry of every list in scope
+	lists   []lists.List
 }
 
 // vendorIDs returns the distinct vendors in scope, optionally only those with alerts on.
@@ -89,7 +88,7 @@ func (s *Service) dashboardScope(ctx context.Context, tx stores.Tx, a accounts.A
 		if err != nil {
 			return accounts.Access{}, scope{}, err
 		}
-		sc.lists = []vendorlist.List{l}
+		sc.lists = []lists.List{l}
 	}
 	for _, l := range sc.lists {
 		es, err := tx.Lists().Entries(ctx, l.ID)
@@ -111,7 +110,7 @@ func (s *Service) DashboardMetrics(ctx context.Context, a accounts.Actor, ref ac
 		if err != nil {
 			return err
 		}
-		scope := stores.ListScope{AccountID: acc.Account.ID}
+		scope := lists.ListScope{AccountID: acc.Account.ID}
 		if !lr.Empty() {
 			l, err := lists.Resolve(ctx, tx, acc.Account.ID, lr, false)
 			if err != nil {
@@ -119,7 +118,7 @@ func (s *Service) DashboardMetrics(ctx context.Context, a accounts.Actor, ref ac
 			}
 			scope.ListID = &l.ID
 		}
-		c, err := tx.Lists().Counts(ctx, scope, review.ActiveStatuses())
+		c, err := tx.Assessments().Counts(ctx, scope, review.ActiveStatuses())
 		if err != nil {
 			return err
 		}

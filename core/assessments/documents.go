@@ -211,3 +211,23 @@ func AccountFiles(ctx context.Context, tx stores.Tx, accountID uuid.UUID) ([]str
 	}
 	return keys, nil
 }
+
+// ListFiles returns the blob keys of the evidence files the reviews on a
+// list hold, deleted with the list (core/lists' Deps.Files).
+func ListFiles(ctx context.Context, tx stores.Tx, accountID, listID uuid.UUID) ([]string, error) {
+	as, err := tx.Assessments().Find(ctx, stores.AssessmentFilter{AccountID: accountID, ListID: &listID})
+	if err != nil {
+		return nil, err
+	}
+	var keys []string
+	for _, asm := range as {
+		docs, err := tx.Documents().ListByAssessment(ctx, asm.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range docs {
+			keys = append(keys, d.ObjectKey)
+		}
+	}
+	return keys, nil
+}

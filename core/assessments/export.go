@@ -8,7 +8,6 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -36,12 +35,12 @@ type ExportRow struct {
 // resolved when it was opened; Each reads it.
 type Export struct {
 	s      *Service
-	list   vendorlist.List
+	list   lists.List
 	policy review.Policy
 }
 
 // List is the exported list.
-func (e *Export) List() vendorlist.List { return e.list }
+func (e *Export) List() lists.List { return e.list }
 
 // OpenExport checks that the caller may read the list (viewer or above)
 // and resolves it, so that a refusal is answered before anything is written.
@@ -67,10 +66,10 @@ func (s *Service) OpenExport(ctx context.Context, a accounts.Actor, ref accounts
 // an entry present throughout is exported once even while others write).
 func (e *Export) Each(ctx context.Context, emit func(ExportRow) error) error {
 	now := e.s.d.Now()
-	after := stores.EntryKey{}
+	after := lists.EntryKey{}
 	for {
 		var (
-			entries  []vendorlist.Entry
+			entries  []lists.Entry
 			byVendor = map[uuid.UUID]review.Assessment{}
 			scores   = map[uuid.UUID]vendors.Scores{}
 		)
@@ -108,11 +107,11 @@ func (e *Export) Each(ctx context.Context, emit func(ExportRow) error) error {
 			return nil
 		}
 		last := entries[len(entries)-1]
-		after = stores.EntryKey{VendorName: last.VendorName, VendorID: last.VendorID}
+		after = lists.EntryKey{VendorName: last.VendorName, VendorID: last.VendorID}
 	}
 }
 
-func emitEntry(en vendorlist.Entry, byVendor map[uuid.UUID]review.Assessment, scores map[uuid.UUID]vendors.Scores,
+func emitEntry(en lists.Entry, byVendor map[uuid.UUID]review.Assessment, scores map[uuid.UUID]vendors.Scores,
 	p review.Policy, now time.Time, emit func(ExportRow) error) error {
 	row := ExportRow{VendorName: en.VendorName, WebsiteURL: en.WebsiteURL, AlertsEnabled: en.AlertsEnabled}
 	if a, ok := byVendor[en.VendorID]; ok {

@@ -10,13 +10,14 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/core/webhooks"
 	"github.com/vetted-dev/vetted/ports"
@@ -34,7 +35,7 @@ type world struct {
 	acc       accounts.Account
 	roles     map[uuid.UUID]accounts.Role
 	emails    map[uuid.UUID]string
-	lists     []vendorlist.List
+	lists     []lists.List
 	entries   map[uuid.UUID][]uuid.UUID
 	vendors   []vendors.Vendor
 	asms      []review.Assessment
@@ -68,7 +69,7 @@ type wtx struct {
 
 func (t wtx) Accounts() accounts.AccountRepo          { return wAccounts{w: t.w} }
 func (t wtx) Members() accounts.MemberRepo            { return wMembers{w: t.w} }
-func (t wtx) Lists() stores.ListRepo                  { return wLists{w: t.w} }
+func (t wtx) Lists() lists.ListRepo                   { return wLists{w: t.w} }
 func (t wtx) Vendors() vendors.VendorRepo             { return wVendors{w: t.w} }
 func (t wtx) Profiles() vendors.ProfileRepo           { return wProfiles{w: t.w} }
 func (t wtx) Assessments() stores.AssessmentRepo      { return wAssessments{w: t.w} }
@@ -129,31 +130,31 @@ func (r wMembers) List(context.Context, uuid.UUID) ([]accounts.Member, error) {
 }
 
 type wLists struct {
-	stores.ListRepo
+	lists.ListRepo
 	w *world
 }
 
-func (r wLists) Get(_ context.Context, _, id uuid.UUID) (vendorlist.List, error) {
+func (r wLists) Get(_ context.Context, _, id uuid.UUID) (lists.List, error) {
 	for _, l := range r.w.lists {
 		if l.ID == id {
 			return l, nil
 		}
 	}
-	return vendorlist.List{}, core.ErrNotFound
+	return lists.List{}, core.ErrNotFound
 }
-func (r wLists) GetByName(_ context.Context, _ uuid.UUID, name string) (vendorlist.List, error) {
+func (r wLists) GetByName(_ context.Context, _ uuid.UUID, name string) (lists.List, error) {
 	for _, l := range r.w.lists {
 		if l.Name == name {
 			return l, nil
 		}
 	}
-	return vendorlist.List{}, core.ErrNotFound
+	return lists.List{}, core.ErrNotFound
 }
-func (r wLists) ListByAccount(context.Context, uuid.UUID) ([]vendorlist.List, error) {
+func (r wLists) ListByAccount(context.Context, uuid.UUID) ([]lists.List, error) {
 	return slices.Clone(r.w.lists), nil
 }
-func (r wLists) entry(l, v uuid.UUID) vendorlist.Entry {
-	e := vendorlist.Entry{ListID: l, VendorID: v, AlertsEnabled: true}
+func (r wLists) entry(l, v uuid.UUID) lists.Entry {
+	e := lists.Entry{ListID: l, VendorID: v, AlertsEnabled: true}
 	for _, x := range r.w.vendors {
 		if x.ID == v {
 			e.VendorName = string(x.Name)
@@ -161,17 +162,17 @@ func (r wLists) entry(l, v uuid.UUID) vendorlist.Entry {
 	}
 	return e
 }
-func (r wLists) Entries(_ context.Context, l uuid.UUID) ([]vendorlist.Entry, error) {
-	var out []vendorlist.Entry
+func (r wLists) Entries(_ context.Context, l uuid.UUID) ([]lists.Entry, error) {
+	var out []lists.Entry
 	for _, v := range r.w.entries[l] {
 		out = append(out, r.entry(l, v))
 	}
 	return out, nil
 }
-func (r wLists) EntriesAfter(ctx context.Context, l uuid.UUID, after stores.EntryKey, limit int) ([]vendorlist.Entry, error) {
+func (r wLists) EntriesAfter(ctx context.Context, l uuid.UUID, after lists.EntryKey, limit int) ([]lists.Entry, error) {
 	es, _ := r.Entries(ctx, l)
-	slices.SortFunc(es, func(a, b vendorlist.Entry) int { return strings.Compare(a.VendorName, b.VendorName) })
-	es = slices.DeleteFunc(es, func(e vendorlist.Entry) bool { return after.VendorName != "" && e.VendorName <= after.VendorName })
+	slices.SortFunc(es, func(a, b lists.Entry) int { return strings.Compare(a.VendorName, b.VendorName) })
+	es = slices.DeleteFunc(es, func(e lists.Entry) bool { return after.VendorName != "" && e.VendorName <= after.VendorName })
 	return es[:min(limit, len(es))], nil
 }
 func (r wLists) AddEntries(_ context.Context, l uuid.UUID, vs []uuid.UUID, _ time.Time) error {
@@ -183,8 +184,8 @@ func (r wLists) AddEntries(_ context.Context, l uuid.UUID, vs []uuid.UUID, _ tim
 	return nil
 }
 func (r wLists) LockEntries(context.Context, uuid.UUID, []uuid.UUID) error { return nil }
-func (r wLists) Counts(_ context.Context, scope stores.ListScope, statuses []review.Status) (stores.ListCounts, error) {
-	var c stores.ListCounts
+func (r wAssessments) Counts(_ context.Context, scope lists.ListScope, statuses []review.Status) (lists.ListCounts, error) {
+	var c lists.ListCounts
 	seen := map[uuid.UUID]bool{}
 	for l, vs := range r.w.entries {
 		if scope.ListID != nil && *scope.ListID != l {
@@ -512,3 +513,6 @@ func (m *mailbox) Send(_ context.Context, ml mailtmpl.Mail) error {
 	m.sent = append(m.sent, ml)
 	return nil
 }
+
+// noLists is the lists area of tests that import no CSV.
+type noLists struct{ assessments.ListWriter }

@@ -20,7 +20,6 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -33,7 +32,7 @@ type fixture struct {
 	mail         *mailbox
 	owner, viewr accounts.Actor
 	ref          accounts.AccountRef
-	list         vendorlist.List
+	list         lists.List
 	slack        vendors.Vendor
 }
 
@@ -43,10 +42,10 @@ func newFixture(t *testing.T) fixture {
 		blobs: &blobStore{objects: map[string]int64{}}, mail: &mailbox{}}
 	acc := accounts.Account{ID: uuid.New(), Name: "Acme", Active: true}
 	f.ref = accounts.AccountRef{ID: acc.ID}
-	f.list = vendorlist.List{ID: uuid.New(), AccountID: acc.ID, Name: vendorlist.MasterList}
+	f.list = lists.List{ID: uuid.New(), AccountID: acc.ID, Name: lists.MasterList}
 	f.slack = vendors.Vendor{ID: uuid.New(), Name: "Slack"}
 	f.w = &world{acc: acc, roles: map[uuid.UUID]accounts.Role{f.owner.UserID: accounts.RoleOwner, f.viewr.UserID: accounts.RoleViewer},
-		emails: map[uuid.UUID]string{f.owner.UserID: f.owner.Email, f.viewr.UserID: f.viewr.Email}, lists: []vendorlist.List{f.list},
+		emails: map[uuid.UUID]string{f.owner.UserID: f.owner.Email, f.viewr.UserID: f.viewr.Email}, lists: []lists.List{f.list},
 		entries: map[uuid.UUID][]uuid.UUID{}, vendors: []vendors.Vendor{f.slack}, reminders: map[string]bool{}, sent: map[string]bool{}}
 	signer, err := signedlink.New([]byte("0123456789abcdef0123456789abcdef"))
 	if err != nil {
@@ -57,7 +56,7 @@ func newFixture(t *testing.T) fixture {
 		w.hooks = append(w.hooks, ev) // in the unit of work, under the world's lock
 		return nil
 	}
-	f.s, err = assessments.New(assessments.Deps{Unit: uow.Unit[stores.Tx]{Store: f.w, Clock: clock{}, IDs: ports.UUIDv7{}, Events: record}, Blobs: f.blobs,
+	f.s, err = assessments.New(assessments.Deps{Unit: uow.Unit[stores.Tx]{Store: f.w, Clock: clock{}, IDs: ports.UUIDv7{}, Events: record}, Blobs: f.blobs, Lists: noLists{},
 		Mail: mailonce.Mail[stores.Tx]{Store: f.w, Clock: clock{}, Mailer: f.mail}, Signer: signer, PublicURL: "https://vetted.test"})
 	if err != nil {
 		t.Fatal(err)
@@ -232,7 +231,7 @@ func TestCalendarAndDashboard(t *testing.T) {
 	}
 	u, _ := url.Parse(link.URL)
 	feed, err := f.s.ReviewCalendarFeed(ctx, u.Query().Get("token"))
-	if err != nil || feed.AccountName != "Acme" || len(feed.Events) != 1 || feed.Events[0].ListName != vendorlist.MasterList {
+	if err != nil || feed.AccountName != "Acme" || len(feed.Events) != 1 || feed.Events[0].ListName != lists.MasterList {
 		t.Fatalf("feed: %+v, %v", feed, err)
 	}
 	if err := f.s.RevokeReviewCalendar(ctx, f.viewr, f.ref); err != nil {

@@ -11,9 +11,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -164,7 +164,7 @@ func parseAssessmentView(rawStates []string, sort string) ([]review.State, strin
 
 // reviewCounts counts the assessments of the lists in scope that are due
 // soon and overdue under the account's policy.
-func (s *Service) reviewCounts(ctx context.Context, tx stores.Tx, scope stores.ListScope) (dueSoon, overdue int, err error) {
+func (s *Service) reviewCounts(ctx context.Context, tx stores.Tx, scope lists.ListScope) (dueSoon, overdue int, err error) {
 	ts, err := tx.Assessments().Timings(ctx, stores.AssessmentFilter{AccountID: scope.AccountID, ListID: scope.ListID})
 	if err != nil {
 		return 0, 0, err
@@ -190,14 +190,14 @@ func (s *Service) reviewCounts(ctx context.Context, tx stores.Tx, scope stores.L
 // only those that actually changed, each with one audit event. It returns
 // the saved assessments. A validation failure names the field, or for
 // changes from CSV rows the cell (row and column) of the csv field.
-func (s *Service) Upsert(ctx context.Context, tx stores.Tx, a accounts.Actor, accountID uuid.UUID, l vendorlist.List, changes []review.Request) ([]review.Assessment, error) {
+func (s *Service) Upsert(ctx context.Context, tx stores.Tx, a accounts.Actor, accountID uuid.UUID, l lists.List, changes []review.Request) ([]review.Assessment, error) {
 	saved, _, err := s.upsert(ctx, tx, a, accountID, l, changes)
 	return saved, err
 }
 
 // upsert is Upsert, which also returns the assessments as they were before
 // (those that existed), read under the entries' locks.
-func (s *Service) upsert(ctx context.Context, tx stores.Tx, a accounts.Actor, accountID uuid.UUID, l vendorlist.List, changes []review.Request) (saved, existing []review.Assessment, err error) {
+func (s *Service) upsert(ctx context.Context, tx stores.Tx, a accounts.Actor, accountID uuid.UUID, l lists.List, changes []review.Request) (saved, existing []review.Assessment, err error) {
 	if len(changes) == 0 {
 		return nil, nil, nil
 	}
@@ -228,7 +228,7 @@ func (s *Service) upsert(ctx context.Context, tx stores.Tx, a accounts.Actor, ac
 	}
 	now := s.d.Now()
 	var errs core.Fields
-	var cells []vendorlist.RowError
+	var cells []lists.RowError
 	for _, c := range changes {
 		st, ok := states[c.Vendor.ID]
 		if !ok {
@@ -259,14 +259,14 @@ func (s *Service) upsert(ctx context.Context, tx stores.Tx, a accounts.Actor, ac
 			review.MarkReviewed(&st.cur, prev, now)
 		case c.Row > 0 && errors.Is(err, core.ErrInvalid):
 			for _, f := range core.Failures(err) {
-				cells = append(cells, vendorlist.AssessmentCell(c.Row, f))
+				cells = append(cells, lists.AssessmentCell(c.Row, f))
 			}
 		case !errs.AddErr(err):
 			return nil, nil, err
 		}
 	}
 	if len(cells) > 0 {
-		return nil, nil, vendorlist.RefuseBatch(cells)
+		return nil, nil, lists.RefuseBatch(cells)
 	}
 	if err := errs.Err(); err != nil {
 		return nil, nil, err

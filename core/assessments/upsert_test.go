@@ -10,11 +10,11 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -29,12 +29,12 @@ type rows struct {
 	locked []uuid.UUID
 }
 
-func (t *rows) Lists() stores.ListRepo             { return lockOnly{t: t} }
+func (t *rows) Lists() lists.ListRepo              { return lockOnly{t: t} }
 func (t *rows) Assessments() stores.AssessmentRepo { return asmRepo{t: t} }
 func (t *rows) Profiles() vendors.ProfileRepo      { return noProfiles{} }
 
 type lockOnly struct {
-	stores.ListRepo
+	lists.ListRepo
 	t *rows
 }
 
@@ -90,7 +90,7 @@ func service(t *testing.T) *assessments.Service {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := assessments.New(assessments.Deps{Unit: uow.Unit[stores.Tx]{Store: nilStore{}, Clock: clock{}, IDs: ids{}}, Blobs: nilBlobs{},
+	s, err := assessments.New(assessments.Deps{Unit: uow.Unit[stores.Tx]{Store: nilStore{}, Clock: clock{}, IDs: ids{}}, Blobs: nilBlobs{}, Lists: noLists{},
 		Mail: mailonce.Mail[stores.Tx]{Mailer: nilMailer{}}, Signer: signer})
 	if err != nil {
 		t.Fatal(err)
@@ -114,14 +114,14 @@ func TestConditionalApprovalAcrossRows(t *testing.T) {
 	t.Parallel()
 	s := service(t)
 	ctx := context.Background()
-	l := vendorlist.List{ID: uuid.New(), AccountID: uuid.New()}
+	l := lists.List{ID: uuid.New(), AccountID: uuid.New()}
 	slack := vendors.Vendor{ID: uuid.New(), Name: "Slack"}
 	tx := &rows{asms: map[uuid.UUID]review.Assessment{}}
 	by := accounts.Actor{Email: "ann@acme.test"}
 
 	_, err := s.Upsert(ctx, tx, by, l.AccountID, l, []review.Request{{Row: 3, Vendor: slack, Input: review.Input{Status: ptr("conditional approval")}}})
 	fs := core.Failures(err)
-	if !errors.Is(err, core.ErrInvalid) || len(fs) == 0 || fs[0].Field != vendorlist.CSVField || fs[0].Row != 3 || fs[0].Column != "conditional_approval_condition" {
+	if !errors.Is(err, core.ErrInvalid) || len(fs) == 0 || fs[0].Field != lists.CSVField || fs[0].Row != 3 || fs[0].Column != "conditional_approval_condition" {
 		t.Fatalf("a condition missing: %v %+v", err, fs)
 	}
 	if len(tx.asms) != 0 {

@@ -9,8 +9,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // ListRef names a list of an account: by id, or by name. The zero ListRef
@@ -21,7 +19,7 @@ type ListRef struct {
 }
 
 // MasterRef names the list every account keeps.
-var MasterRef = ListRef{Name: vendorlist.MasterList}
+var MasterRef = ListRef{Name: MasterList}
 
 // ParseListRef reads vendor-list-id (a UUID) and vendor-list (an id or a
 // name); the first given wins.
@@ -44,9 +42,9 @@ func (r ListRef) Empty() bool { return r.ID == uuid.Nil && r.Name == "" }
 
 // Resolve finds the list r names in an account; with no list named it is master-list when
 // defaultMaster, else invalid.
-func Resolve(ctx context.Context, tx stores.Tx, accountID uuid.UUID, r ListRef, defaultMaster bool) (vendorlist.List, error) {
+func Resolve(ctx context.Context, tx Tx, accountID uuid.UUID, r ListRef, defaultMaster bool) (List, error) {
 	var (
-		l   vendorlist.List
+		l   List
 		err error
 	)
 	switch {
@@ -55,7 +53,7 @@ func Resolve(ctx context.Context, tx stores.Tx, accountID uuid.UUID, r ListRef, 
 	case r.Name != "":
 		l, err = tx.Lists().GetByName(ctx, accountID, r.Name)
 	case defaultMaster:
-		l, err = tx.Lists().GetByName(ctx, accountID, vendorlist.MasterList)
+		l, err = tx.Lists().GetByName(ctx, accountID, MasterList)
 	default:
 		return l, core.Invalid("ListRef", "vendor-list-id or vendor-list is required")
 	}
@@ -67,10 +65,10 @@ func Resolve(ctx context.Context, tx stores.Tx, accountID uuid.UUID, r ListRef, 
 
 // AccountList resolves an account for the actor with a minimum role, then
 // one of its lists.
-func AccountList(ctx context.Context, tx stores.Tx, a accounts.Actor, ref accounts.AccountRef, min accounts.Role, lr ListRef, defaultMaster bool) (accounts.Access, vendorlist.List, error) {
+func AccountList(ctx context.Context, tx Tx, a accounts.Actor, ref accounts.AccountRef, min accounts.Role, lr ListRef, defaultMaster bool) (accounts.Access, List, error) {
 	acc, err := accounts.Authorize(ctx, tx, a, ref, min)
 	if err != nil {
-		return accounts.Access{}, vendorlist.List{}, err
+		return accounts.Access{}, List{}, err
 	}
 	l, err := Resolve(ctx, tx, acc.Account.ID, lr, defaultMaster)
 	return acc, l, err
@@ -78,8 +76,8 @@ func AccountList(ctx context.Context, tx stores.Tx, a accounts.Actor, ref accoun
 
 // OpenMaster gives a new account the list every account keeps, in the unit
 // of work that creates the account (core/accounts' Deps.Opened).
-func OpenMaster(ctx context.Context, tx stores.Tx, id, accountID uuid.UUID, now time.Time) error {
-	l, err := vendorlist.New(id, accountID, vendorlist.MasterList, now)
+func OpenMaster(ctx context.Context, tx Tx, id, accountID uuid.UUID, now time.Time) error {
+	l, err := New(id, accountID, MasterList, now)
 	if err != nil {
 		return err
 	}

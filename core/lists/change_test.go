@@ -1,82 +1,39 @@
-package lists
+package lists_test
 
 import (
-	"context"
-	"errors"
 	"slices"
 	"testing"
 
-	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/lists"
 )
 
-func onLists(t *testing.T, d *listDB) []string {
-	t.Helper()
-	var out []string
-	for _, l := range d.lists {
-		for _, v := range d.entries[l.ID] {
-			out = append(out, d.vendors[v].Name.String())
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-func TestAddAndRemoveVendorsTouchOnlyTheVendorsNamed(t *testing.T) {
+func TestChangeApply(t *testing.T) {
 	t.Parallel()
-	s, d, dir, _, a, ref := listFixture(t)
-	ctx := context.Background()
-	if _, err := s.SaveVendors(ctx, a, ref, ListRef{}, []VendorInput{{Name: "Alphawave"}}); err != nil {
-		t.Fatal(err)
+	a, b, c, d := uuid.New(), uuid.New(), uuid.New(), uuid.New()
+	current := []uuid.UUID{a, b}
+	tests := []struct {
+		name      string
+		change    lists.Change
+		named     []uuid.UUID
+		added     []uuid.UUID
+		removed   []uuid.UUID
+		unchanged int
+		already   []uuid.UUID
+	}{
+		{"replace drops the vendors not named", lists.Replace, []uuid.UUID{b, c}, []uuid.UUID{c}, []uuid.UUID{a}, 1, nil},
+		{"add never removes", lists.Add, []uuid.UUID{c}, []uuid.UUID{c}, nil, 2, nil},
+		{"add says which were on the list", lists.Add, []uuid.UUID{b, c, c}, []uuid.UUID{c}, nil, 2, []uuid.UUID{b}},
+		{"remove takes off only the vendors named", lists.Remove, []uuid.UUID{a, d, a}, nil, []uuid.UUID{a}, 1, nil},
 	}
-	add := VendorsChange{Change: vendorlist.Add, Vendors: []VendorInput{{Name: "Betamax"}, {Name: "alphawave"}}}
-	res, err := s.ChangeVendors(ctx, a, ref, ListRef{}, add)
-	if err != nil || len(res.Added) != 1 || res.Added[0].Name != "Betamax" || len(res.Removed) != 0 || res.Unchanged != 1 ||
-		len(res.AlreadyOn) != 1 || res.AlreadyOn[0].Name != "Alphawave" || res.Quota.Queued != 1 || dir.runs != 2 {
-		t.Fatalf("add: %+v, %v (runs %d)", res, err, dir.runs)
-	}
-	if got := onLists(t, d); !slices.Equal(got, []string{"Alphawave", "Betamax"}) {
-		t.Fatalf("after the add: %v", got)
-	}
-	rm := VendorsChange{Change: vendorlist.Remove, Vendors: []VendorInput{{Name: "ALPHAWAVE Inc"}, {Name: "Nowhere"}}}
-	res, err = s.ChangeVendors(ctx, a, ref, ListRef{}, rm)
-	if err != nil || len(res.Removed) != 1 || res.Removed[0].Name != "Alphawave" || len(res.Added) != 0 || res.Unchanged != 1 ||
-		!slices.Equal(res.NotOn, []string{"Nowhere"}) {
-		t.Fatalf("remove: %+v, %v", res, err)
-	}
-	if got := onLists(t, d); !slices.Equal(got, []string{"Betamax"}) {
-		t.Fatalf("after the remove: %v", got)
-	}
-	if len(d.vendors) != 2 {
-		t.Fatalf("a remove created a directory entry: %v", d.vendors)
-	}
-}
-
-func TestChangeVendorsRefusesAStaleRevision(t *testing.T) {
-	t.Parallel()
-	s, d, _, _, a, ref := listFixture(t)
-	ctx := context.Background()
-	res, err := s.SaveVendors(ctx, a, ref, ListRef{}, []VendorInput{{Name: "Alphawave"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	read := res.List.Revision()
-	l := d.lists[res.List.ID]
-	l.Version++ // someone else changed the list since it was read
-	d.lists[l.ID] = l
-	stale := VendorsChange{Change: vendorlist.Replace, Vendors: []VendorInput{{Name: "Betamax"}},
-		IfMatch: vendorlist.Precondition{Revisions: []string{read}}}
-	if _, err := s.ChangeVendors(ctx, a, ref, ListRef{}, stale); !errors.Is(err, core.ErrPrecondition) {
-		t.Fatalf("a stale If-Match: %v", err)
-	}
-	if got := onLists(t, d); !slices.Equal(got, []string{"Alphawave"}) {
-		t.Fatalf("a refused save changed the list: %v", got)
-	}
-	stale.IfMatch.Revisions = []string{l.Revision()}
-	if _, err := s.ChangeVendors(ctx, a, ref, ListRef{}, stale); err != nil {
-		t.Fatalf("the current revision: %v", err)
-	}
-	if got := onLists(t, d); !slices.Equal(got, []string{"Betamax"}) {
-		t.Fatalf("after the save: %v", got)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := tt.change.Apply(current, tt.named)
+			if !slices.Equal(got.Added, tt.added) || !slices.Equal(got.Removed, tt.removed) || got.Unchanged != tt.unchanged ||
+				!slices.Equal(got.AlreadyOn, tt.already) {
+				t.Fatalf("Apply = %+v", got)
+			}
+		})
 	}
 }

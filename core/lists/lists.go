@@ -1,9 +1,3 @@
-// Package lists holds the use cases of an account's vendor lists: the
-// lists themselves, their vendors (save-vendors, CSV import, products,
-// alerts), the shaped list read, and the enrichment quota (quota.go). It
-// reaches the directory and the assessments only through the narrow
-// interfaces Directory and Assessments, which the wiring fills with
-// vendors.Service and assessments.Service.
 package lists
 
 import (
@@ -18,10 +12,7 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
-	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Directory is what lists need of the vendor directory: to add the vendors
@@ -31,32 +22,32 @@ type Directory interface {
 	StartEnrichRun(ctx context.Context, tx vendors.Tx, by string, vs []vendors.Vendor, sections []string, settled ...vendors.RunJob) (vendors.Run, error)
 }
 
-// Assessments is what lists need of the assessments area: to apply the
-// assessment columns of a CSV import, and to schedule the reviews a list
-// read shows.
-type Assessments interface {
-	Upsert(ctx context.Context, tx stores.Tx, by accounts.Actor, accountID uuid.UUID, l vendorlist.List, rs []review.Request) ([]review.Assessment, error)
-	Schedule(ctx context.Context, tx stores.Tx, accountID uuid.UUID, as []review.Assessment) error
-}
-
 // Deps are the ports and areas the list use cases need.
 type Deps struct {
-	uow.Unit[stores.Tx]
-	Directory   Directory
-	Assessments Assessments
+	uow.Unit[Tx]
+	Directory Directory
+	// Files returns the blob keys of the evidence files the reviews on a
+	// list hold (core/assessments), deleted with the list. Required.
+	Files func(ctx context.Context, tx Tx, accountID, listID uuid.UUID) ([]string, error)
 }
 
 // Service implements the list use cases.
 type Service struct{ d Deps }
 
-// New checks the dependencies and returns the service.
-func New(d Deps) (*Service, error) {
+// EnsureVendors finds or creates the directory vendors refs name, in tx
+// (the directory's EnsureVendors, for the assessments area's CSV import).
+func (s *Service) EnsureVendors(ctx context.Context, tx Tx, refs []vendors.VendorRef) ([]vendors.Vendor, error) {
+	return s.d.Directory.EnsureVendors(ctx, tx, refs)
+}
+
+// NewService checks the dependencies and returns the service.
+func NewService(d Deps) (*Service, error) {
 	missing := d.Missing()
 	if d.Directory == nil {
 		missing = append(missing, "Directory")
 	}
-	if d.Assessments == nil {
-		missing = append(missing, "Assessments")
+	if d.Files == nil {
+		missing = append(missing, "Files")
 	}
 	if len(missing) > 0 {
 		return nil, errors.New("lists: missing dependencies: " + strings.Join(missing, ", "))
@@ -65,9 +56,9 @@ func New(d Deps) (*Service, error) {
 }
 
 // Lists returns the account's lists.
-func (s *Service) Lists(ctx context.Context, a accounts.Actor, ref accounts.AccountRef) ([]vendorlist.List, error) {
-	var out []vendorlist.List
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+func (s *Service) Lists(ctx context.Context, a accounts.Actor, ref accounts.AccountRef) ([]List, error) {
+	var out []List
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ReadRole)
 		if err != nil {
 			return err
@@ -81,31 +72,31 @@ func (s *Service) Lists(ctx context.Context, a accounts.Actor, ref accounts.Acco
 // ListWithVendors returns one list and all its entries, read as OpenList
 // and WholeList.Each read them (see WholeList for what a long list's read
 // sees of concurrent writes).
-func (s *Service) ListWithVendors(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr ListRef) (vendorlist.List, []vendorlist.Entry, error) {
+func (s *Service) ListWithVendors(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr ListRef) (List, []Entry, error) {
 	w, err := s.OpenList(ctx, a, ref, lr)
 	if err != nil {
-		return vendorlist.List{}, nil, err
+		return List{}, nil, err
 	}
-	es := make([]vendorlist.Entry, 0, len(w.first))
-	err = w.Each(ctx, func(page []vendorlist.Entry) error {
+	es := make([]Entry, 0, len(w.first))
+	err = w.Each(ctx, func(page []Entry) error {
 		es = append(es, page...)
 		return nil
 	})
 	if err != nil {
-		return vendorlist.List{}, nil, err
+		return List{}, nil, err
 	}
 	return w.List(), es, nil
 }
 
 // CreateList creates a list; a duplicate name in the account is a conflict.
-func (s *Service) CreateList(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, name string) (vendorlist.List, error) {
-	var l vendorlist.List
-	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+func (s *Service) CreateList(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, name string) (List, error) {
+	var l List
+	err := s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.WriteRole)
 		if err != nil {
 			return err
 		}
-		if l, err = vendorlist.New(s.d.IDs.New(), acc.Account.ID, name, s.d.Now()); err != nil {
+		if l, err = New(s.d.IDs.New(), acc.Account.ID, name, s.d.Now()); err != nil {
 			return err
 		}
 		if err := tx.Lists().Create(ctx, l); err != nil {
@@ -121,9 +112,9 @@ func (s *Service) CreateList(ctx context.Context, a accounts.Actor, ref accounts
 
 // DeleteList deletes a list with its entries, assessments, documents and
 // subscribers. master-list cannot be deleted: every account keeps one.
-func (s *Service) DeleteList(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr ListRef) (vendorlist.List, error) {
-	var l vendorlist.List
-	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+func (s *Service) DeleteList(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr ListRef) (List, error) {
+	var l List
+	err := s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		var (
 			acc accounts.Access
 			err error
@@ -131,10 +122,10 @@ func (s *Service) DeleteList(ctx context.Context, a accounts.Actor, ref accounts
 		if acc, l, err = AccountList(ctx, tx, a, ref, accounts.WriteRole, lr, false); err != nil {
 			return err
 		}
-		if l.Name == vendorlist.MasterList {
-			return core.Invalid("ListRef.Name", "%s cannot be deleted; every account keeps it", vendorlist.MasterList)
+		if l.Name == MasterList {
+			return core.Invalid("ListRef.Name", "%s cannot be deleted; every account keeps it", MasterList)
 		}
-		keys, err := s.listDocumentKeys(ctx, tx, acc.Account.ID, l.ID)
+		keys, err := s.d.Files(ctx, tx, acc.Account.ID, l.ID)
 		if err != nil {
 			return err
 		}
@@ -149,24 +140,6 @@ func (s *Service) DeleteList(ctx context.Context, a accounts.Actor, ref accounts
 	return l, err
 }
 
-func (s *Service) listDocumentKeys(ctx context.Context, tx stores.Tx, accountID, listID uuid.UUID) ([]string, error) {
-	as, err := tx.Assessments().Find(ctx, stores.AssessmentFilter{AccountID: accountID, ListID: &listID})
-	if err != nil {
-		return nil, err
-	}
-	var keys []string
-	for _, asm := range as {
-		docs, err := tx.Documents().ListByAssessment(ctx, asm.ID)
-		if err != nil {
-			return nil, err
-		}
-		for _, d := range docs {
-			keys = append(keys, d.ObjectKey)
-		}
-	}
-	return keys, nil
-}
-
 // VendorInput is a vendor named in a request body.
 type VendorInput struct {
 	Name       string
@@ -175,7 +148,7 @@ type VendorInput struct {
 
 // SaveResult is the answer of save-vendors, add-vendors and remove-vendors.
 type SaveResult struct {
-	List      vendorlist.List
+	List      List
 	Added     []vendors.Vendor
 	Removed   []vendors.Vendor
 	Unchanged int
@@ -183,15 +156,15 @@ type SaveResult struct {
 	// already; NotOn the names remove-vendors gave of vendors not on it.
 	AlreadyOn []vendors.Vendor
 	NotOn     []string
-	Quota     vendorlist.QuotaReport
+	Quota     QuotaReport
 }
 
 // VendorsChange is a write of a list's vendors: the vendors named, what to
 // do with them, and the revision of the list it was made against.
 type VendorsChange struct {
-	Change  vendorlist.Change
+	Change  Change
 	Vendors []VendorInput
-	IfMatch vendorlist.Precondition
+	IfMatch Precondition
 }
 
 // SaveVendors replaces the membership of a list with the given set: vendors
@@ -199,7 +172,7 @@ type VendorsChange struct {
 // unknown), and new custom vendors are queued for enrichment within the
 // account's quota. Over quota, the vendor is still saved, just not queued.
 func (s *Service) SaveVendors(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr ListRef, in []VendorInput) (SaveResult, error) {
-	return s.ChangeVendors(ctx, a, ref, lr, VendorsChange{Change: vendorlist.Replace, Vendors: in})
+	return s.ChangeVendors(ctx, a, ref, lr, VendorsChange{Change: Replace, Vendors: in})
 }
 
 // ChangeVendors is save-vendors, add-vendors and remove-vendors: one path,
@@ -220,7 +193,7 @@ func (s *Service) ChangeVendors(ctx context.Context, a accounts.Actor, ref accou
 		return SaveResult{}, err
 	}
 	var res SaveResult
-	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		acc, l, err := AccountList(ctx, tx, a, ref, accounts.WriteRole, lr, true)
 		if err != nil {
 			return err
@@ -257,7 +230,7 @@ func (s *Service) ChangeVendors(ctx context.Context, a accounts.Actor, ref accou
 		if err := tx.Lists().RemoveEntries(ctx, l.ID, ch.Removed); err != nil {
 			return err
 		}
-		if err := s.vendorsChanged(ctx, tx, l, ch.Added, ch.Removed); err != nil {
+		if err := s.VendorsChanged(ctx, tx, l, ch.Added, ch.Removed); err != nil {
 			return err
 		}
 		gone, err := tx.Vendors().ListByIDs(ctx, ch.Removed)
@@ -265,7 +238,7 @@ func (s *Service) ChangeVendors(ctx context.Context, a accounts.Actor, ref accou
 			return err
 		}
 		addedVs := pick(byID, ch.Added)
-		report, err := s.queueEnrichment(ctx, tx, a, acc.Account.ID, addedVs)
+		report, err := s.QueueEnrichment(ctx, tx, a, acc.Account.ID, addedVs)
 		if err != nil {
 			return err
 		}
@@ -284,8 +257,8 @@ func (s *Service) ChangeVendors(ctx context.Context, a accounts.Actor, ref accou
 // creates none: it matches the names on the list's own vendors (by their
 // canonical name, case-insensitively) and answers the names found on it,
 // then those that are not.
-func (s *Service) namedVendors(ctx context.Context, tx stores.Tx, c vendorlist.Change, listID uuid.UUID, refs []vendors.VendorRef) (on []vendors.Vendor, absent []string, err error) {
-	if c != vendorlist.Remove {
+func (s *Service) namedVendors(ctx context.Context, tx Tx, c Change, listID uuid.UUID, refs []vendors.VendorRef) (on []vendors.Vendor, absent []string, err error) {
+	if c != Remove {
 		on, err = s.d.Directory.EnsureVendors(ctx, tx, refs)
 		return on, nil, err
 	}
@@ -345,14 +318,14 @@ func sortVendors(vs []vendors.Vendor) []vendors.Vendor {
 }
 
 // AddProduct adds a product row to a vendor on a list; a duplicate is a conflict.
-func (s *Service) AddProduct(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, listID, vid uuid.UUID, name string) (vendorlist.Product, error) {
-	var p vendorlist.Product
-	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+func (s *Service) AddProduct(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, listID, vid uuid.UUID, name string) (Product, error) {
+	var p Product
+	err := s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		_, l, err := AccountList(ctx, tx, a, ref, accounts.WriteRole, ListRef{ID: listID}, false)
 		if err != nil {
 			return err
 		}
-		if p, err = vendorlist.NewProduct(s.d.IDs.New(), l.ID, vid, name, s.d.Now()); err != nil {
+		if p, err = NewProduct(s.d.IDs.New(), l.ID, vid, name, s.d.Now()); err != nil {
 			return err
 		}
 		err = tx.Lists().AddProduct(ctx, p)
@@ -368,9 +341,9 @@ func (s *Service) AddProduct(ctx context.Context, a accounts.Actor, ref accounts
 }
 
 // SetAlerts turns incident alerts for one vendor of a list on or off.
-func (s *Service) SetAlerts(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr ListRef, vid uuid.UUID, enabled bool) (vendorlist.Entry, error) {
-	var e vendorlist.Entry
-	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+func (s *Service) SetAlerts(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr ListRef, vid uuid.UUID, enabled bool) (Entry, error) {
+	var e Entry
+	err := s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		_, l, err := AccountList(ctx, tx, a, ref, accounts.WriteRole, lr, false)
 		if err != nil {
 			return err
@@ -394,9 +367,9 @@ func (s *Service) SetAlerts(ctx context.Context, a accounts.Actor, ref accounts.
 	return e, err
 }
 
-// vendorsChanged records list.vendors_changed when vendors came onto or
+// VendorsChanged records list.vendors_changed when vendors came onto or
 // left a list, in the unit of work that changed it.
-func (s *Service) vendorsChanged(ctx context.Context, tx stores.Tx, l vendorlist.List, added, removed []uuid.UUID) error {
+func (s *Service) VendorsChanged(ctx context.Context, tx Tx, l List, added, removed []uuid.UUID) error {
 	if len(added) == 0 && len(removed) == 0 {
 		return nil
 	}

@@ -13,11 +13,8 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
-	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // listDB is one account's lists with their entries and products, the
@@ -27,9 +24,9 @@ import (
 type listDB struct {
 	acc      uuid.UUID
 	user     uuid.UUID
-	lists    map[uuid.UUID]vendorlist.List
+	lists    map[uuid.UUID]List
 	entries  map[uuid.UUID][]uuid.UUID // list -> vendors
-	products []vendorlist.Product
+	products []Product
 	alerts   map[[2]uuid.UUID]bool
 	vendors  map[uuid.UUID]vendors.Vendor
 	claims   map[uuid.UUID]bool
@@ -39,25 +36,24 @@ type listDB struct {
 	keyReads  int // calls of EntryKeys
 }
 
-func (d *listDB) InTx(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
+func (d *listDB) InTx(ctx context.Context, fn func(context.Context, Tx) error) error {
 	return fn(ctx, listTx{d: d})
 }
-func (d *listDB) View(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
+func (d *listDB) View(ctx context.Context, fn func(context.Context, Tx) error) error {
 	return fn(ctx, listTx{d: d})
 }
 func (d *listDB) Ping(context.Context) error { return nil }
 
 type listTx struct {
-	stores.Tx
+	Tx
 	d *listDB
 }
 
-func (t listTx) Accounts() accounts.AccountRepo     { return listAccounts{d: t.d} }
-func (t listTx) Lists() stores.ListRepo             { return listRepo{d: t.d} }
-func (t listTx) Vendors() vendors.VendorRepo        { return listVendors{d: t.d} }
-func (t listTx) Quota() stores.QuotaRepo            { return quotaRepo{t: &quotaTx{claims: t.d.claims}} }
-func (t listTx) Assessments() stores.AssessmentRepo { return noAssessments{} }
-func (t listTx) Outbox() outbox.Repo                { return listOutbox{d: t.d} }
+func (t listTx) Accounts() accounts.AccountRepo { return listAccounts{d: t.d} }
+func (t listTx) Lists() ListRepo                { return listRepo{d: t.d} }
+func (t listTx) Vendors() vendors.VendorRepo    { return listVendors{d: t.d} }
+func (t listTx) Quota() QuotaRepo               { return quotaRepo{t: &quotaTx{claims: t.d.claims}} }
+func (t listTx) Outbox() outbox.Repo            { return listOutbox{d: t.d} }
 
 type listAccounts struct {
 	accounts.AccountRepo
@@ -73,11 +69,11 @@ func (r listAccounts) MembershipOf(_ context.Context, id, user uuid.UUID) (accou
 func (r listAccounts) Lock(context.Context, uuid.UUID) error { return nil }
 
 type listRepo struct {
-	stores.ListRepo
+	ListRepo
 	d *listDB
 }
 
-func (r listRepo) Create(_ context.Context, l vendorlist.List) error {
+func (r listRepo) Create(_ context.Context, l List) error {
 	for _, x := range r.d.lists {
 		if x.Name == l.Name {
 			return core.ErrConflict
@@ -86,7 +82,7 @@ func (r listRepo) Create(_ context.Context, l vendorlist.List) error {
 	r.d.lists[l.ID] = l
 	return nil
 }
-func (r listRepo) Get(_ context.Context, _, id uuid.UUID) (vendorlist.List, error) {
+func (r listRepo) Get(_ context.Context, _, id uuid.UUID) (List, error) {
 	l, ok := r.d.lists[id]
 	if !ok {
 		return l, core.ErrNotFound
@@ -94,20 +90,20 @@ func (r listRepo) Get(_ context.Context, _, id uuid.UUID) (vendorlist.List, erro
 	l.VendorCount = len(r.d.entries[id])
 	return l, nil
 }
-func (r listRepo) GetByName(ctx context.Context, acc uuid.UUID, name string) (vendorlist.List, error) {
+func (r listRepo) GetByName(ctx context.Context, acc uuid.UUID, name string) (List, error) {
 	for id, l := range r.d.lists {
 		if l.Name == name {
 			return r.Get(ctx, acc, id)
 		}
 	}
-	return vendorlist.List{}, core.ErrNotFound
+	return List{}, core.ErrNotFound
 }
-func (r listRepo) ListByAccount(context.Context, uuid.UUID) ([]vendorlist.List, error) {
-	var out []vendorlist.List
+func (r listRepo) ListByAccount(context.Context, uuid.UUID) ([]List, error) {
+	var out []List
 	for _, l := range r.d.lists {
 		out = append(out, l)
 	}
-	slices.SortFunc(out, func(a, b vendorlist.List) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b List) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
 }
 func (r listRepo) Delete(_ context.Context, _, id uuid.UUID) error { delete(r.d.lists, id); return nil }
@@ -117,10 +113,10 @@ func (r listRepo) LockList(_ context.Context, id uuid.UUID) (int64, error) {
 func (r listRepo) VendorIDs(_ context.Context, id uuid.UUID) ([]uuid.UUID, error) {
 	return slices.Clone(r.d.entries[id]), nil
 }
-func (r listRepo) Entries(_ context.Context, id uuid.UUID) ([]vendorlist.Entry, error) {
-	var out []vendorlist.Entry
+func (r listRepo) Entries(_ context.Context, id uuid.UUID) ([]Entry, error) {
+	var out []Entry
 	for _, v := range r.d.entries[id] {
-		e := vendorlist.Entry{ListID: id, VendorID: v, VendorName: string(r.d.vendors[v].Name), AlertsEnabled: r.d.alerts[[2]uuid.UUID{id, v}]}
+		e := Entry{ListID: id, VendorID: v, VendorName: string(r.d.vendors[v].Name), AlertsEnabled: r.d.alerts[[2]uuid.UUID{id, v}]}
 		for _, p := range r.d.products {
 			if p.ListID == id && p.VendorID == v {
 				e.Products = append(e.Products, p)
@@ -130,9 +126,9 @@ func (r listRepo) Entries(_ context.Context, id uuid.UUID) ([]vendorlist.Entry, 
 	}
 	return out, nil
 }
-func (r listRepo) EntriesOf(ctx context.Context, id uuid.UUID, vs []uuid.UUID) ([]vendorlist.Entry, error) {
+func (r listRepo) EntriesOf(ctx context.Context, id uuid.UUID, vs []uuid.UUID) ([]Entry, error) {
 	r.d.pageReads++
-	return slices.DeleteFunc(r.sortedEntries(ctx, id), func(e vendorlist.Entry) bool { return !slices.Contains(vs, e.VendorID) }), nil
+	return slices.DeleteFunc(r.sortedEntries(ctx, id), func(e Entry) bool { return !slices.Contains(vs, e.VendorID) }), nil
 }
 func (r listRepo) AddEntries(_ context.Context, id uuid.UUID, vs []uuid.UUID, _ time.Time) error {
 	for _, v := range vs {
@@ -155,7 +151,7 @@ func (r listRepo) SetAlerts(_ context.Context, id, v uuid.UUID, on bool) error {
 	r.d.alerts[[2]uuid.UUID{id, v}] = on
 	return nil
 }
-func (r listRepo) AddProduct(_ context.Context, p vendorlist.Product) error {
+func (r listRepo) AddProduct(_ context.Context, p Product) error {
 	if !slices.Contains(r.d.entries[p.ListID], p.VendorID) {
 		return core.ErrNotFound
 	}
@@ -167,7 +163,7 @@ func (r listRepo) AddProduct(_ context.Context, p vendorlist.Product) error {
 	r.d.products = append(r.d.products, p)
 	return nil
 }
-func (r listRepo) MergeProducts(ctx context.Context, ps []vendorlist.Product) (int, error) {
+func (r listRepo) MergeProducts(ctx context.Context, ps []Product) (int, error) {
 	n := 0
 	for _, p := range ps {
 		if r.AddProduct(ctx, p) == nil {
@@ -188,12 +184,6 @@ func (r listVendors) ListByIDs(_ context.Context, ids []uuid.UUID) ([]vendors.Ve
 		out = append(out, r.d.vendors[id])
 	}
 	return out, nil
-}
-
-type noAssessments struct{ stores.AssessmentRepo }
-
-func (noAssessments) Find(context.Context, stores.AssessmentFilter) ([]review.Assessment, error) {
-	return nil, nil
 }
 
 type listOutbox struct {
@@ -233,40 +223,30 @@ func (x *directoryOf) StartEnrichRun(context.Context, vendors.Tx, string, []vend
 	return vendors.Run{}, nil
 }
 
-// upserts counts the assessment rows a CSV import hands over.
-type upserts struct {
-	Assessments
-	rows int
-}
-
-func (u *upserts) Upsert(_ context.Context, _ stores.Tx, _ accounts.Actor, _ uuid.UUID, _ vendorlist.List, rs []review.Request) ([]review.Assessment, error) {
-	u.rows += len(rs)
-	return make([]review.Assessment, len(rs)), nil
-}
-
-func listFixture(t *testing.T) (*Service, *listDB, *directoryOf, *upserts, accounts.Actor, accounts.AccountRef) {
+func listFixture(t *testing.T) (*Service, *listDB, *directoryOf, accounts.Actor, accounts.AccountRef) {
 	t.Helper()
-	d := &listDB{acc: uuid.New(), user: uuid.New(), lists: map[uuid.UUID]vendorlist.List{}, entries: map[uuid.UUID][]uuid.UUID{},
+	d := &listDB{acc: uuid.New(), user: uuid.New(), lists: map[uuid.UUID]List{}, entries: map[uuid.UUID][]uuid.UUID{},
 		alerts: map[[2]uuid.UUID]bool{}, vendors: map[uuid.UUID]vendors.Vendor{}, claims: map[uuid.UUID]bool{}}
-	master, err := vendorlist.New(uuid.New(), d.acc, vendorlist.MasterList, fixedClock{}.Now())
+	master, err := New(uuid.New(), d.acc, MasterList, fixedClock{}.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
 	d.lists[master.ID] = master
-	dir, up := &directoryOf{d: d}, &upserts{}
-	s, err := New(Deps{Unit: uow.Unit[stores.Tx]{Store: d, Clock: fixedClock{}, IDs: ports.UUIDv7{}}, Directory: dir, Assessments: up})
+	dir := &directoryOf{d: d}
+	s, err := NewService(Deps{Unit: uow.Unit[Tx]{Store: d, Clock: fixedClock{}, IDs: ports.UUIDv7{}}, Directory: dir,
+		Files: func(context.Context, Tx, uuid.UUID, uuid.UUID) ([]string, error) { return nil, nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, d, dir, up, accounts.Actor{UserID: d.user, Email: "ann@acme.test"}, accounts.AccountRef{ID: d.acc}
+	return s, d, dir, accounts.Actor{UserID: d.user, Email: "ann@acme.test"}, accounts.AccountRef{ID: d.acc}
 }
 
 func TestSaveVendorsReplacesTheMembership(t *testing.T) {
 	t.Parallel()
-	s, _, dir, _, a, ref := listFixture(t)
+	s, _, dir, a, ref := listFixture(t)
 	ctx := context.Background()
 	res, err := s.SaveVendors(ctx, a, ref, ListRef{}, []VendorInput{{Name: "Zoom"}, {Name: "Acme", WebsiteURL: "https://acme.test"}})
-	if err != nil || len(res.Added) != 2 || res.List.Name != vendorlist.MasterList || res.Quota.Queued != 2 || dir.runs != 1 {
+	if err != nil || len(res.Added) != 2 || res.List.Name != MasterList || res.Quota.Queued != 2 || dir.runs != 1 {
 		t.Fatalf("first save: %+v, %v (runs %d)", res, err, dir.runs)
 	}
 	res, err = s.SaveVendors(ctx, a, ref, MasterRef, []VendorInput{{Name: "acme"}, {Name: "Beta"}})
@@ -283,7 +263,7 @@ func TestSaveVendorsReplacesTheMembership(t *testing.T) {
 
 func TestListsProductsAndAlerts(t *testing.T) {
 	t.Parallel()
-	s, d, _, _, a, ref := listFixture(t)
+	s, d, _, a, ref := listFixture(t)
 	ctx := context.Background()
 	l, err := s.CreateList(ctx, a, ref, "Critical")
 	if err != nil {
@@ -324,41 +304,5 @@ func TestListsProductsAndAlerts(t *testing.T) {
 	}
 	if _, err := s.DeleteList(ctx, a, ref, ListRef{ID: l.ID}); err != nil || len(d.lists) != 1 {
 		t.Fatalf("delete: %v", err)
-	}
-}
-
-func TestImportCSV(t *testing.T) {
-	t.Parallel()
-	s, _, _, up, a, ref := listFixture(t)
-	ctx := context.Background()
-	csv := "vendor_name,website_url,product_name,compliance_approval_status\n" +
-		"Acme,https://acme.test,Chat,approved\n" +
-		"Acme,,Mail,\n" +
-		"Beta,,,\n"
-	res, err := s.ImportCSV(ctx, a, ref, ListRef{}, ImportInput{CSV: csv})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.RowsTotal != 3 || res.VendorsAdded != 2 || res.ProductsAdded != 2 || res.AssessmentsUpserted != 1 || up.rows != 1 ||
-		len(res.CustomVendors) != 2 || res.Quota.Queued != 2 || res.HasMore {
-		t.Fatalf("import: %+v", res)
-	}
-	// Again: nothing new.
-	res, err = s.ImportCSV(ctx, a, ref, ListRef{}, ImportInput{CSV: csv})
-	if err != nil || res.VendorsAdded != 0 || res.ProductsAdded != 0 {
-		t.Fatalf("import again: %+v, %v", res, err)
-	}
-	// A bad cell refuses the batch naming the cell; a dry run reports it.
-	bad := "vendor_name,tier\nAcme,ultra\n"
-	_, err = s.ImportCSV(ctx, a, ref, ListRef{}, ImportInput{CSV: bad})
-	if fs := core.Failures(err); len(fs) != 1 || fs[0].Field != vendorlist.CSVField || fs[0].Row != 1 || fs[0].Column != "tier" {
-		t.Fatalf("a bad cell: %v %+v", err, fs)
-	}
-	res, err = s.ImportCSV(ctx, a, ref, ListRef{}, ImportInput{CSV: bad, DryRun: true})
-	if err != nil || !res.DryRun || len(res.Errors) != 1 || res.Errors[0].Column != "tier" {
-		t.Fatalf("dry run: %+v, %v", res, err)
-	}
-	if _, err := s.ImportCSV(ctx, a, ref, ListRef{}, ImportInput{CSV: "nope"}); !errors.Is(err, core.ErrInvalid) {
-		t.Fatalf("no header: %v", err)
 	}
 }

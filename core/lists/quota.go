@@ -6,9 +6,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // EnrichmentQuota is the number of distinct custom vendors an organization
@@ -19,11 +17,11 @@ const EnrichmentQuota = 500
 // quotaExceeded is the message of a vendor saved past the quota.
 var quotaExceeded = fmt.Sprintf("saved, but not queued for enrichment: the account has used its quota of %d custom vendors", EnrichmentQuota)
 
-// queueEnrichment claims quota for the custom vendors among vs and queues an
+// QueueEnrichment claims quota for the custom vendors among vs and queues an
 // enrichment run for them. A vendor the account has claimed before, or one
 // that already has a profile, counts as already known.
-func (s *Service) queueEnrichment(ctx context.Context, tx stores.Tx, a accounts.Actor, accountID uuid.UUID, vs []vendors.Vendor) (vendorlist.QuotaReport, error) {
-	rep := vendorlist.QuotaReport{Limit: EnrichmentQuota, Errors: []vendorlist.QuotaError{}}
+func (s *Service) QueueEnrichment(ctx context.Context, tx Tx, a accounts.Actor, accountID uuid.UUID, vs []vendors.Vendor) (QuotaReport, error) {
+	rep := QuotaReport{Limit: EnrichmentQuota, Errors: []QuotaError{}}
 	var custom []uuid.UUID
 	for _, v := range vs {
 		if v.IsCustom() {
@@ -62,7 +60,7 @@ func (s *Service) queueEnrichment(ctx context.Context, tx stores.Tx, a accounts.
 			continue
 		}
 		if used+len(claim) >= EnrichmentQuota {
-			rep.Errors = append(rep.Errors, vendorlist.QuotaError{VendorName: v.Name.String(), Code: "quota_exceeded",
+			rep.Errors = append(rep.Errors, QuotaError{VendorName: v.Name.String(), Code: "quota_exceeded",
 				Message: quotaExceeded})
 			continue
 		}

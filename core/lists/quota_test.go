@@ -10,18 +10,17 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/vendors"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-// quotaTx keeps one account's claims; the rest of stores.Tx is unused.
+// quotaTx keeps one account's claims; the rest of Tx is unused.
 type quotaTx struct {
-	stores.Tx
+	Tx
 	claims map[uuid.UUID]bool
 	locked bool
 }
 
 func (t *quotaTx) Accounts() accounts.AccountRepo { return quotaAccounts{t: t} }
-func (t *quotaTx) Quota() stores.QuotaRepo        { return quotaRepo{t: t} }
+func (t *quotaTx) Quota() QuotaRepo               { return quotaRepo{t: t} }
 
 type quotaAccounts struct {
 	accounts.AccountRepo
@@ -79,13 +78,13 @@ func TestEnrichmentQuota(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	r := &runs{}
-	s := &Service{d: Deps{Unit: uow.Unit[stores.Tx]{Clock: fixedClock{}}, Directory: r}}
+	s := &Service{d: Deps{Unit: uow.Unit[Tx]{Clock: fixedClock{}}, Directory: r}}
 	tx := &quotaTx{claims: map[uuid.UUID]bool{}}
 	acc := uuid.New()
 
 	// Up to the quota, every new custom vendor is claimed and queued.
 	first := custom(EnrichmentQuota - 2)
-	rep, err := s.queueEnrichment(ctx, tx, accounts.Actor{}, acc, first)
+	rep, err := s.QueueEnrichment(ctx, tx, accounts.Actor{}, acc, first)
 	if err != nil || rep.Queued != EnrichmentQuota-2 || rep.Used != EnrichmentQuota-2 || len(rep.Errors) != 0 || !tx.locked {
 		t.Fatalf("first save: %+v, %v (locked %v)", rep, err, tx.locked)
 	}
@@ -94,7 +93,7 @@ func TestEnrichmentQuota(t *testing.T) {
 	// three new custom vendors two fit, the third is saved but refused.
 	known := vendors.Vendor{ID: uuid.New(), Name: "Slack", HasProfile: true}
 	more := custom(3)
-	rep, err = s.queueEnrichment(ctx, tx, accounts.Actor{}, acc, append([]vendors.Vendor{known, first[0]}, more...))
+	rep, err = s.QueueEnrichment(ctx, tx, accounts.Actor{}, acc, append([]vendors.Vendor{known, first[0]}, more...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +110,7 @@ func TestEnrichmentQuota(t *testing.T) {
 
 	// Nothing custom: no lock taken, no run started.
 	tx.locked = false
-	rep, err = s.queueEnrichment(ctx, tx, accounts.Actor{}, acc, []vendors.Vendor{known})
+	rep, err = s.QueueEnrichment(ctx, tx, accounts.Actor{}, acc, []vendors.Vendor{known})
 	if err != nil || rep.Queued != 0 || rep.AlreadyKnown != 1 || tx.locked || len(r.started) != 2 {
 		t.Fatalf("known only: %+v, %v (locked %v)", rep, err, tx.locked)
 	}

@@ -6,8 +6,6 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/vendorlist"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // WholeListPage is how many entries a whole-list read holds at a time: a
@@ -40,9 +38,9 @@ const WholeListPage = 500
 // (postgres.Store.View runs each statement on its own).
 type WholeList struct {
 	s     *Service
-	list  vendorlist.List
-	first []vendorlist.Entry // the whole list, when it is one page
-	long  bool               // more than a page: Each reads it
+	list  List
+	first []Entry // the whole list, when it is one page
+	long  bool    // more than a page: Each reads it
 }
 
 // OpenList checks that the caller may read the list (viewer or above),
@@ -51,7 +49,7 @@ type WholeList struct {
 // anything is written.
 func (s *Service) OpenList(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr ListRef) (*WholeList, error) {
 	w := &WholeList{s: s}
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		_, l, err := AccountList(ctx, tx, a, ref, accounts.ReadRole, lr, false)
 		if err != nil {
 			return err
@@ -62,7 +60,7 @@ func (s *Service) OpenList(ctx context.Context, a accounts.Actor, ref accounts.A
 			return nil
 		}
 		// One page, unless it grew since it was counted.
-		es, err := tx.Lists().EntriesAfter(ctx, l.ID, stores.EntryKey{}, WholeListPage+1)
+		es, err := tx.Lists().EntriesAfter(ctx, l.ID, EntryKey{}, WholeListPage+1)
 		w.first, w.long = es, len(es) > WholeListPage
 		return err
 	})
@@ -76,7 +74,7 @@ func (s *Service) OpenList(ctx context.Context, a accounts.Actor, ref accounts.A
 }
 
 // List is the list read, with its vendor count as of OpenList.
-func (w *WholeList) List() vendorlist.List { return w.list }
+func (w *WholeList) List() List { return w.list }
 
 // InOneRead reports whether OpenList read every entry of the list, so
 // that Each reads the store no more.
@@ -88,12 +86,12 @@ func (w *WholeList) InOneRead() bool { return !w.long }
 // before was handed over. It makes no call for an empty page (an empty
 // list, or a page all of whose vendors left the list meanwhile), and stops
 // at the first error, of the store or of page. A WholeList is read once.
-func (w *WholeList) Each(ctx context.Context, page func([]vendorlist.Entry) error) error {
+func (w *WholeList) Each(ctx context.Context, page func([]Entry) error) error {
 	es := w.first
 	w.first = nil // held no longer than the page it is
 	var rest []uuid.UUID
 	if w.long {
-		err := w.s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+		err := w.s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 			keys, err := tx.Lists().EntryKeys(ctx, w.list.ID)
 			if err != nil {
 				return err
@@ -123,7 +121,7 @@ func (w *WholeList) Each(ctx context.Context, page func([]vendorlist.Entry) erro
 		ids := rest[:min(len(rest), WholeListPage)]
 		rest = rest[len(ids):]
 		es = nil
-		err := w.s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+		err := w.s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 			var err error
 			es, err = tx.Lists().EntriesOf(ctx, w.list.ID, ids)
 			return err

@@ -12,39 +12,37 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // sortedEntries are the fake's entries by vendor name in byte order, then
 // vendor id, as the stores order them.
-func (r listRepo) sortedEntries(ctx context.Context, id uuid.UUID) []vendorlist.Entry {
+func (r listRepo) sortedEntries(ctx context.Context, id uuid.UUID) []Entry {
 	es, _ := r.Entries(ctx, id)
-	slices.SortFunc(es, func(a, b vendorlist.Entry) int { return compareKeys(entryKey(a), entryKey(b)) })
+	slices.SortFunc(es, func(a, b Entry) int { return compareKeys(entryKey(a), entryKey(b)) })
 	return es
 }
 
-func entryKey(e vendorlist.Entry) stores.EntryKey {
-	return stores.EntryKey{VendorName: e.VendorName, VendorID: e.VendorID}
+func entryKey(e Entry) EntryKey {
+	return EntryKey{VendorName: e.VendorName, VendorID: e.VendorID}
 }
 
-func compareKeys(a, b stores.EntryKey) int {
+func compareKeys(a, b EntryKey) int {
 	return cmp.Or(strings.Compare(a.VendorName, b.VendorName), slices.Compare(a.VendorID[:], b.VendorID[:]))
 }
 
-func (r listRepo) EntriesAfter(ctx context.Context, id uuid.UUID, after stores.EntryKey, limit int) ([]vendorlist.Entry, error) {
+func (r listRepo) EntriesAfter(ctx context.Context, id uuid.UUID, after EntryKey, limit int) ([]Entry, error) {
 	r.d.pageReads++
 	es := r.sortedEntries(ctx, id)
 	if after.VendorID != uuid.Nil {
-		es = slices.DeleteFunc(es, func(e vendorlist.Entry) bool { return compareKeys(entryKey(e), after) <= 0 })
+		es = slices.DeleteFunc(es, func(e Entry) bool { return compareKeys(entryKey(e), after) <= 0 })
 	}
 	return es[:min(len(es), limit)], nil
 }
 
-func (r listRepo) EntryKeys(ctx context.Context, id uuid.UUID) ([]stores.EntryKey, error) {
+func (r listRepo) EntryKeys(ctx context.Context, id uuid.UUID) ([]EntryKey, error) {
 	r.d.keyReads++
-	var out []stores.EntryKey
+	var out []EntryKey
 	for _, e := range r.sortedEntries(ctx, id) {
 		out = append(out, entryKey(e))
 	}
@@ -68,7 +66,7 @@ func putVendors(d *listDB, list uuid.UUID, prefix string, n int) {
 // comes from OpenList.
 func TestWholeListReadsByPage(t *testing.T) {
 	t.Parallel()
-	s, d, _, _, a, ref := listFixture(t)
+	s, d, _, a, ref := listFixture(t)
 	ctx := context.Background()
 	var master uuid.UUID
 	for id := range d.lists {
@@ -87,10 +85,10 @@ func TestWholeListReadsByPage(t *testing.T) {
 	}
 	putVendors(d, master, "Vendor 0000 before", 1) // added before Each: read
 	n++
-	var got []vendorlist.Entry
+	var got []Entry
 	var sizes []int
 	var removed uuid.UUID
-	err = w.Each(ctx, func(page []vendorlist.Entry) error {
+	err = w.Each(ctx, func(page []Entry) error {
 		if d.pageReads != len(sizes)+1 || d.keyReads != 1 {
 			t.Errorf("page %d handed over after %d page reads, %d key reads", len(sizes), d.pageReads, d.keyReads)
 		}
@@ -130,7 +128,7 @@ func TestWholeListReadsByPage(t *testing.T) {
 	}
 	stop := errors.New("client gone")
 	calls := 0
-	if err := w.Each(ctx, func([]vendorlist.Entry) error { calls++; return stop }); !errors.Is(err, stop) || calls != 1 {
+	if err := w.Each(ctx, func([]Entry) error { calls++; return stop }); !errors.Is(err, stop) || calls != 1 {
 		t.Fatalf("a failing page: %v after %d calls", err, calls)
 	}
 
@@ -149,7 +147,7 @@ func TestWholeListReadsByPage(t *testing.T) {
 		}
 		got = got[:0]
 		calls := 0
-		err = w.Each(ctx, func(page []vendorlist.Entry) error { calls++; got = append(got, page...); return nil })
+		err = w.Each(ctx, func(page []Entry) error { calls++; got = append(got, page...); return nil })
 		if err != nil || !w.InOneRead() || d.pageReads != 1 || d.keyReads != 0 || len(got) != size || calls != min(size, 1) {
 			t.Fatalf("a list of %d: %v, one read %v, %d page reads, %d key reads, %d entries in %d calls",
 				size, err, w.InOneRead(), d.pageReads, d.keyReads, len(got), calls)

@@ -113,10 +113,13 @@ func New(d Deps) (*UseCases, error) {
 	if u.Vendors, err = vendors.NewService(vendors.Deps{Unit: narrowUnit[vendors.Tx](unit), Enricher: d.Enricher, Websites: d.Websites, Incidents: d.Incidents, Views: d.Views, Log: log}); err != nil {
 		return nil, err
 	}
-	if u.Assessments, err = assessments.New(assessments.Deps{Unit: unit, Blobs: d.Blobs, Mail: mail, Signer: d.Signer, PublicURL: public, Log: log}); err != nil {
+	if u.Lists, err = lists.NewService(lists.Deps{Unit: narrowUnit[lists.Tx](unit), Directory: u.Vendors,
+		Files: func(ctx context.Context, tx lists.Tx, accountID, listID uuid.UUID) ([]string, error) {
+			return assessments.ListFiles(ctx, whole(tx), accountID, listID)
+		}}); err != nil {
 		return nil, err
 	}
-	if u.Lists, err = lists.New(lists.Deps{Unit: unit, Directory: u.Vendors, Assessments: u.Assessments}); err != nil {
+	if u.Assessments, err = assessments.New(assessments.Deps{Unit: unit, Blobs: d.Blobs, Mail: mail, Signer: d.Signer, Lists: u.Lists, PublicURL: public, Log: log}); err != nil {
 		return nil, err
 	}
 	if u.Alerts, err = alerts.New(alerts.Deps{Unit: unit, Mail: mail, Signer: d.Signer, PublicURL: public}); err != nil {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/lists"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
@@ -87,8 +87,8 @@ func TestWebsiteDiscovery(t *testing.T) {
 	if st := vendors.EnrichmentStatus(true, p.Enrichment); st != vendors.StatusNeedsWebsite {
 		t.Errorf("enrichment status %q, want needs_website", st)
 	}
-	if !slices.Contains(lists.EnrichmentStates(), vendors.StatusNeedsWebsite) {
-		t.Errorf("the list filter does not offer needs_website: %v", lists.EnrichmentStates())
+	if !slices.Contains(assessments.EnrichmentStates(), vendors.StatusNeedsWebsite) {
+		t.Errorf("the list filter does not offer needs_website: %v", assessments.EnrichmentStates())
 	}
 	if p := d.profiles[given.ID]; p.WebsiteSource != vendors.WebsiteGiven || p.Discovery != nil {
 		t.Errorf("given: source %q, discovery %+v", p.WebsiteSource, p.Discovery)

@@ -9,9 +9,9 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -176,11 +176,11 @@ var accountCases = []testCase{
 		}
 		v := f.vendors("Acme")[0]
 		for _, acc := range []uuid.UUID{reviewing.ID, personal.ID, off.ID} {
-			l := f.list(acc, vendorlist.MasterList)
+			l := f.list(acc, lists.MasterList)
 			f.onList(l.ID, v)
 			f.assessment(l, v)
 		}
-		f.list(idle.ID, vendorlist.MasterList)
+		f.list(idle.ID, lists.MasterList)
 		got := load(f, func(ctx context.Context, tx stores.Tx) ([]accounts.Account, error) {
 			return tx.Accounts().ListReviewing(ctx)
 		})
@@ -255,9 +255,9 @@ var accountCases = []testCase{
 		ann := f.user("ann@example.com")
 		p := f.personal(ann)
 		f.member(p, ann, accounts.RoleOwner)
-		l := f.list(p.ID, vendorlist.MasterList)
+		l := f.list(p.ID, lists.MasterList)
 		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Delete(ctx, p.ID) })
-		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (vendorlist.List, error) {
+		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (lists.List, error) {
 			return tx.Lists().Get(ctx, p.ID, l.ID)
 		})
 		wantErr(t, "list of the personal space", err, core.ErrNotFound)
@@ -274,9 +274,9 @@ var accountCases = []testCase{
 type estate struct {
 	acc   accounts.Account
 	owner accounts.User
-	list  vendorlist.List
+	list  lists.List
 	vs    []vendors.Vendor
-	prod  vendorlist.Product
+	prod  lists.Product
 	asmt  review.Assessment
 	event review.AuditEvent
 	doc   document.Document
@@ -287,7 +287,7 @@ func (f *fixture) estate(name, email string) estate {
 	f.t.Helper()
 	e := estate{acc: f.org(name), owner: f.user(email)}
 	f.member(e.acc, e.owner, accounts.RoleOwner)
-	e.list = f.list(e.acc.ID, vendorlist.MasterList)
+	e.list = f.list(e.acc.ID, lists.MasterList)
 	e.vs = f.vendors("Zeta", "Yotta")
 	f.onList(e.list.ID, e.vs...)
 	e.prod = f.product(e.list.ID, e.vs[0].ID, "Payroll")

@@ -7,9 +7,9 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -36,7 +36,7 @@ func saveSubscriber(f *fixture, s subscriber.Subscriber) error {
 var subscriberCases = []testCase{
 	{"Save then Get, GetByEmail and List by e-mail", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		l, other := f.list(a.ID, vendorlist.MasterList), f.list(a.ID, "other")
+		l, other := f.list(a.ID, lists.MasterList), f.list(a.ID, "other")
 		cid := f.subscriber(l, "cid@example.com", false)
 		ann := f.subscriber(l, "ann@example.com", true)
 		f.subscriber(other, "bob@example.com", true)
@@ -71,7 +71,7 @@ var subscriberCases = []testCase{
 	}},
 	{"Save updates by id", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		l := f.list(a.ID, vendorlist.MasterList)
+		l := f.list(a.ID, lists.MasterList)
 		s := f.subscriber(l, "ann@example.com", false)
 		at := f.tick()
 		s.Status, s.ConfirmedAt = subscriber.StatusConfirmed, &at
@@ -87,7 +87,7 @@ var subscriberCases = []testCase{
 	}},
 	{"Save refuses a second subscriber with the e-mail on a list only", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		l, other := f.list(a.ID, vendorlist.MasterList), f.list(a.ID, "other")
+		l, other := f.list(a.ID, lists.MasterList), f.list(a.ID, "other")
 		f.subscriber(l, "ann@example.com", false)
 		wantErr(t, "same list and e-mail", saveSubscriber(f, f.newSubscriber(l, "ann@example.com", true)), core.ErrConflict)
 		if err := saveSubscriber(f, f.newSubscriber(other, "ann@example.com", true)); err != nil {
@@ -96,7 +96,7 @@ var subscriberCases = []testCase{
 	}},
 	{"Delete removes by e-mail and counts", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		l, other := f.list(a.ID, vendorlist.MasterList), f.list(a.ID, "other")
+		l, other := f.list(a.ID, lists.MasterList), f.list(a.ID, "other")
 		f.subscriber(l, "ann@example.com", true)
 		bob := f.subscriber(l, "bob@example.com", true)
 		f.subscriber(l, "cid@example.com", false)
@@ -118,7 +118,7 @@ var subscriberCases = []testCase{
 	}},
 	{"Recipients are confirmed subscribers of lists carrying the vendor with alerts on", func(t *testing.T, f *fixture) {
 		a, b := f.org("Acme Org"), f.org("Beta Org")
-		la, lquiet, lb, lnone := f.list(a.ID, vendorlist.MasterList), f.list(a.ID, "quiet"), f.list(b.ID, vendorlist.MasterList), f.list(b.ID, "none")
+		la, lquiet, lb, lnone := f.list(a.ID, lists.MasterList), f.list(a.ID, "quiet"), f.list(b.ID, lists.MasterList), f.list(b.ID, "none")
 		vs := f.vendors("Acme", "Beta")
 		v := vs[0]
 		f.onList(la.ID, v)
@@ -139,7 +139,7 @@ var subscriberCases = []testCase{
 			if r.SubscriberID == ann.ID {
 				equal(t, "account", r.AccountID, a.ID)
 				equal(t, "list", r.ListID, la.ID)
-				equal(t, "list name", r.ListName, vendorlist.MasterList)
+				equal(t, "list name", r.ListName, lists.MasterList)
 				equal(t, "email", r.Email, "ann@example.com")
 			}
 		}

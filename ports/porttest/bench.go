@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -22,7 +22,7 @@ const BulkRows = 500
 func Bench(b *testing.B, open func(tb testing.TB) stores.Store) {
 	f := newFixture(b, open(b))
 	org := f.org("Bench Org")
-	newList := func() vendorlist.List { return f.list(org.ID, "list "+uuid.NewString()) }
+	newList := func() lists.List { return f.list(org.ID, "list "+uuid.NewString()) }
 	newVendors := func(prefix string) []vendors.Vendor {
 		vs := make([]vendors.Vendor, BulkRows)
 		for i := range vs {
@@ -87,7 +87,7 @@ func Bench(b *testing.B, open func(tb testing.TB) stores.Store) {
 		for range b.N {
 			b.StopTimer()
 			name := "Product " + uuid.NewString()
-			ps := make([]vendorlist.Product, len(known))
+			ps := make([]lists.Product, len(known))
 			for j, v := range known {
 				ps[j] = f.newProduct(onList.ID, v.ID, name)
 			}

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -55,7 +55,7 @@ func concurrentClaims(t *testing.T, f *fixture, key string, at time.Time) int {
 // upsertUseCase is the unit of work of an assessment upsert as the core
 // runs it: the vendor put on the list, its entry locked, the assessment
 // read, changed and saved, and the change audited against what was read.
-func upsertUseCase(ctx context.Context, tx stores.Tx, l vendorlist.List, v vendors.Vendor, useCase string, now time.Time) error {
+func upsertUseCase(ctx context.Context, tx stores.Tx, l lists.List, v vendors.Vendor, useCase string, now time.Time) error {
 	ids := []uuid.UUID{v.ID}
 	if err := tx.Lists().AddEntries(ctx, l.ID, ids, now); err != nil {
 		return err

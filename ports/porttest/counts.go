@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -15,16 +15,16 @@ import (
 // as they were computed before the store counted them, by reading every
 // entry of every list in scope, one read per list, and the account's
 // assessments.
-func countsByEntries(ctx context.Context, tx stores.Tx, scope stores.ListScope, statuses []review.Status) (stores.ListCounts, error) {
-	var c stores.ListCounts
-	var ls []vendorlist.List
+func countsByEntries(ctx context.Context, tx stores.Tx, scope lists.ListScope, statuses []review.Status) (lists.ListCounts, error) {
+	var c lists.ListCounts
+	var ls []lists.List
 	if scope.ListID == nil {
 		var err error
 		if ls, err = tx.Lists().ListByAccount(ctx, scope.AccountID); err != nil {
 			return c, err
 		}
 	} else if l, err := tx.Lists().Get(ctx, scope.AccountID, *scope.ListID); err == nil {
-		ls = []vendorlist.List{l}
+		ls = []lists.List{l}
 	}
 	followed := map[uuid.UUID]bool{}
 	for _, l := range ls {
@@ -56,10 +56,10 @@ func countsByEntries(ctx context.Context, tx stores.Tx, scope stores.ListScope, 
 	return c, nil
 }
 
-func counts(f *fixture, scope stores.ListScope, statuses []review.Status) stores.ListCounts {
+func counts(f *fixture, scope lists.ListScope, statuses []review.Status) lists.ListCounts {
 	f.t.Helper()
-	return load(f, func(ctx context.Context, tx stores.Tx) (stores.ListCounts, error) {
-		return tx.Lists().Counts(ctx, scope, statuses)
+	return load(f, func(ctx context.Context, tx stores.Tx) (lists.ListCounts, error) {
+		return tx.Assessments().Counts(ctx, scope, statuses)
 	})
 }
 
@@ -81,7 +81,7 @@ var countCases = []testCase{
 			})
 		}
 		for _, a := range []struct {
-			list   vendorlist.List
+			list   lists.List
 			vendor int
 			status review.Status
 		}{
@@ -96,31 +96,31 @@ var countCases = []testCase{
 		active := review.ActiveStatuses()
 		// Hand-computed for the whole of Acme: four vendors, Alpha and
 		// Charlie followed, three reviews under way.
-		equal(t, "counts of Acme", counts(f, stores.ListScope{AccountID: acme.ID}, active),
-			stores.ListCounts{Vendors: 4, Followed: 2, Assessments: 3})
+		equal(t, "counts of Acme", counts(f, lists.ListScope{AccountID: acme.ID}, active),
+			lists.ListCounts{Vendors: 4, Followed: 2, Assessments: 3})
 		scopes := []struct {
 			name  string
-			scope stores.ListScope
+			scope lists.ListScope
 		}{
-			{"every list of Acme", stores.ListScope{AccountID: acme.ID}},
-			{"list one", stores.ListScope{AccountID: acme.ID, ListID: &l1.ID}},
-			{"list two", stores.ListScope{AccountID: acme.ID, ListID: &l2.ID}},
-			{"an empty list", stores.ListScope{AccountID: acme.ID, ListID: &l3.ID}},
-			{"a list of another account", stores.ListScope{AccountID: acme.ID, ListID: &lo.ID}},
-			{"every list of Other", stores.ListScope{AccountID: other.ID}},
-			{"an account without lists", stores.ListScope{AccountID: empty.ID}},
-			{"an unknown account", stores.ListScope{AccountID: newID()}},
+			{"every list of Acme", lists.ListScope{AccountID: acme.ID}},
+			{"list one", lists.ListScope{AccountID: acme.ID, ListID: &l1.ID}},
+			{"list two", lists.ListScope{AccountID: acme.ID, ListID: &l2.ID}},
+			{"an empty list", lists.ListScope{AccountID: acme.ID, ListID: &l3.ID}},
+			{"a list of another account", lists.ListScope{AccountID: acme.ID, ListID: &lo.ID}},
+			{"every list of Other", lists.ListScope{AccountID: other.ID}},
+			{"an account without lists", lists.ListScope{AccountID: empty.ID}},
+			{"an unknown account", lists.ListScope{AccountID: newID()}},
 		}
 		for _, sc := range scopes {
 			for _, statuses := range [][]review.Status{active, {review.Approved, review.Rejected}, nil} {
 				what := fmt.Sprintf("%s, statuses %v", sc.name, statuses)
-				want := load(f, func(ctx context.Context, tx stores.Tx) (stores.ListCounts, error) {
+				want := load(f, func(ctx context.Context, tx stores.Tx) (lists.ListCounts, error) {
 					return countsByEntries(ctx, tx, sc.scope, statuses)
 				})
 				equal(t, what, counts(f, sc.scope, statuses), want)
 			}
 		}
-		equal(t, "a list of another account", counts(f, stores.ListScope{AccountID: acme.ID, ListID: &lo.ID}, active), stores.ListCounts{})
+		equal(t, "a list of another account", counts(f, lists.ListScope{AccountID: acme.ID, ListID: &lo.ID}, active), lists.ListCounts{})
 	}},
 	{"counts follow writes: entries removed, alerts switched, lists deleted", func(t *testing.T, f *fixture) {
 		acme := f.org("Acme Org")
@@ -131,37 +131,37 @@ var countCases = []testCase{
 		asm := f.newAssessment(l1, vs[1])
 		asm.Status = review.OnHold
 		f.saveAssessments(asm)
-		all := stores.ListScope{AccountID: acme.ID}
-		equal(t, "before", counts(f, all, review.ActiveStatuses()), stores.ListCounts{Vendors: 2, Followed: 2, Assessments: 1})
+		all := lists.ListScope{AccountID: acme.ID}
+		equal(t, "before", counts(f, all, review.ActiveStatuses()), lists.ListCounts{Vendors: 2, Followed: 2, Assessments: 1})
 		f.write(func(ctx context.Context, tx stores.Tx) error {
 			return tx.Lists().SetAlerts(ctx, l1.ID, vs[0].ID, false)
 		})
-		equal(t, "alerts off on one of two lists", counts(f, all, review.ActiveStatuses()), stores.ListCounts{Vendors: 2, Followed: 2, Assessments: 1})
+		equal(t, "alerts off on one of two lists", counts(f, all, review.ActiveStatuses()), lists.ListCounts{Vendors: 2, Followed: 2, Assessments: 1})
 		f.write(func(ctx context.Context, tx stores.Tx) error {
 			return tx.Lists().SetAlerts(ctx, l2.ID, vs[0].ID, false)
 		})
-		equal(t, "alerts off on both", counts(f, all, review.ActiveStatuses()), stores.ListCounts{Vendors: 2, Followed: 1, Assessments: 1})
+		equal(t, "alerts off on both", counts(f, all, review.ActiveStatuses()), lists.ListCounts{Vendors: 2, Followed: 1, Assessments: 1})
 		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().Delete(ctx, acme.ID, l1.ID) })
-		equal(t, "list one deleted", counts(f, all, review.ActiveStatuses()), stores.ListCounts{Vendors: 1, Followed: 0, Assessments: 0})
+		equal(t, "list one deleted", counts(f, all, review.ActiveStatuses()), lists.ListCounts{Vendors: 1, Followed: 0, Assessments: 0})
 		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().SetAlerts(ctx, l2.ID, vs[0].ID, true) })
 		f.onList(l2.ID, vs[1])
-		equal(t, "alerts on again, a vendor back", counts(f, all, review.ActiveStatuses()), stores.ListCounts{Vendors: 2, Followed: 2})
+		equal(t, "alerts on again, a vendor back", counts(f, all, review.ActiveStatuses()), lists.ListCounts{Vendors: 2, Followed: 2})
 		f.write(func(ctx context.Context, tx stores.Tx) error {
 			return tx.Lists().RemoveEntries(ctx, l2.ID, []uuid.UUID{vs[0].ID})
 		})
-		equal(t, "a vendor taken off its last list", counts(f, all, review.ActiveStatuses()), stores.ListCounts{Vendors: 1, Followed: 1})
+		equal(t, "a vendor taken off its last list", counts(f, all, review.ActiveStatuses()), lists.ListCounts{Vendors: 1, Followed: 1})
 	}},
 	{"counts over many lists, written every way, agree with reading every entry", func(t *testing.T, f *fixture) {
 		acme, other := f.org("Acme Org"), f.org("Other Org")
 		vs := f.vendors("V0", "V1", "V2", "V3", "V4", "V5", "V6", "V7")
-		var lists []vendorlist.List
+		var made []lists.List
 		for i := range 12 {
 			acc := acme.ID
 			if i%4 == 3 {
 				acc = other.ID
 			}
 			l := f.list(acc, fmt.Sprintf("list %d", i))
-			lists = append(lists, l)
+			made = append(made, l)
 			f.onList(l.ID, vs[i%len(vs)], vs[(i*3+1)%len(vs)], vs[(i*5+2)%len(vs)])
 			if i%3 == 0 {
 				f.write(func(ctx context.Context, tx stores.Tx) error {
@@ -172,8 +172,8 @@ var countCases = []testCase{
 		check := func(what string) {
 			t.Helper()
 			for _, acc := range []uuid.UUID{acme.ID, other.ID} {
-				sc := stores.ListScope{AccountID: acc}
-				want := load(f, func(ctx context.Context, tx stores.Tx) (stores.ListCounts, error) {
+				sc := lists.ListScope{AccountID: acc}
+				want := load(f, func(ctx context.Context, tx stores.Tx) (lists.ListCounts, error) {
 					return countsByEntries(ctx, tx, sc, nil)
 				})
 				equal(t, what, counts(f, sc, nil), want)
@@ -181,17 +181,17 @@ var countCases = []testCase{
 		}
 		check("after the lists were filled")
 		f.write(func(ctx context.Context, tx stores.Tx) error {
-			return tx.Lists().RemoveEntries(ctx, lists[1].ID, []uuid.UUID{vs[1].ID, vs[4].ID, vs[7].ID})
+			return tx.Lists().RemoveEntries(ctx, made[1].ID, []uuid.UUID{vs[1].ID, vs[4].ID, vs[7].ID})
 		})
 		check("after entries were removed")
 		for _, i := range []int{0, 3, 5} {
 			f.write(func(ctx context.Context, tx stores.Tx) error {
-				return tx.Lists().Delete(ctx, lists[i].AccountID, lists[i].ID)
+				return tx.Lists().Delete(ctx, made[i].AccountID, made[i].ID)
 			})
 		}
 		check("after lists were deleted")
 		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Delete(ctx, other.ID) })
-		equal(t, "a deleted account", counts(f, stores.ListScope{AccountID: other.ID}, nil), stores.ListCounts{})
+		equal(t, "a deleted account", counts(f, lists.ListScope{AccountID: other.ID}, nil), lists.ListCounts{})
 		check("after the other account was deleted")
 	}},
 }

@@ -7,10 +7,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -113,12 +113,12 @@ func (f *fixture) profile(vendorID uuid.UUID) vendors.Profile {
 	return p
 }
 
-func (f *fixture) newList(accountID uuid.UUID, name string) vendorlist.List {
+func (f *fixture) newList(accountID uuid.UUID, name string) lists.List {
 	f.t.Helper()
-	return must(vendorlist.New(newID(), accountID, name, f.tick()))(f.t)
+	return must(lists.New(newID(), accountID, name, f.tick()))(f.t)
 }
 
-func (f *fixture) list(accountID uuid.UUID, name string) vendorlist.List {
+func (f *fixture) list(accountID uuid.UUID, name string) lists.List {
 	f.t.Helper()
 	l := f.newList(accountID, name)
 	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().Create(ctx, l) })
@@ -133,19 +133,19 @@ func (f *fixture) onList(listID uuid.UUID, vs ...vendors.Vendor) {
 	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().AddEntries(ctx, listID, ids, now) })
 }
 
-func (f *fixture) newProduct(listID, vendorID uuid.UUID, name string) vendorlist.Product {
+func (f *fixture) newProduct(listID, vendorID uuid.UUID, name string) lists.Product {
 	f.t.Helper()
-	return must(vendorlist.NewProduct(newID(), listID, vendorID, name, f.tick()))(f.t)
+	return must(lists.NewProduct(newID(), listID, vendorID, name, f.tick()))(f.t)
 }
 
-func (f *fixture) product(listID, vendorID uuid.UUID, name string) vendorlist.Product {
+func (f *fixture) product(listID, vendorID uuid.UUID, name string) lists.Product {
 	f.t.Helper()
 	p := f.newProduct(listID, vendorID, name)
 	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().AddProduct(ctx, p) })
 	return p
 }
 
-func (f *fixture) newAssessment(l vendorlist.List, v vendors.Vendor) review.Assessment {
+func (f *fixture) newAssessment(l lists.List, v vendors.Vendor) review.Assessment {
 	f.t.Helper()
 	useCase := "payroll"
 	fields := must(review.Apply(review.Fields{}, review.Input{UseCase: &useCase, DataCollected: []string{"email", "name"}}))(f.t)
@@ -155,7 +155,7 @@ func (f *fixture) newAssessment(l vendorlist.List, v vendors.Vendor) review.Asse
 		UpdatedAt: now, UpdatedBy: "ann@example.com"}
 }
 
-func (f *fixture) assessment(l vendorlist.List, v vendors.Vendor) review.Assessment {
+func (f *fixture) assessment(l lists.List, v vendors.Vendor) review.Assessment {
 	f.t.Helper()
 	a := f.newAssessment(l, v)
 	f.saveAssessments(a)
@@ -184,7 +184,7 @@ func (f *fixture) document(a review.Assessment, name string) document.Document {
 	return d
 }
 
-func (f *fixture) newSubscriber(l vendorlist.List, email string, confirmed bool) subscriber.Subscriber {
+func (f *fixture) newSubscriber(l lists.List, email string, confirmed bool) subscriber.Subscriber {
 	s := subscriber.Subscriber{ID: newID(), AccountID: l.AccountID, ListID: l.ID, Email: email,
 		Status: subscriber.StatusPending, CreatedAt: f.tick()}
 	if confirmed {
@@ -194,7 +194,7 @@ func (f *fixture) newSubscriber(l vendorlist.List, email string, confirmed bool)
 	return s
 }
 
-func (f *fixture) subscriber(l vendorlist.List, email string, confirmed bool) subscriber.Subscriber {
+func (f *fixture) subscriber(l lists.List, email string, confirmed bool) subscriber.Subscriber {
 	f.t.Helper()
 	s := f.newSubscriber(l, email, confirmed)
 	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Subscribers().Save(ctx, s) })

@@ -7,8 +7,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -60,11 +60,11 @@ var foldingCases = []testCase{
 			err := f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().Create(ctx, f.newList(a.ID, name)) })
 			wantErr(t, "create "+name, err, core.ErrConflict)
 		}
-		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (vendorlist.List, error) {
+		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (lists.List, error) {
 			return tx.Lists().GetByName(ctx, a.ID, "prüfung")
 		})
 		wantErr(t, "GetByName in another case", err, core.ErrNotFound)
-		got := load(f, func(ctx context.Context, tx stores.Tx) (vendorlist.List, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) (lists.List, error) {
 			return tx.Lists().GetByName(ctx, a.ID, "Prüfung")
 		})
 		equal(t, "GetByName exact", got.ID, l.ID)
@@ -73,21 +73,21 @@ var foldingCases = []testCase{
 	}},
 	{"product names fold case beyond ASCII", func(t *testing.T, f *fixture) {
 		a := f.org("Acme")
-		l := f.list(a.ID, vendorlist.MasterList)
+		l := f.list(a.ID, lists.MasterList)
 		v := f.vendors("Acme")[0]
 		f.onList(l.ID, v)
 		f.product(l.ID, v.ID, "Éclair")
 		wantErr(t, "other case", addProduct(f, f.newProduct(l.ID, v.ID, "ÉCLAIR")), core.ErrConflict)
 		var n int
 		f.write(func(ctx context.Context, tx stores.Tx) (err error) {
-			n, err = tx.Lists().MergeProducts(ctx, []vendorlist.Product{f.newProduct(l.ID, v.ID, "éclair")})
+			n, err = tx.Lists().MergeProducts(ctx, []lists.Product{f.newProduct(l.ID, v.ID, "éclair")})
 			return err
 		})
 		equal(t, "merged", n, 0)
 	}},
 	{"subscriber e-mails fold case beyond ASCII", func(t *testing.T, f *fixture) {
 		a := f.org("Acme")
-		l := f.list(a.ID, vendorlist.MasterList)
+		l := f.list(a.ID, lists.MasterList)
 		s := f.subscriber(l, "Zoë@Example.com", true)
 		got := load(f, func(ctx context.Context, tx stores.Tx) (subscriber.Subscriber, error) {
 			return tx.Subscribers().GetByEmail(ctx, l.ID, "ZOË@EXAMPLE.COM")

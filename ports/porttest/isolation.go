@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -69,7 +69,7 @@ var isolationCases = []testCase{
 	}},
 	{"assessment data collected and profile id", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		l := f.list(a.ID, vendorlist.MasterList)
+		l := f.list(a.ID, lists.MasterList)
 		v := f.vendors("Acme")[0]
 		p := f.profile(v.ID)
 		asmt := f.newAssessment(l, v)
@@ -87,7 +87,7 @@ var isolationCases = []testCase{
 	}},
 	{"audit event changes", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		asmt := f.assessment(f.list(a.ID, vendorlist.MasterList), f.vendors("Acme")[0])
+		asmt := f.assessment(f.list(a.ID, lists.MasterList), f.vendors("Acme")[0])
 		e := f.event(asmt, "use_case")
 		e.Changes[0].Field = "scribbled"
 		got, _ := events(f, asmt.ID, 0, 1)
@@ -97,7 +97,7 @@ var isolationCases = []testCase{
 	}},
 	{"list entry products", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		l := f.list(a.ID, vendorlist.MasterList)
+		l := f.list(a.ID, lists.MasterList)
 		v := f.vendors("Acme")[0]
 		f.onList(l.ID, v)
 		f.product(l.ID, v.ID, "Payroll")

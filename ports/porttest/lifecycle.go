@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -17,11 +17,11 @@ import (
 var lifecycleCases = []testCase{
 	{"Timings are the timing of each assessment Find returns, in every scope", func(t *testing.T, f *fixture) {
 		a, other := f.org("Acme Org"), f.org("Other Org")
-		l1, l2, lo := f.list(a.ID, vendorlist.MasterList), f.list(a.ID, "two"), f.list(other.ID, vendorlist.MasterList)
+		l1, l2, lo := f.list(a.ID, lists.MasterList), f.list(a.ID, "two"), f.list(other.ID, lists.MasterList)
 		vs := f.vendors("Acme", "Beta", "Gamma", "Delta")
 		var saved []review.Assessment
 		for i, p := range []struct {
-			list vendorlist.List
+			list lists.List
 			v    int
 		}{{l1, 0}, {l1, 1}, {l1, 2}, {l2, 0}, {l2, 3}, {lo, 1}} {
 			asmt := f.newAssessment(p.list, vs[p.v])
@@ -60,7 +60,7 @@ var lifecycleCases = []testCase{
 	}},
 	{"Save keeps tier, condition due date and last review, and clears them", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		l := f.list(a.ID, vendorlist.MasterList)
+		l := f.list(a.ID, lists.MasterList)
 		vs := f.vendors("Acme", "Beta")
 		asmt := f.newAssessment(l, vs[0])
 		asmt.Status, asmt.ConditionalApprovalCondition = review.ConditionalApproval, "SOC 2 by June"
@@ -138,24 +138,24 @@ var lifecycleCases = []testCase{
 	}},
 	{"EntriesAfter pages a list in the order of Entries, each entry once, under concurrent writes", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		l, other := f.list(a.ID, vendorlist.MasterList), f.list(a.ID, "other")
+		l, other := f.list(a.ID, lists.MasterList), f.list(a.ID, "other")
 		vs := f.vendors("Acme", "beta", "Cobalt", "Delta", "Echo", "Foxtrot")
 		f.onList(l.ID, vs[:5]...)
 		f.onList(other.ID, vs[5])
 		f.product(l.ID, vs[1].ID, "Beta Mail")
-		whole := load(f, func(ctx context.Context, tx stores.Tx) ([]vendorlist.Entry, error) {
+		whole := load(f, func(ctx context.Context, tx stores.Tx) ([]lists.Entry, error) {
 			return tx.Lists().Entries(ctx, l.ID)
 		})
-		page := func(after stores.EntryKey, limit int) []vendorlist.Entry {
-			return load(f, func(ctx context.Context, tx stores.Tx) ([]vendorlist.Entry, error) {
+		page := func(after lists.EntryKey, limit int) []lists.Entry {
+			return load(f, func(ctx context.Context, tx stores.Tx) ([]lists.Entry, error) {
 				return tx.Lists().EntriesAfter(ctx, l.ID, after, limit)
 			})
 		}
-		key := func(e vendorlist.Entry) stores.EntryKey {
-			return stores.EntryKey{VendorName: e.VendorName, VendorID: e.VendorID}
+		key := func(e lists.Entry) lists.EntryKey {
+			return lists.EntryKey{VendorName: e.VendorName, VendorID: e.VendorID}
 		}
-		var walked []vendorlist.Entry
-		for after := (stores.EntryKey{}); ; {
+		var walked []lists.Entry
+		for after := (lists.EntryKey{}); ; {
 			p := page(after, 2)
 			walked = append(walked, p...)
 			if len(p) < 2 {
@@ -163,8 +163,8 @@ var lifecycleCases = []testCase{
 			}
 			after = key(p[len(p)-1])
 		}
-		entryIDs := func(es []vendorlist.Entry) []uuid.UUID {
-			return idsOf(es, func(e vendorlist.Entry) uuid.UUID { return e.VendorID })
+		entryIDs := func(es []lists.Entry) []uuid.UUID {
+			return idsOf(es, func(e lists.Entry) uuid.UUID { return e.VendorID })
 		}
 		sameIDs(t, "walk in pages", entryIDs(walked), entryIDs(whole))
 		for _, e := range walked {
@@ -174,7 +174,7 @@ var lifecycleCases = []testCase{
 		}
 		// Writes between two pages: the walk sees every entry present
 		// throughout exactly once, never one taken off before it was reached.
-		first := page(stores.EntryKey{}, 2)
+		first := page(lists.EntryKey{}, 2)
 		f.write(func(ctx context.Context, tx stores.Tx) error {
 			return tx.Lists().RemoveEntries(ctx, l.ID, []uuid.UUID{first[0].VendorID, whole[3].VendorID})
 		})

@@ -10,22 +10,22 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-func listIDs(ls []vendorlist.List) []uuid.UUID {
-	return idsOf(ls, func(l vendorlist.List) uuid.UUID { return l.ID })
+func listIDs(ls []lists.List) []uuid.UUID {
+	return idsOf(ls, func(l lists.List) uuid.UUID { return l.ID })
 }
 
-func entryVendors(es []vendorlist.Entry) []uuid.UUID {
-	return idsOf(es, func(e vendorlist.Entry) uuid.UUID { return e.VendorID })
+func entryVendors(es []lists.Entry) []uuid.UUID {
+	return idsOf(es, func(e lists.Entry) uuid.UUID { return e.VendorID })
 }
 
-func productNames(ps []vendorlist.Product) []string {
+func productNames(ps []lists.Product) []string {
 	out := make([]string, len(ps))
 	for i, p := range ps {
 		out[i] = strings.ToLower(p.Name)
@@ -33,15 +33,15 @@ func productNames(ps []vendorlist.Product) []string {
 	return out
 }
 
-func entries(f *fixture, listID uuid.UUID) []vendorlist.Entry {
+func entries(f *fixture, listID uuid.UUID) []lists.Entry {
 	f.t.Helper()
-	return load(f, func(ctx context.Context, tx stores.Tx) ([]vendorlist.Entry, error) {
+	return load(f, func(ctx context.Context, tx stores.Tx) ([]lists.Entry, error) {
 		return tx.Lists().Entries(ctx, listID)
 	})
 }
 
 // entryOf returns the entry of a vendor, failing when it is not on the list.
-func entryOf(f *fixture, listID, vendorID uuid.UUID) vendorlist.Entry {
+func entryOf(f *fixture, listID, vendorID uuid.UUID) lists.Entry {
 	f.t.Helper()
 	for _, e := range entries(f, listID) {
 		if e.VendorID == vendorID {
@@ -49,11 +49,11 @@ func entryOf(f *fixture, listID, vendorID uuid.UUID) vendorlist.Entry {
 		}
 	}
 	f.t.Fatalf("vendor %v is not on list %v", vendorID, listID)
-	return vendorlist.Entry{}
+	return lists.Entry{}
 }
 
-func getList(f *fixture, accountID, id uuid.UUID) (vendorlist.List, error) {
-	return loadErr(f, func(ctx context.Context, tx stores.Tx) (vendorlist.List, error) {
+func getList(f *fixture, accountID, id uuid.UUID) (lists.List, error) {
+	return loadErr(f, func(ctx context.Context, tx stores.Tx) (lists.List, error) {
 		return tx.Lists().Get(ctx, accountID, id)
 	})
 }
@@ -81,7 +81,7 @@ func (f *fixture) writeGetErr(fn func(ctx context.Context, tx stores.Tx) (int64,
 	return v, err
 }
 
-func addProduct(f *fixture, p vendorlist.Product) error {
+func addProduct(f *fixture, p lists.Product) error {
 	return f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().AddProduct(ctx, p) })
 }
 
@@ -104,7 +104,7 @@ var listCases = []testCase{
 			t.Fatal(err)
 		}
 		equal(t, "version after AddEntries and NameEntries", got.Version, int64(2))
-		page := load(f, func(ctx context.Context, tx stores.Tx) ([]vendorlist.Entry, error) {
+		page := load(f, func(ctx context.Context, tx stores.Tx) ([]lists.Entry, error) {
 			return tx.Lists().EntriesOf(ctx, l.ID, []uuid.UUID{vs[0].ID})
 		})
 		equal(t, "display name of EntriesOf", page[0].DisplayName, "Acme Corp")
@@ -139,11 +139,11 @@ var listCases = []testCase{
 		p := f.newProduct(l.ID, vs[0].ID, "Payroll")
 		step("AddProduct", 3, func(ctx context.Context, tx stores.Tx) error { return tx.Lists().AddProduct(ctx, p) })
 		step("MergeProducts", 4, func(ctx context.Context, tx stores.Tx) error {
-			_, err := tx.Lists().MergeProducts(ctx, []vendorlist.Product{f.newProduct(l.ID, vs[1].ID, "CRM"), f.newProduct(l.ID, vs[0].ID, "payroll")})
+			_, err := tx.Lists().MergeProducts(ctx, []lists.Product{f.newProduct(l.ID, vs[1].ID, "CRM"), f.newProduct(l.ID, vs[0].ID, "payroll")})
 			return err
 		})
 		step("MergeProducts of products there", 4, func(ctx context.Context, tx stores.Tx) error {
-			_, err := tx.Lists().MergeProducts(ctx, []vendorlist.Product{f.newProduct(l.ID, vs[0].ID, "PAYROLL")})
+			_, err := tx.Lists().MergeProducts(ctx, []lists.Product{f.newProduct(l.ID, vs[0].ID, "PAYROLL")})
 			return err
 		})
 		step("RemoveEntries", 5, func(ctx context.Context, tx stores.Tx) error { return tx.Lists().RemoveEntries(ctx, l.ID, ids[:1]) })
@@ -168,7 +168,7 @@ var listCases = []testCase{
 	}},
 	{"Create then Get, GetByName and ListByAccount with vendor counts", func(t *testing.T, f *fixture) {
 		a, other := f.org("Acme"), f.org("Beta")
-		master, zed := f.list(a.ID, vendorlist.MasterList), f.list(a.ID, "zed")
+		master, zed := f.list(a.ID, lists.MasterList), f.list(a.ID, "zed")
 		audit := f.list(a.ID, "audit")
 		f.list(other.ID, "audit")
 		f.onList(master.ID, f.vendors("Acme", "Beta")...)
@@ -176,15 +176,15 @@ var listCases = []testCase{
 		if err != nil {
 			t.Fatal(err)
 		}
-		equal(t, "name", got.Name, vendorlist.MasterList)
+		equal(t, "name", got.Name, lists.MasterList)
 		equal(t, "account", got.AccountID, a.ID)
 		equal(t, "vendor count", got.VendorCount, 2)
 		sameTime(t, "created_at", got.CreatedAt, master.CreatedAt)
-		byName := load(f, func(ctx context.Context, tx stores.Tx) (vendorlist.List, error) {
+		byName := load(f, func(ctx context.Context, tx stores.Tx) (lists.List, error) {
 			return tx.Lists().GetByName(ctx, a.ID, "audit")
 		})
 		equal(t, "by name", byName.ID, audit.ID)
-		ls := load(f, func(ctx context.Context, tx stores.Tx) ([]vendorlist.List, error) {
+		ls := load(f, func(ctx context.Context, tx stores.Tx) ([]lists.List, error) {
 			return tx.Lists().ListByAccount(ctx, a.ID)
 		})
 		sameIDs(t, "lists by name", listIDs(ls), []uuid.UUID{audit.ID, master.ID, zed.ID})
@@ -197,7 +197,7 @@ var listCases = []testCase{
 		err := f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().Create(ctx, f.newList(a.ID, "audit")) })
 		wantErr(t, "same name", err, core.ErrConflict)
 		f.list(other.ID, "audit")
-		ls := load(f, func(ctx context.Context, tx stores.Tx) ([]vendorlist.List, error) {
+		ls := load(f, func(ctx context.Context, tx stores.Tx) ([]lists.List, error) {
 			return tx.Lists().ListByAccount(ctx, a.ID)
 		})
 		equal(t, "lists of the account", len(ls), 1)
@@ -209,11 +209,11 @@ var listCases = []testCase{
 		wantErr(t, "Get from another account", err, core.ErrNotFound)
 		_, err = getList(f, a.ID, newID())
 		wantErr(t, "Get absent", err, core.ErrNotFound)
-		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (vendorlist.List, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (lists.List, error) {
 			return tx.Lists().GetByName(ctx, other.ID, "audit")
 		})
 		wantErr(t, "GetByName from another account", err, core.ErrNotFound)
-		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (vendorlist.List, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (lists.List, error) {
 			return tx.Lists().GetByName(ctx, a.ID, "nothing")
 		})
 		wantErr(t, "GetByName absent", err, core.ErrNotFound)
@@ -225,7 +225,7 @@ var listCases = []testCase{
 	}},
 	{"Entries are by vendor name with website, is_custom, alerts and products", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		l := f.list(a.ID, vendorlist.MasterList)
+		l := f.list(a.ID, lists.MasterList)
 		vs := f.ensure(f.newVendor("Zeta", "https://zeta.example"), f.newVendor("Acme", ""), f.newVendor("Mu", ""))
 		f.profile(vs[0].ID)
 		f.onList(l.ID, vs...)
@@ -251,7 +251,7 @@ var listCases = []testCase{
 	}},
 	{"Entries report the enrichment state of the profile's sections", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		l := f.list(a.ID, vendorlist.MasterList)
+		l := f.list(a.ID, lists.MasterList)
 		vs := f.vendors("Custom", "Done", "Failed", "Queued", "Running", "Empty")
 		f.onList(l.ID, vs...)
 		sections := map[string]map[vendors.Section]string{
@@ -276,7 +276,7 @@ var listCases = []testCase{
 	}},
 	{"Entries and their pages carry each vendor's security rating, nil while it has none", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		l := f.list(a.ID, vendorlist.MasterList)
+		l := f.list(a.ID, lists.MasterList)
 		vs := f.vendors("Custom", "Rated", "Unrated", "Zero")
 		f.onList(l.ID, vs...)
 		for _, v := range vs[1:] {
@@ -301,8 +301,8 @@ var listCases = []testCase{
 		for _, e := range entries(f, l.ID) {
 			equal(t, "rating of "+e.VendorName, show(e.Rating), want[e.VendorName])
 		}
-		page := load(f, func(ctx context.Context, tx stores.Tx) ([]vendorlist.Entry, error) {
-			return tx.Lists().EntriesAfter(ctx, l.ID, stores.EntryKey{}, 10)
+		page := load(f, func(ctx context.Context, tx stores.Tx) ([]lists.Entry, error) {
+			return tx.Lists().EntriesAfter(ctx, l.ID, lists.EntryKey{}, 10)
 		})
 		equal(t, "page length", len(page), 4)
 		for _, e := range page {
@@ -311,14 +311,14 @@ var listCases = []testCase{
 	}},
 	{"EntryKeys name every entry in the order of Entries; EntriesOf reads the given vendors' entries as Entries has them", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		l, other := f.list(a.ID, vendorlist.MasterList), f.list(a.ID, "Other")
+		l, other := f.list(a.ID, lists.MasterList), f.list(a.ID, "Other")
 		vs := f.ensure(f.newVendor("beta", ""), f.newVendor("Alpha", "https://alpha.example"), f.newVendor("Zeta", ""), f.newVendor("Mu", ""))
 		f.profile(vs[1].ID)
 		f.onList(l.ID, vs[:3]...)
 		f.onList(other.ID, vs[3])
 		f.product(l.ID, vs[1].ID, "Payroll")
 		all := entries(f, l.ID)
-		keys := load(f, func(ctx context.Context, tx stores.Tx) ([]stores.EntryKey, error) {
+		keys := load(f, func(ctx context.Context, tx stores.Tx) ([]lists.EntryKey, error) {
 			return tx.Lists().EntryKeys(ctx, l.ID)
 		})
 		equal(t, "keys", len(keys), len(all))
@@ -326,10 +326,10 @@ var listCases = []testCase{
 			equal(t, "key name", k.VendorName, all[i].VendorName)
 			equal(t, "key vendor", k.VendorID, all[i].VendorID)
 		}
-		some := load(f, func(ctx context.Context, tx stores.Tx) ([]vendorlist.Entry, error) {
+		some := load(f, func(ctx context.Context, tx stores.Tx) ([]lists.Entry, error) {
 			return tx.Lists().EntriesOf(ctx, l.ID, []uuid.UUID{vs[2].ID, vs[1].ID, vs[3].ID, newID()})
 		})
-		want := slices.DeleteFunc(slices.Clone(all), func(e vendorlist.Entry) bool { return e.VendorID == vs[0].ID })
+		want := slices.DeleteFunc(slices.Clone(all), func(e lists.Entry) bool { return e.VendorID == vs[0].ID })
 		equal(t, "entries of the vendors on the list", len(some), len(want))
 		for i := range some {
 			equal(t, "vendor", some[i].VendorID, want[i].VendorID)
@@ -337,14 +337,14 @@ var listCases = []testCase{
 			equal(t, "custom", some[i].IsCustom, want[i].IsCustom)
 			equal(t, "products", strings.Join(productNames(some[i].Products), ","), strings.Join(productNames(want[i].Products), ","))
 		}
-		none := load(f, func(ctx context.Context, tx stores.Tx) ([]vendorlist.Entry, error) {
+		none := load(f, func(ctx context.Context, tx stores.Tx) ([]lists.Entry, error) {
 			return tx.Lists().EntriesOf(ctx, l.ID, nil)
 		})
 		equal(t, "no vendors asked, no entries", len(none), 0)
 	}},
 	{"AddEntries leaves vendors already on the list as they are", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		l := f.list(a.ID, vendorlist.MasterList)
+		l := f.list(a.ID, lists.MasterList)
 		vs := f.vendors("Acme", "Beta")
 		f.onList(l.ID, vs[0])
 		first := f.now
@@ -360,7 +360,7 @@ var listCases = []testCase{
 	}},
 	{"RemoveEntries takes vendors off with their products", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		l := f.list(a.ID, vendorlist.MasterList)
+		l := f.list(a.ID, lists.MasterList)
 		vs := f.vendors("Acme", "Beta", "Cobalt")
 		f.onList(l.ID, vs...)
 		f.product(l.ID, vs[0].ID, "Payroll")
@@ -378,7 +378,7 @@ var listCases = []testCase{
 	}},
 	{"SetAlerts toggles alerts and refuses a vendor not on the list", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		l := f.list(a.ID, vendorlist.MasterList)
+		l := f.list(a.ID, lists.MasterList)
 		vs := f.vendors("Acme", "Beta")
 		f.onList(l.ID, vs[0])
 		for _, want := range []bool{false, true} {
@@ -390,14 +390,14 @@ var listCases = []testCase{
 	}},
 	{"AddProduct refuses duplicates case-insensitively and vendors not on the list", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		l, other := f.list(a.ID, vendorlist.MasterList), f.list(a.ID, "other")
+		l, other := f.list(a.ID, lists.MasterList), f.list(a.ID, "other")
 		vs := f.vendors("Acme", "Beta", "Cobalt")
 		f.onList(l.ID, vs[0], vs[1])
 		f.onList(other.ID, vs[0])
 		f.product(l.ID, vs[0].ID, "Payroll")
 		wantErr(t, "same name other case", addProduct(f, f.newProduct(l.ID, vs[0].ID, "PAYROLL")), core.ErrConflict)
 		wantErr(t, "vendor not on list", addProduct(f, f.newProduct(l.ID, vs[2].ID, "Payroll")), core.ErrNotFound)
-		for name, p := range map[string]vendorlist.Product{
+		for name, p := range map[string]lists.Product{
 			"same name, other vendor": f.newProduct(l.ID, vs[1].ID, "Payroll"),
 			"same name, other list":   f.newProduct(other.ID, vs[0].ID, "Payroll"),
 		} {
@@ -409,13 +409,13 @@ var listCases = []testCase{
 	}},
 	{"MergeProducts inserts only new rows and counts them", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		l := f.list(a.ID, vendorlist.MasterList)
+		l := f.list(a.ID, lists.MasterList)
 		vs := f.vendors("Acme", "Beta")
 		f.onList(l.ID, vs...)
 		f.product(l.ID, vs[0].ID, "Payroll")
 		var n int
 		f.write(func(ctx context.Context, tx stores.Tx) (err error) {
-			n, err = tx.Lists().MergeProducts(ctx, []vendorlist.Product{
+			n, err = tx.Lists().MergeProducts(ctx, []lists.Product{
 				f.newProduct(l.ID, vs[0].ID, "payroll"),
 				f.newProduct(l.ID, vs[0].ID, "Analytics"),
 				f.newProduct(l.ID, vs[1].ID, "Payroll"),
@@ -426,14 +426,14 @@ var listCases = []testCase{
 		equal(t, "first vendor's products", len(entryOf(f, l.ID, vs[0].ID).Products), 2)
 		equal(t, "second vendor's products", len(entryOf(f, l.ID, vs[1].ID).Products), 1)
 		f.write(func(ctx context.Context, tx stores.Tx) (err error) {
-			n, err = tx.Lists().MergeProducts(ctx, []vendorlist.Product{f.newProduct(l.ID, vs[1].ID, "PAYROLL")})
+			n, err = tx.Lists().MergeProducts(ctx, []lists.Product{f.newProduct(l.ID, vs[1].ID, "PAYROLL")})
 			return err
 		})
 		equal(t, "inserted on re-run", n, 0)
 	}},
 	{"Delete removes the list with its entries, products, assessments and subscribers", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		l, kept := f.list(a.ID, "audit"), f.list(a.ID, vendorlist.MasterList)
+		l, kept := f.list(a.ID, "audit"), f.list(a.ID, lists.MasterList)
 		vs := f.vendors("Acme")
 		f.onList(l.ID, vs...)
 		f.onList(kept.ID, vs...)

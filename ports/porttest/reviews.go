@@ -7,8 +7,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -43,7 +43,7 @@ func events(f *fixture, assessmentID uuid.UUID, offset, limit int) ([]review.Aud
 var assessmentCases = []testCase{
 	{"Save inserts and Get reads back; other accounts do not see it", func(t *testing.T, f *fixture) {
 		a, other := f.org("Acme Org"), f.org("Beta Org")
-		l := f.list(a.ID, vendorlist.MasterList)
+		l := f.list(a.ID, lists.MasterList)
 		v := f.vendors("Acme")[0]
 		f.onList(l.ID, v)
 		p := f.profile(v.ID)
@@ -73,7 +73,7 @@ var assessmentCases = []testCase{
 	}},
 	{"Save updates by id", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		l := f.list(a.ID, vendorlist.MasterList)
+		l := f.list(a.ID, lists.MasterList)
 		v := f.vendors("Acme")[0]
 		asmt := f.assessment(l, v)
 		asmt.Status, asmt.ComplianceComment, asmt.UpdatedAt, asmt.UpdatedBy = review.Approved, "fine", f.tick(), "bob@example.com"
@@ -96,7 +96,7 @@ var assessmentCases = []testCase{
 	}},
 	{"Save refuses a second assessment of a vendor on a list", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		l, other := f.list(a.ID, vendorlist.MasterList), f.list(a.ID, "other")
+		l, other := f.list(a.ID, lists.MasterList), f.list(a.ID, "other")
 		v := f.vendors("Acme")[0]
 		first := f.assessment(l, v)
 		err := f.try(func(ctx context.Context, tx stores.Tx) error {
@@ -108,7 +108,7 @@ var assessmentCases = []testCase{
 	}},
 	{"Save stores many in one call", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		l := f.list(a.ID, vendorlist.MasterList)
+		l := f.list(a.ID, lists.MasterList)
 		vs := f.vendors("Acme", "Beta", "Cobalt")
 		as := []review.Assessment{f.newAssessment(l, vs[0]), f.newAssessment(l, vs[1]), f.newAssessment(l, vs[2])}
 		f.saveAssessments(as...)
@@ -116,8 +116,8 @@ var assessmentCases = []testCase{
 	}},
 	{"Find filters by list, vendor, profile and id, newest update first", func(t *testing.T, f *fixture) {
 		a, other := f.org("Acme Org"), f.org("Beta Org")
-		l, l2 := f.list(a.ID, vendorlist.MasterList), f.list(a.ID, "other")
-		ol := f.list(other.ID, vendorlist.MasterList)
+		l, l2 := f.list(a.ID, lists.MasterList), f.list(a.ID, "other")
+		ol := f.list(other.ID, lists.MasterList)
 		vs := f.vendors("Acme", "Beta")
 		p := f.profile(vs[1].ID)
 		a1 := f.assessment(l, vs[0])
@@ -147,7 +147,7 @@ var assessmentCases = []testCase{
 	}},
 	{"ListByVendors returns a list's assessments of the given vendors", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		l, l2 := f.list(a.ID, vendorlist.MasterList), f.list(a.ID, "other")
+		l, l2 := f.list(a.ID, lists.MasterList), f.list(a.ID, "other")
 		vs := f.vendors("Acme", "Beta", "Cobalt")
 		a1, a2 := f.assessment(l, vs[0]), f.assessment(l, vs[1])
 		f.assessment(l, vs[2])
@@ -159,7 +159,7 @@ var assessmentCases = []testCase{
 	}},
 	{"Delete removes the assessment with its events and documents", func(t *testing.T, f *fixture) {
 		a, other := f.org("Acme Org"), f.org("Beta Org")
-		l := f.list(a.ID, vendorlist.MasterList)
+		l := f.list(a.ID, lists.MasterList)
 		vs := f.vendors("Acme", "Beta")
 		gone, kept := f.assessment(l, vs[0]), f.assessment(l, vs[1])
 		f.event(gone, "use_case")
@@ -190,7 +190,7 @@ var assessmentCases = []testCase{
 	}},
 	{"Events pages newest first with the total", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		l := f.list(a.ID, vendorlist.MasterList)
+		l := f.list(a.ID, lists.MasterList)
 		vs := f.vendors("Acme", "Beta")
 		asmt := f.assessment(l, vs[0])
 		f.event(f.assessment(l, vs[1]), "other")
@@ -237,7 +237,7 @@ func getDocument(f *fixture, accountID, id uuid.UUID) (document.Document, error)
 var documentCases = []testCase{
 	{"Create, Get, Update and Delete, scoped by account", func(t *testing.T, f *fixture) {
 		a, other := f.org("Acme Org"), f.org("Beta Org")
-		l := f.list(a.ID, vendorlist.MasterList)
+		l := f.list(a.ID, lists.MasterList)
 		asmt := f.assessment(l, f.vendors("Acme")[0])
 		d := f.document(asmt, "soc2.pdf")
 		got, err := getDocument(f, a.ID, d.ID)
@@ -271,7 +271,7 @@ var documentCases = []testCase{
 	}},
 	{"ListByAssessment is oldest first; ListByAccount has every record", func(t *testing.T, f *fixture) {
 		a, other := f.org("Acme Org"), f.org("Beta Org")
-		l, ol := f.list(a.ID, vendorlist.MasterList), f.list(other.ID, vendorlist.MasterList)
+		l, ol := f.list(a.ID, lists.MasterList), f.list(other.ID, lists.MasterList)
 		vs := f.vendors("Acme", "Beta")
 		x, y := f.assessment(l, vs[0]), f.assessment(l, vs[1])
 		d1, d2 := f.document(x, "one.pdf"), f.document(y, "two.pdf")

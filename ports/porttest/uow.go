@@ -7,7 +7,7 @@ import (
 
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -81,7 +81,7 @@ var unitOfWorkCases = []testCase{
 	{"rollback restores updated and deleted rows", func(t *testing.T, f *fixture) {
 		u := f.user("ann@example.com")
 		a := f.org("Acme Org")
-		l := f.list(a.ID, vendorlist.MasterList)
+		l := f.list(a.ID, lists.MasterList)
 		vs := f.vendors("Zeta")
 		f.onList(l.ID, vs...)
 		err := f.try(func(ctx context.Context, tx stores.Tx) error {
@@ -107,13 +107,13 @@ var unitOfWorkCases = []testCase{
 			return tx.Users().GetByEmail(ctx, "changed@example.com")
 		})
 		wantErr(t, "new e-mail after rollback", err, core.ErrNotFound)
-		es := load(f, func(ctx context.Context, tx stores.Tx) ([]vendorlist.Entry, error) {
+		es := load(f, func(ctx context.Context, tx stores.Tx) ([]lists.Entry, error) {
 			return tx.Lists().Entries(ctx, l.ID)
 		})
 		if len(es) != 1 || !es[0].AlertsEnabled {
 			t.Fatalf("entries after rollback: got %+v, want one with alerts enabled", es)
 		}
-		gotL := load(f, func(ctx context.Context, tx stores.Tx) (vendorlist.List, error) {
+		gotL := load(f, func(ctx context.Context, tx stores.Tx) (lists.List, error) {
 			return tx.Lists().Get(ctx, a.ID, l.ID)
 		})
 		equal(t, "list vendor count after rollback", gotL.VendorCount, 1)

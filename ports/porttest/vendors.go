@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -348,7 +348,7 @@ var profileCases = []testCase{
 	}},
 	{"Delete removes profile and instances but keeps entry and list entries", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
-		l := f.list(a.ID, vendorlist.MasterList)
+		l := f.list(a.ID, lists.MasterList)
 		v := f.vendors("Acme")[0]
 		p := f.profile(v.ID)
 		f.onList(l.ID, v)
@@ -363,7 +363,7 @@ var profileCases = []testCase{
 		equal(t, "instances after Delete", len(loadInstances(f, v.ID)), 0)
 		got := getVendor(f, v.ID)
 		equal(t, "entry stays without profile", got.HasProfile, false)
-		es := load(f, func(ctx context.Context, tx stores.Tx) ([]vendorlist.Entry, error) {
+		es := load(f, func(ctx context.Context, tx stores.Tx) ([]lists.Entry, error) {
 			return tx.Lists().Entries(ctx, l.ID)
 		})
 		if len(es) != 1 || es[0].VendorID != v.ID || !es[0].IsCustom {

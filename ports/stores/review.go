@@ -18,13 +18,6 @@ type ReviewPolicyRepo interface {
 	Put(ctx context.Context, accountID uuid.UUID, p review.Policy) error
 }
 
-// EntryKey is the position of an entry in a list's order (vendor name, then
-// vendor id), the cursor of ListRepo.EntriesAfter.
-type EntryKey struct {
-	VendorName string
-	VendorID   uuid.UUID
-}
-
 // CalendarKey is the secret behind a member's personal review calendar
 // link: the link carries it signed, and deleting it revokes the link.
 type CalendarKey struct {

@@ -1,4 +1,4 @@
-package lists
+package assessments
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -34,8 +34,8 @@ type ImportResult struct {
 	ProductsAdded       int
 	AssessmentsUpserted int
 	CustomVendors       []string
-	Errors              []vendorlist.RowError
-	Quota               vendorlist.QuotaReport
+	Errors              []lists.RowError
+	Quota               lists.QuotaReport
 }
 
 var errDryRun = errors.New("dry run: roll back")
@@ -47,26 +47,26 @@ var errDryRun = errors.New("dry run: roll back")
 // changes nothing. A dry run does the same work in a unit of work that is
 // rolled back, so it reports exactly what the real run would do and writes
 // nothing; its bad cells are reported in Errors instead of refusing.
-func (s *Service) ImportCSV(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr ListRef, in ImportInput) (ImportResult, error) {
-	rows, err := vendorlist.ParseCSV(in.CSV)
+func (s *Service) ImportCSV(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef, in ImportInput) (ImportResult, error) {
+	rows, err := lists.ParseCSV(in.CSV)
 	if err != nil {
 		return ImportResult{}, err
 	}
-	batch, next, more, err := vendorlist.Batch(rows, in.RowOffset, in.RowLimit)
+	batch, next, more, err := lists.Batch(rows, in.RowOffset, in.RowLimit)
 	if err != nil {
 		return ImportResult{}, err
 	}
 	parsed, rowErrs := parseImportRows(batch)
 	if len(rowErrs) > 0 && !in.DryRun {
-		return ImportResult{}, vendorlist.RefuseBatch(rowErrs)
+		return ImportResult{}, lists.RefuseBatch(rowErrs)
 	}
 	res := ImportResult{DryRun: in.DryRun, RowsTotal: len(rows), RowOffset: in.RowOffset, RowsProcessed: len(batch),
 		NextRowOffset: next, HasMore: more, Errors: rowErrs, CustomVendors: []string{}}
 	if res.Errors == nil {
-		res.Errors = []vendorlist.RowError{}
+		res.Errors = []lists.RowError{}
 	}
 	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, l, err := AccountList(ctx, tx, a, ref, accounts.WriteRole, lr, true)
+		acc, l, err := lists.AccountList(ctx, tx, a, ref, accounts.WriteRole, lr, true)
 		if err != nil {
 			return err
 		}
@@ -94,13 +94,13 @@ type importRow struct {
 	assessment *review.Input
 }
 
-func parseImportRows(batch []vendorlist.CSVRow) ([]importRow, []vendorlist.RowError) {
-	var errs []vendorlist.RowError
+func parseImportRows(batch []lists.CSVRow) ([]importRow, []lists.RowError) {
+	var errs []lists.RowError
 	out := make([]importRow, 0, len(batch))
 	for _, r := range batch {
 		before := len(errs)
 		bad := func(col string, err error) {
-			errs = append(errs, vendorlist.CellErrors(r.Row, col, err)...)
+			errs = append(errs, lists.CellErrors(r.Row, col, err)...)
 		}
 		ir := importRow{row: r.Row}
 		n, err := vendors.ParseName(r.Get("vendor_name"))
@@ -115,7 +115,7 @@ func parseImportRows(batch []vendorlist.CSVRow) ([]importRow, []vendorlist.RowEr
 			}
 		}
 		if p := r.Get("product_name"); p != "" {
-			if ir.product, err = vendorlist.ParseName("Product.Name", p); err != nil {
+			if ir.product, err = lists.ParseName("Product.Name", p); err != nil {
 				bad("product_name", err)
 			}
 		}
@@ -145,7 +145,7 @@ func parseImportRows(batch []vendorlist.CSVRow) ([]importRow, []vendorlist.RowEr
 				// A condition may come on a later row of the same vendor:
 				// that rule is checked when the rows are merged.
 				for _, f := range core.Failures(err) {
-					if cell := vendorlist.AssessmentCell(r.Row, f); cell.Column != "conditional_approval_condition" {
+					if cell := lists.AssessmentCell(r.Row, f); cell.Column != "conditional_approval_condition" {
 						errs = append(errs, cell)
 					}
 				}
@@ -159,7 +159,7 @@ func parseImportRows(batch []vendorlist.CSVRow) ([]importRow, []vendorlist.RowEr
 	return out, errs
 }
 
-func (s *Service) importBatch(ctx context.Context, tx stores.Tx, a accounts.Actor, accountID uuid.UUID, l vendorlist.List, rows []importRow, res *ImportResult) error {
+func (s *Service) importBatch(ctx context.Context, tx stores.Tx, a accounts.Actor, accountID uuid.UUID, l lists.List, rows []importRow, res *ImportResult) error {
 	refs := make([]vendors.VendorRef, 0, len(rows))
 	idx := map[string]int{}
 	for _, r := range rows {
@@ -173,7 +173,7 @@ func (s *Service) importBatch(ctx context.Context, tx stores.Tx, a accounts.Acto
 		idx[k] = len(refs)
 		refs = append(refs, r.ref)
 	}
-	stored, err := s.d.Directory.EnsureVendors(ctx, tx, refs)
+	stored, err := s.d.Lists.EnsureVendors(ctx, tx, refs)
 	if err != nil {
 		return err
 	}
@@ -201,16 +201,16 @@ func (s *Service) importBatch(ctx context.Context, tx stores.Tx, a accounts.Acto
 	if err := tx.Lists().AddEntries(ctx, l.ID, added, s.d.Now()); err != nil {
 		return err
 	}
-	if err := s.vendorsChanged(ctx, tx, l, added, nil); err != nil {
+	if err := s.d.Lists.VendorsChanged(ctx, tx, l, added, nil); err != nil {
 		return err
 	}
 	res.VendorsAdded = len(added)
-	var products []vendorlist.Product
+	var products []lists.Product
 	var changes []review.Request
 	for _, r := range rows {
 		v := vendorOf(r.ref.Name)
 		if r.product != "" {
-			p, err := vendorlist.NewProduct(s.d.IDs.New(), l.ID, v.ID, r.product, s.d.Now())
+			p, err := lists.NewProduct(s.d.IDs.New(), l.ID, v.ID, r.product, s.d.Now())
 			if err != nil {
 				return err
 			}
@@ -223,17 +223,17 @@ func (s *Service) importBatch(ctx context.Context, tx stores.Tx, a accounts.Acto
 	if res.ProductsAdded, err = tx.Lists().MergeProducts(ctx, products); err != nil {
 		return err
 	}
-	saved, err := s.d.Assessments.Upsert(ctx, tx, a, accountID, l, changes)
+	saved, err := s.Upsert(ctx, tx, a, accountID, l, changes)
 	if err != nil {
 		if !res.DryRun || !errors.Is(err, core.ErrInvalid) {
 			return err
 		}
 		for _, f := range core.Failures(err) {
-			res.Errors = append(res.Errors, vendorlist.RowError{Row: f.Row, Column: f.Column, Message: f.Detail})
+			res.Errors = append(res.Errors, lists.RowError{Row: f.Row, Column: f.Column, Message: f.Detail})
 		}
 		saved = nil
 	}
 	res.AssessmentsUpserted = len(saved)
-	res.Quota, err = s.queueEnrichment(ctx, tx, a, accountID, addedVs)
+	res.Quota, err = s.d.Lists.QueueEnrichment(ctx, tx, a, accountID, addedVs)
 	return err
 }

@@ -1,7 +1,4 @@
-// Package vendorlist holds an account's named vendor lists: entries with
-// alerts_enabled and product rows, the set-replacement rule of save-vendors,
-// the CSV import format and its limits, and the enrichment quota.
-package vendorlist
+package lists
 
 import (
 	"time"

@@ -1,4 +1,4 @@
-package vendorlist_test
+package lists_test
 
 import (
 	"errors"
@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/lists"
 )
 
 // Any text either parses into at most 500 rows of known columns that batch
@@ -26,17 +26,17 @@ func FuzzParseCSV(f *testing.F) {
 		f.Add(s, 0, 100)
 	}
 	f.Fuzz(func(t *testing.T, text string, offset, limit int) {
-		rows, err := vendorlist.ParseCSV(text)
+		rows, err := lists.ParseCSV(text)
 		if err != nil {
 			if !errors.Is(err, core.ErrInvalid) && !errors.Is(err, core.ErrTooLarge) {
 				t.Fatalf("ParseCSV: %v is neither invalid nor too large", err)
 			}
 			return
 		}
-		if len(rows) > vendorlist.MaxCSVRows {
+		if len(rows) > lists.MaxCSVRows {
 			t.Fatalf("%d rows passed the 500-row limit", len(rows))
 		}
-		known := strings.Join(vendorlist.CSVColumns, ",")
+		known := strings.Join(lists.CSVColumns, ",")
 		for i, r := range rows {
 			if r.Row != i+1 {
 				t.Fatalf("row %d numbered %d", i, r.Row)
@@ -47,14 +47,14 @@ func FuzzParseCSV(f *testing.F) {
 				}
 			}
 		}
-		batch, next, more, err := vendorlist.Batch(rows, offset, limit)
+		batch, next, more, err := lists.Batch(rows, offset, limit)
 		if err != nil {
 			if !errors.Is(err, core.ErrInvalid) {
 				t.Fatalf("Batch: %v", err)
 			}
 			return
 		}
-		if next != offset+len(batch) || more != (next < len(rows)) || len(batch) > vendorlist.MaxCSVRows {
+		if next != offset+len(batch) || more != (next < len(rows)) || len(batch) > lists.MaxCSVRows {
 			t.Fatalf("Batch(%d rows, %d, %d) = %d rows, next %d, more %v", len(rows), offset, limit, len(batch), next, more)
 		}
 	})

@@ -1,4 +1,4 @@
-package lists
+package assessments
 
 import (
 	"cmp"
@@ -11,8 +11,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -66,7 +66,7 @@ func nonBlank(vs []string) []string {
 
 // ListRow is an entry of a list read with its review and rating.
 type ListRow struct {
-	vendorlist.Entry
+	lists.Entry
 	// Assessment is nil when the vendor has none on the list.
 	Assessment *review.Assessment
 	Rating     *int
@@ -74,7 +74,7 @@ type ListRow struct {
 
 // ListPage is one answer of a shaped list read.
 type ListPage struct {
-	List vendorlist.List
+	List lists.List
 	Rows []ListRow
 	// NextCursor is nil on the last page.
 	NextCursor *Cursor
@@ -147,7 +147,7 @@ func parseListQuery(q ListQuery) (listView, error) {
 // search text (vendor and product names, case-insensitive), review states,
 // enrichment states and alerts, in one of ListSorts, and cut to pages of
 // q.Limit after q.Cursor when a limit is given.
-func (s *Service) ListRead(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr ListRef, q ListQuery) (ListPage, error) {
+func (s *Service) ListRead(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef, q ListQuery) (ListPage, error) {
 	v, err := parseListQuery(q)
 	if err != nil {
 		return ListPage{}, err
@@ -155,12 +155,12 @@ func (s *Service) ListRead(ctx context.Context, a accounts.Actor, ref accounts.A
 	var out ListPage
 	var rows []ListRow
 	err = s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
-		acc, l, err := AccountList(ctx, tx, a, ref, accounts.ReadRole, lr, false)
+		acc, l, err := lists.AccountList(ctx, tx, a, ref, accounts.ReadRole, lr, false)
 		if err != nil {
 			return err
 		}
 		out.List = l
-		var es []vendorlist.Entry
+		var es []lists.Entry
 		if v.pageByName() {
 			es, err = v.namePage(ctx, tx, l.ID)
 		} else {
@@ -179,7 +179,7 @@ func (s *Service) ListRead(ctx context.Context, a accounts.Actor, ref accounts.A
 		if err != nil {
 			return err
 		}
-		if err := s.d.Assessments.Schedule(ctx, tx, acc.Account.ID, as); err != nil {
+		if err := s.Schedule(ctx, tx, acc.Account.ID, as); err != nil {
 			return err
 		}
 		byVendor := make(map[uuid.UUID]*review.Assessment, len(as))
@@ -228,21 +228,21 @@ func (v listView) pageByName() bool {
 // last one (a walk would end early). So the page is filled from the keys
 // after it until it is whole or the keys run out: the page is the list as
 // it was when its keys were read, less the vendors removed since.
-func (v listView) namePage(ctx context.Context, tx stores.Tx, listID uuid.UUID) ([]vendorlist.Entry, error) {
+func (v listView) namePage(ctx context.Context, tx stores.Tx, listID uuid.UUID) ([]lists.Entry, error) {
 	keys, err := tx.Lists().EntryKeys(ctx, listID)
 	if err != nil {
 		return nil, err
 	}
-	at := func(k stores.EntryKey) Cursor { return Cursor{Sort: v.sort, Name: k.VendorName, ID: k.VendorID} }
-	slices.SortFunc(keys, func(a, b stores.EntryKey) int { return v.compare(at(a), at(b)) })
+	at := func(k lists.EntryKey) Cursor { return Cursor{Sort: v.sort, Name: k.VendorName, ID: k.VendorID} }
+	slices.SortFunc(keys, func(a, b lists.EntryKey) int { return v.compare(at(a), at(b)) })
 	if v.after != nil {
-		start, _ := slices.BinarySearchFunc(keys, *v.after, func(k stores.EntryKey, c Cursor) int {
+		start, _ := slices.BinarySearchFunc(keys, *v.after, func(k lists.EntryKey, c Cursor) int {
 			return cmp.Or(v.compare(at(k), c), -1) // the cursor's own row is before the page
 		})
 		keys = keys[start:]
 	}
 	want := v.limit + 1
-	var out []vendorlist.Entry
+	var out []lists.Entry
 	for len(out) < want && len(keys) > 0 {
 		next := keys[:min(len(keys), want-len(out))]
 		keys = keys[len(next):]
@@ -291,7 +291,7 @@ func (listView) compare(a, b Cursor) int {
 // keep applies the search text and the filters.
 func (v listView) keep(r ListRow) bool {
 	if v.q != "" && !strings.Contains(strings.ToLower(r.VendorName), v.q) && !strings.Contains(strings.ToLower(r.DisplayName), v.q) &&
-		!slices.ContainsFunc(r.Products, func(p vendorlist.Product) bool { return strings.Contains(strings.ToLower(p.Name), v.q) }) {
+		!slices.ContainsFunc(r.Products, func(p lists.Product) bool { return strings.Contains(strings.ToLower(p.Name), v.q) }) {
 		return false
 	}
 	if len(v.states) > 0 {

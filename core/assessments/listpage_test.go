@@ -1,4 +1,4 @@
-package lists
+package assessments
 
 import (
 	"context"
@@ -11,9 +11,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/core/vendorlist"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -23,8 +23,8 @@ type readStore struct {
 	stores.Store
 	acc     uuid.UUID
 	user    uuid.UUID
-	list    vendorlist.List
-	entries []vendorlist.Entry
+	list    lists.List
+	entries []lists.Entry
 	asms    []review.Assessment
 	// between, when set, runs once at the next EntriesOf; entriesOf
 	// records how many ids each EntriesOf asked for.
@@ -41,9 +41,10 @@ type readTx struct {
 	s *readStore
 }
 
-func (t readTx) Accounts() accounts.AccountRepo     { return readAccounts{s: t.s} }
-func (t readTx) Lists() stores.ListRepo             { return readLists{s: t.s} }
-func (t readTx) Assessments() stores.AssessmentRepo { return readAssessments{s: t.s} }
+func (t readTx) Accounts() accounts.AccountRepo          { return readAccounts{s: t.s} }
+func (t readTx) Lists() lists.ListRepo                   { return readLists{s: t.s} }
+func (t readTx) Assessments() stores.AssessmentRepo      { return readAssessments{s: t.s} }
+func (t readTx) ReviewPolicies() stores.ReviewPolicyRepo { return noPolicy{} }
 
 type readAccounts struct {
 	accounts.AccountRepo
@@ -58,30 +59,30 @@ func (r readAccounts) MembershipOf(_ context.Context, accountID, userID uuid.UUI
 }
 
 type readLists struct {
-	stores.ListRepo
+	lists.ListRepo
 	s *readStore
 }
 
-func (r readLists) Get(context.Context, uuid.UUID, uuid.UUID) (vendorlist.List, error) {
+func (r readLists) Get(context.Context, uuid.UUID, uuid.UUID) (lists.List, error) {
 	return r.s.list, nil
 }
-func (r readLists) Entries(context.Context, uuid.UUID) ([]vendorlist.Entry, error) {
-	return append([]vendorlist.Entry(nil), r.s.entries...), nil
+func (r readLists) Entries(context.Context, uuid.UUID) ([]lists.Entry, error) {
+	return append([]lists.Entry(nil), r.s.entries...), nil
 }
-func (r readLists) EntryKeys(context.Context, uuid.UUID) ([]stores.EntryKey, error) {
-	out := make([]stores.EntryKey, len(r.s.entries))
+func (r readLists) EntryKeys(context.Context, uuid.UUID) ([]lists.EntryKey, error) {
+	out := make([]lists.EntryKey, len(r.s.entries))
 	for i, e := range r.s.entries {
-		out[i] = stores.EntryKey{VendorName: e.VendorName, VendorID: e.VendorID}
+		out[i] = lists.EntryKey{VendorName: e.VendorName, VendorID: e.VendorID}
 	}
 	return out, nil
 }
-func (r readLists) EntriesOf(_ context.Context, _ uuid.UUID, ids []uuid.UUID) ([]vendorlist.Entry, error) {
+func (r readLists) EntriesOf(_ context.Context, _ uuid.UUID, ids []uuid.UUID) ([]lists.Entry, error) {
 	r.s.entriesOf = append(r.s.entriesOf, len(ids))
 	if r.s.between != nil {
 		r.s.between() // a write between the keys' read and this one
 		r.s.between = nil
 	}
-	var out []vendorlist.Entry
+	var out []lists.Entry
 	for _, e := range r.s.entries {
 		if slices.Contains(ids, e.VendorID) {
 			out = append(out, e)
@@ -99,24 +100,26 @@ func (r readAssessments) ListByVendors(context.Context, uuid.UUID, []uuid.UUID) 
 	return append([]review.Assessment(nil), r.s.asms...), nil
 }
 
-// overdue schedules every assessment as overdue on a fixed day.
-type overdue struct{ Assessments }
+// readClock is the day the fixture's reads run on.
+type readClock struct{}
 
-func (overdue) Schedule(_ context.Context, _ stores.Tx, _ uuid.UUID, as []review.Assessment) error {
-	for i := range as {
-		as[i].Due = review.Due{State: review.Overdue, NextReviewAt: time.Date(2026, 1, i+1, 0, 0, 0, 0, time.UTC)}
-	}
-	return nil
+func (readClock) Now() time.Time { return time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC) }
+
+// noPolicy is an account that keeps the default review policy.
+type noPolicy struct{ stores.ReviewPolicyRepo }
+
+func (noPolicy) Get(context.Context, uuid.UUID) (review.Policy, error) {
+	return review.Policy{}, core.ErrNotFound
 }
 
 func readFixture() (*Service, *readStore, accounts.Actor) {
 	st := &readStore{acc: uuid.New(), user: uuid.New()}
-	st.list = vendorlist.List{ID: uuid.New(), AccountID: st.acc, Name: "Critical"}
+	st.list = lists.List{ID: uuid.New(), AccountID: st.acc, Name: "Critical"}
 	rating := func(n int) *int { return &n }
 	for i, name := range []string{"Zoom", "acme", "Beta", "Delta"} {
-		e := vendorlist.Entry{ListID: st.list.ID, VendorID: uuid.New(), VendorName: name, AlertsEnabled: i%2 == 0}
+		e := lists.Entry{ListID: st.list.ID, VendorID: uuid.New(), VendorName: name, AlertsEnabled: i%2 == 0}
 		if name == "Beta" {
-			e.Products = []vendorlist.Product{{Name: "Beta Chat"}}
+			e.Products = []lists.Product{{Name: "Beta Chat"}}
 			e.EnrichmentStatus = "done"
 		}
 		switch name {
@@ -127,8 +130,10 @@ func readFixture() (*Service, *readStore, accounts.Actor) {
 		}
 		st.entries = append(st.entries, e)
 	}
-	st.asms = []review.Assessment{{ID: uuid.New(), VendorID: st.entries[3].VendorID}} // Delta
-	s := &Service{d: Deps{Unit: uow.Unit[stores.Tx]{Store: st, Clock: fixedClock{}}, Assessments: overdue{}}}
+	// Delta was last reviewed years ago: overdue under the default policy.
+	st.asms = []review.Assessment{{ID: uuid.New(), VendorID: st.entries[3].VendorID,
+		LastReviewedAt: readClock{}.Now().AddDate(-5, 0, 0)}}
+	s := &Service{d: Deps{Unit: uow.Unit[stores.Tx]{Store: st, Clock: readClock{}}}}
 	return s, st, accounts.Actor{UserID: st.user}
 }
 
@@ -144,7 +149,7 @@ func TestListReadShapes(t *testing.T) {
 	t.Parallel()
 	s, st, a := readFixture()
 	ctx := context.Background()
-	ref, lr := accounts.AccountRef{ID: st.acc}, ListRef{ID: st.list.ID}
+	ref, lr := accounts.AccountRef{ID: st.acc}, lists.ListRef{ID: st.list.ID}
 	read := func(q ListQuery) ListPage {
 		t.Helper()
 		p, err := s.ListRead(ctx, a, ref, lr, q)
@@ -205,9 +210,9 @@ func TestNamePageFillsWhatWasRemoved(t *testing.T) {
 	t.Parallel()
 	s, st, a := readFixture() // acme, Beta, Delta, Zoom by name
 	ctx := context.Background()
-	ref, lr := accounts.AccountRef{ID: st.acc}, ListRef{ID: st.list.ID}
+	ref, lr := accounts.AccountRef{ID: st.acc}, lists.ListRef{ID: st.list.ID}
 	st.between = func() {
-		st.entries = slices.DeleteFunc(st.entries, func(e vendorlist.Entry) bool { return e.VendorName == "Beta" })
+		st.entries = slices.DeleteFunc(st.entries, func(e lists.Entry) bool { return e.VendorName == "Beta" })
 	}
 	p, err := s.ListRead(ctx, a, ref, lr, ListQuery{Limit: 2})
 	if err != nil {
@@ -233,7 +238,7 @@ func TestListReadRefusesBadShapes(t *testing.T) {
 	t.Parallel()
 	s, st, a := readFixture()
 	ctx := context.Background()
-	ref, lr := accounts.AccountRef{ID: st.acc}, ListRef{ID: st.list.ID}
+	ref, lr := accounts.AccountRef{ID: st.acc}, lists.ListRef{ID: st.list.ID}
 	other := Cursor{Sort: "name", ID: uuid.New()}
 	_, err := s.ListRead(ctx, a, ref, lr, ListQuery{Sort: "size", ReviewStates: []string{"late"}, EnrichmentStates: []string{"maybe"},
 		Alerts: "yes", Limit: MaxListPage + 1, Cursor: &Cursor{}})

@@ -1,4 +1,4 @@
-package vendorlist
+package lists
 
 import "github.com/google/uuid"
 

@@ -1,9 +1,9 @@
-package vendorlist_test
+package lists_test
 
 import (
 	"testing"
 
-	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/lists"
 )
 
 func TestFormulaCells(t *testing.T) {
@@ -28,19 +28,19 @@ func TestFormulaCells(t *testing.T) {
 		{" =x", " =x"},
 		{"2027-05-22T09:00:00Z", "2027-05-22T09:00:00Z"},
 	} {
-		if got := vendorlist.NeutralizeCell(c.value); got != c.written {
+		if got := lists.NeutralizeCell(c.value); got != c.written {
 			t.Errorf("NeutralizeCell(%q) = %q, want %q", c.value, got, c.written)
 		}
-		if got := vendorlist.RestoreCell(c.written); got != c.value {
+		if got := lists.RestoreCell(c.written); got != c.value {
 			t.Errorf("RestoreCell(%q) = %q, want %q", c.written, got, c.value)
 		}
 	}
 	// A quote before a formula character in a file written by hand is
 	// read as the spreadsheet convention it is: the text after it.
-	if got := vendorlist.RestoreCell("'-5"); got != "-5" {
+	if got := lists.RestoreCell("'-5"); got != "-5" {
 		t.Errorf("RestoreCell('-5) = %q", got)
 	}
-	rec := vendorlist.NeutralizeRecord([]string{"=1", "x", "@y"})
+	rec := lists.NeutralizeRecord([]string{"=1", "x", "@y"})
 	if rec[0] != "'=1" || rec[1] != "x" || rec[2] != "'@y" {
 		t.Errorf("NeutralizeRecord = %q", rec)
 	}
@@ -53,8 +53,8 @@ func FuzzFormulaCells(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, v string) {
-		w := vendorlist.NeutralizeCell(v)
-		if got := vendorlist.RestoreCell(w); got != v {
+		w := lists.NeutralizeCell(v)
+		if got := lists.RestoreCell(w); got != v {
 			t.Fatalf("%q written %q reads back %q", v, w, got)
 		}
 		if w != "" && (w[0] == '=' || w[0] == '+' || w[0] == '-' || w[0] == '@' || w[0] == '\t' || w[0] == '\r') {

@@ -1,4 +1,4 @@
-package vendorlist_test
+package lists_test
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/lists"
 )
 
 // csvRows builds a CSV with a vendor_name,website_url header and n data rows.
@@ -40,8 +40,8 @@ func TestParseCSVLimits(t *testing.T) {
 		rows int
 		err  error
 	}{
-		{"exactly 1 MB", padTo(t, vendorlist.MaxCSVBytes), 1, nil},
-		{"1 MB + 1 byte", padTo(t, vendorlist.MaxCSVBytes+1), 0, core.ErrTooLarge},
+		{"exactly 1 MB", padTo(t, lists.MaxCSVBytes), 1, nil},
+		{"1 MB + 1 byte", padTo(t, lists.MaxCSVBytes+1), 0, core.ErrTooLarge},
 		{"500 rows", csvRows(500), 500, nil},
 		{"501 rows", csvRows(501), 0, core.ErrInvalid},
 		{"500 rows and blank lines", csvRows(500) + "\n,\n , \n", 500, nil},
@@ -50,7 +50,7 @@ func TestParseCSVLimits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			rows, err := vendorlist.ParseCSV(tt.text)
+			rows, err := lists.ParseCSV(tt.text)
 			if tt.err != nil {
 				if !errors.Is(err, tt.err) {
 					t.Fatalf("err = %v, want %v", err, tt.err)
@@ -85,7 +85,7 @@ func TestParseCSVHeader(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := vendorlist.ParseCSV(tt.text)
+			_, err := lists.ParseCSV(tt.text)
 			if !errors.Is(err, core.ErrInvalid) || !strings.Contains(err.Error(), tt.msg) {
 				t.Fatalf("err = %v, want ErrInvalid mentioning %q", err, tt.msg)
 			}
@@ -101,7 +101,7 @@ func TestParseCSVRows(t *testing.T) {
 		",,,,\n" +
 		"\"Globex, Inc.\",globex.com,\"Line one\nline two\",,\n" +
 		"  Initech ,,,,\n"
-	rows, err := vendorlist.ParseCSV(text)
+	rows, err := lists.ParseCSV(text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestParseCSVRows(t *testing.T) {
 
 func TestBatch(t *testing.T) {
 	t.Parallel()
-	rows, err := vendorlist.ParseCSV(csvRows(250))
+	rows, err := lists.ParseCSV(csvRows(250))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestBatch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			batch, next, more, err := vendorlist.Batch(rows[:tt.n], tt.offset, tt.limit)
+			batch, next, more, err := lists.Batch(rows[:tt.n], tt.offset, tt.limit)
 			if tt.invalid {
 				if !errors.Is(err, core.ErrInvalid) {
 					t.Fatalf("err = %v, want ErrInvalid", err)
@@ -188,13 +188,13 @@ func TestBatch(t *testing.T) {
 
 func TestCSVColumns(t *testing.T) {
 	t.Parallel()
-	if vendorlist.CSVColumns[0] != "vendor_name" {
-		t.Fatalf("vendor_name must be the first known column: %v", vendorlist.CSVColumns)
+	if lists.CSVColumns[0] != "vendor_name" {
+		t.Fatalf("vendor_name must be the first known column: %v", lists.CSVColumns)
 	}
 	want := []string{"compliance_approval_status", "conditional_approval_condition", "sponsor_business_department",
 		"sponsor_contact", "use_case", "data_collected", "compliance_comment", "tier", "sponsor"}
-	if !reflect.DeepEqual(vendorlist.AssessmentColumns, want) {
-		t.Fatalf("AssessmentColumns = %v, want %v", vendorlist.AssessmentColumns, want)
+	if !reflect.DeepEqual(lists.AssessmentColumns, want) {
+		t.Fatalf("AssessmentColumns = %v, want %v", lists.AssessmentColumns, want)
 	}
 }
 
@@ -219,15 +219,15 @@ func TestParseCSVRefusesRaggedAndNonUTF8Rows(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			rows, err := vendorlist.ParseCSV(tt.text)
+			rows, err := lists.ParseCSV(tt.text)
 			if !errors.Is(err, core.ErrInvalid) || !strings.Contains(err.Error(), tt.msg) {
 				t.Fatalf("ParseCSV = %d rows, %v; want ErrInvalid mentioning %q", len(rows), err, tt.msg)
 			}
 			ce, _ := core.AsError(err)
 			var got []cell
 			for _, e := range ce.Errs {
-				if e.Field != vendorlist.CSVField {
-					t.Errorf("fault at field %q, want %q", e.Field, vendorlist.CSVField)
+				if e.Field != lists.CSVField {
+					t.Errorf("fault at field %q, want %q", e.Field, lists.CSVField)
 				}
 				got = append(got, cell{e.Row, e.Column})
 			}
@@ -242,7 +242,7 @@ func TestParseCSVRefusesRaggedAndNonUTF8Rows(t *testing.T) {
 	for i := range 30 {
 		fmt.Fprintf(&b, "Vendor %d\n", i)
 	}
-	_, err := vendorlist.ParseCSV(b.String())
+	_, err := lists.ParseCSV(b.String())
 	ce, ok := core.AsError(err)
 	if !ok || len(ce.Errs) != 20 || !strings.Contains(ce.Detail, "first 20 of 30") {
 		t.Fatalf("30 short rows: %v", err)
@@ -253,21 +253,21 @@ func TestParseCSVRefusesRaggedAndNonUTF8Rows(t *testing.T) {
 // its value was read from; the map handed out is a copy.
 func TestAssessmentCell(t *testing.T) {
 	f := &core.Error{Kind: core.ErrInvalid, Field: "Input.Tier", Detail: "is not a tier"}
-	if got := vendorlist.AssessmentCell(4, f); got != (vendorlist.RowError{Row: 4, Column: "tier", Message: "is not a tier"}) {
+	if got := lists.AssessmentCell(4, f); got != (lists.RowError{Row: 4, Column: "tier", Message: "is not a tier"}) {
 		t.Fatalf("AssessmentCell = %+v", got)
 	}
 	other := &core.Error{Kind: core.ErrInvalid, Field: "Elsewhere", Detail: "x"}
-	if got := vendorlist.AssessmentCell(1, other); got.Column != "Elsewhere" {
+	if got := lists.AssessmentCell(1, other); got.Column != "Elsewhere" {
 		t.Fatalf("a field no column reads: column %q, want the field", got.Column)
 	}
-	cols := vendorlist.AssessmentInputColumns()
+	cols := lists.AssessmentInputColumns()
 	for path, col := range cols {
-		if !slices.Contains(vendorlist.AssessmentColumns, col) {
+		if !slices.Contains(lists.AssessmentColumns, col) {
 			t.Errorf("%s reads %q, not an assessment column", path, col)
 		}
 	}
 	cols["Input.Tier"] = "changed"
-	if vendorlist.AssessmentInputColumns()["Input.Tier"] != "tier" {
+	if lists.AssessmentInputColumns()["Input.Tier"] != "tier" {
 		t.Fatal("AssessmentInputColumns handed out its own map")
 	}
 }

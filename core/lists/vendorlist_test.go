@@ -1,4 +1,4 @@
-package vendorlist_test
+package lists_test
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/vendorlist"
+	"github.com/vetted-dev/vetted/core/lists"
 )
 
 func TestParseName(t *testing.T) {
@@ -26,7 +26,7 @@ func TestParseName(t *testing.T) {
 		{in: strings.Repeat("ü", 201), invalid: true},
 	}
 	for _, tt := range tests {
-		got, err := vendorlist.ParseName("product_name", tt.in)
+		got, err := lists.ParseName("product_name", tt.in)
 		if tt.invalid {
 			if !errors.Is(err, core.ErrInvalid) || !strings.Contains(err.Error(), "product_name") {
 				t.Errorf("ParseName(%q) = %q, %v; want ErrInvalid naming the field", tt.in, got, err)
@@ -43,21 +43,21 @@ func TestNew(t *testing.T) {
 	t.Parallel()
 	id, acct := uuid.New(), uuid.New()
 	now := time.Date(2026, 5, 1, 10, 0, 0, 0, time.FixedZone("X", 5*3600))
-	l, err := vendorlist.New(id, acct, "  Tier  1 ", now)
+	l, err := lists.New(id, acct, "  Tier  1 ", now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if l.ID != id || l.AccountID != acct || l.Name != "Tier 1" || l.VendorCount != 0 || l.CreatedAt.Location() != time.UTC || !l.CreatedAt.Equal(now) {
 		t.Fatalf("New = %+v", l)
 	}
-	if _, err := vendorlist.New(id, acct, "", now); !errors.Is(err, core.ErrInvalid) || !strings.Contains(err.Error(), "List.Name") {
+	if _, err := lists.New(id, acct, "", now); !errors.Is(err, core.ErrInvalid) || !strings.Contains(err.Error(), "List.Name") {
 		t.Fatalf("empty list name: err = %v, want ErrInvalid on List.Name", err)
 	}
-	p, err := vendorlist.NewProduct(id, id, acct, " Slack  Enterprise ", now)
+	p, err := lists.NewProduct(id, id, acct, " Slack  Enterprise ", now)
 	if err != nil || p.Name != "Slack Enterprise" {
 		t.Fatalf("NewProduct = %+v, %v", p, err)
 	}
-	if _, err := vendorlist.NewProduct(id, id, acct, "", now); !errors.Is(err, core.ErrInvalid) {
+	if _, err := lists.NewProduct(id, id, acct, "", now); !errors.Is(err, core.ErrInvalid) {
 		t.Fatalf("empty product name: err = %v, want ErrInvalid", err)
 	}
 }
@@ -81,7 +81,7 @@ func TestDiff(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			added, removed, unchanged := vendorlist.Diff(tt.current, tt.desired)
+			added, removed, unchanged := lists.Diff(tt.current, tt.desired)
 			if !reflect.DeepEqual(added, tt.added) || !reflect.DeepEqual(removed, tt.removed) || unchanged != tt.unchanged {
 				t.Fatalf("Diff = %v, %v, %d; want %v, %v, %d", added, removed, unchanged, tt.added, tt.removed, tt.unchanged)
 			}
@@ -95,7 +95,7 @@ func TestQuotaRemaining(t *testing.T) {
 		{500, 0, 500}, {500, 499, 1}, {500, 500, 0}, {500, 600, 0}, {0, 0, 0},
 	}
 	for _, tt := range tests {
-		q := vendorlist.QuotaReport{Limit: tt.limit, Used: tt.used}
+		q := lists.QuotaReport{Limit: tt.limit, Used: tt.used}
 		if got := q.Remaining(); got != tt.want {
 			t.Errorf("Remaining(limit %d, used %d) = %d, want %d", tt.limit, tt.used, got, tt.want)
 		}
