@@ -22,6 +22,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/ttlcache"
 	"github.com/vetted-dev/vetted/core/vendors"
@@ -495,15 +496,15 @@ func (t watchedTx) Accounts() accounts.AccountRepo { t.written.reached(); return
 func (t watchedTx) Members() accounts.MemberRepo   { t.written.reached(); return t.Tx.Members() }
 func (t watchedTx) Lists() lists.ListRepo          { t.written.reached(); return t.Tx.Lists() }
 func (t watchedTx) Quota() lists.QuotaRepo         { t.written.reached(); return t.Tx.Quota() }
-func (t watchedTx) Assessments() stores.AssessmentRepo {
+func (t watchedTx) Assessments() assessments.AssessmentRepo {
 	t.written.reached()
 	return t.Tx.Assessments()
 }
-func (t watchedTx) ReviewPolicies() stores.ReviewPolicyRepo {
+func (t watchedTx) ReviewPolicies() assessments.ReviewPolicyRepo {
 	t.written.reached()
 	return t.Tx.ReviewPolicies()
 }
-func (t watchedTx) Documents() stores.DocumentRepo { t.written.reached(); return t.Tx.Documents() }
+func (t watchedTx) Documents() assessments.DocumentRepo { t.written.reached(); return t.Tx.Documents() }
 func (t watchedTx) Subscribers() stores.SubscriberRepo {
 	t.written.reached()
 	return t.Tx.Subscribers()

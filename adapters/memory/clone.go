@@ -7,8 +7,8 @@ import (
 	"slices"
 
 	"github.com/vetted-dev/vetted/adapters/internal/outboxjson"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendors"
 )
@@ -80,13 +80,13 @@ func cloneRating(r vendors.RatingRecord) vendors.RatingRecord {
 
 func cloneGRC(g vendors.GRCAssessment) vendors.GRCAssessment { return *g.Clone() }
 
-func cloneAssessment(a review.Assessment) review.Assessment {
+func cloneAssessment(a assessments.Assessment) assessments.Assessment {
 	a.VendorProfileID = clonePtr(a.VendorProfileID)
 	a.DataCollected = slices.Clone(a.DataCollected)
 	return a
 }
 
-func cloneEvent(e review.AuditEvent) review.AuditEvent {
+func cloneEvent(e assessments.AuditEvent) assessments.AuditEvent {
 	e.Changes = slices.Clone(e.Changes)
 	return e
 }

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendors"
 )
 
@@ -321,7 +321,7 @@ func (t *tx) insertProduct(p lists.Product) (bool, error) {
 // LockEntries does nothing: units of work that write run one at a time.
 func (r listsRepo) LockEntries(context.Context, uuid.UUID, []uuid.UUID) error { return r.writable() }
 
-func (r assessmentsRepo) Counts(_ context.Context, scope lists.ListScope, statuses []review.Status) (lists.ListCounts, error) {
+func (r assessmentsRepo) Counts(_ context.Context, scope lists.ListScope, statuses []assessments.Status) (lists.ListCounts, error) {
 	var c lists.ListCounts
 	if err := r.readable(); err != nil {
 		return c, err

@@ -22,11 +22,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/core/webhooks"
@@ -140,21 +139,21 @@ func (t *tx) atomic(fn func() error) error {
 	return nil
 }
 
-func (t *tx) Users() accounts.UserRepo           { return users{t} }
-func (t *tx) Accounts() accounts.AccountRepo     { return accountsRepo{t} }
-func (t *tx) Members() accounts.MemberRepo       { return members{t} }
-func (t *tx) Vendors() vendors.VendorRepo        { return vendorsRepo{t} }
-func (t *tx) Profiles() vendors.ProfileRepo      { return profiles{t} }
-func (t *tx) Lists() lists.ListRepo              { return listsRepo{t} }
-func (t *tx) Quota() lists.QuotaRepo             { return quota{t} }
-func (t *tx) Assessments() stores.AssessmentRepo { return assessmentsRepo{t} }
-func (t *tx) Documents() stores.DocumentRepo     { return documents{t} }
-func (t *tx) Subscribers() stores.SubscriberRepo { return subscribers{t} }
-func (t *tx) Incidents() vendors.IncidentRepo    { return incidents{t} }
-func (t *tx) Deliveries() mailonce.Repo          { return deliveries{t} }
-func (t *tx) Runs() vendors.RunRepo              { return runs{t} }
-func (t *tx) Outbox() outbox.Repo                { return outboxRepo{t} }
-func (t *tx) Webhooks() webhooks.WebhookRepo     { return webhooksRepo{t} }
+func (t *tx) Users() accounts.UserRepo                { return users{t} }
+func (t *tx) Accounts() accounts.AccountRepo          { return accountsRepo{t} }
+func (t *tx) Members() accounts.MemberRepo            { return members{t} }
+func (t *tx) Vendors() vendors.VendorRepo             { return vendorsRepo{t} }
+func (t *tx) Profiles() vendors.ProfileRepo           { return profiles{t} }
+func (t *tx) Lists() lists.ListRepo                   { return listsRepo{t} }
+func (t *tx) Quota() lists.QuotaRepo                  { return quota{t} }
+func (t *tx) Assessments() assessments.AssessmentRepo { return assessmentsRepo{t} }
+func (t *tx) Documents() assessments.DocumentRepo     { return documents{t} }
+func (t *tx) Subscribers() stores.SubscriberRepo      { return subscribers{t} }
+func (t *tx) Incidents() vendors.IncidentRepo         { return incidents{t} }
+func (t *tx) Deliveries() mailonce.Repo               { return deliveries{t} }
+func (t *tx) Runs() vendors.RunRepo                   { return runs{t} }
+func (t *tx) Outbox() outbox.Repo                     { return outboxRepo{t} }
+func (t *tx) Webhooks() webhooks.WebhookRepo          { return webhooksRepo{t} }
 
 // put stores m[k] = v and records how to undo it.
 func put[K comparable, V any](t *tx, m map[K]V, k K, v V) {
@@ -267,9 +266,9 @@ type outboxRow struct {
 // data holds the tables and their indexes. Unique indexes map a key to a row
 // id; index values map a parent to its children.
 type data struct {
-	policies     map[uuid.UUID]review.Policy      // review policies by account
-	calendarKeys map[uuid.UUID]stores.CalendarKey // calendar keys by id
-	reminderKeys map[string]time.Time             // reminder keys, when recorded
+	policies     map[uuid.UUID]assessments.Policy      // review policies by account
+	calendarKeys map[uuid.UUID]assessments.CalendarKey // calendar keys by id
+	reminderKeys map[string]time.Time                  // reminder keys, when recorded
 
 	// Outbound webhooks: few rows per account, so they are scanned.
 	endpoints  map[uuid.UUID]webhooks.Endpoint
@@ -310,15 +309,15 @@ type data struct {
 	claims          map[pair]time.Time // (account, vendor)
 	claimsByAccount index[uuid.UUID, uuid.UUID]
 
-	assessments          map[uuid.UUID]review.Assessment
+	assessments          map[uuid.UUID]assessments.Assessment
 	assessmentByPair     map[pair]uuid.UUID // (list, vendor)
 	assessmentsByList    index[uuid.UUID, uuid.UUID]
 	assessmentsByAccount index[uuid.UUID, uuid.UUID]
 
-	events             map[uuid.UUID]review.AuditEvent
+	events             map[uuid.UUID]assessments.AuditEvent
 	eventsByAssessment index[uuid.UUID, uuid.UUID]
 
-	documents             map[uuid.UUID]document.Document
+	documents             map[uuid.UUID]assessments.Document
 	documentsByAssessment index[uuid.UUID, uuid.UUID]
 	documentsByAccount    index[uuid.UUID, uuid.UUID]
 
@@ -338,8 +337,8 @@ type data struct {
 
 func newData() *data {
 	return &data{
-		policies:     map[uuid.UUID]review.Policy{},
-		calendarKeys: map[uuid.UUID]stores.CalendarKey{},
+		policies:     map[uuid.UUID]assessments.Policy{},
+		calendarKeys: map[uuid.UUID]assessments.CalendarKey{},
 		reminderKeys: map[string]time.Time{},
 		endpoints:    map[uuid.UUID]webhooks.Endpoint{}, whDelivery: map[uuid.UUID]webhooks.Delivery{}, whAttempts: map[attemptKey]webhooks.Attempt{},
 		users: map[uuid.UUID]accounts.User{}, userByEmail: map[string]uuid.UUID{}, userBySubject: map[string]uuid.UUID{},
@@ -351,10 +350,10 @@ func newData() *data {
 		entries: map[pair]entryRow{}, entriesByList: index[uuid.UUID, uuid.UUID]{}, entriesByVendor: index[uuid.UUID, uuid.UUID]{},
 		products: map[uuid.UUID]lists.Product{}, productByName: map[productKey]uuid.UUID{}, productsByEntry: index[pair, uuid.UUID]{},
 		claims: map[pair]time.Time{}, claimsByAccount: index[uuid.UUID, uuid.UUID]{},
-		assessments: map[uuid.UUID]review.Assessment{}, assessmentByPair: map[pair]uuid.UUID{},
+		assessments: map[uuid.UUID]assessments.Assessment{}, assessmentByPair: map[pair]uuid.UUID{},
 		assessmentsByList: index[uuid.UUID, uuid.UUID]{}, assessmentsByAccount: index[uuid.UUID, uuid.UUID]{},
-		events: map[uuid.UUID]review.AuditEvent{}, eventsByAssessment: index[uuid.UUID, uuid.UUID]{},
-		documents: map[uuid.UUID]document.Document{}, documentsByAssessment: index[uuid.UUID, uuid.UUID]{}, documentsByAccount: index[uuid.UUID, uuid.UUID]{},
+		events: map[uuid.UUID]assessments.AuditEvent{}, eventsByAssessment: index[uuid.UUID, uuid.UUID]{},
+		documents: map[uuid.UUID]assessments.Document{}, documentsByAssessment: index[uuid.UUID, uuid.UUID]{}, documentsByAccount: index[uuid.UUID, uuid.UUID]{},
 		subscribers: map[uuid.UUID]subscriber.Subscriber{}, subscriberByEmail: map[named]uuid.UUID{}, subscribersByList: index[uuid.UUID, uuid.UUID]{},
 		incidents: map[uuid.UUID]vendors.Incident{}, incidentByKey: map[incidentKey]uuid.UUID{}, incidentsByVendor: index[uuid.UUID, uuid.UUID]{},
 		deliveries: map[string]deliveryRow{}, runs: map[uuid.UUID]vendors.Run{},

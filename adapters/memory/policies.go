@@ -5,15 +5,14 @@ import (
 	"slices"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/ports/stores"
+	"github.com/vetted-dev/vetted/core/assessments"
 )
 
-func (t *tx) ReviewPolicies() stores.ReviewPolicyRepo { return policies{t} }
+func (t *tx) ReviewPolicies() assessments.ReviewPolicyRepo { return policies{t} }
 
 type policies struct{ *tx }
 
-func clonePolicy(p review.Policy) review.Policy {
+func clonePolicy(p assessments.Policy) assessments.Policy {
 	p.ReminderOffsets = slices.Clone(p.ReminderOffsets)
 	if p.ReminderOffsets == nil {
 		p.ReminderOffsets = []int{}
@@ -21,18 +20,18 @@ func clonePolicy(p review.Policy) review.Policy {
 	return p
 }
 
-func (r policies) Get(_ context.Context, accountID uuid.UUID) (review.Policy, error) {
+func (r policies) Get(_ context.Context, accountID uuid.UUID) (assessments.Policy, error) {
 	if err := r.readable(); err != nil {
-		return review.Policy{}, err
+		return assessments.Policy{}, err
 	}
 	p, ok := r.d.policies[accountID]
 	if !ok {
-		return review.Policy{}, notFound("review policy of account", accountID)
+		return assessments.Policy{}, notFound("review policy of account", accountID)
 	}
 	return clonePolicy(p), nil
 }
 
-func (r policies) Put(_ context.Context, accountID uuid.UUID, p review.Policy) error {
+func (r policies) Put(_ context.Context, accountID uuid.UUID, p assessments.Policy) error {
 	return r.atomic(func() error {
 		if err := requireRow(r.d.accounts, accountID, "account"); err != nil {
 			return err
@@ -42,40 +41,40 @@ func (r policies) Put(_ context.Context, accountID uuid.UUID, p review.Policy) e
 	})
 }
 
-func (t *tx) CalendarKeys() stores.CalendarKeyRepo { return calendarKeys{t} }
+func (t *tx) CalendarKeys() assessments.CalendarKeyRepo { return calendarKeys{t} }
 
 type calendarKeys struct{ *tx }
 
-func (r calendarKeys) find(accountID, userID uuid.UUID) (stores.CalendarKey, bool) {
+func (r calendarKeys) find(accountID, userID uuid.UUID) (assessments.CalendarKey, bool) {
 	for _, k := range r.d.calendarKeys {
 		if k.AccountID == accountID && k.UserID == userID {
 			return k, true
 		}
 	}
-	return stores.CalendarKey{}, false
+	return assessments.CalendarKey{}, false
 }
 
-func (r calendarKeys) Get(_ context.Context, accountID, userID uuid.UUID) (stores.CalendarKey, error) {
+func (r calendarKeys) Get(_ context.Context, accountID, userID uuid.UUID) (assessments.CalendarKey, error) {
 	if err := r.readable(); err != nil {
-		return stores.CalendarKey{}, err
+		return assessments.CalendarKey{}, err
 	}
 	if k, ok := r.find(accountID, userID); ok {
 		return k, nil
 	}
-	return stores.CalendarKey{}, notFound("calendar key of user", userID)
+	return assessments.CalendarKey{}, notFound("calendar key of user", userID)
 }
 
-func (r calendarKeys) GetByID(_ context.Context, id uuid.UUID) (stores.CalendarKey, error) {
+func (r calendarKeys) GetByID(_ context.Context, id uuid.UUID) (assessments.CalendarKey, error) {
 	if err := r.readable(); err != nil {
-		return stores.CalendarKey{}, err
+		return assessments.CalendarKey{}, err
 	}
 	if k, ok := r.d.calendarKeys[id]; ok {
 		return k, nil
 	}
-	return stores.CalendarKey{}, notFound("calendar key", id)
+	return assessments.CalendarKey{}, notFound("calendar key", id)
 }
 
-func (r calendarKeys) Create(_ context.Context, k stores.CalendarKey) error {
+func (r calendarKeys) Create(_ context.Context, k assessments.CalendarKey) error {
 	return r.atomic(func() error {
 		if err := requireRow(r.d.accounts, k.AccountID, "account"); err != nil {
 			return err

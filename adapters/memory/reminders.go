@@ -4,10 +4,10 @@ import (
 	"context"
 	"time"
 
-	"github.com/vetted-dev/vetted/ports/stores"
+	"github.com/vetted-dev/vetted/core/assessments"
 )
 
-func (t *tx) Reminders() stores.ReminderRepo { return reminders{t} }
+func (t *tx) Reminders() assessments.ReminderRepo { return reminders{t} }
 
 type reminders struct{ *tx }
 

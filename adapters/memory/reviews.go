@@ -6,29 +6,27 @@ import (
 	"slices"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core/document"
-	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/ports/stores"
+	"github.com/vetted-dev/vetted/core/assessments"
 )
 
 type assessmentsRepo struct{ *tx }
 
-func (r assessmentsRepo) Get(_ context.Context, accountID, id uuid.UUID) (review.Assessment, error) {
+func (r assessmentsRepo) Get(_ context.Context, accountID, id uuid.UUID) (assessments.Assessment, error) {
 	if err := r.readable(); err != nil {
-		return review.Assessment{}, err
+		return assessments.Assessment{}, err
 	}
 	a, ok := r.d.assessments[id]
 	if !ok || a.AccountID != accountID {
-		return review.Assessment{}, notFound("assessment", id)
+		return assessments.Assessment{}, notFound("assessment", id)
 	}
 	return cloneAssessment(a), nil
 }
 
-func (r assessmentsRepo) ListByVendors(_ context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) ([]review.Assessment, error) {
+func (r assessmentsRepo) ListByVendors(_ context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) ([]assessments.Assessment, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
-	out := []review.Assessment{}
+	out := []assessments.Assessment{}
 	seen := map[uuid.UUID]bool{}
 	for _, vid := range vendorIDs {
 		if id, ok := r.d.assessmentByPair[pair{listID, vid}]; ok && !seen[id] {
@@ -39,7 +37,7 @@ func (r assessmentsRepo) ListByVendors(_ context.Context, listID uuid.UUID, vend
 	return out, nil
 }
 
-func (r assessmentsRepo) Find(_ context.Context, f stores.AssessmentFilter) ([]review.Assessment, error) {
+func (r assessmentsRepo) Find(_ context.Context, f assessments.AssessmentFilter) ([]assessments.Assessment, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
@@ -48,7 +46,7 @@ func (r assessmentsRepo) Find(_ context.Context, f stores.AssessmentFilter) ([]r
 		ids = r.d.assessmentsByList.of(*f.ListID)
 	}
 	match := func(want *uuid.UUID, got uuid.UUID) bool { return want == nil || *want == got }
-	out := []review.Assessment{}
+	out := []assessments.Assessment{}
 	for _, id := range ids {
 		a := r.d.assessments[id]
 		if a.AccountID != f.AccountID || !match(f.ListID, a.ListID) || !match(f.VendorID, a.VendorID) || !match(f.ID, a.ID) {
@@ -59,25 +57,25 @@ func (r assessmentsRepo) Find(_ context.Context, f stores.AssessmentFilter) ([]r
 		}
 		out = append(out, cloneAssessment(a))
 	}
-	slices.SortFunc(out, func(a, b review.Assessment) int {
+	slices.SortFunc(out, func(a, b assessments.Assessment) int {
 		return cmp.Or(b.UpdatedAt.Compare(a.UpdatedAt), slices.Compare(b.ID[:], a.ID[:]))
 	})
 	return out, nil
 }
 
-func (r assessmentsRepo) Timings(ctx context.Context, f stores.AssessmentFilter) ([]review.Timing, error) {
+func (r assessmentsRepo) Timings(ctx context.Context, f assessments.AssessmentFilter) ([]assessments.Timing, error) {
 	as, err := r.Find(ctx, f)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]review.Timing, 0, len(as))
+	out := make([]assessments.Timing, 0, len(as))
 	for _, a := range as {
-		out = append(out, review.TimingOf(a))
+		out = append(out, assessments.TimingOf(a))
 	}
 	return out, nil
 }
 
-func (r assessmentsRepo) Save(_ context.Context, as []review.Assessment) error {
+func (r assessmentsRepo) Save(_ context.Context, as []assessments.Assessment) error {
 	return r.atomic(func() error {
 		for _, a := range as {
 			if err := requireRow(r.d.lists, a.ListID, "list"); err != nil {
@@ -99,7 +97,7 @@ func (r assessmentsRepo) Save(_ context.Context, as []review.Assessment) error {
 	})
 }
 
-func (t *tx) unindexAssessment(a review.Assessment) {
+func (t *tx) unindexAssessment(a assessments.Assessment) {
 	del(t, t.d.assessmentByPair, pair{a.ListID, a.VendorID})
 	t.d.assessmentsByList.remove(t, a.ListID, a.ID)
 	t.d.assessmentsByAccount.remove(t, a.AccountID, a.ID)
@@ -132,7 +130,7 @@ func (t *tx) deleteAssessment(id uuid.UUID) {
 	del(t, t.d.assessments, id)
 }
 
-func (r assessmentsRepo) AppendEvents(_ context.Context, es []review.AuditEvent) error {
+func (r assessmentsRepo) AppendEvents(_ context.Context, es []assessments.AuditEvent) error {
 	return r.atomic(func() error {
 		for _, e := range es {
 			if err := requireRow(r.d.assessments, e.AssessmentID, "assessment"); err != nil {
@@ -148,18 +146,18 @@ func (r assessmentsRepo) AppendEvents(_ context.Context, es []review.AuditEvent)
 	})
 }
 
-func (r assessmentsRepo) Events(_ context.Context, assessmentID uuid.UUID, offset, limit int) ([]review.AuditEvent, int, error) {
+func (r assessmentsRepo) Events(_ context.Context, assessmentID uuid.UUID, offset, limit int) ([]assessments.AuditEvent, int, error) {
 	if err := r.readable(); err != nil {
 		return nil, 0, err
 	}
-	all := make([]review.AuditEvent, 0, len(r.d.eventsByAssessment[assessmentID]))
+	all := make([]assessments.AuditEvent, 0, len(r.d.eventsByAssessment[assessmentID]))
 	for _, id := range r.d.eventsByAssessment.of(assessmentID) {
 		all = append(all, r.d.events[id])
 	}
-	slices.SortFunc(all, func(a, b review.AuditEvent) int {
+	slices.SortFunc(all, func(a, b assessments.AuditEvent) int {
 		return cmp.Or(b.CreatedAt.Compare(a.CreatedAt), slices.Compare(b.ID[:], a.ID[:]))
 	})
-	page := []review.AuditEvent{}
+	page := []assessments.AuditEvent{}
 	for i := max(offset, 0); i < len(all) && (limit <= 0 || len(page) < limit); i++ {
 		page = append(page, cloneEvent(all[i]))
 	}
@@ -168,7 +166,7 @@ func (r assessmentsRepo) Events(_ context.Context, assessmentID uuid.UUID, offse
 
 type documents struct{ *tx }
 
-func (r documents) Create(_ context.Context, d document.Document) error {
+func (r documents) Create(_ context.Context, d assessments.Document) error {
 	return r.atomic(func() error {
 		if err := requireRow(r.d.assessments, d.AssessmentID, "assessment"); err != nil {
 			return err
@@ -183,42 +181,42 @@ func (r documents) Create(_ context.Context, d document.Document) error {
 	})
 }
 
-func (r documents) Get(_ context.Context, accountID, id uuid.UUID) (document.Document, error) {
+func (r documents) Get(_ context.Context, accountID, id uuid.UUID) (assessments.Document, error) {
 	if err := r.readable(); err != nil {
-		return document.Document{}, err
+		return assessments.Document{}, err
 	}
 	d, ok := r.d.documents[id]
 	if !ok || d.AccountID != accountID {
-		return document.Document{}, notFound("document", id)
+		return assessments.Document{}, notFound("document", id)
 	}
 	return d, nil
 }
 
-func (r documents) ListByAssessment(_ context.Context, assessmentID uuid.UUID) ([]document.Document, error) {
+func (r documents) ListByAssessment(_ context.Context, assessmentID uuid.UUID) ([]assessments.Document, error) {
 	return r.listBy(r.d.documentsByAssessment, assessmentID)
 }
 
-func (r documents) ListByAccount(_ context.Context, accountID uuid.UUID) ([]document.Document, error) {
+func (r documents) ListByAccount(_ context.Context, accountID uuid.UUID) ([]assessments.Document, error) {
 	return r.listBy(r.d.documentsByAccount, accountID)
 }
 
 // listBy returns the documents under a parent, oldest first.
-func (r documents) listBy(ix index[uuid.UUID, uuid.UUID], parent uuid.UUID) ([]document.Document, error) {
+func (r documents) listBy(ix index[uuid.UUID, uuid.UUID], parent uuid.UUID) ([]assessments.Document, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
-	out := []document.Document{}
+	out := []assessments.Document{}
 	for _, id := range ix.of(parent) {
 		out = append(out, r.d.documents[id])
 	}
-	slices.SortFunc(out, func(a, b document.Document) int {
+	slices.SortFunc(out, func(a, b assessments.Document) int {
 		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), slices.Compare(a.ID[:], b.ID[:]))
 	})
 	return out, nil
 }
 
-func (r documents) Update(_ context.Context, d document.Document) error {
-	return update(r.tx, r.d.documents, d.ID, "document", func(cur *document.Document) {
+func (r documents) Update(_ context.Context, d assessments.Document) error {
+	return update(r.tx, r.d.documents, d.ID, "document", func(cur *assessments.Document) {
 		cur.Status, cur.SizeBytes, cur.SHA256 = d.Status, d.SizeBytes, d.SHA256
 	})
 }

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/review"
 )
 
 // listRepo holds the methods of lists.ListRepo whose SQL is the same in both
@@ -397,7 +397,7 @@ func (r listRepo) SetAlerts(ctx context.Context, listID, vendorID uuid.UUID, ena
 // Counts counts vendors, followed vendors and assessments over the lists of
 // scope in one statement: the entries of the account's lists joined once,
 // whatever their number, and the assessments by their account (an index).
-func (r assessmentRepo) Counts(ctx context.Context, scope lists.ListScope, statuses []review.Status) (lists.ListCounts, error) {
+func (r assessmentRepo) Counts(ctx context.Context, scope lists.ListScope, statuses []assessments.Status) (lists.ListCounts, error) {
 	var c lists.ListCounts
 	entries, assessments := "l.account_id = ?", "s.account_id = ?"
 	scoped := []any{scope.AccountID}

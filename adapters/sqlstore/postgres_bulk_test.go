@@ -8,8 +8,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/sqlstore"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -75,7 +75,7 @@ func bulkOps(e *env) []struct {
 			return func(ctx context.Context, tx stores.Tx) error { _, err := tx.Lists().MergeProducts(ctx, ps); return err }
 		}},
 		{"Assessments.Save", func(w bulkWorld) func(ctx context.Context, tx stores.Tx) error {
-			as := make([]review.Assessment, len(w.vs))
+			as := make([]assessments.Assessment, len(w.vs))
 			for i, v := range w.vs {
 				as[i] = e.newAssessment(w.l, v)
 			}
@@ -84,12 +84,12 @@ func bulkOps(e *env) []struct {
 		{"Assessments.AppendEvents", func(w bulkWorld) func(ctx context.Context, tx stores.Tx) error {
 			a := e.newAssessment(w.l, w.vs[0])
 			e.write(func(ctx context.Context, tx stores.Tx) error {
-				return tx.Assessments().Save(ctx, []review.Assessment{a})
+				return tx.Assessments().Save(ctx, []assessments.Assessment{a})
 			})
-			es := make([]review.AuditEvent, len(w.vs))
+			es := make([]assessments.AuditEvent, len(w.vs))
 			for i := range es {
-				es[i] = review.AuditEvent{ID: newID(), AssessmentID: a.ID, AccountID: w.org.ID, CreatedAt: e.now,
-					Changes: []review.Change{{Field: "use_case", NewValue: fmt.Sprint(i)}}}
+				es[i] = assessments.AuditEvent{ID: newID(), AssessmentID: a.ID, AccountID: w.org.ID, CreatedAt: e.now,
+					Changes: []assessments.Change{{Field: "use_case", NewValue: fmt.Sprint(i)}}}
 			}
 			return func(ctx context.Context, tx stores.Tx) error { return tx.Assessments().AppendEvents(ctx, es) }
 		}},

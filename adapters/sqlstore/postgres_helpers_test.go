@@ -10,8 +10,8 @@ import (
 	"github.com/vetted-dev/vetted/adapters/sqlstore"
 	"github.com/vetted-dev/vetted/adapters/sqlstore/pgtest"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/internal/testenv"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -144,10 +144,10 @@ func (e *env) newProduct(listID, vendorID uuid.UUID, name string) lists.Product 
 	return p
 }
 
-func (e *env) newAssessment(l lists.List, v vendors.Vendor) review.Assessment {
+func (e *env) newAssessment(l lists.List, v vendors.Vendor) assessments.Assessment {
 	now := e.tick()
-	return review.Assessment{ID: newID(), AccountID: l.AccountID, ListID: l.ID, VendorID: v.ID, VendorName: v.Name.String(),
-		Fields: review.Fields{Status: review.NotStarted, DataCollected: []string{}}, CreatedAt: now, UpdatedAt: now,
+	return assessments.Assessment{ID: newID(), AccountID: l.AccountID, ListID: l.ID, VendorID: v.ID, VendorName: v.Name.String(),
+		Fields: assessments.Fields{Status: assessments.NotStarted, DataCollected: []string{}}, CreatedAt: now, UpdatedAt: now,
 		CreatedBy: "ann@example.com", UpdatedBy: "ann@example.com"}
 }
 

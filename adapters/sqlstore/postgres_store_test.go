@@ -8,9 +8,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -83,7 +82,7 @@ func TestConstraintsPostgres(t *testing.T) {
 	})
 	a := e.newAssessment(l, vs[0])
 	e.write(func(ctx context.Context, tx stores.Tx) error {
-		return tx.Assessments().Save(ctx, []review.Assessment{a})
+		return tx.Assessments().Save(ctx, []assessments.Assessment{a})
 	})
 	sub := subscriber.Subscriber{ID: newID(), AccountID: org.ID, ListID: l.ID, Email: "sub@example.com",
 		Status: subscriber.StatusPending, CreatedAt: e.tick()}
@@ -141,12 +140,12 @@ func TestConstraintsPostgres(t *testing.T) {
 			return tx.Lists().AddProduct(ctx, e.newProduct(l.ID, vs[1].ID, "Widgets"))
 		}, core.ErrNotFound},
 		{"second assessment of a list and vendor", func(ctx context.Context, tx stores.Tx) error {
-			return tx.Assessments().Save(ctx, []review.Assessment{e.newAssessment(l, vs[0])})
+			return tx.Assessments().Save(ctx, []assessments.Assessment{e.newAssessment(l, vs[0])})
 		}, core.ErrConflict},
 		{"assessment updated by id", func(ctx context.Context, tx stores.Tx) error {
 			b := a
-			b.Status = review.Approved
-			return tx.Assessments().Save(ctx, []review.Assessment{b})
+			b.Status = assessments.Approved
+			return tx.Assessments().Save(ctx, []assessments.Assessment{b})
 		}, nil},
 		{"subscriber e-mail taken on the list", func(ctx context.Context, tx stores.Tx) error {
 			s2 := sub
@@ -159,10 +158,10 @@ func TestConstraintsPostgres(t *testing.T) {
 			return tx.Incidents().Create(ctx, i2)
 		}, core.ErrConflict},
 		{"audit event of a missing assessment", func(ctx context.Context, tx stores.Tx) error {
-			return tx.Assessments().AppendEvents(ctx, []review.AuditEvent{{ID: newID(), AssessmentID: newID(), AccountID: org.ID, CreatedAt: e.now}})
+			return tx.Assessments().AppendEvents(ctx, []assessments.AuditEvent{{ID: newID(), AssessmentID: newID(), AccountID: org.ID, CreatedAt: e.now}})
 		}, core.ErrNotFound},
 		{"document with a status outside the schema", func(ctx context.Context, tx stores.Tx) error {
-			d, _ := document.New(newID(), org.ID, a.ID, "a.pdf", "application/pdf", "ann", e.now)
+			d, _ := assessments.NewDocument(newID(), org.ID, a.ID, "a.pdf", "application/pdf", "ann", e.now)
 			d.Status = "lost"
 			return tx.Documents().Create(ctx, d)
 		}, core.ErrInvalid},
@@ -198,8 +197,8 @@ func TestCascades(t *testing.T) {
 		l       lists.List
 		v       vendors.Vendor
 		p       vendors.Profile
-		a       review.Assessment
-		d       document.Document
+		a       assessments.Assessment
+		d       assessments.Document
 		sub     subscriber.Subscriber
 		members int
 	}
@@ -214,7 +213,7 @@ func TestCascades(t *testing.T) {
 		e.onList(l.ID, v)
 		a := e.newAssessment(l, v)
 		a.VendorProfileID = &p.ID
-		d, _ := document.New(newID(), org.ID, a.ID, "a.pdf", "application/pdf", "ann", e.tick())
+		d, _ := assessments.NewDocument(newID(), org.ID, a.ID, "a.pdf", "application/pdf", "ann", e.tick())
 		sub := subscriber.Subscriber{ID: newID(), AccountID: org.ID, ListID: l.ID, Email: "s@example.com",
 			Status: subscriber.StatusConfirmed, CreatedAt: e.tick()}
 		now := e.tick()
@@ -222,11 +221,11 @@ func TestCascades(t *testing.T) {
 			if err := tx.Lists().AddProduct(ctx, e.newProduct(l.ID, v.ID, "Widgets")); err != nil {
 				return err
 			}
-			if err := tx.Assessments().Save(ctx, []review.Assessment{a}); err != nil {
+			if err := tx.Assessments().Save(ctx, []assessments.Assessment{a}); err != nil {
 				return err
 			}
-			if err := tx.Assessments().AppendEvents(ctx, []review.AuditEvent{{ID: newID(), AssessmentID: a.ID, AccountID: org.ID,
-				CreatedAt: now, Changes: []review.Change{{Field: "use_case", NewValue: "x"}}}}); err != nil {
+			if err := tx.Assessments().AppendEvents(ctx, []assessments.AuditEvent{{ID: newID(), AssessmentID: a.ID, AccountID: org.ID,
+				CreatedAt: now, Changes: []assessments.Change{{Field: "use_case", NewValue: "x"}}}}); err != nil {
 				return err
 			}
 			if err := tx.Documents().Create(ctx, d); err != nil {
@@ -334,7 +333,7 @@ func TestCascades(t *testing.T) {
 		if len(es) != 1 || !es[0].IsCustom || len(es[0].Products) != 1 {
 			t.Errorf("entries after profile deletion: %+v", es)
 		}
-		a := mustView(e, func(ctx context.Context, tx stores.Tx) (review.Assessment, error) {
+		a := mustView(e, func(ctx context.Context, tx stores.Tx) (assessments.Assessment, error) {
 			return tx.Assessments().Get(ctx, w.org.ID, w.a.ID)
 		})
 		if a.VendorProfileID != nil {

@@ -8,7 +8,7 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// reminderRepo is stores.ReminderRepo.
+// reminderRepo is assessments.ReminderRepo.
 type reminderRepo struct{ base }
 
 // reminderChunk bounds the keys of one statement (two parameters a row on

@@ -6,27 +6,25 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
-	"github.com/vetted-dev/vetted/core/document"
-	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/ports/stores"
+	"github.com/vetted-dev/vetted/core/assessments"
 )
 
-// assessmentRepo is stores.AssessmentRepo.
+// assessmentRepo is assessments.AssessmentRepo.
 type assessmentRepo struct{ base }
 
 // Get returns an assessment of the account.
-func (r assessmentRepo) Get(ctx context.Context, accountID, id uuid.UUID) (review.Assessment, error) {
+func (r assessmentRepo) Get(ctx context.Context, accountID, id uuid.UUID) (assessments.Assessment, error) {
 	var row assessmentRow
 	if err := r.DB.NewSelect().Model(&row).Where("s.id = ? AND s.account_id = ?", id, accountID).Scan(ctx); err != nil {
-		return review.Assessment{}, r.Translate(err, "assessment %s", id)
+		return assessments.Assessment{}, r.Translate(err, "assessment %s", id)
 	}
 	return row.Core()
 }
 
 // ListByVendors returns a list's assessments of the given vendors.
-func (r assessmentRepo) ListByVendors(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) ([]review.Assessment, error) {
+func (r assessmentRepo) ListByVendors(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) ([]assessments.Assessment, error) {
 	if len(vendorIDs) == 0 {
-		return []review.Assessment{}, nil
+		return []assessments.Assessment{}, nil
 	}
 	var rows []assessmentRow
 	err := r.DB.NewSelect().Model(&rows).Where("s.list_id = ?", listID).Where("s.vendor_id IN (?)", bun.List(vendorIDs)).
@@ -38,7 +36,7 @@ func (r assessmentRepo) ListByVendors(ctx context.Context, listID uuid.UUID, ven
 }
 
 // Find returns the assessments matching f, newest update first.
-func (r assessmentRepo) Find(ctx context.Context, f stores.AssessmentFilter) ([]review.Assessment, error) {
+func (r assessmentRepo) Find(ctx context.Context, f assessments.AssessmentFilter) ([]assessments.Assessment, error) {
 	var rows []assessmentRow
 	q := filterAssessments(r.DB.NewSelect().Model(&rows), f)
 	if err := q.OrderExpr("s.updated_at DESC, s.id DESC").Scan(ctx); err != nil {
@@ -49,7 +47,7 @@ func (r assessmentRepo) Find(ctx context.Context, f stores.AssessmentFilter) ([]
 
 // Timings reads the few columns of the assessments matching f that their
 // due dates follow.
-func (r assessmentRepo) Timings(ctx context.Context, f stores.AssessmentFilter) ([]review.Timing, error) {
+func (r assessmentRepo) Timings(ctx context.Context, f assessments.AssessmentFilter) ([]assessments.Timing, error) {
 	var rows []assessmentTimingRow
 	if err := filterAssessments(r.DB.NewSelect().Model(&rows), f).Scan(ctx); err != nil {
 		return nil, r.Translate(err, "timings of assessments")
@@ -58,7 +56,7 @@ func (r assessmentRepo) Timings(ctx context.Context, f stores.AssessmentFilter) 
 }
 
 // filterAssessments narrows a read of assessments (alias s) to f.
-func filterAssessments(q *bun.SelectQuery, f stores.AssessmentFilter) *bun.SelectQuery {
+func filterAssessments(q *bun.SelectQuery, f assessments.AssessmentFilter) *bun.SelectQuery {
 	q = q.Where("s.account_id = ?", f.AccountID)
 	if f.ListID != nil {
 		q = q.Where("s.list_id = ?", *f.ListID)
@@ -78,7 +76,7 @@ func filterAssessments(q *bun.SelectQuery, f stores.AssessmentFilter) *bun.Selec
 // Save upserts every assessment in one statement. An existing one keeps its
 // account, list, vendor and creation stamp; a new one colliding with another
 // on (list, vendor) fails on the unique index, which Translate makes a conflict.
-func (r assessmentRepo) Save(ctx context.Context, as []review.Assessment) error {
+func (r assessmentRepo) Save(ctx context.Context, as []assessments.Assessment) error {
 	if len(as) == 0 {
 		return nil
 	}
@@ -119,7 +117,7 @@ func (r assessmentRepo) Delete(ctx context.Context, accountID, id uuid.UUID) err
 }
 
 // AppendEvents stores audit events in one statement.
-func (r assessmentRepo) AppendEvents(ctx context.Context, es []review.AuditEvent) error {
+func (r assessmentRepo) AppendEvents(ctx context.Context, es []assessments.AuditEvent) error {
 	if len(es) == 0 {
 		return nil
 	}
@@ -132,7 +130,7 @@ func (r assessmentRepo) AppendEvents(ctx context.Context, es []review.AuditEvent
 }
 
 // Events returns a page of an assessment's events, newest first, and the total.
-func (r assessmentRepo) Events(ctx context.Context, assessmentID uuid.UUID, offset, limit int) ([]review.AuditEvent, int, error) {
+func (r assessmentRepo) Events(ctx context.Context, assessmentID uuid.UUID, offset, limit int) ([]assessments.AuditEvent, int, error) {
 	if limit <= 0 {
 		// No limit; SQLite takes no OFFSET without a LIMIT.
 		limit = math.MaxInt
@@ -148,27 +146,27 @@ func (r assessmentRepo) Events(ctx context.Context, assessmentID uuid.UUID, offs
 	return mapRows(rows, eventRow.Core), int(total), nil
 }
 
-// documentRepo is stores.DocumentRepo.
+// documentRepo is assessments.DocumentRepo.
 type documentRepo struct{ base }
 
 // Create inserts a record.
-func (r documentRepo) Create(ctx context.Context, d document.Document) error {
+func (r documentRepo) Create(ctx context.Context, d assessments.Document) error {
 	row := fromDocument(d)
 	_, err := r.DB.NewInsert().Model(&row).Exec(ctx)
 	return r.Translate(err, "create document %s", d.ID)
 }
 
 // Get returns a record of the account.
-func (r documentRepo) Get(ctx context.Context, accountID, id uuid.UUID) (document.Document, error) {
+func (r documentRepo) Get(ctx context.Context, accountID, id uuid.UUID) (assessments.Document, error) {
 	var row documentRow
 	if err := r.DB.NewSelect().Model(&row).Where("d.id = ? AND d.account_id = ?", id, accountID).Scan(ctx); err != nil {
-		return document.Document{}, r.Translate(err, "document %s", id)
+		return assessments.Document{}, r.Translate(err, "document %s", id)
 	}
 	return row.Core(), nil
 }
 
 // ListByAssessment returns the records of an assessment, oldest first.
-func (r documentRepo) ListByAssessment(ctx context.Context, assessmentID uuid.UUID) ([]document.Document, error) {
+func (r documentRepo) ListByAssessment(ctx context.Context, assessmentID uuid.UUID) ([]assessments.Document, error) {
 	var rows []documentRow
 	if err := r.DB.NewSelect().Model(&rows).Where("d.assessment_id = ?", assessmentID).OrderExpr("d.created_at, d.id").Scan(ctx); err != nil {
 		return nil, r.Translate(err, "documents of assessment %s", assessmentID)
@@ -177,7 +175,7 @@ func (r documentRepo) ListByAssessment(ctx context.Context, assessmentID uuid.UU
 }
 
 // ListByAccount returns every record of an account.
-func (r documentRepo) ListByAccount(ctx context.Context, accountID uuid.UUID) ([]document.Document, error) {
+func (r documentRepo) ListByAccount(ctx context.Context, accountID uuid.UUID) ([]assessments.Document, error) {
 	var rows []documentRow
 	if err := r.DB.NewSelect().Model(&rows).Where("d.account_id = ?", accountID).OrderExpr("d.created_at, d.id").Scan(ctx); err != nil {
 		return nil, r.Translate(err, "documents of account %s", accountID)
@@ -186,7 +184,7 @@ func (r documentRepo) ListByAccount(ctx context.Context, accountID uuid.UUID) ([
 }
 
 // Update stores status and size of a record.
-func (r documentRepo) Update(ctx context.Context, d document.Document) error {
+func (r documentRepo) Update(ctx context.Context, d assessments.Document) error {
 	row := fromDocument(d)
 	res, err := r.DB.NewUpdate().Model(&row).Column("status", "size_bytes", "sha256").WherePK().Exec(ctx)
 	if err != nil {

@@ -22,10 +22,9 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/vetted-dev/vetted/adapters/internal/outboxjson"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/internal/convert"
@@ -425,10 +424,10 @@ type assessmentRow struct {
 }
 
 // fromAssessment makes the row of a; an empty status is stored as not-started.
-func fromAssessment(a review.Assessment) assessmentRow {
+func fromAssessment(a assessments.Assessment) assessmentRow {
 	status := a.Status
 	if status == "" {
-		status = review.NotStarted
+		status = assessments.NotStarted
 	}
 	return assessmentRow{ID: a.ID, AccountID: a.AccountID, ListID: a.ListID, VendorID: a.VendorID,
 		VendorProfileID: a.VendorProfileID, VendorName: a.VendorName, Status: string(status),
@@ -441,18 +440,18 @@ func fromAssessment(a review.Assessment) assessmentRow {
 }
 
 // Core rebuilds the assessment; a stored status the core does not know is an error.
-func (r assessmentRow) Core() (review.Assessment, error) {
+func (r assessmentRow) Core() (assessments.Assessment, error) {
 	status, tier, err := statusTier(r.ID, r.Status, r.Tier)
 	if err != nil {
-		return review.Assessment{}, err
+		return assessments.Assessment{}, err
 	}
 	dc := r.DataCollected
 	if dc == nil {
 		dc = []string{}
 	}
-	return review.Assessment{ID: r.ID, AccountID: r.AccountID, ListID: r.ListID, VendorID: r.VendorID,
+	return assessments.Assessment{ID: r.ID, AccountID: r.AccountID, ListID: r.ListID, VendorID: r.VendorID,
 		VendorProfileID: r.VendorProfileID, VendorName: r.VendorName,
-		Fields: review.Fields{Status: status, ConditionalApprovalCondition: r.ConditionalApprovalCondition,
+		Fields: assessments.Fields{Status: status, ConditionalApprovalCondition: r.ConditionalApprovalCondition,
 			SponsorBusinessDepartment: r.SponsorBusinessDepartment, SponsorContact: r.SponsorContact,
 			UseCase: r.UseCase, DataCollected: dc, ComplianceComment: r.ComplianceComment,
 			ComplianceContact: r.ComplianceContact, SubmissionDate: r.SubmissionDate, ApprovalDate: r.ApprovalDate,
@@ -462,7 +461,7 @@ func (r assessmentRow) Core() (review.Assessment, error) {
 }
 
 // assessmentTimingRow is the part of an assessment row its due date follows
-// (review.Timing).
+// (assessments.Timing).
 type assessmentTimingRow struct {
 	bun.BaseModel `bun:"table:assessments,alias:s"`
 
@@ -475,21 +474,21 @@ type assessmentTimingRow struct {
 
 // Core rebuilds the timing; a stored status or tier the core does not know
 // is an error, as in Assessment.Core.
-func (r assessmentTimingRow) Core() (review.Timing, error) {
+func (r assessmentTimingRow) Core() (assessments.Timing, error) {
 	status, tier, err := statusTier(r.ID, r.Status, r.Tier)
 	if err != nil {
-		return review.Timing{}, err
+		return assessments.Timing{}, err
 	}
-	return review.Timing{Tier: tier, Status: status, ConditionDueAt: utcZero(r.ConditionDueAt), LastReviewedAt: utcZero(r.LastReviewedAt)}, nil
+	return assessments.Timing{Tier: tier, Status: status, ConditionDueAt: utcZero(r.ConditionDueAt), LastReviewedAt: utcZero(r.LastReviewedAt)}, nil
 }
 
 // statusTier parses an assessment's stored status and tier.
-func statusTier(id uuid.UUID, storedStatus, storedTier string) (review.Status, review.Tier, error) {
-	status, err := review.ParseStatus(storedStatus)
+func statusTier(id uuid.UUID, storedStatus, storedTier string) (assessments.Status, assessments.Tier, error) {
+	status, err := assessments.ParseStatus(storedStatus)
 	if err != nil {
 		return "", "", fmt.Errorf("assessment %s: stored status: %w", id, err)
 	}
-	tier, err := review.ParseTier(storedTier)
+	tier, err := assessments.ParseTier(storedTier)
 	if err != nil {
 		return "", "", fmt.Errorf("assessment %s: stored tier: %w", id, err)
 	}
@@ -516,7 +515,7 @@ type eventRow struct {
 }
 
 // fromEvent makes the row of e.
-func fromEvent(e review.AuditEvent) eventRow {
+func fromEvent(e assessments.AuditEvent) eventRow {
 	cs := make([]changeJSON, 0, len(e.Changes))
 	for _, c := range e.Changes {
 		cs = append(cs, changeJSON(c))
@@ -526,12 +525,12 @@ func fromEvent(e review.AuditEvent) eventRow {
 }
 
 // Core rebuilds the audit event.
-func (r eventRow) Core() review.AuditEvent {
-	cs := make([]review.Change, 0, len(r.Changes))
+func (r eventRow) Core() assessments.AuditEvent {
+	cs := make([]assessments.Change, 0, len(r.Changes))
 	for _, c := range r.Changes {
-		cs = append(cs, review.Change(c))
+		cs = append(cs, assessments.Change(c))
 	}
-	return review.AuditEvent{ID: r.ID, AssessmentID: r.AssessmentID, AccountID: r.AccountID, CreatedAt: utc(r.CreatedAt),
+	return assessments.AuditEvent{ID: r.ID, AssessmentID: r.AssessmentID, AccountID: r.AccountID, CreatedAt: utc(r.CreatedAt),
 		SubmittedBy: r.SubmittedBy, Changes: cs}
 }
 
@@ -553,15 +552,15 @@ type documentRow struct {
 }
 
 // fromDocument makes the row of d.
-func fromDocument(d document.Document) documentRow {
+func fromDocument(d assessments.Document) documentRow {
 	return documentRow{ID: d.ID, AccountID: d.AccountID, AssessmentID: d.AssessmentID, FileName: d.FileName,
 		ContentType: d.ContentType, SizeBytes: d.SizeBytes, SHA256: d.SHA256, Status: d.Status, ObjectKey: d.ObjectKey,
 		UploadedBy: d.UploadedBy, CreatedAt: d.CreatedAt}
 }
 
 // Core rebuilds the document record.
-func (r documentRow) Core() document.Document {
-	return document.Document{ID: r.ID, AccountID: r.AccountID, AssessmentID: r.AssessmentID, FileName: r.FileName,
+func (r documentRow) Core() assessments.Document {
+	return assessments.Document{ID: r.ID, AccountID: r.AccountID, AssessmentID: r.AssessmentID, FileName: r.FileName,
 		ContentType: r.ContentType, SizeBytes: r.SizeBytes, SHA256: r.SHA256, Status: r.Status, ObjectKey: r.ObjectKey,
 		UploadedBy: r.UploadedBy, CreatedAt: utc(r.CreatedAt)}
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // reminderKeyRow is a row of reminder_keys: a review reminder queued, or a
-// recipient's opt-out, by key (stores.ReminderRepo).
+// recipient's opt-out, by key (assessments.ReminderRepo).
 type reminderKeyRow struct {
 	bun.BaseModel `bun:"table:reminder_keys,alias:rk"`
 

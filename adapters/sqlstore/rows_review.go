@@ -5,8 +5,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
-	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/ports/stores"
+	"github.com/vetted-dev/vetted/core/assessments"
 )
 
 // reviewPolicyRow is a row of review_policies.
@@ -26,7 +25,7 @@ type reviewPolicyRow struct {
 }
 
 // fromReviewPolicy makes the row of an account's policy.
-func fromReviewPolicy(accountID uuid.UUID, p review.Policy) reviewPolicyRow {
+func fromReviewPolicy(accountID uuid.UUID, p assessments.Policy) reviewPolicyRow {
 	offs := p.ReminderOffsets
 	if offs == nil {
 		offs = []int{}
@@ -37,12 +36,12 @@ func fromReviewPolicy(accountID uuid.UUID, p review.Policy) reviewPolicyRow {
 }
 
 // Core rebuilds the policy.
-func (r reviewPolicyRow) Core() review.Policy {
+func (r reviewPolicyRow) Core() assessments.Policy {
 	offs := r.ReminderOffsets
 	if offs == nil {
 		offs = []int{}
 	}
-	return review.Policy{Cadence: review.Cadence{Critical: r.CriticalMonths, High: r.HighMonths, Medium: r.MediumMonths,
+	return assessments.Policy{Cadence: assessments.Cadence{Critical: r.CriticalMonths, High: r.HighMonths, Medium: r.MediumMonths,
 		Low: r.LowMonths, NotTiered: r.NotTieredMonths}, ReminderOffsets: offs, RepeatOverdue: r.RepeatOverdue,
 		UpdatedAt: utc(r.UpdatedAt), UpdatedBy: r.UpdatedBy}
 }
@@ -58,11 +57,11 @@ type calendarKeyRow struct {
 }
 
 // fromCalendarKey makes the row of k.
-func fromCalendarKey(k stores.CalendarKey) calendarKeyRow {
+func fromCalendarKey(k assessments.CalendarKey) calendarKeyRow {
 	return calendarKeyRow{ID: k.ID, AccountID: k.AccountID, UserID: k.UserID, CreatedAt: k.CreatedAt}
 }
 
 // Core rebuilds the key.
-func (r calendarKeyRow) Core() stores.CalendarKey {
-	return stores.CalendarKey{ID: r.ID, AccountID: r.AccountID, UserID: r.UserID, CreatedAt: utc(r.CreatedAt)}
+func (r calendarKeyRow) Core() assessments.CalendarKey {
+	return assessments.CalendarKey{ID: r.ID, AccountID: r.AccountID, UserID: r.UserID, CreatedAt: utc(r.CreatedAt)}
 }

@@ -15,9 +15,8 @@ import (
 	"github.com/vetted-dev/vetted/adapters/sqlstore"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/internal/testenv"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -255,10 +254,10 @@ func TestConstraintsSQLite(t *testing.T) {
 			return tx.Profiles().Save(ctx, vendors.NewProfile(newID(), newID(), now))
 		}, core.ErrNotFound},
 		{"audit event of a missing assessment", func(ctx context.Context, tx stores.Tx) error {
-			return tx.Assessments().AppendEvents(ctx, []review.AuditEvent{{ID: newID(), AssessmentID: newID(), AccountID: a.ID, CreatedAt: now}})
+			return tx.Assessments().AppendEvents(ctx, []assessments.AuditEvent{{ID: newID(), AssessmentID: newID(), AccountID: a.ID, CreatedAt: now}})
 		}, core.ErrNotFound},
 		{"document with a status outside the schema", func(ctx context.Context, tx stores.Tx) error {
-			d, err := document.New(newID(), a.ID, newID(), "a.pdf", "application/pdf", "ann", now)
+			d, err := assessments.NewDocument(newID(), a.ID, newID(), "a.pdf", "application/pdf", "ann", now)
 			if err != nil {
 				return err
 			}

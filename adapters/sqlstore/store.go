@@ -52,6 +52,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/migrate"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
@@ -189,23 +190,23 @@ type tx struct {
 
 var _ stores.Tx = (*tx)(nil)
 
-func (t *tx) Users() accounts.UserRepo           { return userRepo{base: t.b} }
-func (t *tx) Accounts() accounts.AccountRepo     { return t.d.accounts(t) }
-func (t *tx) Members() accounts.MemberRepo       { return memberRepo{base: t.b} }
-func (t *tx) Vendors() vendors.VendorRepo        { return t.d.vendors(t) }
-func (t *tx) Profiles() vendors.ProfileRepo      { return profileRepo{base: t.b} }
-func (t *tx) Lists() lists.ListRepo              { return t.d.lists(t) }
-func (t *tx) Quota() lists.QuotaRepo             { return quotaRepo{base: t.b} }
-func (t *tx) Assessments() stores.AssessmentRepo { return assessmentRepo{base: t.b} }
-func (t *tx) Documents() stores.DocumentRepo     { return documentRepo{base: t.b} }
+func (t *tx) Users() accounts.UserRepo                { return userRepo{base: t.b} }
+func (t *tx) Accounts() accounts.AccountRepo          { return t.d.accounts(t) }
+func (t *tx) Members() accounts.MemberRepo            { return memberRepo{base: t.b} }
+func (t *tx) Vendors() vendors.VendorRepo             { return t.d.vendors(t) }
+func (t *tx) Profiles() vendors.ProfileRepo           { return profileRepo{base: t.b} }
+func (t *tx) Lists() lists.ListRepo                   { return t.d.lists(t) }
+func (t *tx) Quota() lists.QuotaRepo                  { return quotaRepo{base: t.b} }
+func (t *tx) Assessments() assessments.AssessmentRepo { return assessmentRepo{base: t.b} }
+func (t *tx) Documents() assessments.DocumentRepo     { return documentRepo{base: t.b} }
 func (t *tx) Subscribers() stores.SubscriberRepo {
 	return subscriberRepo{base: t.b, EmailKey: t.d.emailKey}
 }
-func (t *tx) Incidents() vendors.IncidentRepo         { return t.d.incidents(t) }
-func (t *tx) Deliveries() mailonce.Repo               { return deliveryRepo{base: t.b} }
-func (t *tx) Runs() vendors.RunRepo                   { return t.d.runs(t) }
-func (t *tx) Outbox() outbox.Repo                     { return t.d.outbox(t) }
-func (t *tx) Reminders() stores.ReminderRepo          { return reminderRepo{base: t.b} }
-func (t *tx) ReviewPolicies() stores.ReviewPolicyRepo { return reviewPolicyRepo{base: t.b} }
-func (t *tx) CalendarKeys() stores.CalendarKeyRepo    { return calendarKeyRepo{base: t.b} }
-func (t *tx) Webhooks() webhooks.WebhookRepo          { return webhookRepo{base: t.b} }
+func (t *tx) Incidents() vendors.IncidentRepo              { return t.d.incidents(t) }
+func (t *tx) Deliveries() mailonce.Repo                    { return deliveryRepo{base: t.b} }
+func (t *tx) Runs() vendors.RunRepo                        { return t.d.runs(t) }
+func (t *tx) Outbox() outbox.Repo                          { return t.d.outbox(t) }
+func (t *tx) Reminders() assessments.ReminderRepo          { return reminderRepo{base: t.b} }
+func (t *tx) ReviewPolicies() assessments.ReviewPolicyRepo { return reviewPolicyRepo{base: t.b} }
+func (t *tx) CalendarKeys() assessments.CalendarKeyRepo    { return calendarKeyRepo{base: t.b} }
+func (t *tx) Webhooks() webhooks.WebhookRepo               { return webhookRepo{base: t.b} }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/assessments"
-	"github.com/vetted-dev/vetted/core/review"
 )
 
 // AssessmentJSON is an organization's review record of a vendor on a list.
@@ -66,7 +65,7 @@ type AuditLogJSON struct {
 	NewValue    string    `json:"new_value"`
 }
 
-func assessmentJSON(a review.Assessment) AssessmentJSON {
+func assessmentJSON(a assessments.Assessment) AssessmentJSON {
 	var profileID *string
 	if a.VendorProfileID != nil {
 		id := a.VendorProfileID.String()
@@ -221,7 +220,7 @@ func (h assessmentsHandler) upsertAssessment(ctx context.Context, in *assessment
 		st := string(*b.ComplianceApprovalStatus)
 		approval = &st
 	}
-	input := review.Input{Status: approval, ConditionalApprovalCondition: b.ConditionalApprovalCondition,
+	input := assessments.Input{Status: approval, ConditionalApprovalCondition: b.ConditionalApprovalCondition,
 		SponsorBusinessDepartment: b.SponsorBusinessDepartment, SponsorContact: b.SponsorContact, UseCase: b.UseCase,
 		DataCollected: b.DataCollected, ComplianceComment: b.ComplianceComment, ComplianceContact: b.ComplianceContact,
 		SubmissionDate: b.SubmissionDate, ApprovalDate: b.ApprovalDate, ConditionDueAt: b.ConditionDueAt}

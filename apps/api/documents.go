@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/assessments"
 )
 
 // DocumentJSON is an evidence document attached to an assessment.
@@ -20,7 +20,7 @@ type DocumentJSON struct {
 	CreatedAt    time.Time      `json:"created_at"`
 }
 
-func documentJSON(d document.Document) DocumentJSON {
+func documentJSON(d assessments.Document) DocumentJSON {
 	return DocumentJSON{ID: d.ID.String(), AssessmentID: d.AssessmentID.String(), FileName: d.FileName, ContentType: d.ContentType,
 		SizeBytes: d.SizeBytes, SHA256: d.SHA256, Status: DocumentStatus(d.Status), UploadedBy: d.UploadedBy, CreatedAt: d.CreatedAt}
 }

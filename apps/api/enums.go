@@ -3,8 +3,7 @@ package api
 import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/document"
-	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendors"
 )
@@ -27,7 +26,7 @@ type ApprovalStatus string
 
 // Schema is the ApprovalStatus component.
 func (ApprovalStatus) Schema(r huma.Registry) *huma.Schema {
-	return enum(r, "ApprovalStatus", "Compliance approval status of an assessment", review.StatusValues())
+	return enum(r, "ApprovalStatus", "Compliance approval status of an assessment", assessments.StatusValues())
 }
 
 // DocumentStatus is the state of an evidence document.
@@ -35,7 +34,7 @@ type DocumentStatus string
 
 // Schema is the DocumentStatus component.
 func (DocumentStatus) Schema(r huma.Registry) *huma.Schema {
-	return enum(r, "DocumentStatus", "pending until the file has been uploaded", document.StatusValues())
+	return enum(r, "DocumentStatus", "pending until the file has been uploaded", assessments.DocumentStatusValues())
 }
 
 // SubscriberStatus is the per-list verification state of a subscriber.

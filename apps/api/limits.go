@@ -9,7 +9,6 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendors"
 )
 
@@ -24,8 +23,8 @@ var coreLimits = map[string]int{
 	"vendor-page":    vendors.MaxVendorPage,        // a page of the directory
 	"audit-page":     assessments.MaxAuditLimit,    // a page of the audit log
 	"incidents":      assessments.MaxIncidentLimit, // the dashboard's recent incidents
-	"reminders":      review.MaxReminders,          // the review policy's reminder offsets
-	"data-collected": review.MaxDataCollected,      // an assessment's data_collected
+	"reminders":      assessments.MaxReminders,     // the review policy's reminder offsets
+	"data-collected": assessments.MaxDataCollected, // an assessment's data_collected
 	"run-vendors":    vendors.MaxRunVendors,        // the vendors of an enrichment run
 }
 

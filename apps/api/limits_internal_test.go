@@ -6,7 +6,6 @@ import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/review"
 )
 
 // TestCoreLimitsReachTheDocument checks that the bounds the core declares
@@ -56,7 +55,7 @@ func TestCoreLimitsReachTheDocument(t *testing.T) {
 	if policy == nil {
 		t.Fatal("no operation takes reminder_offsets_days")
 	}
-	if s := body(policy, "reminder_offsets_days"); s.MaxItems == nil || *s.MaxItems != review.MaxReminders {
-		t.Errorf("reminder_offsets_days maxItems %v, want %d", s.MaxItems, review.MaxReminders)
+	if s := body(policy, "reminder_offsets_days"); s.MaxItems == nil || *s.MaxItems != assessments.MaxReminders {
+		t.Errorf("reminder_offsets_days maxItems %v, want %d", s.MaxItems, assessments.MaxReminders)
 	}
 }

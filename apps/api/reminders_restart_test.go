@@ -9,9 +9,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/ports"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -79,7 +79,7 @@ func TestReminderOfAKilledWorkerIsSentOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := review.Reminder{DueDate: due.UTC().Format(time.DateOnly)}
+	r := assessments.Reminder{DueDate: due.UTC().Format(time.DateOnly)}
 	p := outbox.ReminderMail{Key: r.Key(id, "sponsor@vendor.test"), AccountID: uuid.MustParse(acct), AssessmentID: id,
 		Email: "sponsor@vendor.test", DueDate: r.DueDate}
 	err = env.Store.InTx(context.Background(), func(ctx context.Context, tx stores.Tx) error {

@@ -14,10 +14,10 @@ import (
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -68,8 +68,8 @@ func dormantAccount(t *testing.T, env *apitest.Env, vendorID string, reviewedAt 
 		t.Fatal(err)
 	}
 	vid := uuid.MustParse(vendorID)
-	a := review.Assessment{ID: uuid.Must(uuid.NewV7()), AccountID: acc.ID, ListID: l.ID, VendorID: vid, VendorName: "Slack",
-		Fields:         review.Fields{Status: review.Approved, Tier: review.High, SponsorContact: "dormant@vendor.test", DataCollected: []string{}},
+	a := assessments.Assessment{ID: uuid.Must(uuid.NewV7()), AccountID: acc.ID, ListID: l.ID, VendorID: vid, VendorName: "Slack",
+		Fields:         assessments.Fields{Status: assessments.Approved, Tier: assessments.High, SponsorContact: "dormant@vendor.test", DataCollected: []string{}},
 		LastReviewedAt: reviewedAt, CreatedAt: now, CreatedBy: "x@dormant.test", UpdatedAt: now, UpdatedBy: "x@dormant.test"}
 	err = env.Store.InTx(context.Background(), func(ctx context.Context, tx stores.Tx) error {
 		if err := tx.Accounts().Create(ctx, acc); err != nil {
@@ -81,7 +81,7 @@ func dormantAccount(t *testing.T, env *apitest.Env, vendorID string, reviewedAt 
 		if err := tx.Lists().AddEntries(ctx, l.ID, []uuid.UUID{vid}, now); err != nil {
 			return err
 		}
-		return tx.Assessments().Save(ctx, []review.Assessment{a})
+		return tx.Assessments().Save(ctx, []assessments.Assessment{a})
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core/assessments"
-	"github.com/vetted-dev/vetted/core/review"
 )
 
 // Tier is how critical a vendor is to an organization; "" is not tiered.
@@ -14,7 +13,7 @@ type Tier string
 
 // Schema is the Tier component.
 func (Tier) Schema(r huma.Registry) *huma.Schema {
-	return enum(r, "Tier", "How critical a vendor is; it sets the review cadence. Empty: not tiered", append(review.TierValues(), ""))
+	return enum(r, "Tier", "How critical a vendor is; it sets the review cadence. Empty: not tiered", append(assessments.TierValues(), ""))
 }
 
 // optionalTime answers the zero time as null.
@@ -31,7 +30,7 @@ type ReviewState string
 // Schema is the ReviewState component.
 func (ReviewState) Schema(r huma.Registry) *huma.Schema {
 	return enum(r, "ReviewState", "never_reviewed until the status first becomes approved, conditional approval or rejected; "+
-		"due_soon from the first reminder offset before next_review_at through that day; overdue after it", review.StateValues())
+		"due_soon from the first reminder offset before next_review_at through that day; overdue after it", assessments.StateValues())
 }
 
 // CadenceJSON is the review cadence in months per tier.
@@ -116,7 +115,7 @@ func (h assessmentsHandler) reviewPolicy(ctx context.Context, in *reviewPolicyIn
 // putReviewPolicy answers put-review-policy.
 func (h assessmentsHandler) putReviewPolicy(ctx context.Context, in *reviewPolicyPutIn) (*reviewPolicyOut, error) {
 	b := in.Body
-	pin := review.PolicyInput{ReminderOffsets: b.ReminderOffsetsDays, RepeatOverdue: b.OverdueRepeatWeekly}
+	pin := assessments.PolicyInput{ReminderOffsets: b.ReminderOffsetsDays, RepeatOverdue: b.OverdueRepeatWeekly}
 	if c := b.CadenceMonths; c != nil {
 		pin.Critical, pin.High, pin.Medium, pin.Low, pin.NotTiered = c.Critical, c.High, c.Medium, c.Low, c.NotTiered
 	}

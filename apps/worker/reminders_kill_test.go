@@ -10,10 +10,10 @@ import (
 	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"
 	"github.com/vetted-dev/vetted/adapters/asynq/asynqtest"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -54,14 +54,14 @@ func (w *killWorld) seedReminders(n int) {
 			return err
 		}
 		ids := make([]uuid.UUID, n)
-		as := make([]review.Assessment, n)
+		as := make([]assessments.Assessment, n)
 		for i, v := range stored {
 			ids[i] = v.ID
-			as[i] = review.Assessment{ID: uuid.Must(uuid.NewV7()), AccountID: acc.ID, ListID: l.ID, VendorID: v.ID, VendorName: v.Name.String(),
-				Fields: review.Fields{Status: review.Approved, Tier: review.Critical, SponsorContact: fmt.Sprintf("s%d@kill.test", i),
+			as[i] = assessments.Assessment{ID: uuid.Must(uuid.NewV7()), AccountID: acc.ID, ListID: l.ID, VendorID: v.ID, VendorName: v.Name.String(),
+				Fields: assessments.Fields{Status: assessments.Approved, Tier: assessments.Critical, SponsorContact: fmt.Sprintf("s%d@kill.test", i),
 					DataCollected: []string{}}, LastReviewedAt: reviewed, CreatedAt: now, CreatedBy: "o@kill.test", UpdatedAt: now, UpdatedBy: "o@kill.test"}
 			a := as[i]
-			r, ok := review.DueReminder(review.Schedule(a.Fields, a.LastReviewedAt, review.DefaultPolicy(), now), review.DefaultPolicy(), now)
+			r, ok := assessments.DueReminder(assessments.Schedule(a.Fields, a.LastReviewedAt, assessments.DefaultPolicy(), now), assessments.DefaultPolicy(), now)
 			if !ok || r.Offset != -28 {
 				return fmt.Errorf("reminder %+v %v, want the window of 28 days overdue", r, ok)
 			}

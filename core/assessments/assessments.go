@@ -1,8 +1,3 @@
-// Package assessments holds the use cases of reviewing vendors: the
-// assessment of each vendor on a list with its audit log, the account's
-// review policy and the schedule it gives every review (reviews.go), the
-// reminders and the calendar feed of reviews coming due, evidence
-// documents, the register export and the dashboard.
 package assessments
 
 import (
@@ -19,17 +14,15 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/core/platform/uow"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Deps are the ports the assessment use cases need.
 type Deps struct {
-	uow.Unit[stores.Tx]
+	uow.Unit[Tx]
 	Blobs  ports.BlobStore
-	Mail   mailonce.Mail[stores.Tx]
+	Mail   mailonce.Mail[Tx]
 	Signer *signedlink.Signer
 	// Lists is the lists area (lists.Service), which the CSV import adds
 	// vendors and enrichment through.
@@ -52,8 +45,8 @@ type ListWriter interface {
 // Service implements the assessment use cases.
 type Service struct{ d Deps }
 
-// New checks the dependencies and returns the service.
-func New(d Deps) (*Service, error) {
+// NewService checks the dependencies and returns the service.
+func NewService(d Deps) (*Service, error) {
 	missing := d.Missing()
 	if d.Blobs == nil {
 		missing = append(missing, "Blobs")
@@ -120,7 +113,7 @@ func ParseAssessmentID(raw string) (uuid.UUID, error) {
 
 var errNoAssessment = core.Invalid("AssessmentID", "assessment-id (or vendor-id / vendor-profile-id) is required")
 
-func resolveVendor(ctx context.Context, tx stores.Tx, sel VendorSel) (vendors.Vendor, error) {
+func resolveVendor(ctx context.Context, tx Tx, sel VendorSel) (vendors.Vendor, error) {
 	switch {
 	case sel.VendorID != uuid.Nil:
 		id := sel.VendorID
@@ -158,14 +151,14 @@ type AssessmentQuery struct {
 }
 
 // Assessments returns the assessments of a list (viewer or above).
-func (s *Service) Assessments(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef, q AssessmentQuery) ([]review.Assessment, error) {
-	f := stores.AssessmentFilter{VendorID: q.VendorID, VendorProfileID: q.VendorProfileID, ID: q.AssessmentID}
+func (s *Service) Assessments(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef, q AssessmentQuery) ([]Assessment, error) {
+	f := AssessmentFilter{VendorID: q.VendorID, VendorProfileID: q.VendorProfileID, ID: q.AssessmentID}
 	states, sort, err := parseAssessmentView(q.ReviewStates, q.Sort)
 	if err != nil {
 		return nil, err
 	}
-	var out []review.Assessment
-	err = s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+	var out []Assessment
+	err = s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		acc, l, err := lists.AccountList(ctx, tx, a, ref, accounts.ReadRole, lr, false)
 		if err != nil {
 			return err
@@ -185,12 +178,12 @@ func (s *Service) Assessments(ctx context.Context, a accounts.Actor, ref account
 // UpsertAssessment creates or updates the assessment of a vendor on a list
 // (member or above). The vendor is put on the list if it is not there yet.
 // Only real changes are saved and audited; created tells whether it is new.
-func (s *Service) UpsertAssessment(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef, sel VendorSel, in review.Input) (review.Assessment, bool, error) {
+func (s *Service) UpsertAssessment(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef, sel VendorSel, in Input) (Assessment, bool, error) {
 	var (
-		out     review.Assessment
+		out     Assessment
 		created bool
 	)
-	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		acc, l, err := lists.AccountList(ctx, tx, a, ref, accounts.WriteRole, lr, false)
 		if err != nil {
 			return err
@@ -206,7 +199,7 @@ func (s *Service) UpsertAssessment(ctx context.Context, a accounts.Actor, ref ac
 		if err := tx.Lists().AddEntries(ctx, l.ID, []uuid.UUID{v.ID}, s.d.Now()); err != nil {
 			return err
 		}
-		_, before, err := s.upsert(ctx, tx, a, acc.Account.ID, l, []review.Request{{Vendor: v, Input: in}})
+		_, before, err := s.upsert(ctx, tx, a, acc.Account.ID, l, []Request{{Vendor: v, Input: in}})
 		if err != nil {
 			return err
 		}
@@ -227,9 +220,9 @@ func (s *Service) UpsertAssessment(ctx context.Context, a accounts.Actor, ref ac
 // DeleteAssessment deletes an assessment named by assessment-id, or by
 // vendor-id / vendor-profile-id within a list, with its audit events and
 // documents (their files are deleted through the outbox).
-func (s *Service) DeleteAssessment(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef, assessmentID uuid.UUID, sel VendorSel) (review.Assessment, error) {
-	var out review.Assessment
-	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+func (s *Service) DeleteAssessment(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef, assessmentID uuid.UUID, sel VendorSel) (Assessment, error) {
+	var out Assessment
+	err := s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.WriteRole)
 		if err != nil {
 			return err
@@ -261,15 +254,15 @@ func (s *Service) DeleteAssessment(ctx context.Context, a accounts.Actor, ref ac
 
 // readableAssessment finds an assessment by id in an account the actor may
 // read (viewer or above): the audit log and the documents read through it.
-func (s *Service) readableAssessment(ctx context.Context, tx stores.Tx, a accounts.Actor, ref accounts.AccountRef, assessmentID uuid.UUID) (review.Assessment, error) {
+func (s *Service) readableAssessment(ctx context.Context, tx Tx, a accounts.Actor, ref accounts.AccountRef, assessmentID uuid.UUID) (Assessment, error) {
 	acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ReadRole)
 	if err != nil {
-		return review.Assessment{}, err
+		return Assessment{}, err
 	}
 	return s.findAssessment(ctx, tx, acc.Account.ID, lists.ListRef{}, assessmentID, VendorSel{})
 }
 
-func (s *Service) findAssessment(ctx context.Context, tx stores.Tx, accountID uuid.UUID, lr lists.ListRef, assessmentID uuid.UUID, sel VendorSel) (review.Assessment, error) {
+func (s *Service) findAssessment(ctx context.Context, tx Tx, accountID uuid.UUID, lr lists.ListRef, assessmentID uuid.UUID, sel VendorSel) (Assessment, error) {
 	if assessmentID != uuid.Nil {
 		id := assessmentID
 		asm, err := tx.Assessments().Get(ctx, accountID, id)
@@ -279,32 +272,32 @@ func (s *Service) findAssessment(ctx context.Context, tx stores.Tx, accountID uu
 		return asm, err
 	}
 	if sel.Empty() {
-		return review.Assessment{}, errNoAssessment
+		return Assessment{}, errNoAssessment
 	}
-	f := stores.AssessmentFilter{AccountID: accountID}
+	f := AssessmentFilter{AccountID: accountID}
 	if !lr.Empty() {
 		l, err := lists.Resolve(ctx, tx, accountID, lr, false)
 		if err != nil {
-			return review.Assessment{}, err
+			return Assessment{}, err
 		}
 		f.ListID = &l.ID
 	}
 	v, err := resolveVendor(ctx, tx, sel)
 	if err != nil {
-		return review.Assessment{}, err
+		return Assessment{}, err
 	}
 	f.VendorID = &v.ID
 	found, err := tx.Assessments().Find(ctx, f)
 	if err != nil {
-		return review.Assessment{}, err
+		return Assessment{}, err
 	}
 	switch len(found) {
 	case 0:
-		return review.Assessment{}, core.NotFound("no assessment of vendor %s", v.Name)
+		return Assessment{}, core.NotFound("no assessment of vendor %s", v.Name)
 	case 1:
 		return found[0], nil
 	}
-	return review.Assessment{}, core.Invalid("ListRef", "the vendor is assessed on several lists; name the list or use assessment-id")
+	return Assessment{}, core.Invalid("ListRef", "the vendor is assessed on several lists; name the list or use assessment-id")
 }
 
 // Audit paging bounds.
@@ -315,7 +308,7 @@ const (
 
 // AuditPage is one page of an assessment's audit log.
 type AuditPage struct {
-	Events []review.AuditEvent
+	Events []AuditEvent
 	Page   int
 	Limit  int
 	Total  int
@@ -341,7 +334,7 @@ func (s *Service) AuditLog(ctx context.Context, a accounts.Actor, ref accounts.A
 		return AuditPage{}, err
 	}
 	out := AuditPage{Page: page, Limit: limit}
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		asm, err := s.readableAssessment(ctx, tx, a, ref, assessmentID)
 		if err != nil {
 			return err

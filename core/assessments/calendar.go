@@ -10,8 +10,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // calendarPurpose is the purpose of calendar feed tokens. A token carries
@@ -35,8 +33,8 @@ type CalendarLink struct {
 // ReviewCalendarLink returns the caller's personal feed link for an account
 // (viewer or above), making its key the first time.
 func (s *Service) ReviewCalendarLink(ctx context.Context, a accounts.Actor, ref accounts.AccountRef) (CalendarLink, error) {
-	var k stores.CalendarKey
-	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	var k CalendarKey
+	err := s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ReadRole)
 		if err != nil {
 			return err
@@ -45,7 +43,7 @@ func (s *Service) ReviewCalendarLink(ctx context.Context, a accounts.Actor, ref 
 		if !errors.Is(err, core.ErrNotFound) {
 			return err
 		}
-		k = stores.CalendarKey{ID: s.d.IDs.New(), AccountID: acc.Account.ID, UserID: a.UserID, CreatedAt: s.d.Now()}
+		k = CalendarKey{ID: s.d.IDs.New(), AccountID: acc.Account.ID, UserID: a.UserID, CreatedAt: s.d.Now()}
 		return tx.CalendarKeys().Create(ctx, k)
 	})
 	if err != nil {
@@ -58,7 +56,7 @@ func (s *Service) ReviewCalendarLink(ctx context.Context, a accounts.Actor, ref 
 // RevokeReviewCalendar deletes the caller's feed key for an account (if
 // any): its link answers 404 from then on, and the next link is a new one.
 func (s *Service) RevokeReviewCalendar(ctx context.Context, a accounts.Actor, ref accounts.AccountRef) error {
-	return s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	return s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ReadRole)
 		if err != nil {
 			return err
@@ -73,7 +71,7 @@ func (s *Service) RevokeReviewCalendar(ctx context.Context, a accounts.Actor, re
 
 // CalendarEvent is a review due, as the feed shows it.
 type CalendarEvent struct {
-	Assessment review.Assessment
+	Assessment Assessment
 	ListName   string
 }
 
@@ -98,7 +96,7 @@ func (s *Service) ReviewCalendarFeed(ctx context.Context, token string) (Calenda
 		return CalendarFeed{}, gone
 	}
 	var out CalendarFeed
-	err = s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err = s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		k, err := tx.CalendarKeys().GetByID(ctx, id)
 		if errors.Is(err, core.ErrNotFound) {
 			return gone
@@ -114,7 +112,7 @@ func (s *Service) ReviewCalendarFeed(ctx context.Context, token string) (Calenda
 			return err
 		}
 		out.AccountName = m.Account.Name
-		as, err := tx.Assessments().Find(ctx, stores.AssessmentFilter{AccountID: k.AccountID})
+		as, err := tx.Assessments().Find(ctx, AssessmentFilter{AccountID: k.AccountID})
 		if err != nil {
 			return err
 		}

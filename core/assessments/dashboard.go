@@ -8,9 +8,7 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendors"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // The dashboard reads serve the home page of the original web client: a few
@@ -25,7 +23,7 @@ type Metrics struct {
 	TotalVendors int
 	// FollowedVendors counts those with incident alerts on, on at least one list.
 	FollowedVendors int
-	// ActiveAssessments counts the assessments under way (review.Status.Active).
+	// ActiveAssessments counts the assessments under way (Status.Active).
 	ActiveAssessments int
 	// DueSoon and Overdue count the assessments in those review states.
 	DueSoon, Overdue int
@@ -73,7 +71,7 @@ func (sc scope) vendorIDs(followedOnly bool) []uuid.UUID {
 
 // dashboardScope resolves the account for a viewer or above, and the lists
 // in scope: the one named by lr, or all of them when lr names none.
-func (s *Service) dashboardScope(ctx context.Context, tx stores.Tx, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef) (accounts.Access, scope, error) {
+func (s *Service) dashboardScope(ctx context.Context, tx Tx, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef) (accounts.Access, scope, error) {
 	acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ReadRole)
 	if err != nil {
 		return accounts.Access{}, scope{}, err
@@ -105,7 +103,7 @@ func (s *Service) dashboardScope(ctx context.Context, tx stores.Tx, a accounts.A
 // whatever the number of lists.
 func (s *Service) DashboardMetrics(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef) (Metrics, error) {
 	var m Metrics
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ReadRole)
 		if err != nil {
 			return err
@@ -118,7 +116,7 @@ func (s *Service) DashboardMetrics(ctx context.Context, a accounts.Actor, ref ac
 			}
 			scope.ListID = &l.ID
 		}
-		c, err := tx.Assessments().Counts(ctx, scope, review.ActiveStatuses())
+		c, err := tx.Assessments().Counts(ctx, scope, ActiveStatuses())
 		if err != nil {
 			return err
 		}
@@ -134,7 +132,7 @@ func (s *Service) DashboardMetrics(ctx context.Context, a accounts.Actor, ref ac
 // (0 means DefaultIncidentLimit).
 func (s *Service) RecentIncidents(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef, limit int) ([]IncidentView, error) {
 	var out []IncidentView
-	err := s.recent(ctx, a, ref, lr, limit, func(ctx context.Context, tx stores.Tx, sc scope, limit int) error {
+	err := s.recent(ctx, a, ref, lr, limit, func(ctx context.Context, tx Tx, sc scope, limit int) error {
 		ins, err := tx.Incidents().Recent(ctx, sc.vendorIDs(true), limit)
 		if err != nil {
 			return err
@@ -162,7 +160,7 @@ type RatingChangeView struct {
 // incidents.
 func (s *Service) RecentRatingChanges(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef, limit int) ([]RatingChangeView, error) {
 	var out []RatingChangeView
-	err := s.recent(ctx, a, ref, lr, limit, func(ctx context.Context, tx stores.Tx, sc scope, limit int) error {
+	err := s.recent(ctx, a, ref, lr, limit, func(ctx context.Context, tx Tx, sc scope, limit int) error {
 		recs, err := tx.Profiles().RatingEvents(ctx, sc.vendorIDs(true), limit)
 		if err != nil {
 			return err
@@ -180,14 +178,14 @@ func (s *Service) RecentRatingChanges(ctx context.Context, a accounts.Actor, ref
 // recent checks the limit of a dashboard feed (DefaultIncidentLimit when
 // 0) and runs read over the scope of the account and list.
 func (s *Service) recent(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef, limit int,
-	read func(ctx context.Context, tx stores.Tx, sc scope, limit int) error) error {
+	read func(ctx context.Context, tx Tx, sc scope, limit int) error) error {
 	if limit == 0 {
 		limit = DefaultIncidentLimit
 	}
 	if limit < 1 || limit > MaxIncidentLimit {
 		return core.Invalid("Limit", "must be between 1 and %d", MaxIncidentLimit)
 	}
-	return s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+	return s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		_, sc, err := s.dashboardScope(ctx, tx, a, ref, lr)
 		if err != nil {
 			return err
@@ -214,7 +212,7 @@ func (sc scope) names() (map[uuid.UUID]string, map[uuid.UUID][]string) {
 // none) with their logo and latest incident.
 func (s *Service) VendorsOverview(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef) ([]VendorOverview, error) {
 	var out []VendorOverview
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		if lr.Empty() {
 			lr = lists.MasterRef
 		}

@@ -8,12 +8,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/ports"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // ParseDocumentID reads a document-id.
@@ -26,7 +23,7 @@ func ParseDocumentID(raw string) (uuid.UUID, error) {
 
 // Upload is a pending document with the request that uploads its file.
 type Upload struct {
-	Document document.Document
+	Document Document
 	Request  ports.PresignedRequest
 }
 
@@ -35,7 +32,7 @@ type Upload struct {
 // (member or above).
 func (s *Service) UploadURL(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef, assessmentID uuid.UUID, fileName, contentType string) (Upload, error) {
 	var up Upload
-	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		acc, l, err := lists.AccountList(ctx, tx, a, ref, accounts.WriteRole, lr, false)
 		if err != nil {
 			return err
@@ -47,11 +44,11 @@ func (s *Service) UploadURL(ctx context.Context, a accounts.Actor, ref accounts.
 		if asm.ListID != l.ID {
 			return core.NotFound("assessment %s is not on this list", asm.ID)
 		}
-		d, err := document.New(s.d.IDs.New(), acc.Account.ID, asm.ID, fileName, contentType, a.Email, s.d.Now())
+		d, err := NewDocument(s.d.IDs.New(), acc.Account.ID, asm.ID, fileName, contentType, a.Email, s.d.Now())
 		if err != nil {
 			return err
 		}
-		req, err := s.d.Blobs.PresignPut(ctx, d.ObjectKey, d.ContentType, document.MaxSize, document.URLTTL)
+		req, err := s.d.Blobs.PresignPut(ctx, d.ObjectKey, d.ContentType, MaxDocumentSize, DocumentURLTTL)
 		if err != nil {
 			return err
 		}
@@ -64,9 +61,9 @@ func (s *Service) UploadURL(ctx context.Context, a accounts.Actor, ref accounts.
 // Documents lists the documents of an assessment (viewer or above). Pending
 // records whose object now exists turn uploaded with their size; an object
 // over the size cap is deleted and its record stays pending.
-func (s *Service) Documents(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, assessmentID uuid.UUID) ([]document.Document, error) {
-	var docs []document.Document
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+func (s *Service) Documents(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, assessmentID uuid.UUID) ([]Document, error) {
+	var docs []Document
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		asm, err := s.readableAssessment(ctx, tx, a, ref, assessmentID)
 		if err != nil {
 			return err
@@ -78,7 +75,7 @@ func (s *Service) Documents(ctx context.Context, a accounts.Actor, ref accounts.
 		return nil, err
 	}
 	for i := range docs {
-		if docs[i].Status == document.StatusPending {
+		if docs[i].Status == DocumentPending {
 			if docs[i], err = s.refreshDocument(ctx, docs[i]); err != nil {
 				return nil, err
 			}
@@ -92,7 +89,7 @@ func (s *Service) Documents(ctx context.Context, a accounts.Actor, ref accounts.
 // was stored (the store writes an object once, so that is the first upload)
 // and the assessment's audit log records the upload, once. An object over the
 // cap is deleted and the record stays pending.
-func (s *Service) refreshDocument(ctx context.Context, d document.Document) (document.Document, error) {
+func (s *Service) refreshDocument(ctx context.Context, d Document) (Document, error) {
 	size, err := s.d.Blobs.Stat(ctx, d.ObjectKey)
 	if errors.Is(err, core.ErrNotFound) {
 		return d, nil
@@ -116,7 +113,7 @@ func (s *Service) refreshDocument(ctx context.Context, d document.Document) (doc
 		s.d.Log.Warn("deleting oversize evidence upload", "document", d.ID, "size", sum.Size)
 		return d, s.d.Blobs.Delete(ctx, d.ObjectKey)
 	}
-	err = s.d.Store.InTx(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err = s.d.Store.InTx(ctx, func(ctx context.Context, tx Tx) error {
 		cur, err := tx.Documents().Get(ctx, d.AccountID, d.ID)
 		switch {
 		case errors.Is(err, core.ErrNotFound):
@@ -124,21 +121,21 @@ func (s *Service) refreshDocument(ctx context.Context, d document.Document) (doc
 			return nil
 		case err != nil:
 			return err
-		case cur.Status != document.StatusPending:
+		case cur.Status != DocumentPending:
 			next = cur // another request recorded it first
 			return nil
 		}
 		if err := tx.Documents().Update(ctx, next); err != nil {
 			return err
 		}
-		return tx.Assessments().AppendEvents(ctx, []review.AuditEvent{document.UploadEvent(s.d.IDs.New(), next, s.d.Now())})
+		return tx.Assessments().AppendEvents(ctx, []AuditEvent{DocumentUploadEvent(s.d.IDs.New(), next, s.d.Now())})
 	})
 	return next, err
 }
 
-func (s *Service) document(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, id uuid.UUID, min accounts.Role) (document.Document, error) {
-	var d document.Document
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+func (s *Service) document(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, id uuid.UUID, min accounts.Role) (Document, error) {
+	var d Document
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		acc, err := accounts.Authorize(ctx, tx, a, ref, min)
 		if err != nil {
 			return err
@@ -153,20 +150,20 @@ func (s *Service) document(ctx context.Context, a accounts.Actor, ref accounts.A
 }
 
 // DownloadURL returns a presigned download URL of an uploaded document.
-func (s *Service) DownloadURL(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, id uuid.UUID) (document.Document, ports.PresignedRequest, error) {
+func (s *Service) DownloadURL(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, id uuid.UUID) (Document, ports.PresignedRequest, error) {
 	d, err := s.document(ctx, a, ref, id, accounts.ReadRole)
 	if err != nil {
 		return d, ports.PresignedRequest{}, err
 	}
-	if d.Status == document.StatusPending {
+	if d.Status == DocumentPending {
 		if d, err = s.refreshDocument(ctx, d); err != nil {
 			return d, ports.PresignedRequest{}, err
 		}
 	}
-	if d.Status != document.StatusUploaded {
+	if d.Status != DocumentUploaded {
 		return d, ports.PresignedRequest{}, core.Conflict("document %s has not been uploaded yet", d.ID)
 	}
-	req, err := s.d.Blobs.PresignGet(ctx, d.ObjectKey, d.FileName, document.DownloadTTL)
+	req, err := s.d.Blobs.PresignGet(ctx, d.ObjectKey, d.FileName, DocumentDownloadTTL)
 	return d, req, err
 }
 
@@ -175,16 +172,16 @@ func (s *Service) DownloadURL(ctx context.Context, a accounts.Actor, ref account
 // download URLs answer 404 from the moment this returns; when the store
 // cannot be reached the outbox deletes it later, and no URL is issued for it
 // again because the record is gone. The audit log records the removal.
-func (s *Service) DeleteDocument(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, id uuid.UUID) (document.Document, error) {
+func (s *Service) DeleteDocument(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, id uuid.UUID) (Document, error) {
 	d, err := s.document(ctx, a, ref, id, accounts.WriteRole)
 	if err != nil {
 		return d, err
 	}
-	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		if err := tx.Documents().Delete(ctx, d.AccountID, d.ID); err != nil {
 			return err
 		}
-		if err := tx.Assessments().AppendEvents(ctx, []review.AuditEvent{document.DeleteEvent(s.d.IDs.New(), d, a.Email, s.d.Now())}); err != nil {
+		if err := tx.Assessments().AppendEvents(ctx, []AuditEvent{DocumentDeleteEvent(s.d.IDs.New(), d, a.Email, s.d.Now())}); err != nil {
 			return err
 		}
 		return s.d.Emit(ctx, tx, outbox.KindBlobDelete, outbox.BlobDelete{Keys: []string{d.ObjectKey}})
@@ -200,7 +197,7 @@ func (s *Service) DeleteDocument(ctx context.Context, a accounts.Actor, ref acco
 
 // AccountFiles returns the blob keys of the evidence files an account
 // holds, deleted with the account (core/accounts' Deps.Files).
-func AccountFiles(ctx context.Context, tx stores.Tx, accountID uuid.UUID) ([]string, error) {
+func AccountFiles(ctx context.Context, tx Tx, accountID uuid.UUID) ([]string, error) {
 	docs, err := tx.Documents().ListByAccount(ctx, accountID)
 	if err != nil {
 		return nil, err
@@ -214,8 +211,8 @@ func AccountFiles(ctx context.Context, tx stores.Tx, accountID uuid.UUID) ([]str
 
 // ListFiles returns the blob keys of the evidence files the reviews on a
 // list hold, deleted with the list (core/lists' Deps.Files).
-func ListFiles(ctx context.Context, tx stores.Tx, accountID, listID uuid.UUID) ([]string, error) {
-	as, err := tx.Assessments().Find(ctx, stores.AssessmentFilter{AccountID: accountID, ListID: &listID})
+func ListFiles(ctx context.Context, tx Tx, accountID, listID uuid.UUID) ([]string, error) {
+	as, err := tx.Assessments().Find(ctx, AssessmentFilter{AccountID: accountID, ListID: &listID})
 	if err != nil {
 		return nil, err
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/core/webhooks"
 )
@@ -23,7 +22,7 @@ import (
 func approvedSlack(t *testing.T, f fixture, reviewed time.Time) {
 	t.Helper()
 	if _, _, err := f.s.UpsertAssessment(context.Background(), f.owner, f.ref, lists.MasterRef,
-		assessments.VendorSel{VendorID: f.slack.ID}, review.Input{Status: ptr("approved")}); err != nil {
+		assessments.VendorSel{VendorID: f.slack.ID}, assessments.Input{Status: ptr("approved")}); err != nil {
 		t.Fatal(err)
 	}
 	f.w.asms[0].LastReviewedAt = reviewed
@@ -41,7 +40,7 @@ func reviewHooks(w *world) []domainevent.Event {
 }
 
 // TestReviewOverdueEventOnlyWhileWanted: an overdue review is told as
-// review.overdue only to an account with an enabled endpoint that wants
+// assessments.overdue only to an account with an enabled endpoint that wants
 // it; while none does, nothing is recorded, so an endpoint added later
 // still hears of the window; once told, the same window is not told again.
 func TestReviewOverdueEventOnlyWhileWanted(t *testing.T) {
@@ -72,14 +71,14 @@ func TestReviewOverdueEventOnlyWhileWanted(t *testing.T) {
 	}
 	got := reviewHooks(f.w)
 	if len(got) != 1 {
-		t.Fatalf("review events %+v, want one review.overdue", got)
+		t.Fatalf("review events %+v, want one assessments.overdue", got)
 	}
 	a, ev := f.w.asms[0], got[0]
 	wantDue := clock{}.Now().AddDate(0, 0, -3).Format(time.DateOnly)
 	if ev.Type != domainevent.ReviewOverdue || ev.AccountID != f.w.acc.ID || ev.Data.AssessmentID != a.ID || ev.Data.VendorID != f.slack.ID ||
 		ev.Data.VendorName != "Slack" || ev.Data.ListID != f.list.ID || ev.Data.ListName != f.list.Name ||
 		ev.Data.DueDate != wantDue || ev.Data.DaysLeft != -3 || !ev.OccurredAt.Equal(clock{}.Now()) {
-		t.Fatalf("review.overdue %+v, want due %s three days ago", ev, wantDue)
+		t.Fatalf("assessments.overdue %+v, want due %s three days ago", ev, wantDue)
 	}
 	if _, err := f.s.ReviewReminders(ctx); err != nil {
 		t.Fatal(err)
@@ -90,8 +89,8 @@ func TestReviewOverdueEventOnlyWhileWanted(t *testing.T) {
 }
 
 // TestReviewDueSoonEvent: a review inside a reminder window before its
-// due date is review.due_soon with the days left; an endpoint that takes
-// only review.overdue does not get it.
+// due date is assessments.due_soon with the days left; an endpoint that takes
+// only assessments.overdue does not get it.
 func TestReviewDueSoonEvent(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -111,7 +110,7 @@ func TestReviewDueSoonEvent(t *testing.T) {
 	got := reviewHooks(f.w)
 	if len(got) != 1 || got[0].Type != domainevent.ReviewDueSoon || got[0].Data.DaysLeft != 5 ||
 		got[0].Data.DueDate != (clock{}).Now().AddDate(0, 0, 5).Format(time.DateOnly) {
-		t.Fatalf("review events %+v, want one review.due_soon five days ahead", got)
+		t.Fatalf("review events %+v, want one assessments.due_soon five days ahead", got)
 	}
 }
 
@@ -123,7 +122,7 @@ func TestStatusChangeEvents(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	sel := assessments.VendorSel{VendorID: f.slack.ID}
-	for _, in := range []review.Input{{Status: ptr("in-progress")}, {Status: ptr("in-progress"), UseCase: ptr("team chat")}, {Status: ptr("approved")}} {
+	for _, in := range []assessments.Input{{Status: ptr("in-progress")}, {Status: ptr("in-progress"), UseCase: ptr("team chat")}, {Status: ptr("approved")}} {
 		if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, sel, in); err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +134,7 @@ func TestStatusChangeEvents(t *testing.T) {
 		}
 		got = append(got, ev.Data.OldStatus+">"+ev.Data.NewStatus)
 	}
-	want := review.NotStarted.String() + ">in-progress,in-progress>approved"
+	want := assessments.NotStarted.String() + ">in-progress,in-progress>approved"
 	if strings.Join(got, ",") != want {
 		t.Fatalf("status changes %v, want %s", got, want)
 	}
@@ -199,7 +198,7 @@ func TestReminderRecheckedBeforeSending(t *testing.T) {
 	f = newFixture(t)
 	approvedSlack(t, f, overdue)
 	rm = queued(f)
-	f.w.reminders[review.OptOutKey(f.w.acc.ID, rm.Email)] = true
+	f.w.reminders[assessments.OptOutKey(f.w.acc.ID, rm.Email)] = true
 	if err := f.s.SendReminder(ctx, rm); err != nil || len(f.mail.sent) != 0 {
 		t.Fatalf("a reminder to an address that opted out: %v, sent %+v", err, f.mail.sent)
 	}

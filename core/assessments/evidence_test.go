@@ -10,7 +10,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/assessments"
-	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 )
@@ -32,9 +31,9 @@ func TestOversizeEvidenceIsDeleted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.blobs.objects[big.Document.ObjectKey] = document.MaxSize + 1
+	f.blobs.objects[big.Document.ObjectKey] = assessments.MaxDocumentSize + 1
 	ds, err := f.s.Documents(ctx, f.viewr, f.ref, a.ID)
-	if err != nil || len(ds) != 1 || ds[0].Status != document.StatusPending {
+	if err != nil || len(ds) != 1 || ds[0].Status != assessments.DocumentPending {
 		t.Fatalf("documents %+v, %v; want the oversize one pending", ds, err)
 	}
 	if _, ok := f.blobs.objects[big.Document.ObjectKey]; ok {
@@ -48,7 +47,7 @@ func TestOversizeEvidenceIsDeleted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.blobs.objects[ok.Document.ObjectKey] = document.MaxSize
+	f.blobs.objects[ok.Document.ObjectKey] = assessments.MaxDocumentSize
 	for range 2 {
 		if _, err := f.s.Documents(ctx, f.viewr, f.ref, a.ID); err != nil {
 			t.Fatal(err)
@@ -63,7 +62,7 @@ func TestOversizeEvidenceIsDeleted(t *testing.T) {
 // mailer or signer is refused at wiring, naming each.
 func TestNewNamesMissingDependencies(t *testing.T) {
 	t.Parallel()
-	_, err := assessments.New(assessments.Deps{})
+	_, err := assessments.NewService(assessments.Deps{})
 	for _, dep := range []string{"Store", "Blobs", "Mailer", "Signer"} {
 		if err == nil || !strings.Contains(err.Error(), dep) {
 			t.Errorf("New without %s: %v", dep, err)

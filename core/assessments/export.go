@@ -7,9 +7,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendors"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // ExportPage is how many entries the register export reads at a time: the
@@ -21,10 +19,10 @@ const ExportPage = 200
 // vendor's assessment on the list (Status empty when it has none).
 type ExportRow struct {
 	VendorName, WebsiteURL, ProductName string
-	Tier                                review.Tier
-	Status                              review.Status
+	Tier                                Tier
+	Status                              Status
 	Condition                           string
-	Due                                 review.Due
+	Due                                 Due
 	Rating                              *int
 	Grade                               string
 	Sponsor                             string
@@ -36,7 +34,7 @@ type ExportRow struct {
 type Export struct {
 	s      *Service
 	list   lists.List
-	policy review.Policy
+	policy Policy
 }
 
 // List is the exported list.
@@ -46,7 +44,7 @@ func (e *Export) List() lists.List { return e.list }
 // and resolves it, so that a refusal is answered before anything is written.
 func (s *Service) OpenExport(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef) (*Export, error) {
 	e := &Export{s: s}
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		acc, l, err := lists.AccountList(ctx, tx, a, ref, accounts.ReadRole, lr, false)
 		if err != nil {
 			return err
@@ -70,10 +68,10 @@ func (e *Export) Each(ctx context.Context, emit func(ExportRow) error) error {
 	for {
 		var (
 			entries  []lists.Entry
-			byVendor = map[uuid.UUID]review.Assessment{}
+			byVendor = map[uuid.UUID]Assessment{}
 			scores   = map[uuid.UUID]vendors.Scores{}
 		)
-		err := e.s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+		err := e.s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 			var err error
 			if entries, err = tx.Lists().EntriesAfter(ctx, e.list.ID, after, ExportPage); err != nil || len(entries) == 0 {
 				return err
@@ -111,12 +109,12 @@ func (e *Export) Each(ctx context.Context, emit func(ExportRow) error) error {
 	}
 }
 
-func emitEntry(en lists.Entry, byVendor map[uuid.UUID]review.Assessment, scores map[uuid.UUID]vendors.Scores,
-	p review.Policy, now time.Time, emit func(ExportRow) error) error {
+func emitEntry(en lists.Entry, byVendor map[uuid.UUID]Assessment, scores map[uuid.UUID]vendors.Scores,
+	p Policy, now time.Time, emit func(ExportRow) error) error {
 	row := ExportRow{VendorName: en.VendorName, WebsiteURL: en.WebsiteURL, AlertsEnabled: en.AlertsEnabled}
 	if a, ok := byVendor[en.VendorID]; ok {
 		row.Tier, row.Status, row.Condition, row.Sponsor = a.Tier, a.Status, a.ConditionalApprovalCondition, a.SponsorContact
-		row.Due = review.Schedule(a.Fields, a.LastReviewedAt, p, now)
+		row.Due = Schedule(a.Fields, a.LastReviewedAt, p, now)
 	}
 	if sc, ok := scores[en.VendorID]; ok {
 		row.Rating, row.Grade = sc.SecurityRating, sc.Grade

@@ -11,17 +11,14 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/assessments"
-	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/core/webhooks"
 	"github.com/vetted-dev/vetted/ports"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // world is one organization as the assessment use cases see it: members
@@ -38,12 +35,12 @@ type world struct {
 	lists     []lists.List
 	entries   map[uuid.UUID][]uuid.UUID
 	vendors   []vendors.Vendor
-	asms      []review.Assessment
-	events    []review.AuditEvent
-	policy    *review.Policy
-	calKeys   []stores.CalendarKey
+	asms      []assessments.Assessment
+	events    []assessments.AuditEvent
+	policy    *assessments.Policy
+	calKeys   []assessments.CalendarKey
 	reminders map[string]bool
-	docs      []document.Document
+	docs      []assessments.Document
 	incidents []vendors.Incident
 	ratings   []vendors.RatingRecord // rating change events, newest first
 	endpoints []webhooks.Endpoint
@@ -52,35 +49,35 @@ type world struct {
 	outbox    []outbox.Message
 }
 
-func (w *world) InTx(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
+func (w *world) InTx(ctx context.Context, fn func(context.Context, assessments.Tx) error) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return fn(ctx, wtx{w: w})
 }
-func (w *world) View(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
+func (w *world) View(ctx context.Context, fn func(context.Context, assessments.Tx) error) error {
 	return w.InTx(ctx, fn)
 }
 func (w *world) Ping(context.Context) error { return nil }
 
 type wtx struct {
-	stores.Tx
+	assessments.Tx
 	w *world
 }
 
-func (t wtx) Accounts() accounts.AccountRepo          { return wAccounts{w: t.w} }
-func (t wtx) Members() accounts.MemberRepo            { return wMembers{w: t.w} }
-func (t wtx) Lists() lists.ListRepo                   { return wLists{w: t.w} }
-func (t wtx) Vendors() vendors.VendorRepo             { return wVendors{w: t.w} }
-func (t wtx) Profiles() vendors.ProfileRepo           { return wProfiles{w: t.w} }
-func (t wtx) Assessments() stores.AssessmentRepo      { return wAssessments{w: t.w} }
-func (t wtx) ReviewPolicies() stores.ReviewPolicyRepo { return wPolicies{w: t.w} }
-func (t wtx) CalendarKeys() stores.CalendarKeyRepo    { return wCal{w: t.w} }
-func (t wtx) Reminders() stores.ReminderRepo          { return wReminders{w: t.w} }
-func (t wtx) Documents() stores.DocumentRepo          { return wDocs{w: t.w} }
-func (t wtx) Incidents() vendors.IncidentRepo         { return wIncidents{w: t.w} }
-func (t wtx) Deliveries() mailonce.Repo               { return wDeliveries{w: t.w} }
-func (t wtx) Outbox() outbox.Repo                     { return wOutbox{w: t.w} }
-func (t wtx) Webhooks() webhooks.WebhookRepo          { return wWebhooks{w: t.w} }
+func (t wtx) Accounts() accounts.AccountRepo               { return wAccounts{w: t.w} }
+func (t wtx) Members() accounts.MemberRepo                 { return wMembers{w: t.w} }
+func (t wtx) Lists() lists.ListRepo                        { return wLists{w: t.w} }
+func (t wtx) Vendors() vendors.VendorRepo                  { return wVendors{w: t.w} }
+func (t wtx) Profiles() vendors.ProfileRepo                { return wProfiles{w: t.w} }
+func (t wtx) Assessments() assessments.AssessmentRepo      { return wAssessments{w: t.w} }
+func (t wtx) ReviewPolicies() assessments.ReviewPolicyRepo { return wPolicies{w: t.w} }
+func (t wtx) CalendarKeys() assessments.CalendarKeyRepo    { return wCal{w: t.w} }
+func (t wtx) Reminders() assessments.ReminderRepo          { return wReminders{w: t.w} }
+func (t wtx) Documents() assessments.DocumentRepo          { return wDocs{w: t.w} }
+func (t wtx) Incidents() vendors.IncidentRepo              { return wIncidents{w: t.w} }
+func (t wtx) Deliveries() mailonce.Repo                    { return wDeliveries{w: t.w} }
+func (t wtx) Outbox() outbox.Repo                          { return wOutbox{w: t.w} }
+func (t wtx) Webhooks() webhooks.WebhookRepo               { return wWebhooks{w: t.w} }
 
 // wWebhooks holds the organization's webhook endpoints (none unless a test
 // adds some).
@@ -184,7 +181,7 @@ func (r wLists) AddEntries(_ context.Context, l uuid.UUID, vs []uuid.UUID, _ tim
 	return nil
 }
 func (r wLists) LockEntries(context.Context, uuid.UUID, []uuid.UUID) error { return nil }
-func (r wAssessments) Counts(_ context.Context, scope lists.ListScope, statuses []review.Status) (lists.ListCounts, error) {
+func (r wAssessments) Counts(_ context.Context, scope lists.ListScope, statuses []assessments.Status) (lists.ListCounts, error) {
 	var c lists.ListCounts
 	seen := map[uuid.UUID]bool{}
 	for l, vs := range r.w.entries {
@@ -251,20 +248,20 @@ func (r wProfiles) RatingEvents(_ context.Context, vs []uuid.UUID, limit int) ([
 }
 
 type wAssessments struct {
-	stores.AssessmentRepo
+	assessments.AssessmentRepo
 	w *world
 }
 
-func (r wAssessments) Get(_ context.Context, _, id uuid.UUID) (review.Assessment, error) {
+func (r wAssessments) Get(_ context.Context, _, id uuid.UUID) (assessments.Assessment, error) {
 	for _, a := range r.w.asms {
 		if a.ID == id {
 			return a, nil
 		}
 	}
-	return review.Assessment{}, core.ErrNotFound
+	return assessments.Assessment{}, core.ErrNotFound
 }
-func (r wAssessments) ListByVendors(_ context.Context, l uuid.UUID, vs []uuid.UUID) ([]review.Assessment, error) {
-	var out []review.Assessment
+func (r wAssessments) ListByVendors(_ context.Context, l uuid.UUID, vs []uuid.UUID) ([]assessments.Assessment, error) {
+	var out []assessments.Assessment
 	for _, a := range r.w.asms {
 		if a.ListID == l && slices.Contains(vs, a.VendorID) {
 			out = append(out, a)
@@ -272,8 +269,8 @@ func (r wAssessments) ListByVendors(_ context.Context, l uuid.UUID, vs []uuid.UU
 	}
 	return out, nil
 }
-func (r wAssessments) Find(_ context.Context, f stores.AssessmentFilter) ([]review.Assessment, error) {
-	var out []review.Assessment
+func (r wAssessments) Find(_ context.Context, f assessments.AssessmentFilter) ([]assessments.Assessment, error) {
+	var out []assessments.Assessment
 	for _, a := range r.w.asms {
 		if (f.ListID == nil || *f.ListID == a.ListID) && (f.VendorID == nil || *f.VendorID == a.VendorID) && (f.ID == nil || *f.ID == a.ID) {
 			out = append(out, a)
@@ -281,17 +278,17 @@ func (r wAssessments) Find(_ context.Context, f stores.AssessmentFilter) ([]revi
 	}
 	return out, nil
 }
-func (r wAssessments) Timings(ctx context.Context, f stores.AssessmentFilter) ([]review.Timing, error) {
+func (r wAssessments) Timings(ctx context.Context, f assessments.AssessmentFilter) ([]assessments.Timing, error) {
 	as, err := r.Find(ctx, f)
-	var out []review.Timing
+	var out []assessments.Timing
 	for _, a := range as {
-		out = append(out, review.TimingOf(a))
+		out = append(out, assessments.TimingOf(a))
 	}
 	return out, err
 }
-func (r wAssessments) Save(_ context.Context, as []review.Assessment) error {
+func (r wAssessments) Save(_ context.Context, as []assessments.Assessment) error {
 	for _, a := range as {
-		i := slices.IndexFunc(r.w.asms, func(x review.Assessment) bool { return x.ID == a.ID })
+		i := slices.IndexFunc(r.w.asms, func(x assessments.Assessment) bool { return x.ID == a.ID })
 		if i < 0 {
 			r.w.asms = append(r.w.asms, a)
 		} else {
@@ -301,15 +298,15 @@ func (r wAssessments) Save(_ context.Context, as []review.Assessment) error {
 	return nil
 }
 func (r wAssessments) Delete(_ context.Context, _, id uuid.UUID) error {
-	r.w.asms = slices.DeleteFunc(r.w.asms, func(a review.Assessment) bool { return a.ID == id })
+	r.w.asms = slices.DeleteFunc(r.w.asms, func(a assessments.Assessment) bool { return a.ID == id })
 	return nil
 }
-func (r wAssessments) AppendEvents(_ context.Context, es []review.AuditEvent) error {
+func (r wAssessments) AppendEvents(_ context.Context, es []assessments.AuditEvent) error {
 	r.w.events = append(r.w.events, es...)
 	return nil
 }
-func (r wAssessments) Events(_ context.Context, id uuid.UUID, offset, limit int) ([]review.AuditEvent, int, error) {
-	var es []review.AuditEvent
+func (r wAssessments) Events(_ context.Context, id uuid.UUID, offset, limit int) ([]assessments.AuditEvent, int, error) {
+	var es []assessments.AuditEvent
 	for _, e := range r.w.events {
 		if e.AssessmentID == id {
 			es = append(es, e)
@@ -322,42 +319,42 @@ func (r wAssessments) Events(_ context.Context, id uuid.UUID, offset, limit int)
 
 type wPolicies struct{ w *world }
 
-func (r wPolicies) Get(context.Context, uuid.UUID) (review.Policy, error) {
+func (r wPolicies) Get(context.Context, uuid.UUID) (assessments.Policy, error) {
 	if r.w.policy == nil {
-		return review.Policy{}, core.ErrNotFound
+		return assessments.Policy{}, core.ErrNotFound
 	}
 	return *r.w.policy, nil
 }
-func (r wPolicies) Put(_ context.Context, _ uuid.UUID, p review.Policy) error {
+func (r wPolicies) Put(_ context.Context, _ uuid.UUID, p assessments.Policy) error {
 	r.w.policy = &p
 	return nil
 }
 
 type wCal struct{ w *world }
 
-func (r wCal) Get(_ context.Context, acc, user uuid.UUID) (stores.CalendarKey, error) {
+func (r wCal) Get(_ context.Context, acc, user uuid.UUID) (assessments.CalendarKey, error) {
 	for _, k := range r.w.calKeys {
 		if k.AccountID == acc && k.UserID == user {
 			return k, nil
 		}
 	}
-	return stores.CalendarKey{}, core.ErrNotFound
+	return assessments.CalendarKey{}, core.ErrNotFound
 }
-func (r wCal) GetByID(_ context.Context, id uuid.UUID) (stores.CalendarKey, error) {
+func (r wCal) GetByID(_ context.Context, id uuid.UUID) (assessments.CalendarKey, error) {
 	for _, k := range r.w.calKeys {
 		if k.ID == id {
 			return k, nil
 		}
 	}
-	return stores.CalendarKey{}, core.ErrNotFound
+	return assessments.CalendarKey{}, core.ErrNotFound
 }
-func (r wCal) Create(_ context.Context, k stores.CalendarKey) error {
+func (r wCal) Create(_ context.Context, k assessments.CalendarKey) error {
 	r.w.calKeys = append(r.w.calKeys, k)
 	return nil
 }
 func (r wCal) Delete(_ context.Context, acc, user uuid.UUID) error {
 	n := len(r.w.calKeys)
-	r.w.calKeys = slices.DeleteFunc(r.w.calKeys, func(k stores.CalendarKey) bool { return k.AccountID == acc && k.UserID == user })
+	r.w.calKeys = slices.DeleteFunc(r.w.calKeys, func(k assessments.CalendarKey) bool { return k.AccountID == acc && k.UserID == user })
 	if n == len(r.w.calKeys) {
 		return core.ErrNotFound
 	}
@@ -388,20 +385,20 @@ func (r wReminders) Recorded(_ context.Context, keys []string) ([]string, error)
 
 type wDocs struct{ w *world }
 
-func (r wDocs) Create(_ context.Context, d document.Document) error {
+func (r wDocs) Create(_ context.Context, d assessments.Document) error {
 	r.w.docs = append(r.w.docs, d)
 	return nil
 }
-func (r wDocs) Get(_ context.Context, _, id uuid.UUID) (document.Document, error) {
+func (r wDocs) Get(_ context.Context, _, id uuid.UUID) (assessments.Document, error) {
 	for _, d := range r.w.docs {
 		if d.ID == id {
 			return d, nil
 		}
 	}
-	return document.Document{}, core.ErrNotFound
+	return assessments.Document{}, core.ErrNotFound
 }
-func (r wDocs) ListByAssessment(_ context.Context, id uuid.UUID) ([]document.Document, error) {
-	var out []document.Document
+func (r wDocs) ListByAssessment(_ context.Context, id uuid.UUID) ([]assessments.Document, error) {
+	var out []assessments.Document
 	for _, d := range r.w.docs {
 		if d.AssessmentID == id {
 			out = append(out, d)
@@ -409,10 +406,10 @@ func (r wDocs) ListByAssessment(_ context.Context, id uuid.UUID) ([]document.Doc
 	}
 	return out, nil
 }
-func (r wDocs) ListByAccount(context.Context, uuid.UUID) ([]document.Document, error) {
+func (r wDocs) ListByAccount(context.Context, uuid.UUID) ([]assessments.Document, error) {
 	return slices.Clone(r.w.docs), nil
 }
-func (r wDocs) Update(_ context.Context, d document.Document) error {
+func (r wDocs) Update(_ context.Context, d assessments.Document) error {
 	for i := range r.w.docs {
 		if r.w.docs[i].ID == d.ID {
 			r.w.docs[i] = d
@@ -421,7 +418,7 @@ func (r wDocs) Update(_ context.Context, d document.Document) error {
 	return nil
 }
 func (r wDocs) Delete(_ context.Context, _, id uuid.UUID) error {
-	r.w.docs = slices.DeleteFunc(r.w.docs, func(d document.Document) bool { return d.ID == id })
+	r.w.docs = slices.DeleteFunc(r.w.docs, func(d assessments.Document) bool { return d.ID == id })
 	return nil
 }
 

@@ -12,17 +12,14 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/assessments"
-	"github.com/vetted-dev/vetted/core/document"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/core/platform/uow"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 type fixture struct {
@@ -52,12 +49,12 @@ func newFixture(t *testing.T) fixture {
 		t.Fatal(err)
 	}
 	w := f.w
-	record := func(_ context.Context, _ stores.Tx, ev domainevent.Event) error {
+	record := func(_ context.Context, _ assessments.Tx, ev domainevent.Event) error {
 		w.hooks = append(w.hooks, ev) // in the unit of work, under the world's lock
 		return nil
 	}
-	f.s, err = assessments.New(assessments.Deps{Unit: uow.Unit[stores.Tx]{Store: f.w, Clock: clock{}, IDs: ports.UUIDv7{}, Events: record}, Blobs: f.blobs, Lists: noLists{},
-		Mail: mailonce.Mail[stores.Tx]{Store: f.w, Clock: clock{}, Mailer: f.mail}, Signer: signer, PublicURL: "https://vetted.test"})
+	f.s, err = assessments.NewService(assessments.Deps{Unit: uow.Unit[assessments.Tx]{Store: f.w, Clock: clock{}, IDs: ports.UUIDv7{}, Events: record}, Blobs: f.blobs, Lists: noLists{},
+		Mail: mailonce.Mail[assessments.Tx]{Store: f.w, Clock: clock{}, Mailer: f.mail}, Signer: signer, PublicURL: "https://vetted.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,24 +66,24 @@ func TestAssessmentLifecycle(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	sel := assessments.VendorSel{VendorID: f.slack.ID}
-	a, created, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, sel, review.Input{Status: ptr("in-progress")})
+	a, created, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, sel, assessments.Input{Status: ptr("in-progress")})
 	if err != nil || !created || a.Status != "in-progress" {
 		t.Fatalf("create: %+v %v %v", a, created, err)
 	}
-	if _, created, err = f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, sel, review.Input{Status: ptr("approved")}); err != nil || created {
+	if _, created, err = f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, sel, assessments.Input{Status: ptr("approved")}); err != nil || created {
 		t.Fatalf("update: %v %v", created, err)
 	}
-	if _, _, err := f.s.UpsertAssessment(ctx, f.viewr, f.ref, lists.MasterRef, sel, review.Input{}); !errors.Is(err, core.ErrForbidden) {
+	if _, _, err := f.s.UpsertAssessment(ctx, f.viewr, f.ref, lists.MasterRef, sel, assessments.Input{}); !errors.Is(err, core.ErrForbidden) {
 		t.Fatalf("a viewer wrote: %v", err)
 	}
-	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, assessments.VendorSel{VendorID: uuid.New()}, review.Input{}); !errors.Is(err, core.ErrNotFound) {
+	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, assessments.VendorSel{VendorID: uuid.New()}, assessments.Input{}); !errors.Is(err, core.ErrNotFound) {
 		t.Fatalf("an unknown vendor: %v", err)
 	}
-	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, assessments.VendorSel{}, review.Input{}); !errors.Is(err, core.ErrInvalid) {
+	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, assessments.VendorSel{}, assessments.Input{}); !errors.Is(err, core.ErrInvalid) {
 		t.Fatalf("no vendor: %v", err)
 	}
 	as, err := f.s.Assessments(ctx, f.viewr, f.ref, lists.MasterRef, assessments.AssessmentQuery{ReviewStates: []string{"current"}, Sort: "next_review_at"})
-	if err != nil || len(as) != 1 || as[0].Due.State != review.Current {
+	if err != nil || len(as) != 1 || as[0].Due.State != assessments.Current {
 		t.Fatalf("list: %+v, %v", as, err)
 	}
 	if _, err := f.s.Assessments(ctx, f.viewr, f.ref, lists.MasterRef, assessments.AssessmentQuery{Sort: "size"}); !errors.Is(err, core.ErrInvalid) {
@@ -111,7 +108,7 @@ func TestAssessmentLifecycle(t *testing.T) {
 	}
 	f.blobs.objects[up.Document.ObjectKey] = 1024
 	ds, err := f.s.Documents(ctx, f.viewr, f.ref, a.ID)
-	if err != nil || len(ds) != 1 || ds[0].Status != document.StatusUploaded || ds[0].SizeBytes != 1024 {
+	if err != nil || len(ds) != 1 || ds[0].Status != assessments.DocumentUploaded || ds[0].SizeBytes != 1024 {
 		t.Fatalf("documents: %+v, %v", ds, err)
 	}
 	if _, req, err := f.s.DownloadURL(ctx, f.viewr, f.ref, up.Document.ID); err != nil || req.Method != "GET" {
@@ -133,7 +130,7 @@ func TestAssessmentLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rows []assessments.ExportRow
-	if err := ex.Each(ctx, func(r assessments.ExportRow) error { rows = append(rows, r); return nil }); err != nil || len(rows) != 1 || rows[0].Status != review.Approved {
+	if err := ex.Each(ctx, func(r assessments.ExportRow) error { rows = append(rows, r); return nil }); err != nil || len(rows) != 1 || rows[0].Status != assessments.Approved {
 		t.Fatalf("export %+v, %v", rows, err)
 	}
 
@@ -160,15 +157,15 @@ func TestReviewPolicyScheduleAndReminders(t *testing.T) {
 		t.Fatalf("default policy: %+v, %v", p, err)
 	}
 	months := 1
-	if _, err := f.s.PutReviewPolicy(ctx, f.viewr, f.ref, review.PolicyInput{NotTiered: &months}); !errors.Is(err, core.ErrForbidden) {
+	if _, err := f.s.PutReviewPolicy(ctx, f.viewr, f.ref, assessments.PolicyInput{NotTiered: &months}); !errors.Is(err, core.ErrForbidden) {
 		t.Fatalf("a viewer changed the policy: %v", err)
 	}
-	if p, err = f.s.PutReviewPolicy(ctx, f.owner, f.ref, review.PolicyInput{NotTiered: &months}); err != nil || p.Cadence.NotTiered != 1 || p.UpdatedBy != f.owner.Email {
+	if p, err = f.s.PutReviewPolicy(ctx, f.owner, f.ref, assessments.PolicyInput{NotTiered: &months}); err != nil || p.Cadence.NotTiered != 1 || p.UpdatedBy != f.owner.Email {
 		t.Fatalf("put policy: %+v, %v", p, err)
 	}
 	// Approved long ago: overdue under a one-month cadence.
 	sel := assessments.VendorSel{VendorID: f.slack.ID}
-	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, sel, review.Input{Status: ptr("approved")}); err != nil {
+	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, sel, assessments.Input{Status: ptr("approved")}); err != nil {
 		t.Fatal(err)
 	}
 	f.w.asms[0].LastReviewedAt = clock{}.Now().AddDate(0, -3, 0)
@@ -218,7 +215,7 @@ func TestCalendarAndDashboard(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	sel := assessments.VendorSel{VendorID: f.slack.ID}
-	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, sel, review.Input{Status: ptr("approved")}); err != nil {
+	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, sel, assessments.Input{Status: ptr("approved")}); err != nil {
 		t.Fatal(err)
 	}
 	link, err := f.s.ReviewCalendarLink(ctx, f.viewr, f.ref)
@@ -272,7 +269,7 @@ func TestAssessmentReadsSortAndSelect(t *testing.T) {
 	f.w.vendors = append(f.w.vendors, zoom, beta)
 	for _, v := range []vendors.Vendor{f.slack, zoom, beta} {
 		if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, assessments.VendorSel{VendorID: v.ID},
-			review.Input{Status: ptr("approved")}); err != nil {
+			assessments.Input{Status: ptr("approved")}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -296,10 +293,10 @@ func TestAssessmentReadsSortAndSelect(t *testing.T) {
 		t.Errorf("-next_review_at: %s", got)
 	}
 	name, _ := vendors.ParseRef("zoom")
-	if a, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, assessments.VendorSel{VendorName: &name}, review.Input{}); err != nil || a.VendorID != zoom.ID {
+	if a, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, assessments.VendorSel{VendorName: &name}, assessments.Input{}); err != nil || a.VendorID != zoom.ID {
 		t.Fatalf("by name: %+v, %v", a, err)
 	}
-	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, assessments.VendorSel{VendorProfileID: uuid.New()}, review.Input{}); !errors.Is(err, core.ErrNotFound) {
+	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, assessments.VendorSel{VendorProfileID: uuid.New()}, assessments.Input{}); !errors.Is(err, core.ErrNotFound) {
 		t.Fatalf("an unknown profile: %v", err)
 	}
 	id := f.w.asms[1].ID

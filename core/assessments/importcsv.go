@@ -9,9 +9,7 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendors"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // ImportInput is an import-csv request.
@@ -65,7 +63,7 @@ func (s *Service) ImportCSV(ctx context.Context, a accounts.Actor, ref accounts.
 	if res.Errors == nil {
 		res.Errors = []lists.RowError{}
 	}
-	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		acc, l, err := lists.AccountList(ctx, tx, a, ref, accounts.WriteRole, lr, true)
 		if err != nil {
 			return err
@@ -91,7 +89,7 @@ type importRow struct {
 	row        int
 	ref        vendors.VendorRef
 	product    string
-	assessment *review.Input
+	assessment *Input
 }
 
 func parseImportRows(batch []lists.CSVRow) ([]importRow, []lists.RowError) {
@@ -120,7 +118,7 @@ func parseImportRows(batch []lists.CSVRow) ([]importRow, []lists.RowError) {
 			}
 		}
 		if r.HasAssessment() {
-			in := review.Input{}
+			in := Input{}
 			opt := func(col string) *string {
 				v := r.Get(col)
 				if v == "" {
@@ -141,7 +139,7 @@ func parseImportRows(batch []lists.CSVRow) ([]importRow, []lists.RowError) {
 			if dc := r.Get("data_collected"); dc != "" {
 				in.DataCollected = strings.Split(dc, ";")
 			}
-			if _, err := review.Apply(review.Fields{}, review.Input{Status: in.Status, SponsorContact: in.SponsorContact, DataCollected: in.DataCollected, Tier: in.Tier}); err != nil {
+			if _, err := Apply(Fields{}, Input{Status: in.Status, SponsorContact: in.SponsorContact, DataCollected: in.DataCollected, Tier: in.Tier}); err != nil {
 				// A condition may come on a later row of the same vendor:
 				// that rule is checked when the rows are merged.
 				for _, f := range core.Failures(err) {
@@ -159,7 +157,7 @@ func parseImportRows(batch []lists.CSVRow) ([]importRow, []lists.RowError) {
 	return out, errs
 }
 
-func (s *Service) importBatch(ctx context.Context, tx stores.Tx, a accounts.Actor, accountID uuid.UUID, l lists.List, rows []importRow, res *ImportResult) error {
+func (s *Service) importBatch(ctx context.Context, tx Tx, a accounts.Actor, accountID uuid.UUID, l lists.List, rows []importRow, res *ImportResult) error {
 	refs := make([]vendors.VendorRef, 0, len(rows))
 	idx := map[string]int{}
 	for _, r := range rows {
@@ -206,7 +204,7 @@ func (s *Service) importBatch(ctx context.Context, tx stores.Tx, a accounts.Acto
 	}
 	res.VendorsAdded = len(added)
 	var products []lists.Product
-	var changes []review.Request
+	var changes []Request
 	for _, r := range rows {
 		v := vendorOf(r.ref.Name)
 		if r.product != "" {
@@ -217,7 +215,7 @@ func (s *Service) importBatch(ctx context.Context, tx stores.Tx, a accounts.Acto
 			products = append(products, p)
 		}
 		if r.assessment != nil {
-			changes = append(changes, review.Request{Row: r.row, Vendor: v, Input: *r.assessment})
+			changes = append(changes, Request{Row: r.row, Vendor: v, Input: *r.assessment})
 		}
 	}
 	if res.ProductsAdded, err = tx.Lists().MergeProducts(ctx, products); err != nil {

@@ -12,9 +12,7 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendors"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // List read bounds.
@@ -68,7 +66,7 @@ func nonBlank(vs []string) []string {
 type ListRow struct {
 	lists.Entry
 	// Assessment is nil when the vendor has none on the list.
-	Assessment *review.Assessment
+	Assessment *Assessment
 	Rating     *int
 }
 
@@ -92,7 +90,7 @@ type Cursor struct {
 
 type listView struct {
 	sort   string
-	states []review.State
+	states []State
 	enrich []string
 	alerts *bool
 	q      string
@@ -107,7 +105,7 @@ func parseListQuery(q ListQuery) (listView, error) {
 		errs.Add("ListQuery.Sort", "%q is not one of: %s", v.sort, strings.Join(ListSorts(), ", "))
 	}
 	for _, s := range nonBlank(q.ReviewStates) {
-		st, err := review.ParseState("ListQuery.ReviewStates", s)
+		st, err := ParseState("ListQuery.ReviewStates", s)
 		if !errs.AddErr(err) {
 			v.states = append(v.states, st)
 		}
@@ -154,7 +152,7 @@ func (s *Service) ListRead(ctx context.Context, a accounts.Actor, ref accounts.A
 	}
 	var out ListPage
 	var rows []ListRow
-	err = s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err = s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		acc, l, err := lists.AccountList(ctx, tx, a, ref, accounts.ReadRole, lr, false)
 		if err != nil {
 			return err
@@ -182,7 +180,7 @@ func (s *Service) ListRead(ctx context.Context, a accounts.Actor, ref accounts.A
 		if err := s.Schedule(ctx, tx, acc.Account.ID, as); err != nil {
 			return err
 		}
-		byVendor := make(map[uuid.UUID]*review.Assessment, len(as))
+		byVendor := make(map[uuid.UUID]*Assessment, len(as))
 		for i := range as {
 			byVendor[as[i].VendorID] = &as[i]
 		}
@@ -228,7 +226,7 @@ func (v listView) pageByName() bool {
 // last one (a walk would end early). So the page is filled from the keys
 // after it until it is whole or the keys run out: the page is the list as
 // it was when its keys were read, less the vendors removed since.
-func (v listView) namePage(ctx context.Context, tx stores.Tx, listID uuid.UUID) ([]lists.Entry, error) {
+func (v listView) namePage(ctx context.Context, tx Tx, listID uuid.UUID) ([]lists.Entry, error) {
 	keys, err := tx.Lists().EntryKeys(ctx, listID)
 	if err != nil {
 		return nil, err
@@ -275,9 +273,9 @@ func (v listView) key(r ListRow) Cursor {
 			c.Num = r.Assessment.Due.NextReviewAt.Unix()
 		}
 	case "status":
-		c.Num = int64(len(review.StatusValues())) // not assessed: last
+		c.Num = int64(len(StatusValues())) // not assessed: last
 		if r.Assessment != nil {
-			c.Num = int64(slices.Index(review.StatusValues(), string(r.Assessment.Status)))
+			c.Num = int64(slices.Index(StatusValues(), string(r.Assessment.Status)))
 		}
 	}
 	return c
@@ -295,7 +293,7 @@ func (v listView) keep(r ListRow) bool {
 		return false
 	}
 	if len(v.states) > 0 {
-		st := review.NeverReviewed
+		st := NeverReviewed
 		if r.Assessment != nil {
 			st = r.Assessment.Due.State
 		}

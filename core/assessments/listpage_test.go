@@ -13,38 +13,37 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/uow"
-	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/ports/stores"
+	"github.com/vetted-dev/vetted/ports"
 )
 
 // readStore is one account with one list whose entries (with their
 // ratings) and assessments a list read shapes.
 type readStore struct {
-	stores.Store
+	ports.UnitOfWork[Tx]
 	acc     uuid.UUID
 	user    uuid.UUID
 	list    lists.List
 	entries []lists.Entry
-	asms    []review.Assessment
+	asms    []Assessment
 	// between, when set, runs once at the next EntriesOf; entriesOf
 	// records how many ids each EntriesOf asked for.
 	between   func()
 	entriesOf []int
 }
 
-func (s *readStore) View(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
+func (s *readStore) View(ctx context.Context, fn func(context.Context, Tx) error) error {
 	return fn(ctx, readTx{s: s})
 }
 
 type readTx struct {
-	stores.Tx
+	Tx
 	s *readStore
 }
 
-func (t readTx) Accounts() accounts.AccountRepo          { return readAccounts{s: t.s} }
-func (t readTx) Lists() lists.ListRepo                   { return readLists{s: t.s} }
-func (t readTx) Assessments() stores.AssessmentRepo      { return readAssessments{s: t.s} }
-func (t readTx) ReviewPolicies() stores.ReviewPolicyRepo { return noPolicy{} }
+func (t readTx) Accounts() accounts.AccountRepo   { return readAccounts{s: t.s} }
+func (t readTx) Lists() lists.ListRepo            { return readLists{s: t.s} }
+func (t readTx) Assessments() AssessmentRepo      { return readAssessments{s: t.s} }
+func (t readTx) ReviewPolicies() ReviewPolicyRepo { return noPolicy{} }
 
 type readAccounts struct {
 	accounts.AccountRepo
@@ -92,12 +91,12 @@ func (r readLists) EntriesOf(_ context.Context, _ uuid.UUID, ids []uuid.UUID) ([
 }
 
 type readAssessments struct {
-	stores.AssessmentRepo
+	AssessmentRepo
 	s *readStore
 }
 
-func (r readAssessments) ListByVendors(context.Context, uuid.UUID, []uuid.UUID) ([]review.Assessment, error) {
-	return append([]review.Assessment(nil), r.s.asms...), nil
+func (r readAssessments) ListByVendors(context.Context, uuid.UUID, []uuid.UUID) ([]Assessment, error) {
+	return append([]Assessment(nil), r.s.asms...), nil
 }
 
 // readClock is the day the fixture's reads run on.
@@ -106,10 +105,10 @@ type readClock struct{}
 func (readClock) Now() time.Time { return time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC) }
 
 // noPolicy is an account that keeps the default review policy.
-type noPolicy struct{ stores.ReviewPolicyRepo }
+type noPolicy struct{ ReviewPolicyRepo }
 
-func (noPolicy) Get(context.Context, uuid.UUID) (review.Policy, error) {
-	return review.Policy{}, core.ErrNotFound
+func (noPolicy) Get(context.Context, uuid.UUID) (Policy, error) {
+	return Policy{}, core.ErrNotFound
 }
 
 func readFixture() (*Service, *readStore, accounts.Actor) {
@@ -131,9 +130,9 @@ func readFixture() (*Service, *readStore, accounts.Actor) {
 		st.entries = append(st.entries, e)
 	}
 	// Delta was last reviewed years ago: overdue under the default policy.
-	st.asms = []review.Assessment{{ID: uuid.New(), VendorID: st.entries[3].VendorID,
+	st.asms = []Assessment{{ID: uuid.New(), VendorID: st.entries[3].VendorID,
 		LastReviewedAt: readClock{}.Now().AddDate(-5, 0, 0)}}
-	s := &Service{d: Deps{Unit: uow.Unit[stores.Tx]{Store: st, Clock: readClock{}}}}
+	s := &Service{d: Deps{Unit: uow.Unit[Tx]{Store: st, Clock: readClock{}}}}
 	return s, st, accounts.Actor{UserID: st.user}
 }
 

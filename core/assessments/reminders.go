@@ -16,15 +16,13 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/webhooks"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Review reminders (issue 22 item 4). The periodic job (KindReviewReminders)
 // works out, per active account that holds an assessment (organizations
 // and personal spaces alike), which reminder mails are owed now
-// (review.OwedReminders) and records their keys (stores.ReminderRepo) in the
+// (OwedReminders) and records their keys (ReminderRepo) in the
 // unit of work that queues them to the outbox, so each is queued once
 // however many workers run the job at once or again after a restart. Each
 // mail is then its own job (KindReminderMail), delivered once by its key
@@ -43,7 +41,7 @@ const ReminderUnsubscribePath = "/reminders/unsubscribe"
 // logged and the others still run; the error joins the failures.
 func (s *Service) ReviewReminders(ctx context.Context) (int, error) {
 	var accs []accounts.Account
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) (err error) {
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) (err error) {
 		accs, err = tx.Accounts().ListReviewing(ctx)
 		return err
 	})
@@ -71,7 +69,7 @@ func (s *Service) ReviewReminders(ctx context.Context) (int, error) {
 }
 
 // staffOf returns the e-mails of an account's admins and owners.
-func staffOf(ctx context.Context, tx stores.Tx, accountID uuid.UUID) ([]string, error) {
+func staffOf(ctx context.Context, tx Tx, accountID uuid.UUID) ([]string, error) {
 	ms, err := tx.Members().List(ctx, accountID)
 	if err != nil {
 		return nil, err
@@ -80,11 +78,11 @@ func staffOf(ctx context.Context, tx stores.Tx, accountID uuid.UUID) ([]string, 
 }
 
 // optedOut reads which of emails stopped the account's reminders.
-func optedOut(ctx context.Context, tx stores.Tx, accountID uuid.UUID, emails []string) (map[string]bool, error) {
+func optedOut(ctx context.Context, tx Tx, accountID uuid.UUID, emails []string) (map[string]bool, error) {
 	keys := make([]string, len(emails))
 	byKey := make(map[string]string, len(emails))
 	for i, e := range emails {
-		keys[i] = review.OptOutKey(accountID, e)
+		keys[i] = OptOutKey(accountID, e)
 		byKey[keys[i]] = strings.ToLower(strings.TrimSpace(e))
 	}
 	rec, err := tx.Reminders().Recorded(ctx, keys)
@@ -102,7 +100,7 @@ func optedOut(ctx context.Context, tx stores.Tx, accountID uuid.UUID, emails []s
 // owes now that were not queued before.
 func (s *Service) queueReminders(ctx context.Context, accountID uuid.UUID) (int, error) {
 	var n int
-	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		n = 0
 		acc, err := tx.Accounts().Get(ctx, accountID)
 		if errors.Is(err, core.ErrNotFound) {
@@ -116,7 +114,7 @@ func (s *Service) queueReminders(ctx context.Context, accountID uuid.UUID) (int,
 		if err != nil {
 			return err
 		}
-		as, err := tx.Assessments().Find(ctx, stores.AssessmentFilter{AccountID: accountID})
+		as, err := tx.Assessments().Find(ctx, AssessmentFilter{AccountID: accountID})
 		if err != nil {
 			return err
 		}
@@ -130,8 +128,8 @@ func (s *Service) queueReminders(ctx context.Context, accountID uuid.UUID) (int,
 		}
 		var everyone []string
 		for _, a := range as {
-			if _, ok := review.DueReminder(a.Due, p, now); ok {
-				everyone = append(everyone, review.Recipients(a, staff)...)
+			if _, ok := DueReminder(a.Due, p, now); ok {
+				everyone = append(everyone, Recipients(a, staff)...)
 			}
 		}
 		if len(everyone) == 0 {
@@ -141,9 +139,9 @@ func (s *Service) queueReminders(ctx context.Context, accountID uuid.UUID) (int,
 		if err != nil {
 			return err
 		}
-		owed := review.OwedReminders(as, p, now, staff, func(e string) bool { return out[e] })
+		owed := OwedReminders(as, p, now, staff, func(e string) bool { return out[e] })
 		keys := make([]string, len(owed))
-		byKey := make(map[string]review.Owed, len(owed))
+		byKey := make(map[string]Owed, len(owed))
 		for i, o := range owed {
 			keys[i] = o.Key()
 			byKey[keys[i]] = o
@@ -164,13 +162,13 @@ func (s *Service) queueReminders(ctx context.Context, accountID uuid.UUID) (int,
 	return n, err
 }
 
-// reviewEvents records review.due_soon and review.overdue for the
+// reviewEvents records due_soon and overdue for the
 // assessments of an account that reached a reminder window, once per
 // assessment, due date and window (a reminder key of their own), and only
 // while an endpoint of the account wants them: an account without one
 // records nothing, so an endpoint added later still hears of the next
 // window.
-func (s *Service) reviewEvents(ctx context.Context, tx stores.Tx, accountID uuid.UUID, as []review.Assessment, p review.Policy, now time.Time) error {
+func (s *Service) reviewEvents(ctx context.Context, tx Tx, accountID uuid.UUID, as []Assessment, p Policy, now time.Time) error {
 	es, err := tx.Webhooks().List(ctx, accountID)
 	if err != nil {
 		return err
@@ -183,15 +181,15 @@ func (s *Service) reviewEvents(ctx context.Context, tx stores.Tx, accountID uuid
 		return nil
 	}
 	type due struct {
-		a    review.Assessment
-		r    review.Reminder
+		a    Assessment
+		r    Reminder
 		days int
 	}
 	var keys []string
 	byKey := map[string]due{}
 	for _, a := range as {
-		r, ok := review.DueReminder(a.Due, p, now)
-		days := review.DaysUntil(now, a.Due.NextReviewAt)
+		r, ok := DueReminder(a.Due, p, now)
+		days := DaysUntil(now, a.Due.NextReviewAt)
 		if !ok || (days < 0 && !overdue) || (days >= 0 && !soon) {
 			continue
 		}
@@ -228,7 +226,7 @@ func (s *Service) reviewEvents(ctx context.Context, tx stores.Tx, accountID uuid
 // the recipient is no longer its sponsor or an admin or owner, or the
 // recipient stopped the account's reminders.
 func (s *Service) SendReminder(ctx context.Context, p outbox.ReminderMail) error {
-	err := s.d.Mail.Build(ctx, p.Key, func(ctx context.Context, tx stores.Tx) (mailtmpl.Mail, bool, error) {
+	err := s.d.Mail.Build(ctx, p.Key, func(ctx context.Context, tx Tx) (mailtmpl.Mail, bool, error) {
 		acc, err := tx.Accounts().Get(ctx, p.AccountID)
 		if err != nil || !acc.Active {
 			return mailtmpl.Mail{}, false, err
@@ -247,7 +245,7 @@ func (s *Service) SendReminder(ctx context.Context, p outbox.ReminderMail) error
 		if err != nil {
 			return mailtmpl.Mail{}, false, err
 		}
-		if !slices.Contains(review.Recipients(a, staff), p.Email) {
+		if !slices.Contains(Recipients(a, staff), p.Email) {
 			return mailtmpl.Mail{}, false, nil
 		}
 		out, err := optedOut(ctx, tx, p.AccountID, []string{p.Email})
@@ -262,7 +260,7 @@ func (s *Service) SendReminder(ctx context.Context, p outbox.ReminderMail) error
 		tok := s.d.Signer.Sign(PurposeReminderUnsubscribe, p.AccountID.String()+" "+p.Email, now.Add(mailtmpl.UnsubscribeTTL))
 		return mailtmpl.ReminderMail(p.Email, p.Key, mailtmpl.ReminderData{
 			AccountName: reminderAccountName(acc), VendorName: a.VendorName, ListName: l.Name, DueDate: p.DueDate,
-			Days: review.DaysUntil(now, a.Due.NextReviewAt), Status: a.Status.String(), AppURL: s.d.PublicURL + "/app/",
+			Days: DaysUntil(now, a.Due.NextReviewAt), Status: a.Status.String(), AppURL: s.d.PublicURL + "/app/",
 			UnsubscribeURL: s.d.PublicURL + ReminderUnsubscribePath + "?token=" + url.QueryEscape(tok),
 		}), true, nil
 	})
@@ -292,7 +290,7 @@ type ReminderOptOut struct {
 
 // reminderLink reads a reminder unsubscribe link: a forged or expired one
 // is refused (403), one of an account deleted since is not found.
-func (s *Service) reminderLink(ctx context.Context, tx stores.Tx, token string) (ReminderOptOut, error) {
+func (s *Service) reminderLink(ctx context.Context, tx Tx, token string) (ReminderOptOut, error) {
 	subj, err := s.d.Signer.Verify(PurposeReminderUnsubscribe, token, s.d.Now())
 	if err != nil {
 		return ReminderOptOut{}, err
@@ -313,7 +311,7 @@ func (s *Service) reminderLink(ctx context.Context, tx stores.Tx, token string) 
 // PeekReminderUnsubscribe checks a reminder unsubscribe link without acting.
 func (s *Service) PeekReminderUnsubscribe(ctx context.Context, token string) (ReminderOptOut, error) {
 	var o ReminderOptOut
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) (err error) {
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) (err error) {
 		o, err = s.reminderLink(ctx, tx, token)
 		return err
 	})
@@ -324,11 +322,11 @@ func (s *Service) PeekReminderUnsubscribe(ctx context.Context, token string) (Re
 // the link's address (RFC 8058 one-click); doing it again is success.
 func (s *Service) UnsubscribeReminders(ctx context.Context, token string) (ReminderOptOut, error) {
 	var o ReminderOptOut
-	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) (err error) {
+	err := s.d.Write(ctx, func(ctx context.Context, tx Tx) (err error) {
 		if o, err = s.reminderLink(ctx, tx, token); err != nil || o.Done {
 			return err
 		}
-		_, err = tx.Reminders().Record(ctx, []string{review.OptOutKey(o.AccountID, o.Email)}, s.d.Now())
+		_, err = tx.Reminders().Record(ctx, []string{OptOutKey(o.AccountID, o.Email)}, s.d.Now())
 		o.Done = true
 		return err
 	})

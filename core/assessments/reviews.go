@@ -13,24 +13,22 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
-	"github.com/vetted-dev/vetted/core/review"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // PolicyView is an account's review policy as answered.
 type PolicyView struct {
 	AccountID uuid.UUID
-	review.Policy
+	Policy
 	// Default is true while the account has never saved a policy.
 	Default bool
 }
 
 // policyOf returns the policy in force for an account: the saved one, or
 // the default.
-func policyOf(ctx context.Context, tx stores.Tx, accountID uuid.UUID) (review.Policy, bool, error) {
+func policyOf(ctx context.Context, tx Tx, accountID uuid.UUID) (Policy, bool, error) {
 	p, err := tx.ReviewPolicies().Get(ctx, accountID)
 	if errors.Is(err, core.ErrNotFound) {
-		return review.DefaultPolicy(), true, nil
+		return DefaultPolicy(), true, nil
 	}
 	return p, false, err
 }
@@ -38,7 +36,7 @@ func policyOf(ctx context.Context, tx stores.Tx, accountID uuid.UUID) (review.Po
 // ReviewPolicy returns an account's review policy (viewer or above).
 func (s *Service) ReviewPolicy(ctx context.Context, a accounts.Actor, ref accounts.AccountRef) (PolicyView, error) {
 	var out PolicyView
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ReadRole)
 		if err != nil {
 			return err
@@ -52,9 +50,9 @@ func (s *Service) ReviewPolicy(ctx context.Context, a accounts.Actor, ref accoun
 
 // PutReviewPolicy changes an account's review policy (admin or owner);
 // omitted values keep theirs. Every due date moves with it: none is stored.
-func (s *Service) PutReviewPolicy(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, in review.PolicyInput) (PolicyView, error) {
+func (s *Service) PutReviewPolicy(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, in PolicyInput) (PolicyView, error) {
 	var out PolicyView
-	err := s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ManageRole)
 		if err != nil {
 			return err
@@ -63,7 +61,7 @@ func (s *Service) PutReviewPolicy(ctx context.Context, a accounts.Actor, ref acc
 		if err != nil {
 			return err
 		}
-		next, err := review.ApplyPolicy(cur, in)
+		next, err := ApplyPolicy(cur, in)
 		if err != nil {
 			return err
 		}
@@ -78,14 +76,14 @@ func (s *Service) PutReviewPolicy(ctx context.Context, a accounts.Actor, ref acc
 }
 
 // schedule sets Due on each assessment from the policy and the clock.
-func schedule(as []review.Assessment, p review.Policy, now time.Time) {
+func schedule(as []Assessment, p Policy, now time.Time) {
 	for i := range as {
-		as[i].Due = review.Schedule(as[i].Fields, as[i].LastReviewedAt, p, now)
+		as[i].Due = Schedule(as[i].Fields, as[i].LastReviewedAt, p, now)
 	}
 }
 
 // Schedule sets Due on assessments of an account from its policy in tx.
-func (s *Service) Schedule(ctx context.Context, tx stores.Tx, accountID uuid.UUID, as []review.Assessment) error {
+func (s *Service) Schedule(ctx context.Context, tx Tx, accountID uuid.UUID, as []Assessment) error {
 	p, _, err := policyOf(ctx, tx, accountID)
 	if err != nil {
 		return err
@@ -95,12 +93,12 @@ func (s *Service) Schedule(ctx context.Context, tx stores.Tx, accountID uuid.UUI
 }
 
 // scheduleOne computes the Due of one assessment of an account in tx.
-func (s *Service) scheduleOne(ctx context.Context, tx stores.Tx, a *review.Assessment) error {
+func (s *Service) scheduleOne(ctx context.Context, tx Tx, a *Assessment) error {
 	p, _, err := policyOf(ctx, tx, a.AccountID)
 	if err != nil {
 		return err
 	}
-	a.Due = review.Schedule(a.Fields, a.LastReviewedAt, p, s.d.Now())
+	a.Due = Schedule(a.Fields, a.LastReviewedAt, p, s.d.Now())
 	return nil
 }
 
@@ -111,13 +109,13 @@ func AssessmentSorts() []string { return []string{"-updated_at", "next_review_at
 
 // filterAssessments keeps the assessments in one of the states (none: all)
 // and sorts them.
-func filterAssessments(as []review.Assessment, states []review.State, sort string) []review.Assessment {
+func filterAssessments(as []Assessment, states []State, sort string) []Assessment {
 	if len(states) > 0 {
-		as = slices.DeleteFunc(as, func(a review.Assessment) bool { return !slices.Contains(states, a.Due.State) })
+		as = slices.DeleteFunc(as, func(a Assessment) bool { return !slices.Contains(states, a.Due.State) })
 	}
 	if sort == "next_review_at" || sort == "-next_review_at" {
 		desc := strings.HasPrefix(sort, "-")
-		slices.SortStableFunc(as, func(x, y review.Assessment) int {
+		slices.SortStableFunc(as, func(x, y Assessment) int {
 			xz, yz := x.Due.NextReviewAt.IsZero(), y.Due.NextReviewAt.IsZero()
 			switch {
 			case xz && yz:
@@ -138,15 +136,15 @@ func filterAssessments(as []review.Assessment, states []review.State, sort strin
 }
 
 // parseAssessmentView checks the review-state and sort parameters.
-func parseAssessmentView(rawStates []string, sort string) ([]review.State, string, error) {
+func parseAssessmentView(rawStates []string, sort string) ([]State, string, error) {
 	var errs core.Fields
-	var states []review.State
+	var states []State
 	for _, raw := range rawStates {
 		for _, part := range strings.Split(raw, ",") {
 			if part = strings.TrimSpace(part); part == "" {
 				continue
 			}
-			st, err := review.ParseState("ReviewStates", part)
+			st, err := ParseState("ReviewStates", part)
 			if !errs.AddErr(err) {
 				states = append(states, st)
 			}
@@ -164,8 +162,8 @@ func parseAssessmentView(rawStates []string, sort string) ([]review.State, strin
 
 // reviewCounts counts the assessments of the lists in scope that are due
 // soon and overdue under the account's policy.
-func (s *Service) reviewCounts(ctx context.Context, tx stores.Tx, scope lists.ListScope) (dueSoon, overdue int, err error) {
-	ts, err := tx.Assessments().Timings(ctx, stores.AssessmentFilter{AccountID: scope.AccountID, ListID: scope.ListID})
+func (s *Service) reviewCounts(ctx context.Context, tx Tx, scope lists.ListScope) (dueSoon, overdue int, err error) {
+	ts, err := tx.Assessments().Timings(ctx, AssessmentFilter{AccountID: scope.AccountID, ListID: scope.ListID})
 	if err != nil {
 		return 0, 0, err
 	}
@@ -176,9 +174,9 @@ func (s *Service) reviewCounts(ctx context.Context, tx stores.Tx, scope lists.Li
 	now := s.d.Now()
 	for _, t := range ts {
 		switch t.Due(p, now).State {
-		case review.DueSoon:
+		case DueSoon:
 			dueSoon++
-		case review.Overdue:
+		case Overdue:
 			overdue++
 		}
 	}
@@ -190,14 +188,14 @@ func (s *Service) reviewCounts(ctx context.Context, tx stores.Tx, scope lists.Li
 // only those that actually changed, each with one audit event. It returns
 // the saved assessments. A validation failure names the field, or for
 // changes from CSV rows the cell (row and column) of the csv field.
-func (s *Service) Upsert(ctx context.Context, tx stores.Tx, a accounts.Actor, accountID uuid.UUID, l lists.List, changes []review.Request) ([]review.Assessment, error) {
+func (s *Service) Upsert(ctx context.Context, tx Tx, a accounts.Actor, accountID uuid.UUID, l lists.List, changes []Request) ([]Assessment, error) {
 	saved, _, err := s.upsert(ctx, tx, a, accountID, l, changes)
 	return saved, err
 }
 
 // upsert is Upsert, which also returns the assessments as they were before
 // (those that existed), read under the entries' locks.
-func (s *Service) upsert(ctx context.Context, tx stores.Tx, a accounts.Actor, accountID uuid.UUID, l lists.List, changes []review.Request) (saved, existing []review.Assessment, err error) {
+func (s *Service) upsert(ctx context.Context, tx Tx, a accounts.Actor, accountID uuid.UUID, l lists.List, changes []Request) (saved, existing []Assessment, err error) {
 	if len(changes) == 0 {
 		return nil, nil, nil
 	}
@@ -218,8 +216,8 @@ func (s *Service) upsert(ctx context.Context, tx stores.Tx, a accounts.Actor, ac
 		return nil, nil, err
 	}
 	type state struct {
-		orig  review.Assessment
-		cur   review.Assessment
+		orig  Assessment
+		cur   Assessment
 		isNew bool
 	}
 	states := map[uuid.UUID]*state{}
@@ -232,9 +230,9 @@ func (s *Service) upsert(ctx context.Context, tx stores.Tx, a accounts.Actor, ac
 	for _, c := range changes {
 		st, ok := states[c.Vendor.ID]
 		if !ok {
-			asm := review.Assessment{ID: s.d.IDs.New(), AccountID: accountID, ListID: l.ID, VendorID: c.Vendor.ID,
+			asm := Assessment{ID: s.d.IDs.New(), AccountID: accountID, ListID: l.ID, VendorID: c.Vendor.ID,
 				VendorName: c.Vendor.Name.String(), CreatedAt: now, CreatedBy: a.Email}
-			asm.Status = review.NotStarted
+			asm.Status = NotStarted
 			asm.DataCollected = []string{}
 			if c.Vendor.HasProfile { // custom vendors have none: no lookup
 				if p, err := tx.Profiles().Get(ctx, c.Vendor.ID); err == nil {
@@ -245,18 +243,18 @@ func (s *Service) upsert(ctx context.Context, tx stores.Tx, a accounts.Actor, ac
 				}
 			}
 			st = &state{orig: asm, cur: asm, isNew: true}
-			st.orig.Fields = review.Fields{}
+			st.orig.Fields = Fields{}
 			states[c.Vendor.ID] = st
 		}
-		next, err := review.Apply(st.cur.Fields, c.Input)
+		next, err := Apply(st.cur.Fields, c.Input)
 		if err == nil {
-			err = review.CheckApprovalDate(c.Input, next, now)
+			err = CheckApprovalDate(c.Input, next, now)
 		}
 		switch {
 		case err == nil:
 			prev := st.cur.Status
 			st.cur.Fields = next
-			review.MarkReviewed(&st.cur, prev, now)
+			MarkReviewed(&st.cur, prev, now)
 		case c.Row > 0 && errors.Is(err, core.ErrInvalid):
 			for _, f := range core.Failures(err) {
 				cells = append(cells, lists.AssessmentCell(c.Row, f))
@@ -271,23 +269,23 @@ func (s *Service) upsert(ctx context.Context, tx stores.Tx, a accounts.Actor, ac
 	if err := errs.Err(); err != nil {
 		return nil, nil, err
 	}
-	var save []review.Assessment
-	var events []review.AuditEvent
+	var save []Assessment
+	var events []AuditEvent
 	for _, id := range ids {
 		st := states[id]
-		changes := review.Diff(st.orig.Fields, st.cur.Fields)
+		changes := Diff(st.orig.Fields, st.cur.Fields)
 		if len(changes) == 0 && !st.isNew {
 			continue
 		}
 		st.cur.UpdatedAt, st.cur.UpdatedBy = now, a.Email
 		save = append(save, st.cur)
 		if len(changes) > 0 {
-			events = append(events, review.AuditEvent{ID: s.d.IDs.New(), AssessmentID: st.cur.ID, AccountID: accountID,
+			events = append(events, AuditEvent{ID: s.d.IDs.New(), AssessmentID: st.cur.ID, AccountID: accountID,
 				CreatedAt: now, SubmittedBy: a.Email, Changes: changes})
 		}
 		// A new assessment starts as not-started: only a status it is
 		// created with, or moved to, is a change to tell of.
-		old := cmp.Or(st.orig.Status, review.NotStarted)
+		old := cmp.Or(st.orig.Status, NotStarted)
 		if old != st.cur.Status {
 			ev := domainevent.StatusChange(webhookRef(st.cur, l.Name), old.String(), st.cur.Status.String(), now)
 			if err := s.d.Event(ctx, tx, ev); err != nil {
@@ -305,7 +303,7 @@ func (s *Service) upsert(ctx context.Context, tx stores.Tx, a accounts.Actor, ac
 }
 
 // webhookRef names an assessment in its webhook events.
-func webhookRef(a review.Assessment, listName string) domainevent.Assessment {
+func webhookRef(a Assessment, listName string) domainevent.Assessment {
 	return domainevent.Assessment{AccountID: a.AccountID, AssessmentID: a.ID, VendorID: a.VendorID, VendorName: a.VendorName,
 		ListID: a.ListID, ListName: listName}
 }

@@ -14,24 +14,22 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/core/platform/uow"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // rows is the assessments of one list, and the audit events appended;
-// the rest of stores.Tx is unused by Upsert.
+// the rest of assessments.Tx is unused by Upsert.
 type rows struct {
-	stores.Tx
-	asms   map[uuid.UUID]review.Assessment // by vendor
-	events []review.AuditEvent
+	assessments.Tx
+	asms   map[uuid.UUID]assessments.Assessment // by vendor
+	events []assessments.AuditEvent
 	locked []uuid.UUID
 }
 
-func (t *rows) Lists() lists.ListRepo              { return lockOnly{t: t} }
-func (t *rows) Assessments() stores.AssessmentRepo { return asmRepo{t: t} }
-func (t *rows) Profiles() vendors.ProfileRepo      { return noProfiles{} }
+func (t *rows) Lists() lists.ListRepo                   { return lockOnly{t: t} }
+func (t *rows) Assessments() assessments.AssessmentRepo { return asmRepo{t: t} }
+func (t *rows) Profiles() vendors.ProfileRepo           { return noProfiles{} }
 
 type lockOnly struct {
 	lists.ListRepo
@@ -44,12 +42,12 @@ func (r lockOnly) LockEntries(_ context.Context, _ uuid.UUID, ids []uuid.UUID) e
 }
 
 type asmRepo struct {
-	stores.AssessmentRepo
+	assessments.AssessmentRepo
 	t *rows
 }
 
-func (r asmRepo) ListByVendors(_ context.Context, _ uuid.UUID, ids []uuid.UUID) ([]review.Assessment, error) {
-	var out []review.Assessment
+func (r asmRepo) ListByVendors(_ context.Context, _ uuid.UUID, ids []uuid.UUID) ([]assessments.Assessment, error) {
+	var out []assessments.Assessment
 	for _, id := range ids {
 		if a, ok := r.t.asms[id]; ok {
 			out = append(out, a)
@@ -58,14 +56,14 @@ func (r asmRepo) ListByVendors(_ context.Context, _ uuid.UUID, ids []uuid.UUID) 
 	return out, nil
 }
 
-func (r asmRepo) Save(_ context.Context, as []review.Assessment) error {
+func (r asmRepo) Save(_ context.Context, as []assessments.Assessment) error {
 	for _, a := range as {
 		r.t.asms[a.VendorID] = a
 	}
 	return nil
 }
 
-func (r asmRepo) AppendEvents(_ context.Context, es []review.AuditEvent) error {
+func (r asmRepo) AppendEvents(_ context.Context, es []assessments.AuditEvent) error {
 	r.t.events = append(r.t.events, es...)
 	return nil
 }
@@ -90,8 +88,8 @@ func service(t *testing.T) *assessments.Service {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := assessments.New(assessments.Deps{Unit: uow.Unit[stores.Tx]{Store: nilStore{}, Clock: clock{}, IDs: ids{}}, Blobs: nilBlobs{}, Lists: noLists{},
-		Mail: mailonce.Mail[stores.Tx]{Mailer: nilMailer{}}, Signer: signer})
+	s, err := assessments.NewService(assessments.Deps{Unit: uow.Unit[assessments.Tx]{Store: nilStore{}, Clock: clock{}, IDs: ids{}}, Blobs: nilBlobs{}, Lists: noLists{},
+		Mail: mailonce.Mail[assessments.Tx]{Mailer: nilMailer{}}, Signer: signer})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,12 +97,12 @@ func service(t *testing.T) *assessments.Service {
 }
 
 type (
-	nilStore  struct{ stores.Store }
+	nilStore struct {
+		ports.UnitOfWork[assessments.Tx]
+	}
 	nilBlobs  struct{ ports.BlobStore }
 	nilMailer struct{ ports.Mailer }
 )
-
-func ptr(s string) *string { return &s }
 
 // TestConditionalApprovalAcrossRows: a conditional approval needs a
 // condition; in a CSV import the rows of one vendor merge in order (later
@@ -116,10 +114,10 @@ func TestConditionalApprovalAcrossRows(t *testing.T) {
 	ctx := context.Background()
 	l := lists.List{ID: uuid.New(), AccountID: uuid.New()}
 	slack := vendors.Vendor{ID: uuid.New(), Name: "Slack"}
-	tx := &rows{asms: map[uuid.UUID]review.Assessment{}}
+	tx := &rows{asms: map[uuid.UUID]assessments.Assessment{}}
 	by := accounts.Actor{Email: "ann@acme.test"}
 
-	_, err := s.Upsert(ctx, tx, by, l.AccountID, l, []review.Request{{Row: 3, Vendor: slack, Input: review.Input{Status: ptr("conditional approval")}}})
+	_, err := s.Upsert(ctx, tx, by, l.AccountID, l, []assessments.Request{{Row: 3, Vendor: slack, Input: assessments.Input{Status: ptr("conditional approval")}}})
 	fs := core.Failures(err)
 	if !errors.Is(err, core.ErrInvalid) || len(fs) == 0 || fs[0].Field != lists.CSVField || fs[0].Row != 3 || fs[0].Column != "conditional_approval_condition" {
 		t.Fatalf("a condition missing: %v %+v", err, fs)
@@ -128,27 +126,27 @@ func TestConditionalApprovalAcrossRows(t *testing.T) {
 		t.Fatal("a refused batch saved")
 	}
 
-	saved, err := s.Upsert(ctx, tx, by, l.AccountID, l, []review.Request{
-		{Row: 3, Vendor: slack, Input: review.Input{ConditionalApprovalCondition: ptr("SSO enforced")}},
-		{Row: 4, Vendor: slack, Input: review.Input{Status: ptr("conditional approval")}},
+	saved, err := s.Upsert(ctx, tx, by, l.AccountID, l, []assessments.Request{
+		{Row: 3, Vendor: slack, Input: assessments.Input{ConditionalApprovalCondition: ptr("SSO enforced")}},
+		{Row: 4, Vendor: slack, Input: assessments.Input{Status: ptr("conditional approval")}},
 	})
 	if err != nil || len(saved) != 1 {
 		t.Fatalf("two rows of one vendor: %v, saved %d", err, len(saved))
 	}
 	got := tx.asms[slack.ID]
-	if got.Status != review.ConditionalApproval || got.ConditionalApprovalCondition != "SSO enforced" || got.LastReviewedAt.IsZero() ||
+	if got.Status != assessments.ConditionalApproval || got.ConditionalApprovalCondition != "SSO enforced" || got.LastReviewedAt.IsZero() ||
 		got.CreatedBy != "ann@acme.test" || len(tx.events) != 1 {
 		t.Fatalf("saved %+v, %d events", got, len(tx.events))
 	}
 
 	// The same change again saves nothing and audits nothing.
-	saved, err = s.Upsert(ctx, tx, by, l.AccountID, l, []review.Request{{Vendor: slack, Input: review.Input{ConditionalApprovalCondition: ptr("SSO enforced")}}})
+	saved, err = s.Upsert(ctx, tx, by, l.AccountID, l, []assessments.Request{{Vendor: slack, Input: assessments.Input{ConditionalApprovalCondition: ptr("SSO enforced")}}})
 	if err != nil || len(saved) != 0 || len(tx.events) != 1 {
 		t.Fatalf("no change: %v, saved %d, %d events", err, len(saved), len(tx.events))
 	}
 
 	// Through the API (row 0) a failure names the field, not a cell.
-	_, err = s.Upsert(ctx, tx, by, l.AccountID, l, []review.Request{{Vendor: slack, Input: review.Input{Tier: ptr("ultra")}}})
+	_, err = s.Upsert(ctx, tx, by, l.AccountID, l, []assessments.Request{{Vendor: slack, Input: assessments.Input{Tier: ptr("ultra")}}})
 	if fs := core.Failures(err); len(fs) != 1 || fs[0].Field != "Input.Tier" || fs[0].Row != 0 {
 		t.Fatalf("an API change: %v %+v", err, fs)
 	}

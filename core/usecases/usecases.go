@@ -119,7 +119,7 @@ func New(d Deps) (*UseCases, error) {
 		}}); err != nil {
 		return nil, err
 	}
-	if u.Assessments, err = assessments.New(assessments.Deps{Unit: unit, Blobs: d.Blobs, Mail: mail, Signer: d.Signer, Lists: u.Lists, PublicURL: public, Log: log}); err != nil {
+	if u.Assessments, err = assessments.NewService(assessments.Deps{Unit: narrowUnit[assessments.Tx](unit), Blobs: d.Blobs, Mail: narrowMail[assessments.Tx](mail), Signer: d.Signer, Lists: u.Lists, PublicURL: public, Log: log}); err != nil {
 		return nil, err
 	}
 	if u.Alerts, err = alerts.New(alerts.Deps{Unit: unit, Mail: mail, Signer: d.Signer, PublicURL: public}); err != nil {

@@ -26,7 +26,6 @@ import (
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/relay"
 	"github.com/vetted-dev/vetted/core/platform/signedlink"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/usecases"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
@@ -146,7 +145,7 @@ func run(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	asm, _, err := uc.Assessments.UpsertAssessment(ctx, owner, ref, lists.ListRef{ID: res.List.ID}, assessments.VendorSel{VendorName: &slack},
-		review.Input{Status: &status, ConditionalApprovalCondition: &cond})
+		assessments.Input{Status: &status, ConditionalApprovalCondition: &cond})
 	if err != nil {
 		return err
 	}

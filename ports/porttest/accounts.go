@@ -8,9 +8,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -277,9 +276,9 @@ type estate struct {
 	list  lists.List
 	vs    []vendors.Vendor
 	prod  lists.Product
-	asmt  review.Assessment
-	event review.AuditEvent
-	doc   document.Document
+	asmt  assessments.Assessment
+	event assessments.AuditEvent
+	doc   assessments.Document
 	sub   subscriber.Subscriber
 }
 

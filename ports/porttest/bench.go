@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -106,7 +106,7 @@ func Bench(b *testing.B, open func(tb testing.TB) stores.Store) {
 		for range b.N {
 			b.StopTimer()
 			l := newList()
-			as := make([]review.Assessment, len(known))
+			as := make([]assessments.Assessment, len(known))
 			for j, v := range known {
 				as[j] = f.newAssessment(l, v)
 			}

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -67,18 +67,18 @@ func upsertUseCase(ctx context.Context, tx stores.Tx, l lists.List, v vendors.Ve
 	if err != nil {
 		return err
 	}
-	cur := review.Assessment{ID: newID(), AccountID: l.AccountID, ListID: l.ID, VendorID: v.ID, VendorName: v.Name.String(),
-		Fields: review.Fields{Status: review.NotStarted, DataCollected: []string{}}, CreatedAt: now, CreatedBy: "ann@example.com"}
+	cur := assessments.Assessment{ID: newID(), AccountID: l.AccountID, ListID: l.ID, VendorID: v.ID, VendorName: v.Name.String(),
+		Fields: assessments.Fields{Status: assessments.NotStarted, DataCollected: []string{}}, CreatedAt: now, CreatedBy: "ann@example.com"}
 	if len(before) == 1 {
 		cur = before[0]
 	}
 	old := cur.UseCase
 	cur.UseCase, cur.UpdatedAt, cur.UpdatedBy = useCase, now, "ann@example.com"
-	if err := tx.Assessments().Save(ctx, []review.Assessment{cur}); err != nil {
+	if err := tx.Assessments().Save(ctx, []assessments.Assessment{cur}); err != nil {
 		return err
 	}
-	return tx.Assessments().AppendEvents(ctx, []review.AuditEvent{{ID: newID(), AssessmentID: cur.ID, AccountID: l.AccountID,
-		CreatedAt: now, SubmittedBy: "ann@example.com", Changes: []review.Change{{Field: "use_case", OldValue: old, NewValue: useCase}}}})
+	return tx.Assessments().AppendEvents(ctx, []assessments.AuditEvent{{ID: newID(), AssessmentID: cur.ID, AccountID: l.AccountID,
+		CreatedAt: now, SubmittedBy: "ann@example.com", Changes: []assessments.Change{{Field: "use_case", OldValue: old, NewValue: useCase}}}})
 }
 
 var concurrencyCases = []testCase{
@@ -95,7 +95,7 @@ var concurrencyCases = []testCase{
 		if err != nil {
 			t.Fatalf("an upsert failed: %v", err)
 		}
-		as := find(f, stores.AssessmentFilter{AccountID: a.ID, ListID: &l.ID})
+		as := find(f, assessments.AssessmentFilter{AccountID: a.ID, ListID: &l.ID})
 		equal(t, "assessments", len(as), 1)
 		es, total := events(f, as[0].ID, 0, 0)
 		equal(t, "audit events", total, workers)

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -15,7 +15,7 @@ import (
 // as they were computed before the store counted them, by reading every
 // entry of every list in scope, one read per list, and the account's
 // assessments.
-func countsByEntries(ctx context.Context, tx stores.Tx, scope lists.ListScope, statuses []review.Status) (lists.ListCounts, error) {
+func countsByEntries(ctx context.Context, tx stores.Tx, scope lists.ListScope, statuses []assessments.Status) (lists.ListCounts, error) {
 	var c lists.ListCounts
 	var ls []lists.List
 	if scope.ListID == nil {
@@ -35,7 +35,7 @@ func countsByEntries(ctx context.Context, tx stores.Tx, scope lists.ListScope, s
 		for _, e := range es {
 			followed[e.VendorID] = followed[e.VendorID] || e.AlertsEnabled
 		}
-		as, err := tx.Assessments().Find(ctx, stores.AssessmentFilter{AccountID: scope.AccountID, ListID: &l.ID})
+		as, err := tx.Assessments().Find(ctx, assessments.AssessmentFilter{AccountID: scope.AccountID, ListID: &l.ID})
 		if err != nil {
 			return c, err
 		}
@@ -56,7 +56,7 @@ func countsByEntries(ctx context.Context, tx stores.Tx, scope lists.ListScope, s
 	return c, nil
 }
 
-func counts(f *fixture, scope lists.ListScope, statuses []review.Status) lists.ListCounts {
+func counts(f *fixture, scope lists.ListScope, statuses []assessments.Status) lists.ListCounts {
 	f.t.Helper()
 	return load(f, func(ctx context.Context, tx stores.Tx) (lists.ListCounts, error) {
 		return tx.Assessments().Counts(ctx, scope, statuses)
@@ -83,17 +83,17 @@ var countCases = []testCase{
 		for _, a := range []struct {
 			list   lists.List
 			vendor int
-			status review.Status
+			status assessments.Status
 		}{
-			{l1, 0, review.InProgress}, {l1, 1, review.OnHold}, {l1, 2, review.Approved},
-			{l2, 1, review.InProgress}, {l2, 3, review.NotStarted}, {l2, 2, review.Rejected},
-			{lo, 0, review.InProgress}, {lo, 4, review.OnHold},
+			{l1, 0, assessments.InProgress}, {l1, 1, assessments.OnHold}, {l1, 2, assessments.Approved},
+			{l2, 1, assessments.InProgress}, {l2, 3, assessments.NotStarted}, {l2, 2, assessments.Rejected},
+			{lo, 0, assessments.InProgress}, {lo, 4, assessments.OnHold},
 		} {
 			asm := f.newAssessment(a.list, vs[a.vendor])
 			asm.Status = a.status
 			f.saveAssessments(asm)
 		}
-		active := review.ActiveStatuses()
+		active := assessments.ActiveStatuses()
 		// Hand-computed for the whole of Acme: four vendors, Alpha and
 		// Charlie followed, three reviews under way.
 		equal(t, "counts of Acme", counts(f, lists.ListScope{AccountID: acme.ID}, active),
@@ -112,7 +112,7 @@ var countCases = []testCase{
 			{"an unknown account", lists.ListScope{AccountID: newID()}},
 		}
 		for _, sc := range scopes {
-			for _, statuses := range [][]review.Status{active, {review.Approved, review.Rejected}, nil} {
+			for _, statuses := range [][]assessments.Status{active, {assessments.Approved, assessments.Rejected}, nil} {
 				what := fmt.Sprintf("%s, statuses %v", sc.name, statuses)
 				want := load(f, func(ctx context.Context, tx stores.Tx) (lists.ListCounts, error) {
 					return countsByEntries(ctx, tx, sc.scope, statuses)
@@ -129,27 +129,27 @@ var countCases = []testCase{
 		f.onList(l1.ID, vs...)
 		f.onList(l2.ID, vs[0])
 		asm := f.newAssessment(l1, vs[1])
-		asm.Status = review.OnHold
+		asm.Status = assessments.OnHold
 		f.saveAssessments(asm)
 		all := lists.ListScope{AccountID: acme.ID}
-		equal(t, "before", counts(f, all, review.ActiveStatuses()), lists.ListCounts{Vendors: 2, Followed: 2, Assessments: 1})
+		equal(t, "before", counts(f, all, assessments.ActiveStatuses()), lists.ListCounts{Vendors: 2, Followed: 2, Assessments: 1})
 		f.write(func(ctx context.Context, tx stores.Tx) error {
 			return tx.Lists().SetAlerts(ctx, l1.ID, vs[0].ID, false)
 		})
-		equal(t, "alerts off on one of two lists", counts(f, all, review.ActiveStatuses()), lists.ListCounts{Vendors: 2, Followed: 2, Assessments: 1})
+		equal(t, "alerts off on one of two lists", counts(f, all, assessments.ActiveStatuses()), lists.ListCounts{Vendors: 2, Followed: 2, Assessments: 1})
 		f.write(func(ctx context.Context, tx stores.Tx) error {
 			return tx.Lists().SetAlerts(ctx, l2.ID, vs[0].ID, false)
 		})
-		equal(t, "alerts off on both", counts(f, all, review.ActiveStatuses()), lists.ListCounts{Vendors: 2, Followed: 1, Assessments: 1})
+		equal(t, "alerts off on both", counts(f, all, assessments.ActiveStatuses()), lists.ListCounts{Vendors: 2, Followed: 1, Assessments: 1})
 		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().Delete(ctx, acme.ID, l1.ID) })
-		equal(t, "list one deleted", counts(f, all, review.ActiveStatuses()), lists.ListCounts{Vendors: 1, Followed: 0, Assessments: 0})
+		equal(t, "list one deleted", counts(f, all, assessments.ActiveStatuses()), lists.ListCounts{Vendors: 1, Followed: 0, Assessments: 0})
 		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Lists().SetAlerts(ctx, l2.ID, vs[0].ID, true) })
 		f.onList(l2.ID, vs[1])
-		equal(t, "alerts on again, a vendor back", counts(f, all, review.ActiveStatuses()), lists.ListCounts{Vendors: 2, Followed: 2})
+		equal(t, "alerts on again, a vendor back", counts(f, all, assessments.ActiveStatuses()), lists.ListCounts{Vendors: 2, Followed: 2})
 		f.write(func(ctx context.Context, tx stores.Tx) error {
 			return tx.Lists().RemoveEntries(ctx, l2.ID, []uuid.UUID{vs[0].ID})
 		})
-		equal(t, "a vendor taken off its last list", counts(f, all, review.ActiveStatuses()), lists.ListCounts{Vendors: 1, Followed: 1})
+		equal(t, "a vendor taken off its last list", counts(f, all, assessments.ActiveStatuses()), lists.ListCounts{Vendors: 1, Followed: 1})
 	}},
 	{"counts over many lists, written every way, agree with reading every entry", func(t *testing.T, f *fixture) {
 		acme, other := f.org("Acme Org"), f.org("Other Org")

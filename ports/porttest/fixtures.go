@@ -6,10 +6,9 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -145,41 +144,41 @@ func (f *fixture) product(listID, vendorID uuid.UUID, name string) lists.Product
 	return p
 }
 
-func (f *fixture) newAssessment(l lists.List, v vendors.Vendor) review.Assessment {
+func (f *fixture) newAssessment(l lists.List, v vendors.Vendor) assessments.Assessment {
 	f.t.Helper()
 	useCase := "payroll"
-	fields := must(review.Apply(review.Fields{}, review.Input{UseCase: &useCase, DataCollected: []string{"email", "name"}}))(f.t)
+	fields := must(assessments.Apply(assessments.Fields{}, assessments.Input{UseCase: &useCase, DataCollected: []string{"email", "name"}}))(f.t)
 	now := f.tick()
-	return review.Assessment{ID: newID(), AccountID: l.AccountID, ListID: l.ID, VendorID: v.ID,
+	return assessments.Assessment{ID: newID(), AccountID: l.AccountID, ListID: l.ID, VendorID: v.ID,
 		VendorName: v.Name.String(), Fields: fields, CreatedAt: now, CreatedBy: "ann@example.com",
 		UpdatedAt: now, UpdatedBy: "ann@example.com"}
 }
 
-func (f *fixture) assessment(l lists.List, v vendors.Vendor) review.Assessment {
+func (f *fixture) assessment(l lists.List, v vendors.Vendor) assessments.Assessment {
 	f.t.Helper()
 	a := f.newAssessment(l, v)
 	f.saveAssessments(a)
 	return a
 }
 
-func (f *fixture) saveAssessments(as ...review.Assessment) {
+func (f *fixture) saveAssessments(as ...assessments.Assessment) {
 	f.t.Helper()
 	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Assessments().Save(ctx, as) })
 }
 
-func (f *fixture) event(a review.Assessment, field string) review.AuditEvent {
+func (f *fixture) event(a assessments.Assessment, field string) assessments.AuditEvent {
 	f.t.Helper()
-	e := review.AuditEvent{ID: newID(), AssessmentID: a.ID, AccountID: a.AccountID, CreatedAt: f.tick(),
-		SubmittedBy: "ann@example.com", Changes: []review.Change{{Field: field, OldValue: "", NewValue: "x"}}}
+	e := assessments.AuditEvent{ID: newID(), AssessmentID: a.ID, AccountID: a.AccountID, CreatedAt: f.tick(),
+		SubmittedBy: "ann@example.com", Changes: []assessments.Change{{Field: field, OldValue: "", NewValue: "x"}}}
 	f.write(func(ctx context.Context, tx stores.Tx) error {
-		return tx.Assessments().AppendEvents(ctx, []review.AuditEvent{e})
+		return tx.Assessments().AppendEvents(ctx, []assessments.AuditEvent{e})
 	})
 	return e
 }
 
-func (f *fixture) document(a review.Assessment, name string) document.Document {
+func (f *fixture) document(a assessments.Assessment, name string) assessments.Document {
 	f.t.Helper()
-	d := must(document.New(newID(), a.AccountID, a.ID, name, "application/pdf", "ann@example.com", f.tick()))(f.t)
+	d := must(assessments.NewDocument(newID(), a.AccountID, a.ID, name, "application/pdf", "ann@example.com", f.tick()))(f.t)
 	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Documents().Create(ctx, d) })
 	return d
 }

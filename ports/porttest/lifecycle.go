@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -19,37 +19,37 @@ var lifecycleCases = []testCase{
 		a, other := f.org("Acme Org"), f.org("Other Org")
 		l1, l2, lo := f.list(a.ID, lists.MasterList), f.list(a.ID, "two"), f.list(other.ID, lists.MasterList)
 		vs := f.vendors("Acme", "Beta", "Gamma", "Delta")
-		var saved []review.Assessment
+		var saved []assessments.Assessment
 		for i, p := range []struct {
 			list lists.List
 			v    int
 		}{{l1, 0}, {l1, 1}, {l1, 2}, {l2, 0}, {l2, 3}, {lo, 1}} {
 			asmt := f.newAssessment(p.list, vs[p.v])
-			asmt.Tier = []review.Tier{review.Critical, review.High, review.Untiered, review.Low}[i%4]
+			asmt.Tier = []assessments.Tier{assessments.Critical, assessments.High, assessments.Untiered, assessments.Low}[i%4]
 			if i%2 == 0 {
 				asmt.LastReviewedAt = f.tick().Add(-time.Duration(i) * 24 * time.Hour)
 			}
 			if i == 1 {
-				asmt.Status, asmt.ConditionalApprovalCondition = review.ConditionalApproval, "SOC 2 by June"
+				asmt.Status, asmt.ConditionalApprovalCondition = assessments.ConditionalApproval, "SOC 2 by June"
 				asmt.ConditionDueAt = time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
 			}
 			saved = append(saved, asmt)
 		}
 		f.saveAssessments(saved...)
-		for _, filter := range []stores.AssessmentFilter{{AccountID: a.ID}, {AccountID: a.ID, ListID: &l1.ID}, {AccountID: a.ID, ListID: &lo.ID},
+		for _, filter := range []assessments.AssessmentFilter{{AccountID: a.ID}, {AccountID: a.ID, ListID: &l1.ID}, {AccountID: a.ID, ListID: &lo.ID},
 			{AccountID: other.ID}, {AccountID: uuid.New()}} {
-			found := load(f, func(ctx context.Context, tx stores.Tx) ([]review.Assessment, error) {
+			found := load(f, func(ctx context.Context, tx stores.Tx) ([]assessments.Assessment, error) {
 				return tx.Assessments().Find(ctx, filter)
 			})
-			got := load(f, func(ctx context.Context, tx stores.Tx) ([]review.Timing, error) {
+			got := load(f, func(ctx context.Context, tx stores.Tx) ([]assessments.Timing, error) {
 				return tx.Assessments().Timings(ctx, filter)
 			})
 			if len(got) != len(found) {
 				t.Fatalf("%+v: %d timings for %d assessments", filter, len(got), len(found))
 			}
 			for _, asmt := range found {
-				want := review.TimingOf(asmt)
-				if !slices.ContainsFunc(got, func(g review.Timing) bool {
+				want := assessments.TimingOf(asmt)
+				if !slices.ContainsFunc(got, func(g assessments.Timing) bool {
 					return g.Tier == want.Tier && g.Status == want.Status && g.ConditionDueAt.Equal(want.ConditionDueAt) &&
 						g.LastReviewedAt.Equal(want.LastReviewedAt) && g.ConditionDueAt.Location() == time.UTC && g.LastReviewedAt.Location() == time.UTC
 				}) {
@@ -63,8 +63,8 @@ var lifecycleCases = []testCase{
 		l := f.list(a.ID, lists.MasterList)
 		vs := f.vendors("Acme", "Beta")
 		asmt := f.newAssessment(l, vs[0])
-		asmt.Status, asmt.ConditionalApprovalCondition = review.ConditionalApproval, "SOC 2 by June"
-		asmt.Tier = review.Critical
+		asmt.Status, asmt.ConditionalApprovalCondition = assessments.ConditionalApproval, "SOC 2 by June"
+		asmt.Tier = assessments.Critical
 		asmt.ConditionDueAt = time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
 		asmt.LastReviewedAt = f.tick()
 		plain := f.assessment(l, vs[1])
@@ -73,7 +73,7 @@ var lifecycleCases = []testCase{
 		if err != nil {
 			t.Fatal(err)
 		}
-		equal(t, "tier", got.Tier, review.Critical)
+		equal(t, "tier", got.Tier, assessments.Critical)
 		sameTime(t, "condition_due_at", got.ConditionDueAt, asmt.ConditionDueAt)
 		sameTime(t, "last_reviewed_at", got.LastReviewedAt, asmt.LastReviewedAt)
 		equal(t, "condition_due_at in UTC", got.ConditionDueAt.Location(), time.UTC)
@@ -81,35 +81,35 @@ var lifecycleCases = []testCase{
 		if err != nil {
 			t.Fatal(err)
 		}
-		equal(t, "tier not set", untouched.Tier, review.Untiered)
+		equal(t, "tier not set", untouched.Tier, assessments.Untiered)
 		equal(t, "condition_due_at not set", untouched.ConditionDueAt.IsZero(), true)
 		equal(t, "never reviewed", untouched.LastReviewedAt.IsZero(), true)
 
-		asmt.Tier, asmt.ConditionDueAt, asmt.LastReviewedAt = review.Low, time.Time{}, time.Time{}
-		asmt.Status = review.InProgress
+		asmt.Tier, asmt.ConditionDueAt, asmt.LastReviewedAt = assessments.Low, time.Time{}, time.Time{}
+		asmt.Status = assessments.InProgress
 		asmt.UpdatedAt = f.tick()
 		f.saveAssessments(asmt)
-		found := find(f, stores.AssessmentFilter{AccountID: a.ID, ID: &asmt.ID})
+		found := find(f, assessments.AssessmentFilter{AccountID: a.ID, ID: &asmt.ID})
 		if len(found) != 1 {
 			t.Fatalf("Find by id: %d assessments", len(found))
 		}
-		equal(t, "tier changed", found[0].Tier, review.Low)
+		equal(t, "tier changed", found[0].Tier, assessments.Low)
 		equal(t, "condition_due_at cleared", found[0].ConditionDueAt.IsZero(), true)
 		equal(t, "last_reviewed_at cleared", found[0].LastReviewedAt.IsZero(), true)
 	}},
 	{"ReviewPolicies: Get absent is not found; Put stores, replaces, and goes with the account", func(t *testing.T, f *fixture) {
 		a, other := f.org("Acme Org"), f.org("Beta Org")
-		get := func(id uuid.UUID) (review.Policy, error) {
-			return loadErr(f, func(ctx context.Context, tx stores.Tx) (review.Policy, error) {
+		get := func(id uuid.UUID) (assessments.Policy, error) {
+			return loadErr(f, func(ctx context.Context, tx stores.Tx) (assessments.Policy, error) {
 				return tx.ReviewPolicies().Get(ctx, id)
 			})
 		}
-		putPolicy := func(id uuid.UUID, p review.Policy) {
+		putPolicy := func(id uuid.UUID, p assessments.Policy) {
 			f.write(func(ctx context.Context, tx stores.Tx) error { return tx.ReviewPolicies().Put(ctx, id, p) })
 		}
 		_, err := get(a.ID)
 		wantErr(t, "Get before Put", err, core.ErrNotFound)
-		p := review.Policy{Cadence: review.Cadence{Critical: 3, High: 6, Medium: 12, Low: 24, NotTiered: 9},
+		p := assessments.Policy{Cadence: assessments.Cadence{Critical: 3, High: 6, Medium: 12, Low: 24, NotTiered: 9},
 			ReminderOffsets: []int{60, 14, 1}, RepeatOverdue: true, UpdatedAt: f.tick(), UpdatedBy: "ann@example.com"}
 		putPolicy(a.ID, p)
 		got, err := get(a.ID)
@@ -201,37 +201,37 @@ var lifecycleCases = []testCase{
 	{"CalendarKeys: one per member, found by member and by id, deleted, and gone with the account", func(t *testing.T, f *fixture) {
 		a, other := f.org("Acme Org"), f.org("Beta Org")
 		u := f.user("ann@example.com")
-		k := stores.CalendarKey{ID: newID(), AccountID: a.ID, UserID: u.ID, CreatedAt: f.tick()}
+		k := assessments.CalendarKey{ID: newID(), AccountID: a.ID, UserID: u.ID, CreatedAt: f.tick()}
 		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.CalendarKeys().Create(ctx, k) })
-		got := load(f, func(ctx context.Context, tx stores.Tx) (stores.CalendarKey, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) (assessments.CalendarKey, error) {
 			return tx.CalendarKeys().Get(ctx, a.ID, u.ID)
 		})
 		equal(t, "id", got.ID, k.ID)
 		sameTime(t, "created_at", got.CreatedAt, k.CreatedAt)
-		byID := load(f, func(ctx context.Context, tx stores.Tx) (stores.CalendarKey, error) {
+		byID := load(f, func(ctx context.Context, tx stores.Tx) (assessments.CalendarKey, error) {
 			return tx.CalendarKeys().GetByID(ctx, k.ID)
 		})
 		equal(t, "account", byID.AccountID, a.ID)
 		equal(t, "user", byID.UserID, u.ID)
 		err := f.try(func(ctx context.Context, tx stores.Tx) error {
-			return tx.CalendarKeys().Create(ctx, stores.CalendarKey{ID: newID(), AccountID: a.ID, UserID: u.ID, CreatedAt: f.tick()})
+			return tx.CalendarKeys().Create(ctx, assessments.CalendarKey{ID: newID(), AccountID: a.ID, UserID: u.ID, CreatedAt: f.tick()})
 		})
 		wantErr(t, "a second key of the member", err, core.ErrConflict)
-		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (stores.CalendarKey, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (assessments.CalendarKey, error) {
 			return tx.CalendarKeys().Get(ctx, other.ID, u.ID)
 		})
 		wantErr(t, "key in another account", err, core.ErrNotFound)
-		otherKey := stores.CalendarKey{ID: newID(), AccountID: other.ID, UserID: u.ID, CreatedAt: f.tick()}
+		otherKey := assessments.CalendarKey{ID: newID(), AccountID: other.ID, UserID: u.ID, CreatedAt: f.tick()}
 		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.CalendarKeys().Create(ctx, otherKey) })
 		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.CalendarKeys().Delete(ctx, a.ID, u.ID) })
-		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (stores.CalendarKey, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (assessments.CalendarKey, error) {
 			return tx.CalendarKeys().GetByID(ctx, k.ID)
 		})
 		wantErr(t, "GetByID after Delete", err, core.ErrNotFound)
 		err = f.try(func(ctx context.Context, tx stores.Tx) error { return tx.CalendarKeys().Delete(ctx, a.ID, u.ID) })
 		wantErr(t, "Delete again", err, core.ErrNotFound)
 		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Accounts().Delete(ctx, other.ID) })
-		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (stores.CalendarKey, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (assessments.CalendarKey, error) {
 			return tx.CalendarKeys().GetByID(ctx, otherKey.ID)
 		})
 		wantErr(t, "key of a deleted account", err, core.ErrNotFound)

@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -445,7 +445,7 @@ var listCases = []testCase{
 		_, err := getList(f, a.ID, l.ID)
 		wantErr(t, "list", err, core.ErrNotFound)
 		equal(t, "entries", len(entries(f, l.ID)), 0)
-		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (review.Assessment, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (assessments.Assessment, error) {
 			return tx.Assessments().Get(ctx, a.ID, asmt.ID)
 		})
 		wantErr(t, "assessment", err, core.ErrNotFound)

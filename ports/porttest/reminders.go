@@ -9,7 +9,7 @@ import (
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-// reminderCases check stores.ReminderRepo (issue 22).
+// reminderCases check assessments.ReminderRepo (issue 22).
 var reminderCases = []testCase{
 	{"Record returns the new keys once, Recorded reads them, a rolled-back Record leaves none", func(t *testing.T, f *fixture) {
 		var got []string

@@ -6,32 +6,31 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-func assessmentIDs(as []review.Assessment) []uuid.UUID {
-	return idsOf(as, func(a review.Assessment) uuid.UUID { return a.ID })
+func assessmentIDs(as []assessments.Assessment) []uuid.UUID {
+	return idsOf(as, func(a assessments.Assessment) uuid.UUID { return a.ID })
 }
 
-func getAssessment(f *fixture, accountID, id uuid.UUID) (review.Assessment, error) {
-	return loadErr(f, func(ctx context.Context, tx stores.Tx) (review.Assessment, error) {
+func getAssessment(f *fixture, accountID, id uuid.UUID) (assessments.Assessment, error) {
+	return loadErr(f, func(ctx context.Context, tx stores.Tx) (assessments.Assessment, error) {
 		return tx.Assessments().Get(ctx, accountID, id)
 	})
 }
 
-func find(f *fixture, filter stores.AssessmentFilter) []review.Assessment {
+func find(f *fixture, filter assessments.AssessmentFilter) []assessments.Assessment {
 	f.t.Helper()
-	return load(f, func(ctx context.Context, tx stores.Tx) ([]review.Assessment, error) {
+	return load(f, func(ctx context.Context, tx stores.Tx) ([]assessments.Assessment, error) {
 		return tx.Assessments().Find(ctx, filter)
 	})
 }
 
-func events(f *fixture, assessmentID uuid.UUID, offset, limit int) ([]review.AuditEvent, int) {
+func events(f *fixture, assessmentID uuid.UUID, offset, limit int) ([]assessments.AuditEvent, int) {
 	f.t.Helper()
-	var es []review.AuditEvent
+	var es []assessments.AuditEvent
 	var total int
 	f.read(func(ctx context.Context, tx stores.Tx) (err error) {
 		es, total, err = tx.Assessments().Events(ctx, assessmentID, offset, limit)
@@ -61,7 +60,7 @@ var assessmentCases = []testCase{
 		if got.VendorProfileID == nil || *got.VendorProfileID != p.ID {
 			t.Fatalf("vendor profile id: got %v, want %v", got.VendorProfileID, p.ID)
 		}
-		equal(t, "status", got.Status, review.NotStarted)
+		equal(t, "status", got.Status, assessments.NotStarted)
 		equal(t, "use case", got.UseCase, "payroll")
 		sameStrings(t, "data collected", got.DataCollected, []string{"email", "name"})
 		equal(t, "created by", got.CreatedBy, want.CreatedBy)
@@ -76,7 +75,7 @@ var assessmentCases = []testCase{
 		l := f.list(a.ID, lists.MasterList)
 		v := f.vendors("Acme")[0]
 		asmt := f.assessment(l, v)
-		asmt.Status, asmt.ComplianceComment, asmt.UpdatedAt, asmt.UpdatedBy = review.Approved, "fine", f.tick(), "bob@example.com"
+		asmt.Status, asmt.ComplianceComment, asmt.UpdatedAt, asmt.UpdatedBy = assessments.Approved, "fine", f.tick(), "bob@example.com"
 		asmt.DataCollected = []string{"ip"}
 		asmt.ComplianceContact, asmt.SubmissionDate, asmt.ApprovalDate = "Grace", "2026-03-04", "2026-03-05"
 		f.saveAssessments(asmt)
@@ -84,7 +83,7 @@ var assessmentCases = []testCase{
 		if err != nil {
 			t.Fatal(err)
 		}
-		equal(t, "status", got.Status, review.Approved)
+		equal(t, "status", got.Status, assessments.Approved)
 		equal(t, "comment", got.ComplianceComment, "fine")
 		equal(t, "compliance contact", got.ComplianceContact, "Grace")
 		equal(t, "submission date", got.SubmissionDate, "2026-03-04")
@@ -92,7 +91,7 @@ var assessmentCases = []testCase{
 		equal(t, "updated by", got.UpdatedBy, "bob@example.com")
 		sameStrings(t, "data collected", got.DataCollected, []string{"ip"})
 		sameTime(t, "updated_at", got.UpdatedAt, asmt.UpdatedAt)
-		equal(t, "one assessment", len(find(f, stores.AssessmentFilter{AccountID: a.ID})), 1)
+		equal(t, "one assessment", len(find(f, assessments.AssessmentFilter{AccountID: a.ID})), 1)
 	}},
 	{"Save refuses a second assessment of a vendor on a list", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
@@ -100,19 +99,19 @@ var assessmentCases = []testCase{
 		v := f.vendors("Acme")[0]
 		first := f.assessment(l, v)
 		err := f.try(func(ctx context.Context, tx stores.Tx) error {
-			return tx.Assessments().Save(ctx, []review.Assessment{f.newAssessment(l, v)})
+			return tx.Assessments().Save(ctx, []assessments.Assessment{f.newAssessment(l, v)})
 		})
 		wantErr(t, "same list and vendor", err, core.ErrConflict)
-		sameIDs(t, "assessments", assessmentIDs(find(f, stores.AssessmentFilter{AccountID: a.ID})), []uuid.UUID{first.ID})
+		sameIDs(t, "assessments", assessmentIDs(find(f, assessments.AssessmentFilter{AccountID: a.ID})), []uuid.UUID{first.ID})
 		f.assessment(other, v)
 	}},
 	{"Save stores many in one call", func(t *testing.T, f *fixture) {
 		a := f.org("Acme Org")
 		l := f.list(a.ID, lists.MasterList)
 		vs := f.vendors("Acme", "Beta", "Cobalt")
-		as := []review.Assessment{f.newAssessment(l, vs[0]), f.newAssessment(l, vs[1]), f.newAssessment(l, vs[2])}
+		as := []assessments.Assessment{f.newAssessment(l, vs[0]), f.newAssessment(l, vs[1]), f.newAssessment(l, vs[2])}
 		f.saveAssessments(as...)
-		sameIDSet(t, "assessments", assessmentIDs(find(f, stores.AssessmentFilter{AccountID: a.ID})), assessmentIDs(as))
+		sameIDSet(t, "assessments", assessmentIDs(find(f, assessments.AssessmentFilter{AccountID: a.ID})), assessmentIDs(as))
 	}},
 	{"Find filters by list, vendor, profile and id, newest update first", func(t *testing.T, f *fixture) {
 		a, other := f.org("Acme Org"), f.org("Beta Org")
@@ -130,17 +129,17 @@ var assessmentCases = []testCase{
 		f.saveAssessments(a1)
 		for _, c := range []struct {
 			name string
-			f    stores.AssessmentFilter
+			f    assessments.AssessmentFilter
 			want []uuid.UUID
 		}{
-			{"account only", stores.AssessmentFilter{AccountID: a.ID}, []uuid.UUID{a1.ID, a3.ID, a2.ID}},
-			{"list", stores.AssessmentFilter{AccountID: a.ID, ListID: &l.ID}, []uuid.UUID{a1.ID, a2.ID}},
-			{"vendor", stores.AssessmentFilter{AccountID: a.ID, VendorID: &vs[0].ID}, []uuid.UUID{a1.ID, a3.ID}},
-			{"list and vendor", stores.AssessmentFilter{AccountID: a.ID, ListID: &l2.ID, VendorID: &vs[0].ID}, []uuid.UUID{a3.ID}},
-			{"profile", stores.AssessmentFilter{AccountID: a.ID, VendorProfileID: &p.ID}, []uuid.UUID{a2.ID}},
-			{"id", stores.AssessmentFilter{AccountID: a.ID, ID: &a3.ID}, []uuid.UUID{a3.ID}},
-			{"id of another account", stores.AssessmentFilter{AccountID: other.ID, ID: &a3.ID}, []uuid.UUID{}},
-			{"list of another account", stores.AssessmentFilter{AccountID: other.ID, ListID: &l.ID}, []uuid.UUID{}},
+			{"account only", assessments.AssessmentFilter{AccountID: a.ID}, []uuid.UUID{a1.ID, a3.ID, a2.ID}},
+			{"list", assessments.AssessmentFilter{AccountID: a.ID, ListID: &l.ID}, []uuid.UUID{a1.ID, a2.ID}},
+			{"vendor", assessments.AssessmentFilter{AccountID: a.ID, VendorID: &vs[0].ID}, []uuid.UUID{a1.ID, a3.ID}},
+			{"list and vendor", assessments.AssessmentFilter{AccountID: a.ID, ListID: &l2.ID, VendorID: &vs[0].ID}, []uuid.UUID{a3.ID}},
+			{"profile", assessments.AssessmentFilter{AccountID: a.ID, VendorProfileID: &p.ID}, []uuid.UUID{a2.ID}},
+			{"id", assessments.AssessmentFilter{AccountID: a.ID, ID: &a3.ID}, []uuid.UUID{a3.ID}},
+			{"id of another account", assessments.AssessmentFilter{AccountID: other.ID, ID: &a3.ID}, []uuid.UUID{}},
+			{"list of another account", assessments.AssessmentFilter{AccountID: other.ID, ListID: &l.ID}, []uuid.UUID{}},
 		} {
 			sameIDs(t, c.name, assessmentIDs(find(f, c.f)), c.want)
 		}
@@ -152,7 +151,7 @@ var assessmentCases = []testCase{
 		a1, a2 := f.assessment(l, vs[0]), f.assessment(l, vs[1])
 		f.assessment(l, vs[2])
 		f.assessment(l2, vs[0])
-		got := load(f, func(ctx context.Context, tx stores.Tx) ([]review.Assessment, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) ([]assessments.Assessment, error) {
 			return tx.Assessments().ListByVendors(ctx, l.ID, []uuid.UUID{vs[1].ID, vs[0].ID, newID()})
 		})
 		sameIDSet(t, "assessments", assessmentIDs(got), []uuid.UUID{a1.ID, a2.ID})
@@ -173,16 +172,16 @@ var assessmentCases = []testCase{
 		wantErr(t, "Get after Delete", err, core.ErrNotFound)
 		_, total := events(f, gone.ID, 0, 10)
 		equal(t, "events of deleted", total, 0)
-		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (document.Document, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (assessments.Document, error) {
 			return tx.Documents().Get(ctx, a.ID, doc.ID)
 		})
 		wantErr(t, "document of deleted", err, core.ErrNotFound)
 		_, total = events(f, kept.ID, 0, 10)
 		equal(t, "events of kept", total, 1)
-		ds := load(f, func(ctx context.Context, tx stores.Tx) ([]document.Document, error) {
+		ds := load(f, func(ctx context.Context, tx stores.Tx) ([]assessments.Document, error) {
 			return tx.Documents().ListByAccount(ctx, a.ID)
 		})
-		sameIDs(t, "documents left", idsOf(ds, func(d document.Document) uuid.UUID { return d.ID }), []uuid.UUID{keptDoc.ID})
+		sameIDs(t, "documents left", idsOf(ds, func(d assessments.Document) uuid.UUID { return d.ID }), []uuid.UUID{keptDoc.ID})
 		err = f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Assessments().Delete(ctx, a.ID, gone.ID) })
 		wantErr(t, "Delete again", err, core.ErrNotFound)
 		// The (list, vendor) slot is free again.
@@ -210,7 +209,7 @@ var assessmentCases = []testCase{
 			{"everything", 0, 10, made},
 		} {
 			es, total := events(f, asmt.ID, c.offset, c.limit)
-			sameIDs(t, c.name, idsOf(es, func(e review.AuditEvent) uuid.UUID { return e.ID }), c.want)
+			sameIDs(t, c.name, idsOf(es, func(e assessments.AuditEvent) uuid.UUID { return e.ID }), c.want)
 			equal(t, c.name+" total", total, 5)
 		}
 		es, _ := events(f, asmt.ID, 0, 1)
@@ -218,18 +217,18 @@ var assessmentCases = []testCase{
 		equal(t, "assessment", e.AssessmentID, asmt.ID)
 		equal(t, "account", e.AccountID, a.ID)
 		equal(t, "submitted by", e.SubmittedBy, "ann@example.com")
-		if len(e.Changes) != 1 || e.Changes[0] != (review.Change{Field: "e", OldValue: "", NewValue: "x"}) {
+		if len(e.Changes) != 1 || e.Changes[0] != (assessments.Change{Field: "e", OldValue: "", NewValue: "x"}) {
 			t.Fatalf("changes: got %+v", e.Changes)
 		}
 	}},
 }
 
-func docIDs(ds []document.Document) []uuid.UUID {
-	return idsOf(ds, func(d document.Document) uuid.UUID { return d.ID })
+func docIDs(ds []assessments.Document) []uuid.UUID {
+	return idsOf(ds, func(d assessments.Document) uuid.UUID { return d.ID })
 }
 
-func getDocument(f *fixture, accountID, id uuid.UUID) (document.Document, error) {
-	return loadErr(f, func(ctx context.Context, tx stores.Tx) (document.Document, error) {
+func getDocument(f *fixture, accountID, id uuid.UUID) (assessments.Document, error) {
+	return loadErr(f, func(ctx context.Context, tx stores.Tx) (assessments.Document, error) {
 		return tx.Documents().Get(ctx, accountID, id)
 	})
 }
@@ -247,7 +246,7 @@ var documentCases = []testCase{
 		equal(t, "assessment", got.AssessmentID, asmt.ID)
 		equal(t, "file name", got.FileName, "soc2.pdf")
 		equal(t, "content type", got.ContentType, "application/pdf")
-		equal(t, "status", got.Status, document.StatusPending)
+		equal(t, "status", got.Status, assessments.DocumentPending)
 		equal(t, "object key", got.ObjectKey, d.ObjectKey)
 		equal(t, "uploaded by", got.UploadedBy, "ann@example.com")
 		sameTime(t, "created_at", got.CreatedAt, d.CreatedAt)
@@ -255,10 +254,10 @@ var documentCases = []testCase{
 		wantErr(t, "Get from another account", err, core.ErrNotFound)
 		equal(t, "sha256 while pending", got.SHA256, "")
 		const sum = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
-		d.Status, d.SizeBytes, d.SHA256 = document.StatusUploaded, 1234, sum
+		d.Status, d.SizeBytes, d.SHA256 = assessments.DocumentUploaded, 1234, sum
 		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Documents().Update(ctx, d) })
 		got, _ = getDocument(f, a.ID, d.ID)
-		equal(t, "updated status", got.Status, document.StatusUploaded)
+		equal(t, "updated status", got.Status, assessments.DocumentUploaded)
 		equal(t, "updated size", got.SizeBytes, int64(1234))
 		equal(t, "updated sha256", got.SHA256, sum)
 		err = f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Documents().Delete(ctx, other.ID, d.ID) })
@@ -277,11 +276,11 @@ var documentCases = []testCase{
 		d1, d2 := f.document(x, "one.pdf"), f.document(y, "two.pdf")
 		d3 := f.document(x, "three.pdf")
 		f.document(f.assessment(ol, vs[0]), "foreign.pdf")
-		byAsmt := load(f, func(ctx context.Context, tx stores.Tx) ([]document.Document, error) {
+		byAsmt := load(f, func(ctx context.Context, tx stores.Tx) ([]assessments.Document, error) {
 			return tx.Documents().ListByAssessment(ctx, x.ID)
 		})
 		sameIDs(t, "by assessment", docIDs(byAsmt), []uuid.UUID{d1.ID, d3.ID})
-		byAcc := load(f, func(ctx context.Context, tx stores.Tx) ([]document.Document, error) {
+		byAcc := load(f, func(ctx context.Context, tx stores.Tx) ([]assessments.Document, error) {
 			return tx.Documents().ListByAccount(ctx, a.ID)
 		})
 		sameIDSet(t, "by account", docIDs(byAcc), []uuid.UUID{d1.ID, d2.ID, d3.ID})

@@ -11,11 +11,10 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/accounts"
-	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/review"
 	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/core/webhooks"
@@ -38,69 +37,11 @@ type Tx interface {
 	accounts.Tx
 	vendors.Tx
 	lists.Tx
-	Assessments() AssessmentRepo
-	ReviewPolicies() ReviewPolicyRepo
-	CalendarKeys() CalendarKeyRepo
-	Reminders() ReminderRepo
-	Documents() DocumentRepo
+	assessments.Tx
 	Subscribers() SubscriberRepo
 	Deliveries() mailonce.Repo
 	Outbox() outbox.Repo
 	webhooks.Tx
-}
-
-// AssessmentFilter selects assessments of one list; nil fields do not filter.
-type AssessmentFilter struct {
-	AccountID       uuid.UUID
-	ListID          *uuid.UUID
-	VendorID        *uuid.UUID
-	VendorProfileID *uuid.UUID
-	ID              *uuid.UUID
-}
-
-// AssessmentRepo stores assessments (one per list and vendor) and audit events.
-type AssessmentRepo interface {
-	// Get returns an assessment of the account, or core.ErrNotFound.
-	Get(ctx context.Context, accountID, id uuid.UUID) (review.Assessment, error)
-	// ListByVendors returns the assessments of a list for the given vendors.
-	ListByVendors(ctx context.Context, listID uuid.UUID, vendorIDs []uuid.UUID) ([]review.Assessment, error)
-	// Find returns the assessments matching f, newest update first.
-	Find(ctx context.Context, f AssessmentFilter) ([]review.Assessment, error)
-	// Timings returns the timing (review.TimingOf) of each assessment
-	// matching f, in no order: a count of reviews due reads these few
-	// columns, not whole assessments.
-	Timings(ctx context.Context, f AssessmentFilter) ([]review.Timing, error)
-	// Save inserts or updates assessments by id (one call for many);
-	// core.ErrConflict if a new one collides on (list, vendor).
-	Save(ctx context.Context, as []review.Assessment) error
-	// Delete removes an assessment with its audit events and document
-	// records; core.ErrNotFound if absent.
-	Delete(ctx context.Context, accountID, id uuid.UUID) error
-	// AppendEvents stores audit events.
-	AppendEvents(ctx context.Context, es []review.AuditEvent) error
-	// Events returns a page of an assessment's events, newest first, and the total.
-	Events(ctx context.Context, assessmentID uuid.UUID, offset, limit int) ([]review.AuditEvent, int, error)
-	// Counts counts over the lists of scope, in one set-based read whatever
-	// their number: the distinct vendors on them, those with alerts on on
-	// at least one of them, and the assessments on them whose status is
-	// one of statuses. A list of another account counts nothing.
-	Counts(ctx context.Context, scope lists.ListScope, statuses []review.Status) (lists.ListCounts, error)
-}
-
-// DocumentRepo stores evidence document records.
-type DocumentRepo interface {
-	// Create inserts a record.
-	Create(ctx context.Context, d document.Document) error
-	// Get returns a record of the account, or core.ErrNotFound.
-	Get(ctx context.Context, accountID, id uuid.UUID) (document.Document, error)
-	// ListByAssessment returns the records of an assessment, oldest first.
-	ListByAssessment(ctx context.Context, assessmentID uuid.UUID) ([]document.Document, error)
-	// ListByAccount returns every record of an account (for blob cleanup).
-	ListByAccount(ctx context.Context, accountID uuid.UUID) ([]document.Document, error)
-	// Update stores the status, size and SHA-256 of a record.
-	Update(ctx context.Context, d document.Document) error
-	// Delete removes a record; core.ErrNotFound if absent.
-	Delete(ctx context.Context, accountID, id uuid.UUID) error
 }
 
 // SubscriberRepo stores subscribers, unique per (list, e-mail).

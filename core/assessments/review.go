@@ -1,6 +1,4 @@
-// Package review holds an organization's assessments (review records) of
-// vendors, their approval statuses and the audit events of their changes.
-package review
+package assessments
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package review_test
+package assessments_test
 
 import (
 	"errors"
@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/review"
+	"github.com/vetted-dev/vetted/core/assessments"
 )
 
 func TestApprovalDateNotInTheFuture(t *testing.T) {
@@ -19,25 +19,25 @@ func TestApprovalDateNotInTheFuture(t *testing.T) {
 		{"2026-11-22", true}, {"2020-01-01", true}, {"", true},
 		{"2026-11-23", false}, {"2027-01-01", false}, {"2026-11-23T01:00:00Z", false},
 	} {
-		in := review.Input{ApprovalDate: &c.date}
-		next, err := review.Apply(review.Fields{}, in)
+		in := assessments.Input{ApprovalDate: &c.date}
+		next, err := assessments.Apply(assessments.Fields{}, in)
 		if err != nil {
 			t.Fatalf("Apply(%q): %v", c.date, err)
 		}
-		err = review.CheckApprovalDate(in, next, now)
+		err = assessments.CheckApprovalDate(in, next, now)
 		if c.ok != (err == nil) || (err != nil && !errors.Is(err, core.ErrInvalid)) {
 			t.Errorf("approval date %q at %s: %v", c.date, now, err)
 		}
 	}
 	// At 10:00 UTC the 23rd has begun at UTC+14: an approver there gives it.
 	d := "2026-11-23"
-	in := review.Input{ApprovalDate: &d}
-	next, _ := review.Apply(review.Fields{}, in)
-	if err := review.CheckApprovalDate(in, next, now.Add(time.Hour)); err != nil {
+	in := assessments.Input{ApprovalDate: &d}
+	next, _ := assessments.Apply(assessments.Fields{}, in)
+	if err := assessments.CheckApprovalDate(in, next, now.Add(time.Hour)); err != nil {
 		t.Errorf("the 23rd at 10:00 UTC: %v", err)
 	}
 	// A stored date is not judged again when a save leaves it.
-	if err := review.CheckApprovalDate(review.Input{}, review.Fields{ApprovalDate: "2099-01-01"}, now); err != nil {
+	if err := assessments.CheckApprovalDate(assessments.Input{}, assessments.Fields{ApprovalDate: "2099-01-01"}, now); err != nil {
 		t.Errorf("a stored date: %v", err)
 	}
 }

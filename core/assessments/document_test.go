@@ -1,4 +1,4 @@
-package document_test
+package assessments_test
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/document"
+	"github.com/vetted-dev/vetted/core/assessments"
 )
 
 func TestNew(t *testing.T) {
@@ -49,13 +49,13 @@ func TestNew(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			d, err := document.New(id, acct, asmt, tt.file, tt.ct, "alice@example.com", now)
+			d, err := assessments.NewDocument(id, acct, asmt, tt.file, tt.ct, "alice@example.com", now)
 			if tt.invalidField != "" {
 				fs := core.Failures(err)
 				if !errors.Is(err, core.ErrInvalid) || len(fs) == 0 || fs[0].Field != tt.invalidField {
 					t.Fatalf("err = %v, want a validation error on %s", err, tt.invalidField)
 				}
-				if tt.errNames != "" && !strings.Contains(err.Error(), strings.Join(document.AllowedTypes, ", ")) {
+				if tt.errNames != "" && !strings.Contains(err.Error(), strings.Join(assessments.DocumentTypes, ", ")) {
 					t.Fatalf("error %q does not list the allowed types", err)
 				}
 				return
@@ -70,7 +70,7 @@ func TestNew(t *testing.T) {
 			if d.ObjectKey != key {
 				t.Fatalf("ObjectKey = %q, want %q", d.ObjectKey, key)
 			}
-			if d.Status != document.StatusPending || d.SizeBytes != 0 || d.UploadedBy != "alice@example.com" ||
+			if d.Status != assessments.DocumentPending || d.SizeBytes != 0 || d.UploadedBy != "alice@example.com" ||
 				d.ID != id || d.AccountID != acct || d.AssessmentID != asmt || d.CreatedAt.Location() != time.UTC || !d.CreatedAt.Equal(now) {
 				t.Fatalf("New = %+v", d)
 			}
@@ -80,42 +80,42 @@ func TestNew(t *testing.T) {
 
 func TestEveryAllowedTypeIsAccepted(t *testing.T) {
 	t.Parallel()
-	for _, ct := range document.AllowedTypes {
-		if _, err := document.New(uuid.New(), uuid.New(), uuid.New(), "f", strings.ToUpper(ct), "", time.Now()); err != nil {
+	for _, ct := range assessments.DocumentTypes {
+		if _, err := assessments.NewDocument(uuid.New(), uuid.New(), uuid.New(), "f", strings.ToUpper(ct), "", time.Now()); err != nil {
 			t.Errorf("%s: %v", ct, err)
 		}
 	}
-	if document.MaxSize != 25<<20 || document.URLTTL != 15*time.Minute {
-		t.Fatalf("MaxSize %d, URLTTL %v; want 25 MB and 15 minutes", document.MaxSize, document.URLTTL)
+	if assessments.MaxDocumentSize != 25<<20 || assessments.DocumentURLTTL != 15*time.Minute {
+		t.Fatalf("MaxSize %d, URLTTL %v; want 25 MB and 15 minutes", assessments.MaxDocumentSize, assessments.DocumentURLTTL)
 	}
 }
 
 func TestStoredAndAuditEvents(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 4, 1, 8, 0, 0, 0, time.UTC)
-	d, err := document.New(uuid.New(), uuid.New(), uuid.New(), "soc2.pdf", "application/pdf", "ann@example.com", now)
+	d, err := assessments.NewDocument(uuid.New(), uuid.New(), uuid.New(), "soc2.pdf", "application/pdf", "ann@example.com", now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.Stored(document.MaxSize+1, "ab"); !errors.Is(err, core.ErrInvalid) {
+	if _, err := d.Stored(assessments.MaxDocumentSize+1, "ab"); !errors.Is(err, core.ErrInvalid) {
 		t.Fatalf("Stored over the cap = %v, want invalid", err)
 	}
 	const sum = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
-	up, err := d.Stored(document.MaxSize, sum)
-	if err != nil || up.Status != document.StatusUploaded || up.SizeBytes != document.MaxSize || up.SHA256 != sum {
+	up, err := d.Stored(assessments.MaxDocumentSize, sum)
+	if err != nil || up.Status != assessments.DocumentUploaded || up.SizeBytes != assessments.MaxDocumentSize || up.SHA256 != sum {
 		t.Fatalf("Stored = %+v, %v", up, err)
 	}
-	if d.Status != document.StatusPending {
+	if d.Status != assessments.DocumentPending {
 		t.Fatal("Stored changed its receiver")
 	}
 	evID := uuid.New()
-	ev := document.UploadEvent(evID, up, now)
+	ev := assessments.DocumentUploadEvent(evID, up, now)
 	want := "soc2.pdf (id " + d.ID.String() + ", 26214400 bytes, sha256 " + sum + ")"
 	if ev.ID != evID || ev.AssessmentID != d.AssessmentID || ev.AccountID != d.AccountID || ev.SubmittedBy != "ann@example.com" ||
 		len(ev.Changes) != 1 || ev.Changes[0].Field != "document" || ev.Changes[0].OldValue != "" || ev.Changes[0].NewValue != want {
 		t.Fatalf("upload event = %+v", ev)
 	}
-	del := document.DeleteEvent(uuid.New(), d, "bob@example.com", now)
+	del := assessments.DocumentDeleteEvent(uuid.New(), d, "bob@example.com", now)
 	if del.SubmittedBy != "bob@example.com" || len(del.Changes) != 1 || del.Changes[0].NewValue != "" ||
 		del.Changes[0].OldValue != "soc2.pdf (id "+d.ID.String()+", pending)" {
 		t.Fatalf("delete event = %+v", del)

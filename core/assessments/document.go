@@ -1,6 +1,4 @@
-// Package document holds evidence documents attached to assessments. Files
-// move through presigned URLs; a record is pending until its object exists.
-package document
+package assessments
 
 import (
 	"strconv"
@@ -10,32 +8,31 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/review"
 )
 
 // Status of a document record.
 const (
-	StatusPending  = "pending"
-	StatusUploaded = "uploaded"
+	DocumentPending  = "pending"
+	DocumentUploaded = "uploaded"
 )
 
-// StatusValues lists the states of a document record.
-func StatusValues() []string { return []string{StatusPending, StatusUploaded} }
+// DocumentStatusValues lists the states of a document record.
+func DocumentStatusValues() []string { return []string{DocumentPending, DocumentUploaded} }
 
-// MaxSize is the upload cap.
-const MaxSize int64 = 25 << 20
+// MaxDocumentSize is the upload cap.
+const MaxDocumentSize int64 = 25 << 20
 
-// URLTTL is how long a presigned upload URL stays valid.
-const URLTTL = 15 * time.Minute
+// DocumentURLTTL is how long a presigned upload URL stays valid.
+const DocumentURLTTL = 15 * time.Minute
 
-// DownloadTTL is how long a presigned download URL stays valid. It is short
+// DocumentDownloadTTL is how long a presigned download URL stays valid. It is short
 // because a URL handed out before a delete is not revoked: when the store
 // could not delete the file at once (the outbox retries it), such a URL may
 // serve it until it expires.
-const DownloadTTL = 5 * time.Minute
+const DocumentDownloadTTL = 5 * time.Minute
 
-// AllowedTypes are the content types accepted as evidence.
-var AllowedTypes = []string{
+// DocumentTypes are the content types accepted as evidence.
+var DocumentTypes = []string{
 	"application/pdf",
 	"image/png",
 	"image/jpeg",
@@ -67,8 +64,8 @@ type Document struct {
 	CreatedAt  time.Time
 }
 
-// New validates a file name and content type and builds a pending record.
-func New(id, accountID, assessmentID uuid.UUID, fileName, contentType, by string, now time.Time) (Document, error) {
+// NewDocument validates a file name and content type and builds a pending record.
+func NewDocument(id, accountID, assessmentID uuid.UUID, fileName, contentType, by string, now time.Time) (Document, error) {
 	var errs core.Fields
 	// A file name goes into a Content-Disposition header on download:
 	// unlike other names, even white-space controls are refused.
@@ -87,54 +84,54 @@ func New(id, accountID, assessmentID uuid.UUID, fileName, contentType, by string
 	}
 	ct := strings.ToLower(strings.TrimSpace(contentType))
 	ok := false
-	for _, a := range AllowedTypes {
+	for _, a := range DocumentTypes {
 		if a == ct {
 			ok = true
 		}
 	}
 	if !ok {
-		errs.Add("ContentType", "%q is not allowed (allowed: %s)", contentType, strings.Join(AllowedTypes, ", "))
+		errs.Add("ContentType", "%q is not allowed (allowed: %s)", contentType, strings.Join(DocumentTypes, ", "))
 	}
 	if err := errs.Err(); err != nil {
 		return Document{}, err
 	}
 	key := "accounts/" + accountID.String() + "/assessments/" + assessmentID.String() + "/" + id.String()
 	return Document{ID: id, AccountID: accountID, AssessmentID: assessmentID, FileName: name, ContentType: ct,
-		Status: StatusPending, ObjectKey: key, UploadedBy: by, CreatedAt: now.UTC()}, nil
+		Status: DocumentPending, ObjectKey: key, UploadedBy: by, CreatedAt: now.UTC()}, nil
 }
 
 // Stored is d once its file is in the store: uploaded, with the size and
-// SHA-256 of what was stored. A file over MaxSize is refused (and must be
+// SHA-256 of what was stored. A file over MaxDocumentSize is refused (and must be
 // deleted by the caller); the record stays pending.
 func (d Document) Stored(size int64, sha256 string) (Document, error) {
-	if size > MaxSize {
-		return d, core.Invalid("Size", "%d bytes exceeds the cap of %d", size, MaxSize)
+	if size > MaxDocumentSize {
+		return d, core.Invalid("Size", "%d bytes exceeds the cap of %d", size, MaxDocumentSize)
 	}
-	d.Status, d.SizeBytes, d.SHA256 = StatusUploaded, size, sha256
+	d.Status, d.SizeBytes, d.SHA256 = DocumentUploaded, size, sha256
 	return d, nil
 }
 
-// AuditField names documents in the changes of an assessment's audit log.
-const AuditField = "document"
+// DocumentAuditField names documents in the changes of an assessment's audit log.
+const DocumentAuditField = "document"
 
-// UploadEvent is the audit event recording that d's file was stored, in the
+// DocumentUploadEvent is the audit event recording that d's file was stored, in the
 // name of whoever asked for the upload URL.
-func UploadEvent(id uuid.UUID, d Document, at time.Time) review.AuditEvent {
-	return review.AuditEvent{ID: id, AssessmentID: d.AssessmentID, AccountID: d.AccountID, CreatedAt: at.UTC(), SubmittedBy: d.UploadedBy,
-		Changes: []review.Change{{Field: AuditField, NewValue: d.describe()}}}
+func DocumentUploadEvent(id uuid.UUID, d Document, at time.Time) AuditEvent {
+	return AuditEvent{ID: id, AssessmentID: d.AssessmentID, AccountID: d.AccountID, CreatedAt: at.UTC(), SubmittedBy: d.UploadedBy,
+		Changes: []Change{{Field: DocumentAuditField, NewValue: d.describe()}}}
 }
 
-// DeleteEvent is the audit event recording that by removed d.
-func DeleteEvent(id uuid.UUID, d Document, by string, at time.Time) review.AuditEvent {
-	return review.AuditEvent{ID: id, AssessmentID: d.AssessmentID, AccountID: d.AccountID, CreatedAt: at.UTC(), SubmittedBy: by,
-		Changes: []review.Change{{Field: AuditField, OldValue: d.describe()}}}
+// DocumentDeleteEvent is the audit event recording that by removed d.
+func DocumentDeleteEvent(id uuid.UUID, d Document, by string, at time.Time) AuditEvent {
+	return AuditEvent{ID: id, AssessmentID: d.AssessmentID, AccountID: d.AccountID, CreatedAt: at.UTC(), SubmittedBy: by,
+		Changes: []Change{{Field: DocumentAuditField, OldValue: d.describe()}}}
 }
 
 // describe names a document in the audit log: its file name and id and,
 // once uploaded, its size and SHA-256.
 func (d Document) describe() string {
 	s := d.FileName + " (id " + d.ID.String()
-	if d.Status == StatusUploaded {
+	if d.Status == DocumentUploaded {
 		s += ", " + strconv.FormatInt(d.SizeBytes, 10) + " bytes, sha256 " + d.SHA256
 	} else {
 		s += ", " + d.Status

@@ -1,4 +1,4 @@
-package review
+package assessments
 
 // ActiveStatuses lists the statuses for which Active is true, for stores
 // that count active reviews themselves (the rule stays in Active).

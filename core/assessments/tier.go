@@ -1,4 +1,4 @@
-package review
+package assessments
 
 import (
 	"strings"
