@@ -22,6 +22,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/ttlcache"
@@ -505,7 +506,7 @@ func (t watchedTx) ReviewPolicies() assessments.ReviewPolicyRepo {
 	return t.Tx.ReviewPolicies()
 }
 func (t watchedTx) Documents() assessments.DocumentRepo { t.written.reached(); return t.Tx.Documents() }
-func (t watchedTx) Subscribers() stores.SubscriberRepo {
+func (t watchedTx) Subscribers() alerts.SubscriberRepo {
 	t.written.reached()
 	return t.Tx.Subscribers()
 }

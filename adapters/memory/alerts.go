@@ -8,41 +8,41 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
-	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendors"
 )
 
 type subscribers struct{ *tx }
 
-func (r subscribers) List(_ context.Context, listID uuid.UUID) ([]subscriber.Subscriber, error) {
+func (r subscribers) List(_ context.Context, listID uuid.UUID) ([]alerts.Subscriber, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
-	out := []subscriber.Subscriber{}
+	out := []alerts.Subscriber{}
 	for _, id := range r.d.subscribersByList.of(listID) {
 		out = append(out, cloneSubscriber(r.d.subscribers[id]))
 	}
-	slices.SortFunc(out, func(a, b subscriber.Subscriber) int { return cmp.Compare(a.Email, b.Email) })
+	slices.SortFunc(out, func(a, b alerts.Subscriber) int { return cmp.Compare(a.Email, b.Email) })
 	return out, nil
 }
 
-func (r subscribers) Get(_ context.Context, id uuid.UUID) (subscriber.Subscriber, error) {
+func (r subscribers) Get(_ context.Context, id uuid.UUID) (alerts.Subscriber, error) {
 	return lookup(r.tx, r.d.subscribers, id, "subscriber", cloneSubscriber)
 }
 
-func (r subscribers) GetByEmail(ctx context.Context, listID uuid.UUID, email string) (subscriber.Subscriber, error) {
+func (r subscribers) GetByEmail(ctx context.Context, listID uuid.UUID, email string) (alerts.Subscriber, error) {
 	if err := r.readable(); err != nil {
-		return subscriber.Subscriber{}, err
+		return alerts.Subscriber{}, err
 	}
 	id, ok := r.d.subscriberByEmail[named{listID, strings.ToLower(email)}]
 	if !ok {
-		return subscriber.Subscriber{}, notFound("subscriber", email)
+		return alerts.Subscriber{}, notFound("subscriber", email)
 	}
 	return r.Get(ctx, id)
 }
 
-func (r subscribers) Save(_ context.Context, s subscriber.Subscriber) error {
+func (r subscribers) Save(_ context.Context, s alerts.Subscriber) error {
 	return r.atomic(func() error {
 		if err := requireRow(r.d.lists, s.ListID, "list"); err != nil {
 			return err
@@ -92,24 +92,24 @@ func (t *tx) deleteSubscriber(id uuid.UUID) {
 	del(t, t.d.subscribers, id)
 }
 
-func (r subscribers) Recipients(_ context.Context, vendorID uuid.UUID) ([]subscriber.Recipient, error) {
+func (r subscribers) Recipients(_ context.Context, vendorID uuid.UUID) ([]alerts.Recipient, error) {
 	if err := r.readable(); err != nil {
 		return nil, err
 	}
-	out := []subscriber.Recipient{}
+	out := []alerts.Recipient{}
 	for _, listID := range r.d.entriesByVendor.of(vendorID) {
 		if !r.d.entries[pair{listID, vendorID}].alerts {
 			continue
 		}
 		l := r.d.lists[listID]
 		for _, sid := range r.d.subscribersByList.of(listID) {
-			if s := r.d.subscribers[sid]; s.Status == subscriber.StatusConfirmed {
-				out = append(out, subscriber.Recipient{SubscriberID: s.ID, AccountID: l.AccountID,
+			if s := r.d.subscribers[sid]; s.Status == alerts.SubscriberConfirmed {
+				out = append(out, alerts.Recipient{SubscriberID: s.ID, AccountID: l.AccountID,
 					ListID: listID, ListName: l.Name, Email: s.Email})
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b subscriber.Recipient) int {
+	slices.SortFunc(out, func(a, b alerts.Recipient) int {
 		return cmp.Or(cmp.Compare(a.ListName, b.ListName), slices.Compare(a.ListID[:], b.ListID[:]), cmp.Compare(a.Email, b.Email))
 	})
 	return out, nil

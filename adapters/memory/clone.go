@@ -7,9 +7,9 @@ import (
 	"slices"
 
 	"github.com/vetted-dev/vetted/adapters/internal/outboxjson"
+	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendors"
 )
 
@@ -91,7 +91,7 @@ func cloneEvent(e assessments.AuditEvent) assessments.AuditEvent {
 	return e
 }
 
-func cloneSubscriber(s subscriber.Subscriber) subscriber.Subscriber {
+func cloneSubscriber(s alerts.Subscriber) alerts.Subscriber {
 	s.ConfirmedAt = clonePtr(s.ConfirmedAt)
 	return s
 }

@@ -22,11 +22,11 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/core/webhooks"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -148,7 +148,7 @@ func (t *tx) Lists() lists.ListRepo                   { return listsRepo{t} }
 func (t *tx) Quota() lists.QuotaRepo                  { return quota{t} }
 func (t *tx) Assessments() assessments.AssessmentRepo { return assessmentsRepo{t} }
 func (t *tx) Documents() assessments.DocumentRepo     { return documents{t} }
-func (t *tx) Subscribers() stores.SubscriberRepo      { return subscribers{t} }
+func (t *tx) Subscribers() alerts.SubscriberRepo      { return subscribers{t} }
 func (t *tx) Incidents() vendors.IncidentRepo         { return incidents{t} }
 func (t *tx) Deliveries() mailonce.Repo               { return deliveries{t} }
 func (t *tx) Runs() vendors.RunRepo                   { return runs{t} }
@@ -321,7 +321,7 @@ type data struct {
 	documentsByAssessment index[uuid.UUID, uuid.UUID]
 	documentsByAccount    index[uuid.UUID, uuid.UUID]
 
-	subscribers       map[uuid.UUID]subscriber.Subscriber
+	subscribers       map[uuid.UUID]alerts.Subscriber
 	subscriberByEmail map[named]uuid.UUID // (list, lower-case e-mail)
 	subscribersByList index[uuid.UUID, uuid.UUID]
 
@@ -354,7 +354,7 @@ func newData() *data {
 		assessmentsByList: index[uuid.UUID, uuid.UUID]{}, assessmentsByAccount: index[uuid.UUID, uuid.UUID]{},
 		events: map[uuid.UUID]assessments.AuditEvent{}, eventsByAssessment: index[uuid.UUID, uuid.UUID]{},
 		documents: map[uuid.UUID]assessments.Document{}, documentsByAssessment: index[uuid.UUID, uuid.UUID]{}, documentsByAccount: index[uuid.UUID, uuid.UUID]{},
-		subscribers: map[uuid.UUID]subscriber.Subscriber{}, subscriberByEmail: map[named]uuid.UUID{}, subscribersByList: index[uuid.UUID, uuid.UUID]{},
+		subscribers: map[uuid.UUID]alerts.Subscriber{}, subscriberByEmail: map[named]uuid.UUID{}, subscribersByList: index[uuid.UUID, uuid.UUID]{},
 		incidents: map[uuid.UUID]vendors.Incident{}, incidentByKey: map[incidentKey]uuid.UUID{}, incidentsByVendor: index[uuid.UUID, uuid.UUID]{},
 		deliveries: map[string]deliveryRow{}, runs: map[uuid.UUID]vendors.Run{},
 		outbox: map[uuid.UUID]outboxRow{}, pending: map[uuid.UUID]struct{}{},

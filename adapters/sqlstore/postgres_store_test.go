@@ -8,9 +8,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -84,8 +84,8 @@ func TestConstraintsPostgres(t *testing.T) {
 	e.write(func(ctx context.Context, tx stores.Tx) error {
 		return tx.Assessments().Save(ctx, []assessments.Assessment{a})
 	})
-	sub := subscriber.Subscriber{ID: newID(), AccountID: org.ID, ListID: l.ID, Email: "sub@example.com",
-		Status: subscriber.StatusPending, CreatedAt: e.tick()}
+	sub := alerts.Subscriber{ID: newID(), AccountID: org.ID, ListID: l.ID, Email: "sub@example.com",
+		Status: alerts.SubscriberPending, CreatedAt: e.tick()}
 	e.write(func(ctx context.Context, tx stores.Tx) error { return tx.Subscribers().Save(ctx, sub) })
 	inc, err := vendors.NewIncident(vendors.Incident{ID: newID(), VendorID: vs[0].ID, Title: "Breach", Source: "feed",
 		ExternalID: "x-1", PublishedAt: e.tick(), CreatedAt: e.now})
@@ -199,7 +199,7 @@ func TestCascades(t *testing.T) {
 		p       vendors.Profile
 		a       assessments.Assessment
 		d       assessments.Document
-		sub     subscriber.Subscriber
+		sub     alerts.Subscriber
 		members int
 	}
 	build := func(e *env) world {
@@ -214,8 +214,8 @@ func TestCascades(t *testing.T) {
 		a := e.newAssessment(l, v)
 		a.VendorProfileID = &p.ID
 		d, _ := assessments.NewDocument(newID(), org.ID, a.ID, "a.pdf", "application/pdf", "ann", e.tick())
-		sub := subscriber.Subscriber{ID: newID(), AccountID: org.ID, ListID: l.ID, Email: "s@example.com",
-			Status: subscriber.StatusConfirmed, CreatedAt: e.tick()}
+		sub := alerts.Subscriber{ID: newID(), AccountID: org.ID, ListID: l.ID, Email: "s@example.com",
+			Status: alerts.SubscriberConfirmed, CreatedAt: e.tick()}
 		now := e.tick()
 		e.write(func(ctx context.Context, tx stores.Tx) error {
 			if err := tx.Lists().AddProduct(ctx, e.newProduct(l.ID, v.ID, "Widgets")); err != nil {

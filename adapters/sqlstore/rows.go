@@ -22,10 +22,10 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/vetted-dev/vetted/adapters/internal/outboxjson"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/internal/convert"
 )
@@ -579,14 +579,14 @@ type subscriberRow struct {
 }
 
 // fromSubscriber makes the row of s; the e-mail is stored lower-case.
-func fromSubscriber(s subscriber.Subscriber) subscriberRow {
+func fromSubscriber(s alerts.Subscriber) subscriberRow {
 	return subscriberRow{ID: s.ID, AccountID: s.AccountID, ListID: s.ListID, Email: strings.ToLower(s.Email), Status: s.Status,
 		CreatedAt: s.CreatedAt, ConfirmedAt: s.ConfirmedAt}
 }
 
 // Core rebuilds the subscriber (IsMember is the service's to fill in).
-func (r subscriberRow) Core() subscriber.Subscriber {
-	return subscriber.Subscriber{ID: r.ID, AccountID: r.AccountID, ListID: r.ListID, Email: r.Email, Status: r.Status,
+func (r subscriberRow) Core() alerts.Subscriber {
+	return alerts.Subscriber{ID: r.ID, AccountID: r.AccountID, ListID: r.ListID, Email: r.Email, Status: r.Status,
 		CreatedAt: utc(r.CreatedAt), ConfirmedAt: utcPtr(r.ConfirmedAt)}
 }
 
@@ -600,7 +600,7 @@ type recipientViewRow struct {
 }
 
 // Core rebuilds the recipient.
-func (r recipientViewRow) Core() subscriber.Recipient { return subscriber.Recipient(r) }
+func (r recipientViewRow) Core() alerts.Recipient { return alerts.Recipient(r) }
 
 // incidentRow is a row of incidents.
 type incidentRow struct {

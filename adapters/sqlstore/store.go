@@ -52,6 +52,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/migrate"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
@@ -199,7 +200,7 @@ func (t *tx) Lists() lists.ListRepo                   { return t.d.lists(t) }
 func (t *tx) Quota() lists.QuotaRepo                  { return quotaRepo{base: t.b} }
 func (t *tx) Assessments() assessments.AssessmentRepo { return assessmentRepo{base: t.b} }
 func (t *tx) Documents() assessments.DocumentRepo     { return documentRepo{base: t.b} }
-func (t *tx) Subscribers() stores.SubscriberRepo {
+func (t *tx) Subscribers() alerts.SubscriberRepo {
 	return subscriberRepo{base: t.b, EmailKey: t.d.emailKey}
 }
 func (t *tx) Incidents() vendors.IncidentRepo              { return t.d.incidents(t) }

@@ -6,10 +6,10 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
-	"github.com/vetted-dev/vetted/core/subscriber"
+	"github.com/vetted-dev/vetted/core/alerts"
 )
 
-// subscriberRepo is stores.SubscriberRepo.
+// subscriberRepo is alerts.SubscriberRepo.
 type subscriberRepo struct {
 	base
 	// EmailKey is the expression of the store's unique index on a
@@ -19,7 +19,7 @@ type subscriberRepo struct {
 }
 
 // List returns a list's subscribers by e-mail.
-func (r subscriberRepo) List(ctx context.Context, listID uuid.UUID) ([]subscriber.Subscriber, error) {
+func (r subscriberRepo) List(ctx context.Context, listID uuid.UUID) ([]alerts.Subscriber, error) {
 	var rows []subscriberRow
 	if err := r.DB.NewSelect().Model(&rows).Where("sub.list_id = ?", listID).OrderExpr(r.ByName("sub.email") + ", sub.id").Scan(ctx); err != nil {
 		return nil, r.Translate(err, "subscribers of list %s", listID)
@@ -28,16 +28,16 @@ func (r subscriberRepo) List(ctx context.Context, listID uuid.UUID) ([]subscribe
 }
 
 // Get returns a subscriber by id.
-func (r subscriberRepo) Get(ctx context.Context, id uuid.UUID) (subscriber.Subscriber, error) {
+func (r subscriberRepo) Get(ctx context.Context, id uuid.UUID) (alerts.Subscriber, error) {
 	var row subscriberRow
 	if err := r.DB.NewSelect().Model(&row).Where("sub.id = ?", id).Scan(ctx); err != nil {
-		return subscriber.Subscriber{}, r.Translate(err, "subscriber %s", id)
+		return alerts.Subscriber{}, r.Translate(err, "subscriber %s", id)
 	}
 	return row.Core(), nil
 }
 
 // Save inserts or updates a subscriber by id.
-func (r subscriberRepo) Save(ctx context.Context, s subscriber.Subscriber) error {
+func (r subscriberRepo) Save(ctx context.Context, s alerts.Subscriber) error {
 	row := fromSubscriber(s)
 	_, err := r.DB.NewInsert().Model(&row).
 		On("CONFLICT (id) DO UPDATE").
@@ -47,12 +47,12 @@ func (r subscriberRepo) Save(ctx context.Context, s subscriber.Subscriber) error
 }
 
 // GetByEmail returns the subscriber of a list with an e-mail, in any case.
-func (r subscriberRepo) GetByEmail(ctx context.Context, listID uuid.UUID, email string) (subscriber.Subscriber, error) {
+func (r subscriberRepo) GetByEmail(ctx context.Context, listID uuid.UUID, email string) (alerts.Subscriber, error) {
 	var row subscriberRow
 	err := r.DB.NewSelect().Model(&row).Where("sub.list_id = ?", listID).
 		Where(r.EmailKey("sub.email")+" = ?", strings.ToLower(email)).Scan(ctx)
 	if err != nil {
-		return subscriber.Subscriber{}, r.Translate(err, "subscriber %s of list %s", email, listID)
+		return alerts.Subscriber{}, r.Translate(err, "subscriber %s of list %s", email, listID)
 	}
 	return row.Core(), nil
 }
@@ -76,7 +76,7 @@ func (r subscriberRepo) Delete(ctx context.Context, listID uuid.UUID, emails []s
 
 // Recipients returns the confirmed subscribers of every list that carries
 // the vendor with alerts enabled.
-func (r subscriberRepo) Recipients(ctx context.Context, vendorID uuid.UUID) ([]subscriber.Recipient, error) {
+func (r subscriberRepo) Recipients(ctx context.Context, vendorID uuid.UUID) ([]alerts.Recipient, error) {
 	var rows []recipientViewRow
 	err := r.DB.NewSelect().
 		TableExpr("list_entries AS e").
@@ -84,7 +84,7 @@ func (r subscriberRepo) Recipients(ctx context.Context, vendorID uuid.UUID) ([]s
 		Join("JOIN lists AS l ON l.id = e.list_id").
 		Join("JOIN subscribers AS sub ON sub.list_id = e.list_id").
 		Where("e.vendor_id = ? AND e.alerts_enabled", vendorID).
-		Where("sub.status = ?", subscriber.StatusConfirmed).
+		Where("sub.status = ?", alerts.SubscriberConfirmed).
 		OrderExpr(r.ByName("l.name")+", "+r.ByName("sub.email")+", sub.id").
 		Scan(ctx, &rows)
 	if err != nil {

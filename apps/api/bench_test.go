@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
-	"github.com/vetted-dev/vetted/core/subscriber"
+	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -71,8 +71,8 @@ func BenchmarkAlertFanout10k(b *testing.B) {
 	err := env.Store.InTx(context.Background(), func(ctx context.Context, tx stores.Tx) error {
 		now := env.Clock.Now()
 		for i := 0; i < n; i++ {
-			s := subscriber.Subscriber{ID: uuid.Must(uuid.NewV7()), AccountID: accID, ListID: listID,
-				Email: fmt.Sprintf("s%05d@bench.test", i), Status: subscriber.StatusConfirmed, CreatedAt: now, ConfirmedAt: &now}
+			s := alerts.Subscriber{ID: uuid.Must(uuid.NewV7()), AccountID: accID, ListID: listID,
+				Email: fmt.Sprintf("s%05d@bench.test", i), Status: alerts.SubscriberConfirmed, CreatedAt: now, ConfirmedAt: &now}
 			if err := tx.Subscribers().Save(ctx, s); err != nil {
 				return err
 			}

@@ -3,8 +3,8 @@ package api
 import (
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
-	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendors"
 )
 
@@ -42,7 +42,7 @@ type SubscriberStatus string
 
 // Schema is the SubscriberStatus component.
 func (SubscriberStatus) Schema(r huma.Registry) *huma.Schema {
-	return enum(r, "SubscriberStatus", "pending until the address confirms (members with a verified e-mail are confirmed at once)", subscriber.StatusValues())
+	return enum(r, "SubscriberStatus", "pending until the address confirms (members with a verified e-mail are confirmed at once)", alerts.SubscriberStatusValues())
 }
 
 // JobStatus is the state of one job of a run, or of one profile section.

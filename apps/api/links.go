@@ -12,7 +12,6 @@ import (
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
-	"github.com/vetted-dev/vetted/core/subscriber"
 )
 
 // The mail link routes need no bearer token: the HMAC-signed, expiring
@@ -100,7 +99,7 @@ func (s *Server) confirmPage(w http.ResponseWriter, r *http.Request) {
 		s.linkError(w, r, err)
 		return
 	}
-	if t.Subscriber.Status == subscriber.StatusConfirmed {
+	if t.Subscriber.Status == alerts.SubscriberConfirmed {
 		s.linkOK(w, r, "confirmed", t, linkPage{Title: "Subscription confirmed",
 			Message: t.Subscriber.Email + " already receives incident alerts for the list " + t.ListName + "."})
 		return

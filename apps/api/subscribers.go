@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/danielgtaylor/huma/v2"
-	"github.com/vetted-dev/vetted/core/subscriber"
+	"github.com/vetted-dev/vetted/core/alerts"
 )
 
 // SubscriberJSON is an alert recipient of a list with its per-list state.
@@ -19,7 +19,7 @@ type SubscriberJSON struct {
 	ConfirmedAt *time.Time       `json:"confirmed_at" doc:"null while pending"`
 }
 
-func subscribersJSON(ss []subscriber.Subscriber) []SubscriberJSON {
+func subscribersJSON(ss []alerts.Subscriber) []SubscriberJSON {
 	out := make([]SubscriberJSON, 0, len(ss))
 	for _, s := range ss {
 		out = append(out, SubscriberJSON{Email: s.Email, Status: SubscriberStatus(s.Status), IsMember: s.IsMember, CreatedAt: s.CreatedAt, ConfirmedAt: s.ConfirmedAt})

@@ -1,7 +1,3 @@
-// Package alerts holds the use cases of incident alerts: the subscribers of
-// a list and the confirmation of their address (subscribers.go), and the
-// fan-out of an incident to one mail per confirmed subscriber of every list
-// that carries the vendor with alerts on (fanout.go).
 package alerts
 
 import (
@@ -12,13 +8,12 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/core/platform/uow"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // Deps are the ports the alert use cases need.
 type Deps struct {
-	uow.Unit[stores.Tx]
-	Mail   mailonce.Mail[stores.Tx]
+	uow.Unit[Tx]
+	Mail   mailonce.Mail[Tx]
 	Signer *signedlink.Signer
 	// PublicURL is the base URL for links in mail (no trailing slash).
 	PublicURL string
@@ -27,8 +22,8 @@ type Deps struct {
 // Service implements the alert use cases.
 type Service struct{ d Deps }
 
-// New checks the dependencies and returns the service.
-func New(d Deps) (*Service, error) {
+// NewService checks the dependencies and returns the service.
+func NewService(d Deps) (*Service, error) {
 	missing := d.Missing()
 	if d.Mail.Mailer == nil {
 		missing = append(missing, "Mailer")

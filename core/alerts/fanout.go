@@ -12,17 +12,15 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
-	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendors"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // SendConfirmation mails a pending subscriber the link that confirms it
 // (the KindSubscriberConfirm job).
 func (s *Service) SendConfirmation(ctx context.Context, p outbox.SubscriberConfirm) error {
-	var sub subscriber.Subscriber
+	var sub Subscriber
 	var listName, accName string
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		var err error
 		if sub, err = tx.Subscribers().Get(ctx, p.SubscriberID); err != nil {
 			return err
@@ -41,7 +39,7 @@ func (s *Service) SendConfirmation(ctx context.Context, p outbox.SubscriberConfi
 	if err != nil {
 		return err
 	}
-	if sub.Status == subscriber.StatusConfirmed {
+	if sub.Status == SubscriberConfirmed {
 		return nil
 	}
 	exp := s.d.Now().Add(ConfirmTTL)
@@ -55,7 +53,7 @@ func (s *Service) SendConfirmation(ctx context.Context, p outbox.SubscriberConfi
 // every list that carries the vendor with alerts enabled. Backfilled
 // incidents never alert.
 func (s *Service) FanOut(ctx context.Context, p outbox.IncidentFanout) error {
-	return s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	return s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		in, err := tx.Incidents().Get(ctx, p.IncidentID)
 		if errors.Is(err, core.ErrNotFound) {
 			return nil
@@ -66,7 +64,7 @@ func (s *Service) FanOut(ctx context.Context, p outbox.IncidentFanout) error {
 		if in.Backfilled {
 			return nil
 		}
-		return s.fanOut(ctx, tx, in.VendorID, func(r subscriber.Recipient, vendor, account string) (outbox.Kind, any) {
+		return s.fanOut(ctx, tx, in.VendorID, func(r Recipient, vendor, account string) (outbox.Kind, any) {
 			return outbox.KindAlertMail, outbox.AlertMail{IncidentID: in.ID, SubscriberID: r.SubscriberID,
 				VendorName: vendor, ListName: r.ListName, AccountName: account}
 		})
@@ -77,7 +75,7 @@ func (s *Service) FanOut(ctx context.Context, p outbox.IncidentFanout) error {
 // mail job per confirmed subscriber of every list that carries the vendor
 // with alerts enabled, as FanOut does for an incident.
 func (s *Service) FanOutRating(ctx context.Context, p outbox.RatingChanged) error {
-	return s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	return s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		rec, err := tx.Profiles().GetRating(ctx, p.EventID)
 		if errors.Is(err, core.ErrNotFound) {
 			return nil // the vendor's profile was deleted since
@@ -85,7 +83,7 @@ func (s *Service) FanOutRating(ctx context.Context, p outbox.RatingChanged) erro
 		if err != nil {
 			return err
 		}
-		return s.fanOut(ctx, tx, rec.VendorID, func(r subscriber.Recipient, vendor, account string) (outbox.Kind, any) {
+		return s.fanOut(ctx, tx, rec.VendorID, func(r Recipient, vendor, account string) (outbox.Kind, any) {
 			return outbox.KindRatingMail, outbox.RatingMail{EventID: rec.ID, SubscriberID: r.SubscriberID,
 				VendorName: vendor, ListName: r.ListName, AccountName: account}
 		})
@@ -94,7 +92,7 @@ func (s *Service) FanOutRating(ctx context.Context, p outbox.RatingChanged) erro
 
 // fanOut adds one message per recipient of the vendor's alerts, made by
 // mk with the vendor's and the recipient's account's names.
-func (s *Service) fanOut(ctx context.Context, tx stores.Tx, vendorID uuid.UUID, mk func(r subscriber.Recipient, vendor, account string) (outbox.Kind, any)) error {
+func (s *Service) fanOut(ctx context.Context, tx Tx, vendorID uuid.UUID, mk func(r Recipient, vendor, account string) (outbox.Kind, any)) error {
 	rs, err := tx.Subscribers().Recipients(ctx, vendorID)
 	if err != nil {
 		return err
@@ -131,7 +129,7 @@ func AlertKey(incidentID, subscriberID fmt.Stringer) string {
 // SendAlert mails one alert of the fan-out, unless the recipient or the
 // list changed their mind since.
 func (s *Service) SendAlert(ctx context.Context, p outbox.AlertMail) error {
-	err := s.d.Mail.Build(ctx, AlertKey(p.IncidentID, p.SubscriberID), func(ctx context.Context, tx stores.Tx) (mailtmpl.Mail, bool, error) {
+	err := s.d.Mail.Build(ctx, AlertKey(p.IncidentID, p.SubscriberID), func(ctx context.Context, tx Tx) (mailtmpl.Mail, bool, error) {
 		in, err := tx.Incidents().Get(ctx, p.IncidentID)
 		if err != nil {
 			return mailtmpl.Mail{}, false, err
@@ -161,7 +159,7 @@ func RatingAlertKey(eventID, subscriberID fmt.Stringer) string {
 // SendRatingAlert mails one rating change of the fan-out, once per event
 // and subscriber, unless the recipient or the list changed their mind.
 func (s *Service) SendRatingAlert(ctx context.Context, p outbox.RatingMail) error {
-	err := s.d.Mail.Build(ctx, RatingAlertKey(p.EventID, p.SubscriberID), func(ctx context.Context, tx stores.Tx) (mailtmpl.Mail, bool, error) {
+	err := s.d.Mail.Build(ctx, RatingAlertKey(p.EventID, p.SubscriberID), func(ctx context.Context, tx Tx) (mailtmpl.Mail, bool, error) {
 		rec, err := tx.Profiles().GetRating(ctx, p.EventID)
 		if err != nil {
 			return mailtmpl.Mail{}, false, err
@@ -194,12 +192,12 @@ func (s *Service) SendRatingAlert(ctx context.Context, p outbox.RatingMail) erro
 // the vendor's alerts: confirmed, and its list still carries the vendor
 // with alerts on (they may have been turned off, or the vendor taken off
 // the list, since the fan-out).
-func (s *Service) stillAlerting(ctx context.Context, tx stores.Tx, subscriberID, vendorID uuid.UUID) (subscriber.Subscriber, bool, error) {
+func (s *Service) stillAlerting(ctx context.Context, tx Tx, subscriberID, vendorID uuid.UUID) (Subscriber, bool, error) {
 	sub, err := tx.Subscribers().Get(ctx, subscriberID)
 	if err != nil {
 		return sub, false, err
 	}
-	if sub.Status != subscriber.StatusConfirmed {
+	if sub.Status != SubscriberConfirmed {
 		return sub, false, nil // the recipient's choice since the fan-out is respected
 	}
 	entries, err := tx.Lists().Entries(ctx, sub.ListID)
@@ -215,7 +213,7 @@ func (s *Service) stillAlerting(ctx context.Context, tx stores.Tx, subscriberID,
 }
 
 // unsubscribeURL is the one-click unsubscribe link of an alert mail.
-func (s *Service) unsubscribeURL(sub subscriber.Subscriber) string {
+func (s *Service) unsubscribeURL(sub Subscriber) string {
 	tok := s.d.Signer.Sign(PurposeUnsubscribe, sub.ID.String(), s.d.Now().Add(mailtmpl.UnsubscribeTTL))
 	return s.d.PublicURL + "/unsubscribe?token=" + url.QueryEscape(tok)
 }

@@ -10,12 +10,10 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/subscriber"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // verifiedMembers returns the e-mails of the account's verified members.
-func verifiedMembers(ctx context.Context, tx stores.Tx, accountID uuid.UUID) (map[string]bool, error) {
+func verifiedMembers(ctx context.Context, tx Tx, accountID uuid.UUID) (map[string]bool, error) {
 	ms, err := tx.Members().List(ctx, accountID)
 	if err != nil {
 		return nil, err
@@ -28,12 +26,12 @@ func verifiedMembers(ctx context.Context, tx stores.Tx, accountID uuid.UUID) (ma
 }
 
 // Subscribers lists the subscribers of a list with their state (viewer or above).
-func (s *Service) Subscribers(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef) (lists.List, []subscriber.Subscriber, error) {
+func (s *Service) Subscribers(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef) (lists.List, []Subscriber, error) {
 	var (
 		l   lists.List
-		out []subscriber.Subscriber
+		out []Subscriber
 	)
-	err := s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		var (
 			acc accounts.Access
 			err error
@@ -57,7 +55,7 @@ func (s *Service) Subscribers(ctx context.Context, a accounts.Actor, ref account
 // member of the account is confirmed at once; anyone else is pending and
 // gets a confirmation mail. Adding a pending subscriber again re-sends the
 // confirmation; a confirmed one is left as it is.
-func (s *Service) AddSubscribers(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef, emails []string) ([]subscriber.Subscriber, error) {
+func (s *Service) AddSubscribers(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr lists.ListRef, emails []string) ([]Subscriber, error) {
 	norm, err := accounts.NormalizeEmails("Emails", emails)
 	if err != nil {
 		return nil, err
@@ -68,8 +66,8 @@ func (s *Service) AddSubscribers(ctx context.Context, a accounts.Actor, ref acco
 	if len(norm) > 500 {
 		return nil, core.Invalid("Emails", "at most 500 addresses per request")
 	}
-	var out []subscriber.Subscriber
-	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	var out []Subscriber
+	err = s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		acc, l, err := lists.AccountList(ctx, tx, a, ref, accounts.WriteRole, lr, false)
 		if err != nil {
 			return err
@@ -83,15 +81,15 @@ func (s *Service) AddSubscribers(ctx context.Context, a accounts.Actor, ref acco
 			sub, err := tx.Subscribers().GetByEmail(ctx, l.ID, e)
 			switch {
 			case errors.Is(err, core.ErrNotFound):
-				sub = subscriber.Subscriber{ID: s.d.IDs.New(), AccountID: acc.Account.ID, ListID: l.ID, Email: e, Status: subscriber.StatusPending, CreatedAt: now}
+				sub = Subscriber{ID: s.d.IDs.New(), AccountID: acc.Account.ID, ListID: l.ID, Email: e, Status: SubscriberPending, CreatedAt: now}
 			case err != nil:
 				return err
 			}
 			verified, isMember := members[e]
 			sub.IsMember = isMember
-			if sub.Status != subscriber.StatusConfirmed {
+			if sub.Status != SubscriberConfirmed {
 				if verified {
-					sub.Status, sub.ConfirmedAt = subscriber.StatusConfirmed, &now
+					sub.Status, sub.ConfirmedAt = SubscriberConfirmed, &now
 				} else if err := s.d.Emit(ctx, tx, outbox.KindSubscriberConfirm, outbox.SubscriberConfirm{EventID: s.d.IDs.New(), SubscriberID: sub.ID}); err != nil {
 					return err
 				}
@@ -116,7 +114,7 @@ func (s *Service) RemoveSubscribers(ctx context.Context, a accounts.Actor, ref a
 	if len(norm) == 0 {
 		return nil, core.Invalid("Emails", "is required")
 	}
-	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		_, l, err := lists.AccountList(ctx, tx, a, ref, accounts.WriteRole, lr, false)
 		if err != nil {
 			return err
@@ -141,7 +139,7 @@ func (s *Service) RemoveSubscribers(ctx context.Context, a accounts.Actor, ref a
 // LinkTarget describes what a signed mail link points at, for the page that
 // GET shows before the recipient presses the button.
 type LinkTarget struct {
-	Subscriber subscriber.Subscriber
+	Subscriber Subscriber
 	ListName   string
 }
 
@@ -155,7 +153,7 @@ func (s *Service) linkTarget(ctx context.Context, purpose, token string) (LinkTa
 		return LinkTarget{}, core.Forbidden("the link is malformed")
 	}
 	var t LinkTarget
-	err = s.d.View(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err = s.d.View(ctx, func(ctx context.Context, tx Tx) error {
 		if t.Subscriber, err = tx.Subscribers().Get(ctx, id); err != nil {
 			return err
 		}
@@ -180,12 +178,12 @@ func (s *Service) ConfirmSubscriber(ctx context.Context, token string) (LinkTarg
 		}
 		return t, err
 	}
-	if t.Subscriber.Status == subscriber.StatusConfirmed {
+	if t.Subscriber.Status == SubscriberConfirmed {
 		return t, nil
 	}
 	now := s.d.Now()
-	t.Subscriber.Status, t.Subscriber.ConfirmedAt = subscriber.StatusConfirmed, &now
-	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error { return tx.Subscribers().Save(ctx, t.Subscriber) })
+	t.Subscriber.Status, t.Subscriber.ConfirmedAt = SubscriberConfirmed, &now
+	err = s.d.Write(ctx, func(ctx context.Context, tx Tx) error { return tx.Subscribers().Save(ctx, t.Subscriber) })
 	return t, err
 }
 
@@ -199,7 +197,7 @@ func (s *Service) Unsubscribe(ctx context.Context, token string) (LinkTarget, er
 	if err != nil {
 		return t, err
 	}
-	err = s.d.Write(ctx, func(ctx context.Context, tx stores.Tx) error {
+	err = s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		_, err := tx.Subscribers().Delete(ctx, t.Subscriber.ListID, []string{t.Subscriber.Email})
 		return err
 	})

@@ -17,9 +17,7 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/core/platform/uow"
-	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendors"
-	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 // store is one organization with one list, its members and subscribers,
@@ -31,7 +29,7 @@ type store struct {
 	caller  uuid.UUID
 	list    lists.List
 	members []accounts.Member
-	subs    map[uuid.UUID]subscriber.Subscriber
+	subs    map[uuid.UUID]alerts.Subscriber
 	outbox  []outbox.Message
 	sent    map[string]bool
 	// For the fan-out: the incidents, the vendor they are of, and whether
@@ -43,23 +41,23 @@ type store struct {
 	ratings []vendors.RatingRecord
 }
 
-func (s *store) InTx(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
+func (s *store) InTx(ctx context.Context, fn func(context.Context, alerts.Tx) error) error {
 	return fn(ctx, tx{s: s})
 }
-func (s *store) View(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
+func (s *store) View(ctx context.Context, fn func(context.Context, alerts.Tx) error) error {
 	return fn(ctx, tx{s: s})
 }
 func (s *store) Ping(context.Context) error { return nil }
 
 type tx struct {
-	stores.Tx
+	alerts.Tx
 	s *store
 }
 
 func (t tx) Accounts() accounts.AccountRepo     { return accountsFake{s: t.s} }
 func (t tx) Lists() lists.ListRepo              { return listsFake{s: t.s} }
 func (t tx) Members() accounts.MemberRepo       { return members{s: t.s} }
-func (t tx) Subscribers() stores.SubscriberRepo { return subs{s: t.s} }
+func (t tx) Subscribers() alerts.SubscriberRepo { return subs{s: t.s} }
 func (t tx) Outbox() outbox.Repo                { return box{s: t.s} }
 func (t tx) Deliveries() mailonce.Repo          { return deliveries{s: t.s} }
 func (t tx) Incidents() vendors.IncidentRepo    { return incidents{s: t.s} }
@@ -148,12 +146,12 @@ func (r listsFake) Entries(context.Context, uuid.UUID) ([]lists.Entry, error) {
 
 type subs struct{ s *store }
 
-func (r subs) List(context.Context, uuid.UUID) ([]subscriber.Subscriber, error) {
-	var out []subscriber.Subscriber
+func (r subs) List(context.Context, uuid.UUID) ([]alerts.Subscriber, error) {
+	var out []alerts.Subscriber
 	for _, s := range r.s.subs {
 		out = append(out, s)
 	}
-	slices.SortFunc(out, func(a, b subscriber.Subscriber) int { return compare(a.Email, b.Email) })
+	slices.SortFunc(out, func(a, b alerts.Subscriber) int { return compare(a.Email, b.Email) })
 	return out, nil
 }
 
@@ -167,7 +165,7 @@ func compare(a, b string) int {
 	return 0
 }
 
-func (r subs) Get(_ context.Context, id uuid.UUID) (subscriber.Subscriber, error) {
+func (r subs) Get(_ context.Context, id uuid.UUID) (alerts.Subscriber, error) {
 	s, ok := r.s.subs[id]
 	if !ok {
 		return s, core.ErrNotFound
@@ -175,16 +173,16 @@ func (r subs) Get(_ context.Context, id uuid.UUID) (subscriber.Subscriber, error
 	return s, nil
 }
 
-func (r subs) GetByEmail(_ context.Context, _ uuid.UUID, email string) (subscriber.Subscriber, error) {
+func (r subs) GetByEmail(_ context.Context, _ uuid.UUID, email string) (alerts.Subscriber, error) {
 	for _, s := range r.s.subs {
 		if s.Email == email {
 			return s, nil
 		}
 	}
-	return subscriber.Subscriber{}, core.ErrNotFound
+	return alerts.Subscriber{}, core.ErrNotFound
 }
 
-func (r subs) Save(_ context.Context, s subscriber.Subscriber) error { r.s.subs[s.ID] = s; return nil }
+func (r subs) Save(_ context.Context, s alerts.Subscriber) error { r.s.subs[s.ID] = s; return nil }
 
 func (r subs) Delete(_ context.Context, _ uuid.UUID, emails []string) (int, error) {
 	n := 0
@@ -197,11 +195,11 @@ func (r subs) Delete(_ context.Context, _ uuid.UUID, emails []string) (int, erro
 	return n, nil
 }
 
-func (r subs) Recipients(context.Context, uuid.UUID) ([]subscriber.Recipient, error) {
-	var out []subscriber.Recipient
+func (r subs) Recipients(context.Context, uuid.UUID) ([]alerts.Recipient, error) {
+	var out []alerts.Recipient
 	for _, s := range r.s.subs {
-		if s.Status == subscriber.StatusConfirmed && r.s.alertsOn {
-			out = append(out, subscriber.Recipient{SubscriberID: s.ID, AccountID: s.AccountID, ListName: r.s.list.Name, Email: s.Email})
+		if s.Status == alerts.SubscriberConfirmed && r.s.alertsOn {
+			out = append(out, alerts.Recipient{SubscriberID: s.ID, AccountID: s.AccountID, ListName: r.s.list.Name, Email: s.Email})
 		}
 	}
 	return out, nil
@@ -239,15 +237,15 @@ func setup(t *testing.T) (*alerts.Service, *store, *clock, accounts.Actor, lists
 	st := &store{acc: acc, caller: caller.UserID, list: lists.List{ID: uuid.New(), AccountID: acc.ID, Name: "Critical"},
 		members: []accounts.Member{{AccountID: acc.ID, UserID: caller.UserID, Email: "ann@acme.test", Verified: true, Role: accounts.RoleMember},
 			{AccountID: acc.ID, UserID: uuid.New(), Email: "bob@acme.test", Role: accounts.RoleViewer}},
-		subs: map[uuid.UUID]subscriber.Subscriber{}, sent: map[string]bool{}}
+		subs: map[uuid.UUID]alerts.Subscriber{}, sent: map[string]bool{}}
 	clk := &clock{now: time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)}
 	signer, err := signedlink.New([]byte("0123456789abcdef0123456789abcdef"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	mails := &mailer{}
-	svc, err := alerts.New(alerts.Deps{Unit: uow.Unit[stores.Tx]{Store: st, Clock: clk, IDs: seq{}},
-		Mail: mailonce.Mail[stores.Tx]{Store: st, Clock: clk, Mailer: mails}, Signer: signer, PublicURL: "https://vetted.test"})
+	svc, err := alerts.NewService(alerts.Deps{Unit: uow.Unit[alerts.Tx]{Store: st, Clock: clk, IDs: seq{}},
+		Mail: mailonce.Mail[alerts.Tx]{Store: st, Clock: clk, Mailer: mails}, Signer: signer, PublicURL: "https://vetted.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,8 +269,8 @@ func TestSubscriberConfirmation(t *testing.T) {
 	for _, s := range got {
 		status[s.Email] = s.Status
 	}
-	if len(got) != 3 || status["ann@acme.test"] != subscriber.StatusConfirmed || status["bob@acme.test"] != subscriber.StatusPending ||
-		status["carol@example.test"] != subscriber.StatusPending {
+	if len(got) != 3 || status["ann@acme.test"] != alerts.SubscriberConfirmed || status["bob@acme.test"] != alerts.SubscriberPending ||
+		status["carol@example.test"] != alerts.SubscriberPending {
 		t.Fatalf("subscribers %v", status)
 	}
 	if len(st.outbox) != 2 {
@@ -283,7 +281,7 @@ func TestSubscriberConfirmation(t *testing.T) {
 			t.Fatalf("queued %s", m.Kind)
 		}
 	}
-	var carol subscriber.Subscriber
+	var carol alerts.Subscriber
 	for _, s := range got {
 		if s.Email == "carol@example.test" {
 			carol = s
@@ -310,7 +308,7 @@ func TestSubscriberConfirmation(t *testing.T) {
 	}
 	for range 2 {
 		target, err := svc.ConfirmSubscriber(ctx, tok)
-		if err != nil || target.Subscriber.Status != subscriber.StatusConfirmed || target.ListName != "Critical" {
+		if err != nil || target.Subscriber.Status != alerts.SubscriberConfirmed || target.ListName != "Critical" {
 			t.Fatalf("confirm: %+v, %v", target, err)
 		}
 	}
@@ -323,7 +321,7 @@ func TestSubscriberConfirmation(t *testing.T) {
 	// Adding a confirmed subscriber again leaves it confirmed, queues nothing.
 	before := len(st.outbox)
 	again, err := svc.AddSubscribers(ctx, caller, ref, lr, []string{"carol@example.test"})
-	if err != nil || again[0].Status != subscriber.StatusConfirmed || len(st.outbox) != before {
+	if err != nil || again[0].Status != alerts.SubscriberConfirmed || len(st.outbox) != before {
 		t.Fatalf("again: %+v, %v, %d queued", again, err, len(st.outbox)-before)
 	}
 
@@ -368,7 +366,7 @@ func TestSubscriberLimitsAndRemoval(t *testing.T) {
 		t.Fatal("a failed removal removed someone")
 	}
 	// The unsubscribe link removes; again is success.
-	var dan subscriber.Subscriber
+	var dan alerts.Subscriber
 	for _, s := range st.subs {
 		dan = s
 	}

@@ -122,7 +122,7 @@ func New(d Deps) (*UseCases, error) {
 	if u.Assessments, err = assessments.NewService(assessments.Deps{Unit: narrowUnit[assessments.Tx](unit), Blobs: d.Blobs, Mail: narrowMail[assessments.Tx](mail), Signer: d.Signer, Lists: u.Lists, PublicURL: public, Log: log}); err != nil {
 		return nil, err
 	}
-	if u.Alerts, err = alerts.New(alerts.Deps{Unit: unit, Mail: mail, Signer: d.Signer, PublicURL: public}); err != nil {
+	if u.Alerts, err = alerts.NewService(alerts.Deps{Unit: narrowUnit[alerts.Tx](unit), Mail: narrowMail[alerts.Tx](mail), Signer: d.Signer, PublicURL: public}); err != nil {
 		return nil, err
 	}
 	return u, nil

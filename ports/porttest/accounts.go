@@ -8,9 +8,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -279,7 +279,7 @@ type estate struct {
 	asmt  assessments.Assessment
 	event assessments.AuditEvent
 	doc   assessments.Document
-	sub   subscriber.Subscriber
+	sub   alerts.Subscriber
 }
 
 func (f *fixture) estate(name, email string) estate {

@@ -7,29 +7,29 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
-	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-func subscriberIDs(ss []subscriber.Subscriber) []uuid.UUID {
-	return idsOf(ss, func(s subscriber.Subscriber) uuid.UUID { return s.ID })
+func subscriberIDs(ss []alerts.Subscriber) []uuid.UUID {
+	return idsOf(ss, func(s alerts.Subscriber) uuid.UUID { return s.ID })
 }
 
-func recipients(f *fixture, vendorID uuid.UUID) []subscriber.Recipient {
+func recipients(f *fixture, vendorID uuid.UUID) []alerts.Recipient {
 	f.t.Helper()
-	return load(f, func(ctx context.Context, tx stores.Tx) ([]subscriber.Recipient, error) {
+	return load(f, func(ctx context.Context, tx stores.Tx) ([]alerts.Recipient, error) {
 		return tx.Subscribers().Recipients(ctx, vendorID)
 	})
 }
 
-func recipientIDs(rs []subscriber.Recipient) []uuid.UUID {
-	return idsOf(rs, func(r subscriber.Recipient) uuid.UUID { return r.SubscriberID })
+func recipientIDs(rs []alerts.Recipient) []uuid.UUID {
+	return idsOf(rs, func(r alerts.Recipient) uuid.UUID { return r.SubscriberID })
 }
 
-func saveSubscriber(f *fixture, s subscriber.Subscriber) error {
+func saveSubscriber(f *fixture, s alerts.Subscriber) error {
 	return f.try(func(ctx context.Context, tx stores.Tx) error { return tx.Subscribers().Save(ctx, s) })
 }
 
@@ -40,31 +40,31 @@ var subscriberCases = []testCase{
 		cid := f.subscriber(l, "cid@example.com", false)
 		ann := f.subscriber(l, "ann@example.com", true)
 		f.subscriber(other, "bob@example.com", true)
-		got := load(f, func(ctx context.Context, tx stores.Tx) (subscriber.Subscriber, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) (alerts.Subscriber, error) {
 			return tx.Subscribers().Get(ctx, ann.ID)
 		})
 		equal(t, "account", got.AccountID, a.ID)
 		equal(t, "list", got.ListID, l.ID)
 		equal(t, "email", got.Email, "ann@example.com")
-		equal(t, "status", got.Status, subscriber.StatusConfirmed)
+		equal(t, "status", got.Status, alerts.SubscriberConfirmed)
 		if got.ConfirmedAt == nil || !got.ConfirmedAt.Equal(*ann.ConfirmedAt) {
 			t.Fatalf("confirmed_at: got %v, want %v", got.ConfirmedAt, ann.ConfirmedAt)
 		}
 		sameTime(t, "created_at", got.CreatedAt, ann.CreatedAt)
-		byEmail := load(f, func(ctx context.Context, tx stores.Tx) (subscriber.Subscriber, error) {
+		byEmail := load(f, func(ctx context.Context, tx stores.Tx) (alerts.Subscriber, error) {
 			return tx.Subscribers().GetByEmail(ctx, l.ID, "cid@example.com")
 		})
 		equal(t, "by e-mail", byEmail.ID, cid.ID)
 		equal(t, "pending has no confirmed_at", byEmail.ConfirmedAt == nil, true)
-		ss := load(f, func(ctx context.Context, tx stores.Tx) ([]subscriber.Subscriber, error) {
+		ss := load(f, func(ctx context.Context, tx stores.Tx) ([]alerts.Subscriber, error) {
 			return tx.Subscribers().List(ctx, l.ID)
 		})
 		sameIDs(t, "list", subscriberIDs(ss), []uuid.UUID{ann.ID, cid.ID})
-		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (subscriber.Subscriber, error) {
+		_, err := loadErr(f, func(ctx context.Context, tx stores.Tx) (alerts.Subscriber, error) {
 			return tx.Subscribers().GetByEmail(ctx, other.ID, "ann@example.com")
 		})
 		wantErr(t, "GetByEmail on another list", err, core.ErrNotFound)
-		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (subscriber.Subscriber, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (alerts.Subscriber, error) {
 			return tx.Subscribers().Get(ctx, newID())
 		})
 		wantErr(t, "Get absent", err, core.ErrNotFound)
@@ -74,13 +74,13 @@ var subscriberCases = []testCase{
 		l := f.list(a.ID, lists.MasterList)
 		s := f.subscriber(l, "ann@example.com", false)
 		at := f.tick()
-		s.Status, s.ConfirmedAt = subscriber.StatusConfirmed, &at
+		s.Status, s.ConfirmedAt = alerts.SubscriberConfirmed, &at
 		f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Subscribers().Save(ctx, s) })
-		got := load(f, func(ctx context.Context, tx stores.Tx) (subscriber.Subscriber, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) (alerts.Subscriber, error) {
 			return tx.Subscribers().Get(ctx, s.ID)
 		})
-		equal(t, "status", got.Status, subscriber.StatusConfirmed)
-		ss := load(f, func(ctx context.Context, tx stores.Tx) ([]subscriber.Subscriber, error) {
+		equal(t, "status", got.Status, alerts.SubscriberConfirmed)
+		ss := load(f, func(ctx context.Context, tx stores.Tx) ([]alerts.Subscriber, error) {
 			return tx.Subscribers().List(ctx, l.ID)
 		})
 		equal(t, "subscribers", len(ss), 1)
@@ -107,11 +107,11 @@ var subscriberCases = []testCase{
 			return err
 		})
 		equal(t, "deleted", n, 2)
-		ss := load(f, func(ctx context.Context, tx stores.Tx) ([]subscriber.Subscriber, error) {
+		ss := load(f, func(ctx context.Context, tx stores.Tx) ([]alerts.Subscriber, error) {
 			return tx.Subscribers().List(ctx, l.ID)
 		})
 		sameIDs(t, "left", subscriberIDs(ss), []uuid.UUID{bob.ID})
-		got := load(f, func(ctx context.Context, tx stores.Tx) (subscriber.Subscriber, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) (alerts.Subscriber, error) {
 			return tx.Subscribers().Get(ctx, otherAnn.ID)
 		})
 		equal(t, "other list keeps its subscriber", got.ID, otherAnn.ID)

@@ -6,10 +6,10 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -183,17 +183,17 @@ func (f *fixture) document(a assessments.Assessment, name string) assessments.Do
 	return d
 }
 
-func (f *fixture) newSubscriber(l lists.List, email string, confirmed bool) subscriber.Subscriber {
-	s := subscriber.Subscriber{ID: newID(), AccountID: l.AccountID, ListID: l.ID, Email: email,
-		Status: subscriber.StatusPending, CreatedAt: f.tick()}
+func (f *fixture) newSubscriber(l lists.List, email string, confirmed bool) alerts.Subscriber {
+	s := alerts.Subscriber{ID: newID(), AccountID: l.AccountID, ListID: l.ID, Email: email,
+		Status: alerts.SubscriberPending, CreatedAt: f.tick()}
 	if confirmed {
 		at := f.now
-		s.Status, s.ConfirmedAt = subscriber.StatusConfirmed, &at
+		s.Status, s.ConfirmedAt = alerts.SubscriberConfirmed, &at
 	}
 	return s
 }
 
-func (f *fixture) subscriber(l lists.List, email string, confirmed bool) subscriber.Subscriber {
+func (f *fixture) subscriber(l lists.List, email string, confirmed bool) alerts.Subscriber {
 	f.t.Helper()
 	s := f.newSubscriber(l, email, confirmed)
 	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Subscribers().Save(ctx, s) })

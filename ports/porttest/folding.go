@@ -7,8 +7,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -89,7 +89,7 @@ var foldingCases = []testCase{
 		a := f.org("Acme")
 		l := f.list(a.ID, lists.MasterList)
 		s := f.subscriber(l, "Zoë@Example.com", true)
-		got := load(f, func(ctx context.Context, tx stores.Tx) (subscriber.Subscriber, error) {
+		got := load(f, func(ctx context.Context, tx stores.Tx) (alerts.Subscriber, error) {
 			return tx.Subscribers().GetByEmail(ctx, l.ID, "ZOË@EXAMPLE.COM")
 		})
 		equal(t, "by upper-case e-mail", got.ID, s.ID)

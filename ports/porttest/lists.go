@@ -10,9 +10,9 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
@@ -449,7 +449,7 @@ var listCases = []testCase{
 			return tx.Assessments().Get(ctx, a.ID, asmt.ID)
 		})
 		wantErr(t, "assessment", err, core.ErrNotFound)
-		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (subscriber.Subscriber, error) {
+		_, err = loadErr(f, func(ctx context.Context, tx stores.Tx) (alerts.Subscriber, error) {
 			return tx.Subscribers().Get(ctx, sub.ID)
 		})
 		wantErr(t, "subscriber", err, core.ErrNotFound)

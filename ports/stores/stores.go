@@ -11,11 +11,11 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/subscriber"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/core/webhooks"
 )
@@ -30,7 +30,10 @@ type Store interface {
 	Ping(ctx context.Context) error
 }
 
-// Tx is one unit of work: the repositories, all seeing the same transaction.
+// Tx is one unit of work: the repositories of every area (each area's Tx,
+// declared in its store.go), all seeing the same transaction. An adapter's
+// transaction that implements Tx implements every area's view of it, so
+// ports.Narrow cannot fail on it.
 // Repository methods return errors wrapping core.ErrNotFound or
 // core.ErrConflict where stated; any other error is an infrastructure failure.
 type Tx interface {
@@ -38,29 +41,10 @@ type Tx interface {
 	vendors.Tx
 	lists.Tx
 	assessments.Tx
-	Subscribers() SubscriberRepo
-	Deliveries() mailonce.Repo
-	Outbox() outbox.Repo
+	alerts.Tx
 	webhooks.Tx
-}
-
-// SubscriberRepo stores subscribers, unique per (list, e-mail).
-type SubscriberRepo interface {
-	// List returns a list's subscribers by e-mail; IsMember is filled in by
-	// the service, not the store.
-	List(ctx context.Context, listID uuid.UUID) ([]subscriber.Subscriber, error)
-	// Get returns a subscriber by id, or core.ErrNotFound.
-	Get(ctx context.Context, id uuid.UUID) (subscriber.Subscriber, error)
-	// GetByEmail returns the subscriber of a list with that e-mail, or core.ErrNotFound.
-	GetByEmail(ctx context.Context, listID uuid.UUID, email string) (subscriber.Subscriber, error)
-	// Save inserts or updates a subscriber by id; core.ErrConflict if another
-	// subscriber of the list has the e-mail.
-	Save(ctx context.Context, s subscriber.Subscriber) error
-	// Delete removes subscribers of a list by e-mail and returns how many.
-	Delete(ctx context.Context, listID uuid.UUID, emails []string) (int, error)
-	// Recipients returns the confirmed subscribers of every list that carries
-	// the vendor with alerts enabled, with the list name.
-	Recipients(ctx context.Context, vendorID uuid.UUID) ([]subscriber.Recipient, error)
+	mailonce.Tx
+	outbox.Tx
 }
 
 // Changed names the vendors whose directory entries or profiles a unit of

@@ -1,6 +1,4 @@
-// Package subscriber holds the recipients of incident alert e-mails of a
-// vendor list, with their per-list confirmation state.
-package subscriber
+package alerts
 
 import (
 	"time"
@@ -10,12 +8,12 @@ import (
 
 // Status of a subscription.
 const (
-	StatusPending   = "pending"
-	StatusConfirmed = "confirmed"
+	SubscriberPending   = "pending"
+	SubscriberConfirmed = "confirmed"
 )
 
-// StatusValues lists the states of a subscription.
-func StatusValues() []string { return []string{StatusPending, StatusConfirmed} }
+// SubscriberStatusValues lists the states of a subscription.
+func SubscriberStatusValues() []string { return []string{SubscriberPending, SubscriberConfirmed} }
 
 // Subscriber is one e-mail address subscribed to one list.
 type Subscriber struct {
