@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/assessments"
 )
 
@@ -215,19 +216,10 @@ func (h assessmentsHandler) upsertAssessment(ctx context.Context, in *assessment
 	if b == nil {
 		b = &assessmentBody{}
 	}
-	var approval *string
-	if b.ComplianceApprovalStatus != nil {
-		st := string(*b.ComplianceApprovalStatus)
-		approval = &st
-	}
-	input := assessments.Input{Status: approval, ConditionalApprovalCondition: b.ConditionalApprovalCondition,
+	input := assessments.Input{ConditionalApprovalCondition: b.ConditionalApprovalCondition,
 		SponsorBusinessDepartment: b.SponsorBusinessDepartment, SponsorContact: b.SponsorContact, UseCase: b.UseCase,
 		DataCollected: b.DataCollected, ComplianceComment: b.ComplianceComment, ComplianceContact: b.ComplianceContact,
 		SubmissionDate: b.SubmissionDate, ApprovalDate: b.ApprovalDate, ConditionDueAt: b.ConditionDueAt}
-	if b.Tier != nil {
-		t := string(*b.Tier)
-		input.Tier = &t
-	}
 	acc, lr, err := refs(in.AccountParam, in.ListParams)
 	if err != nil {
 		return nil, err
@@ -235,6 +227,21 @@ func (h assessmentsHandler) upsertAssessment(ctx context.Context, in *assessment
 	sel, err := assessments.ParseVendorSel(firstNonEmpty(in.VendorID, in.vendorID, b.VendorID),
 		firstNonEmpty(in.VendorProfileID, in.vendorProfileID, b.VendorProfileID), firstNonEmpty(in.VendorName, in.vendorName, b.VendorName))
 	if err != nil {
+		return nil, err
+	}
+	// The status and the tier are typed here, once; the core never parses them again.
+	var typed core.Fields
+	if b.ComplianceApprovalStatus != nil {
+		st, err := assessments.ParseStatus(string(*b.ComplianceApprovalStatus))
+		typed.AddErr(err)
+		input.Status = &st
+	}
+	if b.Tier != nil {
+		t, err := assessments.ParseTier(string(*b.Tier))
+		typed.AddErr(err)
+		input.Tier = &t
+	}
+	if err := typed.Err(); err != nil {
 		return nil, err
 	}
 	a, created, err := h.assessments.UpsertAssessment(ctx, actor(ctx), acc, lr, sel, input)

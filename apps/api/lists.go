@@ -440,14 +440,20 @@ func (h listsHandler) changeVendors(ctx context.Context, in *listsPostIn, change
 		}
 		return nil, core.Invalid("vendors", "is required for %s", in.Operation)
 	}
-	ch := lists.VendorsChange{Change: change, IfMatch: ifMatch(in.IfMatch)}
-	for _, v := range in.Body.Vendors {
-		ch.Vendors = append(ch.Vendors, lists.VendorInput{Name: v.VendorName, WebsiteURL: v.WebsiteURL})
-	}
 	acc, ref, err := refs(in.AccountParam, ListParams{ListID: in.ListID, VendorList: in.VendorList})
 	if err != nil {
 		return nil, err
 	}
+	names := make([]string, len(in.Body.Vendors))
+	sites := make([]string, len(in.Body.Vendors))
+	for i, v := range in.Body.Vendors {
+		names[i], sites[i] = v.VendorName, v.WebsiteURL
+	}
+	named, err := vendors.ParseRefs(names, sites) // typed once, here
+	if err != nil {
+		return nil, err
+	}
+	ch := lists.VendorsChange{Change: change, IfMatch: ifMatch(in.IfMatch), Vendors: named}
 	res, err := h.lists.ChangeVendors(ctx, actor(ctx), acc, ref, ch)
 	if err != nil {
 		return nil, err

@@ -199,19 +199,21 @@ func (s *Service) UpsertAssessment(ctx context.Context, a accounts.Actor, ref ac
 		if err := tx.Lists().AddEntries(ctx, l.ID, []uuid.UUID{v.ID}, s.d.Now()); err != nil {
 			return err
 		}
-		_, before, err := s.upsert(ctx, tx, a, acc.Account.ID, l, []Request{{Vendor: v, Input: in}})
+		saved, before, err := s.upsert(ctx, tx, a, acc.Account.ID, l, []Request{{Vendor: v, Input: in}})
 		if err != nil {
 			return err
 		}
 		created = len(before) == 0
-		after, err := tx.Assessments().ListByVendors(ctx, l.ID, []uuid.UUID{v.ID})
-		if err != nil {
-			return err
+		// The answer is the row upsert saved, or, when the input changed
+		// nothing, the row it read: never read back.
+		switch {
+		case len(saved) == 1:
+			out = saved[0]
+		case len(before) == 1:
+			out = before[0]
+		default:
+			return errors.New("upsert assessment: nothing saved or read")
 		}
-		if len(after) != 1 {
-			return errors.New("upsert assessment: not stored")
-		}
-		out = after[0]
 		return s.scheduleOne(ctx, tx, &out)
 	})
 	return out, created, err

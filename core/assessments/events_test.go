@@ -22,7 +22,7 @@ import (
 func approvedSlack(t *testing.T, f fixture, reviewed time.Time) {
 	t.Helper()
 	if _, _, err := f.s.UpsertAssessment(context.Background(), f.owner, f.ref, lists.MasterRef,
-		assessments.VendorSel{VendorID: f.slack.ID}, assessments.Input{Status: ptr("approved")}); err != nil {
+		assessments.VendorSel{VendorID: f.slack.ID}, assessments.Input{Status: statusOf("approved")}); err != nil {
 		t.Fatal(err)
 	}
 	f.w.asms[0].LastReviewedAt = reviewed
@@ -122,7 +122,7 @@ func TestStatusChangeEvents(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	sel := assessments.VendorSel{VendorID: f.slack.ID}
-	for _, in := range []assessments.Input{{Status: ptr("in-progress")}, {Status: ptr("in-progress"), UseCase: ptr("team chat")}, {Status: ptr("approved")}} {
+	for _, in := range []assessments.Input{{Status: statusOf("in-progress")}, {Status: statusOf("in-progress"), UseCase: ptr("team chat")}, {Status: statusOf("approved")}} {
 		if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, sel, in); err != nil {
 			t.Fatal(err)
 		}

@@ -66,11 +66,11 @@ func TestAssessmentLifecycle(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	sel := assessments.VendorSel{VendorID: f.slack.ID}
-	a, created, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, sel, assessments.Input{Status: ptr("in-progress")})
+	a, created, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, sel, assessments.Input{Status: statusOf("in-progress")})
 	if err != nil || !created || a.Status != "in-progress" {
 		t.Fatalf("create: %+v %v %v", a, created, err)
 	}
-	if _, created, err = f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, sel, assessments.Input{Status: ptr("approved")}); err != nil || created {
+	if _, created, err = f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, sel, assessments.Input{Status: statusOf("approved")}); err != nil || created {
 		t.Fatalf("update: %v %v", created, err)
 	}
 	if _, _, err := f.s.UpsertAssessment(ctx, f.viewr, f.ref, lists.MasterRef, sel, assessments.Input{}); !errors.Is(err, core.ErrForbidden) {
@@ -165,7 +165,7 @@ func TestReviewPolicyScheduleAndReminders(t *testing.T) {
 	}
 	// Approved long ago: overdue under a one-month cadence.
 	sel := assessments.VendorSel{VendorID: f.slack.ID}
-	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, sel, assessments.Input{Status: ptr("approved")}); err != nil {
+	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, sel, assessments.Input{Status: statusOf("approved")}); err != nil {
 		t.Fatal(err)
 	}
 	f.w.asms[0].LastReviewedAt = clock{}.Now().AddDate(0, -3, 0)
@@ -215,7 +215,7 @@ func TestCalendarAndDashboard(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	sel := assessments.VendorSel{VendorID: f.slack.ID}
-	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, sel, assessments.Input{Status: ptr("approved")}); err != nil {
+	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, sel, assessments.Input{Status: statusOf("approved")}); err != nil {
 		t.Fatal(err)
 	}
 	link, err := f.s.ReviewCalendarLink(ctx, f.viewr, f.ref)
@@ -269,7 +269,7 @@ func TestAssessmentReadsSortAndSelect(t *testing.T) {
 	f.w.vendors = append(f.w.vendors, zoom, beta)
 	for _, v := range []vendors.Vendor{f.slack, zoom, beta} {
 		if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, assessments.VendorSel{VendorID: v.ID},
-			assessments.Input{Status: ptr("approved")}); err != nil {
+			assessments.Input{Status: statusOf("approved")}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -108,7 +108,7 @@ func parseImportRows(batch []lists.CSVRow) ([]importRow, []lists.RowError) {
 		}
 		ir.ref.Name = n
 		if w := r.Get("website_url"); w != "" {
-			if ir.ref.WebsiteURL, _, err = vendors.NormalizeWebsite(w); err != nil {
+			if ir.ref.WebsiteURL, ir.ref.Domain, err = vendors.NormalizeWebsite(w); err != nil {
 				bad("website_url", err)
 			}
 		}
@@ -126,7 +126,18 @@ func parseImportRows(batch []lists.CSVRow) ([]importRow, []lists.RowError) {
 				}
 				return &v
 			}
-			in.Status = opt("compliance_approval_status")
+			cellErr := func(err error) {
+				for _, f := range core.Failures(err) {
+					errs = append(errs, lists.AssessmentCell(r.Row, f))
+				}
+			}
+			if v := opt("compliance_approval_status"); v != nil {
+				st, err := ParseStatus(*v) // typed once, here
+				if err != nil {
+					cellErr(err)
+				}
+				in.Status = &st
+			}
 			in.ConditionalApprovalCondition = opt("conditional_approval_condition")
 			in.SponsorBusinessDepartment = opt("sponsor_business_department")
 			in.SponsorContact = opt("sponsor_contact")
@@ -135,11 +146,17 @@ func parseImportRows(batch []lists.CSVRow) ([]importRow, []lists.RowError) {
 			}
 			in.UseCase = opt("use_case")
 			in.ComplianceComment = opt("compliance_comment")
-			in.Tier = opt("tier")
+			if v := opt("tier"); v != nil {
+				t, err := ParseTier(*v)
+				if err != nil {
+					cellErr(err)
+				}
+				in.Tier = &t
+			}
 			if dc := r.Get("data_collected"); dc != "" {
 				in.DataCollected = strings.Split(dc, ";")
 			}
-			if _, err := Apply(Fields{}, Input{Status: in.Status, SponsorContact: in.SponsorContact, DataCollected: in.DataCollected, Tier: in.Tier}); err != nil {
+			if _, err := Apply(Fields{}, Input{SponsorContact: in.SponsorContact, DataCollected: in.DataCollected}); err != nil {
 				// A condition may come on a later row of the same vendor:
 				// that rule is checked when the rows are merged.
 				for _, f := range core.Failures(err) {
@@ -164,7 +181,7 @@ func (s *Service) importBatch(ctx context.Context, tx Tx, a accounts.Actor, acco
 		k := r.ref.Name.Key()
 		if i, ok := idx[k]; ok {
 			if refs[i].WebsiteURL == "" {
-				refs[i].WebsiteURL = r.ref.WebsiteURL
+				refs[i].WebsiteURL, refs[i].Domain = r.ref.WebsiteURL, r.ref.Domain
 			}
 			continue
 		}

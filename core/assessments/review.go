@@ -79,7 +79,7 @@ type Fields struct {
 
 // Input is a partial update of Fields.
 type Input struct {
-	Status                       *string
+	Status                       *Status // parsed at the edge (ParseStatus)
 	ConditionalApprovalCondition *string
 	SponsorBusinessDepartment    *string
 	SponsorContact               *string
@@ -89,7 +89,7 @@ type Input struct {
 	ComplianceContact            *string
 	SubmissionDate               *string // a date, or an RFC 3339 date-time (its date is kept)
 	ApprovalDate                 *string
-	Tier                         *string // "" clears it
+	Tier                         *Tier // parsed at the edge (ParseTier); Untiered clears it
 	ConditionDueAt               *string // a date (midnight UTC) or an RFC 3339 date-time; "" clears it
 }
 
@@ -129,10 +129,7 @@ func Apply(cur Fields, in Input) (Fields, error) {
 		next.Status = NotStarted
 	}
 	if in.Status != nil {
-		s, err := ParseStatus(*in.Status)
-		if !errs.AddErr(err) {
-			next.Status = s
-		}
+		next.Status = *in.Status
 	}
 	text := func(field string, p *string, dst *string) {
 		if p == nil {
@@ -162,10 +159,7 @@ func Apply(cur Fields, in Input) (Fields, error) {
 	date("Input.SubmissionDate", in.SubmissionDate, &next.SubmissionDate)
 	date("Input.ApprovalDate", in.ApprovalDate, &next.ApprovalDate)
 	if in.Tier != nil {
-		t, err := ParseTier(*in.Tier)
-		if !errs.AddErr(err) {
-			next.Tier = t
-		}
+		next.Tier = *in.Tier
 	}
 	if in.ConditionDueAt != nil {
 		t, err := ParseInstant("Input.ConditionDueAt", *in.ConditionDueAt)

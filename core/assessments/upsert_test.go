@@ -117,7 +117,7 @@ func TestConditionalApprovalAcrossRows(t *testing.T) {
 	tx := &rows{asms: map[uuid.UUID]assessments.Assessment{}}
 	by := accounts.Actor{Email: "ann@acme.test"}
 
-	_, err := s.Upsert(ctx, tx, by, l.AccountID, l, []assessments.Request{{Row: 3, Vendor: slack, Input: assessments.Input{Status: ptr("conditional approval")}}})
+	_, err := s.Upsert(ctx, tx, by, l.AccountID, l, []assessments.Request{{Row: 3, Vendor: slack, Input: assessments.Input{Status: statusOf("conditional approval")}}})
 	fs := core.Failures(err)
 	if !errors.Is(err, core.ErrInvalid) || len(fs) == 0 || fs[0].Field != lists.CSVField || fs[0].Row != 3 || fs[0].Column != "conditional_approval_condition" {
 		t.Fatalf("a condition missing: %v %+v", err, fs)
@@ -128,7 +128,7 @@ func TestConditionalApprovalAcrossRows(t *testing.T) {
 
 	saved, err := s.Upsert(ctx, tx, by, l.AccountID, l, []assessments.Request{
 		{Row: 3, Vendor: slack, Input: assessments.Input{ConditionalApprovalCondition: ptr("SSO enforced")}},
-		{Row: 4, Vendor: slack, Input: assessments.Input{Status: ptr("conditional approval")}},
+		{Row: 4, Vendor: slack, Input: assessments.Input{Status: statusOf("conditional approval")}},
 	})
 	if err != nil || len(saved) != 1 {
 		t.Fatalf("two rows of one vendor: %v, saved %d", err, len(saved))
@@ -146,8 +146,8 @@ func TestConditionalApprovalAcrossRows(t *testing.T) {
 	}
 
 	// Through the API (row 0) a failure names the field, not a cell.
-	_, err = s.Upsert(ctx, tx, by, l.AccountID, l, []assessments.Request{{Vendor: slack, Input: assessments.Input{Tier: ptr("ultra")}}})
-	if fs := core.Failures(err); len(fs) != 1 || fs[0].Field != "Input.Tier" || fs[0].Row != 0 {
+	_, err = s.Upsert(ctx, tx, by, l.AccountID, l, []assessments.Request{{Vendor: slack, Input: assessments.Input{SponsorContact: ptr("not an address")}}})
+	if fs := core.Failures(err); len(fs) != 1 || fs[0].Field != "Input.SponsorContact" || fs[0].Row != 0 {
 		t.Fatalf("an API change: %v %+v", err, fs)
 	}
 }

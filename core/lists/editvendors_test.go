@@ -25,10 +25,10 @@ func TestAddAndRemoveVendorsTouchOnlyTheVendorsNamed(t *testing.T) {
 	t.Parallel()
 	s, d, dir, a, ref := listFixture(t)
 	ctx := context.Background()
-	if _, err := s.SaveVendors(ctx, a, ref, ListRef{}, []VendorInput{{Name: "Alphawave"}}); err != nil {
+	if _, err := s.SaveVendors(ctx, a, ref, ListRef{}, named(t, "Alphawave")); err != nil {
 		t.Fatal(err)
 	}
-	add := VendorsChange{Change: Add, Vendors: []VendorInput{{Name: "Betamax"}, {Name: "alphawave"}}}
+	add := VendorsChange{Change: Add, Vendors: named(t, "Betamax", "alphawave")}
 	res, err := s.ChangeVendors(ctx, a, ref, ListRef{}, add)
 	if err != nil || len(res.Added) != 1 || res.Added[0].Name != "Betamax" || len(res.Removed) != 0 || res.Unchanged != 1 ||
 		len(res.AlreadyOn) != 1 || res.AlreadyOn[0].Name != "Alphawave" || res.Quota.Queued != 1 || dir.runs != 2 {
@@ -37,7 +37,7 @@ func TestAddAndRemoveVendorsTouchOnlyTheVendorsNamed(t *testing.T) {
 	if got := onLists(t, d); !slices.Equal(got, []string{"Alphawave", "Betamax"}) {
 		t.Fatalf("after the add: %v", got)
 	}
-	rm := VendorsChange{Change: Remove, Vendors: []VendorInput{{Name: "ALPHAWAVE Inc"}, {Name: "Nowhere"}}}
+	rm := VendorsChange{Change: Remove, Vendors: named(t, "ALPHAWAVE Inc", "Nowhere")}
 	res, err = s.ChangeVendors(ctx, a, ref, ListRef{}, rm)
 	if err != nil || len(res.Removed) != 1 || res.Removed[0].Name != "Alphawave" || len(res.Added) != 0 || res.Unchanged != 1 ||
 		!slices.Equal(res.NotOn, []string{"Nowhere"}) {
@@ -55,7 +55,7 @@ func TestChangeVendorsRefusesAStaleRevision(t *testing.T) {
 	t.Parallel()
 	s, d, _, a, ref := listFixture(t)
 	ctx := context.Background()
-	res, err := s.SaveVendors(ctx, a, ref, ListRef{}, []VendorInput{{Name: "Alphawave"}})
+	res, err := s.SaveVendors(ctx, a, ref, ListRef{}, named(t, "Alphawave"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestChangeVendorsRefusesAStaleRevision(t *testing.T) {
 	l := d.lists[res.List.ID]
 	l.Version++ // someone else changed the list since it was read
 	d.lists[l.ID] = l
-	stale := VendorsChange{Change: Replace, Vendors: []VendorInput{{Name: "Betamax"}},
+	stale := VendorsChange{Change: Replace, Vendors: named(t, "Betamax"),
 		IfMatch: Precondition{Revisions: []string{read}}}
 	if _, err := s.ChangeVendors(ctx, a, ref, ListRef{}, stale); !errors.Is(err, core.ErrPrecondition) {
 		t.Fatalf("a stale If-Match: %v", err)

@@ -140,12 +140,6 @@ func (s *Service) DeleteList(ctx context.Context, a accounts.Actor, ref accounts
 	return l, err
 }
 
-// VendorInput is a vendor named in a request body.
-type VendorInput struct {
-	Name       string
-	WebsiteURL string
-}
-
 // SaveResult is the answer of save-vendors, add-vendors and remove-vendors.
 type SaveResult struct {
 	List      List
@@ -163,7 +157,7 @@ type SaveResult struct {
 // do with them, and the revision of the list it was made against.
 type VendorsChange struct {
 	Change  Change
-	Vendors []VendorInput
+	Vendors []vendors.VendorRef // parsed at the edge (vendors.ParseRefs)
 	IfMatch Precondition
 }
 
@@ -171,8 +165,8 @@ type VendorsChange struct {
 // omitted are removed, new ones added (created in the directory when
 // unknown), and new custom vendors are queued for enrichment within the
 // account's quota. Over quota, the vendor is still saved, just not queued.
-func (s *Service) SaveVendors(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr ListRef, in []VendorInput) (SaveResult, error) {
-	return s.ChangeVendors(ctx, a, ref, lr, VendorsChange{Change: Replace, Vendors: in})
+func (s *Service) SaveVendors(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr ListRef, refs []vendors.VendorRef) (SaveResult, error) {
+	return s.ChangeVendors(ctx, a, ref, lr, VendorsChange{Change: Replace, Vendors: refs})
 }
 
 // ChangeVendors is save-vendors, add-vendors and remove-vendors: one path,
@@ -183,17 +177,9 @@ func (s *Service) SaveVendors(ctx context.Context, a accounts.Actor, ref account
 // in.IfMatch: a write made against an older revision is refused whole
 // (core.ErrPrecondition) and changes nothing.
 func (s *Service) ChangeVendors(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, lr ListRef, in VendorsChange) (SaveResult, error) {
-	names := make([]string, len(in.Vendors))
-	sites := make([]string, len(in.Vendors))
-	for i, v := range in.Vendors {
-		names[i], sites[i] = v.Name, v.WebsiteURL
-	}
-	refs, err := vendors.ParseRefs(names, sites)
-	if err != nil {
-		return SaveResult{}, err
-	}
+	refs := in.Vendors
 	var res SaveResult
-	err = s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
+	err := s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		acc, l, err := AccountList(ctx, tx, a, ref, accounts.WriteRole, lr, true)
 		if err != nil {
 			return err

@@ -129,5 +129,11 @@ func New(id uuid.UUID, rawName, website string, now time.Time) (Vendor, error) {
 	return Vendor{ID: id, Name: n, WebsiteURL: w, Domain: d, Aliases: []string{}, CreatedAt: now.UTC()}, nil
 }
 
+// NewFromRef is a new directory entry for a vendor a request named: the
+// ref was parsed at the edge (ParseRefs), so nothing is parsed again.
+func NewFromRef(id uuid.UUID, r VendorRef, now time.Time) Vendor {
+	return Vendor{ID: id, Name: r.Name, WebsiteURL: r.WebsiteURL, Domain: r.Domain, Aliases: []string{}, CreatedAt: now.UTC()}
+}
+
 // IsCustom reports whether the vendor has no profile yet.
 func (v Vendor) IsCustom() bool { return !v.HasProfile }

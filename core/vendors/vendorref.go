@@ -9,7 +9,8 @@ import (
 // VendorRef is a vendor named in a request: a name and an optional website.
 type VendorRef struct {
 	Name       Name
-	WebsiteURL string
+	WebsiteURL string // normalized (NormalizeWebsite), or empty
+	Domain     string // the website's registrable domain, or empty
 	// Given is the name as the request gave it, spaces collapsed: what a
 	// list shows for the vendor, while Name is what it is matched on.
 	Given string
@@ -27,9 +28,9 @@ func ParseRefs(names, websites []string) ([]VendorRef, error) {
 			errs.AddErr(core.Nest(err, core.Index("Vendors", i)))
 			continue
 		}
-		w := ""
+		w, d := "", ""
 		if i < len(websites) && websites[i] != "" {
-			w, _, err = NormalizeWebsite(websites[i])
+			w, d, err = NormalizeWebsite(websites[i])
 			if err != nil {
 				errs.AddErr(core.Nest(err, core.Index("Vendors", i)))
 				continue
@@ -37,12 +38,12 @@ func ParseRefs(names, websites []string) ([]VendorRef, error) {
 		}
 		if j, dup := seen[n.Key()]; dup {
 			if out[j].WebsiteURL == "" {
-				out[j].WebsiteURL = w
+				out[j].WebsiteURL, out[j].Domain = w, d
 			}
 			continue
 		}
 		seen[n.Key()] = len(out)
-		out = append(out, VendorRef{Name: n, WebsiteURL: w, Given: strings.Join(strings.Fields(raw), " ")})
+		out = append(out, VendorRef{Name: n, WebsiteURL: w, Domain: d, Given: strings.Join(strings.Fields(raw), " ")})
 	}
 	return out, errs.Err()
 }

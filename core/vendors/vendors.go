@@ -869,11 +869,7 @@ func (s *Service) EnsureVendors(ctx context.Context, tx Tx, refs []VendorRef) ([
 	}
 	cands := make([]Vendor, len(refs))
 	for i, r := range refs {
-		v, err := New(s.d.IDs.New(), r.Name.String(), r.WebsiteURL, s.d.Now())
-		if err != nil {
-			return nil, err
-		}
-		cands[i] = v
+		cands[i] = NewFromRef(s.d.IDs.New(), r, s.d.Now())
 	}
 	return tx.Vendors().Ensure(ctx, cands)
 }

@@ -127,7 +127,11 @@ func run(ctx context.Context, w io.Writer) error {
 		return err
 	}
 	ref := accounts.AccountRef{ID: acc.Account.ID}
-	res, err := uc.Lists.SaveVendors(ctx, owner, ref, lists.ListRef{}, []lists.VendorInput{{Name: "Slack"}, {Name: "Zoom Video Communications, Inc."}})
+	named, err := vendors.ParseRefs([]string{"Slack", "Zoom Video Communications, Inc."}, nil)
+	if err != nil {
+		return err
+	}
+	res, err := uc.Lists.SaveVendors(ctx, owner, ref, lists.ListRef{}, named)
 	if err != nil {
 		return err
 	}
@@ -139,7 +143,7 @@ func run(ctx context.Context, w io.Writer) error {
 	}
 	fmt.Fprintf(w, "enrichment ran %d times; %d mails sent\n", enricher.runs.Load(), len(mail.Sent()))
 
-	status, cond := "conditional approval", "SSO enforced"
+	status, cond := assessments.ConditionalApproval, "SSO enforced"
 	slack, err := vendors.ParseRef("Slack")
 	if err != nil {
 		return err

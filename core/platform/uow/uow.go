@@ -44,8 +44,11 @@ func (u Unit[T]) Missing() []string {
 	return out
 }
 
-// Now is the clock's time in UTC.
-func (u Unit[T]) Now() time.Time { return u.Clock.Now().UTC() }
+// Now is the clock's time in UTC, at the precision every store keeps
+// (PostgreSQL's microseconds): what a use case writes with it is what a read
+// returns, so a use case answers with the row it saved instead of reading
+// it back.
+func (u Unit[T]) Now() time.Time { return u.Clock.Now().UTC().Truncate(time.Microsecond) }
 
 // View runs a read-only unit of work.
 func (u Unit[T]) View(ctx context.Context, fn func(ctx context.Context, tx T) error) error {
