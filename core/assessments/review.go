@@ -89,7 +89,7 @@ type Input struct {
 	ComplianceContact            *string
 	SubmissionDate               *string // a date, or an RFC 3339 date-time (its date is kept)
 	ApprovalDate                 *string
-	Tier                         *Tier // parsed at the edge (ParseTier); Untiered clears it
+	Tier                         *Tier   // parsed at the edge (ParseTier); Untiered clears it
 	ConditionDueAt               *string // a date (midnight UTC) or an RFC 3339 date-time; "" clears it
 }
 
