@@ -7,8 +7,8 @@ import (
 	"github.com/google/uuid"
 	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"
 	"github.com/vetted-dev/vetted/adapters/asynq/asynqtest"
-	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/internal/tcpproxy"
+	"github.com/vetted-dev/vetted/ports/memstore"
 	"github.com/vetted-dev/vetted/ports/porttest"
 )
 
@@ -37,7 +37,7 @@ func TestChangeFeedConformance(t *testing.T) {
 			}
 			return f
 		}
-		return porttest.FeedEnv{Store: memory.New(), A: feed(base), B: feed(viaProxy.String()), Cut: func(*testing.T) {
+		return porttest.FeedEnv{Store: memstore.New(), A: feed(base), B: feed(viaProxy.String()), Cut: func(*testing.T) {
 			proxy.Cut()
 			proxy.Restore()
 		}}

@@ -12,10 +12,10 @@ import (
 	"github.com/redis/go-redis/v9"
 	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"
 	"github.com/vetted-dev/vetted/adapters/asynq/asynqtest"
-	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/relay"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/memstore"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -264,7 +264,7 @@ func drain(t *testing.T, r *relay.Relay) int {
 // crashingStore fails the first failMarks MarkDelivered calls, as a relay
 // that dies after enqueueing and before committing would.
 type crashingStore struct {
-	*memory.Store
+	*memstore.Store
 	failMarks atomic.Int32
 }
 

@@ -12,11 +12,11 @@ import (
 	"github.com/redis/go-redis/v9"
 	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"
 	"github.com/vetted-dev/vetted/adapters/asynq/asynqtest"
-	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/relay"
 	"github.com/vetted-dev/vetted/internal/testenv"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/memstore"
 )
 
 // These tests run against a real Redis (see asynqtest); each owns one
@@ -52,7 +52,7 @@ func TestRelayCrashAndConcurrentRelaysEnqueueOnce(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, 2, asynqadapter.QueueConfig{})
 	h := newFakeHandler(nil)
-	store := &crashingStore{Store: memory.New()}
+	store := &crashingStore{Store: memstore.New()}
 	clk := &clock{now: testenv.Clock(t)()}
 
 	var keys []string
@@ -216,7 +216,7 @@ func TestUnknownTaskTypeIsArchivedWithoutRetry(t *testing.T) {
 func TestRedisDownKeepsMessagesInTheOutbox(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, 7, asynqadapter.QueueConfig{})
-	store := memory.New()
+	store := memstore.New()
 	clk := &clock{now: testenv.Clock(t)()}
 	var keys []string
 	for range 5 {

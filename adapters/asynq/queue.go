@@ -16,8 +16,8 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
-	"github.com/vetted-dev/vetted/adapters/internal/outboxjson"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/internal/outboxjson"
 )
 
 // NewClient connects to Redis at a redis:// or rediss:// URL (the database

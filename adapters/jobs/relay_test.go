@@ -8,10 +8,10 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/adapters/jobs"
-	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/relay"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/memstore"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -20,7 +20,7 @@ import (
 // the same message over again still runs each job once.
 func TestRelayFeedsTheQueue(t *testing.T) {
 	t.Parallel()
-	store := memory.New()
+	store := memstore.New()
 	var (
 		mu   sync.Mutex
 		runs = map[outbox.Kind]int{}

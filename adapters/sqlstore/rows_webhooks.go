@@ -5,9 +5,9 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/uptrace/bun"
-	"github.com/vetted-dev/vetted/adapters/internal/outboxjson"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/webhooks"
+	"github.com/vetted-dev/vetted/internal/outboxjson"
 )
 
 // webhookEndpointRow is a row of webhook_endpoints.

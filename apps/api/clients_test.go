@@ -10,11 +10,11 @@ import (
 	"testing"
 
 	"github.com/danielgtaylor/huma/v2"
-	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/apps/api"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/ports/memstore"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -147,7 +147,7 @@ func (s *downStore) Ping(ctx context.Context) error {
 // only that the store is unavailable, never why.
 func TestStoreOutageIs503(t *testing.T) {
 	t.Parallel()
-	store := &downStore{Store: memory.New()}
+	store := &downStore{Store: memstore.New()}
 	env := apitest.New(t, apitest.WithStore(func(testing.TB) stores.Store { return store }))
 	owner := env.Token("owner@down.test", apitest.Verified())
 	acct := env.NewAccount(t, "Down Inc", "owner@down.test")

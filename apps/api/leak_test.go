@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/apps/api"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/obs"
+	"github.com/vetted-dev/vetted/ports/memstore"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -35,7 +35,7 @@ var leakedWords = []string{"pq:", "relation", "does not exist", "members of the 
 func TestUnexpectedStoreErrorsDoNotLeak(t *testing.T) {
 	t.Parallel()
 	onceOnly(t)
-	store := &downStore{Store: memory.New(), err: errUnexpected}
+	store := &downStore{Store: memstore.New(), err: errUnexpected}
 	logs := &logBuffer{}
 	w := newMatrixWorld(t, apitest.WithStore(func(testing.TB) stores.Store { return store }),
 		apitest.WithLogger(obs.NewLogger(logs, "json", slog.LevelDebug)))

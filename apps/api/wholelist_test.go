@@ -17,13 +17,13 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/adapters/sqlstore/pgtest"
 	"github.com/vetted-dev/vetted/apps/api"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/vendors"
+	"github.com/vetted-dev/vetted/ports/memstore"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -269,7 +269,7 @@ func TestWholeListAnswerCache(t *testing.T) {
 // (a list of one page is read otherwise).
 // Reading the order of the list keysDown names fails as an outage.
 type pagesFail struct {
-	*memory.Store
+	*memstore.Store
 	keysDown *atomic.Pointer[uuid.UUID]
 }
 
@@ -310,7 +310,7 @@ func (r pagesFailLists) EntriesOf(ctx context.Context, id uuid.UUID, vendorIDs [
 func TestWholeListAbortsWhenTheStoreFails(t *testing.T) {
 	t.Parallel()
 	keysDown := new(atomic.Pointer[uuid.UUID])
-	env := apitest.New(t, apitest.WithStore(func(testing.TB) stores.Store { return pagesFail{memory.New(), keysDown} }))
+	env := apitest.New(t, apitest.WithStore(func(testing.TB) stores.Store { return pagesFail{memstore.New(), keysDown} }))
 	acct := env.NewAccount(t, "Acme", "owner@acme.test")
 	owner := env.Token("owner@acme.test", apitest.Verified())
 	short := seedWholeList(t, env, acct, owner, "Short", lists.WholeListPage)

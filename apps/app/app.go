@@ -17,7 +17,6 @@ import (
 	"github.com/vetted-dev/vetted/adapters/jobs"
 	"github.com/vetted-dev/vetted/adapters/localblob"
 	"github.com/vetted-dev/vetted/adapters/mailbox"
-	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/apps/api"
 	"github.com/vetted-dev/vetted/apps/obs"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
@@ -26,6 +25,7 @@ import (
 	"github.com/vetted-dev/vetted/core/usecases"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/memstore"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -220,7 +220,7 @@ func (a *App) openStore(ctx context.Context, cfg Config) (stores.Store, error) {
 	}
 	switch store {
 	case StoreMemory:
-		return memory.New(), nil
+		return memstore.New(), nil
 	case StorePostgres:
 		return openPostgres(ctx, a, cfg)
 	}

@@ -19,9 +19,9 @@ import (
 
 	"github.com/vetted-dev/vetted/adapters/auth"
 	"github.com/vetted-dev/vetted/adapters/mailbox"
-	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/apps/app"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/memstore"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -136,7 +136,7 @@ func TestDevSecretIsKept(t *testing.T) {
 	if _, err := app.LoadDevSecret(cfg); err == nil {
 		t.Fatal("LoadDevSecret found a secret before any server ran")
 	}
-	first := build(t, cfg, app.Overrides{Store: memory.New()})
+	first := build(t, cfg, app.Overrides{Store: memstore.New()})
 	tok, err := adminToken(first.Dev)
 	if err != nil {
 		t.Fatal(err)
@@ -148,7 +148,7 @@ func TestDevSecretIsKept(t *testing.T) {
 	if fi.Mode().Perm() != 0o600 {
 		t.Fatalf("dev secret file mode %v, want 0600", fi.Mode().Perm())
 	}
-	second := build(t, cfg, app.Overrides{Store: memory.New()})
+	second := build(t, cfg, app.Overrides{Store: memstore.New()})
 	if _, err := second.Dev.Verify(context.Background(), tok); err != nil {
 		t.Fatalf("a token of the first start does not verify after a restart: %v", err)
 	}
@@ -200,7 +200,7 @@ func TestDevTokensNeedAnExplicitSecret(t *testing.T) {
 			t.Parallel()
 			cfg := embedded(t.TempDir())
 			c.edit(&cfg)
-			a, err := app.Build(context.Background(), cfg, app.Overrides{Store: memory.New(), Logger: quiet})
+			a, err := app.Build(context.Background(), cfg, app.Overrides{Store: memstore.New(), Logger: quiet})
 			if err == nil {
 				_ = a.Close(context.Background())
 			}
@@ -220,7 +220,7 @@ func TestDevTokensNeedAnExplicitSecret(t *testing.T) {
 func TestDevTokensWarn(t *testing.T) {
 	t.Parallel()
 	var logs bytes.Buffer
-	build(t, embedded(t.TempDir()), app.Overrides{Store: memory.New(), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	build(t, embedded(t.TempDir()), app.Overrides{Store: memstore.New(), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), "dev tokens are on") {
 		t.Fatalf("no warning that dev tokens are on in:\n%s", logs.String())
 	}

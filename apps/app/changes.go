@@ -10,9 +10,9 @@ import (
 
 	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"
 	"github.com/vetted-dev/vetted/adapters/dircache"
-	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/adapters/sqlstore"
 	"github.com/vetted-dev/vetted/apps/api"
+	"github.com/vetted-dev/vetted/ports/memstore"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -80,7 +80,7 @@ func (a *App) openChanges(cfg Config) (*changeWatch, error) {
 		}
 		w.feed = pg.ChangeFeed()
 	case InvalidationLocal:
-		w.feed = memory.NewChangeFeed()
+		w.feed = memstore.NewChangeFeed()
 	case InvalidationNone:
 	default:
 		return nil, fmt.Errorf("VETTED_INVALIDATION=%q: %w", mode, ErrConfig)

@@ -19,10 +19,10 @@ import (
 
 	"github.com/vetted-dev/vetted/internal/testenv"
 
-	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/adapters/sqlstore/pgtest"
 	"github.com/vetted-dev/vetted/apps/api/apitest"
 	"github.com/vetted-dev/vetted/apps/app"
+	"github.com/vetted-dev/vetted/ports/memstore"
 )
 
 // TestMemoryStoreWritesNothing builds the app as VETTED_STORE=memory with a
@@ -112,7 +112,7 @@ func TestDevSecretWarningSaysWhereItCameFrom(t *testing.T) {
 		t.Fatalf("first start: %q", w)
 	}
 	var logs bytes.Buffer
-	build(t, embedded(dir), app.Overrides{Store: memory.New(), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	build(t, embedded(dir), app.Overrides{Store: memstore.New(), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if !strings.Contains(logs.String(), "generated now") {
 		t.Fatalf("first start's log:\n%s", logs.String())
 	}
@@ -121,7 +121,7 @@ func TestDevSecretWarningSaysWhereItCameFrom(t *testing.T) {
 		t.Fatalf("restart: %q, want it to say the kept secret is reused", w)
 	}
 	logs.Reset()
-	build(t, embedded(dir), app.Overrides{Store: memory.New(), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	build(t, embedded(dir), app.Overrides{Store: memstore.New(), Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if strings.Contains(logs.String(), "generated") {
 		t.Fatalf("restart's log says generated:\n%s", logs.String())
 	}
@@ -245,7 +245,7 @@ func TestRedisLogsAreJSON(t *testing.T) {
 	var logs syncBuffer
 	cfg := embedded(t.TempDir())
 	cfg.RedisURL = "redis://" + addr + "/0"
-	a := build(t, cfg, app.Overrides{Store: memory.New(), Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	a := build(t, cfg, app.Overrides{Store: memstore.New(), Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
 	srv := httptest.NewServer(a.Server.Handler())
 	defer srv.Close()
 	res, err := http.Get(srv.URL + "/readyz")

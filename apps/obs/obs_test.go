@@ -18,12 +18,12 @@ import (
 	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/vetted-dev/vetted/adapters/mailbox"
-	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/apps/obs"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/memstore"
 	"github.com/vetted-dev/vetted/ports/stores"
 	"go.opentelemetry.io/otel/trace"
 )
@@ -157,7 +157,7 @@ func (c clock) Now() time.Time { return c.now }
 func TestOutboxBacklogAndAge(t *testing.T) {
 	t.Parallel()
 	t0 := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
-	store := memory.New()
+	store := memstore.New()
 	m := obs.NewMetrics()
 	m.WatchOutbox(store, clock{now: t0.Add(90 * time.Second)})
 	err := store.InTx(context.Background(), func(ctx context.Context, tx stores.Tx) error {

@@ -11,10 +11,10 @@ import (
 	"github.com/google/uuid"
 	asynqadapter "github.com/vetted-dev/vetted/adapters/asynq"
 	"github.com/vetted-dev/vetted/adapters/asynq/asynqtest"
-	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/apps/worker"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/memstore"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -120,7 +120,7 @@ func pending(t *testing.T, s stores.Store) int {
 
 func TestRunRejectsMissingDependencies(t *testing.T) {
 	t.Parallel()
-	h, s := newRecorder(), memory.New()
+	h, s := newRecorder(), memstore.New()
 	tests := []struct {
 		name    string
 		cfg     worker.Config
@@ -145,7 +145,7 @@ func TestRunRejectsMissingDependencies(t *testing.T) {
 func TestRunRelaysAndRunsEveryJobOnce(t *testing.T) {
 	t.Parallel()
 	url := asynqtest.URL(t, 11)
-	s, h := memory.New(), newRecorder()
+	s, h := memstore.New(), newRecorder()
 	keys := write(t, s, 10)
 	cfg := fastConfig(url)
 	cfg.PollIncidentsEvery = time.Second
@@ -179,7 +179,7 @@ func TestRunRelaysAndRunsEveryJobOnce(t *testing.T) {
 func TestRunFinishesRunningJobsOnShutdown(t *testing.T) {
 	t.Parallel()
 	url := asynqtest.URL(t, 12)
-	s, h := memory.New(), newRecorder()
+	s, h := memstore.New(), newRecorder()
 	started := make(chan struct{}, 1)
 	h.hold = func(context.Context) {
 		started <- struct{}{}
@@ -214,7 +214,7 @@ func TestRunFinishesRunningJobsOnShutdown(t *testing.T) {
 // reserved for critical jobs).
 func TestMailDoesNotWaitBehindEnrichment(t *testing.T) {
 	url := asynqtest.URL(t, 14)
-	s, h := memory.New(), newRecorder()
+	s, h := memstore.New(), newRecorder()
 	gate := make(chan struct{})
 	defer close(gate)
 	var held atomic.Int64

@@ -12,82 +12,9 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/vendors"
+	"github.com/vetted-dev/vetted/ports/memstore"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
-
-// fakeTx answers the reads access makes from a few rows; every other
-// repository method is nil and would panic, which no test reaches.
-type fakeTx struct {
-	stores.Tx
-	memberships []accounts.Membership // with Membership.Account and the member's user in userOf
-	userOf      map[uuid.UUID]uuid.UUID
-	lists       []lists.List
-	vendors     []vendors.Vendor
-}
-
-func (t *fakeTx) Accounts() accounts.AccountRepo { return fakeAccounts{t: t} }
-func (t *fakeTx) Lists() lists.ListRepo          { return fakeLists{t: t} }
-func (t *fakeTx) Vendors() vendors.VendorRepo    { return fakeVendors{t: t} }
-
-type fakeAccounts struct {
-	accounts.AccountRepo
-	t *fakeTx
-}
-
-func (r fakeAccounts) MembershipOf(_ context.Context, accountID, userID uuid.UUID) (accounts.Membership, error) {
-	for _, m := range r.t.memberships {
-		if m.Account.ID == accountID && r.t.userOf[accountID] == userID {
-			return m, nil
-		}
-	}
-	return accounts.Membership{}, core.ErrNotFound
-}
-
-type fakeLists struct {
-	lists.ListRepo
-	t *fakeTx
-}
-
-func (r fakeLists) Get(_ context.Context, accountID, id uuid.UUID) (lists.List, error) {
-	for _, l := range r.t.lists {
-		if l.AccountID == accountID && l.ID == id {
-			return l, nil
-		}
-	}
-	return lists.List{}, core.ErrNotFound
-}
-
-func (r fakeLists) GetByName(_ context.Context, accountID uuid.UUID, name string) (lists.List, error) {
-	for _, l := range r.t.lists {
-		if l.AccountID == accountID && l.Name == name {
-			return l, nil
-		}
-	}
-	return lists.List{}, core.ErrNotFound
-}
-
-type fakeVendors struct {
-	vendors.VendorRepo
-	t *fakeTx
-}
-
-func (r fakeVendors) Get(_ context.Context, id uuid.UUID) (vendors.Vendor, error) {
-	for _, v := range r.t.vendors {
-		if v.ID == id {
-			return v, nil
-		}
-	}
-	return vendors.Vendor{}, core.ErrNotFound
-}
-
-func (r fakeVendors) GetByName(_ context.Context, n vendors.Name) (vendors.Vendor, error) {
-	for _, v := range r.t.vendors {
-		if v.Name.Key() == n.Key() {
-			return v, nil
-		}
-	}
-	return vendors.Vendor{}, core.ErrNotFound
-}
 
 func wantKind(t *testing.T, err, kind error) {
 	t.Helper()
@@ -162,34 +89,56 @@ func TestParseListRef(t *testing.T) {
 	}
 }
 
-// world is an organization with a viewer, a member and an inactive
-// organization, and each user's personal space.
+// world is an organization with a member, an inactive organization of
+// the viewer, and the viewer's personal space.
 type world struct {
-	tx                    *fakeTx
+	s                     *memstore.Store
 	org, closed           uuid.UUID
 	viewer, member, other accounts.Actor
 }
 
-func newWorld() world {
-	w := world{org: uuid.New(), closed: uuid.New(),
+func newWorld(t *testing.T) world {
+	t.Helper()
+	w := world{s: memstore.New(), org: uuid.New(), closed: uuid.New(),
 		viewer: accounts.Actor{UserID: uuid.New()}, member: accounts.Actor{UserID: uuid.New()}, other: accounts.Actor{UserID: uuid.New()}}
-	w.tx = &fakeTx{userOf: map[uuid.UUID]uuid.UUID{}}
-	add := func(acc accounts.Account, user uuid.UUID, role accounts.Role) {
-		w.tx.memberships = append(w.tx.memberships, accounts.Membership{Account: acc, Role: role})
-		w.tx.userOf[acc.ID] = user
-	}
-	// One member per account is all the fake keeps; the member's org and
-	// personal spaces are enough for the rules.
-	add(accounts.Account{ID: w.org, Name: "Acme", Active: true}, w.member.UserID, accounts.RoleMember)
-	add(accounts.Account{ID: w.closed, Name: "Closed"}, w.viewer.UserID, accounts.RoleOwner)
-	add(accounts.NewPersonal(w.viewer.UserID, time.Time{}), w.viewer.UserID, accounts.RoleOwner)
+	seed(t, w.s, func(ctx context.Context, tx stores.Tx) error {
+		for _, u := range []accounts.Actor{w.viewer, w.member, w.other} {
+			if err := tx.Users().Save(ctx, accounts.User{ID: u.UserID, Email: u.UserID.String() + "@acme.test"}); err != nil {
+				return err
+			}
+		}
+		for _, m := range []struct {
+			acc  accounts.Account
+			user uuid.UUID
+			role accounts.Role
+		}{
+			{accounts.Account{ID: w.org, Name: "Acme", Active: true}, w.member.UserID, accounts.RoleMember},
+			{accounts.Account{ID: w.closed, Name: "Closed"}, w.viewer.UserID, accounts.RoleOwner},
+			{accounts.NewPersonal(w.viewer.UserID, time.Time{}), w.viewer.UserID, accounts.RoleOwner},
+		} {
+			if err := tx.Accounts().Create(ctx, m.acc); err != nil {
+				return err
+			}
+			if err := tx.Members().Put(ctx, []accounts.Member{{AccountID: m.acc.ID, UserID: m.user, Role: m.role}}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	return w
+}
+
+// view runs fn in a read of the world's store.
+func (w world) view(t *testing.T, fn func(context.Context, stores.Tx)) {
+	t.Helper()
+	if err := w.s.View(t.Context(), func(ctx context.Context, tx stores.Tx) error { fn(ctx, tx); return nil }); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestAccountAccess(t *testing.T) {
 	t.Parallel()
-	w := newWorld()
-	ctx := context.Background()
+	w := newWorld(t)
 	for _, tt := range []struct {
 		name  string
 		a     accounts.Actor
@@ -209,26 +158,34 @@ func TestAccountAccess(t *testing.T) {
 		{"someone else's personal space", w.member, accounts.AccountRef{ID: w.viewer.UserID}, accounts.ReadRole, core.ErrForbidden, "not a member"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := accounts.Authorize(ctx, w.tx, tt.a, tt.ref, tt.min)
-			wantKind(t, err, tt.want)
-			if err != nil && !strings.Contains(err.Error(), tt.inMsg) {
-				t.Fatalf("error %q does not say %q", err, tt.inMsg)
-			}
-			if err == nil && got.Account.ID == uuid.Nil {
-				t.Fatal("no account resolved")
-			}
+			w.view(t, func(ctx context.Context, tx stores.Tx) {
+				got, err := accounts.Authorize(ctx, tx, tt.a, tt.ref, tt.min)
+				wantKind(t, err, tt.want)
+				if err != nil && !strings.Contains(err.Error(), tt.inMsg) {
+					t.Fatalf("error %q does not say %q", err, tt.inMsg)
+				}
+				if err == nil && got.Account.ID == uuid.Nil {
+					t.Fatal("no account resolved")
+				}
+			})
 		})
 	}
 }
 
 func TestListResolution(t *testing.T) {
 	t.Parallel()
-	w := newWorld()
-	ctx := context.Background()
+	w := newWorld(t)
 	master := lists.List{ID: uuid.New(), AccountID: w.org, Name: lists.MasterList}
 	mine := lists.List{ID: uuid.New(), AccountID: w.org, Name: "Mine"}
-	elsewhere := lists.List{ID: uuid.New(), AccountID: uuid.New(), Name: "Mine"}
-	w.tx.lists = []lists.List{master, mine, elsewhere}
+	elsewhere := lists.List{ID: uuid.New(), AccountID: w.viewer.UserID, Name: "Mine"}
+	seed(t, w.s, func(ctx context.Context, tx stores.Tx) error {
+		for _, l := range []lists.List{master, mine, elsewhere} {
+			if err := tx.Lists().Create(ctx, l); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	for _, tt := range []struct {
 		name          string
 		ref           lists.ListRef
@@ -243,25 +200,32 @@ func TestListResolution(t *testing.T) {
 		{"another account's list is not found", lists.ListRef{ID: elsewhere.ID}, false, uuid.Nil, core.ErrNotFound},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, l, err := lists.AccountList(ctx, w.tx, w.member, accounts.AccountRef{ID: w.org}, accounts.WriteRole, tt.ref, tt.defaultMaster)
-			wantKind(t, err, tt.err)
-			if l.ID != tt.want {
-				t.Fatalf("list %s, want %s", l.ID, tt.want)
-			}
+			w.view(t, func(ctx context.Context, tx stores.Tx) {
+				_, l, err := lists.AccountList(ctx, tx, w.member, accounts.AccountRef{ID: w.org}, accounts.WriteRole, tt.ref, tt.defaultMaster)
+				wantKind(t, err, tt.err)
+				if l.ID != tt.want {
+					t.Fatalf("list %s, want %s", l.ID, tt.want)
+				}
+			})
 		})
 	}
-	if _, _, err := lists.AccountList(ctx, w.tx, w.other, accounts.AccountRef{ID: w.org}, accounts.ReadRole, lists.ListRef{ID: mine.ID}, false); !errors.Is(err, core.ErrForbidden) {
-		t.Fatalf("a non-member resolved a list: %v", err)
-	}
+	w.view(t, func(ctx context.Context, tx stores.Tx) {
+		if _, _, err := lists.AccountList(ctx, tx, w.other, accounts.AccountRef{ID: w.org}, accounts.ReadRole, lists.ListRef{ID: mine.ID}, false); !errors.Is(err, core.ErrForbidden) {
+			t.Fatalf("a non-member resolved a list: %v", err)
+		}
+	})
 }
 
 func TestVendorLookup(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
+	w := world{s: memstore.New()}
 	acme := vendors.Vendor{ID: uuid.New(), Name: "Acme"}
 	// A vendor named like a UUID that is no vendor's id is found by name.
 	odd := vendors.Vendor{ID: uuid.New(), Name: vendors.Name(uuid.NewString())}
-	tx := &fakeTx{vendors: []vendors.Vendor{acme, odd}}
+	seed(t, w.s, func(ctx context.Context, tx stores.Tx) error {
+		_, err := tx.Vendors().Ensure(ctx, []vendors.Vendor{acme, odd})
+		return err
+	})
 	for _, tt := range []struct {
 		raw  string
 		want uuid.UUID
@@ -276,11 +240,13 @@ func TestVendorLookup(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, err := vendors.Resolve(ctx, tx, ref)
-		wantKind(t, err, tt.err)
-		if v.ID != tt.want {
-			t.Errorf("%q: vendor %s, want %s", tt.raw, v.ID, tt.want)
-		}
+		w.view(t, func(ctx context.Context, tx stores.Tx) {
+			v, err := vendors.Resolve(ctx, tx, ref)
+			wantKind(t, err, tt.err)
+			if v.ID != tt.want {
+				t.Errorf("%q: vendor %s, want %s", tt.raw, v.ID, tt.want)
+			}
+		})
 	}
 }
 

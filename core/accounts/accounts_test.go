@@ -3,8 +3,6 @@ package accounts_test
 import (
 	"context"
 	"errors"
-	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -13,166 +11,45 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
-	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/memstore"
+	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-// db holds users, accounts and members as the account use cases
-// read and write them. Units of work run one at a time and are not rolled
-// back: each test checks what a refused request left, where it matters.
-type db struct {
-	users    map[uuid.UUID]accounts.User
-	accounts map[uuid.UUID]accounts.Account
-	members  map[uuid.UUID]map[uuid.UUID]accounts.Role // account -> user -> role
-	opened   []uuid.UUID                               // accounts given what a new account starts with (Deps.Opened)
-	outbox   []outbox.Message
-	reads    int
+// env is the memory store behind the account use cases, counting the
+// reads (View) made through it, and the accounts given what a new account
+// starts with (Deps.Opened).
+type env struct {
+	ports.UnitOfWork[accounts.Tx]
+	s      *memstore.Store
+	reads  int
+	opened []uuid.UUID
 }
 
-func newDB() *db {
-	return &db{users: map[uuid.UUID]accounts.User{}, accounts: map[uuid.UUID]accounts.Account{}, members: map[uuid.UUID]map[uuid.UUID]accounts.Role{}}
+func (e *env) View(ctx context.Context, fn func(context.Context, accounts.Tx) error) error {
+	e.reads++
+	return e.UnitOfWork.View(ctx, fn)
 }
 
-func (d *db) InTx(ctx context.Context, fn func(context.Context, accounts.Tx) error) error {
-	return fn(ctx, dbTx{d: d})
-}
-func (d *db) View(ctx context.Context, fn func(context.Context, accounts.Tx) error) error {
-	d.reads++
-	return fn(ctx, dbTx{d: d})
-}
-func (d *db) Ping(context.Context) error { return nil }
-
-type dbTx struct {
-	accounts.Tx
-	d *db
-}
-
-func (t dbTx) Users() accounts.UserRepo       { return users{d: t.d} }
-func (t dbTx) Accounts() accounts.AccountRepo { return accts{d: t.d} }
-func (t dbTx) Members() accounts.MemberRepo   { return mems{d: t.d} }
-func (t dbTx) Outbox() outbox.Repo            { return obox{d: t.d} }
-
-type users struct{ d *db }
-
-func (r users) find(match func(accounts.User) bool) (accounts.User, error) {
-	for _, u := range r.d.users {
-		if match(u) {
-			return u, nil
-		}
+// seed writes rows to s in one unit of work.
+func seed(t *testing.T, s *memstore.Store, fn func(context.Context, stores.Tx) error) {
+	t.Helper()
+	if err := s.InTx(t.Context(), fn); err != nil {
+		t.Fatal(err)
 	}
-	return accounts.User{}, core.ErrNotFound
-}
-func (r users) Get(_ context.Context, id uuid.UUID) (accounts.User, error) {
-	return r.find(func(u accounts.User) bool { return u.ID == id })
-}
-func (r users) GetBySubject(_ context.Context, s string) (accounts.User, error) {
-	return r.find(func(u accounts.User) bool { return u.Subject == s })
-}
-func (r users) GetByEmail(_ context.Context, e string) (accounts.User, error) {
-	return r.find(func(u accounts.User) bool { return u.Email == e })
-}
-func (r users) ListByEmails(_ context.Context, es []string) ([]accounts.User, error) {
-	var out []accounts.User
-	for _, u := range r.d.users {
-		if slices.Contains(es, u.Email) {
-			out = append(out, u)
-		}
-	}
-	return out, nil
-}
-func (r users) Save(_ context.Context, u accounts.User) error { r.d.users[u.ID] = u; return nil }
-
-type accts struct {
-	accounts.AccountRepo
-	d *db
 }
 
-func (r accts) Create(_ context.Context, a accounts.Account) error {
-	for _, b := range r.d.accounts {
-		if !a.Personal && !b.Personal && strings.EqualFold(a.Name, b.Name) {
-			return core.ErrConflict
-		}
+// account returns the stored account id.
+func (e *env) account(t *testing.T, id uuid.UUID) (a accounts.Account) {
+	t.Helper()
+	if err := e.s.View(t.Context(), func(ctx context.Context, tx stores.Tx) (err error) {
+		a, err = tx.Accounts().Get(ctx, id)
+		return err
+	}); err != nil {
+		t.Fatal(err)
 	}
-	r.d.accounts[a.ID] = a
-	return nil
-}
-func (r accts) Get(_ context.Context, id uuid.UUID) (accounts.Account, error) {
-	a, ok := r.d.accounts[id]
-	if !ok {
-		return a, core.ErrNotFound
-	}
-	return a, nil
-}
-func (r accts) Lock(context.Context, uuid.UUID) error { return nil }
-func (r accts) ListOrganizations(context.Context) ([]accounts.Account, error) {
-	var out []accounts.Account
-	for _, a := range r.d.accounts {
-		if !a.Personal {
-			out = append(out, a)
-		}
-	}
-	return out, nil
-}
-func (r accts) ListForUser(_ context.Context, user uuid.UUID) ([]accounts.Membership, error) {
-	var out []accounts.Membership
-	for id, ms := range r.d.members {
-		if role, ok := ms[user]; ok && !r.d.accounts[id].Personal {
-			out = append(out, accounts.Membership{Account: r.d.accounts[id], Role: role})
-		}
-	}
-	return out, nil
-}
-func (r accts) MembershipOf(_ context.Context, id, user uuid.UUID) (accounts.Membership, error) {
-	role, ok := r.d.members[id][user]
-	if !ok {
-		return accounts.Membership{}, core.ErrNotFound
-	}
-	return accounts.Membership{Account: r.d.accounts[id], Role: role}, nil
-}
-func (r accts) Delete(_ context.Context, id uuid.UUID) error {
-	delete(r.d.accounts, id)
-	delete(r.d.members, id)
-	return nil
-}
-
-type mems struct {
-	accounts.MemberRepo
-	d *db
-}
-
-func (r mems) List(_ context.Context, id uuid.UUID) ([]accounts.Member, error) {
-	var out []accounts.Member
-	for user, role := range r.d.members[id] {
-		out = append(out, accounts.Member{AccountID: id, UserID: user, Email: r.d.users[user].Email, Role: role})
-	}
-	slices.SortFunc(out, func(a, b accounts.Member) int { return strings.Compare(a.Email, b.Email) })
-	return out, nil
-}
-func (r mems) Put(_ context.Context, ms []accounts.Member) error {
-	for _, m := range ms {
-		if r.d.members[m.AccountID] == nil {
-			r.d.members[m.AccountID] = map[uuid.UUID]accounts.Role{}
-		}
-		r.d.members[m.AccountID][m.UserID] = m.Role
-	}
-	return nil
-}
-func (r mems) Delete(_ context.Context, id uuid.UUID, users []uuid.UUID) error {
-	for _, u := range users {
-		delete(r.d.members[id], u)
-	}
-	return nil
-}
-
-type obox struct {
-	outbox.Repo
-	d *db
-}
-
-func (r obox) Add(_ context.Context, ms ...outbox.Message) error {
-	r.d.outbox = append(r.d.outbox, ms...)
-	return nil
+	return a
 }
 
 type clk struct{}
@@ -183,9 +60,10 @@ type noMail struct{}
 
 func (noMail) Send(context.Context, mailtmpl.Mail) error { return nil }
 
-func newService(t *testing.T) (*accounts.Service, *db) {
+func newService(t *testing.T) (*accounts.Service, *env) {
 	t.Helper()
-	d := newDB()
+	ms := memstore.New()
+	d := &env{UnitOfWork: ports.Narrow[accounts.Tx](ms), s: ms}
 	s, err := accounts.New(accounts.Deps{Unit: uow.Unit[accounts.Tx]{Store: d, Clock: clk{}, IDs: ports.UUIDv7{}},
 		Mail: mailonce.Mail[accounts.Tx]{Store: d, Clock: clk{}, Mailer: noMail{}}, PublicURL: "https://vetted.test",
 		Opened: func(_ context.Context, _ accounts.Tx, id uuid.UUID, _ time.Time) error {
@@ -217,7 +95,7 @@ func TestIdentifyProvisionsAndRemembers(t *testing.T) {
 		t.Fatalf("actor %+v", ann)
 	}
 	// A new user gets a personal space, opened (given its master list).
-	if p, ok := d.accounts[ann.UserID]; !ok || !p.Personal || len(d.opened) != 1 || d.opened[0] != ann.UserID {
+	if p := d.account(t, ann.UserID); !p.Personal || len(d.opened) != 1 || d.opened[0] != ann.UserID {
 		t.Fatalf("personal space %+v, opened %v", p, d.opened)
 	}
 	reads := d.reads
@@ -253,8 +131,8 @@ func TestMembersKeepAnOwner(t *testing.T) {
 	if err != nil || len(v.Members) != 2 || v.Members[0].Role != accounts.RoleOwner || v.Members[1].Role != accounts.RoleAdmin {
 		t.Fatalf("CreateAccount: %+v, %v", v, err)
 	}
-	if len(d.outbox) != 2 {
-		t.Fatalf("%d member mails queued, want 2", len(d.outbox))
+	if n := len(d.s.Undelivered()); n != 2 {
+		t.Fatalf("%d member mails queued, want 2", n)
 	}
 	ref := accounts.AccountRef{ID: v.Account.ID}
 	ann := identify(t, s, "sub-ann", "ann@acme.test")

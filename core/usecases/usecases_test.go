@@ -14,13 +14,13 @@ import (
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/core/webhooks"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/memstore"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-// Each fake is the port with no method implemented: these tests reach only
-// the wiring and the dispatcher, and the blob store's Delete.
+// The ports other than the store implement no method: these tests reach
+// only the wiring and the dispatcher, and the blob store's Delete.
 type (
-	store struct{ stores.Store }
 	blobs struct {
 		ports.BlobStore
 		deleted []string
@@ -39,9 +39,12 @@ func (b *blobs) Delete(_ context.Context, keys ...string) error {
 // that each kind reaches its area, which then asks the store.
 var errDown = errors.New("store down")
 
-func (store) InTx(context.Context, func(context.Context, stores.Tx) error) error { return errDown }
-func (store) View(context.Context, func(context.Context, stores.Tx) error) error { return errDown }
-func (store) Ping(context.Context) error                                         { return errDown }
+// down is the memory store, down.
+type down struct{ *memstore.Store }
+
+func (down) InTx(context.Context, func(context.Context, stores.Tx) error) error { return errDown }
+func (down) View(context.Context, func(context.Context, stores.Tx) error) error { return errDown }
+func (down) Ping(context.Context) error                                         { return errDown }
 
 type sender struct{ webhooks.WebhookSender }
 
@@ -60,7 +63,7 @@ func TestDispatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := &blobs{}
-	uc, err := usecases.New(usecases.Deps{Store: store{}, Clock: ports.SystemClock{}, IDs: ports.UUIDv7{}, Blobs: b, Mailer: mailer{},
+	uc, err := usecases.New(usecases.Deps{Store: down{memstore.New()}, Clock: ports.SystemClock{}, IDs: ports.UUIDv7{}, Blobs: b, Mailer: mailer{},
 		Enricher: enricher{}, Incidents: incidents{}, Signer: signer, Webhooks: sender{}})
 	if err != nil {
 		t.Fatal(err)

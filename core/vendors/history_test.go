@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +24,7 @@ import (
 // incident source is refused at wiring, naming what is missing.
 func TestNewNamesMissingDependencies(t *testing.T) {
 	t.Parallel()
-	_, err := vendors.NewService(vendors.Deps{Unit: uow.Unit[vendors.Tx]{Store: newDir(), Clock: clock{}, IDs: ports.UUIDv7{}}})
+	_, err := vendors.NewService(vendors.Deps{Unit: uow.Unit[vendors.Tx]{Store: newDir(t), Clock: clock{}, IDs: ports.UUIDv7{}}})
 	if err == nil || !strings.Contains(err.Error(), "Enricher") || !strings.Contains(err.Error(), "Incidents") {
 		t.Fatalf("New without enricher and incidents: %v", err)
 	}
@@ -35,12 +36,17 @@ func TestNewNamesMissingDependencies(t *testing.T) {
 func TestRatingHistory(t *testing.T) {
 	t.Parallel()
 	acme, other := vendor("Acme", "https://acme.test"), vendor("Other", "")
-	d := newDir(acme, other)
+	d := newDir(t, acme, other)
 	base := clock{}.Now()
-	for i := range 3 {
-		d.ratings = append(d.ratings, vendors.RatingRecord{ID: uuid.New(), VendorID: acme.ID, ScannedAt: base.Add(time.Duration(i) * time.Hour), Grade: "B"})
-	}
-	d.ratings = append(d.ratings, vendors.RatingRecord{ID: uuid.New(), VendorID: other.ID, ScannedAt: base})
+	d.write(func(ctx context.Context, tx vendors.Tx) error {
+		for i := range 3 {
+			if err := tx.Profiles().AddRating(ctx, vendors.RatingRecord{ID: uuid.New(), VendorID: acme.ID, ScannedAt: base.Add(time.Duration(i) * time.Hour), Grade: "B"}); err != nil {
+				return err
+			}
+		}
+		return tx.Profiles().AddRating(ctx, vendors.RatingRecord{ID: uuid.New(), VendorID: other.ID, ScannedAt: base})
+	})
+	ratings := d.ratings(acme.ID)
 	s := newService(t, d)
 	ctx := context.Background()
 
@@ -48,7 +54,7 @@ func TestRatingHistory(t *testing.T) {
 	if err != nil || v.ID != acme.ID || len(page) != 3 || next != nil {
 		t.Fatalf("default page: %v %d records, next %v, %v", v.ID, len(page), next, err)
 	}
-	if page[0].ID != d.ratings[2].ID || page[2].ID != d.ratings[0].ID {
+	if page[0].ID != ratings[2].ID || page[2].ID != ratings[0].ID {
 		t.Fatalf("page is not newest first: %v", page)
 	}
 
@@ -81,7 +87,7 @@ func TestRatingHistory(t *testing.T) {
 func TestPolledIncidentIsAWebhookEvent(t *testing.T) {
 	t.Parallel()
 	acme := vendor("Acme", "https://acme.test")
-	d := newDir(acme)
+	d := newDir(t, acme)
 	var hooks []domainevent.Event
 	record := func(_ context.Context, _ vendors.Tx, ev domainevent.Event) error {
 		hooks = append(hooks, ev)
@@ -96,10 +102,11 @@ func TestPolledIncidentIsAWebhookEvent(t *testing.T) {
 	if err := s.PollIncidents(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if len(d.incidents) != 1 || d.incidents[0].Backfilled {
-		t.Fatalf("incidents %+v", d.incidents)
+	ins := d.incidents(acme.ID)
+	if len(ins) != 1 || ins[0].Backfilled {
+		t.Fatalf("incidents %+v", ins)
 	}
-	in := d.incidents[0]
+	in := ins[0]
 	if len(hooks) != 1 || hooks[0].Type != domainevent.IncidentCreated || !hooks[0].ForVendor() || hooks[0].Data.IncidentID != in.ID ||
 		hooks[0].Data.VendorID != acme.ID || hooks[0].Data.VendorName != "Acme" || hooks[0].Data.Title != "outage" {
 		t.Fatalf("webhook events %+v", hooks)
@@ -110,7 +117,8 @@ func TestPolledIncidentIsAWebhookEvent(t *testing.T) {
 
 	// A backfill of the same vendor with a new title stores it as history:
 	// no alert, no webhook event.
-	hooks, d.outbox = nil, nil
+	hooks = nil
+	d.clearOutbox()
 	s2, err := vendors.NewService(vendors.Deps{Unit: uow.Unit[vendors.Tx]{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}, Events: record},
 		Enricher: enricher{}, Incidents: incidents{titles: []string{"old breach"}}})
 	if err != nil {
@@ -123,8 +131,10 @@ func TestPolledIncidentIsAWebhookEvent(t *testing.T) {
 	if err := s2.RunBackfill(ctx, outbox.Backfill{RunID: r.ID}); err != nil {
 		t.Fatal(err)
 	}
-	if len(d.incidents) != 2 || !d.incidents[1].Backfilled || len(hooks) != 0 || len(d.kinds()) != 1 || d.kinds()[0] != outbox.KindBackfill {
-		t.Fatalf("backfill: incidents %+v, hooks %+v, outbox %v", d.incidents, hooks, d.kinds())
+	ins = d.incidents(acme.ID)
+	backfilled := slices.IndexFunc(ins, func(in vendors.Incident) bool { return in.Backfilled })
+	if len(ins) != 2 || backfilled < 0 || ins[backfilled].Title != "old breach" || len(hooks) != 0 || len(d.kinds()) != 1 || d.kinds()[0] != outbox.KindBackfill {
+		t.Fatalf("backfill: incidents %+v, hooks %+v, outbox %v", ins, hooks, d.kinds())
 	}
 }
 
@@ -134,7 +144,7 @@ func TestPolledIncidentIsAWebhookEvent(t *testing.T) {
 func TestBackfillWholeDirectory(t *testing.T) {
 	t.Parallel()
 	acme, beta := vendor("Acme", "https://acme.test"), vendor("Beta", "")
-	d := newDir(acme, beta)
+	d := newDir(t, acme, beta)
 	s := newService(t, d)
 	ctx := context.Background()
 	if _, err := s.StartBackfill(ctx, accounts.Actor{Email: "user@vetted.test"}, nil, nil); !errors.Is(err, core.ErrForbidden) {
@@ -145,8 +155,8 @@ func TestBackfillWholeDirectory(t *testing.T) {
 	if err != nil || len(r.Jobs) != 2 {
 		t.Fatalf("backfill all: %+v, %v", r, err)
 	}
-	if p, ok := d.outbox[0].Payload.(outbox.Backfill); !ok || p.RunID != r.ID || p.Since == nil || !p.Since.Equal(since) {
-		t.Fatalf("queued %+v", d.outbox[0].Payload)
+	if p, ok := d.outbox()[0].Payload.(outbox.Backfill); !ok || p.RunID != r.ID || p.Since == nil || !p.Since.Equal(since) {
+		t.Fatalf("queued %+v", d.outbox()[0].Payload)
 	}
 	if err := s.RunBackfill(ctx, outbox.Backfill{RunID: uuid.New()}); err != nil {
 		t.Fatalf("a run that is gone: %v", err)
@@ -182,7 +192,7 @@ func TestBackfillWholeDirectory(t *testing.T) {
 func TestUnratedScanIsPartial(t *testing.T) {
 	t.Parallel()
 	acme := vendor("Acme", "https://acme.test")
-	d := newDir(acme)
+	d := newDir(t, acme)
 	// Every check of the catalog recorded that it could not run (a site
 	// that refused the scanner).
 	var is []vendors.SecurityInstance
@@ -197,12 +207,18 @@ func TestUnratedScanIsPartial(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := enrichAll(t, s, d, "Acme")
-	st := d.profiles[acme.ID].Enrichment[vendors.SectionScores]
+	prof, _ := d.profile(acme.ID)
+	st := prof.Enrichment[vendors.SectionScores]
 	if st.Status != vendors.RunFailed || st.Error == "" {
 		t.Fatalf("scores %+v, want failed with a reason", st)
 	}
-	if len(d.grc[acme.ID]) != 0 {
-		t.Fatalf("an unrated scan kept a GRC assessment: %+v", d.grc[acme.ID])
+	var grc []vendors.GRCAssessment
+	d.read(func(ctx context.Context, tx vendors.Tx) (err error) {
+		grc, err = tx.Profiles().GRCAssessments(ctx, acme.ID)
+		return err
+	})
+	if len(grc) != 0 {
+		t.Fatalf("an unrated scan kept a GRC assessment: %+v", grc)
 	}
 	if j := r.Jobs[0]; j.Status != vendors.RunDone || j.Error == "" {
 		t.Fatalf("job %+v, want done with the scores' reason", j)

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,244 +15,106 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/memstore"
 )
 
-// dir is the directory as the vendor use cases read and write it: vendors,
-// profiles, instances, incidents, runs and the outbox. Units of work run one
-// at a time and are not rolled back.
+// dir is the memory store as the vendor use cases see it, with the reads
+// the tests check it by.
 type dir struct {
-	mu        sync.Mutex
-	vendors   []vendors.Vendor
-	profiles  map[uuid.UUID]vendors.Profile
-	instances map[uuid.UUID][]vendors.SecurityInstance
-	grc       map[uuid.UUID][]vendors.GRCAssessment
-	ratings   []vendors.RatingRecord // newest last
-	incidents []vendors.Incident
-	runs      map[uuid.UUID]vendors.Run
-	outbox    []outbox.Message
+	ports.UnitOfWork[vendors.Tx]
+	s *memstore.Store
+	t *testing.T
 }
 
-func newDir(vs ...vendors.Vendor) *dir {
-	return &dir{vendors: vs, profiles: map[uuid.UUID]vendors.Profile{}, instances: map[uuid.UUID][]vendors.SecurityInstance{},
-		grc: map[uuid.UUID][]vendors.GRCAssessment{}, runs: map[uuid.UUID]vendors.Run{}}
+// newDir makes a store whose directory holds vs.
+func newDir(t *testing.T, vs ...vendors.Vendor) *dir {
+	t.Helper()
+	s := memstore.New()
+	d := &dir{UnitOfWork: ports.Narrow[vendors.Tx](s), s: s, t: t}
+	d.write(func(ctx context.Context, tx vendors.Tx) error {
+		_, err := tx.Vendors().Ensure(ctx, vs)
+		return err
+	})
+	return d
 }
 
-func (d *dir) InTx(ctx context.Context, fn func(context.Context, vendors.Tx) error) error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return fn(ctx, dirTx{d: d})
-}
-func (d *dir) View(ctx context.Context, fn func(context.Context, vendors.Tx) error) error {
-	return d.InTx(ctx, fn)
-}
-func (d *dir) Ping(context.Context) error { return nil }
-
-type dirTx struct {
-	vendors.Tx
-	d *dir
-}
-
-func (t dirTx) Vendors() vendors.VendorRepo     { return vendorRepo{d: t.d} }
-func (t dirTx) Profiles() vendors.ProfileRepo   { return profileRepo{d: t.d} }
-func (t dirTx) Incidents() vendors.IncidentRepo { return incidentRepo{d: t.d} }
-func (t dirTx) Runs() vendors.RunRepo           { return runRepo{d: t.d} }
-func (t dirTx) Outbox() outbox.Repo             { return outboxRepo{d: t.d} }
-
-type vendorRepo struct {
-	vendors.VendorRepo
-	d *dir
-}
-
-func (r vendorRepo) withProfile(v vendors.Vendor) vendors.Vendor {
-	_, v.HasProfile = r.d.profiles[v.ID]
-	return v
-}
-func (r vendorRepo) Get(_ context.Context, id uuid.UUID) (vendors.Vendor, error) {
-	for _, v := range r.d.vendors {
-		if v.ID == id {
-			return r.withProfile(v), nil
-		}
+// write runs fn in a unit of work; read in a read-only one.
+func (d *dir) write(fn func(context.Context, vendors.Tx) error) {
+	d.t.Helper()
+	if err := d.InTx(d.t.Context(), fn); err != nil {
+		d.t.Fatal(err)
 	}
-	return vendors.Vendor{}, core.ErrNotFound
-}
-func (r vendorRepo) GetByName(_ context.Context, n vendors.Name) (vendors.Vendor, error) {
-	for _, v := range r.d.vendors {
-		if v.Name.Key() == n.Key() {
-			return r.withProfile(v), nil
-		}
-	}
-	return vendors.Vendor{}, core.ErrNotFound
-}
-func (r vendorRepo) ListByIDs(_ context.Context, ids []uuid.UUID) ([]vendors.Vendor, error) {
-	var out []vendors.Vendor
-	for _, v := range r.d.vendors {
-		if slices.Contains(ids, v.ID) {
-			out = append(out, r.withProfile(v))
-		}
-	}
-	return out, nil
-}
-func (r vendorRepo) List(context.Context) ([]vendors.Vendor, error) {
-	out := make([]vendors.Vendor, len(r.d.vendors))
-	for i, v := range r.d.vendors {
-		out[i] = r.withProfile(v)
-	}
-	slices.SortFunc(out, func(a, b vendors.Vendor) int { return strings.Compare(string(a.Name), string(b.Name)) })
-	return out, nil
-}
-func (r vendorRepo) Page(ctx context.Context, after vendors.Name, limit int) ([]vendors.Vendor, error) {
-	all, _ := r.List(ctx)
-	all = slices.DeleteFunc(all, func(v vendors.Vendor) bool { return string(v.Name) <= string(after) })
-	return all[:min(limit, len(all))], nil
-}
-func (r vendorRepo) Update(_ context.Context, v vendors.Vendor) error {
-	for i := range r.d.vendors {
-		if r.d.vendors[i].ID == v.ID {
-			r.d.vendors[i].WebsiteURL, r.d.vendors[i].Domain = v.WebsiteURL, v.Domain
-			return nil
-		}
-	}
-	return core.ErrNotFound
-}
-func (r vendorRepo) Ensure(ctx context.Context, vs []vendors.Vendor) ([]vendors.Vendor, error) {
-	out := make([]vendors.Vendor, len(vs))
-	for i, v := range vs {
-		got, err := r.GetByName(ctx, v.Name)
-		if errors.Is(err, core.ErrNotFound) {
-			r.d.vendors = append(r.d.vendors, v)
-			got = v
-		}
-		out[i] = got
-	}
-	return out, nil
 }
 
-type profileRepo struct {
-	vendors.ProfileRepo
-	d *dir
+func (d *dir) read(fn func(context.Context, vendors.Tx) error) {
+	d.t.Helper()
+	if err := d.View(d.t.Context(), fn); err != nil {
+		d.t.Fatal(err)
+	}
 }
 
-func (r profileRepo) Get(_ context.Context, id uuid.UUID) (vendors.Profile, error) {
-	p, ok := r.d.profiles[id]
-	if !ok {
-		return p, core.ErrNotFound
-	}
-	return p, nil
-}
-func (r profileRepo) ListByVendors(_ context.Context, ids []uuid.UUID) ([]vendors.Profile, error) {
-	var out []vendors.Profile
-	for _, id := range ids {
-		if p, ok := r.d.profiles[id]; ok {
-			out = append(out, p)
-		}
-	}
-	return out, nil
-}
-func (r profileRepo) Save(_ context.Context, p vendors.Profile) error {
-	r.d.profiles[p.VendorID] = p
-	return nil
-}
-func (r profileRepo) Delete(_ context.Context, id uuid.UUID) error {
-	if _, ok := r.d.profiles[id]; !ok {
-		return core.ErrNotFound
-	}
-	delete(r.d.profiles, id)
-	return nil
-}
-func (r profileRepo) Instances(_ context.Context, id uuid.UUID) ([]vendors.SecurityInstance, error) {
-	return r.d.instances[id], nil
-}
-func (r profileRepo) ReplaceInstances(_ context.Context, id uuid.UUID, is []vendors.SecurityInstance) error {
-	r.d.instances[id] = is
-	return nil
-}
-func (r profileRepo) AddGRCAssessment(_ context.Context, id uuid.UUID, a vendors.GRCAssessment) error {
-	r.d.grc[id] = append(r.d.grc[id], a)
-	return nil
-}
-func (r profileRepo) AddRating(_ context.Context, rec vendors.RatingRecord) error {
-	r.d.ratings = append(r.d.ratings, rec)
-	return nil
-}
+// outbox returns what the units of work emitted since clearOutbox.
+func (d *dir) outbox() []outbox.Message { return d.s.Undelivered() }
 
-// Ratings is the newest first, without paging (the tests read the latest).
-func (r profileRepo) Ratings(_ context.Context, id uuid.UUID, _ *vendors.RatingCursor, limit int) ([]vendors.RatingRecord, error) {
-	var out []vendors.RatingRecord
-	for i := len(r.d.ratings) - 1; i >= 0 && len(out) < limit; i-- {
-		if r.d.ratings[i].VendorID == id {
-			out = append(out, r.d.ratings[i])
-		}
+// clearOutbox marks every message delivered.
+func (d *dir) clearOutbox() {
+	d.t.Helper()
+	var ids []uuid.UUID
+	for _, m := range d.outbox() {
+		ids = append(ids, m.ID)
 	}
-	return out, nil
-}
-
-type incidentRepo struct {
-	vendors.IncidentRepo
-	d *dir
-}
-
-func (r incidentRepo) Create(_ context.Context, in vendors.Incident) error {
-	for _, x := range r.d.incidents {
-		if x.VendorID == in.VendorID && x.Source == in.Source && x.ExternalID == in.ExternalID {
-			return core.ErrConflict
-		}
-	}
-	r.d.incidents = append(r.d.incidents, in)
-	return nil
-}
-func (r incidentRepo) Merge(ctx context.Context, ins []vendors.Incident) ([]vendors.Incident, error) {
-	var out []vendors.Incident
-	for _, in := range ins {
-		if r.Create(ctx, in) == nil {
-			out = append(out, in)
-		}
-	}
-	return out, nil
-}
-func (r incidentRepo) ListByVendor(_ context.Context, id uuid.UUID) ([]vendors.Incident, error) {
-	var out []vendors.Incident
-	for _, in := range r.d.incidents {
-		if in.VendorID == id {
-			out = append(out, in)
-		}
-	}
-	return out, nil
-}
-
-type runRepo struct {
-	vendors.RunRepo
-	d *dir
-}
-
-func (r runRepo) Create(_ context.Context, x vendors.Run) error { r.d.runs[x.ID] = x; return nil }
-func (r runRepo) Get(_ context.Context, id uuid.UUID) (vendors.Run, error) {
-	x, ok := r.d.runs[id]
-	if !ok {
-		return x, core.ErrNotFound
-	}
-	return x, nil
-}
-func (r runRepo) GetForUpdate(ctx context.Context, id uuid.UUID) (vendors.Run, error) {
-	return r.Get(ctx, id)
-}
-func (r runRepo) Save(_ context.Context, x vendors.Run) error { r.d.runs[x.ID] = x; return nil }
-
-type outboxRepo struct {
-	outbox.Repo
-	d *dir
-}
-
-func (r outboxRepo) Add(_ context.Context, ms ...outbox.Message) error {
-	r.d.outbox = append(r.d.outbox, ms...)
-	return nil
+	d.write(func(ctx context.Context, tx vendors.Tx) error {
+		return tx.Outbox().MarkDelivered(ctx, ids, clock{}.Now())
+	})
 }
 
 func (d *dir) kinds() []outbox.Kind {
 	var out []outbox.Kind
-	for _, m := range d.outbox {
+	for _, m := range d.outbox() {
 		out = append(out, m.Kind)
 	}
 	return out
+}
+
+func (d *dir) vendor(id uuid.UUID) (v vendors.Vendor) {
+	d.t.Helper()
+	d.read(func(ctx context.Context, tx vendors.Tx) (err error) { v, err = tx.Vendors().Get(ctx, id); return err })
+	return v
+}
+
+// profile returns the vendor's profile, if it has one.
+func (d *dir) profile(id uuid.UUID) (p vendors.Profile, ok bool) {
+	d.t.Helper()
+	d.read(func(ctx context.Context, tx vendors.Tx) error {
+		var err error
+		p, err = tx.Profiles().Get(ctx, id)
+		if ok = err == nil; errors.Is(err, core.ErrNotFound) {
+			return nil
+		}
+		return err
+	})
+	return p, ok
+}
+
+// incidents returns the vendor's incidents, newest first.
+func (d *dir) incidents(id uuid.UUID) (ins []vendors.Incident) {
+	d.t.Helper()
+	d.read(func(ctx context.Context, tx vendors.Tx) (err error) {
+		ins, err = tx.Incidents().ListByVendor(ctx, id)
+		return err
+	})
+	return ins
+}
+
+// ratings returns the vendor's rating history, oldest first.
+func (d *dir) ratings(id uuid.UUID) (rs []vendors.RatingRecord) {
+	d.t.Helper()
+	d.read(func(ctx context.Context, tx vendors.Tx) (err error) {
+		rs, err = tx.Profiles().Ratings(ctx, id, nil, 1000)
+		slices.Reverse(rs)
+		return err
+	})
+	return rs
 }
 
 // enricher finds a company name for vendors with a website, nothing else.
@@ -328,7 +188,7 @@ func ref(t *testing.T, s string) vendors.Ref {
 func TestAdminEditsAndIncidents(t *testing.T) {
 	t.Parallel()
 	acme := vendor("Acme", "https://acme.test")
-	d := newDir(acme)
+	d := newDir(t, acme)
 	s := newService(t, d)
 	ctx := context.Background()
 
@@ -389,7 +249,7 @@ func TestAdminEditsAndIncidents(t *testing.T) {
 func TestEnrichment(t *testing.T) {
 	t.Parallel()
 	acme, bare := vendor("Acme", "https://acme.test"), vendor("Bare", "")
-	d := newDir(acme, bare)
+	d := newDir(t, acme, bare)
 	s := newService(t, d)
 	ctx := context.Background()
 
@@ -403,7 +263,7 @@ func TestEnrichment(t *testing.T) {
 	if err != nil || len(r.Jobs) != 3 {
 		t.Fatalf("enrich: %+v, %v", r, err)
 	}
-	for _, m := range d.outbox {
+	for _, m := range d.outbox() {
 		p, ok := m.Payload.(outbox.Enrich)
 		if !ok {
 			t.Fatalf("payload is %T", m.Payload)
@@ -412,10 +272,10 @@ func TestEnrichment(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, ok := d.profiles[acme.ID]; !ok {
+	if _, ok := d.profile(acme.ID); !ok {
 		t.Fatal("Acme has no profile after its enrichment")
 	}
-	if _, ok := d.profiles[bare.ID]; ok {
+	if _, ok := d.profile(bare.ID); ok {
 		t.Fatal("a vendor with nothing found got a profile")
 	}
 	got, err := s.Run(ctx, admin, vendors.RunEnrich, r.ID)
@@ -433,10 +293,10 @@ func TestEnrichment(t *testing.T) {
 		t.Fatalf("a run under another kind: %v", err)
 	}
 
-	d.outbox = nil
+	d.clearOutbox()
 	r, err = s.Enrich(ctx, admin, []string{"Acme", "Bare"}, nil, true)
-	if err != nil || len(d.outbox) != 1 {
-		t.Fatalf("createOnly: %+v, %v, %d queued", r, err, len(d.outbox))
+	if err != nil || len(d.outbox()) != 1 {
+		t.Fatalf("createOnly: %+v, %v, %d queued", r, err, len(d.outbox()))
 	}
 
 	// Re-enrichment queues the profiles older than the age given.
@@ -451,7 +311,7 @@ func TestEnrichment(t *testing.T) {
 func TestIncidentBackfillAndPoll(t *testing.T) {
 	t.Parallel()
 	acme := vendor("Acme", "https://acme.test")
-	d := newDir(acme)
+	d := newDir(t, acme)
 	s := newService(t, d)
 	ctx := context.Background()
 	r, err := s.StartBackfill(ctx, admin, []vendors.Ref{ref(t, "Acme"), ref(t, acme.ID.String())}, nil)
@@ -461,13 +321,13 @@ func TestIncidentBackfillAndPoll(t *testing.T) {
 	if err := s.RunBackfill(ctx, outbox.Backfill{RunID: r.ID}); err != nil {
 		t.Fatal(err)
 	}
-	if len(d.incidents) != 1 || !d.incidents[0].Backfilled {
-		t.Fatalf("incidents %+v", d.incidents)
+	if ins := d.incidents(acme.ID); len(ins) != 1 || !ins[0].Backfilled {
+		t.Fatalf("incidents %+v", ins)
 	}
-	d.outbox = nil
+	d.clearOutbox()
 	// The poll finds the same incident again: nothing new, nothing alerts.
-	if err := s.PollIncidents(ctx); err != nil || len(d.incidents) != 1 || len(d.outbox) != 0 {
-		t.Fatalf("poll: %v, %d incidents, %v", err, len(d.incidents), d.kinds())
+	if err := s.PollIncidents(ctx); err != nil || len(d.incidents(acme.ID)) != 1 || len(d.outbox()) != 0 {
+		t.Fatalf("poll: %v, %d incidents, %v", err, len(d.incidents(acme.ID)), d.kinds())
 	}
 }
 
@@ -476,21 +336,21 @@ func TestIncidentBackfillAndPoll(t *testing.T) {
 func TestScanRates(t *testing.T) {
 	t.Parallel()
 	acme := vendor("Acme", "https://acme.test")
-	d := newDir(acme)
+	d := newDir(t, acme)
 	s := newService(t, d)
 	ctx := context.Background()
 	r, err := s.Enrich(ctx, admin, []string{"Acme"}, []string{"security"}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, ok := d.outbox[0].Payload.(outbox.Enrich)
+	p, ok := d.outbox()[0].Payload.(outbox.Enrich)
 	if !ok {
-		t.Fatalf("payload is %T", d.outbox[0].Payload)
+		t.Fatalf("payload is %T", d.outbox()[0].Payload)
 	}
 	if err := s.EnrichJob(ctx, p); err != nil {
 		t.Fatal(err)
 	}
-	prof := d.profiles[acme.ID]
+	prof, _ := d.profile(acme.ID)
 	if st := prof.Enrichment[vendors.SectionScores]; st.Status != vendors.RunSkipped || st.Error == "" {
 		t.Fatalf("scores %+v", st)
 	}
@@ -506,8 +366,10 @@ func TestScanRates(t *testing.T) {
 func TestStoreViewsByID(t *testing.T) {
 	t.Parallel()
 	acme, beta := vendor("Acme", ""), vendor("Beta", "")
-	d := newDir(acme, beta)
-	d.profiles[acme.ID] = vendors.NewProfile(uuid.New(), acme.ID, clock{}.Now())
+	d := newDir(t, acme, beta)
+	d.write(func(ctx context.Context, tx vendors.Tx) error {
+		return tx.Profiles().Save(ctx, vendors.NewProfile(uuid.New(), acme.ID, clock{}.Now()))
+	})
 	views, err := vendors.StoreViews{Store: ports.Narrow[vendors.Tx](d)}.ViewsByID(context.Background(), []uuid.UUID{acme.ID, beta.ID, uuid.New()})
 	if err != nil || len(views) != 2 || views[acme.ID].Profile == nil || views[beta.ID].Profile != nil {
 		t.Fatalf("views %+v, %v", views, err)

@@ -33,12 +33,12 @@ func (f finder) FindWebsite(_ context.Context, name vendors.Name) (vendors.Websi
 func enrichAll(t *testing.T, s *vendors.Service, d *dir, names ...string) vendors.Run {
 	t.Helper()
 	ctx := context.Background()
-	d.outbox = nil
+	d.clearOutbox()
 	r, err := s.Enrich(ctx, admin, names, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range slices.Clone(d.outbox) {
+	for _, m := range d.outbox() {
 		if p, ok := m.Payload.(outbox.Enrich); ok {
 			if err := s.EnrichJob(ctx, p); err != nil {
 				t.Fatal(err)
@@ -59,7 +59,7 @@ func enrichAll(t *testing.T, s *vendors.Service, d *dir, names ...string) vendor
 func TestWebsiteDiscovery(t *testing.T) {
 	t.Parallel()
 	found, lost, given := vendor("Zentrix", ""), vendor("Marlow", ""), vendor("Acme", "https://acme.test")
-	d := newDir(found, lost, given)
+	d := newDir(t, found, lost, given)
 	var asked []string
 	s, err := vendors.NewService(vendors.Deps{Unit: uow.Unit[vendors.Tx]{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}}, Enricher: enricher{},
 		Incidents: incidents{}, Websites: finder{sites: map[string]string{"Zentrix": "https://zentrix.com/", "Acme": "https://other.test/"}, asked: &asked}})
@@ -74,13 +74,13 @@ func TestWebsiteDiscovery(t *testing.T) {
 	for _, j := range r.Jobs {
 		jobs[j.VendorName] = j
 	}
-	v, _ := vendorRepo{d: d}.Get(context.Background(), found.ID)
-	p := d.profiles[found.ID]
+	v := d.vendor(found.ID)
+	p, _ := d.profile(found.ID)
 	if v.WebsiteURL != "https://zentrix.com/" || v.Domain != "zentrix.com" || p.WebsiteSource != vendors.WebsiteDiscovered ||
 		p.Discovery == nil || p.Discovery.MatchText != "Zentrix" || p.Company.CompanyDescription != "Zentrix" || jobs["Zentrix"].Status != vendors.RunDone {
 		t.Errorf("discovered: vendor %+v, profile source %q discovery %+v, job %+v", v, p.WebsiteSource, p.Discovery, jobs["Zentrix"])
 	}
-	p = d.profiles[lost.ID]
+	p, _ = d.profile(lost.ID)
 	if p.Discovery == nil || p.Discovery.Found() || p.WebsiteSource != "" || jobs["Marlow"].Status != vendors.RunSkipped {
 		t.Errorf("not found: profile %+v, job %+v", p, jobs["Marlow"])
 	}
@@ -90,14 +90,14 @@ func TestWebsiteDiscovery(t *testing.T) {
 	if !slices.Contains(assessments.EnrichmentStates(), vendors.StatusNeedsWebsite) {
 		t.Errorf("the list filter does not offer needs_website: %v", assessments.EnrichmentStates())
 	}
-	if p := d.profiles[given.ID]; p.WebsiteSource != vendors.WebsiteGiven || p.Discovery != nil {
+	if p, _ := d.profile(given.ID); p.WebsiteSource != vendors.WebsiteGiven || p.Discovery != nil {
 		t.Errorf("given: source %q, discovery %+v", p.WebsiteSource, p.Discovery)
 	}
 	// Enriched again, the discovered website is kept, not looked for anew.
 	asked = nil
 	enrichAll(t, s, d, "Zentrix")
-	if len(asked) != 0 || d.profiles[found.ID].WebsiteSource != vendors.WebsiteDiscovered {
-		t.Errorf("second run asked %v, source %q", asked, d.profiles[found.ID].WebsiteSource)
+	if p, _ := d.profile(found.ID); len(asked) != 0 || p.WebsiteSource != vendors.WebsiteDiscovered {
+		t.Errorf("second run asked %v, source %q", asked, p.WebsiteSource)
 	}
 }
 
@@ -122,7 +122,7 @@ func (sc scanner) Enrich(_ context.Context, _ vendors.Vendor, cur vendors.Profil
 func TestRatingEvents(t *testing.T) {
 	t.Parallel()
 	acme := vendor("Acme", "https://acme.test")
-	d := newDir(acme)
+	d := newDir(t, acme)
 	is := []vendors.SecurityInstance{{Code: "hsts_missing", Severity: "medium", Title: "No HSTS", Kind: "finding", Category: "application_security"}}
 	expires := clock{}.Now().AddDate(0, 6, 0).Format("2006-01-02T15:04:05Z")
 	var hooks []domainevent.Event // the webhook events recorded, in their units of work
@@ -137,7 +137,7 @@ func TestRatingEvents(t *testing.T) {
 	}
 	events := func() []outbox.RatingChanged {
 		var out []outbox.RatingChanged
-		for _, m := range d.outbox {
+		for _, m := range d.outbox() {
 			if p, ok := m.Payload.(outbox.RatingChanged); ok {
 				out = append(out, p)
 			}
@@ -146,21 +146,21 @@ func TestRatingEvents(t *testing.T) {
 	}
 	enrichAll(t, s, d, "Acme")
 	enrichAll(t, s, d, "Acme")
-	if len(d.ratings) != 2 || len(events()) != 0 {
-		t.Fatalf("%d records, events %v; want 2 and none", len(d.ratings), events())
+	if rs := d.ratings(acme.ID); len(rs) != 2 || len(events()) != 0 {
+		t.Fatalf("%d records, events %v; want 2 and none", len(rs), events())
 	}
 	expires = clock{}.Now().AddDate(0, 0, 10).Format("2006-01-02T15:04:05Z")
 	enrichAll(t, s, d, "Acme")
-	ev := events()
-	if len(d.ratings) != 3 || len(ev) != 1 || ev[0].EventID != d.ratings[2].ID || ev[0].VendorID != acme.ID {
-		t.Fatalf("%d records, events %v", len(d.ratings), ev)
+	ev, rs := events(), d.ratings(acme.ID)
+	if len(rs) != 3 || len(ev) != 1 || ev[0].EventID != rs[2].ID || ev[0].VendorID != acme.ID {
+		t.Fatalf("%d records, events %v", len(rs), ev)
 	}
-	if ch := d.ratings[2].Changes; len(ch) != 1 || ch[0].Kind != vendors.ChangeCertExpiring {
+	if ch := rs[2].Changes; len(ch) != 1 || ch[0].Kind != vendors.ChangeCertExpiring {
 		t.Fatalf("changes %+v", ch)
 	}
 	// The same change is one vendor.rating_changed webhook event, with the
 	// record's id, the vendor and why.
-	if len(hooks) != 1 || hooks[0].Type != domainevent.RatingChanged || hooks[0].ID != d.ratings[2].ID || hooks[0].Data.VendorID != acme.ID ||
+	if len(hooks) != 1 || hooks[0].Type != domainevent.RatingChanged || hooks[0].ID != rs[2].ID || hooks[0].Data.VendorID != acme.ID ||
 		hooks[0].Data.VendorName != "Acme" || len(hooks[0].Data.Reasons) != 1 || !strings.HasPrefix(hooks[0].Data.Reasons[0], string(vendors.ChangeCertExpiring)) {
 		t.Fatalf("webhook events %+v", hooks)
 	}
@@ -176,7 +176,7 @@ type editingFinder struct {
 func (f editingFinder) FindWebsite(context.Context, vendors.Name) (vendors.WebsiteDiscovery, error) {
 	p := vendors.NewProfile(uuid.New(), f.vendor.ID, clock{}.Now())
 	p.Company.Industry = "Defense"
-	f.d.profiles[f.vendor.ID] = p // the store is not locked during a discovery
+	f.d.write(func(ctx context.Context, tx vendors.Tx) error { return tx.Profiles().Save(ctx, p) }) // no unit of work is open during a discovery
 	return vendors.WebsiteDiscovery{Threshold: 0.7}, nil
 }
 
@@ -185,14 +185,14 @@ func (f editingFinder) FindWebsite(context.Context, vendors.Name) (vendors.Websi
 func TestNeedsWebsiteKeepsAnEdit(t *testing.T) {
 	t.Parallel()
 	stark := vendor("Stark", "")
-	d := newDir(stark)
+	d := newDir(t, stark)
 	s, err := vendors.NewService(vendors.Deps{Unit: uow.Unit[vendors.Tx]{Store: d, Clock: clock{}, IDs: ports.UUIDv7{}}, Enricher: enricher{},
 		Incidents: incidents{}, Websites: editingFinder{d: d, vendor: stark}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	enrichAll(t, s, d, "Stark")
-	p := d.profiles[stark.ID]
+	p, _ := d.profile(stark.ID)
 	if p.Company.Industry != "Defense" || p.Discovery == nil || vendors.EnrichmentStatus(true, p.Enrichment) != vendors.StatusNeedsWebsite {
 		t.Fatalf("profile %+v", p)
 	}

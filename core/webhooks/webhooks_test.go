@@ -17,161 +17,16 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/webhooks"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/memstore"
 )
-
-// world is one account with its members, endpoints, deliveries,
-// attempts, delivery keys and outbox. Units of work are not rolled back.
-type world struct {
-	acc        accounts.Account
-	roles      map[uuid.UUID]accounts.Role
-	emails     map[uuid.UUID]string
-	endpoints  []webhooks.Endpoint
-	deliveries map[uuid.UUID]webhooks.Delivery
-	attempts   []webhooks.Attempt
-	sent       map[string]bool
-	outbox     []outbox.Message
-}
-
-func (w *world) InTx(ctx context.Context, fn func(context.Context, webhooks.Tx) error) error {
-	return fn(ctx, wtx{w: w})
-}
-func (w *world) View(ctx context.Context, fn func(context.Context, webhooks.Tx) error) error {
-	return fn(ctx, wtx{w: w})
-}
-func (w *world) Ping(context.Context) error { return nil }
-
-type wtx struct {
-	webhooks.Tx
-	w *world
-}
-
-func (t wtx) Accounts() accounts.AccountRepo { return wAccounts{w: t.w} }
-func (t wtx) Members() accounts.MemberRepo   { return wMembers{w: t.w} }
-func (t wtx) Webhooks() webhooks.WebhookRepo { return wHooks{w: t.w} }
-func (t wtx) Outbox() outbox.Repo            { return wOutbox{w: t.w} }
-func (t wtx) Deliveries() mailonce.Repo      { return wKeys{w: t.w} }
-
-type wAccounts struct {
-	accounts.AccountRepo
-	w *world
-}
-
-func (r wAccounts) MembershipOf(_ context.Context, id, user uuid.UUID) (accounts.Membership, error) {
-	role, ok := r.w.roles[user]
-	if id != r.w.acc.ID || !ok {
-		return accounts.Membership{}, core.ErrNotFound
-	}
-	return accounts.Membership{Account: r.w.acc, Role: role}, nil
-}
-func (r wAccounts) Get(context.Context, uuid.UUID) (accounts.Account, error) { return r.w.acc, nil }
-
-type wMembers struct {
-	accounts.MemberRepo
-	w *world
-}
-
-func (r wMembers) List(context.Context, uuid.UUID) ([]accounts.Member, error) {
-	var out []accounts.Member
-	for u, role := range r.w.roles {
-		out = append(out, accounts.Member{UserID: u, Email: r.w.emails[u], Role: role})
-	}
-	return out, nil
-}
-
-type wHooks struct {
-	webhooks.WebhookRepo
-	w *world
-}
-
-func (r wHooks) Create(_ context.Context, e webhooks.Endpoint) error {
-	r.w.endpoints = append(r.w.endpoints, e)
-	return nil
-}
-func (r wHooks) Get(_ context.Context, acc, id uuid.UUID) (webhooks.Endpoint, error) {
-	for _, e := range r.w.endpoints {
-		if e.ID == id && e.AccountID == acc {
-			return e, nil
-		}
-	}
-	return webhooks.Endpoint{}, core.NotFound("no endpoint")
-}
-func (r wHooks) List(context.Context, uuid.UUID) ([]webhooks.Endpoint, error) {
-	return slices.Clone(r.w.endpoints), nil
-}
-func (r wHooks) Disable(_ context.Context, id uuid.UUID, now time.Time) error {
-	for i := range r.w.endpoints {
-		if r.w.endpoints[i].ID == id && r.w.endpoints[i].DisabledAt == nil {
-			r.w.endpoints[i].DisabledAt = &now
-		}
-	}
-	return nil
-}
-func (r wHooks) AddDeliveries(_ context.Context, ds []webhooks.Delivery) ([]webhooks.Delivery, error) {
-	var out []webhooks.Delivery
-	for _, d := range ds {
-		if _, ok := r.w.deliveries[d.ID]; !ok {
-			r.w.deliveries[d.ID] = d
-			out = append(out, d)
-		}
-	}
-	return out, nil
-}
-func (r wHooks) Delivery(_ context.Context, id uuid.UUID) (webhooks.Delivery, error) {
-	d, ok := r.w.deliveries[id]
-	if !ok {
-		return d, core.NotFound("no delivery")
-	}
-	return d, nil
-}
-func (r wHooks) AddAttempt(_ context.Context, a webhooks.Attempt) error {
-	for _, b := range r.w.attempts {
-		if b.DeliveryID == a.DeliveryID && b.Number == a.Number {
-			return core.Conflict("attempt exists")
-		}
-	}
-	r.w.attempts = append(r.w.attempts, a)
-	return nil
-}
-
-func (r wHooks) Attempts(_ context.Context, id uuid.UUID, offset, limit int) ([]webhooks.Attempt, int, error) {
-	var out []webhooks.Attempt
-	for _, a := range slices.Backward(r.w.attempts) {
-		if a.EndpointID == id {
-			out = append(out, a)
-		}
-	}
-	return out[min(offset, len(out)):min(offset+limit, len(out))], len(out), nil
-}
-
-type wOutbox struct {
-	outbox.Repo
-	w *world
-}
-
-func (r wOutbox) Add(_ context.Context, ms ...outbox.Message) error {
-	r.w.outbox = append(r.w.outbox, ms...)
-	return nil
-}
-
-type wKeys struct {
-	mailonce.Repo
-	w *world
-}
-
-func (r wKeys) Claim(_ context.Context, key string, now time.Time, _ time.Duration) (mailonce.Delivery, error) {
-	if r.w.sent[key] {
-		return mailonce.Delivery{State: mailonce.DeliverySent}, nil
-	}
-	return mailonce.Delivery{State: mailonce.DeliveryClaimed, ClaimedAt: now}, nil
-}
-func (r wKeys) MarkSent(_ context.Context, key string, _ time.Time) error {
-	r.w.sent[key] = true
-	return nil
-}
 
 type clock struct{ now time.Time }
 
 func (c *clock) Now() time.Time { return c.now }
+
+// tick moves the clock on, so that the outbox, oldest first, shows the
+// messages in the order they were written.
+func (c *clock) tick() { c.now = c.now.Add(time.Minute) }
 
 type mailer struct{ sent []mailtmpl.Mail }
 
@@ -202,7 +57,8 @@ func (s *sender) NewSecret() (string, error) { return "whsec_c2VjcmV0", nil }
 func (s *sender) CheckURL(string) error      { return s.urlErr }
 
 type fixture struct {
-	w                      *world
+	s                      *memstore.Store
+	acc                    accounts.Account
 	svc                    *webhooks.Service
 	snd                    *sender
 	mail                   *mailer
@@ -211,32 +67,69 @@ type fixture struct {
 	ref                    accounts.AccountRef
 }
 
+// newFixture makes an account with an owner, a member and a viewer.
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	f := &fixture{snd: &sender{status: 204}, mail: &mailer{}, clk: &clock{now: time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)}}
-	acc := accounts.Account{ID: uuid.New(), Name: "Acme", Active: true}
+	f := &fixture{s: memstore.New(), snd: &sender{status: 204}, mail: &mailer{}, clk: &clock{now: time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)}}
+	f.acc = accounts.Account{ID: uuid.New(), Name: "Acme", Active: true}
 	f.owner = accounts.Actor{UserID: uuid.New(), Email: "owner@acme.test"}
 	f.member = accounts.Actor{UserID: uuid.New(), Email: "member@acme.test"}
 	f.watcher = accounts.Actor{UserID: uuid.New(), Email: "viewer@acme.test"}
-	f.w = &world{acc: acc, deliveries: map[uuid.UUID]webhooks.Delivery{}, sent: map[string]bool{},
-		roles:  map[uuid.UUID]accounts.Role{f.owner.UserID: accounts.RoleOwner, f.member.UserID: accounts.RoleMember, f.watcher.UserID: accounts.RoleViewer},
-		emails: map[uuid.UUID]string{f.owner.UserID: f.owner.Email, f.member.UserID: f.member.Email, f.watcher.UserID: f.watcher.Email}}
-	f.ref = accounts.AccountRef{ID: acc.ID}
-	unit := uow.Unit[webhooks.Tx]{Store: f.w, Clock: f.clk, IDs: ports.UUIDv7{}}
+	f.ref = accounts.AccountRef{ID: f.acc.ID}
+	f.write(t, func(ctx context.Context, tx webhooks.Tx) error {
+		if err := tx.Accounts().Create(ctx, f.acc); err != nil {
+			return err
+		}
+		for a, role := range map[accounts.Actor]accounts.Role{f.owner: accounts.RoleOwner, f.member: accounts.RoleMember, f.watcher: accounts.RoleViewer} {
+			if err := tx.Users().Save(ctx, accounts.User{ID: a.UserID, Email: a.Email}); err != nil {
+				return err
+			}
+			if err := tx.Members().Put(ctx, []accounts.Member{{AccountID: f.acc.ID, UserID: a.UserID, Role: role}}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	store := ports.Narrow[webhooks.Tx](f.s)
+	unit := uow.Unit[webhooks.Tx]{Store: store, Clock: f.clk, IDs: ports.UUIDv7{}}
 	var err error
-	f.svc, err = webhooks.NewService(webhooks.Deps{Unit: unit, Mail: mailonce.Mail[webhooks.Tx]{Store: f.w, Clock: f.clk, Mailer: f.mail}, Sender: f.snd, PublicURL: "https://v.test"})
+	f.svc, err = webhooks.NewService(webhooks.Deps{Unit: unit, Mail: mailonce.Mail[webhooks.Tx]{Store: store, Clock: f.clk, Mailer: f.mail}, Sender: f.snd, PublicURL: "https://v.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return f
 }
 
+// write runs fn in a unit of work of the store.
+func (f *fixture) write(t *testing.T, fn func(context.Context, webhooks.Tx) error) {
+	t.Helper()
+	if err := ports.Narrow[webhooks.Tx](f.s).InTx(t.Context(), fn); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// outbox returns what the units of work emitted (nothing relays it).
+func (f *fixture) outbox() []outbox.Message { return f.s.Undelivered() }
+
 func (f *fixture) kinds() []outbox.Kind {
 	var out []outbox.Kind
-	for _, m := range f.w.outbox {
+	for _, m := range f.outbox() {
 		out = append(out, m.Kind)
 	}
 	return out
+}
+
+// endpoint returns the stored endpoint and its attempts, newest first.
+func (f *fixture) endpoint(t *testing.T, id uuid.UUID) (e webhooks.Endpoint, as []webhooks.Attempt) {
+	t.Helper()
+	f.write(t, func(ctx context.Context, tx webhooks.Tx) (err error) {
+		if e, err = tx.Webhooks().Get(ctx, f.acc.ID, id); err != nil {
+			return err
+		}
+		as, _, err = tx.Webhooks().Attempts(ctx, id, 0, 100)
+		return err
+	})
+	return e, as
 }
 
 func TestNewNamesWhatIsMissing(t *testing.T) {
@@ -286,15 +179,13 @@ func TestEmitFanOutAndAttempts(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	ctx := t.Context()
-	ev := domainevent.VendorsChanged(f.w.acc.ID, uuid.New(), "Main", []uuid.UUID{uuid.New()}, nil, f.clk.now)
+	ev := domainevent.VendorsChanged(f.acc.ID, uuid.New(), "Main", []uuid.UUID{uuid.New()}, nil, f.clk.now)
 	emit := func() {
 		t.Helper()
-		if err := f.w.InTx(ctx, func(ctx context.Context, tx webhooks.Tx) error { return f.svc.Emit(ctx, tx, ev) }); err != nil {
-			t.Fatal(err)
-		}
+		f.write(t, func(ctx context.Context, tx webhooks.Tx) error { return f.svc.Emit(ctx, tx, ev) })
 	}
 	emit()
-	if len(f.w.outbox) != 0 {
+	if len(f.outbox()) != 0 {
 		t.Fatalf("an event nobody wants was recorded: %v", f.kinds())
 	}
 	e, err := f.svc.Create(ctx, f.owner, f.ref, webhooks.CreateInput{URL: "https://h.example/", Events: []string{"list.vendors_changed"}})
@@ -305,45 +196,53 @@ func TestEmitFanOutAndAttempts(t *testing.T) {
 	if !slices.Equal(f.kinds(), []outbox.Kind{outbox.KindWebhookEvent}) {
 		t.Fatalf("outbox %v", f.kinds())
 	}
-	p := f.w.outbox[0].Payload.(outbox.WebhookEvent)
+	p := f.outbox()[0].Payload.(outbox.WebhookEvent)
+	f.clk.tick()
 	for range 2 { // a fan-out run twice delivers once
 		if err := f.svc.FanOut(ctx, p); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if len(f.w.deliveries) != 1 || len(f.w.outbox) != 2 || f.w.outbox[1].Kind != outbox.KindWebhookAttempt {
-		t.Fatalf("deliveries %d, outbox %v", len(f.w.deliveries), f.kinds())
+	if len(f.outbox()) != 2 || f.outbox()[1].Kind != outbox.KindWebhookAttempt {
+		t.Fatalf("outbox %v, want one delivery's attempt", f.kinds())
 	}
-	first := f.w.outbox[1].Payload.(outbox.WebhookAttempt)
+	first := f.outbox()[1].Payload.(outbox.WebhookAttempt)
 	// The receiver fails: the next attempt is queued, due at the backoff.
 	f.snd.status, f.snd.more = 503, true
+	f.clk.tick()
 	if err := f.svc.Attempt(ctx, first); err != nil {
 		t.Fatal(err)
 	}
-	next := f.w.outbox[2]
+	next := f.outbox()[2]
 	if n := next.Payload.(outbox.WebhookAttempt); n.Number != 2 || n.DeliveryID != first.DeliveryID || !next.DueAt.Equal(f.clk.now.Add(5*time.Second)) {
 		t.Fatalf("next attempt %+v due %v", n, next.DueAt)
 	}
-	if a := f.w.attempts[0]; a.Number != 1 || a.StatusCode != 503 || a.Error == "" || a.NextRetryAt.IsZero() {
+	if _, as := f.endpoint(t, e.ID); len(as) != 1 {
+		t.Fatalf("attempts %+v", as)
+	} else if a := as[0]; a.Number != 1 || a.StatusCode != 503 || a.Error == "" || a.NextRetryAt.IsZero() {
 		t.Fatalf("attempt %+v", a)
 	}
 	// The same job run again records nothing more and queues nothing.
-	if err := f.svc.Attempt(ctx, first); err != nil || len(f.w.attempts) != 1 || len(f.w.outbox) != 3 {
-		t.Fatalf("replayed attempt: %v, %d attempts, outbox %v", err, len(f.w.attempts), f.kinds())
+	if err := f.svc.Attempt(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	if _, as := f.endpoint(t, e.ID); len(as) != 1 || len(f.outbox()) != 3 {
+		t.Fatalf("replayed attempt: %d attempts, outbox %v", len(as), f.kinds())
 	}
 	// The window is over: the endpoint is disabled and its staff mailed.
 	f.snd.more = false
+	f.clk.tick()
 	if err := f.svc.Attempt(ctx, next.Payload.(outbox.WebhookAttempt)); err != nil {
 		t.Fatal(err)
 	}
-	if f.w.endpoints[0].DisabledAt == nil || f.w.outbox[3].Kind != outbox.KindWebhookDisabledMail {
-		t.Fatalf("endpoint %+v, outbox %v", f.w.endpoints[0], f.kinds())
+	if got, _ := f.endpoint(t, e.ID); got.DisabledAt == nil || f.outbox()[3].Kind != outbox.KindWebhookDisabledMail {
+		t.Fatalf("endpoint %+v, outbox %v", got, f.kinds())
 	}
 	if len(f.snd.sent) != 3 || f.snd.sent[0] != webhooks.MessageID(first.DeliveryID) || f.snd.sent[2] != f.snd.sent[0] {
 		t.Fatalf("webhook-ids %v", f.snd.sent)
 	}
 	for range 2 {
-		if err := f.svc.SendDisabledMail(ctx, f.w.outbox[3].Payload.(outbox.WebhookDisabledMail)); err != nil {
+		if err := f.svc.SendDisabledMail(ctx, f.outbox()[3].Payload.(outbox.WebhookDisabledMail)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -352,15 +251,16 @@ func TestEmitFanOutAndAttempts(t *testing.T) {
 	}
 	// A disabled endpoint gets nothing new; a ping still goes.
 	emit()
-	if len(f.w.outbox) != 4 {
+	if len(f.outbox()) != 4 {
 		t.Fatalf("event for a disabled endpoint: %v", f.kinds())
 	}
 	f.snd.status = 200
+	f.clk.tick()
 	d, err := f.svc.Test(ctx, f.owner, f.ref, e.ID)
 	if err != nil || d.Event.Type != domainevent.Ping {
 		t.Fatalf("Test = %+v, %v", d, err)
 	}
-	if err := f.svc.Attempt(ctx, f.w.outbox[4].Payload.(outbox.WebhookAttempt)); err != nil || len(f.snd.sent) != 4 {
+	if err := f.svc.Attempt(ctx, f.outbox()[4].Payload.(outbox.WebhookAttempt)); err != nil || len(f.snd.sent) != 4 {
 		t.Fatalf("ping: %v, %d sends", err, len(f.snd.sent))
 	}
 	page, err := f.svc.Deliveries(ctx, f.watcher, f.ref, e.ID, 0, 0)
@@ -368,7 +268,7 @@ func TestEmitFanOutAndAttempts(t *testing.T) {
 		t.Fatalf("Deliveries = %+v, %v", page, err)
 	}
 	// An attempt of a delivery whose endpoint was deleted does nothing.
-	f.w.endpoints = nil
+	f.write(t, func(ctx context.Context, tx webhooks.Tx) error { return tx.Webhooks().Delete(ctx, f.acc.ID, e.ID) })
 	if err := f.svc.Attempt(ctx, first); err != nil {
 		t.Fatalf("attempt after delete: %v", err)
 	}

@@ -19,7 +19,6 @@ import (
 	"github.com/vetted-dev/vetted/adapters/jobs"
 	"github.com/vetted-dev/vetted/adapters/localblob"
 	"github.com/vetted-dev/vetted/adapters/mailbox"
-	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/adapters/webhook"
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/assessments"
@@ -29,6 +28,7 @@ import (
 	"github.com/vetted-dev/vetted/core/usecases"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/memstore"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
@@ -79,7 +79,7 @@ func run(ctx context.Context, w io.Writer) error {
 	}
 	defer blobs.Close()
 
-	store, enricher, mail := memory.New(), &offlineEnricher{}, mailbox.New()
+	store, enricher, mail := memstore.New(), &offlineEnricher{}, mailbox.New()
 	// Outbound webhooks dial through the scanner's SSRF-safe fetcher.
 	sender, err := webhook.NewSender(webhook.SenderConfig{Fetcher: enrich.NewFetcher(enrich.FetcherConfig{})})
 	if err != nil {

@@ -1,6 +1,6 @@
 // Package stores is the whole unit of work: Store runs a function in one
 // transaction over Tx, which holds the repositories of every area. Adapters
-// implement it (adapters/sqlstore, adapters/memory) and ports/porttest holds
+// implement it (adapters/sqlstore, ports/memstore) and ports/porttest holds
 // the conformance suite they all pass. The business areas do not import it:
 // each declares the narrow store it needs in its own store.go, and the
 // wiring (core/usecases) hands each area this one narrowed to its view.

@@ -9,48 +9,31 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/memstore"
 )
 
-// keys is a store of delivery keys: claimed at a time, or sent.
-type keys struct {
-	claimed map[string]time.Time
-	sent    map[string]bool
-	failTx  error
+// failing is a store that is down.
+type failing struct {
+	ports.UnitOfWork[mailonce.Tx]
+	err error
 }
 
-func (k *keys) InTx(ctx context.Context, fn func(context.Context, mailonce.Tx) error) error {
-	if k.failTx != nil {
-		return k.failTx
+func (f failing) InTx(context.Context, func(context.Context, mailonce.Tx) error) error {
+	return f.err
+}
+
+// claim takes key at now, as another run would, and says what it found.
+func claim(t *testing.T, s ports.UnitOfWork[mailonce.Tx], key string, now time.Time) mailonce.DeliveryState {
+	t.Helper()
+	var d mailonce.Delivery
+	if err := s.InTx(context.Background(), func(ctx context.Context, tx mailonce.Tx) (err error) {
+		d, err = tx.Deliveries().Claim(ctx, key, now, mailonce.MailLease)
+		return err
+	}); err != nil {
+		t.Fatal(err)
 	}
-	return fn(ctx, tx{k: k})
+	return d.State
 }
-func (k *keys) View(ctx context.Context, fn func(context.Context, mailonce.Tx) error) error {
-	return k.InTx(ctx, fn)
-}
-func (k *keys) Ping(context.Context) error { return nil }
-
-type tx struct {
-	k *keys
-}
-
-func (t tx) Deliveries() mailonce.Repo { return t }
-
-func (t tx) Claim(_ context.Context, key string, now time.Time, lease time.Duration) (mailonce.Delivery, error) {
-	if t.k.sent[key] {
-		return mailonce.Delivery{State: mailonce.DeliverySent}, nil
-	}
-	if at, ok := t.k.claimed[key]; ok && now.Sub(at) < lease {
-		return mailonce.Delivery{State: mailonce.DeliveryBusy, ClaimedAt: at}, nil
-	}
-	t.k.claimed[key] = now
-	return mailonce.Delivery{State: mailonce.DeliveryClaimed, ClaimedAt: now}, nil
-}
-
-func (t tx) MarkSent(_ context.Context, key string, _ time.Time) error {
-	t.k.sent[key] = true
-	return nil
-}
-func (t tx) Release(_ context.Context, key string) error { delete(t.k.claimed, key); return nil }
 
 type clock struct{ now time.Time }
 
@@ -71,7 +54,7 @@ func (m *mailer) Send(context.Context, mailtmpl.Mail) error {
 
 func TestMailGoesOutOnceByKey(t *testing.T) {
 	t.Parallel()
-	k := &keys{claimed: map[string]time.Time{}, sent: map[string]bool{}}
+	k := ports.Narrow[mailonce.Tx](memstore.New())
 	clk := &clock{now: time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)}
 	m := &mailer{}
 	d := mailonce.Mail[mailonce.Tx]{Store: k, Clock: clk, Mailer: m}
@@ -95,7 +78,7 @@ func TestMailGoesOutOnceByKey(t *testing.T) {
 
 	// A key another run claimed and did not mark sent makes the job wait
 	// until the lease is over, then it is taken over.
-	k.claimed["k2"] = clk.now
+	claim(t, k, "k2", clk.now)
 	err := d.Once(ctx, mailtmpl.Mail{Key: "k2"})
 	after, ok := ports.RetryAfter(err)
 	if !ok || after != mailonce.MailLease {
@@ -110,13 +93,14 @@ func TestMailGoesOutOnceByKey(t *testing.T) {
 	if err := d.Build(ctx, "k3", func(context.Context, mailonce.Tx) (mailtmpl.Mail, bool, error) { return mailtmpl.Mail{}, false, nil }); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := k.claimed["k3"]; ok {
-		t.Fatal("a mail with nothing to send claimed its key")
+	if st := claim(t, k, "k3", clk.now); st != mailonce.DeliveryClaimed {
+		t.Fatalf("a mail with nothing to send claimed its key: %v", st)
 	}
 
 	// The store failing before the send sends nothing.
-	k.failTx = errors.New("store down")
-	if err := d.Once(ctx, mailtmpl.Mail{Key: "k4"}); !errors.Is(err, k.failTx) || m.sent != 2 {
+	down := failing{UnitOfWork: k, err: errors.New("store down")}
+	d.Store = down
+	if err := d.Once(ctx, mailtmpl.Mail{Key: "k4"}); !errors.Is(err, down.err) || m.sent != 2 {
 		t.Fatalf("store down: %v, sent %d", err, m.sent)
 	}
 }

@@ -72,7 +72,7 @@ func (k Kind) Queue() string {
 // Payload is a value of the type below that its kind takes (MemberMail for
 // KindMemberMail, ...); the periodic kinds take none. The core hands it on
 // as it is: the stores and queues that write it down give it a form of
-// their own (adapters/internal/outboxjson), so no wire format lives here.
+// their own (internal/outboxjson), so no wire format lives here.
 type Message struct {
 	ID        uuid.UUID
 	Kind      Kind

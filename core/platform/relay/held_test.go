@@ -55,12 +55,13 @@ func (q *heldQueue) Held() []uuid.UUID {
 	return slices.Clone(q.held)
 }
 
-func delivered(t *testing.T, s *fakeStore) []uuid.UUID {
-	t.Helper()
+// delivered returns the ids that left the outbox, in the order of ids.
+func delivered(s *store, ids []uuid.UUID) []uuid.UUID {
+	left := undelivered(s, ids)
 	var out []uuid.UUID
-	for _, r := range s.rowsCopy() {
-		if r.delivered {
-			out = append(out, r.msg.ID)
+	for _, id := range ids {
+		if _, ok := left[id]; !ok {
+			out = append(out, id)
 		}
 	}
 	return out
@@ -73,14 +74,14 @@ func delivered(t *testing.T, s *fakeStore) []uuid.UUID {
 // lease ends.
 func TestHeldQueueDeliversWhenTheJobEnded(t *testing.T) {
 	t.Parallel()
-	s, q, c := &fakeStore{}, &heldQueue{}, &fakeClock{now: t0}
+	s, q, c := newStore(), &heldQueue{}, &fakeClock{now: t0}
 	ids := seed(t, s, 3)
 	const lease = 30 * time.Second
 	r := newRelay(t, s, q, c, relay.Options{Lease: lease})
 	if n, err := r.RunOnce(t.Context()); err != nil || n != 3 {
 		t.Fatalf("RunOnce = %d, %v; want 3 handed over", n, err)
 	}
-	if got := delivered(t, s); len(got) != 0 {
+	if got := delivered(s, ids); len(got) != 0 {
 		t.Fatalf("delivered %v when handed over, want none before their jobs ended", got)
 	}
 	q.end(ids[0])
@@ -90,7 +91,7 @@ func TestHeldQueueDeliversWhenTheJobEnded(t *testing.T) {
 			t.Fatalf("RunOnce = %d, %v; want nothing handed over again", n, err)
 		}
 	}
-	if got := delivered(t, s); !slices.Equal(got, ids[:1]) {
+	if got := delivered(s, ids); !slices.Equal(got, ids[:1]) {
 		t.Fatalf("delivered %v, want the ended job %v only", got, ids[:1])
 	}
 	if n := pending(t, s); n != 2 {
@@ -118,7 +119,7 @@ func TestHeldQueueDeliversWhenTheJobEnded(t *testing.T) {
 // at once.
 func TestSettleReleasesWhatTheQueueDidNotRun(t *testing.T) {
 	t.Parallel()
-	s, q, c := &fakeStore{}, &heldQueue{}, &fakeClock{now: t0}
+	s, q, c := newStore(), &heldQueue{}, &fakeClock{now: t0}
 	ids := seed(t, s, 3)
 	r := newRelay(t, s, q, c, relay.Options{Lease: time.Hour})
 	if _, err := r.RunOnce(t.Context()); err != nil {
@@ -128,7 +129,7 @@ func TestSettleReleasesWhatTheQueueDidNotRun(t *testing.T) {
 	if err := r.Settle(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	if got := delivered(t, s); !slices.Equal(got, ids[1:2]) {
+	if got := delivered(s, ids); !slices.Equal(got, ids[1:2]) {
 		t.Fatalf("delivered %v, want %v", got, ids[1:2])
 	}
 	r2 := newRelay(t, s, &heldQueue{}, c, relay.Options{Lease: time.Hour})
@@ -141,26 +142,22 @@ func TestSettleReleasesWhatTheQueueDidNotRun(t *testing.T) {
 // a failed unit of work are delivered by the next one.
 func TestHeldQueueKeepsEndedJobsWhenTheStoreFails(t *testing.T) {
 	t.Parallel()
-	s, q, c := &fakeStore{}, &heldQueue{}, &fakeClock{now: t0}
+	s, q, c := newStore(), &heldQueue{}, &fakeClock{now: t0}
 	ids := seed(t, s, 1)
 	r := newRelay(t, s, q, c, relay.Options{})
 	if _, err := r.RunOnce(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	q.end(ids[0])
-	s.mu.Lock()
-	s.down = true
-	s.mu.Unlock()
+	s.down.Store(true)
 	if _, err := r.RunOnce(t.Context()); err == nil {
 		t.Fatal("RunOnce with the store down: no error")
 	}
-	s.mu.Lock()
-	s.down = false
-	s.mu.Unlock()
+	s.down.Store(false)
 	if _, err := r.RunOnce(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	if got := delivered(t, s); !slices.Equal(got, ids) {
+	if got := delivered(s, ids); !slices.Equal(got, ids) {
 		t.Fatalf("delivered %v, want %v", got, ids)
 	}
 }

@@ -1,6 +1,7 @@
 package relay_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,135 +17,80 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/relay"
 	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/memstore"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-// The fakes below are just enough of stores.Store for the outbox: one lock
-// serialises units of work (as FOR UPDATE SKIP LOCKED would keep two relays
-// apart), and a failed unit of work restores the rows it found.
-
-type row struct {
-	msg       outbox.Message
-	delivered bool
-	retryAt   time.Time
+// store is the memory store with two ways to fail: down makes every unit
+// of work fail, as a database outage would, and failMarkDelivered makes
+// MarkDelivered fail, to test the rollback.
+type store struct {
+	*memstore.Store
+	down, failMarkDelivered atomic.Bool
 }
 
-type fakeStore struct {
-	mu   sync.Mutex
-	rows []row
-	// failMarkDelivered makes MarkDelivered fail, to test the rollback.
-	failMarkDelivered bool
-	// down makes every unit of work fail, as a database outage would.
-	down bool
-}
+func newStore() *store { return &store{Store: memstore.New()} }
 
 var errDBDown = errors.New("dial tcp 127.0.0.1:5432: connection refused")
 
-func (s *fakeStore) InTx(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.down {
+func (s *store) InTx(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
+	if s.down.Load() {
 		return errDBDown
 	}
-	saved := slices.Clone(s.rows)
-	if err := fn(ctx, fakeTx{s: s}); err != nil {
-		s.rows = saved
-		return err
+	return s.Store.InTx(ctx, func(ctx context.Context, tx stores.Tx) error { return fn(ctx, failingTx{tx, s}) })
+}
+
+func (s *store) View(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
+	if s.down.Load() {
+		return errDBDown
 	}
-	return nil
+	return s.Store.View(ctx, fn)
 }
 
-func (s *fakeStore) View(ctx context.Context, fn func(context.Context, stores.Tx) error) error {
-	return s.InTx(ctx, fn)
+type failingTx struct {
+	stores.Tx
+	s *store
 }
 
-func (s *fakeStore) Ping(context.Context) error { return nil }
+func (t failingTx) Outbox() outbox.Repo { return failingOutbox{t.Tx.Outbox(), t.s} }
 
-// rowsCopy returns the rows for assertions.
-func (s *fakeStore) rowsCopy() []row {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.rows)
+type failingOutbox struct {
+	outbox.Repo
+	s *store
 }
 
-type fakeTx struct {
-	stores.Tx // only Outbox is implemented
-	s         *fakeStore
-}
-
-func (t fakeTx) Outbox() outbox.Repo { return fakeOutbox{t.s} }
-
-type fakeOutbox struct{ s *fakeStore }
-
-func (o fakeOutbox) Add(_ context.Context, ms ...outbox.Message) error {
-	for _, m := range ms {
-		o.s.rows = append(o.s.rows, row{msg: m, retryAt: m.CreatedAt})
-	}
-	return nil
-}
-
-func (o fakeOutbox) Claim(_ context.Context, limit int, now time.Time) ([]outbox.Message, error) {
-	var ms []outbox.Message
-	for _, r := range o.s.rows {
-		if len(ms) == limit {
-			break
-		}
-		if !r.delivered && !r.retryAt.After(now) {
-			ms = append(ms, r.msg)
-		}
-	}
-	return ms, nil
-}
-
-func (o fakeOutbox) MarkDelivered(_ context.Context, ids []uuid.UUID, _ time.Time) error {
-	if o.s.failMarkDelivered {
+func (o failingOutbox) MarkDelivered(ctx context.Context, ids []uuid.UUID, now time.Time) error {
+	if o.s.failMarkDelivered.Load() {
 		return errors.New("disk full")
 	}
-	for i := range o.s.rows {
-		if slices.Contains(ids, o.s.rows[i].msg.ID) {
-			o.s.rows[i].delivered = true
-		}
-	}
-	return nil
+	return o.Repo.MarkDelivered(ctx, ids, now)
 }
 
-func (o fakeOutbox) MarkFailed(_ context.Context, id uuid.UUID, errText string, retryAt time.Time) error {
-	for i := range o.s.rows {
-		if o.s.rows[i].msg.ID == id {
-			o.s.rows[i].msg.Attempts++
-			o.s.rows[i].msg.LastError = errText
-			o.s.rows[i].retryAt = retryAt
+// undelivered returns the message of each id still in the outbox.
+func undelivered(s *store, ids []uuid.UUID) map[uuid.UUID]outbox.Message {
+	out := map[uuid.UUID]outbox.Message{}
+	for _, m := range s.Undelivered() {
+		if slices.Contains(ids, m.ID) {
+			out[m.ID] = m
 		}
 	}
-	return nil
+	return out
 }
 
-func (o fakeOutbox) Lease(_ context.Context, ids []uuid.UUID, until time.Time) error {
-	for i := range o.s.rows {
-		if slices.Contains(ids, o.s.rows[i].msg.ID) && !o.s.rows[i].delivered {
-			o.s.rows[i].retryAt = until
-		}
+// due reports whether the message id would be claimed at now.
+func due(t *testing.T, s *store, id uuid.UUID, now time.Time) bool {
+	t.Helper()
+	var found bool
+	errLook := errors.New("only looking")
+	err := s.Store.InTx(t.Context(), func(ctx context.Context, tx stores.Tx) error {
+		ms, err := tx.Outbox().Claim(ctx, 1000, now)
+		found = slices.ContainsFunc(ms, func(m outbox.Message) bool { return m.ID == id })
+		return cmp.Or(err, errLook)
+	})
+	if !errors.Is(err, errLook) {
+		t.Fatal(err)
 	}
-	return nil
-}
-
-func (o fakeOutbox) Oldest(context.Context) (time.Time, error) {
-	for _, r := range o.s.rows {
-		if !r.delivered {
-			return r.msg.CreatedAt, nil
-		}
-	}
-	return time.Time{}, nil
-}
-
-func (o fakeOutbox) Pending(context.Context) (int, error) {
-	n := 0
-	for _, r := range o.s.rows {
-		if !r.delivered {
-			n++
-		}
-	}
-	return n, nil
+	return found
 }
 
 // fakeQueue records hand-overs; fail, when set, decides per message.
@@ -191,7 +138,7 @@ func (c *fakeClock) advance(d time.Duration) {
 var t0 = time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
 
 // seed adds n messages, one millisecond apart, and returns their ids in order.
-func seed(t *testing.T, s *fakeStore, n int) []uuid.UUID {
+func seed(t *testing.T, s *store, n int) []uuid.UUID {
 	t.Helper()
 	ids := make([]uuid.UUID, n)
 	for i := range ids {
@@ -204,7 +151,7 @@ func seed(t *testing.T, s *fakeStore, n int) []uuid.UUID {
 	return ids
 }
 
-func pending(t *testing.T, s *fakeStore) int {
+func pending(t *testing.T, s *store) int {
 	t.Helper()
 	var n int
 	err := s.View(t.Context(), func(ctx context.Context, tx stores.Tx) (err error) {
@@ -228,7 +175,7 @@ func newRelay(t *testing.T, s stores.Store, q ports.JobQueue, c ports.Clock, opt
 
 func TestNewRejectsNilDependencies(t *testing.T) {
 	t.Parallel()
-	s, q, c := &fakeStore{}, &fakeQueue{}, &fakeClock{now: t0}
+	s, q, c := newStore(), &fakeQueue{}, &fakeClock{now: t0}
 	tests := []struct {
 		name  string
 		store ports.UnitOfWork[stores.Tx]
@@ -251,7 +198,7 @@ func TestNewRejectsNilDependencies(t *testing.T) {
 
 func TestRunOnceDeliversInOrder(t *testing.T) {
 	t.Parallel()
-	s, q := &fakeStore{}, &fakeQueue{}
+	s, q := newStore(), &fakeQueue{}
 	ids := seed(t, s, 5)
 	r := newRelay(t, s, q, &fakeClock{now: t0}, relay.Options{BatchSize: 3})
 
@@ -271,7 +218,7 @@ func TestRunOnceDeliversInOrder(t *testing.T) {
 
 func TestRunOnceStopsAtFirstFailure(t *testing.T) {
 	t.Parallel()
-	s := &fakeStore{}
+	s := newStore()
 	ids := seed(t, s, 4)
 	down := errors.New("connection refused")
 	q := &fakeQueue{fail: func(m outbox.Message) error {
@@ -291,11 +238,12 @@ func TestRunOnceStopsAtFirstFailure(t *testing.T) {
 	if got := q.enqueued(); !slices.Equal(got, ids[:2]) {
 		t.Errorf("enqueued %v, want the first two %v", got, ids[:2])
 	}
-	rows := s.rowsCopy()
-	if r := rows[2]; r.delivered || r.msg.Attempts != 1 || r.msg.LastError != down.Error() || !r.retryAt.Equal(t0.Add(time.Second)) {
-		t.Errorf("failed row = %+v; want undelivered, 1 attempt, the error, retry at +1s", r)
+	left := undelivered(s, ids)
+	if m, ok := left[ids[2]]; !ok || m.Attempts != 1 || m.LastError != down.Error() ||
+		due(t, s, ids[2], t0.Add(time.Second-time.Nanosecond)) || !due(t, s, ids[2], t0.Add(time.Second)) {
+		t.Errorf("failed message = %+v (undelivered %v); want undelivered, 1 attempt, the error, retry at +1s", m, ok)
 	}
-	if rows[3].delivered {
+	if _, ok := left[ids[3]]; !ok {
 		t.Error("the message after the failure was delivered in the same batch")
 	}
 	if n := pending(t, s); n != 2 {
@@ -316,7 +264,8 @@ func TestRunOnceStopsAtFirstFailure(t *testing.T) {
 
 func TestRunOnceRollsBackWhenTheStoreFails(t *testing.T) {
 	t.Parallel()
-	s, q := &fakeStore{failMarkDelivered: true}, &fakeQueue{}
+	s, q := newStore(), &fakeQueue{}
+	s.failMarkDelivered.Store(true)
 	seed(t, s, 2)
 	r := newRelay(t, s, q, &fakeClock{now: t0}, relay.Options{})
 
@@ -330,7 +279,7 @@ func TestRunOnceRollsBackWhenTheStoreFails(t *testing.T) {
 
 func TestBackoff(t *testing.T) {
 	t.Parallel()
-	r := newRelay(t, &fakeStore{}, &fakeQueue{}, &fakeClock{}, relay.Options{Interval: time.Second, MaxBackoff: 10 * time.Second})
+	r := newRelay(t, newStore(), &fakeQueue{}, &fakeClock{}, relay.Options{Interval: time.Second, MaxBackoff: 10 * time.Second})
 	tests := []struct {
 		attempts int
 		want     time.Duration
@@ -351,7 +300,7 @@ func TestBackoff(t *testing.T) {
 
 func TestConcurrentRelaysEnqueueOnce(t *testing.T) {
 	t.Parallel()
-	s, q := &fakeStore{}, &fakeQueue{}
+	s, q := newStore(), &fakeQueue{}
 	ids := seed(t, s, 50)
 	clock := &fakeClock{now: t0}
 	var wg sync.WaitGroup
@@ -379,7 +328,7 @@ func TestConcurrentRelaysEnqueueOnce(t *testing.T) {
 
 func TestRunDrainsBacklogAndWakesOnNotify(t *testing.T) {
 	t.Parallel()
-	s, q := &fakeStore{}, &fakeQueue{}
+	s, q := newStore(), &fakeQueue{}
 	seed(t, s, 5)
 	// An hour-long interval: anything delivered within the test's seconds
 	// came from draining a full batch or from Notify.
@@ -406,7 +355,7 @@ func TestRunDrainsBacklogAndWakesOnNotify(t *testing.T) {
 
 func TestNotifyNeverBlocks(t *testing.T) {
 	t.Parallel()
-	r := newRelay(t, &fakeStore{}, &fakeQueue{}, &fakeClock{}, relay.Options{})
+	r := newRelay(t, newStore(), &fakeQueue{}, &fakeClock{}, relay.Options{})
 	// No Run loop takes the wake-ups: a Notify that waited for one would
 	// never return.
 	done := make(chan struct{})
@@ -496,30 +445,30 @@ func TestRunBacksOffAndLogsOncePerOutage(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name      string
-		breakIt   func(*fakeStore, *fakeQueue)
-		repair    func(*fakeStore, *fakeQueue)
+		breakIt   func(*store, *fakeQueue)
+		repair    func(*store, *fakeQueue)
 		wantStage string
 		// wantPending after recovery: a message whose hand-over failed
 		// waits for its own retry time (the fake clock stands still).
 		wantPending int
 	}{
 		{"store down",
-			func(s *fakeStore, _ *fakeQueue) { s.mu.Lock(); s.down = true; s.mu.Unlock() },
-			func(s *fakeStore, _ *fakeQueue) { s.mu.Lock(); s.down = false; s.mu.Unlock() },
+			func(s *store, _ *fakeQueue) { s.down.Store(true) },
+			func(s *store, _ *fakeQueue) { s.down.Store(false) },
 			"store", 0},
 		{"queue down",
-			func(_ *fakeStore, q *fakeQueue) {
+			func(_ *store, q *fakeQueue) {
 				q.mu.Lock()
 				q.fail = func(outbox.Message) error { return errors.New("dial tcp 127.0.0.1:6379: connection refused") }
 				q.mu.Unlock()
 			},
-			func(_ *fakeStore, q *fakeQueue) { q.mu.Lock(); q.fail = nil; q.mu.Unlock() },
+			func(_ *store, q *fakeQueue) { q.mu.Lock(); q.fail = nil; q.mu.Unlock() },
 			"enqueue", 6},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			s, q := &fakeStore{}, &fakeQueue{}
+			s, q := newStore(), &fakeQueue{}
 			seed(t, s, 20)
 			logs := &recorder{}
 			r := newRelay(t, s, q, &fakeClock{now: t0}, relay.Options{BatchSize: 100, Interval: time.Second,
@@ -577,7 +526,7 @@ func TestRunBacksOffAndLogsOncePerOutage(t *testing.T) {
 
 func TestOutageBackoff(t *testing.T) {
 	t.Parallel()
-	r := newRelay(t, &fakeStore{}, &fakeQueue{}, &fakeClock{}, relay.Options{Interval: time.Second, MaxOutageBackoff: 5 * time.Second})
+	r := newRelay(t, newStore(), &fakeQueue{}, &fakeClock{}, relay.Options{Interval: time.Second, MaxOutageBackoff: 5 * time.Second})
 	for failures, want := range []time.Duration{time.Second, time.Second, 2 * time.Second, 4 * time.Second, 5 * time.Second} {
 		if got := r.OutageBackoff(failures); got != want {
 			t.Errorf("OutageBackoff(%d) = %v, want %v", failures, got, want)

@@ -1,9 +1,9 @@
-package memory_test
+package memstore_test
 
 import (
 	"testing"
 
-	"github.com/vetted-dev/vetted/adapters/memory"
+	"github.com/vetted-dev/vetted/ports/memstore"
 	"github.com/vetted-dev/vetted/ports/porttest"
 )
 
@@ -11,7 +11,7 @@ import (
 // (there is only one process).
 func TestChangeFeedConformance(t *testing.T) {
 	porttest.RunChangeFeed(t, func(*testing.T) porttest.FeedEnv {
-		feed := memory.NewChangeFeed()
-		return porttest.FeedEnv{Store: memory.New(), A: feed, B: feed}
+		feed := memstore.NewChangeFeed()
+		return porttest.FeedEnv{Store: memstore.New(), A: feed, B: feed}
 	})
 }

@@ -1,5 +1,8 @@
-// Package memory is the in-memory implementation of stores.Store, used by the
-// embedded default profile, the examples and the core's unit tests.
+// Package memstore is the in-memory implementation of stores.Store: the
+// reference implementation of the store port, the one ports/porttest is
+// written against. The core's unit tests, the examples and VETTED_STORE=memory
+// use it; it lives in the root module, so it imports only the standard
+// library, uuid and the core.
 //
 // It is really transactional: writers hold one exclusive lock for their whole
 // unit of work and record an undo entry for every row they touch, so a unit
@@ -10,7 +13,7 @@
 //
 // Every value crossing the boundary is deep-copied, so callers may mutate
 // what they pass in or get back without touching the stored rows.
-package memory
+package memstore
 
 import (
 	"context"

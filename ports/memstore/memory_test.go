@@ -1,4 +1,4 @@
-package memory_test
+package memstore_test
 
 import (
 	"context"
@@ -8,20 +8,20 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/adapters/memory"
 	"github.com/vetted-dev/vetted/core/vendors"
+	"github.com/vetted-dev/vetted/ports/memstore"
 	"github.com/vetted-dev/vetted/ports/porttest"
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
 func TestConformance(t *testing.T) {
-	porttest.Run(t, func(*testing.T) stores.Store { return memory.New() })
+	porttest.Run(t, func(*testing.T) stores.Store { return memstore.New() })
 }
 
 // BenchmarkRollbackOnLargeStore shows that a failed unit of work costs what
 // it wrote, not what the store holds.
 func BenchmarkRollbackOnLargeStore(b *testing.B) {
-	s := memory.New()
+	s := memstore.New()
 	now := time.Now()
 	const size = 20000
 	vs := make([]vendors.Vendor, size)

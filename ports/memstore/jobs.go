@@ -1,4 +1,4 @@
-package memory
+package memstore
 
 import (
 	"cmp"
@@ -63,21 +63,38 @@ func (r outboxRepo) Claim(_ context.Context, limit int, now time.Time) ([]outbox
 	if err := r.writable(); err != nil {
 		return nil, err
 	}
-	due := []outboxRow{}
-	for id := range r.d.pending {
-		if row := r.d.outbox[id]; !row.nextAttempt.After(now) {
-			due = append(due, row)
+	return r.d.undelivered(max(limit, 0), func(row outboxRow) bool { return !row.nextAttempt.After(now) }), nil
+}
+
+// undelivered returns up to limit (-1: all) of the undelivered messages
+// that due takes, oldest first.
+func (d *data) undelivered(limit int, due func(outboxRow) bool) []outbox.Message {
+	rows := []outboxRow{}
+	for id := range d.pending {
+		if row := d.outbox[id]; due(row) {
+			rows = append(rows, row)
 		}
 	}
-	slices.SortFunc(due, func(a, b outboxRow) int {
+	slices.SortFunc(rows, func(a, b outboxRow) int {
 		return cmp.Or(a.msg.CreatedAt.Compare(b.msg.CreatedAt), slices.Compare(a.msg.ID[:], b.msg.ID[:]))
 	})
-	n := min(max(limit, 0), len(due))
-	out := make([]outbox.Message, 0, n)
-	for _, row := range due[:n] {
+	if limit >= 0 {
+		rows = rows[:min(limit, len(rows))]
+	}
+	out := make([]outbox.Message, 0, len(rows))
+	for _, row := range rows {
 		out = append(out, row.message())
 	}
-	return out, nil
+	return out
+}
+
+// Undelivered returns every message of the outbox not delivered yet,
+// due or not, oldest first: what a test reads to see what its units of
+// work emitted.
+func (s *Store) Undelivered() []outbox.Message {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.d.undelivered(-1, func(outboxRow) bool { return true })
 }
 
 func (r outboxRepo) MarkDelivered(_ context.Context, ids []uuid.UUID, _ time.Time) error {

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/vetted-dev/vetted/adapters/internal/outboxjson"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/internal/outboxjson"
 )
 
 // Payloads as the code before this package wrote them (the core's payload

@@ -1,4 +1,4 @@
-package memory
+package memstore
 
 import (
 	"time"
@@ -6,11 +6,11 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/vetted-dev/vetted/adapters/internal/outboxjson"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/vendors"
+	"github.com/vetted-dev/vetted/internal/outboxjson"
 )
 
 // The clone functions deep-copy values crossing the store's boundary: every

@@ -3,7 +3,9 @@
 // payload. The core hands typed payloads (outbox.MemberMail, ...) through
 // its ports; their keys are fixed here, once, so that renaming a field in
 // the core changes neither a stored row nor a task already queued.
-// TestStoredPayloads holds them to documents the earlier code wrote.
+// TestStoredPayloads holds them to documents the earlier code wrote. It
+// sits in the root module (a wire format, kept out of core/) so that the
+// in-memory store, ports/memstore, copies payloads through the same form.
 package outboxjson
 
 import (
