@@ -16,7 +16,7 @@
 //     TLS versions, security headers, security.txt, the home page's policy
 //     links) and the DNS records of the domain (SPF, DMARC, MX and MTA-STS,
 //     CAA, the AD bit), asked through github.com/miekg/dns. Every instance
-//     is a code of the catalog in core/directory with its evidence; a check
+//     is a code of the catalog in core/vendors with its evidence; a check
 //     that could not run is recorded as `<check>_not_checked`. The result
 //     replaces the vendor's security instances (EnrichResult.Instances).
 //   - privacy: the privacy policy page, read with simple keyword

@@ -48,7 +48,7 @@ type ScanConfig struct {
 // Scanner is the outside-in security scan of a vendor: it connects to
 // ports 80 and 443 of the addresses DNS gives for the web host, and asks
 // DNS about the vendor's domain, then grades what it saw against the check
-// catalog of core/directory. Every connection goes through the Fetcher's
+// catalog of core/vendors. Every connection goes through the Fetcher's
 // policy (public addresses and ports 80/443 only, unless AllowPrivate).
 type Scanner struct {
 	dns     *DNS

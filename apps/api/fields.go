@@ -15,7 +15,7 @@ import (
 // the name sits in the request (query, path, header or body) is read from
 // the operation (location), so a name serves every operation that has it.
 var wireNames = withAssessmentColumns(map[string]string{
-	// References parsed at the edge (core/access, core/assessments, core/directory).
+	// References parsed at the edge (core/accounts, core/lists, core/assessments, core/vendors).
 	"AccountRef":                "account-id",
 	"ListRef":                   "vendor-list-id",
 	"ListRef.ID":                "vendor-list-id",
@@ -27,7 +27,7 @@ var wireNames = withAssessmentColumns(map[string]string{
 	"VendorSel.VendorID":        "vendor_id",
 	"VendorSel.VendorProfileID": "vendor_profile_id",
 
-	// Accounts and members (core/accounts, core/account).
+	// Accounts and members (core/accounts).
 	"Account.Name":  "account",
 	"Identity.Name": "name",
 	"AccountIDs":    "account_id",
@@ -39,7 +39,7 @@ var wireNames = withAssessmentColumns(map[string]string{
 	"Role":          "role",
 	"Reason":        "reason",
 
-	// Lists, save-vendors and CSV import (core/lists, core/vendorlist).
+	// Lists, save-vendors and CSV import (core/lists, core/assessments).
 	"List.Name":                  "vendor-list",
 	"Product.Name":               "product_name",
 	"Vendors":                    "vendors",
@@ -69,8 +69,7 @@ var wireNames = withAssessmentColumns(map[string]string{
 	"Emails":   "subscriber-email",
 	"Emails[]": "subscriber-email[]",
 
-	// Assessments, the review policy, documents (core/assessments, core/review,
-	// core/document). The fields of an assessment that a CSV import also
+	// Assessments, the review policy, documents (core/assessments).
 	// reads are added by withAssessmentColumns; these are the others.
 	"Input.ComplianceContact":     "compliance_contact",
 	"Input.SubmissionDate":        "submission_date",
@@ -90,7 +89,7 @@ var wireNames = withAssessmentColumns(map[string]string{
 	"ContentType":                 "content-type",
 	"Size":                        "file",
 
-	// The directory (core/directory, core/vendors).
+	// The directory (core/vendors).
 	"Sections":          "enrichmentSections",
 	"Incident.Title":    "title",
 	"Incident.Severity": "severity",
