@@ -69,8 +69,9 @@ var wireNames = withAssessmentColumns(map[string]string{
 	"Emails":   "subscriber-email",
 	"Emails[]": "subscriber-email[]",
 
-	// Assessments, the review policy, documents (core/assessments).
-	// reads are added by withAssessmentColumns; these are the others.
+	// Assessments, the review policy, documents (core/assessments). The
+	// fields of an assessment that a CSV import also reads are added by
+	// withAssessmentColumns; these are the others.
 	"Input.ComplianceContact":     "compliance_contact",
 	"Input.SubmissionDate":        "submission_date",
 	"Input.ApprovalDate":          "approval_date",
