@@ -2,7 +2,7 @@
 // spaces, users, members and the ordered roles with the role-assignment
 // rules of the contract (account.go, roster.go), who may do what (access.go),
 // and the use cases of signing in (Identify), organizations (platform admins
-// create and delete them) and their members (accounts.go). Its narrow store
+// create and delete them) and their members (service.go). Its narrow store
 // is store.go.
 //
 // Access: apps/api parses every reference once at the edge

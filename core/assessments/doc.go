@@ -7,7 +7,7 @@
 // record is pending until its object exists).
 //
 // Its use cases upsert and decide reviews with their audit log
-// (assessments.go, reviews.go), keep the policy, send the reminders and the
+// (service.go, reviews.go), keep the policy, send the reminders and the
 // calendar feed of reviews coming due (reminders.go, calendar.go), keep
 // evidence (documents.go), and read the register: a list with its reviews
 // (listpage.go), its CSV import (importcsv.go) and export (export.go), and

@@ -7,7 +7,7 @@
 // the enrichment quota (quota.go), and how a request names a list
 // (access.go).
 //
-// Its use cases (lists.go, whole.go) create, rename and delete lists, save,
+// Its use cases (service.go, whole.go) create, rename and delete lists, save,
 // add and remove their vendors, keep products and alerts, and stream a whole
 // list. It reaches the directory through the narrow interface Directory
 // (vendors.Service). It knows nothing of reviews: the list read with its

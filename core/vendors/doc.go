@@ -6,7 +6,7 @@
 // rating.go, ratinghistory.go), incidents, and the asynchronous runs of
 // enrichment and incident backfill with their per-vendor jobs (run.go).
 //
-// Its use cases (vendors.go) read entries with their profiles (through
+// Its use cases (service.go) read entries with their profiles (through
 // VendorViews), take the platform admins' edits, run enrichment and its
 // jobs, record incidents (by hand, polled and backfilled) and re-enrich
 // periodically. Lists ask it to add vendors and to start enrichment through
