@@ -64,7 +64,7 @@ func newService(t *testing.T) (*accounts.Service, *env) {
 	t.Helper()
 	ms := memstore.New()
 	d := &env{UnitOfWork: ports.Narrow[accounts.Tx](ms), s: ms}
-	s, err := accounts.New(accounts.Deps{Unit: uow.Unit[accounts.Tx]{Store: d, Clock: clk{}, IDs: ports.UUIDv7{}},
+	s, err := accounts.NewService(accounts.Deps{Unit: uow.Unit[accounts.Tx]{Store: d, Clock: clk{}, IDs: ports.UUIDv7{}},
 		Mail: mailonce.Mail[accounts.Tx]{Store: d, Clock: clk{}, Mailer: noMail{}}, PublicURL: "https://vetted.test",
 		Opened: func(_ context.Context, _ accounts.Tx, id uuid.UUID, _ time.Time) error {
 			d.opened = append(d.opened, id)

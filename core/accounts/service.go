@@ -49,8 +49,8 @@ type Service struct {
 	ids *ttlcache.Map[string, knownIdentity] // users by token subject, see IdentityTTL
 }
 
-// New checks the dependencies and returns the service.
-func New(d Deps) (*Service, error) {
+// NewService checks the dependencies and returns the service.
+func NewService(d Deps) (*Service, error) {
 	missing := d.Missing()
 	if d.Mail.Mailer == nil {
 		missing = append(missing, "Mailer")

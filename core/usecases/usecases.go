@@ -101,7 +101,7 @@ func New(d Deps) (*UseCases, error) {
 	unit.Events = func(ctx context.Context, tx stores.Tx, ev domainevent.Event) error {
 		return u.Webhooks.Emit(ctx, tx, ev)
 	}
-	if u.Accounts, err = accounts.New(accounts.Deps{Unit: narrowUnit[accounts.Tx](unit), Mail: narrowMail[accounts.Tx](mail), PublicURL: public, Log: log,
+	if u.Accounts, err = accounts.NewService(accounts.Deps{Unit: narrowUnit[accounts.Tx](unit), Mail: narrowMail[accounts.Tx](mail), PublicURL: public, Log: log,
 		Opened: func(ctx context.Context, tx accounts.Tx, accountID uuid.UUID, now time.Time) error {
 			return lists.OpenMaster(ctx, whole(tx), d.IDs.New(), accountID, now)
 		},
