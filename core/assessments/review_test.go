@@ -39,9 +39,8 @@ func TestParseStatus(t *testing.T) {
 
 func ptr(s string) *string { return &s }
 
-// statusOf and tierOf are typed values as the edge hands them over.
+// statusOf is a typed status as the edge hands it over.
 func statusOf(s string) *assessments.Status { v := assessments.Status(s); return &v }
-func tierOf(s string) *assessments.Tier     { v := assessments.Tier(s); return &v }
 
 // fieldErrors returns the field names of a validation error, or fails.
 func fieldErrors(t *testing.T, err error) []string {
