@@ -218,7 +218,7 @@ func TestReminderRecheckedBeforeSending(t *testing.T) {
 	// fixture's actors address it by id, which a personal space refuses.
 	f = newFixture(t)
 	approvedSlack(t, f, overdue)
-	f.personal.Store(true) // and reads as "Ann Stored Name"
+	f.probe.personal.Store(true) // and reads as "Ann Stored Name"
 	rm = queued(f)
 	if err := f.s.SendReminder(ctx, rm); err != nil || len(f.mail.sent) != 1 {
 		t.Fatalf("send: %v, sent %+v", err, f.mail.sent)

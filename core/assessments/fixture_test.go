@@ -2,6 +2,7 @@ package assessments_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -34,7 +35,7 @@ type fixture struct {
 	blobs        *blobStore
 	mail         *mailbox
 	hooks        *hooks
-	personal     *atomic.Bool // the account reads as a personal space
+	probe        *probe
 	owner, viewr accounts.Actor
 	acc          accounts.Account
 	ref          accounts.AccountRef
@@ -58,7 +59,7 @@ func (h *hooks) all() []domainevent.Event {
 func newFixture(t *testing.T) fixture {
 	t.Helper()
 	f := fixture{owner: accounts.Actor{UserID: uuid.New(), Email: "ann@acme.test"}, viewr: accounts.Actor{UserID: uuid.New(), Email: "vic@acme.test"},
-		st: memstore.New(), blobs: &blobStore{objects: map[string]int64{}}, mail: &mailbox{}, hooks: &hooks{}, personal: &atomic.Bool{}, t: t}
+		st: memstore.New(), blobs: &blobStore{objects: map[string]int64{}}, mail: &mailbox{}, hooks: &hooks{}, probe: &probe{}, t: t}
 	f.acc = accounts.Account{ID: uuid.New(), Name: "Acme", Active: true}
 	f.ref = accounts.AccountRef{ID: f.acc.ID}
 	f.list = lists.List{ID: uuid.New(), AccountID: f.acc.ID, Name: lists.MasterList}
@@ -92,7 +93,7 @@ func newFixture(t *testing.T) fixture {
 		h.evs = append(h.evs, ev)
 		return nil
 	}
-	unit := personalUnit{ports.Narrow[assessments.Tx](f.st), f.personal}
+	unit := probed{ports.Narrow[assessments.Tx](f.st), f.probe}
 	dir, err := vendors.NewService(vendors.Deps{Unit: uow.Unit[vendors.Tx]{Store: ports.Narrow[vendors.Tx](f.st), Clock: clock{}, IDs: ports.UUIDv7{}},
 		Enricher: noEnricher{}, Incidents: noIncidents{}})
 	if err != nil {
@@ -200,40 +201,70 @@ func (f fixture) addEndpoints(es ...webhooks.Endpoint) {
 	})
 }
 
-// personalUnit reads the account as a personal space while personal is set.
-type personalUnit struct {
+// probe is what the fixture's units of work change in what they read: the
+// account reads as a personal space while personal is set, and EntriesOf
+// counts the ids each call asks for and leaves out the vendor gone, as if
+// taken off the list between the read of the keys and that read.
+type probe struct {
+	personal  atomic.Bool
+	mu        sync.Mutex
+	entriesOf []int
+	gone      uuid.UUID
+}
+
+func (p *probe) asked() []int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return slices.Clone(p.entriesOf)
+}
+
+// probed is the store's unit of work seen through a probe.
+type probed struct {
 	ports.UnitOfWork[assessments.Tx]
-	personal *atomic.Bool
+	p *probe
 }
 
-func (u personalUnit) InTx(ctx context.Context, fn func(context.Context, assessments.Tx) error) error {
-	return u.UnitOfWork.InTx(ctx, func(ctx context.Context, tx assessments.Tx) error { return fn(ctx, personalTx{tx, u.personal}) })
+func (u probed) InTx(ctx context.Context, fn func(context.Context, assessments.Tx) error) error {
+	return u.UnitOfWork.InTx(ctx, func(ctx context.Context, tx assessments.Tx) error { return fn(ctx, probedTx{tx, u.p}) })
 }
 
-func (u personalUnit) View(ctx context.Context, fn func(context.Context, assessments.Tx) error) error {
-	return u.UnitOfWork.View(ctx, func(ctx context.Context, tx assessments.Tx) error { return fn(ctx, personalTx{tx, u.personal}) })
+func (u probed) View(ctx context.Context, fn func(context.Context, assessments.Tx) error) error {
+	return u.UnitOfWork.View(ctx, func(ctx context.Context, tx assessments.Tx) error { return fn(ctx, probedTx{tx, u.p}) })
 }
 
-type personalTx struct {
+type probedTx struct {
 	assessments.Tx
-	personal *atomic.Bool
+	p *probe
 }
 
-func (t personalTx) Accounts() accounts.AccountRepo {
-	return personalAccounts{t.Tx.Accounts(), t.personal}
-}
+func (t probedTx) Accounts() accounts.AccountRepo { return probedAccounts{t.Tx.Accounts(), t.p} }
+func (t probedTx) Lists() lists.ListRepo          { return probedLists{t.Tx.Lists(), t.p} }
 
-type personalAccounts struct {
+type probedAccounts struct {
 	accounts.AccountRepo
-	personal *atomic.Bool
+	p *probe
 }
 
-func (r personalAccounts) Get(ctx context.Context, id uuid.UUID) (accounts.Account, error) {
+func (r probedAccounts) Get(ctx context.Context, id uuid.UUID) (accounts.Account, error) {
 	a, err := r.AccountRepo.Get(ctx, id)
-	if r.personal.Load() {
+	if r.p.personal.Load() {
 		a.Personal, a.Name = true, "Ann Stored Name"
 	}
 	return a, err
+}
+
+type probedLists struct {
+	lists.ListRepo
+	p *probe
+}
+
+func (r probedLists) EntriesOf(ctx context.Context, listID uuid.UUID, ids []uuid.UUID) ([]lists.Entry, error) {
+	r.p.mu.Lock()
+	r.p.entriesOf = append(r.p.entriesOf, len(ids))
+	gone := r.p.gone
+	r.p.mu.Unlock()
+	es, err := r.ListRepo.EntriesOf(ctx, listID, ids)
+	return slices.DeleteFunc(es, func(e lists.Entry) bool { return e.VendorID == gone }), err
 }
 
 // noEnricher and noIncidents are the directory's sources, never reached
