@@ -12,7 +12,7 @@ import (
 	"github.com/vetted-dev/vetted/core/vendors"
 )
 
-// TestImportCSV: an import adds the vendors it names (with their website's
+// TestImportCSV: a dry run writes nothing; an import adds the vendors it names (with their website's
 // domain), one product per product_name and the assessment columns' reviews,
 // and queues their enrichment; again it adds nothing; a bad cell refuses
 // the batch naming the cell, which a dry run reports instead; a CSV without
@@ -25,6 +25,17 @@ func TestImportCSV(t *testing.T) {
 		"Acme,https://acme.test,Chat,approved\n" +
 		"Acme,,Mail,\n" +
 		"Beta,,,\n"
+	// A dry run reports what the import would do and writes nothing.
+	dry, err := f.s.ImportCSV(ctx, f.owner, f.ref, lists.ListRef{}, assessments.ImportInput{CSV: csv, DryRun: true})
+	if err != nil || !dry.DryRun || dry.VendorsAdded != 2 || dry.ProductsAdded != 2 || dry.AssessmentsUpserted != 1 {
+		t.Fatalf("dry run: %+v, %v", dry, err)
+	}
+	f.read(func(ctx context.Context, tx assessments.Tx) error {
+		if es, err := tx.Lists().Entries(ctx, f.list.ID); err != nil || len(es) != 0 {
+			t.Errorf("a dry run left %+v on the list (%v)", es, err)
+		}
+		return nil
+	})
 	res, err := f.s.ImportCSV(ctx, f.owner, f.ref, lists.ListRef{}, assessments.ImportInput{CSV: csv})
 	if err != nil {
 		t.Fatal(err)
