@@ -7,38 +7,10 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/vendors"
 )
-
-type profiles struct {
-	vendors.ProfileRepo
-	s *store
-}
-
-func (r profiles) GetRating(_ context.Context, id uuid.UUID) (vendors.RatingRecord, error) {
-	for _, rec := range r.s.ratings {
-		if rec.ID == id {
-			return rec, nil
-		}
-	}
-	return vendors.RatingRecord{}, core.ErrNotFound
-}
-
-// Ratings is the records before the cursor's, newest first (the alert
-// reads the scan before the event's).
-func (r profiles) Ratings(_ context.Context, _ uuid.UUID, after *vendors.RatingCursor, limit int) ([]vendors.RatingRecord, error) {
-	var out []vendors.RatingRecord
-	for i := len(r.s.ratings) - 1; i >= 0 && len(out) < limit; i-- {
-		if after == nil || r.s.ratings[i].ScannedAt.Before(after.At) {
-			out = append(out, r.s.ratings[i])
-		}
-	}
-	return out, nil
-}
 
 // TestRatingFanOut: a rating change event makes one mail job per
 // confirmed subscriber of a list with alerts on, and each is mailed once,
@@ -46,27 +18,36 @@ func (r profiles) Ratings(_ context.Context, _ uuid.UUID, after *vendors.RatingC
 // unsubscribe; an event that is gone sends nothing.
 func TestRatingFanOut(t *testing.T) {
 	t.Parallel()
-	svc, st, _, caller, lr, mails := setup(t)
+	f := setup(t)
+	svc, caller, lr, mails := f.svc, f.caller, f.lr, f.mails
 	ctx := context.Background()
-	st.vendor, st.alertsOn = vendors.Vendor{ID: uuid.New(), Name: "Slack"}, true
+	slack := f.onList("Slack")
 	t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
-	before := vendors.RatingRecord{ID: uuid.New(), VendorID: st.vendor.ID, ScannedAt: t0, Grade: "A"}
-	event := vendors.RatingRecord{ID: uuid.New(), VendorID: st.vendor.ID, ScannedAt: t0.Add(24 * time.Hour), Grade: "C",
+	before := vendors.RatingRecord{ID: uuid.New(), VendorID: slack.ID, ScannedAt: t0, Grade: "A"}
+	event := vendors.RatingRecord{ID: uuid.New(), VendorID: slack.ID, ScannedAt: t0.Add(24 * time.Hour), Grade: "C",
 		Changes: []vendors.RatingChange{{Kind: vendors.ChangeGradeDrop, Detail: "grade dropped from A to C"}}}
-	st.ratings = []vendors.RatingRecord{before, event}
-	if _, err := svc.AddSubscribers(ctx, caller, accounts.AccountRef{ID: st.acc.ID}, lr, []string{"ann@acme.test", "pending@example.test"}); err != nil {
+	f.write(func(ctx context.Context, tx alerts.Tx) error {
+		for _, r := range []vendors.RatingRecord{before, event} {
+			if err := tx.Profiles().AddRating(ctx, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if _, err := svc.AddSubscribers(ctx, caller, f.ref, lr, []string{"ann@acme.test", "pending@example.test"}); err != nil {
 		t.Fatal(err)
 	}
-	st.outbox = nil
+	f.clearOutbox()
 	for _, id := range []uuid.UUID{uuid.New(), event.ID} {
-		if err := svc.FanOutRating(ctx, outbox.RatingChanged{EventID: id, VendorID: st.vendor.ID}); err != nil {
+		if err := svc.FanOutRating(ctx, outbox.RatingChanged{EventID: id, VendorID: slack.ID}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if len(st.outbox) != 1 || st.outbox[0].Kind != outbox.KindRatingMail {
-		t.Fatalf("fan-out queued %+v", st.outbox)
+	queued := f.outbox()
+	if len(queued) != 1 || queued[0].Kind != outbox.KindRatingMail {
+		t.Fatalf("fan-out queued %+v", queued)
 	}
-	p := st.outbox[0].Payload.(outbox.RatingMail)
+	p := queued[0].Payload.(outbox.RatingMail)
 	if p.AccountName != "Acme" || p.VendorName != "Slack" || p.ListName != "Critical" || p.EventID != event.ID {
 		t.Fatalf("rating mail %+v", p)
 	}

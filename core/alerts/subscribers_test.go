@@ -3,7 +3,6 @@ package alerts_test
 import (
 	"context"
 	"errors"
-	"slices"
 	"testing"
 	"time"
 
@@ -18,210 +17,13 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/vendors"
+	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/ports/memstore"
 )
-
-// store is one organization with one list, its members and subscribers,
-// and the outbox: what the subscriber use cases read and write. Units of
-// work run one at a time on it and are not rolled back (no test fails one
-// half-way). Every repository method it does not implement is nil.
-type store struct {
-	acc     accounts.Account
-	caller  uuid.UUID
-	list    lists.List
-	members []accounts.Member
-	subs    map[uuid.UUID]alerts.Subscriber
-	outbox  []outbox.Message
-	sent    map[string]bool
-	// For the fan-out: the incidents, the vendor they are of, and whether
-	// the list has alerts on for it.
-	incidents []vendors.Incident
-	vendor    vendors.Vendor
-	alertsOn  bool
-	// The rating history, oldest first.
-	ratings []vendors.RatingRecord
-}
-
-func (s *store) InTx(ctx context.Context, fn func(context.Context, alerts.Tx) error) error {
-	return fn(ctx, tx{s: s})
-}
-func (s *store) View(ctx context.Context, fn func(context.Context, alerts.Tx) error) error {
-	return fn(ctx, tx{s: s})
-}
-func (s *store) Ping(context.Context) error { return nil }
-
-type tx struct {
-	alerts.Tx
-	s *store
-}
-
-func (t tx) Accounts() accounts.AccountRepo     { return accountsFake{s: t.s} }
-func (t tx) Lists() lists.ListRepo              { return listsFake{s: t.s} }
-func (t tx) Members() accounts.MemberRepo       { return members{s: t.s} }
-func (t tx) Subscribers() alerts.SubscriberRepo { return subs{s: t.s} }
-func (t tx) Outbox() outbox.Repo                { return box{s: t.s} }
-func (t tx) Deliveries() mailonce.Repo          { return deliveries{s: t.s} }
-func (t tx) Incidents() vendors.IncidentRepo    { return incidents{s: t.s} }
-func (t tx) Vendors() vendors.VendorRepo        { return vendorsFake{s: t.s} }
-func (t tx) Profiles() vendors.ProfileRepo      { return profiles{s: t.s} }
-
-type incidents struct {
-	vendors.IncidentRepo
-	s *store
-}
-
-func (r incidents) Get(_ context.Context, id uuid.UUID) (vendors.Incident, error) {
-	for _, in := range r.s.incidents {
-		if in.ID == id {
-			return in, nil
-		}
-	}
-	return vendors.Incident{}, core.ErrNotFound
-}
-
-type vendorsFake struct {
-	vendors.VendorRepo
-	s *store
-}
-
-func (r vendorsFake) Get(context.Context, uuid.UUID) (vendors.Vendor, error) { return r.s.vendor, nil }
-
-// deliveries remembers the keys sent.
-type deliveries struct{ s *store }
-
-func (r deliveries) Claim(_ context.Context, key string, now time.Time, _ time.Duration) (mailonce.Delivery, error) {
-	if r.s.sent[key] {
-		return mailonce.Delivery{State: mailonce.DeliverySent}, nil
-	}
-	return mailonce.Delivery{State: mailonce.DeliveryClaimed, ClaimedAt: now}, nil
-}
-
-func (r deliveries) MarkSent(_ context.Context, key string, _ time.Time) error {
-	r.s.sent[key] = true
-	return nil
-}
-
-func (r deliveries) Release(context.Context, string) error { return nil }
-
-type accountsFake struct {
-	accounts.AccountRepo
-	s *store
-}
-
-func (r accountsFake) MembershipOf(_ context.Context, accountID, userID uuid.UUID) (accounts.Membership, error) {
-	if accountID != r.s.acc.ID || userID != r.s.caller {
-		return accounts.Membership{}, core.ErrNotFound
-	}
-	return accounts.Membership{Account: r.s.acc, Role: accounts.RoleMember}, nil
-}
-
-func (r accountsFake) Get(_ context.Context, id uuid.UUID) (accounts.Account, error) {
-	if id != r.s.acc.ID {
-		return accounts.Account{}, core.ErrNotFound
-	}
-	return r.s.acc, nil
-}
-
-type listsFake struct {
-	lists.ListRepo
-	s *store
-}
-
-func (r listsFake) Get(_ context.Context, accountID, id uuid.UUID) (lists.List, error) {
-	if accountID != r.s.list.AccountID || id != r.s.list.ID {
-		return lists.List{}, core.ErrNotFound
-	}
-	return r.s.list, nil
-}
-
-type members struct {
-	accounts.MemberRepo
-	s *store
-}
-
-func (r members) List(context.Context, uuid.UUID) ([]accounts.Member, error) { return r.s.members, nil }
-
-func (r listsFake) Entries(context.Context, uuid.UUID) ([]lists.Entry, error) {
-	return []lists.Entry{{ListID: r.s.list.ID, VendorID: r.s.vendor.ID, AlertsEnabled: r.s.alertsOn}}, nil
-}
-
-type subs struct{ s *store }
-
-func (r subs) List(context.Context, uuid.UUID) ([]alerts.Subscriber, error) {
-	var out []alerts.Subscriber
-	for _, s := range r.s.subs {
-		out = append(out, s)
-	}
-	slices.SortFunc(out, func(a, b alerts.Subscriber) int { return compare(a.Email, b.Email) })
-	return out, nil
-}
-
-func compare(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func (r subs) Get(_ context.Context, id uuid.UUID) (alerts.Subscriber, error) {
-	s, ok := r.s.subs[id]
-	if !ok {
-		return s, core.ErrNotFound
-	}
-	return s, nil
-}
-
-func (r subs) GetByEmail(_ context.Context, _ uuid.UUID, email string) (alerts.Subscriber, error) {
-	for _, s := range r.s.subs {
-		if s.Email == email {
-			return s, nil
-		}
-	}
-	return alerts.Subscriber{}, core.ErrNotFound
-}
-
-func (r subs) Save(_ context.Context, s alerts.Subscriber) error { r.s.subs[s.ID] = s; return nil }
-
-func (r subs) Delete(_ context.Context, _ uuid.UUID, emails []string) (int, error) {
-	n := 0
-	for id, s := range r.s.subs {
-		if slices.Contains(emails, s.Email) {
-			delete(r.s.subs, id)
-			n++
-		}
-	}
-	return n, nil
-}
-
-func (r subs) Recipients(context.Context, uuid.UUID) ([]alerts.Recipient, error) {
-	var out []alerts.Recipient
-	for _, s := range r.s.subs {
-		if s.Status == alerts.SubscriberConfirmed && r.s.alertsOn {
-			out = append(out, alerts.Recipient{SubscriberID: s.ID, AccountID: s.AccountID, ListName: r.s.list.Name, Email: s.Email})
-		}
-	}
-	return out, nil
-}
-
-type box struct {
-	outbox.Repo
-	s *store
-}
-
-func (r box) Add(_ context.Context, ms ...outbox.Message) error {
-	r.s.outbox = append(r.s.outbox, ms...)
-	return nil
-}
 
 type clock struct{ now time.Time }
 
 func (c *clock) Now() time.Time { return c.now }
-
-type seq struct{}
-
-func (seq) New() uuid.UUID { return uuid.New() }
 
 type mailer struct{ sent []mailtmpl.Mail }
 
@@ -230,26 +32,110 @@ func (m *mailer) Send(_ context.Context, ml mailtmpl.Mail) error {
 	return nil
 }
 
-func setup(t *testing.T) (*alerts.Service, *store, *clock, accounts.Actor, lists.ListRef, *mailer) {
+// fixture is one organization on the memory store with one list,
+// Critical, a verified member (Ann, who acts) and an unverified viewer
+// (Bob), and the alert service on it.
+type fixture struct {
+	svc    *alerts.Service
+	st     *memstore.Store
+	clk    *clock
+	mails  *mailer
+	caller accounts.Actor
+	acc    accounts.Account
+	ref    accounts.AccountRef
+	list   lists.List
+	lr     lists.ListRef
+	t      *testing.T
+}
+
+func setup(t *testing.T) *fixture {
 	t.Helper()
-	caller := accounts.Actor{UserID: uuid.New(), Email: "ann@acme.test", Verified: true}
-	acc := accounts.Account{ID: uuid.New(), Name: "Acme", Active: true}
-	st := &store{acc: acc, caller: caller.UserID, list: lists.List{ID: uuid.New(), AccountID: acc.ID, Name: "Critical"},
-		members: []accounts.Member{{AccountID: acc.ID, UserID: caller.UserID, Email: "ann@acme.test", Verified: true, Role: accounts.RoleMember},
-			{AccountID: acc.ID, UserID: uuid.New(), Email: "bob@acme.test", Role: accounts.RoleViewer}},
-		subs: map[uuid.UUID]alerts.Subscriber{}, sent: map[string]bool{}}
-	clk := &clock{now: time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)}
-	signer, err := signedlink.New([]byte("0123456789abcdef0123456789abcdef"))
+	f := &fixture{st: memstore.New(), clk: &clock{now: time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)}, mails: &mailer{}, t: t,
+		caller: accounts.Actor{UserID: uuid.New(), Email: "ann@acme.test", Verified: true}}
+	f.acc = accounts.Account{ID: uuid.New(), Name: "Acme", Active: true}
+	f.ref = accounts.AccountRef{ID: f.acc.ID}
+	f.list = lists.List{ID: uuid.New(), AccountID: f.acc.ID, Name: "Critical"}
+	f.lr = lists.ListRef{ID: f.list.ID}
+	bob := accounts.User{ID: uuid.New(), Email: "bob@acme.test"}
+	f.write(func(ctx context.Context, tx alerts.Tx) error {
+		if err := tx.Accounts().Create(ctx, f.acc); err != nil {
+			return err
+		}
+		for _, u := range []accounts.User{{ID: f.caller.UserID, Email: f.caller.Email, EmailVerified: true}, bob} {
+			if err := tx.Users().Save(ctx, u); err != nil {
+				return err
+			}
+		}
+		if err := tx.Members().Put(ctx, []accounts.Member{{AccountID: f.acc.ID, UserID: f.caller.UserID, Role: accounts.RoleMember},
+			{AccountID: f.acc.ID, UserID: bob.ID, Role: accounts.RoleViewer}}); err != nil {
+			return err
+		}
+		return tx.Lists().Create(ctx, f.list)
+	})
+	var err error
+	f.svc, err = alerts.NewService(alerts.Deps{Unit: uow.Unit[alerts.Tx]{Store: ports.Narrow[alerts.Tx](f.st), Clock: f.clk, IDs: ports.UUIDv7{}},
+		Mail: mailonce.Mail[alerts.Tx]{Store: ports.Narrow[alerts.Tx](f.st), Clock: f.clk, Mailer: f.mails}, Signer: signerOf(t), PublicURL: "https://vetted.test"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mails := &mailer{}
-	svc, err := alerts.NewService(alerts.Deps{Unit: uow.Unit[alerts.Tx]{Store: st, Clock: clk, IDs: seq{}},
-		Mail: mailonce.Mail[alerts.Tx]{Store: st, Clock: clk, Mailer: mails}, Signer: signer, PublicURL: "https://vetted.test"})
-	if err != nil {
-		t.Fatal(err)
+	return f
+}
+
+// write runs fn in a unit of work on the store; read in a read-only one.
+func (f *fixture) write(fn func(context.Context, alerts.Tx) error) {
+	f.t.Helper()
+	if err := ports.Narrow[alerts.Tx](f.st).InTx(f.t.Context(), fn); err != nil {
+		f.t.Fatal(err)
 	}
-	return svc, st, clk, caller, lists.ListRef{ID: st.list.ID}, mails
+}
+
+func (f *fixture) read(fn func(context.Context, alerts.Tx) error) {
+	f.t.Helper()
+	if err := ports.Narrow[alerts.Tx](f.st).View(f.t.Context(), fn); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+// outbox returns what the units of work queued since clearOutbox.
+func (f *fixture) outbox() []outbox.Message { return f.st.Undelivered() }
+
+// clearOutbox marks every queued message delivered.
+func (f *fixture) clearOutbox() {
+	f.t.Helper()
+	var ids []uuid.UUID
+	for _, m := range f.outbox() {
+		ids = append(ids, m.ID)
+	}
+	f.write(func(ctx context.Context, tx alerts.Tx) error { return tx.Outbox().MarkDelivered(ctx, ids, f.clk.now) })
+}
+
+// subscribers returns the list's subscribers.
+func (f *fixture) subscribers() (ss []alerts.Subscriber) {
+	f.t.Helper()
+	f.read(func(ctx context.Context, tx alerts.Tx) (err error) {
+		ss, err = tx.Subscribers().List(ctx, f.list.ID)
+		return err
+	})
+	return ss
+}
+
+// onList puts a new vendor named name on the list, with alerts on.
+func (f *fixture) onList(name vendors.Name) vendors.Vendor {
+	f.t.Helper()
+	v := vendors.Vendor{ID: uuid.New(), Name: name}
+	f.write(func(ctx context.Context, tx alerts.Tx) error {
+		if _, err := tx.Vendors().Ensure(ctx, []vendors.Vendor{v}); err != nil {
+			return err
+		}
+		return tx.Lists().AddEntries(ctx, f.list.ID, []uuid.UUID{v.ID}, f.clk.now)
+	})
+	return v
+}
+
+// alertsOn turns the list's alerts for the vendor on or off.
+func (f *fixture) alertsOn(v vendors.Vendor, on bool) {
+	f.t.Helper()
+	f.write(func(ctx context.Context, tx alerts.Tx) error { return tx.Lists().SetAlerts(ctx, f.list.ID, v.ID, on) })
 }
 
 // TestSubscriberConfirmation: a verified member of the account is
@@ -258,9 +144,9 @@ func setup(t *testing.T) (*alerts.Service, *store, *clock, accounts.Actor, lists
 // adding a confirmed subscriber again changes nothing.
 func TestSubscriberConfirmation(t *testing.T) {
 	t.Parallel()
-	svc, st, clk, caller, lr, mails := setup(t)
+	f := setup(t)
+	svc, clk, caller, lr, mails, ref := f.svc, f.clk, f.caller, f.lr, f.mails, f.ref
 	ctx := context.Background()
-	ref := accounts.AccountRef{ID: st.acc.ID}
 	got, err := svc.AddSubscribers(ctx, caller, ref, lr, []string{"Ann@Acme.test", "bob@acme.test", "carol@example.test", "carol@example.test"})
 	if err != nil {
 		t.Fatal(err)
@@ -273,10 +159,10 @@ func TestSubscriberConfirmation(t *testing.T) {
 		status["carol@example.test"] != alerts.SubscriberPending {
 		t.Fatalf("subscribers %v", status)
 	}
-	if len(st.outbox) != 2 {
-		t.Fatalf("%d confirmation mails queued, want 2", len(st.outbox))
+	if len(f.outbox()) != 2 {
+		t.Fatalf("%d confirmation mails queued, want 2", len(f.outbox()))
 	}
-	for _, m := range st.outbox {
+	for _, m := range f.outbox() {
 		if m.Kind != outbox.KindSubscriberConfirm {
 			t.Fatalf("queued %s", m.Kind)
 		}
@@ -319,10 +205,10 @@ func TestSubscriberConfirmation(t *testing.T) {
 	}
 
 	// Adding a confirmed subscriber again leaves it confirmed, queues nothing.
-	before := len(st.outbox)
+	before := len(f.outbox())
 	again, err := svc.AddSubscribers(ctx, caller, ref, lr, []string{"carol@example.test"})
-	if err != nil || again[0].Status != alerts.SubscriberConfirmed || len(st.outbox) != before {
-		t.Fatalf("again: %+v, %v, %d queued", again, err, len(st.outbox)-before)
+	if err != nil || again[0].Status != alerts.SubscriberConfirmed || len(f.outbox()) != before {
+		t.Fatalf("again: %+v, %v, %d queued", again, err, len(f.outbox())-before)
 	}
 
 	// The list shows who is a member of the account.
@@ -342,9 +228,9 @@ func signerOf(t *testing.T) *signedlink.Signer {
 
 func TestSubscriberLimitsAndRemoval(t *testing.T) {
 	t.Parallel()
-	svc, st, clk, caller, lr, _ := setup(t)
+	f := setup(t)
+	svc, clk, caller, lr, ref := f.svc, f.clk, f.caller, f.lr, f.ref
 	ctx := context.Background()
-	ref := accounts.AccountRef{ID: st.acc.ID}
 	if _, err := svc.AddSubscribers(ctx, caller, ref, lr, nil); !errors.Is(err, core.ErrInvalid) {
 		t.Fatalf("no address: %v", err)
 	}
@@ -362,21 +248,18 @@ func TestSubscriberLimitsAndRemoval(t *testing.T) {
 	if _, err := svc.RemoveSubscribers(ctx, caller, ref, lr, []string{"dan@example.test", "eve@example.test"}); !errors.Is(err, core.ErrNotFound) {
 		t.Fatalf("remove with an unknown address: %v", err)
 	}
-	if len(st.subs) != 1 {
+	if len(f.subscribers()) != 1 {
 		t.Fatal("a failed removal removed someone")
 	}
 	// The unsubscribe link removes; again is success.
-	var dan alerts.Subscriber
-	for _, s := range st.subs {
-		dan = s
-	}
+	dan := f.subscribers()[0]
 	tok := signerOf(t).Sign(alerts.PurposeUnsubscribe, dan.ID.String(), clk.now.Add(time.Hour))
 	for range 2 {
 		if _, err := svc.Unsubscribe(ctx, tok); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if len(st.subs) != 0 {
+	if len(f.subscribers()) != 0 {
 		t.Fatal("unsubscribe removed nothing")
 	}
 	if _, err := svc.RemoveSubscribers(ctx, caller, ref, lr, []string{"not an address"}); !errors.Is(err, core.ErrInvalid) {
@@ -393,36 +276,43 @@ func TestSubscriberLimitsAndRemoval(t *testing.T) {
 // whose list turned alerts off since is not mailed.
 func TestIncidentFanOut(t *testing.T) {
 	t.Parallel()
-	svc, st, _, caller, lr, mails := setup(t)
+	f := setup(t)
+	svc, caller, lr, mails := f.svc, f.caller, f.lr, f.mails
 	ctx := context.Background()
-	st.vendor, st.alertsOn = vendors.Vendor{ID: uuid.New(), Name: "Slack"}, true
-	live := vendors.Incident{ID: uuid.New(), VendorID: st.vendor.ID, Title: "Breach"}
-	old := vendors.Incident{ID: uuid.New(), VendorID: st.vendor.ID, Title: "Old", Backfilled: true}
-	st.incidents = []vendors.Incident{live, old}
-	if _, err := svc.AddSubscribers(ctx, caller, accounts.AccountRef{ID: st.acc.ID}, lr, []string{"ann@acme.test", "pending@example.test"}); err != nil {
+	slack := f.onList("Slack")
+	live := vendors.Incident{ID: uuid.New(), VendorID: slack.ID, Title: "Breach", ExternalID: "breach"}
+	old := vendors.Incident{ID: uuid.New(), VendorID: slack.ID, Title: "Old", ExternalID: "old", Backfilled: true}
+	f.write(func(ctx context.Context, tx alerts.Tx) error {
+		if err := tx.Incidents().Create(ctx, live); err != nil {
+			return err
+		}
+		return tx.Incidents().Create(ctx, old)
+	})
+	if _, err := svc.AddSubscribers(ctx, caller, f.ref, lr, []string{"ann@acme.test", "pending@example.test"}); err != nil {
 		t.Fatal(err)
 	}
-	st.outbox = nil
+	f.clearOutbox()
 	for _, id := range []uuid.UUID{old.ID, uuid.New(), live.ID} {
 		if err := svc.FanOut(ctx, outbox.IncidentFanout{IncidentID: id}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if len(st.outbox) != 1 || st.outbox[0].Kind != outbox.KindAlertMail {
-		t.Fatalf("fan-out queued %+v", st.outbox)
+	queued := f.outbox()
+	if len(queued) != 1 || queued[0].Kind != outbox.KindAlertMail {
+		t.Fatalf("fan-out queued %+v", queued)
 	}
-	p, ok := st.outbox[0].Payload.(outbox.AlertMail)
+	p, ok := queued[0].Payload.(outbox.AlertMail)
 	if !ok {
-		t.Fatalf("payload is %T", st.outbox[0].Payload)
+		t.Fatalf("payload is %T", queued[0].Payload)
 	}
 	if p.AccountName != "Acme" || p.VendorName != "Slack" || p.ListName != "Critical" {
 		t.Fatalf("alert %+v", p)
 	}
-	st.alertsOn = false
+	f.alertsOn(slack, false)
 	if err := svc.SendAlert(ctx, p); err != nil || len(mails.sent) != 0 {
 		t.Fatalf("alerts off since: %v, %d sent", err, len(mails.sent))
 	}
-	st.alertsOn = true
+	f.alertsOn(slack, true)
 	for range 2 {
 		if err := svc.SendAlert(ctx, p); err != nil {
 			t.Fatal(err)

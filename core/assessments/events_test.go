@@ -25,13 +25,13 @@ func approvedSlack(t *testing.T, f fixture, reviewed time.Time) {
 		assessments.VendorSel{VendorID: f.slack.ID}, assessments.Input{Status: statusOf("approved")}); err != nil {
 		t.Fatal(err)
 	}
-	f.w.asms[0].LastReviewedAt = reviewed
+	f.reviewed(f.slack.ID, reviewed)
 }
 
 // reviewHooks are the review.* webhook events recorded so far.
-func reviewHooks(w *world) []domainevent.Event {
+func reviewHooks(f fixture) []domainevent.Event {
 	var out []domainevent.Event
-	for _, ev := range w.hooks {
+	for _, ev := range f.hooks.all() {
 		if ev.Type == domainevent.ReviewDueSoon || ev.Type == domainevent.ReviewOverdue {
 			out = append(out, ev)
 		}
@@ -49,33 +49,33 @@ func TestReviewOverdueEventOnlyWhileWanted(t *testing.T) {
 	ctx := context.Background()
 	approvedSlack(t, f, clock{}.Now().AddDate(-1, 0, -3)) // due three days ago under the default 12 months
 	disabled := clock{}.Now()
-	f.w.endpoints = []webhooks.Endpoint{
-		{ID: uuid.New(), Events: []domainevent.EventType{domainevent.ReviewOverdue}, DisabledAt: &disabled},
-		{ID: uuid.New(), Events: []domainevent.EventType{domainevent.ReviewDueSoon, domainevent.IncidentCreated}},
-	}
+	f.addEndpoints(
+		webhooks.Endpoint{ID: uuid.New(), Events: []domainevent.EventType{domainevent.ReviewOverdue}, DisabledAt: &disabled},
+		webhooks.Endpoint{ID: uuid.New(), Events: []domainevent.EventType{domainevent.ReviewDueSoon, domainevent.IncidentCreated}},
+	)
 	if _, err := f.s.ReviewReminders(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if got := reviewHooks(f.w); len(got) != 0 {
+	if got := reviewHooks(f); len(got) != 0 {
 		t.Fatalf("overdue told to endpoints that do not take it: %+v", got)
 	}
-	for k := range f.w.reminders {
+	for _, k := range f.st.ReminderKeys() {
 		if strings.HasPrefix(k, "webhook:") {
 			t.Fatalf("a review event was marked told with no one to tell: %s", k)
 		}
 	}
 
-	f.w.endpoints = append(f.w.endpoints, webhooks.Endpoint{ID: uuid.New(), Events: []domainevent.EventType{domainevent.ReviewOverdue}})
+	f.addEndpoints(webhooks.Endpoint{ID: uuid.New(), Events: []domainevent.EventType{domainevent.ReviewOverdue}})
 	if _, err := f.s.ReviewReminders(ctx); err != nil {
 		t.Fatal(err)
 	}
-	got := reviewHooks(f.w)
+	got := reviewHooks(f)
 	if len(got) != 1 {
 		t.Fatalf("review events %+v, want one assessments.overdue", got)
 	}
-	a, ev := f.w.asms[0], got[0]
+	a, ev := f.assessment(f.slack.ID), got[0]
 	wantDue := clock{}.Now().AddDate(0, 0, -3).Format(time.DateOnly)
-	if ev.Type != domainevent.ReviewOverdue || ev.AccountID != f.w.acc.ID || ev.Data.AssessmentID != a.ID || ev.Data.VendorID != f.slack.ID ||
+	if ev.Type != domainevent.ReviewOverdue || ev.AccountID != f.acc.ID || ev.Data.AssessmentID != a.ID || ev.Data.VendorID != f.slack.ID ||
 		ev.Data.VendorName != "Slack" || ev.Data.ListID != f.list.ID || ev.Data.ListName != f.list.Name ||
 		ev.Data.DueDate != wantDue || ev.Data.DaysLeft != -3 || !ev.OccurredAt.Equal(clock{}.Now()) {
 		t.Fatalf("assessments.overdue %+v, want due %s three days ago", ev, wantDue)
@@ -83,7 +83,7 @@ func TestReviewOverdueEventOnlyWhileWanted(t *testing.T) {
 	if _, err := f.s.ReviewReminders(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if got := reviewHooks(f.w); len(got) != 1 {
+	if got := reviewHooks(f); len(got) != 1 {
 		t.Fatalf("the same window told again: %+v", got)
 	}
 }
@@ -96,18 +96,18 @@ func TestReviewDueSoonEvent(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	approvedSlack(t, f, clock{}.Now().AddDate(-1, 0, 5)) // due in five days: the 7-day window
-	f.w.endpoints = []webhooks.Endpoint{{ID: uuid.New(), Events: []domainevent.EventType{domainevent.ReviewOverdue}}}
+	f.addEndpoints(webhooks.Endpoint{ID: uuid.New(), Events: []domainevent.EventType{domainevent.ReviewOverdue}})
 	if _, err := f.s.ReviewReminders(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if got := reviewHooks(f.w); len(got) != 0 {
+	if got := reviewHooks(f); len(got) != 0 {
 		t.Fatalf("due soon told to an endpoint of overdue only: %+v", got)
 	}
-	f.w.endpoints = append(f.w.endpoints, webhooks.Endpoint{ID: uuid.New(), Events: []domainevent.EventType{domainevent.ReviewDueSoon}})
+	f.addEndpoints(webhooks.Endpoint{ID: uuid.New(), Events: []domainevent.EventType{domainevent.ReviewDueSoon}})
 	if _, err := f.s.ReviewReminders(ctx); err != nil {
 		t.Fatal(err)
 	}
-	got := reviewHooks(f.w)
+	got := reviewHooks(f)
 	if len(got) != 1 || got[0].Type != domainevent.ReviewDueSoon || got[0].Data.DaysLeft != 5 ||
 		got[0].Data.DueDate != (clock{}).Now().AddDate(0, 0, 5).Format(time.DateOnly) {
 		t.Fatalf("review events %+v, want one assessments.due_soon five days ahead", got)
@@ -128,8 +128,8 @@ func TestStatusChangeEvents(t *testing.T) {
 		}
 	}
 	var got []string
-	for _, ev := range f.w.hooks {
-		if ev.Type != domainevent.AssessmentStatusChanged || ev.AccountID != f.w.acc.ID || ev.Data.VendorName != "Slack" || ev.Data.ListName != f.list.Name {
+	for _, ev := range f.hooks.all() {
+		if ev.Type != domainevent.AssessmentStatusChanged || ev.AccountID != f.acc.ID || ev.Data.VendorName != "Slack" || ev.Data.ListName != f.list.Name {
 			t.Fatalf("event %+v", ev)
 		}
 		got = append(got, ev.Data.OldStatus+">"+ev.Data.NewStatus)
@@ -150,7 +150,15 @@ func TestRecentRatingChanges(t *testing.T) {
 	approvedSlack(t, f, clock{}.Now())
 	listed := vendors.RatingRecord{ID: uuid.New(), VendorID: f.slack.ID, Grade: "C", Changes: []vendors.RatingChange{{Kind: vendors.ChangeGradeDrop}}}
 	elsewhere := vendors.RatingRecord{ID: uuid.New(), VendorID: uuid.New(), Grade: "F", Changes: []vendors.RatingChange{{Kind: vendors.ChangeGradeDrop}}}
-	f.w.ratings = []vendors.RatingRecord{elsewhere, listed}
+	f.addVendors(vendors.Vendor{ID: elsewhere.VendorID, Name: "Elsewhere"})
+	f.write(func(ctx context.Context, tx assessments.Tx) error {
+		for _, r := range []vendors.RatingRecord{listed, elsewhere} {
+			if err := tx.Profiles().AddRating(ctx, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	got, err := f.s.RecentRatingChanges(ctx, f.owner, f.ref, lists.ListRef{}, 0)
 	if err != nil || len(got) != 1 || got[0].Record.ID != listed.ID || got[0].VendorName != "Slack" {
 		t.Fatalf("rating changes %+v, %v", got, err)
@@ -177,7 +185,7 @@ func TestReminderRecheckedBeforeSending(t *testing.T) {
 		if n, err := f.s.ReviewReminders(ctx); err != nil || n != 1 {
 			t.Fatalf("queued %d, %v", n, err)
 		}
-		for _, m := range f.w.outbox {
+		for _, m := range f.outbox() {
 			if p, ok := m.Payload.(outbox.ReminderMail); ok {
 				return p
 			}
@@ -190,7 +198,7 @@ func TestReminderRecheckedBeforeSending(t *testing.T) {
 	f := newFixture(t)
 	approvedSlack(t, f, overdue)
 	rm := queued(f)
-	f.w.asms[0].LastReviewedAt = clock{}.Now() // reviewed since: due in a year
+	f.reviewed(f.slack.ID, clock{}.Now()) // reviewed since: due in a year
 	if err := f.s.SendReminder(ctx, rm); err != nil || len(f.mail.sent) != 0 {
 		t.Fatalf("a reminder of a moved due date: %v, sent %+v", err, f.mail.sent)
 	}
@@ -198,7 +206,10 @@ func TestReminderRecheckedBeforeSending(t *testing.T) {
 	f = newFixture(t)
 	approvedSlack(t, f, overdue)
 	rm = queued(f)
-	f.w.reminders[assessments.OptOutKey(f.w.acc.ID, rm.Email)] = true
+	f.write(func(ctx context.Context, tx assessments.Tx) error {
+		_, err := tx.Reminders().Record(ctx, []string{assessments.OptOutKey(f.acc.ID, rm.Email)}, clock{}.Now())
+		return err
+	})
 	if err := f.s.SendReminder(ctx, rm); err != nil || len(f.mail.sent) != 0 {
 		t.Fatalf("a reminder to an address that opted out: %v, sent %+v", err, f.mail.sent)
 	}
@@ -207,7 +218,7 @@ func TestReminderRecheckedBeforeSending(t *testing.T) {
 	// fixture's actors address it by id, which a personal space refuses.
 	f = newFixture(t)
 	approvedSlack(t, f, overdue)
-	f.w.acc.Personal, f.w.acc.Name = true, "Ann Stored Name"
+	f.probe.personal.Store(true) // and reads as "Ann Stored Name"
 	rm = queued(f)
 	if err := f.s.SendReminder(ctx, rm); err != nil || len(f.mail.sent) != 1 {
 		t.Fatalf("send: %v, sent %+v", err, f.mail.sent)

@@ -23,8 +23,8 @@ func TestOversizeEvidenceIsDeleted(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	approvedSlack(t, f, clock{}.Now())
-	a := f.w.asms[0]
-	audited := func() int { return len(f.w.events) }
+	a := f.assessment(f.slack.ID)
+	audited := func() int { return f.audited(a.ID) }
 	before := audited()
 
 	big, err := f.s.UploadURL(ctx, f.owner, f.ref, lists.MasterRef, a.ID, "dump.zip", "application/zip")
@@ -40,7 +40,7 @@ func TestOversizeEvidenceIsDeleted(t *testing.T) {
 		t.Fatal("the oversize object was kept")
 	}
 	if audited() != before {
-		t.Fatalf("an oversize upload was audited: %+v", f.w.events[before:])
+		t.Fatalf("an oversize upload was audited: %d events", audited()-before)
 	}
 
 	ok, err := f.s.UploadURL(ctx, f.owner, f.ref, lists.MasterRef, a.ID, "soc2.pdf", "application/pdf")
@@ -78,7 +78,7 @@ func TestDeleteAssessmentQueuesItsFiles(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	approvedSlack(t, f, clock{}.Now())
-	a := f.w.asms[0]
+	a := f.assessment(f.slack.ID)
 	var keys []string
 	for _, name := range []string{"soc2.pdf", "dpa.pdf"} {
 		up, err := f.s.UploadURL(ctx, f.owner, f.ref, lists.MasterRef, a.ID, name, "application/pdf")
@@ -91,16 +91,17 @@ func TestDeleteAssessmentQueuesItsFiles(t *testing.T) {
 	if _, err := f.s.DeleteAssessment(ctx, f.viewr, f.ref, lists.MasterRef, uuid.Nil, sel); !errors.Is(err, core.ErrForbidden) {
 		t.Fatalf("a viewer deleted: %v", err)
 	}
-	f.w.outbox = nil
+	f.clearOutbox()
 	got, err := f.s.DeleteAssessment(ctx, f.owner, f.ref, lists.MasterRef, uuid.Nil, sel)
 	if err != nil || got.ID != a.ID {
 		t.Fatalf("delete: %+v, %v", got, err)
 	}
-	if len(f.w.outbox) != 1 || f.w.outbox[0].Kind != outbox.KindBlobDelete {
-		t.Fatalf("outbox %+v, want one blob delete", f.w.outbox)
+	queued := f.outbox()
+	if len(queued) != 1 || queued[0].Kind != outbox.KindBlobDelete {
+		t.Fatalf("outbox %+v, want one blob delete", queued)
 	}
-	bd, ok := f.w.outbox[0].Payload.(outbox.BlobDelete)
+	bd, ok := queued[0].Payload.(outbox.BlobDelete)
 	if !ok || !slices.Equal(bd.Keys, keys) {
-		t.Fatalf("blob delete %+v, want %v", f.w.outbox[0].Payload, keys)
+		t.Fatalf("blob delete %+v, want %v", queued[0].Payload, keys)
 	}
 }

@@ -10,56 +10,11 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
-	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/platform/domainevent"
-	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
-	"github.com/vetted-dev/vetted/core/platform/signedlink"
-	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/vendors"
-	"github.com/vetted-dev/vetted/ports"
 )
-
-type fixture struct {
-	s            *assessments.Service
-	w            *world
-	blobs        *blobStore
-	mail         *mailbox
-	owner, viewr accounts.Actor
-	ref          accounts.AccountRef
-	list         lists.List
-	slack        vendors.Vendor
-}
-
-func newFixture(t *testing.T) fixture {
-	t.Helper()
-	f := fixture{owner: accounts.Actor{UserID: uuid.New(), Email: "ann@acme.test"}, viewr: accounts.Actor{UserID: uuid.New(), Email: "vic@acme.test"},
-		blobs: &blobStore{objects: map[string]int64{}}, mail: &mailbox{}}
-	acc := accounts.Account{ID: uuid.New(), Name: "Acme", Active: true}
-	f.ref = accounts.AccountRef{ID: acc.ID}
-	f.list = lists.List{ID: uuid.New(), AccountID: acc.ID, Name: lists.MasterList}
-	f.slack = vendors.Vendor{ID: uuid.New(), Name: "Slack"}
-	f.w = &world{acc: acc, roles: map[uuid.UUID]accounts.Role{f.owner.UserID: accounts.RoleOwner, f.viewr.UserID: accounts.RoleViewer},
-		emails: map[uuid.UUID]string{f.owner.UserID: f.owner.Email, f.viewr.UserID: f.viewr.Email}, lists: []lists.List{f.list},
-		entries: map[uuid.UUID][]uuid.UUID{}, vendors: []vendors.Vendor{f.slack}, reminders: map[string]bool{}, sent: map[string]bool{}}
-	signer, err := signedlink.New([]byte("0123456789abcdef0123456789abcdef"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := f.w
-	record := func(_ context.Context, _ assessments.Tx, ev domainevent.Event) error {
-		w.hooks = append(w.hooks, ev) // in the unit of work, under the world's lock
-		return nil
-	}
-	f.s, err = assessments.NewService(assessments.Deps{Unit: uow.Unit[assessments.Tx]{Store: f.w, Clock: clock{}, IDs: ports.UUIDv7{}, Events: record}, Blobs: f.blobs, Lists: noLists{},
-		Mail: mailonce.Mail[assessments.Tx]{Store: f.w, Clock: clock{}, Mailer: f.mail}, Signer: signer, PublicURL: "https://vetted.test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return f
-}
 
 func TestAssessmentLifecycle(t *testing.T) {
 	t.Parallel()
@@ -168,7 +123,7 @@ func TestReviewPolicyScheduleAndReminders(t *testing.T) {
 	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, sel, assessments.Input{Status: statusOf("approved")}); err != nil {
 		t.Fatal(err)
 	}
-	f.w.asms[0].LastReviewedAt = clock{}.Now().AddDate(0, -3, 0)
+	f.reviewed(f.slack.ID, clock{}.Now().AddDate(0, -3, 0))
 	m, err := f.s.DashboardMetrics(ctx, f.owner, f.ref, lists.ListRef{})
 	if err != nil || m.Overdue != 1 || m.TotalVendors != 1 {
 		t.Fatalf("metrics: %+v, %v", m, err)
@@ -181,7 +136,7 @@ func TestReviewPolicyScheduleAndReminders(t *testing.T) {
 		t.Fatalf("the same reminders queued again: %d", n)
 	}
 	var rm outbox.ReminderMail
-	for _, msg := range f.w.outbox {
+	for _, msg := range f.outbox() {
 		if msg.Kind == outbox.KindReminderMail {
 			rm = msg.Payload.(outbox.ReminderMail)
 		}
@@ -241,7 +196,9 @@ func TestCalendarAndDashboard(t *testing.T) {
 		t.Fatalf("a revoked feed: %v", err)
 	}
 
-	f.w.incidents = []vendors.Incident{{ID: uuid.New(), VendorID: f.slack.ID, Title: "Outage", PublishedAt: clock{}.Now()}}
+	f.write(func(ctx context.Context, tx assessments.Tx) error {
+		return tx.Incidents().Create(ctx, vendors.Incident{ID: uuid.New(), VendorID: f.slack.ID, Title: "Outage", PublishedAt: clock{}.Now()})
+	})
 	ins, err := f.s.RecentIncidents(ctx, f.owner, f.ref, lists.ListRef{}, 0)
 	if err != nil || len(ins) != 1 || ins[0].VendorName != "Slack" {
 		t.Fatalf("recent: %+v, %v", ins, err)
@@ -266,15 +223,15 @@ func TestAssessmentReadsSortAndSelect(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	zoom, beta := vendors.Vendor{ID: uuid.New(), Name: "Zoom"}, vendors.Vendor{ID: uuid.New(), Name: "Beta"}
-	f.w.vendors = append(f.w.vendors, zoom, beta)
+	f.addVendors(zoom, beta)
 	for _, v := range []vendors.Vendor{f.slack, zoom, beta} {
 		if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, assessments.VendorSel{VendorID: v.ID},
 			assessments.Input{Status: statusOf("approved")}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	f.w.asms[0].LastReviewedAt = clock{}.Now().AddDate(0, -6, 0) // Slack: due first
-	f.w.asms[2].LastReviewedAt = time.Time{}                     // Beta: never reviewed
+	f.reviewed(f.slack.ID, clock{}.Now().AddDate(0, -6, 0)) // Slack: due first
+	f.reviewed(beta.ID, time.Time{})                        // Beta: never reviewed
 	order := func(sort string) string {
 		as, err := f.s.Assessments(ctx, f.viewr, f.ref, lists.MasterRef, assessments.AssessmentQuery{Sort: sort})
 		if err != nil {
@@ -299,7 +256,7 @@ func TestAssessmentReadsSortAndSelect(t *testing.T) {
 	if _, _, err := f.s.UpsertAssessment(ctx, f.owner, f.ref, lists.MasterRef, assessments.VendorSel{VendorProfileID: uuid.New()}, assessments.Input{}); !errors.Is(err, core.ErrNotFound) {
 		t.Fatalf("an unknown profile: %v", err)
 	}
-	id := f.w.asms[1].ID
+	id := f.assessment(zoom.ID).ID
 	if as, err := f.s.Assessments(ctx, f.viewr, f.ref, lists.MasterRef, assessments.AssessmentQuery{AssessmentID: &id}); err != nil || len(as) != 1 {
 		t.Fatalf("by id: %+v, %v", as, err)
 	}

@@ -1,4 +1,4 @@
-package assessments
+package assessments_test
 
 import (
 	"context"
@@ -6,137 +6,68 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/assessments"
 	"github.com/vetted-dev/vetted/core/lists"
-	"github.com/vetted-dev/vetted/core/platform/uow"
-	"github.com/vetted-dev/vetted/ports"
+	"github.com/vetted-dev/vetted/core/vendors"
 )
 
-// readStore is one account with one list whose entries (with their
-// ratings) and assessments a list read shapes.
-type readStore struct {
-	ports.UnitOfWork[Tx]
-	acc     uuid.UUID
-	user    uuid.UUID
-	list    lists.List
-	entries []lists.Entry
-	asms    []Assessment
-	// between, when set, runs once at the next EntriesOf; entriesOf
-	// records how many ids each EntriesOf asked for.
-	between   func()
-	entriesOf []int
-}
-
-func (s *readStore) View(ctx context.Context, fn func(context.Context, Tx) error) error {
-	return fn(ctx, readTx{s: s})
-}
-
-type readTx struct {
-	Tx
-	s *readStore
-}
-
-func (t readTx) Accounts() accounts.AccountRepo   { return readAccounts{s: t.s} }
-func (t readTx) Lists() lists.ListRepo            { return readLists{s: t.s} }
-func (t readTx) Assessments() AssessmentRepo      { return readAssessments{s: t.s} }
-func (t readTx) ReviewPolicies() ReviewPolicyRepo { return noPolicy{} }
-
-type readAccounts struct {
-	accounts.AccountRepo
-	s *readStore
-}
-
-func (r readAccounts) MembershipOf(_ context.Context, accountID, userID uuid.UUID) (accounts.Membership, error) {
-	if accountID != r.s.acc || userID != r.s.user {
-		return accounts.Membership{}, core.ErrNotFound
-	}
-	return accounts.Membership{Account: accounts.Account{ID: r.s.acc, Active: true}, Role: accounts.RoleViewer}, nil
-}
-
-type readLists struct {
-	lists.ListRepo
-	s *readStore
-}
-
-func (r readLists) Get(context.Context, uuid.UUID, uuid.UUID) (lists.List, error) {
-	return r.s.list, nil
-}
-func (r readLists) Entries(context.Context, uuid.UUID) ([]lists.Entry, error) {
-	return append([]lists.Entry(nil), r.s.entries...), nil
-}
-func (r readLists) EntryKeys(context.Context, uuid.UUID) ([]lists.EntryKey, error) {
-	out := make([]lists.EntryKey, len(r.s.entries))
-	for i, e := range r.s.entries {
-		out[i] = lists.EntryKey{VendorName: e.VendorName, VendorID: e.VendorID}
-	}
-	return out, nil
-}
-func (r readLists) EntriesOf(_ context.Context, _ uuid.UUID, ids []uuid.UUID) ([]lists.Entry, error) {
-	r.s.entriesOf = append(r.s.entriesOf, len(ids))
-	if r.s.between != nil {
-		r.s.between() // a write between the keys' read and this one
-		r.s.between = nil
-	}
-	var out []lists.Entry
-	for _, e := range r.s.entries {
-		if slices.Contains(ids, e.VendorID) {
-			out = append(out, e)
-		}
-	}
-	return out, nil
-}
-
-type readAssessments struct {
-	AssessmentRepo
-	s *readStore
-}
-
-func (r readAssessments) ListByVendors(context.Context, uuid.UUID, []uuid.UUID) ([]Assessment, error) {
-	return append([]Assessment(nil), r.s.asms...), nil
-}
-
-// readClock is the day the fixture's reads run on.
-type readClock struct{}
-
-func (readClock) Now() time.Time { return time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC) }
-
-// noPolicy is an account that keeps the default review policy.
-type noPolicy struct{ ReviewPolicyRepo }
-
-func (noPolicy) Get(context.Context, uuid.UUID) (Policy, error) {
-	return Policy{}, core.ErrNotFound
-}
-
-func readFixture() (*Service, *readStore, accounts.Actor) {
-	st := &readStore{acc: uuid.New(), user: uuid.New()}
-	st.list = lists.List{ID: uuid.New(), AccountID: st.acc, Name: "Critical"}
+// readFixture adds to the fixture's account the list Critical with
+// Zoom, acme, Beta and Delta, their ratings, products, enrichment and
+// alerts, and an assessment of Delta; it returns the list.
+func readFixture(t *testing.T) (fixture, lists.ListRef) {
+	t.Helper()
+	f := newFixture(t)
+	l := lists.List{ID: uuid.New(), AccountID: f.acc.ID, Name: "Critical"}
 	rating := func(n int) *int { return &n }
-	for i, name := range []string{"Zoom", "acme", "Beta", "Delta"} {
-		e := lists.Entry{ListID: st.list.ID, VendorID: uuid.New(), VendorName: name, AlertsEnabled: i%2 == 0}
-		if name == "Beta" {
-			e.Products = []lists.Product{{Name: "Beta Chat"}}
-			e.EnrichmentStatus = "done"
+	f.write(func(ctx context.Context, tx assessments.Tx) error {
+		if err := tx.Lists().Create(ctx, l); err != nil {
+			return err
 		}
-		switch name {
-		case "Zoom":
-			e.Rating = rating(40)
-		case "acme":
-			e.Rating = rating(90)
+		for i, name := range []string{"Zoom", "acme", "Beta", "Delta"} {
+			vs, err := tx.Vendors().Ensure(ctx, []vendors.Vendor{{ID: uuid.New(), Name: vendors.Name(name)}})
+			if err != nil {
+				return err
+			}
+			v := vs[0].ID
+			if err := tx.Lists().AddEntries(ctx, l.ID, []uuid.UUID{v}, clock{}.Now()); err != nil {
+				return err
+			}
+			if err := tx.Lists().SetAlerts(ctx, l.ID, v, i%2 == 0); err != nil {
+				return err
+			}
+			p := vendors.NewProfile(uuid.New(), v, clock{}.Now())
+			switch name {
+			case "Zoom":
+				p.Scores.SecurityRating = rating(40)
+			case "acme":
+				p.Scores.SecurityRating = rating(90)
+			case "Beta":
+				p.Enrichment[vendors.SectionBasic] = vendors.SectionStatus{Status: "done"}
+				if err := tx.Lists().AddProduct(ctx, lists.Product{ID: uuid.New(), ListID: l.ID, VendorID: v, Name: "Beta Chat", CreatedAt: clock{}.Now()}); err != nil {
+					return err
+				}
+			case "Delta":
+				// Last reviewed years ago: overdue under the default policy.
+				a := assessments.Assessment{ID: uuid.New(), AccountID: f.acc.ID, ListID: l.ID, VendorID: v, LastReviewedAt: clock{}.Now().AddDate(-5, 0, 0)}
+				if err := tx.Assessments().Save(ctx, []assessments.Assessment{a}); err != nil {
+					return err
+				}
+				continue // no profile
+			}
+			if err := tx.Profiles().Save(ctx, p); err != nil {
+				return err
+			}
 		}
-		st.entries = append(st.entries, e)
-	}
-	// Delta was last reviewed years ago: overdue under the default policy.
-	st.asms = []Assessment{{ID: uuid.New(), VendorID: st.entries[3].VendorID,
-		LastReviewedAt: readClock{}.Now().AddDate(-5, 0, 0)}}
-	s := &Service{d: Deps{Unit: uow.Unit[Tx]{Store: st, Clock: readClock{}}}}
-	return s, st, accounts.Actor{UserID: st.user}
+		return nil
+	})
+	return f, lists.ListRef{ID: l.ID}
 }
 
-func names(p ListPage) string {
+func names(p assessments.ListPage) string {
 	out := make([]string, len(p.Rows))
 	for i, r := range p.Rows {
 		out[i] = r.VendorName
@@ -146,10 +77,10 @@ func names(p ListPage) string {
 
 func TestListReadShapes(t *testing.T) {
 	t.Parallel()
-	s, st, a := readFixture()
+	f, lr := readFixture(t)
+	s, a, ref := f.s, f.viewr, f.ref
 	ctx := context.Background()
-	ref, lr := accounts.AccountRef{ID: st.acc}, lists.ListRef{ID: st.list.ID}
-	read := func(q ListQuery) ListPage {
+	read := func(q assessments.ListQuery) assessments.ListPage {
 		t.Helper()
 		p, err := s.ListRead(ctx, a, ref, lr, q)
 		if err != nil {
@@ -159,19 +90,19 @@ func TestListReadShapes(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name string
-		q    ListQuery
+		q    assessments.ListQuery
 		want string
 	}{
-		{"by name, case-insensitive", ListQuery{}, "acme,Beta,Delta,Zoom"},
-		{"best rating first, none last", ListQuery{Sort: "-rating"}, "acme,Zoom,Beta,Delta"},
-		{"soonest review first, none last", ListQuery{Sort: "next_review_at"}, "Delta,acme,Beta,Zoom"},
-		{"by status, not assessed last", ListQuery{Sort: "status"}, "Delta,acme,Beta,Zoom"},
-		{"search in vendor and product names", ListQuery{Q: " chat "}, "Beta"},
-		{"review states", ListQuery{ReviewStates: []string{"overdue"}}, "Delta"},
-		{"never reviewed", ListQuery{ReviewStates: []string{"never_reviewed, current"}}, "acme,Beta,Zoom"},
-		{"enrichment states", ListQuery{EnrichmentStates: []string{"none"}}, "acme,Delta,Zoom"},
-		{"alerts on", ListQuery{Alerts: "true"}, "Beta,Zoom"},
-		{"alerts off", ListQuery{Alerts: "false"}, "acme,Delta"},
+		{"by name, case-insensitive", assessments.ListQuery{}, "acme,Beta,Delta,Zoom"},
+		{"best rating first, none last", assessments.ListQuery{Sort: "-rating"}, "acme,Zoom,Beta,Delta"},
+		{"soonest review first, none last", assessments.ListQuery{Sort: "next_review_at"}, "Delta,acme,Beta,Zoom"},
+		{"by status, not assessed last", assessments.ListQuery{Sort: "status"}, "Delta,acme,Beta,Zoom"},
+		{"search in vendor and product names", assessments.ListQuery{Q: " chat "}, "Beta"},
+		{"review states", assessments.ListQuery{ReviewStates: []string{"overdue"}}, "Delta"},
+		{"never reviewed", assessments.ListQuery{ReviewStates: []string{"never_reviewed, current"}}, "acme,Beta,Zoom"},
+		{"enrichment states", assessments.ListQuery{EnrichmentStates: []string{"none"}}, "acme,Delta,Zoom"},
+		{"alerts on", assessments.ListQuery{Alerts: "true"}, "Beta,Zoom"},
+		{"alerts off", assessments.ListQuery{Alerts: "false"}, "acme,Delta"},
 	} {
 		if got := names(read(tt.q)); got != tt.want {
 			t.Errorf("%s: %s, want %s", tt.name, got, tt.want)
@@ -179,24 +110,24 @@ func TestListReadShapes(t *testing.T) {
 	}
 
 	// Pages of two, walked with the cursor; rows carry their review and rating.
-	p := read(ListQuery{Limit: 2, Sort: "-rating"})
+	p := read(assessments.ListQuery{Limit: 2, Sort: "-rating"})
 	if names(p) != "acme,Zoom" || p.NextCursor == nil || *p.Rows[0].Rating != 90 {
 		t.Fatalf("first page %s, next %v", names(p), p.NextCursor)
 	}
-	p = read(ListQuery{Limit: 2, Sort: "-rating", Cursor: p.NextCursor})
+	p = read(assessments.ListQuery{Limit: 2, Sort: "-rating", Cursor: p.NextCursor})
 	if names(p) != "Beta,Delta" || p.NextCursor != nil || p.Rows[1].Assessment == nil {
 		t.Fatalf("second page %s, next %v", names(p), p.NextCursor)
 	}
 	// Pages by name with nothing filtered are chosen from the keys.
-	p = read(ListQuery{Limit: 2})
+	p = read(assessments.ListQuery{Limit: 2})
 	if names(p) != "acme,Beta" || p.NextCursor == nil {
 		t.Fatalf("first page by name %s, next %v", names(p), p.NextCursor)
 	}
-	p = read(ListQuery{Limit: 2, Cursor: p.NextCursor})
+	p = read(assessments.ListQuery{Limit: 2, Cursor: p.NextCursor})
 	if names(p) != "Delta,Zoom" || p.NextCursor != nil || p.Rows[0].Assessment == nil || *p.Rows[1].Rating != 40 {
 		t.Fatalf("second page by name %s, next %v", names(p), p.NextCursor)
 	}
-	if !(ListQuery{Limit: 1}).Paged() || (ListQuery{ReviewStates: []string{" , "}}).Paged() {
+	if !(assessments.ListQuery{Limit: 1}).Paged() || (assessments.ListQuery{ReviewStates: []string{" , "}}).Paged() {
 		t.Error("Paged is wrong")
 	}
 }
@@ -207,13 +138,16 @@ func TestListReadShapes(t *testing.T) {
 // list goes on, and a walk by cursor sees every vendor that stayed.
 func TestNamePageFillsWhatWasRemoved(t *testing.T) {
 	t.Parallel()
-	s, st, a := readFixture() // acme, Beta, Delta, Zoom by name
+	f, lr := readFixture(t) // acme, Beta, Delta, Zoom by name
+	s, a, ref := f.s, f.viewr, f.ref
 	ctx := context.Background()
-	ref, lr := accounts.AccountRef{ID: st.acc}, lists.ListRef{ID: st.list.ID}
-	st.between = func() {
-		st.entries = slices.DeleteFunc(st.entries, func(e lists.Entry) bool { return e.VendorName == "Beta" })
-	}
-	p, err := s.ListRead(ctx, a, ref, lr, ListQuery{Limit: 2})
+	var beta vendors.Vendor
+	f.read(func(ctx context.Context, tx assessments.Tx) (err error) {
+		beta, err = tx.Vendors().GetByName(ctx, "Beta")
+		return err
+	})
+	f.probe.gone = beta.ID
+	p, err := s.ListRead(ctx, a, ref, lr, assessments.ListQuery{Limit: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,10 +155,10 @@ func TestNamePageFillsWhatWasRemoved(t *testing.T) {
 		t.Fatalf("first page by name with Beta removed meanwhile: %s, next %v", names(p), p.NextCursor)
 	}
 	// Three asked (a page of two and one more), Beta's missing: one more asked.
-	if !slices.Equal(st.entriesOf, []int{3, 1}) {
-		t.Fatalf("EntriesOf asked for %v ids", st.entriesOf)
+	if got := f.probe.asked(); !slices.Equal(got, []int{3, 1}) {
+		t.Fatalf("EntriesOf asked for %v ids", got)
 	}
-	p, err = s.ListRead(ctx, a, ref, lr, ListQuery{Limit: 2, Cursor: p.NextCursor})
+	p, err = s.ListRead(ctx, a, ref, lr, assessments.ListQuery{Limit: 2, Cursor: p.NextCursor})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,12 +169,12 @@ func TestNamePageFillsWhatWasRemoved(t *testing.T) {
 
 func TestListReadRefusesBadShapes(t *testing.T) {
 	t.Parallel()
-	s, st, a := readFixture()
+	f, lr := readFixture(t)
+	s, a, ref := f.s, f.viewr, f.ref
 	ctx := context.Background()
-	ref, lr := accounts.AccountRef{ID: st.acc}, lists.ListRef{ID: st.list.ID}
-	other := Cursor{Sort: "name", ID: uuid.New()}
-	_, err := s.ListRead(ctx, a, ref, lr, ListQuery{Sort: "size", ReviewStates: []string{"late"}, EnrichmentStates: []string{"maybe"},
-		Alerts: "yes", Limit: MaxListPage + 1, Cursor: &Cursor{}})
+	other := assessments.Cursor{Sort: "name", ID: uuid.New()}
+	_, err := s.ListRead(ctx, a, ref, lr, assessments.ListQuery{Sort: "size", ReviewStates: []string{"late"}, EnrichmentStates: []string{"maybe"},
+		Alerts: "yes", Limit: assessments.MaxListPage + 1, Cursor: &assessments.Cursor{}})
 	fields := map[string]bool{}
 	for _, f := range core.Failures(err) {
 		fields[f.Field] = true
@@ -250,11 +184,11 @@ func TestListReadRefusesBadShapes(t *testing.T) {
 			t.Errorf("no failure names %s (%v)", want, err)
 		}
 	}
-	_, err = s.ListRead(ctx, a, ref, lr, ListQuery{Sort: "-rating", Cursor: &other})
+	_, err = s.ListRead(ctx, a, ref, lr, assessments.ListQuery{Sort: "-rating", Cursor: &other})
 	if e, ok := core.AsError(err); !ok || !strings.Contains(e.Error(), "was given for sort=name") {
 		t.Fatalf("a cursor of another sort: %v", err)
 	}
-	if _, err := s.ListRead(ctx, accounts.Actor{UserID: uuid.New()}, ref, lr, ListQuery{}); !errors.Is(err, core.ErrForbidden) {
+	if _, err := s.ListRead(ctx, accounts.Actor{UserID: uuid.New()}, ref, lr, assessments.ListQuery{}); !errors.Is(err, core.ErrForbidden) {
 		t.Fatalf("outsider: %v", err)
 	}
 }

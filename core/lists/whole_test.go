@@ -1,4 +1,4 @@
-package lists
+package lists_test
 
 import (
 	"cmp"
@@ -12,50 +12,49 @@ import (
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core"
 	"github.com/vetted-dev/vetted/core/accounts"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/vendors"
 )
 
-// sortedEntries are the fake's entries by vendor name in byte order, then
-// vendor id, as the stores order them.
-func (r listRepo) sortedEntries(ctx context.Context, id uuid.UUID) []Entry {
-	es, _ := r.Entries(ctx, id)
-	slices.SortFunc(es, func(a, b Entry) int { return compareKeys(entryKey(a), entryKey(b)) })
-	return es
-}
-
-func entryKey(e Entry) EntryKey {
-	return EntryKey{VendorName: e.VendorName, VendorID: e.VendorID}
-}
-
-func compareKeys(a, b EntryKey) int {
-	return cmp.Or(strings.Compare(a.VendorName, b.VendorName), slices.Compare(a.VendorID[:], b.VendorID[:]))
-}
-
-func (r listRepo) EntriesAfter(ctx context.Context, id uuid.UUID, after EntryKey, limit int) ([]Entry, error) {
-	r.d.pageReads++
-	es := r.sortedEntries(ctx, id)
-	if after.VendorID != uuid.Nil {
-		es = slices.DeleteFunc(es, func(e Entry) bool { return compareKeys(entryKey(e), after) <= 0 })
+// putVendors puts n vendors named prefix and a number on the list, adding
+// those new to the directory.
+func (f *fixture) putVendors(list uuid.UUID, prefix string, n int) {
+	f.t.Helper()
+	vs := make([]vendors.Vendor, n)
+	for i := range vs {
+		vs[i] = vendors.Vendor{ID: uuid.New(), Name: vendors.Name(fmt.Sprintf("%s %04d", prefix, i))}
 	}
-	return es[:min(len(es), limit)], nil
+	f.write(func(ctx context.Context, tx lists.Tx) error {
+		vs, err := tx.Vendors().Ensure(ctx, vs)
+		if err != nil {
+			return err
+		}
+		ids := make([]uuid.UUID, n)
+		for i, v := range vs {
+			ids[i] = v.ID
+		}
+		return tx.Lists().AddEntries(ctx, list, ids, fixedClock{}.Now())
+	})
 }
 
-func (r listRepo) EntryKeys(ctx context.Context, id uuid.UUID) ([]EntryKey, error) {
-	r.d.keyReads++
-	var out []EntryKey
-	for _, e := range r.sortedEntries(ctx, id) {
-		out = append(out, entryKey(e))
-	}
-	return out, nil
+// remove takes the vendor named name off the list and returns its id.
+func (f *fixture) remove(list uuid.UUID, name vendors.Name) (id uuid.UUID) {
+	f.t.Helper()
+	f.write(func(ctx context.Context, tx lists.Tx) error {
+		v, err := tx.Vendors().GetByName(ctx, name)
+		id = v.ID
+		if err != nil {
+			return err
+		}
+		return tx.Lists().RemoveEntries(ctx, list, []uuid.UUID{v.ID})
+	})
+	return id
 }
 
-// putVendors puts n new vendors named prefix and a number on the list.
-func putVendors(d *listDB, list uuid.UUID, prefix string, n int) {
-	for i := range n {
-		v := vendors.Vendor{ID: uuid.New(), Name: vendors.Name(fmt.Sprintf("%s %04d", prefix, i))}
-		d.vendors[v.ID] = v
-		d.entries[list] = append(d.entries[list], v.ID)
-	}
+// storeOrder is the order of entries in a list: by vendor name,
+// case-insensitively, then byte by byte.
+func storeOrder(a, b string) int {
+	return cmp.Or(strings.Compare(strings.ToLower(a), strings.ToLower(b)), strings.Compare(a, b))
 }
 
 // TestWholeListReadsByPage: a list longer than a page is handed over a page
@@ -66,45 +65,41 @@ func putVendors(d *listDB, list uuid.UUID, prefix string, n int) {
 // comes from OpenList.
 func TestWholeListReadsByPage(t *testing.T) {
 	t.Parallel()
-	s, d, _, a, ref := listFixture(t)
+	f := newFixture(t)
+	s, a, ref := f.s, f.a, f.ref
 	ctx := context.Background()
-	var master uuid.UUID
-	for id := range d.lists {
-		master = id
-	}
-	n := 2*WholeListPage + 3
-	putVendors(d, master, "Vendor", n-1)
-	putVendors(d, master, "acme", 1) // lower case: after every "Vendor" in byte order
+	master := f.master.ID
+	n := 2*lists.WholeListPage + 3
+	f.putVendors(master, "Vendor", n-1)
+	f.putVendors(master, "acme", 1) // lower case: first in the stores' order, last in bytes
 
-	w, err := s.OpenList(ctx, a, ref, MasterRef)
+	w, err := s.OpenList(ctx, a, ref, lists.MasterRef)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w.InOneRead() || w.List().ID != master || w.List().VendorCount != n || d.pageReads != 0 || d.keyReads != 0 {
-		t.Fatalf("opened: one read %v, list %+v, %d page reads, %d key reads", w.InOneRead(), w.List(), d.pageReads, d.keyReads)
+	if pages, keys := f.reads.counts(); w.InOneRead() || w.List().ID != master || w.List().VendorCount != n || pages != 0 || keys != 0 {
+		t.Fatalf("opened: one read %v, list %+v, %d page reads, %d key reads", w.InOneRead(), w.List(), pages, keys)
 	}
-	putVendors(d, master, "Vendor 0000 before", 1) // added before Each: read
-	n++
-	var got []Entry
+	f.putVendors(master, "Vendor 0000 before", 1) // added before Each: read
+	var got []lists.Entry
 	var sizes []int
 	var removed uuid.UUID
-	err = w.Each(ctx, func(page []Entry) error {
-		if d.pageReads != len(sizes)+1 || d.keyReads != 1 {
-			t.Errorf("page %d handed over after %d page reads, %d key reads", len(sizes), d.pageReads, d.keyReads)
+	err = w.Each(ctx, func(page []lists.Entry) error {
+		if pages, keys := f.reads.counts(); pages != len(sizes)+1 || keys != 1 {
+			t.Errorf("page %d handed over after %d page reads, %d key reads", len(sizes), pages, keys)
 		}
 		sizes = append(sizes, len(page))
 		got = append(got, page...)
 		if len(sizes) == 1 {
-			putVendors(d, master, "Vendor 0000 again", 1) // added meanwhile
-			removed = d.entries[master][n-3]              // "Vendor 1001", on the third page
-			d.entries[master] = slices.Delete(d.entries[master], n-3, n-2)
+			f.putVendors(master, "Vendor 0000 again", 1) // added meanwhile
+			removed = f.remove(master, "Vendor 1000")    // on the third page
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(sizes, []int{WholeListPage, WholeListPage, 3}) {
+	if !slices.Equal(sizes, []int{lists.WholeListPage, lists.WholeListPage, 3}) {
 		t.Fatalf("page sizes %v", sizes)
 	}
 	seen := map[uuid.UUID]bool{}
@@ -113,52 +108,53 @@ func TestWholeListReadsByPage(t *testing.T) {
 			t.Fatalf("%s read twice, or after it was removed", e.VendorName)
 		}
 		seen[e.VendorID] = true
-		if i > 0 && strings.Compare(got[i-1].VendorName, e.VendorName) >= 0 {
+		if i > 0 && storeOrder(got[i-1].VendorName, e.VendorName) >= 0 {
 			t.Fatalf("%q before %q", got[i-1].VendorName, e.VendorName)
 		}
 	}
-	if got[len(got)-2].VendorName != "Vendor 1000" || got[len(got)-1].VendorName != "acme 0000" {
-		t.Fatalf("last two %q %q", got[len(got)-2].VendorName, got[len(got)-1].VendorName)
+	if got[0].VendorName != "acme 0000" || got[len(got)-2].VendorName != "Vendor 0999" || got[len(got)-1].VendorName != "Vendor 1001" {
+		t.Fatalf("first %q, last two %q %q", got[0].VendorName, got[len(got)-2].VendorName, got[len(got)-1].VendorName)
 	}
 
 	// An error of page stops the read.
-	w, err = s.OpenList(ctx, a, ref, MasterRef)
+	w, err = s.OpenList(ctx, a, ref, lists.MasterRef)
 	if err != nil {
 		t.Fatal(err)
 	}
 	stop := errors.New("client gone")
 	calls := 0
-	if err := w.Each(ctx, func([]Entry) error { calls++; return stop }); !errors.Is(err, stop) || calls != 1 {
+	if err := w.Each(ctx, func([]lists.Entry) error { calls++; return stop }); !errors.Is(err, stop) || calls != 1 {
 		t.Fatalf("a failing page: %v after %d calls", err, calls)
 	}
 
 	// A list of one page, and an empty one: OpenList reads them whole, in
 	// one read of entries.
-	for _, size := range []int{WholeListPage, 0} {
+	for _, size := range []int{lists.WholeListPage, 0} {
 		l, err := s.CreateList(ctx, a, ref, fmt.Sprintf("List of %d", size))
 		if err != nil {
 			t.Fatal(err)
 		}
-		putVendors(d, l.ID, "Vendor", size)
-		d.pageReads, d.keyReads = 0, 0
-		w, err := s.OpenList(ctx, a, ref, ListRef{Name: l.Name})
+		f.putVendors(l.ID, "Vendor", size)
+		f.reads.reset()
+		w, err := s.OpenList(ctx, a, ref, lists.ListRef{Name: l.Name})
 		if err != nil {
 			t.Fatal(err)
 		}
 		got = got[:0]
 		calls := 0
-		err = w.Each(ctx, func(page []Entry) error { calls++; got = append(got, page...); return nil })
-		if err != nil || !w.InOneRead() || d.pageReads != 1 || d.keyReads != 0 || len(got) != size || calls != min(size, 1) {
+		err = w.Each(ctx, func(page []lists.Entry) error { calls++; got = append(got, page...); return nil })
+		pages, keys := f.reads.counts()
+		if err != nil || !w.InOneRead() || pages != 1 || keys != 0 || len(got) != size || calls != min(size, 1) {
 			t.Fatalf("a list of %d: %v, one read %v, %d page reads, %d key reads, %d entries in %d calls",
-				size, err, w.InOneRead(), d.pageReads, d.keyReads, len(got), calls)
+				size, err, w.InOneRead(), pages, keys, len(got), calls)
 		}
 	}
 
 	// Refusals come from OpenList, before any entry.
-	if _, err := s.OpenList(ctx, accounts.Actor{UserID: uuid.New()}, ref, MasterRef); !errors.Is(err, core.ErrForbidden) {
+	if _, err := s.OpenList(ctx, accounts.Actor{UserID: uuid.New()}, ref, lists.MasterRef); !errors.Is(err, core.ErrForbidden) {
 		t.Fatalf("an outsider: %v", err)
 	}
-	if _, err := s.OpenList(ctx, a, ref, ListRef{Name: "Nowhere"}); !errors.Is(err, core.ErrNotFound) {
+	if _, err := s.OpenList(ctx, a, ref, lists.ListRef{Name: "Nowhere"}); !errors.Is(err, core.ErrNotFound) {
 		t.Fatalf("an unknown list: %v", err)
 	}
 }

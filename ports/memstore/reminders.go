@@ -40,3 +40,15 @@ func (r reminders) Recorded(_ context.Context, keys []string) ([]string, error) 
 	}
 	return out, nil
 }
+
+// ReminderKeys returns every reminder key recorded, in no order: what a
+// test reads to see which reminders and review events were marked told.
+func (s *Store) ReminderKeys() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]string, 0, len(s.d.reminderKeys))
+	for k := range s.d.reminderKeys {
+		out = append(out, k)
+	}
+	return out
+}
