@@ -111,7 +111,7 @@ func fromAccount(a accounts.Account) accountRow {
 
 // Core rebuilds the account.
 func (r accountRow) Core() accounts.Account {
-	return accounts.Account{ID: r.ID, Name: r.Name, Active: r.Active, Personal: r.Personal, CreatedAt: utc(r.CreatedAt)}
+	return accounts.AccountFromStore(r.ID, r.Name, r.Active, r.Personal, r.CreatedAt)
 }
 
 // memberRow is a row of members.
@@ -194,12 +194,7 @@ func fromVendor(v vendors.Vendor) vendorRow {
 
 // Core rebuilds the directory entry.
 func (r vendorRow) Core() vendors.Vendor {
-	aliases := r.Aliases
-	if aliases == nil {
-		aliases = []string{}
-	}
-	return vendors.Vendor{ID: r.ID, Name: vendors.Name(r.Name), WebsiteURL: r.WebsiteURL, Domain: r.Domain,
-		Aliases: aliases, HasProfile: r.HasProfile, CreatedAt: utc(r.CreatedAt)}
+	return vendors.VendorFromStore(r.ID, r.Name, r.WebsiteURL, r.Domain, r.Aliases, r.HasProfile, r.CreatedAt)
 }
 
 // profileRow is a row of profiles; each content group is one JSON column, in
@@ -302,8 +297,8 @@ func fromInstance(vendorID uuid.UUID, i vendors.SecurityInstance) instanceRow {
 
 // Core rebuilds the security instance.
 func (r instanceRow) Core() vendors.SecurityInstance {
-	return vendors.SecurityInstance{ID: r.ID, VendorID: r.VendorID, Kind: r.Kind, Category: r.Category, Code: r.Code,
-		Title: r.Title, Severity: r.Severity, Evidence: r.Evidence, Source: r.Source, ObservedAt: utc(r.ObservedAt)}
+	return vendors.SecurityInstanceFromStore(vendors.SecurityInstance{ID: r.ID, VendorID: r.VendorID, Kind: r.Kind, Category: r.Category,
+		Code: r.Code, Title: r.Title, Severity: r.Severity, Evidence: r.Evidence, Source: r.Source, ObservedAt: r.ObservedAt})
 }
 
 // listRow is a row of lists.
@@ -327,7 +322,7 @@ func fromList(l lists.List) listRow {
 
 // Core rebuilds the list with its vendor count.
 func (r listRow) Core() lists.List {
-	return lists.List{ID: r.ID, AccountID: r.AccountID, Name: r.Name, VendorCount: r.VendorCount, CreatedAt: utc(r.CreatedAt), Version: r.Version}
+	return lists.ListFromStore(r.ID, r.AccountID, r.Name, r.VendorCount, r.Version, r.CreatedAt)
 }
 
 // entryRow is a row of list_entries.
@@ -382,7 +377,7 @@ func fromProduct(p lists.Product) productRow {
 
 // Core rebuilds the product.
 func (r productRow) Core() lists.Product {
-	return lists.Product{ID: r.ID, ListID: r.ListID, VendorID: r.VendorID, Name: r.Name, CreatedAt: utc(r.CreatedAt)}
+	return lists.ProductFromStore(r.ID, r.ListID, r.VendorID, r.Name, r.CreatedAt)
 }
 
 // claimRow is a row of quota_claims.
@@ -560,9 +555,9 @@ func fromDocument(d assessments.Document) documentRow {
 
 // Core rebuilds the document record.
 func (r documentRow) Core() assessments.Document {
-	return assessments.Document{ID: r.ID, AccountID: r.AccountID, AssessmentID: r.AssessmentID, FileName: r.FileName,
-		ContentType: r.ContentType, SizeBytes: r.SizeBytes, SHA256: r.SHA256, Status: r.Status, ObjectKey: r.ObjectKey,
-		UploadedBy: r.UploadedBy, CreatedAt: utc(r.CreatedAt)}
+	return assessments.DocumentFromStore(assessments.Document{ID: r.ID, AccountID: r.AccountID, AssessmentID: r.AssessmentID,
+		FileName: r.FileName, ContentType: r.ContentType, SizeBytes: r.SizeBytes, SHA256: r.SHA256, Status: r.Status,
+		ObjectKey: r.ObjectKey, UploadedBy: r.UploadedBy, CreatedAt: r.CreatedAt})
 }
 
 // subscriberRow is a row of subscribers.
@@ -633,14 +628,10 @@ func fromIncident(in vendors.Incident) incidentRow {
 
 // Core rebuilds the incident.
 func (r incidentRow) Core() vendors.Incident {
-	pid := r.PotentiallyImpactedData
-	if pid == nil {
-		pid = []string{}
-	}
-	return vendors.Incident{ID: r.ID, VendorID: r.VendorID, Title: r.Title, Summary: r.Summary, IncidentType: r.IncidentType,
-		AffectedService: r.AffectedService, PotentiallyImpactedData: pid, Status: r.Status, Severity: r.Severity,
-		URL: r.URL, Source: r.Source, ExternalID: r.ExternalID, PublishedAt: utc(r.PublishedAt),
-		Backfilled: r.Backfilled, CreatedAt: utc(r.CreatedAt)}
+	return vendors.IncidentFromStore(vendors.Incident{ID: r.ID, VendorID: r.VendorID, Title: r.Title, Summary: r.Summary,
+		IncidentType: r.IncidentType, AffectedService: r.AffectedService, PotentiallyImpactedData: r.PotentiallyImpactedData,
+		Status: r.Status, Severity: r.Severity, URL: r.URL, Source: r.Source, ExternalID: r.ExternalID,
+		PublishedAt: r.PublishedAt, Backfilled: r.Backfilled, CreatedAt: r.CreatedAt})
 }
 
 // deliveryRow is a row of deliveries: a mail claimed by its delivery key, and

@@ -80,6 +80,14 @@ func NewAccount(id uuid.UUID, name string, now time.Time) (Account, error) {
 	return Account{ID: id, Name: n, Active: true, CreatedAt: now.UTC()}, nil
 }
 
+// AccountFromStore rebuilds an account a store read. Its name is not
+// validated again (it was when the account was made, and a row written
+// under older rules must still read), but its time is normalised to UTC as
+// NewAccount's is.
+func AccountFromStore(id uuid.UUID, name string, active, personal bool, createdAt time.Time) Account {
+	return Account{ID: id, Name: name, Active: active, Personal: personal, CreatedAt: createdAt.UTC()}
+}
+
 // NewPersonal builds the personal space of a user.
 func NewPersonal(userID uuid.UUID, now time.Time) Account {
 	return Account{ID: userID, Name: "individual", Active: true, Personal: true, CreatedAt: now.UTC()}

@@ -100,6 +100,16 @@ func NewDocument(id, accountID, assessmentID uuid.UUID, fileName, contentType, b
 		Status: DocumentPending, ObjectKey: key, UploadedBy: by, CreatedAt: now.UTC()}, nil
 }
 
+// DocumentFromStore rebuilds a document record a store read from its stored
+// fields, d. Its file name, content type and object key are not checked or
+// derived again (they were when the record was made, and a row written
+// under older rules must still read); its time is normalised to UTC as
+// NewDocument's is.
+func DocumentFromStore(d Document) Document {
+	d.CreatedAt = d.CreatedAt.UTC()
+	return d
+}
+
 // Stored is d once its file is in the store: uploaded, with the size and
 // SHA-256 of what was stored. A file over MaxDocumentSize is refused (and must be
 // deleted by the caller); the record stays pending.

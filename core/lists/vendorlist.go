@@ -45,6 +45,14 @@ func New(id, accountID uuid.UUID, name string, now time.Time) (List, error) {
 	return List{ID: id, AccountID: accountID, Name: n, CreatedAt: now.UTC()}, nil
 }
 
+// ListFromStore rebuilds a list a store read, with the vendor count it
+// computed. Its name is not validated again (it was when the list was made,
+// and a row written under older rules must still read), but its time is
+// normalised to UTC as New's is.
+func ListFromStore(id, accountID uuid.UUID, name string, vendorCount int, version int64, createdAt time.Time) List {
+	return List{ID: id, AccountID: accountID, Name: name, VendorCount: vendorCount, CreatedAt: createdAt.UTC(), Version: version}
+}
+
 // Entry is a vendor on a list, as read back.
 type Entry struct {
 	ListID     uuid.UUID
@@ -81,6 +89,13 @@ func NewProduct(id, listID, vendorID uuid.UUID, name string, now time.Time) (Pro
 		return Product{}, err
 	}
 	return Product{ID: id, ListID: listID, VendorID: vendorID, Name: n, CreatedAt: now.UTC()}, nil
+}
+
+// ProductFromStore rebuilds a product row a store read. Its name is not
+// validated again (see ListFromStore); its time is normalised to UTC as
+// NewProduct's is.
+func ProductFromStore(id, listID, vendorID uuid.UUID, name string, createdAt time.Time) Product {
+	return Product{ID: id, ListID: listID, VendorID: vendorID, Name: name, CreatedAt: createdAt.UTC()}
 }
 
 // Diff splits a desired set of vendor ids against the current one.

@@ -198,3 +198,13 @@ func NewSecurityInstance(id, vendorID uuid.UUID, code, evidence, source string, 
 	return SecurityInstance{ID: id, VendorID: vendorID, Kind: info.Kind, Category: info.Category, Code: code, Title: info.Title,
 		Severity: info.Severity, Evidence: evidence, Source: source, ObservedAt: observedAt.UTC()}, nil
 }
+
+// SecurityInstanceFromStore rebuilds a security instance a store read from
+// its stored fields, i. Its code is not looked up in the catalog again: an
+// instance keeps the kind, category, title and severity it was recorded
+// with, and one of a code the catalog has since dropped must still read. Its
+// time is normalised to UTC as NewSecurityInstance's is.
+func SecurityInstanceFromStore(i SecurityInstance) SecurityInstance {
+	i.ObservedAt = i.ObservedAt.UTC()
+	return i
+}

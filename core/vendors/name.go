@@ -129,6 +129,18 @@ func New(id uuid.UUID, rawName, website string, now time.Time) (Vendor, error) {
 	return Vendor{ID: id, Name: n, WebsiteURL: w, Domain: d, Aliases: []string{}, CreatedAt: now.UTC()}, nil
 }
 
+// VendorFromStore rebuilds a directory entry a store read, with whether it
+// has a profile. Its name and website are not parsed again (they were when
+// the entry was made, and a row written under older rules must still read),
+// but it is normalised as New makes it: no aliases is an empty list, and its
+// time is in UTC.
+func VendorFromStore(id uuid.UUID, name, websiteURL, domain string, aliases []string, hasProfile bool, createdAt time.Time) Vendor {
+	if aliases == nil {
+		aliases = []string{}
+	}
+	return Vendor{ID: id, Name: Name(name), WebsiteURL: websiteURL, Domain: domain, Aliases: aliases, HasProfile: hasProfile, CreatedAt: createdAt.UTC()}
+}
+
 // NewFromRef is a new directory entry for a vendor a request named: the
 // ref was parsed at the edge (ParseRefs), so nothing is parsed again.
 func NewFromRef(id uuid.UUID, r VendorRef, now time.Time) Vendor {

@@ -298,6 +298,19 @@ func NewIncident(in Incident) (Incident, error) {
 	return in, errs.Err()
 }
 
+// IncidentFromStore rebuilds an incident a store read from its stored
+// fields, in. Nothing is validated or defaulted again (it was when the
+// incident was made, and a row written under older rules must still read),
+// but no impacted data is an empty list, as NewIncident makes it, and its
+// times are in UTC.
+func IncidentFromStore(in Incident) Incident {
+	if in.PotentiallyImpactedData == nil {
+		in.PotentiallyImpactedData = []string{}
+	}
+	in.PublishedAt, in.CreatedAt = in.PublishedAt.UTC(), in.CreatedAt.UTC()
+	return in
+}
+
 // EnrichmentStatus summarises per-section enrichment states for a list
 // entry: "" when there is no profile or no section state, else the most
 // pressing state present (running, queued, needs_website, failed), else
