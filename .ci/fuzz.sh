@@ -6,15 +6,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fuzztime=${FUZZTIME:-10s}
-targets=(
-	".:./core/directory:FuzzParseName"
-	".:./core/directory:FuzzNormalizeWebsite"
-	".:./core/directory:FuzzApplyPatch"
-	".:./core/vendorlist:FuzzParseCSV"
-	".:./core/vendorlist:FuzzFormulaCells"
-	"adapters:./auth:FuzzVerify"
-	"apps:./api:FuzzListOperationBodies"
-)
+# The targets are found, not listed: every `func FuzzX(f *testing.F)` in a
+# test file of a module, so a moved or renamed package cannot drop one.
+targets=()
+while IFS=: read -r file name; do
+	dir=$(dirname "$file")
+	case $dir in
+	adapters/* | apps/* | examples/*) mod=${dir%%/*} pkg=./${dir#*/} ;;
+	*) mod=. pkg=./$dir ;;
+	esac
+	targets+=("$mod:$pkg:$name")
+done < <(grep -rE --include='*_test.go' -o '^func Fuzz[A-Za-z0-9_]+\(f \*testing\.F\)' core ports adapters apps examples internal 2>/dev/null |
+	sed -E 's/^([^:]+):func (Fuzz[A-Za-z0-9_]+).*/\1:\2/' | sort)
+[ "${#targets[@]}" -gt 0 ] || { echo "no fuzz targets found" >&2; exit 1; }
 cache=$(go env GOCACHE)/fuzz
 for t in "${targets[@]}"; do
 	IFS=: read -r mod pkg name <<<"$t"
