@@ -49,18 +49,10 @@ const (
 	confNoSignal  = 0.4  // possible: an ambiguous name with a security term, no second signal
 )
 
-// candidateFold is a candidate's names in the forms the rules compare.
-type candidateFold struct {
-	legal    string   // FoldText of the legal name when its FoldName differs from no indexed name's text
-	domain   string   // FoldText of the domain ("okta com")
-	products []string // FoldText of each product
-}
-
 // Matcher applies the matching rule to items against a fixed directory.
 // Build it again when the directory's names change.
 type Matcher struct {
 	cands    []Candidate
-	folds    []candidateFold
 	byName   map[string][]int32 // FoldName of canonical, aliases, legal name
 	byDomain map[string][]int32
 	index    NameIndex
@@ -71,7 +63,6 @@ type Matcher struct {
 func NewMatcher(cands []Candidate, build BuildNameIndex) (*Matcher, error) {
 	m := &Matcher{
 		cands:    cands,
-		folds:    make([]candidateFold, len(cands)),
 		byName:   make(map[string][]int32, len(cands)*2),
 		byDomain: make(map[string][]int32, len(cands)),
 	}
@@ -88,18 +79,7 @@ func NewMatcher(cands []Candidate, build BuildNameIndex) (*Matcher, error) {
 			add(m.byName, FoldName(a), n)
 		}
 		add(m.byName, FoldName(c.LegalName), n)
-		d := normalizeDomain(c.Domain)
-		add(m.byDomain, d, n)
-		f := candidateFold{domain: FoldText(d)}
-		if lt := FoldText(c.LegalName); lt != FoldName(c.LegalName) {
-			f.legal = lt
-		}
-		for _, p := range c.Products {
-			if fp := FoldText(p); fp != "" {
-				f.products = append(f.products, fp)
-			}
-		}
-		m.folds[i] = f
+		add(m.byDomain, normalizeDomain(c.Domain), n)
 	}
 	names := make([]string, 0, len(m.byName))
 	for name := range m.byName {
@@ -255,16 +235,16 @@ func (m *Matcher) News(n NewsItem) Result {
 // secondSignal is what in the story, besides an ambiguous name, shows it
 // means vendor i, or "".
 func (m *Matcher) secondSignal(text string, i int32, h NameHit) string {
-	f := m.folds[i]
-	switch {
-	case f.domain != "" && strings.Contains(f.domain, " ") && containsWords(text, f.domain):
-		return fmt.Sprintf("domain %q", m.cands[i].Domain)
-	case f.legal != "" && containsWords(text, f.legal):
-		return fmt.Sprintf("legal name %q", m.cands[i].LegalName)
+	c := m.cands[i]
+	if d := FoldText(normalizeDomain(c.Domain)); strings.Contains(d, " ") && containsWords(text, d) {
+		return fmt.Sprintf("domain %q", c.Domain)
 	}
-	for k, p := range f.products {
-		if p != h.Name && containsWords(text, p) {
-			return fmt.Sprintf("product %q", m.cands[i].Products[k])
+	if legal := FoldText(c.LegalName); legal != FoldName(c.LegalName) && containsWords(text, legal) {
+		return fmt.Sprintf("legal name %q", c.LegalName)
+	}
+	for _, p := range c.Products {
+		if fp := FoldText(p); fp != "" && fp != h.Name && containsWords(text, fp) {
+			return fmt.Sprintf("product %q", p)
 		}
 	}
 	after := strings.TrimPrefix(text[h.End:], " ")
