@@ -149,7 +149,8 @@ func (m *Matcher) Filing(f Filing) Result {
 	if !slices.ContainsFunc(f.Items, isItem105) {
 		return r
 	}
-	for _, i := range m.byName[FoldName(f.FilerName)] {
+	filer, _, _ := strings.Cut(f.FilerName, " /") // EDGAR's state marker: "Clorox Co /DE/"
+	for _, i := range m.byName[FoldName(filer)] {
 		r.Matches = append(r.Matches, m.vendorMatch(i, RuleFilingFiler, fmt.Sprintf("filer %q, item 1.05", f.FilerName), confExact))
 	}
 	return r
@@ -163,8 +164,9 @@ func isItem105(item string) bool {
 
 // News matches the vendors a story names as the subject of a security
 // event. A vendor is named when the index finds one of its names as whole
-// words of the title or summary, other than as a tool of the attack or as
-// the story's source (incidentalBefore, incidentalAfter). A name in
+// words of the title or summary, other than as a tool of the attack
+// (toolBefore, toolAfter) or as the story's source (sourceBefore,
+// sourceAfter) unless the story names one of its products. A name in
 // ambiguousNames also needs a second signal: the vendor's domain, its legal
 // name, one of its products, a possessive ("Box's") or a speech verb ("Zoom
 // said"). The story needs a security term (securityTerms). A vendor named
@@ -187,10 +189,14 @@ func (m *Matcher) News(n NewsItem) Result {
 	seen := map[int32]*named{}
 	var order []int32
 	for _, h := range hits {
-		if incidental(text, h.Start, h.End) {
+		r := role(text, h.Start, h.End)
+		if r == roleTool {
 			continue
 		}
 		for _, i := range m.byName[h.Name] {
+			if r == roleSource && m.namesProduct(text, i, h.Name) == "" {
+				continue
+			}
 			v := seen[i]
 			if v == nil {
 				v = &named{}
@@ -242,10 +248,8 @@ func (m *Matcher) secondSignal(text string, i int32, h NameHit) string {
 	if legal := FoldText(c.LegalName); legal != FoldName(c.LegalName) && containsWords(text, legal) {
 		return fmt.Sprintf("legal name %q", c.LegalName)
 	}
-	for _, p := range c.Products {
-		if fp := FoldText(p); fp != "" && fp != h.Name && containsWords(text, fp) {
-			return fmt.Sprintf("product %q", p)
-		}
+	if p := m.namesProduct(text, i, h.Name); p != "" {
+		return fmt.Sprintf("product %q", p)
 	}
 	after := strings.TrimPrefix(text[h.End:], " ")
 	if after == "s" || strings.HasPrefix(after, "s ") {
@@ -258,25 +262,52 @@ func (m *Matcher) secondSignal(text string, i int32, h NameHit) string {
 	return ""
 }
 
-// incidental reports whether the name at text[start:end] is preceded or
-// followed by words that make it a tool of the attack or the source.
-func incidental(text string, start, end int) bool {
+// The roles a name may have in a story other than its subject.
+const (
+	roleSubject = iota
+	roleTool    // a tool of the attack, or someone else's installation
+	roleSource  // the story's source
+)
+
+// role is the role of the name at text[start:end], from the words before
+// and after it (terms.go).
+func role(text string, start, end int) int {
 	before := strings.TrimSuffix(text[:start], " ")
-	for _, w := range incidentalBefore {
-		if rest, ok := strings.CutSuffix(before, w); ok && (rest == "" || strings.HasSuffix(rest, " ")) {
-			return true
-		}
+	endsWith := func(w string) bool {
+		rest, ok := strings.CutSuffix(before, w)
+		return ok && (rest == "" || strings.HasSuffix(rest, " "))
 	}
 	after := strings.TrimPrefix(text[end:], " ")
 	possessed, _ := strings.CutPrefix(after, "s ") // "Microsoft's researchers"
-	for _, w := range incidentalAfter {
-		for _, a := range []string{after, possessed} {
+	_, skipped, _ := strings.Cut(after, " ")       // "Microsoft Teams used to"
+	startsWith := func(w string, texts ...string) bool {
+		for _, a := range texts {
 			if rest, ok := strings.CutPrefix(a, w); ok && (rest == "" || strings.HasPrefix(rest, " ")) {
 				return true
 			}
 		}
+		return false
 	}
-	return false
+	switch {
+	case slices.ContainsFunc(toolBefore, endsWith),
+		slices.ContainsFunc(toolAfter, func(w string) bool { return startsWith(w, after, possessed, skipped) }):
+		return roleTool
+	case slices.ContainsFunc(sourceBefore, endsWith),
+		slices.ContainsFunc(sourceAfter, func(w string) bool { return startsWith(w, after, possessed) }):
+		return roleSource
+	}
+	return roleSubject
+}
+
+// namesProduct is the first of vendor i's products the folded text names,
+// other than the name itself, or "".
+func (m *Matcher) namesProduct(text string, i int32, name string) string {
+	for _, p := range m.cands[i].Products {
+		if fp := FoldText(p); fp != "" && fp != name && containsWords(text, fp) {
+			return p
+		}
+	}
+	return ""
 }
 
 // firstPhrase is the first of phrases found in the folded text as whole

@@ -81,6 +81,7 @@ func TestFiling(t *testing.T) {
 		{"Target Corp", []string{"1.05"}, "Target"},
 		{"Target Hospitality Corp.", []string{"1.05"}, ""},
 		{"Okta", []string{"1.050"}, ""},
+		{"Progress Software Corp /MA", []string{"1.05"}, "Progress"},
 		{"Okta", nil, ""},
 	} {
 		r := m.Filing(Filing{FilerName: c.filer, Items: c.items})
@@ -113,6 +114,10 @@ func TestNews(t *testing.T) {
 		{"possessive source", "New botnet exploits routers", "Microsoft's threat intelligence team observed the campaign.", "", ""},
 		{"no security term", "Okta reports record quarterly revenue", "", "", "Okta"},
 		{"no name", "Hospital hit by ransomware", "", "", ""},
+		{"source naming its own product", "Citrix warns of NetScaler zero-day exploited in attacks", "", "Citrix", ""},
+		{"tool after a product word", "Microsoft Teams used to deliver DarkGate malware", "", "", ""},
+		{"someone else's installation", "Hackers breached the agency through its Atlassian server", "", "", ""},
+		{"where the stolen data was kept", "Hackers stole 130 GitHub repositories", "", "", ""},
 		{"both name and source", "Snowflake customer accounts breached", "According to Mandiant, Snowflake's platform itself was not compromised.", "Snowflake", ""},
 	} {
 		r := m.News(NewsItem{Title: c.title, Summary: c.summary})

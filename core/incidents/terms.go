@@ -14,7 +14,7 @@ var securityTerms = []string{
 	"credential theft", "stolen data", "data theft", "stole", "stolen", "intrusion",
 	"cyberattack", "cyber attack", "cyberattacks", "unauthorized access", "malware",
 	"extortion", "security incident", "cybersecurity incident", "threat actor", "threat actors",
-	"data stolen", "supply chain attack", "backdoor", "backdoored",
+	"data stolen", "data exposed", "supply chain attack", "backdoor", "backdoored",
 }
 
 // ambiguousNames are directory names that are also ordinary words or other
@@ -45,25 +45,39 @@ var speechVerbs = []string{
 	"revealed", "reveals",
 }
 
-// incidentalBefore are the words just before a name that make it a tool of
-// the attack or the story's source, not its victim ("impersonating
-// Microsoft", "according to Cisco").
-var incidentalBefore = []string{
+// toolBefore are the words just before a name that make it a tool of the
+// attack or someone else's installation of its product ("impersonating
+// Microsoft", "into its Atlassian server"), not the victim.
+var toolBefore = []string{
 	"impersonating", "impersonate", "impersonates", "posing as", "poses as", "pose as",
 	"fake", "spoofed", "spoofing", "abused", "abusing", "abuse", "abuses", "via",
 	"through", "using", "uses", "use", "hosted on", "disguised as", "mimicking", "mimic",
-	"mimics", "lookalike", "according to", "researchers at", "analysts at", "experts at",
-	"report by", "reported by", "discovered by", "spotted by", "found by", "tracked by",
-	"attributed by", "researchers from", "analysts from", "report from", "blog by",
-	"malicious",
+	"mimics", "lookalike", "malicious", "its", "their", "its own", "their own", "our",
 }
 
-// incidentalAfter are the words just after a name that make it a tool or a
-// source ("Microsoft Threat Intelligence", "Zoom lures").
-var incidentalAfter = []string{
-	"researchers", "researcher", "threat intelligence", "threat hunters", "security researchers",
-	"talos", "analysts", "lures", "lure", "themed", "phishing", "installers", "installer",
-	"warned", "warns", "tracks", "observed", "used to", "to deliver", "to distribute",
-	"to host", "to spread", "meeting invites", "invites", "links", "webhooks", "domains",
-	"accounts to", "impersonation", "login pages", "login page", "lookalike",
+// sourceBefore are the words just before a name that make it the story's
+// source ("according to Cisco").
+var sourceBefore = []string{
+	"according to", "researchers at", "analysts at", "experts at", "report by", "reported by",
+	"discovered by", "spotted by", "found by", "tracked by", "attributed by",
+	"researchers from", "analysts from", "report from", "blog by",
+}
+
+// toolAfter are the words just after a name, or after the one word that
+// follows it ("Microsoft Teams used to"), that make it a tool of the attack
+// or the place the victim's data was kept ("GitHub repositories").
+var toolAfter = []string{
+	"lures", "lure", "themed", "phishing", "installers", "installer", "used to",
+	"to deliver", "to distribute", "to host", "to spread", "meeting invites", "invites",
+	"links", "webhooks", "domains", "accounts to", "impersonation", "login pages",
+	"login page", "lookalike", "repositories", "repository", "repos", "cdn",
+}
+
+// sourceAfter are the words just after a name that make it the story's
+// source ("Microsoft Threat Intelligence", "Cisco Talos"). A story that also
+// names one of the vendor's products is about the vendor even so ("Citrix
+// warns of NetScaler zero-day").
+var sourceAfter = []string{
+	"researchers", "researcher", "threat intelligence", "threat hunters",
+	"security researchers", "talos", "analysts", "warned", "warns", "tracks", "observed",
 }
