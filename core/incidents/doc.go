@@ -13,7 +13,8 @@
 // (nameindex.go), built from the folded names; adapters/nameindex
 // implements it with an Aho-Corasick automaton, so this package imports no
 // third-party module. The labelled corpus under testdata measures the rule's
-// precision and recall (corpus_test.go).
+// precision and recall (corpus_test.go); incidentstest scores it, for this
+// package's tests and the adapter's.
 //
 // Polling the sources, merging items into incidents, severity and alerts
 // are not here yet.
