@@ -147,8 +147,9 @@ func Apply(m *incidents.Matcher, it Item) incidents.Result {
 	return incidents.Result{}
 }
 
-// Tally counts true and false positives and false negatives.
-type Tally struct{ TP, FP, FN int }
+// Tally counts true and false positives and false negatives of the
+// matches, and the possible matches (not scored).
+type Tally struct{ TP, FP, FN, Possible int }
 
 // Precision is TP/(TP+FP), 1 when nothing was matched.
 func (c Tally) Precision() float64 {
@@ -167,10 +168,12 @@ func (c Tally) Recall() float64 {
 }
 
 func (c Tally) String() string {
-	return fmt.Sprintf("precision %.3f recall %.3f (tp %d, fp %d, fn %d)", c.Precision(), c.Recall(), c.TP, c.FP, c.FN)
+	return fmt.Sprintf("precision %.3f recall %.3f (tp %d, fp %d, fn %d; possible %d)", c.Precision(), c.Recall(), c.TP, c.FP, c.FN, c.Possible)
 }
 
-func (c *Tally) add(o Tally) { c.TP, c.FP, c.FN = c.TP+o.TP, c.FP+o.FP, c.FN+o.FN }
+func (c *Tally) add(o Tally) {
+	c.TP, c.FP, c.FN, c.Possible = c.TP+o.TP, c.FP+o.FP, c.FN+o.FN, c.Possible+o.Possible
+}
 
 // Figures are the corpus scores: overall, by source and by class, and the
 // items the matcher got wrong.
@@ -191,11 +194,12 @@ func Score(t testing.TB, m *incidents.Matcher) Figures {
 	}
 	f := Figures{BySource: map[string]*Tally{}, ByClass: map[string]*Tally{}}
 	for _, it := range items {
+		r := Apply(m, it)
 		var got []string
-		for _, vm := range Apply(m, it).Matches {
+		for _, vm := range r.Matches {
 			got = append(got, vm.Vendor)
 		}
-		var c Tally
+		c := Tally{Possible: len(r.Possible)}
 		for _, v := range got {
 			if slices.Contains(it.Vendors, v) {
 				c.TP++
