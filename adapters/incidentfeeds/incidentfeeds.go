@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -102,13 +103,13 @@ func (r *Reader) Read(ctx context.Context, src incidents.Endpoint, prev incident
 	b := incidents.Batch{Validators: validators(p.Header, incidents.Validators{})}
 	switch src.Kind {
 	case incidents.SourceNews:
-		err = parseNews(p.Body, &b)
+		err = parseNews(p.Body, p.URL, &b)
 	case incidents.SourceKEV:
 		err = parseKEV(p.Body, &b)
 	case incidents.SourceBreach:
 		err = parseBreaches(p.Body, &b)
 	case incidents.SourceFiling:
-		err = parseFilings(p.Body, &b)
+		err = parseFilings(p.Body, p.URL, &b)
 	}
 	if err != nil {
 		return incidents.Batch{}, fmt.Errorf("%s: %w", src, err)
@@ -141,6 +142,26 @@ func parseFeed(body []byte, b *incidents.Batch) ([]*gofeed.Item, error) {
 	return items, nil
 }
 
+// link is an item's link resolved against the feed's URL, or "" when it
+// is not an http or https URL (a "javascript:" link must not reach a page).
+func link(base *url.URL, raw string) string {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return ""
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	if base != nil {
+		u = base.ResolveReference(u)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return ""
+	}
+	return u.String()
+}
+
 // when is an item's publication time, else its update time, in UTC.
 func when(it *gofeed.Item) time.Time {
 	for _, t := range []*time.Time{it.PublishedParsed, it.UpdatedParsed} {
@@ -153,7 +174,7 @@ func when(it *gofeed.Item) time.Time {
 
 // parseNews reads a news feed; an item with neither title nor summary is
 // skipped.
-func parseNews(body []byte, b *incidents.Batch) error {
+func parseNews(body []byte, base *url.URL, b *incidents.Batch) error {
 	items, err := parseFeed(body, b)
 	if err != nil {
 		return err
@@ -166,7 +187,7 @@ func parseNews(body []byte, b *incidents.Batch) error {
 		n := incidents.NewsItem{
 			Title:     htmltext.Text(it.Title, maxTitle),
 			Summary:   summary,
-			URL:       strings.TrimSpace(it.Link),
+			URL:       link(base, it.Link),
 			Published: when(it),
 		}
 		if n.Title == "" && n.Summary == "" {
@@ -249,7 +270,7 @@ var filingItem = regexp.MustCompile(`(?i)\bitem\s+(\d{1,2}\.\d{2})\b`)
 // title is not EDGAR's, or whose form is not an 8-K (or 8-K/A), is
 // skipped. Every filing is kept whatever its items: the matcher decides
 // which count.
-func parseFilings(body []byte, b *incidents.Batch) error {
+func parseFilings(body []byte, base *url.URL, b *incidents.Batch) error {
 	items, err := parseFeed(body, b)
 	if err != nil {
 		return err
@@ -260,7 +281,7 @@ func parseFilings(body []byte, b *incidents.Batch) error {
 			b.Skipped++
 			continue
 		}
-		f := incidents.Filing{FilerName: m[2], URL: strings.TrimSpace(it.Link), Filed: when(it)}
+		f := incidents.Filing{FilerName: m[2], URL: link(base, it.Link), Filed: when(it)}
 		text := htmltext.Text(it.Description, 0) + " " + htmltext.Text(it.Content, 0)
 		for _, im := range filingItem.FindAllStringSubmatch(text, -1) {
 			if !slices.Contains(f.Items, im[1]) {

@@ -43,8 +43,9 @@ func serveFile(t *testing.T, name, contentType string) *httptest.Server {
 	return srv
 }
 
-// read reads testdata/name served as kind and fails the test on an error.
-func read(t *testing.T, kind incidents.Source, name, contentType string) incidents.Batch {
+// read reads testdata/name served as kind and fails the test on an error;
+// the server's URL is returned for the items' relative links.
+func read(t *testing.T, kind incidents.Source, name, contentType string) (incidents.Batch, string) {
 	t.Helper()
 	srv := serveFile(t, name, contentType)
 	b, err := loopback(t, incidentfeeds.Config{}).Read(context.Background(), incidents.Endpoint{Kind: kind, URL: srv.URL + "/" + name}, incidents.Validators{})
@@ -54,7 +55,7 @@ func read(t *testing.T, kind incidents.Source, name, contentType string) inciden
 	if b.NotModified {
 		t.Fatalf("%s: NotModified on a first read", name)
 	}
-	return b
+	return b, srv.URL
 }
 
 // check compares the items read with want, and the batch's skipped count
@@ -79,9 +80,10 @@ func date(s string) time.Time {
 
 // TestNews: RSS 2.0, Atom and JSON Feed give NewsItems with text titles and
 // summaries (markup, scripts and styles gone, entities decoded), the
-// content when there is no description, the link, and the publication time
-// (else the update time) in UTC; an item with neither title nor summary is
-// skipped and counted.
+// content when there is no description, the link (a relative one resolved
+// against the feed's URL, a javascript: one dropped), and the publication
+// time (else the update time) in UTC; an item with neither title nor
+// summary is skipped and counted.
 func TestNews(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -92,6 +94,8 @@ func TestNews(t *testing.T) {
 		{"news.rss", "application/rss+xml", []incidents.NewsItem{
 			{Title: "Okta confirms its support system was breached", Summary: "Okta said an attacker used stolen credentials to reach its support case system.", URL: "https://news.example.test/2026/11/okta-support-breach", Published: date("2026-11-23T14:05:00Z")},
 			{Title: "Ivanti patches Connect Secure zero-day & warns of exploitation", Summary: "Attackers exploited the flaw before a fix.", URL: "https://news.example.test/2026/11/ivanti-zero-day", Published: date("2026-11-24T09:30:00Z")},
+			{Title: "Twilio Segment customers' data leaked", URL: "{server}/2026/11/segment-leak", Published: date("2026-11-25T07:00:00Z")},
+			{Title: "Zoom's installer hacked", Summary: "A trojanised build was served."},
 		}, 1},
 		{"news.atom", "application/atom+xml", []incidents.NewsItem{
 			{Title: "Progress warns of MOVEit Transfer flaw exploited in data theft", Summary: "Progress Software disclosed a critical SQL injection in MOVEit Transfer.", URL: "https://advisories.example.test/progress-moveit", Published: date("2026-11-25T15:00:00Z")},
@@ -103,7 +107,10 @@ func TestNews(t *testing.T) {
 		}, 0},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			b := read(t, incidents.SourceNews, tc.file, tc.contentType)
+			b, base := read(t, incidents.SourceNews, tc.file, tc.contentType)
+			for i := range tc.want {
+				tc.want[i].URL = strings.Replace(tc.want[i].URL, "{server}", base, 1)
+			}
 			check(t, b, b.News, tc.want, tc.skipped)
 		})
 	}
@@ -114,7 +121,7 @@ func TestNews(t *testing.T) {
 // skipped, the rest kept.
 func TestKEV(t *testing.T) {
 	t.Parallel()
-	b := read(t, incidents.SourceKEV, "kev.json", "application/json")
+	b, _ := read(t, incidents.SourceKEV, "kev.json", "application/json")
 	want := []incidents.KEVEntry{
 		{CVEID: "CVE-2026-21887", VendorProject: "Ivanti", Product: "Connect Secure", VulnerabilityName: "Ivanti Connect Secure Command Injection Vulnerability", DateAdded: "2026-11-26", ShortDescription: "Ivanti Connect Secure contains a command injection vulnerability in web components that allows an authenticated administrator to execute arbitrary commands.", KnownRansomwareCampaignUse: "Known"},
 		{CVEID: "CVE-2026-34362", VendorProject: "Progress", Product: "MOVEit Transfer", VulnerabilityName: "Progress MOVEit Transfer SQL Injection Vulnerability", DateAdded: "2026-11-27", ShortDescription: "Progress MOVEit Transfer contains a SQL injection vulnerability that could allow an unauthenticated attacker to gain access to the database.", KnownRansomwareCampaignUse: "Unknown"},
@@ -128,7 +135,7 @@ func TestKEV(t *testing.T) {
 // number is skipped.
 func TestBreaches(t *testing.T) {
 	t.Parallel()
-	b := read(t, incidents.SourceBreach, "breaches.json", "application/json")
+	b, _ := read(t, incidents.SourceBreach, "breaches.json", "application/json")
 	want := []incidents.Breach{
 		{Name: "Twilio", Title: "Twilio", Domain: "twilio.com", BreachDate: "2026-10-30", AddedDate: "2026-11-22T04:12:45Z", PwnCount: 1250000, DataClasses: []string{"Email addresses", "Phone numbers", "Passwords"}, Description: "In October 2026, Twilio disclosed that customer contact records were exposed. The data included email addresses and phone numbers.", IsVerified: true},
 		{Name: "ComboList2026", Title: "Combo List 2026", BreachDate: "2026-09-01", AddedDate: "2026-11-01T00:00:00Z", PwnCount: 9000000, DataClasses: []string{"Email addresses", "Passwords"}, Description: "A credential stuffing list of unknown origin."},
@@ -143,7 +150,7 @@ func TestBreaches(t *testing.T) {
 // only the 1.05 filing to its vendor.
 func TestFilings(t *testing.T) {
 	t.Parallel()
-	b := read(t, incidents.SourceFiling, "filings.atom", "application/atom+xml")
+	b, _ := read(t, incidents.SourceFiling, "filings.atom", "application/atom+xml")
 	want := []incidents.Filing{
 		{FilerName: "PROGRESS SOFTWARE CORP /MA", Items: []string{"1.05", "9.01"}, URL: "https://www.sec.gov/Archives/edgar/data/876167/000087616726000031/0000876167-26-000031-index.htm", Filed: date("2026-11-27T21:31:05Z")},
 		{FilerName: "OKTA, INC.", Items: []string{"2.02", "9.01"}, URL: "https://www.sec.gov/Archives/edgar/data/1660134/000166013426000077/0001660134-26-000077-index.htm", Filed: date("2026-11-27T21:20:44Z")},
