@@ -164,22 +164,43 @@ func (f *Fetcher) DialContext(ctx context.Context, network, addr string) (net.Co
 // Get fetches rawURL, following redirects. A refusal wraps ErrRefused; a
 // non-2xx status is not an error (Page.Status tells).
 func (f *Fetcher) Get(ctx context.Context, rawURL string) (*Page, error) {
-	return f.get(ctx, f.client, rawURL, f.cfg.MaxBytes)
+	return f.get(ctx, f.client, rawURL, f.cfg.MaxBytes, Validators{})
+}
+
+// Validators are the conditional-GET validators of a previous answer: its
+// ETag and Last-Modified headers, as they were sent.
+type Validators struct {
+	ETag         string
+	LastModified string
+}
+
+// GetConditional fetches rawURL as Get does, following redirects under the
+// same policy, and sends If-None-Match and If-Modified-Since from prev when
+// they are set; a 304 answer is returned as a Page with Status 304 and no
+// body. maxBytes bounds the body of this fetch in place of
+// FetcherConfig.MaxBytes when it is above zero (a platform-wide feed may be
+// larger than a web page); Page.Truncated tells a longer body. The answer's
+// own validators are in Page.Header.
+func (f *Fetcher) GetConditional(ctx context.Context, rawURL string, prev Validators, maxBytes int64) (*Page, error) {
+	if maxBytes <= 0 {
+		maxBytes = f.cfg.MaxBytes
+	}
+	return f.get(ctx, f.client, rawURL, maxBytes, prev)
 }
 
 // GetOnce fetches rawURL without following a redirect: a 3xx answer is
 // returned as is, with its Location header.
 func (f *Fetcher) GetOnce(ctx context.Context, rawURL string) (*Page, error) {
-	return f.get(ctx, f.once, rawURL, f.cfg.MaxBytes)
+	return f.get(ctx, f.once, rawURL, f.cfg.MaxBytes, Validators{})
 }
 
 // getOnceLimited is GetOnce with a body of at most maxBytes (the exposed
 // file probes read no more than they need to recognise a file).
 func (f *Fetcher) getOnceLimited(ctx context.Context, rawURL string, maxBytes int64) (*Page, error) {
-	return f.get(ctx, f.once, rawURL, min(maxBytes, f.cfg.MaxBytes))
+	return f.get(ctx, f.once, rawURL, min(maxBytes, f.cfg.MaxBytes), Validators{})
 }
 
-func (f *Fetcher) get(ctx context.Context, client *http.Client, rawURL string, maxBytes int64) (*Page, error) {
+func (f *Fetcher) get(ctx context.Context, client *http.Client, rawURL string, maxBytes int64, prev Validators) (*Page, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("%w: not a URL", ErrRefused)
@@ -193,6 +214,12 @@ func (f *Fetcher) get(ctx context.Context, client *http.Client, rawURL string, m
 	}
 	req.Header.Set("User-Agent", f.cfg.UserAgent)
 	req.Header.Set("Accept", "text/html,application/xhtml+xml,application/json,application/xml;q=0.9,*/*;q=0.8")
+	if prev.ETag != "" {
+		req.Header.Set("If-None-Match", prev.ETag)
+	}
+	if prev.LastModified != "" {
+		req.Header.Set("If-Modified-Since", prev.LastModified)
+	}
 	resp, err := client.Do(req)
 	if err != nil {
 		if errors.Is(err, ErrRefused) {

@@ -150,6 +150,55 @@ func TestFetcherAllowPrivate(t *testing.T) {
 	}
 }
 
+// TestFetcherGetConditional: the validators of a previous answer are sent
+// as If-None-Match and If-Modified-Since, a 304 comes back as a Page, the
+// call's size bound replaces the configured one, and the policy still
+// refuses a loopback address when AllowPrivate is off.
+func TestFetcherGetConditional(t *testing.T) {
+	t.Parallel()
+	const etag, lastMod = `"v1"`, "Sat, 28 Nov 2026 08:00:00 GMT"
+	srv, hits := counted(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/big" {
+			_, _ = w.Write([]byte(strings.Repeat("x", 3<<20)))
+			return
+		}
+		if r.Header.Get("If-None-Match") == etag && r.Header.Get("If-Modified-Since") == lastMod {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("ETag", etag)
+		w.Header().Set("Last-Modified", lastMod)
+		_, _ = w.Write([]byte("fresh"))
+	}))
+	f := enrich.NewFetcher(enrich.FetcherConfig{AllowPrivate: true, AllowAnyPort: true})
+	ctx := context.Background()
+
+	p, err := f.GetConditional(ctx, srv.URL, enrich.Validators{}, 0)
+	if err != nil || p.Status != http.StatusOK || string(p.Body) != "fresh" || p.Header.Get("ETag") != etag {
+		t.Fatalf("first fetch: page=%+v err=%v", p, err)
+	}
+	p, err = f.GetConditional(ctx, srv.URL, enrich.Validators{ETag: etag, LastModified: lastMod}, 0)
+	if err != nil || p.Status != http.StatusNotModified || len(p.Body) != 0 {
+		t.Fatalf("conditional fetch: page=%+v err=%v", p, err)
+	}
+	p, err = f.GetConditional(ctx, srv.URL+"/big", enrich.Validators{}, 4<<20)
+	if err != nil || p.Truncated || len(p.Body) != 3<<20 {
+		t.Fatalf("4 MiB bound: truncated=%v len=%d err=%v", p.Truncated, len(p.Body), err)
+	}
+	p, err = f.GetConditional(ctx, srv.URL+"/big", enrich.Validators{}, 1<<20)
+	if err != nil || !p.Truncated || len(p.Body) != 1<<20 {
+		t.Fatalf("1 MiB bound: truncated=%v len=%d err=%v", p.Truncated, len(p.Body), err)
+	}
+	before := hits.Load()
+	strict := enrich.NewFetcher(enrich.FetcherConfig{AllowAnyPort: true})
+	if _, err := strict.GetConditional(ctx, srv.URL, enrich.Validators{ETag: etag}, 0); !errors.Is(err, enrich.ErrRefused) {
+		t.Fatalf("loopback without AllowPrivate: err = %v", err)
+	}
+	if hits.Load() != before {
+		t.Fatal("the refused fetch reached the server")
+	}
+}
+
 // TestFetcherResolveHook checks that names resolved by FetcherConfig.Resolve
 // (the scanner's DNS) are still judged by the policy at connect, and that
 // a name the resolver knows is reached at the address it gives.

@@ -17,11 +17,10 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/vetted-dev/vetted/adapters/enrich"
+	"github.com/vetted-dev/vetted/adapters/internal/htmltext"
 	"github.com/vetted-dev/vetted/core/vendors"
-	"golang.org/x/net/html"
 )
 
 // maxSummary bounds an incident summary, in bytes.
@@ -59,37 +58,8 @@ func severity(s string) string {
 	return "medium"
 }
 
-// inline tags do not separate words.
-var inline = map[string]bool{"a": true, "b": true, "strong": true, "em": true, "i": true, "span": true, "var": true, "small": true, "code": true, "u": true}
-
 // plainText turns an HTML fragment into collapsed text, cut to maxSummary.
-func plainText(s string) string {
-	var b strings.Builder
-	z := html.NewTokenizer(strings.NewReader(s))
-	for {
-		tt := z.Next()
-		if tt == html.ErrorToken {
-			break
-		}
-		switch tt {
-		case html.TextToken:
-			b.Write(z.Text())
-		case html.StartTagToken, html.EndTagToken, html.SelfClosingTagToken:
-			if name, _ := z.TagName(); !inline[string(name)] {
-				b.WriteByte(' ')
-			}
-		}
-	}
-	out := strings.Join(strings.Fields(b.String()), " ")
-	if len(out) > maxSummary {
-		i := maxSummary
-		for i > 0 && !utf8.RuneStart(out[i]) {
-			i--
-		}
-		out = out[:i] + "…"
-	}
-	return out
-}
+func plainText(s string) string { return htmltext.Text(s, maxSummary) }
 
 // parseTime reads the date formats feeds use.
 func parseTime(s string) time.Time {

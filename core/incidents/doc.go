@@ -16,6 +16,11 @@
 // precision and recall (corpus_test.go); incidentstest scores it, for this
 // package's tests and the adapter's.
 //
+// Reading a source into those items is the driven port SourceReader
+// (sources.go: an Endpoint of a kind and URL, the conditional-GET
+// Validators of the previous read, a Batch of items or NotModified);
+// adapters/incidentfeeds implements it over the SSRF-safe fetcher.
+//
 // Polling the sources, merging items into incidents, severity and alerts
 // are not here yet.
 package incidents
