@@ -24,11 +24,35 @@ for t in "${targets[@]}"; do
 	IFS=: read -r mod pkg name <<<"$t"
 	printf '== fuzz %s %s for %s\n' "${mod#.}${pkg#.}" "$name" "$fuzztime"
 	start=$SECONDS
-	(cd "$mod" && go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" "$pkg" 2>&1 | grep -v ' INFO \| WARN ' | tail -n 3)
+	# A failure the fuzzer can reproduce is written to the package's
+	# testdata/fuzz/<Target> and fails the run. A failure of the fuzzing
+	# engine itself (a worker that did not answer in time on a loaded
+	# machine) writes no input: that target runs once more, and only a second
+	# failure fails the run. Minimizing a new input is bounded so the workers
+	# keep fuzzing within the short budget.
+	dir="$mod/${pkg#./}/testdata/fuzz/$name"
+	attempt=1
+	while :; do
+		before=$({ ls "$dir" 2>/dev/null || true; } | wc -l)
+		out=$(mktemp)
+		if (cd "$mod" && go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" -fuzzminimizetime 5s "$pkg" >"$out" 2>&1); then
+			grep -v ' INFO \| WARN ' "$out" | tail -n 3
+			rm -f "$out"
+			break
+		fi
+		grep -v ' INFO \| WARN ' "$out" | tail -n 40
+		rm -f "$out"
+		after=$({ ls "$dir" 2>/dev/null || true; } | wc -l)
+		if [ "$after" != "$before" ] || [ "$attempt" -ge 2 ]; then
+			echo "   $name failed" >&2
+			exit 1
+		fi
+		echo "   $name: the fuzzing engine failed and recorded no failing input; running it once more"
+		attempt=2
+	done
 	printf '   %s ran %ss with no crash\n' "$name" "$((SECONDS - start))"
 	if [ "${COLLECT:-0}" = 1 ]; then
 		path=$(cd "$mod" && go list "$pkg")
-		dir="$mod/${pkg#./}/testdata/fuzz/$name"
 		mkdir -p "$dir"
 		find "$cache/$path/$name" -type f 2>/dev/null | head -n 60 | while read -r f; do cp -n "$f" "$dir/"; done || true
 	fi
