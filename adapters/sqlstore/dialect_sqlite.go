@@ -213,7 +213,7 @@ func (sqliteBunDialect) AppendTime(b []byte, t time.Time) []byte {
 const staleLock = 10 * time.Second
 
 func (sqliteDialect) newMigrator(s *Store) (*migrate.Migrator, error) {
-	return migrator(s.db, migrationFiles, "migrations/sqlite", registerReviewLifecycle, registerDocumentDigest, registerProfileListColumns, registerListVersion, registerRatingCoverage)
+	return migrator(s.db, migrationFiles, "migrations/sqlite", registerReviewLifecycle, registerDocumentDigest, registerProfileListColumns, registerListVersion, registerRatingCoverage, registerIncidentMerge)
 }
 
 // migrate runs each migration in a write transaction of its own. Two

@@ -65,3 +65,7 @@ func RerunProfileListColumns(ctx context.Context, s *Store) error {
 // RerunRatingCoverage runs the Go migration that adds
 // rating_history.checks_run and checks_total again.
 func RerunRatingCoverage(ctx context.Context, s *Store) error { return ratingCoverageUp(ctx, s.db) }
+
+// RerunIncidentMerge runs the Go migration that adds incidents.match and
+// sources again.
+func RerunIncidentMerge(ctx context.Context, s *Store) error { return incidentMergeUp(ctx, s.db) }

@@ -236,3 +236,23 @@ func TestRatingCoverageMigrationPostgres(t *testing.T) {
 		t.Fatalf("a scan from after: coverage %v of %v (%v), want %d of %d", got.ChecksRun, got.ChecksTotal, err, run, total)
 	}
 }
+
+// TestIncidentMergeMigrationPostgres: see checkIncidentBefore.
+func TestIncidentMergeMigrationPostgres(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	v := e.ensure(e.newVendor("Slack", "https://slack.com"))[0]
+	before := incidentBefore(v.ID, e.tick())
+	e.write(func(ctx context.Context, tx stores.Tx) error { return tx.Incidents().Create(ctx, before) })
+	if _, err := e.s.SQLDB().ExecContext(e.ctx, "ALTER TABLE incidents DROP COLUMN match, DROP COLUMN sources"); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		for _, name := range []string{"20261218000000_incident_merge.tx.up.sql", "20261218000100_incident_store.tx.up.sql"} {
+			if err := sqlstore.RerunMigration(e.ctx, e.s, name); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	checkIncidentBefore(t, e.s, before)
+}

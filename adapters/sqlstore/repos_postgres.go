@@ -28,7 +28,7 @@ func (postgresDialect) lists(t *tx) lists.ListRepo {
 	return pgListRepo{listRepo{base: t.b, Lock: "UPDATE"}}
 }
 func (postgresDialect) incidents(t *tx) vendors.IncidentRepo {
-	return pgIncidentRepo{incidentRepo{base: t.b}}
+	return pgIncidentRepo{incidentRepo{base: t.b, Keys: pgIncidentKeys}}
 }
 func (postgresDialect) runs(t *tx) vendors.RunRepo { return pgRunRepo{runRepo{base: t.b}, t.readOnly} }
 func (postgresDialect) outbox(t *tx) outbox.Repo {
@@ -75,6 +75,10 @@ func (r pgListRepo) GetByName(ctx context.Context, accountID uuid.UUID, name str
 	return r.One(ctx, "named "+name, r.SelectLists(&rows).Where("l.account_id = ? AND l.name = ?", accountID, name), &rows)
 }
 
+// pgIncidentKeys reads an incident's keys back as a JSON array, in order.
+const pgIncidentKeys = `(SELECT coalesce(jsonb_agg(ik.key ORDER BY ik.ord), '[]'::jsonb)
+	FROM incident_keys AS ik WHERE ik.incident_id = i.id) AS keys`
+
 // pgIncidentRepo is the shared incident repository with PostgreSQL's own
 // Latest.
 type pgIncidentRepo struct{ incidentRepo }
@@ -86,7 +90,7 @@ func (r pgIncidentRepo) Latest(ctx context.Context, vendorIDs []uuid.UUID) ([]ve
 		return []vendors.Incident{}, nil
 	}
 	var rows []incidentRow
-	err := r.DB.NewSelect().Model(&rows).DistinctOn("i.vendor_id").Where("i.vendor_id IN (?)", bun.List(vendorIDs)).
+	err := r.SelectIncidents(&rows).DistinctOn("i.vendor_id").Where("i.vendor_id IN (?)", bun.List(vendorIDs)).
 		OrderExpr("i.vendor_id, " + newestIncident).Scan(ctx)
 	if err != nil {
 		return nil, pgTranslate(err, "latest incidents of %d vendors", len(vendorIDs))

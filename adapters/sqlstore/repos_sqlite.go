@@ -35,7 +35,7 @@ func (sqliteDialect) vendors(t *tx) vendors.VendorRepo {
 }
 func (sqliteDialect) lists(t *tx) lists.ListRepo { return sqliteListRepo{listRepo{base: t.b}} }
 func (sqliteDialect) incidents(t *tx) vendors.IncidentRepo {
-	return sqliteIncidentRepo{incidentRepo{base: t.b}}
+	return sqliteIncidentRepo{incidentRepo{base: t.b, Keys: sqliteIncidentKeys}}
 }
 func (sqliteDialect) runs(t *tx) vendors.RunRepo { return sqliteRunRepo{runRepo{base: t.b}} }
 func (sqliteDialect) outbox(t *tx) outbox.Repo {
@@ -135,6 +135,11 @@ func (r sqliteRunRepo) GetForUpdate(ctx context.Context, id uuid.UUID) (vendors.
 
 type sqliteOutboxRepo struct{ outboxRepo }
 
+// sqliteIncidentKeys reads an incident's keys back as a JSON array, in
+// order (json_group_array of no row is []).
+const sqliteIncidentKeys = `(SELECT json_group_array(ik.key ORDER BY ik.ord)
+	FROM incident_keys AS ik WHERE ik.incident_id = i.id) AS keys`
+
 // sqliteIncidentRepo picks each vendor's newest incident with a correlated
 // subquery (SQLite has no DISTINCT ON); it walks incidents_vendor_published_idx.
 type sqliteIncidentRepo struct{ incidentRepo }
@@ -144,7 +149,7 @@ func (r sqliteIncidentRepo) Latest(ctx context.Context, vendorIDs []uuid.UUID) (
 		return []vendors.Incident{}, nil
 	}
 	var rows []incidentRow
-	err := r.DB.NewSelect().Model(&rows).Where("i.vendor_id IN (?)", bun.List(vendorIDs)).
+	err := r.SelectIncidents(&rows).Where("i.vendor_id IN (?)", bun.List(vendorIDs)).
 		Where("i.id = (SELECT i2.id FROM incidents AS i2 WHERE i2.vendor_id = i.vendor_id ORDER BY " +
 			strings.ReplaceAll(newestIncident, "i.", "i2.") + " LIMIT 1)").
 		Scan(ctx)

@@ -616,6 +616,14 @@ type incidentRow struct {
 	PublishedAt             time.Time `bun:"published_at"`
 	Backfilled              bool      `bun:"backfilled"`
 	CreatedAt               time.Time `bun:"created_at"`
+	// Match is null for an incident without evidence; Sources is empty for
+	// a row written before incidents had sources (IncidentFromStore fills
+	// in its one item).
+	Match   *incidentMatchJSON `bun:"match,type:jsonb"`
+	Sources []incidentItemJSON `bun:"sources,type:jsonb"`
+	// Keys are read from incident_keys (incidentRepo.Keys), in the order
+	// they were given; they are written there, not here.
+	Keys []string `bun:"keys,scanonly,type:jsonb"`
 }
 
 // fromIncident makes the row of in.
@@ -623,7 +631,8 @@ func fromIncident(in vendors.Incident) incidentRow {
 	return incidentRow{ID: in.ID, VendorID: in.VendorID, Title: in.Title, Summary: in.Summary, IncidentType: in.IncidentType,
 		AffectedService: in.AffectedService, PotentiallyImpactedData: in.PotentiallyImpactedData, Status: in.Status,
 		Severity: in.Severity, URL: in.URL, Source: in.Source, ExternalID: in.ExternalID, PublishedAt: in.PublishedAt,
-		Backfilled: in.Backfilled, CreatedAt: in.CreatedAt}
+		Backfilled: in.Backfilled, CreatedAt: in.CreatedAt, Match: fromIncidentMatch(in.Match), Sources: fromIncidentItems(in.Sources),
+		Keys: in.Keys}
 }
 
 // Core rebuilds the incident.
@@ -631,7 +640,8 @@ func (r incidentRow) Core() vendors.Incident {
 	return vendors.IncidentFromStore(vendors.Incident{ID: r.ID, VendorID: r.VendorID, Title: r.Title, Summary: r.Summary,
 		IncidentType: r.IncidentType, AffectedService: r.AffectedService, PotentiallyImpactedData: r.PotentiallyImpactedData,
 		Status: r.Status, Severity: r.Severity, URL: r.URL, Source: r.Source, ExternalID: r.ExternalID,
-		PublishedAt: r.PublishedAt, Backfilled: r.Backfilled, CreatedAt: r.CreatedAt})
+		PublishedAt: r.PublishedAt, Backfilled: r.Backfilled, CreatedAt: r.CreatedAt, Match: r.Match.core(),
+		Sources: incidentItemsCore(r.Sources), Keys: r.Keys})
 }
 
 // deliveryRow is a row of deliveries: a mail claimed by its delivery key, and

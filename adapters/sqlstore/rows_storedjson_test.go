@@ -20,6 +20,8 @@ var (
 	storedEnrichment = `{"basic":{"status":"done","updated_at":"2026-03-04T05:06:07.891Z","source":"web"},"logo":{"status":"failed","updated_at":"2026-03-04T05:06:07.891Z","source":"web","error":"no logo"}}`
 	storedGRC        = `{"aggregate_score":81,"grade":"B","domain_scores":[{"domain":"dns_health","score":70,"weight":0.25,"findings":["no dnssec"]}],"integration_depth":"deep","recommendation":"approve","evidence_summaries":["ev"],"citations":[{"url":"dns:x","title":"t","retrieved_at":"2026-03-04T05:06:07.891Z"}],"assessed_at":"2026-03-04T05:06:07.891Z"}`
 	// A profile created empty: every list null, every group present.
+	// A company with a legal name (written since profiles have one).
+	storedLegalCompany  = `{"company_description":"","business_type":"","founded_year":null,"employee_count":null,"industry":"","primary_product":"Okta Workforce Identity","headquarters_location":"","website_url":"","alias":["Okta"],"legal_name":"Okta, Inc.","contact_email":"","tos_url":"","logo":""}`
 	storedEmptyCompany  = `{"company_description":"","business_type":"","founded_year":null,"employee_count":null,"industry":"","primary_product":"","headquarters_location":"","website_url":"","alias":null,"contact_email":"","tos_url":"","logo":""}`
 	storedEmptySecurity = `{"compliance_certifications":null,"published_subprocessors":null,"security_page_url":"","trust_center_url":"","status_page_url":"","external_signals":{"tls":null,"tls_expires_at":"","hsts":null,"security_headers":null,"spf":null,"dmarc":null,"dnssec":null,"caa":null,"mta_sts":null,"security_txt":null}}`
 	storedEmptyPrivacy  = `{"privacy_policy_url":"","data_collected":null,"shared_data_description":"","ml_training_data_description":"","supports_data_subject_requests":null,"gdpr_compliant":null,"data_returned_after_termination":null,"data_physical_location":""}`
@@ -47,7 +49,7 @@ func roundTrip[T, C any](t *testing.T, name, doc string, toCore func(T) C, fromC
 
 func TestStoredProfileJSON(t *testing.T) {
 	t.Parallel()
-	for _, doc := range []string{storedCompany, storedEmptyCompany} {
+	for _, doc := range []string{storedCompany, storedEmptyCompany, storedLegalCompany} {
 		roundTrip(t, "company", doc, companyJSON.core, fromCompany)
 	}
 	for _, doc := range []string{storedSecurity, storedEmptySecurity} {

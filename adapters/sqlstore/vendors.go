@@ -244,18 +244,39 @@ func (r profileRepo) ReplaceInstances(ctx context.Context, vendorID uuid.UUID, i
 	return r.Translate(err, "replace security instances of vendor %s", vendorID)
 }
 
-// incidentRepo is vendors.IncidentRepo.
-type incidentRepo struct{ base }
-
-// Create inserts one incident.
-func (r incidentRepo) Create(ctx context.Context, in vendors.Incident) error {
-	row := fromIncident(in)
-	_, err := r.DB.NewInsert().Model(&row).Exec(ctx)
-	return r.Translate(err, "create incident %s", in.ID)
+// incidentRepo is vendors.IncidentRepo. The keys of an incident live in
+// incident_keys; Keys is the dialect's column expression that reads them
+// back, in order, as a JSON array (keys).
+type incidentRepo struct {
+	base
+	Keys string
 }
 
-// Merge inserts in one statement and answers the inserted incidents in
-// input order.
+// SelectIncidents selects incidents into rows, with their keys.
+func (r incidentRepo) SelectIncidents(rows any) *bun.SelectQuery {
+	return r.DB.NewSelect().Model(rows).ColumnExpr("?TableColumns").ColumnExpr(r.Keys)
+}
+
+// InsertKeys inserts the keys of incidents.
+func (r incidentRepo) InsertKeys(ctx context.Context, rows []incidentKeyRow, format string, args ...any) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	_, err := r.DB.NewInsert().Model(&rows).Exec(ctx)
+	return r.Translate(err, format, args...)
+}
+
+// Create inserts one incident and its keys.
+func (r incidentRepo) Create(ctx context.Context, in vendors.Incident) error {
+	row := fromIncident(in)
+	if _, err := r.DB.NewInsert().Model(&row).Exec(ctx); err != nil {
+		return r.Translate(err, "create incident %s", in.ID)
+	}
+	return r.InsertKeys(ctx, incidentKeyRows(in.ID, in.VendorID, in.Keys), "create incident %s: keys", in.ID)
+}
+
+// Merge inserts in one statement, then the keys of the inserted ones in
+// another, and answers the inserted incidents in input order.
 func (r incidentRepo) Merge(ctx context.Context, ins []vendors.Incident) ([]vendors.Incident, error) {
 	if len(ins) == 0 {
 		return []vendors.Incident{}, nil
@@ -274,11 +295,16 @@ func (r incidentRepo) Merge(ctx context.Context, ins []vendors.Incident) ([]vend
 		got[id] = true
 	}
 	out := make([]vendors.Incident, 0, len(inserted))
+	var keys []incidentKeyRow
 	for _, row := range rows {
 		if got[row.ID] {
 			delete(got, row.ID) // a repeated id was inserted once
 			out = append(out, row.Core())
+			keys = append(keys, incidentKeyRows(row.ID, row.VendorID, row.Keys)...)
 		}
+	}
+	if err := r.InsertKeys(ctx, keys, "merge incidents: keys"); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -286,7 +312,7 @@ func (r incidentRepo) Merge(ctx context.Context, ins []vendors.Incident) ([]vend
 // Get returns an incident.
 func (r incidentRepo) Get(ctx context.Context, id uuid.UUID) (vendors.Incident, error) {
 	var row incidentRow
-	if err := r.DB.NewSelect().Model(&row).Where("i.id = ?", id).Scan(ctx); err != nil {
+	if err := r.SelectIncidents(&row).Where("i.id = ?", id).Scan(ctx); err != nil {
 		return vendors.Incident{}, r.Translate(err, "incident %s", id)
 	}
 	return row.Core(), nil
@@ -295,7 +321,7 @@ func (r incidentRepo) Get(ctx context.Context, id uuid.UUID) (vendors.Incident, 
 // ListByVendor returns a vendor's incidents, newest first.
 func (r incidentRepo) ListByVendor(ctx context.Context, vendorID uuid.UUID) ([]vendors.Incident, error) {
 	var rows []incidentRow
-	err := r.DB.NewSelect().Model(&rows).Where("i.vendor_id = ?", vendorID).OrderExpr(newestIncident).Scan(ctx)
+	err := r.SelectIncidents(&rows).Where("i.vendor_id = ?", vendorID).OrderExpr(newestIncident).Scan(ctx)
 	if err != nil {
 		return nil, r.Translate(err, "incidents of vendor %s", vendorID)
 	}
@@ -311,7 +337,7 @@ func (r incidentRepo) Recent(ctx context.Context, vendorIDs []uuid.UUID, limit i
 		return []vendors.Incident{}, nil
 	}
 	var rows []incidentRow
-	err := r.DB.NewSelect().Model(&rows).Where("i.vendor_id IN (?)", bun.List(vendorIDs)).
+	err := r.SelectIncidents(&rows).Where("i.vendor_id IN (?)", bun.List(vendorIDs)).
 		OrderExpr(newestIncident).Limit(int64(limit)).Scan(ctx)
 	if err != nil {
 		return nil, r.Translate(err, "recent incidents of %d vendors", len(vendorIDs))

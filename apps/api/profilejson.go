@@ -25,6 +25,7 @@ type Company struct {
 	HeadquartersLocation string   `json:"headquarters_location"`
 	WebsiteURL           string   `json:"website_url"`
 	Alias                []string `json:"alias"`
+	LegalName            string   `json:"legal_name"`
 	ContactEmail         string   `json:"contact_email"`
 	TosURL               string   `json:"tos_url"`
 	Logo                 string   `json:"logo"`

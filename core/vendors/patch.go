@@ -27,6 +27,7 @@ var editable = []editableField{
 	text("company.headquarters_location", func(p *Profile) *string { return &p.Company.HeadquartersLocation }),
 	text("company.website_url", func(p *Profile) *string { return &p.Company.WebsiteURL }),
 	texts("company.alias", func(p *Profile) *[]string { return &p.Company.Alias }),
+	text("company.legal_name", func(p *Profile) *string { return &p.Company.LegalName }),
 	text("company.contact_email", func(p *Profile) *string { return &p.Company.ContactEmail }),
 	text("company.tos_url", func(p *Profile) *string { return &p.Company.TosURL }),
 	text("company.logo", func(p *Profile) *string { return &p.Company.Logo }),

@@ -69,9 +69,13 @@ type Company struct {
 	HeadquartersLocation string
 	WebsiteURL           string
 	Alias                []string
-	ContactEmail         string
-	TosURL               string
-	Logo                 string
+	// LegalName is the registered name of the company ("Okta, Inc."),
+	// from the site's JSON-LD legalName or its certificate's organization;
+	// the incident matcher compares filers and KEV vendors to it.
+	LegalName    string
+	ContactEmail string
+	TosURL       string
+	Logo         string
 }
 
 // ExternalSignals are passively observed security signals.
@@ -264,6 +268,35 @@ type Incident struct {
 	PublishedAt             time.Time
 	Backfilled              bool
 	CreatedAt               time.Time
+	// Match is the evidence that tied an item of a platform-wide source
+	// (news, KEV, breach list, filing) to the vendor; nil for status-page,
+	// feed and manual incidents.
+	Match *IncidentMatch
+	// Sources lists every item merged into the incident, first seen first;
+	// an incident of one item has one entry (NewIncident makes it from
+	// Source, URL and PublishedAt).
+	Sources []IncidentItem
+	// Keys are what merges items into the incident (core/incidents: the
+	// url:, cve: and title: keys of its items) and the source: key of each
+	// item's source. The store indexes them per vendor; they are not on
+	// the wire.
+	Keys []string
+}
+
+// IncidentMatch is the evidence of a match: the rule, the text it matched
+// and its confidence in [0,1].
+type IncidentMatch struct {
+	Rule        string
+	MatchedText string
+	Confidence  float64
+}
+
+// IncidentItem is one item merged into an incident: its source, link and
+// publication time.
+type IncidentItem struct {
+	Source      string
+	URL         string
+	PublishedAt time.Time
 }
 
 // NewIncident validates an incident.
@@ -295,6 +328,16 @@ func NewIncident(in Incident) (Incident, error) {
 	if in.ExternalID == "" {
 		in.ExternalID = in.ID.String()
 	}
+	if len(in.Sources) == 0 {
+		in.Sources = []IncidentItem{{Source: in.Source, URL: in.URL, PublishedAt: in.PublishedAt}}
+	}
+	if in.Keys == nil {
+		in.Keys = []string{}
+	}
+	in.PublishedAt, in.CreatedAt = in.PublishedAt.UTC(), in.CreatedAt.UTC()
+	for i := range in.Sources {
+		in.Sources[i].PublishedAt = in.Sources[i].PublishedAt.UTC()
+	}
 	return in, errs.Err()
 }
 
@@ -307,7 +350,16 @@ func IncidentFromStore(in Incident) Incident {
 	if in.PotentiallyImpactedData == nil {
 		in.PotentiallyImpactedData = []string{}
 	}
+	if len(in.Sources) == 0 { // a row written before incidents had sources
+		in.Sources = []IncidentItem{{Source: in.Source, URL: in.URL, PublishedAt: in.PublishedAt}}
+	}
+	if in.Keys == nil {
+		in.Keys = []string{}
+	}
 	in.PublishedAt, in.CreatedAt = in.PublishedAt.UTC(), in.CreatedAt.UTC()
+	for i := range in.Sources {
+		in.Sources[i].PublishedAt = in.Sources[i].PublishedAt.UTC()
+	}
 	return in
 }
 

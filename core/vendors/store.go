@@ -2,6 +2,7 @@ package vendors
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
@@ -100,6 +101,36 @@ type IncidentRepo interface {
 	// Latest returns, for each of the given vendors that has incidents, its
 	// newest one (newest as Recent orders them); the result is in no order.
 	Latest(ctx context.Context, vendorIDs []uuid.UUID) ([]Incident, error)
+	// WithKeys returns the vendor's incidents that hold at least one of
+	// keys among their Keys (any order); empty when keys is.
+	WithKeys(ctx context.Context, vendorID uuid.UUID, keys []string) ([]Incident, error)
+	// Update stores what a merge changes of an existing incident: its
+	// severity, affected service, impacted data, sources and keys;
+	// core.ErrNotFound if it does not exist.
+	Update(ctx context.Context, in Incident) error
+	// Search returns the incidents of the vendors among q.VendorIDs that
+	// pass q's filters, newest first as Recent orders them, after q.After
+	// when it is set, at most q.Limit.
+	Search(ctx context.Context, q IncidentQuery) ([]Incident, error)
+}
+
+// IncidentQuery selects incidents for IncidentRepo.Search. Empty Sources
+// or Severities do not filter; a source filters by the source: key of the
+// incident's Keys (any item merged into it), so an incident of status-page
+// or manual source, which has none, passes no source filter.
+type IncidentQuery struct {
+	VendorIDs  []uuid.UUID
+	Sources    []string
+	Severities []string
+	After      *IncidentCursor
+	Limit      int
+}
+
+// IncidentCursor is the position of an incident in Recent's order.
+type IncidentCursor struct {
+	PublishedAt time.Time
+	CreatedAt   time.Time
+	ID          uuid.UUID
 }
 
 // RunRepo stores enrichment and backfill runs with their jobs.

@@ -98,6 +98,12 @@ func cloneSubscriber(s alerts.Subscriber) alerts.Subscriber {
 
 func cloneIncident(in vendors.Incident) vendors.Incident {
 	in.PotentiallyImpactedData = cloneStrings(in.PotentiallyImpactedData)
+	in.Sources = slices.Clone(in.Sources)
+	in.Keys = cloneStrings(in.Keys)
+	if in.Match != nil {
+		m := *in.Match
+		in.Match = &m
+	}
 	return in
 }
 

@@ -27,6 +27,7 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
+	incidentsarea "github.com/vetted-dev/vetted/core/incidents"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
@@ -153,6 +154,9 @@ func (t *tx) Assessments() assessments.AssessmentRepo { return assessmentsRepo{t
 func (t *tx) Documents() assessments.DocumentRepo     { return documents{t} }
 func (t *tx) Subscribers() alerts.SubscriberRepo      { return subscribers{t} }
 func (t *tx) Incidents() vendors.IncidentRepo         { return incidents{t} }
+func (t *tx) Sources() incidentsarea.SourceStateRepo  { return sourceStates{t} }
+func (t *tx) Possible() incidentsarea.PossibleRepo    { return possibleRepo{t} }
+func (t *tx) Candidates() incidentsarea.CandidateRepo { return candidates{t} }
 func (t *tx) Deliveries() mailonce.Repo               { return deliveries{t} }
 func (t *tx) Runs() vendors.RunRepo                   { return runs{t} }
 func (t *tx) Outbox() outbox.Repo                     { return outboxRepo{t} }
@@ -332,6 +336,10 @@ type data struct {
 	incidentByKey     map[incidentKey]uuid.UUID
 	incidentsByVendor index[uuid.UUID, uuid.UUID]
 
+	sourceStates  map[string]incidentsarea.SourceState
+	possible      map[uuid.UUID]incidentsarea.PossibleMatch
+	possibleByKey map[string]uuid.UUID
+
 	deliveries map[string]deliveryRow
 	runs       map[uuid.UUID]vendors.Run
 	outbox     map[uuid.UUID]outboxRow
@@ -359,6 +367,7 @@ func newData() *data {
 		documents: map[uuid.UUID]assessments.Document{}, documentsByAssessment: index[uuid.UUID, uuid.UUID]{}, documentsByAccount: index[uuid.UUID, uuid.UUID]{},
 		subscribers: map[uuid.UUID]alerts.Subscriber{}, subscriberByEmail: map[named]uuid.UUID{}, subscribersByList: index[uuid.UUID, uuid.UUID]{},
 		incidents: map[uuid.UUID]vendors.Incident{}, incidentByKey: map[incidentKey]uuid.UUID{}, incidentsByVendor: index[uuid.UUID, uuid.UUID]{},
+		sourceStates: map[string]incidentsarea.SourceState{}, possible: map[uuid.UUID]incidentsarea.PossibleMatch{}, possibleByKey: map[string]uuid.UUID{},
 		deliveries: map[string]deliveryRow{}, runs: map[uuid.UUID]vendors.Run{},
 		outbox: map[uuid.UUID]outboxRow{}, pending: map[uuid.UUID]struct{}{},
 	}

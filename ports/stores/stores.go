@@ -13,6 +13,7 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/incidents"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
@@ -43,6 +44,7 @@ type Tx interface {
 	assessments.Tx
 	alerts.Tx
 	webhooks.Tx
+	incidents.Tx
 	mailonce.Tx
 	outbox.Tx
 }
