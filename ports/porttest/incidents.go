@@ -410,6 +410,18 @@ var possibleCases = []testCase{
 		_, err = getPossible(f, absent.ID)
 		wantErr(t, "Get absent", err, core.ErrNotFound)
 	}},
+	{"Add refuses a possible match of a vendor not in the directory", func(t *testing.T, f *fixture) {
+		draft := f.newIncident(newID(), "a")
+		p := incidents.PossibleMatch{ID: newID(), Key: "unknown a", VendorName: "Unknown", Draft: draft,
+			Status: incidents.PossiblePending, CreatedAt: f.tick()}
+		err := f.try(func(ctx context.Context, tx stores.Tx) error {
+			_, err := tx.Possible().Add(ctx, p)
+			return err
+		})
+		wantErr(t, "Add of an unknown vendor", err, core.ErrNotFound)
+		_, err = getPossible(f, p.ID)
+		wantErr(t, "Get after", err, core.ErrNotFound)
+	}},
 }
 
 var candidateCases = []testCase{
