@@ -16,8 +16,8 @@ func TestNormalizeURL(t *testing.T) {
 		"http://news.test/a/b#comments":                "https://news.test/a/b",
 		"https://news.test/a?utm_source=rss&id=7":      "https://news.test/a?id=7",
 		"  https://news.test/a?utm_medium=x&utm_id=9 ": "https://news.test/a",
-		"not a url":                                    "",
-		"":                                             "",
+		"not a url": "",
+		"":          "",
 	} {
 		if got := normalizeURL(in); got != want {
 			t.Errorf("normalizeURL(%q) = %q, want %q", in, got, want)

@@ -76,8 +76,8 @@ func setup(t *testing.T) *fixture {
 	f := &fixture{t: t, st: memstore.New(), clk: &clock{now: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)},
 		rd:      &reader{batches: map[string]incidents.Batch{}, fail: map[string]error{}, prev: map[string][]incidents.Validators{}},
 		metrics: counts{}, vendors: map[string]vendors.Vendor{},
-		admin:   accounts.Actor{UserID: uuid.New(), Email: "root@vetted.test", PlatformAdmin: true},
-		viewer:  accounts.Actor{UserID: uuid.New(), Email: "val@acme.test", Verified: true}}
+		admin:  accounts.Actor{UserID: uuid.New(), Email: "root@vetted.test", PlatformAdmin: true},
+		viewer: accounts.Actor{UserID: uuid.New(), Email: "val@acme.test", Verified: true}}
 	acc := accounts.Account{ID: uuid.New(), Name: "Acme", Active: true}
 	f.acc = accounts.AccountRef{ID: acc.ID}
 	f.list = lists.List{ID: uuid.New(), AccountID: acc.ID, Name: "Critical"}
