@@ -18,11 +18,11 @@ import (
 // Deps are the ports the incident use cases need.
 type Deps struct {
 	uow.Unit[Tx]
-	// Reader reads a source; Sources are the configured ones (none: Poll
-	// does nothing).
-	Reader  SourceReader
-	Sources []Endpoint
-	// BuildIndex builds the matcher's name index (adapters/nameindex).
+	// Sources are the configured sources (none: Poll does nothing);
+	// Reader reads them and BuildIndex builds the matcher's name index
+	// (adapters/nameindex). Both are needed only when there are sources.
+	Sources    []Endpoint
+	Reader     SourceReader
 	BuildIndex BuildNameIndex
 	// Metrics counts the reads of the sources; optional.
 	Metrics Metrics
@@ -45,10 +45,10 @@ type Service struct {
 // NewService checks the dependencies and returns the service.
 func NewService(d Deps) (*Service, error) {
 	missing := d.Missing()
-	if d.Reader == nil {
+	if len(d.Sources) > 0 && d.Reader == nil {
 		missing = append(missing, "Reader")
 	}
-	if d.BuildIndex == nil {
+	if len(d.Sources) > 0 && d.BuildIndex == nil {
 		missing = append(missing, "BuildIndex")
 	}
 	if len(missing) > 0 {

@@ -2,6 +2,7 @@ package usecases
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -46,7 +47,9 @@ func (u *UseCases) Handle(ctx context.Context, kind outbox.Kind, payload any) er
 	case outbox.KindWebhookDisabledMail:
 		return run(kind, payload, func(p outbox.WebhookDisabledMail) error { return u.Webhooks.SendDisabledMail(ctx, p) })
 	case outbox.KindPollIncidents:
-		return u.Vendors.PollIncidents(ctx)
+		// The vendors' own feeds, then the platform-wide sources: each
+		// logs and leaves its failures, so one never stops the other.
+		return errors.Join(u.Vendors.PollIncidents(ctx), u.Incidents.Poll(ctx))
 	case outbox.KindReenrichStale:
 		_, err := u.Vendors.ReenrichStale(ctx, ReenrichAge)
 		return err

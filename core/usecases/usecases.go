@@ -16,6 +16,7 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/incidents"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
@@ -40,7 +41,14 @@ type Deps struct {
 	// nil: no discovery.
 	Websites  vendors.WebsiteFinder
 	Incidents vendors.IncidentSource
-	Signer    *signedlink.Signer
+	// IncidentSources are the platform-wide incident sources (none: not
+	// polled), read by IncidentReader and matched with name indexes built
+	// by NameIndex; IncidentMetrics counts their reads (optional).
+	IncidentSources []incidents.Endpoint
+	IncidentReader  incidents.SourceReader
+	NameIndex       incidents.BuildNameIndex
+	IncidentMetrics incidents.Metrics
+	Signer          *signedlink.Signer
 	// Webhooks is the transport of outbound webhooks (adapters/webhook).
 	Webhooks webhooks.WebhookSender
 	// Views is where vendor reads go (a cache such as adapters/dircache);
@@ -63,6 +71,7 @@ type UseCases struct {
 	Assessments *assessments.Service
 	Alerts      *alerts.Service
 	Webhooks    *webhooks.Service
+	Incidents   *incidents.Service
 
 	store stores.Store
 	blobs ports.BlobStore
@@ -123,6 +132,10 @@ func New(d Deps) (*UseCases, error) {
 		return nil, err
 	}
 	if u.Alerts, err = alerts.NewService(alerts.Deps{Unit: narrowUnit[alerts.Tx](unit), Mail: narrowMail[alerts.Tx](mail), Signer: d.Signer, PublicURL: public}); err != nil {
+		return nil, err
+	}
+	if u.Incidents, err = incidents.NewService(incidents.Deps{Unit: narrowUnit[incidents.Tx](unit), Sources: d.IncidentSources, Reader: d.IncidentReader,
+		BuildIndex: d.NameIndex, Metrics: d.IncidentMetrics, Log: log}); err != nil {
 		return nil, err
 	}
 	return u, nil
