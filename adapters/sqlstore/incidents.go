@@ -164,3 +164,46 @@ func (r candidateRepo) All(ctx context.Context) ([]incidents.Candidate, error) {
 	}
 	return mapRows(rows, candidateRow.core), nil
 }
+
+// carrierRow is a list carrying a vendor.
+type carrierRow struct {
+	AccountID uuid.UUID `bun:"account_id"`
+	ListID    uuid.UUID `bun:"list_id"`
+	ListName  string    `bun:"list_name"`
+}
+
+// productNameRow is a product a list records for a vendor.
+type productNameRow struct {
+	ListID uuid.UUID `bun:"list_id"`
+	Name   string    `bun:"name"`
+}
+
+// Carrying reads the lists carrying the vendor, then the products they
+// record for it: two statements, alike in both dialects.
+func (r candidateRepo) Carrying(ctx context.Context, vendorID uuid.UUID) ([]incidents.Carrier, error) {
+	var lists []carrierRow
+	if err := r.DB.NewRaw(`SELECT l.account_id, l.id AS list_id, l.name AS list_name
+		FROM list_entries AS e JOIN lists AS l ON l.id = e.list_id
+		WHERE e.vendor_id = ? ORDER BY l.account_id, `+r.ByName("l.name")+`, l.id`, vendorID).Scan(ctx, &lists); err != nil {
+		return nil, r.Translate(err, "lists carrying vendor %s", vendorID)
+	}
+	out := make([]incidents.Carrier, len(lists))
+	at := make(map[uuid.UUID]int, len(lists))
+	for i, l := range lists {
+		out[i] = incidents.Carrier{AccountID: l.AccountID, ListID: l.ListID, ListName: l.ListName, Products: []string{}}
+		at[l.ListID] = i
+	}
+	if len(lists) == 0 {
+		return out, nil
+	}
+	var products []productNameRow
+	if err := r.DB.NewRaw(`SELECT list_id, name FROM products WHERE vendor_id = ? ORDER BY name, id`, vendorID).Scan(ctx, &products); err != nil {
+		return nil, r.Translate(err, "products of vendor %s", vendorID)
+	}
+	for _, p := range products {
+		if i, ok := at[p.ListID]; ok {
+			out[i].Products = append(out[i].Products, p.Name)
+		}
+	}
+	return out, nil
+}

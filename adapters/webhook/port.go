@@ -22,7 +22,7 @@ var _ webhooks.WebhookSender = Port{}
 
 // Send encodes ev (Payload) and makes one attempt.
 func (p Port) Send(ctx context.Context, e webhooks.Endpoint, messageID string, ev domainevent.Event) webhooks.Outcome {
-	body, err := Payload(ev, p.Sender.cfg.Now())
+	body, err := Payload(ForAccount(ev, e.AccountID), p.Sender.cfg.Now())
 	if err != nil {
 		return webhooks.Outcome{Err: err}
 	}
@@ -45,6 +45,22 @@ func (p Port) CheckURL(raw string) error {
 		return core.Invalid("url", "%v", err)
 	}
 	return nil
+}
+
+// ForAccount is a directory event as one account is told of it: of the
+// lists an incident's ProductLists names, only the account's own.
+func ForAccount(ev domainevent.Event, accountID uuid.UUID) domainevent.Event {
+	if len(ev.Data.ProductLists) == 0 {
+		return ev
+	}
+	own := []domainevent.ProductList{}
+	for _, p := range ev.Data.ProductLists {
+		if p.AccountID == accountID {
+			own = append(own, p)
+		}
+	}
+	ev.Data.ProductLists = own
+	return ev
 }
 
 // Payload is the body of an event as receivers get it, the Standard
@@ -76,8 +92,7 @@ func wireData(ev domainevent.Event) any {
 		ListID: d.ListID, ListName: d.ListName}
 	switch ev.Type {
 	case domainevent.IncidentCreated:
-		return IncidentData{EventID: ev.ID, Vendor: vendor, IncidentID: d.IncidentID, Title: d.Title, Severity: d.Severity,
-			URL: d.URL, PublishedAt: d.PublishedAt.UTC()}
+		return incidentData(ev.ID, vendor, d)
 	case domainevent.RatingChanged:
 		return RatingData{EventID: ev.ID, Vendor: vendor, OldGrade: d.OldGrade, NewGrade: d.NewGrade, OldScore: d.OldScore,
 			NewScore: d.NewScore, Reasons: nonNil(d.Reasons)}
@@ -114,6 +129,53 @@ type IncidentData struct {
 	Severity    string    `json:"severity"`
 	URL         string    `json:"url,omitempty"`
 	PublishedAt time.Time `json:"published_at"`
+	// Match is the evidence of a match (null for status-page, feed and
+	// manual incidents); Sources the items merged into the incident.
+	Match           *IncidentMatch   `json:"match"`
+	Sources         []IncidentSource `json:"sources"`
+	AffectedService string           `json:"affected_service,omitempty"`
+	// ProductLists, for an incident with an affected service (a KEV
+	// entry's product), tells each of the account's lists carrying the
+	// vendor whether it records that product.
+	ProductLists []ProductList `json:"product_lists,omitempty"`
+}
+
+// IncidentMatch is the evidence of an incident matched from a
+// platform-wide source.
+type IncidentMatch struct {
+	Rule        string  `json:"rule"`
+	MatchedText string  `json:"matched_text"`
+	Confidence  float64 `json:"confidence"`
+}
+
+// IncidentSource is one item merged into an incident.
+type IncidentSource struct {
+	Source      string    `json:"source"`
+	URL         string    `json:"url"`
+	PublishedAt time.Time `json:"published_at"`
+}
+
+// ProductList is one of the receiving account's lists that carries the
+// vendor, and whether it records the incident's affected product.
+type ProductList struct {
+	ListID   uuid.UUID `json:"list_id"`
+	ListName string    `json:"list_name"`
+	Recorded bool      `json:"recorded"`
+}
+
+func incidentData(eventID uuid.UUID, vendor VendorRef, d domainevent.Data) IncidentData {
+	out := IncidentData{EventID: eventID, Vendor: vendor, IncidentID: d.IncidentID, Title: d.Title, Severity: d.Severity,
+		URL: d.URL, PublishedAt: d.PublishedAt.UTC(), AffectedService: d.AffectedService, Sources: []IncidentSource{}}
+	if d.Match != nil {
+		out.Match = &IncidentMatch{Rule: d.Match.Rule, MatchedText: d.Match.MatchedText, Confidence: d.Match.Confidence}
+	}
+	for _, s := range d.Sources {
+		out.Sources = append(out.Sources, IncidentSource{Source: s.Source, URL: s.URL, PublishedAt: s.PublishedAt.UTC()})
+	}
+	for _, p := range d.ProductLists {
+		out.ProductLists = append(out.ProductLists, ProductList{ListID: p.ListID, ListName: p.ListName, Recorded: p.Recorded})
+	}
+	return out
 }
 
 // RatingData is the data of vendor.rating_changed.

@@ -9,6 +9,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/incidents"
+	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailtmpl"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
@@ -134,15 +136,32 @@ func (s *Service) SendAlert(ctx context.Context, p outbox.AlertMail) error {
 		if err != nil {
 			return mailtmpl.Mail{}, false, err
 		}
-		sub, ok, err := s.stillAlerting(ctx, tx, p.SubscriberID, in.VendorID)
+		sub, entry, ok, err := s.stillAlerting(ctx, tx, p.SubscriberID, in.VendorID)
 		if err != nil || !ok || in.Backfilled {
 			return mailtmpl.Mail{}, false, err
 		}
-		return mailtmpl.AlertMail(sub.Email, AlertKey(in.ID, sub.ID), mailtmpl.AlertData{
+		d := mailtmpl.AlertData{
 			VendorName: p.VendorName, ListName: p.ListName, AccountName: p.AccountName, Title: in.Title, Summary: in.Summary,
 			Severity: in.Severity, Status: in.Status, URL: in.URL, PublishedAt: in.PublishedAt, ImpactedData: in.PotentiallyImpactedData,
-			UnsubscribeURL: s.unsubscribeURL(sub),
-		}), true, nil
+			AffectedService: in.AffectedService, UnsubscribeURL: s.unsubscribeURL(sub),
+		}
+		if in.Match != nil {
+			d.Evidence = fmt.Sprintf("%s: %s (confidence %.2f)", in.Match.Rule, in.Match.MatchedText, in.Match.Confidence)
+		}
+		for _, src := range in.Sources {
+			if src.URL != "" {
+				d.Sources = append(d.Sources, src.URL)
+			}
+		}
+		if in.AffectedService != "" && in.Match != nil {
+			names := make([]string, len(entry.Products))
+			for i, pr := range entry.Products {
+				names[i] = pr.Name
+			}
+			recorded := incidents.RecordsProduct(names, in.AffectedService)
+			d.ProductOnList = &recorded
+		}
+		return mailtmpl.AlertMail(sub.Email, AlertKey(in.ID, sub.ID), d), true, nil
 	})
 	if errors.Is(err, core.ErrNotFound) {
 		return nil // unsubscribed or deleted since the fan-out
@@ -164,7 +183,7 @@ func (s *Service) SendRatingAlert(ctx context.Context, p outbox.RatingMail) erro
 		if err != nil {
 			return mailtmpl.Mail{}, false, err
 		}
-		sub, ok, err := s.stillAlerting(ctx, tx, p.SubscriberID, rec.VendorID)
+		sub, _, ok, err := s.stillAlerting(ctx, tx, p.SubscriberID, rec.VendorID)
 		if err != nil || !ok {
 			return mailtmpl.Mail{}, false, err
 		}
@@ -192,24 +211,24 @@ func (s *Service) SendRatingAlert(ctx context.Context, p outbox.RatingMail) erro
 // the vendor's alerts: confirmed, and its list still carries the vendor
 // with alerts on (they may have been turned off, or the vendor taken off
 // the list, since the fan-out).
-func (s *Service) stillAlerting(ctx context.Context, tx Tx, subscriberID, vendorID uuid.UUID) (Subscriber, bool, error) {
+func (s *Service) stillAlerting(ctx context.Context, tx Tx, subscriberID, vendorID uuid.UUID) (Subscriber, lists.Entry, bool, error) {
 	sub, err := tx.Subscribers().Get(ctx, subscriberID)
 	if err != nil {
-		return sub, false, err
+		return sub, lists.Entry{}, false, err
 	}
 	if sub.Status != SubscriberConfirmed {
-		return sub, false, nil // the recipient's choice since the fan-out is respected
+		return sub, lists.Entry{}, false, nil // the recipient's choice since the fan-out is respected
 	}
-	entries, err := tx.Lists().Entries(ctx, sub.ListID)
+	entries, err := tx.Lists().EntriesOf(ctx, sub.ListID, []uuid.UUID{vendorID})
 	if err != nil {
-		return sub, false, err
+		return sub, lists.Entry{}, false, err
 	}
 	for _, e := range entries {
 		if e.VendorID == vendorID {
-			return sub, e.AlertsEnabled, nil
+			return sub, e, e.AlertsEnabled, nil
 		}
 	}
-	return sub, false, nil
+	return sub, lists.Entry{}, false, nil
 }
 
 // unsubscribeURL is the one-click unsubscribe link of an alert mail.

@@ -3,6 +3,7 @@ package alerts_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -324,5 +325,53 @@ func TestIncidentFanOut(t *testing.T) {
 	p.SubscriberID = uuid.New() // unsubscribed since
 	if err := svc.SendAlert(ctx, p); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestIncidentAlertCarriesTheEvidence: the alert of a matched incident
+// says why the vendor was matched, lists the merged sources, and for an
+// affected product whether the subscriber's list records it.
+func TestIncidentAlertCarriesTheEvidence(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	ctx := context.Background()
+	ivanti := f.onList("Ivanti")
+	at := f.clk.now.Add(-time.Hour)
+	if _, err := f.svc.AddSubscribers(ctx, f.caller, f.ref, f.lr, []string{"ann@acme.test"}); err != nil {
+		t.Fatal(err)
+	}
+	alert := func(cve string) mailtmpl.Mail {
+		t.Helper()
+		in := vendors.Incident{ID: uuid.New(), VendorID: ivanti.ID, Title: cve + ": overflow", ExternalID: cve, Source: "kev",
+			URL: "https://nvd.test/" + cve, AffectedService: "Connect Secure", PublishedAt: at,
+			Match: &vendors.IncidentMatch{Rule: "kev_vendor_project", MatchedText: `vendorProject "Ivanti"`, Confidence: 0.95},
+			Sources: []vendors.IncidentItem{{Source: "news", URL: "https://news.test/ivanti", PublishedAt: at}, {Source: "kev", URL: "https://nvd.test/" + cve, PublishedAt: at}}}
+		f.write(func(ctx context.Context, tx alerts.Tx) error { return tx.Incidents().Create(ctx, in) })
+		f.clearOutbox()
+		if err := f.svc.FanOut(ctx, outbox.IncidentFanout{IncidentID: in.ID}); err != nil {
+			t.Fatal(err)
+		}
+		f.mails.sent = nil
+		if err := f.svc.SendAlert(ctx, f.outbox()[0].Payload.(outbox.AlertMail)); err != nil || len(f.mails.sent) != 1 {
+			t.Fatalf("send: %v, %d sent", err, len(f.mails.sent))
+		}
+		return f.mails.sent[0]
+	}
+	m := alert("CVE-2025-1")
+	for _, want := range []string{`Why this vendor: kev_vendor_project: vendorProject "Ivanti" (confidence 0.95)`,
+		"Affected product: Connect Secure (not recorded on this list)", "- https://news.test/ivanti", "- https://nvd.test/CVE-2025-1"} {
+		if !strings.Contains(m.Text, want) {
+			t.Errorf("mail text lacks %q:\n%s", want, m.Text)
+		}
+	}
+	f.write(func(ctx context.Context, tx alerts.Tx) error {
+		pr, err := lists.NewProduct(uuid.New(), f.list.ID, ivanti.ID, "Ivanti Connect Secure", f.clk.now)
+		if err != nil {
+			return err
+		}
+		return tx.Lists().AddProduct(ctx, pr)
+	})
+	if m := alert("CVE-2025-2"); !strings.Contains(m.Text, "Affected product: Connect Secure (recorded on this list)") || !strings.Contains(m.HTML, "(recorded on this list)") {
+		t.Fatalf("with the product on the list:\n%s", m.Text)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/vetted-dev/vetted/core"
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/vendors"
@@ -111,7 +112,18 @@ func (s *Service) announce(ctx context.Context, tx Tx, v vendors.Vendor, in vend
 	if err := s.d.Emit(ctx, tx, outbox.KindIncidentFanout, outbox.IncidentFanout{IncidentID: in.ID}); err != nil {
 		return err
 	}
-	return s.d.Event(ctx, tx, vendors.IncidentEvent(v, in))
+	ev := vendors.IncidentEvent(v, in)
+	if in.AffectedService != "" {
+		cs, err := tx.Candidates().Carrying(ctx, v.ID)
+		if err != nil {
+			return err
+		}
+		for _, c := range cs {
+			ev.Data.ProductLists = append(ev.Data.ProductLists, domainevent.ProductList{AccountID: c.AccountID, ListID: c.ListID,
+				ListName: c.ListName, Recorded: RecordsProduct(c.Products, in.AffectedService)})
+		}
+	}
+	return s.d.Event(ctx, tx, ev)
 }
 
 // errNotPending refuses a decision on a possible match already decided.

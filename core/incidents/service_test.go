@@ -15,6 +15,7 @@ import (
 	"github.com/vetted-dev/vetted/core/incidents"
 	"github.com/vetted-dev/vetted/core/incidents/incidentstest"
 	"github.com/vetted-dev/vetted/core/lists"
+	"github.com/vetted-dev/vetted/core/platform/domainevent"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
 	"github.com/vetted-dev/vetted/core/platform/uow"
 	"github.com/vetted-dev/vetted/core/vendors"
@@ -57,6 +58,7 @@ type fixture struct {
 	metrics counts
 	svc     *incidents.Service
 	vendors map[string]vendors.Vendor
+	events  []domainevent.Event
 	admin   accounts.Actor
 	viewer  accounts.Actor
 	acc     accounts.AccountRef
@@ -109,7 +111,11 @@ func setup(t *testing.T) *fixture {
 		return tx.Lists().AddEntries(ctx, f.list.ID, []uuid.UUID{f.vendors["Okta"].ID, f.vendors["Ivanti"].ID}, f.clk.now)
 	})
 	var err error
-	f.svc, err = incidents.NewService(incidents.Deps{Unit: uow.Unit[incidents.Tx]{Store: ports.Narrow[incidents.Tx](f.st), Clock: f.clk, IDs: ports.UUIDv7{}},
+	f.svc, err = incidents.NewService(incidents.Deps{Unit: uow.Unit[incidents.Tx]{Store: ports.Narrow[incidents.Tx](f.st), Clock: f.clk, IDs: ports.UUIDv7{},
+		Events: func(_ context.Context, _ incidents.Tx, ev domainevent.Event) error {
+			f.events = append(f.events, ev)
+			return nil
+		}},
 		Reader: f.rd, Sources: []incidents.Endpoint{epNewsA, epNewsB, epNewsC, epKEV, epHIBP}, BuildIndex: incidentstest.ScanIndex, Metrics: f.metrics})
 	if err != nil {
 		t.Fatal(err)
@@ -406,5 +412,40 @@ func TestAccountIncidents(t *testing.T) {
 	}
 	if _, _, err := f.svc.AccountIncidents(t.Context(), f.viewer, f.acc, incidents.AccountFilter{Sources: []incidents.Source{"tv"}}); !errors.Is(err, core.ErrInvalid) {
 		t.Fatalf("bad source: %v", err)
+	}
+}
+
+func TestKEVEventTellsWhetherEachListRecordsTheProduct(t *testing.T) {
+	f := setup(t)
+	f.primed()
+	other := lists.List{ID: uuid.New(), AccountID: f.list.AccountID, Name: "Infra"}
+	f.write(func(ctx context.Context, tx incidents.Tx) error {
+		if err := tx.Lists().Create(ctx, other); err != nil {
+			return err
+		}
+		if err := tx.Lists().AddEntries(ctx, other.ID, []uuid.UUID{f.vendors["Ivanti"].ID}, f.clk.now); err != nil {
+			return err
+		}
+		p, err := lists.NewProduct(uuid.New(), f.list.ID, f.vendors["Ivanti"].ID, "Ivanti Connect Secure", f.clk.now)
+		if err != nil {
+			return err
+		}
+		return tx.Lists().AddProduct(ctx, p)
+	})
+	f.rd.batches[epKEV.URL] = incidents.Batch{KEV: []incidents.KEVEntry{{CVEID: "CVE-2026-11", VendorProject: "Ivanti", Product: "Connect Secure", DateAdded: "2026-11-20"}}}
+	f.poll()
+	if len(f.events) != 1 {
+		t.Fatalf("%d events, want 1", len(f.events))
+	}
+	d := f.events[0].Data
+	if d.Match == nil || d.Match.Rule != incidents.RuleKEVVendor || d.AffectedService != "Connect Secure" || len(d.Sources) != 1 || d.Sources[0].Source != "kev" {
+		t.Fatalf("event data: %+v", d)
+	}
+	got := map[string]bool{}
+	for _, p := range d.ProductLists {
+		got[p.ListName] = p.Recorded
+	}
+	if len(got) != 2 || !got["Critical"] || got["Infra"] {
+		t.Fatalf("product lists = %+v, want Critical recorded and Infra not", d.ProductLists)
 	}
 }

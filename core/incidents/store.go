@@ -95,4 +95,17 @@ type CandidateRepo interface {
 	// its entry and its profile's primary product as its one product;
 	// ordered by canonical name.
 	All(ctx context.Context) ([]Candidate, error)
+	// Carrying returns every list, of any account, that carries the
+	// vendor, with the names of the products it records for it; ordered
+	// by account id, then list name.
+	Carrying(ctx context.Context, vendorID uuid.UUID) ([]Carrier, error)
+}
+
+// Carrier is a list that carries a vendor, with the products it records
+// for it.
+type Carrier struct {
+	AccountID uuid.UUID
+	ListID    uuid.UUID
+	ListName  string
+	Products  []string
 }

@@ -207,6 +207,10 @@ type eventData struct {
 	Severity     string      `json:"severity,omitempty"`
 	URL          string      `json:"url,omitempty"`
 	PublishedAt  time.Time   `json:"published_at,omitzero"`
+	Match        *evidence   `json:"match,omitempty"`
+	Sources      []source    `json:"sources,omitempty"`
+	Service      string      `json:"affected_service,omitempty"`
+	ProductLists []product   `json:"product_lists,omitempty"`
 	AssessmentID uuid.UUID   `json:"assessment_id,omitzero"`
 	ListID       uuid.UUID   `json:"list_id,omitzero"`
 	ListName     string      `json:"list_name,omitempty"`
@@ -224,12 +228,61 @@ type eventData struct {
 	EndpointID   uuid.UUID   `json:"endpoint_id,omitzero"`
 }
 
+type evidence struct {
+	Rule        string  `json:"rule"`
+	MatchedText string  `json:"matched_text"`
+	Confidence  float64 `json:"confidence"`
+}
+
+type source struct {
+	Source      string    `json:"source"`
+	URL         string    `json:"url"`
+	PublishedAt time.Time `json:"published_at"`
+}
+
+type product struct {
+	AccountID uuid.UUID `json:"account_id"`
+	ListID    uuid.UUID `json:"list_id"`
+	ListName  string    `json:"list_name"`
+	Recorded  bool      `json:"recorded"`
+}
+
 // FromEvent is the stored form of e.
 func FromEvent(e domainevent.Event) Event {
-	return Event{ID: e.ID, Type: string(e.Type), AccountID: e.AccountID, OccurredAt: e.OccurredAt.UTC(), Data: eventData(e.Data)}
+	d := e.Data
+	out := eventData{VendorID: d.VendorID, VendorName: d.VendorName, IncidentID: d.IncidentID, Title: d.Title, Severity: d.Severity,
+		URL: d.URL, PublishedAt: d.PublishedAt, Service: d.AffectedService, AssessmentID: d.AssessmentID, ListID: d.ListID,
+		ListName: d.ListName, OldStatus: d.OldStatus, NewStatus: d.NewStatus, DueDate: d.DueDate, DaysLeft: d.DaysLeft,
+		Added: d.Added, Removed: d.Removed, OldGrade: d.OldGrade, NewGrade: d.NewGrade, OldScore: d.OldScore, NewScore: d.NewScore,
+		Reasons: d.Reasons, EndpointID: d.EndpointID}
+	if d.Match != nil {
+		out.Match = &evidence{Rule: d.Match.Rule, MatchedText: d.Match.MatchedText, Confidence: d.Match.Confidence}
+	}
+	for _, s := range d.Sources {
+		out.Sources = append(out.Sources, source(s))
+	}
+	for _, p := range d.ProductLists {
+		out.ProductLists = append(out.ProductLists, product(p))
+	}
+	return Event{ID: e.ID, Type: string(e.Type), AccountID: e.AccountID, OccurredAt: e.OccurredAt.UTC(), Data: out}
 }
 
 // Core is the event of the stored form.
 func (e Event) Core() domainevent.Event {
-	return domainevent.Event{ID: e.ID, Type: domainevent.EventType(e.Type), AccountID: e.AccountID, OccurredAt: e.OccurredAt.UTC(), Data: domainevent.Data(e.Data)}
+	d := e.Data
+	out := domainevent.Data{VendorID: d.VendorID, VendorName: d.VendorName, IncidentID: d.IncidentID, Title: d.Title, Severity: d.Severity,
+		URL: d.URL, PublishedAt: d.PublishedAt, AffectedService: d.Service, AssessmentID: d.AssessmentID, ListID: d.ListID,
+		ListName: d.ListName, OldStatus: d.OldStatus, NewStatus: d.NewStatus, DueDate: d.DueDate, DaysLeft: d.DaysLeft,
+		Added: d.Added, Removed: d.Removed, OldGrade: d.OldGrade, NewGrade: d.NewGrade, OldScore: d.OldScore, NewScore: d.NewScore,
+		Reasons: d.Reasons, EndpointID: d.EndpointID}
+	if d.Match != nil {
+		out.Match = &domainevent.Evidence{Rule: d.Match.Rule, MatchedText: d.Match.MatchedText, Confidence: d.Match.Confidence}
+	}
+	for _, s := range d.Sources {
+		out.Sources = append(out.Sources, domainevent.SourceItem(s))
+	}
+	for _, p := range d.ProductLists {
+		out.ProductLists = append(out.ProductLists, domainevent.ProductList(p))
+	}
+	return domainevent.Event{ID: e.ID, Type: domainevent.EventType(e.Type), AccountID: e.AccountID, OccurredAt: e.OccurredAt.UTC(), Data: out}
 }

@@ -161,3 +161,23 @@ func (r candidates) All(_ context.Context) ([]incidentsarea.Candidate, error) {
 	slices.SortFunc(out, func(a, b incidentsarea.Candidate) int { return cmp.Compare(a.CanonicalName, b.CanonicalName) })
 	return out, nil
 }
+
+func (r candidates) Carrying(_ context.Context, vendorID uuid.UUID) ([]incidentsarea.Carrier, error) {
+	if err := r.readable(); err != nil {
+		return nil, err
+	}
+	out := []incidentsarea.Carrier{}
+	for _, listID := range r.d.entriesByVendor.of(vendorID) {
+		l := r.d.lists[listID]
+		c := incidentsarea.Carrier{AccountID: l.AccountID, ListID: l.ID, ListName: l.Name, Products: []string{}}
+		for _, pid := range r.d.productsByEntry.of(pair{listID, vendorID}) {
+			c.Products = append(c.Products, r.d.products[pid].Name)
+		}
+		slices.Sort(c.Products)
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b incidentsarea.Carrier) int {
+		return cmp.Or(slices.Compare(a.AccountID[:], b.AccountID[:]), cmp.Compare(a.ListName, b.ListName))
+	})
+	return out, nil
+}

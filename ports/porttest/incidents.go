@@ -458,5 +458,36 @@ var candidateCases = []testCase{
 			}
 		}
 		equal(t, "a domain", vs[1].Domain != "", true)
+	}}, {"Carrying reads every list carrying the vendor with the products it records for it", func(t *testing.T, f *fixture) {
+		vs := f.vendors("Ivanti", "Okta")
+		ivanti := vs[0]
+		acme, globex := f.org("Acme"), f.org("Globex")
+		infra, crit, theirs, other := f.list(acme.ID, "infra"), f.list(acme.ID, "Critical"), f.list(globex.ID, "Main"), f.list(globex.ID, "Okta only")
+		f.onList(infra.ID, ivanti)
+		f.onList(crit.ID, ivanti, vs[1])
+		f.onList(theirs.ID, ivanti)
+		f.onList(other.ID, vs[1])
+		f.product(crit.ID, ivanti.ID, "Connect Secure")
+		f.product(crit.ID, ivanti.ID, "EPMM")
+		f.product(crit.ID, vs[1].ID, "Workforce Identity")
+		got := load(f, func(ctx context.Context, tx stores.Tx) ([]incidents.Carrier, error) {
+			return tx.Candidates().Carrying(ctx, ivanti.ID)
+		})
+		want := map[uuid.UUID][]string{infra.ID: {}, crit.ID: {"Connect Secure", "EPMM"}, theirs.ID: {}}
+		equal(t, "lists", len(got), 3)
+		for _, c := range got {
+			w, ok := want[c.ListID]
+			if !ok {
+				t.Fatalf("list %s (%s) does not carry Ivanti", c.ListName, c.ListID)
+			}
+			sameStrings(t, c.ListName+": products", c.Products, w)
+			if c.Products == nil {
+				t.Fatalf("%s: nil products", c.ListName)
+			}
+		}
+		none := load(f, func(ctx context.Context, tx stores.Tx) ([]incidents.Carrier, error) {
+			return tx.Candidates().Carrying(ctx, uuid.New())
+		})
+		equal(t, "lists of a vendor on none", len(none), 0)
 	}},
 }

@@ -51,6 +51,15 @@ type Data struct {
 	Severity    string
 	URL         string
 	PublishedAt time.Time
+	// Match is the evidence of an incident matched from a platform-wide
+	// source (nil otherwise), Sources the items merged into it, and
+	// AffectedService its affected service. ProductLists, for an incident
+	// with an affected service, tells each list that carries the vendor
+	// whether it records that product; each account is told of its own.
+	Match           *Evidence
+	Sources         []SourceItem
+	AffectedService string
+	ProductLists    []ProductList
 	// assessment.status_changed, review.*
 	AssessmentID uuid.UUID
 	ListID       uuid.UUID
@@ -70,6 +79,29 @@ type Data struct {
 	Reasons  []string
 	// webhook.ping
 	EndpointID uuid.UUID
+}
+
+// Evidence is why an item was matched to a vendor.
+type Evidence struct {
+	Rule        string
+	MatchedText string
+	Confidence  float64
+}
+
+// SourceItem is one item merged into an incident.
+type SourceItem struct {
+	Source      string
+	URL         string
+	PublishedAt time.Time
+}
+
+// ProductList is one list that carries an incident's vendor, and whether
+// it records the incident's affected product.
+type ProductList struct {
+	AccountID uuid.UUID
+	ListID    uuid.UUID
+	ListName  string
+	Recorded  bool
 }
 
 // ForVendor reports whether the event goes to the accounts carrying a

@@ -44,18 +44,27 @@ type ConfirmData struct {
 
 // AlertData fills an incident alert.
 type AlertData struct {
-	VendorName     string
-	ListName       string
-	AccountName    string
-	Title          string
-	Summary        string
-	Severity       string
-	Status         string
-	URL            string
-	PublishedAt    time.Time
-	ImpactedData   []string
-	UnsubscribeURL string
-	UnsubscribeTo  string // mailto address for List-Unsubscribe, optional
+	VendorName   string
+	ListName     string
+	AccountName  string
+	Title        string
+	Summary      string
+	Severity     string
+	Status       string
+	URL          string
+	PublishedAt  time.Time
+	ImpactedData []string
+	// Evidence is why the incident was matched to the vendor ("rule:
+	// matched text, confidence 0.95"), empty for status-page, feed and
+	// manual incidents; Sources are the links of the items merged into it.
+	Evidence string
+	Sources  []string
+	// AffectedService is the affected product; ProductOnList, when the
+	// incident has one, tells whether the list records that product.
+	AffectedService string
+	ProductOnList   *bool
+	UnsubscribeURL  string
+	UnsubscribeTo   string // mailto address for List-Unsubscribe, optional
 }
 
 // RatingAlertData fills a rating change alert: what changed that matters
@@ -108,7 +117,7 @@ func (d ReminderData) When() string {
 	return "is overdue by " + strconv.Itoa(-d.Days) + " days (due " + d.DueDate + ")"
 }
 
-var textT = texttemplate.Must(texttemplate.New("").Parse(`
+var textT = texttemplate.Must(texttemplate.New("").Funcs(texttemplate.FuncMap{"deref": deref}).Parse(`
 {{define "member"}}{{if eq .Change "added"}}You were added to {{.AccountName}} on Vetted with the role "{{.Role}}"{{else}}Your role in {{.AccountName}} on Vetted changed from "{{.OldRole}}" to "{{.Role}}"{{end}}{{if .By}} by {{.By}}{{end}}.
 
 Sign in at {{.AppURL}} to see the vendors your organization tracks.
@@ -126,8 +135,15 @@ The link is valid until {{.Expires.Format "2006-01-02 15:04 MST"}}. If you did n
 {{.Summary}}
 {{end}}{{if .ImpactedData}}
 Potentially impacted data: {{range $i, $d := .ImpactedData}}{{if $i}}, {{end}}{{$d}}{{end}}
+{{end}}{{if .AffectedService}}
+Affected product: {{.AffectedService}}{{if .ProductOnList}}{{if deref .ProductOnList}} (recorded on this list){{else}} (not recorded on this list){{end}}{{end}}
+{{end}}{{if .Evidence}}
+Why this vendor: {{.Evidence}}
 {{end}}{{if .URL}}
 Details: {{.URL}}
+{{end}}{{if gt (len .Sources) 1}}
+Sources:{{range .Sources}}
+- {{.}}{{end}}
 {{end}}
 Published: {{.PublishedAt.Format "2006-01-02 15:04 MST"}}
 You receive this because {{.VendorName}} is on the vendor list "{{.ListName}}" of {{.AccountName}}.
@@ -160,7 +176,7 @@ It gets no new events until it is registered again. Open Vetted: {{.AppURL}}
 You receive this as an admin or owner of {{.AccountName}}.
 {{end}}`))
 
-var htmlT = htmltemplate.Must(htmltemplate.New("").Parse(`
+var htmlT = htmltemplate.Must(htmltemplate.New("").Funcs(htmltemplate.FuncMap{"deref": deref}).Parse(`
 {{define "member"}}<p>{{if eq .Change "added"}}You were added to <b>{{.AccountName}}</b> on Vetted with the role <b>{{.Role}}</b>{{else}}Your role in <b>{{.AccountName}}</b> on Vetted changed from <b>{{.OldRole}}</b> to <b>{{.Role}}</b>{{end}}{{if .By}} by {{.By}}{{end}}.</p>
 <p><a href="{{.AppURL}}">Open Vetted</a></p>{{end}}
 {{define "confirm"}}<p>Please confirm that you want incident alerts for the vendor list <b>{{.ListName}}</b> of <b>{{.AccountName}}</b>.</p>
@@ -170,7 +186,10 @@ var htmlT = htmltemplate.Must(htmltemplate.New("").Parse(`
 <p><b>{{.Title}}</b> ({{.Severity}}, {{.Status}})</p>
 {{if .Summary}}<p>{{.Summary}}</p>{{end}}
 {{if .ImpactedData}}<p>Potentially impacted data: {{range $i, $d := .ImpactedData}}{{if $i}}, {{end}}{{$d}}{{end}}</p>{{end}}
+{{if .AffectedService}}<p>Affected product: {{.AffectedService}}{{if .ProductOnList}}{{if deref .ProductOnList}} (recorded on this list){{else}} (not recorded on this list){{end}}{{end}}</p>{{end}}
+{{if .Evidence}}<p>Why this vendor: {{.Evidence}}</p>{{end}}
 {{if .URL}}<p><a href="{{.URL}}">Details</a></p>{{end}}
+{{if gt (len .Sources) 1}}<p>Sources:</p><ul>{{range .Sources}}<li><a href="{{.}}">{{.}}</a></li>{{end}}</ul>{{end}}
 <p>Published {{.PublishedAt.Format "2006-01-02 15:04 MST"}}. You receive this because {{.VendorName}} is on the vendor list {{.ListName}} of {{.AccountName}}.</p>
 <p><a href="{{.UnsubscribeURL}}">Unsubscribe</a></p>{{end}}
 {{define "rating"}}<h2>The security posture of {{.VendorName}} changed</h2>
@@ -186,6 +205,9 @@ var htmlT = htmltemplate.Must(htmltemplate.New("").Parse(`
 {{if .LastError}}<p>Last error: {{.LastError}}</p>{{end}}
 <p>It gets no new events until it is registered again. <a href="{{.AppURL}}">Open Vetted</a></p>
 <p>You receive this as an admin or owner of {{.AccountName}}.</p>{{end}}`))
+
+// deref is *b for the templates.
+func deref(b *bool) bool { return b != nil && *b }
 
 func render(name string, data any) (string, string) {
 	var t, h bytes.Buffer
