@@ -344,7 +344,7 @@ func TestIncidentAlertCarriesTheEvidence(t *testing.T) {
 		t.Helper()
 		in := vendors.Incident{ID: uuid.New(), VendorID: ivanti.ID, Title: cve + ": overflow", ExternalID: cve, Source: "kev",
 			URL: "https://nvd.test/" + cve, AffectedService: "Connect Secure", PublishedAt: at,
-			Match: &vendors.IncidentMatch{Rule: "kev_vendor_project", MatchedText: `vendorProject "Ivanti"`, Confidence: 0.95},
+			Match:   &vendors.IncidentMatch{Rule: "kev_vendor_project", MatchedText: `vendorProject "Ivanti"`, Confidence: 0.95},
 			Sources: []vendors.IncidentItem{{Source: "news", URL: "https://news.test/ivanti", PublishedAt: at}, {Source: "kev", URL: "https://nvd.test/" + cve, PublishedAt: at}}}
 		f.write(func(ctx context.Context, tx alerts.Tx) error { return tx.Incidents().Create(ctx, in) })
 		f.clearOutbox()
