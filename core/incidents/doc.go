@@ -21,6 +21,12 @@
 // Validators of the previous read, a Batch of items or NotModified);
 // adapters/incidentfeeds implements it over the SSRF-safe fetcher.
 //
-// Polling the sources, merging items into incidents, severity and alerts
-// are not here yet.
+// The service (service.go) polls the configured sources (poll.go): each
+// item becomes a draft incident of its source (item.go), matched vendors
+// get it with its evidence, merged into the incident of the same event
+// when there is one (merge.go), rated by the severity table (severity.go)
+// and alerted unless it came from a source's first poll; near misses wait
+// as possible matches for a platform admin (possible.go). An account reads
+// the incidents of the vendors it follows (account.go). The store it needs
+// is store.go.
 package incidents
