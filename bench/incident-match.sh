@@ -8,4 +8,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 COUNT=${COUNT:-3}
-go test -run '^$' -bench 'BenchmarkPoll$' -benchtime "${BENCHTIME:-5x}" -cpu 1 -count "$COUNT" ./adapters/nameindex/
+go test -run '^$' -bench 'Benchmark(Poll|Build)$' -benchtime "${BENCHTIME:-5x}" -cpu 1 -count "$COUNT" ./adapters/nameindex/

@@ -151,3 +151,15 @@ func BenchmarkPoll(b *testing.B) {
 	b.ReportMetric(float64(possible), "possible/poll")
 	runtime.KeepAlive(m)
 }
+
+// BenchmarkBuild is the rebuild the poll does when the directory's names
+// changed: the matcher with its Aho-Corasick index over 100,000 vendors
+// with aliases.
+func BenchmarkBuild(b *testing.B) {
+	dir := generatedDirectory(100_000, rand.New(rand.NewPCG(33, 1)))
+	for b.Loop() {
+		if _, err := incidents.NewMatcher(dir, Build); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
