@@ -166,10 +166,13 @@ func (s *Server) routes() []endpoint {
 		{huma.Operation{Metadata: platformAdminOnly, OperationID: "get-enrich-run", Method: http.MethodGet, Path: "/vendor/enrich/{run_id}", Tags: vendorTags,
 			Summary: "Progress of an enrichment run (platform admins)", Security: secured, Errors: writeErrors}, handle(vendors.enrichRun)},
 		{huma.Operation{Metadata: platformAdminOnly, OperationID: "patch-vendor", Method: http.MethodPatch, Path: "/vendor/{id_or_name}", Tags: vendorTags,
-			Summary:     "Edit whitelisted profile fields with a JSON merge patch (platform admins); no enrichment runs",
-			Description: "Body: `{\"company\": {...}, \"security\": {...}, \"privacy\": {...}, \"maturity\": {...}}`; null removes a value. A field outside the whitelist is 422, naming it.",
-			Security:    secured,
-			Errors:      accountErrors,
+			Summary: "Edit whitelisted profile fields and the vendor's aliases with a JSON merge patch (platform admins); no enrichment runs",
+			Description: "Body: `{\"company\": {...}, \"security\": {...}, \"privacy\": {...}, \"maturity\": {...}, \"aliases\": [...]}`; null removes a value. " +
+				"A field outside the whitelist is 422, naming it. `aliases` replaces the directory entry's other names (the names incident sources may " +
+				"use for the vendor): at most 50 strings of at most 200 characters, trimmed, none empty, duplicates differing only in case kept once; " +
+				"null or [] clears them. A patch of `aliases` alone makes no profile for a vendor without one; anything else is applied with them, all or nothing.",
+			Security: secured,
+			Errors:   accountErrors,
 			RequestBody: &huma.RequestBody{Content: map[string]*huma.MediaType{
 				"application/merge-patch+json": {Schema: &huma.Schema{Type: "object", AdditionalProperties: true}},
 			}}}, handle(vendors.patchVendor)},

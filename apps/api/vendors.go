@@ -399,7 +399,7 @@ type runOut struct{ Body RunJSON }
 
 type patchVendorIn struct {
 	VendorPath
-	Body map[string]json.RawMessage `doc:"JSON merge patch (RFC 7396) over the groups company, security, privacy and maturity"`
+	Body map[string]json.RawMessage `doc:"JSON merge patch (RFC 7396) over the groups company, security, privacy and maturity, and the directory entry's aliases"`
 }
 
 type deleteVendorOut struct {

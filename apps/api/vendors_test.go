@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -283,6 +284,32 @@ func TestPatchVendorNullRemoves(t *testing.T) {
 	}
 	if h := r["security"].(map[string]any)["external_signals"].(map[string]any)["hsts"]; h != nil {
 		t.Fatalf("null did not clear security.external_signals.hsts: %v", h)
+	}
+}
+
+// TestPatchVendorAliases: aliases, a top-level member of the PATCH, set the
+// directory entry's aliases that GET answers; alone they make no profile;
+// a wrong list is 422 naming body.aliases (Patch.aliases in the core);
+// platform admins only.
+func TestPatchVendorAliases(t *testing.T) {
+	t.Parallel()
+	o := newOrg(t)
+	env := o.env
+	mustProblem(t, env.Do(t, "PATCH", "/vendor/Zoom", o.owner, map[string]any{"aliases": []string{"Zoom Video"}}), 403)
+	r := apitest.Must(t, env.Do(t, "PATCH", "/vendor/Zoom", o.admin, map[string]any{"aliases": []string{" Zoom Video ", "zoom video", "Zoom Communications"}}), 200).Map(t)
+	if got := r["aliases"]; !reflect.DeepEqual(got, []any{"Zoom Video", "Zoom Communications"}) || r["is_custom"] != true {
+		t.Fatalf("patched = %v", r)
+	}
+	got := apitest.Must(t, env.Do(t, "GET", "/vendor/Zoom", o.owner, nil), 200).Map(t)
+	if !reflect.DeepEqual(got["aliases"], []any{"Zoom Video", "Zoom Communications"}) || got["is_custom"] != true {
+		t.Fatalf("GET after the patch = %v", got)
+	}
+	mustProblem(t, env.Do(t, "PATCH", "/vendor/Zoom", o.admin, map[string]any{"aliases": []string{"ok", ""}}), 422, "body.aliases")
+	mustProblem(t, env.Do(t, "PATCH", "/vendor/Zoom", o.admin, map[string]any{"aliases": "Zoom"}), 422, "body.aliases")
+	mustProblem(t, env.Do(t, "PATCH", "/vendor/Zoom", o.admin, map[string]any{"aliases": []string{strings.Repeat("z", 201)}}), 422, "body.aliases")
+	r = apitest.Must(t, env.Do(t, "PATCH", "/vendor/Zoom", o.admin, map[string]any{"aliases": nil, "company": map[string]any{"industry": "Video"}}), 200).Map(t)
+	if got := r["aliases"]; !reflect.DeepEqual(got, []any{}) || r["is_custom"] != false || r["company"].(map[string]any)["industry"] != "Video" {
+		t.Fatalf("cleared with a group = %v", r)
 	}
 }
 

@@ -156,7 +156,7 @@ func (p *Profile) ApplyPatch(patch map[string]json.RawMessage, now time.Time) er
 	next := *p
 	for _, g := range sortedKeys(patch) {
 		if !slices.Contains(PatchableGroups, g) {
-			errs.Add(patchField(g), "is not an editable group (editable: %s)", strings.Join(PatchableGroups, ", "))
+			errs.Add(patchField(g), "is not an editable group (editable: %s, and the entry's %s)", strings.Join(PatchableGroups, ", "), AliasesMember)
 			continue
 		}
 		var members map[string]json.RawMessage

@@ -597,12 +597,16 @@ func (s *Service) ReenrichStale(ctx context.Context, maxAge time.Duration) (int,
 }
 
 // PatchVendor applies a JSON merge patch over the whitelisted profile
-// fields (platform admins); it creates the profile if there is none. No
-// enrichment runs.
+// fields and the directory entry's aliases (platform admins), in one unit
+// of work; nothing is applied unless all of it is. A patch that names
+// profile groups, or nothing at all, creates the profile if there is none;
+// a patch of aliases alone leaves a vendor without a profile without one.
+// No enrichment runs.
 func (s *Service) PatchVendor(ctx context.Context, a accounts.Actor, ref Ref, patch map[string]json.RawMessage) (View, error) {
 	if err := accounts.RequirePlatformAdmin(a); err != nil {
 		return View{}, err
 	}
+	profilePatch, rawAliases, setAliases := splitAliases(patch)
 	var view View
 	err := s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		v, err := Resolve(ctx, tx, ref)
@@ -612,18 +616,41 @@ func (s *Service) PatchVendor(ctx context.Context, a accounts.Actor, ref Ref, pa
 		if view, err = loadView(ctx, tx, v); err != nil {
 			return err
 		}
+		var errs core.Fields
+		var aliases []string
+		if setAliases {
+			aliases, err = ParseAliases(rawAliases)
+			if err != nil && !errs.AddErr(err) {
+				return err
+			}
+		}
+		patchProfile := len(profilePatch) > 0 || !setAliases
 		p := NewProfile(s.d.IDs.New(), v.ID, s.d.Now())
 		if view.Profile != nil {
 			p = *view.Profile
 		}
-		if err := p.ApplyPatch(patch, s.d.Now()); err != nil {
+		if patchProfile {
+			if err := p.ApplyPatch(profilePatch, s.d.Now()); err != nil && !errs.AddErr(err) {
+				return err
+			}
+		}
+		if err := errs.Err(); err != nil {
 			return err
 		}
-		if err := tx.Profiles().Save(ctx, p); err != nil {
-			return err
+		if setAliases {
+			v.Aliases = aliases
+			if err := tx.Vendors().Update(ctx, v); err != nil {
+				return err
+			}
+			view.Vendor = v
 		}
-		v.HasProfile = true
-		view = View{Vendor: v, Profile: &p}
+		if patchProfile {
+			if err := tx.Profiles().Save(ctx, p); err != nil {
+				return err
+			}
+			v.HasProfile = true
+			view = View{Vendor: v, Profile: &p}
+		}
 		return nil
 	})
 	return view, err

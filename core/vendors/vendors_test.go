@@ -375,3 +375,77 @@ func TestStoreViewsByID(t *testing.T) {
 		t.Fatalf("views %+v, %v", views, err)
 	}
 }
+
+// TestPatchVendorAliases: the aliases member of a PATCH sets the directory
+// entry's aliases in the same unit of work as the profile's groups (all or
+// nothing), null or [] clears them, and aliases alone make no profile.
+func TestPatchVendorAliases(t *testing.T) {
+	t.Parallel()
+	acme, bare := vendor("Acme", "https://acme.test"), vendor("Bare", "")
+	d := newDir(t, acme, bare)
+	s, ctx := newService(t, d), t.Context()
+	patch := func(name, doc string) (vendors.View, error) {
+		var p map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(doc), &p); err != nil {
+			t.Fatal(err)
+		}
+		return s.PatchVendor(ctx, admin, ref(t, name), p)
+	}
+
+	if _, err := s.PatchVendor(ctx, accounts.Actor{Email: "x@vetted.test"}, ref(t, "Bare"), map[string]json.RawMessage{"aliases": json.RawMessage(`["B"]`)}); !errors.Is(err, core.ErrForbidden) {
+		t.Fatalf("a non-admin set aliases: %v", err)
+	}
+	// Aliases alone: the entry has them, no profile is made.
+	view, err := patch("Bare", `{"aliases": [" Bare Co ", "bare co", "BareSoft"]}`)
+	if err != nil || !slices.Equal(view.Vendor.Aliases, []string{"Bare Co", "BareSoft"}) || view.Profile != nil || view.Vendor.HasProfile {
+		t.Fatalf("aliases alone: %+v, %v", view, err)
+	}
+	if _, ok := d.profile(bare.ID); ok {
+		t.Fatal("a patch of aliases alone made a profile")
+	}
+	if got := d.vendor(bare.ID).Aliases; !slices.Equal(got, []string{"Bare Co", "BareSoft"}) {
+		t.Fatalf("stored aliases %q", got)
+	}
+	// With a group: both, and the profile is made as before.
+	view, err = patch("Acme", `{"aliases": ["Acme Corp"], "company": {"industry": "Anvils"}}`)
+	if err != nil || !slices.Equal(view.Vendor.Aliases, []string{"Acme Corp"}) || view.Profile == nil || view.Profile.Company.Industry != "Anvils" {
+		t.Fatalf("aliases and a group: %+v, %v", view, err)
+	}
+	// Aliases alone on a vendor with a profile: the profile is answered, unchanged.
+	view, err = patch("Acme", `{"aliases": ["Acme Corp", "ACME Anvils"]}`)
+	if err != nil || view.Profile == nil || view.Profile.Company.Industry != "Anvils" || len(view.Vendor.Aliases) != 2 {
+		t.Fatalf("aliases alone with a profile: %+v, %v", view, err)
+	}
+	// A refused part refuses all: a bad group keeps the aliases, bad aliases keep the profile.
+	if _, err := patch("Acme", `{"aliases": ["Other"], "company": {"founded_year": "old"}}`); !errors.Is(err, core.ErrInvalid) {
+		t.Fatalf("a bad group: %v", err)
+	}
+	if _, err := patch("Acme", `{"aliases": [""], "company": {"industry": "Rockets"}}`); !errors.Is(err, core.ErrInvalid) {
+		t.Fatalf("a bad alias: %v", err)
+	}
+	if p, _ := d.profile(acme.ID); p.Company.Industry != "Anvils" || len(d.vendor(acme.ID).Aliases) != 2 {
+		t.Fatalf("a refused patch changed something: %q, %q", p.Company.Industry, d.vendor(acme.ID).Aliases)
+	}
+	// Both wrong: both named.
+	_, err = patch("Acme", `{"aliases": "Acme", "compny": {}}`)
+	var fields []string
+	for _, f := range core.Failures(err) {
+		fields = append(fields, f.Field)
+	}
+	if slices.Sort(fields); !slices.Equal(fields, []string{"Patch.aliases", "Patch.compny"}) {
+		t.Fatalf("both wrong named %q (%v)", fields, err)
+	}
+	// null and [] clear.
+	for _, empty := range []string{`null`, `[]`} {
+		if _, err := patch("Acme", `{"aliases": ["x"]}`); err != nil {
+			t.Fatal(err)
+		}
+		if view, err = patch("Acme", `{"aliases": `+empty+`}`); err != nil || view.Vendor.Aliases == nil || len(view.Vendor.Aliases) != 0 || len(d.vendor(acme.ID).Aliases) != 0 {
+			t.Fatalf("aliases %s: %+v, %v", empty, view.Vendor, err)
+		}
+	}
+	// The website and domain stay.
+	if v := d.vendor(acme.ID); v.WebsiteURL != acme.WebsiteURL || v.Domain != acme.Domain {
+		t.Fatalf("aliases changed the entry's website: %+v", v)
+	}
+}
