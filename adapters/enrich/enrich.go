@@ -4,7 +4,9 @@
 // Sections and where they come from:
 //   - basic: the vendor's home page: <title>, meta description, OpenGraph
 //     (og:site_name, og:description) and JSON-LD Organization (name,
-//     alternateName/legalName as aliases, description, foundingDate,
+//     alternateName/legalName as aliases, legalName as the legal name
+//     (else the certificate's organization when it begins with the
+//     vendor's name), description, foundingDate,
 //     numberOfEmployees, address, email). Links on the page to the privacy
 //     policy, terms, security, trust-center and status pages fill the
 //     matching URL fields. sameAs has no profile field; its URLs only take
@@ -262,6 +264,8 @@ func (r *run) basic(ctx context.Context) outcome {
 	for _, n := range append([]string{o.Name, m.OGSiteName}, o.AltNames...) {
 		c.Alias = addAlias(c.Alias, r.v.Name, n)
 	}
+	// A legal name found replaces the one known; none found keeps it.
+	setIf(&c.LegalName, legalName(r.v, o, page))
 	l := findLinks(m.Links, o.SameAs)
 	setIf(&r.prof.Privacy.PrivacyPolicyURL, l.privacy)
 	setIf(&c.TosURL, l.terms)

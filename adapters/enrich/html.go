@@ -44,6 +44,7 @@ type link struct {
 type org struct {
 	Name        string
 	AltNames    []string
+	LegalName   string // the first legalName, among AltNames too
 	Description string
 	FoundedYear *int
 	Employees   *int
@@ -239,7 +240,11 @@ func toOrg(x map[string]any, base *url.URL) org {
 		Email:       strings.TrimPrefix(str(x["email"]), "mailto:"),
 		Address:     address(x["address"]),
 	}
-	o.AltNames = append(strs(x["alternateName"]), strs(x["legalName"])...)
+	legal := strs(x["legalName"])
+	o.AltNames = append(strs(x["alternateName"]), legal...)
+	if len(legal) > 0 {
+		o.LegalName = legal[0]
+	}
 	if y := yearRe.FindString(str(x["foundingDate"])); y != "" {
 		n, _ := strconv.Atoi(y)
 		o.FoundedYear = &n
