@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/vetted-dev/vetted/adapters/auth"
+	"github.com/vetted-dev/vetted/core/incidents"
 )
 
 // Config is every setting, read from the environment by FromEnv.
@@ -94,6 +95,12 @@ type Config struct {
 	DiscoverCountryTLDs []string
 	// IncidentFeedURL is a JSON incident feed URL template ({domain}, {name}).
 	IncidentFeedURL string
+	// IncidentSources are the platform-wide incident sources polled for
+	// every directory vendor (VETTED_NEWS_FEEDS, VETTED_KEV_URL,
+	// VETTED_BREACHES_URL, VETTED_SEC_FILINGS_URL; see incidentsources.go):
+	// the public addresses by default on PostgreSQL, none by default on
+	// the embedded store; "off" turns one off. Never nil.
+	IncidentSources []incidents.Endpoint
 
 	// CORSOrigins are the browser origins allowed to call the API
 	// (VETTED_CORS_ORIGINS, comma-separated; "*" for any; empty for none).
@@ -204,6 +211,7 @@ func FromLookup(lookup func(string) (string, bool)) (Config, error) {
 		e.fail("VETTED_STORE", c.Store, err.Error())
 	}
 	c.Store = store
+	c.IncidentSources = e.incidentSources(c.Embedded())
 	if err := e.err(); err != nil {
 		return c, err
 	}
@@ -403,6 +411,10 @@ func EnvVars() []EnvVar {
 		{"VETTED_SIGNING_KEY", "generated", "HMAC key of mail links and blob URLs"},
 		{"VETTED_FETCH_ALLOW_PRIVATE", "false", "let enrichment and outbound webhooks reach private and loopback addresses on any port"},
 		{"VETTED_INCIDENT_FEED_URL", "", "JSON incident feed URL template"},
+		{"VETTED_NEWS_FEEDS", "off (embedded); on PostgreSQL " + strings.Join(DefaultNewsFeeds, ","), "security news feeds (RSS, Atom or JSON Feed), comma-separated, or off"},
+		{"VETTED_KEV_URL", "off (embedded); on PostgreSQL " + DefaultKEVURL, "CISA Known Exploited Vulnerabilities catalog (JSON), or off"},
+		{"VETTED_BREACHES_URL", "off (embedded); on PostgreSQL " + DefaultBreachesURL, "breach list in Have I Been Pwned's shape, or off"},
+		{"VETTED_SEC_FILINGS_URL", "off (embedded); on PostgreSQL " + DefaultSECFilingsURL, "EDGAR Atom feed of current 8-K filings (item 1.05 counts), or off"},
 		{"VETTED_RATE_LIMIT", "100", "requests per second per caller (negative: no limit)"},
 		{"VETTED_RATE_BURST", "200", "requests a caller may send at once before the rate applies"},
 		{"VETTED_WORKER_CONCURRENCY", "10", "jobs run at once (2 more run, for mail and alerts only)"},
