@@ -31,6 +31,9 @@ type Metrics struct {
 	mails        *prometheus.CounterVec
 	enrichments  *prometheus.CounterVec
 	jwksFetches  *prometheus.CounterVec
+	// sourceFetches counts the reads of the platform-wide incident sources
+	// (incidentmetrics.go).
+	sourceFetches *prometheus.CounterVec
 }
 
 // NewMetrics registers the collectors, with the Go runtime and process
@@ -64,8 +67,12 @@ func NewMetrics() *Metrics {
 			Name: "vetted_auth_jwks_fetch_total",
 			Help: "Fetches of the sign-in key set (JWKS), by result (ok, unreachable, bad_status, invalid).",
 		}, []string{"result"}),
+		sourceFetches: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "vetted_incident_source_fetch_total",
+			Help: "Reads of the platform-wide incident sources, by source (news, kev, breach, filing) and result (ok, not_modified, error).",
+		}, []string{"source", "result"}),
 	}
-	m.Registry.MustRegister(m.httpDuration, m.jobs, m.jobDuration, m.mails, m.enrichments, m.jwksFetches,
+	m.Registry.MustRegister(m.httpDuration, m.jobs, m.jobDuration, m.mails, m.enrichments, m.jwksFetches, m.sourceFetches,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
