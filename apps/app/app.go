@@ -68,6 +68,9 @@ type App struct {
 	// Metrics are the process's Prometheus collectors, served on the
 	// admin listener (VETTED_ADMIN_ADDR).
 	Metrics *obs.Metrics
+	// IncidentFeeds are the reader, the endpoints and the metrics of the
+	// platform-wide incident sources (incidentfeeds.go), for the poller.
+	IncidentFeeds IncidentFeeds
 
 	changes *changeWatch // the change feed and its subscriber
 	log     *slog.Logger
@@ -144,6 +147,9 @@ func build(ctx context.Context, cfg Config, ov Overrides, withAPI bool) (*App, e
 		if incidents, err = newIncidentSource(a, cfg); err != nil {
 			return nil, err
 		}
+	}
+	if a.IncidentFeeds, err = newIncidentFeeds(a, cfg); err != nil {
+		return nil, err
 	}
 	if a.changes, err = a.openChanges(cfg); err != nil {
 		return nil, err
