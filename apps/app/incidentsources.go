@@ -106,3 +106,24 @@ func (e *envReader) sourceURLs(s incidentSource, embedded bool) []string {
 	}
 	return out
 }
+
+// DescribeIncidentSources names the platform-wide incident sources cfg
+// polls, for check-config: each kind with its URLs, or "off".
+func (c Config) DescribeIncidentSources() string {
+	var parts []string
+	for _, s := range incidentSourceVars {
+		var urls []string
+		for _, ep := range c.IncidentSources {
+			if ep.Kind == s.kind {
+				urls = append(urls, redact(ep.URL))
+			}
+		}
+		if len(urls) > 0 {
+			parts = append(parts, string(s.kind)+" "+strings.Join(urls, ", "))
+		}
+	}
+	if len(parts) == 0 {
+		return "off (set VETTED_NEWS_FEEDS, VETTED_KEV_URL, VETTED_BREACHES_URL, VETTED_SEC_FILINGS_URL)"
+	}
+	return strings.Join(parts, "; ")
+}

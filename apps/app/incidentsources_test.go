@@ -84,3 +84,18 @@ func TestIncidentSourcesDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribeIncidentSources: check-config names each source polled, or off.
+func TestDescribeIncidentSources(t *testing.T) {
+	t.Parallel()
+	c, err := app.FromLookup(lookup(map[string]string{"VETTED_KEV_URL": "https://u:secret@kev.example/kev.json", "VETTED_NEWS_FEEDS": "https://a.example/feed,https://b.example/feed"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := c.DescribeIncidentSources(), "news https://a.example/feed, https://b.example/feed; kev https://u:xxxxx@kev.example/kev.json"; got != want {
+		t.Errorf("described %q, want %q", got, want)
+	}
+	if c, _ = app.FromLookup(lookup(nil)); !strings.HasPrefix(c.DescribeIncidentSources(), "off") {
+		t.Errorf("no sources described as %q", c.DescribeIncidentSources())
+	}
+}

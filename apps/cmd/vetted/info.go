@@ -116,6 +116,7 @@ func checkConfigCmd(_ *flag.FlagSet, e env) func(context.Context) error {
 		fmt.Fprintf(tw, "store\t%s\n", cfg.DescribeStore())
 		fmt.Fprintf(tw, "jobs\t%s\n", pick(cfg.RedisURL != "", "asynq on Redis "+app.Redact(cfg.RedisURL), "in process"))
 		fmt.Fprintf(tw, "evidence\t%s\n", cfg.DescribeEvidence())
+		fmt.Fprintf(tw, "incident feeds\t%s\n", cfg.DescribeIncidentSources())
 		fmt.Fprintf(tw, "mail\t%s\n", pick(cfg.SMTPURL != "", "SMTP "+app.Redact(cfg.SMTPURL), "log mailbox"))
 		fmt.Fprintf(tw, "tokens\t%s\n", pick(cfg.AuthJWKSURL != "", "JWKS "+cfg.AuthJWKSURL, "dev HS256 secret"))
 		fmt.Fprintf(tw, "traces\t%s\n", pick(obs.TracingEnabled(e.lookup), "OTLP/HTTP to "+e.get("OTEL_EXPORTER_OTLP_ENDPOINT")+e.get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"), "off"))

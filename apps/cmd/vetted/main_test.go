@@ -109,7 +109,8 @@ func TestCheckConfig(t *testing.T) {
 	if err := run(context.Background(), []string{"check-config"}, e); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"public URL      http://localhost:19006", "warning: VETTED_HTTP_ADDR=:19006", "configuration is valid", "PostgreSQL postgres://u:xxxxx@db:5432/v"} {
+	for _, want := range []string{"public URL      http://localhost:19006", "warning: VETTED_HTTP_ADDR=:19006", "configuration is valid", "PostgreSQL postgres://u:xxxxx@db:5432/v",
+		"incident feeds  news https://www.bleepingcomputer.com/feed/"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("check-config output lacks %q:\n%s", want, out)
 		}
