@@ -15,6 +15,7 @@ import (
 	"github.com/vetted-dev/vetted/adapters/auth"
 	"github.com/vetted-dev/vetted/adapters/dircache"
 	"github.com/vetted-dev/vetted/adapters/jobs"
+	"github.com/vetted-dev/vetted/adapters/nameindex"
 	"github.com/vetted-dev/vetted/adapters/localblob"
 	"github.com/vetted-dev/vetted/adapters/mailbox"
 	"github.com/vetted-dev/vetted/apps/api"
@@ -161,6 +162,7 @@ func build(ctx context.Context, cfg Config, ov Overrides, withAPI bool) (*App, e
 	a.Views = dircache.New(vendors.StoreViews{Store: ports.Narrow[vendors.Tx](a.Store)}, dircache.Options{Clock: clock, Logger: a.log})
 	a.UseCases, err = usecases.New(usecases.Deps{Store: a.Views.Watch(a.Store, a.changes.feed), Views: a.Views, Clock: clock, IDs: ports.UUIDv7{},
 		Blobs: blobs, Mailer: mailer, Enricher: enricher, Websites: websites, Incidents: incidents, Signer: signer, Webhooks: hooks, PublicURL: cfg.PublicURL, Logger: a.log,
+		IncidentSources: a.IncidentFeeds.Endpoints, IncidentReader: a.IncidentFeeds.Reader, NameIndex: nameindex.Build, IncidentMetrics: a.IncidentFeeds.Metrics,
 		Notify: func() {
 			if rl != nil {
 				rl.Notify()
