@@ -42,6 +42,7 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/incidents"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/usecases"
 	"github.com/vetted-dev/vetted/core/vendors"
@@ -121,6 +122,7 @@ type Server struct {
 	vendors     *vendors.Service
 	assessments *assessments.Service
 	alerts      *alerts.Service
+	incidents   *incidents.Service
 	webhooks    *webhooks.Service
 	ready       func(context.Context) error
 	opts        Options
@@ -150,7 +152,7 @@ func New(uc *usecases.UseCases, opts Options) (*Server, error) {
 	}
 	r := chi.NewMux()
 	s := &Server{accounts: uc.Accounts, lists: uc.Lists, vendors: uc.Vendors, assessments: uc.Assessments, alerts: uc.Alerts,
-		webhooks: uc.Webhooks, ready: uc.Ready, opts: opts, router: r, limiter: newLimiter(opts.RateLimit, opts.Burst), log: opts.Logger,
+		incidents: uc.Incidents, webhooks: uc.Webhooks, ready: uc.Ready, opts: opts, router: r, limiter: newLimiter(opts.RateLimit, opts.Burst), log: opts.Logger,
 		longLists: make(chan struct{}, longListTurns())}
 	if s.log == nil {
 		s.log = slog.Default()

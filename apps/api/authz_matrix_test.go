@@ -172,6 +172,17 @@ func matrixRows() map[string]matrixRow {
 		"start-incident-backfill": {policy: platformOnly, build: func(_ *testing.T, _ *matrixWorld, home, _ *tenant, _ bool) request {
 			return request{method: "POST", path: "/vendors/incident-backfill", body: map[string]any{"vendors": []string{home.vendorName}}}
 		}},
+		"list-possible-matches": {policy: platformOnly, build: func(*testing.T, *matrixWorld, *tenant, *tenant, bool) request {
+			return request{method: "GET", path: "/incidents/possible"}
+		}},
+		"confirm-possible-match": {policy: platformOnly, build: func(t *testing.T, w *matrixWorld, home, _ *tenant, _ bool) request {
+			id := seedPossible(t, w.env, home.vendor, home.vendorName, w.unique("Possible"), w.env.Clock.Now())
+			return request{method: "POST", path: "/incidents/possible/" + id + "/confirm"}
+		}},
+		"dismiss-possible-match": {policy: platformOnly, build: func(t *testing.T, w *matrixWorld, home, _ *tenant, _ bool) request {
+			id := seedPossible(t, w.env, home.vendor, home.vendorName, w.unique("Possible"), w.env.Clock.Now())
+			return request{method: "POST", path: "/incidents/possible/" + id + "/dismiss"}
+		}},
 		"get-incident-backfill": {policy: platformOnly, build: func(t *testing.T, w *matrixWorld, home, _ *tenant, _ bool) request {
 			run := apitest.Must(t, w.env.Do(t, "POST", "/vendors/incident-backfill", w.admin, map[string]any{"vendors": []string{home.vendorName}}), 202).Map(t)
 			return request{method: "GET", path: "/vendors/incident-backfill/" + run["run_id"].(string)}
@@ -364,6 +375,10 @@ func matrixRows() map[string]matrixRow {
 		"get-recent-incidents": {policy: viewerUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
 			acct, list := listsOf(home, foreign, other)
 			return request{method: "GET", path: q("/metrics/recent-incidents", "account-id", acct, "vendor-list-id", list)}
+		}},
+		"list-incidents": {policy: viewerUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+			acct, list := listsOf(home, foreign, other)
+			return request{method: "GET", path: q("/incidents", "account-id", acct, "vendor-list-id", list)}
 		}},
 		"get-recent-rating-changes": {policy: viewerUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
 			acct, list := listsOf(home, foreign, other)

@@ -96,6 +96,11 @@ var wireNames = withAssessmentColumns(map[string]string{
 	"Incident.Severity": "severity",
 	"Code":              "code",
 	"Evidence":          "evidence",
+
+	// Incidents of platform-wide sources (core/incidents).
+	"Source":   "source",
+	"Severity": "severity",
+	"Status":   "status",
 })
 
 // withAssessmentColumns adds to names the fields of an assessment's input

@@ -8,6 +8,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/incidents"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/vendors"
 )
@@ -18,14 +19,16 @@ import (
 // its maximum (a number) or maxItems (a list), so no tag repeats a
 // constant of the core and changing one changes the document with it.
 var coreLimits = map[string]int{
-	"csv-rows":       lists.MaxCSVRows,             // import-csv's row_limit
-	"list-page":      assessments.MaxListPage,      // a shaped list read's limit
-	"vendor-page":    vendors.MaxVendorPage,        // a page of the directory
-	"audit-page":     assessments.MaxAuditLimit,    // a page of the audit log
-	"incidents":      assessments.MaxIncidentLimit, // the dashboard's recent incidents
-	"reminders":      assessments.MaxReminders,     // the review policy's reminder offsets
-	"data-collected": assessments.MaxDataCollected, // an assessment's data_collected
-	"run-vendors":    vendors.MaxRunVendors,        // the vendors of an enrichment run
+	"csv-rows":          lists.MaxCSVRows,             // import-csv's row_limit
+	"list-page":         assessments.MaxListPage,      // a shaped list read's limit
+	"vendor-page":       vendors.MaxVendorPage,        // a page of the directory
+	"audit-page":        assessments.MaxAuditLimit,    // a page of the audit log
+	"incidents":         assessments.MaxIncidentLimit, // the dashboard's recent incidents
+	"account-incidents": incidents.MaxAccountPage,     // a page of an account's incidents
+	"possible-page":     incidents.MaxPossiblePage,    // a page of possible matches
+	"reminders":         assessments.MaxReminders,     // the review policy's reminder offsets
+	"data-collected":    assessments.MaxDataCollected, // an assessment's data_collected
+	"run-vendors":       vendors.MaxRunVendors,        // the vendors of an enrichment run
 }
 
 // applyLimits sets the bounds of the fields of in (an operation's input

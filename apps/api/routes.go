@@ -62,6 +62,7 @@ var (
 	subscriberTags = []string{"Subscribers"}
 	webhookTags    = []string{"Webhooks"}
 	dashboardTags  = []string{"Dashboard"}
+	incidentTags   = []string{"Incidents"}
 )
 
 const upsertSummary = "Create or update the assessment of a vendor on a list (member or above); omitted fields keep their values"
@@ -72,7 +73,7 @@ const upsertSummary = "Create or update the assessment of a vendor on a list (me
 // maps the result to the answer (see the area's file: accounts.go,
 // lists.go, vendors.go, assessments.go and its reviews.go, calendar.go,
 // export.go, documents.go, dashboard.go; subscribers.go, webhooks.go,
-// ratings.go, ready.go).
+// ratings.go, incidents.go, ready.go).
 func (s *Server) routes() []endpoint {
 	var (
 		health  = healthHandler{s}
@@ -84,6 +85,7 @@ func (s *Server) routes() []endpoint {
 		alerts  = alertsHandler{s}
 		hooks   = webhooksHandler{s}
 		ratings = ratingsHandler{s}
+		incs    = incidentsHandler{s}
 	)
 	upsertResponses := map[string]*huma.Response{
 		"201": s.jsonResponse("the assessment was created", AssessmentJSON{}),
@@ -282,6 +284,27 @@ func (s *Server) routes() []endpoint {
 			Summary: "The newest incidents of the vendors the account follows, newest first (viewer or above)", Security: secured, Errors: accountErrors}, handle(asmts.recentIncidents)},
 		{huma.Operation{OperationID: "get-vendors-from-list", Method: http.MethodGet, Path: "/metrics/vendors-from-list", Tags: dashboardTags,
 			Summary: "The vendors of a list (default master-list) with their logo and latest incident (viewer or above)", Security: secured, Errors: accountErrors}, handle(asmts.vendorsFromList)},
+
+		// Incidents of platform-wide sources (incidentsHandler,
+		// incidents.go): an account's incidents and the platform admins'
+		// possible matches. /incidents/possible is a static segment where no
+		// operation has a parameter, so chi routing needs no constraint.
+		{huma.Operation{OperationID: "list-incidents", Method: http.MethodGet, Path: "/incidents", Tags: incidentTags,
+			Summary: "The incidents of the vendors the account follows, newest first, with their evidence (viewer or above)",
+			Description: "Every list of the account, or one with vendor-list-id. source and severity filter (repeat them or separate values with commas; " +
+				"an unknown value is 422); a source keeps the incidents with an item of that source merged into them, so status-page, feed and " +
+				"manual incidents pass no source filter. Pages by published_at, then created_at, then id, newest first: next_cursor is set while more follow.",
+			Security: secured, Errors: accountErrors}, handle(incs.accountIncidents)},
+		{huma.Operation{Metadata: platformAdminOnly, OperationID: "list-possible-matches", Method: http.MethodGet, Path: "/incidents/possible", Tags: incidentTags,
+			Summary:     "Items that named a directory vendor without enough evidence, for a platform admin to confirm or dismiss (platform admins)",
+			Description: "Newest first, of one status: pending (default), confirmed or dismissed. incident is the draft a confirmation makes.",
+			Security:    secured, Errors: accountErrors}, handle(incs.possibleMatches)},
+		{huma.Operation{Metadata: platformAdminOnly, OperationID: "confirm-possible-match", Method: http.MethodPost, Path: "/incidents/possible/{id}/confirm", Tags: incidentTags,
+			Summary:     "Make a pending possible match the vendor's incident (platform admins); it alerts as any new incident",
+			Description: "The draft is merged into the incident of the same event when there is one (then nothing alerts again). 409 when the match was decided already.",
+			Security:    secured, Errors: writeErrors}, handle(incs.confirmPossible)},
+		{huma.Operation{Metadata: platformAdminOnly, OperationID: "dismiss-possible-match", Method: http.MethodPost, Path: "/incidents/possible/{id}/dismiss", Tags: incidentTags,
+			Summary: "Close a pending possible match without an incident (platform admins); 409 when it was decided already", Security: secured, Errors: writeErrors}, handle(incs.dismissPossible)},
 
 		// Ratings (ratingsHandler, ratings.go).
 		{huma.Operation{OperationID: "get-vendor-rating-history", Method: http.MethodGet, Path: "/vendor/{id_or_name}/rating-history",

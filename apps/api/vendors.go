@@ -154,6 +154,10 @@ type IncidentJSON struct {
 	ExternalID              string    `json:"external_id"`
 	PublishedAt             time.Time `json:"published_at"`
 	Backfilled              bool      `json:"backfilled" doc:"Historical: never alerted"`
+	// Match and Sources are the evidence of an incident of a platform-wide
+	// source (incidents.go).
+	Match   *IncidentMatchJSON   `json:"match" doc:"Why an item of a platform-wide source (news, kev, breach, filing) was matched to the vendor; null for status-page, feed and manual incidents"`
+	Sources []IncidentSourceJSON `json:"sources" doc:"Every item merged into the incident, first seen first"`
 }
 
 // JobJSON is one vendor of an enrichment or backfill run.
@@ -238,7 +242,7 @@ func incidentJSON(in vendors.Incident) IncidentJSON {
 	return IncidentJSON{ID: in.ID.String(), VendorID: in.VendorID.String(), Title: in.Title, Summary: in.Summary,
 		IncidentType: in.IncidentType, AffectedService: in.AffectedService, PotentiallyImpactedData: nonNil(in.PotentiallyImpactedData),
 		Status: in.Status, Severity: in.Severity, URL: in.URL, Source: in.Source, ExternalID: in.ExternalID,
-		PublishedAt: in.PublishedAt, Backfilled: in.Backfilled}
+		PublishedAt: in.PublishedAt, Backfilled: in.Backfilled, Match: incidentMatchJSON(in.Match), Sources: incidentSourcesJSON(in.Sources)}
 }
 
 func jobsJSON(js []vendors.RunJob) []JobJSON {

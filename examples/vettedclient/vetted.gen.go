@@ -216,6 +216,27 @@ func (e ListOperation) Valid() bool {
 	}
 }
 
+// Defines values for PossibleMatchJSONStatus.
+const (
+	PossibleMatchJSONStatusConfirmed PossibleMatchJSONStatus = "confirmed"
+	PossibleMatchJSONStatusDismissed PossibleMatchJSONStatus = "dismissed"
+	PossibleMatchJSONStatusPending   PossibleMatchJSONStatus = "pending"
+)
+
+// Valid indicates whether the value is a known member of the PossibleMatchJSONStatus enum.
+func (e PossibleMatchJSONStatus) Valid() bool {
+	switch e {
+	case PossibleMatchJSONStatusConfirmed:
+		return true
+	case PossibleMatchJSONStatusDismissed:
+		return true
+	case PossibleMatchJSONStatusPending:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RatingChangeFeedJSONKind.
 const (
 	RatingChange RatingChangeFeedJSONKind = "rating_change"
@@ -579,6 +600,27 @@ func (e WebsiteSource) Valid() bool {
 	}
 }
 
+// Defines values for ListPossibleMatchesParamsStatus.
+const (
+	ListPossibleMatchesParamsStatusConfirmed ListPossibleMatchesParamsStatus = "confirmed"
+	ListPossibleMatchesParamsStatusDismissed ListPossibleMatchesParamsStatus = "dismissed"
+	ListPossibleMatchesParamsStatusPending   ListPossibleMatchesParamsStatus = "pending"
+)
+
+// Valid indicates whether the value is a known member of the ListPossibleMatchesParamsStatus enum.
+func (e ListPossibleMatchesParamsStatus) Valid() bool {
+	switch e {
+	case ListPossibleMatchesParamsStatusConfirmed:
+		return true
+	case ListPossibleMatchesParamsStatusDismissed:
+		return true
+	case ListPossibleMatchesParamsStatusPending:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListAssessmentsParamsSort.
 const (
 	ListAssessmentsParamsSortMinusNextReviewAt ListAssessmentsParamsSort = "-next_review_at"
@@ -655,6 +697,45 @@ func (e ExportVendorListParamsFormat) Valid() bool {
 	default:
 		return false
 	}
+}
+
+// AccountIncidentJSON defines model for AccountIncidentJSON.
+type AccountIncidentJSON struct {
+	AffectedService string `json:"affected_service"`
+
+	// Backfilled Historical: never alerted
+	Backfilled   bool               `json:"backfilled"`
+	ExternalId   string             `json:"external_id"`
+	Id           openapi_types.UUID `json:"id"`
+	IncidentType string             `json:"incident_type"`
+
+	// Lists The account's lists that carry the vendor (the one list asked for, with vendor-list-id)
+	Lists []ListNameJSON `json:"lists"`
+
+	// Match Why an item of a platform-wide source (news, kev, breach, filing) was matched to the vendor; null for status-page, feed and manual incidents
+	Match                   IncidentMatchJSON `json:"match"`
+	PotentiallyImpactedData []string          `json:"potentially_impacted_data"`
+	PublishedAt             time.Time         `json:"published_at"`
+	Severity                string            `json:"severity"`
+	Source                  string            `json:"source"`
+
+	// Sources Every item merged into the incident, first seen first
+	Sources    []IncidentSourceJSON `json:"sources"`
+	Status     string               `json:"status"`
+	Summary    string               `json:"summary"`
+	Title      string               `json:"title"`
+	Url        string               `json:"url"`
+	VendorId   openapi_types.UUID   `json:"vendor_id"`
+	VendorName string               `json:"vendor_name"`
+}
+
+// AccountIncidentsBody defines model for AccountIncidentsBody.
+type AccountIncidentsBody struct {
+	// Incidents Newest first (by published_at, then created_at, then id)
+	Incidents []AccountIncidentJSON `json:"incidents"`
+
+	// NextCursor When more incidents follow: the cursor of the next page
+	NextCursor *string `json:"next_cursor,omitempty"`
 }
 
 // AccountJSON defines model for AccountJSON.
@@ -922,6 +1003,7 @@ type Company struct {
 	FoundedYear          *int64   `json:"founded_year"`
 	HeadquartersLocation string   `json:"headquarters_location"`
 	Industry             string   `json:"industry"`
+	LegalName            string   `json:"legal_name"`
 	Logo                 string   `json:"logo"`
 	PrimaryProduct       string   `json:"primary_product"`
 	TosUrl               string   `json:"tos_url"`
@@ -1199,23 +1281,49 @@ type IncidentJSON struct {
 	AffectedService string `json:"affected_service"`
 
 	// Backfilled Historical: never alerted
-	Backfilled              bool               `json:"backfilled"`
-	ExternalId              string             `json:"external_id"`
-	Id                      openapi_types.UUID `json:"id"`
-	IncidentType            string             `json:"incident_type"`
-	PotentiallyImpactedData []string           `json:"potentially_impacted_data"`
-	PublishedAt             time.Time          `json:"published_at"`
-	Severity                string             `json:"severity"`
-	Source                  string             `json:"source"`
-	Status                  string             `json:"status"`
-	Summary                 string             `json:"summary"`
-	Title                   string             `json:"title"`
-	Url                     string             `json:"url"`
-	VendorId                openapi_types.UUID `json:"vendor_id"`
+	Backfilled   bool               `json:"backfilled"`
+	ExternalId   string             `json:"external_id"`
+	Id           openapi_types.UUID `json:"id"`
+	IncidentType string             `json:"incident_type"`
+
+	// Match Why an item of a platform-wide source (news, kev, breach, filing) was matched to the vendor; null for status-page, feed and manual incidents
+	Match                   IncidentMatchJSON `json:"match"`
+	PotentiallyImpactedData []string          `json:"potentially_impacted_data"`
+	PublishedAt             time.Time         `json:"published_at"`
+	Severity                string            `json:"severity"`
+	Source                  string            `json:"source"`
+
+	// Sources Every item merged into the incident, first seen first
+	Sources  []IncidentSourceJSON `json:"sources"`
+	Status   string               `json:"status"`
+	Summary  string               `json:"summary"`
+	Title    string               `json:"title"`
+	Url      string               `json:"url"`
+	VendorId openapi_types.UUID   `json:"vendor_id"`
+}
+
+// IncidentMatchJSON defines model for IncidentMatchJSON.
+type IncidentMatchJSON struct {
+	Confidence float64 `json:"confidence"`
+
+	// MatchedText What the rule matched in the item
+	MatchedText string `json:"matched_text"`
+
+	// Rule The rule that matched: kev_vendor_project, breach_domain, filing_filer or news_named
+	Rule string `json:"rule"`
 }
 
 // IncidentSeverity Severity of an incident, most severe first
 type IncidentSeverity string
+
+// IncidentSourceJSON defines model for IncidentSourceJSON.
+type IncidentSourceJSON struct {
+	PublishedAt time.Time `json:"published_at"`
+
+	// Source news, kev, breach, filing, or the source of a status-page, feed or manual incident
+	Source string `json:"source"`
+	Url    string `json:"url"`
+}
 
 // IncidentsOutBody defines model for IncidentsOutBody.
 type IncidentsOutBody struct {
@@ -1277,6 +1385,12 @@ type ListJSON struct {
 	Id          openapi_types.UUID `json:"id"`
 	Name        string             `json:"name"`
 	VendorCount int64              `json:"vendor_count"`
+}
+
+// ListNameJSON defines model for ListNameJSON.
+type ListNameJSON struct {
+	Id   openapi_types.UUID `json:"id"`
+	Name string             `json:"name"`
 }
 
 // ListOperation save-vendors replaces a list's vendors; add-vendors adds vendors and remove-vendors takes vendors off, leaving the others; import-csv merges a CSV batch
@@ -1377,6 +1491,47 @@ type OrgEnrichmentJSONQuotaStruct struct {
 	Remaining int64 `json:"remaining"`
 	Used      int64 `json:"used"`
 }
+
+// PossibleConfirmOutBody defines model for PossibleConfirmOutBody.
+type PossibleConfirmOutBody struct {
+	// Incident The incident made, or the incident of the same event it was merged into
+	Incident IncidentJSON      `json:"incident"`
+	Possible PossibleMatchJSON `json:"possible"`
+}
+
+// PossibleDismissOutBody defines model for PossibleDismissOutBody.
+type PossibleDismissOutBody struct {
+	Possible PossibleMatchJSON `json:"possible"`
+}
+
+// PossibleListOutBody defines model for PossibleListOutBody.
+type PossibleListOutBody struct {
+	Possible []PossibleMatchJSON `json:"possible"`
+}
+
+// PossibleMatchJSON defines model for PossibleMatchJSON.
+type PossibleMatchJSON struct {
+	CreatedAt time.Time `json:"created_at"`
+
+	// DecidedAt null while pending
+	DecidedAt *time.Time `json:"decided_at"`
+
+	// DecidedBy The e-mail of the platform admin who decided; empty while pending
+	DecidedBy string             `json:"decided_by"`
+	Id        openapi_types.UUID `json:"id"`
+
+	// Incident The draft: the incident a confirmation makes, with its evidence
+	Incident IncidentJSON `json:"incident"`
+
+	// IncidentId The incident a confirmation made or merged into; null otherwise
+	IncidentId *openapi_types.UUID     `json:"incident_id"`
+	Status     PossibleMatchJSONStatus `json:"status"`
+	VendorId   openapi_types.UUID      `json:"vendor_id"`
+	VendorName string                  `json:"vendor_name"`
+}
+
+// PossibleMatchJSONStatus defines model for PossibleMatchJSON.Status.
+type PossibleMatchJSONStatus string
 
 // Privacy defines model for Privacy.
 type Privacy struct {
@@ -2148,6 +2303,39 @@ type RestoreAccountOwnerParams struct {
 	// AccountId Organization UUID, or individual for the caller's personal space
 	AccountId string `form:"account-id" json:"account-id"`
 }
+
+// ListIncidentsParams defines parameters for ListIncidents.
+type ListIncidentsParams struct {
+	// AccountId Organization UUID, or individual for the caller's personal space
+	AccountId string `form:"account-id" json:"account-id"`
+
+	// VendorListId Only this list; omitted: every list of the account
+	VendorListId *string `form:"vendor-list-id,omitempty" json:"vendor-list-id,omitempty"`
+
+	// Source Only incidents with an item of these sources: news, kev, breach, filing (repeat or separate with commas)
+	Source *[]string `form:"source,omitempty" json:"source,omitempty"`
+
+	// Severity Only incidents of these severities: critical, high, medium, low, info (repeat or separate with commas)
+	Severity *[]string `form:"severity,omitempty" json:"severity,omitempty"`
+
+	// Limit Page size (default and most 200); next_cursor is set while more follow
+	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor next_cursor of the previous page (same filters)
+	Cursor *string `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
+// ListPossibleMatchesParams defines parameters for ListPossibleMatches.
+type ListPossibleMatchesParams struct {
+	// Status Default pending
+	Status *ListPossibleMatchesParamsStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// Limit At most this many, newest first (default and most 500)
+	Limit *int64 `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListPossibleMatchesParamsStatus defines parameters for ListPossibleMatches.
+type ListPossibleMatchesParamsStatus string
 
 // GetDashboardMetricsParams defines parameters for GetDashboardMetrics.
 type GetDashboardMetricsParams struct {
@@ -3185,6 +3373,32 @@ type ClientInterface interface {
 	// Corresponds with GET /healthz (the `Healthz` operationId).
 	Healthz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListIncidents The incidents of the vendors the account follows, newest first, with their evidence (viewer or above)
+	//
+	// Every list of the account, or one with vendor-list-id. source and severity filter (repeat them or separate values with commas; an unknown value is 422); a source keeps the incidents with an item of that source merged into them, so status-page, feed and manual incidents pass no source filter. Pages by published_at, then created_at, then id, newest first: next_cursor is set while more follow.
+	//
+	// Corresponds with GET /incidents (the `ListIncidents` operationId).
+	ListIncidents(ctx context.Context, params *ListIncidentsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListPossibleMatches Items that named a directory vendor without enough evidence, for a platform admin to confirm or dismiss (platform admins)
+	//
+	// Newest first, of one status: pending (default), confirmed or dismissed. incident is the draft a confirmation makes.
+	//
+	// Corresponds with GET /incidents/possible (the `ListPossibleMatches` operationId).
+	ListPossibleMatches(ctx context.Context, params *ListPossibleMatchesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ConfirmPossibleMatch Make a pending possible match the vendor's incident (platform admins); it alerts as any new incident
+	//
+	// The draft is merged into the incident of the same event when there is one (then nothing alerts again). 409 when the match was decided already.
+	//
+	// Corresponds with POST /incidents/possible/{id}/confirm (the `ConfirmPossibleMatch` operationId).
+	ConfirmPossibleMatch(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DismissPossibleMatch Close a pending possible match without an incident (platform admins); 409 when it was decided already
+	//
+	// Corresponds with POST /incidents/possible/{id}/dismiss (the `DismissPossibleMatch` operationId).
+	DismissPossibleMatch(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetDashboardMetrics Counts for the dashboard: vendors, followed vendors, active assessments (viewer or above)
 	//
 	// Corresponds with GET /metrics/dashboard (the `GetDashboardMetrics` operationId).
@@ -3489,27 +3703,27 @@ type ClientInterface interface {
 	// Corresponds with GET /vendor/{id_or_name} (the `GetVendor` operationId).
 	GetVendor(ctx context.Context, idOrName string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// PatchVendorWithBody Edit whitelisted profile fields with a JSON merge patch (platform admins); no enrichment runs
+	// PatchVendorWithBody Edit whitelisted profile fields and the vendor's aliases with a JSON merge patch (platform admins); no enrichment runs
 	//
-	// Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}}`; null removes a value. A field outside the whitelist is 422, naming it.
+	// Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}, "aliases": [...]}`; null removes a value. A field outside the whitelist is 422, naming it. `aliases` replaces the directory entry's other names (the names incident sources may use for the vendor): at most 50 strings of at most 200 characters, trimmed, none empty, duplicates differing only in case kept once; null or [] clears them. A patch of `aliases` alone makes no profile for a vendor without one; anything else is applied with them, all or nothing.
 	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with PATCH /vendor/{id_or_name} (the `PatchVendor` operationId).
 	PatchVendorWithBody(ctx context.Context, idOrName string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// PatchVendor Edit whitelisted profile fields with a JSON merge patch (platform admins); no enrichment runs
+	// PatchVendor Edit whitelisted profile fields and the vendor's aliases with a JSON merge patch (platform admins); no enrichment runs
 	//
-	// Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}}`; null removes a value. A field outside the whitelist is 422, naming it.
+	// Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}, "aliases": [...]}`; null removes a value. A field outside the whitelist is 422, naming it. `aliases` replaces the directory entry's other names (the names incident sources may use for the vendor): at most 50 strings of at most 200 characters, trimmed, none empty, duplicates differing only in case kept once; null or [] clears them. A patch of `aliases` alone makes no profile for a vendor without one; anything else is applied with them, all or nothing.
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PATCH /vendor/{id_or_name} (the `PatchVendor` operationId).
 	PatchVendor(ctx context.Context, idOrName string, body PatchVendorJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// PatchVendorWithApplicationMergePatchPlusJSONBody Edit whitelisted profile fields with a JSON merge patch (platform admins); no enrichment runs
+	// PatchVendorWithApplicationMergePatchPlusJSONBody Edit whitelisted profile fields and the vendor's aliases with a JSON merge patch (platform admins); no enrichment runs
 	//
-	// Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}}`; null removes a value. A field outside the whitelist is 422, naming it.
+	// Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}, "aliases": [...]}`; null removes a value. A field outside the whitelist is 422, naming it. `aliases` replaces the directory entry's other names (the names incident sources may use for the vendor): at most 50 strings of at most 200 characters, trimmed, none empty, duplicates differing only in case kept once; null or [] clears them. A patch of `aliases` alone makes no profile for a vendor without one; anything else is applied with them, all or nothing.
 	//
 	// Takes a body of the `application/merge-patch+json` content type.
 	//
@@ -3738,6 +3952,72 @@ func (c *Client) RestoreAccountOwner(ctx context.Context, params *RestoreAccount
 // Corresponds with GET /healthz (the `Healthz` operationId).
 func (c *Client) Healthz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewHealthzRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListIncidents The incidents of the vendors the account follows, newest first, with their evidence (viewer or above)
+//
+// Every list of the account, or one with vendor-list-id. source and severity filter (repeat them or separate values with commas; an unknown value is 422); a source keeps the incidents with an item of that source merged into them, so status-page, feed and manual incidents pass no source filter. Pages by published_at, then created_at, then id, newest first: next_cursor is set while more follow.
+//
+// Corresponds with GET /incidents (the `ListIncidents` operationId).
+func (c *Client) ListIncidents(ctx context.Context, params *ListIncidentsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListIncidentsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListPossibleMatches Items that named a directory vendor without enough evidence, for a platform admin to confirm or dismiss (platform admins)
+//
+// Newest first, of one status: pending (default), confirmed or dismissed. incident is the draft a confirmation makes.
+//
+// Corresponds with GET /incidents/possible (the `ListPossibleMatches` operationId).
+func (c *Client) ListPossibleMatches(ctx context.Context, params *ListPossibleMatchesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListPossibleMatchesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ConfirmPossibleMatch Make a pending possible match the vendor's incident (platform admins); it alerts as any new incident
+//
+// The draft is merged into the incident of the same event when there is one (then nothing alerts again). 409 when the match was decided already.
+//
+// Corresponds with POST /incidents/possible/{id}/confirm (the `ConfirmPossibleMatch` operationId).
+func (c *Client) ConfirmPossibleMatch(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewConfirmPossibleMatchRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DismissPossibleMatch Close a pending possible match without an incident (platform admins); 409 when it was decided already
+//
+// Corresponds with POST /incidents/possible/{id}/dismiss (the `DismissPossibleMatch` operationId).
+func (c *Client) DismissPossibleMatch(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDismissPossibleMatchRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -4532,9 +4812,9 @@ func (c *Client) GetVendor(ctx context.Context, idOrName string, reqEditors ...R
 	return c.Client.Do(req)
 }
 
-// PatchVendorWithBody Edit whitelisted profile fields with a JSON merge patch (platform admins); no enrichment runs
+// PatchVendorWithBody Edit whitelisted profile fields and the vendor's aliases with a JSON merge patch (platform admins); no enrichment runs
 //
-// Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}}`; null removes a value. A field outside the whitelist is 422, naming it.
+// Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}, "aliases": [...]}`; null removes a value. A field outside the whitelist is 422, naming it. `aliases` replaces the directory entry's other names (the names incident sources may use for the vendor): at most 50 strings of at most 200 characters, trimmed, none empty, duplicates differing only in case kept once; null or [] clears them. A patch of `aliases` alone makes no profile for a vendor without one; anything else is applied with them, all or nothing.
 //
 // Takes any type of body and a specified content type.
 //
@@ -4551,9 +4831,9 @@ func (c *Client) PatchVendorWithBody(ctx context.Context, idOrName string, conte
 	return c.Client.Do(req)
 }
 
-// PatchVendor Edit whitelisted profile fields with a JSON merge patch (platform admins); no enrichment runs
+// PatchVendor Edit whitelisted profile fields and the vendor's aliases with a JSON merge patch (platform admins); no enrichment runs
 //
-// Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}}`; null removes a value. A field outside the whitelist is 422, naming it.
+// Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}, "aliases": [...]}`; null removes a value. A field outside the whitelist is 422, naming it. `aliases` replaces the directory entry's other names (the names incident sources may use for the vendor): at most 50 strings of at most 200 characters, trimmed, none empty, duplicates differing only in case kept once; null or [] clears them. A patch of `aliases` alone makes no profile for a vendor without one; anything else is applied with them, all or nothing.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4570,9 +4850,9 @@ func (c *Client) PatchVendor(ctx context.Context, idOrName string, body PatchVen
 	return c.Client.Do(req)
 }
 
-// PatchVendorWithApplicationMergePatchPlusJSONBody Edit whitelisted profile fields with a JSON merge patch (platform admins); no enrichment runs
+// PatchVendorWithApplicationMergePatchPlusJSONBody Edit whitelisted profile fields and the vendor's aliases with a JSON merge patch (platform admins); no enrichment runs
 //
-// Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}}`; null removes a value. A field outside the whitelist is 422, naming it.
+// Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}, "aliases": [...]}`; null removes a value. A field outside the whitelist is 422, naming it. `aliases` replaces the directory entry's other names (the names incident sources may use for the vendor): at most 50 strings of at most 200 characters, trimmed, none empty, duplicates differing only in case kept once; null or [] clears them. A patch of `aliases` alone makes no profile for a vendor without one; anything else is applied with them, all or nothing.
 //
 // Takes a body of the `application/merge-patch+json` content type.
 //
@@ -5063,6 +5343,250 @@ func NewHealthzRequest(server string) (*http.Request, error) {
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListIncidentsRequest constructs an http.Request for the ListIncidents method
+func NewListIncidentsRequest(server string, params *ListIncidentsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/incidents")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "account-id", params.AccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.VendorListId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "vendor-list-id", *params.VendorListId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Source != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "source", *params.Source, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Severity != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "severity", *params.Severity, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListPossibleMatchesRequest constructs an http.Request for the ListPossibleMatches method
+func NewListPossibleMatchesRequest(server string, params *ListPossibleMatchesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/incidents/possible")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewConfirmPossibleMatchRequest constructs an http.Request for the ConfirmPossibleMatch method
+func NewConfirmPossibleMatchRequest(server string, id openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/incidents/possible/%s/confirm", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDismissPossibleMatchRequest constructs an http.Request for the DismissPossibleMatch method
+func NewDismissPossibleMatchRequest(server string, id openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/incidents/possible/%s/dismiss", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -8538,6 +9062,40 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /healthz (the `Healthz` operationId).
 	HealthzWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*HealthzResponse, error)
 
+	// ListIncidentsWithResponse The incidents of the vendors the account follows, newest first, with their evidence (viewer or above)
+	//
+	// Every list of the account, or one with vendor-list-id. source and severity filter (repeat them or separate values with commas; an unknown value is 422); a source keeps the incidents with an item of that source merged into them, so status-page, feed and manual incidents pass no source filter. Pages by published_at, then created_at, then id, newest first: next_cursor is set while more follow.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /incidents (the `ListIncidents` operationId).
+	ListIncidentsWithResponse(ctx context.Context, params *ListIncidentsParams, reqEditors ...RequestEditorFn) (*ListIncidentsResponse, error)
+
+	// ListPossibleMatchesWithResponse Items that named a directory vendor without enough evidence, for a platform admin to confirm or dismiss (platform admins)
+	//
+	// Newest first, of one status: pending (default), confirmed or dismissed. incident is the draft a confirmation makes.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /incidents/possible (the `ListPossibleMatches` operationId).
+	ListPossibleMatchesWithResponse(ctx context.Context, params *ListPossibleMatchesParams, reqEditors ...RequestEditorFn) (*ListPossibleMatchesResponse, error)
+
+	// ConfirmPossibleMatchWithResponse Make a pending possible match the vendor's incident (platform admins); it alerts as any new incident
+	//
+	// The draft is merged into the incident of the same event when there is one (then nothing alerts again). 409 when the match was decided already.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /incidents/possible/{id}/confirm (the `ConfirmPossibleMatch` operationId).
+	ConfirmPossibleMatchWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*ConfirmPossibleMatchResponse, error)
+
+	// DismissPossibleMatchWithResponse Close a pending possible match without an incident (platform admins); 409 when it was decided already
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /incidents/possible/{id}/dismiss (the `DismissPossibleMatch` operationId).
+	DismissPossibleMatchWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*DismissPossibleMatchResponse, error)
+
 	// GetDashboardMetricsWithResponse Counts for the dashboard: vendors, followed vendors, active assessments (viewer or above)
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -8890,27 +9448,27 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /vendor/{id_or_name} (the `GetVendor` operationId).
 	GetVendorWithResponse(ctx context.Context, idOrName string, reqEditors ...RequestEditorFn) (*GetVendorResponse, error)
 
-	// PatchVendorWithBodyWithResponse Edit whitelisted profile fields with a JSON merge patch (platform admins); no enrichment runs
+	// PatchVendorWithBodyWithResponse Edit whitelisted profile fields and the vendor's aliases with a JSON merge patch (platform admins); no enrichment runs
 	//
-	// Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}}`; null removes a value. A field outside the whitelist is 422, naming it.
+	// Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}, "aliases": [...]}`; null removes a value. A field outside the whitelist is 422, naming it. `aliases` replaces the directory entry's other names (the names incident sources may use for the vendor): at most 50 strings of at most 200 characters, trimmed, none empty, duplicates differing only in case kept once; null or [] clears them. A patch of `aliases` alone makes no profile for a vendor without one; anything else is applied with them, all or nothing.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PATCH /vendor/{id_or_name} (the `PatchVendor` operationId).
 	PatchVendorWithBodyWithResponse(ctx context.Context, idOrName string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PatchVendorResponse, error)
 
-	// PatchVendorWithResponse Edit whitelisted profile fields with a JSON merge patch (platform admins); no enrichment runs
+	// PatchVendorWithResponse Edit whitelisted profile fields and the vendor's aliases with a JSON merge patch (platform admins); no enrichment runs
 	//
-	// Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}}`; null removes a value. A field outside the whitelist is 422, naming it.
+	// Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}, "aliases": [...]}`; null removes a value. A field outside the whitelist is 422, naming it. `aliases` replaces the directory entry's other names (the names incident sources may use for the vendor): at most 50 strings of at most 200 characters, trimmed, none empty, duplicates differing only in case kept once; null or [] clears them. A patch of `aliases` alone makes no profile for a vendor without one; anything else is applied with them, all or nothing.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PATCH /vendor/{id_or_name} (the `PatchVendor` operationId).
 	PatchVendorWithResponse(ctx context.Context, idOrName string, body PatchVendorJSONRequestBody, reqEditors ...RequestEditorFn) (*PatchVendorResponse, error)
 
-	// PatchVendorWithApplicationMergePatchPlusJSONBodyWithResponse Edit whitelisted profile fields with a JSON merge patch (platform admins); no enrichment runs
+	// PatchVendorWithApplicationMergePatchPlusJSONBodyWithResponse Edit whitelisted profile fields and the vendor's aliases with a JSON merge patch (platform admins); no enrichment runs
 	//
-	// Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}}`; null removes a value. A field outside the whitelist is 422, naming it.
+	// Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}, "aliases": [...]}`; null removes a value. A field outside the whitelist is 422, naming it. `aliases` replaces the directory entry's other names (the names incident sources may use for the vendor): at most 50 strings of at most 200 characters, trimmed, none empty, duplicates differing only in case kept once; null or [] clears them. A patch of `aliases` alone makes no profile for a vendor without one; anything else is applied with them, all or nothing.
 	//
 	// Takes a body of the `application/merge-patch+json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -9468,6 +10026,408 @@ func (r HealthzResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r HealthzResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListIncidentsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AccountIncidentsBody
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListIncidentsResponse) GetJSON200() *AccountIncidentsBody {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListIncidentsResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListIncidentsResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListIncidentsResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListIncidentsResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ListIncidentsResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListIncidentsResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListIncidentsResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListIncidentsResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListIncidentsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListIncidentsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListIncidentsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListIncidentsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListPossibleMatchesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PossibleListOutBody
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListPossibleMatchesResponse) GetJSON200() *PossibleListOutBody {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListPossibleMatchesResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListPossibleMatchesResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListPossibleMatchesResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListPossibleMatchesResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ListPossibleMatchesResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListPossibleMatchesResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListPossibleMatchesResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListPossibleMatchesResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListPossibleMatchesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListPossibleMatchesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListPossibleMatchesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListPossibleMatchesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ConfirmPossibleMatchResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PossibleConfirmOutBody
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ConfirmPossibleMatchResponse) GetJSON200() *PossibleConfirmOutBody {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ConfirmPossibleMatchResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ConfirmPossibleMatchResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ConfirmPossibleMatchResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ConfirmPossibleMatchResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ConfirmPossibleMatchResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ConfirmPossibleMatchResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ConfirmPossibleMatchResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ConfirmPossibleMatchResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ConfirmPossibleMatchResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ConfirmPossibleMatchResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ConfirmPossibleMatchResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ConfirmPossibleMatchResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ConfirmPossibleMatchResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DismissPossibleMatchResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PossibleDismissOutBody
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r DismissPossibleMatchResponse) GetJSON200() *PossibleDismissOutBody {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DismissPossibleMatchResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DismissPossibleMatchResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DismissPossibleMatchResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DismissPossibleMatchResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r DismissPossibleMatchResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r DismissPossibleMatchResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DismissPossibleMatchResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DismissPossibleMatchResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DismissPossibleMatchResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DismissPossibleMatchResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DismissPossibleMatchResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DismissPossibleMatchResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DismissPossibleMatchResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -14343,6 +15303,64 @@ func (c *ClientWithResponses) HealthzWithResponse(ctx context.Context, reqEditor
 	return ParseHealthzResponse(rsp)
 }
 
+// ListIncidentsWithResponse The incidents of the vendors the account follows, newest first, with their evidence (viewer or above)
+//
+// Every list of the account, or one with vendor-list-id. source and severity filter (repeat them or separate values with commas; an unknown value is 422); a source keeps the incidents with an item of that source merged into them, so status-page, feed and manual incidents pass no source filter. Pages by published_at, then created_at, then id, newest first: next_cursor is set while more follow.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /incidents (the `ListIncidents` operationId).
+func (c *ClientWithResponses) ListIncidentsWithResponse(ctx context.Context, params *ListIncidentsParams, reqEditors ...RequestEditorFn) (*ListIncidentsResponse, error) {
+	rsp, err := c.ListIncidents(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListIncidentsResponse(rsp)
+}
+
+// ListPossibleMatchesWithResponse Items that named a directory vendor without enough evidence, for a platform admin to confirm or dismiss (platform admins)
+//
+// Newest first, of one status: pending (default), confirmed or dismissed. incident is the draft a confirmation makes.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /incidents/possible (the `ListPossibleMatches` operationId).
+func (c *ClientWithResponses) ListPossibleMatchesWithResponse(ctx context.Context, params *ListPossibleMatchesParams, reqEditors ...RequestEditorFn) (*ListPossibleMatchesResponse, error) {
+	rsp, err := c.ListPossibleMatches(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListPossibleMatchesResponse(rsp)
+}
+
+// ConfirmPossibleMatchWithResponse Make a pending possible match the vendor's incident (platform admins); it alerts as any new incident
+//
+// The draft is merged into the incident of the same event when there is one (then nothing alerts again). 409 when the match was decided already.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /incidents/possible/{id}/confirm (the `ConfirmPossibleMatch` operationId).
+func (c *ClientWithResponses) ConfirmPossibleMatchWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*ConfirmPossibleMatchResponse, error) {
+	rsp, err := c.ConfirmPossibleMatch(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseConfirmPossibleMatchResponse(rsp)
+}
+
+// DismissPossibleMatchWithResponse Close a pending possible match without an incident (platform admins); 409 when it was decided already
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /incidents/possible/{id}/dismiss (the `DismissPossibleMatch` operationId).
+func (c *ClientWithResponses) DismissPossibleMatchWithResponse(ctx context.Context, id openapi_types.UUID, reqEditors ...RequestEditorFn) (*DismissPossibleMatchResponse, error) {
+	rsp, err := c.DismissPossibleMatch(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDismissPossibleMatchResponse(rsp)
+}
+
 // GetDashboardMetricsWithResponse Counts for the dashboard: vendors, followed vendors, active assessments (viewer or above)
 //
 // Returns a wrapper object for the known response body format(s).
@@ -14983,9 +16001,9 @@ func (c *ClientWithResponses) GetVendorWithResponse(ctx context.Context, idOrNam
 	return ParseGetVendorResponse(rsp)
 }
 
-// PatchVendorWithBodyWithResponse Edit whitelisted profile fields with a JSON merge patch (platform admins); no enrichment runs
+// PatchVendorWithBodyWithResponse Edit whitelisted profile fields and the vendor's aliases with a JSON merge patch (platform admins); no enrichment runs
 //
-// Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}}`; null removes a value. A field outside the whitelist is 422, naming it.
+// Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}, "aliases": [...]}`; null removes a value. A field outside the whitelist is 422, naming it. `aliases` replaces the directory entry's other names (the names incident sources may use for the vendor): at most 50 strings of at most 200 characters, trimmed, none empty, duplicates differing only in case kept once; null or [] clears them. A patch of `aliases` alone makes no profile for a vendor without one; anything else is applied with them, all or nothing.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -14998,9 +16016,9 @@ func (c *ClientWithResponses) PatchVendorWithBodyWithResponse(ctx context.Contex
 	return ParsePatchVendorResponse(rsp)
 }
 
-// PatchVendorWithResponse Edit whitelisted profile fields with a JSON merge patch (platform admins); no enrichment runs
+// PatchVendorWithResponse Edit whitelisted profile fields and the vendor's aliases with a JSON merge patch (platform admins); no enrichment runs
 //
-// Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}}`; null removes a value. A field outside the whitelist is 422, naming it.
+// Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}, "aliases": [...]}`; null removes a value. A field outside the whitelist is 422, naming it. `aliases` replaces the directory entry's other names (the names incident sources may use for the vendor): at most 50 strings of at most 200 characters, trimmed, none empty, duplicates differing only in case kept once; null or [] clears them. A patch of `aliases` alone makes no profile for a vendor without one; anything else is applied with them, all or nothing.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -15013,9 +16031,9 @@ func (c *ClientWithResponses) PatchVendorWithResponse(ctx context.Context, idOrN
 	return ParsePatchVendorResponse(rsp)
 }
 
-// PatchVendorWithApplicationMergePatchPlusJSONBodyWithResponse Edit whitelisted profile fields with a JSON merge patch (platform admins); no enrichment runs
+// PatchVendorWithApplicationMergePatchPlusJSONBodyWithResponse Edit whitelisted profile fields and the vendor's aliases with a JSON merge patch (platform admins); no enrichment runs
 //
-// Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}}`; null removes a value. A field outside the whitelist is 422, naming it.
+// Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}, "aliases": [...]}`; null removes a value. A field outside the whitelist is 422, naming it. `aliases` replaces the directory entry's other names (the names incident sources may use for the vendor): at most 50 strings of at most 200 characters, trimmed, none empty, duplicates differing only in case kept once; null or [] clears them. A patch of `aliases` alone makes no profile for a vendor without one; anything else is applied with them, all or nothing.
 //
 // Takes a body of the `application/merge-patch+json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -15593,6 +16611,348 @@ func ParseHealthzResponse(rsp *http.Response) (*HealthzResponse, error) {
 			return nil, err
 		}
 		response.ApplicationproblemJSONDefault = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListIncidentsResponse parses an HTTP response from a ListIncidentsWithResponse call
+func ParseListIncidentsResponse(rsp *http.Response) (*ListIncidentsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListIncidentsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AccountIncidentsBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListPossibleMatchesResponse parses an HTTP response from a ListPossibleMatchesWithResponse call
+func ParseListPossibleMatchesResponse(rsp *http.Response) (*ListPossibleMatchesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListPossibleMatchesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PossibleListOutBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseConfirmPossibleMatchResponse parses an HTTP response from a ConfirmPossibleMatchWithResponse call
+func ParseConfirmPossibleMatchResponse(rsp *http.Response) (*ConfirmPossibleMatchResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ConfirmPossibleMatchResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PossibleConfirmOutBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDismissPossibleMatchResponse parses an HTTP response from a DismissPossibleMatchWithResponse call
+func ParseDismissPossibleMatchResponse(rsp *http.Response) (*DismissPossibleMatchResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DismissPossibleMatchResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PossibleDismissOutBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
 
 	}
 
