@@ -17,6 +17,8 @@ import { SubscribersPage } from "./pages/Subscribers";
 import { AdminPage } from "./pages/Admin";
 import { ReviewsPage } from "./pages/Reviews";
 import { WebhooksPage } from "./pages/Webhooks";
+import { IncidentsPage } from "./pages/Incidents";
+import { PossiblePage } from "./pages/Possible";
 import { focusHeading, pageName, titleText } from "./page";
 import type { Schemas } from "./api/client";
 
@@ -133,6 +135,7 @@ function Shell() {
           <Route path="/" element={<Navigate to="/a/individual" replace />} />
           <Route path="/a/:acc" element={<DashboardPage />} />
           <Route path="/a/:acc/lists" element={<ListsPage />} />
+          <Route path="/a/:acc/incidents" element={<IncidentsPage />} />
           <Route path="/a/:acc/lists/:list" element={<ListPage />} />
           <Route path="/a/:acc/lists/:list/import" element={<ImportPage />} />
           <Route path="/a/:acc/lists/:list/subscribers" element={<SubscribersPage />} />
@@ -143,6 +146,7 @@ function Shell() {
           <Route path="/a/:acc/vendors/:vendor" element={<VendorPage />} />
           <Route path="/vendors/:vendor" element={<VendorInAccount />} />
           <Route path="/admin" element={<AdminPage />} />
+          <Route path="/admin/possible" element={<PossiblePage />} />
           <Route path="*" element={<Text>Nothing here. <Link to="/">Home</Link></Text>} />
         </Routes>
       </AppShell.Main>
@@ -180,12 +184,14 @@ function AccountNav({ isAdmin }: { isAdmin: boolean }) {
       />
       <NavLink component={Link} to={`/a/${acc}`} label="Dashboard" active={here(`/a/${acc}`)} />
       <NavLink component={Link} to={`/a/${acc}/lists`} label="Lists" active={location.pathname.startsWith(`/a/${acc}/lists`)} />
+      <NavLink component={Link} to={`/a/${acc}/incidents`} label="Incidents" active={here(`/a/${acc}/incidents`)} />
       <NavLink component={Link} to={`/a/${acc}/reviews`} label="Reviews due" active={here(`/a/${acc}/reviews`)} />
       {acc !== "individual" && (
         <NavLink component={Link} to={`/a/${acc}/members`} label="Members and roles" active={here(`/a/${acc}/members`)} />
       )}
       <NavLink component={Link} to={`/a/${acc}/webhooks`} label="Webhooks" active={here(`/a/${acc}/webhooks`)} />
       {isAdmin && <NavLink component={Link} to="/admin" label="Platform admin" active={here("/admin")} />}
+      {isAdmin && <NavLink component={Link} to="/admin/possible" label="Possible matches" active={here("/admin/possible")} />}
     </>
   );
 }

@@ -7,6 +7,7 @@ const PAGES: [RegExp, string][] = [
   [/^\/callback$/, "Signing in"],
   [/^\/a\/[^/]+$/, "Dashboard"],
   [/^\/a\/[^/]+\/lists$/, "Lists"],
+  [/^\/a\/[^/]+\/incidents$/, "Incidents"],
   [/^\/a\/[^/]+\/lists\/[^/]+$/, "List"],
   [/^\/a\/[^/]+\/lists\/[^/]+\/import$/, "CSV import"],
   [/^\/a\/[^/]+\/lists\/[^/]+\/subscribers$/, "Alert subscribers"],
@@ -17,6 +18,7 @@ const PAGES: [RegExp, string][] = [
   [/^\/a\/[^/]+\/reviews$/, "Reviews due"],
   [/^\/a\/[^/]+\/webhooks$/, "Webhooks"],
   [/^\/admin$/, "Platform admin"],
+  [/^\/admin\/possible$/, "Possible matches"],
 ];
 
 /** pageName is the page a path (under /app) shows. */

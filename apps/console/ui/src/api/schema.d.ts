@@ -60,6 +60,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/incidents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The incidents of the vendors the account follows, newest first, with their evidence (viewer or above)
+         * @description Every list of the account, or one with vendor-list-id. source and severity filter (repeat them or separate values with commas; an unknown value is 422); a source keeps the incidents with an item of that source merged into them, so status-page, feed and manual incidents pass no source filter. Pages by published_at, then created_at, then id, newest first: next_cursor is set while more follow.
+         */
+        get: operations["list-incidents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/incidents/possible": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Items that named a directory vendor without enough evidence, for a platform admin to confirm or dismiss (platform admins)
+         * @description Newest first, of one status: pending (default), confirmed or dismissed. incident is the draft a confirmation makes.
+         */
+        get: operations["list-possible-matches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/incidents/possible/{id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a pending possible match the vendor's incident (platform admins); it alerts as any new incident
+         * @description The draft is merged into the incident of the same event when there is one (then nothing alerts again). 409 when the match was decided already.
+         */
+        post: operations["confirm-possible-match"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/incidents/possible/{id}/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Close a pending possible match without an incident (platform admins); 409 when it was decided already */
+        post: operations["dismiss-possible-match"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/metrics/dashboard": {
         parameters: {
             query?: never;
@@ -451,8 +528,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Edit whitelisted profile fields with a JSON merge patch (platform admins); no enrichment runs
-         * @description Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}}`; null removes a value. A field outside the whitelist is 422, naming it.
+         * Edit whitelisted profile fields and the vendor's aliases with a JSON merge patch (platform admins); no enrichment runs
+         * @description Body: `{"company": {...}, "security": {...}, "privacy": {...}, "maturity": {...}, "aliases": [...]}`; null removes a value. A field outside the whitelist is 422, naming it. `aliases` replaces the directory entry's other names (the names incident sources may use for the vendor): at most 50 strings of at most 200 characters, trimmed, none empty, duplicates differing only in case kept once; null or [] clears them. A patch of `aliases` alone makes no profile for a vendor without one; anything else is applied with them, all or nothing.
          */
         patch: operations["patch-vendor"];
         trace?: never;
@@ -626,6 +703,39 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AccountIncidentJSON: {
+            affected_service: string;
+            /** @description Historical: never alerted */
+            backfilled: boolean;
+            external_id: string;
+            /** Format: uuid */
+            id: string;
+            incident_type: string;
+            /** @description The account's lists that carry the vendor (the one list asked for, with vendor-list-id) */
+            lists: components["schemas"]["ListNameJSON"][];
+            /** @description Why an item of a platform-wide source (news, kev, breach, filing) was matched to the vendor; null for status-page, feed and manual incidents */
+            match: components["schemas"]["IncidentMatchJSON"];
+            potentially_impacted_data: string[];
+            /** Format: date-time */
+            published_at: string;
+            severity: string;
+            source: string;
+            /** @description Every item merged into the incident, first seen first */
+            sources: components["schemas"]["IncidentSourceJSON"][];
+            status: string;
+            summary: string;
+            title: string;
+            url: string;
+            /** Format: uuid */
+            vendor_id: string;
+            vendor_name: string;
+        };
+        AccountIncidentsBody: {
+            /** @description Newest first (by published_at, then created_at, then id) */
+            incidents: components["schemas"]["AccountIncidentJSON"][];
+            /** @description When more incidents follow: the cursor of the next page */
+            next_cursor?: string;
+        };
         AccountJSON: {
             active: boolean;
             /** Format: date-time */
@@ -894,6 +1004,7 @@ export interface components {
             founded_year: number | null;
             headquarters_location: string;
             industry: string;
+            legal_name: string;
             logo: string;
             primary_product: string;
             tos_url: string;
@@ -1151,11 +1262,15 @@ export interface components {
             /** Format: uuid */
             id: string;
             incident_type: string;
+            /** @description Why an item of a platform-wide source (news, kev, breach, filing) was matched to the vendor; null for status-page, feed and manual incidents */
+            match: components["schemas"]["IncidentMatchJSON"];
             potentially_impacted_data: string[];
             /** Format: date-time */
             published_at: string;
             severity: string;
             source: string;
+            /** @description Every item merged into the incident, first seen first */
+            sources: components["schemas"]["IncidentSourceJSON"][];
             status: string;
             summary: string;
             title: string;
@@ -1163,11 +1278,26 @@ export interface components {
             /** Format: uuid */
             vendor_id: string;
         };
+        IncidentMatchJSON: {
+            /** Format: double */
+            confidence: number;
+            /** @description What the rule matched in the item */
+            matched_text: string;
+            /** @description The rule that matched: kev_vendor_project, breach_domain, filing_filer or news_named */
+            rule: string;
+        };
         /**
          * @description Severity of an incident, most severe first
          * @enum {string}
          */
         IncidentSeverity: "critical" | "high" | "medium" | "low" | "info";
+        IncidentSourceJSON: {
+            /** Format: date-time */
+            published_at: string;
+            /** @description news, kev, breach, filing, or the source of a status-page, feed or manual incident */
+            source: string;
+            url: string;
+        };
         IncidentsOutBody: {
             incidents: components["schemas"]["IncidentJSON"][];
         };
@@ -1239,6 +1369,11 @@ export interface components {
             name: string;
             /** Format: int64 */
             vendor_count: number;
+        };
+        ListNameJSON: {
+            /** Format: uuid */
+            id: string;
+            name: string;
         };
         /**
          * @description save-vendors replaces a list's vendors; add-vendors adds vendors and remove-vendors takes vendors off, leaving the others; import-csv merges a CSV batch
@@ -1319,6 +1454,42 @@ export interface components {
             remaining: number;
             /** Format: int64 */
             used: number;
+        };
+        PossibleConfirmOutBody: {
+            /** @description The incident made, or the incident of the same event it was merged into */
+            incident: components["schemas"]["IncidentJSON"];
+            possible: components["schemas"]["PossibleMatchJSON"];
+        };
+        PossibleDismissOutBody: {
+            possible: components["schemas"]["PossibleMatchJSON"];
+        };
+        PossibleListOutBody: {
+            possible: components["schemas"]["PossibleMatchJSON"][];
+        };
+        PossibleMatchJSON: {
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description null while pending
+             */
+            decided_at: string | null;
+            /** @description The e-mail of the platform admin who decided; empty while pending */
+            decided_by: string;
+            /** Format: uuid */
+            id: string;
+            /** @description The draft: the incident a confirmation makes, with its evidence */
+            incident: components["schemas"]["IncidentJSON"];
+            /**
+             * Format: uuid
+             * @description The incident a confirmation made or merged into; null otherwise
+             */
+            incident_id: string | null;
+            /** @enum {string} */
+            status: "pending" | "confirmed" | "dismissed";
+            /** Format: uuid */
+            vendor_id: string;
+            vendor_name: string;
         };
         Privacy: {
             data_collected: string[];
@@ -2417,6 +2588,416 @@ export interface operations {
             };
             /** @description Error */
             default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "list-incidents": {
+        parameters: {
+            query: {
+                /** @description Organization UUID, or individual for the caller's personal space */
+                "account-id": string;
+                /** @description Only this list; omitted: every list of the account */
+                "vendor-list-id"?: string;
+                /** @description Only incidents with an item of these sources: news, kev, breach, filing (repeat or separate with commas) */
+                source?: string[];
+                /** @description Only incidents of these severities: critical, high, medium, low, info (repeat or separate with commas) */
+                severity?: string[];
+                /** @description Page size (default and most 200); next_cursor is set while more follow */
+                limit?: number;
+                /** @description next_cursor of the previous page (same filters) */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountIncidentsBody"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "list-possible-matches": {
+        parameters: {
+            query?: {
+                /** @description Default pending */
+                status?: "pending" | "confirmed" | "dismissed";
+                /** @description At most this many, newest first (default and most 500) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PossibleListOutBody"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "confirm-possible-match": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The possible match */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PossibleConfirmOutBody"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "dismiss-possible-match": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The possible match */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PossibleDismissOutBody"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

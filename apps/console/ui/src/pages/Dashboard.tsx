@@ -49,7 +49,10 @@ export function DashboardPage() {
         <Stat label="Followed (alerts on)" value={counts.data?.followedVendors} />
         <Stat label="Assessments in progress or on hold" value={counts.data?.activeAssessments} />
       </SimpleGrid>
-      <Title order={3}>Recent incidents</Title>
+      <Group justify="space-between" align="baseline">
+        <Title order={3}>Recent incidents</Title>
+        <Anchor component={Link} to={`/a/${acc}/incidents`}>All incidents, with their evidence</Anchor>
+      </Group>
       <ErrorNote error={incidents.error} />
       {incidents.data?.length === 0 && <Text c="dimmed">No incident for the vendors in scope.</Text>}
       {!!incidents.data?.length && (

@@ -7,6 +7,7 @@ import { RatingHistory } from "./RatingHistory";
 import { gradeCoverage } from "./reviews";
 import { useTitle } from "../App";
 import { WebsiteEvidence, WebsiteOrigin } from "./VendorWebsite";
+import { Evidence, Sources } from "../components/Evidence";
 
 const severityColor: Record<string, string> = { critical: "red", high: "orange", medium: "yellow", low: "blue", info: "gray", positive: "green" };
 
@@ -89,6 +90,8 @@ export function VendorPage() {
                 <Text fw={600}>{i.title}</Text>
                 <Text size="sm">{new Date(i.published_at).toLocaleDateString()} · {i.severity} · {i.status}{i.backfilled ? " · historical" : ""}</Text>
                 <Text size="sm">{i.summary}</Text>
+                <Evidence match={i.match} />
+                {i.match && <Sources sources={i.sources} />}
               </List.Item>
             ))}
           </List>
