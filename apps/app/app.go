@@ -345,6 +345,17 @@ func (a *App) Serve(ctx context.Context, ln net.Listener) error {
 		}()
 		defer func() { stopRelay(); <-periodicDone }()
 	}
+	if a.Jobs != nil && a.Config.PollInterval > 0 && len(a.IncidentFeeds.Endpoints) > 0 {
+		// So is the incident poll, once a platform-wide source is set
+		// (VETTED_NEWS_FEEDS ...): the embedded default polls nothing
+		// until the operator names a source.
+		pollDone := make(chan struct{})
+		go func() {
+			jobs.Periodic(relayCtx, a.Jobs, outbox.KindPollIncidents, a.Config.PollInterval, a.log)
+			close(pollDone)
+		}()
+		defer func() { stopRelay(); <-pollDone }()
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

@@ -1,12 +1,15 @@
 package app_test
 
 import (
+	"context"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/vetted-dev/vetted/adapters/enrich"
@@ -59,4 +62,41 @@ vetted_incident_source_fetch_total{result="ok",source="kev"} 1
 			t.Fatalf("the feeds' metrics are not the app's: %v", err)
 		}
 	}
+}
+
+// TestServePollsTheSources: the embedded default has no scheduler, so
+// Serve enqueues the incident poll itself once a source is configured:
+// at start, and every VETTED_POLL_INTERVAL.
+func TestServePollsTheSources(t *testing.T) {
+	t.Parallel()
+	hits := make(chan struct{}, 8)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		select {
+		case hits <- struct{}{}:
+		default:
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"vulnerabilities":[]}`))
+	}))
+	t.Cleanup(srv.Close)
+	cfg := embedded(t.TempDir())
+	cfg.FetchAllowPrivate, cfg.PollInterval = true, time.Hour
+	cfg.IncidentSources = []incidents.Endpoint{{Kind: incidents.SourceKEV, URL: srv.URL + "/kev.json"}}
+	a := build(t, cfg, app.Overrides{Store: memstore.New()})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- a.Serve(ctx, ln) }()
+	select {
+	case <-hits:
+	case err := <-done:
+		t.Fatalf("Serve ended before polling: %v", err)
+	case <-time.After(30 * time.Second): // a bound on a hang, not a speed target
+		t.Fatal("the source was never polled")
+	}
+	cancel()
+	<-done
 }
