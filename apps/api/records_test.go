@@ -221,3 +221,48 @@ func TestVendorRecords(t *testing.T) {
 		t.Fatalf("after a second drain: %d mention mails", n)
 	}
 }
+
+// A mention mail goes to members: one removed from the account between the
+// note and the job is not mailed, and a note in a personal space mentions
+// nobody but its owner, who wrote it.
+func TestVendorRecordMentionOfAMemberWhoLeft(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	acct := env.NewAccount(t, "Leavers Inc", "owner@leave.test")
+	owner := env.Token("owner@leave.test", apitest.Verified())
+	env.AddMember(t, acct, owner, "gone@leave.test", "member")
+	env.AddMember(t, acct, owner, "stays@leave.test", "member")
+	env.SaveVendors(t, owner, acct, "Okta")
+	_, ids := masterVendors(t, env, owner, acct)
+	env.Drain(t)
+	env.Mail.Reset()
+	apitest.Must(t, env.Do(t, http.MethodPost, "/vendor-records/notes?account-id="+acct+"&vendor-id="+ids["Okta"], owner,
+		map[string]any{"text": "@gone@leave.test @stays@leave.test please review"}), 201)
+	apitest.Must(t, env.Do(t, http.MethodDelete, "/users?account-id="+acct, owner, users("gone@leave.test", "")), 200)
+	env.Drain(t)
+	var to []string
+	for _, m := range env.Mail.Find(func(m mailtmpl.Mail) bool { return strings.HasPrefix(m.Key, "mention:") }) {
+		to = append(to, m.To)
+		if !strings.HasSuffix(strings.Fields(m.Text[strings.Index(m.Text, "Open the vendor record: "):])[4], "?tab=record") {
+			t.Errorf("link of %s: %s", m.To, m.Text)
+		}
+	}
+	if !slices.Equal(to, []string{"stays@leave.test"}) {
+		t.Fatalf("mention mails to %v, want stays@leave.test only", to)
+	}
+
+	me := env.Token("solo@leave.test", apitest.Verified())
+	env.SaveVendors(t, me, "individual", "Ivanti")
+	_, mine := masterVendors(t, env, me, "individual")
+	env.Mail.Reset()
+	apitest.Must(t, env.Do(t, http.MethodPost, "/vendor-records/notes?account-id=individual&vendor-id="+mine["Ivanti"], me,
+		map[string]any{"text": "note to self @solo@leave.test, cc @owner@leave.test"}), 201)
+	env.Drain(t)
+	if n := len(env.Mail.Find(func(m mailtmpl.Mail) bool { return strings.HasPrefix(m.Key, "mention:") })); n != 0 {
+		t.Fatalf("a personal space's note mailed %d", n)
+	}
+	rec := apitest.Must(t, env.Do(t, http.MethodGet, "/vendor-records?account-id=individual&vendor-id="+mine["Ivanti"], me, nil), 200).Map(t)
+	if rec["updated_by"] != "solo@leave.test" || len(rec["notes"].([]any)) != 1 {
+		t.Fatalf("personal record = %v", rec)
+	}
+}

@@ -49,6 +49,6 @@ func (s *Service) SendMention(ctx context.Context, p outbox.MentionMail) error {
 			return mailtmpl.Mail{}, false, nil
 		}
 		return mailtmpl.MentionMail(p.Email, MentionKey(p), mailtmpl.MentionData{AccountName: p.AccountName, VendorName: p.VendorName,
-			Author: p.Author, Text: p.Text, AppURL: s.d.PublicURL + "/app/a/" + p.AccountID.String() + "/vendors/" + p.VendorID.String()}), true, nil
+			Author: p.Author, Text: p.Text, AppURL: s.d.PublicURL + "/app/a/" + p.AccountID.String() + "/vendors/" + p.VendorID.String() + "?tab=record"}), true, nil
 	})
 }
