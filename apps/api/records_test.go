@@ -4,7 +4,9 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -264,5 +266,53 @@ func TestVendorRecordMentionOfAMemberWhoLeft(t *testing.T) {
 	rec := apitest.Must(t, env.Do(t, http.MethodGet, "/vendor-records?account-id=individual&vendor-id="+mine["Ivanti"], me, nil), 200).Map(t)
 	if rec["updated_by"] != "solo@leave.test" || len(rec["notes"].([]any)) != 1 {
 		t.Fatalf("personal record = %v", rec)
+	}
+}
+
+// Concurrent writes of one record take turns: four PATCHes each setting
+// one link and four notes, all at once, leave every link and every note
+// (a write reads the record and saves it whole, so without turns a later
+// save would drop an earlier one's change). Meaningful on PostgreSQL
+// (VETTED_TEST_STORE=postgres), whose units of work run side by side.
+func TestVendorRecordConcurrentWrites(t *testing.T) {
+	t.Parallel()
+	env := apitest.New(t)
+	acct := env.NewAccount(t, "Racers Inc", "owner@race.test")
+	owner := env.Token("owner@race.test", apitest.Verified())
+	env.SaveVendors(t, owner, acct, "Okta")
+	_, ids := masterVendors(t, env, owner, acct)
+	path := "/vendor-records?account-id=" + acct + "&vendor-id=" + ids["Okta"]
+	links := []string{"trust_page", "dpa", "terms", "sla"}
+	var wg sync.WaitGroup
+	status := make(chan int, 8)
+	for i, l := range links {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			status <- env.Do(t, http.MethodPatch, path, owner, map[string]any{"links": map[string]string{l: "https://okta.example/" + l}}).Status
+		}()
+		go func() {
+			defer wg.Done()
+			status <- env.Do(t, http.MethodPost, "/vendor-records/notes?account-id="+acct+"&vendor-id="+ids["Okta"], owner,
+				map[string]any{"text": "note " + strconv.Itoa(i)}).Status
+		}()
+	}
+	wg.Wait()
+	close(status)
+	for s := range status {
+		if s != 200 && s != 201 {
+			t.Fatalf("a concurrent write answered %d", s)
+		}
+	}
+	var rec vendorRecordDoc
+	apitest.Must(t, env.Do(t, http.MethodGet, path, owner, nil), 200).JSON(t, &rec)
+	got := []string{rec.Links.TrustPage, rec.Links.DPA, rec.Links.Terms, rec.Links.SLA}
+	for i, l := range links {
+		if got[i] != "https://okta.example/"+l {
+			t.Errorf("link %s = %q: a concurrent write was lost", l, got[i])
+		}
+	}
+	if len(rec.Notes) != 4 {
+		t.Errorf("%d notes, want 4", len(rec.Notes))
 	}
 }

@@ -59,6 +59,15 @@ func open(ctx context.Context, tx Tx, a accounts.Actor, ref accounts.AccountRef,
 	return acc, nil
 }
 
+// lockAccount serialises the record writes of an account: a write reads
+// the record, changes it and saves it whole, so two at once (a PATCH and a
+// note, two PATCHes) must take turns or the later save would drop the
+// earlier's change under read committed. Record writes are rare; the
+// account's row lock is the one every store already takes.
+func lockAccount(ctx context.Context, tx Tx, accountID uuid.UUID) error {
+	return tx.Accounts().Lock(ctx, accountID)
+}
+
 // read returns the record with its notes, or the empty record.
 func read(ctx context.Context, tx Tx, accountID, vendorID uuid.UUID) (Record, error) {
 	r, err := tx.Records().Get(ctx, accountID, vendorID)
@@ -104,6 +113,9 @@ func (s *Service) Patch(ctx context.Context, a accounts.Actor, ref accounts.Acco
 		if err != nil {
 			return err
 		}
+		if err := lockAccount(ctx, tx, acc.Account.ID); err != nil {
+			return err
+		}
 		if r, err = read(ctx, tx, acc.Account.ID, vendorID); err != nil {
 			return err
 		}
@@ -140,6 +152,9 @@ func (s *Service) AddNote(ctx context.Context, a accounts.Actor, ref accounts.Ac
 	err = s.d.Write(ctx, func(ctx context.Context, tx Tx) error {
 		acc, err := open(ctx, tx, a, ref, accounts.WriteRole, vendorID)
 		if err != nil {
+			return err
+		}
+		if err := lockAccount(ctx, tx, acc.Account.ID); err != nil {
 			return err
 		}
 		r, err := read(ctx, tx, acc.Account.ID, vendorID)
