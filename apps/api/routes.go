@@ -5,11 +5,13 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
+	"strconv"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humachi"
 	"github.com/go-chi/chi/v5"
 	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/records"
 )
 
 // endpoint is one operation of the API: how the OpenAPI document declares it
@@ -290,7 +292,7 @@ func (s *Server) routes() []endpoint {
 			Summary: "Edit the account's record of a vendor with a JSON merge patch (member or above)",
 			Description: "Body: `{\"business_owner\": ..., \"contacts\": [...], \"links\": {...}}`; null clears a value. " +
 				"business_owner is the e-mail of a member of the account (any role, case-insensitive); contacts replace the whole list " +
-				"(at most 50, each with a name, a valid email and a role: security, privacy, account or legal); links merge key by key " +
+				"(at most " + strconv.Itoa(records.MaxContacts) + ", each with a name, a valid email and a role: security, privacy, account or legal); links merge key by key " +
 				"(trust_page, dpa, terms, sla: http or https URLs, or empty). A bad value is 422 naming it (body.contacts[1].email). " +
 				"account_id, vendor_id, notes, updated_at and updated_by are read-only: they may be sent back as GET answered them and are ignored. " +
 				"Every change sets updated_at and updated_by.",
@@ -301,7 +303,7 @@ func (s *Server) routes() []endpoint {
 			}}}, handle(recs.patchRecord)},
 		{huma.Operation{OperationID: "add-vendor-record-note", Method: http.MethodPost, Path: "/vendor-records/notes", Tags: recordTags,
 			Summary: "Append a note to the account's record of a vendor (member or above); an @email mention of a member mails them once",
-			Description: "text is plain text, 1 to 5000 characters after trimming (line breaks kept). Each member of the account the text mentions " +
+			Description: "text is plain text, 1 to " + strconv.Itoa(records.MaxNoteLength) + " characters after trimming (line breaks kept). Each member of the account the text mentions " +
 				"as @name@example.com is mailed once per note, the author and non-members never. The answer is the note; the record's updated_at " +
 				"and updated_by change with it.",
 			DefaultStatus: http.StatusCreated, Security: secured, Errors: accountErrors}, handle(recs.addNote)},
