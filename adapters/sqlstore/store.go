@@ -58,6 +58,7 @@ import (
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/core/records"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/core/webhooks"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -215,3 +216,4 @@ func (t *tx) Webhooks() webhooks.WebhookRepo               { return webhookRepo{
 func (t *tx) Sources() incidents.SourceStateRepo           { return sourceStateRepo{base: t.b} }
 func (t *tx) Possible() incidents.PossibleRepo             { return possibleRepo{base: t.b} }
 func (t *tx) Candidates() incidents.CandidateRepo          { return candidateRepo{base: t.b} }
+func (t *tx) Records() records.RecordRepo                  { return recordRepo{base: t.b} }

@@ -344,6 +344,20 @@ func matrixRows() map[string]matrixRow {
 			return request{method: "POST", path: q("/webhooks/test", "account-id", home.id, "webhook-id", pick(other, home.webhook, foreign.webhook))}
 		}},
 
+		// Vendor records: viewers read, members write; another account's
+		// vendor is not on this account's lists (404).
+		"get-vendor-record": {policy: viewerUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+			return request{method: "GET", path: q("/vendor-records", "account-id", home.id, "vendor-id", pick(other, home.vendor, foreign.vendor))}
+		}},
+		"patch-vendor-record": {policy: memberUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+			return request{method: "PATCH", path: q("/vendor-records", "account-id", home.id, "vendor-id", pick(other, home.vendor, foreign.vendor)),
+				body: map[string]any{"links": map[string]any{"dpa": "https://dpa.example/x"}}}
+		}},
+		"add-vendor-record-note": {policy: memberUp, otherStatus: 404, build: func(_ *testing.T, w *matrixWorld, home, foreign *tenant, other bool) request {
+			return request{method: "POST", path: q("/vendor-records/notes", "account-id", home.id, "vendor-id", pick(other, home.vendor, foreign.vendor)),
+				body: map[string]any{"text": w.unique("note")}}
+		}},
+
 		// Subscribers.
 		"list-subscribers": {policy: viewerUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
 			acct, list := listsOf(home, foreign, other)

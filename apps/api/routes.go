@@ -5,11 +5,13 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
+	"strconv"
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/danielgtaylor/huma/v2/adapters/humachi"
 	"github.com/go-chi/chi/v5"
 	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/records"
 )
 
 // endpoint is one operation of the API: how the OpenAPI document declares it
@@ -63,6 +65,7 @@ var (
 	webhookTags    = []string{"Webhooks"}
 	dashboardTags  = []string{"Dashboard"}
 	incidentTags   = []string{"Incidents"}
+	recordTags     = []string{"Vendor records"}
 )
 
 const upsertSummary = "Create or update the assessment of a vendor on a list (member or above); omitted fields keep their values"
@@ -86,6 +89,7 @@ func (s *Server) routes() []endpoint {
 		hooks   = webhooksHandler{s}
 		ratings = ratingsHandler{s}
 		incs    = incidentsHandler{s}
+		recs    = recordsHandler{s}
 	)
 	upsertResponses := map[string]*huma.Response{
 		"201": s.jsonResponse("the assessment was created", AssessmentJSON{}),
@@ -276,6 +280,33 @@ func (s *Server) routes() []endpoint {
 			Summary:       "Send a ping event (webhook.ping) to an endpoint (admin or owner)",
 			Description:   "The ping is queued and delivered as every event is; the delivery log shows how it went.",
 			DefaultStatus: http.StatusAccepted, Security: secured, Errors: accountErrors}, handle(hooks.testWebhook)},
+
+		// Vendor records: what an account holds on a vendor, shared by its
+		// lists (recordsHandler, records.go).
+		{huma.Operation{OperationID: "get-vendor-record", Method: http.MethodGet, Path: "/vendor-records", Tags: recordTags,
+			Summary: "The account's record of a vendor: business owner, contacts, links and notes (viewer or above)",
+			Description: "One record per vendor per account, shared by all its lists. The vendor must be on a list of the account (404 otherwise); " +
+				"a vendor never edited answers the empty record (no owner, no contacts, empty links, no notes, updated_at null).",
+			Security: secured, Errors: accountErrors}, handle(recs.getRecord)},
+		{huma.Operation{OperationID: "patch-vendor-record", Method: http.MethodPatch, Path: "/vendor-records", Tags: recordTags,
+			Summary: "Edit the account's record of a vendor with a JSON merge patch (member or above)",
+			Description: "Body: `{\"business_owner\": ..., \"contacts\": [...], \"links\": {...}}`; null clears a value. " +
+				"business_owner is the e-mail of a member of the account (any role, case-insensitive); contacts replace the whole list " +
+				"(at most " + strconv.Itoa(records.MaxContacts) + ", each with a name, a valid email and a role: security, privacy, account or legal); links merge key by key " +
+				"(trust_page, dpa, terms, sla: http or https URLs, or empty). A bad value is 422 naming it (body.contacts[1].email). " +
+				"account_id, vendor_id, notes, updated_at and updated_by are read-only: they may be sent back as GET answered them and are ignored. " +
+				"Every change sets updated_at and updated_by.",
+			Security: secured,
+			Errors:   accountErrors,
+			RequestBody: &huma.RequestBody{Content: map[string]*huma.MediaType{
+				"application/merge-patch+json": {Schema: &huma.Schema{Type: "object", AdditionalProperties: true}},
+			}}}, handle(recs.patchRecord)},
+		{huma.Operation{OperationID: "add-vendor-record-note", Method: http.MethodPost, Path: "/vendor-records/notes", Tags: recordTags,
+			Summary: "Append a note to the account's record of a vendor (member or above); an @email mention of a member mails them once",
+			Description: "text is plain text, 1 to " + strconv.Itoa(records.MaxNoteLength) + " characters after trimming (line breaks kept). Each member of the account the text mentions " +
+				"as @name@example.com is mailed once per note, the author and non-members never. The answer is the note; the record's updated_at " +
+				"and updated_by change with it.",
+			DefaultStatus: http.StatusCreated, Security: secured, Errors: accountErrors}, handle(recs.addNote)},
 
 		// Dashboard (assessmentsHandler, dashboard.go).
 		{huma.Operation{OperationID: "get-dashboard-metrics", Method: http.MethodGet, Path: "/metrics/dashboard", Tags: dashboardTags,

@@ -34,6 +34,8 @@ func (u *UseCases) Handle(ctx context.Context, kind outbox.Kind, payload any) er
 		return run(kind, payload, func(p outbox.RatingMail) error { return u.Alerts.SendRatingAlert(ctx, p) })
 	case outbox.KindReminderMail:
 		return run(kind, payload, func(p outbox.ReminderMail) error { return u.Assessments.SendReminder(ctx, p) })
+	case outbox.KindMentionMail:
+		return run(kind, payload, func(p outbox.MentionMail) error { return u.Records.SendMention(ctx, p) })
 	case outbox.KindEnrich:
 		return run(kind, payload, func(p outbox.Enrich) error { return u.Vendors.EnrichJob(ctx, p) })
 	case outbox.KindBackfill:

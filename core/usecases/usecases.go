@@ -22,6 +22,7 @@ import (
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/signedlink"
 	"github.com/vetted-dev/vetted/core/platform/uow"
+	"github.com/vetted-dev/vetted/core/records"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/core/webhooks"
 	"github.com/vetted-dev/vetted/ports"
@@ -72,6 +73,7 @@ type UseCases struct {
 	Alerts      *alerts.Service
 	Webhooks    *webhooks.Service
 	Incidents   *incidents.Service
+	Records     *records.Service
 
 	store stores.Store
 	blobs ports.BlobStore
@@ -132,6 +134,9 @@ func New(d Deps) (*UseCases, error) {
 		return nil, err
 	}
 	if u.Alerts, err = alerts.NewService(alerts.Deps{Unit: narrowUnit[alerts.Tx](unit), Mail: narrowMail[alerts.Tx](mail), Signer: d.Signer, PublicURL: public}); err != nil {
+		return nil, err
+	}
+	if u.Records, err = records.NewService(records.Deps{Unit: narrowUnit[records.Tx](unit), Mail: narrowMail[records.Tx](mail), PublicURL: public, Log: log}); err != nil {
 		return nil, err
 	}
 	if u.Incidents, err = incidents.NewService(incidents.Deps{Unit: narrowUnit[incidents.Tx](unit), Sources: d.IncidentSources, Reader: d.IncidentReader,

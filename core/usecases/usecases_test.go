@@ -79,7 +79,7 @@ func TestDispatch(t *testing.T) {
 	// raw) cannot be fixed by a retry.
 	for _, k := range []outbox.Kind{outbox.KindMemberMail, outbox.KindSubscriberConfirm, outbox.KindIncidentFanout, outbox.KindAlertMail,
 		outbox.KindReminderMail, outbox.KindEnrich, outbox.KindBackfill, outbox.KindBlobDelete,
-		outbox.KindWebhookEvent, outbox.KindWebhookAttempt, outbox.KindWebhookDisabledMail} {
+		outbox.KindWebhookEvent, outbox.KindWebhookAttempt, outbox.KindWebhookDisabledMail, outbox.KindMentionMail} {
 		if err := uc.Handle(ctx, k, json.RawMessage(`[`)); !errors.Is(err, ports.ErrPermanent) {
 			t.Errorf("%s with a bad payload: %v", k, err)
 		}
@@ -90,7 +90,7 @@ func TestDispatch(t *testing.T) {
 		outbox.KindEnrich: outbox.Enrich{}, outbox.KindBackfill: outbox.Backfill{}, outbox.KindPollIncidents: struct{}{},
 		outbox.KindReenrichStale: struct{}{}, outbox.KindReviewReminders: struct{}{},
 		outbox.KindWebhookEvent: outbox.WebhookEvent{}, outbox.KindWebhookAttempt: outbox.WebhookAttempt{},
-		outbox.KindWebhookDisabledMail: outbox.WebhookDisabledMail{}} {
+		outbox.KindWebhookDisabledMail: outbox.WebhookDisabledMail{}, outbox.KindMentionMail: outbox.MentionMail{}} {
 		if err := uc.Handle(ctx, k, p); !errors.Is(err, errDown) {
 			t.Errorf("%s: %v, want the store's error", k, err)
 		}

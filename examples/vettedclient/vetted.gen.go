@@ -63,6 +63,30 @@ func (e ApprovalStatus) Valid() bool {
 	}
 }
 
+// Defines values for ContactJSONRole.
+const (
+	ContactJSONRoleAccount  ContactJSONRole = "account"
+	ContactJSONRoleLegal    ContactJSONRole = "legal"
+	ContactJSONRolePrivacy  ContactJSONRole = "privacy"
+	ContactJSONRoleSecurity ContactJSONRole = "security"
+)
+
+// Valid indicates whether the value is a known member of the ContactJSONRole enum.
+func (e ContactJSONRole) Valid() bool {
+	switch e {
+	case ContactJSONRoleAccount:
+		return true
+	case ContactJSONRoleLegal:
+		return true
+	case ContactJSONRolePrivacy:
+		return true
+	case ContactJSONRoleSecurity:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DocumentStatus.
 const (
 	DocumentStatusPending  DocumentStatus = "pending"
@@ -1010,6 +1034,16 @@ type Company struct {
 	WebsiteUrl           string   `json:"website_url"`
 }
 
+// ContactJSON defines model for ContactJSON.
+type ContactJSON struct {
+	Email openapi_types.Email `json:"email"`
+	Name  string              `json:"name"`
+	Role  ContactJSONRole     `json:"role"`
+}
+
+// ContactJSONRole defines model for ContactJSON.Role.
+type ContactJSONRole string
+
 // CreateAccountInBody defines model for CreateAccountInBody.
 type CreateAccountInBody struct {
 	// Account Account (organization) name
@@ -1378,6 +1412,17 @@ type JobJSON struct {
 // JobStatus State of one job of a run, or of one enrichment section
 type JobStatus string
 
+// LinksJSON defines model for LinksJSON.
+type LinksJSON struct {
+	// Dpa Data processing agreement
+	Dpa string `json:"dpa"`
+
+	// Sla Service level agreement
+	Sla       string `json:"sla"`
+	Terms     string `json:"terms"`
+	TrustPage string `json:"trust_page"`
+}
+
 // ListJSON defines model for ListJSON.
 type ListJSON struct {
 	AccountId   openapi_types.UUID `json:"account_id"`
@@ -1472,6 +1517,15 @@ type MemberJSON struct {
 // MembersOutBody defines model for MembersOutBody.
 type MembersOutBody struct {
 	Members []MemberJSON `json:"members"`
+}
+
+// NoteJSON defines model for NoteJSON.
+type NoteJSON struct {
+	// Author E-mail of the member who wrote it
+	Author    string             `json:"author"`
+	CreatedAt time.Time          `json:"created_at"`
+	Id        openapi_types.UUID `json:"id"`
+	Text      string             `json:"text"`
 }
 
 // OrgEnrichmentJSON defines model for OrgEnrichmentJSON.
@@ -2074,6 +2128,12 @@ type VendorJSON struct {
 	WebsiteUrl string `json:"website_url"`
 }
 
+// VendorNoteInBody defines model for VendorNoteInBody.
+type VendorNoteInBody struct {
+	// Text Plain text; an @email mention of a member of the account mails them
+	Text string `json:"text"`
+}
+
 // VendorOverviewJSON defines model for VendorOverviewJSON.
 type VendorOverviewJSON struct {
 	AlertsEnabled bool `json:"alerts_enabled"`
@@ -2091,6 +2151,28 @@ type VendorOverviewJSON struct {
 	// Vendor The vendor's canonical name
 	Vendor     string `json:"vendor"`
 	WebsiteUrl string `json:"website_url"`
+}
+
+// VendorRecordJSON defines model for VendorRecordJSON.
+type VendorRecordJSON struct {
+	AccountId openapi_types.UUID `json:"account_id"`
+
+	// BusinessOwner The member who owns the relationship, by e-mail; null when none
+	BusinessOwner *string `json:"business_owner"`
+
+	// Contacts Whom to call at the vendor
+	Contacts []ContactJSON `json:"contacts"`
+	Links    LinksJSON     `json:"links"`
+
+	// Notes Read-only here, oldest first: add one with POST /vendor-records/notes
+	Notes []NoteJSON `json:"notes"`
+
+	// UpdatedAt null for a record never edited
+	UpdatedAt *time.Time `json:"updated_at"`
+
+	// UpdatedBy E-mail of who changed the record last; empty for a record never edited
+	UpdatedBy string             `json:"updated_by"`
+	VendorId  openapi_types.UUID `json:"vendor_id"`
 }
 
 // VendorRefJSON defines model for VendorRefJSON.
@@ -2742,6 +2824,39 @@ type AddProductParams struct {
 	AccountId string `form:"account-id" json:"account-id"`
 }
 
+// GetVendorRecordParams defines parameters for GetVendorRecord.
+type GetVendorRecordParams struct {
+	// AccountId Organization UUID, or individual for the caller's personal space
+	AccountId string `form:"account-id" json:"account-id"`
+
+	// VendorId The vendor's id; the vendor must be on a list of the account
+	VendorId openapi_types.UUID `form:"vendor-id" json:"vendor-id"`
+}
+
+// PatchVendorRecordJSONBody defines parameters for PatchVendorRecord.
+type PatchVendorRecordJSONBody map[string]interface{}
+
+// PatchVendorRecordApplicationMergePatchPlusJSONBody defines parameters for PatchVendorRecord.
+type PatchVendorRecordApplicationMergePatchPlusJSONBody map[string]interface{}
+
+// PatchVendorRecordParams defines parameters for PatchVendorRecord.
+type PatchVendorRecordParams struct {
+	// AccountId Organization UUID, or individual for the caller's personal space
+	AccountId string `form:"account-id" json:"account-id"`
+
+	// VendorId The vendor's id; the vendor must be on a list of the account
+	VendorId openapi_types.UUID `form:"vendor-id" json:"vendor-id"`
+}
+
+// AddVendorRecordNoteParams defines parameters for AddVendorRecordNote.
+type AddVendorRecordNoteParams struct {
+	// AccountId Organization UUID, or individual for the caller's personal space
+	AccountId string `form:"account-id" json:"account-id"`
+
+	// VendorId The vendor's id; the vendor must be on a list of the account
+	VendorId openapi_types.UUID `form:"vendor-id" json:"vendor-id"`
+}
+
 // PatchVendorJSONBody defines parameters for PatchVendor.
 type PatchVendorJSONBody map[string]interface{}
 
@@ -2852,6 +2967,15 @@ type PostVendorListsJSONRequestBody = ListsPostInBody
 
 // AddProductJSONRequestBody defines body for AddProduct for application/json ContentType.
 type AddProductJSONRequestBody = ProductInBody
+
+// PatchVendorRecordJSONRequestBody defines body for PatchVendorRecord for application/json ContentType.
+type PatchVendorRecordJSONRequestBody PatchVendorRecordJSONBody
+
+// PatchVendorRecordApplicationMergePatchPlusJSONRequestBody defines body for PatchVendorRecord for application/merge-patch+json ContentType.
+type PatchVendorRecordApplicationMergePatchPlusJSONRequestBody PatchVendorRecordApplicationMergePatchPlusJSONBody
+
+// AddVendorRecordNoteJSONRequestBody defines body for AddVendorRecordNote for application/json ContentType.
+type AddVendorRecordNoteJSONRequestBody = VendorNoteInBody
 
 // EnrichVendorsJSONRequestBody defines body for EnrichVendors for application/json ContentType.
 type EnrichVendorsJSONRequestBody = EnrichInBody
@@ -3673,6 +3797,58 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /vendor-lists/{vendor_list_id}/vendors/{vendor_id}/products (the `AddProduct` operationId).
 	AddProduct(ctx context.Context, vendorListId openapi_types.UUID, vendorId openapi_types.UUID, params *AddProductParams, body AddProductJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetVendorRecord The account's record of a vendor: business owner, contacts, links and notes (viewer or above)
+	//
+	// One record per vendor per account, shared by all its lists. The vendor must be on a list of the account (404 otherwise); a vendor never edited answers the empty record (no owner, no contacts, empty links, no notes, updated_at null).
+	//
+	// Corresponds with GET /vendor-records (the `GetVendorRecord` operationId).
+	GetVendorRecord(ctx context.Context, params *GetVendorRecordParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PatchVendorRecordWithBody Edit the account's record of a vendor with a JSON merge patch (member or above)
+	//
+	// Body: `{"business_owner": ..., "contacts": [...], "links": {...}}`; null clears a value. business_owner is the e-mail of a member of the account (any role, case-insensitive); contacts replace the whole list (at most 50, each with a name, a valid email and a role: security, privacy, account or legal); links merge key by key (trust_page, dpa, terms, sla: http or https URLs, or empty). A bad value is 422 naming it (body.contacts[1].email). account_id, vendor_id, notes, updated_at and updated_by are read-only: they may be sent back as GET answered them and are ignored. Every change sets updated_at and updated_by.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /vendor-records (the `PatchVendorRecord` operationId).
+	PatchVendorRecordWithBody(ctx context.Context, params *PatchVendorRecordParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PatchVendorRecord Edit the account's record of a vendor with a JSON merge patch (member or above)
+	//
+	// Body: `{"business_owner": ..., "contacts": [...], "links": {...}}`; null clears a value. business_owner is the e-mail of a member of the account (any role, case-insensitive); contacts replace the whole list (at most 50, each with a name, a valid email and a role: security, privacy, account or legal); links merge key by key (trust_page, dpa, terms, sla: http or https URLs, or empty). A bad value is 422 naming it (body.contacts[1].email). account_id, vendor_id, notes, updated_at and updated_by are read-only: they may be sent back as GET answered them and are ignored. Every change sets updated_at and updated_by.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /vendor-records (the `PatchVendorRecord` operationId).
+	PatchVendorRecord(ctx context.Context, params *PatchVendorRecordParams, body PatchVendorRecordJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PatchVendorRecordWithApplicationMergePatchPlusJSONBody Edit the account's record of a vendor with a JSON merge patch (member or above)
+	//
+	// Body: `{"business_owner": ..., "contacts": [...], "links": {...}}`; null clears a value. business_owner is the e-mail of a member of the account (any role, case-insensitive); contacts replace the whole list (at most 50, each with a name, a valid email and a role: security, privacy, account or legal); links merge key by key (trust_page, dpa, terms, sla: http or https URLs, or empty). A bad value is 422 naming it (body.contacts[1].email). account_id, vendor_id, notes, updated_at and updated_by are read-only: they may be sent back as GET answered them and are ignored. Every change sets updated_at and updated_by.
+	//
+	// Takes a body of the `application/merge-patch+json` content type.
+	//
+	// Corresponds with PATCH /vendor-records (the `PatchVendorRecord` operationId).
+	PatchVendorRecordWithApplicationMergePatchPlusJSONBody(ctx context.Context, params *PatchVendorRecordParams, body PatchVendorRecordApplicationMergePatchPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddVendorRecordNoteWithBody Append a note to the account's record of a vendor (member or above); an @email mention of a member mails them once
+	//
+	// text is plain text, 1 to 5000 characters after trimming (line breaks kept). Each member of the account the text mentions as @name@example.com is mailed once per note, the author and non-members never. The answer is the note; the record's updated_at and updated_by change with it.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /vendor-records/notes (the `AddVendorRecordNote` operationId).
+	AddVendorRecordNoteWithBody(ctx context.Context, params *AddVendorRecordNoteParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AddVendorRecordNote Append a note to the account's record of a vendor (member or above); an @email mention of a member mails them once
+	//
+	// text is plain text, 1 to 5000 characters after trimming (line breaks kept). Each member of the account the text mentions as @name@example.com is mailed once per note, the author and non-members never. The answer is the note; the record's updated_at and updated_by change with it.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /vendor-records/notes (the `AddVendorRecordNote` operationId).
+	AddVendorRecordNote(ctx context.Context, params *AddVendorRecordNoteParams, body AddVendorRecordNoteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// EnrichVendorsWithBody Start an enrichment run (platform admins); progress at GET /vendor/enrich/{run_id}
 	//
@@ -4723,6 +4899,118 @@ func (c *Client) AddProductWithBody(ctx context.Context, vendorListId openapi_ty
 // Corresponds with POST /vendor-lists/{vendor_list_id}/vendors/{vendor_id}/products (the `AddProduct` operationId).
 func (c *Client) AddProduct(ctx context.Context, vendorListId openapi_types.UUID, vendorId openapi_types.UUID, params *AddProductParams, body AddProductJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAddProductRequest(c.Server, vendorListId, vendorId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetVendorRecord The account's record of a vendor: business owner, contacts, links and notes (viewer or above)
+//
+// One record per vendor per account, shared by all its lists. The vendor must be on a list of the account (404 otherwise); a vendor never edited answers the empty record (no owner, no contacts, empty links, no notes, updated_at null).
+//
+// Corresponds with GET /vendor-records (the `GetVendorRecord` operationId).
+func (c *Client) GetVendorRecord(ctx context.Context, params *GetVendorRecordParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetVendorRecordRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PatchVendorRecordWithBody Edit the account's record of a vendor with a JSON merge patch (member or above)
+//
+// Body: `{"business_owner": ..., "contacts": [...], "links": {...}}`; null clears a value. business_owner is the e-mail of a member of the account (any role, case-insensitive); contacts replace the whole list (at most 50, each with a name, a valid email and a role: security, privacy, account or legal); links merge key by key (trust_page, dpa, terms, sla: http or https URLs, or empty). A bad value is 422 naming it (body.contacts[1].email). account_id, vendor_id, notes, updated_at and updated_by are read-only: they may be sent back as GET answered them and are ignored. Every change sets updated_at and updated_by.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /vendor-records (the `PatchVendorRecord` operationId).
+func (c *Client) PatchVendorRecordWithBody(ctx context.Context, params *PatchVendorRecordParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPatchVendorRecordRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PatchVendorRecord Edit the account's record of a vendor with a JSON merge patch (member or above)
+//
+// Body: `{"business_owner": ..., "contacts": [...], "links": {...}}`; null clears a value. business_owner is the e-mail of a member of the account (any role, case-insensitive); contacts replace the whole list (at most 50, each with a name, a valid email and a role: security, privacy, account or legal); links merge key by key (trust_page, dpa, terms, sla: http or https URLs, or empty). A bad value is 422 naming it (body.contacts[1].email). account_id, vendor_id, notes, updated_at and updated_by are read-only: they may be sent back as GET answered them and are ignored. Every change sets updated_at and updated_by.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /vendor-records (the `PatchVendorRecord` operationId).
+func (c *Client) PatchVendorRecord(ctx context.Context, params *PatchVendorRecordParams, body PatchVendorRecordJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPatchVendorRecordRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PatchVendorRecordWithApplicationMergePatchPlusJSONBody Edit the account's record of a vendor with a JSON merge patch (member or above)
+//
+// Body: `{"business_owner": ..., "contacts": [...], "links": {...}}`; null clears a value. business_owner is the e-mail of a member of the account (any role, case-insensitive); contacts replace the whole list (at most 50, each with a name, a valid email and a role: security, privacy, account or legal); links merge key by key (trust_page, dpa, terms, sla: http or https URLs, or empty). A bad value is 422 naming it (body.contacts[1].email). account_id, vendor_id, notes, updated_at and updated_by are read-only: they may be sent back as GET answered them and are ignored. Every change sets updated_at and updated_by.
+//
+// Takes a body of the `application/merge-patch+json` content type.
+//
+// Corresponds with PATCH /vendor-records (the `PatchVendorRecord` operationId).
+func (c *Client) PatchVendorRecordWithApplicationMergePatchPlusJSONBody(ctx context.Context, params *PatchVendorRecordParams, body PatchVendorRecordApplicationMergePatchPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPatchVendorRecordRequestWithApplicationMergePatchPlusJSONBody(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddVendorRecordNoteWithBody Append a note to the account's record of a vendor (member or above); an @email mention of a member mails them once
+//
+// text is plain text, 1 to 5000 characters after trimming (line breaks kept). Each member of the account the text mentions as @name@example.com is mailed once per note, the author and non-members never. The answer is the note; the record's updated_at and updated_by change with it.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /vendor-records/notes (the `AddVendorRecordNote` operationId).
+func (c *Client) AddVendorRecordNoteWithBody(ctx context.Context, params *AddVendorRecordNoteParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddVendorRecordNoteRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AddVendorRecordNote Append a note to the account's record of a vendor (member or above); an @email mention of a member mails them once
+//
+// text is plain text, 1 to 5000 characters after trimming (line breaks kept). Each member of the account the text mentions as @name@example.com is mailed once per note, the author and non-members never. The answer is the note; the record's updated_at and updated_by change with it.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /vendor-records/notes (the `AddVendorRecordNote` operationId).
+func (c *Client) AddVendorRecordNote(ctx context.Context, params *AddVendorRecordNoteParams, body AddVendorRecordNoteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAddVendorRecordNoteRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -8119,6 +8407,217 @@ func NewAddProductRequestWithBody(server string, vendorListId openapi_types.UUID
 	return req, nil
 }
 
+// NewGetVendorRecordRequest constructs an http.Request for the GetVendorRecord method
+func NewGetVendorRecordRequest(server string, params *GetVendorRecordParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/vendor-records")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "account-id", params.AccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "vendor-id", params.VendorId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPatchVendorRecordRequest calls the generic PatchVendorRecord builder with application/json body
+func NewPatchVendorRecordRequest(server string, params *PatchVendorRecordParams, body PatchVendorRecordJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPatchVendorRecordRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewPatchVendorRecordRequestWithApplicationMergePatchPlusJSONBody calls the generic PatchVendorRecord builder with application/merge-patch+json body
+func NewPatchVendorRecordRequestWithApplicationMergePatchPlusJSONBody(server string, params *PatchVendorRecordParams, body PatchVendorRecordApplicationMergePatchPlusJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPatchVendorRecordRequestWithBody(server, params, "application/merge-patch+json", bodyReader)
+}
+
+// NewPatchVendorRecordRequestWithBody constructs an http.Request for the PatchVendorRecord method, with any body, and a specified content type
+func NewPatchVendorRecordRequestWithBody(server string, params *PatchVendorRecordParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/vendor-records")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "account-id", params.AccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "vendor-id", params.VendorId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewAddVendorRecordNoteRequest calls the generic AddVendorRecordNote builder with application/json body
+func NewAddVendorRecordNoteRequest(server string, params *AddVendorRecordNoteParams, body AddVendorRecordNoteJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAddVendorRecordNoteRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewAddVendorRecordNoteRequestWithBody constructs an http.Request for the AddVendorRecordNote method, with any body, and a specified content type
+func NewAddVendorRecordNoteRequestWithBody(server string, params *AddVendorRecordNoteParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/vendor-records/notes")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "account-id", params.AccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "vendor-id", params.VendorId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewEnrichVendorsRequest calls the generic EnrichVendors builder with application/json body
 func NewEnrichVendorsRequest(server string, body EnrichVendorsJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -9412,6 +9911,60 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /vendor-lists/{vendor_list_id}/vendors/{vendor_id}/products (the `AddProduct` operationId).
 	AddProductWithResponse(ctx context.Context, vendorListId openapi_types.UUID, vendorId openapi_types.UUID, params *AddProductParams, body AddProductJSONRequestBody, reqEditors ...RequestEditorFn) (*AddProductResponse, error)
+
+	// GetVendorRecordWithResponse The account's record of a vendor: business owner, contacts, links and notes (viewer or above)
+	//
+	// One record per vendor per account, shared by all its lists. The vendor must be on a list of the account (404 otherwise); a vendor never edited answers the empty record (no owner, no contacts, empty links, no notes, updated_at null).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /vendor-records (the `GetVendorRecord` operationId).
+	GetVendorRecordWithResponse(ctx context.Context, params *GetVendorRecordParams, reqEditors ...RequestEditorFn) (*GetVendorRecordResponse, error)
+
+	// PatchVendorRecordWithBodyWithResponse Edit the account's record of a vendor with a JSON merge patch (member or above)
+	//
+	// Body: `{"business_owner": ..., "contacts": [...], "links": {...}}`; null clears a value. business_owner is the e-mail of a member of the account (any role, case-insensitive); contacts replace the whole list (at most 50, each with a name, a valid email and a role: security, privacy, account or legal); links merge key by key (trust_page, dpa, terms, sla: http or https URLs, or empty). A bad value is 422 naming it (body.contacts[1].email). account_id, vendor_id, notes, updated_at and updated_by are read-only: they may be sent back as GET answered them and are ignored. Every change sets updated_at and updated_by.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /vendor-records (the `PatchVendorRecord` operationId).
+	PatchVendorRecordWithBodyWithResponse(ctx context.Context, params *PatchVendorRecordParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PatchVendorRecordResponse, error)
+
+	// PatchVendorRecordWithResponse Edit the account's record of a vendor with a JSON merge patch (member or above)
+	//
+	// Body: `{"business_owner": ..., "contacts": [...], "links": {...}}`; null clears a value. business_owner is the e-mail of a member of the account (any role, case-insensitive); contacts replace the whole list (at most 50, each with a name, a valid email and a role: security, privacy, account or legal); links merge key by key (trust_page, dpa, terms, sla: http or https URLs, or empty). A bad value is 422 naming it (body.contacts[1].email). account_id, vendor_id, notes, updated_at and updated_by are read-only: they may be sent back as GET answered them and are ignored. Every change sets updated_at and updated_by.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /vendor-records (the `PatchVendorRecord` operationId).
+	PatchVendorRecordWithResponse(ctx context.Context, params *PatchVendorRecordParams, body PatchVendorRecordJSONRequestBody, reqEditors ...RequestEditorFn) (*PatchVendorRecordResponse, error)
+
+	// PatchVendorRecordWithApplicationMergePatchPlusJSONBodyWithResponse Edit the account's record of a vendor with a JSON merge patch (member or above)
+	//
+	// Body: `{"business_owner": ..., "contacts": [...], "links": {...}}`; null clears a value. business_owner is the e-mail of a member of the account (any role, case-insensitive); contacts replace the whole list (at most 50, each with a name, a valid email and a role: security, privacy, account or legal); links merge key by key (trust_page, dpa, terms, sla: http or https URLs, or empty). A bad value is 422 naming it (body.contacts[1].email). account_id, vendor_id, notes, updated_at and updated_by are read-only: they may be sent back as GET answered them and are ignored. Every change sets updated_at and updated_by.
+	//
+	// Takes a body of the `application/merge-patch+json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /vendor-records (the `PatchVendorRecord` operationId).
+	PatchVendorRecordWithApplicationMergePatchPlusJSONBodyWithResponse(ctx context.Context, params *PatchVendorRecordParams, body PatchVendorRecordApplicationMergePatchPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*PatchVendorRecordResponse, error)
+
+	// AddVendorRecordNoteWithBodyWithResponse Append a note to the account's record of a vendor (member or above); an @email mention of a member mails them once
+	//
+	// text is plain text, 1 to 5000 characters after trimming (line breaks kept). Each member of the account the text mentions as @name@example.com is mailed once per note, the author and non-members never. The answer is the note; the record's updated_at and updated_by change with it.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /vendor-records/notes (the `AddVendorRecordNote` operationId).
+	AddVendorRecordNoteWithBodyWithResponse(ctx context.Context, params *AddVendorRecordNoteParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddVendorRecordNoteResponse, error)
+
+	// AddVendorRecordNoteWithResponse Append a note to the account's record of a vendor (member or above); an @email mention of a member mails them once
+	//
+	// text is plain text, 1 to 5000 characters after trimming (line breaks kept). Each member of the account the text mentions as @name@example.com is mailed once per note, the author and non-members never. The answer is the note; the record's updated_at and updated_by change with it.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /vendor-records/notes (the `AddVendorRecordNote` operationId).
+	AddVendorRecordNoteWithResponse(ctx context.Context, params *AddVendorRecordNoteParams, body AddVendorRecordNoteJSONRequestBody, reqEditors ...RequestEditorFn) (*AddVendorRecordNoteResponse, error)
 
 	// EnrichVendorsWithBodyWithResponse Start an enrichment run (platform admins); progress at GET /vendor/enrich/{run_id}
 	//
@@ -13546,6 +14099,297 @@ func (r AddProductResponse) ContentType() string {
 	return ""
 }
 
+type GetVendorRecordResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *VendorRecordJSON
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetVendorRecordResponse) GetJSON200() *VendorRecordJSON {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetVendorRecordResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetVendorRecordResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetVendorRecordResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetVendorRecordResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetVendorRecordResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetVendorRecordResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetVendorRecordResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetVendorRecordResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetVendorRecordResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetVendorRecordResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetVendorRecordResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetVendorRecordResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type PatchVendorRecordResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *VendorRecordJSON
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PatchVendorRecordResponse) GetJSON200() *VendorRecordJSON {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r PatchVendorRecordResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r PatchVendorRecordResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r PatchVendorRecordResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r PatchVendorRecordResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r PatchVendorRecordResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r PatchVendorRecordResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r PatchVendorRecordResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r PatchVendorRecordResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PatchVendorRecordResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PatchVendorRecordResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PatchVendorRecordResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PatchVendorRecordResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type AddVendorRecordNoteResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *NoteJSON
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r AddVendorRecordNoteResponse) GetJSON201() *NoteJSON {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r AddVendorRecordNoteResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r AddVendorRecordNoteResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r AddVendorRecordNoteResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r AddVendorRecordNoteResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r AddVendorRecordNoteResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r AddVendorRecordNoteResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r AddVendorRecordNoteResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r AddVendorRecordNoteResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r AddVendorRecordNoteResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AddVendorRecordNoteResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AddVendorRecordNoteResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AddVendorRecordNoteResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 type EnrichVendorsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -15934,6 +16778,96 @@ func (c *ClientWithResponses) AddProductWithResponse(ctx context.Context, vendor
 		return nil, err
 	}
 	return ParseAddProductResponse(rsp)
+}
+
+// GetVendorRecordWithResponse The account's record of a vendor: business owner, contacts, links and notes (viewer or above)
+//
+// One record per vendor per account, shared by all its lists. The vendor must be on a list of the account (404 otherwise); a vendor never edited answers the empty record (no owner, no contacts, empty links, no notes, updated_at null).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /vendor-records (the `GetVendorRecord` operationId).
+func (c *ClientWithResponses) GetVendorRecordWithResponse(ctx context.Context, params *GetVendorRecordParams, reqEditors ...RequestEditorFn) (*GetVendorRecordResponse, error) {
+	rsp, err := c.GetVendorRecord(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetVendorRecordResponse(rsp)
+}
+
+// PatchVendorRecordWithBodyWithResponse Edit the account's record of a vendor with a JSON merge patch (member or above)
+//
+// Body: `{"business_owner": ..., "contacts": [...], "links": {...}}`; null clears a value. business_owner is the e-mail of a member of the account (any role, case-insensitive); contacts replace the whole list (at most 50, each with a name, a valid email and a role: security, privacy, account or legal); links merge key by key (trust_page, dpa, terms, sla: http or https URLs, or empty). A bad value is 422 naming it (body.contacts[1].email). account_id, vendor_id, notes, updated_at and updated_by are read-only: they may be sent back as GET answered them and are ignored. Every change sets updated_at and updated_by.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /vendor-records (the `PatchVendorRecord` operationId).
+func (c *ClientWithResponses) PatchVendorRecordWithBodyWithResponse(ctx context.Context, params *PatchVendorRecordParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PatchVendorRecordResponse, error) {
+	rsp, err := c.PatchVendorRecordWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePatchVendorRecordResponse(rsp)
+}
+
+// PatchVendorRecordWithResponse Edit the account's record of a vendor with a JSON merge patch (member or above)
+//
+// Body: `{"business_owner": ..., "contacts": [...], "links": {...}}`; null clears a value. business_owner is the e-mail of a member of the account (any role, case-insensitive); contacts replace the whole list (at most 50, each with a name, a valid email and a role: security, privacy, account or legal); links merge key by key (trust_page, dpa, terms, sla: http or https URLs, or empty). A bad value is 422 naming it (body.contacts[1].email). account_id, vendor_id, notes, updated_at and updated_by are read-only: they may be sent back as GET answered them and are ignored. Every change sets updated_at and updated_by.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /vendor-records (the `PatchVendorRecord` operationId).
+func (c *ClientWithResponses) PatchVendorRecordWithResponse(ctx context.Context, params *PatchVendorRecordParams, body PatchVendorRecordJSONRequestBody, reqEditors ...RequestEditorFn) (*PatchVendorRecordResponse, error) {
+	rsp, err := c.PatchVendorRecord(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePatchVendorRecordResponse(rsp)
+}
+
+// PatchVendorRecordWithApplicationMergePatchPlusJSONBodyWithResponse Edit the account's record of a vendor with a JSON merge patch (member or above)
+//
+// Body: `{"business_owner": ..., "contacts": [...], "links": {...}}`; null clears a value. business_owner is the e-mail of a member of the account (any role, case-insensitive); contacts replace the whole list (at most 50, each with a name, a valid email and a role: security, privacy, account or legal); links merge key by key (trust_page, dpa, terms, sla: http or https URLs, or empty). A bad value is 422 naming it (body.contacts[1].email). account_id, vendor_id, notes, updated_at and updated_by are read-only: they may be sent back as GET answered them and are ignored. Every change sets updated_at and updated_by.
+//
+// Takes a body of the `application/merge-patch+json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /vendor-records (the `PatchVendorRecord` operationId).
+func (c *ClientWithResponses) PatchVendorRecordWithApplicationMergePatchPlusJSONBodyWithResponse(ctx context.Context, params *PatchVendorRecordParams, body PatchVendorRecordApplicationMergePatchPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*PatchVendorRecordResponse, error) {
+	rsp, err := c.PatchVendorRecordWithApplicationMergePatchPlusJSONBody(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePatchVendorRecordResponse(rsp)
+}
+
+// AddVendorRecordNoteWithBodyWithResponse Append a note to the account's record of a vendor (member or above); an @email mention of a member mails them once
+//
+// text is plain text, 1 to 5000 characters after trimming (line breaks kept). Each member of the account the text mentions as @name@example.com is mailed once per note, the author and non-members never. The answer is the note; the record's updated_at and updated_by change with it.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /vendor-records/notes (the `AddVendorRecordNote` operationId).
+func (c *ClientWithResponses) AddVendorRecordNoteWithBodyWithResponse(ctx context.Context, params *AddVendorRecordNoteParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AddVendorRecordNoteResponse, error) {
+	rsp, err := c.AddVendorRecordNoteWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddVendorRecordNoteResponse(rsp)
+}
+
+// AddVendorRecordNoteWithResponse Append a note to the account's record of a vendor (member or above); an @email mention of a member mails them once
+//
+// text is plain text, 1 to 5000 characters after trimming (line breaks kept). Each member of the account the text mentions as @name@example.com is mailed once per note, the author and non-members never. The answer is the note; the record's updated_at and updated_by change with it.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /vendor-records/notes (the `AddVendorRecordNote` operationId).
+func (c *ClientWithResponses) AddVendorRecordNoteWithResponse(ctx context.Context, params *AddVendorRecordNoteParams, body AddVendorRecordNoteJSONRequestBody, reqEditors ...RequestEditorFn) (*AddVendorRecordNoteResponse, error) {
+	rsp, err := c.AddVendorRecordNote(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAddVendorRecordNoteResponse(rsp)
 }
 
 // EnrichVendorsWithBodyWithResponse Start an enrichment run (platform admins); progress at GET /vendor/enrich/{run_id}
@@ -19584,6 +20518,252 @@ func ParseAddProductResponse(rsp *http.Response) (*AddProductResponse, error) {
 			return nil, err
 		}
 		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetVendorRecordResponse parses an HTTP response from a GetVendorRecordWithResponse call
+func ParseGetVendorRecordResponse(rsp *http.Response) (*GetVendorRecordResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetVendorRecordResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest VendorRecordJSON
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParsePatchVendorRecordResponse parses an HTTP response from a PatchVendorRecordWithResponse call
+func ParsePatchVendorRecordResponse(rsp *http.Response) (*PatchVendorRecordResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PatchVendorRecordResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest VendorRecordJSON
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseAddVendorRecordNoteResponse parses an HTTP response from a AddVendorRecordNoteWithResponse call
+func ParseAddVendorRecordNoteResponse(rsp *http.Response) (*AddVendorRecordNoteResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AddVendorRecordNoteResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest NoteJSON
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest Problem

@@ -103,6 +103,8 @@ var codecs = map[outbox.Kind]codec{
 		func(j webhookAttempt) outbox.WebhookAttempt { return outbox.WebhookAttempt(j) }),
 	outbox.KindWebhookDisabledMail: typed(func(p outbox.WebhookDisabledMail) webhookDisabledMail { return webhookDisabledMail(p) },
 		func(j webhookDisabledMail) outbox.WebhookDisabledMail { return outbox.WebhookDisabledMail(j) }),
+	outbox.KindMentionMail: typed(func(p outbox.MentionMail) mentionMail { return mentionMail(p) },
+		func(j mentionMail) outbox.MentionMail { return outbox.MentionMail(j) }),
 }
 
 type memberMail struct {
@@ -285,4 +287,15 @@ func (e Event) Core() domainevent.Event {
 		out.ProductLists = append(out.ProductLists, domainevent.ProductList(p))
 	}
 	return domainevent.Event{ID: e.ID, Type: domainevent.EventType(e.Type), AccountID: e.AccountID, OccurredAt: e.OccurredAt.UTC(), Data: out}
+}
+
+type mentionMail struct {
+	NoteID      uuid.UUID `json:"note_id"`
+	AccountID   uuid.UUID `json:"account_id"`
+	AccountName string    `json:"account_name"`
+	VendorID    uuid.UUID `json:"vendor_id"`
+	VendorName  string    `json:"vendor_name"`
+	Email       string    `json:"email"`
+	Author      string    `json:"author"`
+	Text        string    `json:"text"`
 }

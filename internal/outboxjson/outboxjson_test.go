@@ -35,6 +35,7 @@ var storedPayloads = []storedPayload{
 	{outbox.KindWebhookEvent, `{"event":{"id":"0190a000-0000-7000-8000-00000000000a","type":"incident.created","occurred_at":"2026-01-02T03:04:05Z","data":{"vendor_id":"0190a000-0000-7000-8000-00000000000b","incident_id":"0190a000-0000-7000-8000-00000000000c","title":"CVE-1: x","severity":"critical","published_at":"2026-01-02T00:00:00Z","match":{"rule":"kev_vendor_project","matched_text":"vendorProject \"Ivanti\"","confidence":0.95},"sources":[{"source":"kev","url":"https://nvd.test/x","published_at":"2026-01-02T00:00:00Z"}],"affected_service":"Connect Secure","product_lists":[{"account_id":"0190a000-0000-7000-8000-00000000000a","list_id":"0190a000-0000-7000-8000-00000000000b","list_name":"Main","recorded":true}]}}}`},
 	{outbox.KindWebhookAttempt, `{"delivery_id":"0190a000-0000-7000-8000-00000000000a","number":2}`},
 	{outbox.KindWebhookDisabledMail, `{"endpoint_id":"0190a000-0000-7000-8000-00000000000a","account_id":"0190a000-0000-7000-8000-00000000000b","url":"https://h.example/x","last_error":"500","attempts":7}`},
+	{outbox.KindMentionMail, `{"note_id":"0190a000-0000-7000-8000-00000000000c","account_id":"0190a000-0000-7000-8000-00000000000b","account_name":"Acme","vendor_id":"0190a000-0000-7000-8000-00000000000d","vendor_name":"Stripe","email":"erin@acme.example","author":"ann@acme.example","text":"ask @erin@acme.example"}`},
 }
 
 type storedPayload struct {

@@ -183,6 +183,7 @@ func (r accountsRepo) Delete(_ context.Context, id uuid.UUID) error {
 			del(r.tx, r.d.orgByName, strings.ToLower(a.Name))
 		}
 		del(r.tx, r.d.policies, id)
+		r.deleteRecords(id)
 		for eid, e := range r.d.endpoints {
 			if e.AccountID == id {
 				r.deleteEndpoint(eid)

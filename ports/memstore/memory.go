@@ -31,6 +31,7 @@ import (
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/core/records"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/core/webhooks"
 	"github.com/vetted-dev/vetted/ports/stores"
@@ -161,6 +162,7 @@ func (t *tx) Deliveries() mailonce.Repo               { return deliveries{t} }
 func (t *tx) Runs() vendors.RunRepo                   { return runs{t} }
 func (t *tx) Outbox() outbox.Repo                     { return outboxRepo{t} }
 func (t *tx) Webhooks() webhooks.WebhookRepo          { return webhooksRepo{t} }
+func (t *tx) Records() records.RecordRepo             { return recordsRepo{t} }
 
 // put stores m[k] = v and records how to undo it.
 func put[K comparable, V any](t *tx, m map[K]V, k K, v V) {
@@ -282,6 +284,10 @@ type data struct {
 	whDelivery map[uuid.UUID]webhooks.Delivery
 	whAttempts map[attemptKey]webhooks.Attempt
 
+	// Vendor records by (account, vendor), with their notes in order.
+	vendorRecords map[pair]records.Record
+	recordNotes   map[pair][]records.Note
+
 	users         map[uuid.UUID]accounts.User
 	userByEmail   map[string]uuid.UUID
 	userBySubject map[string]uuid.UUID
@@ -352,6 +358,7 @@ func newData() *data {
 		calendarKeys: map[uuid.UUID]assessments.CalendarKey{},
 		reminderKeys: map[string]time.Time{},
 		endpoints:    map[uuid.UUID]webhooks.Endpoint{}, whDelivery: map[uuid.UUID]webhooks.Delivery{}, whAttempts: map[attemptKey]webhooks.Attempt{},
+		vendorRecords: map[pair]records.Record{}, recordNotes: map[pair][]records.Note{},
 		users: map[uuid.UUID]accounts.User{}, userByEmail: map[string]uuid.UUID{}, userBySubject: map[string]uuid.UUID{},
 		accounts: map[uuid.UUID]accounts.Account{}, orgByName: map[string]uuid.UUID{},
 		members: map[pair]memberRow{}, membersByAccount: index[uuid.UUID, uuid.UUID]{}, membersByUser: index[uuid.UUID, uuid.UUID]{},

@@ -17,6 +17,7 @@ import (
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
 	"github.com/vetted-dev/vetted/core/platform/outbox"
+	"github.com/vetted-dev/vetted/core/records"
 	"github.com/vetted-dev/vetted/core/vendors"
 	"github.com/vetted-dev/vetted/core/webhooks"
 )
@@ -45,6 +46,7 @@ type Tx interface {
 	alerts.Tx
 	webhooks.Tx
 	incidents.Tx
+	records.Tx
 	mailonce.Tx
 	outbox.Tx
 }

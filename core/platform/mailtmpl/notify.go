@@ -102,6 +102,16 @@ type WebhookDisabledData struct {
 	AppURL      string
 }
 
+// MentionData fills the mail to a member mentioned in a note of a vendor
+// record.
+type MentionData struct {
+	AccountName string
+	VendorName  string
+	Author      string
+	Text        string
+	AppURL      string
+}
+
 // When says when the review is due, in words.
 func (d ReminderData) When() string {
 	switch {
@@ -174,6 +184,14 @@ Last error: {{.LastError}}
 It gets no new events until it is registered again. Open Vetted: {{.AppURL}}
 
 You receive this as an admin or owner of {{.AccountName}}.
+{{end}}
+{{define "mention"}}{{.Author}} mentioned you in a note on {{.VendorName}} in {{.AccountName}}:
+
+{{.Text}}
+
+Open the vendor record: {{.AppURL}}
+
+You receive this because you are a member of {{.AccountName}} and the note names your address.
 {{end}}`))
 
 var htmlT = htmltemplate.Must(htmltemplate.New("").Funcs(htmltemplate.FuncMap{"deref": deref}).Parse(`
@@ -204,7 +222,11 @@ var htmlT = htmltemplate.Must(htmltemplate.New("").Funcs(htmltemplate.FuncMap{"d
 {{define "webhook_disabled"}}<p>The webhook endpoint <b>{{.URL}}</b> of <b>{{.AccountName}}</b> was disabled: its deliveries failed for 24 hours ({{.Attempts}} attempts).</p>
 {{if .LastError}}<p>Last error: {{.LastError}}</p>{{end}}
 <p>It gets no new events until it is registered again. <a href="{{.AppURL}}">Open Vetted</a></p>
-<p>You receive this as an admin or owner of {{.AccountName}}.</p>{{end}}`))
+<p>You receive this as an admin or owner of {{.AccountName}}.</p>{{end}}
+{{define "mention"}}<p>{{.Author}} mentioned you in a note on <b>{{.VendorName}}</b> in <b>{{.AccountName}}</b>:</p>
+<blockquote style="white-space: pre-wrap">{{.Text}}</blockquote>
+<p><a href="{{.AppURL}}">Open the vendor record</a></p>
+<p>You receive this because you are a member of {{.AccountName}} and the note names your address.</p>{{end}}`))
 
 // deref is *b for the templates.
 func deref(b *bool) bool { return b != nil && *b }
@@ -274,6 +296,13 @@ func ReminderMail(to, key string, d ReminderData) Mail {
 func WebhookDisabledMail(to, key string, d WebhookDisabledData) Mail {
 	text, html := render("webhook_disabled", d)
 	return Mail{To: to, Subject: oneLine("[Vetted] Webhook endpoint disabled: " + d.URL), Text: text, HTML: html, Key: key,
+		Headers: map[string]string{}}
+}
+
+// MentionMail builds the mail to a member mentioned in a note.
+func MentionMail(to, key string, d MentionData) Mail {
+	text, html := render("mention", d)
+	return Mail{To: to, Subject: oneLine("[Vetted] " + d.Author + " mentioned you in a note on " + d.VendorName), Text: text, HTML: html, Key: key,
 		Headers: map[string]string{}}
 }
 

@@ -186,3 +186,20 @@ func TestReminderMail(t *testing.T) {
 		}
 	}
 }
+
+func TestMentionMail(t *testing.T) {
+	m := mailtmpl.MentionMail("erin@acme.example", "mention:n1:erin@acme.example", mailtmpl.MentionData{AccountName: "Acme", VendorName: "Okta\nInc",
+		Author: "ann@acme.example", Text: "Ask @erin@acme.example <b>now</b>\nsecond line", AppURL: "https://vetted.example/app/a/1/vendors/2"})
+	if m.To != "erin@acme.example" || m.Key != "mention:n1:erin@acme.example" {
+		t.Fatalf("to %q key %q", m.To, m.Key)
+	}
+	if m.Subject != "[Vetted] ann@acme.example mentioned you in a note on Okta Inc" {
+		t.Fatalf("subject %q", m.Subject)
+	}
+	contains(t, "text", m.Text, "ann@acme.example mentioned you in a note on Okta\nInc in Acme", "<b>now</b>\nsecond line",
+		"https://vetted.example/app/a/1/vendors/2")
+	contains(t, "html", m.HTML, "&lt;b&gt;now&lt;/b&gt;", `href="https://vetted.example/app/a/1/vendors/2"`)
+	if strings.Contains(m.HTML, "<b>now</b>") {
+		t.Fatalf("note text not escaped: %s", m.HTML)
+	}
+}

@@ -36,6 +36,9 @@ const (
 	// send as vendor.rating_changed.
 	KindRatingChanged Kind = "alert:rating_changed"
 	KindRatingMail    Kind = "mail:rating_alert"
+	// KindMentionMail is the mail to a member mentioned in a note of a
+	// vendor record (core/records).
+	KindMentionMail Kind = "mail:note_mention"
 	// Periodic kinds are enqueued by the scheduler, not the outbox.
 	KindPollIncidents   Kind = "periodic:poll_incidents"
 	KindReenrichStale   Kind = "periodic:reenrich_stale"
@@ -45,7 +48,7 @@ const (
 // Kinds lists every kind.
 func Kinds() []Kind {
 	return []Kind{KindMemberMail, KindSubscriberConfirm, KindIncidentFanout, KindAlertMail, KindEnrich, KindBackfill, KindBlobDelete, KindReminderMail, KindRatingChanged, KindRatingMail, KindPollIncidents, KindReenrichStale, KindReviewReminders,
-		KindWebhookEvent, KindWebhookAttempt, KindWebhookDisabledMail}
+		KindWebhookEvent, KindWebhookAttempt, KindWebhookDisabledMail, KindMentionMail}
 }
 
 // Queue names by urgency.
@@ -58,7 +61,7 @@ const (
 // Queue is where a kind runs.
 func (k Kind) Queue() string {
 	switch k {
-	case KindMemberMail, KindSubscriberConfirm, KindIncidentFanout, KindAlertMail, KindReminderMail, KindRatingChanged, KindRatingMail, KindWebhookDisabledMail:
+	case KindMemberMail, KindSubscriberConfirm, KindIncidentFanout, KindAlertMail, KindReminderMail, KindRatingChanged, KindRatingMail, KindWebhookDisabledMail, KindMentionMail:
 		return QueueCritical
 	case KindBackfill, KindPollIncidents, KindReenrichStale, KindReviewReminders:
 		return QueueLow
@@ -195,4 +198,17 @@ type WebhookDisabledMail struct {
 	URL        string
 	LastError  string
 	Attempts   int
+}
+
+// MentionMail is the payload of KindMentionMail: the mail of one note of a
+// vendor record to one member it mentions.
+type MentionMail struct {
+	NoteID      uuid.UUID
+	AccountID   uuid.UUID
+	AccountName string
+	VendorID    uuid.UUID
+	VendorName  string
+	Email       string
+	Author      string
+	Text        string
 }

@@ -17,6 +17,7 @@ func TestKindQueue(t *testing.T) {
 		outbox.KindAlertMail:           outbox.QueueCritical,
 		outbox.KindReminderMail:        outbox.QueueCritical,
 		outbox.KindWebhookDisabledMail: outbox.QueueCritical,
+		outbox.KindMentionMail:         outbox.QueueCritical,
 		outbox.KindWebhookEvent:        outbox.QueueDefault,
 		outbox.KindWebhookAttempt:      outbox.QueueDefault,
 		outbox.KindReviewReminders:     outbox.QueueLow,
@@ -34,8 +35,8 @@ func TestKindQueue(t *testing.T) {
 			t.Errorf("%s.Queue() = %q, want %q", k, got, q)
 		}
 	}
-	if len(outbox.Kinds()) != 16 {
-		t.Fatalf("Kinds() = %v, want the 16 kinds", outbox.Kinds())
+	if len(outbox.Kinds()) != 17 {
+		t.Fatalf("Kinds() = %v, want the 17 kinds", outbox.Kinds())
 	}
 	seen := map[outbox.Kind]bool{}
 	for _, k := range outbox.Kinds() {

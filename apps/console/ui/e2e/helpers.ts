@@ -57,3 +57,18 @@ export async function masterList(page: Page, request: APIRequestContext, acc: st
   expect(r.status).toBe(200);
   return r.body.lists.find((l: { name: string }) => l.name === "master-list").id;
 }
+
+/** tabTo presses Tab until the element with this text or label has focus (at most n times). */
+export async function tabTo(page: Page, name: string, n = 60) {
+  for (let i = 0; i < n; i++) {
+    await page.keyboard.press("Tab");
+    const hit = await page.evaluate((want) => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el) return false;
+      const label = el.getAttribute("aria-label") ?? (el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null);
+      return el.innerText?.trim() === want || label?.replace("*", "").trim() === want;
+    }, name);
+    if (hit) return;
+  }
+  throw new Error(`Tab never reached ${name}`);
+}

@@ -1,5 +1,5 @@
 import { test, expect, type Page, type APIRequestContext, type Route } from "@playwright/test";
-import { audit, call, masterList, newAccount, signIn } from "./helpers";
+import { audit, call, masterList, newAccount, signIn, tabTo } from "./helpers";
 
 // The Incidents page of an account (the incidents of the vendors it
 // follows, with filters and paging), each incident's evidence on it and on
@@ -14,21 +14,6 @@ import { audit, call, masterList, newAccount, signIn } from "./helpers";
 
 const uniq = () => Math.random().toString(36).slice(2, 8);
 const SEVERITIES = ["critical", "high", "medium", "low", "info"];
-
-/** tabTo presses Tab until the element with this text or label has focus (at most n times). */
-async function tabTo(page: Page, name: string, n = 60) {
-  for (let i = 0; i < n; i++) {
-    await page.keyboard.press("Tab");
-    const hit = await page.evaluate((want) => {
-      const el = document.activeElement as HTMLElement | null;
-      if (!el) return false;
-      const label = el.getAttribute("aria-label") ?? (el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null);
-      return el.innerText?.trim() === want || label?.replace("*", "").trim() === want;
-    }, name);
-    if (hit) return;
-  }
-  throw new Error(`Tab never reached ${name}`);
-}
 
 /**
  * seed makes an organization whose master list has three vendors (one also

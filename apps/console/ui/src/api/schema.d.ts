@@ -478,6 +478,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/vendor-records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's record of a vendor: business owner, contacts, links and notes (viewer or above)
+         * @description One record per vendor per account, shared by all its lists. The vendor must be on a list of the account (404 otherwise); a vendor never edited answers the empty record (no owner, no contacts, empty links, no notes, updated_at null).
+         */
+        get: operations["get-vendor-record"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit the account's record of a vendor with a JSON merge patch (member or above)
+         * @description Body: `{"business_owner": ..., "contacts": [...], "links": {...}}`; null clears a value. business_owner is the e-mail of a member of the account (any role, case-insensitive); contacts replace the whole list (at most 50, each with a name, a valid email and a role: security, privacy, account or legal); links merge key by key (trust_page, dpa, terms, sla: http or https URLs, or empty). A bad value is 422 naming it (body.contacts[1].email). account_id, vendor_id, notes, updated_at and updated_by are read-only: they may be sent back as GET answered them and are ignored. Every change sets updated_at and updated_by.
+         */
+        patch: operations["patch-vendor-record"];
+        trace?: never;
+    };
+    "/vendor-records/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Append a note to the account's record of a vendor (member or above); an @email mention of a member mails them once
+         * @description text is plain text, 1 to 5000 characters after trimming (line breaks kept). Each member of the account the text mentions as @name@example.com is mailed once per note, the author and non-members never. The answer is the note; the record's updated_at and updated_by change with it.
+         */
+        post: operations["add-vendor-record-note"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/vendor/enrich": {
         parameters: {
             query?: never;
@@ -1010,6 +1054,13 @@ export interface components {
             tos_url: string;
             website_url: string;
         };
+        ContactJSON: {
+            /** Format: email */
+            email: string;
+            name: string;
+            /** @enum {string} */
+            role: "security" | "privacy" | "account" | "legal";
+        };
         CreateAccountInBody: {
             /** @description Account (organization) name */
             account: string;
@@ -1359,6 +1410,14 @@ export interface components {
          * @enum {string}
          */
         JobStatus: "queued" | "running" | "done" | "failed" | "skipped";
+        LinksJSON: {
+            /** @description Data processing agreement */
+            dpa: string;
+            /** @description Service level agreement */
+            sla: string;
+            terms: string;
+            trust_page: string;
+        };
         ListJSON: {
             /** Format: uuid */
             account_id: string;
@@ -1436,6 +1495,15 @@ export interface components {
         };
         MembersOutBody: {
             members: components["schemas"]["MemberJSON"][];
+        };
+        NoteJSON: {
+            /** @description E-mail of the member who wrote it */
+            author: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            text: string;
         };
         OrgEnrichmentJSON: {
             /** Format: int64 */
@@ -1961,6 +2029,10 @@ export interface components {
             name: string;
             website_url: string;
         };
+        VendorNoteInBody: {
+            /** @description Plain text; an @email mention of a member of the account mails them */
+            text: string;
+        };
         VendorOverviewJSON: {
             alerts_enabled: boolean;
             /**
@@ -1976,6 +2048,26 @@ export interface components {
             /** @description The vendor's canonical name */
             vendor: string;
             website_url: string;
+        };
+        VendorRecordJSON: {
+            /** Format: uuid */
+            account_id: string;
+            /** @description The member who owns the relationship, by e-mail; null when none */
+            business_owner: string | null;
+            /** @description Whom to call at the vendor */
+            contacts: components["schemas"]["ContactJSON"][];
+            links: components["schemas"]["LinksJSON"];
+            /** @description Read-only here, oldest first: add one with POST /vendor-records/notes */
+            notes: components["schemas"]["NoteJSON"][];
+            /**
+             * Format: date-time
+             * @description null for a record never edited
+             */
+            updated_at: string | null;
+            /** @description E-mail of who changed the record last; empty for a record never edited */
+            updated_by: string;
+            /** Format: uuid */
+            vendor_id: string;
         };
         VendorRefJSON: {
             is_custom: boolean;
@@ -6193,6 +6285,310 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "get-vendor-record": {
+        parameters: {
+            query: {
+                /** @description Organization UUID, or individual for the caller's personal space */
+                "account-id": string;
+                /** @description The vendor's id; the vendor must be on a list of the account */
+                "vendor-id": string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorRecordJSON"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "patch-vendor-record": {
+        parameters: {
+            query: {
+                /** @description Organization UUID, or individual for the caller's personal space */
+                "account-id": string;
+                /** @description The vendor's id; the vendor must be on a list of the account */
+                "vendor-id": string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+                "application/merge-patch+json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VendorRecordJSON"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "add-vendor-record-note": {
+        parameters: {
+            query: {
+                /** @description Organization UUID, or individual for the caller's personal space */
+                "account-id": string;
+                /** @description The vendor's id; the vendor must be on a list of the account */
+                "vendor-id": string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VendorNoteInBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NoteJSON"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,4 @@
-import { useParams } from "react-router";
+import { useParams, useSearchParams } from "react-router";
 import { Anchor, Badge, Card, Group, List, SimpleGrid, Stack, Table, Tabs, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { api, unwrap, type Schemas } from "../api/client";
@@ -8,11 +8,13 @@ import { gradeCoverage } from "./reviews";
 import { useTitle } from "../App";
 import { WebsiteEvidence, WebsiteOrigin } from "./VendorWebsite";
 import { Evidence, Sources } from "../components/Evidence";
+import { VendorRecord } from "./VendorRecord";
 
 const severityColor: Record<string, string> = { critical: "red", high: "orange", medium: "yellow", low: "blue", info: "gray", positive: "green" };
 
 export function VendorPage() {
-  const { vendor = "" } = useParams();
+  const { vendor = "", acc } = useParams();
+  const [search] = useSearchParams();
   const view = useQuery({ queryKey: ["vendor", vendor], queryFn: () => unwrap(api.GET("/vendor/{id_or_name}", { params: { path: { id_or_name: vendor } } })) });
   const instances = useQuery({
     queryKey: ["instances", vendor],
@@ -38,7 +40,7 @@ export function VendorPage() {
         {v.website_url && <Anchor href={v.website_url} target="_blank" rel="noreferrer">{v.website_url}</Anchor>}
         <WebsiteOrigin v={v} />
       </Group>
-      <Tabs defaultValue="company">
+      <Tabs defaultValue={search.get("tab") ?? "company"}>
         <Tabs.List>
           <Tabs.Tab value="company">Company</Tabs.Tab>
           <Tabs.Tab value="security">Security</Tabs.Tab>
@@ -48,6 +50,7 @@ export function VendorPage() {
           <Tabs.Tab value="history">Rating history</Tabs.Tab>
           <Tabs.Tab value="website">Website</Tabs.Tab>
           <Tabs.Tab value="incidents">Incidents</Tabs.Tab>
+          {acc && <Tabs.Tab value="record">Record</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="company" pt="md"><Fields values={v.company} /></Tabs.Panel>
         <Tabs.Panel value="security" pt="md">
@@ -96,6 +99,7 @@ export function VendorPage() {
             ))}
           </List>
         </Tabs.Panel>
+        {acc && <Tabs.Panel value="record" pt="md"><VendorRecord acc={acc} vendorId={v.id} vendorName={v.name} /></Tabs.Panel>}
       </Tabs>
     </Stack>
   );
