@@ -27,6 +27,7 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/contracts"
 	incidentsarea "github.com/vetted-dev/vetted/core/incidents"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
@@ -161,6 +162,7 @@ func (t *tx) Deliveries() mailonce.Repo               { return deliveries{t} }
 func (t *tx) Runs() vendors.RunRepo                   { return runs{t} }
 func (t *tx) Outbox() outbox.Repo                     { return outboxRepo{t} }
 func (t *tx) Webhooks() webhooks.WebhookRepo          { return webhooksRepo{t} }
+func (t *tx) Contracts() contracts.ContractRepo       { return contractsRepo{t} }
 
 // put stores m[k] = v and records how to undo it.
 func put[K comparable, V any](t *tx, m map[K]V, k K, v V) {
@@ -282,6 +284,8 @@ type data struct {
 	whDelivery map[uuid.UUID]webhooks.Delivery
 	whAttempts map[attemptKey]webhooks.Attempt
 
+	contracts map[uuid.UUID]contracts.Contract // contracts by id; few per account, scanned
+
 	users         map[uuid.UUID]accounts.User
 	userByEmail   map[string]uuid.UUID
 	userBySubject map[string]uuid.UUID
@@ -352,7 +356,8 @@ func newData() *data {
 		calendarKeys: map[uuid.UUID]assessments.CalendarKey{},
 		reminderKeys: map[string]time.Time{},
 		endpoints:    map[uuid.UUID]webhooks.Endpoint{}, whDelivery: map[uuid.UUID]webhooks.Delivery{}, whAttempts: map[attemptKey]webhooks.Attempt{},
-		users: map[uuid.UUID]accounts.User{}, userByEmail: map[string]uuid.UUID{}, userBySubject: map[string]uuid.UUID{},
+		contracts: map[uuid.UUID]contracts.Contract{},
+		users:     map[uuid.UUID]accounts.User{}, userByEmail: map[string]uuid.UUID{}, userBySubject: map[string]uuid.UUID{},
 		accounts: map[uuid.UUID]accounts.Account{}, orgByName: map[string]uuid.UUID{},
 		members: map[pair]memberRow{}, membersByAccount: index[uuid.UUID, uuid.UUID]{}, membersByUser: index[uuid.UUID, uuid.UUID]{},
 		vendors: map[uuid.UUID]vendors.Vendor{}, vendorByKey: map[string]uuid.UUID{},
