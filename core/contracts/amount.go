@@ -30,17 +30,17 @@ func ParseAmount(raw string) (Amount, error) {
 	}
 	r, ok := new(big.Rat).SetString(s)
 	if !ok || strings.ContainsAny(s, "/") {
-		return "", core.Invalid("annual_value", "must be a decimal number")
+		return "", core.Invalid("Contract.AnnualValue", "must be a decimal number")
 	}
 	if r.Sign() < 0 {
-		return "", core.Invalid("annual_value", "must not be negative")
+		return "", core.Invalid("Contract.AnnualValue", "must not be negative")
 	}
 	if r.Cmp(amountLimit) >= 0 {
-		return "", core.Invalid("annual_value", "must be less than 10^15")
+		return "", core.Invalid("Contract.AnnualValue", "must be less than 10^15")
 	}
 	scaled := new(big.Rat).Mul(r, new(big.Rat).SetInt64(10000))
 	if !scaled.IsInt() {
-		return "", core.Invalid("annual_value", "must have at most %d decimals", MaxAmountScale)
+		return "", core.Invalid("Contract.AnnualValue", "must have at most %d decimals", MaxAmountScale)
 	}
 	text := r.FloatString(MaxAmountScale)
 	text = strings.TrimRight(text, "0")
@@ -65,7 +65,7 @@ func (a *Amount) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	if s == "" || s[0] == '"' {
-		return core.Invalid("annual_value", "must be a JSON number")
+		return core.Invalid("Contract.AnnualValue", "must be a JSON number")
 	}
 	v, err := ParseAmount(s)
 	if err != nil {

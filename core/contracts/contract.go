@@ -74,32 +74,32 @@ func (in Input) Check() (Terms, error) {
 		err  error
 	)
 	if strings.TrimSpace(in.VendorID) == "" {
-		errs.Add("vendor_id", "is required")
+		errs.Add("Contract.VendorID", "is required")
 	} else if t.VendorID, err = uuid.Parse(strings.TrimSpace(in.VendorID)); err != nil {
-		errs.Add("vendor_id", "must be a UUID")
+		errs.Add("Contract.VendorID", "must be a UUID")
 	}
 	t.Reference = strings.Join(strings.Fields(in.Reference), " ")
 	if len([]rune(t.Reference)) > MaxReference {
-		errs.Add("reference", "at most %d characters", MaxReference)
+		errs.Add("Contract.Reference", "at most %d characters", MaxReference)
 	}
-	t.Start, err = parseDate("start_date", in.StartDate)
+	t.Start, err = parseDate("Contract.StartDate", in.StartDate)
 	errs.AddErr(err)
-	t.End, err = parseDate("end_date", in.EndDate)
+	t.End, err = parseDate("Contract.EndDate", in.EndDate)
 	errs.AddErr(err)
 	if !t.Start.IsZero() && !t.End.IsZero() && t.End.Before(t.Start) {
-		errs.Add("end_date", "must not be before start_date")
+		errs.Add("Contract.EndDate", "must not be before start_date")
 	}
 	t.AutoRenew, t.DPASigned, t.SupportsCriticalFunction = in.AutoRenew, in.DPASigned, in.SupportsCriticalFunction
 	t.NoticePeriodDays = in.NoticePeriodDays
 	if t.NoticePeriodDays < 0 || t.NoticePeriodDays > MaxNoticeDays {
-		errs.Add("notice_period_days", "must be between 0 and %d", MaxNoticeDays)
+		errs.Add("Contract.NoticePeriodDays", "must be between 0 and %d", MaxNoticeDays)
 	}
 	t.AnnualValue, err = ParseAmount(string(in.AnnualValue))
 	errs.AddErr(err)
 	t.Currency, err = ParseCurrency(in.Currency)
 	errs.AddErr(err)
 	if err == nil && t.AnnualValue != "" && t.Currency == "" {
-		errs.Add("currency", "is required with annual_value")
+		errs.Add("Contract.Currency", "is required with annual_value")
 	}
 	t.GoverningLaw, err = ParseCountry(in.GoverningLaw)
 	errs.AddErr(err)

@@ -18,11 +18,11 @@ func ParseCountry(raw string) (string, error) {
 		return "", nil
 	}
 	if len(s) != 2 {
-		return "", core.Invalid("governing_law", "must be an ISO 3166-1 alpha-2 country code such as DE or US")
+		return "", core.Invalid("Contract.GoverningLaw", "must be an ISO 3166-1 alpha-2 country code such as DE or US")
 	}
 	r, err := language.ParseRegion(s)
 	if err != nil || !r.IsCountry() || r.String() != s || s == "UK" {
-		return "", core.Invalid("governing_law", "%q is not an ISO 3166-1 alpha-2 country code", s)
+		return "", core.Invalid("Contract.GoverningLaw", "%q is not an ISO 3166-1 alpha-2 country code", s)
 	}
 	return s, nil
 }

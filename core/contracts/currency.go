@@ -16,11 +16,11 @@ func ParseCurrency(raw string) (string, error) {
 		return "", nil
 	}
 	if len(s) != 3 {
-		return "", core.Invalid("currency", "must be an ISO 4217 code such as EUR or USD")
+		return "", core.Invalid("Contract.Currency", "must be an ISO 4217 code such as EUR or USD")
 	}
 	u, err := currency.ParseISO(s)
 	if err != nil || notMoney[s] {
-		return "", core.Invalid("currency", "%q is not an ISO 4217 currency code", s)
+		return "", core.Invalid("Contract.Currency", "%q is not an ISO 4217 currency code", s)
 	}
 	return u.String(), nil
 }

@@ -17,7 +17,7 @@ func ParseLEI(raw string) (string, error) {
 		return "", nil
 	}
 	if len(s) != 20 {
-		return "", core.Invalid("lei", "must be 20 characters (ISO 17442), not %d", len(s))
+		return "", core.Invalid("Contract.LEI", "must be 20 characters (ISO 17442), not %d", len(s))
 	}
 	rem := 0
 	for _, c := range s {
@@ -27,14 +27,14 @@ func ParseLEI(raw string) (string, error) {
 		case c >= 'A' && c <= 'Z':
 			rem = (rem*100 + int(c-'A') + 10) % 97
 		default:
-			return "", core.Invalid("lei", "must be letters A-Z and digits only")
+			return "", core.Invalid("Contract.LEI", "must be letters A-Z and digits only")
 		}
 	}
 	if s[18] < '0' || s[18] > '9' || s[19] < '0' || s[19] > '9' {
-		return "", core.Invalid("lei", "must end in two check digits")
+		return "", core.Invalid("Contract.LEI", "must end in two check digits")
 	}
 	if rem != 1 {
-		return "", core.Invalid("lei", "check digits do not match (ISO 7064 MOD 97-10)")
+		return "", core.Invalid("Contract.LEI", "check digits do not match (ISO 7064 MOD 97-10)")
 	}
 	return s, nil
 }

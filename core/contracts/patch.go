@@ -37,7 +37,7 @@ func Apply(c Contract, today time.Time, patch map[string]json.RawMessage) (Terms
 		switch {
 		case slices.Contains(derivedFields, k):
 		case doc[k] == nil:
-			errs.Add(k, "is not a field of a contract")
+			errs.Add("Patch."+k, "is not a field of a contract")
 		case string(v) == "null":
 			delete(doc, k)
 		default:
@@ -79,7 +79,7 @@ func Decode(b []byte, in *Input) error {
 	if _, ok := core.AsError(err); ok {
 		return err
 	}
-	return core.Invalid("body", "is not a JSON object: %v", err)
+	return core.Invalid("Contract", "is not a JSON object: %v", err)
 }
 
 func jsonKind(k string) string {

@@ -140,7 +140,7 @@ func vendorOnLists(ctx context.Context, tx Tx, accountID, vendorID uuid.UUID) (s
 			return es[0].VendorName, nil
 		}
 	}
-	return "", core.Invalid("vendor_id", "is not a vendor on one of the account's lists")
+	return "", core.Invalid("Contract.VendorID", "is not a vendor on one of the account's lists")
 }
 
 // nameVendors fills the contracts' VendorName from the directory.

@@ -43,19 +43,19 @@ type ServiceEntry struct {
 func ParseServices(in []ServiceEntry) ([]ServiceEntry, error) {
 	out := make([]ServiceEntry, 0, len(in))
 	if len(in) > MaxServices {
-		return nil, core.Invalid("services", "at most %d services", MaxServices)
+		return nil, core.Invalid("Contract.Services", "at most %d services", MaxServices)
 	}
 	var errs core.Fields
 	for i, s := range in {
 		name := strings.Join(strings.Fields(s.Name), " ")
 		typ := strings.ToLower(strings.TrimSpace(s.Type))
 		if name == "" {
-			errs.Add(field("services[%d].name", i), "is required")
+			errs.Add(field("Contract.Services[%d].Name", i), "is required")
 		} else if len([]rune(name)) > MaxServiceNameRune {
-			errs.Add(field("services[%d].name", i), "at most %d characters", MaxServiceNameRune)
+			errs.Add(field("Contract.Services[%d].Name", i), "at most %d characters", MaxServiceNameRune)
 		}
 		if !slices.Contains(ServiceTypes, typ) {
-			errs.Add(field("services[%d].type", i), "must be one of %s", strings.Join(ServiceTypes, ", "))
+			errs.Add(field("Contract.Services[%d].Type", i), "must be one of %s", strings.Join(ServiceTypes, ", "))
 		}
 		out = append(out, ServiceEntry{Name: name, Type: typ})
 	}

@@ -24,9 +24,9 @@ func TestParseServices(t *testing.T) {
 			return s
 		}(), nil, nil},
 		{"trimmed and lower-cased", []ServiceEntry{{Name: "  Cloud   hosting ", Type: " IaaS"}}, []ServiceEntry{{Name: "Cloud hosting", Type: "iaas"}}, nil},
-		{"unknown type", []ServiceEntry{{Name: "a", Type: "saas"}, {Name: "b", Type: "cloud"}}, nil, []string{"services[1].type"}},
-		{"no name", []ServiceEntry{{Name: " ", Type: "saas"}}, nil, []string{"services[0].name"}},
-		{"too many", make([]ServiceEntry, MaxServices+1), nil, []string{"services"}},
+		{"unknown type", []ServiceEntry{{Name: "a", Type: "saas"}, {Name: "b", Type: "cloud"}}, nil, []string{"Contract.Services[1].Type"}},
+		{"no name", []ServiceEntry{{Name: " ", Type: "saas"}}, nil, []string{"Contract.Services[0].Name"}},
+		{"too many", make([]ServiceEntry, MaxServices+1), nil, []string{"Contract.Services"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := ParseServices(tc.in)

@@ -63,6 +63,72 @@ func (e ApprovalStatus) Valid() bool {
 	}
 }
 
+// Defines values for ContractJSONState.
+const (
+	ContractJSONStateActive    ContractJSONState = "active"
+	ContractJSONStateExpired   ContractJSONState = "expired"
+	ContractJSONStateNoticeDue ContractJSONState = "notice_due"
+)
+
+// Valid indicates whether the value is a known member of the ContractJSONState enum.
+func (e ContractJSONState) Valid() bool {
+	switch e {
+	case ContractJSONStateActive:
+		return true
+	case ContractJSONStateExpired:
+		return true
+	case ContractJSONStateNoticeDue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ContractServiceJSONType.
+const (
+	ContractServiceJSONTypeCommunication  ContractServiceJSONType = "communication"
+	ContractServiceJSONTypeConsulting     ContractServiceJSONType = "consulting"
+	ContractServiceJSONTypeDataProcessing ContractServiceJSONType = "data_processing"
+	ContractServiceJSONTypeHosting        ContractServiceJSONType = "hosting"
+	ContractServiceJSONTypeIaas           ContractServiceJSONType = "iaas"
+	ContractServiceJSONTypeOther          ContractServiceJSONType = "other"
+	ContractServiceJSONTypePaas           ContractServiceJSONType = "paas"
+	ContractServiceJSONTypePayment        ContractServiceJSONType = "payment"
+	ContractServiceJSONTypeSaas           ContractServiceJSONType = "saas"
+	ContractServiceJSONTypeSecurity       ContractServiceJSONType = "security"
+	ContractServiceJSONTypeSupport        ContractServiceJSONType = "support"
+)
+
+// Valid indicates whether the value is a known member of the ContractServiceJSONType enum.
+func (e ContractServiceJSONType) Valid() bool {
+	switch e {
+	case ContractServiceJSONTypeCommunication:
+		return true
+	case ContractServiceJSONTypeConsulting:
+		return true
+	case ContractServiceJSONTypeDataProcessing:
+		return true
+	case ContractServiceJSONTypeHosting:
+		return true
+	case ContractServiceJSONTypeIaas:
+		return true
+	case ContractServiceJSONTypeOther:
+		return true
+	case ContractServiceJSONTypePaas:
+		return true
+	case ContractServiceJSONTypePayment:
+		return true
+	case ContractServiceJSONTypeSaas:
+		return true
+	case ContractServiceJSONTypeSecurity:
+		return true
+	case ContractServiceJSONTypeSupport:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DocumentStatus.
 const (
 	DocumentStatusPending  DocumentStatus = "pending"
@@ -1008,6 +1074,110 @@ type Company struct {
 	PrimaryProduct       string   `json:"primary_product"`
 	TosUrl               string   `json:"tos_url"`
 	WebsiteUrl           string   `json:"website_url"`
+}
+
+// ContractFieldsJSON defines model for ContractFieldsJSON.
+type ContractFieldsJSON struct {
+	// AnnualValue Exact decimal (at most 4 decimals, below 10^15); null when unknown
+	//
+	// Examples: 120000.5
+	AnnualValue *float32 `json:"annual_value,omitempty"`
+
+	// AutoRenew Renews by its term at its end
+	AutoRenew *bool `json:"auto_renew,omitempty"`
+
+	// Currency ISO 4217 code; required with annual_value
+	//
+	// Examples: EUR
+	Currency *string `json:"currency,omitempty"`
+
+	// DpaSigned A data processing agreement is signed
+	DpaSigned *bool `json:"dpa_signed,omitempty"`
+
+	// EndDate Civil date, 2006-01-02, not before start_date; the last day the contract runs
+	//
+	// Examples: 2026-12-31
+	EndDate string `json:"end_date"`
+
+	// GoverningLaw ISO 3166-1 alpha-2 country code
+	//
+	// Examples: DE
+	GoverningLaw *string `json:"governing_law,omitempty"`
+
+	// Lei The provider's Legal Entity Identifier (ISO 17442, check digits verified); empty when unknown
+	Lei *string `json:"lei,omitempty"`
+
+	// NoticePeriodDays Days before end_date by which notice must be given
+	NoticePeriodDays *int64 `json:"notice_period_days,omitempty"`
+
+	// Reference The contract's own reference or name
+	Reference *string                `json:"reference,omitempty"`
+	Services  *[]ContractServiceJSON `json:"services,omitempty"`
+
+	// StartDate Civil date, 2006-01-02
+	//
+	// Examples: 2026-01-01
+	StartDate string `json:"start_date"`
+
+	// SupportsCriticalFunction The services support a critical or important function (DORA)
+	SupportsCriticalFunction *bool `json:"supports_critical_function,omitempty"`
+
+	// VendorId A vendor on one of the account's lists
+	VendorId openapi_types.UUID `json:"vendor_id"`
+}
+
+// ContractJSON defines model for ContractJSON.
+type ContractJSON struct {
+	// AnnualValue Exact decimal (at most 4 decimals, below 10^15); null when unknown
+	//
+	// Examples: 120000.5
+	AnnualValue *float32  `json:"annual_value"`
+	AutoRenew   bool      `json:"auto_renew"`
+	CreatedAt   time.Time `json:"created_at"`
+	Currency    string    `json:"currency"`
+	DpaSigned   bool      `json:"dpa_signed"`
+
+	// EndDate The current period's last day
+	EndDate      string             `json:"end_date"`
+	GoverningLaw string             `json:"governing_law"`
+	Id           openapi_types.UUID `json:"id"`
+	Lei          string             `json:"lei"`
+
+	// NoticeDeadline end_date minus notice_period_days
+	NoticeDeadline   string                `json:"notice_deadline"`
+	NoticePeriodDays int64                 `json:"notice_period_days"`
+	Reference        string                `json:"reference"`
+	Services         []ContractServiceJSON `json:"services"`
+
+	// StartDate The current period's first day
+	StartDate string `json:"start_date"`
+
+	// State notice_due from 90 days before notice_deadline until end_date; expired after end_date (never when auto_renew)
+	State                    ContractJSONState  `json:"state"`
+	SupportsCriticalFunction bool               `json:"supports_critical_function"`
+	UpdatedAt                time.Time          `json:"updated_at"`
+	VendorId                 openapi_types.UUID `json:"vendor_id"`
+	VendorName               string             `json:"vendor_name"`
+}
+
+// ContractJSONState notice_due from 90 days before notice_deadline until end_date; expired after end_date (never when auto_renew)
+type ContractJSONState string
+
+// ContractServiceJSON defines model for ContractServiceJSON.
+type ContractServiceJSON struct {
+	Name string `json:"name"`
+
+	// Type The kind of service (the documented list, core/contracts/services.go)
+	Type ContractServiceJSONType `json:"type"`
+}
+
+// ContractServiceJSONType The kind of service (the documented list, core/contracts/services.go)
+type ContractServiceJSONType string
+
+// ContractsListOutBody defines model for ContractsListOutBody.
+type ContractsListOutBody struct {
+	// Contracts By end date
+	Contracts []ContractJSON `json:"contracts"`
 }
 
 // CreateAccountInBody defines model for CreateAccountInBody.
@@ -2304,6 +2474,45 @@ type RestoreAccountOwnerParams struct {
 	AccountId string `form:"account-id" json:"account-id"`
 }
 
+// DeleteContractParams defines parameters for DeleteContract.
+type DeleteContractParams struct {
+	// AccountId Organization UUID, or individual for the caller's personal space
+	AccountId string `form:"account-id" json:"account-id"`
+
+	// ContractId The contract's id
+	ContractId openapi_types.UUID `form:"contract-id" json:"contract-id"`
+}
+
+// ListContractsParams defines parameters for ListContracts.
+type ListContractsParams struct {
+	// AccountId Organization UUID, or individual for the caller's personal space
+	AccountId string `form:"account-id" json:"account-id"`
+
+	// VendorId Only the contracts with this vendor
+	VendorId *openapi_types.UUID `form:"vendor-id,omitempty" json:"vendor-id,omitempty"`
+}
+
+// PatchContractJSONBody defines parameters for PatchContract.
+type PatchContractJSONBody map[string]interface{}
+
+// PatchContractApplicationMergePatchPlusJSONBody defines parameters for PatchContract.
+type PatchContractApplicationMergePatchPlusJSONBody map[string]interface{}
+
+// PatchContractParams defines parameters for PatchContract.
+type PatchContractParams struct {
+	// AccountId Organization UUID, or individual for the caller's personal space
+	AccountId string `form:"account-id" json:"account-id"`
+
+	// ContractId The contract's id
+	ContractId openapi_types.UUID `form:"contract-id" json:"contract-id"`
+}
+
+// CreateContractParams defines parameters for CreateContract.
+type CreateContractParams struct {
+	// AccountId Organization UUID, or individual for the caller's personal space
+	AccountId string `form:"account-id" json:"account-id"`
+}
+
 // ListIncidentsParams defines parameters for ListIncidents.
 type ListIncidentsParams struct {
 	// AccountId Organization UUID, or individual for the caller's personal space
@@ -2819,6 +3028,15 @@ type CreateAccountJSONRequestBody = CreateAccountInBody
 
 // RestoreAccountOwnerJSONRequestBody defines body for RestoreAccountOwner for application/json ContentType.
 type RestoreAccountOwnerJSONRequestBody = RestoreOwnerInBody
+
+// PatchContractJSONRequestBody defines body for PatchContract for application/json ContentType.
+type PatchContractJSONRequestBody PatchContractJSONBody
+
+// PatchContractApplicationMergePatchPlusJSONRequestBody defines body for PatchContract for application/merge-patch+json ContentType.
+type PatchContractApplicationMergePatchPlusJSONRequestBody PatchContractApplicationMergePatchPlusJSONBody
+
+// CreateContractJSONRequestBody defines body for CreateContract for application/json ContentType.
+type CreateContractJSONRequestBody = ContractFieldsJSON
 
 // PutReviewPolicyJSONRequestBody defines body for PutReviewPolicy for application/json ContentType.
 type PutReviewPolicyJSONRequestBody = ReviewPolicyBody
@@ -3367,6 +3585,51 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /accounts/owner (the `RestoreAccountOwner` operationId).
 	RestoreAccountOwner(ctx context.Context, params *RestoreAccountOwnerParams, body RestoreAccountOwnerJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteContract Delete a contract (member or above)
+	//
+	// Corresponds with DELETE /contracts (the `DeleteContract` operationId).
+	DeleteContract(ctx context.Context, params *DeleteContractParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListContracts The account's contracts, with notice deadline and state (viewer or above)
+	//
+	// Corresponds with GET /contracts (the `ListContracts` operationId).
+	ListContracts(ctx context.Context, params *ListContractsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PatchContractWithBody Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /contracts (the `PatchContract` operationId).
+	PatchContractWithBody(ctx context.Context, params *PatchContractParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PatchContract Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /contracts (the `PatchContract` operationId).
+	PatchContract(ctx context.Context, params *PatchContractParams, body PatchContractJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PatchContractWithApplicationMergePatchPlusJSONBody Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted
+	//
+	// Takes a body of the `application/merge-patch+json` content type.
+	//
+	// Corresponds with PATCH /contracts (the `PatchContract` operationId).
+	PatchContractWithApplicationMergePatchPlusJSONBody(ctx context.Context, params *PatchContractParams, body PatchContractApplicationMergePatchPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateContractWithBody Record a contract with a vendor on one of the account's lists (member or above)
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /contracts (the `CreateContract` operationId).
+	CreateContractWithBody(ctx context.Context, params *CreateContractParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateContract Record a contract with a vendor on one of the account's lists (member or above)
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /contracts (the `CreateContract` operationId).
+	CreateContract(ctx context.Context, params *CreateContractParams, body CreateContractJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// Healthz Process is up
 	//
@@ -3937,6 +4200,121 @@ func (c *Client) RestoreAccountOwnerWithBody(ctx context.Context, params *Restor
 // Corresponds with POST /accounts/owner (the `RestoreAccountOwner` operationId).
 func (c *Client) RestoreAccountOwner(ctx context.Context, params *RestoreAccountOwnerParams, body RestoreAccountOwnerJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRestoreAccountOwnerRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteContract Delete a contract (member or above)
+//
+// Corresponds with DELETE /contracts (the `DeleteContract` operationId).
+func (c *Client) DeleteContract(ctx context.Context, params *DeleteContractParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteContractRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListContracts The account's contracts, with notice deadline and state (viewer or above)
+//
+// Corresponds with GET /contracts (the `ListContracts` operationId).
+func (c *Client) ListContracts(ctx context.Context, params *ListContractsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListContractsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PatchContractWithBody Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /contracts (the `PatchContract` operationId).
+func (c *Client) PatchContractWithBody(ctx context.Context, params *PatchContractParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPatchContractRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PatchContract Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /contracts (the `PatchContract` operationId).
+func (c *Client) PatchContract(ctx context.Context, params *PatchContractParams, body PatchContractJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPatchContractRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PatchContractWithApplicationMergePatchPlusJSONBody Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted
+//
+// Takes a body of the `application/merge-patch+json` content type.
+//
+// Corresponds with PATCH /contracts (the `PatchContract` operationId).
+func (c *Client) PatchContractWithApplicationMergePatchPlusJSONBody(ctx context.Context, params *PatchContractParams, body PatchContractApplicationMergePatchPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPatchContractRequestWithApplicationMergePatchPlusJSONBody(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateContractWithBody Record a contract with a vendor on one of the account's lists (member or above)
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /contracts (the `CreateContract` operationId).
+func (c *Client) CreateContractWithBody(ctx context.Context, params *CreateContractParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateContractRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateContract Record a contract with a vendor on one of the account's lists (member or above)
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /contracts (the `CreateContract` operationId).
+func (c *Client) CreateContract(ctx context.Context, params *CreateContractParams, body CreateContractJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateContractRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5281,6 +5659,271 @@ func NewRestoreAccountOwnerRequestWithBody(server string, params *RestoreAccount
 	}
 
 	operationPath := fmt.Sprintf("/accounts/owner")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "account-id", params.AccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteContractRequest constructs an http.Request for the DeleteContract method
+func NewDeleteContractRequest(server string, params *DeleteContractParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/contracts")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "account-id", params.AccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "contract-id", params.ContractId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListContractsRequest constructs an http.Request for the ListContracts method
+func NewListContractsRequest(server string, params *ListContractsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/contracts")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "account-id", params.AccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.VendorId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "vendor-id", *params.VendorId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPatchContractRequest calls the generic PatchContract builder with application/json body
+func NewPatchContractRequest(server string, params *PatchContractParams, body PatchContractJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPatchContractRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewPatchContractRequestWithApplicationMergePatchPlusJSONBody calls the generic PatchContract builder with application/merge-patch+json body
+func NewPatchContractRequestWithApplicationMergePatchPlusJSONBody(server string, params *PatchContractParams, body PatchContractApplicationMergePatchPlusJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPatchContractRequestWithBody(server, params, "application/merge-patch+json", bodyReader)
+}
+
+// NewPatchContractRequestWithBody constructs an http.Request for the PatchContract method, with any body, and a specified content type
+func NewPatchContractRequestWithBody(server string, params *PatchContractParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/contracts")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "account-id", params.AccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "contract-id", params.ContractId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewCreateContractRequest calls the generic CreateContract builder with application/json body
+func NewCreateContractRequest(server string, params *CreateContractParams, body CreateContractJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateContractRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewCreateContractRequestWithBody constructs an http.Request for the CreateContract method, with any body, and a specified content type
+func NewCreateContractRequestWithBody(server string, params *CreateContractParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/contracts")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -9055,6 +9698,55 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /accounts/owner (the `RestoreAccountOwner` operationId).
 	RestoreAccountOwnerWithResponse(ctx context.Context, params *RestoreAccountOwnerParams, body RestoreAccountOwnerJSONRequestBody, reqEditors ...RequestEditorFn) (*RestoreAccountOwnerResponse, error)
 
+	// DeleteContractWithResponse Delete a contract (member or above)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /contracts (the `DeleteContract` operationId).
+	DeleteContractWithResponse(ctx context.Context, params *DeleteContractParams, reqEditors ...RequestEditorFn) (*DeleteContractResponse, error)
+
+	// ListContractsWithResponse The account's contracts, with notice deadline and state (viewer or above)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /contracts (the `ListContracts` operationId).
+	ListContractsWithResponse(ctx context.Context, params *ListContractsParams, reqEditors ...RequestEditorFn) (*ListContractsResponse, error)
+
+	// PatchContractWithBodyWithResponse Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /contracts (the `PatchContract` operationId).
+	PatchContractWithBodyWithResponse(ctx context.Context, params *PatchContractParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PatchContractResponse, error)
+
+	// PatchContractWithResponse Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /contracts (the `PatchContract` operationId).
+	PatchContractWithResponse(ctx context.Context, params *PatchContractParams, body PatchContractJSONRequestBody, reqEditors ...RequestEditorFn) (*PatchContractResponse, error)
+
+	// PatchContractWithApplicationMergePatchPlusJSONBodyWithResponse Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted
+	//
+	// Takes a body of the `application/merge-patch+json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /contracts (the `PatchContract` operationId).
+	PatchContractWithApplicationMergePatchPlusJSONBodyWithResponse(ctx context.Context, params *PatchContractParams, body PatchContractApplicationMergePatchPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*PatchContractResponse, error)
+
+	// CreateContractWithBodyWithResponse Record a contract with a vendor on one of the account's lists (member or above)
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /contracts (the `CreateContract` operationId).
+	CreateContractWithBodyWithResponse(ctx context.Context, params *CreateContractParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateContractResponse, error)
+
+	// CreateContractWithResponse Record a contract with a vendor on one of the account's lists (member or above)
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /contracts (the `CreateContract` operationId).
+	CreateContractWithResponse(ctx context.Context, params *CreateContractParams, body CreateContractJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateContractResponse, error)
+
 	// HealthzWithResponse Process is up
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -9978,6 +10670,401 @@ func (r RestoreAccountOwnerResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r RestoreAccountOwnerResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteContractResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteContractResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteContractResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteContractResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteContractResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r DeleteContractResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DeleteContractResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeleteContractResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteContractResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteContractResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteContractResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteContractResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteContractResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListContractsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ContractsListOutBody
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListContractsResponse) GetJSON200() *ContractsListOutBody {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListContractsResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListContractsResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListContractsResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListContractsResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ListContractsResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListContractsResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListContractsResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListContractsResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListContractsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListContractsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListContractsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListContractsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type PatchContractResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ContractJSON
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PatchContractResponse) GetJSON200() *ContractJSON {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r PatchContractResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r PatchContractResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r PatchContractResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r PatchContractResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r PatchContractResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r PatchContractResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r PatchContractResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r PatchContractResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r PatchContractResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PatchContractResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PatchContractResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PatchContractResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PatchContractResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type CreateContractResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *ContractJSON
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateContractResponse) GetJSON201() *ContractJSON {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateContractResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateContractResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateContractResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateContractResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateContractResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateContractResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateContractResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateContractResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateContractResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateContractResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateContractResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateContractResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateContractResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -15290,6 +16377,97 @@ func (c *ClientWithResponses) RestoreAccountOwnerWithResponse(ctx context.Contex
 	return ParseRestoreAccountOwnerResponse(rsp)
 }
 
+// DeleteContractWithResponse Delete a contract (member or above)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /contracts (the `DeleteContract` operationId).
+func (c *ClientWithResponses) DeleteContractWithResponse(ctx context.Context, params *DeleteContractParams, reqEditors ...RequestEditorFn) (*DeleteContractResponse, error) {
+	rsp, err := c.DeleteContract(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteContractResponse(rsp)
+}
+
+// ListContractsWithResponse The account's contracts, with notice deadline and state (viewer or above)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /contracts (the `ListContracts` operationId).
+func (c *ClientWithResponses) ListContractsWithResponse(ctx context.Context, params *ListContractsParams, reqEditors ...RequestEditorFn) (*ListContractsResponse, error) {
+	rsp, err := c.ListContracts(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListContractsResponse(rsp)
+}
+
+// PatchContractWithBodyWithResponse Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /contracts (the `PatchContract` operationId).
+func (c *ClientWithResponses) PatchContractWithBodyWithResponse(ctx context.Context, params *PatchContractParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PatchContractResponse, error) {
+	rsp, err := c.PatchContractWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePatchContractResponse(rsp)
+}
+
+// PatchContractWithResponse Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /contracts (the `PatchContract` operationId).
+func (c *ClientWithResponses) PatchContractWithResponse(ctx context.Context, params *PatchContractParams, body PatchContractJSONRequestBody, reqEditors ...RequestEditorFn) (*PatchContractResponse, error) {
+	rsp, err := c.PatchContract(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePatchContractResponse(rsp)
+}
+
+// PatchContractWithApplicationMergePatchPlusJSONBodyWithResponse Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted
+//
+// Takes a body of the `application/merge-patch+json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /contracts (the `PatchContract` operationId).
+func (c *ClientWithResponses) PatchContractWithApplicationMergePatchPlusJSONBodyWithResponse(ctx context.Context, params *PatchContractParams, body PatchContractApplicationMergePatchPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*PatchContractResponse, error) {
+	rsp, err := c.PatchContractWithApplicationMergePatchPlusJSONBody(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePatchContractResponse(rsp)
+}
+
+// CreateContractWithBodyWithResponse Record a contract with a vendor on one of the account's lists (member or above)
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /contracts (the `CreateContract` operationId).
+func (c *ClientWithResponses) CreateContractWithBodyWithResponse(ctx context.Context, params *CreateContractParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateContractResponse, error) {
+	rsp, err := c.CreateContractWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateContractResponse(rsp)
+}
+
+// CreateContractWithResponse Record a contract with a vendor on one of the account's lists (member or above)
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /contracts (the `CreateContract` operationId).
+func (c *ClientWithResponses) CreateContractWithResponse(ctx context.Context, params *CreateContractParams, body CreateContractJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateContractResponse, error) {
+	rsp, err := c.CreateContract(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateContractResponse(rsp)
+}
+
 // HealthzWithResponse Process is up
 //
 // Returns a wrapper object for the known response body format(s).
@@ -16515,6 +17693,344 @@ func ParseRestoreAccountOwnerResponse(rsp *http.Response) (*RestoreAccountOwnerR
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeleteContractResponse parses an HTTP response from a DeleteContractWithResponse call
+func ParseDeleteContractResponse(rsp *http.Response) (*DeleteContractResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteContractResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListContractsResponse parses an HTTP response from a ListContractsWithResponse call
+func ParseListContractsResponse(rsp *http.Response) (*ListContractsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListContractsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ContractsListOutBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParsePatchContractResponse parses an HTTP response from a PatchContractWithResponse call
+func ParsePatchContractResponse(rsp *http.Response) (*PatchContractResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PatchContractResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ContractJSON
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseCreateContractResponse parses an HTTP response from a CreateContractWithResponse call
+func ParseCreateContractResponse(rsp *http.Response) (*CreateContractResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateContractResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest ContractJSON
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest Problem
