@@ -43,6 +43,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/contracts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's contracts, with notice deadline and state (viewer or above) */
+        get: operations["list-contracts"];
+        put?: never;
+        /** Record a contract with a vendor on one of the account's lists (member or above) */
+        post: operations["create-contract"];
+        /** Delete a contract (member or above) */
+        delete: operations["delete-contract"];
+        options?: never;
+        head?: never;
+        /** Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted */
+        patch: operations["patch-contract"];
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1009,6 +1029,103 @@ export interface components {
             primary_product: string;
             tos_url: string;
             website_url: string;
+        };
+        ContractFieldsJSON: {
+            /**
+             * @description Exact decimal (at most 4 decimals, below 10^15); null when unknown
+             * @example 120000.5
+             */
+            annual_value?: number | null;
+            /** @description Renews by its term at its end */
+            auto_renew?: boolean;
+            /**
+             * @description ISO 4217 code; required with annual_value
+             * @example EUR
+             */
+            currency?: string;
+            /** @description A data processing agreement is signed */
+            dpa_signed?: boolean;
+            /**
+             * @description Civil date, 2006-01-02, not before start_date; the last day the contract runs
+             * @example 2026-12-31
+             */
+            end_date: string;
+            /**
+             * @description ISO 3166-1 alpha-2 country code
+             * @example DE
+             */
+            governing_law?: string;
+            /** @description The provider's Legal Entity Identifier (ISO 17442, check digits verified); empty when unknown */
+            lei?: string;
+            /**
+             * Format: int64
+             * @description Days before end_date by which notice must be given
+             */
+            notice_period_days?: number;
+            /** @description The contract's own reference or name */
+            reference?: string;
+            services?: components["schemas"]["ContractServiceJSON"][];
+            /**
+             * @description Civil date, 2006-01-02
+             * @example 2026-01-01
+             */
+            start_date: string;
+            /** @description The services support a critical or important function (DORA) */
+            supports_critical_function?: boolean;
+            /**
+             * Format: uuid
+             * @description A vendor on one of the account's lists
+             */
+            vendor_id: string;
+        };
+        ContractJSON: {
+            /**
+             * @description Exact decimal (at most 4 decimals, below 10^15); null when unknown
+             * @example 120000.5
+             */
+            annual_value: number | null;
+            auto_renew: boolean;
+            /** Format: date-time */
+            created_at: string;
+            currency: string;
+            dpa_signed: boolean;
+            /** @description The current period's last day */
+            end_date: string;
+            governing_law: string;
+            /** Format: uuid */
+            id: string;
+            lei: string;
+            /** @description end_date minus notice_period_days */
+            notice_deadline: string;
+            /** Format: int64 */
+            notice_period_days: number;
+            reference: string;
+            services: components["schemas"]["ContractServiceJSON"][];
+            /** @description The current period's first day */
+            start_date: string;
+            /**
+             * @description notice_due from 90 days before notice_deadline until end_date; expired after end_date (never when auto_renew)
+             * @enum {string}
+             */
+            state: "active" | "notice_due" | "expired";
+            supports_critical_function: boolean;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: uuid */
+            vendor_id: string;
+            vendor_name: string;
+        };
+        ContractServiceJSON: {
+            name: string;
+            /**
+             * @description The kind of service (the documented list, core/contracts/services.go)
+             * @enum {string}
+             */
+            type: "saas" | "iaas" | "paas" | "hosting" | "data_processing" | "payment" | "communication" | "security" | "consulting" | "support" | "other";
+        };
+        ContractsListOutBody: {
+            /** @description By end date */
+            contracts: components["schemas"]["ContractJSON"][];
         };
         CreateAccountInBody: {
             /** @description Account (organization) name */
@@ -2483,6 +2600,421 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RestoreOwnerOutBody"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "list-contracts": {
+        parameters: {
+            query: {
+                /** @description Organization UUID, or individual for the caller's personal space */
+                "account-id": string;
+                /** @description Only the contracts with this vendor */
+                "vendor-id"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractsListOutBody"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "create-contract": {
+        parameters: {
+            query: {
+                /** @description Organization UUID, or individual for the caller's personal space */
+                "account-id": string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContractFieldsJSON"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractJSON"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "delete-contract": {
+        parameters: {
+            query: {
+                /** @description Organization UUID, or individual for the caller's personal space */
+                "account-id": string;
+                /** @description The contract's id */
+                "contract-id": string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "patch-contract": {
+        parameters: {
+            query: {
+                /** @description Organization UUID, or individual for the caller's personal space */
+                "account-id": string;
+                /** @description The contract's id */
+                "contract-id": string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+                "application/merge-patch+json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractJSON"];
                 };
             };
             /** @description Bad Request */
