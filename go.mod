@@ -4,4 +4,4 @@ go 1.26.0
 
 require github.com/google/uuid v1.6.0
 
-require golang.org/x/text v0.42.0 // indirect
+require golang.org/x/text v0.42.0
