@@ -98,6 +98,23 @@ func TestContractsCreateReadPatchDelete(t *testing.T) {
 		t.Fatalf("patched %v", back)
 	}
 
+	// A vendor that left the account's lists keeps its contracts readable
+	// and editable; only a change of vendor is checked against the lists.
+	apitest.Must(t, env.Do(t, http.MethodPost, "/vendor-lists?operation=save-vendors&account-id="+w.acct, w.owner,
+		map[string]any{"vendors": []string{}}), http.StatusOK)
+	if vs := apitest.Must(t, env.Do(t, http.MethodGet, "/vendor-lists?vendor-list=master-list&account-id="+w.acct, w.owner, nil), http.StatusOK).Map(t)["vendors"].([]any); len(vs) != 0 {
+		t.Fatalf("the vendor is still listed: %v", vs)
+	}
+	item = apitest.Must(t, env.Do(t, http.MethodGet, path, w.viewer, nil), http.StatusOK).Map(t)["contracts"].([]any)[0].(map[string]any)
+	if item["vendor_name"] != "Hosting" {
+		t.Fatalf("vendor off the lists: %v", item)
+	}
+	apitest.Must(t, env.Do(t, http.MethodPatch, path+"&contract-id="+id, w.member, item), http.StatusOK)
+	r = env.Do(t, http.MethodPatch, path+"&contract-id="+id, w.member, map[string]any{"vendor_id": w.otherVendor})
+	if r.Status != http.StatusUnprocessableEntity || !strings.Contains(r.String(), "vendor_id") {
+		t.Fatalf("a vendor of another account: %d %s", r.Status, r)
+	}
+
 	apitest.Must(t, env.Do(t, http.MethodDelete, path+"&contract-id="+id, w.member, nil), http.StatusNoContent)
 	apitest.Must(t, env.Do(t, http.MethodDelete, path+"&contract-id="+id, w.member, nil), http.StatusNotFound)
 }

@@ -101,11 +101,23 @@ func (s *Service) Patch(ctx context.Context, a accounts.Actor, ref accounts.Acco
 		if err != nil {
 			return err
 		}
-		if c.VendorName, err = vendorOnLists(ctx, tx, acc.Account.ID, t.VendorID); err != nil {
-			return err
+		// The vendor is checked when it changes: a contract whose vendor
+		// has left the account's lists since stays editable.
+		if t.VendorID != c.VendorID {
+			if _, err = vendorOnLists(ctx, tx, acc.Account.ID, t.VendorID); err != nil {
+				return err
+			}
 		}
 		c.Terms, c.UpdatedAt = t, s.d.Now()
-		return tx.Contracts().Update(ctx, c)
+		if err := tx.Contracts().Update(ctx, c); err != nil {
+			return err
+		}
+		one := []Contract{c}
+		if err := nameVendors(ctx, tx, one); err != nil {
+			return err
+		}
+		c = one[0]
+		return nil
 	})
 	if err != nil {
 		return View{}, err
