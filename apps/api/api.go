@@ -42,6 +42,7 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/contracts"
 	"github.com/vetted-dev/vetted/core/incidents"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/records"
@@ -126,6 +127,7 @@ type Server struct {
 	incidents   *incidents.Service
 	webhooks    *webhooks.Service
 	records     *records.Service
+	contracts   *contracts.Service
 	ready       func(context.Context) error
 	opts        Options
 	api         huma.API
@@ -154,7 +156,7 @@ func New(uc *usecases.UseCases, opts Options) (*Server, error) {
 	}
 	r := chi.NewMux()
 	s := &Server{accounts: uc.Accounts, lists: uc.Lists, vendors: uc.Vendors, assessments: uc.Assessments, alerts: uc.Alerts,
-		incidents: uc.Incidents, webhooks: uc.Webhooks, records: uc.Records, ready: uc.Ready, opts: opts, router: r, limiter: newLimiter(opts.RateLimit, opts.Burst), log: opts.Logger,
+		incidents: uc.Incidents, webhooks: uc.Webhooks, records: uc.Records, contracts: uc.Contracts, ready: uc.Ready, opts: opts, router: r, limiter: newLimiter(opts.RateLimit, opts.Burst), log: opts.Logger,
 		longLists: make(chan struct{}, longListTurns())}
 	if s.log == nil {
 		s.log = slog.Default()

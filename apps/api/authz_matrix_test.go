@@ -59,6 +59,25 @@ func matrixHook(t *testing.T, w *matrixWorld, tn *tenant) string {
 	return r.Map(t)["id"].(string)
 }
 
+// matrixContractBody is a contract with tn's vendor.
+func matrixContractBody(tn *tenant) map[string]any {
+	return map[string]any{"vendor_id": tn.vendor, "start_date": "2026-01-01", "end_date": "2026-12-31"}
+}
+
+// pickTenant is pick for tenants.
+func pickTenant(other bool, a, b *tenant) *tenant {
+	if other {
+		return b
+	}
+	return a
+}
+
+// matrixContract records a contract in tn as its owner.
+func matrixContract(t *testing.T, w *matrixWorld, tn *tenant) string {
+	r := apitest.Must(t, w.env.Do(t, "POST", q("/contracts", "account-id", tn.id), tn.owner, matrixContractBody(tn)), 201)
+	return r.Map(t)["id"].(string)
+}
+
 // matrixWorld is the environment of the matrix: the callers are members of
 // A (one per role, plus one whose e-mail is not verified), a stranger owns B.
 type matrixWorld struct {
@@ -320,6 +339,21 @@ func matrixRows() map[string]matrixRow {
 			apitest.Must(t, w.env.Do(t, "GET", q("/vendor-assessments/documents/upload-url", "account-id", tn.id, "vendor-list-id", tn.master,
 				"assessment-id", tn.assessment, "file-name", w.unique("doomed")+".pdf", "content-type", "application/pdf"), tn.owner, nil), 200).JSON(t, &up)
 			return request{method: "DELETE", path: q("/vendor-assessments/documents", "account-id", home.id, "document-id", up.DocumentID)}
+		}},
+
+		// Contracts: viewers read them, members and above write them.
+		"list-contracts": {policy: viewerUp, otherStatus: 403, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+			return request{method: "GET", path: q("/contracts", "account-id", pick(other, home.id, foreign.id))}
+		}},
+		"create-contract": {policy: memberUp, otherStatus: 403, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+			return request{method: "POST", path: q("/contracts", "account-id", pick(other, home.id, foreign.id)), body: matrixContractBody(pickTenant(other, home, foreign))}
+		}},
+		"patch-contract": {policy: memberUp, otherStatus: 404, build: func(t *testing.T, w *matrixWorld, home, foreign *tenant, other bool) request {
+			return request{method: "PATCH", path: q("/contracts", "account-id", home.id, "contract-id", matrixContract(t, w, pickTenant(other, home, foreign))),
+				body: map[string]any{"reference": "patched"}}
+		}},
+		"delete-contract": {policy: memberUp, otherStatus: 404, build: func(t *testing.T, w *matrixWorld, home, foreign *tenant, other bool) request {
+			return request{method: "DELETE", path: q("/contracts", "account-id", home.id, "contract-id", matrixContract(t, w, pickTenant(other, home, foreign)))}
 		}},
 
 		// Webhooks: every member reads them, admins and owners manage them.

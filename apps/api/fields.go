@@ -65,6 +65,21 @@ var wireNames = withAssessmentColumns(map[string]string{
 	"DeliveryQuery.Limit":        "limit",
 	"RatingQuery.Cursor":         "cursor",
 
+	// Contracts (core/contracts).
+	"Contract":                  "body",
+	"Contract.VendorID":         "vendor_id",
+	"Contract.Reference":        "reference",
+	"Contract.StartDate":        "start_date",
+	"Contract.EndDate":          "end_date",
+	"Contract.NoticePeriodDays": "notice_period_days",
+	"Contract.AnnualValue":      "annual_value",
+	"Contract.Currency":         "currency",
+	"Contract.GoverningLaw":     "governing_law",
+	"Contract.Services":         "services",
+	"Contract.Services[].Name":  "services[].name",
+	"Contract.Services[].Type":  "services[].type",
+	"Contract.LEI":              "lei",
+
 	// Subscribers (core/alerts).
 	"Emails":   "subscriber-email",
 	"Emails[]": "subscriber-email[]",

@@ -66,6 +66,7 @@ var (
 	dashboardTags  = []string{"Dashboard"}
 	incidentTags   = []string{"Incidents"}
 	recordTags     = []string{"Vendor records"}
+	contractTags   = []string{"Contracts"}
 )
 
 const upsertSummary = "Create or update the assessment of a vendor on a list (member or above); omitted fields keep their values"
@@ -90,6 +91,7 @@ func (s *Server) routes() []endpoint {
 		ratings = ratingsHandler{s}
 		incs    = incidentsHandler{s}
 		recs    = recordsHandler{s}
+		cons    = contractsHandler{s}
 	)
 	upsertResponses := map[string]*huma.Response{
 		"201": s.jsonResponse("the assessment was created", AssessmentJSON{}),
@@ -264,6 +266,21 @@ func (s *Server) routes() []endpoint {
 			DefaultStatus: http.StatusCreated, Security: secured, Errors: accountErrors}, handle(alerts.addSubscribers)},
 		{huma.Operation{OperationID: "remove-subscribers", Method: http.MethodDelete, Path: "/subscribers", Tags: subscriberTags,
 			Summary: "Unsubscribe addresses from a list, named in subscriber-email in the body or the query (member or above)", Security: secured, Errors: accountErrors}, handle(alerts.removeSubscribers)},
+
+		// Contracts (contractsHandler, contracts.go).
+		{huma.Operation{OperationID: "list-contracts", Method: http.MethodGet, Path: "/contracts", Tags: contractTags,
+			Summary: "The account's contracts, with notice deadline and state (viewer or above)", Security: secured, Errors: accountErrors}, handle(cons.listContracts)},
+		{huma.Operation{OperationID: "create-contract", Method: http.MethodPost, Path: "/contracts", Tags: contractTags,
+			Summary: "Record a contract with a vendor on one of the account's lists (member or above)", DefaultStatus: http.StatusCreated,
+			Security: secured, Errors: writeErrors}, handle(cons.createContract)},
+		{huma.Operation{OperationID: "patch-contract", Method: http.MethodPatch, Path: "/contracts", Tags: contractTags,
+			Summary:  "Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted",
+			Security: secured, Errors: writeErrors,
+			RequestBody: &huma.RequestBody{Content: map[string]*huma.MediaType{
+				"application/merge-patch+json": {Schema: &huma.Schema{Type: "object", AdditionalProperties: true}},
+			}}}, handle(cons.patchContract)},
+		{huma.Operation{OperationID: "delete-contract", Method: http.MethodDelete, Path: "/contracts", Tags: contractTags,
+			Summary: "Delete a contract (member or above)", DefaultStatus: http.StatusNoContent, Security: secured, Errors: accountErrors}, handle(cons.deleteContract)},
 
 		// Webhooks (webhooksHandler, webhooks.go).
 		{huma.Operation{OperationID: "list-webhooks", Method: http.MethodGet, Path: "/webhooks", Tags: webhookTags,

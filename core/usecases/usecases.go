@@ -16,6 +16,7 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/contracts"
 	"github.com/vetted-dev/vetted/core/incidents"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
@@ -74,6 +75,7 @@ type UseCases struct {
 	Webhooks    *webhooks.Service
 	Incidents   *incidents.Service
 	Records     *records.Service
+	Contracts   *contracts.Service
 
 	store stores.Store
 	blobs ports.BlobStore
@@ -141,6 +143,9 @@ func New(d Deps) (*UseCases, error) {
 	}
 	if u.Incidents, err = incidents.NewService(incidents.Deps{Unit: narrowUnit[incidents.Tx](unit), Sources: d.IncidentSources, Reader: d.IncidentReader,
 		BuildIndex: d.NameIndex, Metrics: d.IncidentMetrics, Log: log}); err != nil {
+		return nil, err
+	}
+	if u.Contracts, err = contracts.NewService(contracts.Deps{Unit: narrowUnit[contracts.Tx](unit)}); err != nil {
 		return nil, err
 	}
 	return u, nil

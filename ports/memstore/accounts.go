@@ -189,6 +189,7 @@ func (r accountsRepo) Delete(_ context.Context, id uuid.UUID) error {
 				r.deleteEndpoint(eid)
 			}
 		}
+		r.deleteContractsOf(id)
 		for kid, k := range r.d.calendarKeys {
 			if k.AccountID == id {
 				del(r.tx, r.d.calendarKeys, kid)

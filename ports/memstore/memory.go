@@ -27,6 +27,7 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/contracts"
 	incidentsarea "github.com/vetted-dev/vetted/core/incidents"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
@@ -163,6 +164,7 @@ func (t *tx) Runs() vendors.RunRepo                   { return runs{t} }
 func (t *tx) Outbox() outbox.Repo                     { return outboxRepo{t} }
 func (t *tx) Webhooks() webhooks.WebhookRepo          { return webhooksRepo{t} }
 func (t *tx) Records() records.RecordRepo             { return recordsRepo{t} }
+func (t *tx) Contracts() contracts.ContractRepo       { return contractsRepo{t} }
 
 // put stores m[k] = v and records how to undo it.
 func put[K comparable, V any](t *tx, m map[K]V, k K, v V) {
@@ -287,6 +289,7 @@ type data struct {
 	// Vendor records by (account, vendor), with their notes in order.
 	vendorRecords map[pair]records.Record
 	recordNotes   map[pair][]records.Note
+	contracts     map[uuid.UUID]contracts.Contract // contracts by id; few per account, scanned
 
 	users         map[uuid.UUID]accounts.User
 	userByEmail   map[string]uuid.UUID
@@ -360,7 +363,8 @@ func newData() *data {
 		endpoints:    map[uuid.UUID]webhooks.Endpoint{}, whDelivery: map[uuid.UUID]webhooks.Delivery{}, whAttempts: map[attemptKey]webhooks.Attempt{},
 		vendorRecords: map[pair]records.Record{}, recordNotes: map[pair][]records.Note{},
 		users: map[uuid.UUID]accounts.User{}, userByEmail: map[string]uuid.UUID{}, userBySubject: map[string]uuid.UUID{},
-		accounts: map[uuid.UUID]accounts.Account{}, orgByName: map[string]uuid.UUID{},
+		contracts: map[uuid.UUID]contracts.Contract{},
+		accounts:  map[uuid.UUID]accounts.Account{}, orgByName: map[string]uuid.UUID{},
 		members: map[pair]memberRow{}, membersByAccount: index[uuid.UUID, uuid.UUID]{}, membersByUser: index[uuid.UUID, uuid.UUID]{},
 		vendors: map[uuid.UUID]vendors.Vendor{}, vendorByKey: map[string]uuid.UUID{},
 		grc: map[uuid.UUID][]vendors.GRCAssessment{}, ratings: map[uuid.UUID][]vendors.RatingRecord{}, profiles: map[uuid.UUID]vendors.Profile{}, profileByID: map[uuid.UUID]uuid.UUID{}, instances: map[uuid.UUID][]vendors.SecurityInstance{},

@@ -55,6 +55,7 @@ func Run(t *testing.T, open func(t *testing.T) stores.Store) {
 		{"Reminders", reminderCases},
 		{"Webhooks", webhookCases},
 		{"Records", recordCases},
+		{"Contracts", contractCases},
 		{"Runs", runCases},
 		{"Outbox", outboxCases},
 		{"CaseFolding", foldingCases},

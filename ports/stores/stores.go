@@ -13,6 +13,7 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/contracts"
 	"github.com/vetted-dev/vetted/core/incidents"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
@@ -47,6 +48,7 @@ type Tx interface {
 	webhooks.Tx
 	incidents.Tx
 	records.Tx
+	contracts.Tx
 	mailonce.Tx
 	outbox.Tx
 }

@@ -18,6 +18,7 @@ import { AdminPage } from "./pages/Admin";
 import { ReviewsPage } from "./pages/Reviews";
 import { WebhooksPage } from "./pages/Webhooks";
 import { IncidentsPage } from "./pages/Incidents";
+import { ContractsPage } from "./pages/Contracts";
 import { PossiblePage } from "./pages/Possible";
 import { focusHeading, pageName, titleText } from "./page";
 import type { Schemas } from "./api/client";
@@ -136,6 +137,7 @@ function Shell() {
           <Route path="/a/:acc" element={<DashboardPage />} />
           <Route path="/a/:acc/lists" element={<ListsPage />} />
           <Route path="/a/:acc/incidents" element={<IncidentsPage />} />
+          <Route path="/a/:acc/contracts" element={<ContractsPage />} />
           <Route path="/a/:acc/lists/:list" element={<ListPage />} />
           <Route path="/a/:acc/lists/:list/import" element={<ImportPage />} />
           <Route path="/a/:acc/lists/:list/subscribers" element={<SubscribersPage />} />
@@ -186,6 +188,7 @@ function AccountNav({ isAdmin }: { isAdmin: boolean }) {
       <NavLink component={Link} to={`/a/${acc}/lists`} label="Lists" active={location.pathname.startsWith(`/a/${acc}/lists`)} />
       <NavLink component={Link} to={`/a/${acc}/incidents`} label="Incidents" active={here(`/a/${acc}/incidents`)} />
       <NavLink component={Link} to={`/a/${acc}/reviews`} label="Reviews due" active={here(`/a/${acc}/reviews`)} />
+      <NavLink component={Link} to={`/a/${acc}/contracts`} label="Contracts" active={here(`/a/${acc}/contracts`)} />
       {acc !== "individual" && (
         <NavLink component={Link} to={`/a/${acc}/members`} label="Members and roles" active={here(`/a/${acc}/members`)} />
       )}
