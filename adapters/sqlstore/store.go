@@ -54,6 +54,7 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/attestations"
 	"github.com/vetted-dev/vetted/core/incidents"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
@@ -212,6 +213,7 @@ func (t *tx) Reminders() assessments.ReminderRepo          { return reminderRepo
 func (t *tx) ReviewPolicies() assessments.ReviewPolicyRepo { return reviewPolicyRepo{base: t.b} }
 func (t *tx) CalendarKeys() assessments.CalendarKeyRepo    { return calendarKeyRepo{base: t.b} }
 func (t *tx) Webhooks() webhooks.WebhookRepo               { return webhookRepo{base: t.b} }
+func (t *tx) Attestations() attestations.AttestationRepo   { return attestationRepo{base: t.b} }
 func (t *tx) Sources() incidents.SourceStateRepo           { return sourceStateRepo{base: t.b} }
 func (t *tx) Possible() incidents.PossibleRepo             { return possibleRepo{base: t.b} }
 func (t *tx) Candidates() incidents.CandidateRepo          { return candidateRepo{base: t.b} }

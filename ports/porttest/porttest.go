@@ -54,6 +54,7 @@ func Run(t *testing.T, open func(t *testing.T) stores.Store) {
 		{"Deliveries", deliveryCases},
 		{"Reminders", reminderCases},
 		{"Webhooks", webhookCases},
+		{"Attestations", attestationCases},
 		{"Runs", runCases},
 		{"Outbox", outboxCases},
 		{"CaseFolding", foldingCases},

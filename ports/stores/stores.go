@@ -13,6 +13,7 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/attestations"
 	"github.com/vetted-dev/vetted/core/incidents"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/mailonce"
@@ -45,6 +46,7 @@ type Tx interface {
 	alerts.Tx
 	webhooks.Tx
 	incidents.Tx
+	attestations.Tx
 	mailonce.Tx
 	outbox.Tx
 }
