@@ -259,6 +259,14 @@ func New(id, accountID, vendorID uuid.UUID, in Input, by string, now time.Time) 
 // FileTypes are the content types a report or certificate may have.
 var FileTypes = []string{"application/pdf", "image/png", "image/jpeg", "text/plain", "application/zip"}
 
+var extensions = map[string]string{"application/pdf": ".pdf", "image/png": ".png", "image/jpeg": ".jpg", "text/plain": ".txt", "application/zip": ".zip"}
+
+// FileName is the name a record's file downloads as: its kind and id, with
+// the extension of its content type ("soc2-<id>.pdf").
+func (a Attestation) FileName() string {
+	return a.Kind + "-" + a.ID.String() + extensions[a.ContentType]
+}
+
 // ObjectKey is where a record's file goes in the evidence blob store:
 // beside the account's review evidence (accounts/<id>/...), so an account
 // deleted takes it along, or under the directory's vendor.

@@ -21,8 +21,9 @@ import (
 // is there, and its deletion.
 type Files interface {
 	PresignPut(ctx context.Context, key, contentType string, maxSize int64, ttl time.Duration) (ports.PresignedRequest, error)
+	PresignGet(ctx context.Context, key, fileName string, ttl time.Duration) (ports.PresignedRequest, error)
 	Stat(ctx context.Context, key string) (int64, error)
-	Delete(ctx context.Context, key string) error
+	Delete(ctx context.Context, keys ...string) error
 }
 
 // The upload of a record's file takes review evidence's size cap and URL
@@ -30,6 +31,7 @@ type Files interface {
 const (
 	MaxFileSize = assessments.MaxDocumentSize
 	UploadTTL   = assessments.DocumentURLTTL
+	DownloadTTL = assessments.DocumentDownloadTTL
 )
 
 // Deps are the ports the attestation use cases need.
@@ -193,6 +195,38 @@ func (s *Service) hasFile(ctx context.Context, a Attestation) (bool, error) {
 		return false, err
 	}
 	return true, nil
+}
+
+// DownloadURL returns a download of a record's file, the account's own or
+// the directory's (viewer or above); core.ErrConflict while the file has
+// not been uploaded.
+func (s *Service) DownloadURL(ctx context.Context, a accounts.Actor, ref accounts.AccountRef, id uuid.UUID) (ports.PresignedRequest, error) {
+	var at Attestation
+	err := s.d.View(ctx, func(ctx context.Context, tx Tx) error {
+		acc, err := accounts.Authorize(ctx, tx, a, ref, accounts.ReadRole)
+		if err != nil {
+			return err
+		}
+		at, err = tx.Attestations().Get(ctx, acc.Account.ID, id)
+		if errors.Is(err, core.ErrNotFound) {
+			at, err = tx.Attestations().Get(ctx, uuid.Nil, id)
+		}
+		if errors.Is(err, core.ErrNotFound) {
+			return core.NotFound("attestation %s", id)
+		}
+		return err
+	})
+	if err != nil {
+		return ports.PresignedRequest{}, err
+	}
+	has, err := s.hasFile(ctx, at)
+	if err != nil {
+		return ports.PresignedRequest{}, err
+	}
+	if !has {
+		return ports.PresignedRequest{}, core.Conflict("attestation %s has no file yet", id)
+	}
+	return s.d.Files.PresignGet(ctx, at.ObjectKey, at.FileName(), DownloadTTL)
 }
 
 // Delete removes one of the account's own attestations and its file

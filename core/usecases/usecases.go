@@ -16,6 +16,7 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/attestations"
 	"github.com/vetted-dev/vetted/core/incidents"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/platform/domainevent"
@@ -65,13 +66,14 @@ type Deps struct {
 
 // UseCases are the areas of the core, wired together.
 type UseCases struct {
-	Accounts    *accounts.Service
-	Lists       *lists.Service
-	Vendors     *vendors.Service
-	Assessments *assessments.Service
-	Alerts      *alerts.Service
-	Webhooks    *webhooks.Service
-	Incidents   *incidents.Service
+	Accounts     *accounts.Service
+	Lists        *lists.Service
+	Vendors      *vendors.Service
+	Assessments  *assessments.Service
+	Alerts       *alerts.Service
+	Webhooks     *webhooks.Service
+	Incidents    *incidents.Service
+	Attestations *attestations.Service
 
 	store stores.Store
 	blobs ports.BlobStore
@@ -115,7 +117,12 @@ func New(d Deps) (*UseCases, error) {
 			return lists.OpenMaster(ctx, whole(tx), d.IDs.New(), accountID, now)
 		},
 		Files: func(ctx context.Context, tx accounts.Tx, accountID uuid.UUID) ([]string, error) {
-			return assessments.AccountFiles(ctx, whole(tx), accountID)
+			evidence, err := assessments.AccountFiles(ctx, whole(tx), accountID)
+			if err != nil {
+				return nil, err
+			}
+			held, err := attestations.AccountFiles(ctx, whole(tx), accountID)
+			return append(evidence, held...), err
 		}}); err != nil {
 		return nil, err
 	}
@@ -136,6 +143,9 @@ func New(d Deps) (*UseCases, error) {
 	}
 	if u.Incidents, err = incidents.NewService(incidents.Deps{Unit: narrowUnit[incidents.Tx](unit), Sources: d.IncidentSources, Reader: d.IncidentReader,
 		BuildIndex: d.NameIndex, Metrics: d.IncidentMetrics, Log: log}); err != nil {
+		return nil, err
+	}
+	if u.Attestations, err = attestations.NewService(attestations.Deps{Unit: narrowUnit[attestations.Tx](unit), Files: d.Blobs, Log: log}); err != nil {
 		return nil, err
 	}
 	return u, nil
