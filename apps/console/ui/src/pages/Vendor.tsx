@@ -8,11 +8,12 @@ import { gradeCoverage } from "./reviews";
 import { useTitle } from "../App";
 import { WebsiteEvidence, WebsiteOrigin } from "./VendorWebsite";
 import { Evidence, Sources } from "../components/Evidence";
+import { Attestations } from "./Attestations";
 
 const severityColor: Record<string, string> = { critical: "red", high: "orange", medium: "yellow", low: "blue", info: "gray", positive: "green" };
 
 export function VendorPage() {
-  const { vendor = "" } = useParams();
+  const { vendor = "", acc } = useParams();
   const view = useQuery({ queryKey: ["vendor", vendor], queryFn: () => unwrap(api.GET("/vendor/{id_or_name}", { params: { path: { id_or_name: vendor } } })) });
   const instances = useQuery({
     queryKey: ["instances", vendor],
@@ -48,6 +49,7 @@ export function VendorPage() {
           <Tabs.Tab value="history">Rating history</Tabs.Tab>
           <Tabs.Tab value="website">Website</Tabs.Tab>
           <Tabs.Tab value="incidents">Incidents</Tabs.Tab>
+          {acc && <Tabs.Tab value="attestations">Attestations</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="company" pt="md"><Fields values={v.company} /></Tabs.Panel>
         <Tabs.Panel value="security" pt="md">
@@ -96,6 +98,7 @@ export function VendorPage() {
             ))}
           </List>
         </Tabs.Panel>
+        {acc && <Tabs.Panel value="attestations" pt="md"><Attestations acc={acc} vendorId={v.id} vendorName={v.name} /></Tabs.Panel>}
       </Tabs>
     </Stack>
   );
