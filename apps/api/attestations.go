@@ -85,8 +85,8 @@ type AttestationBody struct {
 	Auditor                 *string  `json:"auditor,omitempty" doc:"soc2, required"`
 	Opinion                 *string  `json:"opinion,omitempty" doc:"soc2, required: unqualified, qualified, adverse or disclaimer"`
 	Exceptions              *string  `json:"exceptions,omitempty" doc:"soc2"`
-	SubserviceOrganizations []string `json:"subservice_organizations,omitempty" maxItems:"100" doc:"soc2"`
-	CUECs                   []string `json:"cuecs,omitempty" maxItems:"100" doc:"soc2"`
+	SubserviceOrganizations []string `json:"subservice_organizations,omitempty" limit:"attestation-list" doc:"soc2"`
+	CUECs                   []string `json:"cuecs,omitempty" limit:"attestation-list" doc:"soc2"`
 	CertificateNumber       *string  `json:"certificate_number,omitempty" doc:"iso27001, required"`
 	Issuer                  *string  `json:"issuer,omitempty" doc:"iso27001, required"`
 	Scope                   *string  `json:"scope,omitempty" doc:"iso27001"`
