@@ -262,3 +262,23 @@ func TestDirectoryAttestationsAreSharedAndReadOnly(t *testing.T) {
 		t.Fatalf("after directory delete: %v", l)
 	}
 }
+
+func TestAttestationFilesGoWithTheirAccount(t *testing.T) {
+	t.Parallel()
+	o := newOrg(t)
+	env, slack := o.env, o.vendor["Slack"]
+	var c attestationTicket
+	apitest.Must(t, env.Do(t, "POST", attestationsURL(o, slack), o.owner, map[string]any{"kind": "insurance", "valid_until": "2027-01-01"}), 201).JSON(t, &c)
+	if r := put(t, c.uploadTicket, strings.NewReader("%PDF policy"), 11); r.StatusCode/100 != 2 {
+		t.Fatalf("upload: %d", r.StatusCode)
+	}
+	var d struct {
+		DownloadURL string `json:"download_url"`
+	}
+	apitest.Must(t, env.Do(t, "GET", q("/attestations/download-url", "account-id", o.acct, "attestation-id", c.ID), o.owner, nil), 200).JSON(t, &d)
+	apitest.Must(t, env.Do(t, "DELETE", "/accounts", o.admin, map[string]any{"account_ids": []string{o.acct}}), 200)
+	env.Drain(t)
+	if r := sendRaw(t, env, "GET", d.DownloadURL, nil, nil); r.Status != 404 {
+		t.Fatalf("file after the account's deletion: %d, want 404", r.Status)
+	}
+}
