@@ -46,14 +46,14 @@ type attestationDetails struct {
 	OpenHigh                int      `json:"open_high,omitempty"`
 }
 
-func civil(t time.Time) string {
+func attestationDate(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
 	return t.UTC().Format(time.DateOnly)
 }
 
-func fromCivil(s string) time.Time {
+func attestationDay(s string) time.Time {
 	t, err := time.Parse(time.DateOnly, s)
 	if err != nil {
 		return time.Time{}
@@ -70,10 +70,10 @@ func fromAttestation(a attestations.Attestation) attestationRow {
 	}
 	return attestationRow{ID: a.ID, AccountID: acc, VendorID: a.VendorID, Kind: a.Kind, ObjectKey: a.ObjectKey, ContentType: a.ContentType,
 		CreatedAt: a.CreatedAt.UTC(), CreatedBy: a.CreatedBy, Details: attestationDetails{
-			ReportType: a.ReportType, PeriodStart: civil(a.PeriodStart), PeriodEnd: civil(a.PeriodEnd), Auditor: a.Auditor,
+			ReportType: a.ReportType, PeriodStart: attestationDate(a.PeriodStart), PeriodEnd: attestationDate(a.PeriodEnd), Auditor: a.Auditor,
 			Opinion: a.Opinion, Exceptions: a.Exceptions, SubserviceOrganizations: a.SubserviceOrganizations, CUECs: a.CUECs,
-			CertificateNumber: a.CertificateNumber, Issuer: a.Issuer, Scope: a.Scope, ValidUntil: civil(a.ValidUntil),
-			PerformedOn: civil(a.PerformedOn), Firm: a.Firm, OpenCritical: a.OpenCritical, OpenHigh: a.OpenHigh}}
+			CertificateNumber: a.CertificateNumber, Issuer: a.Issuer, Scope: a.Scope, ValidUntil: attestationDate(a.ValidUntil),
+			PerformedOn: attestationDate(a.PerformedOn), Firm: a.Firm, OpenCritical: a.OpenCritical, OpenHigh: a.OpenHigh}}
 }
 
 // Core rebuilds the record.
@@ -85,8 +85,8 @@ func (r attestationRow) Core() attestations.Attestation {
 	d := r.Details
 	return attestations.AttestationFromStore(attestations.Attestation{ID: r.ID, AccountID: acc, VendorID: r.VendorID, Kind: r.Kind,
 		ObjectKey: r.ObjectKey, ContentType: r.ContentType, CreatedAt: r.CreatedAt, CreatedBy: r.CreatedBy,
-		ReportType: d.ReportType, PeriodStart: fromCivil(d.PeriodStart), PeriodEnd: fromCivil(d.PeriodEnd), Auditor: d.Auditor,
+		ReportType: d.ReportType, PeriodStart: attestationDay(d.PeriodStart), PeriodEnd: attestationDay(d.PeriodEnd), Auditor: d.Auditor,
 		Opinion: d.Opinion, Exceptions: d.Exceptions, SubserviceOrganizations: d.SubserviceOrganizations, CUECs: d.CUECs,
-		CertificateNumber: d.CertificateNumber, Issuer: d.Issuer, Scope: d.Scope, ValidUntil: fromCivil(d.ValidUntil),
-		PerformedOn: fromCivil(d.PerformedOn), Firm: d.Firm, OpenCritical: d.OpenCritical, OpenHigh: d.OpenHigh})
+		CertificateNumber: d.CertificateNumber, Issuer: d.Issuer, Scope: d.Scope, ValidUntil: attestationDay(d.ValidUntil),
+		PerformedOn: attestationDay(d.PerformedOn), Firm: d.Firm, OpenCritical: d.OpenCritical, OpenHigh: d.OpenHigh})
 }

@@ -40,7 +40,7 @@ type AttestationJSON struct {
 	OpenHigh                *int      `json:"open_high,omitempty" doc:"pentest: high findings still open"`
 }
 
-func dateOf(t time.Time) *string {
+func attestationDate(t time.Time) *string {
 	s := t.Format(time.DateOnly)
 	return &s
 }
@@ -52,13 +52,13 @@ func attestationJSON(v attestations.View) AttestationJSON {
 		CreatedAt: a.CreatedAt, CreatedBy: a.CreatedBy}
 	switch a.Kind {
 	case attestations.KindSOC2:
-		out.ReportType, out.PeriodStart, out.PeriodEnd = &a.ReportType, dateOf(a.PeriodStart), dateOf(a.PeriodEnd)
+		out.ReportType, out.PeriodStart, out.PeriodEnd = &a.ReportType, attestationDate(a.PeriodStart), attestationDate(a.PeriodEnd)
 		out.Auditor, out.Opinion, out.Exceptions = &a.Auditor, &a.Opinion, &a.Exceptions
 		out.SubserviceOrganizations, out.CUECs = &a.SubserviceOrganizations, &a.CUECs
 	case attestations.KindISO27001:
 		out.CertificateNumber, out.Issuer, out.Scope = &a.CertificateNumber, &a.Issuer, &a.Scope
 	case attestations.KindPentest:
-		out.PerformedOn, out.Firm, out.OpenCritical, out.OpenHigh = dateOf(a.PerformedOn), &a.Firm, &a.OpenCritical, &a.OpenHigh
+		out.PerformedOn, out.Firm, out.OpenCritical, out.OpenHigh = attestationDate(a.PerformedOn), &a.Firm, &a.OpenCritical, &a.OpenHigh
 	}
 	return out
 }
@@ -104,12 +104,12 @@ func (b AttestationBody) input() attestations.Input {
 		Firm: b.Firm, OpenCritical: b.OpenCritical, OpenHigh: b.OpenHigh}
 }
 
-// VendorIDParam names a directory vendor by id.
-type VendorIDParam struct {
+// AttestationVendorParam names the vendor of an attestation by id.
+type AttestationVendorParam struct {
 	VendorID string `query:"vendor-id" required:"true" doc:"The vendor's id" format:"uuid"`
 }
 
-func (p VendorIDParam) vendorID() (uuid.UUID, error) {
+func (p AttestationVendorParam) vendorID() (uuid.UUID, error) {
 	return accounts.ParseID("vendor-id", p.VendorID)
 }
 
@@ -124,7 +124,7 @@ func (p AttestationParam) attestationID() (uuid.UUID, error) {
 
 type attestationsListIn struct {
 	AccountParam
-	VendorIDParam
+	AttestationVendorParam
 }
 
 type attestationsListOut struct {
@@ -135,12 +135,12 @@ type attestationsListOut struct {
 
 type attestationsCreateIn struct {
 	AccountParam
-	VendorIDParam
+	AttestationVendorParam
 	Body AttestationBody
 }
 
 type directoryAttestationCreateIn struct {
-	VendorIDParam
+	AttestationVendorParam
 	Body AttestationBody
 }
 
@@ -170,7 +170,7 @@ type directoryAttestationDeleteIn struct {
 // attestations area of the core.
 type attestationsHandler struct{ *Server }
 
-func created(c attestations.Created) *attestationsCreateOut {
+func attestationCreated(c attestations.Created) *attestationsCreateOut {
 	out := &attestationsCreateOut{Body: AttestationCreatedJSON{AttestationJSON: attestationJSON(c.View), UploadURL: c.Upload.URL,
 		Method: c.Upload.Method, Headers: c.Upload.Headers, ExpiresAt: c.Upload.ExpiresAt}}
 	if out.Body.Headers == nil {
@@ -210,7 +210,7 @@ func (h attestationsHandler) createAttestation(ctx context.Context, in *attestat
 	if err != nil {
 		return nil, err
 	}
-	return created(c), nil
+	return attestationCreated(c), nil
 }
 
 // deleteAttestation answers delete-attestation.
@@ -232,7 +232,7 @@ func (h attestationsHandler) createDirectoryAttestation(ctx context.Context, in 
 	if err != nil {
 		return nil, err
 	}
-	return created(c), nil
+	return attestationCreated(c), nil
 }
 
 // deleteDirectoryAttestation answers delete-directory-attestation.

@@ -11,7 +11,7 @@ import (
 	"github.com/vetted-dev/vetted/ports/stores"
 )
 
-func civilDay(s string) time.Time {
+func attestationDay(s string) time.Time {
 	d, err := time.Parse(time.DateOnly, s)
 	if err != nil {
 		panic(err)
@@ -27,14 +27,14 @@ func (f *fixture) attestation(accountID, vendorID uuid.UUID, kind string) attest
 		ObjectKey: attestations.ObjectKey(accountID, vendorID, id), ContentType: "application/pdf"}
 	switch kind {
 	case attestations.KindSOC2:
-		a.ReportType, a.PeriodStart, a.PeriodEnd, a.Auditor, a.Opinion = 2, civilDay("2024-03-01"), civilDay("2025-02-28"), "Audit & Co", "qualified"
+		a.ReportType, a.PeriodStart, a.PeriodEnd, a.Auditor, a.Opinion = 2, attestationDay("2024-03-01"), attestationDay("2025-02-28"), "Audit & Co", "qualified"
 		a.Exceptions, a.SubserviceOrganizations, a.CUECs = "two findings", []string{"AWS", "Stripe"}, []string{"MFA on customer side"}
 	case attestations.KindISO27001:
-		a.CertificateNumber, a.Issuer, a.Scope, a.ValidUntil = "IS 123", "BSI", "Hosting; support", civilDay("2027-01-31")
+		a.CertificateNumber, a.Issuer, a.Scope, a.ValidUntil = "IS 123", "BSI", "Hosting; support", attestationDay("2027-01-31")
 	case attestations.KindPentest:
-		a.PerformedOn, a.Firm, a.OpenCritical, a.OpenHigh = civilDay("2024-02-29"), "Pen Ltd", 1, 3
+		a.PerformedOn, a.Firm, a.OpenCritical, a.OpenHigh = attestationDay("2024-02-29"), "Pen Ltd", 1, 3
 	default:
-		a.ValidUntil = civilDay("2026-12-31")
+		a.ValidUntil = attestationDay("2026-12-31")
 	}
 	f.write(func(ctx context.Context, tx stores.Tx) error { return tx.Attestations().Create(ctx, a) })
 	return a
