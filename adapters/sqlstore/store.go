@@ -213,7 +213,9 @@ func (t *tx) Reminders() assessments.ReminderRepo          { return reminderRepo
 func (t *tx) ReviewPolicies() assessments.ReviewPolicyRepo { return reviewPolicyRepo{base: t.b} }
 func (t *tx) CalendarKeys() assessments.CalendarKeyRepo    { return calendarKeyRepo{base: t.b} }
 func (t *tx) Webhooks() webhooks.WebhookRepo               { return webhookRepo{base: t.b} }
-func (t *tx) Attestations() attestations.AttestationRepo   { return attestationRepo{base: t.b} }
 func (t *tx) Sources() incidents.SourceStateRepo           { return sourceStateRepo{base: t.b} }
 func (t *tx) Possible() incidents.PossibleRepo             { return possibleRepo{base: t.b} }
 func (t *tx) Candidates() incidents.CandidateRepo          { return candidateRepo{base: t.b} }
+
+// Attestations is the attestations area's repository.
+func (t *tx) Attestations() attestations.AttestationRepo { return attestationRepo{base: t.b} }

@@ -118,24 +118,26 @@ type ReadyWarning struct {
 // Server is the HTTP app.
 type Server struct {
 	// The areas of the core the handlers call.
-	accounts     *accounts.Service
-	lists        *lists.Service
-	vendors      *vendors.Service
-	assessments  *assessments.Service
-	alerts       *alerts.Service
-	incidents    *incidents.Service
-	webhooks     *webhooks.Service
+	accounts    *accounts.Service
+	lists       *lists.Service
+	vendors     *vendors.Service
+	assessments *assessments.Service
+	alerts      *alerts.Service
+	incidents   *incidents.Service
+	webhooks    *webhooks.Service
+	ready       func(context.Context) error
+	opts        Options
+	api         huma.API
+	router      chi.Router
+	handler     http.Handler
+	limiter     *limiter
+	log         *slog.Logger
+	views       viewMemo      // see encodedView
+	answers     *answers      // see answers.go
+	longLists   chan struct{} // turns of the long whole-list reads (see streamList)
+
+	// The attestations area.
 	attestations *attestations.Service
-	ready        func(context.Context) error
-	opts         Options
-	api          huma.API
-	router       chi.Router
-	handler      http.Handler
-	limiter      *limiter
-	log          *slog.Logger
-	views        viewMemo      // see encodedView
-	answers      *answers      // see answers.go
-	longLists    chan struct{} // turns of the long whole-list reads (see streamList)
 }
 
 // New builds the HTTP app over the use cases.
@@ -154,8 +156,9 @@ func New(uc *usecases.UseCases, opts Options) (*Server, error) {
 	}
 	r := chi.NewMux()
 	s := &Server{accounts: uc.Accounts, lists: uc.Lists, vendors: uc.Vendors, assessments: uc.Assessments, alerts: uc.Alerts,
-		incidents: uc.Incidents, webhooks: uc.Webhooks, attestations: uc.Attestations, ready: uc.Ready, opts: opts, router: r, limiter: newLimiter(opts.RateLimit, opts.Burst), log: opts.Logger,
+		incidents: uc.Incidents, webhooks: uc.Webhooks, ready: uc.Ready, opts: opts, router: r, limiter: newLimiter(opts.RateLimit, opts.Burst), log: opts.Logger,
 		longLists: make(chan struct{}, longListTurns())}
+	s.attestations = uc.Attestations
 	if s.log == nil {
 		s.log = slog.Default()
 	}

@@ -51,19 +51,20 @@ func (s *Server) register() {
 
 // The tags of the document, one per area.
 var (
-	healthTags      = []string{"Health"}
-	accountTags     = []string{"Accounts"}
-	userTags        = []string{"Users"}
-	listTags        = []string{"Vendor lists"}
-	vendorTags      = []string{"Vendors"}
-	reviewTags      = []string{"Reviews"}
-	assessmentTags  = []string{"Assessments"}
-	documentTags    = []string{"Evidence documents"}
-	subscriberTags  = []string{"Subscribers"}
-	webhookTags     = []string{"Webhooks"}
+	healthTags     = []string{"Health"}
+	accountTags    = []string{"Accounts"}
+	userTags       = []string{"Users"}
+	listTags       = []string{"Vendor lists"}
+	vendorTags     = []string{"Vendors"}
+	reviewTags     = []string{"Reviews"}
+	assessmentTags = []string{"Assessments"}
+	documentTags   = []string{"Evidence documents"}
+	subscriberTags = []string{"Subscribers"}
+	webhookTags    = []string{"Webhooks"}
+	dashboardTags  = []string{"Dashboard"}
+	incidentTags   = []string{"Incidents"}
+
 	attestationTags = []string{"Attestations"}
-	dashboardTags   = []string{"Dashboard"}
-	incidentTags    = []string{"Incidents"}
 )
 
 const upsertSummary = "Create or update the assessment of a vendor on a list (member or above); omitted fields keep their values"

@@ -66,13 +66,14 @@ type Deps struct {
 
 // UseCases are the areas of the core, wired together.
 type UseCases struct {
-	Accounts     *accounts.Service
-	Lists        *lists.Service
-	Vendors      *vendors.Service
-	Assessments  *assessments.Service
-	Alerts       *alerts.Service
-	Webhooks     *webhooks.Service
-	Incidents    *incidents.Service
+	Accounts    *accounts.Service
+	Lists       *lists.Service
+	Vendors     *vendors.Service
+	Assessments *assessments.Service
+	Alerts      *alerts.Service
+	Webhooks    *webhooks.Service
+	Incidents   *incidents.Service
+
 	Attestations *attestations.Service
 
 	store stores.Store

@@ -144,24 +144,26 @@ func (t *tx) atomic(fn func() error) error {
 	return nil
 }
 
-func (t *tx) Users() accounts.UserRepo                   { return users{t} }
-func (t *tx) Accounts() accounts.AccountRepo             { return accountsRepo{t} }
-func (t *tx) Members() accounts.MemberRepo               { return members{t} }
-func (t *tx) Vendors() vendors.VendorRepo                { return vendorsRepo{t} }
-func (t *tx) Profiles() vendors.ProfileRepo              { return profiles{t} }
-func (t *tx) Lists() lists.ListRepo                      { return listsRepo{t} }
-func (t *tx) Quota() lists.QuotaRepo                     { return quota{t} }
-func (t *tx) Assessments() assessments.AssessmentRepo    { return assessmentsRepo{t} }
-func (t *tx) Documents() assessments.DocumentRepo        { return documents{t} }
-func (t *tx) Subscribers() alerts.SubscriberRepo         { return subscribers{t} }
-func (t *tx) Incidents() vendors.IncidentRepo            { return incidents{t} }
-func (t *tx) Sources() incidentsarea.SourceStateRepo     { return sourceStates{t} }
-func (t *tx) Possible() incidentsarea.PossibleRepo       { return possibleRepo{t} }
-func (t *tx) Candidates() incidentsarea.CandidateRepo    { return candidates{t} }
-func (t *tx) Deliveries() mailonce.Repo                  { return deliveries{t} }
-func (t *tx) Runs() vendors.RunRepo                      { return runs{t} }
-func (t *tx) Outbox() outbox.Repo                        { return outboxRepo{t} }
-func (t *tx) Webhooks() webhooks.WebhookRepo             { return webhooksRepo{t} }
+func (t *tx) Users() accounts.UserRepo                { return users{t} }
+func (t *tx) Accounts() accounts.AccountRepo          { return accountsRepo{t} }
+func (t *tx) Members() accounts.MemberRepo            { return members{t} }
+func (t *tx) Vendors() vendors.VendorRepo             { return vendorsRepo{t} }
+func (t *tx) Profiles() vendors.ProfileRepo           { return profiles{t} }
+func (t *tx) Lists() lists.ListRepo                   { return listsRepo{t} }
+func (t *tx) Quota() lists.QuotaRepo                  { return quota{t} }
+func (t *tx) Assessments() assessments.AssessmentRepo { return assessmentsRepo{t} }
+func (t *tx) Documents() assessments.DocumentRepo     { return documents{t} }
+func (t *tx) Subscribers() alerts.SubscriberRepo      { return subscribers{t} }
+func (t *tx) Incidents() vendors.IncidentRepo         { return incidents{t} }
+func (t *tx) Sources() incidentsarea.SourceStateRepo  { return sourceStates{t} }
+func (t *tx) Possible() incidentsarea.PossibleRepo    { return possibleRepo{t} }
+func (t *tx) Candidates() incidentsarea.CandidateRepo { return candidates{t} }
+func (t *tx) Deliveries() mailonce.Repo               { return deliveries{t} }
+func (t *tx) Runs() vendors.RunRepo                   { return runs{t} }
+func (t *tx) Outbox() outbox.Repo                     { return outboxRepo{t} }
+func (t *tx) Webhooks() webhooks.WebhookRepo          { return webhooksRepo{t} }
+
+// Attestations is the attestations area's repository.
 func (t *tx) Attestations() attestations.AttestationRepo { return attestationsRepo{t} }
 
 // put stores m[k] = v and records how to undo it.
@@ -357,8 +359,7 @@ func newData() *data {
 		calendarKeys: map[uuid.UUID]assessments.CalendarKey{},
 		reminderKeys: map[string]time.Time{},
 		endpoints:    map[uuid.UUID]webhooks.Endpoint{}, whDelivery: map[uuid.UUID]webhooks.Delivery{}, whAttempts: map[attemptKey]webhooks.Attempt{},
-		attestations: map[uuid.UUID]attestations.Attestation{},
-		users:        map[uuid.UUID]accounts.User{}, userByEmail: map[string]uuid.UUID{}, userBySubject: map[string]uuid.UUID{},
+		users: map[uuid.UUID]accounts.User{}, userByEmail: map[string]uuid.UUID{}, userBySubject: map[string]uuid.UUID{},
 		accounts: map[uuid.UUID]accounts.Account{}, orgByName: map[string]uuid.UUID{},
 		members: map[pair]memberRow{}, membersByAccount: index[uuid.UUID, uuid.UUID]{}, membersByUser: index[uuid.UUID, uuid.UUID]{},
 		vendors: map[uuid.UUID]vendors.Vendor{}, vendorByKey: map[string]uuid.UUID{},
@@ -376,6 +377,8 @@ func newData() *data {
 		sourceStates: map[string]incidentsarea.SourceState{}, possible: map[uuid.UUID]incidentsarea.PossibleMatch{}, possibleByKey: map[string]uuid.UUID{},
 		deliveries: map[string]deliveryRow{}, runs: map[uuid.UUID]vendors.Run{},
 		outbox: map[uuid.UUID]outboxRow{}, pending: map[uuid.UUID]struct{}{},
+
+		attestations: map[uuid.UUID]attestations.Attestation{},
 	}
 }
 
