@@ -54,6 +54,7 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/attestations"
 	"github.com/vetted-dev/vetted/core/contracts"
 	"github.com/vetted-dev/vetted/core/incidents"
 	"github.com/vetted-dev/vetted/core/lists"
@@ -219,3 +220,6 @@ func (t *tx) Sources() incidents.SourceStateRepo           { return sourceStateR
 func (t *tx) Possible() incidents.PossibleRepo             { return possibleRepo{base: t.b} }
 func (t *tx) Candidates() incidents.CandidateRepo          { return candidateRepo{base: t.b} }
 func (t *tx) Records() records.RecordRepo                  { return recordRepo{base: t.b} }
+
+// Attestations is the attestations area's repository.
+func (t *tx) Attestations() attestations.AttestationRepo { return attestationRepo{base: t.b} }

@@ -42,6 +42,7 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/attestations"
 	"github.com/vetted-dev/vetted/core/contracts"
 	"github.com/vetted-dev/vetted/core/incidents"
 	"github.com/vetted-dev/vetted/core/lists"
@@ -138,6 +139,9 @@ type Server struct {
 	views       viewMemo      // see encodedView
 	answers     *answers      // see answers.go
 	longLists   chan struct{} // turns of the long whole-list reads (see streamList)
+
+	// The attestations area.
+	attestations *attestations.Service
 }
 
 // New builds the HTTP app over the use cases.
@@ -158,6 +162,7 @@ func New(uc *usecases.UseCases, opts Options) (*Server, error) {
 	s := &Server{accounts: uc.Accounts, lists: uc.Lists, vendors: uc.Vendors, assessments: uc.Assessments, alerts: uc.Alerts,
 		incidents: uc.Incidents, webhooks: uc.Webhooks, records: uc.Records, contracts: uc.Contracts, ready: uc.Ready, opts: opts, router: r, limiter: newLimiter(opts.RateLimit, opts.Burst), log: opts.Logger,
 		longLists: make(chan struct{}, longListTurns())}
+	s.attestations = uc.Attestations
 	if s.log == nil {
 		s.log = slog.Default()
 	}

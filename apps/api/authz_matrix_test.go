@@ -49,6 +49,7 @@ type tenant struct {
 	vendor, vendorName   string // a vendor on master-list
 	assessment, document string // an assessment with an uploaded document
 	webhook              string // a webhook endpoint
+	attestation          string // an attestation with its file uploaded
 }
 
 // matrixHook registers a webhook endpoint in tn as its owner. The URL does
@@ -355,6 +356,36 @@ func matrixRows() map[string]matrixRow {
 		"delete-contract": {policy: memberUp, otherStatus: 404, build: func(t *testing.T, w *matrixWorld, home, foreign *tenant, other bool) request {
 			return request{method: "DELETE", path: q("/contracts", "account-id", home.id, "contract-id", matrixContract(t, w, pickTenant(other, home, foreign)))}
 		}},
+		// Attestations: viewers read, members write; the directory's are
+		// the platform admins'.
+		"list-attestations": {policy: viewerUp, otherStatus: 403, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+			return request{method: "GET", path: q("/attestations", "account-id", pick(other, home.id, foreign.id), "vendor-id", home.vendor)}
+		}},
+		"create-attestation": {policy: memberUp, otherStatus: 403, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+			return request{method: "POST", path: q("/attestations", "account-id", pick(other, home.id, foreign.id), "vendor-id", home.vendor),
+				body: map[string]any{"kind": "insurance", "valid_until": "2027-01-01"}}
+		}},
+		"delete-attestation": {policy: memberUp, otherStatus: 404, build: func(t *testing.T, w *matrixWorld, home, foreign *tenant, other bool) request {
+			tn := home
+			if other {
+				tn = foreign
+			}
+			id := apitest.Must(t, w.env.Do(t, "POST", q("/attestations", "account-id", tn.id, "vendor-id", tn.vendor), tn.owner,
+				map[string]any{"kind": "other", "valid_until": "2027-01-01"}), 201).Map(t)["id"].(string)
+			return request{method: "DELETE", path: q("/attestations", "account-id", home.id, "attestation-id", id)}
+		}},
+		"get-attestation-download-url": {policy: viewerUp, otherStatus: 404, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
+			return request{method: "GET", path: q("/attestations/download-url", "account-id", home.id, "attestation-id", pick(other, home.attestation, foreign.attestation))}
+		}},
+		"create-directory-attestation": {policy: platformOnly, build: func(_ *testing.T, _ *matrixWorld, home, _ *tenant, _ bool) request {
+			return request{method: "POST", path: q("/directory/attestations", "vendor-id", home.vendor),
+				body: map[string]any{"kind": "iso27001", "certificate_number": "C-1", "issuer": "BSI", "valid_until": "2027-01-01"}}
+		}},
+		"delete-directory-attestation": {policy: platformOnly, build: func(t *testing.T, w *matrixWorld, home, _ *tenant, _ bool) request {
+			id := apitest.Must(t, w.env.Do(t, "POST", q("/directory/attestations", "vendor-id", home.vendor), w.admin,
+				map[string]any{"kind": "other", "valid_until": "2027-01-01"}), 201).Map(t)["id"].(string)
+			return request{method: "DELETE", path: q("/directory/attestations", "attestation-id", id)}
+		}},
 
 		// Webhooks: every member reads them, admins and owners manage them.
 		"list-webhooks": {policy: viewerUp, otherStatus: 403, build: func(_ *testing.T, _ *matrixWorld, home, foreign *tenant, other bool) request {
@@ -488,6 +519,16 @@ func newMatrixWorld(t *testing.T, opts ...apitest.Option) *matrixWorld {
 		}
 		tn.document = up.DocumentID
 		tn.webhook = matrixHook(t, w, tn)
+		var at struct {
+			uploadTicket
+			ID string `json:"id"`
+		}
+		apitest.Must(t, env.Do(t, "POST", q("/attestations", "account-id", tn.id, "vendor-id", tn.vendor), tn.owner,
+			map[string]any{"kind": "insurance", "valid_until": "2027-01-01"}), 201).JSON(t, &at)
+		if res := put(t, at.uploadTicket, strings.NewReader("%PDF-1.4 policy"), 15); res.StatusCode/100 != 2 {
+			t.Fatalf("attestation upload: %d", res.StatusCode)
+		}
+		tn.attestation = at.ID
 		return tn
 	}
 	w.a, w.b = mk("Matrix A", "owner@a.matrix"), mk("Matrix B", "owner@b.matrix")

@@ -112,6 +112,28 @@ var wireNames = withAssessmentColumns(map[string]string{
 	"Code":              "code",
 	"Evidence":          "evidence",
 
+	// Attestations (core/attestations).
+	"AttestationID":                       "attestation-id",
+	"VendorID":                            "vendor-id",
+	"Attestation.Kind":                    "kind",
+	"Attestation.ContentType":             "content_type",
+	"Attestation.ReportType":              "report_type",
+	"Attestation.PeriodStart":             "period_start",
+	"Attestation.PeriodEnd":               "period_end",
+	"Attestation.Auditor":                 "auditor",
+	"Attestation.Opinion":                 "opinion",
+	"Attestation.Exceptions":              "exceptions",
+	"Attestation.SubserviceOrganizations": "subservice_organizations",
+	"Attestation.CUECs":                   "cuecs",
+	"Attestation.CertificateNumber":       "certificate_number",
+	"Attestation.Issuer":                  "issuer",
+	"Attestation.Scope":                   "scope",
+	"Attestation.ValidUntil":              "valid_until",
+	"Attestation.PerformedOn":             "performed_on",
+	"Attestation.Firm":                    "firm",
+	"Attestation.OpenCritical":            "open_critical",
+	"Attestation.OpenHigh":                "open_high",
+
 	// Incidents of platform-wide sources (core/incidents).
 	"Source":   "source",
 	"Severity": "severity",

@@ -8,6 +8,7 @@ import (
 
 	"github.com/danielgtaylor/huma/v2"
 	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/attestations"
 	"github.com/vetted-dev/vetted/core/incidents"
 	"github.com/vetted-dev/vetted/core/lists"
 	"github.com/vetted-dev/vetted/core/vendors"
@@ -29,6 +30,7 @@ var coreLimits = map[string]int{
 	"reminders":         assessments.MaxReminders,     // the review policy's reminder offsets
 	"data-collected":    assessments.MaxDataCollected, // an assessment's data_collected
 	"run-vendors":       vendors.MaxRunVendors,        // the vendors of an enrichment run
+	"attestation-list":  attestations.MaxListLen,      // a SOC 2 report's carve-outs and CUECs
 }
 
 // applyLimits sets the bounds of the fields of in (an operation's input

@@ -67,6 +67,8 @@ var (
 	incidentTags   = []string{"Incidents"}
 	recordTags     = []string{"Vendor records"}
 	contractTags   = []string{"Contracts"}
+
+	attestationTags = []string{"Attestations"}
 )
 
 const upsertSummary = "Create or update the assessment of a vendor on a list (member or above); omitted fields keep their values"
@@ -88,6 +90,7 @@ func (s *Server) routes() []endpoint {
 		asmts   = assessmentsHandler{s}
 		alerts  = alertsHandler{s}
 		hooks   = webhooksHandler{s}
+		attests = attestationsHandler{s}
 		ratings = ratingsHandler{s}
 		incs    = incidentsHandler{s}
 		recs    = recordsHandler{s}
@@ -353,6 +356,29 @@ func (s *Server) routes() []endpoint {
 			Security:    secured, Errors: writeErrors}, handle(incs.confirmPossible)},
 		{huma.Operation{Metadata: platformAdminOnly, OperationID: "dismiss-possible-match", Method: http.MethodPost, Path: "/incidents/possible/{id}/dismiss", Tags: incidentTags,
 			Summary: "Close a pending possible match without an incident (platform admins); 409 when it was decided already", Security: secured, Errors: writeErrors}, handle(incs.dismissPossible)},
+
+		// Attestations (attestationsHandler, attestations.go): an account's
+		// own on a vendor, and the directory's, shared with every account.
+		{huma.Operation{OperationID: "list-attestations", Method: http.MethodGet, Path: "/attestations", Tags: attestationTags,
+			Summary:  "The account's attestations on a vendor and the directory's, with valid_until and state derived today (viewer or above)",
+			Security: secured, Errors: accountErrors}, handle(attests.listAttestations)},
+		{huma.Operation{OperationID: "create-attestation", Method: http.MethodPost, Path: "/attestations", Tags: attestationTags,
+			Summary:       "Record an attestation on a vendor on one of the account's lists; the answer carries the write-once upload of its file (member or above)",
+			Description:   "The record exists before its file: has_file turns true once the upload is stored. A field of another kind, a missing required field or a value outside its enum is 422 naming the field.",
+			DefaultStatus: http.StatusCreated, Security: secured, Errors: accountErrors}, handle(attests.createAttestation)},
+		{huma.Operation{OperationID: "delete-attestation", Method: http.MethodDelete, Path: "/attestations", Tags: attestationTags,
+			Summary: "Delete one of the account's attestations with its file (member or above); a directory attestation is 403", DefaultStatus: http.StatusNoContent,
+			Security: secured, Errors: accountErrors}, handle(attests.deleteAttestation)},
+		{huma.Operation{OperationID: "get-attestation-download-url", Method: http.MethodGet, Path: "/attestations/download-url", Tags: attestationTags,
+			Summary:  "A short-lived download URL of an attestation's file, the account's own or the directory's (viewer or above); 409 before its upload",
+			Security: secured, Errors: writeErrors}, handle(attests.attestationDownload)},
+		{huma.Operation{Metadata: platformAdminOnly, OperationID: "create-directory-attestation", Method: http.MethodPost, Path: "/directory/attestations", Tags: attestationTags,
+			Summary:       "Record a directory attestation on a vendor, shown to every account (platform admins)",
+			Description:   "The vendor's public trust documents. The answer carries the write-once upload of its file, as create-attestation's does.",
+			DefaultStatus: http.StatusCreated, Security: secured, Errors: directoryErrors}, handle(attests.createDirectoryAttestation)},
+		{huma.Operation{Metadata: platformAdminOnly, OperationID: "delete-directory-attestation", Method: http.MethodDelete, Path: "/directory/attestations", Tags: attestationTags,
+			Summary: "Delete a directory attestation with its file (platform admins)", DefaultStatus: http.StatusNoContent,
+			Security: secured, Errors: directoryErrors}, handle(attests.deleteDirectoryAttestation)},
 
 		// Ratings (ratingsHandler, ratings.go).
 		{huma.Operation{OperationID: "get-vendor-rating-history", Method: http.MethodGet, Path: "/vendor/{id_or_name}/rating-history",

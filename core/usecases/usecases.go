@@ -16,6 +16,7 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/attestations"
 	"github.com/vetted-dev/vetted/core/contracts"
 	"github.com/vetted-dev/vetted/core/incidents"
 	"github.com/vetted-dev/vetted/core/lists"
@@ -77,6 +78,8 @@ type UseCases struct {
 	Records     *records.Service
 	Contracts   *contracts.Service
 
+	Attestations *attestations.Service
+
 	store stores.Store
 	blobs ports.BlobStore
 }
@@ -119,7 +122,12 @@ func New(d Deps) (*UseCases, error) {
 			return lists.OpenMaster(ctx, whole(tx), d.IDs.New(), accountID, now)
 		},
 		Files: func(ctx context.Context, tx accounts.Tx, accountID uuid.UUID) ([]string, error) {
-			return assessments.AccountFiles(ctx, whole(tx), accountID)
+			evidence, err := assessments.AccountFiles(ctx, whole(tx), accountID)
+			if err != nil {
+				return nil, err
+			}
+			held, err := attestations.AccountFiles(ctx, whole(tx), accountID)
+			return append(evidence, held...), err
 		}}); err != nil {
 		return nil, err
 	}
@@ -146,6 +154,9 @@ func New(d Deps) (*UseCases, error) {
 		return nil, err
 	}
 	if u.Contracts, err = contracts.NewService(contracts.Deps{Unit: narrowUnit[contracts.Tx](unit)}); err != nil {
+		return nil, err
+	}
+	if u.Attestations, err = attestations.NewService(attestations.Deps{Unit: narrowUnit[attestations.Tx](unit), Files: d.Blobs, Log: log}); err != nil {
 		return nil, err
 	}
 	return u, nil

@@ -63,6 +63,138 @@ func (e ApprovalStatus) Valid() bool {
 	}
 }
 
+// Defines values for AttestationCreatedJSONKind.
+const (
+	AttestationCreatedJSONKindInsurance AttestationCreatedJSONKind = "insurance"
+	AttestationCreatedJSONKindIso27001  AttestationCreatedJSONKind = "iso27001"
+	AttestationCreatedJSONKindOther     AttestationCreatedJSONKind = "other"
+	AttestationCreatedJSONKindPentest   AttestationCreatedJSONKind = "pentest"
+	AttestationCreatedJSONKindSoc2      AttestationCreatedJSONKind = "soc2"
+)
+
+// Valid indicates whether the value is a known member of the AttestationCreatedJSONKind enum.
+func (e AttestationCreatedJSONKind) Valid() bool {
+	switch e {
+	case AttestationCreatedJSONKindInsurance:
+		return true
+	case AttestationCreatedJSONKindIso27001:
+		return true
+	case AttestationCreatedJSONKindOther:
+		return true
+	case AttestationCreatedJSONKindPentest:
+		return true
+	case AttestationCreatedJSONKindSoc2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AttestationCreatedJSONState.
+const (
+	AttestationCreatedJSONStateCurrent  AttestationCreatedJSONState = "current"
+	AttestationCreatedJSONStateExpired  AttestationCreatedJSONState = "expired"
+	AttestationCreatedJSONStateExpiring AttestationCreatedJSONState = "expiring"
+)
+
+// Valid indicates whether the value is a known member of the AttestationCreatedJSONState enum.
+func (e AttestationCreatedJSONState) Valid() bool {
+	switch e {
+	case AttestationCreatedJSONStateCurrent:
+		return true
+	case AttestationCreatedJSONStateExpired:
+		return true
+	case AttestationCreatedJSONStateExpiring:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AttestationCreatedJSONVisibility.
+const (
+	AttestationCreatedJSONVisibilityAccount   AttestationCreatedJSONVisibility = "account"
+	AttestationCreatedJSONVisibilityDirectory AttestationCreatedJSONVisibility = "directory"
+)
+
+// Valid indicates whether the value is a known member of the AttestationCreatedJSONVisibility enum.
+func (e AttestationCreatedJSONVisibility) Valid() bool {
+	switch e {
+	case AttestationCreatedJSONVisibilityAccount:
+		return true
+	case AttestationCreatedJSONVisibilityDirectory:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AttestationJSONKind.
+const (
+	AttestationJSONKindInsurance AttestationJSONKind = "insurance"
+	AttestationJSONKindIso27001  AttestationJSONKind = "iso27001"
+	AttestationJSONKindOther     AttestationJSONKind = "other"
+	AttestationJSONKindPentest   AttestationJSONKind = "pentest"
+	AttestationJSONKindSoc2      AttestationJSONKind = "soc2"
+)
+
+// Valid indicates whether the value is a known member of the AttestationJSONKind enum.
+func (e AttestationJSONKind) Valid() bool {
+	switch e {
+	case AttestationJSONKindInsurance:
+		return true
+	case AttestationJSONKindIso27001:
+		return true
+	case AttestationJSONKindOther:
+		return true
+	case AttestationJSONKindPentest:
+		return true
+	case AttestationJSONKindSoc2:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AttestationJSONState.
+const (
+	AttestationJSONStateCurrent  AttestationJSONState = "current"
+	AttestationJSONStateExpired  AttestationJSONState = "expired"
+	AttestationJSONStateExpiring AttestationJSONState = "expiring"
+)
+
+// Valid indicates whether the value is a known member of the AttestationJSONState enum.
+func (e AttestationJSONState) Valid() bool {
+	switch e {
+	case AttestationJSONStateCurrent:
+		return true
+	case AttestationJSONStateExpired:
+		return true
+	case AttestationJSONStateExpiring:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AttestationJSONVisibility.
+const (
+	AttestationJSONVisibilityAccount   AttestationJSONVisibility = "account"
+	AttestationJSONVisibilityDirectory AttestationJSONVisibility = "directory"
+)
+
+// Valid indicates whether the value is a known member of the AttestationJSONVisibility enum.
+func (e AttestationJSONVisibility) Valid() bool {
+	switch e {
+	case AttestationJSONVisibilityAccount:
+		return true
+	case AttestationJSONVisibilityDirectory:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ContactJSONRole.
 const (
 	ContactJSONRoleAccount  ContactJSONRole = "account"
@@ -81,6 +213,72 @@ func (e ContactJSONRole) Valid() bool {
 	case ContactJSONRolePrivacy:
 		return true
 	case ContactJSONRoleSecurity:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ContractJSONState.
+const (
+	ContractJSONStateActive    ContractJSONState = "active"
+	ContractJSONStateExpired   ContractJSONState = "expired"
+	ContractJSONStateNoticeDue ContractJSONState = "notice_due"
+)
+
+// Valid indicates whether the value is a known member of the ContractJSONState enum.
+func (e ContractJSONState) Valid() bool {
+	switch e {
+	case ContractJSONStateActive:
+		return true
+	case ContractJSONStateExpired:
+		return true
+	case ContractJSONStateNoticeDue:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ContractServiceJSONType.
+const (
+	ContractServiceJSONTypeCommunication  ContractServiceJSONType = "communication"
+	ContractServiceJSONTypeConsulting     ContractServiceJSONType = "consulting"
+	ContractServiceJSONTypeDataProcessing ContractServiceJSONType = "data_processing"
+	ContractServiceJSONTypeHosting        ContractServiceJSONType = "hosting"
+	ContractServiceJSONTypeIaas           ContractServiceJSONType = "iaas"
+	ContractServiceJSONTypeOther          ContractServiceJSONType = "other"
+	ContractServiceJSONTypePaas           ContractServiceJSONType = "paas"
+	ContractServiceJSONTypePayment        ContractServiceJSONType = "payment"
+	ContractServiceJSONTypeSaas           ContractServiceJSONType = "saas"
+	ContractServiceJSONTypeSecurity       ContractServiceJSONType = "security"
+	ContractServiceJSONTypeSupport        ContractServiceJSONType = "support"
+)
+
+// Valid indicates whether the value is a known member of the ContractServiceJSONType enum.
+func (e ContractServiceJSONType) Valid() bool {
+	switch e {
+	case ContractServiceJSONTypeCommunication:
+		return true
+	case ContractServiceJSONTypeConsulting:
+		return true
+	case ContractServiceJSONTypeDataProcessing:
+		return true
+	case ContractServiceJSONTypeHosting:
+		return true
+	case ContractServiceJSONTypeIaas:
+		return true
+	case ContractServiceJSONTypeOther:
+		return true
+	case ContractServiceJSONTypePaas:
+		return true
+	case ContractServiceJSONTypePayment:
+		return true
+	case ContractServiceJSONTypeSaas:
+		return true
+	case ContractServiceJSONTypeSecurity:
+		return true
+	case ContractServiceJSONTypeSupport:
 		return true
 	default:
 		return false
@@ -314,22 +512,22 @@ func (e ReadyOutBodyStatus) Valid() bool {
 
 // Defines values for ReviewState.
 const (
-	Current       ReviewState = "current"
-	DueSoon       ReviewState = "due_soon"
-	NeverReviewed ReviewState = "never_reviewed"
-	Overdue       ReviewState = "overdue"
+	ReviewStateCurrent       ReviewState = "current"
+	ReviewStateDueSoon       ReviewState = "due_soon"
+	ReviewStateNeverReviewed ReviewState = "never_reviewed"
+	ReviewStateOverdue       ReviewState = "overdue"
 )
 
 // Valid indicates whether the value is a known member of the ReviewState enum.
 func (e ReviewState) Valid() bool {
 	switch e {
-	case Current:
+	case ReviewStateCurrent:
 		return true
-	case DueSoon:
+	case ReviewStateDueSoon:
 		return true
-	case NeverReviewed:
+	case ReviewStateNeverReviewed:
 		return true
-	case Overdue:
+	case ReviewStateOverdue:
 		return true
 	default:
 		return false
@@ -924,6 +1122,246 @@ type AssessmentsOutBody struct {
 	Assessments []AssessmentJSON `json:"assessments"`
 }
 
+// AttestationBody defines model for AttestationBody.
+type AttestationBody struct {
+	// Auditor soc2, required
+	Auditor *string `json:"auditor,omitempty"`
+
+	// CertificateNumber iso27001, required
+	CertificateNumber *string `json:"certificate_number,omitempty"`
+
+	// ContentType The type of the file to upload: application/pdf (default), image/png, image/jpeg, text/plain or application/zip
+	ContentType *string `json:"content_type,omitempty"`
+
+	// Cuecs soc2
+	Cuecs *[]string `json:"cuecs,omitempty"`
+
+	// Exceptions soc2
+	Exceptions *string `json:"exceptions,omitempty"`
+
+	// Firm pentest, required
+	Firm *string `json:"firm,omitempty"`
+
+	// Issuer iso27001, required
+	Issuer *string `json:"issuer,omitempty"`
+
+	// Kind soc2, iso27001, pentest, insurance or other
+	Kind string `json:"kind"`
+
+	// OpenCritical pentest: 0 or more (default 0)
+	OpenCritical *int64 `json:"open_critical,omitempty"`
+
+	// OpenHigh pentest: 0 or more (default 0)
+	OpenHigh *int64 `json:"open_high,omitempty"`
+
+	// Opinion soc2, required: unqualified, qualified, adverse or disclaimer
+	Opinion *string `json:"opinion,omitempty"`
+
+	// PerformedOn pentest, required (2006-01-02)
+	PerformedOn *string `json:"performed_on,omitempty"`
+
+	// PeriodEnd soc2, required (2006-01-02), not before period_start
+	PeriodEnd *string `json:"period_end,omitempty"`
+
+	// PeriodStart soc2, required (2006-01-02)
+	PeriodStart *string `json:"period_start,omitempty"`
+
+	// ReportType soc2, required: 1 or 2
+	ReportType *int64 `json:"report_type,omitempty"`
+
+	// Scope iso27001
+	Scope *string `json:"scope,omitempty"`
+
+	// SubserviceOrganizations soc2
+	SubserviceOrganizations *[]string `json:"subservice_organizations,omitempty"`
+
+	// ValidUntil iso27001, insurance, other: required (2006-01-02); derived for soc2 and pentest
+	ValidUntil *string `json:"valid_until,omitempty"`
+}
+
+// AttestationCreatedJSON defines model for AttestationCreatedJSON.
+type AttestationCreatedJSON struct {
+	// Auditor soc2
+	Auditor *string `json:"auditor,omitempty"`
+
+	// CertificateNumber iso27001
+	CertificateNumber *string `json:"certificate_number,omitempty"`
+
+	// ContentType The type its file is uploaded as
+	ContentType string    `json:"content_type"`
+	CreatedAt   time.Time `json:"created_at"`
+	CreatedBy   string    `json:"created_by"`
+
+	// Cuecs soc2: complementary user entity controls
+	Cuecs *[]string `json:"cuecs,omitempty"`
+
+	// Exceptions soc2: the exceptions noted, as text
+	Exceptions *string `json:"exceptions,omitempty"`
+
+	// ExpiresAt The upload URL works until then (15 minutes)
+	ExpiresAt time.Time `json:"expires_at"`
+
+	// Fields Form fields to send before the file part named file (POST uploads only)
+	Fields *map[string]string `json:"fields,omitempty"`
+
+	// Firm pentest
+	Firm *string `json:"firm,omitempty"`
+
+	// HasFile The report or certificate has been uploaded
+	HasFile bool `json:"has_file"`
+
+	// Headers Headers the upload must carry
+	Headers map[string]string  `json:"headers"`
+	Id      openapi_types.UUID `json:"id"`
+
+	// Issuer iso27001: the certification body
+	Issuer *string                    `json:"issuer,omitempty"`
+	Kind   AttestationCreatedJSONKind `json:"kind"`
+
+	// Method PUT, or POST for a form upload with fields
+	Method string `json:"method"`
+
+	// OpenCritical pentest: critical findings still open
+	OpenCritical *int64 `json:"open_critical,omitempty"`
+
+	// OpenHigh pentest: high findings still open
+	OpenHigh *int64 `json:"open_high,omitempty"`
+
+	// Opinion soc2: unqualified, qualified, adverse or disclaimer
+	Opinion *string `json:"opinion,omitempty"`
+
+	// PerformedOn pentest
+	PerformedOn *openapi_types.Date `json:"performed_on,omitempty"`
+
+	// PeriodEnd soc2
+	PeriodEnd *openapi_types.Date `json:"period_end,omitempty"`
+
+	// PeriodStart soc2
+	PeriodStart *openapi_types.Date `json:"period_start,omitempty"`
+
+	// ReportType soc2: 1 or 2
+	ReportType *int64 `json:"report_type,omitempty"`
+
+	// Scope iso27001: the certificate's scope (the record's own sharing is visibility)
+	Scope *string `json:"scope,omitempty"`
+
+	// State Derived on the day of the read (UTC): expiring from 60 days before valid_until (that day included) through valid_until, expired after it
+	State AttestationCreatedJSONState `json:"state"`
+
+	// SubserviceOrganizations soc2: subservice organizations carved out
+	SubserviceOrganizations *[]string `json:"subservice_organizations,omitempty"`
+
+	// UploadUrl Where the report or certificate goes, once: the evidence store accepts one upload, of content_type, up to 25 MiB
+	UploadUrl string `json:"upload_url"`
+
+	// ValidUntil Derived: SOC 2 12 months after period_end, pen test 12 months after performed_on (the same day a year later, or that month's last day); the record's own valid_until for the other kinds
+	ValidUntil openapi_types.Date `json:"valid_until"`
+	VendorId   openapi_types.UUID `json:"vendor_id"`
+
+	// Visibility account: the account's own; directory: the vendor's public trust documents, recorded by a platform admin and shown to every account (read-only to them)
+	Visibility AttestationCreatedJSONVisibility `json:"visibility"`
+}
+
+// AttestationCreatedJSONKind defines model for AttestationCreatedJSON.Kind.
+type AttestationCreatedJSONKind string
+
+// AttestationCreatedJSONState Derived on the day of the read (UTC): expiring from 60 days before valid_until (that day included) through valid_until, expired after it
+type AttestationCreatedJSONState string
+
+// AttestationCreatedJSONVisibility account: the account's own; directory: the vendor's public trust documents, recorded by a platform admin and shown to every account (read-only to them)
+type AttestationCreatedJSONVisibility string
+
+// AttestationDownloadOutBody defines model for AttestationDownloadOutBody.
+type AttestationDownloadOutBody struct {
+	AttestationId openapi_types.UUID `json:"attestation_id"`
+	DownloadUrl   string             `json:"download_url"`
+	ExpiresAt     time.Time          `json:"expires_at"`
+	Method        string             `json:"method"`
+}
+
+// AttestationJSON defines model for AttestationJSON.
+type AttestationJSON struct {
+	// Auditor soc2
+	Auditor *string `json:"auditor,omitempty"`
+
+	// CertificateNumber iso27001
+	CertificateNumber *string `json:"certificate_number,omitempty"`
+
+	// ContentType The type its file is uploaded as
+	ContentType string    `json:"content_type"`
+	CreatedAt   time.Time `json:"created_at"`
+	CreatedBy   string    `json:"created_by"`
+
+	// Cuecs soc2: complementary user entity controls
+	Cuecs *[]string `json:"cuecs,omitempty"`
+
+	// Exceptions soc2: the exceptions noted, as text
+	Exceptions *string `json:"exceptions,omitempty"`
+
+	// Firm pentest
+	Firm *string `json:"firm,omitempty"`
+
+	// HasFile The report or certificate has been uploaded
+	HasFile bool               `json:"has_file"`
+	Id      openapi_types.UUID `json:"id"`
+
+	// Issuer iso27001: the certification body
+	Issuer *string             `json:"issuer,omitempty"`
+	Kind   AttestationJSONKind `json:"kind"`
+
+	// OpenCritical pentest: critical findings still open
+	OpenCritical *int64 `json:"open_critical,omitempty"`
+
+	// OpenHigh pentest: high findings still open
+	OpenHigh *int64 `json:"open_high,omitempty"`
+
+	// Opinion soc2: unqualified, qualified, adverse or disclaimer
+	Opinion *string `json:"opinion,omitempty"`
+
+	// PerformedOn pentest
+	PerformedOn *openapi_types.Date `json:"performed_on,omitempty"`
+
+	// PeriodEnd soc2
+	PeriodEnd *openapi_types.Date `json:"period_end,omitempty"`
+
+	// PeriodStart soc2
+	PeriodStart *openapi_types.Date `json:"period_start,omitempty"`
+
+	// ReportType soc2: 1 or 2
+	ReportType *int64 `json:"report_type,omitempty"`
+
+	// Scope iso27001: the certificate's scope (the record's own sharing is visibility)
+	Scope *string `json:"scope,omitempty"`
+
+	// State Derived on the day of the read (UTC): expiring from 60 days before valid_until (that day included) through valid_until, expired after it
+	State AttestationJSONState `json:"state"`
+
+	// SubserviceOrganizations soc2: subservice organizations carved out
+	SubserviceOrganizations *[]string `json:"subservice_organizations,omitempty"`
+
+	// ValidUntil Derived: SOC 2 12 months after period_end, pen test 12 months after performed_on (the same day a year later, or that month's last day); the record's own valid_until for the other kinds
+	ValidUntil openapi_types.Date `json:"valid_until"`
+	VendorId   openapi_types.UUID `json:"vendor_id"`
+
+	// Visibility account: the account's own; directory: the vendor's public trust documents, recorded by a platform admin and shown to every account (read-only to them)
+	Visibility AttestationJSONVisibility `json:"visibility"`
+}
+
+// AttestationJSONKind defines model for AttestationJSON.Kind.
+type AttestationJSONKind string
+
+// AttestationJSONState Derived on the day of the read (UTC): expiring from 60 days before valid_until (that day included) through valid_until, expired after it
+type AttestationJSONState string
+
+// AttestationJSONVisibility account: the account's own; directory: the vendor's public trust documents, recorded by a platform admin and shown to every account (read-only to them)
+type AttestationJSONVisibility string
+
+// AttestationsListOutBody defines model for AttestationsListOutBody.
+type AttestationsListOutBody struct {
+	// Attestations The account's own on the vendor and the directory's, oldest first
+	Attestations []AttestationJSON `json:"attestations"`
+}
+
 // AuditChangeJSON defines model for AuditChangeJSON.
 type AuditChangeJSON struct {
 	Field    string `json:"field"`
@@ -1043,6 +1481,110 @@ type ContactJSON struct {
 
 // ContactJSONRole defines model for ContactJSON.Role.
 type ContactJSONRole string
+
+// ContractFieldsJSON defines model for ContractFieldsJSON.
+type ContractFieldsJSON struct {
+	// AnnualValue Exact decimal (at most 4 decimals, below 10^15); null when unknown
+	//
+	// Examples: 120000.5
+	AnnualValue *float32 `json:"annual_value,omitempty"`
+
+	// AutoRenew Renews by its term at its end
+	AutoRenew *bool `json:"auto_renew,omitempty"`
+
+	// Currency ISO 4217 code; required with annual_value
+	//
+	// Examples: EUR
+	Currency *string `json:"currency,omitempty"`
+
+	// DpaSigned A data processing agreement is signed
+	DpaSigned *bool `json:"dpa_signed,omitempty"`
+
+	// EndDate Civil date, 2006-01-02, not before start_date; the last day the contract runs
+	//
+	// Examples: 2026-12-31
+	EndDate string `json:"end_date"`
+
+	// GoverningLaw ISO 3166-1 alpha-2 country code
+	//
+	// Examples: DE
+	GoverningLaw *string `json:"governing_law,omitempty"`
+
+	// Lei The provider's Legal Entity Identifier (ISO 17442, check digits verified); empty when unknown
+	Lei *string `json:"lei,omitempty"`
+
+	// NoticePeriodDays Days before end_date by which notice must be given
+	NoticePeriodDays *int64 `json:"notice_period_days,omitempty"`
+
+	// Reference The contract's own reference or name
+	Reference *string                `json:"reference,omitempty"`
+	Services  *[]ContractServiceJSON `json:"services,omitempty"`
+
+	// StartDate Civil date, 2006-01-02
+	//
+	// Examples: 2026-01-01
+	StartDate string `json:"start_date"`
+
+	// SupportsCriticalFunction The services support a critical or important function (DORA)
+	SupportsCriticalFunction *bool `json:"supports_critical_function,omitempty"`
+
+	// VendorId A vendor on one of the account's lists
+	VendorId openapi_types.UUID `json:"vendor_id"`
+}
+
+// ContractJSON defines model for ContractJSON.
+type ContractJSON struct {
+	// AnnualValue Exact decimal (at most 4 decimals, below 10^15); null when unknown
+	//
+	// Examples: 120000.5
+	AnnualValue *float32  `json:"annual_value"`
+	AutoRenew   bool      `json:"auto_renew"`
+	CreatedAt   time.Time `json:"created_at"`
+	Currency    string    `json:"currency"`
+	DpaSigned   bool      `json:"dpa_signed"`
+
+	// EndDate The current period's last day
+	EndDate      string             `json:"end_date"`
+	GoverningLaw string             `json:"governing_law"`
+	Id           openapi_types.UUID `json:"id"`
+	Lei          string             `json:"lei"`
+
+	// NoticeDeadline end_date minus notice_period_days
+	NoticeDeadline   string                `json:"notice_deadline"`
+	NoticePeriodDays int64                 `json:"notice_period_days"`
+	Reference        string                `json:"reference"`
+	Services         []ContractServiceJSON `json:"services"`
+
+	// StartDate The current period's first day
+	StartDate string `json:"start_date"`
+
+	// State notice_due from 90 days before notice_deadline until end_date; expired after end_date (never when auto_renew)
+	State                    ContractJSONState  `json:"state"`
+	SupportsCriticalFunction bool               `json:"supports_critical_function"`
+	UpdatedAt                time.Time          `json:"updated_at"`
+	VendorId                 openapi_types.UUID `json:"vendor_id"`
+	VendorName               string             `json:"vendor_name"`
+}
+
+// ContractJSONState notice_due from 90 days before notice_deadline until end_date; expired after end_date (never when auto_renew)
+type ContractJSONState string
+
+// ContractServiceJSON defines model for ContractServiceJSON.
+type ContractServiceJSON struct {
+	Name string `json:"name"`
+
+	// Type The kind of service (the documented list, core/contracts/services.go)
+	Type ContractServiceJSONType `json:"type"`
+}
+
+// ContractServiceJSONType The kind of service (the documented list, core/contracts/services.go)
+type ContractServiceJSONType string
+
+// ContractsListOutBody defines model for ContractsListOutBody.
+type ContractsListOutBody struct {
+	// Contracts By end date
+	Contracts []ContractJSON `json:"contracts"`
+}
 
 // CreateAccountInBody defines model for CreateAccountInBody.
 type CreateAccountInBody struct {
@@ -2386,6 +2928,93 @@ type RestoreAccountOwnerParams struct {
 	AccountId string `form:"account-id" json:"account-id"`
 }
 
+// DeleteAttestationParams defines parameters for DeleteAttestation.
+type DeleteAttestationParams struct {
+	// AccountId Organization UUID, or individual for the caller's personal space
+	AccountId string `form:"account-id" json:"account-id"`
+
+	// AttestationId The attestation's id
+	AttestationId openapi_types.UUID `form:"attestation-id" json:"attestation-id"`
+}
+
+// ListAttestationsParams defines parameters for ListAttestations.
+type ListAttestationsParams struct {
+	// AccountId Organization UUID, or individual for the caller's personal space
+	AccountId string `form:"account-id" json:"account-id"`
+
+	// VendorId The vendor's id
+	VendorId openapi_types.UUID `form:"vendor-id" json:"vendor-id"`
+}
+
+// CreateAttestationParams defines parameters for CreateAttestation.
+type CreateAttestationParams struct {
+	// AccountId Organization UUID, or individual for the caller's personal space
+	AccountId string `form:"account-id" json:"account-id"`
+
+	// VendorId The vendor's id
+	VendorId openapi_types.UUID `form:"vendor-id" json:"vendor-id"`
+}
+
+// GetAttestationDownloadUrlParams defines parameters for GetAttestationDownloadUrl.
+type GetAttestationDownloadUrlParams struct {
+	// AccountId Organization UUID, or individual for the caller's personal space
+	AccountId string `form:"account-id" json:"account-id"`
+
+	// AttestationId The attestation's id
+	AttestationId openapi_types.UUID `form:"attestation-id" json:"attestation-id"`
+}
+
+// DeleteContractParams defines parameters for DeleteContract.
+type DeleteContractParams struct {
+	// AccountId Organization UUID, or individual for the caller's personal space
+	AccountId string `form:"account-id" json:"account-id"`
+
+	// ContractId The contract's id
+	ContractId openapi_types.UUID `form:"contract-id" json:"contract-id"`
+}
+
+// ListContractsParams defines parameters for ListContracts.
+type ListContractsParams struct {
+	// AccountId Organization UUID, or individual for the caller's personal space
+	AccountId string `form:"account-id" json:"account-id"`
+
+	// VendorId Only the contracts with this vendor
+	VendorId *openapi_types.UUID `form:"vendor-id,omitempty" json:"vendor-id,omitempty"`
+}
+
+// PatchContractJSONBody defines parameters for PatchContract.
+type PatchContractJSONBody map[string]interface{}
+
+// PatchContractApplicationMergePatchPlusJSONBody defines parameters for PatchContract.
+type PatchContractApplicationMergePatchPlusJSONBody map[string]interface{}
+
+// PatchContractParams defines parameters for PatchContract.
+type PatchContractParams struct {
+	// AccountId Organization UUID, or individual for the caller's personal space
+	AccountId string `form:"account-id" json:"account-id"`
+
+	// ContractId The contract's id
+	ContractId openapi_types.UUID `form:"contract-id" json:"contract-id"`
+}
+
+// CreateContractParams defines parameters for CreateContract.
+type CreateContractParams struct {
+	// AccountId Organization UUID, or individual for the caller's personal space
+	AccountId string `form:"account-id" json:"account-id"`
+}
+
+// DeleteDirectoryAttestationParams defines parameters for DeleteDirectoryAttestation.
+type DeleteDirectoryAttestationParams struct {
+	// AttestationId The attestation's id
+	AttestationId openapi_types.UUID `form:"attestation-id" json:"attestation-id"`
+}
+
+// CreateDirectoryAttestationParams defines parameters for CreateDirectoryAttestation.
+type CreateDirectoryAttestationParams struct {
+	// VendorId The vendor's id
+	VendorId openapi_types.UUID `form:"vendor-id" json:"vendor-id"`
+}
+
 // ListIncidentsParams defines parameters for ListIncidents.
 type ListIncidentsParams struct {
 	// AccountId Organization UUID, or individual for the caller's personal space
@@ -2934,6 +3563,21 @@ type CreateAccountJSONRequestBody = CreateAccountInBody
 
 // RestoreAccountOwnerJSONRequestBody defines body for RestoreAccountOwner for application/json ContentType.
 type RestoreAccountOwnerJSONRequestBody = RestoreOwnerInBody
+
+// CreateAttestationJSONRequestBody defines body for CreateAttestation for application/json ContentType.
+type CreateAttestationJSONRequestBody = AttestationBody
+
+// PatchContractJSONRequestBody defines body for PatchContract for application/json ContentType.
+type PatchContractJSONRequestBody PatchContractJSONBody
+
+// PatchContractApplicationMergePatchPlusJSONRequestBody defines body for PatchContract for application/merge-patch+json ContentType.
+type PatchContractApplicationMergePatchPlusJSONRequestBody PatchContractApplicationMergePatchPlusJSONBody
+
+// CreateContractJSONRequestBody defines body for CreateContract for application/json ContentType.
+type CreateContractJSONRequestBody = ContractFieldsJSON
+
+// CreateDirectoryAttestationJSONRequestBody defines body for CreateDirectoryAttestation for application/json ContentType.
+type CreateDirectoryAttestationJSONRequestBody = AttestationBody
 
 // PutReviewPolicyJSONRequestBody defines body for PutReviewPolicy for application/json ContentType.
 type PutReviewPolicyJSONRequestBody = ReviewPolicyBody
@@ -3491,6 +4135,107 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /accounts/owner (the `RestoreAccountOwner` operationId).
 	RestoreAccountOwner(ctx context.Context, params *RestoreAccountOwnerParams, body RestoreAccountOwnerJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteAttestation Delete one of the account's attestations with its file (member or above); a directory attestation is 403
+	//
+	// Corresponds with DELETE /attestations (the `DeleteAttestation` operationId).
+	DeleteAttestation(ctx context.Context, params *DeleteAttestationParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListAttestations The account's attestations on a vendor and the directory's, with valid_until and state derived today (viewer or above)
+	//
+	// Corresponds with GET /attestations (the `ListAttestations` operationId).
+	ListAttestations(ctx context.Context, params *ListAttestationsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateAttestationWithBody Record an attestation on a vendor on one of the account's lists; the answer carries the write-once upload of its file (member or above)
+	//
+	// The record exists before its file: has_file turns true once the upload is stored. A field of another kind, a missing required field or a value outside its enum is 422 naming the field.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /attestations (the `CreateAttestation` operationId).
+	CreateAttestationWithBody(ctx context.Context, params *CreateAttestationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateAttestation Record an attestation on a vendor on one of the account's lists; the answer carries the write-once upload of its file (member or above)
+	//
+	// The record exists before its file: has_file turns true once the upload is stored. A field of another kind, a missing required field or a value outside its enum is 422 naming the field.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /attestations (the `CreateAttestation` operationId).
+	CreateAttestation(ctx context.Context, params *CreateAttestationParams, body CreateAttestationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetAttestationDownloadUrl A short-lived download URL of an attestation's file, the account's own or the directory's (viewer or above); 409 before its upload
+	//
+	// Corresponds with GET /attestations/download-url (the `GetAttestationDownloadUrl` operationId).
+	GetAttestationDownloadUrl(ctx context.Context, params *GetAttestationDownloadUrlParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteContract Delete a contract (member or above)
+	//
+	// Corresponds with DELETE /contracts (the `DeleteContract` operationId).
+	DeleteContract(ctx context.Context, params *DeleteContractParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListContracts The account's contracts, with notice deadline and state (viewer or above)
+	//
+	// Corresponds with GET /contracts (the `ListContracts` operationId).
+	ListContracts(ctx context.Context, params *ListContractsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PatchContractWithBody Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /contracts (the `PatchContract` operationId).
+	PatchContractWithBody(ctx context.Context, params *PatchContractParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PatchContract Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /contracts (the `PatchContract` operationId).
+	PatchContract(ctx context.Context, params *PatchContractParams, body PatchContractJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PatchContractWithApplicationMergePatchPlusJSONBody Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted
+	//
+	// Takes a body of the `application/merge-patch+json` content type.
+	//
+	// Corresponds with PATCH /contracts (the `PatchContract` operationId).
+	PatchContractWithApplicationMergePatchPlusJSONBody(ctx context.Context, params *PatchContractParams, body PatchContractApplicationMergePatchPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateContractWithBody Record a contract with a vendor on one of the account's lists (member or above)
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /contracts (the `CreateContract` operationId).
+	CreateContractWithBody(ctx context.Context, params *CreateContractParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateContract Record a contract with a vendor on one of the account's lists (member or above)
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /contracts (the `CreateContract` operationId).
+	CreateContract(ctx context.Context, params *CreateContractParams, body CreateContractJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteDirectoryAttestation Delete a directory attestation with its file (platform admins)
+	//
+	// Corresponds with DELETE /directory/attestations (the `DeleteDirectoryAttestation` operationId).
+	DeleteDirectoryAttestation(ctx context.Context, params *DeleteDirectoryAttestationParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateDirectoryAttestationWithBody Record a directory attestation on a vendor, shown to every account (platform admins)
+	//
+	// The vendor's public trust documents. The answer carries the write-once upload of its file, as create-attestation's does.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /directory/attestations (the `CreateDirectoryAttestation` operationId).
+	CreateDirectoryAttestationWithBody(ctx context.Context, params *CreateDirectoryAttestationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateDirectoryAttestation Record a directory attestation on a vendor, shown to every account (platform admins)
+	//
+	// The vendor's public trust documents. The answer carries the write-once upload of its file, as create-attestation's does.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /directory/attestations (the `CreateDirectoryAttestation` operationId).
+	CreateDirectoryAttestation(ctx context.Context, params *CreateDirectoryAttestationParams, body CreateDirectoryAttestationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// Healthz Process is up
 	//
@@ -4113,6 +4858,257 @@ func (c *Client) RestoreAccountOwnerWithBody(ctx context.Context, params *Restor
 // Corresponds with POST /accounts/owner (the `RestoreAccountOwner` operationId).
 func (c *Client) RestoreAccountOwner(ctx context.Context, params *RestoreAccountOwnerParams, body RestoreAccountOwnerJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRestoreAccountOwnerRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteAttestation Delete one of the account's attestations with its file (member or above); a directory attestation is 403
+//
+// Corresponds with DELETE /attestations (the `DeleteAttestation` operationId).
+func (c *Client) DeleteAttestation(ctx context.Context, params *DeleteAttestationParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteAttestationRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListAttestations The account's attestations on a vendor and the directory's, with valid_until and state derived today (viewer or above)
+//
+// Corresponds with GET /attestations (the `ListAttestations` operationId).
+func (c *Client) ListAttestations(ctx context.Context, params *ListAttestationsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListAttestationsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateAttestationWithBody Record an attestation on a vendor on one of the account's lists; the answer carries the write-once upload of its file (member or above)
+//
+// The record exists before its file: has_file turns true once the upload is stored. A field of another kind, a missing required field or a value outside its enum is 422 naming the field.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /attestations (the `CreateAttestation` operationId).
+func (c *Client) CreateAttestationWithBody(ctx context.Context, params *CreateAttestationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateAttestationRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateAttestation Record an attestation on a vendor on one of the account's lists; the answer carries the write-once upload of its file (member or above)
+//
+// The record exists before its file: has_file turns true once the upload is stored. A field of another kind, a missing required field or a value outside its enum is 422 naming the field.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /attestations (the `CreateAttestation` operationId).
+func (c *Client) CreateAttestation(ctx context.Context, params *CreateAttestationParams, body CreateAttestationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateAttestationRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetAttestationDownloadUrl A short-lived download URL of an attestation's file, the account's own or the directory's (viewer or above); 409 before its upload
+//
+// Corresponds with GET /attestations/download-url (the `GetAttestationDownloadUrl` operationId).
+func (c *Client) GetAttestationDownloadUrl(ctx context.Context, params *GetAttestationDownloadUrlParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetAttestationDownloadUrlRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteContract Delete a contract (member or above)
+//
+// Corresponds with DELETE /contracts (the `DeleteContract` operationId).
+func (c *Client) DeleteContract(ctx context.Context, params *DeleteContractParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteContractRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListContracts The account's contracts, with notice deadline and state (viewer or above)
+//
+// Corresponds with GET /contracts (the `ListContracts` operationId).
+func (c *Client) ListContracts(ctx context.Context, params *ListContractsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListContractsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PatchContractWithBody Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /contracts (the `PatchContract` operationId).
+func (c *Client) PatchContractWithBody(ctx context.Context, params *PatchContractParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPatchContractRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PatchContract Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /contracts (the `PatchContract` operationId).
+func (c *Client) PatchContract(ctx context.Context, params *PatchContractParams, body PatchContractJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPatchContractRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PatchContractWithApplicationMergePatchPlusJSONBody Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted
+//
+// Takes a body of the `application/merge-patch+json` content type.
+//
+// Corresponds with PATCH /contracts (the `PatchContract` operationId).
+func (c *Client) PatchContractWithApplicationMergePatchPlusJSONBody(ctx context.Context, params *PatchContractParams, body PatchContractApplicationMergePatchPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPatchContractRequestWithApplicationMergePatchPlusJSONBody(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateContractWithBody Record a contract with a vendor on one of the account's lists (member or above)
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /contracts (the `CreateContract` operationId).
+func (c *Client) CreateContractWithBody(ctx context.Context, params *CreateContractParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateContractRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateContract Record a contract with a vendor on one of the account's lists (member or above)
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /contracts (the `CreateContract` operationId).
+func (c *Client) CreateContract(ctx context.Context, params *CreateContractParams, body CreateContractJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateContractRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteDirectoryAttestation Delete a directory attestation with its file (platform admins)
+//
+// Corresponds with DELETE /directory/attestations (the `DeleteDirectoryAttestation` operationId).
+func (c *Client) DeleteDirectoryAttestation(ctx context.Context, params *DeleteDirectoryAttestationParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteDirectoryAttestationRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateDirectoryAttestationWithBody Record a directory attestation on a vendor, shown to every account (platform admins)
+//
+// The vendor's public trust documents. The answer carries the write-once upload of its file, as create-attestation's does.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /directory/attestations (the `CreateDirectoryAttestation` operationId).
+func (c *Client) CreateDirectoryAttestationWithBody(ctx context.Context, params *CreateDirectoryAttestationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateDirectoryAttestationRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateDirectoryAttestation Record a directory attestation on a vendor, shown to every account (platform admins)
+//
+// The vendor's public trust documents. The answer carries the write-once upload of its file, as create-attestation's does.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /directory/attestations (the `CreateDirectoryAttestation` operationId).
+func (c *Client) CreateDirectoryAttestation(ctx context.Context, params *CreateDirectoryAttestationParams, body CreateDirectoryAttestationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateDirectoryAttestationRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5588,6 +6584,629 @@ func NewRestoreAccountOwnerRequestWithBody(server string, params *RestoreAccount
 		var rawQueryFragments []string
 
 		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "account-id", params.AccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteAttestationRequest constructs an http.Request for the DeleteAttestation method
+func NewDeleteAttestationRequest(server string, params *DeleteAttestationParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/attestations")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "account-id", params.AccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "attestation-id", params.AttestationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListAttestationsRequest constructs an http.Request for the ListAttestations method
+func NewListAttestationsRequest(server string, params *ListAttestationsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/attestations")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "account-id", params.AccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "vendor-id", params.VendorId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateAttestationRequest calls the generic CreateAttestation builder with application/json body
+func NewCreateAttestationRequest(server string, params *CreateAttestationParams, body CreateAttestationJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateAttestationRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewCreateAttestationRequestWithBody constructs an http.Request for the CreateAttestation method, with any body, and a specified content type
+func NewCreateAttestationRequestWithBody(server string, params *CreateAttestationParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/attestations")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "account-id", params.AccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "vendor-id", params.VendorId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetAttestationDownloadUrlRequest constructs an http.Request for the GetAttestationDownloadUrl method
+func NewGetAttestationDownloadUrlRequest(server string, params *GetAttestationDownloadUrlParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/attestations/download-url")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "account-id", params.AccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "attestation-id", params.AttestationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewDeleteContractRequest constructs an http.Request for the DeleteContract method
+func NewDeleteContractRequest(server string, params *DeleteContractParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/contracts")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "account-id", params.AccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "contract-id", params.ContractId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListContractsRequest constructs an http.Request for the ListContracts method
+func NewListContractsRequest(server string, params *ListContractsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/contracts")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "account-id", params.AccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.VendorId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "vendor-id", *params.VendorId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPatchContractRequest calls the generic PatchContract builder with application/json body
+func NewPatchContractRequest(server string, params *PatchContractParams, body PatchContractJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPatchContractRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewPatchContractRequestWithApplicationMergePatchPlusJSONBody calls the generic PatchContract builder with application/merge-patch+json body
+func NewPatchContractRequestWithApplicationMergePatchPlusJSONBody(server string, params *PatchContractParams, body PatchContractApplicationMergePatchPlusJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewPatchContractRequestWithBody(server, params, "application/merge-patch+json", bodyReader)
+}
+
+// NewPatchContractRequestWithBody constructs an http.Request for the PatchContract method, with any body, and a specified content type
+func NewPatchContractRequestWithBody(server string, params *PatchContractParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/contracts")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "account-id", params.AccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "contract-id", params.ContractId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewCreateContractRequest calls the generic CreateContract builder with application/json body
+func NewCreateContractRequest(server string, params *CreateContractParams, body CreateContractJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateContractRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewCreateContractRequestWithBody constructs an http.Request for the CreateContract method, with any body, and a specified content type
+func NewCreateContractRequestWithBody(server string, params *CreateContractParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/contracts")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "account-id", params.AccountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteDirectoryAttestationRequest constructs an http.Request for the DeleteDirectoryAttestation method
+func NewDeleteDirectoryAttestationRequest(server string, params *DeleteDirectoryAttestationParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/directory/attestations")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "attestation-id", params.AttestationId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateDirectoryAttestationRequest calls the generic CreateDirectoryAttestation builder with application/json body
+func NewCreateDirectoryAttestationRequest(server string, params *CreateDirectoryAttestationParams, body CreateDirectoryAttestationJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateDirectoryAttestationRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewCreateDirectoryAttestationRequestWithBody constructs an http.Request for the CreateDirectoryAttestation method, with any body, and a specified content type
+func NewCreateDirectoryAttestationRequestWithBody(server string, params *CreateDirectoryAttestationParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/directory/attestations")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", false, "vendor-id", params.VendorId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
 			return nil, err
 		} else {
 			for _, qp := range strings.Split(queryFrag, "&") {
@@ -9554,6 +11173,119 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /accounts/owner (the `RestoreAccountOwner` operationId).
 	RestoreAccountOwnerWithResponse(ctx context.Context, params *RestoreAccountOwnerParams, body RestoreAccountOwnerJSONRequestBody, reqEditors ...RequestEditorFn) (*RestoreAccountOwnerResponse, error)
 
+	// DeleteAttestationWithResponse Delete one of the account's attestations with its file (member or above); a directory attestation is 403
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /attestations (the `DeleteAttestation` operationId).
+	DeleteAttestationWithResponse(ctx context.Context, params *DeleteAttestationParams, reqEditors ...RequestEditorFn) (*DeleteAttestationResponse, error)
+
+	// ListAttestationsWithResponse The account's attestations on a vendor and the directory's, with valid_until and state derived today (viewer or above)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /attestations (the `ListAttestations` operationId).
+	ListAttestationsWithResponse(ctx context.Context, params *ListAttestationsParams, reqEditors ...RequestEditorFn) (*ListAttestationsResponse, error)
+
+	// CreateAttestationWithBodyWithResponse Record an attestation on a vendor on one of the account's lists; the answer carries the write-once upload of its file (member or above)
+	//
+	// The record exists before its file: has_file turns true once the upload is stored. A field of another kind, a missing required field or a value outside its enum is 422 naming the field.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /attestations (the `CreateAttestation` operationId).
+	CreateAttestationWithBodyWithResponse(ctx context.Context, params *CreateAttestationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateAttestationResponse, error)
+
+	// CreateAttestationWithResponse Record an attestation on a vendor on one of the account's lists; the answer carries the write-once upload of its file (member or above)
+	//
+	// The record exists before its file: has_file turns true once the upload is stored. A field of another kind, a missing required field or a value outside its enum is 422 naming the field.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /attestations (the `CreateAttestation` operationId).
+	CreateAttestationWithResponse(ctx context.Context, params *CreateAttestationParams, body CreateAttestationJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateAttestationResponse, error)
+
+	// GetAttestationDownloadUrlWithResponse A short-lived download URL of an attestation's file, the account's own or the directory's (viewer or above); 409 before its upload
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /attestations/download-url (the `GetAttestationDownloadUrl` operationId).
+	GetAttestationDownloadUrlWithResponse(ctx context.Context, params *GetAttestationDownloadUrlParams, reqEditors ...RequestEditorFn) (*GetAttestationDownloadUrlResponse, error)
+
+	// DeleteContractWithResponse Delete a contract (member or above)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /contracts (the `DeleteContract` operationId).
+	DeleteContractWithResponse(ctx context.Context, params *DeleteContractParams, reqEditors ...RequestEditorFn) (*DeleteContractResponse, error)
+
+	// ListContractsWithResponse The account's contracts, with notice deadline and state (viewer or above)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /contracts (the `ListContracts` operationId).
+	ListContractsWithResponse(ctx context.Context, params *ListContractsParams, reqEditors ...RequestEditorFn) (*ListContractsResponse, error)
+
+	// PatchContractWithBodyWithResponse Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /contracts (the `PatchContract` operationId).
+	PatchContractWithBodyWithResponse(ctx context.Context, params *PatchContractParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PatchContractResponse, error)
+
+	// PatchContractWithResponse Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /contracts (the `PatchContract` operationId).
+	PatchContractWithResponse(ctx context.Context, params *PatchContractParams, body PatchContractJSONRequestBody, reqEditors ...RequestEditorFn) (*PatchContractResponse, error)
+
+	// PatchContractWithApplicationMergePatchPlusJSONBodyWithResponse Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted
+	//
+	// Takes a body of the `application/merge-patch+json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /contracts (the `PatchContract` operationId).
+	PatchContractWithApplicationMergePatchPlusJSONBodyWithResponse(ctx context.Context, params *PatchContractParams, body PatchContractApplicationMergePatchPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*PatchContractResponse, error)
+
+	// CreateContractWithBodyWithResponse Record a contract with a vendor on one of the account's lists (member or above)
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /contracts (the `CreateContract` operationId).
+	CreateContractWithBodyWithResponse(ctx context.Context, params *CreateContractParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateContractResponse, error)
+
+	// CreateContractWithResponse Record a contract with a vendor on one of the account's lists (member or above)
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /contracts (the `CreateContract` operationId).
+	CreateContractWithResponse(ctx context.Context, params *CreateContractParams, body CreateContractJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateContractResponse, error)
+
+	// DeleteDirectoryAttestationWithResponse Delete a directory attestation with its file (platform admins)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /directory/attestations (the `DeleteDirectoryAttestation` operationId).
+	DeleteDirectoryAttestationWithResponse(ctx context.Context, params *DeleteDirectoryAttestationParams, reqEditors ...RequestEditorFn) (*DeleteDirectoryAttestationResponse, error)
+
+	// CreateDirectoryAttestationWithBodyWithResponse Record a directory attestation on a vendor, shown to every account (platform admins)
+	//
+	// The vendor's public trust documents. The answer carries the write-once upload of its file, as create-attestation's does.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /directory/attestations (the `CreateDirectoryAttestation` operationId).
+	CreateDirectoryAttestationWithBodyWithResponse(ctx context.Context, params *CreateDirectoryAttestationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateDirectoryAttestationResponse, error)
+
+	// CreateDirectoryAttestationWithResponse Record a directory attestation on a vendor, shown to every account (platform admins)
+	//
+	// The vendor's public trust documents. The answer carries the write-once upload of its file, as create-attestation's does.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /directory/attestations (the `CreateDirectoryAttestation` operationId).
+	CreateDirectoryAttestationWithResponse(ctx context.Context, params *CreateDirectoryAttestationParams, body CreateDirectoryAttestationJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateDirectoryAttestationResponse, error)
+
 	// HealthzWithResponse Process is up
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -10531,6 +12263,962 @@ func (r RestoreAccountOwnerResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r RestoreAccountOwnerResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteAttestationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteAttestationResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteAttestationResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteAttestationResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteAttestationResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r DeleteAttestationResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DeleteAttestationResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeleteAttestationResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteAttestationResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteAttestationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteAttestationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteAttestationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteAttestationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListAttestationsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AttestationsListOutBody
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListAttestationsResponse) GetJSON200() *AttestationsListOutBody {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListAttestationsResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListAttestationsResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListAttestationsResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListAttestationsResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ListAttestationsResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListAttestationsResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListAttestationsResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListAttestationsResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListAttestationsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListAttestationsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListAttestationsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListAttestationsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type CreateAttestationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *AttestationCreatedJSON
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateAttestationResponse) GetJSON201() *AttestationCreatedJSON {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateAttestationResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateAttestationResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateAttestationResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateAttestationResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateAttestationResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateAttestationResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateAttestationResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateAttestationResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateAttestationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateAttestationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateAttestationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateAttestationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type GetAttestationDownloadUrlResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AttestationDownloadOutBody
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetAttestationDownloadUrlResponse) GetJSON200() *AttestationDownloadOutBody {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetAttestationDownloadUrlResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetAttestationDownloadUrlResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetAttestationDownloadUrlResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetAttestationDownloadUrlResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r GetAttestationDownloadUrlResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r GetAttestationDownloadUrlResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetAttestationDownloadUrlResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r GetAttestationDownloadUrlResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetAttestationDownloadUrlResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetAttestationDownloadUrlResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetAttestationDownloadUrlResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetAttestationDownloadUrlResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetAttestationDownloadUrlResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteContractResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteContractResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteContractResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteContractResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteContractResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r DeleteContractResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DeleteContractResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeleteContractResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteContractResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteContractResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteContractResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteContractResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteContractResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type ListContractsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ContractsListOutBody
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListContractsResponse) GetJSON200() *ContractsListOutBody {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListContractsResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListContractsResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListContractsResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListContractsResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r ListContractsResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListContractsResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r ListContractsResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListContractsResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListContractsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListContractsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListContractsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListContractsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type PatchContractResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ContractJSON
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r PatchContractResponse) GetJSON200() *ContractJSON {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r PatchContractResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r PatchContractResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r PatchContractResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r PatchContractResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r PatchContractResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r PatchContractResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r PatchContractResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r PatchContractResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r PatchContractResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r PatchContractResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PatchContractResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PatchContractResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PatchContractResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type CreateContractResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *ContractJSON
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateContractResponse) GetJSON201() *ContractJSON {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateContractResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateContractResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateContractResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateContractResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateContractResponse) GetApplicationproblemJSON409() *Problem {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateContractResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateContractResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateContractResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateContractResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateContractResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateContractResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateContractResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateContractResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type DeleteDirectoryAttestationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteDirectoryAttestationResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteDirectoryAttestationResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteDirectoryAttestationResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r DeleteDirectoryAttestationResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DeleteDirectoryAttestationResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r DeleteDirectoryAttestationResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteDirectoryAttestationResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteDirectoryAttestationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteDirectoryAttestationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteDirectoryAttestationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteDirectoryAttestationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+type CreateDirectoryAttestationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *AttestationCreatedJSON
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Problem
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Problem
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Problem
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *Problem
+	// ApplicationproblemJSON500 the response for an HTTP 500 `application/problem+json` response
+	ApplicationproblemJSON500 *Problem
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Problem
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateDirectoryAttestationResponse) GetJSON201() *AttestationCreatedJSON {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateDirectoryAttestationResponse) GetApplicationproblemJSON401() *Problem {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateDirectoryAttestationResponse) GetApplicationproblemJSON403() *Problem {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateDirectoryAttestationResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateDirectoryAttestationResponse) GetApplicationproblemJSON422() *Problem {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateDirectoryAttestationResponse) GetApplicationproblemJSON429() *Problem {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON500 returns the response for an HTTP 500 `application/problem+json` response
+func (r CreateDirectoryAttestationResponse) GetApplicationproblemJSON500() *Problem {
+	return r.ApplicationproblemJSON500
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateDirectoryAttestationResponse) GetApplicationproblemJSON503() *Problem {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateDirectoryAttestationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateDirectoryAttestationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateDirectoryAttestationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateDirectoryAttestationResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -16134,6 +18822,209 @@ func (c *ClientWithResponses) RestoreAccountOwnerWithResponse(ctx context.Contex
 	return ParseRestoreAccountOwnerResponse(rsp)
 }
 
+// DeleteAttestationWithResponse Delete one of the account's attestations with its file (member or above); a directory attestation is 403
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /attestations (the `DeleteAttestation` operationId).
+func (c *ClientWithResponses) DeleteAttestationWithResponse(ctx context.Context, params *DeleteAttestationParams, reqEditors ...RequestEditorFn) (*DeleteAttestationResponse, error) {
+	rsp, err := c.DeleteAttestation(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteAttestationResponse(rsp)
+}
+
+// ListAttestationsWithResponse The account's attestations on a vendor and the directory's, with valid_until and state derived today (viewer or above)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /attestations (the `ListAttestations` operationId).
+func (c *ClientWithResponses) ListAttestationsWithResponse(ctx context.Context, params *ListAttestationsParams, reqEditors ...RequestEditorFn) (*ListAttestationsResponse, error) {
+	rsp, err := c.ListAttestations(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListAttestationsResponse(rsp)
+}
+
+// CreateAttestationWithBodyWithResponse Record an attestation on a vendor on one of the account's lists; the answer carries the write-once upload of its file (member or above)
+//
+// The record exists before its file: has_file turns true once the upload is stored. A field of another kind, a missing required field or a value outside its enum is 422 naming the field.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /attestations (the `CreateAttestation` operationId).
+func (c *ClientWithResponses) CreateAttestationWithBodyWithResponse(ctx context.Context, params *CreateAttestationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateAttestationResponse, error) {
+	rsp, err := c.CreateAttestationWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateAttestationResponse(rsp)
+}
+
+// CreateAttestationWithResponse Record an attestation on a vendor on one of the account's lists; the answer carries the write-once upload of its file (member or above)
+//
+// The record exists before its file: has_file turns true once the upload is stored. A field of another kind, a missing required field or a value outside its enum is 422 naming the field.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /attestations (the `CreateAttestation` operationId).
+func (c *ClientWithResponses) CreateAttestationWithResponse(ctx context.Context, params *CreateAttestationParams, body CreateAttestationJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateAttestationResponse, error) {
+	rsp, err := c.CreateAttestation(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateAttestationResponse(rsp)
+}
+
+// GetAttestationDownloadUrlWithResponse A short-lived download URL of an attestation's file, the account's own or the directory's (viewer or above); 409 before its upload
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /attestations/download-url (the `GetAttestationDownloadUrl` operationId).
+func (c *ClientWithResponses) GetAttestationDownloadUrlWithResponse(ctx context.Context, params *GetAttestationDownloadUrlParams, reqEditors ...RequestEditorFn) (*GetAttestationDownloadUrlResponse, error) {
+	rsp, err := c.GetAttestationDownloadUrl(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetAttestationDownloadUrlResponse(rsp)
+}
+
+// DeleteContractWithResponse Delete a contract (member or above)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /contracts (the `DeleteContract` operationId).
+func (c *ClientWithResponses) DeleteContractWithResponse(ctx context.Context, params *DeleteContractParams, reqEditors ...RequestEditorFn) (*DeleteContractResponse, error) {
+	rsp, err := c.DeleteContract(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteContractResponse(rsp)
+}
+
+// ListContractsWithResponse The account's contracts, with notice deadline and state (viewer or above)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /contracts (the `ListContracts` operationId).
+func (c *ClientWithResponses) ListContractsWithResponse(ctx context.Context, params *ListContractsParams, reqEditors ...RequestEditorFn) (*ListContractsResponse, error) {
+	rsp, err := c.ListContracts(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListContractsResponse(rsp)
+}
+
+// PatchContractWithBodyWithResponse Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /contracts (the `PatchContract` operationId).
+func (c *ClientWithResponses) PatchContractWithBodyWithResponse(ctx context.Context, params *PatchContractParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*PatchContractResponse, error) {
+	rsp, err := c.PatchContractWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePatchContractResponse(rsp)
+}
+
+// PatchContractWithResponse Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /contracts (the `PatchContract` operationId).
+func (c *ClientWithResponses) PatchContractWithResponse(ctx context.Context, params *PatchContractParams, body PatchContractJSONRequestBody, reqEditors ...RequestEditorFn) (*PatchContractResponse, error) {
+	rsp, err := c.PatchContract(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePatchContractResponse(rsp)
+}
+
+// PatchContractWithApplicationMergePatchPlusJSONBodyWithResponse Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted
+//
+// Takes a body of the `application/merge-patch+json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /contracts (the `PatchContract` operationId).
+func (c *ClientWithResponses) PatchContractWithApplicationMergePatchPlusJSONBodyWithResponse(ctx context.Context, params *PatchContractParams, body PatchContractApplicationMergePatchPlusJSONRequestBody, reqEditors ...RequestEditorFn) (*PatchContractResponse, error) {
+	rsp, err := c.PatchContractWithApplicationMergePatchPlusJSONBody(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePatchContractResponse(rsp)
+}
+
+// CreateContractWithBodyWithResponse Record a contract with a vendor on one of the account's lists (member or above)
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /contracts (the `CreateContract` operationId).
+func (c *ClientWithResponses) CreateContractWithBodyWithResponse(ctx context.Context, params *CreateContractParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateContractResponse, error) {
+	rsp, err := c.CreateContractWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateContractResponse(rsp)
+}
+
+// CreateContractWithResponse Record a contract with a vendor on one of the account's lists (member or above)
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /contracts (the `CreateContract` operationId).
+func (c *ClientWithResponses) CreateContractWithResponse(ctx context.Context, params *CreateContractParams, body CreateContractJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateContractResponse, error) {
+	rsp, err := c.CreateContract(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateContractResponse(rsp)
+}
+
+// DeleteDirectoryAttestationWithResponse Delete a directory attestation with its file (platform admins)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /directory/attestations (the `DeleteDirectoryAttestation` operationId).
+func (c *ClientWithResponses) DeleteDirectoryAttestationWithResponse(ctx context.Context, params *DeleteDirectoryAttestationParams, reqEditors ...RequestEditorFn) (*DeleteDirectoryAttestationResponse, error) {
+	rsp, err := c.DeleteDirectoryAttestation(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteDirectoryAttestationResponse(rsp)
+}
+
+// CreateDirectoryAttestationWithBodyWithResponse Record a directory attestation on a vendor, shown to every account (platform admins)
+//
+// The vendor's public trust documents. The answer carries the write-once upload of its file, as create-attestation's does.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /directory/attestations (the `CreateDirectoryAttestation` operationId).
+func (c *ClientWithResponses) CreateDirectoryAttestationWithBodyWithResponse(ctx context.Context, params *CreateDirectoryAttestationParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateDirectoryAttestationResponse, error) {
+	rsp, err := c.CreateDirectoryAttestationWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateDirectoryAttestationResponse(rsp)
+}
+
+// CreateDirectoryAttestationWithResponse Record a directory attestation on a vendor, shown to every account (platform admins)
+//
+// The vendor's public trust documents. The answer carries the write-once upload of its file, as create-attestation's does.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /directory/attestations (the `CreateDirectoryAttestation` operationId).
+func (c *ClientWithResponses) CreateDirectoryAttestationWithResponse(ctx context.Context, params *CreateDirectoryAttestationParams, body CreateDirectoryAttestationJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateDirectoryAttestationResponse, error) {
+	rsp, err := c.CreateDirectoryAttestation(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateDirectoryAttestationResponse(rsp)
+}
+
 // HealthzWithResponse Process is up
 //
 // Returns a wrapper object for the known response body format(s).
@@ -17484,6 +20375,821 @@ func ParseRestoreAccountOwnerResponse(rsp *http.Response) (*RestoreAccountOwnerR
 			return nil, err
 		}
 		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeleteAttestationResponse parses an HTTP response from a DeleteAttestationWithResponse call
+func ParseDeleteAttestationResponse(rsp *http.Response) (*DeleteAttestationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteAttestationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListAttestationsResponse parses an HTTP response from a ListAttestationsWithResponse call
+func ParseListAttestationsResponse(rsp *http.Response) (*ListAttestationsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListAttestationsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AttestationsListOutBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseCreateAttestationResponse parses an HTTP response from a CreateAttestationWithResponse call
+func ParseCreateAttestationResponse(rsp *http.Response) (*CreateAttestationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateAttestationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest AttestationCreatedJSON
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseGetAttestationDownloadUrlResponse parses an HTTP response from a GetAttestationDownloadUrlWithResponse call
+func ParseGetAttestationDownloadUrlResponse(rsp *http.Response) (*GetAttestationDownloadUrlResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetAttestationDownloadUrlResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AttestationDownloadOutBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeleteContractResponse parses an HTTP response from a DeleteContractWithResponse call
+func ParseDeleteContractResponse(rsp *http.Response) (*DeleteContractResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteContractResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseListContractsResponse parses an HTTP response from a ListContractsWithResponse call
+func ParseListContractsResponse(rsp *http.Response) (*ListContractsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListContractsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ContractsListOutBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParsePatchContractResponse parses an HTTP response from a PatchContractWithResponse call
+func ParsePatchContractResponse(rsp *http.Response) (*PatchContractResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PatchContractResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ContractJSON
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseCreateContractResponse parses an HTTP response from a CreateContractWithResponse call
+func ParseCreateContractResponse(rsp *http.Response) (*CreateContractResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateContractResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest ContractJSON
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseDeleteDirectoryAttestationResponse parses an HTTP response from a DeleteDirectoryAttestationWithResponse call
+func ParseDeleteDirectoryAttestationResponse(rsp *http.Response) (*DeleteDirectoryAttestationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteDirectoryAttestationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseCreateDirectoryAttestationResponse parses an HTTP response from a CreateDirectoryAttestationWithResponse call
+func ParseCreateDirectoryAttestationResponse(rsp *http.Response) (*CreateDirectoryAttestationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateDirectoryAttestationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest AttestationCreatedJSON
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest Problem

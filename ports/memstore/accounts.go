@@ -190,6 +190,11 @@ func (r accountsRepo) Delete(_ context.Context, id uuid.UUID) error {
 			}
 		}
 		r.deleteContractsOf(id)
+		for aid, at := range r.d.attestations {
+			if at.AccountID == id {
+				del(r.tx, r.d.attestations, aid)
+			}
+		}
 		for kid, k := range r.d.calendarKeys {
 			if k.AccountID == id {
 				del(r.tx, r.d.calendarKeys, kid)

@@ -27,6 +27,7 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/attestations"
 	"github.com/vetted-dev/vetted/core/contracts"
 	incidentsarea "github.com/vetted-dev/vetted/core/incidents"
 	"github.com/vetted-dev/vetted/core/lists"
@@ -166,6 +167,9 @@ func (t *tx) Webhooks() webhooks.WebhookRepo          { return webhooksRepo{t} }
 func (t *tx) Records() records.RecordRepo             { return recordsRepo{t} }
 func (t *tx) Contracts() contracts.ContractRepo       { return contractsRepo{t} }
 
+// Attestations is the attestations area's repository.
+func (t *tx) Attestations() attestations.AttestationRepo { return attestationsRepo{t} }
+
 // put stores m[k] = v and records how to undo it.
 func put[K comparable, V any](t *tx, m map[K]V, k K, v V) {
 	old, had := m[k]
@@ -290,6 +294,8 @@ type data struct {
 	vendorRecords map[pair]records.Record
 	recordNotes   map[pair][]records.Note
 	contracts     map[uuid.UUID]contracts.Contract // contracts by id; few per account, scanned
+	// Attestations: few per vendor, so they are scanned.
+	attestations map[uuid.UUID]attestations.Attestation
 
 	users         map[uuid.UUID]accounts.User
 	userByEmail   map[string]uuid.UUID
@@ -381,6 +387,8 @@ func newData() *data {
 		sourceStates: map[string]incidentsarea.SourceState{}, possible: map[uuid.UUID]incidentsarea.PossibleMatch{}, possibleByKey: map[string]uuid.UUID{},
 		deliveries: map[string]deliveryRow{}, runs: map[uuid.UUID]vendors.Run{},
 		outbox: map[uuid.UUID]outboxRow{}, pending: map[uuid.UUID]struct{}{},
+
+		attestations: map[uuid.UUID]attestations.Attestation{},
 	}
 }
 

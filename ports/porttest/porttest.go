@@ -56,6 +56,7 @@ func Run(t *testing.T, open func(t *testing.T) stores.Store) {
 		{"Webhooks", webhookCases},
 		{"Records", recordCases},
 		{"Contracts", contractCases},
+		{"Attestations", attestationCases},
 		{"Runs", runCases},
 		{"Outbox", outboxCases},
 		{"CaseFolding", foldingCases},

@@ -13,6 +13,7 @@ import (
 	"github.com/vetted-dev/vetted/core/accounts"
 	"github.com/vetted-dev/vetted/core/alerts"
 	"github.com/vetted-dev/vetted/core/assessments"
+	"github.com/vetted-dev/vetted/core/attestations"
 	"github.com/vetted-dev/vetted/core/contracts"
 	"github.com/vetted-dev/vetted/core/incidents"
 	"github.com/vetted-dev/vetted/core/lists"
@@ -49,6 +50,7 @@ type Tx interface {
 	incidents.Tx
 	records.Tx
 	contracts.Tx
+	attestations.Tx
 	mailonce.Tx
 	outbox.Tx
 }

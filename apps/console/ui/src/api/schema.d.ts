@@ -43,6 +43,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/attestations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's attestations on a vendor and the directory's, with valid_until and state derived today (viewer or above) */
+        get: operations["list-attestations"];
+        put?: never;
+        /**
+         * Record an attestation on a vendor on one of the account's lists; the answer carries the write-once upload of its file (member or above)
+         * @description The record exists before its file: has_file turns true once the upload is stored. A field of another kind, a missing required field or a value outside its enum is 422 naming the field.
+         */
+        post: operations["create-attestation"];
+        /** Delete one of the account's attestations with its file (member or above); a directory attestation is 403 */
+        delete: operations["delete-attestation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/attestations/download-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A short-lived download URL of an attestation's file, the account's own or the directory's (viewer or above); 409 before its upload */
+        get: operations["get-attestation-download-url"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contracts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's contracts, with notice deadline and state (viewer or above) */
+        get: operations["list-contracts"];
+        put?: never;
+        /** Record a contract with a vendor on one of the account's lists (member or above) */
+        post: operations["create-contract"];
+        /** Delete a contract (member or above) */
+        delete: operations["delete-contract"];
+        options?: never;
+        head?: never;
+        /** Change a contract with a JSON merge patch (member or above); a contract as GET returned it is accepted */
+        patch: operations["patch-contract"];
+        trace?: never;
+    };
+    "/directory/attestations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a directory attestation on a vendor, shown to every account (platform admins)
+         * @description The vendor's public trust documents. The answer carries the write-once upload of its file, as create-attestation's does.
+         */
+        post: operations["create-directory-attestation"];
+        /** Delete a directory attestation with its file (platform admins) */
+        delete: operations["delete-directory-attestation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -945,6 +1025,238 @@ export interface components {
         AssessmentsOutBody: {
             assessments: components["schemas"]["AssessmentJSON"][];
         };
+        AttestationBody: {
+            /** @description soc2, required */
+            auditor?: string;
+            /** @description iso27001, required */
+            certificate_number?: string;
+            /** @description The type of the file to upload: application/pdf (default), image/png, image/jpeg, text/plain or application/zip */
+            content_type?: string;
+            /** @description soc2 */
+            cuecs?: string[];
+            /** @description soc2 */
+            exceptions?: string;
+            /** @description pentest, required */
+            firm?: string;
+            /** @description iso27001, required */
+            issuer?: string;
+            /** @description soc2, iso27001, pentest, insurance or other */
+            kind: string;
+            /**
+             * Format: int64
+             * @description pentest: 0 or more (default 0)
+             */
+            open_critical?: number;
+            /**
+             * Format: int64
+             * @description pentest: 0 or more (default 0)
+             */
+            open_high?: number;
+            /** @description soc2, required: unqualified, qualified, adverse or disclaimer */
+            opinion?: string;
+            /** @description pentest, required (2006-01-02) */
+            performed_on?: string;
+            /** @description soc2, required (2006-01-02), not before period_start */
+            period_end?: string;
+            /** @description soc2, required (2006-01-02) */
+            period_start?: string;
+            /**
+             * Format: int64
+             * @description soc2, required: 1 or 2
+             */
+            report_type?: number;
+            /** @description iso27001 */
+            scope?: string;
+            /** @description soc2 */
+            subservice_organizations?: string[];
+            /** @description iso27001, insurance, other: required (2006-01-02); derived for soc2 and pentest */
+            valid_until?: string;
+        };
+        AttestationCreatedJSON: {
+            /** @description soc2 */
+            auditor?: string;
+            /** @description iso27001 */
+            certificate_number?: string;
+            /** @description The type its file is uploaded as */
+            content_type: string;
+            /** Format: date-time */
+            created_at: string;
+            created_by: string;
+            /** @description soc2: complementary user entity controls */
+            cuecs?: string[];
+            /** @description soc2: the exceptions noted, as text */
+            exceptions?: string;
+            /**
+             * Format: date-time
+             * @description The upload URL works until then (15 minutes)
+             */
+            expires_at: string;
+            /** @description Form fields to send before the file part named file (POST uploads only) */
+            fields?: {
+                [key: string]: string;
+            };
+            /** @description pentest */
+            firm?: string;
+            /** @description The report or certificate has been uploaded */
+            has_file: boolean;
+            /** @description Headers the upload must carry */
+            headers: {
+                [key: string]: string;
+            };
+            /** Format: uuid */
+            id: string;
+            /** @description iso27001: the certification body */
+            issuer?: string;
+            /** @enum {string} */
+            kind: "soc2" | "iso27001" | "pentest" | "insurance" | "other";
+            /** @description PUT, or POST for a form upload with fields */
+            method: string;
+            /**
+             * Format: int64
+             * @description pentest: critical findings still open
+             */
+            open_critical?: number;
+            /**
+             * Format: int64
+             * @description pentest: high findings still open
+             */
+            open_high?: number;
+            /** @description soc2: unqualified, qualified, adverse or disclaimer */
+            opinion?: string;
+            /**
+             * Format: date
+             * @description pentest
+             */
+            performed_on?: string;
+            /**
+             * Format: date
+             * @description soc2
+             */
+            period_end?: string;
+            /**
+             * Format: date
+             * @description soc2
+             */
+            period_start?: string;
+            /**
+             * Format: int64
+             * @description soc2: 1 or 2
+             */
+            report_type?: number;
+            /** @description iso27001: the certificate's scope (the record's own sharing is visibility) */
+            scope?: string;
+            /**
+             * @description Derived on the day of the read (UTC): expiring from 60 days before valid_until (that day included) through valid_until, expired after it
+             * @enum {string}
+             */
+            state: "current" | "expiring" | "expired";
+            /** @description soc2: subservice organizations carved out */
+            subservice_organizations?: string[];
+            /** @description Where the report or certificate goes, once: the evidence store accepts one upload, of content_type, up to 25 MiB */
+            upload_url: string;
+            /**
+             * Format: date
+             * @description Derived: SOC 2 12 months after period_end, pen test 12 months after performed_on (the same day a year later, or that month's last day); the record's own valid_until for the other kinds
+             */
+            valid_until: string;
+            /** Format: uuid */
+            vendor_id: string;
+            /**
+             * @description account: the account's own; directory: the vendor's public trust documents, recorded by a platform admin and shown to every account (read-only to them)
+             * @enum {string}
+             */
+            visibility: "account" | "directory";
+        };
+        AttestationDownloadOutBody: {
+            /** Format: uuid */
+            attestation_id: string;
+            download_url: string;
+            /** Format: date-time */
+            expires_at: string;
+            method: string;
+        };
+        AttestationJSON: {
+            /** @description soc2 */
+            auditor?: string;
+            /** @description iso27001 */
+            certificate_number?: string;
+            /** @description The type its file is uploaded as */
+            content_type: string;
+            /** Format: date-time */
+            created_at: string;
+            created_by: string;
+            /** @description soc2: complementary user entity controls */
+            cuecs?: string[];
+            /** @description soc2: the exceptions noted, as text */
+            exceptions?: string;
+            /** @description pentest */
+            firm?: string;
+            /** @description The report or certificate has been uploaded */
+            has_file: boolean;
+            /** Format: uuid */
+            id: string;
+            /** @description iso27001: the certification body */
+            issuer?: string;
+            /** @enum {string} */
+            kind: "soc2" | "iso27001" | "pentest" | "insurance" | "other";
+            /**
+             * Format: int64
+             * @description pentest: critical findings still open
+             */
+            open_critical?: number;
+            /**
+             * Format: int64
+             * @description pentest: high findings still open
+             */
+            open_high?: number;
+            /** @description soc2: unqualified, qualified, adverse or disclaimer */
+            opinion?: string;
+            /**
+             * Format: date
+             * @description pentest
+             */
+            performed_on?: string;
+            /**
+             * Format: date
+             * @description soc2
+             */
+            period_end?: string;
+            /**
+             * Format: date
+             * @description soc2
+             */
+            period_start?: string;
+            /**
+             * Format: int64
+             * @description soc2: 1 or 2
+             */
+            report_type?: number;
+            /** @description iso27001: the certificate's scope (the record's own sharing is visibility) */
+            scope?: string;
+            /**
+             * @description Derived on the day of the read (UTC): expiring from 60 days before valid_until (that day included) through valid_until, expired after it
+             * @enum {string}
+             */
+            state: "current" | "expiring" | "expired";
+            /** @description soc2: subservice organizations carved out */
+            subservice_organizations?: string[];
+            /**
+             * Format: date
+             * @description Derived: SOC 2 12 months after period_end, pen test 12 months after performed_on (the same day a year later, or that month's last day); the record's own valid_until for the other kinds
+             */
+            valid_until: string;
+            /** Format: uuid */
+            vendor_id: string;
+            /**
+             * @description account: the account's own; directory: the vendor's public trust documents, recorded by a platform admin and shown to every account (read-only to them)
+             * @enum {string}
+             */
+            visibility: "account" | "directory";
+        };
+        AttestationsListOutBody: {
+            /** @description The account's own on the vendor and the directory's, oldest first */
+            attestations: components["schemas"]["AttestationJSON"][];
+        };
         AuditChangeJSON: {
             field: string;
             new_value: string;
@@ -1060,6 +1372,103 @@ export interface components {
             name: string;
             /** @enum {string} */
             role: "security" | "privacy" | "account" | "legal";
+        };
+        ContractFieldsJSON: {
+            /**
+             * @description Exact decimal (at most 4 decimals, below 10^15); null when unknown
+             * @example 120000.5
+             */
+            annual_value?: number | null;
+            /** @description Renews by its term at its end */
+            auto_renew?: boolean;
+            /**
+             * @description ISO 4217 code; required with annual_value
+             * @example EUR
+             */
+            currency?: string;
+            /** @description A data processing agreement is signed */
+            dpa_signed?: boolean;
+            /**
+             * @description Civil date, 2006-01-02, not before start_date; the last day the contract runs
+             * @example 2026-12-31
+             */
+            end_date: string;
+            /**
+             * @description ISO 3166-1 alpha-2 country code
+             * @example DE
+             */
+            governing_law?: string;
+            /** @description The provider's Legal Entity Identifier (ISO 17442, check digits verified); empty when unknown */
+            lei?: string;
+            /**
+             * Format: int64
+             * @description Days before end_date by which notice must be given
+             */
+            notice_period_days?: number;
+            /** @description The contract's own reference or name */
+            reference?: string;
+            services?: components["schemas"]["ContractServiceJSON"][];
+            /**
+             * @description Civil date, 2006-01-02
+             * @example 2026-01-01
+             */
+            start_date: string;
+            /** @description The services support a critical or important function (DORA) */
+            supports_critical_function?: boolean;
+            /**
+             * Format: uuid
+             * @description A vendor on one of the account's lists
+             */
+            vendor_id: string;
+        };
+        ContractJSON: {
+            /**
+             * @description Exact decimal (at most 4 decimals, below 10^15); null when unknown
+             * @example 120000.5
+             */
+            annual_value: number | null;
+            auto_renew: boolean;
+            /** Format: date-time */
+            created_at: string;
+            currency: string;
+            dpa_signed: boolean;
+            /** @description The current period's last day */
+            end_date: string;
+            governing_law: string;
+            /** Format: uuid */
+            id: string;
+            lei: string;
+            /** @description end_date minus notice_period_days */
+            notice_deadline: string;
+            /** Format: int64 */
+            notice_period_days: number;
+            reference: string;
+            services: components["schemas"]["ContractServiceJSON"][];
+            /** @description The current period's first day */
+            start_date: string;
+            /**
+             * @description notice_due from 90 days before notice_deadline until end_date; expired after end_date (never when auto_renew)
+             * @enum {string}
+             */
+            state: "active" | "notice_due" | "expired";
+            supports_critical_function: boolean;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: uuid */
+            vendor_id: string;
+            vendor_name: string;
+        };
+        ContractServiceJSON: {
+            name: string;
+            /**
+             * @description The kind of service (the documented list, core/contracts/services.go)
+             * @enum {string}
+             */
+            type: "saas" | "iaas" | "paas" | "hosting" | "data_processing" | "payment" | "communication" | "security" | "consulting" | "support" | "other";
+        };
+        ContractsListOutBody: {
+            /** @description By end date */
+            contracts: components["schemas"]["ContractJSON"][];
         };
         CreateAccountInBody: {
             /** @description Account (organization) name */
@@ -2615,6 +3024,994 @@ export interface operations {
             };
             /** @description Conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "list-attestations": {
+        parameters: {
+            query: {
+                /** @description Organization UUID, or individual for the caller's personal space */
+                "account-id": string;
+                /** @description The vendor's id */
+                "vendor-id": string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttestationsListOutBody"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "create-attestation": {
+        parameters: {
+            query: {
+                /** @description Organization UUID, or individual for the caller's personal space */
+                "account-id": string;
+                /** @description The vendor's id */
+                "vendor-id": string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttestationBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttestationCreatedJSON"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "delete-attestation": {
+        parameters: {
+            query: {
+                /** @description Organization UUID, or individual for the caller's personal space */
+                "account-id": string;
+                /** @description The attestation's id */
+                "attestation-id": string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "get-attestation-download-url": {
+        parameters: {
+            query: {
+                /** @description Organization UUID, or individual for the caller's personal space */
+                "account-id": string;
+                /** @description The attestation's id */
+                "attestation-id": string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttestationDownloadOutBody"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "list-contracts": {
+        parameters: {
+            query: {
+                /** @description Organization UUID, or individual for the caller's personal space */
+                "account-id": string;
+                /** @description Only the contracts with this vendor */
+                "vendor-id"?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractsListOutBody"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "create-contract": {
+        parameters: {
+            query: {
+                /** @description Organization UUID, or individual for the caller's personal space */
+                "account-id": string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContractFieldsJSON"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractJSON"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "delete-contract": {
+        parameters: {
+            query: {
+                /** @description Organization UUID, or individual for the caller's personal space */
+                "account-id": string;
+                /** @description The contract's id */
+                "contract-id": string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "patch-contract": {
+        parameters: {
+            query: {
+                /** @description Organization UUID, or individual for the caller's personal space */
+                "account-id": string;
+                /** @description The contract's id */
+                "contract-id": string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+                "application/merge-patch+json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContractJSON"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "create-directory-attestation": {
+        parameters: {
+            query: {
+                /** @description The vendor's id */
+                "vendor-id": string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttestationBody"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttestationCreatedJSON"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Internal Server Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    "delete-directory-attestation": {
+        parameters: {
+            query: {
+                /** @description The attestation's id */
+                "attestation-id": string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

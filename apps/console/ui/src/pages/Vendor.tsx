@@ -9,6 +9,7 @@ import { useTitle } from "../App";
 import { WebsiteEvidence, WebsiteOrigin } from "./VendorWebsite";
 import { Evidence, Sources } from "../components/Evidence";
 import { VendorRecord } from "./VendorRecord";
+import { Attestations } from "./Attestations";
 
 const severityColor: Record<string, string> = { critical: "red", high: "orange", medium: "yellow", low: "blue", info: "gray", positive: "green" };
 
@@ -51,6 +52,7 @@ export function VendorPage() {
           <Tabs.Tab value="website">Website</Tabs.Tab>
           <Tabs.Tab value="incidents">Incidents</Tabs.Tab>
           {acc && <Tabs.Tab value="record">Record</Tabs.Tab>}
+          {acc && <Tabs.Tab value="attestations">Attestations</Tabs.Tab>}
         </Tabs.List>
         <Tabs.Panel value="company" pt="md"><Fields values={v.company} /></Tabs.Panel>
         <Tabs.Panel value="security" pt="md">
@@ -100,6 +102,7 @@ export function VendorPage() {
           </List>
         </Tabs.Panel>
         {acc && <Tabs.Panel value="record" pt="md"><VendorRecord acc={acc} vendorId={v.id} vendorName={v.name} /></Tabs.Panel>}
+        {acc && <Tabs.Panel value="attestations" pt="md"><Attestations acc={acc} vendorId={v.id} vendorName={v.name} /></Tabs.Panel>}
       </Tabs>
     </Stack>
   );
