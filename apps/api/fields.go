@@ -65,6 +65,10 @@ var wireNames = withAssessmentColumns(map[string]string{
 	"DeliveryQuery.Limit":        "limit",
 	"RatingQuery.Cursor":         "cursor",
 
+	// Vendor records (core/records): the record's own fields come from
+	// its merge patch ("Patch." ...); a note's text is the note's.
+	"Note.Text": "text",
+
 	// Contracts (core/contracts).
 	"Contract":                  "body",
 	"Contract.VendorID":         "vendor_id",

@@ -39,12 +39,12 @@ const (
 // names, lower-cased addresses); every bad field is named.
 func NormalizeContacts(in []Contact) ([]Contact, error) {
 	if len(in) > MaxContacts {
-		return nil, core.Invalid("contacts", "at most %d contacts", MaxContacts)
+		return nil, core.Invalid(patchField("contacts"), "at most %d contacts", MaxContacts)
 	}
 	var errs core.Fields
 	out := make([]Contact, 0, len(in))
 	for i, c := range in {
-		at := core.Index("contacts", i)
+		at := core.Index(patchField("contacts"), i)
 		name, err := core.PlainText(at+".name", c.Name, MaxContactName)
 		switch {
 		case err != nil:

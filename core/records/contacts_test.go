@@ -10,10 +10,18 @@ import (
 )
 
 // fields names the fields an error refuses, in order.
+// fields are the fields of err's failures as the client wrote them: a
+// member of the merge patch is named under "Patch.", which the API drops
+// (and refuses without, TestWireNamesCoverTheCore); any other field is
+// returned as it is.
 func fields(err error) []string {
 	var out []string
 	for _, f := range core.Failures(err) {
-		out = append(out, f.Field)
+		name, ok := strings.CutPrefix(f.Field, "Patch.")
+		if !ok && f.Field != "Note.Text" {
+			name = "!" + f.Field // a record field not under Patch.: wrong
+		}
+		out = append(out, name)
 	}
 	return out
 }

@@ -46,7 +46,7 @@ func NormalizeLinks(in Links) (Links, error) {
 	out := in
 	for _, name := range LinkNames() {
 		p := out.ref(name)
-		v, err := normalizeLink("links."+name, *p)
+		v, err := normalizeLink(patchField("links."+name), *p)
 		if err != nil {
 			errs.AddErr(err)
 		}

@@ -30,18 +30,18 @@ const MaxNoteLength = 5000
 // NormalizeNoteText applies the note rule to a text.
 func NormalizeNoteText(raw string) (string, error) {
 	if !utf8.ValidString(raw) {
-		return "", core.Invalid("text", "must be valid UTF-8")
+		return "", core.Invalid("Note.Text", "must be valid UTF-8")
 	}
 	s := strings.ReplaceAll(strings.ReplaceAll(raw, "\r\n", "\n"), "\r", "\n")
 	if i := strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' }); i >= 0 {
-		return "", core.Invalid("text", "must not contain control characters (found %U)", []rune(s[i:])[0])
+		return "", core.Invalid("Note.Text", "must not contain control characters (found %U)", []rune(s[i:])[0])
 	}
 	s = strings.TrimSpace(s)
 	switch n := utf8.RuneCountInString(s); {
 	case n == 0:
-		return "", core.Invalid("text", "is required")
+		return "", core.Invalid("Note.Text", "is required")
 	case n > MaxNoteLength:
-		return "", core.Invalid("text", "must be at most %d characters", MaxNoteLength)
+		return "", core.Invalid("Note.Text", "must be at most %d characters", MaxNoteLength)
 	}
 	return s, nil
 }

@@ -27,7 +27,7 @@ func TestNormalizeNoteText(t *testing.T) {
 				t.Fatalf("err = %v, want bad %v", err, c.bad)
 			}
 			if c.bad {
-				if f := fields(err); len(f) != 1 || f[0] != "text" {
+				if f := fields(err); len(f) != 1 || f[0] != "Note.Text" {
 					t.Fatalf("fields = %v, want text", f)
 				}
 				return

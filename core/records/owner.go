@@ -16,12 +16,12 @@ func NormalizeOwner(raw string, members []accounts.Member) (string, error) {
 	}
 	e, err := accounts.IdentityEmail(raw)
 	if err != nil {
-		return "", core.WithField(err, "business_owner")
+		return "", core.WithField(err, patchField("business_owner"))
 	}
 	for _, m := range members {
 		if m.Email == e {
 			return e, nil
 		}
 	}
-	return "", core.Invalid("business_owner", "%s is not a member of the account", e)
+	return "", core.Invalid(patchField("business_owner"), "%s is not a member of the account", e)
 }

@@ -50,7 +50,7 @@ func ParsePatch(body map[string]json.RawMessage) (Patch, error) {
 		case "business_owner":
 			var s string
 			if !null && json.Unmarshal(raw, &s) != nil {
-				errs.Add(key, "must be an e-mail address or null")
+				errs.Add(patchField(key), "must be an e-mail address or null")
 				continue
 			}
 			p.Owner = &s
@@ -68,14 +68,14 @@ func ParsePatch(body map[string]json.RawMessage) (Patch, error) {
 			}
 			var m map[string]*string
 			if json.Unmarshal(raw, &m) != nil {
-				errs.Add(key, "must be an object of trust_page, dpa, terms and sla, or null")
+				errs.Add(patchField(key), "must be an object of trust_page, dpa, terms and sla, or null")
 				continue
 			}
 			p.Links = map[string]string{}
 			for _, name := range slices.Sorted(maps.Keys(m)) {
 				v := m[name]
 				if !slices.Contains(LinkNames(), name) {
-					errs.Add("links."+name, "is not a link of the record (trust_page, dpa, terms, sla)")
+					errs.Add(patchField("links."+name), "is not a link of the record (trust_page, dpa, terms, sla)")
 					continue
 				}
 				p.Links[name] = ""
@@ -85,7 +85,7 @@ func ParsePatch(body map[string]json.RawMessage) (Patch, error) {
 			}
 		default:
 			if !slices.Contains(ReadOnly(), key) {
-				errs.Add(key, "is not a field of the vendor record (business_owner, contacts, links)")
+				errs.Add(patchField(key), "is not a field of the vendor record (business_owner, contacts, links)")
 			}
 		}
 	}
@@ -100,7 +100,7 @@ func parseContacts(raw json.RawMessage, null bool) ([]Contact, error) {
 	}
 	var items []json.RawMessage
 	if json.Unmarshal(raw, &items) != nil {
-		return nil, core.Invalid("contacts", "must be an array of {name, email, role}, or null")
+		return nil, core.Invalid(patchField("contacts"), "must be an array of {name, email, role}, or null")
 	}
 	var errs core.Fields
 	for i, item := range items {
@@ -108,7 +108,7 @@ func parseContacts(raw json.RawMessage, null bool) ([]Contact, error) {
 		d := json.NewDecoder(bytes.NewReader(item))
 		d.DisallowUnknownFields()
 		if d.Decode(&c) != nil {
-			errs.Add(core.Index("contacts", i), "must be an object of name, email and role (strings)")
+			errs.Add(core.Index(patchField("contacts"), i), "must be an object of name, email and role (strings)")
 			continue
 		}
 		out = append(out, Contact(c))
@@ -141,3 +141,8 @@ func (p Patch) Apply(r Record) (Record, error) {
 	}
 	return r, errs.Err()
 }
+
+// patchField is the error field of a member of the merge patch: the patch
+// is a document the core reads, as PATCH /vendor's is, so its members are
+// named as the client wrote them, under "Patch." (the API drops it).
+func patchField(name string) string { return "Patch." + name }
